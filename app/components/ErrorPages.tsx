@@ -1,0 +1,51 @@
+import { Anchor, Button, Center, Code, Container, Stack, Text, Title } from "@mantine/core";
+import { Link } from "@remix-run/react";
+import { MESSAGES } from "~/lib/messages";
+import type { StartupErrorKind } from "~/lib/startup-error";
+
+const HEADINGS: Record<StartupErrorKind, { title: string; text: string }> = {
+  application: { title: "Application error", text: MESSAGES.serverError },
+  network: { title: MESSAGES.networkErrorTitle, text: MESSAGES.networkError },
+  chunk: { title: "Loading error", text: MESSAGES.chunkLoading },
+};
+
+/**
+ * Shown when the application cannot start (site settings or feature flags did not load). The
+ * Reload button is a plain link to "/", so it works even when scripts failed to load.
+ */
+export function StartupErrorPage({ kind, debug }: { kind: StartupErrorKind; debug: string }) {
+  const heading = HEADINGS[kind];
+  return (
+    <Container size="sm" py={80} data-testid={`startup-error-${kind}`}>
+      <Stack gap="md">
+        <Title order={1}>{heading.title}</Title>
+        <Text>{heading.text}</Text>
+        <div>
+          <Button component="a" href="/">
+            Reload
+          </Button>
+        </div>
+        <details>
+          <summary>Debug information</summary>
+          <Code block mt="sm">
+            {debug}
+          </Code>
+        </details>
+      </Stack>
+    </Container>
+  );
+}
+
+export function NotFoundPage() {
+  return (
+    <Center py={80}>
+      <Stack gap="md" maw={640} data-testid="not-found">
+        <Title order={1}>{MESSAGES.notFoundTitle}</Title>
+        <Text>{MESSAGES.notFoundText}</Text>
+        <Anchor component={Link} to="/flow-explorer">
+          Back to the Flow Explorer
+        </Anchor>
+      </Stack>
+    </Center>
+  );
+}

@@ -1,0 +1,49 @@
+/**
+ * User-visible texts of the spec, verbatim (shell §2, §5, §8; looking glass §2, §5, §8).
+ * Every screen takes its wording from here so the contract lives in one place.
+ */
+export const MESSAGES = {
+  wrongCredentials: "Username or password is incorrect.",
+  networkError: "Could not connect to server. Please check your internet connection and refresh the page.",
+  networkErrorTitle: "Network error",
+  networkInterrupted: "The network connection to the server was interrupted unexpectedly.",
+  chunkLoading: "Parts of the application could not be loaded. Please reload the page or contact support.",
+  permissionDenied: "You do not have permission to perform this action.",
+  noPermissions: "Your account has no permissions. Please contact an administrator.",
+  noPermissionsTitle: "No Permissions",
+  serverError: "The application server has encountered an error.",
+  unknownError: "Some kind of error occurred, Sorry! Please refresh the page.",
+  noDataForSearch: "No data found for search. Try with other parameters.",
+  tokenInvalid: "The entered token is invalid.",
+  userCreation: "Provided email already exists or is invalid.",
+  emailFormat: "The e-mail address has to be in a valid format.",
+  peeringDbNotFound: "The requested ASN was not found in PeeringDB.",
+  groupSwitchFailed: "The application failed to set the Group.",
+  sessionExpired: "You were logged out due to inactivity. Please log in again to continue.",
+  missingProfile: "Please add a profile to the user first.",
+  emptyDatabase: "Needed Database is empty or does not exist",
+  emptyTableExport: "Table is empty, nothing to export",
+  notFoundTitle: "We are sorry, the page you requested cannot be found.",
+  notFoundText: "The URL may be misspelled or the page you are looking for is no longer available.",
+  lookingGlassOffline: "The looking glass is currently offline, please try again later.",
+  lookingGlassBeforeSubmit: 'To view the data, click the "Submit" button above.',
+  resultVanished: "Could not complete the result. Please reload the Page.",
+  invalidIpAddress: "Invalid IP address",
+  invalidNetwork: "Network is not a CIDR or IP",
+  permissionDeniedShort: "permission denied",
+} as const;
+
+/** 'The previously set filter [x] was removed since its negation was added.' */
+export const negatedFilterReplaced = (filter: string) =>
+  `The previously set filter ${filter} was removed since its negation was added.`;
+
+/** '{value} is not a valid {name} input' */
+export const invalidInput = (value: string, name: string) => `${value} is not a valid ${name} input`;
+
+/** "Your search had N results, only the first M will be shown. Try a more specific query." */
+export const resultsLimited = (total: number, shown: number) =>
+  `Your search had ${total} results, only the first ${shown} will be shown. Try a more specific query.`;
+
+export const prefixAggregationRange = (version: 4 | 6) =>
+  `Please type a prefix between /1 and /${version === 4 ? 32 : 128} to aggregate the data`;
+export const wrongPrefixFormat = (version: 4 | 6) => `Wrong IPv${version} prefix format`;

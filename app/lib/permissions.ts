@@ -1,0 +1,50 @@
+/** Permission names of the spec (shell §6), verbatim. */
+export const PERMISSIONS = [
+  "API_FLOWS_4D",
+  "FLOWS_BY_LINK_FILTER",
+  "API_FLOWS_DNS",
+  "API_FLOWS_INTERFACES",
+  "SANKEY_TOPOLOGY",
+  "API_FLOWS_INDIRECT_KPI",
+  "NETFLOW95TH",
+  "LINK_UTILIZATION_95TH",
+  "FLOWS_EGRESS",
+  "FRONTEND_LINK_UTIL_EXTERNAL",
+  "API_LINK_UTIL_INTERNAL",
+  "PRIVATE_LOOKING_GLASS",
+  "CONTROL_PLANE",
+  "RAW_NETWORK_ANALYZER",
+  "RNA_APPLICATIONS_AND_INFRASTRUCTURE",
+  "REVENUES_AND_COSTS",
+  "AS_RELATIONS",
+  "API_LINK_UTIL_EXTERNAL",
+  "VRF_DIMENSION",
+  "AGGREGATE_TAG_GROUPS",
+  "API_CHANGE_AS_INFO",
+  "VIEW_USERS",
+  "MANAGE_DELEGATED_USERS",
+  "RESET_USER_2FA",
+  "MANAGE_TAGS",
+  "CLICKHOUSE_DIRECT_QUERY",
+  "TOUR_DEMOLYTICS",
+  "API_APP_VERSION",
+  "DEVELOPER_API_TOKEN",
+] as const;
+
+export type Permission = (typeof PERMISSIONS)[number];
+
+export function isPermission(value: string): value is Permission {
+  return (PERMISSIONS as readonly string[]).includes(value);
+}
+
+/** Feature flags the spec names (shell §6). */
+export const FEATURE_FLAGS = [
+  "fetchMaxTimestamp",
+  "canInvokeNetcommandApi",
+  "extrapolatedNetflow",
+  "replaceStatisticsTableByDisaggregationTable",
+  "rnaTagColumn",
+] as const;
+export type FeatureFlag = (typeof FEATURE_FLAGS)[number];
+
+export const MODERATORS_GROUP = "moderators";

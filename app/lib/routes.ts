@@ -1,0 +1,61 @@
+import type { FeatureFlag, Permission } from "./permissions";
+
+/**
+ * The screens of the spec (shell §2) in menu order. The first one a user may open is their
+ * landing route. `table` names the ClickHouse table whose emptiness hides the item for non-staff.
+ */
+export type ToolRoute = {
+  path: string;
+  aliases: string[];
+  permission: Permission | null;
+  menuLabel: string;
+  featureFlag?: FeatureFlag;
+  table?: string;
+};
+
+export const TOOL_ROUTES: ToolRoute[] = [
+  { path: "/flow-explorer", aliases: ["/as-flows"], permission: "API_FLOWS_4D", menuLabel: "Flow Explorer", table: "flows_5m" },
+  { path: "/as-flows-analysis", aliases: [], permission: "API_FLOWS_4D", menuLabel: "AS Flows Analysis", table: "flows_5m" },
+  { path: "/as-flows-egress", aliases: [], permission: "FLOWS_EGRESS", menuLabel: "AS Flows Egress", table: "flows_5m" },
+  { path: "/core-planner", aliases: ["/links"], permission: "API_LINK_UTIL_INTERNAL", menuLabel: "Core Planner", table: "interface_util_5m" },
+  { path: "/border-planner", aliases: ["/external-links"], permission: "FRONTEND_LINK_UTIL_EXTERNAL", menuLabel: "Border Planner", table: "interface_util_5m" },
+  { path: "/lookingglass", aliases: [], permission: "PRIVATE_LOOKING_GLASS", menuLabel: "Looking Glass", table: "rib_current" },
+  { path: "/controlplane", aliases: [], permission: "CONTROL_PLANE", menuLabel: "Control Plane", table: "rib_entries" },
+  { path: "/rna", aliases: ["/rawnetworkanalyzer"], permission: "RAW_NETWORK_ANALYZER", menuLabel: "Raw Network Analyzer", table: "flows_raw" },
+  { path: "/revenues-and-costs", aliases: [], permission: "REVENUES_AND_COSTS", menuLabel: "Revenues & Costs" },
+  { path: "/as-relations", aliases: [], permission: "AS_RELATIONS", menuLabel: "AS Relations", table: "flows_5m" },
+  { path: "/manage-tags", aliases: [], permission: "MANAGE_TAGS", menuLabel: "Tag list" },
+  { path: "/manage-users", aliases: [], permission: "VIEW_USERS", menuLabel: "Users" },
+  { path: "/manage-delegated-users", aliases: [], permission: "MANAGE_DELEGATED_USERS", menuLabel: "Delegated Users" },
+  { path: "/faq", aliases: [], permission: null, menuLabel: "FAQ" },
+  { path: "/notifications", aliases: [], permission: null, menuLabel: "Notifications" },
+];
+
+/** The route a path names, through its aliases. */
+export function findToolRoute(pathname: string): ToolRoute | undefined {
+  const path = pathname.replace(/\/+$/, "") || "/";
+  return TOOL_ROUTES.find((r) => r.path === path || r.aliases.includes(path));
+}
+
+export type Access = { permissions: ReadonlySet<string>; featureFlags: ReadonlySet<string>; isStaff: boolean };
+
+export function mayOpen(route: ToolRoute, access: Access): boolean {
+  if (route.permission && !access.permissions.has(route.permission)) return false;
+  if (route.featureFlag && !access.featureFlags.has(route.featureFlag)) return false;
+  return true;
+}
+
+/** Menu items: permission and flag, and (for non-staff) a backing table that holds data. */
+export function menuItems(access: Access, emptyTables: ReadonlySet<string>, options: { hasVantagePoints: boolean }): ToolRoute[] {
+  return TOOL_ROUTES.filter((route) => {
+    if (!mayOpen(route, access)) return false;
+    if (!access.isStaff && route.table && emptyTables.has(route.table)) return false;
+    if (route.path === "/lookingglass" && !options.hasVantagePoints) return false;
+    return true;
+  });
+}
+
+/** The landing route: the first tool in menu order (FAQ and Notifications do not count). */
+export function firstAvailableRoute(items: ToolRoute[]): string | null {
+  return items.find((r) => r.permission !== null)?.path ?? null;
+}

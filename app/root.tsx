@@ -1,0 +1,73 @@
+import "@mantine/core/styles.css";
+import "@mantine/dates/styles.css";
+import "@mantine/notifications/styles.css";
+import "mantine-react-table/styles.css";
+
+import { ColorSchemeScript, MantineProvider, createTheme, mantineHtmlProps } from "@mantine/core";
+import { Notifications } from "@mantine/notifications";
+import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { Links, Meta, Outlet, Scripts, ScrollRestoration, isRouteErrorResponse, useRouteError, useRouteLoaderData } from "@remix-run/react";
+import type { ReactNode } from "react";
+import { StartupErrorPage } from "~/components/ErrorPages";
+import { shadesOf } from "~/lib/colors";
+import { classifyStartupError } from "~/lib/startup-error";
+import { getRequestContext } from "~/server/auth/guard.server";
+import { resolveStyle } from "~/server/site-style.server";
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  const { services, session } = await getRequestContext(request);
+  const style = await resolveStyle(services.pg.db, session.user?.id ?? null);
+  return {
+    style,
+    variant: services.config.APP_VARIANT,
+    sessionStatus: session.status,
+    user: session.user ? { email: session.user.email, firstName: session.user.firstName, lastName: session.user.lastName } : null,
+  };
+}
+
+export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data?.style.companyName ?? "flowlens" }];
+
+export function Layout({ children }: { children: ReactNode }) {
+  const data = useRouteLoaderData<typeof loader>("root");
+  const theme = createTheme({
+    primaryColor: "brand",
+    colors: { brand: shadesOf(data?.style.colorPrimary ?? "#137cbd") },
+    fontFamily: data?.style.font === "TeleGroteskNext" ? "TeleGroteskNext, system-ui, sans-serif" : undefined,
+  });
+  return (
+    <html lang="en" {...mantineHtmlProps}>
+      <head>
+        <meta charSet="utf-8" />
+        <meta name="viewport" content="width=device-width, initial-scale=1" />
+        <link rel="icon" href="/favicon.svg" type="image/svg+xml" />
+        <Meta />
+        <Links />
+        <ColorSchemeScript defaultColorScheme="light" />
+      </head>
+      <body>
+        <MantineProvider theme={theme} defaultColorScheme="light">
+          <Notifications position="top-right" />
+          {children}
+        </MantineProvider>
+        <ScrollRestoration />
+        <Scripts />
+      </body>
+    </html>
+  );
+}
+
+export default function App() {
+  return <Outlet />;
+}
+
+/** A failure of the root loader (settings or stores unavailable) or of loading the app itself. */
+export function ErrorBoundary() {
+  const error = useRouteError();
+  const kind = classifyStartupError(error);
+  const debug = isRouteErrorResponse(error)
+    ? `HTTP ${error.status} ${error.statusText}\n${typeof error.data === "string" ? error.data : JSON.stringify(error.data)}`
+    : error instanceof Error
+      ? `${error.name}: ${error.message}`
+      : String(error);
+  return <StartupErrorPage kind={kind} debug={`${debug}\nat ${new Date().toISOString()}`} />;
+}

@@ -1,0 +1,79 @@
+import { Alert, Anchor, Button, Center, Paper, PasswordInput, Stack, Text, TextInput, Title } from "@mantine/core";
+import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
+import { useEffect, useState } from "react";
+import { MESSAGES } from "~/lib/messages";
+import { firstAvailableRoute } from "~/lib/routes";
+import { authenticator, InvalidCredentialsError } from "~/server/auth/authenticator.server";
+import { getRequestContext, safeNext, userMenu } from "~/server/auth/guard.server";
+import { createSession } from "~/server/auth/session.server";
+
+export const meta: MetaFunction = () => [{ title: "Log in · flowlens" }];
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  const { services, session } = await getRequestContext(request);
+  const url = new URL(request.url);
+  if (session.status === "LOGGED_IN" && session.user) {
+    const landing = safeNext(url.searchParams.get("next")) ?? firstAvailableRoute(await userMenu(services, session.user));
+    throw redirect(landing ?? "/logout?reason=no-permissions");
+  }
+  const expired = session.status === "EXPIRED" || url.searchParams.get("expired") === "1";
+  return { next: safeNext(url.searchParams.get("next")), expired, noPermissions: url.searchParams.get("reason") === "no-permissions" };
+}
+
+export async function action({ request }: ActionFunctionArgs) {
+  const form = await request.clone().formData();
+  const email = String(form.get("email") ?? "");
+  const next = safeNext(String(form.get("next") ?? ""));
+  try {
+    const { id } = await authenticator.authenticate("password", request);
+    const { services } = await getRequestContext(request);
+    const headers = await createSession(services.pg.db, services.config.sessionSecret, request, id, "LOGGED_IN");
+    const hash = String(form.get("hash") ?? "");
+    const target = next ? next + (hash.startsWith("#") ? hash : "") : "/";
+    return redirect(target, { headers });
+  } catch (error) {
+    if (error instanceof InvalidCredentialsError) return data({ error: MESSAGES.wrongCredentials, email }, { status: 401 });
+    throw error;
+  }
+}
+
+export default function Login() {
+  const { next, expired, noPermissions } = useLoaderData<typeof loader>();
+  const actionData = useActionData<typeof action>();
+  const navigation = useNavigation();
+  // The URL hash never reaches the server: a script copies it into the form so it survives login.
+  const [hash, setHash] = useState("");
+  useEffect(() => setHash(window.location.hash), []);
+  return (
+    <Center mih="100vh" bg="gray.0">
+      <Paper withBorder shadow="sm" p="xl" w={380} radius="md">
+        <Form method="post" action={`/login${next ? `?next=${encodeURIComponent(next)}` : ""}`}>
+          <Stack>
+            <Title order={2}>flowlens</Title>
+            <Text c="dimmed" size="sm">
+              Log in to analyse your network's traffic.
+            </Text>
+            {expired ? <Alert color="yellow">{MESSAGES.sessionExpired}</Alert> : null}
+            {noPermissions ? <Alert color="red" title={MESSAGES.noPermissionsTitle}>{MESSAGES.noPermissions}</Alert> : null}
+            {actionData?.error ? (
+              <Alert color="red" role="alert">
+                {actionData.error}
+              </Alert>
+            ) : null}
+            <TextInput name="email" type="email" label="E-mail" autoComplete="username" required defaultValue={actionData?.email} />
+            <PasswordInput name="password" label="Password" autoComplete="current-password" required />
+            <input type="hidden" name="next" value={next ?? ""} />
+            <input type="hidden" name="hash" value={hash} />
+            <Button type="submit" loading={navigation.state === "submitting"}>
+              Log in
+            </Button>
+            <Anchor href="/password-reset" size="sm">
+              Forgot your password?
+            </Anchor>
+          </Stack>
+        </Form>
+      </Paper>
+    </Center>
+  );
+}

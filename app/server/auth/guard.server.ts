@@ -1,0 +1,81 @@
+import { redirect } from "@remix-run/node";
+import { count } from "drizzle-orm";
+import { vantagePoints } from "~db/postgres/schema";
+import { firstAvailableRoute, menuItems, mayOpen, type ToolRoute } from "~/lib/routes";
+import { getServices, type Services } from "../services.server";
+import { readSession, type SessionState } from "./session.server";
+import type { UserContext } from "./user-context.server";
+
+export type RequestContext = { services: Services; session: SessionState };
+
+export async function getRequestContext(request: Request): Promise<RequestContext> {
+  const services = await getServices();
+  const session = await readSession(services.pg.db, services.config.sessionSecret, request);
+  return { services, session };
+}
+
+/** ClickHouse tables without rows (spec: api/tables_without_data hides their menu items for non-staff). */
+export async function tablesWithoutData(services: Services): Promise<Set<string>> {
+  const tables = ["flows_raw", "flows_5m", "flows_1h", "interface_util_5m", "rib_entries", "rib_current"];
+  const rs = await services.ch.client.query({
+    query: `SELECT name, toUInt64(ifNull(total_rows, 0)) AS total_rows FROM system.tables
+            WHERE database = currentDatabase() AND name IN {tables:Array(String)}`,
+    query_params: { tables },
+    format: "JSONEachRow",
+  });
+  const rows = await rs.json<{ name: string; total_rows: number }>();
+  const filled = new Set(rows.filter((r) => Number(r.total_rows) > 0).map((r) => r.name));
+  return new Set(tables.filter((t) => !filled.has(t)));
+}
+
+export async function userMenu(services: Services, user: UserContext): Promise<ToolRoute[]> {
+  const [empty, [{ n }]] = await Promise.all([
+    tablesWithoutData(services),
+    services.pg.db.select({ n: count() }).from(vantagePoints),
+  ]);
+  return menuItems(
+    { permissions: new Set(user.permissions), featureFlags: new Set(user.featureFlags), isStaff: user.isStaff },
+    empty,
+    { hasVantagePoints: Number(n) > 0 },
+  );
+}
+
+/** Where the visitor was going, kept through the login (path and search; the hash is added client-side). */
+export function loginRedirect(request: Request): Response {
+  const url = new URL(request.url);
+  const next = url.pathname + url.search;
+  return redirect(next === "/" ? "/login" : `/login?next=${encodeURIComponent(next)}`);
+}
+
+/**
+ * The guard of every screen: a logged-in session, then the route's permission. Anonymous or
+ * expired visitors go to login with their destination remembered; users lacking the permission
+ * go to their first available route.
+ */
+export async function requireUser(request: Request, route?: ToolRoute): Promise<RequestContext & { user: UserContext; menu: ToolRoute[] }> {
+  const context = await getRequestContext(request);
+  const { session } = context;
+  if (session.status === "PENDING_2FA") throw redirect("/login");
+  if (session.status !== "LOGGED_IN" || !session.user) {
+    const response = loginRedirect(request);
+    if (session.status === "EXPIRED") {
+      const url = new URL(response.headers.get("Location")!, "http://x");
+      url.searchParams.set("expired", "1");
+      throw redirect(url.pathname + url.search);
+    }
+    throw response;
+  }
+  const user = session.user;
+  const menu = await userMenu(context.services, user);
+  if (route && !mayOpen(route, { permissions: new Set(user.permissions), featureFlags: new Set(user.featureFlags), isStaff: user.isStaff })) {
+    const landing = firstAvailableRoute(menu);
+    throw redirect(landing ?? "/logout?reason=no-permissions");
+  }
+  return { ...context, user, menu };
+}
+
+/** Safe local redirect target from a ?next= value (never another origin). */
+export function safeNext(next: string | null | undefined): string | null {
+  if (!next || !next.startsWith("/") || next.startsWith("//") || next.includes("\\")) return null;
+  return next;
+}

@@ -1,0 +1,99 @@
+import { createHash, randomBytes } from "node:crypto";
+import { createCookie } from "@remix-run/node";
+import { and, eq, gt, isNull, lt, sql } from "drizzle-orm";
+import { sessions } from "~db/postgres/schema";
+import type { Db } from "../postgres.server";
+import { loadUserContext, type UserContext } from "./user-context.server";
+
+/** Session status of the spec (shell §4). */
+export type SessionStatus = "UNKNOWN" | "ANONYMOUS" | "PENDING_2FA" | "LOGGED_IN" | "EXPIRED";
+
+export const SESSION_IDLE_TIMEOUT_MS = 8 * 60 * 60 * 1000;
+export const PENDING_2FA_TIMEOUT_MS = 5 * 60 * 1000;
+/** last_seen_at is written at most this often, so reads do not turn every request into a write. */
+const TOUCH_INTERVAL_MS = 60 * 1000;
+
+export type SessionState = {
+  status: SessionStatus;
+  user: UserContext | null;
+  /** SHA-256 of the cookie token: the sessions row. */
+  idHash: string | null;
+};
+
+function sessionCookie(secret: string) {
+  return createCookie("flowlens_session", {
+    httpOnly: true,
+    sameSite: "lax",
+    path: "/",
+    secrets: [secret],
+    secure: process.env.NODE_ENV === "production" && process.env.INSECURE_COOKIES !== "1",
+  });
+}
+
+/** Readable by scripts on purpose (spec: the logged_in cookie tells an expired session from none). */
+const loggedInCookie = createCookie("logged_in", { httpOnly: false, sameSite: "lax", path: "/" });
+
+const hashToken = (token: string) => createHash("sha256").update(token).digest("hex");
+
+export async function readSession(db: Db, secret: string, request: Request): Promise<SessionState> {
+  const cookieHeader = request.headers.get("Cookie");
+  const token = (await sessionCookie(secret).parse(cookieHeader)) as string | null;
+  const hadLoggedIn = Boolean(await loggedInCookie.parse(cookieHeader));
+  const noSession: SessionState = { status: hadLoggedIn ? "EXPIRED" : "ANONYMOUS", user: null, idHash: null };
+  if (!token || typeof token !== "string") return noSession;
+  const idHash = hashToken(token);
+  const now = new Date();
+  const [row] = await db
+    .select()
+    .from(sessions)
+    .where(and(eq(sessions.idHash, idHash), isNull(sessions.revokedAt), gt(sessions.expiresAt, now)));
+  if (!row) return noSession;
+  const user = await loadUserContext(db, row.userId);
+  if (!user) return noSession;
+  if (now.getTime() - row.lastSeenAt.getTime() > TOUCH_INTERVAL_MS && row.state === "LOGGED_IN") {
+    await db
+      .update(sessions)
+      .set({ lastSeenAt: now, expiresAt: new Date(now.getTime() + SESSION_IDLE_TIMEOUT_MS) })
+      .where(eq(sessions.idHash, idHash));
+  }
+  return { status: row.state, user, idHash };
+}
+
+/** A new session (a new token on every login: rotation), returned as Set-Cookie headers. */
+export async function createSession(
+  db: Db,
+  secret: string,
+  request: Request,
+  userId: number,
+  state: "PENDING_2FA" | "LOGGED_IN",
+): Promise<Headers> {
+  const token = randomBytes(32).toString("base64url");
+  const now = Date.now();
+  await db.insert(sessions).values({
+    idHash: hashToken(token),
+    userId,
+    state,
+    expiresAt: new Date(now + (state === "LOGGED_IN" ? SESSION_IDLE_TIMEOUT_MS : PENDING_2FA_TIMEOUT_MS)),
+    clientAddress: clientAddress(request),
+    userAgent: request.headers.get("User-Agent")?.slice(0, 500) ?? null,
+  });
+  // Old sessions past their expiry are of no use to anyone.
+  await db.delete(sessions).where(lt(sessions.expiresAt, new Date(now - 24 * 60 * 60 * 1000)));
+  const headers = new Headers();
+  headers.append("Set-Cookie", await sessionCookie(secret).serialize(token, { maxAge: 30 * 24 * 3600 }));
+  headers.append("Set-Cookie", await loggedInCookie.serialize("1", { maxAge: 30 * 24 * 3600 }));
+  return headers;
+}
+
+/** Revokes the session row and clears both cookies. */
+export async function destroySession(db: Db, secret: string, idHash: string | null): Promise<Headers> {
+  if (idHash) await db.update(sessions).set({ revokedAt: sql`now()` }).where(eq(sessions.idHash, idHash));
+  const headers = new Headers();
+  headers.append("Set-Cookie", await sessionCookie(secret).serialize("", { maxAge: 0 }));
+  headers.append("Set-Cookie", await loggedInCookie.serialize("", { maxAge: 0 }));
+  return headers;
+}
+
+export function clientAddress(request: Request): string {
+  return request.headers.get("X-Forwarded-For")?.split(",")[0]?.trim() || request.headers.get("X-Real-IP") || "unknown";
+}

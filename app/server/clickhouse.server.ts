@@ -1,0 +1,79 @@
+import { mkdirSync } from "node:fs";
+import path from "node:path";
+import { createClient, type ClickHouseClient, type ClickHouseClientConfigOptions } from "@clickhouse/client";
+import type { AppConfig } from "./env.server";
+
+export type ClickhouseHandle = {
+  client: ClickHouseClient;
+  kind: "chdb" | "clickhouse";
+  database: string;
+  close: () => Promise<void>;
+};
+
+// 64-bit integers as JSON numbers on both engines (servers quote them by default, chDB does not).
+const COMMON_SETTINGS = { output_format_json_quote_64bit_integers: 0 } as const;
+
+/**
+ * chDB (embedded, persisted under DATA_DIR/ch) when no CLICKHOUSE_URL is set, otherwise a server.
+ * Both are driven through @clickhouse/client, so every query is the same ClickHouse SQL.
+ * chDB runs queries off the event loop (queryAsync), so a slow query never stalls requests.
+ */
+export async function openClickhouse(
+  config: Pick<AppConfig, "CLICKHOUSE_URL" | "CLICKHOUSE_USER" | "CLICKHOUSE_PASSWORD" | "CLICKHOUSE_DATABASE" | "dataDir">,
+  options: { chdbPath?: string } = {},
+): Promise<ClickhouseHandle> {
+  const database = config.CLICKHOUSE_DATABASE;
+  if (config.CLICKHOUSE_URL) {
+    const admin = createClient({
+      url: config.CLICKHOUSE_URL,
+      username: config.CLICKHOUSE_USER ?? "default",
+      password: config.CLICKHOUSE_PASSWORD ?? "",
+      clickhouse_settings: COMMON_SETTINGS,
+      request_timeout: 30_000,
+    });
+    const ping = await admin.ping();
+    if (!ping.success) {
+      await admin.close();
+      throw new StoreUnavailableError("ClickHouse", `cannot reach ${config.CLICKHOUSE_URL}: ${ping.error.message}`);
+    }
+    await admin.command({ query: `CREATE DATABASE IF NOT EXISTS ${database}` });
+    await admin.close();
+    const client = createClient({
+      url: config.CLICKHOUSE_URL,
+      username: config.CLICKHOUSE_USER ?? "default",
+      password: config.CLICKHOUSE_PASSWORD ?? "",
+      database,
+      clickhouse_settings: COMMON_SETTINGS,
+      request_timeout: 1_800_000,
+    });
+    return { client, kind: "clickhouse", database, close: () => client.close() };
+  }
+
+  const chdbPath = options.chdbPath ?? path.join(config.dataDir, "ch");
+  if (chdbPath !== ":memory:") mkdirSync(chdbPath, { recursive: true });
+  // Imported lazily: libchdb is a 500 MB native library, only needed in embedded mode.
+  const { createChdbConnection } = await import("chdb/connection");
+  const bootstrap = createChdbConnection({ path: chdbPath }) as unknown as NonNullable<
+    ClickHouseClientConfigOptions["connection"]
+  >;
+  const client = createClient({ connection: bootstrap, clickhouse_settings: COMMON_SETTINGS });
+  await client.command({ query: `CREATE DATABASE IF NOT EXISTS ${database}` });
+  // A chDB session is one connection: select the database for everything that follows.
+  await client.command({ query: `USE ${database}` });
+  return { client, kind: "chdb", database, close: () => client.close() };
+}
+
+export class StoreUnavailableError extends Error {
+  constructor(
+    readonly store: "PostgreSQL" | "ClickHouse",
+    detail: string,
+  ) {
+    super(`${store} is not available: ${detail}`);
+    this.name = "StoreUnavailableError";
+  }
+}
+
+export async function pingClickhouse(handle: ClickhouseHandle): Promise<void> {
+  const rs = await handle.client.query({ query: "SELECT 1 AS ok", format: "JSONEachRow" });
+  await rs.json();
+}

@@ -1,0 +1,116 @@
+import { randomBytes } from "node:crypto";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { z } from "zod";
+
+export const APP_VARIANTS = ["analytics", "public-lg", "manager"] as const;
+export type AppVariant = (typeof APP_VARIANTS)[number];
+
+const emptyToUndefined = (v: unknown) => (typeof v === "string" && v.trim() === "" ? undefined : v);
+const optionalString = z.preprocess(emptyToUndefined, z.string().optional());
+
+function urlWithProtocols(protocols: string[], example: string) {
+  return z.preprocess(
+    emptyToUndefined,
+    z
+      .string()
+      .refine((value) => {
+        try {
+          return protocols.includes(new URL(value).protocol);
+        } catch {
+          return false;
+        }
+      }, `must be a URL starting with ${protocols.map((p) => `${p}//`).join(" or ")} (e.g. ${example})`)
+      .optional(),
+  );
+}
+
+/** The whole runtime configuration: one schema, read once at start-up. */
+export const EnvSchema = z.object({
+  NODE_ENV: z.preprocess(emptyToUndefined, z.enum(["development", "production", "test"]).default("production")),
+  DATABASE_URL: urlWithProtocols(["postgres:", "postgresql:"], "postgres://user:pass@127.0.0.1:5432/flowlens"),
+  CLICKHOUSE_URL: urlWithProtocols(["http:", "https:"], "http://127.0.0.1:8123"),
+  CLICKHOUSE_USER: optionalString,
+  CLICKHOUSE_PASSWORD: optionalString,
+  CLICKHOUSE_DATABASE: z.preprocess(
+    emptyToUndefined,
+    z
+      .string()
+      .regex(/^[A-Za-z_][A-Za-z0-9_]*$/, "must be a plain identifier (letters, digits, underscore)")
+      .default("flowlens"),
+  ),
+  CLICKHOUSE_CLUSTER: z.preprocess(
+    emptyToUndefined,
+    z.string().regex(/^[A-Za-z_][A-Za-z0-9_.-]*$/, "must be a cluster name from the server's remote_servers").optional(),
+  ),
+  DATA_DIR: z.preprocess(emptyToUndefined, z.string().default("./data")),
+  SESSION_SECRET: z.preprocess(emptyToUndefined, z.string().min(32, "must be at least 32 characters").optional()),
+  PORT: z.preprocess(emptyToUndefined, z.coerce.number().int().min(1).max(65535).default(3000)),
+  APP_VARIANT: z.preprocess(emptyToUndefined, z.enum(APP_VARIANTS).default("analytics")),
+  DEMO_DATA: z.preprocess(emptyToUndefined, z.enum(["auto", "on", "off"]).default("auto")),
+  LOG_LEVEL: z.preprocess(emptyToUndefined, z.enum(["debug", "info", "warn", "error"]).default("info")),
+});
+
+export type Env = z.infer<typeof EnvSchema>;
+
+export type AppConfig = Env & {
+  dataDir: string;
+  /** True when neither store is a server: PGlite and chDB live under DATA_DIR. */
+  embeddedPostgres: boolean;
+  embeddedClickhouse: boolean;
+  sessionSecret: string;
+};
+
+export class ConfigError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "ConfigError";
+  }
+}
+
+/** Formats zod issues as "VARIABLE: reason" lines, so a start-up error names what to fix. */
+function describeIssues(error: z.ZodError): string {
+  return error.issues.map((issue) => `  ${issue.path.join(".") || "(environment)"}: ${issue.message}`).join("\n");
+}
+
+/**
+ * The session secret signs cookies. With a server database several replicas must agree on it,
+ * so it is required there; in embedded mode one is generated once and kept under DATA_DIR.
+ */
+function resolveSessionSecret(env: Env, dataDir: string): string {
+  if (env.SESSION_SECRET) return env.SESSION_SECRET;
+  if (env.DATABASE_URL) {
+    throw new ConfigError(
+      "Invalid configuration:\n  SESSION_SECRET: required when DATABASE_URL is set (at least 32 characters, the same on every replica)",
+    );
+  }
+  const file = path.join(dataDir, "session-secret");
+  if (existsSync(file)) {
+    const stored = readFileSync(file, "utf8").trim();
+    if (stored.length >= 32) return stored;
+  }
+  mkdirSync(dataDir, { recursive: true });
+  const secret = randomBytes(32).toString("hex");
+  writeFileSync(file, secret + "\n", { mode: 0o600 });
+  return secret;
+}
+
+export function parseConfig(source: Record<string, string | undefined>): AppConfig {
+  const parsed = EnvSchema.safeParse(source);
+  if (!parsed.success) throw new ConfigError(`Invalid configuration:\n${describeIssues(parsed.error)}`);
+  const env = parsed.data;
+  const dataDir = path.resolve(env.DATA_DIR);
+  return {
+    ...env,
+    dataDir,
+    embeddedPostgres: !env.DATABASE_URL,
+    embeddedClickhouse: !env.CLICKHOUSE_URL,
+    sessionSecret: resolveSessionSecret(env, dataDir),
+  };
+}
+
+let cached: AppConfig | undefined;
+export function getConfig(): AppConfig {
+  cached ??= parseConfig(process.env);
+  return cached;
+}

@@ -1,0 +1,77 @@
+import { count } from "drizzle-orm";
+import { users } from "~db/postgres/schema";
+import { openClickhouse, type ClickhouseHandle } from "./clickhouse.server";
+import { DEFAULT_LAYOUT, migrateClickhouse } from "./clickhouse-migrations.server";
+import { getConfig, type AppConfig } from "./env.server";
+import { log } from "./log.server";
+import { openPostgres, type PostgresHandle } from "./postgres.server";
+import { ensureReferenceData } from "./reference-data.server";
+
+export type Services = {
+  config: AppConfig;
+  pg: PostgresHandle;
+  ch: ClickhouseHandle;
+  close: () => Promise<void>;
+};
+
+export type StartOptions = {
+  /** Override the store locations (tests use ":memory:"). */
+  pglitePath?: string;
+  chdbPath?: string;
+  /** Load the demo network when the stores are empty (decided by DEMO_DATA otherwise). */
+  loadDemo?: boolean;
+};
+
+/** Opens both stores, applies their migrations and makes sure the reference rows exist. */
+export async function startServices(config: AppConfig, options: StartOptions = {}): Promise<Services> {
+  const pg = await openPostgres(config, { pglitePath: options.pglitePath });
+  let ch: ClickhouseHandle;
+  try {
+    ch = await openClickhouse(config, { chdbPath: options.chdbPath });
+  } catch (error) {
+    await pg.close();
+    throw error;
+  }
+  const appliedCh = await migrateClickhouse(ch.client, { ...DEFAULT_LAYOUT, cluster: config.CLICKHOUSE_CLUSTER });
+  if (appliedCh.length) log.info(`ClickHouse migrations applied: ${appliedCh.join(", ")}`);
+  await ensureReferenceData(pg.db);
+  const services: Services = {
+    config,
+    pg,
+    ch,
+    close: async () => {
+      await Promise.allSettled([pg.close(), ch.close()]);
+    },
+  };
+  if (shouldLoadDemo(config, options) && (await storesAreEmpty(services))) {
+    const { loadDemoNetwork, printDemoSummary } = await import("~db/demo/load");
+    const summary = await loadDemoNetwork(services);
+    printDemoSummary(summary);
+  }
+  return services;
+}
+
+function shouldLoadDemo(config: AppConfig, options: StartOptions): boolean {
+  if (options.loadDemo !== undefined) return options.loadDemo;
+  if (config.DEMO_DATA === "off") return false;
+  if (config.DEMO_DATA === "on") return true;
+  // auto: only on the embedded default, where a fresh machine should show a working network.
+  return config.embeddedPostgres && config.embeddedClickhouse;
+}
+
+/** Empty = nobody can log in and there is no traffic: a fresh installation. */
+export async function storesAreEmpty(services: Pick<Services, "pg" | "ch">): Promise<boolean> {
+  const [{ n }] = await services.pg.db.select({ n: count() }).from(users);
+  if (Number(n) > 0) return false;
+  const rs = await services.ch.client.query({ query: "SELECT toUInt64(count()) AS n FROM flows_5m", format: "JSONEachRow" });
+  const [row] = await rs.json<{ n: number }>();
+  return Number(row.n) === 0;
+}
+
+const holder = globalThis as unknown as { __flowlensServices?: Promise<Services> };
+
+/** The process-wide services, started once (survives Vite's module reloads in development). */
+export function getServices(): Promise<Services> {
+  holder.__flowlensServices ??= startServices(getConfig());
+  return holder.__flowlensServices;
+}

@@ -1,0 +1,333 @@
+import { count, sql } from "drizzle-orm";
+import type { ClickHouseClient } from "@clickhouse/client";
+import * as schema from "~db/postgres/schema";
+import type { Db } from "~/server/postgres.server";
+import { hashPassword } from "~/server/password.server";
+import { MODERATORS_GROUP } from "~/lib/permissions";
+import { DEMO_ASES, OPERATOR_ASN, OPERATOR_NAME } from "./catalog";
+import { AGGREGATES_FROM_PATHS, INTERFACE_PEAKS, INTERFACE_UTIL_FROM_FLOWS, RAW_FLOWS_FROM_PATHS } from "./flow-sql";
+import { createRandom } from "./random";
+import { buildRib } from "./rib";
+import { buildTopology, ROUTERS, type DemoInterface } from "./topology";
+import { buildAddressPlan, buildTraffic, SPECIAL_AS, type DemoPath } from "./traffic";
+import { demoUsers } from "./users";
+
+export const DEMO_SEED = 20_261_121;
+export const DEMO_DAYS = 35;
+const DAY = 86_400;
+const BUCKET = 300;
+
+export type DemoSummary = {
+  seconds: number;
+  rows: Record<string, number>;
+  users: { kind: string; email: string; password: string }[];
+  events: { kind: string; at: string; description: string }[];
+  period: { start: string; end: string };
+};
+
+export type DemoOptions = {
+  /** End of the period (exclusive), unix seconds; default: now, rounded down to 5 minutes. */
+  now?: number;
+  days?: number;
+  seed?: number;
+  /** Average inbound traffic at the start of the period, bit/s. */
+  totalInboundBps?: number;
+  /** Days that keep raw flow records (the rest exists only as aggregates). */
+  rawDays?: number;
+};
+
+type Stores = { pg: { db: Db }; ch: { client: ClickHouseClient } };
+
+/**
+ * Loads the deterministic demo network into both stores: inventory, users and mappings into
+ * PostgreSQL; flows (raw for the last day, aggregates for the whole period), interface
+ * utilisation and routing tables into ClickHouse. Meant for empty stores.
+ */
+export async function loadDemoNetwork(stores: Stores, options: DemoOptions = {}): Promise<DemoSummary> {
+  const startedAt = performance.now();
+  const days = options.days ?? DEMO_DAYS;
+  const end = options.now ?? Math.floor(Date.now() / 1000 / BUCKET) * BUCKET;
+  const start = end - days * DAY;
+  const random = createRandom(options.seed ?? DEMO_SEED);
+  const topology = buildTopology(DEMO_ASES, random);
+  const addresses = buildAddressPlan(DEMO_ASES, OPERATOR_ASN);
+  const traffic = buildTraffic({
+    ases: DEMO_ASES,
+    operatorAsn: OPERATOR_ASN,
+    topology,
+    addresses,
+    random,
+    start,
+    end,
+    totalInboundBps: options.totalInboundBps ?? 700e9,
+  });
+  const ch = stores.ch.client;
+
+  await markLoading(stores.pg.db, { start, end, seed: options.seed ?? DEMO_SEED });
+  await ch.insert({
+    table: "tracked_as",
+    values: traffic.tracked.map((asn, rank) => ({ asn, rank, updated_at: end })),
+    format: "JSONEachRow",
+  });
+  await insertFlows(ch, traffic.paths, start, end, options.rawDays ?? 1);
+  const capacities = await sizeInterfaces(ch, topology.interfaces, end, random);
+  await insertInterfaceUtil(ch, topology.interfaces, capacities, start, end);
+
+  const eventAses = {
+    handoverShift: Number(traffic.events[0].description.match(/AS(\d+)/)![1]),
+    routerShift: Number(traffic.events[1].description.match(/AS(\d+)/)![1]),
+    outageTransit: Number(traffic.events[2].description.match(/AS(\d+)/)![1]),
+  };
+  const rib = buildRib({ ases: DEMO_ASES, operatorAsn: OPERATOR_ASN, topology, addresses, events: traffic.events, eventAses, start });
+  for (let i = 0; i < rib.length; i += 20_000) {
+    await ch.insert({ table: "rib_entries", values: rib.slice(i, i + 20_000), format: "JSONEachRow" });
+  }
+
+  const customerAsn = DEMO_ASES.filter((a) => a.connection === "customer").sort((a, b) => b.weight - a.weight)[0].asn;
+  const users = demoUsers(customerAsn);
+  await insertInventory(stores.pg.db, topology.interfaces, capacities);
+  await insertUsers(stores.pg.db, users);
+  const events = traffic.events.map((e) => ({ kind: e.kind, at: new Date(e.at * 1000).toISOString(), description: e.description }));
+  await stores.pg.db
+    .insert(schema.systemState)
+    .values({ key: "demo", value: { loaded: true, seed: options.seed ?? DEMO_SEED, start, end, events } })
+    .onConflictDoUpdate({ target: schema.systemState.key, set: { value: { loaded: true, seed: options.seed ?? DEMO_SEED, start, end, events }, updatedAt: new Date() } });
+
+  return {
+    seconds: (performance.now() - startedAt) / 1000,
+    rows: await countRows(stores),
+    users: users.map(({ kind, email, password }) => ({ kind, email, password })),
+    events,
+    period: { start: new Date(start * 1000).toISOString(), end: new Date(end * 1000).toISOString() },
+  };
+}
+
+async function markLoading(db: Db, info: { start: number; end: number; seed: number }) {
+  await db
+    .insert(schema.systemState)
+    .values({ key: "demo", value: { loaded: false, ...info } })
+    .onConflictDoUpdate({ target: schema.systemState.key, set: { value: { loaded: false, ...info }, updatedAt: new Date() } });
+}
+
+/** Generator rows in ClickHouse's column naming. */
+function pathRow(p: DemoPath) {
+  return {
+    id: p.id, valid_from: p.validFrom, valid_to: p.validTo, ip_version: p.ipVersion, rate_bps: p.rateBps,
+    growth: p.growth, profile: p.profile, records: p.records, sampling_rate: p.samplingRate,
+    exporter_name: p.exporterName, exporter_address: p.exporterAddress, ingress_router: p.ingressRouter,
+    in_if: p.inIf, egress_router: p.egressRouter, out_if: p.outIf, link_start_router: p.linkStartRouter,
+    link_start_if: p.linkStartIf, link_end_router: p.linkEndRouter, link_end_if: p.linkEndIf, as_src: p.asSrc,
+    as_hnd: p.asHnd, as_nxt: p.asNxt, as_dst: p.asDst, application: p.application, infrastructure: p.infrastructure,
+    protocol: p.protocol, src_ports: p.srcPorts, src_hosts: p.srcHosts, dst_hosts: p.dstHosts,
+    src_prefix_len: p.srcPrefixLen, dst_prefix_len: p.dstPrefixLen, packet_size: p.packetSize, vrf_name: p.vrfName,
+  };
+}
+
+/**
+ * The last `rawDays` go through flows_raw, so their aggregates come from the same materialized
+ * views as collected traffic. Older days have no raw records (as after the raw TTL) and are
+ * written into flows_5m directly, one row per path and 5 minutes; flows_1h follows by its view.
+ */
+async function insertFlows(ch: ClickHouseClient, paths: DemoPath[], start: number, end: number, rawDays: number) {
+  await createPathTable(ch, paths);
+  const rawFrom = end - rawDays * DAY;
+  for (let windowStart = start; windowStart < end; windowStart += DAY) {
+    const windowEnd = Math.min(end, windowStart + DAY);
+    const t0 = performance.now();
+    const detailed = windowStart >= rawFrom;
+    await ch.command({
+      query: detailed ? RAW_FLOWS_FROM_PATHS : AGGREGATES_FROM_PATHS,
+      query_params: {
+        periodStart: start,
+        periodLength: end - start,
+        windowStart,
+        buckets: (windowEnd - windowStart) / BUCKET,
+        maxRecords: detailed ? 16 : 1,
+      },
+      // Big blocks through the materialized views (fewer parts), and no summing at insert time:
+      // collapsing LowCardinality keys while inserting costs 4x; background merges sum anyway.
+      clickhouse_settings: { max_block_size: "2000000", min_insert_block_size_rows: "2000000", min_insert_block_size_bytes: "0", optimize_on_insert: 0 },
+    });
+    if (process.env.DEMO_TRACE) console.log(`day ${new Date(windowStart * 1000).toISOString()} ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+  }
+  await ch.command({ query: "DROP TABLE demo_paths" });
+}
+
+/** The generator table the flow SQL reads: one row per path. */
+export async function createPathTable(ch: ClickHouseClient, paths: DemoPath[]) {
+  await ch.command({ query: "DROP TABLE IF EXISTS demo_paths" });
+  await ch.command({
+    query: `CREATE TABLE demo_paths (
+      id UInt32, valid_from DateTime('UTC'), valid_to DateTime('UTC'), ip_version UInt8, rate_bps Float64,
+      growth Float64, profile UInt8, records UInt8, sampling_rate UInt32, exporter_name String,
+      exporter_address String, ingress_router String, in_if String, egress_router String, out_if String,
+      link_start_router String, link_start_if String, link_end_router String, link_end_if String,
+      as_src Int64, as_hnd Int64, as_nxt Int64, as_dst Int64, application String, infrastructure String,
+      protocol UInt8, src_ports Array(UInt16), src_hosts Array(String), dst_hosts Array(String),
+      src_prefix_len UInt8, dst_prefix_len UInt8, packet_size UInt16, vrf_name String
+    ) ENGINE = MergeTree ORDER BY id`,
+  });
+  await ch.insert({ table: "demo_paths", values: paths.map(pathRow), format: "JSONEachRow" });
+}
+
+const STANDARD_UNITS = [10e9, 100e9, 400e9];
+
+/**
+ * Capacities in standard port sizes (bundles of 10G, 100G or 400G) chosen from the traffic the
+ * interface carries in the last week: most links run at 35-70 % at peak, a few hot ones near the
+ * thresholds, so the planners have something to plan.
+ */
+async function sizeInterfaces(ch: ClickHouseClient, interfaces: DemoInterface[], end: number, random: ReturnType<typeof createRandom>) {
+  const rs = await ch.query({ query: INTERFACE_PEAKS, query_params: { from: end - 7 * DAY }, format: "JSONEachRow" });
+  const peaks = new Map((await rs.json<{ router: string; interface: string; peak_bps: number }>()).map((r) => [`${r.router}/${r.interface}`, r.peak_bps]));
+  const capacities = new Map<string, number>();
+  const sorted = [...interfaces].sort((a, b) => (peaks.get(`${b.router}/${b.name}`) ?? 0) - (peaks.get(`${a.router}/${a.name}`) ?? 0));
+  const hot = new Set(sorted.filter((i) => i.kind === "external").slice(1, 4).map((i) => `${i.router}/${i.name}`));
+  for (const iface of interfaces) {
+    const key = `${iface.router}/${iface.name}`;
+    const peak = peaks.get(key) ?? 0;
+    const target = hot.has(key) ? 0.9 : 0.35 + random.next() * 0.35;
+    const unit = STANDARD_UNITS.find((u) => peak / target <= 4 * u) ?? STANDARD_UNITS[STANDARD_UNITS.length - 1];
+    const ports = Math.max(1, Math.ceil(peak / target / unit));
+    capacities.set(key, ports * unit);
+  }
+  return capacities;
+}
+
+async function insertInterfaceUtil(ch: ClickHouseClient, interfaces: DemoInterface[], capacities: Map<string, number>, start: number, end: number) {
+  await ch.command({ query: "DROP TABLE IF EXISTS demo_interfaces" });
+  await ch.command({
+    query: `CREATE TABLE demo_interfaces (router String, interface String, kind String, neighbor_asn Int64, capacity_bps UInt64)
+            ENGINE = MergeTree ORDER BY (router, interface)`,
+  });
+  await ch.insert({
+    table: "demo_interfaces",
+    values: interfaces.map((i) => ({
+      router: i.router, interface: i.name, kind: i.kind, neighbor_asn: i.neighborAsn ?? 0,
+      capacity_bps: capacities.get(`${i.router}/${i.name}`) ?? 0,
+    })),
+    format: "JSONEachRow",
+  });
+  await ch.command({ query: INTERFACE_UTIL_FROM_FLOWS, query_params: { start, buckets: (end - start) / BUCKET } });
+  await ch.command({ query: "DROP TABLE demo_interfaces" });
+}
+
+async function insertInventory(db: Db, interfaces: DemoInterface[], capacities: Map<string, number>) {
+  const topologyRouters = ROUTERS;
+  await db.transaction(async (tx) => {
+    await tx.insert(schema.asInfo).values([
+      { asn: OPERATOR_ASN, name: OPERATOR_NAME, country: "DE", category: "operator" },
+      ...DEMO_ASES.map((a) => ({ asn: a.asn, name: a.name, country: a.country, category: a.category })),
+    ]).onConflictDoNothing();
+    const routerRows = await tx
+      .insert(schema.routers)
+      .values(topologyRouters.map((r) => ({ name: r.name, city: r.city, country: r.country, loopback: r.loopback, vendor: r.vendor, role: "edge" })))
+      .returning({ id: schema.routers.id, name: schema.routers.name });
+    const routerId = new Map(routerRows.map((r) => [r.name, r.id]));
+    const inserted = await tx
+      .insert(schema.interfaces)
+      .values(
+        interfaces.map((i) => ({
+          routerId: routerId.get(i.router)!, name: i.name, snmpIndex: i.snmpIndex, description: i.description,
+          capacityBps: capacities.get(`${i.router}/${i.name}`) ?? 0, kind: i.kind, peeringType: i.peeringType,
+          connection: i.connection, neighborAsn: i.neighborAsn,
+        })),
+      )
+      .returning({ id: schema.interfaces.id, routerId: schema.interfaces.routerId, name: schema.interfaces.name });
+    const interfaceId = new Map(inserted.map((r) => [`${r.routerId}/${r.name}`, r.id]));
+    for (const i of interfaces.filter((x) => x.remote)) {
+      await tx
+        .update(schema.interfaces)
+        .set({ remoteInterfaceId: interfaceId.get(`${routerId.get(i.remote!.router)}/${i.remote!.name}`) })
+        .where(sql`${schema.interfaces.id} = ${interfaceId.get(`${routerId.get(i.router)}/${i.name}`)}`);
+    }
+    await tx.insert(schema.vantagePoints).values(
+      topologyRouters.map((r) => ({
+        key: r.vantagePointKey, city: r.city, country: r.countryName, router: r.name,
+        legacyDescription: `${r.name.toUpperCase()} ${r.city}`, description: `${r.city}, ${r.countryName}`,
+        ip: r.loopback, isPublic: r.isPublicVantagePoint,
+      })),
+    );
+    const services = DEMO_ASES.flatMap((a) => [
+      ...(a.application ? [{ asn: a.asn, kind: "Application" as const, name: a.application }] : []),
+      ...(a.infrastructure ? [{ asn: a.asn, kind: "Infrastructure" as const, name: a.infrastructure }] : []),
+    ]);
+    if (services.length) await tx.insert(schema.asServiceMappings).values(services);
+    // Base layer (0): names for the special AS values and colours for the applications.
+    await tx.insert(schema.mappings).values([
+      { model: "AS", objectId: String(SPECIAL_AS.others), layer: 0, name: "Others" },
+      { model: "AS", objectId: String(SPECIAL_AS.untracked), layer: 0, name: "Untracked" },
+      { model: "AS", objectId: String(SPECIAL_AS.notRoutable), layer: 0, name: "Not routable" },
+      ...[...new Set(services.filter((s) => s.kind === "Application").map((s) => s.name))].map((name, i) => ({
+        model: "Application" as const, objectId: name, layer: 0, name, color: PALETTE[i % PALETTE.length],
+      })),
+      ...[...new Set(services.filter((s) => s.kind === "Infrastructure").map((s) => s.name))].map((name, i) => ({
+        model: "Infrastructure" as const, objectId: name, layer: 0, name, color: PALETTE[(i + 5) % PALETTE.length],
+      })),
+    ]);
+  });
+}
+
+const PALETTE = ["#137cbd", "#d9822b", "#0f9960", "#db3737", "#8f398f", "#00b3a4", "#f5498b", "#a67908", "#634dbf", "#29a634"];
+
+async function insertUsers(db: Db, users: ReturnType<typeof demoUsers>) {
+  const hashes = await Promise.all(users.map((u) => hashPassword(u.password)));
+  await db.transaction(async (tx) => {
+    const [moderators] = await tx.select().from(schema.groups).where(sql`${schema.groups.name} = ${MODERATORS_GROUP}`);
+    let delegatorId: number | null = null;
+    for (const [index, user] of users.entries()) {
+      const [row]: { id: number }[] = await tx
+        .insert(schema.users)
+        .values({
+          email: user.email, firstName: user.firstName, lastName: user.lastName, passwordHash: hashes[index],
+          isSuperuser: user.isSuperuser ?? false, isStaff: user.isStaff ?? false, isDelegated: user.isDelegated ?? false,
+          delegatedById: user.isDelegated ? delegatorId : null, hasConsented: true, consentedAt: new Date(),
+        })
+        .returning({ id: schema.users.id });
+      if (user.kind === "operator") delegatorId = row.id;
+      await tx.insert(schema.userSettings).values({ userId: row.id });
+      if (user.permissions.length) {
+        await tx.insert(schema.userPermissions).values(user.permissions.map((permission) => ({ userId: row.id, permission })));
+      }
+      if (user.moderator && moderators) await tx.insert(schema.userGroups).values({ userId: row.id, groupId: moderators.id });
+      if (user.restrictions) {
+        await tx.insert(schema.delegationRestrictions).values({
+          userId: row.id,
+          flowsViewsRestrictions: user.restrictions.flows,
+          externalLinksViewsRestrictions: { ASNumberList: user.restrictions.externalAsns, routerList: [], interfaceList: [] },
+        });
+      }
+    }
+  });
+}
+
+const PG_TABLES = { users: schema.users, as_info: schema.asInfo, routers: schema.routers, interfaces: schema.interfaces, vantage_points: schema.vantagePoints, mappings: schema.mappings, as_service_mappings: schema.asServiceMappings } as const;
+const CH_TABLES = ["flows_raw", "flows_5m", "flows_1h", "interface_util_5m", "rib_entries", "rib_current", "tracked_as"] as const;
+
+export async function countRows(stores: Stores): Promise<Record<string, number>> {
+  const rows: Record<string, number> = {};
+  for (const [name, table] of Object.entries(PG_TABLES)) {
+    const [{ n }] = await stores.pg.db.select({ n: count() }).from(table);
+    rows[`postgres.${name}`] = Number(n);
+  }
+  for (const table of CH_TABLES) {
+    const rs = await stores.ch.client.query({ query: `SELECT toUInt64(count()) AS n FROM ${table}`, format: "JSONEachRow" });
+    const [{ n }] = await rs.json<{ n: number }>();
+    rows[`clickhouse.${table}`] = Number(n);
+  }
+  return rows;
+}
+
+export function printDemoSummary(summary: DemoSummary) {
+  const lines = [
+    `Demo network loaded in ${summary.seconds.toFixed(1)} s (${summary.period.start} to ${summary.period.end}):`,
+    ...Object.entries(summary.rows).map(([table, n]) => `  ${table.padEnd(32)} ${n.toLocaleString("en-US").padStart(12)} rows`),
+    "Events to find:",
+    ...summary.events.map((e) => `  ${e.at}  ${e.kind}: ${e.description}`),
+  ];
+  console.log(lines.join("\n"));
+}
+
+export function printDemoCredentials(users: { kind: string; email: string; password: string }[]) {
+  console.log(["Demo users (password in brackets):", ...users.map((u) => `  ${u.kind.padEnd(10)} ${u.email} [${u.password}]`)].join("\n"));
+}

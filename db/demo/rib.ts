@@ -1,0 +1,197 @@
+import { formatIpv4, parsePrefix } from "./addresses";
+import type { DemoAs } from "./catalog";
+import type { AddressPlan, DemoEvent } from "./traffic";
+import type { DemoInterface, Topology } from "./topology";
+
+/** One row of rib_entries (the Control Plane row). */
+export type RibRow = {
+  timestamp: number;
+  vantage_point: string;
+  router_ip: string;
+  peer_ip: string;
+  peer_asn: number;
+  route_distinguisher: string;
+  prefix: string;
+  prefix_addr: string;
+  prefix_len: number;
+  afi: number;
+  safi: number;
+  is_withdrawn: number;
+  as_path: number[];
+  as_path_set: number[];
+  as_confed_seq: number[];
+  local_pref: number;
+  med: number;
+  bgp_next_hop: string;
+  origin: "IGP" | "EGP" | "INCOMPLETE";
+  aggregator: string;
+  originator_id: string;
+  communities: string[];
+  expire_at: number;
+};
+
+const LOCAL_PREF = { Customer: 200, Peering: 150, Transit: 100 } as const;
+const TYPE_COMMUNITY = { Customer: 300, Peering: 200, Transit: 100 } as const;
+
+/** IX route-server LANs (from the benchmarking range, beyond what the AS allocator hands out). */
+function ixPeerAddress(iface: DemoInterface, asn: number, ixIndex: number): string {
+  return `198.19.${250 + (ixIndex % 6)}.${(asn % 250) + 2}`;
+}
+
+function ipv6NextHop(ipv4: string): string {
+  const [a, b, c, d] = ipv4.split(".").map(Number);
+  return `2001:db8:ffff::${((a << 8) | b).toString(16)}:${((c << 8) | d).toString(16)}`;
+}
+
+type Session = { iface: DemoInterface; neighbor: number; peerIp: string; type: keyof typeof LOCAL_PREF };
+
+/**
+ * Routing tables of every vantage point (one per router): the operator's own prefixes, and each
+ * neighbour's prefixes learned over eBGP where the router has the session and over iBGP (next hop
+ * = the border router's loopback) elsewhere. The AS paths match the handover/next-hop ASes of the
+ * traffic model, and the model's events appear as withdrawals and re-announcements.
+ */
+export function buildRib(options: {
+  ases: DemoAs[];
+  operatorAsn: number;
+  topology: Topology;
+  addresses: AddressPlan;
+  events: DemoEvent[];
+  eventAses: { handoverShift: number; routerShift: number; outageTransit: number };
+  start: number;
+}): RibRow[] {
+  const { ases, operatorAsn, topology, addresses, start } = options;
+  const rows: RibRow[] = [];
+  const transits = ases.filter((a) => a.connection === "transit").sort((a, b) => b.weight - a.weight || a.asn - b.asn);
+  const remoteTransits = ases.filter((a) => a.connection === "remote" && a.category === "transit");
+  const ixNames = topology.interfaces.filter((i) => i.kind === "external" && i.neighborAsn === null).map((i) => i.connection);
+  const routerIndex = new Map(topology.routers.map((r, i) => [r.name, i]));
+  const loopbackOf = (router: string) => topology.routers.find((r) => r.name === router)!.loopback;
+
+  const sessionsOf = (asn: number): Session[] =>
+    (topology.attachments.get(asn) ?? []).map((iface) => ({
+      iface,
+      neighbor: asn,
+      peerIp: iface.neighborIp ?? ixPeerAddress(iface, asn, ixNames.indexOf(iface.connection)),
+      type: (iface.peeringType ?? "Peering") as Session["type"],
+    }));
+
+  const pathTo = (as: DemoAs, via: number): number[] => {
+    if (via === as.asn) return [as.asn];
+    const middle = remoteTransits.length && as.asn % 3 === 0 ? remoteTransits[as.asn % remoteTransits.length].asn : null;
+    return middle && middle !== via && middle !== as.asn ? [via, middle, as.asn] : [via, as.asn];
+  };
+
+  /**
+   * Rows for the prefixes of `as` learned over `sessions`. Routers with one of the AS's sessions
+   * (`allSessions`) use their own; the others learn it from the first border router over iBGP.
+   */
+  const routeRows = (timestamp: number, as: DemoAs, sessions: Session[], withdrawn: boolean, allSessions = sessions, onlyIbgp = false) => {
+    const plan = addresses.get(as.asn)!;
+    for (const router of topology.routers) {
+      const local = sessions.filter((s) => s.iface.router === router.name);
+      const hasOwnSession = allSessions.some((s) => s.iface.router === router.name);
+      if (onlyIbgp && hasOwnSession) continue;
+      const learned = local.length ? local : hasOwnSession ? [] : sessions.slice(0, 1);
+      for (const session of learned) {
+        const isLocal = session.iface.router === router.name;
+        for (const prefix of [...plan.v4, ...plan.v6]) {
+          const parsed = parsePrefix(prefix);
+          const nextHop4 = isLocal ? session.peerIp : loopbackOf(session.iface.router);
+          rows.push({
+            timestamp,
+            vantage_point: router.vantagePointKey,
+            router_ip: router.loopback,
+            peer_ip: isLocal ? session.peerIp : loopbackOf(session.iface.router),
+            peer_asn: isLocal ? session.neighbor : operatorAsn,
+            route_distinguisher: "",
+            prefix,
+            prefix_addr: prefix.split("/")[0],
+            prefix_len: parsed.length,
+            afi: parsed.family === 4 ? 1 : 2,
+            safi: 1,
+            is_withdrawn: withdrawn ? 1 : 0,
+            as_path: withdrawn ? [] : pathTo(as, session.neighbor),
+            as_path_set: [],
+            as_confed_seq: [],
+            local_pref: LOCAL_PREF[session.type],
+            med: session.type === "Transit" ? 0 : 10 * (routerIndex.get(session.iface.router) ?? 0),
+            bgp_next_hop: parsed.family === 4 ? nextHop4 : ipv6NextHop(nextHop4),
+            origin: as.asn % 11 === 0 ? "INCOMPLETE" : "IGP",
+            aggregator: "",
+            originator_id: isLocal ? "" : loopbackOf(session.iface.router),
+            communities: [
+              `${operatorAsn}:${TYPE_COMMUNITY[session.type]}`,
+              `${operatorAsn}:${1000 + (routerIndex.get(session.iface.router) ?? 0)}`,
+              `${operatorAsn}:1:${session.neighbor}`,
+            ],
+            expire_at: 0,
+          });
+        }
+      }
+    }
+  };
+
+  // The operator's own space: originated locally (empty AS path), present on every router.
+  const own = addresses.get(operatorAsn)!;
+  for (const router of topology.routers) {
+    for (const prefix of [...own.v4, ...own.v6]) {
+      const parsed = parsePrefix(prefix);
+      rows.push({
+        timestamp: start, vantage_point: router.vantagePointKey, router_ip: router.loopback, peer_ip: "", peer_asn: 0,
+        route_distinguisher: "", prefix, prefix_addr: prefix.split("/")[0], prefix_len: parsed.length,
+        afi: parsed.family === 4 ? 1 : 2, safi: 1, is_withdrawn: 0, as_path: [], as_path_set: [], as_confed_seq: [],
+        local_pref: 100, med: 0, bgp_next_hop: parsed.family === 4 ? "0.0.0.0" : "::", origin: "IGP", aggregator: "",
+        originator_id: "", communities: [`${operatorAsn}:1`], expire_at: 0,
+      });
+    }
+  }
+
+  const byAsn = new Map(ases.map((a) => [a.asn, a]));
+  for (const as of ases) {
+    const direct = sessionsOf(as.asn);
+    const transit = transits[as.asn % transits.length];
+    const sessions = direct.length ? direct : sessionsOf(transit.asn);
+    routeRows(start, as, sessions, false);
+  }
+
+  const eventAt = (kind: DemoEvent["kind"]) => options.events.find((e) => e.kind === kind)!;
+  // Handover shift: the AS's routes now come from another transit provider.
+  {
+    const as = byAsn.get(options.eventAses.handoverShift)!;
+    const before = transits[as.asn % transits.length];
+    const after = transits.find((t) => t.asn !== before.asn)!;
+    const at = eventAt("handover-shift").at;
+    routeRows(at, as, sessionsOf(before.asn), true);
+    routeRows(at, as, sessionsOf(after.asn), false);
+  }
+  // Router shift: the peer's session moves to the Frankfurt exchange.
+  {
+    const as = byAsn.get(options.eventAses.routerShift)!;
+    const at = eventAt("router-shift").at;
+    const fraPort = topology.interfaces.find((i) => i.connection === "DE-CIX Frankfurt")!;
+    routeRows(at, as, sessionsOf(as.asn), true);
+    routeRows(at, as, [{ iface: fraPort, neighbor: as.asn, peerIp: ixPeerAddress(fraPort, as.asn, 0), type: "Peering" }], false);
+  }
+  // Interface outage: routes over the first port to the transit are withdrawn, then come back.
+  {
+    const outage = eventAt("interface-outage");
+    const transit = byAsn.get(options.eventAses.outageTransit)!;
+    const all = sessionsOf(transit.asn);
+    const [firstPort, ...otherPorts] = all;
+    for (const as of ases) {
+      const viaThisTransit = !sessionsOf(as.asn).length && transits[as.asn % transits.length].asn === transit.asn;
+      if (!(viaThisTransit || as.asn === transit.asn) || as.asn === options.eventAses.handoverShift) continue;
+      routeRows(outage.at, as, [firstPort], true, all);
+      routeRows(outage.until!, as, [firstPort], false, all);
+      // Routers that used the failed port over iBGP fail over to the next border router meanwhile.
+      if (otherPorts.length) {
+        routeRows(outage.at, as, otherPorts, false, all, true);
+        routeRows(outage.until!, as, otherPorts, true, all, true);
+      }
+    }
+  }
+  return rows;
+}
+
+export { formatIpv4 };

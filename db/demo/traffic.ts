@@ -1,0 +1,294 @@
+import { createAllocator, hostInPrefix, parsePrefix } from "./addresses";
+import type { DemoAs } from "./catalog";
+import type { Random } from "./random";
+import type { DemoInterface, Topology } from "./topology";
+
+export const SPECIAL_AS = { others: -101, untracked: -999, notRoutable: -1 } as const;
+
+/** A traffic stream through the network over a validity window: one row of the generator table. */
+export type DemoPath = {
+  id: number;
+  validFrom: number;
+  validTo: number;
+  ipVersion: 4 | 6;
+  /** Average rate at the start of the period, before the daily/weekly cycle (bit/s). */
+  rateBps: number;
+  /** Growth over the whole period (0.1 = +10 %). */
+  growth: number;
+  /** 0: residential (evening peak, busier weekends); 1: business (office hours, quiet weekends). */
+  profile: 0 | 1;
+  /** Raw records per 5 minutes in the detailed (raw) day. */
+  records: number;
+  samplingRate: number;
+  exporterName: string;
+  exporterAddress: string;
+  ingressRouter: string;
+  inIf: string;
+  egressRouter: string;
+  outIf: string;
+  linkStartRouter: string;
+  linkStartIf: string;
+  linkEndRouter: string;
+  linkEndIf: string;
+  asSrc: number;
+  asHnd: number;
+  asNxt: number;
+  asDst: number;
+  application: string;
+  infrastructure: string;
+  protocol: number;
+  srcPorts: number[];
+  srcHosts: string[];
+  dstHosts: string[];
+  srcPrefixLen: number;
+  dstPrefixLen: number;
+  packetSize: number;
+  vrfName: string;
+};
+
+export type DemoEvent = { kind: "handover-shift" | "router-shift" | "interface-outage"; at: number; until?: number; description: string };
+
+export type AddressPlan = Map<number, { v4: string[]; v6: string[] }>;
+
+/**
+ * Prefixes per AS: the catalogue's real ones where given, otherwise synthetic space from the
+ * benchmarking range 198.18.0.0/15 and the documentation range 2001:db8::/32 (never routed).
+ */
+export function buildAddressPlan(ases: DemoAs[], operatorAsn: number): AddressPlan {
+  const next4 = createAllocator("198.18.0.0/15", 24);
+  const next6 = createAllocator("2001:db8:1000::/36", 48);
+  const plan: AddressPlan = new Map();
+  plan.set(operatorAsn, { v4: ["203.0.113.0/24", "198.51.100.128/25"], v6: ["2001:db8::/36"] });
+  for (const as of ases) {
+    plan.set(as.asn, {
+      v4: as.prefixes4.length ? as.prefixes4 : [next4(), next4()],
+      v6: as.prefixes6.length ? as.prefixes6 : [next6()],
+    });
+  }
+  return plan;
+}
+
+/** Subscriber share per router's access network (population served). */
+const ACCESS_SHARE: Record<string, number> = {
+  "fra-er1": 0.1, "fra-er2": 0.1, "ber-er1": 0.18, "ham-er1": 0.12, "muc-er1": 0.15,
+  "ams-er1": 0.08, "lon-er1": 0.08, "par-er1": 0.07, "vie-er1": 0.12,
+};
+
+export type TrafficModel = { paths: DemoPath[]; events: DemoEvent[]; tracked: number[] };
+
+type Endpoint = { router: string; iface: DemoInterface; neighbor: number };
+
+export function buildTraffic(options: {
+  ases: DemoAs[];
+  operatorAsn: number;
+  topology: Topology;
+  addresses: AddressPlan;
+  random: Random;
+  start: number;
+  end: number;
+  totalInboundBps: number;
+}): TrafficModel {
+  const { ases, operatorAsn, topology, addresses, random, start, end } = options;
+  const day = 86_400;
+  const byWeight = [...ases].sort((a, b) => b.weight - a.weight || a.asn - b.asn);
+  const totalWeight = byWeight.reduce((s, a) => s + a.weight, 0);
+  const transits = byWeight.filter((a) => a.connection === "transit");
+  const customers = byWeight.filter((a) => a.connection === "customer");
+  const accessRouters = Object.keys(ACCESS_SHARE);
+  const paths: DemoPath[] = [];
+  const events: DemoEvent[] = [];
+  let nextId = 1;
+
+  const hosts = (asn: number, family: 4 | 6, salt: number) => {
+    const prefixes = family === 4 ? addresses.get(asn)!.v4 : addresses.get(asn)!.v6;
+    const prefix = parsePrefix(prefixes[salt % prefixes.length]);
+    return { hosts: Array.from({ length: 12 }, (_, i) => hostInPrefix(prefix, salt * 7919 + i * 104_729)), length: prefix.length };
+  };
+
+  /** The interfaces where traffic of `as` enters or leaves: its own links, or a transit's. */
+  const endpointsOf = (as: DemoAs): Endpoint[] => {
+    const own = topology.attachments.get(as.asn);
+    if (own?.length) return own.map((iface) => ({ router: iface.router, iface, neighbor: as.asn }));
+    const transit = transits[as.asn % transits.length];
+    return topology.attachments.get(transit.asn)!.map((iface) => ({ router: iface.router, iface, neighbor: transit.asn }));
+  };
+
+  const pushPath = (fields: Omit<DemoPath, "id" | "exporterName" | "exporterAddress" | "linkStartRouter" | "linkStartIf" | "linkEndRouter" | "linkEndIf" | "samplingRate">) => {
+    const link = topology.coreLink(fields.ingressRouter, fields.egressRouter);
+    const exporter = topology.routers.find((r) => r.name === fields.ingressRouter)!;
+    const path: DemoPath = {
+      id: nextId++,
+      exporterName: exporter.name,
+      exporterAddress: exporter.loopback,
+      samplingRate: exporter.vendor === "juniper" ? 1000 : 2000,
+      linkStartRouter: link?.start.router ?? "",
+      linkStartIf: link?.start.name ?? "",
+      linkEndRouter: link?.end.router ?? "",
+      linkEndIf: link?.end.name ?? "",
+      ...fields,
+    };
+    paths.push(path);
+    return path;
+  };
+
+  const v6ShareOf = (as: DemoAs) => (as.category === "content" || as.category === "cdn" ? 0.38 : as.category === "eyeball" ? 0.22 : 0.1);
+  const profileOf = (as: DemoAs): 0 | 1 => (as.category === "enterprise" || as.category === "education" || as.category === "hosting" ? 1 : 0);
+
+  // Streams whose paths change at an event: the events a root-cause analysis should find later.
+  const handoverShiftAs = byWeight.find((a) => a.connection === "remote" && (a.category === "content" || a.category === "cdn")) ?? byWeight.find((a) => a.connection === "remote")!;
+  const routerShiftAs = byWeight.find((a) => a.connection === "ix" && (topology.attachments.get(a.asn)?.length ?? 0) === 1)!;
+  const outageTransit = transits[0];
+  const lastMidnight = Math.floor(end / day) * day;
+  const handoverShiftAt = lastMidnight - 10 * day + 9 * 3600;
+  const routerShiftAt = lastMidnight - 6 * day + 14 * 3600;
+  const outageFrom = lastMidnight - 3 * day + 13 * 3600;
+  const outageTo = outageFrom + 4 * 3600;
+
+  for (const [rank, as] of byWeight.entries()) {
+    const share = as.weight / totalWeight;
+    const inboundBps = options.totalInboundBps * share;
+    const outboundBps = inboundBps * (as.category === "eyeball" ? 0.6 : as.category === "customer" ? 0.9 : 0.06);
+    const growth = as.category === "content" || as.category === "cdn" ? 0.08 + random.next() * 0.2 : 0.02 + random.next() * 0.06;
+    const application = as.application ?? "";
+    const infrastructure = as.infrastructure ?? "";
+    const profile = profileOf(as);
+    const v6Share = v6ShareOf(as);
+    const records = rank < 20 ? 4 : rank < 80 ? 2 : 1;
+    const protocol = as.category === "content" && random.chance(0.35) ? 17 : 6;
+    const srcPorts = as.category === "content" || as.category === "cdn" ? [443, 443, 443, 80] : [443, 80, 8080, 22, 3478];
+
+    // Inbound: from `as` into subscribers (most) and customers.
+    const destinations: { asn: number; router: string; iface: DemoInterface; share: number }[] = [];
+    // Big sources reach subscribers behind two routers, the rest behind one (population-weighted).
+    const chosenAccess = pickWeighted(accessRouters, (r) => ACCESS_SHARE[r], rank < 40 ? 2 : 1, random);
+    const accessTotal = chosenAccess.reduce((s, r) => s + ACCESS_SHARE[r], 0);
+    for (const router of chosenAccess) destinations.push({ asn: operatorAsn, router, iface: topology.accessInterface(router), share: (0.86 * ACCESS_SHARE[router]) / accessTotal });
+    if (as.connection !== "customer" && customers.length && rank < 120) {
+      const customer = customers[as.asn % customers.length];
+      const iface = topology.attachments.get(customer.asn)![0];
+      destinations.push({ asn: customer.asn, router: iface.router, iface, share: 0.14 });
+    } else {
+      destinations[0].share += 0.14;
+    }
+
+    const entries = endpointsOf(as);
+    for (const entry of entries) {
+      for (const dest of destinations) {
+        for (const family of rank < 120 ? ([4, 6] as const) : ([4] as const)) {
+          const familyShare = rank >= 120 ? 1 : family === 6 ? v6Share : 1 - v6Share;
+          const src = hosts(as.asn, family, nextId);
+          const dst = hosts(dest.asn, family, nextId + 1);
+          const base = {
+            validFrom: start,
+            validTo: end,
+            ipVersion: family,
+            rateBps: (inboundBps * dest.share * familyShare) / entries.length,
+            growth,
+            profile,
+            records,
+            ingressRouter: entry.router,
+            inIf: entry.iface.name,
+            egressRouter: dest.router,
+            outIf: dest.iface.name,
+            asSrc: as.asn,
+            asHnd: entry.neighbor,
+            asNxt: dest.asn,
+            asDst: dest.asn,
+            application,
+            infrastructure,
+            protocol,
+            srcPorts,
+            srcHosts: src.hosts,
+            dstHosts: dst.hosts,
+            srcPrefixLen: src.length,
+            dstPrefixLen: dst.length,
+            packetSize: as.category === "content" || as.category === "cdn" ? 1350 : 900,
+            vrfName: dest.asn === operatorAsn ? "default" : "INTERNET",
+          } satisfies Omit<DemoPath, "id" | "exporterName" | "exporterAddress" | "linkStartRouter" | "linkStartIf" | "linkEndRouter" | "linkEndIf" | "samplingRate">;
+
+          if (as.asn === handoverShiftAs.asn) {
+            // Before: via its usual transit; after: the same traffic arrives via another transit.
+            const other = transits.find((t) => t.asn !== entry.neighbor)!;
+            const otherIface = topology.attachments.get(other.asn)!.find((i) => i.router === entry.router) ?? topology.attachments.get(other.asn)![0];
+            pushPath({ ...base, validTo: handoverShiftAt });
+            pushPath({ ...base, validFrom: handoverShiftAt, asHnd: other.asn, ingressRouter: otherIface.router, inIf: otherIface.name });
+          } else if (as.asn === routerShiftAs.asn) {
+            // The peer moves its sessions to the Frankfurt exchange port.
+            const fraPort = topology.interfaces.find((i) => i.connection === "DE-CIX Frankfurt")!;
+            pushPath({ ...base, validTo: routerShiftAt });
+            pushPath({ ...base, validFrom: routerShiftAt, ingressRouter: fraPort.router, inIf: fraPort.name });
+          } else if (entry.neighbor === outageTransit.asn && entry.iface === topology.attachments.get(outageTransit.asn)![0]) {
+            // The first port to this transit goes down for four hours; its traffic fails over.
+            const backup = topology.attachments.get(outageTransit.asn)![1] ?? entry.iface;
+            pushPath({ ...base, validTo: outageFrom });
+            pushPath({ ...base, validFrom: outageFrom, validTo: outageTo, ingressRouter: backup.router, inIf: backup.name });
+            pushPath({ ...base, validFrom: outageTo });
+          } else {
+            pushPath(base);
+          }
+        }
+      }
+    }
+
+    // Outbound: subscribers (or the customer itself) towards `as`, leaving where `as` is reached.
+    if (outboundBps > 0 && as.connection !== "customer") {
+      const exit = entries[0];
+      const router = chosenAccess[0];
+      for (const family of rank < 120 ? ([4, 6] as const) : ([4] as const)) {
+        const familyShare = rank >= 120 ? 1 : family === 6 ? v6Share : 1 - v6Share;
+        const src = hosts(operatorAsn, family, nextId);
+        const dst = hosts(as.asn, family, nextId + 3);
+        pushPath({
+          validFrom: start, validTo: end, ipVersion: family, rateBps: outboundBps * familyShare, growth, profile,
+          records: Math.max(1, records - 1), ingressRouter: router, inIf: topology.accessInterface(router).name,
+          egressRouter: exit.router, outIf: exit.iface.name, asSrc: operatorAsn, asHnd: operatorAsn,
+          asNxt: exit.neighbor, asDst: as.asn, application, infrastructure, protocol, srcPorts: [443],
+          srcHosts: src.hosts, dstHosts: dst.hosts, srcPrefixLen: src.length, dstPrefixLen: dst.length,
+          packetSize: 700, vrfName: "default",
+        });
+      }
+    }
+  }
+
+  // Traffic that cannot be attributed: unrouted sources (bogons, leaked CGNAT space) and
+  // flows from an exporter interface that enrichment could not classify.
+  const anyTransit = topology.attachments.get(transits[1 % transits.length].asn)![0];
+  const notRoutableHosts = Array.from({ length: 12 }, (_, i) => `100.${64 + (i % 60)}.${i * 7}.${i * 13 + 1}`);
+  const subscriberHosts = hosts(operatorAsn, 4, 999);
+  for (const [asSrc, hostsSrc, rate] of [
+    [SPECIAL_AS.notRoutable, notRoutableHosts, options.totalInboundBps * 0.002],
+    [SPECIAL_AS.untracked, hosts(byWeight[byWeight.length - 1].asn, 4, 5).hosts, options.totalInboundBps * 0.004],
+  ] as const) {
+    pushPath({
+      validFrom: start, validTo: end, ipVersion: 4, rateBps: rate, growth: 0, profile: 0, records: 1,
+      ingressRouter: anyTransit.router, inIf: anyTransit.name, egressRouter: "ber-er1", outIf: topology.accessInterface("ber-er1").name,
+      asSrc, asHnd: asSrc === SPECIAL_AS.untracked ? SPECIAL_AS.untracked : transits[1 % transits.length].asn,
+      asNxt: operatorAsn, asDst: operatorAsn, application: "", infrastructure: "", protocol: 17, srcPorts: [53, 123, 0],
+      srcHosts: [...hostsSrc], dstHosts: subscriberHosts.hosts, srcPrefixLen: asSrc === SPECIAL_AS.notRoutable ? 0 : 24,
+      dstPrefixLen: subscriberHosts.length, packetSize: 400, vrfName: "default",
+    });
+  }
+
+  events.push(
+    { kind: "handover-shift", at: handoverShiftAt, description: `AS${handoverShiftAs.asn} ${handoverShiftAs.name} moves from one transit provider to another` },
+    { kind: "router-shift", at: routerShiftAt, description: `AS${routerShiftAs.asn} ${routerShiftAs.name} moves its peering to DE-CIX Frankfurt (fra-er2)` },
+    { kind: "interface-outage", at: outageFrom, until: outageTo, description: `Transit port to AS${outageTransit.asn} ${outageTransit.name} is down for 4 hours` },
+  );
+
+  // The top 200 ASes by traffic keep their numbers in the aggregates, plus the operator itself.
+  const tracked = [operatorAsn, ...byWeight.slice(0, 200).map((a) => a.asn)];
+  return { paths, events, tracked };
+}
+
+/** `count` distinct items, drawn with probability proportional to their weight. */
+function pickWeighted<T>(items: T[], weight: (item: T) => number, count: number, random: Random): T[] {
+  const pool = [...items];
+  const chosen: T[] = [];
+  while (chosen.length < count && pool.length) {
+    const total = pool.reduce((sum, item) => sum + weight(item), 0);
+    let point = random.next() * total;
+    const index = pool.findIndex((item) => (point -= weight(item)) < 0);
+    chosen.push(...pool.splice(index < 0 ? pool.length - 1 : index, 1));
+  }
+  return chosen;
+}

@@ -1,0 +1,44 @@
+/**
+ * npm run demo:load [-- --days N]
+ * Loads the demo network into the configured stores (embedded or servers), if they are empty.
+ */
+import { loadDemoNetwork, printDemoSummary, printDemoCredentials } from "~db/demo/load";
+import { ConfigError, parseConfig } from "~/server/env.server";
+import { StoreUnavailableError } from "~/server/clickhouse.server";
+import { startServices, storesAreEmpty } from "~/server/services.server";
+
+function argument(name: string): string | undefined {
+  const index = process.argv.indexOf(`--${name}`);
+  return index >= 0 ? process.argv[index + 1] : undefined;
+}
+
+async function main() {
+  if (typeof process.loadEnvFile === "function") {
+    try {
+      process.loadEnvFile();
+    } catch {
+      // no .env file: the environment alone configures the app
+    }
+  }
+  const config = parseConfig(process.env);
+  const services = await startServices(config, { loadDemo: false });
+  try {
+    if (!(await storesAreEmpty(services))) {
+      console.error("The stores already hold users or traffic; the demo network is only loaded into empty stores.");
+      process.exitCode = 2;
+      return;
+    }
+    const days = argument("days");
+    const summary = await loadDemoNetwork(services, { days: days ? Number(days) : undefined });
+    printDemoSummary(summary);
+    printDemoCredentials(summary.users);
+  } finally {
+    await services.close();
+  }
+}
+
+main().catch((error) => {
+  if (error instanceof ConfigError || error instanceof StoreUnavailableError) console.error(error.message);
+  else console.error(error);
+  process.exit(1);
+});

@@ -1,0 +1,526 @@
+#!/usr/bin/env node
+// `npm test`: the whole flowlens test suite.
+//
+//   1. makes sure a Chromium for the browser tests exists (installs Debian's chromium when root + apt-get),
+//   2. makes sure ping/traceroute exist (installs them when root + apt-get; only warns otherwise),
+//   3. chooses the stores: a throwaway PostgreSQL database when TEST_DATABASE_URL / DATABASE_URL / CI is set,
+//      otherwise embedded PGlite; ClickHouse is always embedded chDB,
+//   4. runs vitest (unit + integration, vite.config.ts),
+//   5. builds the app (remix vite:build),
+//   6. runs the end-to-end browser tests (vitest.e2e.config.ts) against the built app,
+//   7. drops the throwaway databases and prints a one-line summary.
+//
+// Flags: --unit-only (steps 4 only: no build, no e2e, no browser needed), --e2e-only (skip 4), --skip-build.
+// Plain Node ESM on purpose: it must run before anything is built or transpiled.
+
+import { spawn, spawnSync } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+process.chdir(root);
+
+const argv = process.argv.slice(2);
+const flags = {
+  unitOnly: argv.includes("--unit-only"),
+  e2eOnly: argv.includes("--e2e-only"),
+  skipBuild: argv.includes("--skip-build"),
+};
+const known = new Set(["--unit-only", "--e2e-only", "--skip-build"]);
+for (const a of argv) {
+  if (!known.has(a)) {
+    console.error(`scripts/test.mjs: unknown argument ${a} (known: ${[...known].join(", ")})`);
+    process.exit(2);
+  }
+}
+if (flags.unitOnly && flags.e2eOnly) {
+  console.error("scripts/test.mjs: --unit-only and --e2e-only exclude each other");
+  process.exit(2);
+}
+
+const runUnit = !flags.e2eOnly;
+const runE2e = !flags.unitOnly;
+const runBuild = runE2e && !flags.skipBuild;
+
+const VITEST = path.join(root, "node_modules/vitest/vitest.mjs");
+const REMIX_CLI = path.join(root, "node_modules/@remix-run/dev/dist/cli.js");
+const RESULTS_DIR = path.join(root, "test-results");
+const UNIT_JSON = path.join(RESULTS_DIR, "unit.json");
+const E2E_JSON = path.join(RESULTS_DIR, "e2e.json");
+
+const log = (msg) => console.log(`[test] ${msg}`);
+const warn = (msg) => console.warn(`[test] WARNING: ${msg}`);
+const isTruthy = (v) => !!v && !["0", "false", "no", "off"].includes(String(v).trim().toLowerCase());
+const isCI = isTruthy(process.env.CI);
+
+// ---------------------------------------------------------------------------------------------------------------
+// Child processes and cleanup (the throwaway databases must be dropped on failure and on Ctrl-C too)
+
+const childEnv = { ...process.env };
+let currentChild = null;
+const cleanups = [];
+let cleaningUp = null;
+
+function runCleanups() {
+  if (!cleaningUp) {
+    cleaningUp = (async () => {
+      for (const fn of cleanups.reverse()) {
+        try {
+          await fn();
+        } catch (err) {
+          warn(`cleanup failed: ${err?.message ?? err}`);
+        }
+      }
+    })();
+  }
+  return cleaningUp;
+}
+
+let interrupted = false;
+
+/** Signals a child's whole process group (each step runs in its own group: vitest, the app server it starts, Chromium). */
+function killGroup(child, sig) {
+  try {
+    process.kill(-child.pid, sig);
+    return true;
+  } catch {
+    return false; // ESRCH: the group is gone
+  }
+}
+
+const groupAlive = (pid) => {
+  try {
+    process.kill(-pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+for (const sig of ["SIGINT", "SIGTERM", "SIGHUP"]) {
+  process.on(sig, () => {
+    if (interrupted) {
+      // second Ctrl-C: stop waiting for a graceful shutdown
+      if (currentChild) killGroup(currentChild, "SIGKILL");
+      return;
+    }
+    interrupted = true;
+    console.error(`\n[test] ${sig} received: stopping and cleaning up...`);
+    if (currentChild) {
+      const child = currentChild;
+      killGroup(child, sig);
+      setTimeout(() => killGroup(child, "SIGKILL"), 20_000).unref();
+    }
+    // main() notices `interrupted` once the running step has exited, then drops the throwaway databases.
+    // Safety net should something hang:
+    setTimeout(() => {
+      console.error("[test] cleanup took too long: exiting");
+      process.exit(130);
+    }, 90_000).unref();
+  });
+}
+
+/**
+ * After a step: processes it left behind in its group (e.g. an app server whose vitest died) get SIGTERM, then SIGKILL.
+ * Short-lived helpers (esbuild's service, vitest's fork workers) exit on their own within a moment: wait for them first.
+ */
+async function reapGroup(pid, what) {
+  const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+  for (let i = 0; i < 25 && groupAlive(pid); i++) await sleep(200);
+  if (!groupAlive(pid)) return;
+  const ps = spawnSync("ps", ["-o", "pid=,args=", "-g", String(pid)], { encoding: "utf8" });
+  const list = ps.status === 0 ? ps.stdout.trim().split("\n").map((l) => `\n    ${l.trim().slice(0, 200)}`).join("") : "";
+  warn(`${what} left processes behind; stopping them:${list}`);
+  killGroup({ pid }, "SIGTERM");
+  for (let i = 0; i < 30 && groupAlive(pid); i++) await sleep(500);
+  if (groupAlive(pid)) killGroup({ pid }, "SIGKILL");
+}
+
+const stepName = (args) => (args.includes("vite:build") ? "the build" : args.includes("--config") ? "the e2e vitest run" : "vitest");
+
+/**
+ * Runs a command with inherited stdio in its own process group (so a Ctrl-C or a crash never leaves its app server or
+ * browser running); resolves to its exit code (killed by a signal => 1, interrupted => 130).
+ */
+function run(cmd, args, { env = childEnv } = {}) {
+  return new Promise((resolve) => {
+    if (interrupted) return resolve(130);
+    const child = spawn(cmd, args, { stdio: "inherit", env, detached: true });
+    currentChild = child;
+    child.on("error", (err) => {
+      console.error(`[test] could not start ${cmd}: ${err.message}`);
+      currentChild = null;
+      resolve(127);
+    });
+    child.on("exit", async (code, signal) => {
+      await reapGroup(child.pid, stepName(args));
+      currentChild = null;
+      resolve(interrupted ? 130 : (code ?? (signal ? 1 : 0)));
+    });
+  });
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// System tools (Chromium, ping, traceroute)
+
+function isExecutable(p) {
+  try {
+    fs.accessSync(p, fs.constants.X_OK);
+    return fs.statSync(p).isFile();
+  } catch {
+    return false;
+  }
+}
+
+function which(name) {
+  const dirs = (process.env.PATH ?? "").split(path.delimiter).filter(Boolean);
+  for (const extra of ["/usr/local/sbin", "/usr/local/bin", "/usr/sbin", "/usr/bin", "/sbin", "/bin"]) {
+    if (!dirs.includes(extra)) dirs.push(extra);
+  }
+  for (const d of dirs) {
+    const p = path.join(d, name);
+    if (isExecutable(p)) return p;
+  }
+  return null;
+}
+
+const canApt = () => typeof process.getuid === "function" && process.getuid() === 0 && !!which("apt-get");
+let aptUpdated = false;
+
+/** apt-get install (as root), with one apt-get update per run. Returns true on success. */
+function aptInstall(packages) {
+  const env = { ...process.env, DEBIAN_FRONTEND: "noninteractive" };
+  if (!aptUpdated) {
+    log("apt-get update");
+    const u = spawnSync("apt-get", ["update"], { stdio: "inherit", env });
+    if (u.status !== 0) {
+      warn(`apt-get update failed (exit ${u.status ?? u.signal})`);
+      return false;
+    }
+    aptUpdated = true;
+  }
+  log(`apt-get install -y --no-install-recommends ${packages.join(" ")}`);
+  const started = Date.now();
+  const r = spawnSync("apt-get", ["install", "-y", "--no-install-recommends", ...packages], { stdio: "inherit", env });
+  log(`apt-get install ${packages.join(" ")} ${r.status === 0 ? "done" : "FAILED"} in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  return r.status === 0;
+}
+
+const CHROME_CANDIDATES = ["/usr/bin/chromium", "/usr/lib/chromium/chromium", "/usr/bin/chromium-browser", "/usr/bin/google-chrome"];
+
+function findChrome() {
+  const fromEnv = process.env.CHROME_PATH;
+  if (fromEnv) {
+    if (isExecutable(fromEnv)) return fromEnv;
+    warn(`CHROME_PATH=${fromEnv} is not an executable file; looking elsewhere`);
+  }
+  return CHROME_CANDIDATES.find(isExecutable) ?? null;
+}
+
+function ensureChrome() {
+  let chrome = findChrome();
+  if (!chrome && canApt()) {
+    log("Chromium not found: installing Debian's chromium (needed for the browser tests)");
+    aptInstall(["chromium", "fonts-liberation"]);
+    chrome = findChrome();
+  }
+  if (!chrome) {
+    console.error(
+      "[test] Browser tests need Chromium: install Debian's chromium (apt-get install chromium) or set CHROME_PATH" +
+        " (looked at " + ["$CHROME_PATH", ...CHROME_CANDIDATES].join(", ") + ")",
+    );
+    return null;
+  }
+  return chrome;
+}
+
+function ensureNetTools() {
+  const wanted = [
+    { bin: "ping", pkg: "iputils-ping" },
+    { bin: "traceroute", pkg: "traceroute" },
+  ];
+  let missing = wanted.filter((t) => !which(t.bin));
+  if (missing.length && canApt()) {
+    log(`${missing.map((t) => t.bin).join(" and ")} not found: installing ${missing.map((t) => t.pkg).join(" ")}`);
+    aptInstall(missing.map((t) => t.pkg));
+    missing = wanted.filter((t) => !which(t.bin));
+  }
+  for (const t of missing) {
+    warn(`${t.bin} is not installed and could not be installed (Debian package ${t.pkg}); features that use it will not work in tests`);
+  }
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// PostgreSQL throwaway databases
+
+let postgresLib = null;
+async function pg() {
+  postgresLib ??= (await import("postgres")).default;
+  return postgresLib;
+}
+
+function redact(url) {
+  try {
+    const u = new URL(url);
+    if (u.password) u.password = "***";
+    return u.toString();
+  } catch {
+    return "<unparseable URL>";
+  }
+}
+
+function withDatabase(url, dbName) {
+  const u = new URL(url);
+  u.pathname = "/" + dbName;
+  return u.toString();
+}
+
+function hostOf(url) {
+  try {
+    const u = new URL(url);
+    return `${u.hostname || "localhost"}:${u.port || 5432}`;
+  } catch {
+    return "?";
+  }
+}
+
+async function connectAdmin(url) {
+  const postgres = await pg();
+  const sql = postgres(url, { max: 1, connect_timeout: 10, idle_timeout: 5, onnotice: () => {} });
+  try {
+    await sql`select 1`;
+    return sql;
+  } catch (err) {
+    await sql.end({ timeout: 1 }).catch(() => {});
+    throw err;
+  }
+}
+
+/** Returns { url, sql } for a reachable admin connection, or throws with a list of what was tried. */
+async function chooseAdmin() {
+  const explicit = process.env.TEST_DATABASE_URL || process.env.DATABASE_URL;
+  const candidates = explicit
+    ? [explicit]
+    : isCI
+      ? ["postgres://postgres@127.0.0.1:5432/test", "postgres://root@127.0.0.1:5432/test"]
+      : [];
+  if (!candidates.length) return null;
+  const errors = [];
+  for (const url of candidates) {
+    try {
+      return { url, sql: await connectAdmin(url) };
+    } catch (err) {
+      errors.push(`${redact(url)}: ${err?.message ?? err}`);
+    }
+  }
+  const source = explicit ? (process.env.TEST_DATABASE_URL ? "TEST_DATABASE_URL" : "DATABASE_URL") : "CI is set";
+  throw new Error(
+    `PostgreSQL is unreachable (${source}${isCI ? "; CI must run the tests against a real PostgreSQL" : ""}).\n` +
+      errors.map((e) => `  - ${e}`).join("\n"),
+  );
+}
+
+const createdDbs = [];
+
+async function createThrowawayDb(adminUrl, suffix = "") {
+  const name = `flowlens_test_${Date.now()}_${randomBytes(4).toString("hex")}${suffix}`;
+  const sql = await connectAdmin(adminUrl);
+  try {
+    await sql.unsafe(`CREATE DATABASE "${name}"`);
+  } finally {
+    await sql.end({ timeout: 5 }).catch(() => {});
+  }
+  createdDbs.push(name);
+  return { name, url: withDatabase(adminUrl, name) };
+}
+
+async function dropThrowawayDbs(adminUrl) {
+  if (!createdDbs.length) return;
+  const sql = await connectAdmin(adminUrl);
+  try {
+    for (const name of [...createdDbs]) {
+      try {
+        await sql.unsafe(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+      } catch (err) {
+        // PostgreSQL < 13 has no WITH (FORCE): terminate the sessions, then drop.
+        await sql`select pg_terminate_backend(pid) from pg_stat_activity where datname = ${name} and pid <> pg_backend_pid()`;
+        await sql.unsafe(`DROP DATABASE IF EXISTS "${name}"`);
+      }
+      createdDbs.splice(createdDbs.indexOf(name), 1);
+      log(`dropped throwaway database ${name}`);
+    }
+  } finally {
+    await sql.end({ timeout: 5 }).catch(() => {});
+  }
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Vitest JSON reports
+
+function readReport(file) {
+  try {
+    const r = JSON.parse(fs.readFileSync(file, "utf8"));
+    return {
+      total: r.numTotalTests ?? 0,
+      passed: r.numPassedTests ?? 0,
+      failed: r.numFailedTests ?? 0,
+      skipped: (r.numPendingTests ?? 0) + (r.numTodoTests ?? 0),
+      success: r.success,
+    };
+  } catch {
+    return null;
+  }
+}
+
+const rmReport = (file) => fs.rmSync(file, { force: true });
+
+// ---------------------------------------------------------------------------------------------------------------
+
+async function main() {
+  const summary = { unit: "skipped", build: "skipped", e2e: "skipped" };
+  let unitCounts = null;
+  let e2eCounts = null;
+
+  // a. Browser
+  if (runE2e) {
+    const chrome = ensureChrome();
+    if (!chrome) return 1;
+    childEnv.CHROME_PATH = chrome;
+    log(`browser: ${chrome}`);
+  }
+
+  // b. ping / traceroute (warn only)
+  ensureNetTools();
+
+  // c. PostgreSQL
+  let admin;
+  try {
+    admin = await chooseAdmin();
+  } catch (err) {
+    console.error(`[test] ${err.message}`);
+    return 1;
+  }
+  let storesLine;
+  if (admin) {
+    await admin.sql.end({ timeout: 5 }).catch(() => {});
+    cleanups.push(() => dropThrowawayDbs(admin.url));
+    const dbs = [];
+    try {
+      if (runUnit) {
+        const unitDb = await createThrowawayDb(admin.url);
+        dbs.push({ purpose: "unit/integration", ...unitDb });
+      }
+      if (runE2e) {
+        // The e2e server gets its own fresh database (like its fresh DATA_DIR): no leftovers from the unit tests.
+        const e2eDb = await createThrowawayDb(admin.url, "_e2e");
+        dbs.push({ purpose: "e2e", ...e2eDb });
+      }
+    } catch (err) {
+      console.error(`[test] could not create a throwaway database on ${redact(admin.url)}: ${err?.message ?? err}`);
+      return 1;
+    }
+    admin.dbs = dbs;
+    storesLine =
+      `PostgreSQL ${hostOf(admin.url)} throwaway database${dbs.length > 1 ? "s" : ""} ` +
+      dbs.map((d) => `${d.name} (${d.purpose})`).join(", ");
+  } else {
+    delete childEnv.DATABASE_URL;
+    log("no TEST_DATABASE_URL/DATABASE_URL and not CI: DATABASE_URL stays unset, tests use embedded PGlite");
+    storesLine = "PostgreSQL: embedded PGlite";
+  }
+  // d. Stores
+  log(`stores: ${storesLine}; ClickHouse: chDB embedded`);
+
+  fs.mkdirSync(RESULTS_DIR, { recursive: true });
+  const dbFor = (purpose) => admin?.dbs.find((d) => d.purpose === purpose)?.url;
+
+  // e. Unit + integration
+  if (runUnit) {
+    log("unit + integration tests (vitest, vite.config.ts)");
+    rmReport(UNIT_JSON);
+    const env = { ...childEnv };
+    if (admin) env.DATABASE_URL = dbFor("unit/integration");
+    const code = await run(process.execPath, [
+      VITEST, "run", "--passWithNoTests",
+      "--reporter=default", "--reporter=json", `--outputFile.json=${UNIT_JSON}`,
+    ], { env });
+    unitCounts = readReport(UNIT_JSON);
+    summary.unit = code === 0 ? "PASS" : "FAIL";
+  }
+  if (interrupted) return 130;
+
+  // f. Build
+  if (runBuild) {
+    log("build (remix vite:build)");
+    const env = { ...childEnv, NODE_ENV: "production" };
+    const code = await run(process.execPath, [REMIX_CLI, "vite:build"], { env });
+    summary.build = code === 0 ? "PASS" : "FAIL";
+  }
+  if (interrupted) return 130;
+
+  // g. End-to-end
+  if (runE2e) {
+    if (summary.build === "FAIL") {
+      log("e2e tests not run: the build failed");
+      summary.e2e = "NOT RUN (build failed)";
+    } else if (!fs.existsSync(path.join(root, "build/server/index.js"))) {
+      console.error("[test] e2e tests need build/server/index.js: run without --skip-build (or `npm run build`) first");
+      summary.e2e = "NOT RUN (no build)";
+    } else {
+      log("end-to-end browser tests (vitest, vitest.e2e.config.ts)");
+      rmReport(E2E_JSON);
+      // Parent of the app server's temporary DATA_DIR (tests/e2e/global-setup.ts): removed here even after a Ctrl-C.
+      const e2eTmp = fs.mkdtempSync(path.join(os.tmpdir(), "flowlens-test-"));
+      cleanups.push(() => fs.rmSync(e2eTmp, { recursive: true, force: true }));
+      const env = { ...childEnv, E2E_TMPDIR: e2eTmp };
+      if (admin) env.DATABASE_URL = dbFor("e2e");
+      const code = await run(process.execPath, [
+        VITEST, "run", "--config", "vitest.e2e.config.ts",
+        "--reporter=default", "--reporter=json", `--outputFile.json=${E2E_JSON}`,
+      ], { env });
+      e2eCounts = readReport(E2E_JSON);
+      const ran = e2eCounts ? e2eCounts.passed + e2eCounts.failed : 0;
+      if (code === 0 && ran === 0) {
+        console.error("[test] the e2e run executed 0 tests: that counts as a failure");
+      }
+      summary.e2e = code === 0 && ran > 0 ? "PASS" : "FAIL";
+    }
+  }
+  if (interrupted) return 130;
+
+  // Cleanup now (not just at exit) so the summary is the last thing printed.
+  await runCleanups();
+
+  // h. Summary
+  const parts = [];
+  if (runUnit) {
+    const n = unitCounts ? ` (${unitCounts.passed}/${unitCounts.total} tests passed${unitCounts.skipped ? `, ${unitCounts.skipped} skipped` : ""})` : "";
+    parts.push(`unit/integration ${summary.unit}${n}`);
+  }
+  if (runE2e) parts.push(`build ${runBuild ? summary.build : "skipped (--skip-build)"}`);
+  if (runE2e) {
+    const n = e2eCounts
+      ? summary.e2e === "PASS"
+        ? ` (${e2eCounts.passed} browser tests, JavaScript on and off)`
+        : ` (${e2eCounts.passed}/${e2eCounts.total} browser tests passed, ${e2eCounts.failed} failed)`
+      : "";
+    parts.push(`e2e ${summary.e2e}${n}`);
+  }
+  const failed = Object.values(summary).some((s) => s !== "PASS" && s !== "skipped");
+  console.log(`\nflowlens tests: ${parts.join(", ")}`);
+  return failed ? 1 : 0;
+}
+
+let exitCode = 1;
+try {
+  exitCode = await main();
+} catch (err) {
+  console.error("[test] unexpected error:", err);
+  exitCode = 1;
+} finally {
+  await runCleanups();
+}
+process.exit(interrupted ? 130 : exitCode);

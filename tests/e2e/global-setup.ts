@@ -1,0 +1,197 @@
+// Vitest globalSetup for the end-to-end tests (vitest.e2e.config.ts).
+//
+// Starts the *built* app once for the whole e2e run:
+//   node node_modules/@remix-run/serve/dist/cli.js ./build/server/index.js
+// with a fresh temporary DATA_DIR, a free PORT, NODE_ENV=production and, when set, DATABASE_URL (scripts/test.mjs
+// points it at a throwaway PostgreSQL database) plus a random SESSION_SECRET. Waits for GET /healthz to return 200
+// and provides the base URL to the test files: `inject("baseURL")` from "vitest".
+// Teardown: SIGTERM, SIGKILL after 15 s, then removes the temporary DATA_DIR.
+//
+// Env knobs: E2E_TMPDIR = parent of the temporary DATA_DIR (default os.tmpdir()). E2E_BASE_URL=http://host:port skips starting a server and tests that URL instead (handy against
+// `npm run dev` or an already running instance). E2E_APP_LOG=0 hides the server's request log after startup.
+
+import { spawn, type ChildProcess } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import fs from "node:fs";
+import net from "node:net";
+import os from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import type { TestProject } from "vitest/node";
+
+declare module "vitest" {
+  export interface ProvidedContext {
+    baseURL: string;
+  }
+}
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
+const SERVE_CLI = path.join(ROOT, "node_modules/@remix-run/serve/dist/cli.js");
+const SERVER_BUILD = path.join(ROOT, "build/server/index.js");
+const STARTUP_TIMEOUT_MS = 10 * 60_000;
+const POLL_MS = 500;
+const KILL_AFTER_MS = 15_000;
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = net.createServer();
+    srv.unref();
+    srv.on("error", reject);
+    srv.listen(0, "127.0.0.1", () => {
+      const addr = srv.address();
+      const port = typeof addr === "object" && addr ? addr.port : 0;
+      srv.close(() => (port ? resolve(port) : reject(new Error("could not determine a free port"))));
+    });
+  });
+}
+
+function pipeLines(stream: NodeJS.ReadableStream | null, write: (line: string) => void) {
+  if (!stream) return;
+  let buf = "";
+  stream.setEncoding("utf8");
+  stream.on("data", (chunk: string) => {
+    buf += chunk;
+    let i: number;
+    while ((i = buf.indexOf("\n")) >= 0) {
+      write(buf.slice(0, i).replace(/\r$/, ""));
+      buf = buf.slice(i + 1);
+    }
+  });
+  stream.on("end", () => {
+    if (buf) write(buf);
+    buf = "";
+  });
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+async function healthz(baseURL: string): Promise<{ status: number; body: string } | null> {
+  try {
+    const res = await fetch(`${baseURL}/healthz`, { signal: AbortSignal.timeout(10_000), redirect: "manual" });
+    return { status: res.status, body: await res.text() };
+  } catch {
+    return null; // not listening yet
+  }
+}
+
+function waitForExit(child: ChildProcess, ms: number): Promise<boolean> {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve(true);
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => resolve(false), ms);
+    child.once("exit", () => {
+      clearTimeout(timer);
+      resolve(true);
+    });
+  });
+}
+
+async function stopServer(child: ChildProcess) {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  child.kill("SIGTERM");
+  if (await waitForExit(child, KILL_AFTER_MS)) return;
+  console.warn(`[e2e] app server did not exit ${KILL_AFTER_MS / 1000} s after SIGTERM: SIGKILL`);
+  child.kill("SIGKILL");
+  await waitForExit(child, 5_000);
+}
+
+export default async function setup(project: TestProject) {
+  const external = process.env.E2E_BASE_URL?.replace(/\/+$/, "");
+  if (external) {
+    console.log(`[e2e] E2E_BASE_URL is set: testing ${external} (no server started)`);
+    project.provide("baseURL", external);
+    return;
+  }
+
+  if (!fs.existsSync(SERVE_CLI)) throw new Error(`[e2e] ${SERVE_CLI} is missing (is @remix-run/serve installed?)`);
+  if (!fs.existsSync(SERVER_BUILD)) {
+    throw new Error(`[e2e] ${SERVER_BUILD} is missing: build the app first (npm run build, or npm test without --skip-build)`);
+  }
+
+  // scripts/test.mjs sets E2E_TMPDIR to a directory of its own and removes it at the end, even after a Ctrl-C.
+  const tmpRoot = process.env.E2E_TMPDIR || os.tmpdir();
+  const dataDir = await fs.promises.mkdtemp(path.join(tmpRoot, "flowlens-e2e-"));
+  const port = await freePort();
+  const baseURL = `http://127.0.0.1:${port}`;
+
+  const env: NodeJS.ProcessEnv = { ...process.env };
+  for (const k of Object.keys(env)) {
+    // Do not leak vitest's own markers (VITEST, VITEST_POOL_ID, TEST, NODE_ENV=test ...) into the app server.
+    if (k.startsWith("VITEST") || k === "TEST") delete env[k];
+  }
+  Object.assign(env, { PORT: String(port), HOST: "127.0.0.1", DATA_DIR: dataDir, NODE_ENV: "production" });
+  if (process.env.DATABASE_URL) {
+    env.DATABASE_URL = process.env.DATABASE_URL;
+    env.SESSION_SECRET = process.env.SESSION_SECRET || randomBytes(32).toString("hex");
+  } else {
+    delete env.DATABASE_URL;
+  }
+
+  const dbInfo = env.DATABASE_URL ? `PostgreSQL database ${new URL(env.DATABASE_URL).pathname.slice(1)}` : "PGlite";
+  console.log(`[e2e] starting the app: ${baseURL}, DATA_DIR=${dataDir}, ${dbInfo}`);
+  const started = Date.now();
+  const child = spawn(process.execPath, [SERVE_CLI, SERVER_BUILD], {
+    cwd: ROOT, // remix-serve serves ./public relative to the cwd
+    env,
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+
+  let ready = false;
+  const quietAfterStart = process.env.E2E_APP_LOG === "0";
+  const print = (line: string) => {
+    if (!line.trim()) return;
+    if (!ready || !quietAfterStart) process.stdout.write(`[app] ${line}\n`);
+  };
+  pipeLines(child.stdout, print);
+  pipeLines(child.stderr, print);
+  let spawnError: Error | undefined;
+  child.on("error", (err) => (spawnError = err));
+
+  // Last resort if vitest exits without running the teardown (Ctrl-C, crash): kill the server, remove DATA_DIR.
+  const onExit = () => {
+    if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
+    try {
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    } catch {
+      /* ignore */
+    }
+  };
+  // prepend: vitest's own exit listener calls process.exit() again, which skips listeners registered after it.
+  process.prependListener("exit", onExit);
+
+  const cleanup = async () => {
+    await stopServer(child);
+    process.off("exit", onExit);
+    await fs.promises.rm(dataDir, { recursive: true, force: true }).catch(() => {});
+  };
+
+  try {
+    let last: { status: number; body: string } | null = null;
+    for (;;) {
+      if (spawnError) throw new Error(`[e2e] could not start the app server: ${spawnError.message}`);
+      if (child.exitCode !== null || child.signalCode !== null) {
+        throw new Error(`[e2e] the app server exited during startup (code ${child.exitCode}, signal ${child.signalCode}); see the [app] lines above`);
+      }
+      last = await healthz(baseURL);
+      if (last?.status === 200) break;
+      if (Date.now() - started > STARTUP_TIMEOUT_MS) {
+        throw new Error(
+          `[e2e] ${baseURL}/healthz did not return 200 within ${STARTUP_TIMEOUT_MS / 60_000} minutes` +
+            (last ? ` (last: HTTP ${last.status} ${last.body.slice(0, 500)})` : " (never answered)"),
+        );
+      }
+      await sleep(POLL_MS);
+    }
+    ready = true;
+    console.log(`[e2e] app ready after ${((Date.now() - started) / 1000).toFixed(1)} s: /healthz ${last.body.slice(0, 300)}`);
+  } catch (err) {
+    await cleanup();
+    throw err;
+  }
+
+  project.provide("baseURL", baseURL);
+
+  return async () => {
+    console.log("[e2e] stopping the app server");
+    await cleanup();
+  };
+}

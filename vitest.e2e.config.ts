@@ -1,0 +1,26 @@
+import { fileURLToPath } from "node:url";
+import { defineConfig } from "vitest/config";
+
+// End-to-end browser tests: `node scripts/test.mjs --e2e-only` (or `npm test`).
+// tests/e2e/global-setup.ts starts the *built* app (remix-serve ./build/server/index.js) once for the whole run and
+// provides its URL as inject("baseURL"); the test files drive Debian's Chromium via playwright-core (CHROME_PATH).
+export default defineConfig({
+  resolve: {
+    alias: {
+      "~db": fileURLToPath(new URL("./db", import.meta.url)),
+      "~": fileURLToPath(new URL("./app", import.meta.url)),
+    },
+  },
+  test: {
+    environment: "node",
+    include: ["tests/e2e/**/*.e2e.ts"],
+    globalSetup: ["tests/e2e/global-setup.ts"],
+    testTimeout: 120_000,
+    // The first server start loads the demo network into the embedded stores; global-setup waits up to 10 minutes.
+    hookTimeout: 900_000,
+    teardownTimeout: 60_000,
+    // One app server and one browser at a time (2-core machines; tests share the server's state).
+    fileParallelism: false,
+    pool: "forks",
+  },
+});
