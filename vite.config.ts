@@ -47,7 +47,7 @@ export default defineConfig({
   },
   test: {
     environment: "node",
-    include: ["tests/unit/**/*.test.ts", "tests/integration/**/*.test.ts", "app/**/*.test.ts", "db/**/*.test.ts"],
+    include: ["tests/unit/**/*.test.{ts,tsx}", "tests/integration/**/*.test.ts", "app/**/*.test.{ts,tsx}", "db/**/*.test.ts"],
     testTimeout: 60_000,
     hookTimeout: 180_000,
   },

@@ -4,7 +4,7 @@ import { destroySession } from "~/server/auth/session.server";
 
 async function logout(request: Request) {
   const { services, session } = await getRequestContext(request);
-  const headers = await destroySession(services.pg.db, services.config.sessionSecret, session.idHash);
+  const headers = await destroySession(services.pg.db, services.config.sessionSecret, request, session.idHash);
   const reason = new URL(request.url).searchParams.get("reason");
   return redirect(reason === "no-permissions" ? "/login?reason=no-permissions" : "/login", { headers });
 }

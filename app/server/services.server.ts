@@ -45,7 +45,7 @@ export async function startServices(config: AppConfig, options: StartOptions = {
   };
   if (shouldLoadDemo(config, options) && (await storesAreEmpty(services))) {
     const { loadDemoNetwork, printDemoSummary } = await import("~db/demo/load");
-    const summary = await loadDemoNetwork(services);
+    const summary = await loadDemoNetwork(services, { days: config.DEMO_DAYS });
     printDemoSummary(summary);
   }
   return services;

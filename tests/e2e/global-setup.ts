@@ -118,7 +118,9 @@ export default async function setup(project: TestProject) {
     // Do not leak vitest's own markers (VITEST, VITEST_POOL_ID, TEST, NODE_ENV=test ...) into the app server.
     if (k.startsWith("VITEST") || k === "TEST") delete env[k];
   }
-  Object.assign(env, { PORT: String(port), HOST: "127.0.0.1", DATA_DIR: dataDir, NODE_ENV: "production" });
+  // The demo network is loaded on every store kind (also a throwaway PostgreSQL), over a short
+  // period to keep the start quick.
+  Object.assign(env, { PORT: String(port), HOST: "127.0.0.1", DATA_DIR: dataDir, NODE_ENV: "production", DEMO_DATA: "on", DEMO_DAYS: env.DEMO_DAYS ?? "3" });
   if (process.env.DATABASE_URL) {
     env.DATABASE_URL = process.env.DATABASE_URL;
     env.SESSION_SECRET = process.env.SESSION_SECRET || randomBytes(32).toString("hex");

@@ -20,13 +20,22 @@ export type SessionState = {
   idHash: string | null;
 };
 
-function sessionCookie(secret: string) {
+/**
+ * Secure (HTTPS-only) when the request came over HTTPS, directly or through a proxy: a plain-HTTP
+ * installation on a LAN address must still be able to log in.
+ */
+function isHttps(request: Request): boolean {
+  const forwarded = request.headers.get("X-Forwarded-Proto")?.split(",")[0]?.trim();
+  return (forwarded ?? new URL(request.url).protocol.replace(":", "")) === "https";
+}
+
+function sessionCookie(secret: string, request: Request) {
   return createCookie("flowlens_session", {
     httpOnly: true,
     sameSite: "lax",
     path: "/",
     secrets: [secret],
-    secure: process.env.NODE_ENV === "production" && process.env.INSECURE_COOKIES !== "1",
+    secure: isHttps(request),
   });
 }
 
@@ -37,7 +46,7 @@ const hashToken = (token: string) => createHash("sha256").update(token).digest("
 
 export async function readSession(db: Db, secret: string, request: Request): Promise<SessionState> {
   const cookieHeader = request.headers.get("Cookie");
-  const token = (await sessionCookie(secret).parse(cookieHeader)) as string | null;
+  const token = (await sessionCookie(secret, request).parse(cookieHeader)) as string | null;
   const hadLoggedIn = Boolean(await loggedInCookie.parse(cookieHeader));
   const noSession: SessionState = { status: hadLoggedIn ? "EXPIRED" : "ANONYMOUS", user: null, idHash: null };
   if (!token || typeof token !== "string") return noSession;
@@ -80,16 +89,16 @@ export async function createSession(
   // Old sessions past their expiry are of no use to anyone.
   await db.delete(sessions).where(lt(sessions.expiresAt, new Date(now - 24 * 60 * 60 * 1000)));
   const headers = new Headers();
-  headers.append("Set-Cookie", await sessionCookie(secret).serialize(token, { maxAge: 30 * 24 * 3600 }));
+  headers.append("Set-Cookie", await sessionCookie(secret, request).serialize(token, { maxAge: 30 * 24 * 3600 }));
   headers.append("Set-Cookie", await loggedInCookie.serialize("1", { maxAge: 30 * 24 * 3600 }));
   return headers;
 }
 
 /** Revokes the session row and clears both cookies. */
-export async function destroySession(db: Db, secret: string, idHash: string | null): Promise<Headers> {
+export async function destroySession(db: Db, secret: string, request: Request, idHash: string | null): Promise<Headers> {
   if (idHash) await db.update(sessions).set({ revokedAt: sql`now()` }).where(eq(sessions.idHash, idHash));
   const headers = new Headers();
-  headers.append("Set-Cookie", await sessionCookie(secret).serialize("", { maxAge: 0 }));
+  headers.append("Set-Cookie", await sessionCookie(secret, request).serialize("", { maxAge: 0 }));
   headers.append("Set-Cookie", await loggedInCookie.serialize("", { maxAge: 0 }));
   return headers;
 }

@@ -1,0 +1,75 @@
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { ConfigError, parseConfig } from "~/server/env.server";
+
+const dirs: string[] = [];
+function dataDir() {
+  const dir = mkdtempSync(path.join(tmpdir(), "flowlens-env-"));
+  dirs.push(dir);
+  return dir;
+}
+afterEach(() => dirs.splice(0).forEach((d) => rmSync(d, { recursive: true, force: true })));
+
+describe("configuration", () => {
+  it("defaults to the embedded stores, port 3000 and the analytics variant", () => {
+    const config = parseConfig({ DATA_DIR: dataDir() });
+    expect(config.embeddedPostgres).toBe(true);
+    expect(config.embeddedClickhouse).toBe(true);
+    expect(config.PORT).toBe(3000);
+    expect(config.APP_VARIANT).toBe("analytics");
+    expect(config.CLICKHOUSE_DATABASE).toBe("flowlens");
+  });
+
+  it("generates a session secret once in embedded mode and keeps it under DATA_DIR", () => {
+    const dir = dataDir();
+    const first = parseConfig({ DATA_DIR: dir }).sessionSecret;
+    expect(first.length).toBeGreaterThanOrEqual(32);
+    expect(readFileSync(path.join(dir, "session-secret"), "utf8").trim()).toBe(first);
+    expect(parseConfig({ DATA_DIR: dir }).sessionSecret).toBe(first);
+  });
+
+  it("requires SESSION_SECRET when DATABASE_URL is set", () => {
+    expect(() => parseConfig({ DATA_DIR: dataDir(), DATABASE_URL: "postgres://u@127.0.0.1:5432/db" })).toThrow(/SESSION_SECRET: required when DATABASE_URL is set/);
+  });
+
+  it.each([
+    ["DATABASE_URL", "mysql://localhost/db", /DATABASE_URL: must be a URL starting with postgres:\/\/ or postgresql:\/\//],
+    ["DATABASE_URL", "not a url", /DATABASE_URL/],
+    ["CLICKHOUSE_URL", "tcp://localhost:9000", /CLICKHOUSE_URL: must be a URL starting with http:\/\/ or https:\/\//],
+    ["PORT", "eighty", /PORT/],
+    ["PORT", "70000", /PORT/],
+    ["APP_VARIANT", "public", /APP_VARIANT/],
+    ["CLICKHOUSE_DATABASE", "flows; DROP TABLE x", /CLICKHOUSE_DATABASE: must be a plain identifier/],
+    ["SESSION_SECRET", "short", /SESSION_SECRET: must be at least 32 characters/],
+  ])("rejects %s=%s naming the variable", (name, value, message) => {
+    const attempt = () => parseConfig({ DATA_DIR: dataDir(), [name]: value });
+    expect(attempt).toThrow(ConfigError);
+    expect(attempt).toThrow(message);
+  });
+
+  it("treats empty values as unset (an .env.example line without a value)", () => {
+    const config = parseConfig({ DATA_DIR: dataDir(), DATABASE_URL: "", CLICKHOUSE_URL: " ", PORT: "" });
+    expect(config.embeddedPostgres).toBe(true);
+    expect(config.embeddedClickhouse).toBe(true);
+    expect(config.PORT).toBe(3000);
+  });
+
+  it("accepts the public Looking Glass and manager variants", () => {
+    expect(parseConfig({ DATA_DIR: dataDir(), APP_VARIANT: "public-lg" }).APP_VARIANT).toBe("public-lg");
+    expect(parseConfig({ DATA_DIR: dataDir(), APP_VARIANT: "manager" }).APP_VARIANT).toBe("manager");
+  });
+
+  it("runs with the values of .env.example as they are", () => {
+    const example = readFileSync(path.resolve(".env.example"), "utf8");
+    const values = Object.fromEntries(
+      example
+        .split("\n")
+        .filter((line) => /^[A-Z_]+=/.test(line))
+        .map((line) => [line.slice(0, line.indexOf("=")), line.slice(line.indexOf("=") + 1)]),
+    );
+    const config = parseConfig({ ...values, DATA_DIR: dataDir() });
+    expect(config.embeddedPostgres).toBe(true);
+  });
+});

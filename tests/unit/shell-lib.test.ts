@@ -1,0 +1,77 @@
+import { describe, expect, it } from "vitest";
+import { contrastText, relativeLuminance, shadesOf } from "~/lib/colors";
+import { invalidInput, MESSAGES, negatedFilterReplaced, resultsLimited } from "~/lib/messages";
+import { findToolRoute, firstAvailableRoute, menuItems, TOOL_ROUTES } from "~/lib/routes";
+import { classifyStartupError } from "~/lib/startup-error";
+
+describe("startup error variants", () => {
+  it.each([
+    [new TypeError("Failed to fetch dynamically imported module: /assets/x.js"), "chunk"],
+    [new Error("Loading chunk 42 failed."), "chunk"],
+    [new Error("Loading CSS chunk 7 failed"), "chunk"],
+    [new TypeError("Failed to fetch"), "network"],
+    [new TypeError("NetworkError when attempting to fetch resource."), "network"],
+    [new Error("relation \"site_settings\" does not exist"), "application"],
+    ["weird", "application"],
+  ] as const)("%s is a %s error", (error, kind) => {
+    expect(classifyStartupError(error)).toBe(kind);
+  });
+});
+
+describe("colours", () => {
+  it("uses dark text on light backgrounds above the 0.8 luminance threshold", () => {
+    expect(relativeLuminance("#ffffff")).toBeCloseTo(1);
+    expect(relativeLuminance("#000000")).toBeCloseTo(0);
+    expect(contrastText("#ffffff")).toBe("#000000");
+    expect(contrastText("#f0f0f0")).toBe("#000000");
+    expect(contrastText("#137cbd")).toBe("#ffffff");
+    expect(contrastText("#c0c0c0")).toBe("#ffffff");
+  });
+
+  it("makes ten shades with the colour itself at index 6", () => {
+    const shades = shadesOf("#137cbd");
+    expect(shades).toHaveLength(10);
+    expect(shades[6]).toBe("#137cbd");
+    expect(relativeLuminance(shades[0])).toBeGreaterThan(relativeLuminance(shades[9]));
+  });
+});
+
+describe("messages", () => {
+  it("keeps the spec's wording", () => {
+    expect(MESSAGES.notFoundTitle).toBe("We are sorry, the page you requested cannot be found.");
+    expect(MESSAGES.wrongCredentials).toBe("Username or password is incorrect.");
+    expect(negatedFilterReplaced("[AS3320]")).toBe("The previously set filter [AS3320] was removed since its negation was added.");
+    expect(invalidInput("x", "AS number")).toBe("x is not a valid AS number input");
+    expect(resultsLimited(812, 500)).toBe("Your search had 812 results, only the first 500 will be shown. Try a more specific query.");
+  });
+});
+
+describe("routes and menu", () => {
+  const access = (permissions: string[], isStaff = false) => ({ permissions: new Set(permissions), featureFlags: new Set<string>(), isStaff });
+
+  it("resolves aliases", () => {
+    expect(findToolRoute("/as-flows")?.path).toBe("/flow-explorer");
+    expect(findToolRoute("/links/")?.path).toBe("/core-planner");
+    expect(findToolRoute("/external-links")?.path).toBe("/border-planner");
+    expect(findToolRoute("/rawnetworkanalyzer")?.path).toBe("/rna");
+    expect(findToolRoute("/nope")).toBeUndefined();
+  });
+
+  it("shows items by permission, hides empty tables from non-staff and the Looking Glass without vantage points", () => {
+    const perms = ["API_FLOWS_4D", "PRIVATE_LOOKING_GLASS", "CONTROL_PLANE"];
+    const empty = new Set(["rib_entries"]);
+    const labels = (items: ReturnType<typeof menuItems>) => items.map((i) => i.menuLabel);
+    expect(labels(menuItems(access(perms), empty, { hasVantagePoints: true }))).toEqual(["Flow Explorer", "AS Flows Analysis", "Looking Glass", "FAQ", "Notifications"]);
+    expect(labels(menuItems(access(perms, true), empty, { hasVantagePoints: false }))).toEqual(["Flow Explorer", "AS Flows Analysis", "Control Plane", "FAQ", "Notifications"]);
+  });
+
+  it("lands on the first tool the user may open, and nowhere without any", () => {
+    expect(firstAvailableRoute(menuItems(access(["CONTROL_PLANE"]), new Set(), { hasVantagePoints: true }))).toBe("/controlplane");
+    expect(firstAvailableRoute(menuItems(access([]), new Set(), { hasVantagePoints: true }))).toBeNull();
+  });
+
+  it("names every spec route once", () => {
+    const paths = TOOL_ROUTES.flatMap((r) => [r.path, ...r.aliases]);
+    expect(new Set(paths).size).toBe(paths.length);
+  });
+});
