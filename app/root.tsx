@@ -32,7 +32,8 @@ export function Layout({ children }: { children: ReactNode }) {
   const theme = createTheme({
     primaryColor: "brand",
     colors: { brand: shadesOf(data?.style.colorPrimary ?? "#137cbd") },
-    fontFamily: data?.style.font === "TeleGroteskNext" ? "TeleGroteskNext, system-ui, sans-serif" : undefined,
+    // Only the branded font replaces Mantine's system font stack (an undefined value would erase it).
+    ...(data?.style.font === "TeleGroteskNext" ? { fontFamily: "TeleGroteskNext, system-ui, sans-serif" } : {}),
   });
   return (
     <html lang="en" {...mantineHtmlProps}>

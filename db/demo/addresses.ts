@@ -13,13 +13,16 @@ export function formatIpv4(value: bigint): string {
 }
 
 export function parseIpv6(text: string): bigint {
-  const [head, tail] = text.includes("::") ? text.split("::") : [text, undefined];
+  const halves = text.split("::");
+  if (halves.length > 2) throw new Error(`bad IPv6 ${text}`);
+  const [head, tail] = halves.length === 2 ? halves : [text, undefined];
   const headParts = head ? head.split(":") : [];
   const tailParts = tail ? tail.split(":") : [];
   const missing = 8 - headParts.length - tailParts.length;
-  if (tail === undefined && headParts.length !== 8) throw new Error(`bad IPv6 ${text}`);
+  if ((tail === undefined && missing !== 0) || (tail !== undefined && missing < 1)) throw new Error(`bad IPv6 ${text}`);
   const groups = [...headParts, ...Array(tail === undefined ? 0 : missing).fill("0"), ...tailParts];
-  return groups.reduce((acc, g) => (acc << 16n) | BigInt(parseInt(g || "0", 16)), 0n);
+  if (groups.some((g) => !/^[0-9a-f]{1,4}$/i.test(g))) throw new Error(`bad IPv6 ${text}`);
+  return groups.reduce((acc, g) => (acc << 16n) | BigInt(parseInt(g, 16)), 0n);
 }
 
 export function formatIpv6(value: bigint): string {
@@ -61,7 +64,8 @@ export function formatPrefix(prefix: ParsedPrefix): string {
 export function hostInPrefix(prefix: ParsedPrefix, n: number): string {
   const bits = prefix.family === 4 ? 32 : 128;
   const size = 1n << BigInt(bits - prefix.length);
-  const offset = (BigInt(n) % (size - 2n > 0n ? size - 2n : 1n)) + 1n;
+  // Skip the network and broadcast addresses where the prefix has room for hosts besides them.
+  const offset = size > 2n ? (BigInt(n) % (size - 2n)) + 1n : BigInt(n) % size;
   const value = prefix.base + offset;
   return prefix.family === 4 ? formatIpv4(value) : formatIpv6(value);
 }

@@ -1,0 +1,135 @@
+import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
+import { z } from "zod";
+import type { Permission } from "~/lib/permissions";
+import { MESSAGES } from "~/lib/messages";
+import { getRequestContext, type RequestContext } from "../auth/guard.server";
+import type { UserContext } from "../auth/user-context.server";
+import { verifyCsrf } from "../auth/csrf.server";
+import { log } from "../log.server";
+
+export const API_VERSIONS = { min: 13, max: 17, default: 17 } as const;
+
+export type Method = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
+export type Access = "public" | "session" | "login" | { permission: Permission };
+
+/** JSON error body of every endpoint: what went wrong, and for bad input which field and why. */
+export type ApiError = { detail: string; exception_code?: string; errors?: { field: string; message: string }[] };
+
+export class ApiProblem extends Error {
+  constructor(
+    readonly status: number,
+    readonly body: ApiError,
+  ) {
+    super(body.detail);
+  }
+}
+
+export const apiError = (status: number, detail: string, extra: Omit<ApiError, "detail"> = {}) =>
+  Response.json({ detail, ...extra } satisfies ApiError, { status });
+
+/** "application/json; version=16" → 16; absent → the newest; outside 13–17 → an error. */
+export function apiVersion(request: Request): number {
+  const match = /version\s*=\s*v?(\d+)/i.exec(request.headers.get("Accept") ?? "");
+  if (!match) return API_VERSIONS.default;
+  const version = Number(match[1]);
+  if (version < API_VERSIONS.min || version > API_VERSIONS.max) {
+    throw new ApiProblem(406, { detail: `API version ${version} is not supported (supported: ${API_VERSIONS.min} to ${API_VERSIONS.max}).` });
+  }
+  return version;
+}
+
+export type HandlerArgs<Q, B> = {
+  request: Request;
+  params: Record<string, string | undefined>;
+  context: RequestContext;
+  user: UserContext | null;
+  query: Q;
+  body: B;
+  version: number;
+};
+
+export type EndpointSpec<Q extends z.ZodType, B extends z.ZodType> = {
+  method: Method;
+  access: Access;
+  query?: Q;
+  body?: B;
+  /** JSON mutations need the CSRF header; set false only for calls that create the session (login). */
+  csrf?: boolean;
+  handler: (args: HandlerArgs<z.infer<Q>, z.infer<B>>) => Promise<Response | object | null>;
+};
+
+function zodErrors(error: z.ZodError): ApiError["errors"] {
+  return error.issues.map((issue) => ({ field: issue.path.join(".") || "(body)", message: issue.message }));
+}
+
+async function readBody(request: Request): Promise<unknown> {
+  const type = request.headers.get("Content-Type") ?? "";
+  const text = await request.text();
+  if (!text) return {};
+  if (type.includes("application/x-www-form-urlencoded")) return Object.fromEntries(new URLSearchParams(text));
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw new ApiProblem(400, { detail: "The request body is not valid JSON." });
+  }
+}
+
+function checkAccess(access: Access, context: RequestContext): UserContext | null {
+  if (access === "public" || access === "session") return context.session.user;
+  const user = context.session.status === "LOGGED_IN" ? context.session.user : null;
+  if (!user) {
+    throw new ApiProblem(403, {
+      detail: context.session.status === "EXPIRED" ? MESSAGES.sessionExpired : "Authentication credentials were not provided.",
+      exception_code: "not_authenticated",
+    });
+  }
+  if (typeof access === "object" && !user.permissions.includes(access.permission)) {
+    throw new ApiProblem(403, { detail: MESSAGES.permissionDenied, exception_code: "permission_denied" });
+  }
+  return user;
+}
+
+/**
+ * One JSON endpoint: access rule, zod schemas of query and body, then the handler. Bad input is a
+ * 400 naming the field; missing session or permission a 403; unexpected failures a logged 500
+ * with the catalogue's server-error text — never a stack trace.
+ */
+export function endpoint<Q extends z.ZodType = z.ZodObject<{}>, B extends z.ZodType = z.ZodObject<{}>>(spec: EndpointSpec<Q, B>) {
+  return async ({ request, params }: LoaderFunctionArgs | ActionFunctionArgs): Promise<Response> => {
+    try {
+      if (request.method !== spec.method) {
+        return apiError(405, `Method ${request.method} not allowed.`);
+      }
+      const version = apiVersion(request);
+      const context = await getRequestContext(request);
+      const user = checkAccess(spec.access, context);
+      if (spec.method !== "GET" && spec.csrf !== false) verifyCsrf(request);
+      const url = new URL(request.url);
+      const query = (spec.query ?? z.object({})).safeParse(Object.fromEntries(url.searchParams));
+      if (!query.success) return apiError(400, "Invalid query parameters.", { errors: zodErrors(query.error) });
+      const rawBody = spec.method === "GET" || spec.method === "DELETE" ? {} : await readBody(request);
+      const body = (spec.body ?? z.unknown()).safeParse(rawBody);
+      if (!body.success) return apiError(400, "Invalid request body.", { errors: zodErrors(body.error) });
+      const result = await spec.handler({ request, params, context, user, query: query.data as z.infer<Q>, body: body.data as z.infer<B>, version });
+      if (result instanceof Response) return result;
+      return Response.json(result ?? {}, { headers: { "Cache-Control": "no-store" } });
+    } catch (error) {
+      if (error instanceof ApiProblem) return Response.json(error.body, { status: error.status });
+      if (error instanceof Response) return error;
+      log.error(`${request.method} ${new URL(request.url).pathname} failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+      return apiError(500, MESSAGES.serverError);
+    }
+  };
+}
+
+/** Resource route exports for endpoints keyed by method: GET → loader, the rest → action. */
+export function resourceRoute(endpoints: Partial<Record<Method, ReturnType<typeof endpoint>>>) {
+  const dispatch = async (args: LoaderFunctionArgs | ActionFunctionArgs) => {
+    const handler = endpoints[args.request.method as Method];
+    if (!handler) {
+      return apiError(405, `Method ${args.request.method} not allowed.`, {});
+    }
+    return handler(args);
+  };
+  return { loader: dispatch, action: dispatch };
+}

@@ -1,0 +1,519 @@
+/**
+ * The demo network, loaded into fresh stores, checked against itself: every figure is recomputed
+ * here from the source rows (raw flows, 5-minute aggregates, PostgreSQL inventory, routing table)
+ * rather than by running the generator's SQL a second time.
+ */
+import { eq } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import * as schema from "~db/postgres/schema";
+import { MODERATORS_GROUP } from "~/lib/permissions";
+import { DEMO_ASES, OPERATOR_ASN } from "~db/demo/catalog";
+import { DEMO_SEED, loadDemoNetwork, type DemoSummary } from "~db/demo/load";
+import { createRandom } from "~db/demo/random";
+import { buildTopology } from "~db/demo/topology";
+import { buildAddressPlan, buildTraffic } from "~db/demo/traffic";
+import { chRows, openTestStores, type TestStores } from "../helpers/stores";
+
+const BUCKET = 300;
+const HOUR = 3600;
+const DAY = 86_400;
+/** A fixed end of the period, on a 5-minute boundary (2026-11-18 11:10 UTC). */
+const NOW = 1_795_000_200 - (1_795_000_200 % BUCKET);
+const DAYS = 3;
+const START = NOW - DAYS * DAY;
+const RAW_FROM = NOW - DAY;
+
+const OTHERS = -101;
+const UNTRACKED = -999;
+const NOT_ROUTABLE = -1;
+
+let stores: TestStores;
+let summary: DemoSummary;
+let tracked: Set<number>;
+
+beforeAll(async () => {
+  stores = await openTestStores();
+  summary = await loadDemoNetwork(stores, { now: NOW, days: DAYS });
+  const rows = await chRows<{ asn: number }>(stores, "SELECT asn FROM tracked_as");
+  tracked = new Set(rows.map((r) => Number(r.asn)));
+}, 300_000);
+
+afterAll(async () => {
+  await stores?.dispose();
+}, 60_000);
+
+/** The top-200 rule, written out here: special values (< 0) stay, untracked ASes become Others. */
+const fold = (asn: number) => (asn < 0 || tracked.has(asn) ? asn : OTHERS);
+
+/** Adds `value` to the entry `key` of a map of BigInt sums. */
+function add(map: Map<string, bigint>, key: string, value: bigint) {
+  map.set(key, (map.get(key) ?? 0n) + value);
+}
+
+/** Differences between two maps of sums (missing entries count as 0), for readable failures. */
+function differences(expected: Map<string, bigint>, actual: Map<string, bigint>, limit = 10) {
+  const out: string[] = [];
+  let total = 0;
+  for (const key of new Set([...expected.keys(), ...actual.keys()])) {
+    const e = expected.get(key) ?? 0n;
+    const a = actual.get(key) ?? 0n;
+    if (e !== a) {
+      total++;
+      if (out.length < limit) out.push(`${key}: expected ${e}, got ${a}`);
+    }
+  }
+  return { total, sample: out };
+}
+
+function sortedAsns(): number[] {
+  return [...DEMO_ASES].sort((a, b) => b.weight - a.weight || a.asn - b.asn).map((a) => a.asn);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Longest-prefix match over IPv4 and IPv6, all in one 128-bit space (IPv4 as ::ffff:a.b.c.d/96+n).
+
+const V4_MAPPED = 0xffffn << 32n;
+
+function ipv4Value(text: string): bigint {
+  const parts = text.split(".").map(Number);
+  if (parts.length !== 4 || parts.some((p) => !Number.isInteger(p) || p < 0 || p > 255)) throw new Error(`bad IPv4 ${text}`);
+  return parts.reduce((acc, p) => (acc << 8n) | BigInt(p), 0n);
+}
+
+/** An address as ClickHouse prints it ("2001:db8::1", "::ffff:1.2.3.4") or as written ("1.2.3.4"). */
+function addressValue(text: string): bigint {
+  if (!text.includes(":")) return V4_MAPPED | ipv4Value(text);
+  let head = text;
+  let v4tail: bigint | null = null;
+  const lastColon = text.lastIndexOf(":");
+  if (text.slice(lastColon + 1).includes(".")) {
+    v4tail = ipv4Value(text.slice(lastColon + 1));
+    head = `${text.slice(0, lastColon + 1)}0:0`;
+  }
+  const halves = head.split("::");
+  if (halves.length > 2) throw new Error(`bad IPv6 ${text}`);
+  const groups = (s: string) => (s ? s.split(":") : []);
+  const left = groups(halves[0]);
+  const right = halves.length === 2 ? groups(halves[1]) : [];
+  const fill = halves.length === 2 ? 8 - left.length - right.length : 0;
+  if (fill < 0 || left.length + fill + right.length !== 8) throw new Error(`bad IPv6 ${text}`);
+  const all = [...left, ...Array<string>(fill).fill("0"), ...right];
+  let value = 0n;
+  for (const g of all) {
+    if (!/^[0-9a-fA-F]{1,4}$/.test(g)) throw new Error(`bad IPv6 ${text}`);
+    value = (value << 16n) | BigInt(parseInt(g, 16));
+  }
+  if (v4tail !== null) value = (value & ~0xffffffffn) | v4tail;
+  return value;
+}
+
+/** "a.b.c.d/n" or "x::/n" as a 128-bit network and length. */
+function prefixValue(text: string): { network: bigint; length: number } {
+  const [address, lengthText] = text.split("/");
+  const length = Number(lengthText) + (address.includes(":") ? 0 : 96);
+  return { network: addressValue(address) & maskOf(length), length };
+}
+
+const maskCache = new Map<number, bigint>();
+function maskOf(length: number): bigint {
+  let mask = maskCache.get(length);
+  if (mask === undefined) {
+    mask = length === 0 ? 0n : ((1n << BigInt(length)) - 1n) << BigInt(128 - length);
+    maskCache.set(length, mask);
+  }
+  return mask;
+}
+
+/** A tiny longest-prefix-match table: one map per prefix length, searched from the longest. */
+class PrefixTable<T> {
+  private byLength = new Map<number, Map<bigint, T[]>>();
+  private lengths: number[] = [];
+
+  insert(prefix: string, value: T) {
+    const { network, length } = prefixValue(prefix);
+    let table = this.byLength.get(length);
+    if (!table) {
+      table = new Map();
+      this.byLength.set(length, table);
+      this.lengths = [...this.byLength.keys()].sort((a, b) => b - a);
+    }
+    table.set(network, [...(table.get(network) ?? []), value]);
+  }
+
+  /** The entries of the longest prefix covering `address`, or null. */
+  lookup(address: string): T[] | null {
+    const value = addressValue(address);
+    for (const length of this.lengths) {
+      const hit = this.byLength.get(length)!.get(value & maskOf(length));
+      if (hit) return hit;
+    }
+    return null;
+  }
+}
+
+describe("longest-prefix match helper", () => {
+  it("prefers the most specific prefix, across both families", () => {
+    const table = new PrefixTable<string>();
+    table.insert("10.0.0.0/8", "a");
+    table.insert("10.1.0.0/16", "b");
+    table.insert("2001:db8::/32", "c");
+    table.insert("2001:db8:1::/48", "d");
+    expect(table.lookup("::ffff:10.1.2.3")).toEqual(["b"]);
+    expect(table.lookup("10.2.0.1")).toEqual(["a"]);
+    expect(table.lookup("::ffff:11.0.0.1")).toBeNull();
+    expect(table.lookup("2001:db8:1:ffff::1")).toEqual(["d"]);
+    expect(table.lookup("2001:db8:2::1")).toEqual(["c"]);
+    expect(table.lookup("2001:db9::1")).toBeNull();
+  });
+});
+
+// ---------------------------------------------------------------------------------------------
+
+describe("demo network", () => {
+  it("loads the period asked for", () => {
+    expect(summary.period).toEqual({ start: new Date(START * 1000).toISOString(), end: new Date(NOW * 1000).toISOString() });
+    for (const table of ["flows_raw", "flows_5m", "flows_1h", "interface_util_5m", "rib_entries", "rib_current", "tracked_as"]) {
+      expect(summary.rows[`clickhouse.${table}`], table).toBeGreaterThan(0);
+    }
+  });
+
+  it("1. raw flows of the last day add up to the 5-minute aggregates (top-200 rule applied)", async () => {
+    const raw = await chRows<{ t: number; as_src: number; ingress_router: string; in_if: string; bytes: string }>(
+      stores,
+      `SELECT toUInt32(toStartOfFiveMinutes(time_received)) AS t, as_src, ingress_router, in_if,
+              toString(sum(bytes * sampling_rate)) AS bytes
+       FROM flows_raw GROUP BY t, as_src, ingress_router, in_if`,
+    );
+    const agg = await chRows<{ t: number; as_src: number; ingress_router: string; in_if: string; bytes: string }>(
+      stores,
+      `SELECT toUInt32(time) AS t, as_src, ingress_router, in_if, toString(sum(bytes)) AS bytes
+       FROM flows_5m WHERE time >= toDateTime({from:UInt32}, 'UTC') GROUP BY t, as_src, ingress_router, in_if`,
+      { from: RAW_FROM },
+    );
+    const expected = new Map<string, bigint>();
+    let minT = Infinity;
+    let maxT = -Infinity;
+    for (const r of raw) {
+      add(expected, `${r.t}|${fold(Number(r.as_src))}|${r.ingress_router}|${r.in_if}`, BigInt(r.bytes));
+      minT = Math.min(minT, Number(r.t));
+      maxT = Math.max(maxT, Number(r.t));
+    }
+    const actual = new Map<string, bigint>();
+    for (const r of agg) add(actual, `${r.t}|${r.as_src}|${r.ingress_router}|${r.in_if}`, BigInt(r.bytes));
+
+    // The raw day is exactly the last 24 h: 288 buckets.
+    expect(minT).toBe(RAW_FROM);
+    expect(maxT).toBe(NOW - BUCKET);
+    expect(new Set(raw.map((r) => Number(r.t))).size).toBe(DAY / BUCKET);
+    // Folding actually happened (untracked sources exist in the raw day), so the check has teeth.
+    expect(raw.some((r) => fold(Number(r.as_src)) === OTHERS)).toBe(true);
+    expect(expected.size).toBeGreaterThan(1000);
+    const diff = differences(expected, actual);
+    expect(diff, `${diff.total} of ${expected.size} keys differ`).toEqual({ total: 0, sample: [] });
+  });
+
+  it("2. hourly aggregates equal the sum of their 5-minute aggregates, per hour and as_dst", async () => {
+    const fiveMinute = await chRows<{ t: number; as_dst: number; bytes: string }>(
+      stores,
+      "SELECT toUInt32(time) AS t, as_dst, toString(sum(bytes)) AS bytes FROM flows_5m GROUP BY t, as_dst",
+    );
+    const hourly = await chRows<{ t: number; as_dst: number; bytes: string }>(
+      stores,
+      "SELECT toUInt32(time) AS t, as_dst, toString(sum(bytes)) AS bytes FROM flows_1h GROUP BY t, as_dst",
+    );
+    const expected = new Map<string, bigint>();
+    for (const r of fiveMinute) add(expected, `${Math.floor(Number(r.t) / HOUR) * HOUR}|${r.as_dst}`, BigInt(r.bytes));
+    const actual = new Map<string, bigint>();
+    for (const r of hourly) add(actual, `${r.t}|${r.as_dst}`, BigInt(r.bytes));
+
+    // The whole period: 3 days starting at 11:10 cover 73 clock hours.
+    const hours = new Set(hourly.map((r) => Number(r.t)));
+    expect(Math.min(...hours)).toBe(Math.floor(START / HOUR) * HOUR);
+    expect(Math.max(...hours)).toBe(Math.floor((NOW - 1) / HOUR) * HOUR);
+    expect(hours.size).toBe(73);
+    const diff = differences(expected, actual);
+    expect(diff, `${diff.total} of ${expected.size} keys differ`).toEqual({ total: 0, sample: [] });
+  });
+
+  it("3. only the operator and the top 200 ASes keep their numbers in the aggregates", async () => {
+    const trackedRows = await chRows<{ asn: number; rank: number }>(stores, "SELECT asn, rank FROM tracked_as ORDER BY rank");
+    const top200 = sortedAsns().slice(0, 200);
+    expect(trackedRows).toHaveLength(201);
+    expect(trackedRows.map((r) => Number(r.asn))).toEqual([OPERATOR_ASN, ...top200]);
+    expect(trackedRows.map((r) => Number(r.rank))).toEqual(Array.from({ length: 201 }, (_, i) => i));
+
+    const aggregated = await chRows<{ column: string; asn: number }>(
+      stores,
+      `SELECT DISTINCT 'as_src' AS column, as_src AS asn FROM flows_5m
+       UNION ALL SELECT DISTINCT 'as_hnd', as_hnd FROM flows_5m
+       UNION ALL SELECT DISTINCT 'as_nxt', as_nxt FROM flows_5m
+       UNION ALL SELECT DISTINCT 'as_dst', as_dst FROM flows_5m`,
+    );
+    const bySrc = new Set(aggregated.filter((r) => r.column === "as_src").map((r) => Number(r.asn)));
+    expect(bySrc.has(OTHERS), "Others (-101)").toBe(true);
+    expect(bySrc.has(UNTRACKED), "Untracked (-999)").toBe(true);
+    expect(bySrc.has(NOT_ROUTABLE), "Not routable (-1)").toBe(true);
+    const leaked = aggregated.filter((r) => Number(r.asn) > 0 && !tracked.has(Number(r.asn))).map((r) => `${r.column}=${r.asn}`);
+    expect(leaked, "untracked AS numbers in flows_5m").toEqual([]);
+    const leaked1h = await chRows<{ asn: number }>(
+      stores,
+      "SELECT DISTINCT as_src AS asn FROM flows_1h WHERE as_src > 0 AND as_src NOT IN (SELECT asn FROM tracked_as)",
+    );
+    expect(leaked1h, "untracked AS numbers in flows_1h").toEqual([]);
+
+    // The raw records keep the real numbers: every AS beyond the top 200 sends traffic in the raw day.
+    const rawSources = await chRows<{ asn: number }>(stores, "SELECT DISTINCT as_src AS asn FROM flows_raw");
+    const untrackedInRaw = new Set(rawSources.map((r) => Number(r.asn)).filter((asn) => asn > 0 && !tracked.has(asn)));
+    const tail = sortedAsns().slice(200);
+    expect(tail.length).toBeGreaterThan(0);
+    expect([...untrackedInRaw].sort((a, b) => a - b)).toEqual([...tail].sort((a, b) => a - b));
+  });
+
+  it("4. interface utilisation matches the flows crossing each interface, every interface and 5 minutes", async () => {
+    const pgInterfaces = await stores.pg.db
+      .select({ router: schema.routers.name, name: schema.interfaces.name, capacityBps: schema.interfaces.capacityBps })
+      .from(schema.interfaces)
+      .innerJoin(schema.routers, eq(schema.interfaces.routerId, schema.routers.id));
+    const capacity = new Map(pgInterfaces.map((i) => [`${i.router}|${i.name}`, Number(i.capacityBps)]));
+    expect(capacity.size).toBe(pgInterfaces.length);
+
+    const util = await chRows<{ t: number; router: string; interface: string; in_bytes: string; out_bytes: string; capacity_bps: string }>(
+      stores,
+      `SELECT toUInt32(time) AS t, router, interface, toString(in_bytes) AS in_bytes, toString(out_bytes) AS out_bytes,
+              toString(capacity_bps) AS capacity_bps
+       FROM interface_util_5m`,
+    );
+    const flows = await chRows<{
+      t: number; ingress_router: string; in_if: string; egress_router: string; out_if: string;
+      link_start_router: string; link_start_if: string; link_end_router: string; link_end_if: string; bytes: string;
+    }>(
+      stores,
+      `SELECT toUInt32(time) AS t, ingress_router, in_if, egress_router, out_if, link_start_router, link_start_if,
+              link_end_router, link_end_if, toString(sum(bytes)) AS bytes
+       FROM flows_5m
+       GROUP BY t, ingress_router, in_if, egress_router, out_if, link_start_router, link_start_if, link_end_router, link_end_if`,
+    );
+
+    // Expected bytes per interface and bucket: in where traffic enters the router (ingress, or the
+    // far end of the core link), out where it leaves (egress, or the near end of the core link).
+    const expectedIn = new Map<string, bigint>();
+    const expectedOut = new Map<string, bigint>();
+    for (const f of flows) {
+      const bytes = BigInt(f.bytes);
+      add(expectedIn, `${f.t}|${f.ingress_router}|${f.in_if}`, bytes);
+      add(expectedOut, `${f.t}|${f.egress_router}|${f.out_if}`, bytes);
+      if (f.link_start_if) add(expectedOut, `${f.t}|${f.link_start_router}|${f.link_start_if}`, bytes);
+      if (f.link_end_if) add(expectedIn, `${f.t}|${f.link_end_router}|${f.link_end_if}`, bytes);
+    }
+    // Every interface a flow crosses is in the inventory.
+    const unknown = [...expectedIn.keys(), ...expectedOut.keys()].map((k) => k.split("|").slice(1).join("|")).filter((k) => !capacity.has(k));
+    expect([...new Set(unknown)], "interfaces in flows_5m missing from PostgreSQL").toEqual([]);
+
+    const actualIn = new Map<string, bigint>();
+    const actualOut = new Map<string, bigint>();
+    const rowsPerKey = new Map<string, number>();
+    const wrongCapacity: string[] = [];
+    for (const u of util) {
+      const key = `${u.t}|${u.router}|${u.interface}`;
+      rowsPerKey.set(key, (rowsPerKey.get(key) ?? 0) + 1);
+      add(actualIn, key, BigInt(u.in_bytes));
+      add(actualOut, key, BigInt(u.out_bytes));
+      if (Number(u.capacity_bps) !== capacity.get(`${u.router}|${u.interface}`)) wrongCapacity.push(`${key}: ${u.capacity_bps}`);
+    }
+    // Only non-zero sums count: an idle interface has a util row with 0 bytes and no flows.
+    const nonZero = (m: Map<string, bigint>) => new Map([...m].filter(([, v]) => v !== 0n));
+    const inDiff = differences(nonZero(expectedIn), nonZero(actualIn));
+    const outDiff = differences(nonZero(expectedOut), nonZero(actualOut));
+    expect(inDiff, `in_bytes: ${inDiff.total} differ`).toEqual({ total: 0, sample: [] });
+    expect(outDiff, `out_bytes: ${outDiff.total} differ`).toEqual({ total: 0, sample: [] });
+    expect(wrongCapacity.slice(0, 10), "capacity_bps differs from PostgreSQL").toEqual([]);
+
+    // Exactly one row per inventory interface and bucket of the period, and nothing else.
+    const buckets = (NOW - START) / BUCKET;
+    const problems: string[] = [];
+    for (const key of capacity.keys()) {
+      for (let t = START; t < NOW; t += BUCKET) {
+        const n = rowsPerKey.get(`${t}|${key}`) ?? 0;
+        if (n !== 1) problems.push(`${key} @ ${t}: ${n} rows`);
+      }
+    }
+    expect(problems.slice(0, 10), `${problems.length} interface/bucket pairs without exactly one row`).toEqual([]);
+    expect(util.length).toBe(capacity.size * buckets);
+    // The check has teeth: most interfaces carry traffic in most buckets.
+    expect(nonZero(actualIn).size).toBeGreaterThan(capacity.size * buckets * 0.5);
+  });
+
+  it("5. the routing table agrees with the outbound flows (best route: first AS = as_nxt, last = as_dst)", async () => {
+    const [state] = await stores.pg.db.select().from(schema.systemState).where(eq(schema.systemState.key, "demo"));
+    const demo = state.value as { loaded: boolean; start: number; end: number; events: { kind: string; at: string; description: string }[] };
+    expect(demo.loaded).toBe(true);
+    expect([demo.start, demo.end]).toEqual([START, NOW]);
+    // Where the events lie relative to the raw day the flows come from: rib_current is the state at
+    // the end of the period, and every event before the raw day is already in effect in its flows.
+    const eventTimes = demo.events.map((e) => ({ kind: e.kind, at: Date.parse(e.at) / 1000 }));
+    expect(eventTimes.map((e) => e.kind)).toEqual(["handover-shift", "router-shift", "interface-outage"]);
+    const eventsInRawDay = eventTimes.filter((e) => e.at >= RAW_FROM);
+    expect(eventsInRawDay, "no event changes the paths during the raw day").toEqual([]);
+
+    const vantagePoints = await stores.pg.db.select({ key: schema.vantagePoints.key, router: schema.vantagePoints.router }).from(schema.vantagePoints);
+    const vantageOf = new Map(vantagePoints.map((v) => [v.router, v.key]));
+
+    type Route = { prefix: string; peer_ip: string; peer_asn: number; as_path: number[]; local_pref: number; med: number; origin: string; timestamp: string };
+    const routes = await chRows<Route & { vantage_point: string }>(
+      stores,
+      `SELECT vantage_point, prefix, peer_ip, peer_asn, as_path, local_pref, med, origin, timestamp
+       FROM rib_current FINAL WHERE is_withdrawn = 0`,
+    );
+    const tables = new Map<string, PrefixTable<Route>>();
+    for (const r of routes) {
+      if (!tables.has(r.vantage_point)) tables.set(r.vantage_point, new PrefixTable());
+      tables.get(r.vantage_point)!.insert(r.prefix, r);
+    }
+    expect([...tables.keys()].sort()).toEqual(vantagePoints.map((v) => v.key).sort());
+
+    /** BGP best-path selection, the steps that apply here: local-pref, AS path length, origin, MED, eBGP over iBGP, lowest peer. */
+    const ORIGIN = { IGP: 0, EGP: 1, INCOMPLETE: 2 } as Record<string, number>;
+    const best = (candidates: Route[]) =>
+      [...candidates].sort(
+        (a, b) =>
+          b.local_pref - a.local_pref ||
+          a.as_path.length - b.as_path.length ||
+          ORIGIN[a.origin] - ORIGIN[b.origin] ||
+          a.med - b.med ||
+          Number(a.peer_asn === OPERATOR_ASN) - Number(b.peer_asn === OPERATOR_ASN) ||
+          Number(addressValue(a.peer_ip) - addressValue(b.peer_ip) > 0n) - Number(addressValue(b.peer_ip) - addressValue(a.peer_ip) > 0n),
+      )[0];
+
+    const samples = await chRows<{ exporter_name: string; dst_addr: string; as_nxt: number; as_dst: number }>(
+      stores,
+      `SELECT DISTINCT exporter_name, toString(dst_addr) AS dst_addr, as_nxt, as_dst
+       FROM flows_raw WHERE as_src = {operator:Int64} AND as_dst > 0
+       ORDER BY exporter_name, dst_addr, as_nxt, as_dst`,
+      { operator: OPERATOR_ASN },
+    );
+    // All of them (a few thousand), not a sample: cheap enough, and no mismatch can hide.
+    expect(samples.length).toBeGreaterThan(200);
+    const mismatches: string[] = [];
+    const byAs = new Map<number, number>();
+    for (const s of samples) {
+      const vantagePoint = vantageOf.get(s.exporter_name);
+      const candidates = vantagePoint ? tables.get(vantagePoint)?.lookup(s.dst_addr) : null;
+      const route = candidates?.length ? best(candidates) : null;
+      const path = route?.as_path.map(Number) ?? [];
+      if (!route || path[0] !== Number(s.as_nxt) || path[path.length - 1] !== Number(s.as_dst)) {
+        byAs.set(Number(s.as_dst), (byAs.get(Number(s.as_dst)) ?? 0) + 1);
+        if (mismatches.length < 12) {
+          const others = (candidates ?? []).map((c) => `[${c.as_path.join(" ")}] via ${c.peer_ip} lp ${c.local_pref} med ${c.med} @${c.timestamp}`);
+          mismatches.push(
+            `${s.exporter_name} (${vantagePoint}) -> ${s.dst_addr} flow as_nxt ${s.as_nxt} as_dst ${s.as_dst}: ` +
+              (route ? `best [${path.join(" ")}] ${route.prefix}; candidates ${others.join("; ")}` : "no route"),
+          );
+        }
+      }
+    }
+    expect(
+      { mismatchesByAsDst: Object.fromEntries(byAs), examples: mismatches },
+      `${mismatches.length ? [...byAs.values()].reduce((a, b) => a + b) : 0} of ${samples.length} outbound (exporter, dst, as_nxt, as_dst) rows disagree with the RIB`,
+    ).toEqual({ mismatchesByAsDst: {}, examples: [] });
+  });
+
+  it("6. the traffic model is deterministic for a seed and differs for another seed", () => {
+    const model = (seed: number) => {
+      const random = createRandom(seed);
+      const topology = buildTopology(DEMO_ASES, random);
+      const addresses = buildAddressPlan(DEMO_ASES, OPERATOR_ASN);
+      return buildTraffic({ ases: DEMO_ASES, operatorAsn: OPERATOR_ASN, topology, addresses, random, start: START, end: NOW, totalInboundBps: 700e9 });
+    };
+    const first = model(DEMO_SEED);
+    const second = model(DEMO_SEED);
+    expect(first.paths.length).toBeGreaterThan(1000);
+    expect(second.paths).toEqual(first.paths);
+    expect(second.events).toEqual(first.events);
+    expect(second.tracked).toEqual(first.tracked);
+    const other = model(DEMO_SEED + 1);
+    expect(other.paths).not.toEqual(first.paths);
+    // The loaded events are those of the model for the seed used.
+    expect(summary.events.map((e) => ({ kind: e.kind, at: Date.parse(e.at) / 1000, description: e.description }))).toEqual(
+      first.events.map((e) => ({ kind: e.kind, at: e.at, description: e.description })),
+    );
+  });
+
+  it("7. inbound traffic peaks in the evening: 20:00 UTC above 04:00 UTC on every full day", async () => {
+    const rows = await chRows<{ t: number; bytes: string }>(
+      stores,
+      "SELECT toUInt32(time) AS t, toString(sum(bytes)) AS bytes FROM flows_5m WHERE as_dst = {operator:Int64} GROUP BY t",
+      { operator: OPERATOR_ASN },
+    );
+    const perHour = new Map<number, bigint>();
+    const bucketsPerHour = new Map<number, number>();
+    for (const r of rows) {
+      const hour = Math.floor(Number(r.t) / HOUR) * HOUR;
+      perHour.set(hour, (perHour.get(hour) ?? 0n) + BigInt(r.bytes));
+      bucketsPerHour.set(hour, (bucketsPerHour.get(hour) ?? 0) + 1);
+    }
+    const fullDays: number[] = [];
+    for (let day = Math.ceil(START / DAY) * DAY; day + DAY <= NOW; day += DAY) fullDays.push(day);
+    expect(fullDays).toHaveLength(DAYS - 1);
+    for (const day of fullDays) {
+      const evening = day + 20 * HOUR;
+      const night = day + 4 * HOUR;
+      expect(bucketsPerHour.get(evening), "complete hour").toBe(12);
+      expect(bucketsPerHour.get(night), "complete hour").toBe(12);
+      const label = new Date(day * 1000).toISOString().slice(0, 10);
+      expect(perHour.get(evening)! > perHour.get(night)!, `${label}: 20:00 ${perHour.get(evening)} vs 04:00 ${perHour.get(night)}`).toBe(true);
+    }
+  });
+
+  it("8. PostgreSQL holds the demo users, routers, vantage points, interfaces and AS names", async () => {
+    const db = stores.pg.db;
+    const users = await db.select().from(schema.users);
+    expect(users).toHaveLength(5);
+    const superusers = users.filter((u) => u.isSuperuser);
+    expect(superusers).toHaveLength(1);
+    const delegated = users.filter((u) => u.isDelegated);
+    expect(delegated).toHaveLength(1);
+    expect(delegated[0].isSuperuser).toBe(false);
+    // Delegated by another, ordinary user (the operator).
+    const delegator = users.find((u) => u.id === delegated[0].delegatedById);
+    expect(delegator, "delegating user").toBeDefined();
+    expect(delegator!.isDelegated || delegator!.isSuperuser).toBe(false);
+    expect(users.filter((u) => u.isStaff && !u.isSuperuser)).toHaveLength(1);
+    const [moderators] = await db.select().from(schema.groups).where(eq(schema.groups.name, MODERATORS_GROUP));
+    expect(moderators, "moderators group").toBeDefined();
+    const members = await db.select().from(schema.userGroups).where(eq(schema.userGroups.groupId, moderators.id));
+    expect(members, "one moderator").toHaveLength(1);
+    const moderator = users.find((u) => u.id === members[0].userId)!;
+    expect(moderator.isSuperuser || moderator.isDelegated || moderator.isStaff).toBe(false);
+    // One user per kind: five different accounts that each can log in.
+    expect(new Set(users.map((u) => u.email)).size).toBe(5);
+    expect(users.every((u) => u.passwordHash && u.isActive)).toBe(true);
+
+    const restrictions = await db.select().from(schema.delegationRestrictions);
+    expect(restrictions).toHaveLength(1);
+    expect(restrictions[0].userId).toBe(delegated[0].id);
+    const interfaces = await db.select().from(schema.interfaces);
+    const customerAsns = new Set(interfaces.filter((i) => i.peeringType === "Customer").map((i) => String(i.neighborAsn)));
+    expect(customerAsns.size).toBeGreaterThan(0);
+    const named = restrictions[0].flowsViewsRestrictions.flatMap((r) => r.constrained_values);
+    expect(named.length).toBeGreaterThan(0);
+    expect(named.every((v) => customerAsns.has(String(v))), `${named} are customer ASNs`).toBe(true);
+
+    const routers = await db.select().from(schema.routers);
+    expect(routers).toHaveLength(9);
+    const vantagePoints = await db.select().from(schema.vantagePoints);
+    expect(vantagePoints).toHaveLength(9);
+    expect(new Set(vantagePoints.map((v) => v.router))).toEqual(new Set(routers.map((r) => r.name)));
+    const publicCount = vantagePoints.filter((v) => v.isPublic).length;
+    expect(publicCount).toBeGreaterThan(0);
+    expect(publicCount).toBeLessThan(9);
+
+    expect(interfaces.length).toBeGreaterThanOrEqual(55);
+    expect(interfaces.length).toBeLessThanOrEqual(80);
+    const badCapacity = interfaces.filter((i) => !(Number(i.capacityBps) > 0 && Number(i.capacityBps) % 10_000_000_000 === 0));
+    expect(badCapacity.map((i) => `${i.routerId}/${i.name}: ${i.capacityBps}`)).toEqual([]);
+
+    const asInfo = await db.select().from(schema.asInfo);
+    expect(asInfo.length).toBeGreaterThanOrEqual(250);
+    expect(asInfo.some((a) => Number(a.asn) === OPERATOR_ASN)).toBe(true);
+  });
+});
