@@ -5,25 +5,38 @@ import "mantine-react-table/styles.css";
 
 import { ColorSchemeScript, MantineProvider, createTheme, mantineHtmlProps } from "@mantine/core";
 import { Notifications } from "@mantine/notifications";
-import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { data, type HeadersFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Links, Meta, Outlet, Scripts, ScrollRestoration, isRouteErrorResponse, useRouteError, useRouteLoaderData } from "@remix-run/react";
 import type { ReactNode } from "react";
 import { StartupErrorPage } from "~/components/ErrorPages";
 import { shadesOf } from "~/lib/colors";
 import { classifyStartupError } from "~/lib/startup-error";
+import { csrfCookieHeader, newCsrfToken, readCsrfCookie } from "~/server/auth/csrf.server";
 import { getRequestContext } from "~/server/auth/guard.server";
 import { resolveStyle } from "~/server/site-style.server";
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const { services, session } = await getRequestContext(request);
   const style = await resolveStyle(services.pg.db, session.user?.id ?? null);
-  return {
+  // Every visitor gets a CSRF token cookie; forms echo it in a hidden field, JSON calls in a header.
+  const existingToken = readCsrfCookie(request);
+  const csrfToken = existingToken ?? newCsrfToken();
+  const headers = existingToken ? undefined : { "Set-Cookie": csrfCookieHeader(csrfToken) };
+  return data({
+    csrfToken,
     style,
     variant: services.config.APP_VARIANT,
     sessionStatus: session.status,
     user: session.user ? { email: session.user.email, firstName: session.user.firstName, lastName: session.user.lastName } : null,
-  };
+  }, { headers });
 }
+
+export const headers: HeadersFunction = ({ loaderHeaders }) => {
+  const cookie = loaderHeaders.get("Set-Cookie");
+  const headers = new Headers();
+  if (cookie) headers.set("Set-Cookie", cookie);
+  return headers;
+};
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data?.style.companyName ?? "flowlens" }];
 

@@ -277,16 +277,17 @@ class AppServer {
     return readFileSync(this.logFile, "utf8").match(/Built in ([\d.]+ s)/)?.[1];
   }
 
+  /** SIGTERM goes to start.mjs alone (it forwards it to remix-serve); SIGKILL to the whole group. */
   private signal(sig: NodeJS.Signals) {
     if (!this.child?.pid || !this.running) return;
     try {
-      process.kill(-this.child.pid, sig);
+      process.kill(sig === "SIGKILL" ? -this.child.pid : this.child.pid, sig);
     } catch {
-      // the group is already gone
+      // already gone
     }
   }
 
-  /** SIGTERM to the server's process group, SIGKILL if it is still there after 15 s. */
+  /** SIGTERM to the app, SIGKILL to its process group if it is still there after 15 s. */
   async stop(): Promise<void> {
     if (!this.running) return;
     this.signal("SIGTERM");
@@ -297,7 +298,7 @@ class AppServer {
     ]);
     clearTimeout(timer);
     if (timedOut) {
-      console.log(`  the app did not stop within ${KILL_GRACE_MS / 1000} s of SIGTERM: SIGKILL`);
+      console.log(`  the app was still running ${KILL_GRACE_MS / 1000} s after SIGTERM: SIGKILL`);
       this.signal("SIGKILL");
       await this.exited;
     }
@@ -387,38 +388,60 @@ async function httpBenchmark(app: AppServer, dataDir: string, requests: number):
 // ---------------------------------------------------------------------------------------------
 // 3. Summary
 
-function table(rows: [string, string, string][]): string {
-  const header: [string, string, string] = ["Figure", "Median / value", "p90"];
-  const widths = [0, 1, 2].map((c) => Math.max(header[c].length, ...rows.map((r) => r[c].length)));
-  const render = (r: [string, string, string]) => `| ${r[0].padEnd(widths[0])} | ${r[1].padStart(widths[1])} | ${r[2].padStart(widths[2])} |`;
-  const rule = `|${"-".repeat(widths[0] + 2)}|${"-".repeat(widths[1] + 1)}:|${"-".repeat(widths[2] + 1)}:|`;
-  return [render(header), rule, ...rows.map(render)].join("\n");
+/** One row: a label, a number to align with the others (may be empty) and the rest of the cell. */
+type Row = { label: string; num?: string; rest?: string };
+
+function table(rows: Row[]): string {
+  const numWidth = Math.max(0, ...rows.map((r) => r.num?.length ?? 0));
+  const cells = rows.map((r) => [r.label, (r.num !== undefined ? r.num.padStart(numWidth) : "") + (r.rest ?? "")]);
+  const header = ["Figure", "Value"];
+  const widths = [0, 1].map((c) => Math.max(header[c].length, ...cells.map((cell) => cell[c].length)));
+  const render = (cell: string[]) => `| ${cell[0].padEnd(widths[0])} | ${cell[1].padEnd(widths[1])} |`;
+  const rule = `|${"-".repeat(widths[0] + 2)}|${"-".repeat(widths[1] + 2)}|`;
+  return [render(header), rule, ...cells.map(render)].join("\n");
+}
+
+function cpuModel(): string {
+  const model = os.cpus()[0]?.model ?? "unknown CPU";
+  return model.replace(/\((R|TM)\)/gi, "").replace(/\b(CPU|Processor)\b/g, "").replace(/\s+/g, " ").trim();
 }
 
 function summary(q: QueryResult, h: HttpResult, runs: number, requests: number, totalMs: number): string {
-  const cpus = os.cpus();
-  const machine = `${cpus.length} × ${cpus[0]?.model.trim() ?? "unknown CPU"}, ${(os.totalmem() / 1024 ** 3).toFixed(1)} GiB RAM`;
-  const rows: [string, string, string][] = [
-    [`A top-10 source AS, ${RANGE_DAYS} d (ms)`, ms(q.a.median), ms(q.a.p90)],
-    [`B bare sum(bytes), ${RANGE_DAYS} d (ms)`, ms(q.b.median), ms(q.b.p90)],
-    ["A/B (median)", ratio(q.a.median / q.b.median), ""],
-    ["Rows scanned (flows_5m, 30 d)", grouped(q.rows), ""],
-    ["A rows/s (median)", perSecond(q.rows / (q.a.median / 1000)), ""],
-    ["B rows/s (median)", perSecond(q.rows / (q.b.median / 1000)), ""],
-    ["GET /login TTFB (ms)", ms(h.login.ttfb.median), ms(h.login.ttfb.p90)],
-    ["GET /login total (ms)", ms(h.login.total.median), ms(h.login.total.p90)],
-    ["GET /healthz TTFB (ms)", ms(h.healthz.ttfb.median), ms(h.healthz.ttfb.p90)],
-    ["GET /healthz total (ms)", ms(h.healthz.total.median), ms(h.healthz.total.p90)],
-    ["login/healthz (median TTFB)", ratio(h.login.ttfb.median / h.healthz.ttfb.median), ""],
-    ["Samples", `${runs} queries, ${requests} requests`, ""],
-    ["Data range", `${isoMinute(q.from)} → ${isoMinute(q.to)}`, ""],
-    ["App start to /healthz 200", seconds(h.startMs) + (h.builtIn ? ` (build ${h.builtIn})` : ""), ""],
-    ...(q.demoLoadMs !== undefined ? [["Demo load (this run)", seconds(q.demoLoadMs), ""] as [string, string, string]] : []),
-    ["Bench runtime", seconds(totalMs), ""],
-    ["Machine", machine, ""],
-    ["OS", `${os.type()} ${os.release()} ${os.arch()}`, ""],
-    ["Node / chDB", `${process.version} / ${q.version}`, ""],
-    ["Date", new Date().toISOString().slice(0, 16).replace("T", " ") + "Z", ""],
+  const timings: [string, Stats][] = [
+    [`A top-10 source AS, ${RANGE_DAYS} d`, q.a],
+    [`B bare sum(bytes), ${RANGE_DAYS} d`, q.b],
+    ["GET /login TTFB", h.login.ttfb],
+    ["GET /login total", h.login.total],
+    ["GET /healthz TTFB", h.healthz.ttfb],
+    ["GET /healthz total", h.healthz.total],
+  ];
+  const p90Width = Math.max(...timings.map(([, s]) => ms(s.p90).length));
+  const timing = (label: string, s: Stats): Row => ({ label: `${label} (median / p90)`, num: ms(s.median), rest: ` / ${ms(s.p90).padStart(p90Width)} ms` });
+  const throughput = (label: string, millis: number): Row => {
+    const [num, unit] = perSecond(q.rows / (millis / 1000)).split(" ");
+    return { label, num, rest: ` ${unit}` };
+  };
+  const rows: Row[] = [
+    timing(...timings[0]),
+    timing(...timings[1]),
+    { label: "A/B (median)", num: ratio(q.a.median / q.b.median) },
+    { label: `Rows scanned (flows_5m, ${RANGE_DAYS} d)`, num: grouped(q.rows) },
+    throughput("A rows scanned/s (median)", q.a.median),
+    throughput("B rows scanned/s (median)", q.b.median),
+    timing(...timings[2]),
+    timing(...timings[3]),
+    timing(...timings[4]),
+    timing(...timings[5]),
+    { label: "login/healthz (median TTFB)", num: ratio(h.login.ttfb.median / h.healthz.ttfb.median) },
+    { label: "Samples", rest: `${runs} queries and ${requests} requests each (after ${QUERY_WARMUPS} / ${REQUEST_WARMUPS} warm-ups)` },
+    { label: "Data range", rest: `${isoMinute(q.from)} → ${isoMinute(q.to)}` },
+    { label: "App start to /healthz 200", rest: seconds(h.startMs) + (h.builtIn ? ` (incl. build ${h.builtIn})` : "") },
+    ...(q.demoLoadMs !== undefined ? [{ label: "Demo load (this run)", rest: seconds(q.demoLoadMs) }] : []),
+    { label: "Bench runtime", rest: seconds(totalMs) },
+    { label: "Machine", rest: `${os.cpus().length} × ${cpuModel()}, ${(os.totalmem() / 1024 ** 3).toFixed(1)} GiB RAM` },
+    { label: "OS", rest: `${os.type()} ${os.release()} ${os.arch()}` },
+    { label: "Node / chDB", rest: `${process.version} / ${q.version}` },
+    { label: "Date", rest: new Date().toISOString().slice(0, 16).replace("T", " ") + "Z" },
   ];
   return table(rows);
 }

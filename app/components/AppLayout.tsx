@@ -3,6 +3,7 @@ import { useDisclosure } from "@mantine/hooks";
 import { Form, Link, useLocation } from "@remix-run/react";
 import type { ReactNode } from "react";
 import type { SiteStyle } from "~/server/site-style.server";
+import { CsrfField } from "./CsrfField";
 
 export type MenuEntry = { path: string; label: string };
 
@@ -36,6 +37,7 @@ export function AppLayout({
               {user.firstName} {user.lastName}
             </Text>
             <Form method="post" action="/logout">
+              <CsrfField />
               <button type="submit" style={{ background: "none", border: "1px solid rgba(255,255,255,.6)", color: "white", borderRadius: 4, padding: "2px 10px", cursor: "pointer" }}>
                 Log out
               </button>

@@ -2,10 +2,11 @@ import { Alert, Anchor, Button, Center, Paper, PasswordInput, Stack, Text, TextI
 import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { useEffect, useState } from "react";
+import { CsrfField } from "~/components/CsrfField";
 import { MESSAGES } from "~/lib/messages";
 import { firstAvailableRoute } from "~/lib/routes";
 import { authenticator, InvalidCredentialsError } from "~/server/auth/authenticator.server";
-import { getRequestContext, safeNext, userMenu } from "~/server/auth/guard.server";
+import { getRequestContext, readProtectedForm, safeNext, userMenu } from "~/server/auth/guard.server";
 import { createSession } from "~/server/auth/session.server";
 
 export const meta: MetaFunction = () => [{ title: "Log in · flowlens" }];
@@ -22,7 +23,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 }
 
 export async function action({ request }: ActionFunctionArgs) {
-  const form = await request.clone().formData();
+  const form = await readProtectedForm(request);
   const email = String(form.get("email") ?? "");
   const next = safeNext(String(form.get("next") ?? ""));
   try {
@@ -63,6 +64,7 @@ export default function Login() {
             ) : null}
             <TextInput name="email" type="email" label="E-mail" autoComplete="username" required defaultValue={actionData?.email} />
             <PasswordInput name="password" label="Password" autoComplete="current-password" required />
+            <CsrfField />
             <input type="hidden" name="next" value={next ?? ""} />
             <input type="hidden" name="hash" value={hash} />
             <Button type="submit" loading={navigation.state === "submitting"}>

@@ -79,3 +79,14 @@ export function safeNext(next: string | null | undefined): string | null {
   if (!next || !next.startsWith("/") || next.startsWith("//") || next.includes("\\")) return null;
   return next;
 }
+
+/**
+ * For screen actions: the form data, after checking its CSRF field. Reads a clone, so the
+ * request body stays available (remix-auth reads it again).
+ */
+export async function readProtectedForm(request: Request): Promise<FormData> {
+  const { verifyCsrfForm } = await import("./csrf.server");
+  const form = await request.clone().formData();
+  verifyCsrfForm(request, form);
+  return form;
+}

@@ -1,0 +1,14 @@
+import { useRouteLoaderData } from "@remix-run/react";
+import type { loader as rootLoader } from "~/root";
+
+/** The hidden CSRF field every form that posts must carry (checked by verifyCsrfForm). */
+export function CsrfField() {
+  const root = useRouteLoaderData<typeof rootLoader>("root");
+  return <input type="hidden" name="csrfmiddlewaretoken" value={root?.csrfToken ?? ""} />;
+}
+
+/** For fetch() calls from the browser: the header that JSON mutations must carry. */
+export function useCsrfHeaders(): Record<string, string> {
+  const root = useRouteLoaderData<typeof rootLoader>("root");
+  return { "X-CSRFToken": root?.csrfToken ?? "" };
+}
