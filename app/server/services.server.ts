@@ -75,3 +75,8 @@ export function getServices(): Promise<Services> {
   holder.__flowlensServices ??= startServices(getConfig());
   return holder.__flowlensServices;
 }
+
+/** Tests that call loaders and actions directly point them at their own stores. */
+export function useServicesForTests(services: Services): void {
+  holder.__flowlensServices = Promise.resolve(services);
+}

@@ -306,6 +306,7 @@ describe("demo network", () => {
     const expectedIn = new Float64Array(cells);
     const expectedOut = new Float64Array(cells);
     let maxSum = 0;
+    const halfLinks = new Set<string>();
     for (const f of flows) {
       const [ingressRouter, inIf, egressRouter, outIf, linkStartRouter, linkStartIf, linkEndRouter, linkEndIf] = f.route.split("|");
       const t = Number(f.t);
@@ -314,9 +315,10 @@ describe("demo network", () => {
       expectedOut[cell(t, egressRouter, outIf)] += bytes;
       if (linkStartIf) expectedOut[cell(t, linkStartRouter, linkStartIf)] += bytes;
       if (linkEndIf) expectedIn[cell(t, linkEndRouter, linkEndIf)] += bytes;
-      expect(Boolean(linkStartIf), "core link has both ends").toBe(Boolean(linkEndIf));
+      if (Boolean(linkStartIf) !== Boolean(linkEndIf)) halfLinks.add(f.route);
     }
-    for (const v of [...expectedIn, ...expectedOut]) maxSum = Math.max(maxSum, v);
+    expect([...halfLinks], "core links with one end only").toEqual([]);
+    for (let c = 0; c < cells; c++) maxSum = Math.max(maxSum, expectedIn[c], expectedOut[c]);
     expect(maxSum).toBeLessThan(Number.MAX_SAFE_INTEGER / 16);
 
     const actualIn = new Float64Array(cells);
@@ -450,9 +452,10 @@ describe("demo network", () => {
     // own sessions, or its one transit provider); the events move it. A second, competing route
     // means the routing table kept a route an event withdrew.
     const { result } = await checkLoadedRib();
-    const early = await chRows<{ timestamp: string; rows: number }>(
+    const early = await chRows<{ at: string; rows: number }>(
       stores,
-      "SELECT toString(timestamp) AS timestamp, toUInt32(count()) AS rows FROM rib_entries WHERE timestamp < toDateTime({start:UInt32}, 'UTC') GROUP BY timestamp ORDER BY timestamp",
+      `SELECT toString(timestamp) AS at, toUInt32(count()) AS rows FROM rib_entries
+       WHERE timestamp < toDateTime({start:UInt32}, 'UTC') GROUP BY at ORDER BY at`,
       { start: START },
     );
     expect(

@@ -66,6 +66,11 @@ export async function requireUser(request: Request, route?: ToolRoute): Promise<
     throw response;
   }
   const user = session.user;
+  // GDPR: nothing else is reachable before consent is given (shell §6).
+  if (!user.hasConsented) {
+    const url = new URL(request.url);
+    throw redirect(`/consent?next=${encodeURIComponent(url.pathname + url.search)}`);
+  }
   const menu = await userMenu(context.services, user);
   if (route && !mayOpen(route, { permissions: new Set(user.permissions), featureFlags: new Set(user.featureFlags), isStaff: user.isStaff })) {
     const landing = firstAvailableRoute(menu);
