@@ -48,6 +48,11 @@ export const EnvSchema = z.object({
   PORT: z.preprocess(emptyToUndefined, z.coerce.number().int().min(1).max(65535).default(3000)),
   APP_VARIANT: z.preprocess(emptyToUndefined, z.enum(APP_VARIANTS).default("analytics")),
   DEMO_DATA: z.preprocess(emptyToUndefined, z.enum(["auto", "on", "off"]).default("auto")),
+  SMTP_URL: urlWithProtocols(["smtp:", "smtps:"], "smtp://user:pass@mail.example.org:587"),
+  SMTP_FROM: z.preprocess(emptyToUndefined, z.string().default("flowlens <noreply@flowlens.invalid>")),
+  SUPPORT_EMAIL: z.preprocess(emptyToUndefined, z.string().email("must be an e-mail address").optional()),
+  /** Secret part of the test error page path /error-{secret}; without it the page does not exist. */
+  ERROR_PAGE_SECRET: z.preprocess(emptyToUndefined, z.string().regex(/^[A-Za-z0-9_-]{8,}$/, "must be 8+ letters, digits, - or _").optional()),
   DEMO_DAYS: z.preprocess(emptyToUndefined, z.coerce.number().int().min(1).max(400).default(35)),
   LOG_LEVEL: z.preprocess(emptyToUndefined, z.enum(["debug", "info", "warn", "error"]).default("info")),
 });
