@@ -73,12 +73,7 @@ export async function loadDemoNetwork(stores: Stores, options: DemoOptions = {})
   const capacities = await sizeInterfaces(ch, topology.interfaces, end, random);
   await insertInterfaceUtil(ch, topology.interfaces, capacities, start, end);
 
-  const eventAses = {
-    handoverShift: Number(traffic.events[0].description.match(/AS(\d+)/)![1]),
-    routerShift: Number(traffic.events[1].description.match(/AS(\d+)/)![1]),
-    outageTransit: Number(traffic.events[2].description.match(/AS(\d+)/)![1]),
-  };
-  const rib = buildRib({ ases: DEMO_ASES, operatorAsn: OPERATOR_ASN, topology, addresses, events: traffic.events, eventAses, start });
+  const rib = buildRib({ ases: DEMO_ASES, operatorAsn: OPERATOR_ASN, topology, addresses, events: traffic.events, start });
   for (let i = 0; i < rib.length; i += 20_000) {
     await ch.insert({ table: "rib_entries", values: rib.slice(i, i + 20_000), format: "JSONEachRow" });
   }

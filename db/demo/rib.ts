@@ -57,7 +57,6 @@ export function buildRib(options: {
   topology: Topology;
   addresses: AddressPlan;
   events: DemoEvent[];
-  eventAses: { handoverShift: number; routerShift: number; outageTransit: number };
   start: number;
 }): RibRow[] {
   const { ases, operatorAsn, topology, addresses, start } = options;
@@ -155,33 +154,35 @@ export function buildRib(options: {
     routeRows(start, as, sessions, false);
   }
 
-  const eventAt = (kind: DemoEvent["kind"]) => options.events.find((e) => e.kind === kind)!;
+  const event = (kind: DemoEvent["kind"]) => options.events.find((e) => e.kind === kind);
+  const handoverShift = event("handover-shift");
+  const routerShift = event("router-shift");
+  const outage = event("interface-outage");
   // Handover shift: the AS's routes now come from another transit provider.
-  {
-    const as = byAsn.get(options.eventAses.handoverShift)!;
+  if (handoverShift) {
+    const as = byAsn.get(handoverShift.asn)!;
     const before = transits[as.asn % transits.length];
     const after = transits.find((t) => t.asn !== before.asn)!;
-    const at = eventAt("handover-shift").at;
+    const at = handoverShift.at;
     routeRows(at, as, sessionsOf(before.asn), true);
     routeRows(at, as, sessionsOf(after.asn), false);
   }
   // Router shift: the peer's session moves to the Frankfurt exchange.
-  {
-    const as = byAsn.get(options.eventAses.routerShift)!;
-    const at = eventAt("router-shift").at;
+  if (routerShift) {
+    const as = byAsn.get(routerShift.asn)!;
+    const at = routerShift.at;
     const fraPort = topology.interfaces.find((i) => i.connection === "DE-CIX Frankfurt")!;
     routeRows(at, as, sessionsOf(as.asn), true);
     routeRows(at, as, [{ iface: fraPort, neighbor: as.asn, peerIp: ixPeerAddress(fraPort, as.asn, 0), type: "Peering" }], false);
   }
   // Interface outage: routes over the first port to the transit are withdrawn, then come back.
-  {
-    const outage = eventAt("interface-outage");
-    const transit = byAsn.get(options.eventAses.outageTransit)!;
+  if (outage) {
+    const transit = byAsn.get(outage.asn)!;
     const all = sessionsOf(transit.asn);
     const [firstPort, ...otherPorts] = all;
     for (const as of ases) {
       const viaThisTransit = !sessionsOf(as.asn).length && transits[as.asn % transits.length].asn === transit.asn;
-      if (!(viaThisTransit || as.asn === transit.asn) || as.asn === options.eventAses.handoverShift) continue;
+      if (!(viaThisTransit || as.asn === transit.asn) || as.asn === handoverShift?.asn) continue;
       routeRows(outage.at, as, [firstPort], true, all);
       routeRows(outage.until!, as, [firstPort], false, all);
       // Routers that used the failed port over iBGP fail over to the next border router meanwhile.

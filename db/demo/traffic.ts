@@ -46,7 +46,8 @@ export type DemoPath = {
   vrfName: string;
 };
 
-export type DemoEvent = { kind: "handover-shift" | "router-shift" | "interface-outage"; at: number; until?: number; description: string };
+/** `asn`: the AS whose traffic moves (for the outage: the transit provider whose port fails). */
+export type DemoEvent = { kind: "handover-shift" | "router-shift" | "interface-outage"; at: number; until?: number; asn: number; description: string };
 
 export type AddressPlan = Map<number, { v4: string[]; v6: string[] }>;
 
@@ -143,6 +144,44 @@ export function buildTraffic(options: {
   const routerShiftAt = lastMidnight - 6 * day + 14 * 3600;
   const outageFrom = lastMidnight - 3 * day + 13 * 3600;
   const outageTo = outageFrom + 4 * 3600;
+  // Events outside the generated period (a short demo) do not happen at all.
+  const inPeriod = (at: number) => at > start && at < end;
+  const handoverShiftHappens = inPeriod(handoverShiftAt);
+  const routerShiftHappens = inPeriod(routerShiftAt);
+  const outageHappens = inPeriod(outageFrom) && outageTo < end;
+  const fraPort = topology.interfaces.find((i) => i.connection === "DE-CIX Frankfurt")!;
+  const outagePort = topology.attachments.get(outageTransit.asn)![0];
+
+  /**
+   * Where traffic of `as` crosses the border over time: the endpoint, changed by the events —
+   * the same for traffic arriving from `as` and traffic sent to it, as routing is symmetric here.
+   */
+  const endpointOverTime = (as: DemoAs, entry: Endpoint): { from: number; to: number; endpoint: Endpoint }[] => {
+    if (handoverShiftHappens && as.asn === handoverShiftAs.asn) {
+      const other = transits.find((t) => t.asn !== entry.neighbor)!;
+      const otherIface = topology.attachments.get(other.asn)!.find((i) => i.router === entry.router) ?? topology.attachments.get(other.asn)![0];
+      return [
+        { from: start, to: handoverShiftAt, endpoint: entry },
+        { from: handoverShiftAt, to: end, endpoint: { router: otherIface.router, iface: otherIface, neighbor: other.asn } },
+      ];
+    }
+    if (routerShiftHappens && as.asn === routerShiftAs.asn) {
+      return [
+        { from: start, to: routerShiftAt, endpoint: entry },
+        { from: routerShiftAt, to: end, endpoint: { ...entry, router: fraPort.router, iface: fraPort } },
+      ];
+    }
+    if (outageHappens && entry.iface === outagePort) {
+      // The port is down for four hours; its traffic fails over to the transit's next port.
+      const backupIface = topology.attachments.get(outageTransit.asn)![1] ?? entry.iface;
+      return [
+        { from: start, to: outageFrom, endpoint: entry },
+        { from: outageFrom, to: outageTo, endpoint: { ...entry, router: backupIface.router, iface: backupIface } },
+        { from: outageTo, to: end, endpoint: entry },
+      ];
+    }
+    return [{ from: start, to: end, endpoint: entry }];
+  };
 
   for (const [rank, as] of byWeight.entries()) {
     const share = as.weight / totalWeight;
@@ -206,25 +245,8 @@ export function buildTraffic(options: {
             vrfName: dest.asn === operatorAsn ? "default" : "INTERNET",
           } satisfies Omit<DemoPath, "id" | "exporterName" | "exporterAddress" | "linkStartRouter" | "linkStartIf" | "linkEndRouter" | "linkEndIf" | "samplingRate">;
 
-          if (as.asn === handoverShiftAs.asn) {
-            // Before: via its usual transit; after: the same traffic arrives via another transit.
-            const other = transits.find((t) => t.asn !== entry.neighbor)!;
-            const otherIface = topology.attachments.get(other.asn)!.find((i) => i.router === entry.router) ?? topology.attachments.get(other.asn)![0];
-            pushPath({ ...base, validTo: handoverShiftAt });
-            pushPath({ ...base, validFrom: handoverShiftAt, asHnd: other.asn, ingressRouter: otherIface.router, inIf: otherIface.name });
-          } else if (as.asn === routerShiftAs.asn) {
-            // The peer moves its sessions to the Frankfurt exchange port.
-            const fraPort = topology.interfaces.find((i) => i.connection === "DE-CIX Frankfurt")!;
-            pushPath({ ...base, validTo: routerShiftAt });
-            pushPath({ ...base, validFrom: routerShiftAt, ingressRouter: fraPort.router, inIf: fraPort.name });
-          } else if (entry.neighbor === outageTransit.asn && entry.iface === topology.attachments.get(outageTransit.asn)![0]) {
-            // The first port to this transit goes down for four hours; its traffic fails over.
-            const backup = topology.attachments.get(outageTransit.asn)![1] ?? entry.iface;
-            pushPath({ ...base, validTo: outageFrom });
-            pushPath({ ...base, validFrom: outageFrom, validTo: outageTo, ingressRouter: backup.router, inIf: backup.name });
-            pushPath({ ...base, validFrom: outageTo });
-          } else {
-            pushPath(base);
+          for (const { from, to, endpoint } of endpointOverTime(as, entry)) {
+            pushPath({ ...base, validFrom: from, validTo: to, ingressRouter: endpoint.router, inIf: endpoint.iface.name, asHnd: endpoint.neighbor });
           }
         }
       }
@@ -232,14 +254,13 @@ export function buildTraffic(options: {
 
     // Outbound: subscribers (or the customer itself) towards `as`, leaving where `as` is reached.
     if (outboundBps > 0 && as.connection !== "customer") {
-      const exit = entries[0];
       const router = chosenAccess[0];
       for (const family of rank < 120 ? ([4, 6] as const) : ([4] as const)) {
         const familyShare = rank >= 120 ? 1 : family === 6 ? v6Share : 1 - v6Share;
         const src = hosts(operatorAsn, family, nextId);
         const dst = hosts(as.asn, family, nextId + 3);
-        pushPath({
-          validFrom: start, validTo: end, ipVersion: family, rateBps: outboundBps * familyShare, growth, profile,
+        for (const { from, to, endpoint: exit } of endpointOverTime(as, entries[0])) pushPath({
+          validFrom: from, validTo: to, ipVersion: family, rateBps: outboundBps * familyShare, growth, profile,
           records: Math.max(1, records - 1), ingressRouter: router, inIf: topology.accessInterface(router).name,
           egressRouter: exit.router, outIf: exit.iface.name, asSrc: operatorAsn, asHnd: operatorAsn,
           asNxt: exit.neighbor, asDst: as.asn, application, infrastructure, protocol, srcPorts: [443],
@@ -269,11 +290,15 @@ export function buildTraffic(options: {
     });
   }
 
-  events.push(
-    { kind: "handover-shift", at: handoverShiftAt, description: `AS${handoverShiftAs.asn} ${handoverShiftAs.name} moves from one transit provider to another` },
-    { kind: "router-shift", at: routerShiftAt, description: `AS${routerShiftAs.asn} ${routerShiftAs.name} moves its peering to DE-CIX Frankfurt (fra-er2)` },
-    { kind: "interface-outage", at: outageFrom, until: outageTo, description: `Transit port to AS${outageTransit.asn} ${outageTransit.name} is down for 4 hours` },
-  );
+  if (handoverShiftHappens) {
+    events.push({ kind: "handover-shift", at: handoverShiftAt, asn: handoverShiftAs.asn, description: `AS${handoverShiftAs.asn} ${handoverShiftAs.name} moves from one transit provider to another` });
+  }
+  if (routerShiftHappens) {
+    events.push({ kind: "router-shift", at: routerShiftAt, asn: routerShiftAs.asn, description: `AS${routerShiftAs.asn} ${routerShiftAs.name} moves its peering to DE-CIX Frankfurt (fra-er2)` });
+  }
+  if (outageHappens) {
+    events.push({ kind: "interface-outage", at: outageFrom, until: outageTo, asn: outageTransit.asn, description: `Transit port to AS${outageTransit.asn} ${outageTransit.name} is down for 4 hours` });
+  }
 
   // The top 200 ASes by traffic keep their numbers in the aggregates, plus the operator itself.
   const tracked = [operatorAsn, ...byWeight.slice(0, 200).map((a) => a.asn)];
