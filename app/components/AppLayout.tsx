@@ -2,23 +2,12 @@ import { Anchor, AppShell, Burger, Group, NavLink, ScrollArea, Text, Title } fro
 import { useDisclosure } from "@mantine/hooks";
 import { Form, Link, useLocation } from "@remix-run/react";
 import type { ReactNode } from "react";
-import type { SiteStyle } from "~/server/site-style.server";
+import type { AppFrame } from "~/server/app-frame.server";
 import { CsrfField } from "./CsrfField";
 
-export type MenuEntry = { path: string; label: string };
-
 /** The frame of every logged-in screen: header with the company name, the tool menu, a footer. */
-export function AppLayout({
-  style,
-  menu,
-  user,
-  children,
-}: {
-  style: SiteStyle;
-  menu: MenuEntry[];
-  user: { email: string; firstName: string; lastName: string };
-  children: ReactNode;
-}) {
+export function AppLayout({ frame, children }: { frame: AppFrame; children: ReactNode }) {
+  const { style, menu, user } = frame;
   const [opened, { toggle }] = useDisclosure();
   const location = useLocation();
   return (

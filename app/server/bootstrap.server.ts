@@ -17,6 +17,7 @@ export async function bootstrapOrExit(): Promise<void> {
         `variant ${services.config.APP_VARIANT}, in ${((performance.now() - started) / 1000).toFixed(1)} s`,
     );
     await printCredentialsIfDemo(services);
+    closeStoresOnShutdown(services);
   } catch (error) {
     if (error instanceof ConfigError || error instanceof StoreUnavailableError) {
       console.error(`flowlens cannot start.\n${error.message}`);
@@ -34,4 +35,27 @@ async function printCredentialsIfDemo(services: Awaited<ReturnType<typeof getSer
   const { demoCredentials } = await import("./demo-state.server");
   const { printDemoCredentials } = await import("~db/demo/load");
   printDemoCredentials(await demoCredentials(services.pg.db));
+}
+
+const SHUTDOWN_GRACE_MS = 2_000;
+
+/**
+ * remix-serve stops listening on SIGTERM/SIGINT but the open stores keep the process alive:
+ * let in-flight requests finish briefly, close PGlite/chDB (or the server pools) cleanly, exit.
+ */
+function closeStoresOnShutdown(services: Awaited<ReturnType<typeof getServices>>) {
+  let closing = false;
+  const shutdown = (signal: string) => {
+    if (closing) return;
+    closing = true;
+    log.info(`${signal}: closing the stores`);
+    setTimeout(() => {
+      services
+        .close()
+        .catch((error) => log.error(`closing the stores failed: ${error instanceof Error ? error.message : String(error)}`))
+        .finally(() => process.exit(0));
+    }, SHUTDOWN_GRACE_MS).unref();
+  };
+  process.once("SIGTERM", () => shutdown("SIGTERM"));
+  process.once("SIGINT", () => shutdown("SIGINT"));
 }

@@ -4,7 +4,7 @@ import type { Permission } from "~/lib/permissions";
 import { MESSAGES } from "~/lib/messages";
 import { getRequestContext, type RequestContext } from "../auth/guard.server";
 import type { UserContext } from "../auth/user-context.server";
-import { verifyCsrf } from "../auth/csrf.server";
+import { csrfCookieHeader, newCsrfToken, readCsrfCookie, verifyCsrf } from "../auth/csrf.server";
 import { log } from "../log.server";
 
 export const API_VERSIONS = { min: 13, max: 17, default: 17 } as const;
@@ -111,8 +111,10 @@ export function endpoint<Q extends z.ZodType = z.ZodObject<{}>, B extends z.ZodT
       const body = (spec.body ?? z.unknown()).safeParse(rawBody);
       if (!body.success) return apiError(400, "Invalid request body.", { errors: zodErrors(body.error) });
       const result = await spec.handler({ request, params, context, user, query: query.data as z.infer<Q>, body: body.data as z.infer<B>, version });
-      if (result instanceof Response) return result;
-      return Response.json(result ?? {}, { headers: { "Cache-Control": "no-store" } });
+      const response = result instanceof Response ? result : Response.json(result ?? {}, { headers: { "Cache-Control": "no-store" } });
+      // API clients that start with a GET (e.g. siteconfig/) receive the CSRF cookie their mutations must echo.
+      if (spec.method === "GET" && !readCsrfCookie(request)) response.headers.append("Set-Cookie", csrfCookieHeader(newCsrfToken()));
+      return response;
     } catch (error) {
       if (error instanceof ApiProblem) return Response.json(error.body, { status: error.status });
       if (error instanceof Response) return error;

@@ -73,8 +73,7 @@ export async function requireUser(request: Request, route?: ToolRoute): Promise<
   }
   const menu = await userMenu(context.services, user);
   if (route && !mayOpen(route, { permissions: new Set(user.permissions), featureFlags: new Set(user.featureFlags), isStaff: user.isStaff })) {
-    const landing = firstAvailableRoute(menu);
-    throw redirect(landing ?? "/logout?reason=no-permissions");
+    throw redirect(await landingRoute(context.services, user, menu));
   }
   return { ...context, user, menu };
 }
@@ -94,4 +93,21 @@ export async function readProtectedForm(request: Request): Promise<FormData> {
   const form = await request.clone().formData();
   verifyCsrfForm(request, form);
   return form;
+}
+
+/**
+ * Where a user lands (after login, from "/", or from a route they may not open): their first
+ * available route; delegated users see the welcome page first when the site enables it; with no
+ * route at all the session ends with the 'No Permissions' notice.
+ */
+export async function landingRoute(services: Services, user: UserContext, menu?: ToolRoute[]): Promise<string> {
+  const first = firstAvailableRoute(menu ?? (await userMenu(services, user)));
+  if (!first) return "/logout?reason=no-permissions";
+  if (user.isDelegated) {
+    const { siteSettings } = await import("~db/postgres/schema");
+    const { eq } = await import("drizzle-orm");
+    const [settings] = await services.pg.db.select({ welcome: siteSettings.welcomePageEnabled }).from(siteSettings).where(eq(siteSettings.id, 1));
+    if (settings?.welcome) return "/welcome";
+  }
+  return first;
 }

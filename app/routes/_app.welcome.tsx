@@ -1,0 +1,50 @@
+import { Button, List, Paper, Stack, Text, Title } from "@mantine/core";
+import { redirect, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { Link, useLoaderData } from "@remix-run/react";
+import { eq } from "drizzle-orm";
+import { delegationRestrictions, siteSettings } from "~db/postgres/schema";
+import { firstAvailableRoute } from "~/lib/routes";
+import { requireUser } from "~/server/auth/guard.server";
+
+export const meta: MetaFunction = () => [{ title: "Welcome · flowlens" }];
+
+/** Shown only to delegated users, and only when the site enables the welcome page. */
+export async function loader({ request }: LoaderFunctionArgs) {
+  const { services, user, menu } = await requireUser(request);
+  const first = firstAvailableRoute(menu);
+  const [settings] = await services.pg.db.select({ welcome: siteSettings.welcomePageEnabled }).from(siteSettings).where(eq(siteSettings.id, 1));
+  if (!user.isDelegated || !settings?.welcome) throw redirect(first ?? "/logout?reason=no-permissions");
+  const [restrictions] = await services.pg.db.select().from(delegationRestrictions).where(eq(delegationRestrictions.userId, user.id));
+  return {
+    name: user.firstName || user.email,
+    continueTo: first ?? "/logout?reason=no-permissions",
+    tools: menu.filter((m) => m.permission !== null).map((m) => m.menuLabel),
+    flowViews: (restrictions?.flowsViewsRestrictions ?? []).map((r) => `${r.dimension}: ${r.constrained_values.join(", ")}`),
+    asNumbers: restrictions?.externalLinksViewsRestrictions.ASNumberList ?? [],
+  };
+}
+
+export default function Welcome() {
+  const { name, continueTo, tools, flowViews, asNumbers } = useLoaderData<typeof loader>();
+  return (
+    <Paper withBorder p="xl" maw={720}>
+      <Stack>
+        <Title order={2}>Welcome, {name}</Title>
+        <Text>Your account shows the part of the network's traffic that was shared with you. You can use:</Text>
+        <List>{tools.map((t) => <List.Item key={t}>{t}</List.Item>)}</List>
+        {flowViews.length ? (
+          <>
+            <Text>Your traffic views are limited to:</Text>
+            <List>{flowViews.map((v) => <List.Item key={v}>{v}</List.Item>)}</List>
+          </>
+        ) : null}
+        {asNumbers.length ? <Text>Border links: {asNumbers.map((a) => `AS${a}`).join(", ")}</Text> : null}
+        <div>
+          <Button component={Link} to={continueTo}>
+            Continue
+          </Button>
+        </div>
+      </Stack>
+    </Paper>
+  );
+}
