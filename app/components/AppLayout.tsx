@@ -1,9 +1,12 @@
-import { Anchor, AppShell, Burger, Group, NavLink, ScrollArea, Text, Title } from "@mantine/core";
+import { Alert, Anchor, AppShell, Badge, Burger, Group, NavLink, ScrollArea, Text, Title } from "@mantine/core";
 import { useDisclosure } from "@mantine/hooks";
 import { Form, Link, useLocation } from "@remix-run/react";
 import type { ReactNode } from "react";
 import type { AppFrame } from "~/server/app-frame.server";
 import { CsrfField } from "./CsrfField";
+import { NotificationPoller } from "./NotificationPoller";
+
+const headerButton = { background: "none", border: "1px solid rgba(255,255,255,.6)", color: "white", borderRadius: 4, padding: "2px 10px", cursor: "pointer", textDecoration: "none", fontSize: 14 } as const;
 
 /** The frame of every logged-in screen: header with the company name, the tool menu, a footer. */
 export function AppLayout({ frame, children }: { frame: AppFrame; children: ReactNode }) {
@@ -13,21 +16,27 @@ export function AppLayout({ frame, children }: { frame: AppFrame; children: Reac
   return (
     <AppShell header={{ height: 56 }} navbar={{ width: 240, breakpoint: "sm", collapsed: { mobile: !opened } }} footer={{ height: 36 }} padding="md">
       <AppShell.Header bg={style.colorTertiary} c="white">
-        <Group h="100%" px="md" justify="space-between">
-          <Group>
+        <Group h="100%" px="md" justify="space-between" wrap="nowrap">
+          <Group wrap="nowrap">
             <Burger opened={opened} onClick={toggle} hiddenFrom="sm" size="sm" color="white" aria-label="Toggle menu" />
             {style.companyLogo ? <img src={`data:image/png;base64,${style.companyLogo}`} alt="" height={28} /> : null}
             <Title order={3} c="white">
               {style.companyName}
             </Title>
           </Group>
-          <Group gap="sm">
-            <Text size="sm">
+          <Group gap="sm" wrap="nowrap">
+            <Link to="/notifications" style={headerButton} aria-label={`Notifications, ${frame.unreadNotifications} unread`}>
+              Notifications{frame.unreadNotifications ? <Badge size="xs" color="red" ml={6}>{frame.unreadNotifications}</Badge> : null}
+            </Link>
+            <Link to="/settings" style={headerButton}>
+              Settings
+            </Link>
+            <Text size="sm" visibleFrom="md">
               {user.firstName} {user.lastName}
             </Text>
             <Form method="post" action="/logout">
               <CsrfField />
-              <button type="submit" style={{ background: "none", border: "1px solid rgba(255,255,255,.6)", color: "white", borderRadius: 4, padding: "2px 10px", cursor: "pointer" }}>
+              <button type="submit" style={headerButton}>
                 Log out
               </button>
             </Form>
@@ -41,7 +50,15 @@ export function AppLayout({ frame, children }: { frame: AppFrame; children: Reac
           ))}
         </ScrollArea>
       </AppShell.Navbar>
-      <AppShell.Main>{children}</AppShell.Main>
+      <AppShell.Main>
+        {frame.overrides.clickhouseDb || frame.overrides.rawFlowDb ? (
+          <Alert color="orange" mb="md" title="Database override active">
+            {frame.overrides.clickhouseDb ? `Flows are read from the ClickHouse database "${frame.overrides.clickhouseDb}". ` : ""}
+            {frame.overrides.rawFlowDb ? `Raw flows are read from "${frame.overrides.rawFlowDb}".` : ""}
+          </Alert>
+        ) : null}
+        {children}
+      </AppShell.Main>
       <AppShell.Footer px="md">
         <Group h="100%" gap="md">
           <Text size="xs" c="dimmed">
@@ -54,6 +71,7 @@ export function AppLayout({ frame, children }: { frame: AppFrame; children: Reac
           ))}
         </Group>
       </AppShell.Footer>
+      <NotificationPoller />
     </AppShell>
   );
 }

@@ -1,15 +1,23 @@
 import type { ToolRoute } from "~/lib/routes";
 import { requireUser } from "./auth/guard.server";
+import { unreadCount } from "./notifications/notifications.server";
 import { resolveStyle } from "./site-style.server";
 
 /** What the logged-in frame (header, menu, footer) needs, after the session and route guard. */
 export async function loadAppFrame(request: Request, route?: ToolRoute) {
   const { services, user, menu } = await requireUser(request, route);
+  const [style, unread, overrides] = await Promise.all([
+    resolveStyle(services.pg.db, user.id),
+    unreadCount(services.pg.db, user.id),
+    databaseOverrides(services, user.id),
+  ]);
   return {
     services,
     user,
     frame: {
-      style: await resolveStyle(services.pg.db, user.id),
+      style,
+      unreadNotifications: unread,
+      overrides,
       menu: menu.map((item) => ({ path: item.path, label: item.menuLabel })),
       user: { email: user.email, firstName: user.firstName, lastName: user.lastName, isStaff: user.isStaff, isSuperuser: user.isSuperuser, groups: user.groups },
     },
@@ -17,3 +25,14 @@ export async function loadAppFrame(request: Request, route?: ToolRoute) {
 }
 
 export type AppFrame = Awaited<ReturnType<typeof loadAppFrame>>["frame"];
+
+/** Administrative overrides of the analytics databases: shown as a warning on every page while set. */
+async function databaseOverrides(services: Awaited<ReturnType<typeof requireUser>>["services"], userId: number) {
+  const { users } = await import("~db/postgres/schema");
+  const { eq } = await import("drizzle-orm");
+  const [row] = await services.pg.db
+    .select({ flows: users.overrideClickhouseDb, raw: users.overrideClickhouseRawFlowDb })
+    .from(users)
+    .where(eq(users.id, userId));
+  return { clickhouseDb: row?.flows ?? null, rawFlowDb: row?.raw ?? null };
+}

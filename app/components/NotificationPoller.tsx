@@ -1,0 +1,42 @@
+import { notifications as toasts } from "@mantine/notifications";
+import { useEffect } from "react";
+import { NOTIFICATION_POLL_MS } from "~/lib/constants";
+
+type Item = { id: number; title: string; message: string; is_read: boolean; do_pop_up: boolean };
+
+const SHOWN_KEY = "flowlens.notifications.shown";
+
+/**
+ * Polls auth/notifications/ every 60 s while the page is open (only rendered for logged-in users)
+ * and pops up unread notifications flagged do_pop_up, once per browser session. Network errors
+ * are ignored, as the spec says.
+ */
+export function NotificationPoller({ paused = false }: { paused?: boolean }) {
+  useEffect(() => {
+    if (paused) return;
+    let cancelled = false;
+    const shown = new Set<number>(JSON.parse(sessionStorage.getItem(SHOWN_KEY) ?? "[]"));
+    const poll = async () => {
+      try {
+        const response = await fetch("/auth/notifications/", { headers: { Accept: "application/json; version=17" }, credentials: "same-origin" });
+        if (!response.ok || cancelled) return;
+        const body = (await response.json()) as { notifications: Item[] };
+        for (const item of body.notifications) {
+          if (item.is_read || !item.do_pop_up || shown.has(item.id)) continue;
+          shown.add(item.id);
+          toasts.show({ title: item.title, message: item.message || " ", autoClose: 10_000 });
+        }
+        sessionStorage.setItem(SHOWN_KEY, JSON.stringify([...shown].slice(-200)));
+      } catch {
+        // network errors while fetching notifications are ignored
+      }
+    };
+    void poll();
+    const timer = window.setInterval(poll, NOTIFICATION_POLL_MS);
+    return () => {
+      cancelled = true;
+      window.clearInterval(timer);
+    };
+  }, [paused]);
+  return null;
+}
