@@ -29,7 +29,7 @@ async function main() {
       return;
     }
     const days = argument("days");
-    const summary = await loadDemoNetwork(services, { days: days ? Number(days) : undefined });
+    const summary = await loadDemoNetwork(services, { days: days ? Number(days) : config.DEMO_DAYS });
     printDemoSummary(summary);
     printDemoCredentials(summary.users);
   } finally {

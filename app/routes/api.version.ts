@@ -1,6 +1,7 @@
 import { eq } from "drizzle-orm";
 import { siteSettings, users } from "~db/postgres/schema";
 import { API_VERSIONS, endpoint, resourceRoute } from "~/server/api/contract.server";
+import packageJson from "../../package.json";
 
 /** GET api/version/: versions of the app, the API and the data layout, and the user's database overrides. */
 export const { loader, action } = resourceRoute({
@@ -15,7 +16,7 @@ export const { loader, action } = resourceRoute({
         services.ch.client.query({ query: "SELECT version() AS v", format: "JSONEachRow" }).then((rs) => rs.json<{ v: string }>()),
       ]);
       return {
-        version: process.env.npm_package_version ?? "0.1.0",
+        version: packageJson.version,
         api_versions: { min: API_VERSIONS.min, max: API_VERSIONS.max, default: API_VERSIONS.default },
         variant: services.config.APP_VARIANT,
         clickhouse_db_version: settings?.clickhouseDbVersion ?? "",

@@ -38,8 +38,14 @@ export async function openClickhouse(
       await admin.close();
       throw new StoreUnavailableError("ClickHouse", `cannot reach ${config.CLICKHOUSE_URL}: ${ping.error.message}`);
     }
-    await admin.command({ query: `CREATE DATABASE IF NOT EXISTS ${database}` });
-    await admin.close();
+    try {
+      await admin.command({ query: `CREATE DATABASE IF NOT EXISTS ${database}` });
+    } catch (error) {
+      // Typically wrong credentials or missing grants: the ping above needs neither.
+      throw new StoreUnavailableError("ClickHouse", `cannot create or open database ${database} at ${config.CLICKHOUSE_URL}: ${error instanceof Error ? error.message.split("\n")[0] : String(error)}`);
+    } finally {
+      await admin.close();
+    }
     const client = createClient({
       url: config.CLICKHOUSE_URL,
       username: config.CLICKHOUSE_USER ?? "default",

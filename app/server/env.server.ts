@@ -48,6 +48,8 @@ export const EnvSchema = z.object({
   PORT: z.preprocess(emptyToUndefined, z.coerce.number().int().min(1).max(65535).default(3000)),
   APP_VARIANT: z.preprocess(emptyToUndefined, z.enum(APP_VARIANTS).default("analytics")),
   DEMO_DATA: z.preprocess(emptyToUndefined, z.enum(["auto", "on", "off"]).default("auto")),
+  /** Behind a reverse proxy: take the client address from the last X-Forwarded-For entry it appends. */
+  TRUST_PROXY: z.preprocess(emptyToUndefined, z.enum(["0", "1", "false", "true"]).default("0").transform((v) => v === "1" || v === "true")),
   SMTP_URL: urlWithProtocols(["smtp:", "smtps:"], "smtp://user:pass@mail.example.org:587"),
   SMTP_FROM: z.preprocess(emptyToUndefined, z.string().default("flowlens <noreply@flowlens.invalid>")),
   SUPPORT_EMAIL: z.preprocess(emptyToUndefined, z.string().email("must be an e-mail address").optional()),
@@ -105,6 +107,9 @@ export function parseConfig(source: Record<string, string | undefined>): AppConf
   const parsed = EnvSchema.safeParse(source);
   if (!parsed.success) throw new ConfigError(`Invalid configuration:\n${describeIssues(parsed.error)}`);
   const env = parsed.data;
+  if (env.CLICKHOUSE_CLUSTER && !env.CLICKHOUSE_URL) {
+    throw new ConfigError("Invalid configuration:\n  CLICKHOUSE_CLUSTER: needs CLICKHOUSE_URL (the embedded chDB is a single node)");
+  }
   const dataDir = path.resolve(env.DATA_DIR);
   return {
     ...env,

@@ -4,6 +4,7 @@ import { openClickhouse, type ClickhouseHandle } from "./clickhouse.server";
 import { DEFAULT_LAYOUT, migrateClickhouse } from "./clickhouse-migrations.server";
 import { getConfig, type AppConfig } from "./env.server";
 import { log } from "./log.server";
+import { lockDataDir } from "./data-dir-lock.server";
 import { openPostgres, type PostgresHandle } from "./postgres.server";
 import { ensureReferenceData } from "./reference-data.server";
 
@@ -24,12 +25,21 @@ export type StartOptions = {
 
 /** Opens both stores, applies their migrations and makes sure the reference rows exist. */
 export async function startServices(config: AppConfig, options: StartOptions = {}): Promise<Services> {
-  const pg = await openPostgres(config, { pglitePath: options.pglitePath });
+  const usesDataDir = (config.embeddedPostgres && options.pglitePath !== ":memory:") || (config.embeddedClickhouse && options.chdbPath !== ":memory:");
+  const unlock = usesDataDir ? lockDataDir(config.dataDir) : () => {};
+  let pg: PostgresHandle;
   let ch: ClickhouseHandle;
+  try {
+    pg = await openPostgres(config, { pglitePath: options.pglitePath });
+  } catch (error) {
+    unlock();
+    throw error;
+  }
   try {
     ch = await openClickhouse(config, { chdbPath: options.chdbPath });
   } catch (error) {
     await pg.close();
+    unlock();
     throw error;
   }
   const appliedCh = await migrateClickhouse(ch.client, { ...DEFAULT_LAYOUT, cluster: config.CLICKHOUSE_CLUSTER });
@@ -41,6 +51,7 @@ export async function startServices(config: AppConfig, options: StartOptions = {
     ch,
     close: async () => {
       await Promise.allSettled([pg.close(), ch.close()]);
+      unlock();
     },
   };
   if (shouldLoadDemo(config, options) && (await storesAreEmpty(services))) {

@@ -73,3 +73,15 @@ describe("configuration", () => {
     expect(config.embeddedPostgres).toBe(true);
   });
 });
+
+describe("configuration rules across variables", () => {
+  it("refuses a ClickHouse cluster on the embedded chDB", () => {
+    expect(() => parseConfig({ DATA_DIR: dataDir(), CLICKHOUSE_CLUSTER: "flows" })).toThrow(/CLICKHOUSE_CLUSTER: needs CLICKHOUSE_URL/);
+  });
+
+  it("trusts X-Forwarded-For only when told to", () => {
+    expect(parseConfig({ DATA_DIR: dataDir() }).TRUST_PROXY).toBe(false);
+    expect(parseConfig({ DATA_DIR: dataDir(), TRUST_PROXY: "1" }).TRUST_PROXY).toBe(true);
+    expect(() => parseConfig({ DATA_DIR: dataDir(), TRUST_PROXY: "maybe" })).toThrow(/TRUST_PROXY/);
+  });
+});

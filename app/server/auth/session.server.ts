@@ -2,6 +2,7 @@ import { createHash, randomBytes } from "node:crypto";
 import { createCookie } from "@remix-run/node";
 import { and, eq, gt, isNull, lt, sql } from "drizzle-orm";
 import { sessions } from "~db/postgres/schema";
+import { getConfig } from "../env.server";
 import type { Db } from "../postgres.server";
 import { loadUserContext, type UserContext } from "./user-context.server";
 
@@ -103,6 +104,16 @@ export async function destroySession(db: Db, secret: string, request: Request, i
   return headers;
 }
 
+/**
+ * The client's address, when it can be known: behind a trusted reverse proxy (TRUST_PROXY) the
+ * last X-Forwarded-For entry, which the proxy appended itself (earlier ones are client-supplied).
+ * Otherwise "unknown" — remix-serve does not hand the socket address to the app — and limits per
+ * address do not apply.
+ */
 export function clientAddress(request: Request): string {
-  return request.headers.get("X-Forwarded-For")?.split(",")[0]?.trim() || request.headers.get("X-Real-IP") || "unknown";
+  if (!getConfig().TRUST_PROXY) return UNKNOWN_ADDRESS;
+  const hops = request.headers.get("X-Forwarded-For")?.split(",").map((h) => h.trim()).filter(Boolean) ?? [];
+  return hops[hops.length - 1] || UNKNOWN_ADDRESS;
 }
+
+export const UNKNOWN_ADDRESS = "unknown";

@@ -1,6 +1,7 @@
 import { and, count, eq, gt, lt } from "drizzle-orm";
 import { loginAttempts } from "~db/postgres/schema";
 import type { Db } from "../postgres.server";
+import { UNKNOWN_ADDRESS } from "./session.server";
 
 /** Failed logins allowed per account and per client address within the window. */
 export const THROTTLE = { windowMs: 15 * 60 * 1000, perAccount: 5, perAddress: 30 } as const;
@@ -20,7 +21,9 @@ export async function loginThrottle(db: Db, email: string, clientAddress: string
       .from(loginAttempts)
       .where(and(eq(loginAttempts.clientAddress, clientAddress), eq(loginAttempts.succeeded, false), gt(loginAttempts.createdAt, since))),
   ]);
-  const blocked = Number(byAccount.n) >= THROTTLE.perAccount || Number(byAddress.n) >= THROTTLE.perAddress;
+  // Without a known address (no trusted proxy) all clients would share one counter: skip it.
+  const addressBlocked = clientAddress !== UNKNOWN_ADDRESS && Number(byAddress.n) >= THROTTLE.perAddress;
+  const blocked = Number(byAccount.n) >= THROTTLE.perAccount || addressBlocked;
   return { blocked, retryAfterSeconds: blocked ? Math.ceil(THROTTLE.windowMs / 1000) : 0 };
 }
 
