@@ -3,13 +3,14 @@ import "@mantine/dates/styles.css";
 import "@mantine/notifications/styles.css";
 import "mantine-react-table/styles.css";
 
-import { ColorSchemeScript, MantineProvider, createTheme, mantineHtmlProps } from "@mantine/core";
+import { Alert, ColorSchemeScript, MantineProvider, createTheme, mantineHtmlProps } from "@mantine/core";
 import { Notifications } from "@mantine/notifications";
 import { data, type HeadersFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Links, Meta, Outlet, Scripts, ScrollRestoration, isRouteErrorResponse, useRouteError, useRouteLoaderData } from "@remix-run/react";
 import type { ReactNode } from "react";
 import { StartupErrorPage } from "~/components/ErrorPages";
 import { shadesOf } from "~/lib/colors";
+import { browserSupport, INCOMPATIBLE_BROWSER_MESSAGE } from "~/lib/browser-support";
 import { classifyStartupError } from "~/lib/startup-error";
 import { csrfCookieHeader, newCsrfToken, readCsrfCookie } from "~/server/auth/csrf.server";
 import { getRequestContext } from "~/server/auth/guard.server";
@@ -26,6 +27,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
     csrfToken,
     style,
     variant: services.config.APP_VARIANT,
+    browserSupported: browserSupport(request.headers.get("User-Agent")).supported,
     sessionStatus: session.status,
     user: session.user ? { email: session.user.email, firstName: session.user.firstName, lastName: session.user.lastName } : null,
   }, { headers });
@@ -61,6 +63,11 @@ export function Layout({ children }: { children: ReactNode }) {
       <body>
         <MantineProvider theme={theme} defaultColorScheme="light">
           <Notifications position="top-right" />
+          {data && !data.browserSupported ? (
+            <Alert color="yellow" radius={0} role="status">
+              {INCOMPATIBLE_BROWSER_MESSAGE}
+            </Alert>
+          ) : null}
           {children}
         </MantineProvider>
         <ScrollRestoration />

@@ -75,3 +75,16 @@ describe("routes and menu", () => {
     expect(new Set(paths).size).toBe(paths.length);
   });
 });
+
+import { browserSupport } from "~/lib/browser-support";
+describe("browser support", () => {
+  it("accepts Chrome 129+ and Firefox 128+, warns for older and other browsers", () => {
+    expect(browserSupport("Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/156.0.0.0 Safari/537.36").supported).toBe(true);
+    expect(browserSupport("Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko) HeadlessChrome/129.0.0.0 Safari/537.36").supported).toBe(true);
+    expect(browserSupport("Mozilla/5.0 AppleWebKit/537.36 Chrome/128.0.0.0 Safari/537.36").supported).toBe(false);
+    expect(browserSupport("Mozilla/5.0 (X11; Linux x86_64; rv:128.0) Gecko/20100101 Firefox/128.0").supported).toBe(true);
+    expect(browserSupport("Mozilla/5.0 (X11; Linux x86_64; rv:115.0) Gecko/20100101 Firefox/115.0").supported).toBe(false);
+    expect(browserSupport("Lynx/2.9.0").supported).toBe(false);
+    expect(browserSupport(null).supported).toBe(true);
+  });
+});
