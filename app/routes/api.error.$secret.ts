@@ -8,7 +8,7 @@ export class TestError extends Error {
 }
 
 /** GET api/error/{secret}/: raises a server error on purpose (to test reporting); 404 unless the secret matches. */
-export const { loader, action } = resourceRoute({
+const route = resourceRoute({
   GET: endpoint({
     method: "GET",
     access: "session",
@@ -19,3 +19,6 @@ export const { loader, action } = resourceRoute({
     },
   }),
 });
+
+export const loader = route.loader;
+export const action = route.action;

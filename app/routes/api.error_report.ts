@@ -10,7 +10,7 @@ const Report = z.object({
 });
 
 /** POST api/error_report/: a client-side error, kept for the operators of the installation. */
-export const { loader, action } = resourceRoute({
+const route = resourceRoute({
   POST: endpoint({
     method: "POST",
     access: "session",
@@ -22,3 +22,6 @@ export const { loader, action } = resourceRoute({
     },
   }),
 });
+
+export const loader = route.loader;
+export const action = route.action;

@@ -1,7 +1,7 @@
 import { endpoint, resourceRoute } from "~/server/api/contract.server";
 
 /** GET api/max_timestamp/: the newest 5-minute bucket with flow data (unix seconds), null when empty. */
-export const { loader, action } = resourceRoute({
+const route = resourceRoute({
   GET: endpoint({
     method: "GET",
     access: "login",
@@ -15,3 +15,6 @@ export const { loader, action } = resourceRoute({
     },
   }),
 });
+
+export const loader = route.loader;
+export const action = route.action;

@@ -4,7 +4,7 @@ import { API_VERSIONS, endpoint, resourceRoute } from "~/server/api/contract.ser
 import packageJson from "../../package.json";
 
 /** GET api/version/: versions of the app, the API and the data layout, and the user's database overrides. */
-export const { loader, action } = resourceRoute({
+const route = resourceRoute({
   GET: endpoint({
     method: "GET",
     access: "login",
@@ -29,3 +29,6 @@ export const { loader, action } = resourceRoute({
     },
   }),
 });
+
+export const loader = route.loader;
+export const action = route.action;

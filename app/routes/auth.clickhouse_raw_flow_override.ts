@@ -1,3 +1,6 @@
 import { databaseOverrideRoute } from "~/server/auth/database-override.server";
 
-export const { loader, action } = databaseOverrideRoute("overrideClickhouseRawFlowDb");
+const route = databaseOverrideRoute("overrideClickhouseRawFlowDb");
+
+export const loader = route.loader;
+export const action = route.action;

@@ -2,7 +2,7 @@ import { endpoint, resourceRoute } from "~/server/api/contract.server";
 import { destroySession } from "~/server/auth/session.server";
 
 /** POST auth/logout/: ends the session; clears the session and logged_in cookies. */
-export const { loader, action } = resourceRoute({
+const route = resourceRoute({
   POST: endpoint({
     method: "POST",
     access: "session",
@@ -13,3 +13,6 @@ export const { loader, action } = resourceRoute({
     },
   }),
 });
+
+export const loader = route.loader;
+export const action = route.action;

@@ -3,7 +3,7 @@ import { apiError, endpoint, resourceRoute } from "~/server/api/contract.server"
 import { deleteNotification } from "~/server/notifications/notifications.server";
 
 /** DELETE auth/notifications/{id}/ — only the user's own. */
-export const { loader, action } = resourceRoute({
+const route = resourceRoute({
   DELETE: endpoint({
     method: "DELETE",
     access: "login",
@@ -15,3 +15,6 @@ export const { loader, action } = resourceRoute({
     },
   }),
 });
+
+export const loader = route.loader;
+export const action = route.action;

@@ -7,7 +7,7 @@ const Updates = z
   .max(500, "at most 500 updates at once");
 
 /** GET auth/notifications/ (the user's, newest first); POST [{id, is_read?, is_archived?}]. */
-export const { loader, action } = resourceRoute({
+const route = resourceRoute({
   GET: endpoint({
     method: "GET",
     access: "login",
@@ -23,3 +23,6 @@ export const { loader, action } = resourceRoute({
     handler: async ({ context, user, body }) => ({ updated: await updateNotifications(context.services.pg.db, user!.id, body) }),
   }),
 });
+
+export const loader = route.loader;
+export const action = route.action;

@@ -2,7 +2,7 @@ import { ApiProblem, endpoint, resourceRoute } from "~/server/api/contract.serve
 import { userDetails } from "~/server/auth/user-details.server";
 
 /** GET auth/user/: the logged-in user with permissions, flags, restrictions and session status. */
-export const { loader, action } = resourceRoute({
+const route = resourceRoute({
   GET: endpoint({
     method: "GET",
     access: "session",
@@ -19,3 +19,6 @@ export const { loader, action } = resourceRoute({
     },
   }),
 });
+
+export const loader = route.loader;
+export const action = route.action;

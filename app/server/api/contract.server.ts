@@ -55,6 +55,8 @@ export type EndpointSpec<Q extends z.ZodType, B extends z.ZodType> = {
   body?: B;
   /** JSON mutations need the CSRF header; set false only for calls that create the session (login). */
   csrf?: boolean;
+  /** Reachable by a logged-in user who has not consented yet (the consent calls, user details, logout). */
+  allowWithoutConsent?: boolean;
   handler: (args: HandlerArgs<z.infer<Q>, z.infer<B>>) => Promise<Response | object | null>;
 };
 
@@ -74,7 +76,7 @@ async function readBody(request: Request): Promise<unknown> {
   }
 }
 
-function checkAccess(access: Access, context: RequestContext): UserContext | null {
+function checkAccess(access: Access, context: RequestContext, allowWithoutConsent: boolean): UserContext | null {
   if (access === "public" || access === "session") return context.session.user;
   const user = context.session.status === "LOGGED_IN" ? context.session.user : null;
   if (!user) {
@@ -82,6 +84,10 @@ function checkAccess(access: Access, context: RequestContext): UserContext | nul
       detail: context.session.status === "EXPIRED" ? MESSAGES.sessionExpired : "Authentication credentials were not provided.",
       exception_code: "not_authenticated",
     });
+  }
+  // GDPR: withdrawing consent removes access, to the API as to the screens.
+  if (!user.hasConsented && !allowWithoutConsent) {
+    throw new ApiProblem(403, { detail: "Consent is required before using flowlens.", exception_code: "consent_required" });
   }
   if (typeof access === "object" && !user.permissions.includes(access.permission)) {
     throw new ApiProblem(403, { detail: MESSAGES.permissionDenied, exception_code: "permission_denied" });
@@ -102,7 +108,7 @@ export function endpoint<Q extends z.ZodType = z.ZodObject<{}>, B extends z.ZodT
       }
       const version = apiVersion(request);
       const context = await getRequestContext(request);
-      const user = checkAccess(spec.access, context);
+      const user = checkAccess(spec.access, context, spec.allowWithoutConsent ?? false);
       if (spec.method !== "GET" && spec.csrf !== false) verifyCsrf(request);
       const url = new URL(request.url);
       const query = (spec.query ?? z.object({})).safeParse(Object.fromEntries(url.searchParams));

@@ -1,0 +1,29 @@
+import { z } from "zod";
+import { isValidEmail, normalizeEmail } from "~/lib/email";
+import { MESSAGES } from "~/lib/messages";
+import { apiError, endpoint, resourceRoute } from "~/server/api/contract.server";
+import { requestReset, RESET_TEXTS } from "~/server/auth/password-reset.server";
+import { publicOrigin } from "~/server/mail/mailer.server";
+
+/**
+ * POST auth/password/reset/ {email}: mails a reset link when an active account has the address.
+ * The answer is the same whether or not it does (only a malformed address is refused).
+ */
+const route = resourceRoute({
+  POST: endpoint({
+    method: "POST",
+    access: "public",
+    body: z.object({ email: z.string().max(1000) }),
+    handler: async ({ request, context, body }) => {
+      if (!isValidEmail(normalizeEmail(body.email))) {
+        return apiError(400, MESSAGES.emailFormat, { errors: [{ field: "email", message: MESSAGES.emailFormat }] });
+      }
+      await requestReset(context.services.pg.db, body.email, publicOrigin(request));
+      return { detail: RESET_TEXTS.requested };
+    },
+  }),
+});
+
+// Plain `export const loader =` (not a destructuring export): Remix strips only that form from the client bundle.
+export const loader = route.loader;
+export const action = route.action;
