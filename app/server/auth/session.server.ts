@@ -40,15 +40,23 @@ function sessionCookie(secret: string, request: Request) {
   });
 }
 
-/** Readable by scripts on purpose (spec: the logged_in cookie tells an expired session from none). */
-const loggedInCookie = createCookie("logged_in", { httpOnly: false, sameSite: "lax", path: "/" });
+/**
+ * A plain "logged_in=1" cookie, readable by scripts on purpose: it tells an expired session (the
+ * cookie is still there) from a visitor who never logged in (shell §4).
+ */
+const LOGGED_IN_COOKIE = "logged_in";
+const loggedInCookie = {
+  isSet: (cookieHeader: string | null) => new RegExp(`(?:^|;\\s*)${LOGGED_IN_COOKIE}=1(?:;|$)`).test(cookieHeader ?? ""),
+  set: (maxAgeSeconds: number) => `${LOGGED_IN_COOKIE}=1; Path=/; SameSite=Lax; Max-Age=${maxAgeSeconds}`,
+  clear: () => `${LOGGED_IN_COOKIE}=; Path=/; SameSite=Lax; Max-Age=0`,
+};
 
 const hashToken = (token: string) => createHash("sha256").update(token).digest("hex");
 
 export async function readSession(db: Db, secret: string, request: Request): Promise<SessionState> {
   const cookieHeader = request.headers.get("Cookie");
   const token = (await sessionCookie(secret, request).parse(cookieHeader)) as string | null;
-  const hadLoggedIn = Boolean(await loggedInCookie.parse(cookieHeader));
+  const hadLoggedIn = loggedInCookie.isSet(cookieHeader);
   const noSession: SessionState = { status: hadLoggedIn ? "EXPIRED" : "ANONYMOUS", user: null, idHash: null };
   if (!token || typeof token !== "string") return noSession;
   const idHash = hashToken(token);
@@ -91,7 +99,7 @@ export async function createSession(
   await db.delete(sessions).where(lt(sessions.expiresAt, new Date(now - 24 * 60 * 60 * 1000)));
   const headers = new Headers();
   headers.append("Set-Cookie", await sessionCookie(secret, request).serialize(token, { maxAge: 30 * 24 * 3600 }));
-  headers.append("Set-Cookie", await loggedInCookie.serialize("1", { maxAge: 30 * 24 * 3600 }));
+  headers.append("Set-Cookie", loggedInCookie.set(30 * 24 * 3600));
   return headers;
 }
 
@@ -100,7 +108,7 @@ export async function destroySession(db: Db, secret: string, request: Request, i
   if (idHash) await db.update(sessions).set({ revokedAt: sql`now()` }).where(eq(sessions.idHash, idHash));
   const headers = new Headers();
   headers.append("Set-Cookie", await sessionCookie(secret, request).serialize("", { maxAge: 0 }));
-  headers.append("Set-Cookie", await loggedInCookie.serialize("", { maxAge: 0 }));
+  headers.append("Set-Cookie", loggedInCookie.clear());
   return headers;
 }
 

@@ -1,0 +1,32 @@
+import { createSession } from "~/server/auth/session.server";
+import type { Services } from "~/server/services.server";
+
+export const ORIGIN = "http://flowlens.test";
+export const CSRF_TOKEN = "csrf-token-for-tests-0123456789";
+
+/** Cookie header of a fresh session for the user (plus the CSRF cookie). */
+export async function sessionCookie(services: Services, userId: number, state: "LOGGED_IN" | "PENDING_2FA" = "LOGGED_IN"): Promise<string> {
+  const headers = await createSession(services.pg.db, services.config.sessionSecret, new Request(`${ORIGIN}/login`), userId, state);
+  const cookies = headers.getSetCookie().map((c) => c.split(";")[0]);
+  return [...cookies, `csrftoken=${CSRF_TOKEN}`].join("; ");
+}
+
+type RouteModule = { loader?: (args: never) => unknown; action?: (args: never) => unknown };
+
+/** Calls a resource route the way Remix would: GET → loader, others → action. */
+export async function callRoute(
+  module: RouteModule,
+  path: string,
+  options: { method?: string; cookie?: string; body?: unknown; csrf?: boolean; params?: Record<string, string>; accept?: string } = {},
+): Promise<Response> {
+  const method = options.method ?? "GET";
+  const headers: Record<string, string> = { Accept: options.accept ?? "application/json" };
+  if (options.cookie) headers.Cookie = options.cookie;
+  if (method !== "GET") {
+    headers["Content-Type"] = "application/json";
+    if (options.csrf !== false) headers["X-CSRFToken"] = CSRF_TOKEN;
+  }
+  const request = new Request(`${ORIGIN}${path}`, { method, headers, body: method === "GET" || options.body === undefined ? undefined : JSON.stringify(options.body) });
+  const handler = (method === "GET" ? module.loader : module.action) as (args: { request: Request; params: Record<string, string>; context: object }) => Promise<Response>;
+  return handler({ request, params: options.params ?? {}, context: {} });
+}

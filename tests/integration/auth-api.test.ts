@@ -1,0 +1,176 @@
+import { eq } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { loginAttempts, notifications, userPermissions, users } from "~db/postgres/schema";
+import { MESSAGES } from "~/lib/messages";
+import * as errorReport from "~/routes/api.error_report";
+import * as maxTimestamp from "~/routes/api.max_timestamp";
+import * as tablesWithoutData from "~/routes/api.tables_without_data";
+import * as version from "~/routes/api.version";
+import * as override from "~/routes/auth.clickhouse_override";
+import * as featureFlags from "~/routes/auth.featureflags";
+import * as login from "~/routes/auth.login";
+import * as logout from "~/routes/auth.logout";
+import * as notificationOne from "~/routes/auth.notifications.$id";
+import * as notificationList from "~/routes/auth.notifications";
+import * as userApi from "~/routes/auth.user";
+import { hashPassword } from "~/server/password.server";
+import { useServicesForTests } from "~/server/services.server";
+import { callRoute, sessionCookie } from "../helpers/http";
+import { openTestStores, type TestStores } from "../helpers/stores";
+
+let stores: TestStores;
+let alice: number;
+let bob: number;
+let aliceCookie: string;
+
+beforeAll(async () => {
+  stores = await openTestStores();
+  useServicesForTests(stores);
+  const [a, b] = await stores.pg.db
+    .insert(users)
+    .values([
+      { email: "alice@example.org", firstName: "Alice", passwordHash: await hashPassword("alice-password-1"), hasConsented: true },
+      { email: "bob@example.org", firstName: "Bob", passwordHash: await hashPassword("bob-password-12"), hasConsented: false },
+    ])
+    .returning({ id: users.id });
+  alice = a.id;
+  bob = b.id;
+  await stores.pg.db.insert(userPermissions).values([{ userId: alice, permission: "API_FLOWS_4D" }]);
+  aliceCookie = await sessionCookie(stores, alice);
+}, 180_000);
+afterAll(() => stores?.dispose());
+
+describe("auth/login and auth/user", () => {
+  it("logs in with JSON, then auth/user returns the user of the spec with permissions", async () => {
+    const response = await callRoute(login, "/auth/login/", { method: "POST", body: { email: "Alice@Example.org", password: "alice-password-1" }, cookie: "csrftoken=csrf-token-for-tests-0123456789" });
+    expect(response.status).toBe(200);
+    expect(await response.json()).toEqual({ status: "LOGGED_IN" });
+    const cookie = response.headers.getSetCookie().map((c) => c.split(";")[0]).join("; ");
+    expect(cookie).toMatch(/flowlens_session=[^;]+/);
+    expect(cookie).toContain("logged_in=1");
+    const me = await callRoute(userApi, "/auth/user/", { cookie });
+    expect(me.status).toBe(200);
+    const body = await me.json();
+    expect(body).toMatchObject({ email: "alice@example.org", first_name: "Alice", permissions: ["API_FLOWS_4D"], is_delegated: false, has_consented: true, session_status: "LOGGED_IN" });
+  });
+
+  it("rejects wrong credentials with the catalogue's text and a 401", async () => {
+    const response = await callRoute(login, "/auth/login/", { method: "POST", body: { email: "alice@example.org", password: "nope" }, cookie: "csrftoken=csrf-token-for-tests-0123456789" });
+    expect(response.status).toBe(401);
+    expect((await response.json()).detail).toBe(MESSAGES.wrongCredentials);
+  });
+
+  it("throttles an account after 5 failures, even with the right password", async () => {
+    await stores.pg.db.insert(users).values({ email: "carol@example.org", passwordHash: await hashPassword("carol-password-1"), hasConsented: true });
+    for (let i = 0; i < 5; i++) {
+      const r = await callRoute(login, "/auth/login/", { method: "POST", body: { email: "carol@example.org", password: `wrong-${i}` }, cookie: "csrftoken=csrf-token-for-tests-0123456789" });
+      expect(r.status).toBe(401);
+    }
+    const blocked = await callRoute(login, "/auth/login/", { method: "POST", body: { email: "carol@example.org", password: "carol-password-1" }, cookie: "csrftoken=csrf-token-for-tests-0123456789" });
+    expect(blocked.status).toBe(429);
+    expect(blocked.headers.get("Retry-After")).toBe("900");
+    await stores.pg.db.delete(loginAttempts).where(eq(loginAttempts.email, "carol@example.org"));
+    const afterWindow = await callRoute(login, "/auth/login/", { method: "POST", body: { email: "carol@example.org", password: "carol-password-1" }, cookie: "csrftoken=csrf-token-for-tests-0123456789" });
+    expect(afterWindow.status).toBe(200);
+  });
+
+  it("names the missing field of a bad body, and refuses a mutation without the CSRF header", async () => {
+    const bad = await callRoute(login, "/auth/login/", { method: "POST", body: { email: "alice@example.org" }, cookie: "csrftoken=csrf-token-for-tests-0123456789" });
+    expect(bad.status).toBe(400);
+    expect((await bad.json()).errors).toEqual([{ field: "password", message: expect.any(String) }]);
+    const noCsrf = await callRoute(login, "/auth/login/", { method: "POST", body: { email: "alice@example.org", password: "alice-password-1" }, csrf: false });
+    expect(noCsrf.status).toBe(403);
+    expect((await noCsrf.json()).exception_code).toBe("csrf_failed");
+  });
+
+  it("answers anonymous and expired visitors with not_authenticated", async () => {
+    const anonymous = await callRoute(userApi, "/auth/user/");
+    expect(anonymous.status).toBe(403);
+    expect(await anonymous.json()).toMatchObject({ exception_code: "not_authenticated" });
+    const expired = await callRoute(featureFlags, "/auth/featureflags/", { cookie: "logged_in=1" });
+    expect(expired.status).toBe(403);
+    expect((await expired.json()).detail).toBe(MESSAGES.sessionExpired);
+  });
+
+  it("checks the API version of the Accept header (13 to 17)", async () => {
+    expect((await callRoute(featureFlags, "/auth/featureflags/", { cookie: aliceCookie, accept: "application/json; version=16" })).status).toBe(200);
+    const tooOld = await callRoute(featureFlags, "/auth/featureflags/", { cookie: aliceCookie, accept: "application/json; version=12" });
+    expect(tooOld.status).toBe(406);
+  });
+
+  it("logs out: the session stops working", async () => {
+    const cookie = await sessionCookie(stores, alice);
+    const out = await callRoute(logout, "/auth/logout/", { method: "POST", cookie, body: {} });
+    expect(out.status).toBe(200);
+    expect((await callRoute(userApi, "/auth/user/", { cookie })).status).toBe(403);
+  });
+});
+
+describe("consent on the API", () => {
+  it("refuses data calls of a user without consent, but tells them who they are", async () => {
+    const cookie = await sessionCookie(stores, bob);
+    const data = await callRoute(tablesWithoutData, "/api/tables_without_data/", { cookie });
+    expect(data.status).toBe(403);
+    expect((await data.json()).exception_code).toBe("consent_required");
+    const me = await callRoute(userApi, "/auth/user/", { cookie });
+    expect((await me.json()).has_consented).toBe(false);
+  });
+});
+
+describe("notifications", () => {
+  it("lists, marks, archives and deletes only the user's own notifications", async () => {
+    const [mine, theirs] = await stores.pg.db
+      .insert(notifications)
+      .values([
+        { userId: alice, title: "Link fra-er1 xe-0/0/1 above 85 %" },
+        { userId: bob, title: "Not for Alice" },
+      ])
+      .returning({ id: notifications.id });
+    const list = await (await callRoute(notificationList, "/auth/notifications/", { cookie: aliceCookie })).json();
+    expect(list.notifications.map((n: { id: number }) => n.id)).toEqual([mine.id]);
+    const update = await callRoute(notificationList, "/auth/notifications/", {
+      method: "POST",
+      cookie: aliceCookie,
+      body: [{ id: mine.id, is_read: true }, { id: theirs.id, is_read: true, is_archived: true }],
+    });
+    expect(await update.json()).toEqual({ updated: [mine.id] });
+    const [theirsAfter] = await stores.pg.db.select().from(notifications).where(eq(notifications.id, theirs.id));
+    expect(theirsAfter.isRead).toBe(false);
+    expect((await callRoute(notificationOne, `/auth/notifications/${theirs.id}/`, { method: "DELETE", cookie: aliceCookie, params: { id: String(theirs.id) } })).status).toBe(404);
+    expect((await callRoute(notificationOne, `/auth/notifications/x/`, { method: "DELETE", cookie: aliceCookie, params: { id: "x" } })).status).toBe(400);
+    expect((await callRoute(notificationOne, `/auth/notifications/${mine.id}/`, { method: "DELETE", cookie: aliceCookie, params: { id: String(mine.id) } })).status).toBe(200);
+    const bad = await callRoute(notificationList, "/auth/notifications/", { method: "POST", cookie: aliceCookie, body: [{ id: "one" }] });
+    expect(bad.status).toBe(400);
+  });
+});
+
+describe("api/ basics", () => {
+  it("reports versions, empty tables and the newest timestamp", async () => {
+    const v = await (await callRoute(version, "/api/version/", { cookie: aliceCookie })).json();
+    expect(v).toMatchObject({ api_versions: { min: 13, max: 17 }, clickhouse_engine: "chdb", override_clickhouse_db: null });
+    const empty = await (await callRoute(tablesWithoutData, "/api/tables_without_data/", { cookie: aliceCookie })).json();
+    expect(empty.tables).toEqual(expect.arrayContaining(["flows_5m", "rib_current"]));
+    expect(await (await callRoute(maxTimestamp, "/api/max_timestamp/", { cookie: aliceCookie })).json()).toEqual({ maxTimestamp: null });
+  });
+
+  it("stores client error reports", async () => {
+    const r = await callRoute(errorReport, "/api/error_report/", { method: "POST", cookie: aliceCookie, body: { message: "TypeError: x is undefined", stacktrace: "at f (a.js:1:2)", url: "/flow-explorer" } });
+    expect(r.status).toBe(200);
+    const bad = await callRoute(errorReport, "/api/error_report/", { method: "POST", cookie: aliceCookie, body: { message: "" } });
+    expect(bad.status).toBe(400);
+  });
+
+  it("lets only holders of CLICKHOUSE_DIRECT_QUERY override the database, and only to an existing one", async () => {
+    expect((await callRoute(override, "/auth/clickhouse_override/", { method: "POST", cookie: aliceCookie, body: { database: "flowlens" } })).status).toBe(403);
+    await stores.pg.db.insert(userPermissions).values({ userId: alice, permission: "CLICKHOUSE_DIRECT_QUERY" });
+    const cookie = await sessionCookie(stores, alice);
+    const missing = await callRoute(override, "/auth/clickhouse_override/", { method: "POST", cookie, body: { database: "no_such_db" } });
+    expect(missing.status).toBe(400);
+    const injection = await callRoute(override, "/auth/clickhouse_override/", { method: "POST", cookie, body: { database: "x; DROP TABLE flows_5m" } });
+    expect(injection.status).toBe(400);
+    const ok = await callRoute(override, "/auth/clickhouse_override/", { method: "POST", cookie, body: { database: "system" } });
+    expect(ok.status).toBe(200);
+    const v = await (await callRoute(version, "/api/version/", { cookie })).json();
+    expect(v.override_clickhouse_db).toBe("system");
+  });
+});
