@@ -70,7 +70,7 @@ export async function loadDemoNetwork(stores: Stores, options: DemoOptions = {})
     format: "JSONEachRow",
   });
   await insertFlows(ch, traffic.paths, start, end, options.rawDays ?? 1);
-  const capacities = await sizeInterfaces(ch, topology.interfaces, end, random);
+  const { capacities, peaks } = await sizeInterfaces(ch, topology.interfaces, end, random);
   await insertInterfaceUtil(ch, topology.interfaces, capacities, start, end);
 
   const rib = buildRib({ ases: DEMO_ASES, operatorAsn: OPERATOR_ASN, topology, addresses, events: traffic.events, start });
@@ -82,6 +82,7 @@ export async function loadDemoNetwork(stores: Stores, options: DemoOptions = {})
   const users = demoUsers(customerAsn);
   await insertInventory(stores.pg.db, topology.interfaces, capacities);
   await insertUsers(stores.pg.db, users);
+  await notifyOperators(stores.pg.db, linkAlerts(topology.interfaces, capacities, peaks));
   const events = traffic.events.map((e) => ({ kind: e.kind, at: new Date(e.at * 1000).toISOString(), description: e.description }));
   await stores.pg.db
     .insert(schema.systemState)
@@ -181,12 +182,37 @@ async function sizeInterfaces(ch: ClickHouseClient, interfaces: DemoInterface[],
   for (const iface of interfaces) {
     const key = `${iface.router}/${iface.name}`;
     const peak = peaks.get(key) ?? 0;
-    const target = hot.has(key) ? 0.9 : 0.35 + random.next() * 0.35;
+    if (hot.has(key)) {
+      // Hot links: the first bundle of standard ports that puts the peak at 78-93 %.
+      const fit = STANDARD_UNITS.map((unit) => Math.max(1, Math.ceil(peak / 0.9 / unit)) * unit).find((c) => c / STANDARD_UNITS[0] <= 240 && peak / c >= 0.78 && peak / c <= 0.93);
+      if (fit) {
+        capacities.set(key, fit);
+        continue;
+      }
+    }
+    const target = 0.35 + random.next() * 0.35;
     const unit = STANDARD_UNITS.find((u) => peak / target <= 4 * u) ?? STANDARD_UNITS[STANDARD_UNITS.length - 1];
     const ports = Math.max(1, Math.ceil(peak / target / unit));
     capacities.set(key, ports * unit);
   }
-  return capacities;
+  return { capacities, peaks };
+}
+
+/**
+ * Notifications an operator would have received: external links whose peak of the last week
+ * crossed the planners' medium threshold (0.75), computed from the same peaks as the capacities.
+ */
+function linkAlerts(interfaces: DemoInterface[], capacities: Map<string, number>, peaks: Map<string, number>) {
+  return interfaces
+    .filter((i) => i.kind === "external")
+    .map((i) => ({ iface: i, utilisation: (peaks.get(`${i.router}/${i.name}`) ?? 0) / (capacities.get(`${i.router}/${i.name}`) ?? 1), capacity: capacities.get(`${i.router}/${i.name}`) ?? 0 }))
+    .filter((a) => a.utilisation >= 0.75)
+    .sort((a, b) => b.utilisation - a.utilisation)
+    .map((a) => ({
+      title: `Border link ${a.iface.router} ${a.iface.name} peaked at ${Math.round(a.utilisation * 100)} %`,
+      message: `${a.iface.description}: peak of the last 7 days ${Math.round(a.utilisation * 100)} % of ${a.capacity / 1e9} Gbit/s.`,
+      doPopUp: a.utilisation >= 0.85,
+    }));
 }
 
 async function insertInterfaceUtil(ch: ClickHouseClient, interfaces: DemoInterface[], capacities: Map<string, number>, start: number, end: number) {
@@ -296,7 +322,16 @@ async function insertUsers(db: Db, users: ReturnType<typeof demoUsers>) {
   });
 }
 
-const PG_TABLES = { users: schema.users, as_info: schema.asInfo, routers: schema.routers, interfaces: schema.interfaces, vantage_points: schema.vantagePoints, mappings: schema.mappings, as_service_mappings: schema.asServiceMappings } as const;
+async function notifyOperators(db: Db, alerts: ReturnType<typeof linkAlerts>) {
+  const recipients = await db
+    .select({ id: schema.users.id })
+    .from(schema.users)
+    .where(sql`${schema.users.email} in ('operator@flowlens.example', 'admin@flowlens.example')`);
+  const rows = recipients.flatMap((r) => alerts.map((a) => ({ userId: r.id, title: a.title, message: a.message, doPopUp: a.doPopUp })));
+  if (rows.length) await db.insert(schema.notifications).values(rows);
+}
+
+const PG_TABLES = { users: schema.users, as_info: schema.asInfo, routers: schema.routers, interfaces: schema.interfaces, vantage_points: schema.vantagePoints, mappings: schema.mappings, as_service_mappings: schema.asServiceMappings, notifications: schema.notifications } as const;
 const CH_TABLES = ["flows_raw", "flows_5m", "flows_1h", "interface_util_5m", "rib_entries", "rib_current", "tracked_as"] as const;
 
 export async function countRows(stores: Stores): Promise<Record<string, number>> {

@@ -546,6 +546,27 @@ describe("demo network", () => {
     }
   });
 
+  it("9. link notifications name the external links whose peak of the last week reached 75 %, with the right figure", async () => {
+    // Recomputed from interface_util_5m (not from the generator's own peak query).
+    const util = await chRows<{ router: string; interface: string; peak: number; capacity: number }>(
+      stores,
+      `SELECT router, interface, max(greatest(in_bytes, out_bytes)) * 8 / 300 AS peak, any(capacity_bps) AS capacity
+       FROM interface_util_5m FINAL WHERE kind = 'external' AND time >= toDateTime({from:UInt32}) GROUP BY router, interface`,
+      { from: NOW - 7 * DAY },
+    );
+    const expected = util
+      .filter((u) => Number(u.peak) / Number(u.capacity) >= 0.75)
+      .map((u) => ({ key: `${u.router} ${u.interface}`, pct: Math.round((Number(u.peak) / Number(u.capacity)) * 100) }));
+    const operator = (await stores.pg.db.select().from(schema.users).where(eq(schema.users.email, "operator@flowlens.example")))[0];
+    const rows = await stores.pg.db.select().from(schema.notifications).where(eq(schema.notifications.userId, operator.id));
+    const got = rows.map((n) => {
+      const m = /^Border link (\S+) (\S+) peaked at (\d+) %$/.exec(n.title)!;
+      return { key: `${m[1]} ${m[2]}`, pct: Number(m[3]) };
+    });
+    expect(got.length).toBeGreaterThan(0);
+    expect(got.sort((a, b) => a.key.localeCompare(b.key))).toEqual(expected.sort((a, b) => a.key.localeCompare(b.key)));
+  });
+
   it("8. PostgreSQL holds the demo users, routers, vantage points, interfaces and AS names", async () => {
     const db = stores.pg.db;
     const users = await db.select().from(schema.users);
