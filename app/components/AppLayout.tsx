@@ -4,6 +4,7 @@ import { Form, Link, useLocation } from "@remix-run/react";
 import type { ReactNode } from "react";
 import type { AppFrame } from "~/server/app-frame.server";
 import { CsrfField } from "./CsrfField";
+import { GroupSwitcher } from "./GroupSwitcher";
 import { NotificationPoller } from "./NotificationPoller";
 
 const headerButton = { background: "none", border: "1px solid rgba(255,255,255,.6)", color: "white", borderRadius: 4, padding: "2px 10px", cursor: "pointer", textDecoration: "none", fontSize: 14 } as const;
@@ -28,9 +29,15 @@ export function AppLayout({ frame, children }: { frame: AppFrame; children: Reac
             <Link to="/notifications" style={headerButton} aria-label={`Notifications, ${frame.unreadNotifications} unread`}>
               Notifications{frame.unreadNotifications ? <Badge size="xs" color="red" ml={6}>{frame.unreadNotifications}</Badge> : null}
             </Link>
+            <GroupSwitcher data={frame.groupSwitcher} />
             <Link to="/settings" style={headerButton}>
               Settings
             </Link>
+            {frame.canEditSiteSettings ? (
+              <Link to="/site-settings" style={headerButton}>
+                Site settings
+              </Link>
+            ) : null}
             <Text size="sm" visibleFrom="md">
               {user.firstName} {user.lastName}
             </Text>

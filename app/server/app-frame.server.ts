@@ -1,15 +1,18 @@
 import type { ToolRoute } from "~/lib/routes";
 import { requireUser } from "./auth/guard.server";
 import { unreadCount } from "./notifications/notifications.server";
+import { groupSwitcherData } from "./settings/groups.server";
+import { siteSettingsRole } from "./settings/site-settings.server";
 import { resolveStyle } from "./site-style.server";
 
 /** What the logged-in frame (header, menu, footer) needs, after the session and route guard. */
 export async function loadAppFrame(request: Request, route?: ToolRoute) {
   const { services, user, menu } = await requireUser(request, route);
-  const [style, unread, overrides] = await Promise.all([
+  const [style, unread, overrides, groupSwitcher] = await Promise.all([
     resolveStyle(services.pg.db, user.id),
     unreadCount(services.pg.db, user.id),
     databaseOverrides(services, user.id),
+    groupSwitcherData(services.pg.db, user),
   ]);
   return {
     services,
@@ -18,6 +21,8 @@ export async function loadAppFrame(request: Request, route?: ToolRoute) {
       style,
       unreadNotifications: unread,
       overrides,
+      groupSwitcher,
+      canEditSiteSettings: siteSettingsRole(user) !== null,
       menu: menu.map((item) => ({ path: item.path, label: item.menuLabel })),
       user: { email: user.email, firstName: user.firstName, lastName: user.lastName, isStaff: user.isStaff, isSuperuser: user.isSuperuser, groups: user.groups },
     },

@@ -83,6 +83,7 @@ describeBothModes("login", (m) => {
   it("logs in to the first available route, shows the menu, and logs out", async () => {
     await logIn(m.page, "operator@flowlens.example", "flowlens-operator");
     expect(new URL(m.page.url()).pathname).toBe("/flow-explorer");
+    await m.page.locator("nav[aria-label=Tools] a").first().waitFor();
     const menu = await m.page.locator("nav[aria-label=Tools] a").allInnerTexts();
     expect(menu).toContain("Flow Explorer");
     expect(menu).toContain("Looking Glass");
