@@ -2,7 +2,7 @@ import { Alert, Anchor, Box, Button, Divider, Group, NativeSelect, Paper, Simple
 import { useDebouncedCallback } from "@mantine/hooks";
 import { notifications } from "@mantine/notifications";
 import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
-import { Form, Link, useActionData, useLoaderData, useNavigation, useOutlet } from "@remix-run/react";
+import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { useState } from "react";
 import { CsrfField, useCsrfHeaders } from "~/components/CsrfField";
 import { contrastText, isHexColor } from "~/lib/colors";
@@ -84,13 +84,7 @@ const THRESHOLD_ROWS = [
   { group: "extlinks", label: "Border Planner (external links)" },
 ] as const;
 
-/** /settings/security (_app.settings.security.tsx) is a child route: when it matches, only it is drawn. */
-export default function SettingsRoute() {
-  const outlet = useOutlet();
-  return outlet ?? <SettingsPage />;
-}
-
-function SettingsPage() {
+export default function SettingsPage() {
   const { settings, timezones, personal, siteDefault, savedMessage, canEditSite, labels } = useLoaderData<typeof loader>();
   const result = useActionData<typeof action>();
   const navigation = useNavigation();

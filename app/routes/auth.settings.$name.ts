@@ -1,11 +1,12 @@
 import { z } from "zod";
 import { apiError, endpoint, resourceRoute } from "~/server/api/contract.server";
-import { SettingsError, updateUserSetting } from "~/server/settings/user-settings.server";
+import { setEnable2fa, TwoFactorError } from "~/server/auth/two-factor.server";
+import { getUserSettings, SettingsError, updateUserSetting } from "~/server/settings/user-settings.server";
 
 /**
  * POST auth/settings/{name}/ (shell §7): body { value, level? } — level (medium|high) for the
  * *_util_threshold names. Answers the whole, updated settings object; a bad value is a 400 whose
- * `errors` name the setting; enable_2fa is refused here (the two-factor settings own it).
+ * `errors` name the setting. enable_2fa goes to the two-factor module (it needs a confirmed device).
  */
 const post = endpoint({
   method: "POST",
@@ -13,9 +14,16 @@ const post = endpoint({
   body: z.object({ value: z.unknown(), level: z.enum(["medium", "high"]).nullish() }),
   handler: async ({ params, context, user, body }) => {
     try {
+      if (params.name === "enable_2fa") {
+        const value = z.union([z.boolean(), z.enum(["true", "false"]).transform((v) => v === "true")]).safeParse(body.value);
+        if (!value.success) return apiError(400, "Invalid request body.", { errors: [{ field: "enable_2fa", message: "must be true or false" }] });
+        await setEnable2fa(context.services.pg.db, user!.id, value.data);
+        return await getUserSettings(context.services.pg.db, user!.id);
+      }
       return await updateUserSetting(context.services.pg.db, user!.id, params.name ?? "", body.value, body.level);
     } catch (error) {
       if (error instanceof SettingsError) return apiError(error.status, error.message, { errors: error.errors });
+      if (error instanceof TwoFactorError) return apiError(error.status, error.message, { errors: [{ field: "enable_2fa", message: error.message }] });
       throw error;
     }
   },

@@ -8,18 +8,31 @@ import { firstAvailableRoute } from "~/lib/routes";
 import { authenticator, InvalidCredentialsError } from "~/server/auth/authenticator.server";
 import { getRequestContext, readProtectedForm, safeNext, userMenu } from "~/server/auth/guard.server";
 import { createSession } from "~/server/auth/session.server";
+import { is2faRequired } from "~/server/auth/two-factor.server";
+
+/** Shown when the second login step gave up (too many codes, or its 5 minutes ran out). */
+const TWO_FACTOR_RESTART = "The two-factor step was not completed. Please log in again.";
 
 export const meta: MetaFunction = () => [{ title: "Log in · flowlens" }];
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const { services, session } = await getRequestContext(request);
   const url = new URL(request.url);
+  // Password given, second factor outstanding: that step, keeping the destination.
+  if (session.status === "PENDING_2FA" && session.user) throw redirect(`/login/2fa${url.search}`);
   if (session.status === "LOGGED_IN" && session.user) {
     const landing = safeNext(url.searchParams.get("next")) ?? firstAvailableRoute(await userMenu(services, session.user));
     throw redirect(landing ?? "/logout?reason=no-permissions");
   }
-  const expired = session.status === "EXPIRED" || url.searchParams.get("expired") === "1";
-  return { next: safeNext(url.searchParams.get("next")), expired, noPermissions: url.searchParams.get("reason") === "no-permissions" };
+  const twoFactorRestart = url.searchParams.get("reason") === "2fa";
+  // A lapsed second step also leaves the logged_in cookie behind: say what happened, not "inactivity".
+  const expired = !twoFactorRestart && (session.status === "EXPIRED" || url.searchParams.get("expired") === "1");
+  return {
+    next: safeNext(url.searchParams.get("next")),
+    expired,
+    noPermissions: url.searchParams.get("reason") === "no-permissions",
+    twoFactorRestart,
+  };
 }
 
 export async function action({ request }: ActionFunctionArgs) {
@@ -29,18 +42,26 @@ export async function action({ request }: ActionFunctionArgs) {
   try {
     const { id } = await authenticator.authenticate("password", request);
     const { services } = await getRequestContext(request);
-    const headers = await createSession(services.pg.db, services.config.sessionSecret, request, id, "LOGGED_IN");
+    const db = services.pg.db;
     const hash = String(form.get("hash") ?? "");
-    const target = next ? next + (hash.startsWith("#") ? hash : "") : "/";
+    const fragment = hash.startsWith("#") ? hash : "";
+    if (await is2faRequired(db, id)) {
+      // The password alone is not enough: a short-lived PENDING_2FA session until the code is given.
+      const headers = await createSession(db, services.config.sessionSecret, request, id, "PENDING_2FA");
+      return redirect(`/login/2fa${next ? `?next=${encodeURIComponent(next)}` : ""}${fragment}`, { headers });
+    }
+    const headers = await createSession(db, services.config.sessionSecret, request, id, "LOGGED_IN");
+    const target = next ? next + fragment : "/";
     return redirect(target, { headers });
   } catch (error) {
-    if (error instanceof InvalidCredentialsError) return data({ error: MESSAGES.wrongCredentials, email }, { status: 401 });
+    // Wrong credentials (401) or too many failures (429, LoginThrottledError): the error carries both.
+    if (error instanceof InvalidCredentialsError) return data({ error: error.message, email }, { status: error.status });
     throw error;
   }
 }
 
 export default function Login() {
-  const { next, expired, noPermissions } = useLoaderData<typeof loader>();
+  const { next, expired, noPermissions, twoFactorRestart } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   const navigation = useNavigation();
   // The URL hash never reaches the server: a script copies it into the form so it survives login.
@@ -56,6 +77,7 @@ export default function Login() {
               Log in to analyse your network's traffic.
             </Text>
             {expired ? <Alert color="yellow">{MESSAGES.sessionExpired}</Alert> : null}
+            {twoFactorRestart ? <Alert color="yellow">{TWO_FACTOR_RESTART}</Alert> : null}
             {noPermissions ? <Alert color="red" title={MESSAGES.noPermissionsTitle}>{MESSAGES.noPermissions}</Alert> : null}
             {actionData?.error ? (
               <Alert color="red" role="alert">

@@ -55,7 +55,10 @@ export function loginRedirect(request: Request): Response {
 export async function requireUser(request: Request, route?: ToolRoute): Promise<RequestContext & { user: UserContext; menu: ToolRoute[] }> {
   const context = await getRequestContext(request);
   const { session } = context;
-  if (session.status === "PENDING_2FA") throw redirect("/login");
+  if (session.status === "PENDING_2FA") {
+    const url = new URL(request.url);
+    throw redirect(`/login/2fa?next=${encodeURIComponent(url.pathname + url.search)}`);
+  }
   if (session.status !== "LOGGED_IN" || !session.user) {
     const response = loginRedirect(request);
     if (session.status === "EXPIRED") {

@@ -2,7 +2,6 @@ import { createHash, randomBytes } from "node:crypto";
 import { createCookie } from "@remix-run/node";
 import { and, eq, gt, isNull, lt, sql } from "drizzle-orm";
 import { sessions } from "~db/postgres/schema";
-import { getConfig } from "../env.server";
 import type { Db } from "../postgres.server";
 import { loadUserContext, type UserContext } from "./user-context.server";
 
@@ -119,9 +118,15 @@ export async function destroySession(db: Db, secret: string, request: Request, i
  * address do not apply.
  */
 export function clientAddress(request: Request): string {
-  if (!getConfig().TRUST_PROXY) return UNKNOWN_ADDRESS;
+  if (!proxyTrusted) return UNKNOWN_ADDRESS;
   const hops = request.headers.get("X-Forwarded-For")?.split(",").map((h) => h.trim()).filter(Boolean) ?? [];
   return hops[hops.length - 1] || UNKNOWN_ADDRESS;
 }
 
 export const UNKNOWN_ADDRESS = "unknown";
+
+let proxyTrusted = false;
+/** Set once from the configuration when the services start. */
+export function trustProxy(trusted: boolean): void {
+  proxyTrusted = trusted;
+}

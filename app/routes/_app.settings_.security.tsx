@@ -1,0 +1,276 @@
+import { Alert, Badge, Button, Code, Group, Image, List, Paper, SimpleGrid, Stack, Table, Text, TextInput, Title } from "@mantine/core";
+import { data, type ActionFunctionArgs, type HeadersFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
+import { CsrfField } from "~/components/CsrfField";
+import { readProtectedForm, requireUser } from "~/server/auth/guard.server";
+import {
+  confirmDevice,
+  deleteDevice,
+  generateKey,
+  generateRecoveryCodes,
+  listDevices,
+  pendingDeviceKey,
+  setEnable2fa,
+  twoFactorStatus,
+  TwoFactorError,
+  unusedRecoveryCodeCount,
+  type DeviceKey,
+} from "~/server/auth/two-factor.server";
+
+/** /settings/security: the user's two-factor devices, the voluntary 2FA switch and recovery codes. */
+
+export const meta: MetaFunction = () => [{ title: "Security · flowlens" }];
+
+/** Secrets and recovery codes are shown here: never cached. Keeps the parents' headers. */
+export const headers: HeadersFunction = ({ parentHeaders }) => {
+  const headers = new Headers(parentHeaders);
+  headers.set("Cache-Control", "no-store");
+  return headers;
+};
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  const { services, user } = await requireUser(request);
+  const db = services.pg.db;
+  const [status, devices, unusedRecoveryCodes] = await Promise.all([
+    twoFactorStatus(db, user.id),
+    listDevices(db, user.id),
+    unusedRecoveryCodeCount(db, user.id),
+  ]);
+  return {
+    mandatory: status.mandatory,
+    enabled: status.enabled,
+    devices: devices.map((d) => ({ id: d.id, name: d.name, createdAt: d.createdAt.toISOString() })),
+    unusedRecoveryCodes,
+  };
+}
+
+type Enrolment = Pick<DeviceKey, "id" | "name" | "secret" | "qrDataUrl">;
+type ActionResult = { intent: string; error?: string; notice?: string; enrolment?: Enrolment; recoveryCodes?: string[] };
+
+const enrolmentOf = (key: DeviceKey | null): Enrolment | undefined =>
+  key ? { id: key.id, name: key.name, secret: key.secret, qrDataUrl: key.qrDataUrl } : undefined;
+
+export async function action({ request }: ActionFunctionArgs) {
+  const form = await readProtectedForm(request);
+  const { services, user } = await requireUser(request);
+  const db = services.pg.db;
+  const intent = String(form.get("intent") ?? "");
+  const deviceId = Number(form.get("deviceId"));
+  const reply = (result: ActionResult, status = 200) => data(result, { status });
+  try {
+    switch (intent) {
+      case "add-device":
+        return reply({ intent, enrolment: enrolmentOf(await generateKey(db, user.id, String(form.get("name") ?? ""))) });
+      case "confirm-device": {
+        try {
+          const device = await confirmDevice(db, user.id, deviceId, String(form.get("code") ?? ""));
+          const { enabled, mandatory } = await twoFactorStatus(db, user.id);
+          const hint = enabled || mandatory ? "" : " Switch two-factor authentication on to ask for a code at login.";
+          return reply({ intent, notice: `The device "${device.name}" was added.${hint}` });
+        } catch (error) {
+          // Show the same QR code again, so a mistyped code is simply retried.
+          if (error instanceof TwoFactorError) {
+            return reply({ intent, error: error.message, enrolment: enrolmentOf(await pendingDeviceKey(db, user.id, deviceId)) }, error.status);
+          }
+          throw error;
+        }
+      }
+      case "delete-device":
+        await deleteDevice(db, user.id, deviceId);
+        return reply({ intent, notice: "The device was deleted." });
+      case "enable-2fa":
+        await setEnable2fa(db, user.id, true);
+        return reply({ intent, notice: "Two-factor authentication is on." });
+      case "disable-2fa":
+        await setEnable2fa(db, user.id, false);
+        return reply({ intent, notice: "Two-factor authentication is off." });
+      case "generate-recovery-codes":
+        return reply({ intent, recoveryCodes: await generateRecoveryCodes(db, user.id) });
+      default:
+        return reply({ intent, error: "Unknown action." }, 400);
+    }
+  } catch (error) {
+    if (error instanceof TwoFactorError) return reply({ intent, error: error.message }, error.status);
+    throw error;
+  }
+}
+
+function Intent({ value }: { value: string }) {
+  return (
+    <>
+      <CsrfField />
+      <input type="hidden" name="intent" value={value} />
+    </>
+  );
+}
+
+const formatDate = (iso: string) => `${iso.slice(0, 10)} ${iso.slice(11, 16)} UTC`;
+
+export default function SecuritySettings() {
+  const { mandatory, enabled, devices, unusedRecoveryCodes } = useLoaderData<typeof loader>();
+  const result = useActionData<typeof action>() as ActionResult | undefined;
+  const navigation = useNavigation();
+  const busy = (intent: string) => navigation.state === "submitting" && navigation.formData?.get("intent") === intent;
+  const message = (forIntents: string[]) =>
+    result && forIntents.includes(result.intent) ? (
+      <>
+        {result.error ? (
+          <Alert color="red" role="alert">
+            {result.error}
+          </Alert>
+        ) : null}
+        {result.notice ? (
+          <Alert color="green" role="status">
+            {result.notice}
+          </Alert>
+        ) : null}
+      </>
+    ) : null;
+  const enrolment = result?.enrolment;
+  const active = mandatory || (enabled && devices.length > 0);
+
+  return (
+    <Stack maw={820} gap="lg">
+      <Title order={2}>Security</Title>
+
+      <Paper withBorder p="lg" radius="md" component="section" aria-labelledby="two-factor-title">
+        <Stack>
+          <Group justify="space-between">
+            <Title order={3} id="two-factor-title">
+              Two-factor authentication
+            </Title>
+            <Badge color={active ? "green" : "gray"} variant="light" data-testid="two-factor-state">
+              {active ? "On" : "Off"}
+            </Badge>
+          </Group>
+          <Text size="sm" c="dimmed">
+            {mandatory
+              ? "Two-factor authentication is mandatory on this site: every login asks for a code from your authenticator app."
+              : "With two-factor authentication on, every login asks for a code from your authenticator app after the password."}
+          </Text>
+          {enrolment ? null : message(["add-device", "delete-device", "enable-2fa", "disable-2fa", "confirm-device"])}
+
+          <Title order={4}>Devices</Title>
+          {devices.length === 0 ? (
+            <Text size="sm">No device yet.</Text>
+          ) : (
+            <Table aria-label="Two-factor devices" withTableBorder>
+              <Table.Thead>
+                <Table.Tr>
+                  <Table.Th>Name</Table.Th>
+                  <Table.Th>Added</Table.Th>
+                  <Table.Th />
+                </Table.Tr>
+              </Table.Thead>
+              <Table.Tbody>
+                {devices.map((device) => (
+                  <Table.Tr key={device.id}>
+                    <Table.Td>{device.name}</Table.Td>
+                    <Table.Td>{formatDate(device.createdAt)}</Table.Td>
+                    <Table.Td>
+                      <Form method="post">
+                        <Intent value="delete-device" />
+                        <input type="hidden" name="deviceId" value={device.id} />
+                        <Button type="submit" size="xs" variant="light" color="red" aria-label={`Delete ${device.name}`}>
+                          Delete
+                        </Button>
+                      </Form>
+                    </Table.Td>
+                  </Table.Tr>
+                ))}
+              </Table.Tbody>
+            </Table>
+          )}
+
+          {enrolment ? (
+            <Paper withBorder p="md" radius="sm" bg="gray.0" aria-label="Add a device">
+              <Form method="post">
+                <Stack>
+                  <Title order={4}>Add "{enrolment.name}"</Title>
+                  <Text size="sm">
+                    Scan the QR code with an authenticator app, or enter the key by hand, then enter the 6-digit code the app shows.
+                  </Text>
+                  <SimpleGrid cols={{ base: 1, sm: 2 }}>
+                    <Image src={enrolment.qrDataUrl} alt="QR code for your authenticator app" w={220} h={220} />
+                    <Stack gap="xs">
+                      <Text size="sm">Key:</Text>
+                      <Code data-testid="totp-secret" style={{ wordBreak: "break-all" }}>
+                        {enrolment.secret}
+                      </Code>
+                    </Stack>
+                  </SimpleGrid>
+                  {message(["add-device", "confirm-device"])}
+                  <Intent value="confirm-device" />
+                  <input type="hidden" name="deviceId" value={enrolment.id} />
+                  <Group align="end">
+                    <TextInput name="code" label="Code from the app" autoComplete="one-time-code" required maxLength={7} w={180} />
+                    <Button type="submit" loading={busy("confirm-device")}>
+                      Confirm device
+                    </Button>
+                    <Button component={Link} to="/settings/security" variant="subtle">
+                      Cancel
+                    </Button>
+                  </Group>
+                </Stack>
+              </Form>
+            </Paper>
+          ) : (
+            <Form method="post">
+              <Intent value="add-device" />
+              <Group align="end">
+                <TextInput name="name" label="Device name" placeholder="Authenticator" maxLength={64} w={260} />
+                <Button type="submit" variant="light" loading={busy("add-device")}>
+                  Add device
+                </Button>
+              </Group>
+            </Form>
+          )}
+
+          {mandatory ? null : (
+            <Form method="post">
+              <Intent value={enabled ? "disable-2fa" : "enable-2fa"} />
+              <Button type="submit" variant={enabled ? "default" : "filled"} loading={busy("enable-2fa") || busy("disable-2fa")}>
+                {enabled ? "Disable two-factor authentication" : "Enable two-factor authentication"}
+              </Button>
+            </Form>
+          )}
+        </Stack>
+      </Paper>
+
+      <Paper withBorder p="lg" radius="md" component="section" aria-labelledby="recovery-codes-title">
+        <Stack>
+          <Title order={3} id="recovery-codes-title">
+            Recovery codes
+          </Title>
+          <Text size="sm" c="dimmed">
+            A recovery code replaces the code from your app once, for when the device is lost. Generating new codes invalidates the
+            earlier ones.
+          </Text>
+          <Text size="sm" data-testid="recovery-codes-left">
+            {unusedRecoveryCodes === 0 ? "You have no unused recovery codes." : `Unused recovery codes: ${unusedRecoveryCodes}.`}
+          </Text>
+          {result?.recoveryCodes ? (
+            <Alert color="yellow" title="Your new recovery codes" role="status">
+              <Stack gap="xs">
+                <Text size="sm">Store them somewhere safe: they are shown only this once, and each works only once.</Text>
+                <List spacing={2} data-testid="recovery-codes">
+                  {result.recoveryCodes.map((code) => (
+                    <List.Item key={code}>
+                      <Code>{code}</Code>
+                    </List.Item>
+                  ))}
+                </List>
+              </Stack>
+            </Alert>
+          ) : null}
+          <Form method="post">
+            <Intent value="generate-recovery-codes" />
+            <Button type="submit" variant="light" loading={busy("generate-recovery-codes")}>
+              Generate recovery codes
+            </Button>
+          </Form>
+        </Stack>
+      </Paper>
+    </Stack>
+  );
+}
