@@ -4,6 +4,7 @@ import { openClickhouse, type ClickhouseHandle } from "./clickhouse.server";
 import { DEFAULT_LAYOUT, migrateClickhouse } from "./clickhouse-migrations.server";
 import { getConfig, type AppConfig } from "./env.server";
 import { log } from "./log.server";
+import { trustProxy } from "./auth/session.server";
 import { lockDataDir } from "./data-dir-lock.server";
 import { openPostgres, type PostgresHandle } from "./postgres.server";
 import { ensureReferenceData } from "./reference-data.server";
@@ -25,6 +26,7 @@ export type StartOptions = {
 
 /** Opens both stores, applies their migrations and makes sure the reference rows exist. */
 export async function startServices(config: AppConfig, options: StartOptions = {}): Promise<Services> {
+  trustProxy(config.TRUST_PROXY);
   const usesDataDir = (config.embeddedPostgres && options.pglitePath !== ":memory:") || (config.embeddedClickhouse && options.chdbPath !== ":memory:");
   const unlock = usesDataDir ? lockDataDir(config.dataDir) : () => {};
   let pg: PostgresHandle;
