@@ -4,11 +4,13 @@ import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/re
 import { useEffect, useState } from "react";
 import { CsrfField } from "~/components/CsrfField";
 import { MESSAGES } from "~/lib/messages";
-import { firstAvailableRoute } from "~/lib/routes";
+import { notifications } from "@mantine/notifications";
+import { eq } from "drizzle-orm";
+import { siteSettings } from "~db/postgres/schema";
 import { authenticator, InvalidCredentialsError } from "~/server/auth/authenticator.server";
-import { getRequestContext, readProtectedForm, safeNext, userMenu } from "~/server/auth/guard.server";
-import { createSession } from "~/server/auth/session.server";
-import { is2faRequired } from "~/server/auth/two-factor.server";
+import { getRequestContext, landingRoute, readProtectedForm, safeNext } from "~/server/auth/guard.server";
+import { sessionStateAfterPassword } from "~/server/auth/second-factor-gate.server";
+import { clearLoggedInCookieHeader, createSession } from "~/server/auth/session.server";
 
 /** Shown when the second login step gave up (too many codes, or its 5 minutes ran out). */
 const TWO_FACTOR_RESTART = "The two-factor step was not completed. Please log in again.";
@@ -21,18 +23,23 @@ export async function loader({ request }: LoaderFunctionArgs) {
   // Password given, second factor outstanding: that step, keeping the destination.
   if (session.status === "PENDING_2FA" && session.user) throw redirect(`/login/2fa${url.search}`);
   if (session.status === "LOGGED_IN" && session.user) {
-    const landing = safeNext(url.searchParams.get("next")) ?? firstAvailableRoute(await userMenu(services, session.user));
-    throw redirect(landing ?? "/logout?reason=no-permissions");
+    throw redirect(safeNext(url.searchParams.get("next")) ?? (await landingRoute(services, session.user)));
   }
   const twoFactorRestart = url.searchParams.get("reason") === "2fa";
   // A lapsed second step also leaves the logged_in cookie behind: say what happened, not "inactivity".
   const expired = !twoFactorRestart && (session.status === "EXPIRED" || url.searchParams.get("expired") === "1");
-  return {
-    next: safeNext(url.searchParams.get("next")),
-    expired,
-    noPermissions: url.searchParams.get("reason") === "no-permissions",
-    twoFactorRestart,
-  };
+  const [settings] = await services.pg.db.select({ signup: siteSettings.enableUserSelfSignup }).from(siteSettings).where(eq(siteSettings.id, 1));
+  return data(
+    {
+      next: safeNext(url.searchParams.get("next")),
+      expired,
+      noPermissions: url.searchParams.get("reason") === "no-permissions",
+      twoFactorRestart,
+      signupEnabled: settings?.signup ?? false,
+    },
+    // The inactivity message is shown once: the marker of the old session goes with it.
+    { headers: session.status === "EXPIRED" ? { "Set-Cookie": clearLoggedInCookieHeader() } : undefined },
+  );
 }
 
 export async function action({ request }: ActionFunctionArgs) {
@@ -45,7 +52,7 @@ export async function action({ request }: ActionFunctionArgs) {
     const db = services.pg.db;
     const hash = String(form.get("hash") ?? "");
     const fragment = hash.startsWith("#") ? hash : "";
-    if (await is2faRequired(db, id)) {
+    if ((await sessionStateAfterPassword(db, id)) === "PENDING_2FA") {
       // The password alone is not enough: a short-lived PENDING_2FA session until the code is given.
       const headers = await createSession(db, services.config.sessionSecret, request, id, "PENDING_2FA");
       return redirect(`/login/2fa${next ? `?next=${encodeURIComponent(next)}` : ""}${fragment}`, { headers });
@@ -61,12 +68,16 @@ export async function action({ request }: ActionFunctionArgs) {
 }
 
 export default function Login() {
-  const { next, expired, noPermissions, twoFactorRestart } = useLoaderData<typeof loader>();
+  const { next, expired, noPermissions, twoFactorRestart, signupEnabled } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   const navigation = useNavigation();
   // The URL hash never reaches the server: a script copies it into the form so it survives login.
   const [hash, setHash] = useState("");
   useEffect(() => setHash(window.location.hash), []);
+  // With JavaScript the spec's 'No Permissions' toast accompanies the notice on the page.
+  useEffect(() => {
+    if (noPermissions) notifications.show({ color: "red", title: MESSAGES.noPermissionsTitle, message: MESSAGES.noPermissions });
+  }, [noPermissions]);
   return (
     <Center mih="100vh" bg="gray.0">
       <Paper withBorder shadow="sm" p="xl" w={380} radius="md">
@@ -95,6 +106,11 @@ export default function Login() {
             <Anchor href="/password-reset" size="sm">
               Forgot your password?
             </Anchor>
+            {signupEnabled ? (
+              <Anchor href="/signup" size="sm">
+                Request an account
+              </Anchor>
+            ) : null}
           </Stack>
         </Form>
       </Paper>

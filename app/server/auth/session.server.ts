@@ -130,3 +130,8 @@ let proxyTrusted = false;
 export function trustProxy(trusted: boolean): void {
   proxyTrusted = trusted;
 }
+
+/** Forgets an expired session's marker once its message was shown, so it is shown once. */
+export function clearLoggedInCookieHeader(): string {
+  return loggedInCookie.clear();
+}
