@@ -5,7 +5,8 @@ import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type 
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { useState } from "react";
 import { CsrfField, useCsrfHeaders } from "~/components/CsrfField";
-import { contrastText, isHexColor } from "~/lib/colors";
+import { StylePreview, type StyleColours } from "~/components/StylePreview";
+import { isHexColor } from "~/lib/colors";
 import { readProtectedForm, requireUser } from "~/server/auth/guard.server";
 import { getPersonalStyle, PERSONAL_FIELDS, resetPersonalStyle, setPersonalStyle, siteSettingsRole, ensureDefaultStyle, styleToJson } from "~/server/settings/site-settings.server";
 import {
@@ -279,7 +280,7 @@ function ThresholdInput({
   );
 }
 
-type StyleView = { company_name: string; color_primary: string; color_secondary: string; color_tertiary: string };
+type StyleView = StyleColours;
 
 function PersonalStyleSection({
   personal,
@@ -366,38 +367,3 @@ function ColourInput({ name, label, value, onChange, error }: { name: string; la
   );
 }
 
-/** Live preview: each colour with the text colour contrastText() picks for it. */
-function StylePreview({ style }: { style: StyleView }) {
-  const swatch = (colour: string, label: string) => {
-    const valid = isHexColor(colour);
-    return (
-      <Box
-        data-testid={`preview-${label.toLowerCase()}`}
-        px="sm"
-        py={6}
-        style={{ borderRadius: 4, background: valid ? colour : "#eeeeee", color: valid ? contrastText(colour) : "#000000", border: "1px solid #ddd", fontSize: 13 }}
-      >
-        {label} {valid ? colour : "(invalid)"}
-      </Box>
-    );
-  };
-  return (
-    <Stack gap={6} aria-label="Preview">
-      <Text size="sm" fw={500}>
-        Preview
-      </Text>
-      <Box
-        px="md"
-        py={8}
-        style={{ borderRadius: 4, background: isHexColor(style.color_tertiary) ? style.color_tertiary : "#eeeeee", color: isHexColor(style.color_tertiary) ? contrastText(style.color_tertiary) : "#000000", fontWeight: 700 }}
-      >
-        {style.company_name || "—"}
-      </Box>
-      <Group gap="xs">
-        {swatch(style.color_primary, "Primary")}
-        {swatch(style.color_secondary, "Secondary")}
-        {swatch(style.color_tertiary, "Tertiary")}
-      </Group>
-    </Stack>
-  );
-}

@@ -3,7 +3,8 @@ import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type 
 import { Form, Link, isRouteErrorResponse, useActionData, useLoaderData, useNavigation, useRouteError } from "@remix-run/react";
 import { useState } from "react";
 import { CsrfField } from "~/components/CsrfField";
-import { contrastText, isHexColor } from "~/lib/colors";
+import { StylePreview, type StyleColours } from "~/components/StylePreview";
+import { isHexColor } from "~/lib/colors";
 import { MESSAGES } from "~/lib/messages";
 import { readProtectedForm, requireUser } from "~/server/auth/guard.server";
 import {
@@ -227,7 +228,7 @@ function SiteForm({ site, autocompleteKeys, errors, submitted, busy }: { site: S
   );
 }
 
-type Colours = { company_name: string; color_primary: string; color_secondary: string; color_tertiary: string };
+type Colours = StyleColours;
 
 function DefaultStyleForm({ style, admin, fonts, errors, submitted, busy }: { style: StyleJson; admin: boolean; fonts: string[]; errors: Record<string, string>; submitted: Record<string, string> | null; busy: boolean }) {
   const pick = (name: keyof Colours) => submitted?.[name] ?? style[name];
@@ -277,7 +278,7 @@ function DefaultStyleForm({ style, admin, fonts, errors, submitted, busy }: { st
               />
             ))}
           </SimpleGrid>
-          <Preview colours={colours} />
+          <StylePreview style={colours} />
           {admin ? (
             <>
               <Divider label="Branding (staff and superusers)" labelPosition="left" />
@@ -319,38 +320,6 @@ function DefaultStyleForm({ style, admin, fonts, errors, submitted, busy }: { st
   );
 }
 
-/** Live preview of the colours, each with the text colour contrastText() picks for it. */
-function Preview({ colours }: { colours: Colours }) {
-  const box = (colour: string, label: string) => {
-    const valid = isHexColor(colour);
-    return (
-      <Box
-        data-testid={`preview-${label.toLowerCase()}`}
-        px="sm"
-        py={6}
-        style={{ borderRadius: 4, background: valid ? colour : "#eeeeee", color: valid ? contrastText(colour) : "#000000", border: "1px solid #ddd", fontSize: 13 }}
-      >
-        {label} {valid ? colour : "(invalid)"}
-      </Box>
-    );
-  };
-  const header = isHexColor(colours.color_tertiary) ? colours.color_tertiary : "#eeeeee";
-  return (
-    <Stack gap={6} aria-label="Preview">
-      <Text size="sm" fw={500}>
-        Preview
-      </Text>
-      <Box px="md" py={8} style={{ borderRadius: 4, background: header, color: isHexColor(header) ? contrastText(header) : "#000000", fontWeight: 700 }}>
-        {colours.company_name || "—"}
-      </Box>
-      <Group gap="xs">
-        {box(colours.color_primary, "Primary")}
-        {box(colours.color_secondary, "Secondary")}
-        {box(colours.color_tertiary, "Tertiary")}
-      </Group>
-    </Stack>
-  );
-}
 
 /** 403 for users who are neither moderators, staff nor superusers. */
 export function ErrorBoundary() {

@@ -30,3 +30,33 @@ export async function callRoute(
   const handler = (method === "GET" ? module.loader : module.action) as (args: { request: Request; params: Record<string, string>; context: object }) => Promise<Response>;
   return handler({ request, params: options.params ?? {}, context: {} });
 }
+
+type RouteFn = (args: { request: Request; params: Record<string, string>; context: Record<string, never> }) => unknown;
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type Outcome = { status: number; headers: Headers; data: any; location: string | null };
+
+/** Runs a loader or action like Remix does: thrown responses (redirects) are outcomes too. */
+export async function runRoute(fn: unknown, request: Request, params: Record<string, string> = {}): Promise<Outcome> {
+  let result: unknown;
+  try {
+    result = await (fn as RouteFn)({ request, params, context: {} });
+  } catch (error) {
+    if (!(error instanceof Response)) throw error;
+    result = error;
+  }
+  if (result instanceof Response) {
+    const text = await result.text();
+    let data: unknown = text;
+    try {
+      data = text ? JSON.parse(text) : null;
+    } catch {
+      /* not JSON */
+    }
+    return { status: result.status, headers: result.headers, data, location: result.headers.get("Location") };
+  }
+  if (result && typeof result === "object" && (result as { type?: string }).type === "DataWithResponseInit") {
+    const { data, init } = result as { data: unknown; init: ResponseInit | null };
+    return { status: init?.status ?? 200, headers: new Headers(init?.headers), data, location: null };
+  }
+  return { status: 200, headers: new Headers(), data: result, location: null };
+}

@@ -40,6 +40,7 @@ import { SIGNUP_TEXTS } from "~/server/auth/user-requests.server";
 import { sendMail } from "~/server/mail/mailer.server";
 import { hashPassword, verifyPassword } from "~/server/password.server";
 import { useServicesForTests } from "~/server/services.server";
+import { runRoute } from "../helpers/http";
 import { openTestStores, type TestStores } from "../helpers/stores";
 
 const ORIGIN = "http://flowlens.test";
@@ -130,34 +131,7 @@ function formRequest(path: string, fields: Record<string, string>, cookie?: stri
   });
 }
 
-type RouteFn = (args: { request: Request; params: Record<string, string>; context: Record<string, never> }) => unknown;
-type Outcome = { status: number; headers: Headers; data: any; location: string | null };
-
-/** Runs a loader or action like Remix does: thrown responses (redirects) are outcomes too. */
-async function run(fn: unknown, request: Request, params: Record<string, string> = {}): Promise<Outcome> {
-  let result: unknown;
-  try {
-    result = await (fn as RouteFn)({ request, params, context: {} });
-  } catch (error) {
-    if (!(error instanceof Response)) throw error;
-    result = error;
-  }
-  if (result instanceof Response) {
-    const text = await result.text();
-    let data: unknown = text;
-    try {
-      data = text ? JSON.parse(text) : null;
-    } catch {
-      /* not JSON */
-    }
-    return { status: result.status, headers: result.headers, data, location: result.headers.get("Location") };
-  }
-  if (result && typeof result === "object" && (result as { type?: string }).type === "DataWithResponseInit") {
-    const { data, init } = result as { data: unknown; init: ResponseInit | null };
-    return { status: init?.status ?? 200, headers: new Headers(init?.headers), data, location: null };
-  }
-  return { status: 200, headers: new Headers(), data: result, location: null };
-}
+const run = runRoute;
 
 async function setSelfSignup(on: boolean) {
   await db().update(siteSettings).set({ enableUserSelfSignup: on }).where(eq(siteSettings.id, 1));

@@ -36,6 +36,7 @@ import {
 } from "~/server/auth/two-factor.server";
 import { hashPassword } from "~/server/password.server";
 import { useServicesForTests } from "~/server/services.server";
+import { runRoute } from "../helpers/http";
 import { openTestStores, type TestStores } from "../helpers/stores";
 
 const ORIGIN = "http://flowlens.test";
@@ -150,35 +151,7 @@ function jsonRequest(path: string, body: unknown, options: { cookie?: string; me
   });
 }
 
-type RouteFn = (args: { request: Request; params: Record<string, string>; context: Record<string, never> }) => unknown;
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-type Outcome = { status: number; headers: Headers; data: any; location: string | null };
-
-/** Runs a loader or action like Remix does: thrown responses (redirects) are outcomes too. */
-async function run(fn: unknown, request: Request, params: Record<string, string> = {}): Promise<Outcome> {
-  let result: unknown;
-  try {
-    result = await (fn as RouteFn)({ request, params, context: {} });
-  } catch (error) {
-    if (!(error instanceof Response)) throw error;
-    result = error;
-  }
-  if (result instanceof Response) {
-    const text = await result.text();
-    let data: unknown = text;
-    try {
-      data = text ? JSON.parse(text) : null;
-    } catch {
-      /* not JSON */
-    }
-    return { status: result.status, headers: result.headers, data, location: result.headers.get("Location") };
-  }
-  if (result && typeof result === "object" && (result as { type?: string }).type === "DataWithResponseInit") {
-    const { data, init } = result as { data: unknown; init: ResponseInit | null };
-    return { status: init?.status ?? 200, headers: new Headers(init?.headers), data, location: null };
-  }
-  return { status: 200, headers: new Headers(), data: result, location: null };
-}
+const run = runRoute;
 
 async function sessionRows(userId: number) {
   return db().select().from(sessions).where(and(eq(sessions.userId, userId), isNull(sessions.revokedAt)));
