@@ -221,6 +221,23 @@ export default function SettingsPage() {
       </Paper>
 
       <PersonalStyleSection personal={personal} siteDefault={siteDefault} errors={styleErrors} submitted={result?.intent === "style" ? result.values : null} busy={busy} />
+
+      <Paper withBorder p="md" radius="md">
+        <Stack gap="xs">
+          <Title order={3}>Privacy</Title>
+          <Text size="sm">
+            flowlens processes your account data and your use of the application only with your consent. Withdrawing it
+            logs you out; you will be asked again at your next login.
+          </Text>
+          <Form method="post" action="/consent">
+            <CsrfField />
+            <input type="hidden" name="intent" value="withdraw" />
+            <Button type="submit" variant="default" color="red">
+              Withdraw consent and log out
+            </Button>
+          </Form>
+        </Stack>
+      </Paper>
     </Stack>
   );
 }

@@ -41,13 +41,18 @@ export async function action({ request }: ActionFunctionArgs) {
   const next = continueTo(String(form.get("next") ?? ""));
   const { db } = services.pg;
   const intent = form.get("intent");
-  if (intent !== "accept" && intent !== "decline") return data({ error: "Choose to consent or to decline." }, { status: 400 });
+  if (intent !== "accept" && intent !== "decline" && intent !== "withdraw") return data({ error: "Choose to consent or to decline." }, { status: 400 });
   if (intent === "accept") {
     await db.update(users).set({ hasConsented: true, consentedAt: new Date() }).where(eq(users.id, user.id));
     log.info(`user #${user.id} gave the GDPR consent`);
     throw redirect(next ?? "/");
   }
-  // Declining: no processing without consent, so the session ends here.
+  // Declining, or withdrawing an earlier consent (from the settings page): no processing without
+  // consent, so the session ends here; the next login asks again.
+  if (intent === "withdraw") {
+    await db.update(users).set({ hasConsented: false, consentedAt: null }).where(eq(users.id, user.id));
+    log.info(`user #${user.id} withdrew the GDPR consent; session ended`);
+  }
   const headers = await destroySession(db, services.config.sessionSecret, request, session.idHash);
   throw redirect("/login", { headers });
 }
