@@ -174,3 +174,43 @@ describe("api/ basics", () => {
     expect(v.override_clickhouse_db).toBe("system");
   });
 });
+
+import * as tokenApi from "~/routes/auth.token";
+import * as tokenOne from "~/routes/auth.token.$id";
+describe("API tokens", () => {
+  it("are created by holders of DEVELOPER_API_TOKEN, authenticate without cookies or CSRF, and can be revoked", async () => {
+    expect((await callRoute(tokenApi, "/auth/token/", { method: "POST", cookie: aliceCookie, body: { name: "grafana" } })).status).toBe(403);
+    await stores.pg.db.insert(userPermissions).values({ userId: alice, permission: "DEVELOPER_API_TOKEN" });
+    const cookie = await sessionCookie(stores, alice);
+    const created = await callRoute(tokenApi, "/auth/token/", { method: "POST", cookie, body: { name: "grafana" } });
+    expect(created.status).toBe(201);
+    const { id, token } = await created.json();
+    expect(token).toMatch(/^fl_/);
+    const byToken = (path: string, module: typeof featureFlags, init: { method?: string; body?: unknown } = {}) =>
+      (init.method ? module.action : module.loader)({
+        request: new Request(`http://flowlens.test${path}`, {
+          method: init.method ?? "GET",
+          headers: { Authorization: `Token ${token}`, Accept: "application/json", "Content-Type": "application/json" },
+          body: init.body === undefined ? undefined : JSON.stringify(init.body),
+        }),
+        params: {},
+        context: {},
+      } as never) as Promise<Response>;
+    const me = await byToken("/auth/user/", userApi as never);
+    expect(me.status).toBe(200);
+    expect((await me.json()).email).toBe("alice@example.org");
+    const report = await byToken("/api/error_report/", errorReport as never, { method: "POST", body: { message: "from a script" } });
+    expect(report.status).toBe(200);
+    const listed = await (await callRoute(tokenApi, "/auth/token/", { cookie })).json();
+    expect(listed.tokens).toEqual([expect.objectContaining({ id, name: "grafana" })]);
+    expect(JSON.stringify(listed)).not.toContain(token);
+    expect((await callRoute(tokenOne, `/auth/token/${id}/`, { method: "DELETE", cookie, params: { id: String(id) } })).status).toBe(200);
+    expect((await byToken("/auth/user/", userApi as never)).status).toBe(403);
+    const forged = await (featureFlags.loader as (a: unknown) => Promise<Response>)({
+      request: new Request("http://flowlens.test/auth/featureflags/", { headers: { Authorization: "Token fl_not-a-real-token-aaaaaaaaaaaaaaaa" } }),
+      params: {},
+      context: {},
+    });
+    expect(forged.status).toBe(403);
+  });
+});

@@ -109,7 +109,7 @@ export function endpoint<Q extends z.ZodType = z.ZodObject<{}>, B extends z.ZodT
       const version = apiVersion(request);
       const context = await getRequestContext(request);
       const user = checkAccess(spec.access, context, spec.allowWithoutConsent ?? false);
-      if (spec.method !== "GET" && spec.csrf !== false) verifyCsrf(request);
+      if (spec.method !== "GET" && spec.csrf !== false && !context.viaToken) verifyCsrf(request);
       const url = new URL(request.url);
       const query = (spec.query ?? z.object({})).safeParse(Object.fromEntries(url.searchParams));
       if (!query.success) return apiError(400, "Invalid query parameters.", { errors: zodErrors(query.error) });

@@ -4,12 +4,20 @@ import { vantagePoints } from "~db/postgres/schema";
 import { firstAvailableRoute, menuItems, mayOpen, type ToolRoute } from "~/lib/routes";
 import { getServices, type Services } from "../services.server";
 import { readSession, type SessionState } from "./session.server";
-import type { UserContext } from "./user-context.server";
+import { loadUserContext, type UserContext } from "./user-context.server";
 
-export type RequestContext = { services: Services; session: SessionState };
+/** viaToken: authenticated by an API token (no cookies, so no CSRF exposure). */
+export type RequestContext = { services: Services; session: SessionState; viaToken?: boolean };
 
 export async function getRequestContext(request: Request): Promise<RequestContext> {
   const services = await getServices();
+  // Integrators authenticate with an API token instead of a session cookie.
+  if (request.headers.has("Authorization")) {
+    const { userIdForToken } = await import("./api-tokens.server");
+    const userId = await userIdForToken(services.pg.db, request.headers.get("Authorization"));
+    const user = userId === null ? null : await loadUserContext(services.pg.db, userId);
+    if (user) return { services, session: { status: "LOGGED_IN", user, idHash: null }, viaToken: true };
+  }
   const session = await readSession(services.pg.db, services.config.sessionSecret, request);
   return { services, session };
 }
