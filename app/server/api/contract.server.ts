@@ -2,7 +2,7 @@ import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { z } from "zod";
 import type { Permission } from "~/lib/permissions";
 import { MESSAGES } from "~/lib/messages";
-import { getRequestContext, type RequestContext } from "../auth/guard.server";
+import { getApiRequestContext, type RequestContext } from "../auth/guard.server";
 import type { UserContext } from "../auth/user-context.server";
 import { csrfCookieHeader, newCsrfToken, readCsrfCookie, verifyCsrf } from "../auth/csrf.server";
 import { log } from "../log.server";
@@ -77,7 +77,8 @@ async function readBody(request: Request): Promise<unknown> {
 }
 
 function checkAccess(access: Access, context: RequestContext, allowWithoutConsent: boolean): UserContext | null {
-  if (access === "public" || access === "session") return context.session.user;
+  // A PENDING_2FA session has a user but is not logged in: handlers never see that user.
+  if (access === "public" || access === "session") return context.session.status === "LOGGED_IN" ? context.session.user : null;
   const user = context.session.status === "LOGGED_IN" ? context.session.user : null;
   if (!user) {
     throw new ApiProblem(403, {
@@ -107,7 +108,7 @@ export function endpoint<Q extends z.ZodType = z.ZodObject<{}>, B extends z.ZodT
         return apiError(405, `Method ${request.method} not allowed.`);
       }
       const version = apiVersion(request);
-      const context = await getRequestContext(request);
+      const context = await getApiRequestContext(request);
       const user = checkAccess(spec.access, context, spec.allowWithoutConsent ?? false);
       if (spec.method !== "GET" && spec.csrf !== false && !context.viaToken) verifyCsrf(request);
       const url = new URL(request.url);

@@ -11,15 +11,22 @@ export type RequestContext = { services: Services; session: SessionState; viaTok
 
 export async function getRequestContext(request: Request): Promise<RequestContext> {
   const services = await getServices();
-  // Integrators authenticate with an API token instead of a session cookie.
-  if (request.headers.has("Authorization")) {
-    const { userIdForToken } = await import("./api-tokens.server");
-    const userId = await userIdForToken(services.pg.db, request.headers.get("Authorization"));
-    const user = userId === null ? null : await loadUserContext(services.pg.db, userId);
-    if (user) return { services, session: { status: "LOGGED_IN", user, idHash: null }, viaToken: true };
-  }
   const session = await readSession(services.pg.db, services.config.sessionSecret, request);
   return { services, session };
+}
+
+/**
+ * For JSON endpoints only: integrators authenticate with "Authorization: Token <key>" instead of a
+ * session cookie (screens never accept tokens). Falls back to the cookie session without the header.
+ */
+export async function getApiRequestContext(request: Request): Promise<RequestContext> {
+  if (!request.headers.has("Authorization")) return getRequestContext(request);
+  const services = await getServices();
+  const { userIdForToken } = await import("./api-tokens.server");
+  const userId = await userIdForToken(services.pg.db, request.headers.get("Authorization"));
+  const user = userId === null ? null : await loadUserContext(services.pg.db, userId);
+  const session: SessionState = user ? { status: "LOGGED_IN", user, idHash: null } : { status: "ANONYMOUS", user: null, idHash: null };
+  return { services, session, viaToken: true };
 }
 
 /** ClickHouse tables without rows (spec: api/tables_without_data hides their menu items for non-staff). */

@@ -1,0 +1,875 @@
+/**
+ * The permission matrix: every route module of app/routes (screens and resource routes) called as
+ * each kind of visitor — anonymous, expired session, PENDING_2FA, operator (a subset of the
+ * permissions), delegated, moderator, staff, superuser — against the status or redirect it must get.
+ *
+ * The matrix is keyed by route file name and must name exactly the files on disk: a new route
+ * without an entry, or an entry for a deleted route, fails the first test. Expected outcomes come
+ * from a few rules (screen(), api(), everyone(), …) written from the spec's access rules, with
+ * per-role overrides where a route differs; landing routes are computed here from TOOL_ROUTES and
+ * the roles' demo permissions, not by the app's own function.
+ *
+ * Outcomes: a number is the HTTP status (not a redirect); "403:code" a status with that JSON
+ * exception_code; "/path" a redirect to exactly that target; "throws:Name" an error thrown on purpose.
+ * Every check gets a fresh session, so logouts and revocations cannot leak into later checks;
+ * mutations use bodies that fail validation after the access check, or are undone in `after`.
+ */
+import { readdirSync } from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { and, eq } from "drizzle-orm";
+import { generate } from "otplib";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { demoUsers, type DemoUser } from "~db/demo/users";
+import {
+  delegationRestrictions,
+  groups,
+  notifications,
+  sessions,
+  siteSettings,
+  totpDevices,
+  userGroups,
+  userPermissions,
+  userSettings,
+  users,
+  vantagePoints,
+} from "~db/postgres/schema";
+import { MODERATORS_GROUP, PERMISSIONS, type Permission } from "~/lib/permissions";
+import { TOOL_ROUTES } from "~/lib/routes";
+import { tablesWithoutData } from "~/server/auth/guard.server";
+import { confirmDevice, generateKey, setEnable2fa } from "~/server/auth/two-factor.server";
+import { hashPassword } from "~/server/password.server";
+import { useServicesForTests } from "~/server/services.server";
+import { CSRF_TOKEN, ORIGIN, sessionCookie } from "../helpers/http";
+import { openTestStores, type TestStores } from "../helpers/stores";
+
+// ---------------------------------------------------------------------------------------------------------------
+// Roles
+
+const ROLES = ["anonymous", "expired", "pending", "operator", "delegated", "moderator", "staff", "superuser"] as const;
+type Role = (typeof ROLES)[number];
+type SignedOutRole = "anonymous" | "expired" | "pending";
+type LoggedInRole = Exclude<Role, SignedOutRole>;
+const LOGGED_IN: LoggedInRole[] = ["operator", "delegated", "moderator", "staff", "superuser"];
+
+/** The demo accounts (db/demo/users.ts): the same flags and permissions, created here without the 30 s demo load. */
+const DEMO = Object.fromEntries(demoUsers(64500).map((u) => [u.kind, u])) as Record<string, DemoUser>;
+const DEMO_OF: Record<LoggedInRole, DemoUser> = {
+  operator: DEMO.operator,
+  delegated: DEMO.delegated,
+  moderator: DEMO.moderator,
+  staff: DEMO.staff,
+  superuser: DEMO.superuser,
+};
+
+type Profile = { permissions: ReadonlySet<string>; isStaff: boolean; isSuperuser: boolean; isDelegated: boolean; moderator: boolean };
+const PROFILES = Object.fromEntries(
+  LOGGED_IN.map((role) => {
+    const u = DEMO_OF[role];
+    const profile: Profile = {
+      permissions: new Set<string>(u.isSuperuser ? PERMISSIONS : u.permissions),
+      isStaff: u.isStaff ?? false,
+      isSuperuser: u.isSuperuser ?? false,
+      isDelegated: u.isDelegated ?? false,
+      moderator: u.moderator ?? false,
+    };
+    return [role, profile];
+  }),
+) as Record<LoggedInRole, Profile>;
+
+const has = (role: LoggedInRole, permission: Permission) => PROFILES[role].permissions.has(permission);
+
+/** Site settings a sample runs with (restored afterwards); the demo has both off. */
+type Site = { welcome?: boolean; signup?: boolean };
+const WELCOME: Site = { welcome: true };
+const SIGNUP: Site = { signup: true };
+
+type Path = `/${string}`;
+const NO_PERMISSIONS: Path = "/logout?reason=no-permissions";
+
+/** The first tool in menu order whose permission the role holds (FAQ and Notifications do not count). */
+function firstTool(role: LoggedInRole): Path {
+  const route = TOOL_ROUTES.find((r) => r.permission !== null && has(role, r.permission) && !r.featureFlag);
+  return (route?.path as Path | undefined) ?? NO_PERMISSIONS;
+}
+
+/** Where a role lands: its first tool; delegated users see /welcome first when the site enables it. */
+function landing(role: LoggedInRole, site: Site = {}): Path {
+  const first = firstTool(role);
+  if (first === NO_PERMISSIONS) return first;
+  return PROFILES[role].isDelegated && site.welcome ? "/welcome" : first;
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Outcomes and the rules that produce them
+
+type Outcome = number | `${number}:${string}` | `/${string}` | `throws:${string}`;
+type Expect = Record<Role, Outcome>;
+
+const enc = encodeURIComponent;
+const NOT_AUTHENTICATED = "403:not_authenticated";
+const CSRF_FAILED = "403:csrf_failed";
+
+function perRole(outcome: (role: LoggedInRole) => Outcome): Record<LoggedInRole, Outcome> {
+  return Object.fromEntries(LOGGED_IN.map((role) => [role, outcome(role)])) as Record<LoggedInRole, Outcome>;
+}
+
+function everyone(outcome: Outcome): Expect {
+  return Object.fromEntries(ROLES.map((role) => [role, outcome])) as Expect;
+}
+
+/** The login guard (requireUser) for a screen at `url`: login, login with the expiry notice, or the second step. */
+function toLogin(url: string): Record<SignedOutRole, Outcome> {
+  return {
+    anonymous: `/login?next=${enc(url)}`,
+    expired: `/login?next=${enc(url)}&expired=1`,
+    pending: `/login/2fa?next=${enc(url)}`,
+  };
+}
+
+/** A screen behind the login guard and (optionally) a permission: `ok` with it, the landing route without. */
+function screen(url: string, permission: Permission | null, options: { ok?: Outcome; site?: Site } = {}): Expect {
+  return {
+    ...toLogin(url),
+    ...perRole((role) => (permission === null || has(role, permission) ? (options.ok ?? 200) : landing(role, options.site))),
+  };
+}
+
+/** A screen action whose CSRF field is checked after the login guard: signed out → login, logged in → refused. */
+function csrfAfterGuard(url: string): Expect {
+  return { ...toLogin(url), ...perRole(() => CSRF_FAILED) };
+}
+
+/** JSON endpoint with access "login" (a LOGGED_IN session) or a permission on top of it. */
+function api(access: "login" | Permission, ok: Outcome = 200): Expect {
+  return {
+    anonymous: NOT_AUTHENTICATED,
+    expired: NOT_AUTHENTICATED,
+    pending: NOT_AUTHENTICATED,
+    ...perRole((role) => (access === "login" || has(role, access) ? ok : "403:permission_denied")),
+  };
+}
+
+/** /site-settings: staff and superusers (admin) and moderators; anyone else a 403 page. */
+function siteRole(role: LoggedInRole): "admin" | "moderator" | null {
+  const p = PROFILES[role];
+  if (p.isStaff || p.isSuperuser) return "admin";
+  return p.moderator ? "moderator" : null;
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// The matrix
+
+type Method = "GET" | "POST" | "PUT" | "DELETE";
+type Sample = {
+  method?: Method;
+  /** Path and search; the route params are derived from it and the file name. */
+  url: string | (() => string);
+  /** JSON body (sent with the X-CSRFToken header unless csrf is false). */
+  json?: unknown;
+  /** Form body of a screen action (with the csrfmiddlewaretoken field unless csrf is false). */
+  form?: Record<string, string> | (() => Record<string, string>);
+  csrf?: boolean;
+  site?: Site;
+  note?: string;
+  /** Undo a mutation the access check let through (runs after every role's call). */
+  after?: () => Promise<void>;
+  expect: Expect;
+};
+
+const ERROR_SECRET = "matrix-error-secret-0123";
+/** Rows of another account (the pending user's): nobody else may touch them. */
+const fx = { device: 0, notification: 0 };
+let loginSerial = 0;
+/** Unique e-mail addresses, so the per-account login throttle (5 failures) never turns a 401 into a 429. */
+const wrongLogin = () => ({ email: `nobody-${++loginSerial}@matrix.test`, password: "not-the-password" });
+
+const GET_ONLY_405 = (url: string): Sample => ({ method: "POST", url, json: {}, expect: everyone(405) });
+const POST_ONLY_405 = (url: string): Sample => ({ method: "GET", url, expect: everyone(405) });
+
+const MATRIX: Record<string, Sample[]> = {
+  // --- Screens -------------------------------------------------------------------------------------------------
+  "$tool.tsx": [
+    { url: "/flow-explorer", expect: screen("/flow-explorer", "API_FLOWS_4D") },
+    { url: "/as-flows", note: "alias of /flow-explorer", expect: screen("/as-flows", "API_FLOWS_4D") },
+    { url: "/as-flows-egress", expect: screen("/as-flows-egress", "FLOWS_EGRESS") },
+    { url: "/external-links", note: "alias of /border-planner", expect: screen("/external-links", "FRONTEND_LINK_UTIL_EXTERNAL") },
+    { url: "/controlplane", expect: screen("/controlplane", "CONTROL_PLANE") },
+    { url: "/controlplane", site: WELCOME, expect: screen("/controlplane", "CONTROL_PLANE", { site: WELCOME }) },
+    { url: "/rna", expect: screen("/rna", "RAW_NETWORK_ANALYZER") },
+    { url: "/revenues-and-costs", expect: screen("/revenues-and-costs", "REVENUES_AND_COSTS") },
+    { url: "/manage-users", expect: screen("/manage-users", "VIEW_USERS") },
+    { url: "/manage-delegated-users", expect: screen("/manage-delegated-users", "MANAGE_DELEGATED_USERS") },
+    { url: "/nope", note: "unknown: 404 after login", expect: screen("/nope", null, { ok: 404 }) },
+    { url: "/error-not-the-secret", expect: screen("/error-not-the-secret", null, { ok: 404 }) },
+    { url: `/error-${ERROR_SECRET}`, note: "the error test page (session initialised only)", expect: everyone("throws:TestPageError") },
+    { method: "POST", url: "/controlplane", json: {}, note: "no action: Remix answers 405", expect: everyone(405) },
+  ],
+  "_app.$.tsx": [
+    { url: "/foo/bar", expect: screen("/foo/bar", null, { ok: 404 }) },
+    { url: "/manage-users/42", note: "below a screen the role may not open: still only a 404", expect: screen("/manage-users/42", null, { ok: 404 }) },
+  ],
+  "_app.faq.tsx": [{ url: "/faq", expect: screen("/faq", null) }],
+  "_app.tsx": [{ url: "/settings", note: "the layout's login guard", expect: screen("/settings", null) }],
+  "_app.notifications.tsx": [
+    { url: "/notifications", expect: screen("/notifications", null) },
+    { url: "/notifications?archived=1", expect: screen("/notifications?archived=1", null) },
+    {
+      method: "POST",
+      url: "/notifications",
+      form: () => ({ intent: "delete", id: String(fx.notification) }),
+      note: "someone else's notification: the redirect, but nothing deleted (checked at the end)",
+      expect: screen("/notifications", null, { ok: "/notifications" }),
+    },
+    { method: "POST", url: "/notifications", form: { intent: "read", id: "1" }, csrf: false, expect: csrfAfterGuard("/notifications") },
+  ],
+  "_app.settings.tsx": [
+    { url: "/settings", expect: screen("/settings", null) },
+    { method: "POST", url: "/settings", form: { intent: "bogus" }, expect: screen("/settings", null, { ok: 400 }) },
+    { method: "POST", url: "/settings", form: { intent: "bogus" }, csrf: false, expect: csrfAfterGuard("/settings") },
+  ],
+  "_app.settings_.group.tsx": [
+    { url: "/settings/group", expect: screen("/settings/group", null) },
+    {
+      method: "POST",
+      url: "/settings/group",
+      form: { back: "/faq" },
+      note: "no group chosen: 400 for who may switch (superusers), 403 for the rest",
+      expect: { ...toLogin("/settings/group"), ...perRole((role) => (PROFILES[role].isSuperuser ? 400 : 403)) },
+    },
+    { method: "POST", url: "/settings/group", form: { back: "/faq" }, csrf: false, expect: csrfAfterGuard("/settings/group") },
+  ],
+  "_app.settings_.security.tsx": [
+    { url: "/settings/security", expect: screen("/settings/security", null) },
+    { method: "POST", url: "/settings/security", form: { intent: "bogus" }, expect: screen("/settings/security", null, { ok: 400 }) },
+    { method: "POST", url: "/settings/security", form: { intent: "bogus" }, csrf: false, note: "CSRF checked before the guard", expect: everyone(CSRF_FAILED) },
+  ],
+  "_app.site-settings.tsx": [
+    { url: "/site-settings", expect: { ...toLogin("/site-settings"), ...perRole((role) => (siteRole(role) ? 200 : 403)) } },
+    {
+      method: "POST",
+      url: "/site-settings",
+      form: { intent: "bogus" },
+      expect: { ...toLogin("/site-settings"), ...perRole((role) => (siteRole(role) ? 400 : 403)) },
+    },
+    {
+      method: "POST",
+      url: "/site-settings",
+      form: { intent: "site", mandatory_2fa: "maybe" },
+      note: "site settings are for admins only; invalid values, so nothing is saved",
+      expect: { ...toLogin("/site-settings"), ...perRole((role) => (siteRole(role) === "admin" ? 400 : 403)) },
+    },
+    {
+      method: "POST",
+      url: "/site-settings",
+      form: { intent: "bogus" },
+      csrf: false,
+      expect: { ...toLogin("/site-settings"), ...perRole((role) => (siteRole(role) ? CSRF_FAILED : 403)) },
+    },
+  ],
+  "_app.welcome.tsx": [
+    { url: "/welcome", note: "welcome page off (as in the demo)", expect: { ...toLogin("/welcome"), ...perRole((role) => firstTool(role)) } },
+    {
+      url: "/welcome",
+      site: WELCOME,
+      expect: { ...toLogin("/welcome"), ...perRole((role) => (PROFILES[role].isDelegated ? 200 : firstTool(role))) },
+    },
+  ],
+  "_index.tsx": [
+    { url: "/", expect: { anonymous: "/login", expired: "/login", pending: "/login", ...perRole((role) => landing(role)) } },
+    { url: "/", site: WELCOME, expect: { anonymous: "/login", expired: "/login", pending: "/login", ...perRole((role) => landing(role, WELCOME)) } },
+  ],
+  "consent.tsx": [
+    { url: "/consent", note: "everyone here has consented", expect: { anonymous: "/login?next=%2Fconsent", expired: "/login?next=%2Fconsent", pending: "/login", ...perRole(() => "/") } },
+    {
+      url: "/consent?next=%2Fsettings",
+      expect: {
+        anonymous: `/login?next=${enc("/consent?next=%2Fsettings")}`,
+        expired: `/login?next=${enc("/consent?next=%2Fsettings")}`,
+        pending: "/login",
+        ...perRole(() => "/settings"),
+      },
+    },
+    {
+      method: "POST",
+      url: "/consent",
+      form: { intent: "bogus" },
+      expect: { anonymous: "/login?next=%2Fconsent", expired: "/login?next=%2Fconsent", pending: "/login", ...perRole(() => 400) },
+    },
+    {
+      method: "POST",
+      url: "/consent",
+      form: { intent: "withdraw" },
+      note: "withdraw (from the settings page): consent cleared, session ended; restored afterwards",
+      after: restoreConsent,
+      expect: { anonymous: "/login?next=%2Fconsent", expired: "/login?next=%2Fconsent", pending: "/login", ...perRole(() => "/login") },
+    },
+    { method: "POST", url: "/consent", form: { intent: "accept" }, csrf: false, expect: everyone(CSRF_FAILED) },
+  ],
+  "login.tsx": [
+    { url: "/login", expect: { anonymous: 200, expired: 200, pending: "/login/2fa", ...perRole((role) => landing(role)) } },
+    { url: "/login", site: WELCOME, expect: { anonymous: 200, expired: 200, pending: "/login/2fa", ...perRole((role) => landing(role, WELCOME)) } },
+    {
+      url: "/login?next=%2Fsettings",
+      expect: { anonymous: 200, expired: 200, pending: "/login/2fa?next=%2Fsettings", ...perRole(() => "/settings") },
+    },
+    {
+      url: "/login?next=%2F%2Fevil.example%2Fx",
+      note: "no open redirect",
+      expect: { anonymous: 200, expired: 200, pending: "/login/2fa?next=%2F%2Fevil.example%2Fx", ...perRole((role) => landing(role)) },
+    },
+    { method: "POST", url: "/login", form: wrongLogin, expect: everyone(401) },
+    { method: "POST", url: "/login", form: wrongLogin, csrf: false, expect: everyone(CSRF_FAILED) },
+  ],
+  "login_.2fa.tsx": [
+    {
+      url: "/login/2fa?next=%2Fsettings",
+      expect: {
+        anonymous: "/login?next=%2Fsettings",
+        expired: "/login?next=%2Fsettings&reason=2fa",
+        pending: 200,
+        ...perRole(() => "/login?next=%2Fsettings"),
+      },
+    },
+    {
+      method: "POST",
+      url: "/login/2fa",
+      form: { code: "wrong-code", next: "/settings" },
+      expect: {
+        anonymous: "/login?next=%2Fsettings",
+        expired: "/login?next=%2Fsettings&reason=2fa",
+        pending: 400,
+        ...perRole(() => "/login?next=%2Fsettings"),
+      },
+    },
+    { method: "POST", url: "/login/2fa", form: { code: "wrong-code" }, csrf: false, expect: everyone(CSRF_FAILED) },
+  ],
+  "logout.tsx": [
+    { url: "/logout", expect: everyone("/login") },
+    { url: "/logout?reason=no-permissions", expect: everyone("/login?reason=no-permissions") },
+    { method: "POST", url: "/logout", form: {}, expect: everyone("/login") },
+    { method: "POST", url: "/logout", form: {}, csrf: false, note: "logout is not CSRF-protected (GET logs out too)", expect: everyone("/login") },
+  ],
+  "password-reset.tsx": [
+    { url: "/password-reset", expect: everyone(200) },
+    { method: "POST", url: "/password-reset", form: { email: "not-an-email" }, expect: everyone(400) },
+    { method: "POST", url: "/password-reset", form: { email: "not-an-email" }, csrf: false, expect: everyone(CSRF_FAILED) },
+  ],
+  "password-reset-confirm.tsx": [
+    { url: "/password-reset-confirm?token=bogus", expect: everyone(200) },
+    {
+      method: "POST",
+      url: "/password-reset-confirm",
+      form: { token: "bogus", new_password: "a-long-new-password-1", new_password_repeat: "a-long-new-password-1" },
+      expect: everyone(400),
+    },
+    { method: "POST", url: "/password-reset-confirm", form: { token: "bogus" }, csrf: false, expect: everyone(CSRF_FAILED) },
+  ],
+  "signup.tsx": [
+    { url: "/signup", note: "self-signup off", expect: { anonymous: "/login", expired: "/login", pending: "/login", ...perRole(() => "/") } },
+    { url: "/signup", site: SIGNUP, expect: { anonymous: 200, expired: 200, pending: 200, ...perRole(() => "/") } },
+    {
+      method: "POST",
+      url: "/signup",
+      site: SIGNUP,
+      form: { email: "not-an-email", first_name: "", last_name: "" },
+      expect: { anonymous: 400, expired: 400, pending: 400, ...perRole(() => "/") },
+    },
+    { method: "POST", url: "/signup", site: SIGNUP, form: { email: "x" }, csrf: false, expect: everyone(CSRF_FAILED) },
+  ],
+
+  // --- Resource routes -----------------------------------------------------------------------------------------
+  "api.error.$secret.ts": [
+    { url: "/api/error/not-the-secret", expect: everyone(404) },
+    { url: `/api/error/${ERROR_SECRET}`, note: "raises on purpose, for everyone (access session)", expect: everyone(500) },
+    GET_ONLY_405("/api/error/not-the-secret"),
+  ],
+  "api.error_report.ts": [
+    { method: "POST", url: "/api/error_report", json: { message: "permission matrix probe" }, note: "access session", expect: everyone(200) },
+    { method: "POST", url: "/api/error_report", json: { message: "probe" }, csrf: false, expect: everyone(CSRF_FAILED) },
+    POST_ONLY_405("/api/error_report"),
+  ],
+  "api.max_timestamp.ts": [{ url: "/api/max_timestamp", expect: api("login") }, GET_ONLY_405("/api/max_timestamp")],
+  "api.tables_without_data.ts": [{ url: "/api/tables_without_data", expect: api("login") }, GET_ONLY_405("/api/tables_without_data")],
+  "api.version.ts": [{ url: "/api/version", expect: api("login") }, GET_ONLY_405("/api/version")],
+  "auth.2fa.devices.$id.ts": [
+    { method: "DELETE", url: () => `/auth/2fa/devices/${fx.device}`, note: "another user's device", expect: api("login", 404) },
+    { method: "DELETE", url: () => `/auth/2fa/devices/${fx.device}`, csrf: false, expect: api("login", CSRF_FAILED) },
+    { method: "GET", url: () => `/auth/2fa/devices/${fx.device}`, expect: everyone(405) },
+  ],
+  "auth.2fa.devices.generate_key.ts": [{ url: "/auth/2fa/devices/generate_key?name=Matrix", expect: api("login") }, GET_ONLY_405("/auth/2fa/devices/generate_key")],
+  "auth.2fa.devices.generate_recovery_codes.ts": [
+    { url: "/auth/2fa/devices/generate_recovery_codes", expect: api("login") },
+    GET_ONLY_405("/auth/2fa/devices/generate_recovery_codes"),
+  ],
+  "auth.2fa.devices.ts": [
+    { url: "/auth/2fa/devices", expect: api("login") },
+    { method: "POST", url: "/auth/2fa/devices", json: () => ({ id: fx.device, code: "000000" }), note: "another user's device", expect: api("login", 404) },
+    { method: "PUT", url: "/auth/2fa/devices", json: {}, expect: everyone(405) },
+  ],
+  "auth.2fa.ts": [
+    {
+      method: "POST",
+      url: "/auth/2fa",
+      json: { code: "wrong-code" },
+      note: "only a PENDING_2FA session gets to the code check",
+      expect: { ...everyone(NOT_AUTHENTICATED), pending: 400 },
+    },
+    POST_ONLY_405("/auth/2fa"),
+  ],
+  "auth.clickhouse_override.ts": [
+    { method: "POST", url: "/auth/clickhouse_override", json: { database: "no_such_database_matrix" }, expect: api("CLICKHOUSE_DIRECT_QUERY", 400) },
+    POST_ONLY_405("/auth/clickhouse_override"),
+  ],
+  "auth.clickhouse_raw_flow_override.ts": [
+    { method: "POST", url: "/auth/clickhouse_raw_flow_override", json: { database: "no_such_database_matrix" }, expect: api("CLICKHOUSE_DIRECT_QUERY", 400) },
+    POST_ONLY_405("/auth/clickhouse_raw_flow_override"),
+  ],
+  "auth.consent.accept.ts": [{ method: "POST", url: "/auth/consent/accept", json: {}, expect: api("login") }, POST_ONLY_405("/auth/consent/accept")],
+  "auth.consent.revoke.ts": [
+    { method: "POST", url: "/auth/consent/revoke", json: {}, after: restoreConsent, expect: api("login") },
+    { method: "POST", url: "/auth/consent/revoke", json: {}, csrf: false, after: restoreConsent, expect: api("login", CSRF_FAILED) },
+    POST_ONLY_405("/auth/consent/revoke"),
+  ],
+  "auth.delete.ts": [
+    { method: "POST", url: "/auth/delete", json: { password: "not-the-password" }, note: "wrong password: nothing deleted", expect: api("login", 400) },
+    { method: "POST", url: "/auth/delete", json: { password: "not-the-password" }, csrf: false, expect: api("login", CSRF_FAILED) },
+    POST_ONLY_405("/auth/delete"),
+  ],
+  "auth.featureflags.ts": [{ url: "/auth/featureflags", expect: api("login") }, GET_ONLY_405("/auth/featureflags")],
+  "auth.groups.ts": [
+    { url: "/auth/groups", expect: api("login") },
+    {
+      method: "POST",
+      url: "/auth/groups",
+      json: { groups: [] },
+      note: "no group chosen: 400 for who may switch (superusers), 403 for the rest",
+      expect: { ...api("login"), ...perRole((role) => (PROFILES[role].isSuperuser ? 400 : 403)) },
+    },
+    { method: "PUT", url: "/auth/groups", json: {}, expect: everyone(405) },
+  ],
+  "auth.login.ts": [
+    { method: "POST", url: "/auth/login", json: wrongLogin, expect: everyone(401) },
+    { method: "POST", url: "/auth/login", json: wrongLogin, csrf: false, expect: everyone(CSRF_FAILED) },
+    POST_ONLY_405("/auth/login"),
+  ],
+  "auth.logout.ts": [
+    { method: "POST", url: "/auth/logout", json: {}, expect: everyone(200) },
+    { method: "POST", url: "/auth/logout", json: {}, csrf: false, expect: everyone(CSRF_FAILED) },
+    POST_ONLY_405("/auth/logout"),
+  ],
+  "auth.notifications.$id.ts": [
+    { method: "DELETE", url: () => `/auth/notifications/${fx.notification}`, note: "another user's notification", expect: api("login", 404) },
+    { method: "GET", url: () => `/auth/notifications/${fx.notification}`, expect: everyone(405) },
+  ],
+  "auth.notifications.ts": [
+    { url: "/auth/notifications", expect: api("login") },
+    {
+      method: "POST",
+      url: "/auth/notifications",
+      json: () => [{ id: fx.notification, is_read: true, is_archived: true }],
+      note: "another user's notification: nothing updated (checked at the end)",
+      expect: api("login"),
+    },
+  ],
+  "auth.password.reset.confirm.ts": [
+    { method: "POST", url: "/auth/password/reset/confirm", json: { token: "bogus", new_password: "a-long-new-password-1" }, expect: everyone(400) },
+    POST_ONLY_405("/auth/password/reset/confirm"),
+  ],
+  "auth.password.reset.ts": [
+    { method: "POST", url: "/auth/password/reset", json: { email: "not-an-email" }, expect: everyone(400) },
+    POST_ONLY_405("/auth/password/reset"),
+  ],
+  "auth.settings.$name.ts": [
+    { method: "POST", url: "/auth/settings/timezone", json: { value: "Not/AZone" }, expect: api("login", 400) },
+    { method: "POST", url: "/auth/settings/timezone", json: { value: "UTC" }, csrf: false, expect: api("login", CSRF_FAILED) },
+    POST_ONLY_405("/auth/settings/timezone"),
+  ],
+  "auth.signup.ts": [
+    { method: "POST", url: "/auth/signup", json: { email: "not-an-email", first_name: "", last_name: "" }, note: "self-signup off", expect: everyone("403:signup_disabled") },
+    { method: "POST", url: "/auth/signup", site: SIGNUP, json: { email: "not-an-email", first_name: "", last_name: "" }, expect: everyone(400) },
+    POST_ONLY_405("/auth/signup"),
+  ],
+  "auth.support_message.ts": [
+    { method: "POST", url: "/auth/support_message", json: { type: "BOGUS", message: "" }, expect: api("login", 400) },
+    POST_ONLY_405("/auth/support_message"),
+  ],
+  "auth.token.$id.ts": [
+    { method: "DELETE", url: "/auth/token/999999", expect: api("DEVELOPER_API_TOKEN", 404) },
+    { method: "DELETE", url: "/auth/token/999999", csrf: false, expect: api("DEVELOPER_API_TOKEN", CSRF_FAILED) },
+    { method: "GET", url: "/auth/token/999999", expect: everyone(405) },
+  ],
+  "auth.token.ts": [
+    { url: "/auth/token", expect: api("DEVELOPER_API_TOKEN") },
+    { method: "POST", url: "/auth/token", json: { name: 42 }, note: "invalid name: no token created", expect: api("DEVELOPER_API_TOKEN", 400) },
+    { method: "POST", url: "/auth/token", json: { name: "x" }, csrf: false, expect: api("DEVELOPER_API_TOKEN", CSRF_FAILED) },
+    { method: "PUT", url: "/auth/token", json: {}, expect: everyone(405) },
+  ],
+  "auth.user.ts": [{ url: "/auth/user", note: "access session, but only LOGGED_IN gets the user", expect: api("login") }, GET_ONLY_405("/auth/user")],
+  "auth.usermanagement.user_requests.$id.$decision.ts": [
+    { method: "PUT", url: "/auth/usermanagement/user_requests/999999/accept", expect: api("VIEW_USERS", 404) },
+    { method: "PUT", url: "/auth/usermanagement/user_requests/999999/reject", csrf: false, expect: api("VIEW_USERS", CSRF_FAILED) },
+    { method: "GET", url: "/auth/usermanagement/user_requests/999999/accept", expect: everyone(405) },
+  ],
+  "auth.usermanagement.user_requests.ts": [
+    { url: "/auth/usermanagement/user_requests", expect: api("VIEW_USERS") },
+    { url: "/auth/usermanagement/user_requests?status=PENDING", expect: api("VIEW_USERS") },
+    { method: "POST", url: "/auth/usermanagement/user_requests", json: { email: "not-an-email", first_name: "", last_name: "" }, expect: api("VIEW_USERS", 400) },
+    { method: "DELETE", url: "/auth/usermanagement/user_requests", expect: everyone(405) },
+  ],
+  "auth.usernamecheck.ts": [
+    { method: "POST", url: "/auth/usernamecheck", json: { username: "someone@matrix.test" }, expect: everyone(200) },
+    POST_ONLY_405("/auth/usernamecheck"),
+  ],
+  "healthz.ts": [
+    { url: "/healthz", expect: everyone(200) },
+    { method: "POST", url: "/healthz", json: {}, note: "no action: Remix answers 405", expect: everyone(405) },
+  ],
+  "siteconfig.ts": [{ url: "/siteconfig", expect: everyone(200) }, GET_ONLY_405("/siteconfig")],
+};
+
+// ---------------------------------------------------------------------------------------------------------------
+// Calling routes
+
+const ROUTES_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../app/routes");
+type RouteFn = (args: { request: Request; params: Record<string, string>; context: Record<string, never> }) => unknown;
+type RouteModule = { loader?: RouteFn; action?: RouteFn };
+const MODULES = import.meta.glob<RouteModule>("/app/routes/*.{ts,tsx}");
+
+/** Route files Remix would pick up (vite.config.ts ignores tests and CSS). */
+function routeFilesOnDisk(): string[] {
+  return readdirSync(ROUTES_DIR)
+    .filter((name) => !/\.test\.[jt]sx?$/.test(name) && !name.endsWith(".css"))
+    .sort();
+}
+
+/** The path pattern of a flat route file: "_app.settings_.group.tsx" → ["settings", "group"]. */
+function routePattern(file: string): string[] {
+  return file
+    .replace(/\.[jt]sx?$/, "")
+    .split(".")
+    .filter((segment) => !segment.startsWith("_"))
+    .map((segment) => segment.replace(/_$/, ""));
+}
+
+/** A pathless layout ("_app.tsx"): it runs for the URLs of its children. */
+function isPathlessLayout(file: string): boolean {
+  return routePattern(file).length === 0 && !file.replace(/\.[jt]sx?$/, "").endsWith("_index");
+}
+
+/** The route file Remix would pick for a URL: among the files that match, static segments beat params beat splats. */
+function ownerOf(url: string, files: string[]): string | null {
+  const rank = (file: string) => routePattern(file).map((s) => (s === "$" ? 1 : s.startsWith("$") ? 2 : 3));
+  const better = (a: number[], b: number[]) => {
+    for (let i = 0; i < Math.max(a.length, b.length); i++) if ((a[i] ?? 0) !== (b[i] ?? 0)) return (a[i] ?? 0) > (b[i] ?? 0);
+    return false;
+  };
+  let best: string | null = null;
+  for (const file of files) {
+    if (isPathlessLayout(file) || !paramsFor(file, url)) continue;
+    if (best === null || better(rank(file), rank(best))) best = file;
+  }
+  return best;
+}
+
+/** The params Remix would pass for a URL, or null when the URL does not match the file. */
+function paramsFor(file: string, url: string): Record<string, string> | null {
+  const pattern = routePattern(file);
+  const parts = new URL(url, ORIGIN).pathname.split("/").filter(Boolean).map(decodeURIComponent);
+  const params: Record<string, string> = {};
+  for (const [i, segment] of pattern.entries()) {
+    if (i >= parts.length) return null;
+    if (segment === "$") {
+      params["*"] = parts.slice(i).join("/");
+      return params;
+    }
+    if (segment.startsWith("$")) params[segment.slice(1)] = parts[i];
+    else if (segment !== parts[i]) return null;
+  }
+  return parts.length === pattern.length ? params : null;
+}
+
+let stores: TestStores;
+const ids = {} as Record<LoggedInRole | "pending", number>;
+let expiredCookie = "";
+
+async function cookieFor(role: Role): Promise<string> {
+  if (role === "anonymous") return `csrftoken=${CSRF_TOKEN}`;
+  if (role === "expired") return expiredCookie;
+  if (role === "pending") return sessionCookie(stores, ids.pending, "PENDING_2FA");
+  return sessionCookie(stores, ids[role]);
+}
+
+async function buildRequest(sample: Sample, role: Role): Promise<Request> {
+  const method = sample.method ?? "GET";
+  const url = typeof sample.url === "function" ? sample.url() : sample.url;
+  const headers = new Headers({ Cookie: await cookieFor(role), Accept: sample.form ? "text/html" : "application/json" });
+  let body: string | undefined;
+  if (sample.form) {
+    const fields = new URLSearchParams(typeof sample.form === "function" ? sample.form() : sample.form);
+    if (sample.csrf !== false) fields.set("csrfmiddlewaretoken", CSRF_TOKEN);
+    headers.set("Content-Type", "application/x-www-form-urlencoded");
+    body = fields.toString();
+  } else if (method !== "GET") {
+    if (sample.csrf !== false) headers.set("X-CSRFToken", CSRF_TOKEN);
+    if (sample.json !== undefined) {
+      headers.set("Content-Type", "application/json");
+      body = JSON.stringify(typeof sample.json === "function" ? (sample.json as () => unknown)() : sample.json);
+    }
+  }
+  return new Request(`${ORIGIN}${url}`, { method, headers, body });
+}
+
+type Actual = { status: number; location: string | null; code: string | null; thrown: string | null };
+type DataWithInit = { type: "DataWithResponseInit"; data: unknown; init: ResponseInit | null };
+const isDataWithInit = (value: unknown): value is DataWithInit =>
+  typeof value === "object" && value !== null && (value as { type?: unknown }).type === "DataWithResponseInit";
+const exceptionCode = (data: unknown): string | null =>
+  typeof data === "object" && data !== null && typeof (data as { exception_code?: unknown }).exception_code === "string"
+    ? (data as { exception_code: string }).exception_code
+    : null;
+
+/** Like Remix: GET → loader, other methods → action (405 without one); thrown responses are outcomes too. */
+async function call(module: RouteModule, request: Request, params: Record<string, string>): Promise<Actual> {
+  const fn = request.method === "GET" ? module.loader : module.action;
+  if (!fn) return { status: 405, location: null, code: null, thrown: null };
+  let result: unknown;
+  try {
+    result = await fn({ request, params, context: {} });
+  } catch (error) {
+    if (!(error instanceof Response) && !isDataWithInit(error)) {
+      return { status: 500, location: null, code: null, thrown: error instanceof Error ? error.name : String(error) };
+    }
+    result = error;
+  }
+  if (result instanceof Response) {
+    const text = await result.text();
+    let data: unknown = null;
+    try {
+      data = text ? JSON.parse(text) : null;
+    } catch {
+      /* not JSON */
+    }
+    return { status: result.status, location: result.headers.get("Location"), code: exceptionCode(data), thrown: null };
+  }
+  if (isDataWithInit(result)) {
+    const location = new Headers(result.init?.headers).get("Location");
+    return { status: result.init?.status ?? 200, location, code: exceptionCode(result.data), thrown: null };
+  }
+  return { status: 200, location: null, code: null, thrown: null };
+}
+
+const isRedirect = (a: Actual) => a.status >= 300 && a.status < 400 && a.location !== null;
+
+function matches(expected: Outcome, actual: Actual): boolean {
+  if (typeof expected === "number") return actual.thrown === null && !isRedirect(actual) && actual.status === expected;
+  if (expected.startsWith("throws:")) return actual.thrown === expected.slice("throws:".length);
+  if (expected.startsWith("/")) return isRedirect(actual) && actual.location === expected;
+  const [status, code] = expected.split(":");
+  return actual.thrown === null && actual.status === Number(status) && actual.code === code;
+}
+
+function show(actual: Actual): string {
+  if (actual.thrown) return `throws:${actual.thrown}`;
+  if (isRedirect(actual)) return `${actual.status} → ${actual.location}`;
+  return actual.code ? `${actual.status}:${actual.code}` : String(actual.status);
+}
+
+async function withSite<T>(site: Site | undefined, fn: () => Promise<T>): Promise<T> {
+  if (!site) return fn();
+  const db = stores.pg.db;
+  const [before] = await db
+    .select({ welcome: siteSettings.welcomePageEnabled, signup: siteSettings.enableUserSelfSignup })
+    .from(siteSettings)
+    .where(eq(siteSettings.id, 1));
+  await db
+    .update(siteSettings)
+    .set({ welcomePageEnabled: site.welcome ?? before.welcome, enableUserSelfSignup: site.signup ?? before.signup })
+    .where(eq(siteSettings.id, 1));
+  try {
+    return await fn();
+  } finally {
+    await db.update(siteSettings).set({ welcomePageEnabled: before.welcome, enableUserSelfSignup: before.signup }).where(eq(siteSettings.id, 1));
+  }
+}
+
+async function restoreConsent(): Promise<void> {
+  const all = Object.values(ids);
+  for (const id of all) await stores.pg.db.update(users).set({ hasConsented: true, consentedAt: new Date() }).where(eq(users.id, id));
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Fixtures: the five demo accounts, a pending-2FA account with a device and a notification, data in every table
+
+async function createAccount(values: typeof users.$inferInsert, permissions: readonly string[]): Promise<number> {
+  const db = stores.pg.db;
+  const [row] = await db.insert(users).values({ hasConsented: true, consentedAt: new Date(), ...values }).returning({ id: users.id });
+  await db.insert(userSettings).values({ userId: row.id });
+  if (permissions.length) await db.insert(userPermissions).values(permissions.map((permission) => ({ userId: row.id, permission })));
+  return row.id;
+}
+
+beforeAll(async () => {
+  stores = await openTestStores();
+  useServicesForTests(stores);
+  Object.assign(stores.config, { ERROR_PAGE_SECRET: ERROR_SECRET });
+  const db = stores.pg.db;
+
+  // Menus hide table-backed tools from non-staff while their table is empty (and the looking glass
+  // without vantage points): one row each, so the landing routes are those of a network with data.
+  const tables: [string, string][] = [
+    ["flows_raw", "time_received"],
+    ["flows_5m", "time"],
+    ["flows_1h", "time"],
+    ["interface_util_5m", "time"],
+    ["rib_entries", "timestamp"],
+    ["rib_current", "timestamp"],
+  ];
+  for (const [table, column] of tables) await stores.ch.client.command({ query: `INSERT INTO ${table} (${column}) VALUES (now())` });
+  await db.insert(vantagePoints).values({ key: "matrix-vp", city: "Zurich", country: "Switzerland", router: "matrix-r1", ip: "192.0.2.1" });
+  expect([...(await tablesWithoutData(stores))]).toEqual([]);
+
+  const [moderators] = await db.select().from(groups).where(eq(groups.name, MODERATORS_GROUP));
+  for (const role of ["operator", "superuser", "staff", "moderator", "delegated"] as const) {
+    const u = DEMO_OF[role];
+    ids[role] = await createAccount(
+      {
+        email: u.email,
+        firstName: u.firstName,
+        lastName: u.lastName,
+        passwordHash: await hashPassword(u.password),
+        isSuperuser: u.isSuperuser ?? false,
+        isStaff: u.isStaff ?? false,
+        isDelegated: u.isDelegated ?? false,
+        delegatedById: u.isDelegated ? ids.operator : null,
+      },
+      u.permissions,
+    );
+    if (u.moderator) await db.insert(userGroups).values({ userId: ids[role], groupId: moderators.id });
+    if (u.restrictions) {
+      await db.insert(delegationRestrictions).values({
+        userId: ids[role],
+        flowsViewsRestrictions: u.restrictions.flows,
+        externalLinksViewsRestrictions: { ASNumberList: u.restrictions.externalAsns, routerList: [], interfaceList: [] },
+      });
+    }
+  }
+
+  // PENDING_2FA: a superuser who gave the password but not yet the code (2FA on, one confirmed device).
+  ids.pending = await createAccount(
+    { email: "pending@matrix.test", firstName: "Pat", passwordHash: await hashPassword("pending-password-1"), isSuperuser: true, isStaff: true },
+    [],
+  );
+  const key = await generateKey(db, ids.pending, "Phone");
+  await confirmDevice(db, ids.pending, key.id, await generate({ secret: key.secret, epoch: Math.floor(Date.now() / 1000) }));
+  await setEnable2fa(db, ids.pending, true);
+  fx.device = key.id;
+  const [note] = await db.insert(notifications).values({ userId: ids.pending, title: "Private to the pending user" }).returning({ id: notifications.id });
+  fx.notification = note.id;
+
+  // EXPIRED: the cookies of a superuser session whose row has lapsed (the logged_in marker stays).
+  expiredCookie = await sessionCookie(stores, ids.superuser);
+  await db.update(sessions).set({ expiresAt: new Date(Date.now() - 60_000) }).where(eq(sessions.userId, ids.superuser));
+}, 180_000);
+
+afterAll(async () => {
+  await stores?.dispose();
+}, 60_000);
+
+// ---------------------------------------------------------------------------------------------------------------
+// Tests
+
+let checks = 0;
+const started = Date.now();
+
+describe("permission matrix", () => {
+  it("has an entry for every route file of app/routes, and none for a file that is gone", () => {
+    const onDisk = routeFilesOnDisk();
+    const named = Object.keys(MATRIX).sort();
+    expect({ missingFromMatrix: onDisk.filter((f) => !(f in MATRIX)), noSuchRouteFile: named.filter((f) => !onDisk.includes(f)) }).toEqual({
+      missingFromMatrix: [],
+      noSuchRouteFile: [],
+    });
+  });
+
+  it("samples each route's loader and action, at URLs Remix would send to that file", async () => {
+    const problems: string[] = [];
+    const files = routeFilesOnDisk();
+    for (const [file, samples] of Object.entries(MATRIX)) {
+      const load = MODULES[`/app/routes/${file}`];
+      if (!load) {
+        problems.push(`${file}: not importable`);
+        continue;
+      }
+      const module = await load();
+      if (!samples.length) problems.push(`${file}: no samples`);
+      if (module.loader && !samples.some((s) => (s.method ?? "GET") === "GET")) problems.push(`${file}: exports a loader but no GET is sampled`);
+      if (module.action && !samples.some((s) => (s.method ?? "GET") !== "GET")) problems.push(`${file}: exports an action but no other method is sampled`);
+      for (const sample of samples) {
+        const url = typeof sample.url === "function" ? sample.url() : sample.url;
+        const owner = ownerOf(url, files);
+        if (isPathlessLayout(file) ? owner === null : owner !== file) problems.push(`${file}: ${url} is served by ${owner ?? "no route"}`);
+      }
+    }
+    expect(problems).toEqual([]);
+  });
+
+  it("computes the landing routes from TOOL_ROUTES and the demo permissions", () => {
+    expect(perRole((role) => landing(role))).toEqual({
+      operator: "/flow-explorer",
+      delegated: "/flow-explorer",
+      moderator: "/flow-explorer",
+      staff: "/flow-explorer",
+      superuser: "/flow-explorer",
+    });
+    expect(landing("delegated", WELCOME)).toBe("/welcome");
+  });
+
+  for (const [file, samples] of Object.entries(MATRIX)) {
+    it(file, async () => {
+      const module = await MODULES[`/app/routes/${file}`]();
+      const failures: string[] = [];
+      for (const sample of samples) {
+        const method = sample.method ?? "GET";
+        await withSite(sample.site, async () => {
+          for (const role of ROLES) {
+            const request = await buildRequest(sample, role);
+            const params = paramsFor(file, new URL(request.url).pathname) ?? {};
+            const actual = await call(module, request, params);
+            if (sample.after) await sample.after();
+            checks += 1;
+            const expected = sample.expect[role];
+            if (!matches(expected, actual)) {
+              const where = `${method} ${new URL(request.url).pathname}${new URL(request.url).search}${sample.site ? ` ${JSON.stringify(sample.site)}` : ""}${sample.csrf === false ? " (no CSRF)" : ""}`;
+              failures.push(`${where} as ${role}: expected ${expected}, got ${show(actual)}`);
+            }
+          }
+        });
+      }
+      expect(failures).toEqual([]);
+    });
+  }
+
+  it("left other accounts' rows and the site settings alone", async () => {
+    const db = stores.pg.db;
+    const [note] = await db.select().from(notifications).where(eq(notifications.id, fx.notification));
+    expect(note).toMatchObject({ userId: ids.pending, isRead: false, isArchived: false });
+    const [device] = await db.select().from(totpDevices).where(and(eq(totpDevices.id, fx.device), eq(totpDevices.userId, ids.pending)));
+    expect(device?.confirmed).toBe(true);
+    const accounts = await db.select({ id: users.id, hasConsented: users.hasConsented }).from(users);
+    for (const id of Object.values(ids)) expect(accounts.find((a) => a.id === id)?.hasConsented).toBe(true);
+    const [site] = await db.select().from(siteSettings).where(eq(siteSettings.id, 1));
+    expect(site).toMatchObject({ welcomePageEnabled: false, enableUserSelfSignup: false, mandatory2fa: false });
+    const superuserGroups = await db.select({ id: userGroups.groupId }).from(userGroups).where(eq(userGroups.userId, ids.superuser));
+    expect(superuserGroups).toEqual([]);
+  });
+});
+
+afterAll(() => {
+  const requests = Object.values(MATRIX).reduce((n, samples) => n + samples.length, 0);
+  const files = Object.keys(MATRIX).length;
+  console.log(
+    `permission matrix: ${files} routes (${requests} requests) × ${ROLES.length} roles = ${requests * ROLES.length} checks` +
+      ` (${checks} run, ${((Date.now() - started) / 1000).toFixed(1)} s)`,
+  );
+});
