@@ -1,0 +1,192 @@
+/**
+ * A pure SQL builder for the flow views over flows_5m / flows_1h: SQL strings plus
+ * `query_params` objects, no I/O. Every value is bound as a `{name:Type}` parameter; identifiers
+ * and expressions come only from the dimension catalogue.
+ *
+ * - bit/s = toFloat64(sum(bytes)) * 8 / seconds (of the range, or of the window for timeseries;
+ *   a bucket cut by the range edges is still divided by the full window).
+ * - Filters: per dimension, positive values → IN, negated → NOT IN; dimensions ANDed; the
+ *   direction of ingress/egress dimensions applies as documented in dimensions.ts.
+ * - The operator AS (`operatorAsn`) is a parameter, only bound when a direction needs it.
+ * - The range is read as given: callers align it to the table's granularity (time.alignRange).
+ */
+import { DIMENSION_IDS, getDimension, OTHERS_AS, OTHERS_LABEL, type DimensionId, type Direction } from "./dimensions";
+import type { FlowFilter, IpVersion } from "./filters";
+import { defaultWindow, tableForWindow, type AggregationWindow, type FlowsTable, type TimeRange } from "./time";
+
+export type BuiltQuery = { sql: string; params: Record<string, unknown> };
+
+export type FlowQueryOptions = {
+  filters?: readonly FlowFilter[];
+  range: TimeRange;
+  operatorAsn: number;
+  ipVersion?: IpVersion;
+  /** Default: the table of the range's default window (time.tableForWindow). */
+  table?: FlowsTable;
+};
+
+export const DEFAULT_TOP_TABLE_LIMIT = 200;
+export const DEFAULT_SANKEY_TOP_N = 10;
+
+const DIRECTION_SQL: Record<Direction, string> = {
+  INGRESS: "as_hnd != {operatorAsn:Int64}",
+  EGRESS: "(as_hnd = {operatorAsn:Int64} AND as_nxt != {operatorAsn:Int64})",
+};
+
+function seconds(range: TimeRange): number {
+  const s = range.end - range.start;
+  if (!Number.isInteger(range.start) || !Number.isInteger(range.end) || s <= 0) throw new Error("The time range must be non-empty whole seconds");
+  return s;
+}
+
+/** The one direction of the shown dimensions (null when none has one); mixing is an error. */
+function directionOf(dimensions: readonly DimensionId[]): Direction | null {
+  const set = new Set(dimensions.map((d) => getDimension(d).direction).filter((d): d is Direction => d !== null));
+  if (set.size > 1) throw new Error("Ingress and egress dimensions cannot be combined in one query");
+  return set.size ? [...set][0] : null;
+}
+
+function filterValue(dimension: DimensionId, value: string): number | string {
+  if (getDimension(dimension).valueType === "Int64") {
+    const n = Number(value);
+    if (!Number.isSafeInteger(n)) throw new Error(`Invalid numeric filter value ${value} for ${dimension}`);
+    return n;
+  }
+  return value;
+}
+
+/** WHERE conditions and params shared by all queries. */
+function whereClause(shown: readonly DimensionId[], opts: FlowQueryOptions): { where: string; inline: string; params: Record<string, unknown> } {
+  const params: Record<string, unknown> = { start: opts.range.start, end: opts.range.end };
+  const conds = ["time >= toDateTime({start:UInt32}, 'UTC')", "time < toDateTime({end:UInt32}, 'UTC')"];
+  let usesOperator = false;
+  if (opts.ipVersion !== undefined && opts.ipVersion !== "all") {
+    conds.push("ip_version = {ipVersion:UInt8}");
+    params.ipVersion = opts.ipVersion;
+  }
+  const direction = directionOf(shown);
+  if (direction) {
+    conds.push(DIRECTION_SQL[direction]);
+    usesOperator = true;
+  }
+  const filters = opts.filters ?? [];
+  let index = 0;
+  for (const id of DIMENSION_IDS) {
+    const mine = filters.filter((f) => f.dimension === id);
+    if (!mine.length) continue;
+    const def = getDimension(id);
+    const type = `Array(${def.valueType})`;
+    const dir = def.direction ? DIRECTION_SQL[def.direction] : null;
+    if (dir) usesOperator = true;
+    const pos = [...new Set(mine.filter((f) => !f.isNegation).map((f) => filterValue(id, f.value)))];
+    const neg = [...new Set(mine.filter((f) => f.isNegation).map((f) => filterValue(id, f.value)))];
+    if (pos.length) {
+      const name = `f${index}_in`;
+      params[name] = pos;
+      conds.push(dir ? `(${dir} AND ${def.key} IN {${name}:${type}})` : `${def.key} IN {${name}:${type}}`);
+    }
+    if (neg.length) {
+      const name = `f${index}_out`;
+      params[name] = neg;
+      conds.push(dir ? `NOT (${dir} AND ${def.key} IN {${name}:${type}})` : `${def.key} NOT IN {${name}:${type}}`);
+    }
+    index++;
+  }
+  if (usesOperator) {
+    if (!Number.isSafeInteger(opts.operatorAsn)) throw new Error("operatorAsn must be an integer");
+    params.operatorAsn = opts.operatorAsn;
+  }
+  return { where: conds.join("\n  AND "), inline: conds.join(" AND "), params };
+}
+
+function tableOf(opts: FlowQueryOptions): FlowsTable {
+  return opts.table ?? tableForWindow(defaultWindow(opts.range));
+}
+
+/** The key of a dimension folded to Others outside its top N (over the same table and WHERE). */
+function foldedKey(id: DimensionId, table: string, where: string, topParam: string, othersParam: string): string {
+  const def = getDimension(id);
+  const top = `SELECT k FROM (SELECT ${def.key} AS k, sum(bytes) AS b FROM ${table} WHERE ${where} GROUP BY k ORDER BY b DESC, k ASC LIMIT {${topParam}:UInt32})`;
+  return `if(${def.key} IN (${top}), ${def.key}, {${othersParam}:${def.valueType}})`;
+}
+
+function othersFor(id: DimensionId): number | string {
+  return getDimension(id).valueType === "Int64" ? OTHERS_AS : OTHERS_LABEL;
+}
+
+/**
+ * Timeseries: per bucket of `window` seconds, the bit/s of the top-N values of `dimension`
+ * over the whole range, the rest folded into Others (-101 / "Others").
+ * Columns: bucket (DateTime), value, bps.
+ */
+export function timeseries(
+  dimension: DimensionId,
+  opts: FlowQueryOptions & { window: AggregationWindow; topN: number },
+): BuiltQuery {
+  seconds(opts.range);
+  const table = opts.table ?? tableForWindow(opts.window);
+  const { where, inline, params } = whereClause([dimension], opts);
+  const sql = [
+    "SELECT",
+    "  toStartOfInterval(time, toIntervalSecond({window:UInt32})) AS bucket,",
+    `  ${foldedKey(dimension, table, inline, "topN", "others")} AS value,`,
+    "  toFloat64(sum(bytes)) * 8 / {window:UInt32} AS bps",
+    `FROM ${table}`,
+    `WHERE ${where}`,
+    "GROUP BY bucket, value",
+    "ORDER BY bucket ASC, bps DESC, value ASC",
+  ].join("\n");
+  return { sql, params: { ...params, window: opts.window, topN: opts.topN, others: othersFor(dimension) } };
+}
+
+/**
+ * The aggregated table: bit/s and bytes per combination of the dimensions over the range,
+ * biggest first. Columns: one per dimension (named by its id), bps, total_bytes.
+ */
+export function topTable(dimensions: readonly DimensionId[], opts: FlowQueryOptions & { limit?: number }): BuiltQuery {
+  if (!dimensions.length) throw new Error("At least one dimension is needed");
+  const secs = seconds(opts.range);
+  const table = tableOf(opts);
+  const { where, params } = whereClause(dimensions, opts);
+  const cols = dimensions.map((d) => `${getDimension(d).key} AS ${d}`);
+  const sql = [
+    "SELECT",
+    ...cols.map((c) => `  ${c},`),
+    "  toFloat64(sum(bytes)) * 8 / {seconds:UInt32} AS bps,",
+    "  sum(bytes) AS total_bytes",
+    `FROM ${table}`,
+    `WHERE ${where}`,
+    `GROUP BY ${dimensions.join(", ")}`,
+    `ORDER BY bps DESC, ${dimensions.map((d) => `${d} ASC`).join(", ")}`,
+    "LIMIT {limit:UInt32}",
+  ].join("\n");
+  return { sql, params: { ...params, seconds: secs, limit: opts.limit ?? DEFAULT_TOP_TABLE_LIMIT } };
+}
+
+/**
+ * A sankey over ≥ 2 dimensions: links between consecutive dimensions, each dimension folded to
+ * its top N over the range (rest: Others). Columns: step (0-based index of the source
+ * dimension), source, target (values as strings), bps.
+ */
+export function sankey(dimensions: readonly DimensionId[], opts: FlowQueryOptions & { topN?: number }): BuiltQuery {
+  if (dimensions.length < 2) throw new Error("A sankey chart needs at least two dimensions");
+  const secs = seconds(opts.range);
+  const table = tableOf(opts);
+  const { where, inline, params } = whereClause(dimensions, opts);
+  const extra: Record<string, unknown> = { seconds: secs, topN: opts.topN ?? DEFAULT_SANKEY_TOP_N };
+  const keys = dimensions.map((d, i) => {
+    extra[`others${i}`] = othersFor(d);
+    return `toString(${foldedKey(d, table, inline, "topN", `others${i}`)})`;
+  });
+  const parts = dimensions.slice(1).map((_, i) =>
+    [
+      `  SELECT toUInt8(${i}) AS step, ${keys[i]} AS source, ${keys[i + 1]} AS target,`,
+      "    toFloat64(sum(bytes)) * 8 / {seconds:UInt32} AS bps",
+      `  FROM ${table}`,
+      `  WHERE ${where}`,
+      "  GROUP BY source, target",
+    ].join("\n"),
+  );
+  const sql = ["SELECT step, source, target, bps", "FROM (", parts.join("\n  UNION ALL\n"), ")", "ORDER BY step ASC, bps DESC, source ASC, target ASC"].join("\n");
+  return { sql, params: { ...params, ...extra } };
+}

@@ -1,0 +1,147 @@
+/**
+ * Time ranges of the flow views: presets (looking glass §3), validity (shell §5), clamping to
+ * the available data (shell §8 "Start date unavailable…"), default aggregation windows and the
+ * table to read (shell §9). Pure and isomorphic. All instants are unix seconds, ranges are
+ * half-open [start, end).
+ *
+ * Presets:
+ * - rolling: LAST_30_MINUTES, LAST_1_HOUR, LAST_3_HOURS, LAST_6_HOURS, LAST_2_DAYS, LAST_7_DAYS,
+ *   LAST_30_DAYS, LAST_90_DAYS: [now - d, now).
+ * - calendar, in the user's timezone: TODAY [start of today, now), CURRENT_MONTH [start of month,
+ *   now), CURRENT_YEAR [start of year, now), LAST_MONTH the previous calendar month,
+ *   LAST_3_MONTHS the three calendar months before the current one.
+ *
+ * Clamping (`clampToData`): a range that does not overlap [minTs, maxTs] at all becomes the last
+ * 30 minutes of data [maxTs - 30 min, maxTs); otherwise a start before minTs moves to minTs (the
+ * first moment of the first day with data) and an end after maxTs moves to maxTs.
+ */
+import dayjs from "dayjs";
+import timezone from "dayjs/plugin/timezone";
+import utc from "dayjs/plugin/utc";
+
+dayjs.extend(utc);
+dayjs.extend(timezone);
+
+export const DATE_RANGE_PRESETS = [
+  "LAST_2_DAYS",
+  "LAST_7_DAYS",
+  "LAST_30_DAYS",
+  "LAST_90_DAYS",
+  "CURRENT_MONTH",
+  "LAST_MONTH",
+  "LAST_3_MONTHS",
+  "CURRENT_YEAR",
+] as const;
+export const TIME_PRESETS = ["LAST_30_MINUTES", "LAST_1_HOUR", "LAST_3_HOURS", "LAST_6_HOURS", "TODAY"] as const;
+export type DateRangePreset = (typeof DATE_RANGE_PRESETS)[number];
+export type TimePreset = (typeof TIME_PRESETS)[number];
+export type Preset = DateRangePreset | TimePreset;
+
+export type TimeRange = { start: number; end: number };
+
+const MINUTE = 60;
+const HOUR = 3600;
+const DAY = 86_400;
+
+export const WINDOW_5M = 300;
+export const WINDOW_15M = 900;
+export const WINDOW_1H = 3600;
+export const WINDOW_1D = 86_400;
+export type AggregationWindow = typeof WINDOW_5M | typeof WINDOW_15M | typeof WINDOW_1H | typeof WINDOW_1D;
+export type FlowsTable = "flows_5m" | "flows_1h";
+
+const ROLLING: Partial<Record<Preset, number>> = {
+  LAST_30_MINUTES: 30 * MINUTE,
+  LAST_1_HOUR: HOUR,
+  LAST_3_HOURS: 3 * HOUR,
+  LAST_6_HOURS: 6 * HOUR,
+  LAST_2_DAYS: 2 * DAY,
+  LAST_7_DAYS: 7 * DAY,
+  LAST_30_DAYS: 30 * DAY,
+  LAST_90_DAYS: 90 * DAY,
+};
+
+export function isPreset(value: string): value is Preset {
+  return (DATE_RANGE_PRESETS as readonly string[]).includes(value) || (TIME_PRESETS as readonly string[]).includes(value);
+}
+
+/** [start, end) of a preset, in unix seconds, for `now` and the user's IANA timezone. */
+export function presetRange(preset: Preset, now: number, tz = "UTC"): TimeRange {
+  const rolling = ROLLING[preset];
+  if (rolling !== undefined) return { start: now - rolling, end: now };
+  const local = dayjs.unix(now).tz(tz);
+  const unix = (d: dayjs.Dayjs) => d.unix();
+  switch (preset) {
+    case "TODAY":
+      return { start: unix(local.startOf("day")), end: now };
+    case "CURRENT_MONTH":
+      return { start: unix(local.startOf("month")), end: now };
+    case "CURRENT_YEAR":
+      return { start: unix(local.startOf("year")), end: now };
+    case "LAST_MONTH": {
+      const month = local.startOf("month");
+      return { start: unix(startOfMonthBefore(month, 1, tz)), end: unix(month) };
+    }
+    case "LAST_3_MONTHS": {
+      const month = local.startOf("month");
+      return { start: unix(startOfMonthBefore(month, 3, tz)), end: unix(month) };
+    }
+    default:
+      throw new Error(`Unknown preset ${preset}`);
+  }
+}
+
+/** Start of the month `n` months before `monthStart`, recomputed in `tz` (DST-safe). */
+function startOfMonthBefore(monthStart: dayjs.Dayjs, n: number, tz: string): dayjs.Dayjs {
+  const y = monthStart.year();
+  const m = monthStart.month() - n;
+  const year = y + Math.floor(m / 12);
+  const month = ((m % 12) + 12) % 12;
+  return dayjs.tz(`${year}-${String(month + 1).padStart(2, "0")}-01 00:00:00`, tz);
+}
+
+/** The validity rule of the date picker: start <= end <= max (and start >= min when given). */
+export function isValidRange(range: TimeRange, max: number, min?: number): boolean {
+  return range.start <= range.end && range.end <= max && (min === undefined || range.start >= min);
+}
+
+export type ClampResult = TimeRange & { adjusted: "none" | "start-moved" | "end-clamped" | "start-moved-end-clamped" | "last-30-minutes" };
+
+/** Clamps a range to the data available in [minTs, maxTs]. */
+export function clampToData(range: TimeRange, minTs: number, maxTs: number): ClampResult {
+  if (range.start >= maxTs || range.end <= minTs || range.start > range.end) {
+    return { start: Math.max(minTs, maxTs - 30 * MINUTE), end: maxTs, adjusted: "last-30-minutes" };
+  }
+  const startMoved = range.start < minTs;
+  const endClamped = range.end > maxTs;
+  return {
+    start: startMoved ? minTs : range.start,
+    end: endClamped ? maxTs : range.end,
+    adjusted: startMoved && endClamped ? "start-moved-end-clamped" : startMoved ? "start-moved" : endClamped ? "end-clamped" : "none",
+  };
+}
+
+/** Default aggregation window (shell §9): 5 min ≤ 1 day, 15 min up to 7 days, 1 h up to 60 days, daily from 60 days. */
+export function defaultWindow(range: TimeRange): AggregationWindow {
+  const seconds = range.end - range.start;
+  if (seconds <= DAY) return WINDOW_5M;
+  if (seconds < 7 * DAY) return WINDOW_15M;
+  if (seconds < 60 * DAY) return WINDOW_1H;
+  return WINDOW_1D;
+}
+
+/** The aggregate table a window reads: flows_5m for 5 and 15 minutes, flows_1h for 1 hour and daily. */
+export function tableForWindow(window: AggregationWindow): FlowsTable {
+  return window < WINDOW_1H ? "flows_5m" : "flows_1h";
+}
+
+/** Granularity (seconds) of a table's time column. */
+export function tableGranularity(table: FlowsTable): number {
+  return table === "flows_5m" ? 300 : 3600;
+}
+
+/** Aligns a range outwards to a table's granularity so no partial bucket is read. */
+export function alignRange(range: TimeRange, table: FlowsTable): TimeRange {
+  const g = tableGranularity(table);
+  return { start: Math.floor(range.start / g) * g, end: Math.ceil(range.end / g) * g };
+}

@@ -1,0 +1,149 @@
+import { describe, expect, it } from "vitest";
+import { sankey, timeseries, topTable } from "~/features/flows/sql";
+
+const RANGE = { start: 1_794_913_800, end: 1_795_000_200 };
+const OP = 64500;
+
+describe("flows SQL builder (golden)", () => {
+  it("topTable of one AS ingress dimension", () => {
+    expect(topTable(["AS_SRC_INGRESS"], { range: RANGE, operatorAsn: OP, limit: 10 })).toEqual({
+      sql: [
+        "SELECT",
+        "  as_src AS AS_SRC_INGRESS,",
+        "  toFloat64(sum(bytes)) * 8 / {seconds:UInt32} AS bps,",
+        "  sum(bytes) AS total_bytes",
+        "FROM flows_5m",
+        "WHERE time >= toDateTime({start:UInt32}, 'UTC')",
+        "  AND time < toDateTime({end:UInt32}, 'UTC')",
+        "  AND as_hnd != {operatorAsn:Int64}",
+        "GROUP BY AS_SRC_INGRESS",
+        "ORDER BY bps DESC, AS_SRC_INGRESS ASC",
+        "LIMIT {limit:UInt32}",
+      ].join("\n"),
+      params: { start: 1_794_913_800, end: 1_795_000_200, operatorAsn: 64500, seconds: 86_400, limit: 10 },
+    });
+  });
+
+  it("topTable of two undirected dimensions with egress-negated, positive and negated string filters and IPv4", () => {
+    const q = topTable(["ROUTER_IN", "INTERFACE_OUT"], {
+      range: RANGE,
+      operatorAsn: OP,
+      ipVersion: 4,
+      filters: [
+        { dimension: "VRF_NAME", value: "default", isNegation: false },
+        { dimension: "AS_SRC_EGRESS", value: "15169", isNegation: true },
+        { dimension: "VRF_NAME", value: "x", isNegation: true },
+      ],
+    });
+    expect(q).toEqual({
+      sql: [
+        "SELECT",
+        "  ingress_router AS ROUTER_IN,",
+        "  concat(egress_router, '|', out_if) AS INTERFACE_OUT,",
+        "  toFloat64(sum(bytes)) * 8 / {seconds:UInt32} AS bps,",
+        "  sum(bytes) AS total_bytes",
+        "FROM flows_5m",
+        "WHERE time >= toDateTime({start:UInt32}, 'UTC')",
+        "  AND time < toDateTime({end:UInt32}, 'UTC')",
+        "  AND ip_version = {ipVersion:UInt8}",
+        "  AND NOT ((as_hnd = {operatorAsn:Int64} AND as_nxt != {operatorAsn:Int64}) AND as_src IN {f0_out:Array(Int64)})",
+        "  AND vrf_name IN {f1_in:Array(String)}",
+        "  AND vrf_name NOT IN {f1_out:Array(String)}",
+        "GROUP BY ROUTER_IN, INTERFACE_OUT",
+        "ORDER BY bps DESC, ROUTER_IN ASC, INTERFACE_OUT ASC",
+        "LIMIT {limit:UInt32}",
+      ].join("\n"),
+      params: {
+        start: 1_794_913_800,
+        end: 1_795_000_200,
+        ipVersion: 4,
+        f0_out: [15169],
+        f1_in: ["default"],
+        f1_out: ["x"],
+        operatorAsn: 64500,
+        seconds: 86_400,
+        limit: 200,
+      },
+    });
+  });
+
+  it("timeseries of a string dimension folds the rest into 'Others'", () => {
+    const q = timeseries("AS_APPLICATION", { range: RANGE, operatorAsn: OP, window: 300, topN: 5 });
+    const where = "time >= toDateTime({start:UInt32}, 'UTC') AND time < toDateTime({end:UInt32}, 'UTC')";
+    expect(q).toEqual({
+      sql: [
+        "SELECT",
+        "  toStartOfInterval(time, toIntervalSecond({window:UInt32})) AS bucket,",
+        `  if(application IN (SELECT k FROM (SELECT application AS k, sum(bytes) AS b FROM flows_5m WHERE ${where} GROUP BY k ORDER BY b DESC, k ASC LIMIT {topN:UInt32})), application, {others:String}) AS value,`,
+        "  toFloat64(sum(bytes)) * 8 / {window:UInt32} AS bps",
+        "FROM flows_5m",
+        "WHERE time >= toDateTime({start:UInt32}, 'UTC')",
+        "  AND time < toDateTime({end:UInt32}, 'UTC')",
+        "GROUP BY bucket, value",
+        "ORDER BY bucket ASC, bps DESC, value ASC",
+      ].join("\n"),
+      params: { start: 1_794_913_800, end: 1_795_000_200, window: 300, topN: 5, others: "Others" },
+    });
+  });
+
+  it("timeseries with an hourly window reads flows_1h and folds AS dims into -101", () => {
+    const q = timeseries("AS_DST_EGRESS", { range: RANGE, operatorAsn: OP, window: 3600, topN: 10 });
+    expect(q.sql).toContain("FROM flows_1h");
+    expect(q.sql).not.toContain("flows_5m");
+    expect(q.sql).toContain("{others:Int64}");
+    expect(q.params.others).toBe(-101);
+  });
+
+  it("sankey of AS_HND_INGRESS → AS_DST_INGRESS", () => {
+    const q = sankey(["AS_HND_INGRESS", "AS_DST_INGRESS"], { range: RANGE, operatorAsn: OP, topN: 3 });
+    const where = "time >= toDateTime({start:UInt32}, 'UTC') AND time < toDateTime({end:UInt32}, 'UTC') AND as_hnd != {operatorAsn:Int64}";
+    const folded = (col: string, others: string) =>
+      `toString(if(${col} IN (SELECT k FROM (SELECT ${col} AS k, sum(bytes) AS b FROM flows_5m WHERE ${where} GROUP BY k ORDER BY b DESC, k ASC LIMIT {topN:UInt32})), ${col}, {${others}:Int64}))`;
+    expect(q).toEqual({
+      sql: [
+        "SELECT step, source, target, bps",
+        "FROM (",
+        `  SELECT toUInt8(0) AS step, ${folded("as_hnd", "others0")} AS source, ${folded("as_dst", "others1")} AS target,`,
+        "    toFloat64(sum(bytes)) * 8 / {seconds:UInt32} AS bps",
+        "  FROM flows_5m",
+        "  WHERE time >= toDateTime({start:UInt32}, 'UTC')",
+        "  AND time < toDateTime({end:UInt32}, 'UTC')",
+        "  AND as_hnd != {operatorAsn:Int64}",
+        "  GROUP BY source, target",
+        ")",
+        "ORDER BY step ASC, bps DESC, source ASC, target ASC",
+      ].join("\n"),
+      params: { start: 1_794_913_800, end: 1_795_000_200, operatorAsn: 64500, seconds: 86_400, topN: 3, others0: -101, others1: -101 },
+    });
+  });
+
+  it("sankey with three dimensions has two UNION ALL steps", () => {
+    const q = sankey(["ROUTER_IN", "AS_APPLICATION", "ROUTER_OUT"], { range: RANGE, operatorAsn: OP });
+    expect(q.sql.match(/UNION ALL/g)).toHaveLength(1);
+    expect(q.sql).toContain("toUInt8(1) AS step");
+    expect(q.params).not.toHaveProperty("operatorAsn");
+    expect(q.params).toMatchObject({ others0: "Others", others1: "Others", others2: "Others", topN: 10 });
+  });
+
+  it("binds values as parameters, never into the SQL", () => {
+    const evil = "x'); DROP TABLE flows_5m; --";
+    const q = topTable(["ROUTER_IN"], { range: RANGE, operatorAsn: OP, filters: [{ dimension: "ROUTER_IN", value: evil, isNegation: false }] });
+    expect(q.sql).not.toContain("DROP");
+    expect(q.params.f0_in).toEqual([evil]);
+    expect(q.sql).not.toContain("64500");
+    expect(q.sql).not.toContain("1794913800");
+  });
+
+  it("uses the range's default table when none is given", () => {
+    const week = { start: RANGE.end - 7 * 86_400, end: RANGE.end };
+    expect(topTable(["AS_SRC_INGRESS"], { range: week, operatorAsn: OP }).sql).toContain("FROM flows_1h");
+    expect(topTable(["AS_SRC_INGRESS"], { range: RANGE, operatorAsn: OP }).sql).toContain("FROM flows_5m");
+  });
+
+  it("rejects mixed directions, a one-dimension sankey and empty ranges", () => {
+    expect(() => topTable(["AS_SRC_INGRESS", "AS_DST_EGRESS"], { range: RANGE, operatorAsn: OP })).toThrow(/ingress and egress/i);
+    expect(() => sankey(["AS_SRC_INGRESS"], { range: RANGE, operatorAsn: OP })).toThrow(/two dimensions/);
+    expect(() => topTable(["AS_SRC_INGRESS"], { range: { start: 10, end: 10 }, operatorAsn: OP })).toThrow();
+    expect(() => topTable([], { range: RANGE, operatorAsn: OP })).toThrow();
+  });
+});
