@@ -389,7 +389,18 @@ const MATRIX: Record<string, Sample[]> = {
     { method: "POST", url: "/api/error_report", json: { message: "probe" }, csrf: false, expect: everyone(CSRF_FAILED) },
     POST_ONLY_405("/api/error_report"),
   ],
+  "api.flows.ts": [
+    { method: "POST", url: "/api/flows", json: { dimension: "AS_SRC_INGRESS" }, note: "no time range: 400 after the access check", expect: api("API_FLOWS_4D", 400) },
+    { method: "POST", url: "/api/flows", json: {}, csrf: false, expect: api("API_FLOWS_4D", CSRF_FAILED) },
+    POST_ONLY_405("/api/flows"),
+  ],
+  "api.flows.timestamps.ts": [{ url: "/api/flows/timestamps", expect: api("API_FLOWS_4D") }, GET_ONLY_405("/api/flows/timestamps")],
   "api.max_timestamp.ts": [{ url: "/api/max_timestamp", expect: api("login") }, GET_ONLY_405("/api/max_timestamp")],
+  "api.sankey.ts": [
+    { method: "POST", url: "/api/sankey", json: { dimensions: ["AS_SRC_INGRESS"] }, note: "one dimension: 400 after the access check", expect: api("API_FLOWS_4D", 400) },
+    { method: "POST", url: "/api/sankey", json: {}, csrf: false, expect: api("API_FLOWS_4D", CSRF_FAILED) },
+    POST_ONLY_405("/api/sankey"),
+  ],
   "api.tables_without_data.ts": [{ url: "/api/tables_without_data", expect: api("login") }, GET_ONLY_405("/api/tables_without_data")],
   "api.version.ts": [{ url: "/api/version", expect: api("login") }, GET_ONLY_405("/api/version")],
   "auth.2fa.devices.$id.ts": [

@@ -1,0 +1,266 @@
+/**
+ * Runs the flows SQL builder (sql.ts) on ClickHouse and shapes JSON-ready results for the
+ * api/flows/, api/sankey/ and api/flows/timestamps/ endpoints.
+ *
+ * Security: a user's delegation restrictions (delegation_restrictions.flows_views_restrictions)
+ * are read from PostgreSQL on every request and become forced, locked filters, whatever the
+ * request says. A request filter on a locked dimension is only accepted when it repeats one of
+ * the constrained values positively (a no-op); anything else is a 400. A restriction that cannot
+ * be applied (unknown dimension, no valid value) refuses the request (403) instead of widening it.
+ *
+ * Nothing is cached across requests: the operator ASN (as_info.category = 'operator') and the
+ * restrictions are read per call.
+ */
+import { eq, inArray } from "drizzle-orm";
+import { asInfo, delegationRestrictions } from "~db/postgres/schema";
+import { SPECIAL_AS_VALUES } from "~/lib/special-as";
+import { ApiProblem } from "~/server/api/contract.server";
+import type { UserContext } from "~/server/auth/user-context.server";
+import type { Services } from "~/server/services.server";
+import { availableDimensions, getDimension, isDimensionId, OTHERS_LABEL, type DimensionId } from "./dimensions";
+import { addFilter, lockedDimensions, parseFilterValue, restrictionFilters, type FlowFilter, type FlowsRestriction, type IpVersion } from "./filters";
+import type { RequestFilter } from "./service.types";
+import { sankey, timeseries, topTable } from "./sql";
+import { alignRange, clampToData, defaultWindow, tableForWindow, tableGranularity, type AggregationWindow, type ClampResult } from "./time";
+
+type Stores = Pick<Services, "pg" | "ch">;
+
+export type { RequestFilter };
+
+export type DataRange = { minTimestamp: number | null; maxTimestamp: number | null };
+
+export type FlowsContext = {
+  filters: FlowFilter[];
+  notices: string[];
+  operatorAsn: number;
+  locked: DimensionId[];
+};
+
+export const DEFAULT_TIMESERIES_TOP_N = 10;
+export const MAX_BUCKETS = 20_000;
+
+const badRequest = (detail: string, errors: { field: string; message: string }[]) => new ApiProblem(400, { detail, errors });
+
+async function chQuery<T>(stores: Stores, query: string, params: Record<string, unknown> = {}): Promise<T[]> {
+  const rs = await stores.ch.client.query({ query, query_params: params, format: "JSONEachRow" });
+  return rs.json<T>();
+}
+
+/** min / max of flows_5m.time (bucket starts, unix seconds); nulls when there is no data. */
+export async function dataRange(stores: Stores): Promise<DataRange> {
+  const [row] = await chQuery<{ minTimestamp: number | string | null; maxTimestamp: number | string | null }>(
+    stores,
+    "SELECT if(count() = 0, NULL, toUInt32(min(time))) AS minTimestamp, if(count() = 0, NULL, toUInt32(max(time))) AS maxTimestamp FROM flows_5m",
+  );
+  const num = (v: number | string | null | undefined) => (v === null || v === undefined ? null : Number(v));
+  return { minTimestamp: num(row?.minTimestamp), maxTimestamp: num(row?.maxTimestamp) };
+}
+
+/** The operator's own AS number (as_info with category 'operator'), read per request. */
+export async function operatorAsn(stores: Stores): Promise<number> {
+  const rows = await stores.pg.db.select({ asn: asInfo.asn }).from(asInfo).where(eq(asInfo.category, "operator")).orderBy(asInfo.asn).limit(1);
+  if (!rows.length) throw new Error("No operator AS (as_info.category = 'operator') is configured");
+  return Number(rows[0].asn);
+}
+
+/** The user's flows restrictions (any user with a delegation_restrictions row). */
+export async function userRestrictions(stores: Stores, user: UserContext): Promise<FlowsRestriction[]> {
+  const rows = await stores.pg.db
+    .select({ flows: delegationRestrictions.flowsViewsRestrictions })
+    .from(delegationRestrictions)
+    .where(eq(delegationRestrictions.userId, user.id));
+  return rows.flatMap((r) => r.flows ?? []);
+}
+
+/** Checks that the user may use a dimension in this API version; a 400 naming `field` otherwise. */
+export function requireDimension(user: UserContext, version: number, dimension: string, field: string): DimensionId {
+  if (!isDimensionId(dimension)) throw badRequest("Invalid request body.", [{ field, message: `Unknown dimension ${dimension}.` }]);
+  if (!availableDimensions(user.permissions, version).some((d) => d.id === dimension)) {
+    throw badRequest("Invalid request body.", [{ field, message: `The dimension ${dimension} is not available to you (permission or API version ${version}).` }]);
+  }
+  return dimension;
+}
+
+/**
+ * The filters to run with: the restrictions' locked filters first, then the request's filters
+ * (negation rule of filters.ts). Errors name the field (`filters.0.values.1`).
+ */
+export async function resolveFilters(
+  stores: Stores,
+  user: UserContext,
+  version: number,
+  requested: readonly RequestFilter[],
+): Promise<FlowsContext> {
+  const restrictions = await userRestrictions(stores, user);
+  for (const r of restrictions) {
+    const applied = restrictionFilters([r]);
+    if (!isDimensionId(r.dimension) || !applied.length) {
+      throw new ApiProblem(403, { detail: "Your account's flow restrictions cannot be applied; please contact your operator.", exception_code: "permission_denied" });
+    }
+  }
+  const locked = lockedDimensions(restrictions);
+  let filters = restrictionFilters(restrictions);
+  const notices: string[] = [];
+  const errors: { field: string; message: string }[] = [];
+  requested.forEach((rf, i) => {
+    let dimension: DimensionId;
+    try {
+      dimension = requireDimension(user, version, rf.dimension, `filters.${i}.dimension`);
+    } catch (e) {
+      if (e instanceof ApiProblem) errors.push(...(e.body.errors ?? []));
+      return;
+    }
+    rf.values.forEach((raw, j) => {
+      const field = `filters.${i}.values.${j}`;
+      const parsed = parseFilterValue(dimension, raw);
+      if ("error" in parsed) {
+        errors.push({ field, message: parsed.error });
+        return;
+      }
+      if (locked.has(dimension)) {
+        const allowed = filters.filter((f) => f.locked && f.dimension === dimension);
+        if (parsed.filter.isNegation || !allowed.some((f) => f.value === parsed.filter.value)) {
+          errors.push({ field, message: `${dimension} is restricted for your account to ${allowed.map((f) => f.value).join(", ")}; this filter cannot be changed.` });
+        }
+        return; // a repeat of a constrained value: already applied
+      }
+      const added = addFilter(filters, parsed.filter, locked);
+      filters = added.filters;
+      if (added.notice) notices.push(added.notice);
+    });
+  });
+  if (errors.length) throw badRequest("Invalid filters.", errors);
+  return { filters, notices, operatorAsn: await operatorAsn(stores), locked: [...locked] };
+}
+
+export type ResolvedRange = ClampResult & { requested: { start: number; end: number } };
+
+/** Clamps the requested range to the data ([min bucket, max bucket + 5 min)); null when there is no data. */
+export async function resolveRange(stores: Stores, start: number, end: number): Promise<ResolvedRange | null> {
+  const data = await dataRange(stores);
+  if (data.minTimestamp === null || data.maxTimestamp === null) return null;
+  const clamped = clampToData({ start, end }, data.minTimestamp, data.maxTimestamp + tableGranularity("flows_5m"));
+  return { ...clamped, requested: { start, end } };
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Names
+
+const SPECIAL_NAMES = new Map<number, string>(SPECIAL_AS_VALUES.map((s) => [s.asn, s.name]));
+
+/** Display names of the keys of one dimension; AS numbers in one batched as_info query. */
+export async function nameKeys(stores: Stores, dimension: DimensionId, keys: readonly string[]): Promise<Map<string, string>> {
+  const names = new Map<string, string>();
+  const def = getDimension(dimension);
+  if (def.filterKind !== "AS_NUMBER") {
+    for (const k of keys) names.set(k, k);
+    return names;
+  }
+  const asns = [...new Set(keys.map(Number).filter((n) => Number.isSafeInteger(n) && n > 0))];
+  const rows = asns.length ? await stores.pg.db.select({ asn: asInfo.asn, name: asInfo.name }).from(asInfo).where(inArray(asInfo.asn, asns)) : [];
+  const known = new Map(rows.map((r) => [Number(r.asn), r.name]));
+  for (const k of keys) {
+    const n = Number(k);
+    names.set(k, SPECIAL_NAMES.get(n) ?? known.get(n) ?? `AS${k}`);
+  }
+  return names;
+}
+
+/** Names for several dimensions' keys, with at most one as_info query. */
+async function nameAll(stores: Stores, keys: { dimension: DimensionId; key: string }[]): Promise<(dimension: DimensionId, key: string) => string> {
+  const asKeys = keys.filter((k) => getDimension(k.dimension).filterKind === "AS_NUMBER").map((k) => k.key);
+  const asNames = await nameKeys(stores, "AS_SRC_INGRESS", asKeys);
+  return (dimension, key) => {
+    const def = getDimension(dimension);
+    if (def.filterKind === "AS_NUMBER") return asNames.get(key) ?? `AS${key}`;
+    return key === OTHERS_LABEL ? OTHERS_LABEL : key;
+  };
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Queries
+
+export type QueryBase = { range: { start: number; end: number }; filters: readonly FlowFilter[]; operatorAsn: number; ipVersion: IpVersion };
+
+export type TableRow = { key: string; name: string; bps: number; bytes: string };
+
+/** The top table of one dimension over the range (bit/s of the whole range). */
+export async function flowTable(stores: Stores, dimension: DimensionId, q: QueryBase & { window: AggregationWindow; limit?: number }): Promise<TableRow[]> {
+  const table = tableForWindow(q.window);
+  const range = alignRange(q.range, table);
+  const built = topTable([dimension], { range, filters: q.filters, operatorAsn: q.operatorAsn, ipVersion: q.ipVersion, table, limit: q.limit });
+  const rows = await chQuery<Record<string, unknown> & { bps: number; total_bytes: string }>(
+    stores,
+    `SELECT toString(${dimension}) AS k, bps, toString(total_bytes) AS b FROM (${built.sql})`,
+    built.params,
+  );
+  const names = await nameKeys(stores, dimension, rows.map((r) => String(r.k)));
+  return rows.map((r) => ({ key: String(r.k), name: names.get(String(r.k)) ?? String(r.k), bps: Number(r.bps), bytes: String(r.b) }));
+}
+
+export type Timeseries = { buckets: number[]; series: { key: string; name: string; values: number[] }[] };
+
+/** Bit/s per bucket of `window` for the top N values of the dimension (rest: Others), zeros filled in. */
+export async function flowTimeseries(stores: Stores, dimension: DimensionId, q: QueryBase & { window: AggregationWindow; topN?: number }): Promise<Timeseries> {
+  const table = tableForWindow(q.window);
+  const range = alignRange(q.range, table);
+  const built = timeseries(dimension, { range, filters: q.filters, operatorAsn: q.operatorAsn, ipVersion: q.ipVersion, table, window: q.window, topN: q.topN ?? DEFAULT_TIMESERIES_TOP_N });
+  const rows = await chQuery<{ b: number | string; v: string; bps: number }>(stores, `SELECT toUInt32(bucket) AS b, toString(value) AS v, bps FROM (${built.sql})`, built.params);
+  const first = Math.floor(range.start / q.window) * q.window;
+  const buckets: number[] = [];
+  for (let t = first; t < range.end; t += q.window) buckets.push(t);
+  const index = new Map(buckets.map((b, i) => [b, i]));
+  const byKey = new Map<string, number[]>();
+  for (const r of rows) {
+    const i = index.get(Number(r.b));
+    if (i === undefined) continue;
+    const values = byKey.get(r.v) ?? buckets.map(() => 0);
+    values[i] += Number(r.bps);
+    byKey.set(r.v, values);
+  }
+  const names = await nameKeys(stores, dimension, [...byKey.keys()]);
+  const others = String(getDimension(dimension).valueType === "Int64" ? -101 : OTHERS_LABEL);
+  const total = (v: number[]) => v.reduce((a, b) => a + b, 0);
+  const series = [...byKey]
+    .map(([key, values]) => ({ key, name: names.get(key) ?? key, values }))
+    .sort((a, b) => (a.key === others ? 1 : b.key === others ? -1 : total(b.values) - total(a.values) || a.key.localeCompare(b.key)));
+  return { buckets, series };
+}
+
+export type SankeyNode = { id: string; dimension: DimensionId; key: string; name: string };
+export type SankeyLink = { source: string; target: string; value: number };
+
+/**
+ * A sankey of ≥ 2 distinct dimensions: nodes are (dimension, key); links only go from the column
+ * of dimension i to the column of dimension i + 1, so the graph is layered and cannot have a cycle.
+ */
+export async function flowSankey(
+  stores: Stores,
+  dimensions: readonly DimensionId[],
+  q: QueryBase & { topN?: number },
+): Promise<{ nodes: SankeyNode[]; links: SankeyLink[]; table: string }> {
+  if (new Set(dimensions).size !== dimensions.length) throw new Error("Sankey dimensions must be distinct");
+  const table = tableForWindow(defaultWindow(q.range));
+  const range = alignRange(q.range, table);
+  const built = sankey(dimensions, { range, filters: q.filters, operatorAsn: q.operatorAsn, ipVersion: q.ipVersion, table, topN: q.topN });
+  const rows = await chQuery<{ step: number | string; source: string; target: string; bps: number }>(stores, built.sql, built.params);
+  const id = (dimension: DimensionId, key: string) => `${dimension}:${key}`;
+  const seen = new Map<string, { dimension: DimensionId; key: string; column: number }>();
+  const links: SankeyLink[] = [];
+  for (const r of rows) {
+    const step = Number(r.step);
+    const from = dimensions[step];
+    const to = dimensions[step + 1];
+    const value = Number(r.bps);
+    if (!(value > 0)) continue;
+    seen.set(id(from, r.source), { dimension: from, key: r.source, column: step });
+    seen.set(id(to, r.target), { dimension: to, key: r.target, column: step + 1 });
+    links.push({ source: id(from, r.source), target: id(to, r.target), value });
+  }
+  const namer = await nameAll(stores, [...seen.values()]);
+  const nodes = [...seen]
+    .sort((a, b) => a[1].column - b[1].column)
+    .map(([nodeId, n]) => ({ id: nodeId, dimension: n.dimension, key: n.key, name: namer(n.dimension, n.key) }));
+  return { nodes, links, table };
+}
+
