@@ -50,6 +50,8 @@ export const EnvSchema = z.object({
   DEMO_DATA: z.preprocess(emptyToUndefined, z.enum(["auto", "on", "off"]).default("auto")),
   /** Behind a reverse proxy: take the client address from the last X-Forwarded-For entry it appends. */
   TRUST_PROXY: z.preprocess(emptyToUndefined, z.enum(["0", "1", "false", "true"]).default("0").transform((v) => v === "1" || v === "true")),
+  /** Origin put into mailed links (password reset); without it the request's origin is used. */
+  PUBLIC_URL: urlWithProtocols(["http:", "https:"], "https://flowlens.example.net"),
   SMTP_URL: urlWithProtocols(["smtp:", "smtps:"], "smtp://user:pass@mail.example.org:587"),
   SMTP_FROM: z.preprocess(emptyToUndefined, z.string().default("flowlens <noreply@flowlens.invalid>")),
   SUPPORT_EMAIL: z.preprocess(emptyToUndefined, z.string().email("must be an e-mail address").optional()),

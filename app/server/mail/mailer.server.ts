@@ -9,9 +9,13 @@ export type Mail = { to: string; subject: string; text: string };
 /** What became of a message: always in the outbox; sent, failed (error recorded) or only queued. */
 export type MailResult = { id: number; status: "sent" | "failed" | "queued"; error?: string };
 
-const DEFAULT_FROM = "flowlens <no-reply@flowlens.invalid>";
+// The same default as SMTP_FROM in the configuration schema (app/server/env.server.ts).
+const DEFAULT_FROM = "flowlens <noreply@flowlens.invalid>";
 
-/** SMTP delivery settings, read on every call (the environment may change between tests). */
+/**
+ * SMTP delivery settings, read on every call (the environment may change between tests); the
+ * values were validated by the configuration schema at start-up.
+ */
 function smtpSettings(): { url: string | null; from: string } {
   const url = process.env.SMTP_URL?.trim() || null;
   const from = process.env.SMTP_FROM?.trim() || DEFAULT_FROM;
