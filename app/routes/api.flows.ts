@@ -1,13 +1,11 @@
-import { getDimension } from "~/features/flows/dimensions";
+import { runFlowsQuery } from "~/features/flows/query.server";
 import { bodyIpVersion, flowsBodySchema, normalizeFilters } from "~/features/flows/request-schema";
-import { flowTable, flowTimeseries, MAX_BUCKETS, requireDimension, resolveFilters, resolveRange } from "~/features/flows/service.server";
-import { defaultWindow, type AggregationWindow } from "~/features/flows/time";
-import { ApiProblem, endpoint, resourceRoute } from "~/server/api/contract.server";
+import { endpoint, resourceRoute } from "~/server/api/contract.server";
 
 /**
  * POST api/flows/: the timeseries (bit/s per bucket, top N + Others) and the table of one
  * dimension. Access: API_FLOWS_4D, plus the dimension's own permission (400 without it).
- * Delegated users' restrictions are always applied as locked filters.
+ * Delegated users' restrictions are always applied as locked filters (runFlowsQuery).
  */
 const route = resourceRoute({
   POST: endpoint({
@@ -15,32 +13,23 @@ const route = resourceRoute({
     access: { permission: "API_FLOWS_4D" },
     body: flowsBodySchema,
     handler: async ({ context, user, body, version }) => {
-      const stores = context.services;
-      const dimension = requireDimension(user!, version, body.dimension, "dimension");
-      const resolved = await resolveFilters(stores, user!, version, normalizeFilters(body.filters));
       const notes: string[] = [];
       if (body.shouldPredict) notes.push("shouldPredict: prediction is not available; the timeseries holds measured values only.");
-      const range = await resolveRange(stores, body.startTimestamp, body.endTimestamp);
-      const filters = resolved.filters.map((f) => ({ dimension: f.dimension, value: f.value, isNegation: f.isNegation, locked: f.locked ?? false }));
-      if (!range) {
-        return { timeseries: { buckets: [], series: [] }, window: body.window ?? null, table: [], range: null, filters, notices: resolved.notices, notes: [...notes, "No flow data."] };
+      const result = await runFlowsQuery(context.services, user!, version, {
+        dimension: body.dimension,
+        start: body.startTimestamp,
+        end: body.endTimestamp,
+        filters: normalizeFilters(body.filters),
+        ipVersion: bodyIpVersion(body.ipVersion),
+        window: body.window,
+        topN: body.topN,
+        limit: body.limit,
+      });
+      if (result.noData) {
+        return { timeseries: result.timeseries, window: result.window, table: [], range: null, filters: result.filters, notices: result.notices, notes: [...notes, "No flow data."] };
       }
-      const window: AggregationWindow = body.window ?? defaultWindow(range);
-      if ((range.end - range.start) / window > MAX_BUCKETS) {
-        throw new ApiProblem(400, { detail: "Invalid request body.", errors: [{ field: "window", message: `The window is too small for the range (more than ${MAX_BUCKETS} buckets).` }] });
-      }
-      const q = { range, filters: resolved.filters, operatorAsn: resolved.operatorAsn, ipVersion: bodyIpVersion(body.ipVersion), window };
-      const [timeseries, table] = await Promise.all([flowTimeseries(stores, dimension, { ...q, topN: body.topN }), flowTable(stores, dimension, { ...q, limit: body.limit })]);
-      return {
-        dimension: { id: dimension, label: getDimension(dimension).label },
-        timeseries,
-        window,
-        table,
-        range: { start: range.start, end: range.end, adjusted: range.adjusted, requested: range.requested },
-        filters,
-        notices: resolved.notices,
-        notes,
-      };
+      const { noData: _noData, ...rest } = result;
+      return { ...rest, notes };
     },
   }),
 });

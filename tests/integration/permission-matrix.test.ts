@@ -190,8 +190,6 @@ const POST_ONLY_405 = (url: string): Sample => ({ method: "GET", url, expect: ev
 const MATRIX: Record<string, Sample[]> = {
   // --- Screens -------------------------------------------------------------------------------------------------
   "$tool.tsx": [
-    { url: "/flow-explorer", expect: screen("/flow-explorer", "API_FLOWS_4D") },
-    { url: "/as-flows", note: "alias of /flow-explorer", expect: screen("/as-flows", "API_FLOWS_4D") },
     { url: "/as-flows-egress", expect: screen("/as-flows-egress", "FLOWS_EGRESS") },
     { url: "/external-links", note: "alias of /border-planner", expect: screen("/external-links", "FRONTEND_LINK_UTIL_EXTERNAL") },
     { url: "/controlplane", expect: screen("/controlplane", "CONTROL_PLANE") },
@@ -208,6 +206,23 @@ const MATRIX: Record<string, Sample[]> = {
   "_app.$.tsx": [
     { url: "/foo/bar", expect: screen("/foo/bar", null, { ok: 404 }) },
     { url: "/manage-users/42", note: "below a screen the role may not open: still only a 404", expect: screen("/manage-users/42", null, { ok: 404 }) },
+  ],
+  "_app.flow-explorer.tsx": [
+    { url: "/flow-explorer", expect: screen("/flow-explorer", "API_FLOWS_4D") },
+    {
+      url: "/flow-explorer?view=sankey&dimension2=AS_DST_INGRESS&filter=AS_SRC_INGRESS:AS15169&dateRange=BOGUS",
+      note: "every option (a bad one falls back to its default)",
+      expect: screen("/flow-explorer?view=sankey&dimension2=AS_DST_INGRESS&filter=AS_SRC_INGRESS:AS15169&dateRange=BOGUS", "API_FLOWS_4D"),
+    },
+    { method: "POST", url: "/flow-explorer", json: {}, note: "no action: Remix answers 405", expect: everyone(405) },
+  ],
+  "_app.as-flows.tsx": [
+    { url: "/as-flows", note: "alias of /flow-explorer", expect: screen("/as-flows", "API_FLOWS_4D", { ok: "/flow-explorer" }) },
+    {
+      url: "/as-flows?dimension=AS_DST_INGRESS&filter=AS_SRC_INGRESS:2906",
+      note: "keeps the search params",
+      expect: screen("/as-flows?dimension=AS_DST_INGRESS&filter=AS_SRC_INGRESS:2906", "API_FLOWS_4D", { ok: "/flow-explorer?dimension=AS_DST_INGRESS&filter=AS_SRC_INGRESS:2906" }),
+    },
   ],
   "_app.faq.tsx": [{ url: "/faq", expect: screen("/faq", null) }],
   "_app.tsx": [{ url: "/settings", note: "the layout's login guard", expect: screen("/settings", null) }],
@@ -394,7 +409,23 @@ const MATRIX: Record<string, Sample[]> = {
     { method: "POST", url: "/api/flows", json: {}, csrf: false, expect: api("API_FLOWS_4D", CSRF_FAILED) },
     POST_ONLY_405("/api/flows"),
   ],
+  "api.flows.export.ts": [
+    { url: "/api/flows/export?dimension=AS_SRC_INGRESS", note: "these stores have no operator AS, so nothing to export: the empty-table 400 after the access check", expect: api("API_FLOWS_4D", 400) },
+    GET_ONLY_405("/api/flows/export"),
+  ],
   "api.flows.timestamps.ts": [{ url: "/api/flows/timestamps", expect: api("API_FLOWS_4D") }, GET_ONLY_405("/api/flows/timestamps")],
+  "api.autocomplete.ts": [
+    { method: "POST", url: "/api/autocomplete", json: { dimension: "IANA_PROTOCOL", searchTerm: "tcp" }, note: "IANA_PROTOCOL needs no extra permission", expect: api("API_FLOWS_4D") },
+    { method: "POST", url: "/api/autocomplete", json: { dimension: "AS_SRC_INGRESS" }, note: "no searchTerm: 400 after the access check", expect: api("API_FLOWS_4D", 400) },
+    { method: "POST", url: "/api/autocomplete", json: {}, csrf: false, expect: api("API_FLOWS_4D", CSRF_FAILED) },
+    POST_ONLY_405("/api/autocomplete"),
+  ],
+  "api.filter.metadata.ts": [
+    { method: "POST", url: "/api/filter/metadata", json: { filters: [] }, expect: api("API_FLOWS_4D") },
+    { method: "POST", url: "/api/filter/metadata", json: { filters: "x" }, note: "filters not a list: 400 after the access check", expect: api("API_FLOWS_4D", 400) },
+    { method: "POST", url: "/api/filter/metadata", json: {}, csrf: false, expect: api("API_FLOWS_4D", CSRF_FAILED) },
+    POST_ONLY_405("/api/filter/metadata"),
+  ],
   "api.max_timestamp.ts": [{ url: "/api/max_timestamp", expect: api("login") }, GET_ONLY_405("/api/max_timestamp")],
   "api.sankey.ts": [
     { method: "POST", url: "/api/sankey", json: { dimensions: ["AS_SRC_INGRESS"] }, note: "one dimension: 400 after the access check", expect: api("API_FLOWS_4D", 400) },

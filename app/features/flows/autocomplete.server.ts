@@ -1,0 +1,411 @@
+/**
+ * Server side of api/autocomplete/ and api/filter/metadata/ (shell §4, §5; RNA API §7).
+ *
+ * Searches PostgreSQL (as_info, routers, interfaces, as_service_mappings), a fixed IANA protocol
+ * table and, for VRF names, the distinct vrf_name of the hourly flows in ClickHouse. Every value
+ * of the term is bound as a parameter (drizzle placeholders, ClickHouse query_params); LIKE
+ * wildcards in the term are escaped, and terms with `*` or `_` are never searched at all.
+ */
+import { and, asc, eq, ilike, inArray, or, sql } from "drizzle-orm";
+import {
+  asInfo,
+  asServiceMappings,
+  interfaces,
+  routers,
+  siteSettings,
+  type AutocompleteMinLengths,
+} from "~db/postgres/schema";
+import { SPECIAL_AS_VALUES } from "~/lib/special-as";
+import type { Services } from "~/server/services.server";
+import {
+  AUTOCOMPLETE_LIMIT,
+  asTermNumber,
+  decorateItems,
+  parseSearchTerm,
+  rankItems,
+  type AutocompleteItem,
+} from "./autocomplete-cache";
+import {
+  getDimension,
+  INTERFACE_SEPARATOR,
+  type DimensionId,
+  type FilterKind,
+} from "./dimensions";
+import { parseAsValue } from "./filters";
+
+type Stores = Pick<Services, "pg" | "ch">;
+
+export const IANA_PROTOCOLS: readonly { number: number; name: string }[] = [
+  { number: 1, name: "ICMP" },
+  { number: 2, name: "IGMP" },
+  { number: 4, name: "IPv4 (IP-in-IP)" },
+  { number: 6, name: "TCP" },
+  { number: 17, name: "UDP" },
+  { number: 41, name: "IPv6 (encapsulation)" },
+  { number: 46, name: "RSVP" },
+  { number: 47, name: "GRE" },
+  { number: 50, name: "ESP" },
+  { number: 51, name: "AH" },
+  { number: 58, name: "IPv6-ICMP" },
+  { number: 88, name: "EIGRP" },
+  { number: 89, name: "OSPF" },
+  { number: 103, name: "PIM" },
+  { number: 112, name: "VRRP" },
+  { number: 115, name: "L2TP" },
+  { number: 132, name: "SCTP" },
+  { number: 136, name: "UDPLite" },
+  { number: 137, name: "MPLS-in-IP" },
+];
+
+const DEFAULT_MIN_LENGTHS: AutocompleteMinLengths = {
+  primary_as: 1,
+  secondary_as: 1,
+  application: 2,
+  infrastructure: 2,
+};
+
+export async function minLengths(
+  stores: Stores
+): Promise<AutocompleteMinLengths> {
+  const [row] = await stores.pg.db
+    .select({ v: siteSettings.autocompleteMinLengths })
+    .from(siteSettings)
+    .where(eq(siteSettings.id, 1));
+  return { ...DEFAULT_MIN_LENGTHS, ...(row?.v ?? {}) };
+}
+
+/** The minimum term length of a filter kind: primary_as for AS dimensions, application, infrastructure; 1 otherwise. */
+export function minLengthFor(
+  kind: FilterKind,
+  lengths: AutocompleteMinLengths
+): number {
+  if (kind === "AS_NUMBER") return lengths.primary_as;
+  if (kind === "APPLICATION") return lengths.application;
+  if (kind === "INFRASTRUCTURE") return lengths.infrastructure;
+  return 1;
+}
+
+/** `%term%` with LIKE's own wildcards and escape character escaped. */
+const contains = (term: string) =>
+  `%${term.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+const startsWith = (term: string) =>
+  `${term.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+
+const item = (value: string | number, name: string): AutocompleteItem => ({
+  id: String(value),
+  name,
+  value: String(value),
+  type: "PRIMITIVE",
+});
+
+async function searchAs(
+  stores: Stores,
+  term: string,
+  limit: number
+): Promise<AutocompleteItem[]> {
+  const n = asTermNumber(term);
+  const nameMatch = ilike(asInfo.name, contains(term));
+  const where =
+    n !== null
+      ? or(nameMatch, sql`${asInfo.asn}::text LIKE ${startsWith(String(n))}`)
+      : nameMatch;
+  const lower = term.toLowerCase();
+  const order =
+    n !== null
+      ? [sql`abs(${asInfo.asn} - ${n}::bigint)`, asc(asInfo.asn)]
+      : [
+          sql`CASE WHEN lower(${asInfo.name}) = ${lower} THEN 0 WHEN lower(${
+            asInfo.name
+          }) LIKE ${startsWith(lower)} THEN 1 WHEN lower(${
+            asInfo.name
+          }) LIKE ${contains(` ${lower}`)} THEN 2 ELSE 3 END`,
+          sql`length(${asInfo.name})`,
+          asc(asInfo.name),
+        ];
+  const rows = await stores.pg.db
+    .select({ asn: asInfo.asn, name: asInfo.name })
+    .from(asInfo)
+    .where(where)
+    .orderBy(...order)
+    .limit(limit);
+  const found = rows.map((r) => item(r.asn, r.name));
+  // The special AS values (Others, Untracked, Not routable) are filter values too.
+  const special = SPECIAL_AS_VALUES.filter(
+    (s) => !rows.some((r) => r.asn === s.asn)
+  )
+    .filter(
+      (s) =>
+        s.name.toLowerCase().includes(lower) ||
+        (n !== null && String(s.asn).startsWith(String(n)))
+    )
+    .map((s) => item(s.asn, s.name));
+  return rankItems("AS_NUMBER", [...found, ...special], term).slice(0, limit);
+}
+
+async function searchRouters(
+  stores: Stores,
+  term: string,
+  limit: number
+): Promise<AutocompleteItem[]> {
+  const rows = await stores.pg.db
+    .select({ name: routers.name, city: routers.city })
+    .from(routers)
+    .where(
+      or(
+        ilike(routers.name, contains(term)),
+        ilike(routers.city, contains(term))
+      )
+    )
+    .orderBy(asc(routers.name))
+    .limit(200);
+  return rankItems(
+    "ROUTER",
+    rows.map((r) => item(r.name, `${r.name} (${r.city})`)),
+    term
+  ).slice(0, limit);
+}
+
+async function searchInterfaces(
+  stores: Stores,
+  term: string,
+  limit: number
+): Promise<AutocompleteItem[]> {
+  const pattern = contains(term);
+  const rows = await stores.pg.db
+    .select({
+      router: routers.name,
+      name: interfaces.name,
+      description: interfaces.description,
+    })
+    .from(interfaces)
+    .innerJoin(routers, eq(interfaces.routerId, routers.id))
+    .where(
+      or(
+        ilike(routers.name, pattern),
+        ilike(interfaces.name, pattern),
+        ilike(interfaces.description, pattern),
+        sql`(${routers.name} || ${INTERFACE_SEPARATOR} || ${interfaces.name}) ILIKE ${pattern}`
+      )
+    )
+    .orderBy(asc(routers.name), asc(interfaces.name))
+    .limit(500);
+  const items = rows.map((r) => {
+    const value = `${r.router}${INTERFACE_SEPARATOR}${r.name}`;
+    return item(value, r.description ? `${value} ${r.description}` : value);
+  });
+  return rankItems("INTERFACE", items, term).slice(0, limit);
+}
+
+async function searchServices(
+  stores: Stores,
+  kind: "Application" | "Infrastructure",
+  term: string,
+  limit: number
+): Promise<AutocompleteItem[]> {
+  const rows = await stores.pg.db
+    .selectDistinct({ name: asServiceMappings.name })
+    .from(asServiceMappings)
+    .where(
+      and(
+        eq(asServiceMappings.kind, kind),
+        ilike(asServiceMappings.name, contains(term))
+      )
+    )
+    .orderBy(asc(asServiceMappings.name))
+    .limit(500);
+  return rankItems(
+    kind === "Application" ? "APPLICATION" : "INFRASTRUCTURE",
+    rows.map((r) => item(r.name, r.name)),
+    term
+  ).slice(0, limit);
+}
+
+function searchProtocols(term: string, limit: number): AutocompleteItem[] {
+  const t = term.toLowerCase();
+  const items = IANA_PROTOCOLS.filter(
+    (p) => String(p.number).startsWith(t) || p.name.toLowerCase().includes(t)
+  ).map((p) => item(p.number, p.name));
+  const numeric = /^\d+$/.test(t);
+  // A number term: by number; a name term: by name match quality.
+  return (
+    numeric
+      ? items.sort((a, b) => Number(a.value) - Number(b.value))
+      : rankItems("IANA_PROTOCOL", items, term)
+  ).slice(0, limit);
+}
+
+async function searchVrfs(
+  stores: Stores,
+  term: string,
+  limit: number
+): Promise<AutocompleteItem[]> {
+  const rs = await stores.ch.client.query({
+    query:
+      "SELECT DISTINCT vrf_name AS v FROM flows_1h WHERE vrf_name != '' AND positionCaseInsensitiveUTF8(vrf_name, {term:String}) > 0 ORDER BY v LIMIT {limit:UInt32}",
+    query_params: { term, limit: 500 },
+    format: "JSONEachRow",
+  });
+  const rows = await rs.json<{ v: string }>();
+  return rankItems(
+    "VRF_NAME",
+    rows.map((r) => item(r.v, r.v)),
+    term
+  ).slice(0, limit);
+}
+
+/**
+ * Autocomplete results for a dimension the caller may use: [] without querying for an empty term,
+ * one with `*` or `_`, or one shorter than the site's minimum; `!` and a `#` suffix are carried
+ * over to the values.
+ */
+export async function autocomplete(
+  stores: Stores,
+  dimension: DimensionId,
+  rawTerm: string,
+  limit = AUTOCOMPLETE_LIMIT
+): Promise<AutocompleteItem[]> {
+  const parsed = parseSearchTerm(rawTerm);
+  if (!parsed.search) return [];
+  const kind = getDimension(dimension).filterKind;
+  if (parsed.term.length < minLengthFor(kind, await minLengths(stores)))
+    return [];
+  const term = parsed.term;
+  let items: AutocompleteItem[];
+  switch (kind) {
+    case "AS_NUMBER":
+      items = await searchAs(stores, term, limit);
+      break;
+    case "ROUTER":
+      items = await searchRouters(stores, term, limit);
+      break;
+    case "INTERFACE":
+    case "INTERNAL_LINK":
+      items = await searchInterfaces(stores, term, limit);
+      break;
+    case "APPLICATION":
+      items = await searchServices(stores, "Application", term, limit);
+      break;
+    case "INFRASTRUCTURE":
+      items = await searchServices(stores, "Infrastructure", term, limit);
+      break;
+    case "IANA_PROTOCOL":
+      items = searchProtocols(term, limit);
+      break;
+    case "VRF_NAME":
+      items = await searchVrfs(stores, term, limit);
+      break;
+  }
+  return decorateItems(items, parsed);
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Metadata
+
+export type MetadataInput = {
+  kind: FilterKind | null;
+  dimension: DimensionId | null;
+  value: string;
+};
+export type MetadataOutput = {
+  dimension: DimensionId | null;
+  value: string;
+  name: string | null;
+  type: "PRIMITIVE";
+};
+
+/**
+ * Names for filter values (a negated value gets the name of its bare value): AS names (and the
+ * special AS values), routers with their city, interface descriptions, protocol names;
+ * application, infrastructure and VRF values are their own names. Unknown values: name null.
+ */
+export async function filterMetadata(
+  stores: Stores,
+  inputs: readonly MetadataInput[]
+): Promise<MetadataOutput[]> {
+  const bare = (v: string) => v.trim().replace(/^!/, "").trim();
+  const asns = new Set<number>();
+  const routerNames = new Set<string>();
+  const ifaceKeys = new Set<string>();
+  for (const i of inputs) {
+    if (i.kind === "AS_NUMBER") {
+      const p = parseAsValue(i.value);
+      if (p) asns.add(Number(p.value));
+    } else if (i.kind === "ROUTER") routerNames.add(bare(i.value));
+    else if (i.kind === "INTERFACE" || i.kind === "INTERNAL_LINK")
+      ifaceKeys.add(bare(i.value));
+  }
+  const asNames = new Map<number, string>(
+    SPECIAL_AS_VALUES.map((s) => [s.asn, s.name])
+  );
+  if (asns.size) {
+    const rows = await stores.pg.db
+      .select({ asn: asInfo.asn, name: asInfo.name })
+      .from(asInfo)
+      .where(inArray(asInfo.asn, [...asns]));
+    for (const r of rows) asNames.set(r.asn, r.name);
+  }
+  const routerDesc = new Map<string, string>();
+  if (routerNames.size) {
+    const rows = await stores.pg.db
+      .select({ name: routers.name, city: routers.city })
+      .from(routers)
+      .where(inArray(routers.name, [...routerNames]));
+    for (const r of rows) routerDesc.set(r.name, `${r.name} (${r.city})`);
+  }
+  const ifaceDesc = new Map<string, string>();
+  if (ifaceKeys.size) {
+    const pairs = [...ifaceKeys]
+      .map((k) => k.split(INTERFACE_SEPARATOR))
+      .filter((p) => p.length === 2);
+    const rows = pairs.length
+      ? await stores.pg.db
+          .select({
+            router: routers.name,
+            name: interfaces.name,
+            description: interfaces.description,
+          })
+          .from(interfaces)
+          .innerJoin(routers, eq(interfaces.routerId, routers.id))
+          .where(inArray(routers.name, [...new Set(pairs.map((p) => p[0]))]))
+      : [];
+    for (const r of rows) {
+      const key = `${r.router}${INTERFACE_SEPARATOR}${r.name}`;
+      if (ifaceKeys.has(key)) ifaceDesc.set(key, r.description || key);
+    }
+  }
+  return inputs.map((i) => {
+    let name: string | null = null;
+    const v = bare(i.value);
+    switch (i.kind) {
+      case "AS_NUMBER": {
+        const p = parseAsValue(i.value);
+        name = p ? asNames.get(Number(p.value)) ?? null : null;
+        break;
+      }
+      case "ROUTER":
+        name = routerDesc.get(v) ?? null;
+        break;
+      case "INTERFACE":
+      case "INTERNAL_LINK":
+        name = ifaceDesc.get(v) ?? null;
+        break;
+      case "IANA_PROTOCOL":
+        name = IANA_PROTOCOLS.find((p) => String(p.number) === v)?.name ?? null;
+        break;
+      case "APPLICATION":
+      case "INFRASTRUCTURE":
+      case "VRF_NAME":
+        name = v || null;
+        break;
+      case null:
+        name = null;
+        break;
+    }
+    return {
+      dimension: i.dimension,
+      value: i.value,
+      name,
+      type: "PRIMITIVE" as const,
+    };
+  });
+}

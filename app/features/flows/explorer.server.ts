@@ -1,0 +1,166 @@
+/**
+ * Everything the Flow Explorer screen (and its CSV export) computes from the URL, on the server:
+ * the dimensions the user may use, the filters (parse errors shown, not thrown), the range clamped
+ * to the data, the table with its total, and the chart data of the view. Restrictions and
+ * permissions are enforced by runFlowsQuery / runSankeyQuery, like the JSON API.
+ */
+import { getUserSettings } from "~/server/settings/user-settings.server";
+import { ApiProblem } from "~/server/api/contract.server";
+import type { UserContext } from "~/server/auth/user-context.server";
+import type { Services } from "~/server/services.server";
+import { availableDimensions, getDimension, isDimensionId, MAX_API_VERSION, type DimensionId } from "./dimensions";
+import { parseFilterValue, type IpVersion } from "./filters";
+import { filterParamsToRequest, parseExplorerParams, requestedRange, type ExplorerParams } from "./params";
+import { runFlowsQuery, runSankeyQuery } from "./query.server";
+import { dataRange, operatorAsn } from "./service.server";
+import type { RequestFilter } from "./service.types";
+
+export const SANKEY_NEEDS_TWO = "Sankey chart needs at least two dimensions";
+/** Values shown in the table (all of them in practice: the demo has a few hundred per dimension). */
+export const EXPLORER_TABLE_LIMIT = 1000;
+
+const problemMessages = (e: ApiProblem) => (e.body.errors?.length ? e.body.errors.map((x) => x.message) : [e.body.detail]);
+
+/** Checks the URL's filters against the dimensions the user may use: valid ones to query, the rest as messages. */
+function validateFilters(params: ExplorerParams, allowed: ReadonlySet<string>): { filters: RequestFilter[]; errors: string[] } {
+  const filters: RequestFilter[] = [];
+  const errors: string[] = [];
+  for (const rf of filterParamsToRequest(params.filter)) {
+    if (!isDimensionId(rf.dimension)) {
+      errors.push(`Unknown dimension "${rf.dimension}" in a filter; write DIMENSION:value,!value (e.g. AS_SRC_INGRESS:2906,!AS15169).`);
+      continue;
+    }
+    if (!allowed.has(rf.dimension)) {
+      errors.push(`The dimension ${rf.dimension} is not available to you.`);
+      continue;
+    }
+    if (!rf.values.length) {
+      errors.push(`The filter on ${rf.dimension} has no value; write ${rf.dimension}:value.`);
+      continue;
+    }
+    const values: string[] = [];
+    for (const raw of rf.values) {
+      const parsed = parseFilterValue(rf.dimension, raw);
+      if ("error" in parsed) errors.push(parsed.error);
+      else values.push(raw);
+    }
+    if (values.length) filters.push({ dimension: rf.dimension, values });
+  }
+  return { filters, errors };
+}
+
+type FlowsResult = {
+  range: Awaited<ReturnType<typeof runFlowsQuery>>["range"];
+  window: number | null;
+  table: Awaited<ReturnType<typeof runFlowsQuery>>["table"];
+  timeseries: Awaited<ReturnType<typeof runFlowsQuery>>["timeseries"];
+  filters: Awaited<ReturnType<typeof runFlowsQuery>>["filters"];
+  noData: boolean;
+};
+
+export type ExplorerOptions = { now?: number; tableOnly?: boolean };
+
+export async function loadExplorer(services: Services, user: UserContext, url: URL, options: ExplorerOptions = {}) {
+  const params = parseExplorerParams(url.searchParams);
+  const version = MAX_API_VERSION;
+  const available = availableDimensions(user.permissions, version);
+  const allowed = new Set<string>(available.map((d) => d.id));
+  const notices: string[] = [];
+  const errors: string[] = [];
+
+  let dimension: DimensionId | null = params.dimension;
+  if (!allowed.has(dimension)) {
+    const fallback = available[0]?.id ?? null;
+    if (url.searchParams.get("dimension")) notices.push(`The dimension ${url.searchParams.get("dimension")} is not available; showing ${fallback ? getDimension(fallback).label : "nothing"} instead.`);
+    dimension = fallback;
+  }
+
+  const settings = await getUserSettings(services.pg.db, user.id);
+  const now = options.now ?? Math.floor(Date.now() / 1000);
+  const requested = requestedRange(params, now, settings.timezone || "UTC");
+  const ipVersion: IpVersion = params.ipVersion === "all" ? "all" : (Number(params.ipVersion) as 4 | 6);
+  const checked = validateFilters(params, allowed);
+  errors.push(...checked.errors);
+
+  const base = {
+    params,
+    dimensions: available.map((d) => ({ value: d.id, label: d.label, direction: d.direction })),
+    dimension: dimension ? { id: dimension, label: getDimension(dimension).label, isAs: getDimension(dimension).filterKind === "AS_NUMBER" } : null,
+    requested: { start: requested.start, end: requested.end, preset: requested.preset },
+    csvDelimiter: settings.csv_delimiter,
+    timezone: settings.timezone || "UTC",
+  };
+  if (!dimension) {
+    return { ...base, errors: [...errors, "No flow dimension is available to your account."], notices, flows: null, sankey: null, sankeyError: null, total: 0 };
+  }
+
+  // An empty install (no flows, possibly no operator AS yet): nothing to query.
+  const dataAvailable = await dataRange(services);
+  const operatorKnown = await operatorAsn(services).then(
+    () => true,
+    () => false,
+  );
+  if (!operatorKnown) errors.push("The operator's own AS is not configured yet (as_info category 'operator'), so flows cannot be split into ingress and egress.");
+  if (dataAvailable.minTimestamp === null || !operatorKnown) {
+    const empty = { range: null, window: null, table: [], timeseries: { buckets: [], series: [] }, filters: [], noData: true as const };
+    return { ...base, errors, notices, flows: empty as FlowsResult, sankey: null, sankeyError: null, total: 0 };
+  }
+
+  const run = (filters: readonly RequestFilter[]) =>
+    runFlowsQuery(services, user, version, {
+      dimension,
+      start: requested.start,
+      end: requested.end,
+      filters,
+      ipVersion,
+      limit: EXPLORER_TABLE_LIMIT,
+      timeseries: !options.tableOnly && params.view === "timeseries",
+    });
+  let flows: Awaited<ReturnType<typeof run>>;
+  let queryFilters = checked.filters;
+  try {
+    flows = await run(queryFilters);
+  } catch (e) {
+    // Filters the service refuses (e.g. on a dimension locked by a delegation): say why, run without them.
+    if (!(e instanceof ApiProblem) || e.status !== 400) throw e;
+    errors.push(...problemMessages(e));
+    queryFilters = [];
+    flows = await run(queryFilters);
+  }
+  notices.push(...flows.notices);
+  const total = flows.table.reduce((a, r) => a + r.bps, 0);
+
+  let sankey: Awaited<ReturnType<typeof runSankeyQuery>> | null = null;
+  let sankeyError: string | null = null;
+  if (!options.tableOnly && params.view === "sankey") {
+    if (!params.dimension2 || !allowed.has(params.dimension2)) sankeyError = SANKEY_NEEDS_TWO;
+    else if (params.dimension2 === dimension) sankeyError = "The two dimensions of the sankey chart must be different.";
+    else {
+      try {
+        sankey = await runSankeyQuery(services, user, version, { dimensions: [dimension, params.dimension2], start: requested.start, end: requested.end, filters: queryFilters, ipVersion });
+      } catch (e) {
+        if (!(e instanceof ApiProblem) || e.status !== 400) throw e;
+        sankeyError = problemMessages(e).join(" ");
+      }
+    }
+  }
+
+  return {
+    ...base,
+    errors,
+    notices,
+    flows: {
+      range: flows.range,
+      window: flows.window,
+      table: flows.table,
+      timeseries: flows.timeseries,
+      filters: flows.filters,
+      noData: flows.noData,
+    } as FlowsResult,
+    sankey: sankey ? { nodes: sankey.nodes, links: sankey.links } : null,
+    sankeyError,
+    total,
+  };
+}
+
+export type ExplorerData = Awaited<ReturnType<typeof loadExplorer>>;

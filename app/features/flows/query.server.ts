@@ -1,0 +1,73 @@
+/**
+ * The flows queries as a request runs them: dimension permission, filters with the user's
+ * restrictions (locked), the range clamped to the data, the window. Shared by api/flows/,
+ * api/sankey/, the Flow Explorer screen and its CSV export, so every caller enforces the same rules.
+ */
+import { ApiProblem } from "~/server/api/contract.server";
+import type { UserContext } from "~/server/auth/user-context.server";
+import type { Services } from "~/server/services.server";
+import { getDimension, type DimensionId } from "./dimensions";
+import type { IpVersion } from "./filters";
+import { flowSankey, flowTable, flowTimeseries, MAX_BUCKETS, requireDimension, resolveFilters, resolveRange, type FlowsContext, type ResolvedRange } from "./service.server";
+import type { RequestFilter } from "./service.types";
+import { defaultWindow, type AggregationWindow } from "./time";
+
+type Stores = Pick<Services, "pg" | "ch">;
+
+export type PublicFilter = { dimension: DimensionId; value: string; isNegation: boolean; locked: boolean };
+export type PublicRange = { start: number; end: number; adjusted: ResolvedRange["adjusted"]; requested: ResolvedRange["requested"] };
+
+const publicFilters = (resolved: FlowsContext): PublicFilter[] =>
+  resolved.filters.map((f) => ({ dimension: f.dimension, value: f.value, isNegation: f.isNegation, locked: f.locked ?? false }));
+const publicRange = (range: ResolvedRange): PublicRange => ({ start: range.start, end: range.end, adjusted: range.adjusted, requested: range.requested });
+
+export type FlowsQueryInput = {
+  dimension: string;
+  start: number;
+  end: number;
+  filters: readonly RequestFilter[];
+  ipVersion: IpVersion;
+  window?: AggregationWindow;
+  topN?: number;
+  limit?: number;
+  /** false: the table only (no timeseries query). */
+  timeseries?: boolean;
+};
+
+/** The table and timeseries of one dimension (the body of api/flows/ without its notes). */
+export async function runFlowsQuery(stores: Stores, user: UserContext, version: number, input: FlowsQueryInput) {
+  const dimension = requireDimension(user, version, input.dimension, "dimension");
+  const resolved = await resolveFilters(stores, user, version, input.filters);
+  const range = await resolveRange(stores, input.start, input.end);
+  const filters = publicFilters(resolved);
+  if (!range) {
+    return { dimension: { id: dimension, label: getDimension(dimension).label }, timeseries: { buckets: [] as number[], series: [] as { key: string; name: string; values: number[] }[] }, window: input.window ?? null, table: [] as Awaited<ReturnType<typeof flowTable>>, range: null, filters, notices: resolved.notices, noData: true as const };
+  }
+  const window: AggregationWindow = input.window ?? defaultWindow(range);
+  if ((range.end - range.start) / window > MAX_BUCKETS) {
+    throw new ApiProblem(400, { detail: "Invalid request body.", errors: [{ field: "window", message: `The window is too small for the range (more than ${MAX_BUCKETS} buckets).` }] });
+  }
+  const q = { range, filters: resolved.filters, operatorAsn: resolved.operatorAsn, ipVersion: input.ipVersion, window };
+  const [timeseries, table] = await Promise.all([
+    input.timeseries === false ? Promise.resolve({ buckets: [] as number[], series: [] as { key: string; name: string; values: number[] }[] }) : flowTimeseries(stores, dimension, { ...q, topN: input.topN }),
+    flowTable(stores, dimension, { ...q, limit: input.limit }),
+  ]);
+  return { dimension: { id: dimension, label: getDimension(dimension).label }, timeseries, window, table, range: publicRange(range), filters, notices: resolved.notices, noData: false as const };
+}
+
+export type SankeyQueryInput = { dimensions: readonly string[]; start: number; end: number; filters: readonly RequestFilter[]; ipVersion: IpVersion; topN?: number };
+
+/** The sankey of ≥ 2 dimensions of one direction (the body of api/sankey/ without its notes). */
+export async function runSankeyQuery(stores: Stores, user: UserContext, version: number, input: SankeyQueryInput) {
+  const dimensions: DimensionId[] = input.dimensions.map((d, i) => requireDimension(user, version, d, `dimensions.${i}`));
+  const directions = new Set(dimensions.map((d) => getDimension(d).direction).filter((d) => d !== null));
+  if (directions.size > 1) {
+    throw new ApiProblem(400, { detail: "Invalid request body.", errors: [{ field: "dimensions", message: "Ingress and egress dimensions cannot be combined in one chart." }] });
+  }
+  const resolved = await resolveFilters(stores, user, version, input.filters);
+  const filters = publicFilters(resolved);
+  const range = await resolveRange(stores, input.start, input.end);
+  if (!range) return { nodes: [] as Awaited<ReturnType<typeof flowSankey>>["nodes"], links: [] as Awaited<ReturnType<typeof flowSankey>>["links"], range: null, filters, notices: resolved.notices, noData: true as const };
+  const result = await flowSankey(stores, dimensions, { range, filters: resolved.filters, operatorAsn: resolved.operatorAsn, ipVersion: input.ipVersion, topN: input.topN });
+  return { nodes: result.nodes, links: result.links, range: publicRange(range), filters, notices: resolved.notices, noData: false as const };
+}

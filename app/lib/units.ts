@@ -1,0 +1,27 @@
+/** Unit formatting. Pure and isomorphic. */
+
+const BIT_PREFIXES = ["", "k", "M", "G", "T", "P", "E"] as const;
+
+/**
+ * Bit/s with SI (decimal) prefixes and 3 significant digits: 0 → "0 bit/s", 1234 → "1.23 kbit/s",
+ * 999_999 → "1.00 Mbit/s" (rounding may carry into the next prefix). Negative values keep their sign;
+ * non-finite values give "–".
+ */
+export function formatBitsPerSecond(bps: number): string {
+  if (!Number.isFinite(bps)) return "–";
+  if (bps === 0) return "0 bit/s";
+  const sign = bps < 0 ? "-" : "";
+  const abs = Math.abs(bps);
+  let exp = abs < 1 ? 0 : Math.min(BIT_PREFIXES.length - 1, Math.floor(Math.log10(abs) / 3));
+  let scaled = abs / 1000 ** exp;
+  // log10 rounding and toPrecision rounding can both push the mantissa to 1000: move up one prefix.
+  if (Number(scaled.toPrecision(3)) >= 1000 && exp < BIT_PREFIXES.length - 1) {
+    exp += 1;
+    scaled = abs / 1000 ** exp;
+  } else if (scaled < 1 && exp > 0) {
+    exp -= 1;
+    scaled = abs / 1000 ** exp;
+  }
+  const mantissa = scaled >= 1000 ? String(Math.round(scaled)) : scaled.toPrecision(3);
+  return `${sign}${mantissa} ${BIT_PREFIXES[exp]}bit/s`;
+}

@@ -1,0 +1,39 @@
+import { z } from "zod";
+import { autocomplete } from "~/features/flows/autocomplete.server";
+import { requireDimension } from "~/features/flows/service.server";
+import { endpoint, resourceRoute } from "~/server/api/contract.server";
+
+/**
+ * POST api/autocomplete/ {searchTerm, dimension} → {results: [{id, name, value, type}]} (RNA API §7,
+ * shell §5). Access: API_FLOWS_4D, plus the dimension's own permission (400 without it, as in
+ * api/flows/). Empty terms, terms with * or _, and terms below the site's minimum length give
+ * {results: []}; a leading ! and a trailing # are carried over to the values. At most 20 results.
+ */
+const route = resourceRoute({
+  POST: endpoint({
+    method: "POST",
+    access: { permission: "API_FLOWS_4D" },
+    body: z.object({
+      searchTerm: z.string().max(200),
+      dimension: z.string().min(1).max(64),
+    }),
+    handler: async ({ context, user, body, version }) => {
+      const dimension = requireDimension(
+        user!,
+        version,
+        body.dimension,
+        "dimension"
+      );
+      return {
+        results: await autocomplete(
+          context.services,
+          dimension,
+          body.searchTerm
+        ),
+      };
+    },
+  }),
+});
+
+export const loader = route.loader;
+export const action = route.action;
