@@ -14,13 +14,14 @@ import * as explorerRoute from "~/routes/_app.flow-explorer";
 import * as exportRoute from "~/routes/api.flows.export";
 import { useServicesForTests } from "~/server/services.server";
 import { ORIGIN, runRoute, sessionCookie } from "../helpers/http";
+import { readFlowRows, type FlowRow } from "../helpers/flow-rows";
 import { chRows, openTestStores, type TestStores } from "../helpers/stores";
 
 const DAY = 86_400;
 const NOW = 1_795_000_200 - (1_795_000_200 % 300);
 const RANGE = { start: NOW - DAY, end: NOW };
 
-type Row = { as_src: number; as_hnd: number; as_dst: number; bytes: bigint };
+type Row = FlowRow;
 type TableRow = { key: string; name: string; bps: number; bytes: string };
 
 let stores: TestStores;
@@ -32,12 +33,7 @@ beforeAll(async () => {
   stores = await openTestStores();
   useServicesForTests(stores);
   await loadDemoNetwork(stores, { now: NOW, days: 2 });
-  const raw = await chRows<Record<string, string | number>>(
-    stores,
-    "SELECT as_src, as_hnd, as_dst, toString(bytes) AS b FROM flows_5m WHERE time >= toDateTime({s:UInt32}, 'UTC') AND time < toDateTime({e:UInt32}, 'UTC')",
-    { s: RANGE.start, e: RANGE.end },
-  );
-  rows = raw.map((r) => ({ as_src: Number(r.as_src), as_hnd: Number(r.as_hnd), as_dst: Number(r.as_dst), bytes: BigInt(r.b) }));
+  rows = await readFlowRows(stores, RANGE);
   operatorId = (await stores.pg.db.select({ id: users.id }).from(users).where(eq(users.email, "operator@flowlens.example")))[0].id;
   cookie = await sessionCookie(stores, operatorId);
 }, 300_000);

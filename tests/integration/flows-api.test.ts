@@ -14,6 +14,7 @@ import * as timestampsRoute from "~/routes/api.flows.timestamps";
 import * as sankeyRoute from "~/routes/api.sankey";
 import { useServicesForTests } from "~/server/services.server";
 import { callRoute, sessionCookie } from "../helpers/http";
+import { readFlowRows, type FlowRow } from "../helpers/flow-rows";
 import { chRows, openTestStores, type TestStores } from "../helpers/stores";
 
 const DAY = 86_400;
@@ -21,7 +22,7 @@ const NOW = 1_795_000_200 - (1_795_000_200 % 300);
 const RANGE = { start: NOW - DAY, end: NOW };
 const TOP_CUSTOMER = DEMO_ASES.filter((a) => a.connection === "customer").sort((a, b) => b.weight - a.weight)[0].asn;
 
-type Row = { time: number; ip_version: number; as_src: number; as_hnd: number; as_nxt: number; as_dst: number; bytes: bigint };
+type Row = FlowRow;
 
 let stores: TestStores;
 let rows: Row[];
@@ -41,20 +42,7 @@ beforeAll(async () => {
   stores = await openTestStores();
   useServicesForTests(stores);
   await loadDemoNetwork(stores, { now: NOW, days: 2 });
-  const raw = await chRows<Record<string, string | number>>(
-    stores,
-    "SELECT toUnixTimestamp(time) AS t, ip_version, as_src, as_hnd, as_nxt, as_dst, toString(bytes) AS b FROM flows_5m WHERE time >= toDateTime({s:UInt32}, 'UTC') AND time < toDateTime({e:UInt32}, 'UTC')",
-    { s: RANGE.start, e: RANGE.end },
-  );
-  rows = raw.map((r) => ({
-    time: Number(r.t),
-    ip_version: Number(r.ip_version),
-    as_src: Number(r.as_src),
-    as_hnd: Number(r.as_hnd),
-    as_nxt: Number(r.as_nxt),
-    as_dst: Number(r.as_dst),
-    bytes: BigInt(r.b),
-  }));
+  rows = await readFlowRows(stores, RANGE);
   const idOf = async (email: string) => (await stores.pg.db.select({ id: users.id }).from(users).where(eq(users.email, email)))[0].id;
   uid.admin = await idOf("admin@flowlens.example");
   uid.operator = await idOf("operator@flowlens.example");

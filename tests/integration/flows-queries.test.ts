@@ -7,6 +7,7 @@ import { OPERATOR_ASN } from "~db/demo/catalog";
 import { loadDemoNetwork } from "~db/demo/load";
 import type { FlowFilter } from "~/features/flows/filters";
 import { sankey, timeseries, topTable } from "~/features/flows/sql";
+import { readFlowRows, type FlowRow } from "../helpers/flow-rows";
 import { chRows, openTestStores, type TestStores } from "../helpers/stores";
 
 const DAY = 86_400;
@@ -15,7 +16,7 @@ const NOW = 1_795_000_200 - (1_795_000_200 % 300);
 /** The last full day of the demo period. */
 const RANGE = { start: NOW - DAY, end: NOW };
 
-type Row = { time: number; ip_version: number; as_src: number; as_hnd: number; as_nxt: number; as_dst: number; bytes: bigint };
+type Row = FlowRow;
 
 let stores: TestStores;
 let rows: Row[];
@@ -23,20 +24,7 @@ let rows: Row[];
 beforeAll(async () => {
   stores = await openTestStores();
   await loadDemoNetwork(stores, { now: NOW, days: 2 });
-  const raw = await chRows<Record<string, string | number>>(
-    stores,
-    "SELECT toUnixTimestamp(time) AS t, ip_version, as_src, as_hnd, as_nxt, as_dst, toString(bytes) AS b FROM flows_5m WHERE time >= toDateTime({s:UInt32}, 'UTC') AND time < toDateTime({e:UInt32}, 'UTC')",
-    { s: RANGE.start, e: RANGE.end },
-  );
-  rows = raw.map((r) => ({
-    time: Number(r.t),
-    ip_version: Number(r.ip_version),
-    as_src: Number(r.as_src),
-    as_hnd: Number(r.as_hnd),
-    as_nxt: Number(r.as_nxt),
-    as_dst: Number(r.as_dst),
-    bytes: BigInt(r.b),
-  }));
+  rows = await readFlowRows(stores, RANGE);
 }, 300_000);
 
 afterAll(async () => {
