@@ -306,7 +306,7 @@ export default function FlowExplorer() {
       {range ? (
         <Text size="sm" data-testid="range">
           {fmtTime(range.start, tz)} – {fmtTime(range.end, tz)} ({tz}){flows?.window ? `, ${flows.window / 60}-minute buckets` : ""}
-          {range.adjusted !== "none" ? (
+          {rangeNoticeWorthy(range) ? (
             <Text span c="orange" size="sm" data-testid="range-adjusted">
               {" "}
               — adjusted to the available data (requested {fmtTime(range.requested.start, tz)} – {fmtTime(range.requested.end, tz)})
@@ -347,4 +347,14 @@ export function ErrorBoundary() {
       {error instanceof Error ? error.message : "Unexpected error."} Change the options in the address or go back to <Anchor href="/flow-explorer">the default view</Anchor>.
     </Alert>
   );
+}
+
+/**
+ * The end of a preset is "now" and the newest 5-minute bucket is always a few minutes older:
+ * that routine lag is not worth a notice; a moved start or a larger gap is.
+ */
+function rangeNoticeWorthy(range: { adjusted: string; end: number; requested: { end: number } }): boolean {
+  if (range.adjusted === "none") return false;
+  if (range.adjusted === "end-clamped") return range.requested.end - range.end > 15 * 60;
+  return true;
 }
