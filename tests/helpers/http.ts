@@ -60,3 +60,26 @@ export async function runRoute(fn: unknown, request: Request, params: Record<str
   }
   return { status: 200, headers: new Headers(), data: result, location: null };
 }
+
+/** The cookie header plus the CSRF cookie the requests below repeat. */
+export const withCsrf = (cookie?: string) => [cookie, `csrftoken=${CSRF_TOKEN}`].filter(Boolean).join("; ");
+
+export function getRequest(path: string, cookie?: string): Request {
+  return new Request(`${ORIGIN}${path}`, { headers: { Cookie: withCsrf(cookie) } });
+}
+
+/** A form post with its CSRF field, as a browser without JavaScript sends it. */
+export function formRequest(path: string, fields: Record<string, string>, cookie?: string): Request {
+  return new Request(`${ORIGIN}${path}`, {
+    method: "POST",
+    headers: { "Content-Type": "application/x-www-form-urlencoded", Cookie: withCsrf(cookie) },
+    body: new URLSearchParams({ csrfmiddlewaretoken: CSRF_TOKEN, ...fields }).toString(),
+  });
+}
+
+/** A JSON call with the CSRF header (unless csrf is false). */
+export function jsonRequest(path: string, body: unknown, options: { cookie?: string; method?: string; csrf?: boolean } = {}): Request {
+  const headers: Record<string, string> = { "Content-Type": "application/json", Cookie: withCsrf(options.cookie) };
+  if (options.csrf !== false) headers["X-CSRFToken"] = CSRF_TOKEN;
+  return new Request(`${ORIGIN}${path}`, { method: options.method ?? "POST", headers, body: body === undefined ? undefined : JSON.stringify(body) });
+}

@@ -40,11 +40,10 @@ import { SIGNUP_TEXTS } from "~/server/auth/user-requests.server";
 import { sendMail } from "~/server/mail/mailer.server";
 import { hashPassword, verifyPassword } from "~/server/password.server";
 import { useServicesForTests } from "~/server/services.server";
-import { runRoute } from "../helpers/http";
+import { CSRF_TOKEN, formRequest, getRequest, jsonRequest, ORIGIN, runRoute, withCsrf } from "../helpers/http";
 import { openTestStores, type TestStores } from "../helpers/stores";
 
-const ORIGIN = "http://flowlens.test";
-const CSRF = "csrf-token-for-the-account-tests-0123";
+const CSRF = CSRF_TOKEN;
 
 let stores: TestStores;
 const savedEnv: Record<string, string | undefined> = {};
@@ -109,26 +108,6 @@ function cookiesOf(headers: Headers): string {
 async function logIn(userId: number): Promise<string> {
   const headers = await createSession(db(), stores.config.sessionSecret, new Request(`${ORIGIN}/login`), userId, "LOGGED_IN");
   return cookiesOf(headers);
-}
-
-const withCsrf = (cookie?: string) => [cookie, `csrftoken=${CSRF}`].filter(Boolean).join("; ");
-
-function jsonRequest(path: string, body: unknown, options: { cookie?: string; method?: string; csrf?: boolean } = {}) {
-  const headers: Record<string, string> = { "Content-Type": "application/json", Cookie: withCsrf(options.cookie) };
-  if (options.csrf !== false) headers["X-CSRFToken"] = CSRF;
-  return new Request(`${ORIGIN}${path}`, { method: options.method ?? "POST", headers, body: body === undefined ? undefined : JSON.stringify(body) });
-}
-
-function getRequest(path: string, cookie?: string) {
-  return new Request(`${ORIGIN}${path}`, { headers: { Cookie: withCsrf(cookie) } });
-}
-
-function formRequest(path: string, fields: Record<string, string>, cookie?: string) {
-  return new Request(`${ORIGIN}${path}`, {
-    method: "POST",
-    headers: { "Content-Type": "application/x-www-form-urlencoded", Cookie: withCsrf(cookie) },
-    body: new URLSearchParams({ csrfmiddlewaretoken: CSRF, ...fields }).toString(),
-  });
 }
 
 const run = runRoute;

@@ -36,11 +36,10 @@ import {
 } from "~/server/auth/two-factor.server";
 import { hashPassword } from "~/server/password.server";
 import { useServicesForTests } from "~/server/services.server";
-import { runRoute } from "../helpers/http";
+import { CSRF_TOKEN, formRequest, getRequest, jsonRequest, ORIGIN, runRoute, withCsrf } from "../helpers/http";
 import { openTestStores, type TestStores } from "../helpers/stores";
 
-const ORIGIN = "http://flowlens.test";
-const CSRF = "csrf-token-for-the-two-factor-tests-01";
+const CSRF = CSRF_TOKEN;
 
 let stores: TestStores;
 
@@ -127,28 +126,6 @@ function cookiesOf(headers: Headers): string {
 
 async function session(userId: number, state: "LOGGED_IN" | "PENDING_2FA"): Promise<string> {
   return cookiesOf(await createSession(db(), stores.config.sessionSecret, new Request(`${ORIGIN}/login`), userId, state));
-}
-
-const withCsrf = (cookie?: string) => [cookie, `csrftoken=${CSRF}`].filter(Boolean).join("; ");
-
-function getRequest(path: string, cookie?: string) {
-  return new Request(`${ORIGIN}${path}`, { headers: { Cookie: withCsrf(cookie) } });
-}
-
-function formRequest(path: string, fields: Record<string, string>, cookie?: string) {
-  return new Request(`${ORIGIN}${path}`, {
-    method: "POST",
-    headers: { "Content-Type": "application/x-www-form-urlencoded", Cookie: withCsrf(cookie) },
-    body: new URLSearchParams({ csrfmiddlewaretoken: CSRF, ...fields }).toString(),
-  });
-}
-
-function jsonRequest(path: string, body: unknown, options: { cookie?: string; method?: string } = {}) {
-  return new Request(`${ORIGIN}${path}`, {
-    method: options.method ?? "POST",
-    headers: { "Content-Type": "application/json", Cookie: withCsrf(options.cookie), "X-CSRFToken": CSRF },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
 }
 
 const run = runRoute;
