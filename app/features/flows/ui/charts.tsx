@@ -1,0 +1,83 @@
+import { Alert, Text } from "@mantine/core";
+import { Line } from "@nivo/line";
+import { Sankey } from "@nivo/sankey";
+import { useMemo } from "react";
+import { formatBitsPerSecond } from "~/lib/units";
+import { fmtTime } from "./format";
+
+export const CHART_WIDTH = 1000;
+export const CHART_HEIGHT = 360;
+
+export type TimeseriesData = { buckets: number[]; series: { key: string; name: string; values: number[] }[] };
+export type SankeyData = { nodes: { id: string; name: string }[]; links: { source: string; target: string; value: number }[] };
+
+/** Stacked bit/s areas of the top values; nivo renders SVG on the server too, so the chart shows without JavaScript. */
+export function TimeseriesChart({ timeseries, timezone }: { timeseries: TimeseriesData | null | undefined; timezone: string }) {
+  const series = useMemo(() => {
+    if (!timeseries) return [];
+    const seen = new Set<string>();
+    return timeseries.series.map((s) => {
+      const id = seen.has(s.name) ? `${s.name} (${s.key})` : s.name;
+      seen.add(id);
+      return { id, data: timeseries.buckets.map((b, i) => ({ x: b, y: s.values[i] ?? 0 })) };
+    });
+  }, [timeseries]);
+  if (!timeseries || !timeseries.buckets.length || !series.length) return <Text c="dimmed">No traffic in this range.</Text>;
+  const span = timeseries.buckets[timeseries.buckets.length - 1] - timeseries.buckets[0];
+  return (
+    <div data-testid="timeseries-chart" style={{ overflowX: "auto" }}>
+      <Line
+        width={CHART_WIDTH}
+        height={CHART_HEIGHT}
+        animate={false}
+        data={series}
+        margin={{ top: 10, right: 200, bottom: 40, left: 80 }}
+        xScale={{ type: "linear", min: "auto", max: "auto" }}
+        yScale={{ type: "linear", min: 0, max: "auto", stacked: true }}
+        enableArea
+        areaOpacity={0.6}
+        enablePoints={false}
+        curve="monotoneX"
+        colors={{ scheme: "category10" }}
+        axisBottom={{ tickValues: 6, format: (v) => fmtTime(Number(v), timezone, span > 86_400 ? "MM-DD HH:mm" : "HH:mm") }}
+        axisLeft={{ tickValues: 5, format: (v) => formatBitsPerSecond(Number(v)) }}
+        yFormat={(v) => formatBitsPerSecond(Number(v))}
+        xFormat={(v) => fmtTime(Number(v), timezone)}
+        enableSlices="x"
+        legends={[{ anchor: "top-right", direction: "column", translateX: 190, itemWidth: 180, itemHeight: 18, symbolSize: 10 }]}
+      />
+    </div>
+  );
+}
+
+/** A Sankey of two or more dimensions (node ids are dimension:key, labels the names). */
+export function SankeyChart({ sankey, error, height = 480 }: { sankey: SankeyData | null | undefined; error?: string | null; height?: number }) {
+  if (error) {
+    return (
+      <Alert color="yellow" title="Sankey" data-testid="sankey-error">
+        {error}
+      </Alert>
+    );
+  }
+  if (!sankey || !sankey.links.length) return <Text c="dimmed">No traffic in this range.</Text>;
+  const names = new Map(sankey.nodes.map((n) => [n.id, n.name]));
+  return (
+    <div data-testid="sankey-chart" style={{ overflowX: "auto" }}>
+      <Sankey
+        width={CHART_WIDTH}
+        height={height}
+        animate={false}
+        data={{ nodes: sankey.nodes.map((n) => ({ id: n.id })), links: sankey.links.map((l) => ({ ...l })) }}
+        margin={{ top: 10, right: 180, bottom: 10, left: 180 }}
+        label={(n) => names.get(String(n.id)) ?? String(n.id)}
+        valueFormat={(v) => formatBitsPerSecond(Number(v))}
+        colors={{ scheme: "category10" }}
+        nodeOpacity={1}
+        linkOpacity={0.4}
+        enableLinkGradient={false}
+        labelPosition="outside"
+        nodeBorderWidth={0}
+      />
+    </div>
+  );
+}
