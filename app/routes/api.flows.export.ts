@@ -14,7 +14,10 @@ const route = resourceRoute({
     method: "GET",
     access: { permission: "API_FLOWS_4D" },
     handler: async ({ request, context, user }) => {
-      const data = await loadExplorer(context.services, user!, new URL(request.url), { tableOnly: true });
+      const url = new URL(request.url);
+      // scope=EGRESS: the AS Flows Egress screen's table (egress traffic only).
+      const scope = url.searchParams.get("scope") === "EGRESS" ? ("EGRESS" as const) : undefined;
+      const data = await loadExplorer(context.services, user!, url, { tableOnly: true, scope });
       if (!data.flows || !data.dimension || !data.flows.range || data.flows.table.length === 0) {
         throw new ApiProblem(400, { detail: EMPTY_TABLE_MESSAGE });
       }

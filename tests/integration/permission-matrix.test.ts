@@ -190,7 +190,6 @@ const POST_ONLY_405 = (url: string): Sample => ({ method: "GET", url, expect: ev
 const MATRIX: Record<string, Sample[]> = {
   // --- Screens -------------------------------------------------------------------------------------------------
   "$tool.tsx": [
-    { url: "/as-flows-egress", expect: screen("/as-flows-egress", "FLOWS_EGRESS") },
     { url: "/external-links", note: "alias of /border-planner", expect: screen("/external-links", "FRONTEND_LINK_UTIL_EXTERNAL") },
     { url: "/controlplane", expect: screen("/controlplane", "CONTROL_PLANE") },
     { url: "/controlplane", site: WELCOME, expect: screen("/controlplane", "CONTROL_PLANE", { site: WELCOME }) },
@@ -224,6 +223,7 @@ const MATRIX: Record<string, Sample[]> = {
       expect: screen("/as-flows?dimension=AS_DST_INGRESS&filter=AS_SRC_INGRESS:2906", "API_FLOWS_4D", { ok: "/flow-explorer?dimension=AS_DST_INGRESS&filter=AS_SRC_INGRESS:2906" }),
     },
   ],
+  "_app.as-flows-egress.tsx": [{ url: "/as-flows-egress", expect: screen("/as-flows-egress", "FLOWS_EGRESS") }],
   "_app.faq.tsx": [{ url: "/faq", expect: screen("/faq", null) }],
   "_app.tsx": [{ url: "/settings", note: "the layout's login guard", expect: screen("/settings", null) }],
   "_app.notifications.tsx": [

@@ -140,6 +140,27 @@ describe("flows SQL builder (golden)", () => {
     expect(topTable(["AS_SRC_INGRESS"], { range: RANGE, operatorAsn: OP }).sql).toContain("FROM flows_5m");
   });
 
+  it("scope EGRESS restricts a direction-free dimension to egress traffic", () => {
+    const q = topTable(["ROUTER_OUT"], { range: RANGE, operatorAsn: OP, limit: 5, scope: "EGRESS" });
+    expect(q.sql).toBe(
+      [
+        "SELECT",
+        "  egress_router AS ROUTER_OUT,",
+        "  toFloat64(sum(bytes)) * 8 / {seconds:UInt32} AS bps,",
+        "  sum(bytes) AS total_bytes",
+        "FROM flows_5m",
+        "WHERE time >= toDateTime({start:UInt32}, 'UTC')",
+        "  AND time < toDateTime({end:UInt32}, 'UTC')",
+        "  AND (as_hnd = {operatorAsn:Int64} AND as_nxt != {operatorAsn:Int64})",
+        "GROUP BY ROUTER_OUT",
+        "ORDER BY bps DESC, ROUTER_OUT ASC",
+        "LIMIT {limit:UInt32}",
+      ].join("\n"),
+    );
+    expect(q.params.operatorAsn).toBe(OP);
+    expect(() => topTable(["AS_SRC_INGRESS"], { range: RANGE, operatorAsn: OP, scope: "EGRESS" })).toThrow(/cannot be combined/);
+  });
+
   it("rejects mixed directions, a one-dimension sankey and empty ranges", () => {
     expect(() => topTable(["AS_SRC_INGRESS", "AS_DST_EGRESS"], { range: RANGE, operatorAsn: OP })).toThrow(/ingress and egress/i);
     expect(() => sankey(["AS_SRC_INGRESS"], { range: RANGE, operatorAsn: OP })).toThrow(/two dimensions/);

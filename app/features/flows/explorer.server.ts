@@ -8,7 +8,7 @@ import { getUserSettings } from "~/server/settings/user-settings.server";
 import { ApiProblem } from "~/server/api/contract.server";
 import type { UserContext } from "~/server/auth/user-context.server";
 import type { Services } from "~/server/services.server";
-import { availableDimensions, getDimension, isDimensionId, MAX_API_VERSION, type DimensionId } from "./dimensions";
+import { availableDimensions, getDimension, isDimensionId, MAX_API_VERSION, type DimensionId, type Direction } from "./dimensions";
 import { parseFilterValue, type IpVersion } from "./filters";
 import { filterParamsToRequest, parseExplorerParams, requestedRange, type ExplorerParams } from "./params";
 import { runFlowsQuery, runSankeyQuery } from "./query.server";
@@ -58,19 +58,31 @@ type FlowsResult = {
   noData: boolean;
 };
 
-export type ExplorerOptions = { now?: number; tableOnly?: boolean };
+export type ExplorerOptions = {
+  now?: number;
+  tableOnly?: boolean;
+  /** The AS Flows Egress screen: egress traffic only, and only dimensions without an ingress direction. */
+  scope?: Direction;
+};
+
+/** Dimensions a screen of the given scope offers (all the user may use when unscoped). */
+export function scopedDimensions(permissions: readonly string[], version: number, scope?: Direction) {
+  return availableDimensions(permissions, version).filter((d) => !scope || d.direction === null || d.direction === scope);
+}
 
 export async function loadExplorer(services: Services, user: UserContext, url: URL, options: ExplorerOptions = {}) {
   const params = parseExplorerParams(url.searchParams);
   const version = MAX_API_VERSION;
-  const available = availableDimensions(user.permissions, version);
+  const available = scopedDimensions(user.permissions, version, options.scope);
   const allowed = new Set<string>(available.map((d) => d.id));
   const notices: string[] = [];
   const errors: string[] = [];
 
   let dimension: DimensionId | null = params.dimension;
   if (!allowed.has(dimension)) {
-    const fallback = available[0]?.id ?? null;
+    // The egress screen opens on the neighbours traffic leaves to; otherwise the catalogue's first.
+    const preferred = options.scope === "EGRESS" ? available.find((d) => d.id === "AS_NEIGHBOR_EGRESS") : undefined;
+    const fallback = (preferred ?? available[0])?.id ?? null;
     if (url.searchParams.get("dimension")) notices.push(`The dimension ${url.searchParams.get("dimension")} is not available; showing ${fallback ? getDimension(fallback).label : "nothing"} instead.`);
     dimension = fallback;
   }
@@ -89,6 +101,7 @@ export async function loadExplorer(services: Services, user: UserContext, url: U
     requested: { start: requested.start, end: requested.end, preset: requested.preset },
     csvDelimiter: settings.csv_delimiter,
     timezone: settings.timezone || "UTC",
+    scope: options.scope ?? null,
   };
   if (!dimension) {
     return { ...base, errors: [...errors, "No flow dimension is available to your account."], notices, flows: null, sankey: null, sankeyError: null, total: 0 };
@@ -115,6 +128,7 @@ export async function loadExplorer(services: Services, user: UserContext, url: U
       ipVersion,
       limit: EXPLORER_TABLE_LIMIT,
       timeseries: !options.tableOnly && params.view === "timeseries",
+      scope: options.scope,
     });
   let flows: Awaited<ReturnType<typeof run>>;
   let queryFilters = checked.filters;
@@ -137,7 +151,7 @@ export async function loadExplorer(services: Services, user: UserContext, url: U
     else if (params.dimension2 === dimension) sankeyError = "The two dimensions of the sankey chart must be different.";
     else {
       try {
-        sankey = await runSankeyQuery(services, user, version, { dimensions: [dimension, params.dimension2], start: requested.start, end: requested.end, filters: queryFilters, ipVersion });
+        sankey = await runSankeyQuery(services, user, version, { dimensions: [dimension, params.dimension2], start: requested.start, end: requested.end, filters: queryFilters, ipVersion, scope: options.scope });
       } catch (e) {
         if (!(e instanceof ApiProblem) || e.status !== 400) throw e;
         sankeyError = problemMessages(e).join(" ");

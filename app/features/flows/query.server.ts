@@ -6,7 +6,7 @@
 import { ApiProblem } from "~/server/api/contract.server";
 import type { UserContext } from "~/server/auth/user-context.server";
 import type { Services } from "~/server/services.server";
-import { getDimension, type DimensionId } from "./dimensions";
+import { getDimension, type DimensionId, type Direction } from "./dimensions";
 import type { IpVersion } from "./filters";
 import { flowSankey, flowTable, flowTimeseries, MAX_BUCKETS, requireDimension, resolveFilters, resolveRange, type FlowsContext, type ResolvedRange } from "./service.server";
 import type { RequestFilter } from "./service.types";
@@ -32,6 +32,8 @@ export type FlowsQueryInput = {
   limit?: number;
   /** false: the table only (no timeseries query). */
   timeseries?: boolean;
+  /** All traffic restricted to one direction (see sql.ts FlowQueryOptions.scope). */
+  scope?: Direction;
 };
 
 /** The table and timeseries of one dimension (the body of api/flows/ without its notes). */
@@ -47,7 +49,7 @@ export async function runFlowsQuery(stores: Stores, user: UserContext, version: 
   if ((range.end - range.start) / window > MAX_BUCKETS) {
     throw new ApiProblem(400, { detail: "Invalid request body.", errors: [{ field: "window", message: `The window is too small for the range (more than ${MAX_BUCKETS} buckets).` }] });
   }
-  const q = { range, filters: resolved.filters, operatorAsn: resolved.operatorAsn, ipVersion: input.ipVersion, window };
+  const q = { range, filters: resolved.filters, operatorAsn: resolved.operatorAsn, ipVersion: input.ipVersion, scope: input.scope, window };
   const [timeseries, table] = await Promise.all([
     input.timeseries === false ? Promise.resolve({ buckets: [] as number[], series: [] as { key: string; name: string; values: number[] }[] }) : flowTimeseries(stores, dimension, { ...q, topN: input.topN }),
     flowTable(stores, dimension, { ...q, limit: input.limit }),
@@ -55,12 +57,13 @@ export async function runFlowsQuery(stores: Stores, user: UserContext, version: 
   return { dimension: { id: dimension, label: getDimension(dimension).label }, timeseries, window, table, range: publicRange(range), filters, notices: resolved.notices, noData: false as const };
 }
 
-export type SankeyQueryInput = { dimensions: readonly string[]; start: number; end: number; filters: readonly RequestFilter[]; ipVersion: IpVersion; topN?: number };
+export type SankeyQueryInput = { dimensions: readonly string[]; start: number; end: number; filters: readonly RequestFilter[]; ipVersion: IpVersion; topN?: number; scope?: Direction };
 
 /** The sankey of ≥ 2 dimensions of one direction (the body of api/sankey/ without its notes). */
 export async function runSankeyQuery(stores: Stores, user: UserContext, version: number, input: SankeyQueryInput) {
   const dimensions: DimensionId[] = input.dimensions.map((d, i) => requireDimension(user, version, d, `dimensions.${i}`));
   const directions = new Set(dimensions.map((d) => getDimension(d).direction).filter((d) => d !== null));
+  if (input.scope) directions.add(input.scope);
   if (directions.size > 1) {
     throw new ApiProblem(400, { detail: "Invalid request body.", errors: [{ field: "dimensions", message: "Ingress and egress dimensions cannot be combined in one chart." }] });
   }
@@ -68,6 +71,6 @@ export async function runSankeyQuery(stores: Stores, user: UserContext, version:
   const filters = publicFilters(resolved);
   const range = await resolveRange(stores, input.start, input.end);
   if (!range) return { nodes: [] as Awaited<ReturnType<typeof flowSankey>>["nodes"], links: [] as Awaited<ReturnType<typeof flowSankey>>["links"], range: null, filters, notices: resolved.notices, noData: true as const };
-  const result = await flowSankey(stores, dimensions, { range, filters: resolved.filters, operatorAsn: resolved.operatorAsn, ipVersion: input.ipVersion, topN: input.topN });
+  const result = await flowSankey(stores, dimensions, { range, filters: resolved.filters, operatorAsn: resolved.operatorAsn, ipVersion: input.ipVersion, topN: input.topN, scope: input.scope });
   return { nodes: result.nodes, links: result.links, range: publicRange(range), filters, notices: resolved.notices, noData: false as const };
 }

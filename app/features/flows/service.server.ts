@@ -17,7 +17,7 @@ import { SPECIAL_AS_VALUES } from "~/lib/special-as";
 import { ApiProblem } from "~/server/api/contract.server";
 import type { UserContext } from "~/server/auth/user-context.server";
 import type { Services } from "~/server/services.server";
-import { availableDimensions, getDimension, isDimensionId, OTHERS_LABEL, type DimensionId } from "./dimensions";
+import { availableDimensions, getDimension, isDimensionId, OTHERS_LABEL, type DimensionId, type Direction } from "./dimensions";
 import { addFilter, lockedDimensions, parseFilterValue, restrictionFilters, type FlowFilter, type FlowsRestriction, type IpVersion } from "./filters";
 import type { RequestFilter } from "./service.types";
 import { sankey, timeseries, topTable } from "./sql";
@@ -180,7 +180,7 @@ async function nameAll(stores: Stores, keys: { dimension: DimensionId; key: stri
 // ---------------------------------------------------------------------------------------------------------------
 // Queries
 
-export type QueryBase = { range: { start: number; end: number }; filters: readonly FlowFilter[]; operatorAsn: number; ipVersion: IpVersion };
+export type QueryBase = { range: { start: number; end: number }; filters: readonly FlowFilter[]; operatorAsn: number; ipVersion: IpVersion; scope?: Direction };
 
 export type TableRow = { key: string; name: string; bps: number; bytes: string };
 
@@ -188,7 +188,7 @@ export type TableRow = { key: string; name: string; bps: number; bytes: string }
 export async function flowTable(stores: Stores, dimension: DimensionId, q: QueryBase & { window: AggregationWindow; limit?: number }): Promise<TableRow[]> {
   const table = tableForWindow(q.window);
   const range = alignRange(q.range, table);
-  const built = topTable([dimension], { range, filters: q.filters, operatorAsn: q.operatorAsn, ipVersion: q.ipVersion, table, limit: q.limit });
+  const built = topTable([dimension], { range, filters: q.filters, operatorAsn: q.operatorAsn, ipVersion: q.ipVersion, scope: q.scope, table, limit: q.limit });
   const rows = await chQuery<Record<string, unknown> & { bps: number; total_bytes: string }>(
     stores,
     `SELECT toString(${dimension}) AS k, bps, toString(total_bytes) AS b FROM (${built.sql})`,
@@ -204,7 +204,7 @@ export type Timeseries = { buckets: number[]; series: { key: string; name: strin
 export async function flowTimeseries(stores: Stores, dimension: DimensionId, q: QueryBase & { window: AggregationWindow; topN?: number }): Promise<Timeseries> {
   const table = tableForWindow(q.window);
   const range = alignRange(q.range, table);
-  const built = timeseries(dimension, { range, filters: q.filters, operatorAsn: q.operatorAsn, ipVersion: q.ipVersion, table, window: q.window, topN: q.topN ?? DEFAULT_TIMESERIES_TOP_N });
+  const built = timeseries(dimension, { range, filters: q.filters, operatorAsn: q.operatorAsn, ipVersion: q.ipVersion, scope: q.scope, table, window: q.window, topN: q.topN ?? DEFAULT_TIMESERIES_TOP_N });
   const rows = await chQuery<{ b: number | string; v: string; bps: number }>(stores, `SELECT toUInt32(bucket) AS b, toString(value) AS v, bps FROM (${built.sql})`, built.params);
   const first = Math.floor(range.start / q.window) * q.window;
   const buckets: number[] = [];
@@ -242,7 +242,7 @@ export async function flowSankey(
   if (new Set(dimensions).size !== dimensions.length) throw new Error("Sankey dimensions must be distinct");
   const table = tableForWindow(defaultWindow(q.range));
   const range = alignRange(q.range, table);
-  const built = sankey(dimensions, { range, filters: q.filters, operatorAsn: q.operatorAsn, ipVersion: q.ipVersion, table, topN: q.topN });
+  const built = sankey(dimensions, { range, filters: q.filters, operatorAsn: q.operatorAsn, ipVersion: q.ipVersion, scope: q.scope, table, topN: q.topN });
   const rows = await chQuery<{ step: number | string; source: string; target: string; bps: number }>(stores, built.sql, built.params);
   const id = (dimension: DimensionId, key: string) => `${dimension}:${key}`;
   const seen = new Map<string, { dimension: DimensionId; key: string; column: number }>();

@@ -23,6 +23,11 @@ export type FlowQueryOptions = {
   ipVersion?: IpVersion;
   /** Default: the table of the range's default window (time.tableForWindow). */
   table?: FlowsTable;
+  /**
+   * Restricts all traffic to one direction even when the shown dimensions have none (the AS Flows
+   * Egress screen: an egress router's traffic there is its egress traffic only).
+   */
+  scope?: Direction;
 };
 
 export const DEFAULT_TOP_TABLE_LIMIT = 200;
@@ -39,9 +44,10 @@ function seconds(range: TimeRange): number {
   return s;
 }
 
-/** The one direction of the shown dimensions (null when none has one); mixing is an error. */
-function directionOf(dimensions: readonly DimensionId[]): Direction | null {
+/** The one direction of the shown dimensions and the scope (null when none has one); mixing is an error. */
+function directionOf(dimensions: readonly DimensionId[], scope?: Direction): Direction | null {
   const set = new Set(dimensions.map((d) => getDimension(d).direction).filter((d): d is Direction => d !== null));
+  if (scope) set.add(scope);
   if (set.size > 1) throw new Error("Ingress and egress dimensions cannot be combined in one query");
   return set.size ? [...set][0] : null;
 }
@@ -64,7 +70,7 @@ function whereClause(shown: readonly DimensionId[], opts: FlowQueryOptions): { w
     conds.push("ip_version = {ipVersion:UInt8}");
     params.ipVersion = opts.ipVersion;
   }
-  const direction = directionOf(shown);
+  const direction = directionOf(shown, opts.scope);
   if (direction) {
     conds.push(DIRECTION_SQL[direction]);
     usesOperator = true;

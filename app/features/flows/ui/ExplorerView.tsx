@@ -18,7 +18,9 @@ export function ExplorerView({ data, title, path }: { data: ExplorerData; title:
   const range = flows?.range ?? null;
   const tz = data.timezone;
   const rows = flows?.table ?? [];
-  const exportHref = `/api/flows/export${location.search}`;
+  const exportParams = new URLSearchParams(location.search);
+  if (data.scope) exportParams.set("scope", data.scope);
+  const exportHref = `/api/flows/export?${exportParams}`;
   return (
     <Stack>
       <Title order={2}>{title}</Title>

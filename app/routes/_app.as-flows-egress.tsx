@@ -1,0 +1,28 @@
+import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { useLoaderData, useRouteError } from "@remix-run/react";
+import { loadExplorer } from "~/features/flows/explorer.server";
+import { ExplorerError, ExplorerView } from "~/features/flows/ui/ExplorerView";
+import { findToolRoute } from "~/lib/routes";
+import { requireUser } from "~/server/auth/guard.server";
+
+const TITLE = "AS Flows Egress";
+const PATH = "/as-flows-egress";
+
+export const meta: MetaFunction = () => [{ title: `${TITLE} · flowlens` }];
+
+/**
+ * Traffic leaving the network (handover AS = the operator, next-hop AS a neighbour): the Flow
+ * Explorer restricted to egress traffic, offering the egress and direction-free dimensions.
+ */
+export async function loader({ request }: LoaderFunctionArgs) {
+  const { services, user } = await requireUser(request, findToolRoute(PATH));
+  return loadExplorer(services, user, new URL(request.url), { scope: "EGRESS" });
+}
+
+export default function AsFlowsEgress() {
+  return <ExplorerView data={useLoaderData<typeof loader>()} title={TITLE} path={PATH} />;
+}
+
+export function ErrorBoundary() {
+  return <ExplorerError error={useRouteError()} title={TITLE} path={PATH} />;
+}
