@@ -23,6 +23,9 @@ import { systemState } from "~db/postgres/schema";
 import { DEMO_DAYS, loadDemoNetwork } from "~db/demo/load";
 import { parseConfig } from "~/server/env.server";
 import { startServices, storesAreEmpty, type Services } from "~/server/services.server";
+import { DEEP_LINK, measureDeepLink, operatorCookie, type PageJs } from "./deep-link";
+import { measureAsDimensions, type DimensionFigure } from "./flows-dimensions";
+import { timedRequest, type Timing } from "./http-request";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const DAY = 86_400;
@@ -99,6 +102,7 @@ type QueryResult = {
   a: Stats;
   b: Stats;
   topAs: { as_src: number; bps: number }[];
+  dimensions: DimensionFigure[];
   demoLoadMs?: number;
 };
 
@@ -192,13 +196,27 @@ async function measureQueries(services: Services, runs: number): Promise<Omit<Qu
   console.log(`  A/B (median)               ${ratio(a.median / b.median)}`);
   console.log(`  rows/s (median)            A ${perSecond(rowCount / (a.median / 1000))}, B ${perSecond(rowCount / (b.median / 1000))}`);
   console.log(`  top source AS: ${topAs.slice(0, 3).map((r) => `AS${r.as_src} ${(r.bps / 1e9).toFixed(1)} Gbit/s`).join(", ")}, …`);
-  return { from, to, rows: rowCount, version, a, b, topAs };
+
+  console.log(`\n== 1b. Flow Explorer top-10 per AS dimension, ${RANGE_DAYS} days, two filters (app code path vs bare scan of the same rows)`);
+  const dimensions = await measureAsDimensions(services, { from, to }, runs, QUERY_WARMUPS);
+  for (const d of dimensions) {
+    const server = stats(d.server);
+    const scan = stats(d.scan);
+    console.log(`  ${d.dimension.padEnd(20)} server ${ms(server.median).padStart(6)} ms  scan ${ms(scan.median).padStart(6)} ms  ratio ${ratio(server.median / scan.median)}   [${d.filters}] top: ${d.topValue}`);
+  }
+  return { from, to, rows: rowCount, version, a, b, topAs, dimensions };
 }
 
 // ---------------------------------------------------------------------------------------------
 // 2. HTTP benchmark (the built app)
 
-type HttpResult = { login: { ttfb: Stats; total: Stats; bytes: number }; healthz: { ttfb: Stats; total: Stats; bytes: number }; startMs: number; builtIn?: string };
+type HttpResult = {
+  login: { ttfb: Stats; total: Stats; bytes: number };
+  healthz: { ttfb: Stats; total: Stats; bytes: number };
+  deepLink: { ttfb: Stats; total: Stats; bytes: number; js: PageJs };
+  startMs: number;
+  builtIn?: string;
+};
 
 function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -212,22 +230,9 @@ function freePort(): Promise<number> {
   });
 }
 
-type Timing = { status: number; ttfb: number; total: number; bytes: number };
-
-/** One GET: time to the response headers ('response' event) and to the end of the body. */
+/** One GET with the default headers (see http-request.ts). */
 function get(agent: http.Agent, port: number, pathname: string, timeoutMs = 30_000): Promise<Timing> {
-  return new Promise((resolve, reject) => {
-    const started = performance.now();
-    const request = http.get({ host: "127.0.0.1", port, path: pathname, agent, headers: { accept: "text/html,application/json" } }, (response) => {
-      const ttfb = performance.now() - started;
-      let bytes = 0;
-      response.on("data", (chunk: Buffer) => (bytes += chunk.length));
-      response.on("end", () => resolve({ status: response.statusCode ?? 0, ttfb, total: performance.now() - started, bytes }));
-      response.on("error", reject);
-    });
-    request.setTimeout(timeoutMs, () => request.destroy(new Error(`GET ${pathname}: no answer within ${timeoutMs / 1000} s`)));
-    request.on("error", reject);
-  });
+  return timedRequest(agent, port, pathname, { timeoutMs });
 }
 
 class AppServer {
@@ -369,6 +374,10 @@ async function httpBenchmark(app: AppServer, dataDir: string, requests: number):
       if (i >= REQUEST_WARMUPS) samples[which].push(result);
     }
   }
+  const cookie = await operatorCookie(agent, port);
+  const deepLinkRequests = Math.min(requests, 20);
+  console.log(`  deep link (operator, ${deepLinkRequests} requests after ${REQUEST_WARMUPS} warm-ups): ${DEEP_LINK}`);
+  const deep = await measureDeepLink(agent, port, cookie, deepLinkRequests, REQUEST_WARMUPS, path.join(ROOT, "build", "client"));
   agent.destroy();
   const summarise = (list: Timing[]) => ({
     ttfb: stats(list.map((t) => t.ttfb)),
@@ -382,7 +391,11 @@ async function httpBenchmark(app: AppServer, dataDir: string, requests: number):
   line("/healthz TTFB", healthz.ttfb);
   line("/healthz total", healthz.total);
   console.log(`  login/healthz (median TTFB) ${ratio(login.ttfb.median / healthz.ttfb.median)}   (bodies: /login ${grouped(login.bytes)} B, /healthz ${grouped(healthz.bytes)} B)`);
-  return { login, healthz, startMs, builtIn };
+  const deepLink = { ...summarise(deep.samples), js: deep.js };
+  line("deep link TTFB", deepLink.ttfb);
+  line("deep link total", deepLink.total);
+  console.log(`  deep link HTML ${grouped(deepLink.bytes)} B; its JavaScript: ${deep.js.files} files, ${grouped(deep.js.raw)} B raw, ${grouped(deep.js.gzip)} B gzip`);
+  return { login, healthz, deepLink, startMs, builtIn };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -433,6 +446,14 @@ function summary(q: QueryResult, h: HttpResult, runs: number, requests: number, 
     timing(...timings[4]),
     timing(...timings[5]),
     { label: "login/healthz (median TTFB)", num: ratio(h.login.ttfb.median / h.healthz.ttfb.median) },
+    timing("GET deep link TTFB", h.deepLink.ttfb),
+    timing("GET deep link total", h.deepLink.total),
+    { label: "Deep link page JavaScript", rest: `${h.deepLink.js.files} files, ${grouped(h.deepLink.js.raw)} B raw / ${grouped(h.deepLink.js.gzip)} B gzip` },
+    ...q.dimensions.map((d): Row => {
+      const server = stats(d.server).median;
+      const scan = stats(d.scan).median;
+      return { label: `Top-10 ${d.dimension} / scan (median)`, num: ratio(server / scan), rest: `  (${ms(server)} / ${ms(scan)} ms)` };
+    }),
     { label: "Samples", rest: `${runs} queries and ${requests} requests each (after ${QUERY_WARMUPS} / ${REQUEST_WARMUPS} warm-ups)` },
     { label: "Data range", rest: `${isoMinute(q.from)} → ${isoMinute(q.to)}` },
     { label: "App start to /healthz 200", rest: seconds(h.startMs) + (h.builtIn ? ` (incl. build ${h.builtIn})` : "") },

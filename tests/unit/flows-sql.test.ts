@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { sankey, timeseries, topTable } from "~/features/flows/sql";
+import { sankey, scanTotal, timeseries, topTable } from "~/features/flows/sql";
 
 const RANGE = { start: 1_794_913_800, end: 1_795_000_200 };
 const OP = 64500;
@@ -159,6 +159,24 @@ describe("flows SQL builder (golden)", () => {
     );
     expect(q.params.operatorAsn).toBe(OP);
     expect(() => topTable(["AS_SRC_INGRESS"], { range: RANGE, operatorAsn: OP, scope: "EGRESS" })).toThrow(/cannot be combined/);
+  });
+
+  it("scanTotal reads the same rows as the grouped query, without grouping", () => {
+    const filters = [{ dimension: "ROUTER_IN" as const, value: "fra-er1", isNegation: false }];
+    const scan = scanTotal(["AS_DST_INGRESS"], { range: RANGE, operatorAsn: OP, filters });
+    const grouped = topTable(["AS_DST_INGRESS"], { range: RANGE, operatorAsn: OP, filters });
+    expect(scan.sql).toBe(
+      [
+        "SELECT sum(bytes) AS total_bytes",
+        "FROM flows_5m",
+        "WHERE time >= toDateTime({start:UInt32}, 'UTC')",
+        "  AND time < toDateTime({end:UInt32}, 'UTC')",
+        "  AND as_hnd != {operatorAsn:Int64}",
+        "  AND ingress_router IN {f0_in:Array(String)}",
+      ].join("\n"),
+    );
+    expect(grouped.sql).toContain(scan.sql.split("\n").slice(2).join("\n"));
+    expect(scan.params).toEqual({ start: RANGE.start, end: RANGE.end, operatorAsn: OP, f0_in: ["fra-er1"] });
   });
 
   it("rejects mixed directions, a one-dimension sankey and empty ranges", () => {

@@ -196,3 +196,13 @@ export function sankey(dimensions: readonly DimensionId[], opts: FlowQueryOption
   const sql = ["SELECT step, source, target, bps", "FROM (", parts.join("\n  UNION ALL\n"), ")", "ORDER BY step ASC, bps DESC, source ASC, target ASC"].join("\n");
   return { sql, params: { ...params, ...extra } };
 }
+
+/**
+ * The bare scan of the rows a view reads: sum(bytes) over the same table and WHERE, no grouping.
+ * The floor the grouped queries are compared with (npm run bench) and a total for checks.
+ */
+export function scanTotal(dimensions: readonly DimensionId[], opts: FlowQueryOptions): BuiltQuery {
+  seconds(opts.range);
+  const { where, params } = whereClause(dimensions, opts);
+  return { sql: [`SELECT sum(bytes) AS total_bytes`, `FROM ${tableOf(opts)}`, `WHERE ${where}`].join("\n"), params };
+}
