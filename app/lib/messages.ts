@@ -23,6 +23,13 @@ export const MESSAGES = {
   missingProfile: "Please add a profile to the user first.",
   emptyDatabase: "Needed Database is empty or does not exist",
   emptyTableExport: "Table is empty, nothing to export",
+  /** Tables: the export is disabled while the table is pivoted (shell §2; wording not given there). */
+  exportWhilePivoted: "Export is not available while the table is pivoted.",
+  /** The column picker dialog (shell §2) and its rule "needs at least one column selected" (shell §5). */
+  selectColumnTitle: "Select a column",
+  selectAtLeastOneColumn: "Please select at least one column.",
+  /** Percentage-difference tooltips mention the cut-off of +/-1000% (shell §9). */
+  percentDifferenceCutOff: "Difference to the previous period of equal length; percentages are cut off at +/-1000%.",
   notFoundTitle: "We are sorry, the page you requested cannot be found.",
   notFoundText: "The URL may be misspelled or the page you are looking for is no longer available.",
   lookingGlassOffline: "The looking glass is currently offline, please try again later.",
@@ -31,7 +38,23 @@ export const MESSAGES = {
   invalidIpAddress: "Invalid IP address",
   invalidNetwork: "Network is not a CIDR or IP",
   permissionDeniedShort: "permission denied",
+  // Dialog title (shell §2).
+  advancedQueryFilter: "Advanced query filter",
+  // The date picker (shell §5, looking glass §5): its title and error message (wording not in the spec).
+  datePickerTitle: "Time range",
+  datePickerError: "The start must not be after the end, and the end must not be after the newest data.",
+  // Locked dimensions of delegated users (shell §5; wording not in the spec).
+  filterLockedAdd: "Filters cannot be added to a locked dimension.",
+  filterLockedRemove: "The filters of a locked dimension cannot be removed.",
 } as const;
+
+/** The date picker's toast for a start outside the available data (looking glass §5; wording not in the spec). */
+export const rangeStartOutOfRange = (start: string, first: string, last: string) =>
+  `The start ${start} is outside the available data (${first} – ${last}).`;
+
+/** The date picker's toast for an end outside the available data (looking glass §5; wording not in the spec). */
+export const rangeEndOutOfRange = (end: string, first: string, last: string) =>
+  `The end ${end} is outside the available data (${first} – ${last}).`;
 
 /** 'The previously set filter [x] was removed since its negation was added.' */
 export const negatedFilterReplaced = (filter: string) =>

@@ -133,6 +133,15 @@ export default function SiteSettingsPage() {
   return (
     <Stack maw={900} gap="lg">
       <Title order={2}>Site settings</Title>
+      {role === "admin" ? (
+        <Text size="sm">
+          Routing data for the Looking Glass and the Control Plane:{" "}
+          <Anchor component={Link} to="/site-settings/routing-data">
+            import MRT files
+          </Anchor>
+          .
+        </Text>
+      ) : null}
       {savedMessage ? (
         <Alert color="green" role="status" data-testid="site-settings-saved">
           {savedMessage}

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { AUTOCOMPLETE_LIMIT } from "~/features/flows/autocomplete-cache";
 import { autocomplete } from "~/features/flows/autocomplete.server";
 import { requireDimension } from "~/features/flows/service.server";
 import { endpoint, resourceRoute } from "~/server/api/contract.server";
@@ -7,7 +8,9 @@ import { endpoint, resourceRoute } from "~/server/api/contract.server";
  * POST api/autocomplete/ {searchTerm, dimension} → {results: [{id, name, value, type}]} (RNA API §7,
  * shell §5). Access: API_FLOWS_4D, plus the dimension's own permission (400 without it, as in
  * api/flows/). Empty terms, terms with * or _, and terms below the site's minimum length give
- * {results: []}; a leading ! and a trailing # are carried over to the values. At most 20 results.
+ * {results: []}; a leading ! and a trailing # are carried over to the values. At most 20 plain
+ * results, then at most 20 of the user's tags and tag groups whose name matches (type TAG /
+ * TAG_GROUP, value #<id> / #g<id>).
  */
 const route = resourceRoute({
   POST: endpoint({
@@ -28,7 +31,9 @@ const route = resourceRoute({
         results: await autocomplete(
           context.services,
           dimension,
-          body.searchTerm
+          body.searchTerm,
+          AUTOCOMPLETE_LIMIT,
+          user!
         ),
       };
     },

@@ -1,32 +1,37 @@
-import { tableToCsv, csvFilename } from "~/features/flows/csv";
-import { loadExplorer } from "~/features/flows/explorer.server";
-import { ApiProblem, endpoint, resourceRoute } from "~/server/api/contract.server";
+import { z } from "zod";
+import { buildFlowExport } from "~/features/flows/export/flow-export.server";
+import { EXPORT_FORMATS, isExportFormat, unsupportedFormat } from "~/features/flows/export/files";
+import { endpoint, resourceRoute } from "~/server/api/contract.server";
 
-export const EMPTY_TABLE_MESSAGE = "Table is empty, nothing to export";
+const querySchema = z.object({
+  // Absent: csv, what the first version of this endpoint always answered.
+  format: z
+    .string()
+    .optional()
+    .refine((f) => f === undefined || isExportFormat(f), { error: (issue) => unsupportedFormat(String(issue.input)) }),
+  // The AS Flows Egress screen's export: egress traffic only.
+  scope: z.enum(["EGRESS"], { error: "scope must be EGRESS or absent." }).optional(),
+});
 
 /**
- * GET api/flows/export?<the Flow Explorer's search params>: the table of the screen as CSV, with the
- * user's CSV delimiter (user_settings, default ","). Access: API_FLOWS_4D; restrictions and
- * dimension permissions apply as on the screen. An empty table is a 400 with EMPTY_TABLE_MESSAGE.
+ * GET api/flows/export?<the screen's search params>&format=csv|xls|xlsx|png|svg: the table (csv with
+ * the user's delimiter, xls, xlsx) or the chart (svg, png) of the Flow Explorer as a file download.
+ * Access: API_FLOWS_4D; restrictions and dimension permissions apply as on the screen. 400 for an
+ * unsupported format (naming the formats), a pivoted table, or "Table is empty, nothing to export".
  */
 const route = resourceRoute({
   GET: endpoint({
     method: "GET",
     access: { permission: "API_FLOWS_4D" },
-    handler: async ({ request, context, user }) => {
-      const url = new URL(request.url);
-      // scope=EGRESS: the AS Flows Egress screen's table (egress traffic only).
-      const scope = url.searchParams.get("scope") === "EGRESS" ? ("EGRESS" as const) : undefined;
-      const data = await loadExplorer(context.services, user!, url, { tableOnly: true, scope });
-      if (!data.flows || !data.dimension || !data.flows.range || data.flows.table.length === 0) {
-        throw new ApiProblem(400, { detail: EMPTY_TABLE_MESSAGE });
-      }
-      const csv = tableToCsv(data.flows.table, data.csvDelimiter);
-      return new Response(csv, {
+    query: querySchema,
+    handler: async ({ request, context, user, query }) => {
+      const format = query.format && isExportFormat(query.format) ? query.format : EXPORT_FORMATS[0];
+      const file = await buildFlowExport(context.services, user!, new URL(request.url), format, query.scope);
+      return new Response(file.body, {
         status: 200,
         headers: {
-          "Content-Type": "text/csv; charset=utf-8",
-          "Content-Disposition": `attachment; filename="${csvFilename(data.dimension.id, data.flows.range.start, data.flows.range.end)}"`,
+          "Content-Type": file.contentType,
+          "Content-Disposition": `attachment; filename="${file.filename}"`,
           "Cache-Control": "no-store",
         },
       });
@@ -35,3 +40,4 @@ const route = resourceRoute({
 });
 
 export const loader = route.loader;
+export const action = route.action;

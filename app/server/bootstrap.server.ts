@@ -2,6 +2,7 @@ import { ConfigError } from "./env.server";
 import { StoreUnavailableError } from "./clickhouse.server";
 import { log } from "./log.server";
 import { getServices } from "./services.server";
+import { startNetcommandRunner, stopNetcommandRunner } from "~/features/netcommand/runner.server";
 
 /**
  * Starts the services at process start. Expected failures (bad configuration, a store that
@@ -17,6 +18,8 @@ export async function bootstrapOrExit(): Promise<void> {
         `variant ${services.config.APP_VARIANT}, in ${((performance.now() - started) / 1000).toFixed(1)} s`,
     );
     await printCredentialsIfDemo(services);
+    // Ping and traceroute jobs run in every app process; replicas share the work through PostgreSQL.
+    startNetcommandRunner(services);
     closeStoresOnShutdown(services);
   } catch (error) {
     if (error instanceof ConfigError || error instanceof StoreUnavailableError) {
@@ -50,8 +53,9 @@ function closeStoresOnShutdown(services: Awaited<ReturnType<typeof getServices>>
     closing = true;
     log.info(`${signal}: closing the stores`);
     setTimeout(() => {
-      services
-        .close()
+      // Running commands end within their hard time limit; jobs cut off are reset by another replica.
+      Promise.race([stopNetcommandRunner(), new Promise((resolve) => setTimeout(resolve, SHUTDOWN_GRACE_MS))])
+        .then(() => services.close())
         .catch((error) => log.error(`closing the stores failed: ${error instanceof Error ? error.message : String(error)}`))
         .finally(() => process.exit(0));
     }, SHUTDOWN_GRACE_MS).unref();

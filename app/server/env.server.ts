@@ -25,6 +25,32 @@ function urlWithProtocols(protocols: string[], example: string) {
   );
 }
 
+/**
+ * How to reach a router vantage point over SSH for ping and traceroute (NETCOMMAND_SSH, a JSON
+ * object keyed by vantage point key). Vantage points not listed run the commands on this server.
+ */
+export const NetcommandSshTargetSchema = z.object({
+  host: z.string().regex(/^[A-Za-z0-9.:_][A-Za-z0-9.:_-]*$/, "must be a host name or IP address"),
+  user: z.string().regex(/^[A-Za-z0-9._][A-Za-z0-9._-]*$/, "must be a plain user name"),
+  port: z.number().int().min(1).max(65535).default(22),
+  identityFile: z.string().min(1).optional(),
+  /** A known_hosts file holding the router's key (host keys are always checked). */
+  knownHostsFile: z.string().min(1).optional(),
+  vendor: z.enum(["juniper", "cisco"]),
+});
+export type NetcommandSshTarget = z.infer<typeof NetcommandSshTargetSchema>;
+
+const netcommandSsh = z.preprocess((value, ctx) => {
+  const text = emptyToUndefined(value);
+  if (text === undefined || typeof text !== "string") return text;
+  try {
+    return JSON.parse(text);
+  } catch {
+    ctx.addIssue({ code: "custom", message: 'must be a JSON object, e.g. {"fra1":{"host":"192.0.2.1","user":"lg","vendor":"juniper"}}' });
+    return z.NEVER;
+  }
+}, z.record(z.string().min(1), NetcommandSshTargetSchema).default({}));
+
 /** The whole runtime configuration: one schema, read once at start-up. */
 export const EnvSchema = z.object({
   NODE_ENV: z.preprocess(emptyToUndefined, z.enum(["development", "production", "test"]).default("production")),
@@ -59,6 +85,8 @@ export const EnvSchema = z.object({
   ERROR_PAGE_SECRET: z.preprocess(emptyToUndefined, z.string().regex(/^[A-Za-z0-9_-]{8,}$/, "must be 8+ letters, digits, - or _").optional()),
   DEMO_DAYS: z.preprocess(emptyToUndefined, z.coerce.number().int().min(1).max(400).default(35)),
   LOG_LEVEL: z.preprocess(emptyToUndefined, z.enum(["debug", "info", "warn", "error"]).default("info")),
+  /** Router vantage points reached over SSH for ping and traceroute (see NetcommandSshTargetSchema). */
+  NETCOMMAND_SSH: netcommandSsh,
 });
 
 export type Env = z.infer<typeof EnvSchema>;

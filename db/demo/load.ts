@@ -10,6 +10,7 @@ import { createRandom } from "./random";
 import { buildRib } from "./rib";
 import { buildTopology, ROUTERS, type DemoInterface } from "./topology";
 import { buildAddressPlan, buildTraffic, SPECIAL_AS, type DemoPath } from "./traffic";
+import { seedDemoTags } from "./tags";
 import { demoUsers } from "./users";
 
 export const DEMO_SEED = 20_261_121;
@@ -82,6 +83,7 @@ export async function loadDemoNetwork(stores: Stores, options: DemoOptions = {})
   const users = demoUsers(customerAsn);
   await insertInventory(stores.pg.db, topology.interfaces, capacities);
   await insertUsers(stores.pg.db, users);
+  await seedDemoTags(stores.pg.db);
   await notifyOperators(stores.pg.db, linkAlerts(topology.interfaces, capacities, peaks));
   const events = traffic.events.map((e) => ({ kind: e.kind, at: new Date(e.at * 1000).toISOString(), description: e.description }));
   await stores.pg.db

@@ -1,22 +1,63 @@
 // The Flow Explorer (/flow-explorer) against the built app with the demo network, with JavaScript on and off:
-// deep link renders table and chart on the server, the options form, the sankey view and the CSV export.
+// a deep link renders table and chart on the server; the operator's journey through the options form (a filter by
+// text field or by autocomplete, the sankey view chosen in the form, the CSV export checked against the table, Back);
+// the filter chips, the advanced query filter dialog and the date pickers with their validity toasts.
 import fs from "node:fs";
+import ExcelJS from "exceljs";
 import { expect, it } from "vitest";
 import type { Page } from "playwright-core";
+import { formatBitsPerSecond } from "~/lib/units";
 import { appURL, describeBothModes, type BrowserMode } from "./browser";
 
 const DEEP_LINK = "/flow-explorer?dimension=AS_SRC_INGRESS&dateRange=LAST_2_DAYS";
 const TABLE_ROWS = "[data-testid=flow-table] tbody tr";
+const FORM = "form[aria-label='Flow Explorer options']";
+const DAY = 86_400;
 
-async function logIn(page: Page) {
+async function logIn(page: Page, email = "operator@flowlens.example", password = "flowlens-operator") {
   await page.goto(appURL("/login"));
-  await page.fill("input[name=email]", "operator@flowlens.example");
-  await page.fill("input[name=password]", "flowlens-operator");
+  await page.fill("input[name=email]", email);
+  await page.fill("input[name=password]", password);
   await Promise.all([page.waitForURL((url) => url.pathname !== "/login"), page.click("button[type=submit]")]);
 }
 
 function noPageErrors(m: BrowserMode) {
   if (m.javaScriptEnabled) expect(m.pageErrors.map((e) => e.message)).toEqual([]);
+}
+
+/** The table as the page shows it: name, AS number and traffic text of every row. */
+async function tableRows(page: Page): Promise<{ name: string; asn: string; traffic: string }[]> {
+  return page.locator(TABLE_ROWS).evaluateAll((rows) =>
+    rows.map((r) => {
+      const cells = [...r.querySelectorAll("td")].map((td) => (td.textContent ?? "").trim());
+      return { name: cells[0], asn: cells[1], traffic: cells[2] };
+    }),
+  );
+}
+
+/**
+ * Waits until the page shows the state of the current URL: after a navigation the URL changes
+ * first, the new data (and the form remounted with it) is rendered a moment later.
+ */
+async function settled(page: Page) {
+  await page.waitForFunction((form) => document.querySelector(form)?.getAttribute("data-search") === window.location.search, FORM);
+}
+
+/** The whole text (title and message) of the toast that shows `message`. */
+async function toastWith(page: Page, message: string): Promise<string> {
+  const toast = page.locator(".mantine-Notification-root", { hasText: message }).first();
+  await toast.waitFor();
+  return toast.innerText();
+}
+
+/** Picks a day in an open date picker (moving to the next month when the day lies there). */
+async function pickDay(page: Page, ts: number) {
+  const label = new Date(ts * 1000).toLocaleDateString("en-GB", { day: "numeric", month: "long", year: "numeric", timeZone: "UTC" });
+  // Only the open picker's calendar (a closed one may still be in the page), once it is shown.
+  await page.locator(".mantine-Popover-dropdown:visible").first().waitFor();
+  const day = page.locator(`.mantine-Popover-dropdown button[aria-label='${label}']:not([data-outside]):visible`);
+  if ((await day.count()) === 0) await page.locator(".mantine-Popover-dropdown button[data-direction=next]:visible").click();
+  await day.click();
 }
 
 describeBothModes("flow explorer", (m) => {
@@ -36,38 +77,100 @@ describeBothModes("flow explorer", (m) => {
     // Special AS values carry their explanation as a title.
     const special = m.page.locator("[data-special-as]");
     if ((await special.count()) > 0) expect((await special.first().getAttribute("title"))?.length ?? 0).toBeGreaterThan(20);
+    // The time presets are offered beside the date ranges.
+    const presets = await m.page.locator(`${FORM} select[name=dateRange] option`).evaluateAll((os) => os.map((o) => (o as HTMLOptionElement).value));
+    expect(presets).toEqual(expect.arrayContaining(["LAST_30_MINUTES", "LAST_1_HOUR", "LAST_3_HOURS", "LAST_6_HOURS", "TODAY", "LAST_2_DAYS", "CURRENT_YEAR", "CUSTOM"]));
     await m.screenshot(`flow explorer deep link (${m.label})`);
     noPageErrors(m);
   });
 
-  it("adds a filter through the form and the table changes", async () => {
+  it("journey: filter, sankey through the form, csv export matching the table, Back", async () => {
     await logIn(m.page);
     await m.goto(DEEP_LINK);
-    const before = await m.page.locator(TABLE_ROWS).count();
-    expect(before).toBeGreaterThan(1);
-    await m.page.fill("input[aria-label='New filter']", "AS_SRC_INGRESS:2906");
-    await Promise.all([m.page.waitForURL(/filter=AS_SRC_INGRESS%3A2906/), m.page.click("form[aria-label='Flow Explorer options'] button[type=submit]")]);
+    expect(await m.page.locator(TABLE_ROWS).count()).toBeGreaterThan(1);
+
+    // 1. A filter on the source AS 2906: a text field without JavaScript, an autocomplete pick with it.
+    if (m.javaScriptEnabled) {
+      await m.page.fill("input[aria-label='New filter value']", "2906");
+      const option = m.page.locator("[data-testid=filter-suggestions] [role=option]", { hasText: "2906" }).first();
+      await option.waitFor();
+      await m.screenshot(`flow explorer autocomplete (${m.label})`);
+      await Promise.all([m.page.waitForURL(/filter=AS_SRC_INGRESS%3A2906/), option.click()]);
+      await settled(m.page);
+    } else {
+      await m.page.fill("input[aria-label='New filter']", "AS_SRC_INGRESS:2906");
+      await Promise.all([m.page.waitForURL(/filter=AS_SRC_INGRESS%3A2906/), m.page.click(`${FORM} button[type=submit]`)]);
+    }
     await m.page.locator(TABLE_ROWS).nth(1).waitFor({ state: "detached" });
     expect(await m.page.locator(TABLE_ROWS).count()).toBe(1);
     expect(await m.page.locator(TABLE_ROWS).first().innerText()).toContain("2906");
     expect(await m.page.locator("[data-testid=active-filters]").innerText()).toContain("AS_SRC_INGRESS 2906");
-    // The filter is now its own field, holding the URL form.
-    expect(await m.page.locator("input[aria-label='Filter 1']").inputValue()).toBe("AS_SRC_INGRESS:2906");
+    if (m.javaScriptEnabled) {
+      const chip = m.page.locator("[data-testid=filter-chip][data-dimension=AS_SRC_INGRESS][data-value='2906']");
+      await chip.waitFor();
+      // The chip is named from api/filter/metadata/.
+      await expect.poll(() => chip.innerText()).toMatch(/.+ \(AS2906\)/);
+    } else {
+      expect(await m.page.locator("input[aria-label='Filter 1']").inputValue()).toBe("AS_SRC_INGRESS:2906");
+    }
+    const filteredUrl = m.page.url();
     await m.screenshot(`flow explorer filtered (${m.label})`);
 
-    // A bad value: the parse error from the server.
-    await m.page.fill("input[aria-label='New filter']", "AS_DST_INGRESS:banana");
-    await Promise.all([m.page.waitForURL(/banana/), m.page.click("form[aria-label='Flow Explorer options'] button[type=submit]")]);
-    await m.page.locator("[data-testid=filter-errors]").waitFor();
-    expect(await m.page.locator("[data-testid=filter-errors]").innerText()).toContain("banana is not a valid Destination AS (ingress) input");
+    // 2. The sankey view, chosen in the form: a second dimension and the View radio.
+    await m.page.selectOption(`${FORM} select[name=dimension2]`, "AS_DST_INGRESS");
+    await m.page.check(`${FORM} input[name=view][value=sankey]`);
+    if (!m.javaScriptEnabled) await m.page.click(`${FORM} button[type=submit]`);
+    await m.page.waitForURL((url) => url.searchParams.get("view") === "sankey" && url.searchParams.get("dimension2") === "AS_DST_INGRESS");
+    if (m.javaScriptEnabled) await settled(m.page);
+    await m.page.locator("[data-testid=sankey-chart] svg").first().waitFor();
+    expect(await m.page.locator("[data-testid=sankey-chart] svg rect").count()).toBeGreaterThanOrEqual(2);
+    expect(new URL(m.page.url()).searchParams.getAll("filter")).toContain("AS_SRC_INGRESS:2906");
+    await m.screenshot(`flow explorer sankey through the form (${m.label})`);
 
-    // Back: the URL is the state.
+    // 3. The CSV export holds the rows and numbers of the table.
+    const shown = await tableRows(m.page);
+    const totalText = await m.page.locator("[data-testid=total]").innerText();
+    const href = await m.page.locator("[data-testid=csv-export]").getAttribute("href");
+    expect(href).toBe(`/api/flows/export${new URL(m.page.url()).search}`);
+    let text: string;
     if (m.javaScriptEnabled) {
-      await m.page.goBack();
-      await m.page.locator("[data-testid=filter-errors]").waitFor({ state: "detached" });
-      expect(await m.page.locator("input[aria-label='New filter']").inputValue()).toBe("");
-      expect(new URL(m.page.url()).searchParams.getAll("filter").filter(Boolean)).toEqual(["AS_SRC_INGRESS:2906"]);
+      const [download] = await Promise.all([m.page.waitForEvent("download"), m.page.locator("[data-testid=csv-export]").click()]);
+      expect(download.suggestedFilename()).toMatch(/\.csv$/);
+      text = fs.readFileSync((await download.path())!, "utf8");
+    } else {
+      const res = await m.page.context().request.get(appURL(href!));
+      expect(res.status()).toBe(200);
+      text = await res.text();
     }
+    const lines = text.split("\r\n").filter(Boolean);
+    expect(lines[0]).toBe("value,name,bits_per_second,bytes");
+    const csv = lines.slice(1).map((l) => l.split(","));
+    expect(csv.map((c) => ({ name: c[1], asn: c[0], traffic: formatBitsPerSecond(Number(c[2])) }))).toEqual(shown);
+    expect(totalText).toContain(formatBitsPerSecond(csv.reduce((sum, c) => sum + Number(c[2]), 0)));
+
+    // 4. Back restores the filtered timeseries view.
+    await m.page.goBack();
+    await m.page.waitForURL(filteredUrl);
+    await m.page.locator("[data-testid=timeseries-chart] svg").first().waitFor();
+    expect(await m.page.locator("[data-testid=sankey-chart]").count()).toBe(0);
+    if (m.javaScriptEnabled) await m.page.locator("[data-testid=filter-chip][data-value='2906']").waitFor();
+    else expect(await m.page.locator("input[aria-label='Filter 1']").inputValue()).toBe("AS_SRC_INGRESS:2906");
+    // With JavaScript the form is rendered from the URL again; without it the browser shows the page as it was left.
+    if (m.javaScriptEnabled) {
+      await settled(m.page);
+      expect(await m.page.locator(`${FORM} input[name=view][value=timeseries]`).isChecked()).toBe(true);
+    }
+    noPageErrors(m);
+  });
+
+  it("reports bad filter values and bad custom ranges", async () => {
+    await logIn(m.page);
+    await m.goto(`${DEEP_LINK}&filter=AS_DST_INGRESS:banana`);
+    expect(await m.page.locator("[data-testid=filter-errors]").innerText()).toContain("banana is not a valid Destination AS (ingress) input");
+    // A reversed custom range is not applied; the form says why (server-rendered, so also without JavaScript).
+    await m.goto("/flow-explorer?dateRange=CUSTOM&start=2000000000&end=1000000000");
+    expect(await m.page.locator(FORM).innerText()).toContain("The start must not be after the end, and the end must not be after the newest data.");
+    expect(await m.page.locator(TABLE_ROWS).count()).toBeGreaterThan(1);
     noPageErrors(m);
   });
 
@@ -85,12 +188,10 @@ describeBothModes("flow explorer", (m) => {
     noPageErrors(m);
   });
 
-  it("exports the table as csv", async () => {
+  it("exports the table of a deep link as csv", async () => {
     await logIn(m.page);
     await m.goto(DEEP_LINK);
-    const firstName = (await m.page.locator(`${TABLE_ROWS} >> nth=0 >> td >> nth=0`).innerText()).trim();
-    const firstAsn = (await m.page.locator(`${TABLE_ROWS} >> nth=0 >> td >> nth=1`).innerText()).trim();
-    const rowCount = await m.page.locator(TABLE_ROWS).count();
+    const shown = await tableRows(m.page);
     const link = m.page.locator("[data-testid=csv-export]");
     const href = await link.getAttribute("href");
     expect(href).toBe("/api/flows/export?dimension=AS_SRC_INGRESS&dateRange=LAST_2_DAYS");
@@ -106,14 +207,264 @@ describeBothModes("flow explorer", (m) => {
       filename = /filename="([^"]+)"/.exec(res.headers()["content-disposition"] ?? "")?.[1] ?? "";
       text = await res.text();
     }
-    expect(filename).toMatch(/^flowlens_flow-explorer_AS_SRC_INGRESS_\d+_\d+\.csv$/);
+    expect(filename).toMatch(/^flowlens_flow-explorer_AS_SRC_INGRESS_\d{8}-\d{8}\.csv$/);
     const lines = text.split("\r\n").filter(Boolean);
     expect(lines[0]).toBe("value,name,bits_per_second,bytes");
-    const first = lines[1].split(",");
-    expect(first[0]).toBe(firstAsn);
-    expect(first[1]).toBe(firstName);
-    expect(Number(first[2])).toBeGreaterThan(0);
-    expect(lines.length - 1).toBe(rowCount);
+    const csv = lines.slice(1).map((l) => l.split(","));
+    expect(csv.length).toBe(shown.length);
+    expect(csv.map((c) => ({ name: c[1], asn: c[0], traffic: formatBitsPerSecond(Number(c[2])) }))).toEqual(shown);
     noPageErrors(m);
   });
+});
+
+describeBothModes("flow explorer filter bar and date pickers", (m) => {
+  it("chips: negation replaces a value with a notice, removing a chip, the advanced query filter dialog", async () => {
+    if (!m.javaScriptEnabled) {
+      // Without JavaScript the filters stay text fields holding the URL form.
+      await logIn(m.page);
+      await m.goto(`${DEEP_LINK}&filter=AS_SRC_INGRESS:2906,!15169`);
+      expect(await m.page.locator("input[aria-label='Filter 1']").inputValue()).toBe("AS_SRC_INGRESS:2906,!15169");
+      expect(await m.page.locator("[data-testid=filter-bar]").count()).toBe(0);
+      return;
+    }
+    await logIn(m.page);
+    await m.goto(`${DEEP_LINK}&filter=AS_SRC_INGRESS:2906,3320`);
+    expect(await m.page.locator("input[aria-label='New filter']").count()).toBe(0);
+    const chips = m.page.locator("[data-testid=filter-chip]");
+    expect(await chips.count()).toBe(2);
+
+    // Typing a negation of a chosen value replaces it, with the spec's notice.
+    await m.page.fill("input[aria-label='Add a value to Source AS (ingress)']", "!2906");
+    await Promise.all([m.page.waitForURL(/filter=AS_SRC_INGRESS%3A3320%2C%212906/), m.page.press("input[aria-label='Add a value to Source AS (ingress)']", "Enter")]);
+    await settled(m.page);
+    await toastWith(m.page, "The previously set filter 2906 was removed since its negation was added.");
+    await m.page.locator("[data-testid=filter-chip][data-negated][data-value='2906']").waitFor();
+
+    // Removing a chip removes its value from the URL.
+    await Promise.all([
+      m.page.waitForURL((url) => url.searchParams.getAll("filter").join() === "AS_SRC_INGRESS:!2906"),
+      m.page.click("button[aria-label='Remove filter AS3320']"),
+    ]);
+    await settled(m.page);
+    await expect.poll(() => m.page.locator("[data-testid=active-filters]").innerText()).toBe("Active filters: not AS_SRC_INGRESS 2906");
+
+    // The advanced query filter dialog: an invalid AS number is refused with the invalid-input toast.
+    await m.page.click("[data-testid=advanced-filter-open]");
+    const dialog = m.page.locator("[data-testid=advanced-filter-dialog]");
+    await dialog.waitFor();
+    expect(await m.page.locator(".mantine-Modal-title").innerText()).toBe("Advanced query filter");
+    await dialog.locator("select").selectOption("AS_DST_INGRESS");
+    await dialog.locator("input[aria-label='Advanced filter value']").fill("AS12x");
+    await dialog.locator("input[aria-label='Advanced filter value']").press("Enter");
+    expect(await toastWith(m.page, "AS12x is not a valid Destination AS (ingress) input")).toContain("Advanced query filter");
+    expect(await dialog.locator("[data-testid=advanced-filter-error]").innerText()).toContain("AS12x is not a valid Destination AS (ingress) input");
+    // Two valid values, negated, applied: one new filter row.
+    for (const v of ["3320", "AS15169"]) {
+      await dialog.locator("input[aria-label='Advanced filter value']").fill(v);
+      await dialog.locator("input[aria-label='Advanced filter value']").press("Enter");
+    }
+    await dialog.locator("label", { hasText: "Negation" }).click();
+    await m.screenshot("flow explorer advanced query filter (JavaScript on)");
+    await Promise.all([
+      m.page.waitForURL((url) => url.searchParams.getAll("filter").includes("AS_DST_INGRESS:!3320,!15169")),
+      dialog.locator("button", { hasText: "Apply" }).click(),
+    ]);
+    await settled(m.page);
+    await m.page.locator("[data-testid=filter-row][data-dimension=AS_DST_INGRESS] [data-testid=filter-chip][data-negated]").nth(1).waitFor();
+    expect(await m.page.locator("[data-testid=active-filters]").innerText()).toContain("not AS_DST_INGRESS 15169");
+    await m.screenshot("flow explorer chips (JavaScript on)");
+
+    // Back restores the chips of the previous URL.
+    await m.page.goBack();
+    await m.page.waitForURL((url) => url.searchParams.getAll("filter").join() === "AS_SRC_INGRESS:!2906");
+    await settled(m.page);
+    await m.page.locator("[data-testid=filter-row][data-dimension=AS_DST_INGRESS]").waitFor({ state: "detached" });
+    expect(await chips.count()).toBe(1);
+    noPageErrors(m);
+  });
+
+  it("a delegated user's restriction is a locked chip: no remove button, no input, not offered to add to", async () => {
+    await logIn(m.page, "delegated@flowlens.example", "flowlens-delegated");
+    const res = await m.goto(DEEP_LINK);
+    expect(res?.status()).toBe(200);
+    expect(await m.page.locator("[data-testid=active-filters]").innerText()).toMatch(/AS_DST_INGRESS \d+ \(locked\)/);
+    if (!m.javaScriptEnabled) return;
+    const locked = m.page.locator("[data-testid=filter-chip][data-locked]");
+    await locked.first().waitFor();
+    expect(await locked.first().getAttribute("data-dimension")).toBe("AS_DST_INGRESS");
+    expect(await locked.locator("button").count()).toBe(0);
+    const row = m.page.locator("[data-testid=filter-row][data-dimension=AS_DST_INGRESS]");
+    expect(await row.innerText()).toContain("(locked)");
+    expect(await row.locator("input").count()).toBe(0);
+    const offered = await m.page.locator("select[aria-label='Filter dimension'] option").evaluateAll((os) => os.map((o) => (o as HTMLOptionElement).value));
+    expect(offered).toContain("AS_SRC_INGRESS");
+    expect(offered).not.toContain("AS_DST_INGRESS");
+    noPageErrors(m);
+  });
+
+  it("date pickers: an invalid pair gets the date picker's toast, a valid one becomes the custom range", async () => {
+    await logIn(m.page);
+    const bounds = (await (await m.page.context().request.get(appURL("/api/flows/timestamps/"))).json()) as { minTimestamp: number; maxTimestamp: number };
+    const start = bounds.maxTimestamp - 3 * DAY;
+    const end = bounds.maxTimestamp - 2 * DAY;
+    await m.goto(`/flow-explorer?dateRange=CUSTOM&start=${start}&end=${end}`);
+    expect(await m.page.locator(TABLE_ROWS).count()).toBeGreaterThan(1);
+    if (!m.javaScriptEnabled) {
+      // The unix-second fields keep the URL's range.
+      expect(await m.page.locator(`${FORM} input[name=start]`).inputValue()).toBe(String(start));
+      expect(await m.page.locator(`${FORM} input[name=end]`).inputValue()).toBe(String(end));
+      return;
+    }
+    // A start after the end: not applied, the toast names the date picker and the rule.
+    await m.page.click("[data-testid=range-start]");
+    await pickDay(m.page, bounds.maxTimestamp - DAY);
+    await m.page.keyboard.press("Escape");
+    expect(await toastWith(m.page, "The start must not be after the end, and the end must not be after the newest data.")).toContain("Time range");
+    expect(new URL(m.page.url()).searchParams.get("start")).toBe(String(start));
+    await m.screenshot("flow explorer date picker toast (JavaScript on)");
+    // Moving the end to the newest day makes the pair valid: it becomes the URL's custom range.
+    await m.page.click("[data-testid=range-end]");
+    await pickDay(m.page, bounds.maxTimestamp);
+    await Promise.all([m.page.waitForURL((url) => url.searchParams.get("start") !== String(start)), m.page.keyboard.press("Escape")]);
+    await settled(m.page);
+    const url = new URL(m.page.url());
+    expect(url.searchParams.get("dateRange")).toBe("CUSTOM");
+    expect(Number(url.searchParams.get("start"))).toBe(start + 2 * DAY);
+    expect(Number(url.searchParams.get("end"))).toBe(end + 2 * DAY);
+    noPageErrors(m);
+  });
+});
+
+// The table views (Aggregated, Detailed, pivot), the comparison with the previous period, the table's own tools
+// (column picker, '>'/'<' filters) and the exports beyond CSV.
+describeBothModes("flow explorer table and exports", (m) => {
+  const TABLE_FORM = "form[aria-label='Table view']";
+
+  /** Submits the table view form: on change with JavaScript, with its Apply button without. */
+  async function applyTableView(change: () => Promise<void>, until: (url: URL) => boolean) {
+    await change();
+    if (!m.javaScriptEnabled) await m.page.click(`${TABLE_FORM} button[type=submit]`);
+    await m.page.waitForURL(until);
+  }
+
+  it("switches to Detailed, pivots, and the pivot disables the export", async () => {
+    await logIn(m.page);
+    await m.goto(`${DEEP_LINK}&filter=AS_SRC_INGRESS:2906`);
+    expect(await m.page.locator("[data-testid=xlsx-export]").getAttribute("href")).toContain("format=xlsx");
+
+    await applyTableView(() => m.page.selectOption(`${TABLE_FORM} select[name=table]`, "detailed").then(() => undefined), (u) => u.searchParams.get("table") === "detailed");
+    await m.page.locator("[data-testid=flow-table] thead", { hasText: "Time (UTC)" }).waitFor();
+    // The other parameters rode along.
+    expect(new URL(m.page.url()).searchParams.getAll("filter")).toContain("AS_SRC_INGRESS:2906");
+    // One filtered value (and no Others): one row per 15-minute bucket of the two days.
+    const detailedRows = await m.page.locator(TABLE_ROWS).count();
+    expect(detailedRows).toBeGreaterThanOrEqual(190);
+    expect(await m.page.locator(`${TABLE_ROWS} >> nth=0 >> td >> nth=0`).innerText()).toMatch(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}$/);
+    expect(await m.page.locator("[data-testid=xlsx-export]").getAttribute("href")).toContain("table=detailed");
+    await m.screenshot(`flow explorer detailed table (${m.label})`);
+
+    await applyTableView(() => m.page.check(`${TABLE_FORM} input[name=pivot]`), (u) => u.searchParams.get("pivot") === "1");
+    await m.page.locator("[data-testid=export-menu][data-blocked=pivoted]").waitFor();
+    expect(await m.page.locator("[data-testid=export-menu]").getAttribute("title")).toBe("Export is not available while the table is pivoted.");
+    for (const f of ["csv", "xls", "xlsx", "png", "svg"]) expect(await m.page.locator(`[data-testid=${f}-export]`).isDisabled()).toBe(true);
+    // Pivoted: one row per bucket, the value as a column.
+    expect(await m.page.locator(TABLE_ROWS).count()).toBe(detailedRows);
+    expect(await m.page.locator("[data-testid=flow-table] thead").innerText()).toMatch(/AS2906|2906|[A-Za-z]/);
+    await m.screenshot(`flow explorer pivoted table (${m.label})`);
+    noPageErrors(m);
+  });
+
+  it("downloads the table as xlsx with the table's rows", async () => {
+    await logIn(m.page);
+    await m.goto(DEEP_LINK);
+    const shown = await tableRows(m.page);
+    const link = m.page.locator("[data-testid=xlsx-export]");
+    const href = (await link.getAttribute("href"))!;
+    expect(href).toBe("/api/flows/export?dimension=AS_SRC_INGRESS&dateRange=LAST_2_DAYS&format=xlsx");
+    let bytes: Buffer;
+    let filename: string;
+    if (m.javaScriptEnabled) {
+      const [download] = await Promise.all([m.page.waitForEvent("download"), link.click()]);
+      filename = download.suggestedFilename();
+      bytes = fs.readFileSync((await download.path())!);
+    } else {
+      const res = await m.page.context().request.get(appURL(href));
+      expect(res.status()).toBe(200);
+      filename = /filename="([^"]+)"/.exec(res.headers()["content-disposition"] ?? "")?.[1] ?? "";
+      bytes = await res.body();
+    }
+    expect(filename).toMatch(/^flowlens_flow-explorer_AS_SRC_INGRESS_\d{8}-\d{8}\.xlsx$/);
+    const workbook = new ExcelJS.Workbook();
+    await workbook.xlsx.load(new Uint8Array(bytes).buffer);
+    const values = workbook.worksheets[0].getSheetValues().filter(Boolean).map((r) => (r as unknown[]).slice(1));
+    expect(values[0]).toEqual(["value", "name", "bits_per_second", "bytes"]);
+    const rows = values.slice(1) as [string, string, number][];
+    expect(rows.map(([asn, name, bps]) => ({ name, asn, traffic: formatBitsPerSecond(bps) }))).toEqual(shown);
+    noPageErrors(m);
+  });
+
+  it("compares with the previous period through the options form", async () => {
+    await logIn(m.page);
+    await m.goto(DEEP_LINK);
+    expect(await m.page.locator("[data-testid=total-previous]").count()).toBe(0);
+    await m.page.check(`${FORM} input[name=compare]`);
+    if (!m.javaScriptEnabled) await m.page.click(`${FORM} button[type=submit]`);
+    await m.page.waitForURL((u) => u.searchParams.get("compare") === "1");
+    await m.page.locator("[data-testid=total-previous]").waitFor();
+    expect(await m.page.locator("[data-testid=total-previous]").innerText()).toMatch(/Previous period .*: [\d.]+ [kMGT]?bit\/s, Δ [≥≤+−\d]/);
+    const header = m.page.locator("[data-testid=difference-header]");
+    expect(await header.innerText()).toBe("Δ previous period");
+    expect(await header.getAttribute("title")).toContain("+/-1000%");
+    const cell = await m.page.locator(`${TABLE_ROWS} >> nth=0 >> td >> nth=5`).innerText();
+    expect(cell).toMatch(/^(≥ |≤ )?[+−]?\d+(\.\d)? %$/);
+    await m.screenshot(`flow explorer compared (${m.label})`);
+    noPageErrors(m);
+  });
+
+  it("an empty table: the export is disabled with the message (a warning toast with JavaScript)", async () => {
+    await logIn(m.page);
+    await m.goto(`${DEEP_LINK}&filter=AS_SRC_INGRESS:4200000000`);
+    await m.page.locator("[data-testid=export-menu][data-blocked=empty]").waitFor();
+    expect(await m.page.locator("[data-testid=export-empty]").innerText()).toBe("Table is empty, nothing to export");
+    expect(await m.page.locator("[data-testid=xlsx-export]").getAttribute("href")).toBeNull();
+    if (m.javaScriptEnabled) {
+      await m.page.click("[data-testid=xlsx-export]");
+      expect(await toastWith(m.page, "Table is empty, nothing to export")).toContain("Export XLSX");
+    }
+    noPageErrors(m);
+  });
+
+  if (m.javaScriptEnabled) {
+    it("column picker keeps at least one column; '>' filters the traffic", async () => {
+      await logIn(m.page);
+      await m.goto(DEEP_LINK);
+      const all = await m.page.locator(TABLE_ROWS).count();
+      // Numeric filter: only rows above 1 Gbit/s, each shown as Gbit/s or more.
+      await m.page.fill("input[aria-label='Filter Traffic']", ">1G");
+      await expect.poll(() => m.page.locator(TABLE_ROWS).count()).toBeLessThan(all);
+      const traffic = await m.page.locator(`${TABLE_ROWS} td:nth-child(3)`).allInnerTexts();
+      expect(traffic.length).toBeGreaterThan(0);
+      for (const t of traffic) expect(t).toMatch(/ [GTPE]bit\/s$/);
+      // Not > or <: the input says how to write a filter and nothing is filtered.
+      await m.page.fill("input[aria-label='Filter Traffic']", "=5");
+      await expect.poll(() => m.page.locator(TABLE_ROWS).count()).toBe(all);
+      expect(await m.page.locator("input[aria-label='Filter Traffic']").getAttribute("aria-invalid")).toBe("true");
+      expect(await m.page.locator("input[aria-label='Filter Traffic']").getAttribute("title")).toContain("Use > or < and a number");
+      await m.page.fill("input[aria-label='Filter Traffic']", "");
+
+      await m.page.click("[data-testid=column-picker]");
+      const dialog = m.page.getByRole("dialog", { name: "Select a column" });
+      await dialog.waitFor();
+      const boxes = dialog.locator("input[type=checkbox]");
+      for (let i = 0; i < (await boxes.count()); i++) await boxes.nth(i).uncheck();
+      expect(await dialog.locator("[data-testid=column-picker-apply]").isDisabled()).toBe(true);
+      await dialog.getByLabel("Traffic").check();
+      await dialog.locator("[data-testid=column-picker-apply]").click();
+      await dialog.waitFor({ state: "detached" });
+      expect(await m.page.locator(`${TABLE_ROWS} >> nth=0 >> td`).count()).toBe(1);
+      expect(await m.page.locator(`${TABLE_ROWS} >> nth=0 >> td`).innerText()).toMatch(/bit\/s$/);
+      await m.screenshot("flow explorer one column (JavaScript on)");
+      noPageErrors(m);
+    });
+  }
 });

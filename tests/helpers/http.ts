@@ -35,13 +35,14 @@ type RouteFn = (args: { request: Request; params: Record<string, string>; contex
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export type Outcome = { status: number; headers: Headers; data: any; location: string | null };
 
-/** Runs a loader or action like Remix does: thrown responses (redirects) are outcomes too. */
+/** Runs a loader or action like Remix does: thrown responses (redirects, `throw data(…)`) are outcomes too. */
 export async function runRoute(fn: unknown, request: Request, params: Record<string, string> = {}): Promise<Outcome> {
   let result: unknown;
   try {
     result = await (fn as RouteFn)({ request, params, context: {} });
   } catch (error) {
-    if (!(error instanceof Response)) throw error;
+    const thrownData = !!error && typeof error === "object" && (error as { type?: string }).type === "DataWithResponseInit";
+    if (!(error instanceof Response) && !thrownData) throw error;
     result = error;
   }
   if (result instanceof Response) {

@@ -24,6 +24,7 @@ import { demoUsers, type DemoUser } from "~db/demo/users";
 import {
   delegationRestrictions,
   groups,
+  mappings,
   notifications,
   sessions,
   siteSettings,
@@ -80,9 +81,10 @@ const PROFILES = Object.fromEntries(
 const has = (role: LoggedInRole, permission: Permission) => PROFILES[role].permissions.has(permission);
 
 /** Site settings a sample runs with (restored afterwards); the demo has both off. */
-type Site = { welcome?: boolean; signup?: boolean };
+type Site = { welcome?: boolean; signup?: boolean; publicLookingGlass?: boolean };
 const WELCOME: Site = { welcome: true };
 const SIGNUP: Site = { signup: true };
+const PUBLIC_LG: Site = { publicLookingGlass: true };
 
 type Path = `/${string}`;
 const NO_PERMISSIONS: Path = "/logout?reason=no-permissions";
@@ -191,8 +193,6 @@ const MATRIX: Record<string, Sample[]> = {
   // --- Screens -------------------------------------------------------------------------------------------------
   "$tool.tsx": [
     { url: "/external-links", note: "alias of /border-planner", expect: screen("/external-links", "FRONTEND_LINK_UTIL_EXTERNAL") },
-    { url: "/controlplane", expect: screen("/controlplane", "CONTROL_PLANE") },
-    { url: "/controlplane", site: WELCOME, expect: screen("/controlplane", "CONTROL_PLANE", { site: WELCOME }) },
     { url: "/rna", expect: screen("/rna", "RAW_NETWORK_ANALYZER") },
     { url: "/revenues-and-costs", expect: screen("/revenues-and-costs", "REVENUES_AND_COSTS") },
     { url: "/manage-users", expect: screen("/manage-users", "VIEW_USERS") },
@@ -200,7 +200,7 @@ const MATRIX: Record<string, Sample[]> = {
     { url: "/nope", note: "unknown: 404 after login", expect: screen("/nope", null, { ok: 404 }) },
     { url: "/error-not-the-secret", expect: screen("/error-not-the-secret", null, { ok: 404 }) },
     { url: `/error-${ERROR_SECRET}`, note: "the error test page (session initialised only)", expect: everyone("throws:TestPageError") },
-    { method: "POST", url: "/controlplane", json: {}, note: "no action: Remix answers 405", expect: everyone(405) },
+    { method: "POST", url: "/rna", json: {}, note: "no action: Remix answers 405", expect: everyone(405) },
   ],
   "_app.$.tsx": [
     { url: "/foo/bar", expect: screen("/foo/bar", null, { ok: 404 }) },
@@ -215,6 +215,9 @@ const MATRIX: Record<string, Sample[]> = {
     },
     { method: "POST", url: "/flow-explorer", json: {}, note: "no action: Remix answers 405", expect: everyone(405) },
   ],
+  "_app.as-flows-analysis.tsx": [
+    { url: "/as-flows-analysis", note: "no AS chosen: the form only", expect: screen("/as-flows-analysis", "API_FLOWS_4D") },
+  ],
   "_app.as-flows.tsx": [
     { url: "/as-flows", note: "alias of /flow-explorer", expect: screen("/as-flows", "API_FLOWS_4D", { ok: "/flow-explorer" }) },
     {
@@ -224,7 +227,26 @@ const MATRIX: Record<string, Sample[]> = {
     },
   ],
   "_app.as-flows-egress.tsx": [{ url: "/as-flows-egress", expect: screen("/as-flows-egress", "FLOWS_EGRESS") }],
+  "_app.controlplane.tsx": [
+    { url: "/controlplane", expect: screen("/controlplane", "CONTROL_PLANE") },
+    { url: "/controlplane", site: WELCOME, expect: screen("/controlplane", "CONTROL_PLANE", { site: WELCOME }) },
+    { method: "POST", url: "/controlplane", json: {}, note: "no action: Remix answers 405", expect: everyone(405) },
+  ],
   "_app.faq.tsx": [{ url: "/faq", expect: screen("/faq", null) }],
+  "_app.lookingglass.tsx": [
+    { url: "/lookingglass", expect: screen("/lookingglass", "PRIVATE_LOOKING_GLASS") },
+    {
+      url: "/lookingglass?selectedVantagePoints=%5B%22all%22%5D&queryType=IP_PREFIX_QUERY&queryTerm=not-an-ip",
+      note: "a bad term is shown on the form, not an error",
+      expect: screen("/lookingglass?selectedVantagePoints=%5B%22all%22%5D&queryType=IP_PREFIX_QUERY&queryTerm=not-an-ip", "PRIVATE_LOOKING_GLASS"),
+    },
+    { method: "POST", url: "/lookingglass", json: {}, note: "no action: Remix answers 405", expect: everyone(405) },
+  ],
+  "public.lookingglass.tsx": [
+    { url: "/public/lookingglass", note: "public Looking Glass off: not found for anybody", expect: everyone(404) },
+    { url: "/public/lookingglass", site: PUBLIC_LG, note: "on: open to anybody, logged in or not", expect: everyone(200) },
+    { url: "/public/lookingglass?selectedVantagePoints=all&queryType=AS_PATH_QUERY&queryTerm=%3F", site: PUBLIC_LG, expect: everyone(200) },
+  ],
   "_app.tsx": [{ url: "/settings", note: "the layout's login guard", expect: screen("/settings", null) }],
   "_app.notifications.tsx": [
     { url: "/notifications", expect: screen("/notifications", null) },
@@ -280,6 +302,16 @@ const MATRIX: Record<string, Sample[]> = {
       form: { intent: "bogus" },
       csrf: false,
       expect: { ...toLogin("/site-settings"), ...perRole((role) => (siteRole(role) ? CSRF_FAILED : 403)) },
+    },
+  ],
+  "_app.site-settings_.routing-data.tsx": [
+    { url: "/site-settings/routing-data", expect: { ...toLogin("/site-settings/routing-data"), ...perRole((role) => (siteRole(role) === "admin" ? 200 : 403)) } },
+    {
+      method: "POST",
+      url: "/site-settings/routing-data",
+      form: { vantagePoint: "fra1" },
+      note: "not a multipart upload: 400 for admins after the access check, nothing imported",
+      expect: { ...toLogin("/site-settings/routing-data"), ...perRole((role) => (siteRole(role) === "admin" ? 400 : 403)) },
     },
   ],
   "_app.welcome.tsx": [
@@ -404,6 +436,66 @@ const MATRIX: Record<string, Sample[]> = {
     { method: "POST", url: "/api/error_report", json: { message: "probe" }, csrf: false, expect: everyone(CSRF_FAILED) },
     POST_ONLY_405("/api/error_report"),
   ],
+  "api.controlplane.ts": [
+    { method: "POST", url: "/api/controlplane", json: { queryType: "IpPrefixQuery", queryTerm: "not-an-ip", startDate: 0, endDate: 1 }, note: "bad term: 400 after the access check", expect: api("CONTROL_PLANE", 400) },
+    { method: "POST", url: "/api/controlplane", json: {}, csrf: false, expect: api("CONTROL_PLANE", CSRF_FAILED) },
+    POST_ONLY_405("/api/controlplane"),
+  ],
+  "api.controlplane.dateswithdata.ts": [{ url: "/api/controlplane/dateswithdata", expect: api("CONTROL_PLANE") }, GET_ONLY_405("/api/controlplane/dateswithdata")],
+  "api.lookingglass.ts": [
+    { method: "POST", url: "/api/lookingglass", json: { queryType: "IpPrefixQuery", queryTerm: "not-an-ip", vantagePoints: ["all"] }, note: "bad term: 400 after the access check", expect: api("PRIVATE_LOOKING_GLASS", 400) },
+    { method: "POST", url: "/api/lookingglass", json: {}, csrf: false, expect: api("PRIVATE_LOOKING_GLASS", CSRF_FAILED) },
+    {
+      method: "POST",
+      url: "/api/lookingglass",
+      site: PUBLIC_LG,
+      json: { queryType: "IpPrefixQuery", queryTerm: "not-an-ip", vantagePoints: ["all"] },
+      note: "public Looking Glass on: anybody may query (public vantage points)",
+      expect: everyone(400),
+    },
+    {
+      method: "POST",
+      url: "/api/lookingglass",
+      site: PUBLIC_LG,
+      json: { queryType: "IpPrefixQuery", queryTerm: "not-an-ip", vantagePoints: ["all"] },
+      csrf: false,
+      note: "CSRF only where a logged-in session carries authority",
+      expect: { anonymous: 400, expired: 400, pending: 400, ...perRole(() => CSRF_FAILED) },
+    },
+    POST_ONLY_405("/api/lookingglass"),
+  ],
+  "api.lookingglass_.export.ts": [
+    { url: "/api/lookingglass/export?format=csv", note: "no query: the empty-table 400 after the access check", expect: api("PRIVATE_LOOKING_GLASS", 400) },
+    { url: "/api/lookingglass/export?format=csv&variant=public", site: PUBLIC_LG, note: "public Looking Glass on: anybody", expect: everyone(400) },
+    GET_ONLY_405("/api/lookingglass/export"),
+  ],
+  "api.lookingglass.vantagepoints.ts": [
+    { url: "/api/lookingglass/vantagepoints", expect: api("PRIVATE_LOOKING_GLASS") },
+    { url: "/api/lookingglass/vantagepoints", site: PUBLIC_LG, note: "public Looking Glass on: the public vantage points for anybody", expect: everyone(200) },
+    GET_ONLY_405("/api/lookingglass/vantagepoints"),
+  ],
+  "api.netcommand.ts": [
+    {
+      method: "POST",
+      url: "/api/netcommand",
+      json: { networkElement: "matrix-vp", protocol: null, queryType: "PingQuery", sourceAddress: null, targetAddress: "not-an-ip" },
+      note: "the flag canInvokeNetcommandApi, which no demo role holds (nothing is stored: bad target)",
+      expect: api("login", "403:permission_denied"),
+    },
+    {
+      method: "POST",
+      url: "/api/netcommand",
+      site: PUBLIC_LG,
+      json: { networkElement: "matrix-vp", protocol: null, queryType: "PingQuery", sourceAddress: null, targetAddress: "not-an-ip" },
+      note: "public Looking Glass on, but the flag is not on for everybody: still refused",
+      expect: api("login", "403:permission_denied"),
+    },
+    POST_ONLY_405("/api/netcommand"),
+  ],
+  "api.netcommand.$jobId.ts": [
+    { url: "/api/netcommand/0b5c3f1e-8a4e-4c1e-9a55-2b1d6c1f0a11", note: "the flag canInvokeNetcommandApi, which no demo role holds", expect: api("login", "403:permission_denied") },
+    GET_ONLY_405("/api/netcommand/0b5c3f1e-8a4e-4c1e-9a55-2b1d6c1f0a11"),
+  ],
   "api.flows.ts": [
     { method: "POST", url: "/api/flows", json: { dimension: "AS_SRC_INGRESS" }, note: "no time range: 400 after the access check", expect: api("API_FLOWS_4D", 400) },
     { method: "POST", url: "/api/flows", json: {}, csrf: false, expect: api("API_FLOWS_4D", CSRF_FAILED) },
@@ -426,11 +518,68 @@ const MATRIX: Record<string, Sample[]> = {
     { method: "POST", url: "/api/filter/metadata", json: {}, csrf: false, expect: api("API_FLOWS_4D", CSRF_FAILED) },
     POST_ONLY_405("/api/filter/metadata"),
   ],
+  "api.asflows.indirect.ts": [
+    { method: "POST", url: "/api/asflows/indirect", json: { ASNumberList: [] }, note: "empty list: 400 after the access check", expect: api("API_FLOWS_4D", 400) },
+    { method: "POST", url: "/api/asflows/indirect", json: {}, csrf: false, expect: api("API_FLOWS_4D", CSRF_FAILED) },
+    POST_ONLY_405("/api/asflows/indirect"),
+  ],
+  "api.netflowstatistics.ts": [
+    { method: "POST", url: "/api/netflowstatistics", json: { targetDimension: "AS_SRC_INGRESS" }, note: "no time range: 400 after the access check", expect: api("API_FLOWS_4D", 400) },
+    { method: "POST", url: "/api/netflowstatistics", json: {}, csrf: false, expect: api("API_FLOWS_4D", CSRF_FAILED) },
+    POST_ONLY_405("/api/netflowstatistics"),
+  ],
+  "api.linkleveltopology.ts": [
+    { url: "/api/linkleveltopology?origin=AS2906", note: "no time range: 400 after the access check", expect: api("API_FLOWS_4D", 400) },
+    GET_ONLY_405("/api/linkleveltopology"),
+  ],
+  "api.linklevelstatistics.ts": [
+    { url: "/api/linklevelstatistics?origin=AS2906", note: "no time range: 400 after the access check", expect: api("API_FLOWS_4D", 400) },
+    GET_ONLY_405("/api/linklevelstatistics"),
+  ],
+  "api.untracked_data.ts": [
+    { method: "POST", url: "/api/untracked_data", json: { dimension: "AS_SRC_INGRESS" }, note: "no time range: 400 after the access check", expect: api("API_FLOWS_4D", 400) },
+    { method: "POST", url: "/api/untracked_data", json: {}, csrf: false, expect: api("API_FLOWS_4D", CSRF_FAILED) },
+    POST_ONLY_405("/api/untracked_data"),
+  ],
+  "api.openapi[.]json.ts": [{ url: "/api/openapi.json", note: "public description of the API", expect: everyone(200) }, GET_ONLY_405("/api/openapi.json")],
   "api.max_timestamp.ts": [{ url: "/api/max_timestamp", expect: api("login") }, GET_ONLY_405("/api/max_timestamp")],
   "api.sankey.ts": [
     { method: "POST", url: "/api/sankey", json: { dimensions: ["AS_SRC_INGRESS"] }, note: "one dimension: 400 after the access check", expect: api("API_FLOWS_4D", 400) },
     { method: "POST", url: "/api/sankey", json: {}, csrf: false, expect: api("API_FLOWS_4D", CSRF_FAILED) },
     POST_ONLY_405("/api/sankey"),
+  ],
+  "api.tags.ts": [
+    { url: "/api/tags?dimension=AS_SRC_INGRESS", expect: api("API_FLOWS_4D") },
+    { url: "/api/tags?dimension=BOGUS", note: "unknown dimension: 400 after the access check", expect: api("API_FLOWS_4D", 400) },
+    GET_ONLY_405("/api/tags"),
+  ],
+  "api.tag_groups.ts": [
+    { url: "/api/tag_groups?dimension=AS_DST_INGRESS", expect: api("API_FLOWS_4D") },
+    { url: "/api/tag_groups", note: "no dimension: 400 after the access check", expect: api("API_FLOWS_4D", 400) },
+    GET_ONLY_405("/api/tag_groups"),
+  ],
+  "api.tag.values.ts": [
+    { method: "POST", url: "/api/tag/values", json: { dimension: "AS_SRC_INGRESS", id: 999_999 }, note: "unknown tag: 404 after the access check", expect: api("API_FLOWS_4D", 404) },
+    { method: "POST", url: "/api/tag/values", json: { dimension: "AS_SRC_INGRESS", id: "x" }, note: "bad id: 400 after the access check", expect: api("API_FLOWS_4D", 400) },
+    { method: "POST", url: "/api/tag/values", json: {}, csrf: false, expect: api("API_FLOWS_4D", CSRF_FAILED) },
+    POST_ONLY_405("/api/tag/values"),
+  ],
+  "api.mapping.ts": [
+    { url: "/api/mapping?id=2906&type=AS", expect: api("API_FLOWS_4D") },
+    {
+      method: "PUT",
+      url: "/api/mapping?id=2906&type=AS&priority=20",
+      json: { color: "#123456" },
+      note: "the site layer: staff and superusers only (the row is removed afterwards)",
+      after: async () => {
+        await stores.pg.db.delete(mappings).where(eq(mappings.objectId, "2906"));
+      },
+      expect: { ...api("API_FLOWS_4D"), ...perRole((role) => (has(role, "API_FLOWS_4D") && (PROFILES[role].isStaff || PROFILES[role].isSuperuser) ? 200 : "403:permission_denied")) },
+    },
+    { method: "PUT", url: "/api/mapping?id=2906&type=AS&priority=30", json: { color: "red" }, note: "bad colour: 400 after the access check", expect: api("API_FLOWS_4D", 400) },
+    { method: "DELETE", url: "/api/mapping?id=2906&type=AS&priority=30", note: "no such row: 404 after the access check", expect: api("API_FLOWS_4D", 404) },
+    { method: "DELETE", url: "/api/mapping?id=2906&type=AS&priority=30", csrf: false, expect: api("API_FLOWS_4D", CSRF_FAILED) },
+    { method: "POST", url: "/api/mapping", json: {}, expect: everyone(405) },
   ],
   "api.tables_without_data.ts": [{ url: "/api/tables_without_data", expect: api("login") }, GET_ONLY_405("/api/tables_without_data")],
   "api.version.ts": [{ url: "/api/version", expect: api("login") }, GET_ONLY_405("/api/version")],
@@ -585,13 +734,14 @@ function routeFilesOnDisk(): string[] {
     .sort();
 }
 
-/** The path pattern of a flat route file: "_app.settings_.group.tsx" → ["settings", "group"]. */
+/** The path pattern of a flat route file: "_app.settings_.group.tsx" → ["settings", "group"]; "[.]" is a literal dot. */
 function routePattern(file: string): string[] {
   return file
     .replace(/\.[jt]sx?$/, "")
+    .replace(/\[\.\]/g, "\u0000")
     .split(".")
     .filter((segment) => !segment.startsWith("_"))
-    .map((segment) => segment.replace(/_$/, ""));
+    .map((segment) => segment.replace(/_$/, "").replace(/\u0000/g, "."));
 }
 
 /** A pathless layout ("_app.tsx"): it runs for the URLs of its children. */
@@ -721,17 +871,24 @@ async function withSite<T>(site: Site | undefined, fn: () => Promise<T>): Promis
   if (!site) return fn();
   const db = stores.pg.db;
   const [before] = await db
-    .select({ welcome: siteSettings.welcomePageEnabled, signup: siteSettings.enableUserSelfSignup })
+    .select({ welcome: siteSettings.welcomePageEnabled, signup: siteSettings.enableUserSelfSignup, publicLg: siteSettings.publicLookingGlassEnabled })
     .from(siteSettings)
     .where(eq(siteSettings.id, 1));
   await db
     .update(siteSettings)
-    .set({ welcomePageEnabled: site.welcome ?? before.welcome, enableUserSelfSignup: site.signup ?? before.signup })
+    .set({
+      welcomePageEnabled: site.welcome ?? before.welcome,
+      enableUserSelfSignup: site.signup ?? before.signup,
+      publicLookingGlassEnabled: site.publicLookingGlass ?? before.publicLg,
+    })
     .where(eq(siteSettings.id, 1));
   try {
     return await fn();
   } finally {
-    await db.update(siteSettings).set({ welcomePageEnabled: before.welcome, enableUserSelfSignup: before.signup }).where(eq(siteSettings.id, 1));
+    await db
+      .update(siteSettings)
+      .set({ welcomePageEnabled: before.welcome, enableUserSelfSignup: before.signup, publicLookingGlassEnabled: before.publicLg })
+      .where(eq(siteSettings.id, 1));
   }
 }
 

@@ -1,6 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import {
   createAutocompleteCache,
+  decorateItems,
+  minLengthFor,
   createMetadataBatcher,
   metadataGroup,
   parseSearchTerm,
@@ -265,5 +267,23 @@ describe("metadata batcher", () => {
     ).toBe("OTHER");
     expect(metadataGroup({ value: "AS15169" })).toBe("AS");
     expect(metadataGroup({ value: "fra-er1" })).toBe("OTHER");
+  });
+});
+
+describe("decorating cached results", () => {
+  it("carries `!` to every result and the `#` suffix to plain values only (a tag is already a reference)", () => {
+    const items = [
+      { id: "2906", name: "Netflix", value: "2906", type: "PRIMITIVE" },
+      { id: "#12", name: "Video streaming", value: "#12", type: "TAG" },
+      { id: "#g3", name: "Content", value: "#g3", type: "TAG_GROUP" },
+    ];
+    expect(decorateItems(items, { negated: true, tagSuffix: true }).map((i) => i.value)).toEqual(["!2906#", "!#12", "!#g3"]);
+    expect(decorateItems(items, { negated: false, tagSuffix: true }).map((i) => i.value)).toEqual(["2906#", "#12", "#g3"]);
+    expect(decorateItems(items, { negated: false, tagSuffix: false }).map((i) => i.value)).toEqual(["2906", "#12", "#g3"]);
+  });
+
+  it("minimum term lengths per filter kind", () => {
+    const lengths = { primary_as: 2, secondary_as: 3, application: 4, infrastructure: 5 };
+    expect([minLengthFor("AS_NUMBER", lengths), minLengthFor("APPLICATION", lengths), minLengthFor("INFRASTRUCTURE", lengths), minLengthFor("ROUTER", lengths)]).toEqual([2, 4, 5, 1]);
   });
 });

@@ -38,6 +38,21 @@ export type AutocompleteItem = {
 
 export const AUTOCOMPLETE_LIMIT = 20;
 
+/** The site's minimum autocomplete term lengths (site setting autocomplete_min_lengths). */
+export type MinTermLengths = { primary_as: number; secondary_as: number; application: number; infrastructure: number };
+
+/**
+ * The minimum term length of a filter kind: primary_as for AS dimensions, application,
+ * infrastructure; 1 otherwise. The server refuses shorter terms; the browser cache must know it
+ * too, or the empty answer to a too-short term would be reused for the longer terms after it.
+ */
+export function minLengthFor(kind: FilterKind, lengths: MinTermLengths): number {
+  if (kind === "AS_NUMBER") return lengths.primary_as;
+  if (kind === "APPLICATION") return lengths.application;
+  if (kind === "INFRASTRUCTURE") return lengths.infrastructure;
+  return 1;
+}
+
 export type ParsedTerm =
   | { search: false }
   | { search: true; term: string; negated: boolean; tagSuffix: boolean };
@@ -54,17 +69,16 @@ export function parseSearchTerm(raw: string): ParsedTerm {
   return { search: true, term: text, negated, tagSuffix };
 }
 
-/** Applies the term's negation and `#` suffix to plain results. */
-export function decorateItems(
-  items: readonly AutocompleteItem[],
-  parsed: { negated: boolean; tagSuffix: boolean }
-): AutocompleteItem[] {
-  return items.map((item) => ({
-    ...item,
-    value: `${parsed.negated ? "!" : ""}${item.value}${
-      parsed.tagSuffix ? "#" : ""
-    }`,
-  }));
+/**
+ * Applies the term's negation to the results and its `#` suffix to the plain ones (a tag's value
+ * is already a reference, `#12`: a suffix would break it).
+ */
+export function decorateItems<T extends { value: string; type: string }>(items: readonly T[], parsed: { negated: boolean; tagSuffix: boolean }): T[] {
+  return items.map((item) => {
+    const isTag = item.type === "TAG" || item.type === "TAG_GROUP";
+    const value = isTag && parsed.negated ? `!${item.value.replace(/^!/, "")}` : `${parsed.negated ? "!" : ""}${item.value}${parsed.tagSuffix && !isTag ? "#" : ""}`;
+    return { ...item, value };
+  });
 }
 
 /** The number an AS term stands for ("2906", "AS2906"), or null for a name term. */

@@ -15,12 +15,16 @@ import {
   siteSettings,
   type AutocompleteMinLengths,
 } from "~db/postgres/schema";
+import { searchTagObjects } from "~/features/tags/tags.server";
+import { formatTagReference } from "~/features/tags/tag-reference";
 import { SPECIAL_AS_VALUES } from "~/lib/special-as";
+import type { UserContext } from "~/server/auth/user-context.server";
 import type { Services } from "~/server/services.server";
 import {
   AUTOCOMPLETE_LIMIT,
   asTermNumber,
   decorateItems,
+  minLengthFor,
   parseSearchTerm,
   rankItems,
   type AutocompleteItem,
@@ -72,17 +76,6 @@ export async function minLengths(
     .from(siteSettings)
     .where(eq(siteSettings.id, 1));
   return { ...DEFAULT_MIN_LENGTHS, ...(row?.v ?? {}) };
-}
-
-/** The minimum term length of a filter kind: primary_as for AS dimensions, application, infrastructure; 1 otherwise. */
-export function minLengthFor(
-  kind: FilterKind,
-  lengths: AutocompleteMinLengths
-): number {
-  if (kind === "AS_NUMBER") return lengths.primary_as;
-  if (kind === "APPLICATION") return lengths.application;
-  if (kind === "INFRASTRUCTURE") return lengths.infrastructure;
-  return 1;
 }
 
 /** `%term%` with LIKE's own wildcards and escape character escaped. */
@@ -253,17 +246,45 @@ async function searchVrfs(
   ).slice(0, limit);
 }
 
+/** An autocomplete result naming a tag (`#12`) or tag group (`#g3`) instead of a plain value. */
+export type TagAutocompleteItem = Omit<AutocompleteItem, "type"> & {
+  type: "TAG" | "TAG_GROUP";
+};
+
+/**
+ * Tags and tag groups of the dimension's kind visible to the user whose name contains the term,
+ * after the plain results. Only `!` is carried over: a `#` suffix would break the reference.
+ */
+async function searchTags(
+  stores: Stores,
+  user: Pick<UserContext, "id">,
+  kind: FilterKind,
+  term: string,
+  negated: boolean,
+  limit: number
+): Promise<TagAutocompleteItem[]> {
+  const found = await searchTagObjects(stores.pg.db, user, kind, term, limit);
+  return found.slice(0, limit).map((o) => ({
+    id: formatTagReference(o),
+    name: o.name,
+    value: formatTagReference({ ...o, isNegation: negated }),
+    type: o.type,
+  }));
+}
+
 /**
  * Autocomplete results for a dimension the caller may use: [] without querying for an empty term,
  * one with `*` or `_`, or one shorter than the site's minimum; `!` and a `#` suffix are carried
- * over to the values.
+ * over to the values. With a user, their tags and tag groups whose name matches follow the plain
+ * results (type TAG / TAG_GROUP, value `#<id>` / `#g<id>`).
  */
 export async function autocomplete(
   stores: Stores,
   dimension: DimensionId,
   rawTerm: string,
-  limit = AUTOCOMPLETE_LIMIT
-): Promise<AutocompleteItem[]> {
+  limit = AUTOCOMPLETE_LIMIT,
+  user?: Pick<UserContext, "id">
+): Promise<(AutocompleteItem | TagAutocompleteItem)[]> {
   const parsed = parseSearchTerm(rawTerm);
   if (!parsed.search) return [];
   const kind = getDimension(dimension).filterKind;
@@ -295,7 +316,10 @@ export async function autocomplete(
       items = await searchVrfs(stores, term, limit);
       break;
   }
-  return decorateItems(items, parsed);
+  const tagItems = user
+    ? await searchTags(stores, user, kind, term, parsed.negated, limit)
+    : [];
+  return [...decorateItems(items, parsed), ...tagItems];
 }
 
 // ---------------------------------------------------------------------------------------------------------------

@@ -8,6 +8,8 @@ import { getUserSettings } from "~/server/settings/user-settings.server";
 import { ApiProblem } from "~/server/api/contract.server";
 import type { UserContext } from "~/server/auth/user-context.server";
 import type { Services } from "~/server/services.server";
+import { compareRows, compareTotals, type Compared } from "./comparison";
+import { previousPeriodTable } from "./comparison.server";
 import { availableDimensions, getDimension, isDimensionId, MAX_API_VERSION, type DimensionId, type Direction } from "./dimensions";
 import { parseFilterValue, type IpVersion } from "./filters";
 import { filterParamsToRequest, parseExplorerParams, requestedRange, type ExplorerParams } from "./params";
@@ -48,6 +50,15 @@ function validateFilters(params: ExplorerParams, allowed: ReadonlySet<string>): 
   }
   return { filters, errors };
 }
+
+export const PREVIOUS_PERIOD_UNCOVERED = "The previous period starts before the first flow data; its missing time counts as no traffic.";
+
+/** The table compared with the previous period of equal length (comparison.ts), with both totals. */
+type Comparison = {
+  range: { start: number; end: number };
+  total: ReturnType<typeof compareTotals>;
+  rows: Compared<FlowsResult["table"][number]>[];
+};
 
 type FlowsResult = {
   range: Awaited<ReturnType<typeof runFlowsQuery>>["range"];
@@ -104,7 +115,7 @@ export async function loadExplorer(services: Services, user: UserContext, url: U
     scope: options.scope ?? null,
   };
   if (!dimension) {
-    return { ...base, errors: [...errors, "No flow dimension is available to your account."], notices, flows: null, sankey: null, sankeyError: null, total: 0 };
+    return { ...base, errors: [...errors, "No flow dimension is available to your account."], notices, flows: null, sankey: null, sankeyError: null, total: 0, comparison: null };
   }
 
   // An empty install (no flows, possibly no operator AS yet): nothing to query.
@@ -116,7 +127,7 @@ export async function loadExplorer(services: Services, user: UserContext, url: U
   if (!operatorKnown) errors.push("The operator's own AS is not configured yet (as_info category 'operator'), so flows cannot be split into ingress and egress.");
   if (dataAvailable.minTimestamp === null || !operatorKnown) {
     const empty = { range: null, window: null, table: [], timeseries: { buckets: [], series: [] }, filters: [], noData: true as const };
-    return { ...base, errors, notices, flows: empty as FlowsResult, sankey: null, sankeyError: null, total: 0 };
+    return { ...base, errors, notices, flows: empty as FlowsResult, sankey: null, sankeyError: null, total: 0, comparison: null };
   }
 
   const run = (filters: readonly RequestFilter[]) =>
@@ -127,7 +138,8 @@ export async function loadExplorer(services: Services, user: UserContext, url: U
       filters,
       ipVersion,
       limit: EXPLORER_TABLE_LIMIT,
-      timeseries: !options.tableOnly && params.view === "timeseries",
+      // The detailed table is made of the timeseries, whatever the chart.
+      timeseries: (!options.tableOnly && params.view === "timeseries") || params.table === "detailed",
       scope: options.scope,
     });
   let flows: Awaited<ReturnType<typeof run>>;
@@ -143,6 +155,13 @@ export async function loadExplorer(services: Services, user: UserContext, url: U
   }
   notices.push(...flows.notices);
   const total = flows.table.reduce((a, r) => a + r.bps, 0);
+
+  let comparison: Comparison | null = null;
+  if (params.compare && flows.range && flows.window) {
+    const previous = await previousPeriodTable(services, user, version, { dimension, range: flows.range, window: flows.window, filters: queryFilters, ipVersion, scope: options.scope, limit: EXPLORER_TABLE_LIMIT });
+    if (!previous.covered) notices.push(PREVIOUS_PERIOD_UNCOVERED);
+    comparison = { range: previous.range, total: compareTotals(flows.table, previous.table), rows: compareRows(flows.table, previous.table) };
+  }
 
   let sankey: Awaited<ReturnType<typeof runSankeyQuery>> | null = null;
   let sankeyError: string | null = null;
@@ -174,6 +193,7 @@ export async function loadExplorer(services: Services, user: UserContext, url: U
     sankey: sankey ? { nodes: sankey.nodes, links: sankey.links } : null,
     sankeyError,
     total,
+    comparison,
   };
 }
 

@@ -10,6 +10,10 @@
  * - AS-number dimensions accept `!`? `AS`? (any case) then an integer of 1 to 10 digits, which
  *   may be negative; values are stored normalised as the decimal number ("AS2906" → "2906").
  *   Other dimensions accept any non-empty text.
+ * - Every dimension accepts a tag (`#12`) or tag group (`#g3`), optionally negated (`!#12`):
+ *   the filter carries `tag` and is expanded to the tag's values on the server
+ *   (app/features/tags/tag-filters.server.ts) before anything is queried. Restrictions never
+ *   take tags: they must list their values.
  * - A negated value replaces an earlier positive filter of the same dimension and value, with the
  *   notice `negatedFilterReplaced(x)` where x is the positive value as it was written.
  *   A positive value after its negation replaces the negation (no notice; not in the spec).
@@ -19,6 +23,7 @@
  *   are rejected (filters cannot be added to, negated in, nor removed from a locked dimension).
  */
 import { invalidInput, negatedFilterReplaced } from "~/lib/messages";
+import { formatTagReference, parseTagReference, type TagObjectType } from "~/features/tags/tag-reference";
 import { getDimension, isDimensionId, type DimensionId } from "./dimensions";
 
 export type FlowFilter = {
@@ -30,6 +35,8 @@ export type FlowFilter = {
   locked?: boolean;
   /** The value as the user wrote it (without `!`), for messages. */
   raw?: string;
+  /** Set when the value names a tag or tag group (`#12`, `#g3`); expanded on the server before querying. */
+  tag?: { type: TagObjectType; id: number };
 };
 
 export type FlowsRestriction = { dimension: string; constrained_values: readonly (string | number)[]; output?: string };
@@ -60,6 +67,11 @@ export function parseAsValue(input: string): { value: string; isNegation: boolea
 export function parseFilterValue(dimension: DimensionId, input: string): { filter: FlowFilter } | { error: string } {
   const def = getDimension(dimension);
   const text = input.trim();
+  const tag = parseTagReference(text);
+  if (tag) {
+    const value = formatTagReference({ type: tag.type, id: tag.id });
+    return { filter: { dimension, value, isNegation: tag.isNegation, raw: value, tag: { type: tag.type, id: tag.id } } };
+  }
   if (def.filterKind === "AS_NUMBER") {
     const parsed = parseAsValue(text);
     if (!parsed) return { error: invalidInput(text, def.label) };
@@ -84,7 +96,7 @@ export function restrictionFilters(restrictions: readonly FlowsRestriction[]): F
     if (!isDimensionId(r.dimension)) continue;
     for (const v of r.constrained_values) {
       const parsed = parseFilterValue(r.dimension, String(v));
-      if ("filter" in parsed && !parsed.filter.isNegation && !out.some((f) => f.dimension === r.dimension && f.value === parsed.filter.value)) {
+      if ("filter" in parsed && !parsed.filter.isNegation && !parsed.filter.tag && !out.some((f) => f.dimension === r.dimension && f.value === parsed.filter.value)) {
         out.push({ ...parsed.filter, locked: true });
       }
     }

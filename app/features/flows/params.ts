@@ -2,20 +2,31 @@
  * The Flow Explorer's URL state: one zod schema with tolerant defaults (a bad value falls back to
  * its default instead of failing the page). Isomorphic.
  *
- * Parameters: dimension, dimension2 (sankey), dateRange (a DATE_RANGE_PRESETS value or CUSTOM),
+ * Parameters: dimension, dimension2 (sankey), dateRange (a DATE_RANGE_PRESETS or TIME_PRESETS value, or CUSTOM),
  * start / end (unix seconds, used when dateRange is CUSTOM or absent and both are given),
  * filter (repeated, `DIMENSION:v1,!v2` as in filters.ts), ipVersion (all | 4 | 6), view
- * (timeseries | sankey).
+ * (timeseries | sankey), compare (1: add the previous period of equal length), table (aggregated |
+ * detailed: one row per value, or per time bucket and value), pivot (1: the detailed table with
+ * buckets as rows and values as columns; ignored for the aggregated table).
  */
 import { z } from "zod";
 import { isDimensionId, type DimensionId } from "./dimensions";
-import { DATE_RANGE_PRESETS, presetRange, type DateRangePreset, type TimeRange } from "./time";
+import { MESSAGES } from "~/lib/messages";
+import { DATE_RANGE_PRESETS, presetRange, PRESET_LABELS, TIME_PRESETS, type DateRangePreset, type Preset, type TimeRange } from "./time";
 
 export const DEFAULT_DIMENSION: DimensionId = "AS_SRC_INGRESS";
 export const DEFAULT_DATE_RANGE: DateRangePreset = "LAST_2_DAYS";
 export const CUSTOM_RANGE = "CUSTOM" as const;
 export const VIEWS = ["timeseries", "sankey"] as const;
 export type ExplorerView = (typeof VIEWS)[number];
+export const TABLE_VIEWS = ["aggregated", "detailed"] as const;
+export type TableView = (typeof TABLE_VIEWS)[number];
+/** A checkbox's value: present as "1" (or "on", what a checkbox without value sends) means on. */
+const flag = z
+  .string()
+  .optional()
+  .transform((v) => v === "1" || v === "on" || v === "true")
+  .catch(false);
 
 const unixSeconds = z.coerce.number().int().min(0).max(4_294_967_295);
 const dimensionId = z.string().refine(isDimensionId).transform((d) => d as DimensionId);
@@ -23,12 +34,15 @@ const dimensionId = z.string().refine(isDimensionId).transform((d) => d as Dimen
 export const explorerParamsSchema = z.object({
   dimension: dimensionId.catch(DEFAULT_DIMENSION),
   dimension2: dimensionId.optional().catch(undefined),
-  dateRange: z.enum([...DATE_RANGE_PRESETS, CUSTOM_RANGE]).optional().catch(undefined),
+  dateRange: z.enum([...DATE_RANGE_PRESETS, ...TIME_PRESETS, CUSTOM_RANGE]).optional().catch(undefined),
   start: unixSeconds.optional().catch(undefined),
   end: unixSeconds.optional().catch(undefined),
   filter: z.array(z.string().trim()).catch([]).transform((list) => list.filter((f) => f !== "")),
   ipVersion: z.enum(["all", "4", "6"]).catch("all"),
   view: z.enum(VIEWS).catch("timeseries"),
+  compare: flag,
+  table: z.enum(TABLE_VIEWS).catch("aggregated"),
+  pivot: flag,
 });
 
 export type ExplorerParams = z.infer<typeof explorerParamsSchema>;
@@ -48,6 +62,9 @@ export function parseExplorerParams(search: URLSearchParams): ExplorerParams {
     filter: search.getAll("filter"),
     ipVersion: one("ipVersion"),
     view: one("view"),
+    compare: one("compare"),
+    table: one("table"),
+    pivot: one("pivot"),
   });
 }
 
@@ -58,8 +75,19 @@ export function explicitRange(p: ExplorerParams): TimeRange | null {
   return { start: p.start, end: p.end };
 }
 
+/**
+ * Why the URL's custom start / end were not used (the view then shows the default range), for
+ * the options form to say so, also without JavaScript; null when they were used or not asked for.
+ */
+export function customRangeError(p: ExplorerParams): string | null {
+  const custom = p.dateRange === CUSTOM_RANGE || (p.dateRange === undefined && (p.start !== undefined || p.end !== undefined));
+  if (!custom || explicitRange(p)) return null;
+  if (p.start === undefined || p.end === undefined) return `A custom range needs a start and an end (unix seconds); the default range (${PRESET_LABELS[DEFAULT_DATE_RANGE]}) is shown instead.`;
+  return `${MESSAGES.datePickerError} The default range (${PRESET_LABELS[DEFAULT_DATE_RANGE]}) is shown instead.`;
+}
+
 /** The requested range: the explicit one, or the preset's (default LAST_2_DAYS) at `now` in `tz`. */
-export function requestedRange(p: ExplorerParams, now: number, tz = "UTC"): TimeRange & { preset: DateRangePreset | null } {
+export function requestedRange(p: ExplorerParams, now: number, tz = "UTC"): TimeRange & { preset: Preset | null } {
   const explicit = explicitRange(p);
   if (explicit) return { ...explicit, preset: null };
   const preset = p.dateRange && p.dateRange !== CUSTOM_RANGE ? p.dateRange : DEFAULT_DATE_RANGE;

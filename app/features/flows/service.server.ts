@@ -13,6 +13,7 @@
  */
 import { eq, inArray } from "drizzle-orm";
 import { asInfo, delegationRestrictions } from "~db/postgres/schema";
+import { expandTagFilter, loadFilterTags } from "~/features/tags/tag-filters.server";
 import { SPECIAL_AS_VALUES } from "~/lib/special-as";
 import { ApiProblem } from "~/server/api/contract.server";
 import type { UserContext } from "~/server/auth/user-context.server";
@@ -83,7 +84,9 @@ export function requireDimension(user: UserContext, version: number, dimension: 
 
 /**
  * The filters to run with: the restrictions' locked filters first, then the request's filters
- * (negation rule of filters.ts). Errors name the field (`filters.0.values.1`).
+ * (negation rule of filters.ts). Errors name the field (`filters.0.values.1`). A tag or tag group
+ * (`#12`, `#g3`) is expanded to its values first; each of them then meets the same rules, locks
+ * included, as a value written out.
  */
 export async function resolveFilters(
   stores: Stores,
@@ -100,6 +103,7 @@ export async function resolveFilters(
   }
   const locked = lockedDimensions(restrictions);
   let filters = restrictionFilters(restrictions);
+  const tags = await loadFilterTags(stores.pg.db, user, requested);
   const notices: string[] = [];
   const errors: { field: string; message: string }[] = [];
   requested.forEach((rf, i) => {
@@ -117,16 +121,23 @@ export async function resolveFilters(
         errors.push({ field, message: parsed.error });
         return;
       }
+      const expanded = expandTagFilter(tags, parsed.filter);
+      if ("error" in expanded) {
+        errors.push({ field, message: expanded.error });
+        return;
+      }
       if (locked.has(dimension)) {
         const allowed = filters.filter((f) => f.locked && f.dimension === dimension);
-        if (parsed.filter.isNegation || !allowed.some((f) => f.value === parsed.filter.value)) {
+        if (expanded.filters.some((x) => x.isNegation || !allowed.some((f) => f.value === x.value))) {
           errors.push({ field, message: `${dimension} is restricted for your account to ${allowed.map((f) => f.value).join(", ")}; this filter cannot be changed.` });
         }
         return; // a repeat of a constrained value: already applied
       }
-      const added = addFilter(filters, parsed.filter, locked);
-      filters = added.filters;
-      if (added.notice) notices.push(added.notice);
+      for (const filter of expanded.filters) {
+        const added = addFilter(filters, filter, locked);
+        filters = added.filters;
+        if (added.notice) notices.push(added.notice);
+      }
     });
   });
   if (errors.length) throw badRequest("Invalid filters.", errors);

@@ -39,6 +39,23 @@ export type Preset = DateRangePreset | TimePreset;
 
 export type TimeRange = { start: number; end: number };
 
+/** Labels of the preset select, time presets first (shortest to longest), then the date ranges. */
+export const PRESET_LABELS: Record<Preset, string> = {
+  LAST_30_MINUTES: "Last 30 minutes",
+  LAST_1_HOUR: "Last hour",
+  LAST_3_HOURS: "Last 3 hours",
+  LAST_6_HOURS: "Last 6 hours",
+  TODAY: "Today",
+  LAST_2_DAYS: "Last 2 days",
+  LAST_7_DAYS: "Last 7 days",
+  LAST_30_DAYS: "Last 30 days",
+  LAST_90_DAYS: "Last 90 days",
+  CURRENT_MONTH: "Current month",
+  LAST_MONTH: "Last month",
+  LAST_3_MONTHS: "Last 3 months",
+  CURRENT_YEAR: "Current year",
+};
+
 const MINUTE = 60;
 const HOUR = 3600;
 const DAY = 86_400;
@@ -103,6 +120,34 @@ function startOfMonthBefore(monthStart: dayjs.Dayjs, n: number, tz: string): day
 /** The validity rule of the date picker: start <= end <= max (and start >= min when given). */
 export function isValidRange(range: TimeRange, max: number, min?: number): boolean {
   return range.start <= range.end && range.end <= max && (min === undefined || range.start >= min);
+}
+
+/**
+ * What is wrong with a range picked in the date picker, checked in the order the user is told:
+ * a start outside [min, max] and an end outside [min, max] have their own toasts; otherwise the
+ * validity rule (start <= end <= max) decides. null: the range is valid.
+ */
+export type RangeProblem = "start-out-of-range" | "end-out-of-range" | "invalid";
+export function rangeProblem(range: TimeRange, bounds: { min: number; max: number }): RangeProblem | null {
+  if (range.start < bounds.min || range.start > bounds.max) return "start-out-of-range";
+  if (range.end < bounds.min || range.end > bounds.max) return "end-out-of-range";
+  return isValidRange(range, bounds.max) ? null : "invalid";
+}
+
+/**
+ * A unix time as a Date whose local (browser) fields show the wall-clock time of `tz`: date
+ * pickers display and edit local fields, while the user reads times in their own timezone.
+ */
+export function unixToWallDate(ts: number, tz: string): Date {
+  const t = dayjs.unix(ts).tz(tz);
+  return new Date(t.year(), t.month(), t.date(), t.hour(), t.minute(), t.second());
+}
+
+/** The inverse of unixToWallDate: the local fields of `date` read as a wall-clock time in `tz`. */
+export function wallDateToUnix(date: Date, tz: string): number {
+  const pad = (n: number) => String(n).padStart(2, "0");
+  const text = `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())} ${pad(date.getHours())}:${pad(date.getMinutes())}:${pad(date.getSeconds())}`;
+  return dayjs.tz(text, tz).unix();
 }
 
 export type ClampResult = TimeRange & { adjusted: "none" | "start-moved" | "end-clamped" | "start-moved-end-clamped" | "last-30-minutes" };

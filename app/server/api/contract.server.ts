@@ -64,6 +64,16 @@ function zodErrors(error: z.ZodError): ApiError["errors"] {
   return error.issues.map((issue) => ({ field: issue.path.join(".") || "(body)", message: issue.message }));
 }
 
+/**
+ * Validates a body an endpoint reads itself (endpoints whose access rule must run before the body
+ * is validated, e.g. the public Looking Glass calls): the data, or the contract's 400 thrown.
+ */
+export function parseBody<T extends z.ZodType>(schema: T, raw: unknown): z.infer<T> {
+  const body = schema.safeParse(raw);
+  if (!body.success) throw new ApiProblem(400, { detail: "Invalid request body.", errors: zodErrors(body.error) });
+  return body.data;
+}
+
 async function readBody(request: Request): Promise<unknown> {
   const type = request.headers.get("Content-Type") ?? "";
   const text = await request.text();
@@ -76,23 +86,26 @@ async function readBody(request: Request): Promise<unknown> {
   }
 }
 
+export type AccessRefusal = "not_authenticated" | "consent_required" | "permission_denied";
+
+/** The contract's 403 for a refused caller (also used by endpoints with their own access rules). */
+export function accessProblem(reason: AccessRefusal, context: Pick<RequestContext, "session">): ApiProblem {
+  if (reason === "not_authenticated") {
+    const detail = context.session.status === "EXPIRED" ? MESSAGES.sessionExpired : "Authentication credentials were not provided.";
+    return new ApiProblem(403, { detail, exception_code: "not_authenticated" });
+  }
+  if (reason === "consent_required") return new ApiProblem(403, { detail: "Consent is required before using flowlens.", exception_code: "consent_required" });
+  return new ApiProblem(403, { detail: MESSAGES.permissionDenied, exception_code: "permission_denied" });
+}
+
 function checkAccess(access: Access, context: RequestContext, allowWithoutConsent: boolean): UserContext | null {
   // A PENDING_2FA session has a user but is not logged in: handlers never see that user.
   if (access === "public" || access === "session") return context.session.status === "LOGGED_IN" ? context.session.user : null;
   const user = context.session.status === "LOGGED_IN" ? context.session.user : null;
-  if (!user) {
-    throw new ApiProblem(403, {
-      detail: context.session.status === "EXPIRED" ? MESSAGES.sessionExpired : "Authentication credentials were not provided.",
-      exception_code: "not_authenticated",
-    });
-  }
+  if (!user) throw accessProblem("not_authenticated", context);
   // GDPR: withdrawing consent removes access, to the API as to the screens.
-  if (!user.hasConsented && !allowWithoutConsent) {
-    throw new ApiProblem(403, { detail: "Consent is required before using flowlens.", exception_code: "consent_required" });
-  }
-  if (typeof access === "object" && !user.permissions.includes(access.permission)) {
-    throw new ApiProblem(403, { detail: MESSAGES.permissionDenied, exception_code: "permission_denied" });
-  }
+  if (!user.hasConsented && !allowWithoutConsent) throw accessProblem("consent_required", context);
+  if (typeof access === "object" && !user.permissions.includes(access.permission)) throw accessProblem("permission_denied", context);
   return user;
 }
 

@@ -1,3 +1,5 @@
 export * from "./auth";
 export * from "./network";
 export * from "./account";
+export * from "./tags";
+export * from "./jobs";

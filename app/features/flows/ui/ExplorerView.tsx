@@ -1,15 +1,14 @@
-import { Alert, Anchor, Group, Stack, Text, Title } from "@mantine/core";
+import { Alert, Anchor, Stack, Text, Title } from "@mantine/core";
 import { useLocation } from "@remix-run/react";
-import { formatBitsPerSecond } from "~/lib/units";
 import type { ExplorerData } from "../explorer.server";
 import { SankeyChart, TimeseriesChart } from "./charts";
-import { FlowTable } from "./FlowTable";
 import { fmtTime } from "./format";
 import { OptionsForm } from "./OptionsForm";
+import { TableSection } from "./TableSection";
 
 /**
  * The body of a flows screen (Flow Explorer, AS Flows Egress): options form, messages, range,
- * chart of the view, total, export and table — all from the loader's data, so a deep link renders
+ * chart of the view, then the table section (total, table view, export, table) — all from the loader's data, so a deep link renders
  * fully on the server.
  */
 export function ExplorerView({ data, title, path }: { data: ExplorerData; title: string; path: string }) {
@@ -17,10 +16,6 @@ export function ExplorerView({ data, title, path }: { data: ExplorerData; title:
   const flows = data.flows;
   const range = flows?.range ?? null;
   const tz = data.timezone;
-  const rows = flows?.table ?? [];
-  const exportParams = new URLSearchParams(location.search);
-  if (data.scope) exportParams.set("scope", data.scope);
-  const exportHref = `/api/flows/export?${exportParams}`;
   return (
     <Stack>
       <Title order={2}>{title}</Title>
@@ -47,25 +42,7 @@ export function ExplorerView({ data, title, path }: { data: ExplorerData; title:
         <Alert color="gray">No flow data is available yet.</Alert>
       ) : null}
       {flows ? data.params.view === "sankey" ? <SankeyChart sankey={data.sankey} error={data.sankeyError} /> : <TimeseriesChart timeseries={flows.timeseries} timezone={tz} /> : null}
-      {flows ? (
-        <>
-          <Group justify="space-between">
-            <Text fw={600} data-testid="total">
-              Total: {formatBitsPerSecond(data.total)} ({rows.length} {rows.length === 1 ? "value" : "values"})
-            </Text>
-            {rows.length ? (
-              <Anchor href={exportHref} download data-testid="csv-export">
-                Export CSV
-              </Anchor>
-            ) : (
-              <Text size="sm" c="dimmed">
-                Table is empty, nothing to export
-              </Text>
-            )}
-          </Group>
-          <FlowTable rows={rows} dimension={data.dimension} total={data.total} />
-        </>
-      ) : null}
+      <TableSection data={data} />
     </Stack>
   );
 }

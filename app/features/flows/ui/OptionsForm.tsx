@@ -1,34 +1,36 @@
 import { Button, Group, NativeSelect, Paper, Radio, Stack, TextInput } from "@mantine/core";
-import { Form, useNavigation, useSubmit } from "@remix-run/react";
-import { useEffect, useRef } from "react";
+import { Form, useLocation, useNavigation, useSubmit } from "@remix-run/react";
+import { useCallback, useEffect, useRef } from "react";
 import type { ExplorerData } from "../explorer.server";
-import { CUSTOM_RANGE } from "../params";
-import { DATE_RANGE_PRESETS } from "../time";
+import { CUSTOM_RANGE, customRangeError, DEFAULT_DATE_RANGE } from "../params";
+import { DateRangeField } from "./DateRangeField";
+import { FilterBar } from "./FilterBar";
+import { useHydrated } from "./use-hydrated";
 
 const SUBMIT_DELAY_MS = 400;
 
-const PRESET_LABELS: Record<(typeof DATE_RANGE_PRESETS)[number], string> = {
-  LAST_2_DAYS: "Last 2 days",
-  LAST_7_DAYS: "Last 7 days",
-  LAST_30_DAYS: "Last 30 days",
-  LAST_90_DAYS: "Last 90 days",
-  CURRENT_MONTH: "Current month",
-  LAST_MONTH: "Last month",
-  LAST_3_MONTHS: "Last 3 months",
-  CURRENT_YEAR: "Current year",
-};
-
-function useDebouncedAutoSubmit(formRef: React.RefObject<HTMLFormElement>) {
+/**
+ * Submits the form (GET: the URL is the state) a moment after the last change of a named control,
+ * so several quick changes make one request. Controls without a name (the filter bar's inputs,
+ * the dimension to add a filter to) are not part of the URL and do not count. Returns the same
+ * delayed submit for changes made in code (hidden fields).
+ */
+function useDebouncedAutoSubmit(formRef: React.RefObject<HTMLFormElement>): () => void {
   const submit = useSubmit();
+  const timer = useRef<ReturnType<typeof setTimeout>>();
+  const schedule = useCallback(() => {
+    clearTimeout(timer.current);
+    timer.current = setTimeout(() => {
+      if (formRef.current) submit(formRef.current, { method: "get" });
+    }, SUBMIT_DELAY_MS);
+  }, [formRef, submit]);
   useEffect(() => {
     const form = formRef.current;
     if (!form) return;
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    const onChange = () => {
-      clearTimeout(timer);
-      timer = setTimeout(() => submit(form, { method: "get" }), SUBMIT_DELAY_MS);
+    const onChange = (event: Event) => {
+      if ((event.target as HTMLInputElement | null)?.name) schedule();
     };
-    const cancel = () => clearTimeout(timer);
+    const cancel = () => clearTimeout(timer.current);
     form.addEventListener("change", onChange);
     form.addEventListener("submit", cancel);
     return () => {
@@ -36,31 +38,54 @@ function useDebouncedAutoSubmit(formRef: React.RefObject<HTMLFormElement>) {
       form.removeEventListener("change", onChange);
       form.removeEventListener("submit", cancel);
     };
-  }, [formRef, submit]);
+  }, [formRef, schedule]);
+  return schedule;
 }
 
+/** Without JavaScript: one text field per filter parameter (`DIMENSION:value,!value`) and one for a new filter. */
+function FilterTextFields({ filters }: { filters: readonly string[] }) {
+  return (
+    <Stack gap={4}>
+      {filters.map((f, i) => (
+        <TextInput key={`${i}:${f}`} name="filter" defaultValue={f} aria-label={`Filter ${i + 1}`} w={520} />
+      ))}
+      <TextInput
+        name="filter"
+        defaultValue=""
+        label={filters.length ? "Add a filter" : "Filter"}
+        aria-label="New filter"
+        placeholder="AS_SRC_INGRESS:2906,!AS15169"
+        description="One dimension per field: DIMENSION:value,value; a leading ! negates a value. Empty a field to remove its filter."
+        w={520}
+        data-testid="new-filter"
+      />
+    </Stack>
+  );
+}
+
+/**
+ * The options of a flows screen as one GET form. It renders completely on the server and works
+ * without JavaScript (text fields for filters and unix-second ranges); with JavaScript the filters
+ * become a filter bar with autocomplete and the range gets date-time pickers, both writing the same
+ * URL parameters.
+ */
 export function OptionsForm({ data, path, label }: { data: ExplorerData; path: string; label: string }) {
   const formRef = useRef<HTMLFormElement>(null);
-  useDebouncedAutoSubmit(formRef);
+  const scheduleSubmit = useDebouncedAutoSubmit(formRef);
+  const hydrated = useHydrated();
   const { params } = data;
   const navigation = useNavigation();
+  const location = useLocation();
   const dimensionOptions = data.dimensions.map((d) => ({ value: d.value, label: d.label }));
-  const rangeValue = params.dateRange ?? (params.start !== undefined && params.end !== undefined ? CUSTOM_RANGE : "LAST_2_DAYS");
+  const rangeValue = params.dateRange ?? (params.start !== undefined && params.end !== undefined ? CUSTOM_RANGE : DEFAULT_DATE_RANGE);
+  const shownRange = data.flows?.range ?? data.requested;
   return (
-    <Form method="get" action={path} ref={formRef} aria-label={`${label} options`}>
+    // data-search: the URL state the form shows (the page commits a navigation's data after the URL changes).
+    <Form method="get" action={path} ref={formRef} aria-label={`${label} options`} data-search={location.search}>
       <Paper withBorder p="md">
         <Stack gap="sm">
           <Group align="flex-end" gap="md" wrap="wrap">
             <NativeSelect label="Dimension" name="dimension" defaultValue={data.dimension?.id} data={dimensionOptions} w={260} />
-            <NativeSelect
-              label="Date range"
-              name="dateRange"
-              defaultValue={rangeValue}
-              data={[...DATE_RANGE_PRESETS.map((p) => ({ value: p, label: PRESET_LABELS[p] })), { value: CUSTOM_RANGE, label: "Custom (start / end)" }]}
-              w={200}
-            />
-            <TextInput label="Start (unix seconds)" name="start" defaultValue={params.start ?? ""} inputMode="numeric" w={170} />
-            <TextInput label="End (unix seconds)" name="end" defaultValue={params.end ?? ""} inputMode="numeric" w={170} />
             <Radio.Group label="IP version" name="ipVersion" defaultValue={params.ipVersion}>
               <Group gap="xs" mt={6}>
                 <Radio value="all" label="All" />
@@ -69,6 +94,16 @@ export function OptionsForm({ data, path, label }: { data: ExplorerData; path: s
               </Group>
             </Radio.Group>
           </Group>
+          <DateRangeField
+            rangeValue={rangeValue}
+            start={params.start}
+            end={params.end}
+            shown={{ start: shownRange.start, end: shownRange.end }}
+            timezone={data.timezone}
+            error={customRangeError(params)}
+            hydrated={hydrated}
+            onChange={scheduleSubmit}
+          />
           <Group align="flex-end" gap="md" wrap="wrap">
             <Radio.Group label="View" name="view" defaultValue={params.view}>
               <Group gap="xs" mt={6}>
@@ -76,6 +111,13 @@ export function OptionsForm({ data, path, label }: { data: ExplorerData; path: s
                 <Radio value="sankey" label="Sankey" />
               </Group>
             </Radio.Group>
+            {/* Comparison with the previous period of equal length; the table view (set below the chart) rides along. */}
+            <label style={{ display: "flex", alignItems: "center", gap: 6, fontSize: "var(--mantine-font-size-sm)", paddingBottom: 6 }}>
+              <input type="checkbox" name="compare" value="1" defaultChecked={params.compare} data-testid="compare" />
+              Compare with the previous period
+            </label>
+            {params.table !== "aggregated" ? <input type="hidden" name="table" value={params.table} /> : null}
+            {params.pivot ? <input type="hidden" name="pivot" value="1" /> : null}
             <NativeSelect
               label="Second dimension (sankey)"
               name="dimension2"
@@ -84,21 +126,11 @@ export function OptionsForm({ data, path, label }: { data: ExplorerData; path: s
               w={260}
             />
           </Group>
-          <Stack gap={4}>
-            {params.filter.map((f, i) => (
-              <TextInput key={`${i}:${f}`} name="filter" defaultValue={f} aria-label={`Filter ${i + 1}`} w={520} />
-            ))}
-            <TextInput
-              name="filter"
-              defaultValue=""
-              label={params.filter.length ? "Add a filter" : "Filter"}
-              aria-label="New filter"
-              placeholder="AS_SRC_INGRESS:2906,!AS15169"
-              description="One dimension per field: DIMENSION:value,value; a leading ! negates a value. Empty a field to remove its filter."
-              w={520}
-              data-testid="new-filter"
-            />
-          </Stack>
+          {hydrated ? (
+            <FilterBar filterParamValues={params.filter} applied={data.flows?.filters ?? []} dimensions={dimensionOptions} defaultDimension={data.dimension?.id} onChange={scheduleSubmit} />
+          ) : (
+            <FilterTextFields filters={params.filter} />
+          )}
           <Group>
             <Button type="submit" loading={navigation.state === "loading" && navigation.location?.pathname === path}>
               Show

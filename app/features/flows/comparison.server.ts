@@ -1,0 +1,42 @@
+/**
+ * The Flow Explorer's table over the previous period of equal length: the same dimension, filters
+ * (with the user's locked restrictions, resolved as for the current period), IP version, scope and window,
+ * over [start − (end − start), start) of the current range aligned to the table read.
+ *
+ * Unlike the current range, the previous period is NOT clamped to the data: its bit/s are averages
+ * over exactly the same length, so time without data counts as no traffic (`covered` says whether
+ * the data reach back that far).
+ */
+import type { UserContext } from "~/server/auth/user-context.server";
+import type { Services } from "~/server/services.server";
+import { previousPeriod } from "./comparison";
+import type { Direction } from "./dimensions";
+import type { IpVersion } from "./filters";
+import { dataRange, flowTable, requireDimension, resolveFilters } from "./service.server";
+import type { RequestFilter } from "./service.types";
+import { alignRange, tableForWindow, type AggregationWindow, type TimeRange } from "./time";
+
+type Stores = Pick<Services, "pg" | "ch">;
+
+export type PreviousPeriodInput = {
+  dimension: string;
+  /** The current period as the current query resolved it (clamped to the data). */
+  range: TimeRange;
+  window: AggregationWindow;
+  filters: readonly RequestFilter[];
+  ipVersion: IpVersion;
+  /** The AS Flows Egress screen's restriction to one direction, as for the current period. */
+  scope?: Direction;
+  limit?: number;
+};
+
+export async function previousPeriodTable(stores: Stores, user: UserContext, version: number, input: PreviousPeriodInput) {
+  const dimension = requireDimension(user, version, input.dimension, "dimension");
+  const resolved = await resolveFilters(stores, user, version, input.filters);
+  // Aligned first, so both periods cover whole buckets of the table and do not overlap.
+  const range = previousPeriod(alignRange(input.range, tableForWindow(input.window)));
+  const q = { range, filters: resolved.filters, operatorAsn: resolved.operatorAsn, ipVersion: input.ipVersion, scope: input.scope, window: input.window, limit: input.limit };
+  const [table, data] = await Promise.all([flowTable(stores, dimension, q), dataRange(stores)]);
+  const covered = data.minTimestamp !== null && data.minTimestamp <= range.start;
+  return { range, table, covered };
+}

@@ -1,0 +1,76 @@
+/**
+ * The Flow Explorer's exports, computed from the same URL as the screen (loadExplorer), so a file
+ * holds exactly what the screen shows:
+ *
+ * - csv, xls, xlsx: the table of the chosen view — Aggregated (with the previous-period columns
+ *   when `compare=1`) or Detailed (one row per bucket and value); CSV with the user's delimiter.
+ * - svg, png: the chart of the view (timeseries or sankey).
+ *
+ * Refusals (400, spec shell §5): a pivoted table (the export is disabled there), an empty table
+ * ("Table is empty, nothing to export"), a sankey that cannot be drawn (its own message).
+ */
+import { MESSAGES } from "~/lib/messages";
+import { ApiProblem } from "~/server/api/contract.server";
+import type { UserContext } from "~/server/auth/user-context.server";
+import type { Services } from "~/server/services.server";
+import { sheetToCsv } from "../csv";
+import type { Direction } from "../dimensions";
+import { loadExplorer } from "../explorer.server";
+import { parseExplorerParams } from "../params";
+import { detailedRows } from "../table-views";
+import { chartPng, chartSvg, type ChartInput } from "./chart-image.server";
+import { CONTENT_TYPES, exportFilename, TABLE_FORMATS, type ExportFormat, type ExportName } from "./files";
+import { aggregatedSheet, detailedSheet, type Sheet } from "./sheet";
+import { writeXls, writeXlsx } from "./spreadsheet.server";
+
+export type ExportFile = { body: string | Uint8Array<ArrayBuffer>; contentType: string; filename: string };
+
+const refuse = (detail: string) => new ApiProblem(400, { detail });
+
+/** The screen a scope belongs to, for the sheet's title and the file name's prefix. */
+const screenOf = (scope: Direction | undefined) => (scope === "EGRESS" ? { title: "AS Flows Egress", slug: "as-flows-egress" } : { title: "Flow Explorer", slug: "flow-explorer" });
+
+export async function buildFlowExport(services: Services, user: UserContext, url: URL, format: ExportFormat, scope?: Direction): Promise<ExportFile> {
+  const params = parseExplorerParams(url.searchParams);
+  if (params.table === "detailed" && params.pivot) throw refuse(MESSAGES.exportWhilePivoted);
+  const isTable = TABLE_FORMATS.includes(format);
+  // Charts need the chart's data; a table export skips it unless the detailed view is built from it.
+  const data = await loadExplorer(services, user, url, { tableOnly: isTable, scope });
+  const flows = data.flows;
+  if (!flows || !data.dimension || !flows.range || flows.table.length === 0) throw refuse(MESSAGES.emptyTableExport);
+  const screen = screenOf(scope);
+  const name = (dimensions: readonly string[], variant?: string): ExportName => ({ dimensions, variant, range: flows.range!, timezone: data.timezone });
+  const file = (body: string | Uint8Array<ArrayBuffer>, n: ExportName): ExportFile => ({ body, contentType: CONTENT_TYPES[format], filename: exportFilename(n, format, screen.slug) });
+
+  if (isTable) {
+    let sheet: Sheet;
+    let fileName: ExportName;
+    if (params.table === "detailed") {
+      const rows = detailedRows(flows.timeseries);
+      if (!rows.length) throw refuse(MESSAGES.emptyTableExport);
+      sheet = detailedSheet(screen.title, rows, data.timezone);
+      fileName = name([data.dimension.id], "detailed");
+    } else {
+      sheet = aggregatedSheet(screen.title, data.comparison?.rows ?? flows.table, data.comparison !== null);
+      fileName = name([data.dimension.id]);
+    }
+    if (format === "csv") return file(sheetToCsv(sheet, data.csvDelimiter), fileName);
+    if (format === "xlsx") return file(await writeXlsx(sheet), fileName);
+    return file(writeXls(sheet), fileName);
+  }
+
+  let chart: ChartInput;
+  let fileName: ExportName;
+  if (data.params.view === "sankey") {
+    if (data.sankeyError) throw refuse(data.sankeyError);
+    if (!data.sankey || !data.sankey.links.length || !data.params.dimension2) throw refuse(MESSAGES.emptyTableExport);
+    chart = { kind: "sankey", sankey: data.sankey };
+    fileName = name([data.dimension.id, data.params.dimension2], "sankey");
+  } else {
+    if (!flows.timeseries.buckets.length || !flows.timeseries.series.length) throw refuse(MESSAGES.emptyTableExport);
+    chart = { kind: "timeseries", timeseries: flows.timeseries, timezone: data.timezone };
+    fileName = name([data.dimension.id], "timeseries");
+  }
+  const svg = chartSvg(chart);
+  return file(format === "svg" ? svg : chartPng(svg), fileName);
+}

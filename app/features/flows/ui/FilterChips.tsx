@@ -1,0 +1,74 @@
+import { Pill, Tooltip } from "@mantine/core";
+import { useEffect, useState } from "react";
+import { getDimension, type DimensionId } from "../dimensions";
+import type { FlowFilter } from "../filters";
+import { filterValueName } from "./flows-client";
+
+/** The name of a filter value from api/filter/metadata/ (batched); null until known, or when there is none. */
+function useValueName(dimension: DimensionId, value: string, enabled: boolean): string | null {
+  const [name, setName] = useState<string | null>(null);
+  useEffect(() => {
+    if (!enabled) return;
+    let live = true;
+    filterValueName(dimension, value).then((n) => {
+      if (live) setName(n);
+    });
+    return () => {
+      live = false;
+    };
+  }, [dimension, value, enabled]);
+  return name;
+}
+
+/** How a value reads on its chip: AS numbers as AS…, tags as they are referenced, the rest as it is. */
+function valueText(filter: FlowFilter): string {
+  if (filter.tag) return filter.value;
+  return getDimension(filter.dimension).filterKind === "AS_NUMBER" ? `AS${filter.value}` : filter.value;
+}
+
+function FilterChip({ filter, removable, named, onRemove }: { filter: FlowFilter; removable: boolean; named: boolean; onRemove: () => void }) {
+  // Tags are named by the tag itself; names are only looked up for plain values.
+  const name = useValueName(filter.dimension, filter.value, named && !filter.tag);
+  const value = valueText(filter);
+  const text = name && name !== filter.value ? `${name} (${value})` : value;
+  const title = `${filter.isNegation ? "Excluded" : "Included"}${filter.locked ? ", locked by your account's restrictions" : ""}: ${getDimension(filter.dimension).label} ${value}`;
+  return (
+    <Tooltip label={title} openDelay={300}>
+      <Pill
+        size="md"
+        withRemoveButton={removable}
+        onRemove={onRemove}
+        removeButtonProps={{ "aria-label": `Remove filter ${filter.isNegation ? "not " : ""}${value}` }}
+        data-testid="filter-chip"
+        data-dimension={filter.dimension}
+        data-value={filter.value}
+        data-negated={filter.isNegation || undefined}
+        data-locked={filter.locked || undefined}
+        style={{
+          // Negated chips read as exclusions: red and struck through; locked ones are outlined.
+          backgroundColor: filter.isNegation ? "var(--mantine-color-red-1)" : "var(--mantine-color-blue-1)",
+          color: filter.isNegation ? "var(--mantine-color-red-9)" : "var(--mantine-color-blue-9)",
+          border: filter.locked ? "1px dashed var(--mantine-color-gray-6)" : undefined,
+        }}
+      >
+        {filter.isNegation ? <span aria-label="not">≠ </span> : null}
+        {filter.locked ? <span aria-label="locked">🔒 </span> : null}
+        <span style={filter.isNegation ? { textDecoration: "line-through" } : undefined}>{text}</span>
+      </Pill>
+    </Tooltip>
+  );
+}
+
+/**
+ * The chips of one dimension's filters; locked chips have no remove button. `named`: look the
+ * values' names up (only for dimensions the user may use: the metadata call refuses the others).
+ */
+export function FilterChips({ filters, locked, named, onRemove }: { filters: readonly FlowFilter[]; locked: boolean; named: boolean; onRemove: (filter: FlowFilter) => void }) {
+  return (
+    <Pill.Group>
+      {filters.map((f) => (
+        <FilterChip key={`${f.isNegation ? "!" : ""}${f.value}`} filter={f} removable={!locked && !f.locked} named={named} onRemove={() => onRemove(f)} />
+      ))}
+    </Pill.Group>
+  );
+}

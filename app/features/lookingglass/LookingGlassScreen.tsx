@@ -1,0 +1,114 @@
+/**
+ * The body of both Looking Glass screens: the form, the progress bar and status, then the results
+ * area — the before-submit text, the offline text, the results banner, the table (plain HTML from
+ * the server, the interactive table once JavaScript runs) or the ping/traceroute blocks.
+ */
+import { Alert, Badge, Button, Group, Progress as ProgressBar, Stack, Text } from "@mantine/core";
+import { lazy, Suspense, useMemo } from "react";
+import { useHydrated } from "~/features/flows/ui/use-hydrated";
+import { MESSAGES, resultsLimited } from "~/lib/messages";
+import { flattenRunRows } from "./run-rows";
+import { LookingGlassForm } from "./LookingGlassForm";
+import { NetcommandResults } from "./NetcommandResults";
+import type { LookingGlassPageData } from "./page-data";
+import { PlainResultsTable } from "./PlainResultsTable";
+import { statusName } from "./status";
+import { availableQueryTypes, serializeLookingGlassUrl } from "./url-state";
+import { useLookingGlassRun } from "./use-lookingglass-run";
+
+// The interactive table (mantine-react-table) loads after hydration, in its own chunk.
+const ResultsTable = lazy(() => import("./ResultsTable").then((m) => ({ default: m.ResultsTable })));
+
+export function LookingGlassScreen({ page, path, exportPath, currentPage, rna }: {
+  page: LookingGlassPageData;
+  path: string;
+  exportPath: string;
+  currentPage: number;
+  rna: { rawFlowsEmpty: boolean } | null;
+}) {
+  const hydrated = useHydrated();
+  const { run, jobs, progress, submit, reset, abort } = useLookingGlassRun({ initialRun: page.run, initialJobs: page.jobs, vantagePoints: page.vantagePoints, path });
+  const rows = useMemo(() => flattenRunRows(run), [run]);
+  const offline = run.status === "BACKEND_ERROR";
+  const started = run.status !== "IDLE";
+  const state = useMemo(() => serializeLookingGlassUrl(page.state, page.vantagePoints), [page.state, page.vantagePoints]);
+  const search = hydrated ? new URLSearchParams(window.location.search) : state;
+  const formats = page.variant === "public" ? ["csv", "xls", "xlsx"] : ["png", "csv", "xls", "xlsx"];
+  const exportSearch = new URLSearchParams(search);
+  exportSearch.delete("page");
+  if (page.variant === "public") exportSearch.set("variant", "public");
+  const exports = formats.map((format) => ({ label: format === "png" ? "PNG" : `Table (${format})`, href: `${exportPath}?${exportSearch}&format=${format}` }));
+  const pageHref = (n: number) => {
+    const s = new URLSearchParams(state);
+    s.set("page", String(n));
+    return `${path}?${s}`;
+  };
+  const routerOf = (vp: string) => page.vantagePoints.find((v) => v.display_name === vp)?.router;
+
+  return (
+    <Stack gap="md">
+      <LookingGlassForm
+        action={path}
+        vantagePoints={page.vantagePoints}
+        queryTypes={availableQueryTypes(page.canInvokeNetcommandApi)}
+        initial={page.state}
+        pending={run.status === "PENDING"}
+        termError={page.termError}
+        vantagePointError={page.vantagePointError}
+        onSubmit={hydrated ? submit : undefined}
+        onQueryTypeChange={reset}
+      />
+      <Group gap="sm" align="center">
+        <ProgressBar value={progress.percent} style={{ flex: 1 }} size="sm" aria-label="Query progress" animated={run.status === "PENDING"} />
+        {hydrated && run.status === "PENDING" ? (
+          <Button size="compact-xs" variant="default" onClick={abort}>
+            Abort
+          </Button>
+        ) : null}
+        <Badge variant="light" data-testid="lookingglass-status">
+          {statusName(run.status, page.variant)}
+        </Badge>
+      </Group>
+      <section aria-label="Results" data-testid="lookingglass-results">
+        {offline ? (
+          <Alert color="red">{MESSAGES.lookingGlassOffline}</Alert>
+        ) : !started && jobs.length === 0 ? (
+          <Text c="dimmed">{MESSAGES.lookingGlassBeforeSubmit}</Text>
+        ) : jobs.length > 0 ? (
+          <NetcommandResults blocks={jobs} />
+        ) : (
+          <Stack gap="sm">
+            {run.notices.map((n, i) => (
+              <Alert key={i} color={n.kind === "error" ? "red" : "yellow"} variant="light" data-testid="lookingglass-notice">
+                {n.message}
+              </Alert>
+            ))}
+            {run.limit ? (
+              <Alert color="yellow" data-testid="results-banner">
+                {resultsLimited(run.limit.total, run.limit.shown)}
+              </Alert>
+            ) : null}
+            {rows.length > 0 ? (
+              hydrated ? (
+                <Suspense fallback={<PlainResultsTable rows={rows} variant={page.variant} page={currentPage} pageHref={pageHref} />}>
+                  <ResultsTable rows={rows} variant={page.variant} exports={exports} rna={rna ? { ...rna, routerOf } : null} />
+                </Suspense>
+              ) : (
+                <Stack gap="xs">
+                  <Group gap="xs" data-testid="export-links">
+                    {exports.map((e) => (
+                      <a key={e.label} href={e.href}>
+                        {e.label}
+                      </a>
+                    ))}
+                  </Group>
+                  <PlainResultsTable rows={rows} variant={page.variant} page={currentPage} pageHref={pageHref} />
+                </Stack>
+              )
+            ) : null}
+          </Stack>
+        )}
+      </section>
+    </Stack>
+  );
+}

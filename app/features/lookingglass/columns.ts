@@ -1,0 +1,119 @@
+/**
+ * The Looking Glass table (spec §3 "Looking Glass row columns"): its columns per variant, the rows
+ * of a response flattened for display and export, and the link the 'Show in RNA' action opens.
+ * Pure and isomorphic: the screens, the export endpoint and the tests share it.
+ */
+import type { Sheet, SheetColumn } from "~/features/flows/export/sheet";
+
+/** A row as api/lookingglass/ returns it (the private-only fields absent for the public variant). */
+export type LookingGlassRow = {
+  VantagePoint: string;
+  Prefix: string;
+  RouteDistinguisher: string;
+  "BGP as_path": string;
+  "BGP local_pref": number;
+  "BGP med": number;
+  "BGP next_hop": string;
+  "BGP community"?: string;
+  "BGP originator_id"?: string;
+  /** ISO 8601 UTC. */
+  LastUpdate: string;
+};
+
+export type DataColumn = Exclude<keyof LookingGlassRow, never>;
+export const PRIVATE_ONLY_COLUMNS: readonly DataColumn[] = ["BGP community", "BGP originator_id"];
+export const DATA_COLUMNS: readonly DataColumn[] = [
+  "VantagePoint",
+  "Prefix",
+  "RouteDistinguisher",
+  "BGP as_path",
+  "BGP local_pref",
+  "BGP med",
+  "BGP next_hop",
+  "BGP community",
+  "BGP originator_id",
+  "LastUpdate",
+];
+/** The action column's name (row details, Show in RNA). */
+export const ACTION_COLUMN = "Action";
+
+export function dataColumns(variant: "public" | "private"): DataColumn[] {
+  return DATA_COLUMNS.filter((c) => variant === "private" || !PRIVATE_ONLY_COLUMNS.includes(c));
+}
+
+/** Headers as the table shows them: the timestamp column says it is UTC. */
+export function columnHeader(column: DataColumn): string {
+  return column === "LastUpdate" ? "LastUpdate (UTC)" : column;
+}
+
+export const PAGE_SIZE = 25;
+/** The table keeps the height of 20 rows even with fewer results, so the page does not jump. */
+export const MIN_ROWS = 20;
+
+/** "2026-05-01T12:00:00Z" → "2026-05-01 12:00:00" (UTC, as the header says); other text unchanged. */
+export function formatLastUpdate(iso: string): string {
+  const m = /^(\d{4}-\d{2}-\d{2})T(\d{2}:\d{2}:\d{2})(?:\.\d+)?Z$/.exec(iso);
+  return m ? `${m[1]} ${m[2]}` : iso;
+}
+
+export function cellText(row: LookingGlassRow, column: DataColumn): string {
+  const value = row[column];
+  if (value === undefined) return "";
+  return column === "LastUpdate" ? formatLastUpdate(String(value)) : String(value);
+}
+
+export type ResultsByVantagePoint = Record<string, LookingGlassRow[] | string>;
+
+/** The rows of a response in vantage point order, and the vantage points that had none. */
+export function flattenResults(results: ResultsByVantagePoint): { rows: LookingGlassRow[]; noData: string[] } {
+  const rows: LookingGlassRow[] = [];
+  const noData: string[] = [];
+  for (const [key, value] of Object.entries(results)) {
+    if (Array.isArray(value) && value.length) rows.push(...value);
+    else noData.push(key);
+  }
+  return { rows, noData };
+}
+
+/** The table as a sheet for the csv/xls/xlsx writers of the exports. */
+export function resultsSheet(title: string, rows: readonly LookingGlassRow[], variant: "public" | "private"): Sheet {
+  const columns = dataColumns(variant);
+  const sheetColumns: SheetColumn[] = columns.map((c) => ({ header: columnHeader(c), kind: c === "BGP local_pref" || c === "BGP med" ? "number" : "text" }));
+  return { title, columns: sheetColumns, rows: rows.map((row) => columns.map((c) => (c === "BGP local_pref" || c === "BGP med" ? Number(row[c] ?? 0) : cellText(row, c)))) };
+}
+
+/**
+ * 'Show in RNA' (spec §2): the columns a user may pick, and the RNA filter each becomes. The RNA
+ * screen reads filters as `filter=<dimension>:<value>` search params like the Flow Explorer:
+ * the prefix as the destination prefix, the origin AS (last AS of the path) as the destination AS,
+ * the next hop as the next-hop address, the vantage point's router as the exporting router.
+ */
+export const RNA_COLUMNS = ["VantagePoint", "Prefix", "BGP as_path", "BGP next_hop"] as const;
+export type RnaColumn = (typeof RNA_COLUMNS)[number];
+
+export function rnaFilter(row: LookingGlassRow, column: RnaColumn, routerOf: (vantagePoint: string) => string | undefined): string | null {
+  switch (column) {
+    case "Prefix":
+      return row.Prefix ? `DST_PREFIX:${row.Prefix}` : null;
+    case "BGP as_path": {
+      const origin = row["BGP as_path"].trim().split(/\s+/).filter(Boolean).at(-1);
+      return origin ? `AS_DST:${origin}` : null;
+    }
+    case "BGP next_hop":
+      return row["BGP next_hop"] ? `NEXT_HOP:${row["BGP next_hop"]}` : null;
+    case "VantagePoint": {
+      const router = routerOf(row.VantagePoint);
+      return router ? `EXPORTER:${router}` : null;
+    }
+  }
+}
+
+/** The RNA link for a row and the picked columns (null while none is picked, or none gives a filter). */
+export function rnaLink(row: LookingGlassRow, columns: readonly RnaColumn[], routerOf: (vantagePoint: string) => string | undefined): string | null {
+  const params = new URLSearchParams();
+  for (const column of columns) {
+    const filter = rnaFilter(row, column, routerOf);
+    if (filter) params.append("filter", filter);
+  }
+  return params.size ? `/rna?${params.toString()}` : null;
+}

@@ -1,0 +1,186 @@
+/**
+ * What a Looking Glass screen renders, computed on the server from its URL (spec §2): the vantage
+ * points of the variant, the form's state, and — when the URL carries a query — the results. The
+ * private screen uses it for deep links; the public page depends on it entirely, because it must
+ * work without JavaScript: its GET form lands here and the results come back as HTML.
+ */
+import { netcommandAccess, requestOwner } from "~/features/netcommand/access.server";
+import { createNetcommandJob, NetcommandInputError, NetcommandLimitError, readNetcommandJob, waitForJob } from "~/features/netcommand/jobs.server";
+import { runReducer, initialRunState, eventsOfResponse, type RunState } from "~/features/lookingglass/status";
+import { publicQueryLimiter } from "~/features/routing/lookingglass-cache.server";
+import { cachedLookingGlassQuery, LookingGlassInputError, type LookingGlassResult } from "~/features/routing/lookingglass.server";
+import { listVantagePoints, type LookingGlassVariant, type VantagePointJson } from "~/features/routing/vantage-points.server";
+import { MESSAGES } from "~/lib/messages";
+import { clientAddress } from "~/server/auth/session.server";
+import type { UserContext } from "~/server/auth/user-context.server";
+import { log } from "~/server/log.server";
+import type { Services } from "~/server/services.server";
+import type { LookingGlassRow } from "./columns";
+import type { NetcommandBlockData } from "./NetcommandResults";
+import { availableQueryTypes, isNetcommandType, JOBS_PARAM, isSubmitted, parseLookingGlassUrl, selectVantagePoints, type LookingGlassUrlState } from "./url-state";
+import { validateTerm } from "./validation";
+
+export const SELECT_VANTAGE_POINT = "Select at least one vantage point.";
+
+/** The vantage point fields a screen needs (the address is shown in ping/traceroute headings). */
+export type ScreenVantagePoint = Pick<VantagePointJson, "key" | "display_name" | "description" | "legacy_description" | "router" | "ip">;
+
+export type LookingGlassPage = {
+  variant: LookingGlassVariant;
+  vantagePoints: ScreenVantagePoint[];
+  state: LookingGlassUrlState;
+  canInvokeNetcommandApi: boolean;
+  /** Whether the URL asked for a query. */
+  submitted: boolean;
+  /** The term's validation error (shown on the input), or the vantage point selection's. */
+  termError: string | null;
+  vantagePointError: string | null;
+  /** The run as the reducer leaves it: status, per-vantage-point outcomes, banner, notices. */
+  run: RunState<LookingGlassRow>;
+  /** The normalised term the server answered for. */
+  answeredTerm: string | null;
+  /** Ping/traceroute blocks the server ran (the page without JavaScript). */
+  jobs: NetcommandBlockData[];
+  /** While some of those jobs still run: the URL that reads them again (the page refreshes to it). */
+  refreshUrl: string | null;
+};
+
+/** How long a loader waits for ping/traceroute jobs before answering with what it has (then the page refreshes). */
+export const NETCOMMAND_WAIT_MS = 15_000;
+
+
+/**
+ * Whether ping and traceroute are offered: logged-in users need the flag canInvokeNetcommandApi;
+ * anonymous visitors of the public page get them when the flag is on for everybody (the same rule
+ * as api/netcommand/).
+ */
+export async function netcommandAllowed(services: Pick<Services, "pg" | "config">, user: UserContext | null): Promise<boolean> {
+  return "scope" in (await netcommandAccess(services, user));
+}
+
+const screenVantagePoint = (vp: VantagePointJson): ScreenVantagePoint => ({
+  key: vp.key,
+  display_name: vp.display_name,
+  description: vp.description,
+  legacy_description: vp.legacy_description,
+  router: vp.router,
+  ip: vp.ip,
+});
+
+/** A query's answer as the reducer's finished run (Completed or NoData, with its notices). */
+export function runOfResult(result: Pick<LookingGlassResult, "results" | "results_limit" | "results_maximum">, nameOf: (key: string) => string): RunState<LookingGlassRow> {
+  let run = runReducer(initialRunState<LookingGlassRow>(), { type: "start" });
+  for (const event of eventsOfResponse<LookingGlassRow>(result as never, nameOf)) run = runReducer(run, event);
+  return run;
+}
+
+export async function loadLookingGlassPage(
+  services: Pick<Services, "pg" | "ch" | "config">,
+  options: { variant: LookingGlassVariant; url: URL; request: Request; user: UserContext | null },
+): Promise<LookingGlassPage> {
+  const { variant, url } = options;
+  const canInvokeNetcommandApi = await netcommandAllowed(services, options.user);
+  const queryTypes = availableQueryTypes(canInvokeNetcommandApi);
+  const submitted = isSubmitted(url.searchParams);
+  const base = { variant, canInvokeNetcommandApi, submitted, termError: null, vantagePointError: null, answeredTerm: null, jobs: [], refreshUrl: null };
+
+  let available: VantagePointJson[];
+  try {
+    available = await listVantagePoints(services, { variant });
+  } catch (error) {
+    log.error(`Looking Glass: the vantage points could not be loaded: ${error instanceof Error ? error.message : String(error)}`);
+    return {
+      ...base,
+      vantagePoints: [],
+      state: parseLookingGlassUrl(url.searchParams, [], queryTypes),
+      run: runReducer(initialRunState<LookingGlassRow>(), { type: "backendError" }),
+    };
+  }
+  const state = parseLookingGlassUrl(url.searchParams, available, queryTypes);
+  const page: LookingGlassPage = { ...base, vantagePoints: available.map(screenVantagePoint), state, run: initialRunState() };
+  if (!submitted) return page;
+
+  const termCheck = validateTerm(state.queryType, state.queryTerm);
+  if (!termCheck.ok) return { ...page, termError: termCheck.error };
+  if (state.selectedVantagePoints.length === 0) return { ...page, vantagePointError: SELECT_VANTAGE_POINT };
+  if (isNetcommandType(state.queryType)) return { ...page, ...(await runNetcommandJobs(services, options, available, state, termCheck.value)) };
+
+  if (variant === "public") {
+    const decision = publicQueryLimiter.take(clientAddress(options.request));
+    if (!decision.allowed) {
+      const message = `Too many Looking Glass queries. Please try again in ${decision.retryAfterSeconds} seconds.`;
+      return { ...page, run: runReducer(runReducer(initialRunState(), { type: "start" }), { type: "error", message }) };
+    }
+  }
+  const selected = selectVantagePoints(available, state.selectedVantagePoints);
+  try {
+    const result = await cachedLookingGlassQuery(services, {
+      variant,
+      queryType: state.queryType,
+      queryTerm: state.queryTerm,
+      vantagePoints: selected.map((vp) => vp.key),
+    });
+    const nameOf = (key: string) => available.find((vp) => vp.key === key)?.display_name ?? key;
+    return { ...page, run: runOfResult(result, nameOf), answeredTerm: result.queryTerm };
+  } catch (error) {
+    if (error instanceof LookingGlassInputError) {
+      return error.field === "vantagePoints" ? { ...page, vantagePointError: error.message } : { ...page, termError: error.message };
+    }
+    log.error(`Looking Glass query failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+    return { ...page, run: runReducer(runReducer(initialRunState(), { type: "start" }), { type: "error", message: MESSAGES.serverError }) };
+  }
+}
+
+const pendingRun = () => runReducer(initialRunState<LookingGlassRow>(), { type: "start" });
+
+/**
+ * Ping/traceroute for the page without JavaScript: a job per selected vantage point, waited for up
+ * to NETCOMMAND_WAIT_MS. Jobs still running then are shown with their state and the page refreshes
+ * to a URL naming the jobs (JOBS_PARAM), which reads them again instead of starting new ones.
+ */
+async function runNetcommandJobs(
+  services: Pick<Services, "pg" | "config">,
+  options: { variant: LookingGlassVariant; url: URL; request: Request; user: UserContext | null },
+  available: VantagePointJson[],
+  state: LookingGlassUrlState,
+  destination: string,
+): Promise<Pick<LookingGlassPage, "run" | "jobs" | "refreshUrl">> {
+  const access = await netcommandAccess(services, options.user);
+  if (!("scope" in access)) return { run: runReducer(pendingRun(), { type: "jobFailed", message: MESSAGES.permissionDenied }), jobs: [], refreshUrl: null };
+  const { owner } = requestOwner(options.request, options.user);
+  const selected = selectVantagePoints(available, state.selectedVantagePoints);
+  let ids: Record<string, string> = {};
+  try {
+    const known: unknown = JSON.parse(options.url.searchParams.get(JOBS_PARAM) ?? "{}");
+    if (known && typeof known === "object") ids = Object.fromEntries(Object.entries(known).filter(([, v]) => typeof v === "string")) as Record<string, string>;
+  } catch {
+    ids = {};
+  }
+  const reading = selected.every((vp) => ids[vp.display_name]);
+  if (!reading) {
+    try {
+      const created = await Promise.all(
+        selected.map((vp) => createNetcommandJob(services, { owner, scope: access.scope, networkElement: vp.key, queryType: state.queryType, targetAddress: destination })),
+      );
+      ids = Object.fromEntries(selected.map((vp, i) => [vp.display_name, created[i].jobID]));
+    } catch (error) {
+      if (error instanceof NetcommandInputError || error instanceof NetcommandLimitError) {
+        return { run: runReducer(pendingRun(), { type: "jobFailed", message: error.message }), jobs: [], refreshUrl: null };
+      }
+      throw error;
+    }
+  }
+  const views = await Promise.all(
+    selected.map(async (vp) => {
+      // Jobs named by the URL must belong to this visitor; new ones are theirs by construction.
+      const view = reading ? await readNetcommandJob(services, ids[vp.display_name], owner) : await waitForJob(services, ids[vp.display_name], NETCOMMAND_WAIT_MS);
+      return view ?? { state: "FAILURE" as const, result: "Request failed" };
+    }),
+  );
+  const jobs: NetcommandBlockData[] = selected.map((vp, i) => ({ vantagePoint: vp.display_name, ip: vp.ip, destination, state: views[i].state, result: views[i].result }));
+  const running = jobs.some((j) => j.state === "PENDING" || j.state === "STARTED" || j.state === "RETRY");
+  if (!running) return { run: runReducer(pendingRun(), { type: "commandsDone" }), jobs, refreshUrl: null };
+  const next = new URL(options.url);
+  next.searchParams.set(JOBS_PARAM, JSON.stringify(ids));
+  return { run: pendingRun(), jobs, refreshUrl: `${next.pathname}?${next.searchParams}` };
+}

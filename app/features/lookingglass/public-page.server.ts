@@ -1,0 +1,37 @@
+/**
+ * The public Looking Glass page's loader, shared by its routes: /public/lookingglass in the
+ * analytics deployment (while the site setting public_looking_glass_enabled is on) and, in the
+ * public-lg deployment (APP_VARIANT=public-lg), the site's root.
+ */
+import { eq } from "drizzle-orm";
+import { siteSettings } from "~db/postgres/schema";
+import { publicLookingGlassEnabled } from "~/features/routing/lookingglass.server";
+import { getRequestContext } from "~/server/auth/guard.server";
+import { resolveStyle } from "~/server/site-style.server";
+import { loadLookingGlassPage } from "./page.server";
+
+export async function loadPublicLookingGlass(request: Request) {
+  const { services } = await getRequestContext(request);
+  if (!(await publicLookingGlassEnabled(services))) throw new Response("Not Found", { status: 404 });
+  const url = new URL(request.url);
+  const [style, settings, page] = await Promise.all([
+    resolveStyle(services.pg.db, null),
+    services.pg.db.select({ asName: siteSettings.asNameOfDeployment }).from(siteSettings).where(eq(siteSettings.id, 1)),
+    loadLookingGlassPage(services, { variant: "public", url, request, user: null }),
+  ]);
+  const asNameOfDeployment = settings[0]?.asName ?? "";
+  return {
+    page,
+    style: {
+      companyName: style.companyName,
+      companyLogo: style.companyLogo,
+      font: style.font,
+      brandedFooter: style.brandedFooter,
+      footerLinks: style.footerLinks,
+      colorTertiary: style.colorTertiary,
+    },
+    asNameOfDeployment,
+    title: asNameOfDeployment.trim() || style.companyName,
+    currentPage: Number(url.searchParams.get("page")) || 1,
+  };
+}

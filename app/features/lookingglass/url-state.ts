@@ -1,0 +1,128 @@
+/**
+ * The Looking Glass screen's state in its URL (spec §2 "Looking Glass form"): selectedVantagePoints,
+ * queryType and queryTerm. Pure and isomorphic: the loaders parse it, the GET form and the
+ * client's history updates write it, so a link reproduces the screen.
+ *
+ * selectedVantagePoints is a JSON list of vantage point descriptions, or the single entry "all" for
+ * every available one. A vantage point is described by its display name, which is unique within a
+ * variant (two routers may share the plain "City, Country" description); when parsing, the key,
+ * the legacy description and a description that names exactly one vantage point are accepted too,
+ * so older links keep working. The GET form without JavaScript cannot build JSON: it sends the
+ * parameter once per ticked box, which is parsed the same way. Names that do not exist among the
+ * available vantage points are dropped.
+ */
+import { LEGACY_QUERY_TYPES, QUERY_TYPES, toQueryType, type QueryType } from "~/features/routing/rib-sql";
+
+export { LEGACY_QUERY_TYPES, QUERY_TYPES, type QueryType };
+
+/** Where the analytics deployment serves the public Looking Glass (while the site setting is on). */
+export const PUBLIC_LOOKING_GLASS_PATH = "/public/lookingglass";
+
+export const ALL_VANTAGE_POINTS = "all";
+export const PARAM = { vantagePoints: "selectedVantagePoints", queryType: "queryType", queryTerm: "queryTerm" } as const;
+
+/** What the URL needs to know of a vantage point. */
+export type VantagePointRef = { key: string; display_name: string; description: string; legacy_description: string };
+
+export type LookingGlassUrlState = {
+  /** Display names of the selected vantage points, in the order of the available list. */
+  selectedVantagePoints: string[];
+  queryType: QueryType;
+  queryTerm: string;
+};
+
+/** Ping and traceroute are network commands; the flag canInvokeNetcommandApi offers them. */
+export const NETCOMMAND_TYPES: readonly QueryType[] = ["PingQuery", "TracerouteQuery"];
+export const isNetcommandType = (type: QueryType) => NETCOMMAND_TYPES.includes(type);
+
+/** The query types a visitor may choose (spec §3, §6). */
+export function availableQueryTypes(canInvokeNetcommandApi: boolean): QueryType[] {
+  return QUERY_TYPES.filter((type) => canInvokeNetcommandApi || !isNetcommandType(type));
+}
+
+/** The current id of a query type parameter (legacy codes mapped), or null when it names none. */
+export function parseQueryType(value: string | null): QueryType | null {
+  return value ? toQueryType(value.trim()) : null;
+}
+
+/** The raw names the selectedVantagePoints parameter(s) carry: a JSON list, "all", or one name per occurrence. */
+export function rawVantagePointNames(values: string[]): string[] {
+  const names: string[] = [];
+  for (const value of values) {
+    const text = value.trim();
+    if (text.startsWith("[")) {
+      try {
+        const list: unknown = JSON.parse(text);
+        if (Array.isArray(list)) names.push(...list.filter((v): v is string => typeof v === "string"));
+        continue;
+      } catch {
+        // Not JSON after all: a name that starts with "[" is taken as it is.
+      }
+    }
+    if (text) names.push(text);
+  }
+  return names;
+}
+
+/** The available vantage point a name refers to, or undefined (see the header for the accepted names). */
+export function findVantagePoint<T extends VantagePointRef>(available: readonly T[], name: string): T | undefined {
+  const wanted = name.trim();
+  const exact = available.find((vp) => vp.display_name === wanted) ?? available.find((vp) => vp.key === wanted) ?? available.find((vp) => vp.legacy_description === wanted);
+  if (exact) return exact;
+  const byDescription = available.filter((vp) => vp.description === wanted);
+  return byDescription.length === 1 ? byDescription[0] : undefined;
+}
+
+/** The selection the names make among the available vantage points, in the available order. */
+export function selectVantagePoints<T extends VantagePointRef>(available: readonly T[], names: readonly string[]): T[] {
+  if (names.some((name) => name.trim() === ALL_VANTAGE_POINTS)) return [...available];
+  const chosen = new Set(names.map((name) => findVantagePoint(available, name)).filter((vp): vp is T => vp !== undefined));
+  return available.filter((vp) => chosen.has(vp));
+}
+
+/**
+ * Query types that take a single vantage point keep exactly one. Every type of the spec takes
+ * several (§3), so today this only matters if a type's support changes; the rule stays in one place.
+ */
+export const SINGLE_VANTAGE_POINT_TYPES: readonly QueryType[] = [];
+
+export function keepForQueryType<T>(selected: readonly T[], queryType: QueryType): T[] {
+  return SINGLE_VANTAGE_POINT_TYPES.includes(queryType) ? selected.slice(0, 1) : [...selected];
+}
+
+/** The URL state from search params, against the available vantage points and query types. */
+export function parseLookingGlassUrl(search: URLSearchParams, available: readonly VantagePointRef[], queryTypes: readonly QueryType[]): LookingGlassUrlState {
+  const requestedType = parseQueryType(search.get(PARAM.queryType));
+  const queryType = requestedType && queryTypes.includes(requestedType) ? requestedType : queryTypes[0] ?? "AsPathQuery";
+  const selected = keepForQueryType(selectVantagePoints(available, rawVantagePointNames(search.getAll(PARAM.vantagePoints))), queryType);
+  return {
+    selectedVantagePoints: selected.map((vp) => vp.display_name),
+    queryType,
+    queryTerm: (search.get(PARAM.queryTerm) ?? "").slice(0, 200),
+  };
+}
+
+/** Whether the URL asks for a query (the form was submitted), as opposed to a bare visit. */
+export function isSubmitted(search: URLSearchParams): boolean {
+  return search.has(PARAM.queryType) || search.has(PARAM.queryTerm);
+}
+
+/** Search params of a state: "all" when every available vantage point (more than one) is selected. */
+export function serializeLookingGlassUrl(state: LookingGlassUrlState, available: readonly VantagePointRef[]): URLSearchParams {
+  const params = new URLSearchParams();
+  const all = available.length > 1 && state.selectedVantagePoints.length === available.length;
+  params.set(PARAM.vantagePoints, JSON.stringify(all ? [ALL_VANTAGE_POINTS] : state.selectedVantagePoints));
+  params.set(PARAM.queryType, state.queryType);
+  params.set(PARAM.queryTerm, state.queryTerm);
+  return params;
+}
+
+/** The search param that carries the ping/traceroute jobs of a page waiting for them: JSON {display name: job id}. */
+export const JOBS_PARAM = "jobs";
+/** Seconds after which a page with running jobs reloads to read them again (the page without JavaScript). */
+export const NETCOMMAND_REFRESH_SECONDS = 2;
+
+/** The meta refresh of a page whose ping/traceroute jobs still run. */
+export function refreshMeta(refreshUrl: string | null | undefined): { httpEquiv: string; content: string }[] {
+  return refreshUrl ? [{ httpEquiv: "refresh", content: `${NETCOMMAND_REFRESH_SECONDS};url=${refreshUrl}` }] : [];
+}

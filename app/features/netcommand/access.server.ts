@@ -1,0 +1,62 @@
+/**
+ * Who may run ping and traceroute (looking glass §6: the flag canInvokeNetcommandApi) and who a
+ * job belongs to.
+ *
+ * - Logged-in users (session or API token, consent given) holding the flag: every vantage point
+ *   and every address (scope "private").
+ * - Anonymous callers: only while the public Looking Glass is on (APP_VARIANT=public-lg or the
+ *   site setting) and the flag is enabled for everybody; public vantage points and public
+ *   addresses only (scope "public", see targets.ts).
+ */
+import { createHash } from "node:crypto";
+import { eq } from "drizzle-orm";
+import { featureFlags } from "~db/postgres/schema";
+import { publicLookingGlassEnabled } from "~/features/routing/lookingglass.server";
+import { accessProblem } from "~/server/api/contract.server";
+import { csrfCookieHeader, newCsrfToken, readCsrfCookie } from "~/server/auth/csrf.server";
+import type { RequestContext } from "~/server/auth/guard.server";
+import { clientAddress } from "~/server/auth/session.server";
+import type { UserContext } from "~/server/auth/user-context.server";
+import type { Services } from "~/server/services.server";
+import type { JobOwner, NetcommandScope } from "./jobs.server";
+
+export const NETCOMMAND_FLAG = "canInvokeNetcommandApi";
+
+export type NetcommandAccess = { scope: NetcommandScope } | { denied: "not_authenticated" | "permission_denied" | "consent_required" };
+
+async function flagEnabledForAll(services: Pick<Services, "pg">): Promise<boolean> {
+  const [row] = await services.pg.db.select({ on: featureFlags.enabledForAll }).from(featureFlags).where(eq(featureFlags.name, NETCOMMAND_FLAG));
+  return row?.on ?? false;
+}
+
+export async function netcommandAccess(services: Pick<Services, "pg" | "config">, user: UserContext | null): Promise<NetcommandAccess> {
+  if (user) {
+    if (!user.hasConsented) return { denied: "consent_required" };
+    return user.featureFlags.includes(NETCOMMAND_FLAG) ? { scope: "private" } : { denied: "permission_denied" };
+  }
+  if ((await publicLookingGlassEnabled(services)) && (await flagEnabledForAll(services))) return { scope: "public" };
+  return { denied: "not_authenticated" };
+}
+
+/** For the JSON endpoints: the caller's scope, or the contract's 403 for the reason it is refused. */
+export async function requireNetcommandScope(context: RequestContext, user: UserContext | null): Promise<NetcommandScope> {
+  const access = await netcommandAccess(context.services, user);
+  if ("scope" in access) return access.scope;
+  throw accessProblem(access.denied, context);
+}
+
+const sha256 = (text: string) => createHash("sha256").update(text).digest("hex");
+
+/**
+ * The owner of the jobs a request creates or reads. Anonymous visitors are recognised by their
+ * csrftoken cookie (a random per-browser value); a visitor without one gets one with the answer
+ * (`setCookie`), so a plain HTTP client keeping cookies can read its job back.
+ */
+export function requestOwner(request: Request, user: UserContext | null): { owner: JobOwner; setCookie: string | null } {
+  const address = clientAddress(request);
+  const existing = readCsrfCookie(request);
+  // A user keeps reading the anonymous jobs their browser started before logging in.
+  if (user) return { owner: { userId: user.id, visitor: existing ? sha256(existing) : null, clientAddress: address }, setCookie: null };
+  const token = existing ?? newCsrfToken();
+  return { owner: { userId: null, visitor: sha256(token), clientAddress: address }, setCookie: existing ? null : csrfCookieHeader(token) };
+}

@@ -1,0 +1,170 @@
+/**
+ * Looking Glass queries (spec §2–§5) over the current routing table (rib_current): who may ask
+ * (public or private variant), validation of the query, and the rows per vantage point in the
+ * spec's columns. The public variant sees only public vantage points and never the private-only
+ * columns.
+ */
+import type { LookingGlassRow } from "~/features/lookingglass/columns";
+import { eq } from "drizzle-orm";
+import { siteSettings } from "~db/postgres/schema";
+import { accessProblem, ApiProblem } from "~/server/api/contract.server";
+import type { RequestContext } from "~/server/auth/guard.server";
+import type { UserContext } from "~/server/auth/user-context.server";
+import type { Services } from "~/server/services.server";
+import { publicQueryCache, queryCacheKey } from "./lookingglass-cache.server";
+import { lookingGlassSql, parseRibQuery, toQueryType, type LookingGlassDbRow, type QueryType } from "./rib-sql";
+import { listVantagePoints, resolveVantagePoints, type LookingGlassVariant, type VantagePointJson } from "./vantage-points.server";
+
+export type { LookingGlassVariant } from "./vantage-points.server";
+
+/** Rows shown per request at most; the rows found beyond are counted for the results banner. */
+export const LOOKING_GLASS_RESULTS_LIMIT = 1000;
+export const VANTAGE_POINT_WITH_NO_DATA = "VantagePointWithNoData";
+
+/** One Looking Glass row in the spec's columns (§3), shared with the screens. */
+export type { LookingGlassRow };
+
+export type LookingGlassResult = {
+  /** Keyed by vantage point key: its rows, or "VantagePointWithNoData" when nothing matched there. */
+  results: Record<string, LookingGlassRow[] | typeof VANTAGE_POINT_WITH_NO_DATA>;
+  /** Both set only when rows were cut: results_limit rows shown of results_maximum found (the banner's M and N). */
+  results_limit: number | null;
+  results_maximum: number | null;
+  /** The normalised query term (compressed IPv6, network address of a prefix, canonical AS path pattern). */
+  queryTerm: string;
+  queryType: "AsPathQuery" | "IpPrefixQuery";
+};
+
+/** Input the Looking Glass refuses: a 400 with the message (and the field it concerns). */
+export class LookingGlassInputError extends Error {
+  constructor(
+    message: string,
+    readonly field: "queryTerm" | "queryType" | "vantagePoints" | "endDate",
+  ) {
+    super(message);
+    this.name = "LookingGlassInputError";
+  }
+}
+
+/** Whether anonymous visitors may use the Looking Glass: the public-lg deployment, or the site setting. */
+export async function publicLookingGlassEnabled(services: Pick<Services, "pg" | "config">): Promise<boolean> {
+  if (services.config.APP_VARIANT === "public-lg") return true;
+  const [row] = await services.pg.db.select({ enabled: siteSettings.publicLookingGlassEnabled }).from(siteSettings).where(eq(siteSettings.id, 1));
+  return row?.enabled ?? false;
+}
+
+export type LookingGlassAccess = { variant: LookingGlassVariant } | { denied: "not_authenticated" | "permission_denied" | "consent_required" };
+
+/**
+ * Which variant a caller gets (spec §6): the private one for logged-in users with
+ * PRIVATE_LOOKING_GLASS (and consent); otherwise the public one when it is enabled; otherwise the
+ * reason for refusing.
+ */
+export async function lookingGlassAccess(services: Pick<Services, "pg" | "config">, user: UserContext | null): Promise<LookingGlassAccess> {
+  if (user && user.hasConsented && user.permissions.includes("PRIVATE_LOOKING_GLASS")) return { variant: "private" };
+  if (await publicLookingGlassEnabled(services)) return { variant: "public" };
+  if (!user) return { denied: "not_authenticated" };
+  return { denied: user.hasConsented ? "permission_denied" : "consent_required" };
+}
+
+/** For the JSON endpoints: the caller's variant, or the contract's 403 for the reason it is refused. */
+export async function requireLookingGlassVariant(context: RequestContext, user: UserContext | null): Promise<LookingGlassVariant> {
+  const access = await lookingGlassAccess(context.services, user);
+  if ("variant" in access) return access.variant;
+  throw accessProblem(access.denied, context);
+}
+
+/** A LookingGlassInputError as the contract's 400. */
+export function inputProblem(error: LookingGlassInputError): ApiProblem {
+  return new ApiProblem(400, { detail: error.message, errors: [{ field: error.field, message: error.message }] });
+}
+
+const isoUtc = (unixSeconds: number) => new Date(unixSeconds * 1000).toISOString().replace(".000Z", "Z");
+
+function toRow(db: LookingGlassDbRow, vantagePoint: VantagePointJson, variant: LookingGlassVariant): LookingGlassRow {
+  const row: LookingGlassRow = {
+    VantagePoint: vantagePoint.display_name,
+    Prefix: db.prefix,
+    RouteDistinguisher: db.route_distinguisher,
+    "BGP as_path": db.as_path.join(" "),
+    "BGP local_pref": Number(db.local_pref),
+    "BGP med": Number(db.med),
+    "BGP next_hop": db.bgp_next_hop,
+    LastUpdate: isoUtc(Number(db.last_update)),
+  };
+  if (variant === "private") {
+    row["BGP community"] = db.communities.join(" ");
+    row["BGP originator_id"] = db.originator_id;
+  }
+  return row;
+}
+
+/** The query type of a request (current or legacy id) that the routing tables answer; otherwise an input error. */
+export function ribQueryType(value: string): "AsPathQuery" | "IpPrefixQuery" {
+  const type: QueryType | null = toQueryType(value);
+  if (type === "AsPathQuery" || type === "IpPrefixQuery") return type;
+  if (type === "PingQuery" || type === "TracerouteQuery") {
+    throw new LookingGlassInputError(`${type} is a network command: use api/netcommand/.`, "queryType");
+  }
+  throw new LookingGlassInputError(`Unknown query type "${value}": use AsPathQuery or IpPrefixQuery.`, "queryType");
+}
+
+/**
+ * Runs a Looking Glass query for a variant. `vantagePoints` names them by key, description or
+ * display name, or is ["all"]. Throws LookingGlassInputError for bad input.
+ */
+export async function runLookingGlassQuery(
+  stores: Pick<Services, "pg" | "ch">,
+  options: { variant: LookingGlassVariant; queryType: string; queryTerm: string; vantagePoints: string[]; limit?: number },
+): Promise<LookingGlassResult> {
+  const queryType = ribQueryType(options.queryType);
+  const parsed = parseRibQuery(queryType, options.queryTerm);
+  if (!parsed.ok) throw new LookingGlassInputError(parsed.error, "queryTerm");
+  if (options.vantagePoints.length === 0) throw new LookingGlassInputError("Select at least one vantage point.", "vantagePoints");
+  const available = await listVantagePoints(stores, { variant: options.variant });
+  const { selected, unknown } = resolveVantagePoints(available, options.vantagePoints);
+  if (unknown.length) throw new LookingGlassInputError(`Unknown vantage point: ${unknown.join(", ")}.`, "vantagePoints");
+  if (selected.length === 0) throw new LookingGlassInputError("No vantage point is available.", "vantagePoints");
+
+  const limit = options.limit ?? LOOKING_GLASS_RESULTS_LIMIT;
+  const { query, params } = lookingGlassSql({ vantagePoints: selected.map((vp) => vp.key), match: parsed.match, limit });
+  const rs = await stores.ch.client.query({ query, query_params: params, format: "JSONEachRow" });
+  const dbRows = await rs.json<LookingGlassDbRow>();
+
+  const byKey = new Map(selected.map((vp) => [vp.key, vp]));
+  const rows = new Map<string, LookingGlassRow[]>();
+  for (const db of dbRows) {
+    const vp = byKey.get(db.vantage_point)!;
+    const list = rows.get(vp.key) ?? [];
+    list.push(toRow(db, vp, options.variant));
+    rows.set(vp.key, list);
+  }
+  const results: LookingGlassResult["results"] = {};
+  for (const vp of selected) results[vp.key] = rows.get(vp.key) ?? VANTAGE_POINT_WITH_NO_DATA;
+  const found = dbRows.length ? Number(dbRows[0].total) : 0;
+  const cut = found > dbRows.length;
+  return {
+    results,
+    results_limit: cut ? dbRows.length : null,
+    results_maximum: cut ? found : null,
+    queryTerm: parsed.term,
+    queryType,
+  };
+}
+
+/**
+ * runLookingGlassQuery, with identical public queries (same type, trimmed term and vantage points)
+ * answered from the per-replica cache for up to a minute. Private queries always read the table.
+ */
+export async function cachedLookingGlassQuery(
+  stores: Pick<Services, "pg" | "ch">,
+  options: { variant: LookingGlassVariant; queryType: string; queryTerm: string; vantagePoints: string[] },
+): Promise<LookingGlassResult & { cached: boolean }> {
+  if (options.variant !== "public") return { ...(await runLookingGlassQuery(stores, options)), cached: false };
+  const key = queryCacheKey({ variant: options.variant, queryType: options.queryType, term: options.queryTerm.trim(), vantagePoints: options.vantagePoints.map((v) => v.trim()) });
+  const hit = publicQueryCache.get(key) as LookingGlassResult | undefined;
+  if (hit) return { ...hit, cached: true };
+  const result = await runLookingGlassQuery(stores, options);
+  publicQueryCache.set(key, result);
+  return { ...result, cached: false };
+}

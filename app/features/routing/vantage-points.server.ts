@@ -1,0 +1,85 @@
+/**
+ * Vantage points of the Looking Glass (spec §3): the routers whose routing tables are queried.
+ * The public variant lists only those marked public; display names differ per variant.
+ */
+import { asc, eq } from "drizzle-orm";
+import { vantagePoints } from "~db/postgres/schema";
+import type { Services } from "~/server/services.server";
+
+export type LookingGlassVariant = "public" | "private";
+
+/** One vantage point as GET api/lookingglass/vantagepoints/ lists it. */
+export type VantagePointJson = {
+  id: number;
+  key: string;
+  city: string;
+  country: string;
+  router: string;
+  legacy_description: string;
+  description: string;
+  ip: string;
+  /** 'City, Country' (public; numbered when several share a city) or 'Router City, Country' (private). */
+  display_name: string;
+};
+
+type VantagePointRow = typeof vantagePoints.$inferSelect;
+
+/**
+ * Display names (spec §3): public 'City, Country', with " 1", " 2", … (in id order) when several
+ * listed vantage points share the city; private 'Router City, Country'.
+ */
+export function displayNames(rows: Pick<VantagePointRow, "id" | "city" | "country" | "router">[], variant: LookingGlassVariant): Map<number, string> {
+  const names = new Map<number, string>();
+  if (variant === "private") {
+    for (const row of rows) names.set(row.id, `${row.router} ${row.city}, ${row.country}`);
+    return names;
+  }
+  const byPlace = new Map<string, number[]>();
+  for (const row of [...rows].sort((a, b) => a.id - b.id)) {
+    const place = `${row.city}, ${row.country}`;
+    byPlace.set(place, [...(byPlace.get(place) ?? []), row.id]);
+  }
+  for (const [place, ids] of byPlace) {
+    ids.forEach((id, i) => names.set(id, ids.length > 1 ? `${place} ${i + 1}` : place));
+  }
+  return names;
+}
+
+/** The vantage points a variant may query, in id order, with their display names. */
+export async function listVantagePoints(stores: Pick<Services, "pg">, options: { variant: LookingGlassVariant }): Promise<VantagePointJson[]> {
+  const query = stores.pg.db.select().from(vantagePoints);
+  const rows = await (options.variant === "public" ? query.where(eq(vantagePoints.isPublic, true)) : query).orderBy(asc(vantagePoints.id));
+  const names = displayNames(rows, options.variant);
+  return rows.map((row) => ({
+    id: row.id,
+    key: row.key,
+    city: row.city,
+    country: row.country,
+    router: row.router,
+    legacy_description: row.legacyDescription,
+    description: row.description,
+    ip: row.ip,
+    display_name: names.get(row.id)!,
+  }));
+}
+
+/**
+ * The vantage points a request names — by key, description, legacy description or display name,
+ * or the single entry "all" for every one available — among those the variant may query. Unknown
+ * names (private ones included, for the public variant: their existence is not revealed) are
+ * returned as `unknown`.
+ */
+export function resolveVantagePoints(available: VantagePointJson[], requested: string[]): { selected: VantagePointJson[]; unknown: string[] } {
+  if (requested.length === 1 && requested[0] === "all") return { selected: available, unknown: [] };
+  const selected = new Map<string, VantagePointJson>();
+  const unknown: string[] = [];
+  for (const name of requested) {
+    const wanted = name.trim();
+    const found =
+      available.find((vp) => vp.key === wanted) ??
+      available.find((vp) => vp.description === wanted || vp.display_name === wanted || vp.legacy_description === wanted);
+    if (found) selected.set(found.key, found);
+    else unknown.push(name);
+  }
+  return { selected: [...selected.values()], unknown };
+}

@@ -1,0 +1,176 @@
+import { Alert, Anchor, Button, Group, NativeSelect, Paper, Radio, Stack, Table, Text, TextInput, Title } from "@mantine/core";
+import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { Form, useLoaderData, useLocation, useNavigation, useRouteError } from "@remix-run/react";
+import { loadAsFlowsAnalysis, type AsFlowsAnalysisData } from "~/features/flows/analysis.server";
+import { CUSTOM_RANGE, DEFAULT_DATE_RANGE } from "~/features/flows/params";
+import { DATE_RANGE_PRESETS, PRESET_LABELS } from "~/features/flows/time";
+import { SankeyChart } from "~/features/flows/ui/charts";
+import { fmtTime } from "~/features/flows/ui/format";
+import { ValueName } from "~/features/flows/ui/ValueName";
+import { findToolRoute } from "~/lib/routes";
+import { formatBitsPerSecond } from "~/lib/units";
+import { requireUser } from "~/server/auth/guard.server";
+
+const PATH = "/as-flows-analysis";
+const TITLE = "AS Flows Analysis";
+
+export const meta: MetaFunction = () => [{ title: `${TITLE} · flowlens` }];
+
+/** Computed from the URL on the server, so a deep link (or a form sent without JavaScript) renders fully. */
+export async function loader({ request }: LoaderFunctionArgs) {
+  const { services, user } = await requireUser(request, findToolRoute(PATH));
+  return loadAsFlowsAnalysis(services, user, new URL(request.url));
+}
+
+const pct = (share: number) => `${(share * 100).toFixed(1)} %`;
+
+function OptionsForm({ data }: { data: AsFlowsAnalysisData }) {
+  const navigation = useNavigation();
+  const { params } = data;
+  const rangeValue = params.dateRange ?? (params.start !== null && params.end !== null ? CUSTOM_RANGE : DEFAULT_DATE_RANGE);
+  return (
+    <Form method="get" aria-label={`${TITLE} options`}>
+      <Paper withBorder p="md">
+        <Group align="flex-end" gap="md" wrap="wrap">
+          <TextInput label="AS numbers" name="as" defaultValue={params.as} placeholder="2906, AS15169" description="Separated by commas or spaces" w={260} required />
+          <NativeSelect
+            label="Date range"
+            name="dateRange"
+            defaultValue={rangeValue}
+            data={[...DATE_RANGE_PRESETS.map((p) => ({ value: p, label: PRESET_LABELS[p] })), { value: CUSTOM_RANGE, label: "Custom (start / end)" }]}
+            w={200}
+          />
+          <TextInput label="Start (unix seconds)" name="start" defaultValue={params.start ?? ""} inputMode="numeric" w={170} />
+          <TextInput label="End (unix seconds)" name="end" defaultValue={params.end ?? ""} inputMode="numeric" w={170} />
+          <Radio.Group label="IP version" name="ipVersion" defaultValue={params.ipVersion}>
+            <Group gap="xs" mt={6}>
+              <Radio value="all" label="All" />
+              <Radio value="4" label="IPv4" />
+              <Radio value="6" label="IPv6" />
+            </Group>
+          </Radio.Group>
+          <Button type="submit" loading={navigation.state === "loading" && navigation.location?.pathname === PATH}>
+            Show
+          </Button>
+        </Group>
+      </Paper>
+    </Form>
+  );
+}
+
+/** Direct vs indirect ingress traffic of each chosen AS, with the neighbours that hand the indirect part over. */
+function IndirectTable({ data }: { data: AsFlowsAnalysisData }) {
+  if (!data.indirect) return null;
+  return (
+    <Table striped withTableBorder data-testid="indirect-table">
+      <Table.Thead>
+        <Table.Tr>
+          <Table.Th>Source AS</Table.Th>
+          <Table.Th ta="right">Total</Table.Th>
+          <Table.Th ta="right">Direct</Table.Th>
+          <Table.Th ta="right">Indirect</Table.Th>
+          <Table.Th>Indirect via handover AS</Table.Th>
+        </Table.Tr>
+      </Table.Thead>
+      <Table.Tbody>
+        {data.indirect.map((r) => (
+          <Table.Tr key={r.asn} data-asn={r.asn}>
+            <Table.Td>
+              <ValueName row={{ key: String(r.asn), name: r.name }} isAs /> (AS{r.asn})
+            </Table.Td>
+            <Table.Td ta="right" data-testid="total-bps">
+              {formatBitsPerSecond(r.total_bps)}
+            </Table.Td>
+            <Table.Td ta="right">
+              {formatBitsPerSecond(r.direct_bps)} ({pct(r.direct_share)})
+            </Table.Td>
+            <Table.Td ta="right">
+              {formatBitsPerSecond(r.indirect_bps)} ({pct(r.indirect_share)})
+            </Table.Td>
+            <Table.Td>
+              {r.via.length ? (
+                <Stack gap={0}>
+                  {r.via.map((v) => (
+                    <Text key={v.asn} size="sm">
+                      <ValueName row={{ key: String(v.asn), name: v.name }} isAs /> (AS{v.asn}): {formatBitsPerSecond(v.bps)}, {pct(v.share)}
+                    </Text>
+                  ))}
+                </Stack>
+              ) : (
+                "—"
+              )}
+            </Table.Td>
+          </Table.Tr>
+        ))}
+      </Table.Tbody>
+    </Table>
+  );
+}
+
+export default function AsFlowsAnalysis() {
+  const data = useLoaderData<typeof loader>();
+  const location = useLocation();
+  const tz = data.timezone;
+  return (
+    <Stack>
+      <Title order={2}>{TITLE}</Title>
+      <Text size="sm" c="dimmed">
+        The ingress traffic of the chosen source ASes along its four ASes — source, handover, next hop, destination — and how much of it each AS hands over itself (direct) or reaches the network through other neighbours (indirect).
+      </Text>
+      {/* Keyed by the URL: Back/Forward reset the uncontrolled controls to the URL's state. */}
+      <OptionsForm key={location.search} data={data} />
+      {data.errors.length ? (
+        <Alert color="red" title="Some options could not be applied" data-testid="errors">
+          {data.errors.map((e, i) => (
+            <Text key={i} size="sm">
+              {e}
+            </Text>
+          ))}
+        </Alert>
+      ) : null}
+      {data.notices.length ? (
+        <Alert color="yellow" data-testid="notices">
+          {data.notices.map((n, i) => (
+            <Text key={i} size="sm">
+              {n}
+            </Text>
+          ))}
+        </Alert>
+      ) : null}
+      {!data.asns.length ? <Text c="dimmed">Enter one or more AS numbers and click Show.</Text> : null}
+      {data.filters.some((f) => f.locked) ? (
+        <Text size="sm" data-testid="locked-filters">
+          Restricted to: {data.filters.filter((f) => f.locked).map((f) => `${f.dimension} ${f.value}`).join("; ")}
+        </Text>
+      ) : null}
+      {data.range ? (
+        <Text size="sm" data-testid="range">
+          {fmtTime(data.range.start, tz)} – {fmtTime(data.range.end, tz)} ({tz})
+        </Text>
+      ) : data.asns.length && !data.errors.length ? (
+        <Alert color="gray">No flow data is available yet.</Alert>
+      ) : null}
+      {data.sankey ? (
+        <>
+          <Title order={4}>Source AS → handover AS → next-hop AS → destination AS</Title>
+          <SankeyChart sankey={data.sankey} height={560} />
+        </>
+      ) : null}
+      {data.indirect ? (
+        <>
+          <Title order={4}>Direct and indirect traffic</Title>
+          <IndirectTable data={data} />
+        </>
+      ) : null}
+    </Stack>
+  );
+}
+
+export function ErrorBoundary() {
+  const error = useRouteError();
+  return (
+    <Alert color="red" title={`The ${TITLE} could not be shown`}>
+      {error instanceof Error ? error.message : "Unexpected error."} Change the options in the address or go back to <Anchor href={PATH}>the empty form</Anchor>.
+    </Alert>
+  );
+}

@@ -1,0 +1,60 @@
+import { z } from "zod";
+import { publicQueryLimiter } from "~/features/routing/lookingglass-cache.server";
+import {
+  cachedLookingGlassQuery,
+  inputProblem,
+  LookingGlassInputError,
+  requireLookingGlassVariant,
+} from "~/features/routing/lookingglass.server";
+import { apiError, endpoint, parseBody, resourceRoute } from "~/server/api/contract.server";
+import { verifyCsrf } from "~/server/auth/csrf.server";
+import { clientAddress } from "~/server/auth/session.server";
+
+const bodySchema = z.object({
+  queryTerm: z.string().max(200, "At most 200 characters."),
+  queryType: z.string().min(1, "Choose a query type."),
+  vantagePoints: z.array(z.string().max(200)).min(1, "Select at least one vantage point.").max(500),
+});
+
+/**
+ * POST api/lookingglass/: a Looking Glass query (AsPathQuery or IpPrefixQuery, legacy codes
+ * accepted) on the chosen vantage points. The caller's variant decides the vantage points and
+ * columns (see requireLookingGlassVariant).
+ *
+ * CSRF: checked for logged-in sessions, whose cookie carries authority. An anonymous public
+ * query carries none — a forged one could do nothing its sender could not do directly — so it
+ * needs no token; that lets the public page and plain HTTP clients query without a prior GET.
+ * Access and CSRF come before the body is read, so an unauthorised caller learns nothing from
+ * validation. Public queries are limited per client address (429 with Retry-After) and identical
+ * ones are answered from a one-minute cache.
+ */
+const route = resourceRoute({
+  POST: endpoint({
+    method: "POST",
+    access: "public",
+    csrf: false,
+    handler: async ({ request, context, user, body: rawBody }) => {
+      const variant = await requireLookingGlassVariant(context, user);
+      if (user && !context.viaToken) verifyCsrf(request);
+      const body = parseBody(bodySchema, rawBody);
+      if (variant === "public") {
+        const decision = publicQueryLimiter.take(clientAddress(request));
+        if (!decision.allowed) {
+          const response = apiError(429, `Too many Looking Glass queries. Please try again in ${decision.retryAfterSeconds} seconds.`);
+          response.headers.set("Retry-After", String(decision.retryAfterSeconds));
+          return response;
+        }
+      }
+      try {
+        const { cached: _cached, ...result } = await cachedLookingGlassQuery(context.services, { variant, ...body });
+        return result;
+      } catch (error) {
+        if (error instanceof LookingGlassInputError) throw inputProblem(error);
+        throw error;
+      }
+    },
+  }),
+});
+
+export const loader = route.loader;
+export const action = route.action;

@@ -1,0 +1,37 @@
+import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { isRouteErrorResponse, useLoaderData, useRouteError } from "@remix-run/react";
+import { NotFoundPage, StartupErrorPage } from "~/components/ErrorPages";
+import { LookingGlassScreen } from "~/features/lookingglass/LookingGlassScreen";
+import { loadPublicLookingGlass } from "~/features/lookingglass/public-page.server";
+import { PublicLayout } from "~/features/lookingglass/PublicLayout";
+import { PUBLIC_LOOKING_GLASS_PATH, refreshMeta } from "~/features/lookingglass/url-state";
+
+export const meta: MetaFunction<typeof loader> = ({ data }) => [
+  { title: data ? `${data.title} Looking Glass` : "Looking Glass" },
+  // Ping/traceroute jobs still running: the page without JavaScript reads them again shortly.
+  ...refreshMeta(data?.page.refreshUrl),
+];
+
+/**
+ * The public Looking Glass in the analytics deployment: open to anyone, no login, while the site
+ * setting public_looking_glass_enabled is on (404 otherwise). Only public vantage points and the
+ * public columns; the GET form and this loader make it work completely without JavaScript.
+ */
+export async function loader({ request }: LoaderFunctionArgs) {
+  return loadPublicLookingGlass(request);
+}
+
+export default function PublicLookingGlass() {
+  const { page, style, asNameOfDeployment, currentPage } = useLoaderData<typeof loader>();
+  return (
+    <PublicLayout style={style} asNameOfDeployment={asNameOfDeployment}>
+      <LookingGlassScreen page={page} path={PUBLIC_LOOKING_GLASS_PATH} exportPath="/api/lookingglass/export/" currentPage={currentPage} rna={null} />
+    </PublicLayout>
+  );
+}
+
+export function ErrorBoundary() {
+  const error = useRouteError();
+  if (isRouteErrorResponse(error) && error.status === 404) return <NotFoundPage />;
+  return <StartupErrorPage kind="application" debug={error instanceof Error ? `${error.name}: ${error.message}` : String(error)} />;
+}

@@ -1,0 +1,174 @@
+/**
+ * npm run bench:routing
+ *
+ * Routing data figures, printed as one table at the end:
+ *   1. MRT import: the RouteViews IPv4 RIB sample (BENCH_MRT_FILE, default
+ *      ../shared/testdata/bgp/routeviews2.rib.20140523.0600_firstMB.bz2) imported into fresh embedded
+ *      stores (entries/s), next to `bgpdump -m` decoding the same file when bgpdump is installed.
+ *   2. Looking Glass queries through the app's code path (runLookingGlassQuery, as api/lookingglass/
+ *      runs it) over a generated RIB of BENCH_RIB_ROUTES routes (default 1,000,000) for one vantage
+ *      point: an IPv4 address (longest match), an IPv4 /16 (itself and its more-specifics), an IPv6
+ *      address, and an AS path pattern. Target: ≤ 20 ms for a prefix lookup.
+ * The generated RIB is kept in BENCH_DATA_DIR/routing (default ./data-bench/routing) for later runs.
+ */
+import { spawnSync } from "node:child_process";
+import { createReadStream, existsSync, mkdirSync, mkdtempSync, rmSync, statSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { eq } from "drizzle-orm";
+import { vantagePoints } from "~db/postgres/schema";
+import { runLookingGlassQuery } from "~/features/routing/lookingglass.server";
+import { importMrt } from "~/features/routing/rib-import.server";
+import { parseConfig } from "~/server/env.server";
+import { startServices, type Services } from "~/server/services.server";
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+const VANTAGE_POINT = { key: "bench1", city: "Frankfurt", country: "Germany", router: "bench-r1", ip: "192.0.2.250", isPublic: false };
+const RUNS = Number(process.env.BENCH_RUNS ?? 20);
+const WARMUPS = 3;
+const ROUTES = Number(process.env.BENCH_RIB_ROUTES ?? 1_000_000);
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+const p90 = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(xs.length * 0.9))];
+const fmt = (n: number) => Math.round(n).toLocaleString("en-US");
+
+async function openStores(dataDir: string): Promise<Services> {
+  mkdirSync(dataDir, { recursive: true });
+  const config = parseConfig({ ...process.env, DATA_DIR: dataDir, DATABASE_URL: "", CLICKHOUSE_URL: "", DEMO_DATA: "off" });
+  return startServices(config, { loadDemo: false });
+}
+
+async function ensureVantagePoint(services: Services) {
+  const found = await services.pg.db.select().from(vantagePoints).where(eq(vantagePoints.key, VANTAGE_POINT.key));
+  if (!found.length) await services.pg.db.insert(vantagePoints).values(VANTAGE_POINT);
+}
+
+type Figures = Record<string, string>;
+
+async function importBenchmark(figures: Figures) {
+  const file = path.resolve(ROOT, process.env.BENCH_MRT_FILE ?? "../shared/testdata/bgp/routeviews2.rib.20140523.0600_firstMB.bz2");
+  if (!existsSync(file)) {
+    console.log(`== 1. MRT import: ${file} not found (set BENCH_MRT_FILE): skipped`);
+    figures["MRT import"] = "skipped (no file)";
+    return;
+  }
+  console.log(`== 1. MRT import of ${path.basename(file)} (${fmt(statSync(file).size)} B) into fresh embedded stores`);
+  const dir = mkdtempSync(path.join(os.tmpdir(), "flowlens-bench-mrt-"));
+  const services = await openStores(dir);
+  try {
+    await ensureVantagePoint(services);
+    const summary = await importMrt(services, { vantagePoint: VANTAGE_POINT.key, source: createReadStream(file), fileName: path.basename(file) });
+    const entries = summary.announcements + summary.withdrawals;
+    const rate = entries / summary.seconds;
+    console.log(`  ${fmt(summary.records)} records, ${fmt(entries)} entries in ${summary.seconds.toFixed(2)} s = ${fmt(rate)} entries/s${summary.stoppedEarly ? ` (file ends early: ${summary.stoppedEarly})` : ""}`);
+    figures["MRT import (ours)"] = `${fmt(entries)} entries in ${summary.seconds.toFixed(2)} s = ${fmt(rate)} entries/s`;
+    const bgpdump = spawnSync("bash", ["-c", `command -v bgpdump >/dev/null || exit 127; start=$(date +%s.%N); n=$(bgpdump -m "$1" 2>/dev/null | wc -l); end=$(date +%s.%N); echo "$n $start $end"`, "bench", file], { encoding: "utf8" });
+    if (bgpdump.status === 127) {
+      figures["bgpdump -m"] = "not installed (apt-get install bgpdump)";
+    } else {
+      const [n, start, end] = bgpdump.stdout.trim().split(" ").map(Number);
+      const secs = end - start;
+      console.log(`  bgpdump -m: ${fmt(n)} lines in ${secs.toFixed(2)} s = ${fmt(n / secs)} lines/s`);
+      figures["bgpdump -m (decode only)"] = `${fmt(n)} lines in ${secs.toFixed(2)} s = ${fmt(n / secs)} lines/s`;
+      figures["import / bgpdump time"] = `${(summary.seconds / secs).toFixed(2)}×`;
+    }
+  } finally {
+    await services.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/**
+ * ROUTES routes for the bench vantage point, generated inside ClickHouse: 90 % IPv4 /24s from
+ * 1.0.0.0 upwards with a covering /16 every 256, 10 % IPv6 /48s under 2a00::/12 — paths of 3–4
+ * ASes ending at one of ~60,000 origins.
+ */
+async function ensureRib(services: Services): Promise<number> {
+  const client = services.ch.client;
+  const count = async () => Number((await (await client.query({ query: "SELECT count() AS n FROM rib_current WHERE vantage_point = {vp:String}", query_params: { vp: VANTAGE_POINT.key }, format: "JSONEachRow" })).json<{ n: string }>())[0].n);
+  const have = await count();
+  if (have >= ROUTES * 0.99) return have;
+  const v4 = Math.floor(ROUTES * 0.9);
+  const v6 = ROUTES - v4;
+  console.log(`  generating ${fmt(ROUTES)} routes (${fmt(v4)} IPv4, ${fmt(v6)} IPv6)…`);
+  const started = performance.now();
+  const common = `toDateTime('2026-11-01 00:00:00', 'UTC') AS timestamp, {vp:String} AS vantage_point, '192.0.2.250' AS router_ip,
+    '198.51.100.1' AS peer_ip, toUInt32(64496) AS peer_asn, '' AS route_distinguisher`;
+  const path = `arrayConcat([toUInt32(64496), toUInt32(174 + number % 7)], if(number % 3 = 0, [toUInt32(3320)], []), [toUInt32(1000 + number % 60000)]) AS as_path`;
+  const tail = `[] AS as_path_set, [] AS as_confed_seq, toUInt32(100) AS local_pref, toUInt32(0) AS med, '198.51.100.1' AS bgp_next_hop,
+    'IGP' AS origin, '' AS aggregator, '' AS originator_id, ['64500:100'] AS communities, toDateTime(0, 'UTC') AS expire_at`;
+  await client.command({
+    query: `INSERT INTO rib_entries SELECT ${common},
+      concat(IPv4NumToString(toUInt32(16777216 + (if(number % 257 = 256, intDiv(number, 257) * 65536, number - intDiv(number, 257)) * 256))), if(number % 257 = 256, '/16', '/24')) AS prefix,
+      toIPv6(IPv4NumToString(toUInt32(16777216 + (if(number % 257 = 256, intDiv(number, 257) * 65536, number - intDiv(number, 257)) * 256)))) AS prefix_addr,
+      toUInt8(if(number % 257 = 256, 16, 24)) AS prefix_len, toUInt8(1) AS afi, toUInt8(1) AS safi, toUInt8(0) AS is_withdrawn, ${path}, ${tail}
+      FROM numbers({n:UInt64})`,
+    query_params: { vp: VANTAGE_POINT.key, n: v4 },
+  });
+  await client.command({
+    query: `INSERT INTO rib_entries SELECT ${common},
+      concat(toString(toIPv6(concat('2a0', toString(intDiv(number, 65536) % 10), ':', lower(hex(toUInt16(number % 65536))), '::'))), '/48') AS prefix,
+      toIPv6(concat('2a0', toString(intDiv(number, 65536) % 10), ':', lower(hex(toUInt16(number % 65536))), '::')) AS prefix_addr,
+      toUInt8(48) AS prefix_len, toUInt8(2) AS afi, toUInt8(1) AS safi, toUInt8(0) AS is_withdrawn, ${path}, ${tail}
+      FROM numbers({n:UInt64})`,
+    query_params: { vp: VANTAGE_POINT.key, n: Math.min(v6, 655_360) },
+  });
+  await client.command({ query: "OPTIMIZE TABLE rib_current FINAL" });
+  console.log(`  generated in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+  return count();
+}
+
+async function queryBenchmark(figures: Figures) {
+  const dataDir = path.resolve(ROOT, process.env.BENCH_DATA_DIR?.trim() || "data-bench", "routing");
+  console.log(`== 2. Looking Glass queries over a generated RIB (${dataDir})`);
+  const services = await openStores(dataDir);
+  try {
+    await ensureVantagePoint(services);
+    const routes = await ensureRib(services);
+    console.log(`  ${fmt(routes)} current routes for ${VANTAGE_POINT.key}`);
+    figures["RIB size (current routes, one vantage point)"] = fmt(routes);
+    const cases: [string, string, string][] = [
+      ["IPv4 address (longest match)", "IpPrefixQuery", "5.6.7.8"],
+      ["IPv4 /16 (+ more-specifics)", "IpPrefixQuery", "5.6.0.0/16"],
+      ["IPv6 address (longest match)", "IpPrefixQuery", "2a00:12::1"],
+      ["AS path pattern '* 3320 ?'", "AsPathQuery", "* 3320 ?"],
+    ];
+    for (const [label, queryType, queryTerm] of cases) {
+      const samples: number[] = [];
+      let rows = 0;
+      for (let i = 0; i < WARMUPS + RUNS; i++) {
+        const started = performance.now();
+        const result = await runLookingGlassQuery(services, { variant: "private", queryType, queryTerm, vantagePoints: [VANTAGE_POINT.key] });
+        const elapsed = performance.now() - started;
+        const found = result.results[VANTAGE_POINT.key];
+        rows = Array.isArray(found) ? found.length : 0;
+        if (i >= WARMUPS) samples.push(elapsed);
+      }
+      if (rows === 0) throw new Error(`${label}: no rows — the generated RIB does not hold what the query asks`);
+      const line = `median ${median(samples).toFixed(1)} ms, p90 ${p90(samples).toFixed(1)} ms (${rows} rows shown, n=${samples.length})`;
+      console.log(`  ${label.padEnd(32)} ${line}`);
+      figures[label] = line;
+    }
+  } finally {
+    await services.close();
+  }
+}
+
+async function main() {
+  const figures: Figures = {};
+  await importBenchmark(figures);
+  await queryBenchmark(figures);
+  figures.Machine = `${os.cpus().length} × ${os.cpus()[0]?.model ?? "CPU"}, Node ${process.version}`;
+  const width = Math.max(...Object.keys(figures).map((k) => k.length));
+  console.log(`\n== Summary\n`);
+  for (const [k, v] of Object.entries(figures)) console.log(`| ${k.padEnd(width)} | ${v} |`);
+}
+
+main().then(
+  () => process.exit(0),
+  (error) => {
+    console.error(error instanceof Error ? `bench:routing: ${error.message}` : error);
+    process.exit(1);
+  },
+);

@@ -1,0 +1,137 @@
+/**
+ * The Control Plane screen's loader (/controlplane) on chDB with routing history this test
+ * inserts: the dates with data, the reset and clamp rules, the new-data minutes, the rows of a
+ * query checked against a filter of the inserted rows, paging, bad terms and the empty history.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { RibRow } from "~db/demo/rib";
+import { userPermissions, users } from "~db/postgres/schema";
+import { CONTROL_PLANE_PAGE_SIZE } from "~/features/controlplane/params";
+import { NO_DATES_WITH_DATA } from "~/features/controlplane/screen.server";
+import { MESSAGES } from "~/lib/messages";
+import * as screenRoute from "~/routes/_app.controlplane";
+import { useServicesForTests } from "~/server/services.server";
+import { ORIGIN, runRoute, sessionCookie } from "../helpers/http";
+import { openTestStores, type TestStores } from "../helpers/stores";
+
+const T0 = 1_790_000_000;
+const MIN = 60;
+
+function row(prefix: string, timestamp: number, asPath: number[], withdrawn = 0): RibRow {
+  const [addr, len] = prefix.split("/");
+  return {
+    timestamp,
+    vantage_point: "fra1",
+    router_ip: "192.0.2.1",
+    peer_ip: "198.51.100.1",
+    peer_asn: asPath[0] ?? 0,
+    route_distinguisher: "",
+    prefix,
+    prefix_addr: addr,
+    prefix_len: Number(len),
+    afi: 1,
+    safi: 1,
+    is_withdrawn: withdrawn,
+    as_path: asPath,
+    as_path_set: [],
+    as_confed_seq: [],
+    local_pref: 100,
+    med: 0,
+    bgp_next_hop: "198.51.100.1",
+    origin: "IGP",
+    aggregator: "",
+    originator_id: "",
+    communities: [],
+    expire_at: 0,
+  };
+}
+
+// 130 updates of 10.9.0.0/16 from AS 3320 every minute (3 pages), one other prefix, one other origin.
+const ROWS: RibRow[] = [
+  ...Array.from({ length: 130 }, (_, i) => row("10.9.0.0/16", T0 + i * MIN, [1299, 3320])),
+  row("172.16.0.0/12", T0 + 5 * MIN, [174, 3320]),
+  row("10.9.0.0/16", T0 + 7 * MIN, [174, 6939]),
+];
+const MAX = Math.max(...ROWS.map((r) => r.timestamp));
+
+let stores: TestStores;
+let cookie = "";
+
+beforeAll(async () => {
+  stores = await openTestStores();
+  useServicesForTests(stores);
+  const [u] = await stores.pg.db.insert(users).values({ email: "cp-screen@cp.test", firstName: "C", passwordHash: "!unusable", hasConsented: true }).returning({ id: users.id });
+  await stores.pg.db.insert(userPermissions).values({ userId: u.id, permission: "CONTROL_PLANE" });
+  cookie = await sessionCookie(stores, u.id);
+}, 120_000);
+
+afterAll(async () => {
+  await stores?.dispose();
+}, 60_000);
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+async function screen(search: string): Promise<any> {
+  const out = await runRoute(screenRoute.loader, new Request(`${ORIGIN}/controlplane?${search}`, { headers: { Cookie: cookie, Accept: "text/html" } }));
+  expect(out.status).toBe(200);
+  return out.data;
+}
+
+describe("Control Plane screen", () => {
+  it("an empty routing history: no dates with data", async () => {
+    const data = await screen("queryType=AsPathQuery&queryTerm=3320");
+    expect(data.dates).toBeNull();
+    expect(data.status).toBe("NoData");
+    expect(data.problem).toBe(NO_DATES_WITH_DATA);
+  });
+
+  it("without a query: Idle, the last 60 minutes of data and the new-data minutes", async () => {
+    await stores.ch.client.insert({ table: "rib_entries", values: ROWS, format: "JSONEachRow" });
+    const data = await screen("");
+    expect(data.status).toBe("Idle");
+    expect(data.dates).toEqual({ min: T0, max: MAX });
+    expect(data.range).toEqual({ start: MAX - 3600, end: MAX });
+    // Minutes since the newest data, read around the request (a minute may tick over meanwhile).
+    const minutesAfter = Math.floor((Math.floor(Date.now() / 1000) - MAX) / 60);
+    expect([minutesAfter - 1, minutesAfter]).toContain(data.minutesSinceNewest);
+  });
+
+  it("an AS path query over the whole history: the rows of a filter of the inserted rows, newest first, paged", async () => {
+    const data = await screen(`queryType=AS_PATH_QUERY&queryTerm=${encodeURIComponent("* 3320")}&start=${T0}&end=${MAX}`);
+    const expected = ROWS.filter((r) => r.as_path[r.as_path.length - 1] === 3320).sort((a, b) => b.timestamp - a.timestamp);
+    expect(data.status).toBe("Completed");
+    expect(data.notices).toEqual([]);
+    expect(data.totalRows).toBe(expected.length);
+    expect(data.pages).toBe(Math.ceil(expected.length / CONTROL_PLANE_PAGE_SIZE));
+    expect(data.rows.map((r: { timestamp: number; prefix: string }) => `${r.timestamp} ${r.prefix}`)).toEqual(
+      expected.slice(0, CONTROL_PLANE_PAGE_SIZE).map((r) => `${r.timestamp} ${r.prefix}`),
+    );
+    const last = await screen(`queryType=AsPathQuery&queryTerm=${encodeURIComponent("* 3320")}&start=${T0}&end=${MAX}&page=99`);
+    expect(last.page).toBe(data.pages);
+    expect(last.rows.length).toBe(expected.length - (data.pages - 1) * CONTROL_PLANE_PAGE_SIZE);
+  });
+
+  it("a start before the data is reset to 60 minutes before the newest, an end after it clamped", async () => {
+    const data = await screen(`queryType=IpPrefixQuery&queryTerm=10.9.0.0/16&start=${T0 - 86_400}&end=${MAX + 86_400}`);
+    expect(data.range).toEqual({ start: MAX - 3600, end: MAX });
+    expect(data.notices.length).toBe(2);
+    const expected = ROWS.filter((r) => r.prefix === "10.9.0.0/16" && r.timestamp >= MAX - 3600 && r.timestamp <= MAX);
+    expect(data.totalRows).toBe(expected.length);
+  });
+
+  it("datetime-local times from the form are read in the user's timezone (UTC here)", async () => {
+    const iso = (t: number) => new Date(t * 1000).toISOString().slice(0, 16);
+    const from = T0 - (T0 % 60) + 60; // whole minutes: the form's fields have no seconds
+    const data = await screen(`queryType=IpPrefixQuery&queryTerm=172.16.0.0/12&start=${iso(from)}&end=${iso(from + 540)}`);
+    expect(data.range).toEqual({ start: from, end: from + 540 });
+    expect(data.totalRows).toBe(1);
+  });
+
+  it("no matching rows: NoData with the no-data message; a bad term: the field error", async () => {
+    const none = await screen(`queryType=IpPrefixQuery&queryTerm=192.0.2.0/24&start=${T0}&end=${MAX}`);
+    expect(none.status).toBe("NoData");
+    expect(none.problem).toBe(MESSAGES.noDataForSearch);
+    const bad = await screen(`queryType=IpPrefixQuery&queryTerm=10.9.0.0/99&start=${T0}&end=${MAX}`);
+    expect(bad.status).toBe("Idle");
+    expect(bad.termError).toBe("Network is not a CIDR or IP");
+  });
+});

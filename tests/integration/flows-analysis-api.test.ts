@@ -1,0 +1,385 @@
+/**
+ * api/asflows/indirect/, api/netflowstatistics/, api/linkleveltopology/, api/linklevelstatistics/
+ * and api/untracked_data/ on a 2-day demo network, checked against independent recomputations in
+ * TypeScript from flows_5m rows read with a plain SELECT (no aggregation in SQL); a delegated
+ * user's restriction, a negated filter, permissions and validation; and the loader of the AS Flows
+ * Analysis screen built on them.
+ */
+import { eq } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { DEMO_ASES, OPERATOR_ASN } from "~db/demo/catalog";
+import { loadDemoNetwork } from "~db/demo/load";
+import { delegationRestrictions, userPermissions, users } from "~db/postgres/schema";
+import type { Permission } from "~/lib/permissions";
+import * as indirectRoute from "~/routes/api.asflows.indirect";
+import * as statisticsRoute from "~/routes/api.linklevelstatistics";
+import * as topologyRoute from "~/routes/api.linkleveltopology";
+import * as netflowRoute from "~/routes/api.netflowstatistics";
+import * as untrackedRoute from "~/routes/api.untracked_data";
+import { useServicesForTests } from "~/server/services.server";
+import * as analysisScreen from "~/routes/_app.as-flows-analysis";
+import { callRoute, getRequest, runRoute, sessionCookie } from "../helpers/http";
+import { chRows, openTestStores, type TestStores } from "../helpers/stores";
+
+const DAY = 86_400;
+const NOW = 1_795_000_200 - (1_795_000_200 % 300);
+const RANGE = { start: NOW - DAY, end: NOW };
+const TOP_CUSTOMER = DEMO_ASES.filter((a) => a.connection === "customer").sort((a, b) => b.weight - a.weight)[0].asn;
+
+/** A flows_5m row with the router, interface and link columns these calls read. */
+type Row = {
+  ip_version: number;
+  as_src: number;
+  as_hnd: number;
+  as_dst: number;
+  ingress_router: string;
+  in_if: string;
+  egress_router: string;
+  out_if: string;
+  link_start: string;
+  link_end: string;
+  bytes: bigint;
+};
+
+let stores: TestStores;
+let rows: Row[];
+const uid = { admin: 0, restricted: 0, flowsOnly: 0 };
+
+async function createUser(email: string, permissions: Permission[], restriction?: { dimension: string; constrained_values: string[]; output: string }[]) {
+  const [row] = await stores.pg.db
+    .insert(users)
+    .values({ email, firstName: "T", passwordHash: "!unusable", hasConsented: true, isDelegated: !!restriction })
+    .returning({ id: users.id });
+  if (permissions.length) await stores.pg.db.insert(userPermissions).values(permissions.map((permission) => ({ userId: row.id, permission })));
+  if (restriction) await stores.pg.db.insert(delegationRestrictions).values({ userId: row.id, flowsViewsRestrictions: restriction });
+  return row.id;
+}
+
+beforeAll(async () => {
+  stores = await openTestStores();
+  useServicesForTests(stores);
+  await loadDemoNetwork(stores, { now: NOW, days: 2 });
+  const raw = await chRows<Record<string, string | number>>(
+    stores,
+    "SELECT ip_version, as_src, as_hnd, as_dst, ingress_router, in_if, egress_router, out_if, link_start_router, link_start_if, link_end_router, link_end_if, toString(bytes) AS b FROM flows_5m WHERE time >= toDateTime({s:UInt32}, 'UTC') AND time < toDateTime({e:UInt32}, 'UTC')",
+    { s: RANGE.start, e: RANGE.end },
+  );
+  rows = raw.map((r) => ({
+    ip_version: Number(r.ip_version),
+    as_src: Number(r.as_src),
+    as_hnd: Number(r.as_hnd),
+    as_dst: Number(r.as_dst),
+    ingress_router: String(r.ingress_router),
+    in_if: String(r.in_if),
+    egress_router: String(r.egress_router),
+    out_if: String(r.out_if),
+    link_start: r.link_start_if === "" ? "" : `${r.link_start_router}|${r.link_start_if}`,
+    link_end: r.link_end_if === "" ? "" : `${r.link_end_router}|${r.link_end_if}`,
+    bytes: BigInt(String(r.b)),
+  }));
+  uid.admin = (await stores.pg.db.select({ id: users.id }).from(users).where(eq(users.email, "admin@flowlens.example")))[0].id;
+  uid.restricted = await createUser("restricted@analysis.test", ["API_FLOWS_4D", "API_FLOWS_INTERFACES", "FLOWS_BY_LINK_FILTER"], [
+    { dimension: "AS_DST_INGRESS", constrained_values: [String(TOP_CUSTOMER)], output: "AS_SRC_INGRESS" },
+  ]);
+  uid.flowsOnly = await createUser("flowsonly@analysis.test", ["API_FLOWS_4D"]);
+}, 300_000);
+
+afterAll(async () => {
+  await stores?.dispose();
+}, 60_000);
+
+const ingress = (r: Row) => r.as_hnd !== OPERATOR_ASN;
+/** Mean bit/s over the day of a set of rows. */
+const bps = (list: Row[]) => (Number(list.reduce((a, r) => a + r.bytes, 0n)) * 8) / DAY;
+const sumBy = <K>(list: Row[], key: (r: Row) => K) => {
+  const m = new Map<K, bigint>();
+  for (const r of list) m.set(key(r), (m.get(key(r)) ?? 0n) + r.bytes);
+  return new Map([...m].map(([k, v]) => [k, (Number(v) * 8) / DAY]));
+};
+
+type Module = { loader: unknown; action: unknown };
+async function post(module: Module, path: string, userId: number, body: unknown) {
+  const res = await callRoute(module as never, path, { method: "POST", cookie: await sessionCookie(stores, userId), body });
+  return { status: res.status, data: (await res.json()) as any };
+}
+async function get(module: Module, path: string, userId: number) {
+  const res = await callRoute(module as never, path, { cookie: await sessionCookie(stores, userId) });
+  return { status: res.status, data: (await res.json()) as any };
+}
+
+/** Ingress source ASes (positive numbers) by traffic: those handed over by themselves, and those reaching the network only through others. */
+function sources(): { direct: number[]; indirect: number[] } {
+  const bySrc = new Map<number, Set<number>>();
+  for (const r of rows.filter(ingress)) {
+    if (r.as_src <= 0) continue;
+    bySrc.set(r.as_src, (bySrc.get(r.as_src) ?? new Set()).add(r.as_hnd));
+  }
+  const volume = sumBy(rows.filter(ingress), (r) => r.as_src);
+  const byVolume = (a: number, b: number) => volume.get(b)! - volume.get(a)!;
+  return {
+    direct: [...bySrc].filter(([src, hnds]) => hnds.has(src)).map(([src]) => src).sort(byVolume),
+    indirect: [...bySrc].filter(([src, hnds]) => !hnds.has(src) && !hnds.has(-101)).map(([src]) => src).sort(byVolume),
+  };
+}
+
+/** A direct source and an indirect one (with more than one handover AS when the data has one). */
+function splitSources(): number[] {
+  const { direct, indirect } = sources();
+  const handovers = (src: number) => new Set(rows.filter((r) => ingress(r) && r.as_src === src).map((r) => r.as_hnd)).size;
+  return [direct[0], indirect.find((s) => handovers(s) > 1) ?? indirect[0]];
+}
+
+describe("POST api/asflows/indirect/", () => {
+  it("direct, indirect and the per-handover split equal an independent recomputation", async () => {
+    const asns = splitSources();
+    expect(asns.every((a) => a > 0)).toBe(true);
+    const { status, data } = await post(indirectRoute, "/api/asflows/indirect", uid.admin, { ASNumberList: [`AS${asns[0]}`, asns[1]], startTime: RANGE.start, endTime: RANGE.end });
+    expect(status).toBe(200);
+    expect(data.range).toMatchObject({ start: RANGE.start, end: RANGE.end });
+    expect(data.results.map((r: { asn: number }) => r.asn)).toEqual(asns);
+    for (const result of data.results) {
+      const mine = rows.filter((r) => ingress(r) && r.as_src === result.asn);
+      expect(result.total_bps / bps(mine)).toBeCloseTo(1, 9);
+      const direct = bps(mine.filter((r) => r.as_hnd === result.asn));
+      if (direct === 0) expect(result.direct_bps).toBe(0);
+      else expect(result.direct_bps / direct).toBeCloseTo(1, 9);
+      expect(result.direct_bps + result.indirect_bps).toBeCloseTo(result.total_bps, 3);
+      const via = sumBy(mine.filter((r) => r.as_hnd !== result.asn), (r) => r.as_hnd);
+      expect(result.via.length).toBe(via.size);
+      for (const v of result.via) expect(v.bps / via.get(v.asn)!).toBeCloseTo(1, 9);
+    }
+    expect(data.results[0].direct_bps).toBeGreaterThan(0);
+    expect(data.results[1].direct_bps).toBe(0);
+    expect(data.results[1].indirect_share).toBe(1);
+    expect(data.results[1].via.length).toBeGreaterThan(0);
+    expect(data.results[0].name).not.toMatch(/^AS\d+$/);
+  });
+
+  it("a negated filter removes exactly its rows", async () => {
+    const [asn] = splitSources();
+    const mine = rows.filter((r) => ingress(r) && r.as_src === asn);
+    expect(mine.length).toBeGreaterThan(0);
+    const dropped = [...sumBy(mine, (r) => r.as_dst)].sort((a, b) => b[1] - a[1])[0][0];
+    const { status, data } = await post(indirectRoute, "/api/asflows/indirect", uid.admin, {
+      ASNumberList: [asn],
+      startTime: RANGE.start,
+      endTime: RANGE.end,
+      filters: [{ dimension: "AS_DST_INGRESS", values: [`!${dropped}`] }],
+    });
+    expect(status).toBe(200);
+    const expected = bps(mine.filter((r) => r.as_dst !== dropped));
+    expect(expected).toBeLessThan(bps(mine));
+    expect(data.results[0].total_bps / expected).toBeCloseTo(1, 9);
+  });
+
+  it("a delegated user sees only the traffic to their customer", async () => {
+    const [asn] = [...new Set(rows.filter((r) => ingress(r) && r.as_dst === TOP_CUSTOMER && r.as_src > 0).map((r) => r.as_src))];
+    const { status, data } = await post(indirectRoute, "/api/asflows/indirect", uid.restricted, { ASNumberList: [asn], startTime: RANGE.start, endTime: RANGE.end });
+    expect(status).toBe(200);
+    const expected = bps(rows.filter((r) => ingress(r) && r.as_src === asn && r.as_dst === TOP_CUSTOMER));
+    expect(expected).toBeLessThan(bps(rows.filter((r) => ingress(r) && r.as_src === asn)));
+    expect(data.results[0].total_bps / expected).toBeCloseTo(1, 9);
+    expect(data.filters).toEqual([{ dimension: "AS_DST_INGRESS", value: String(TOP_CUSTOMER), isNegation: false, locked: true }]);
+  });
+
+  it("bad input is a 400 naming the field", async () => {
+    const bad = await post(indirectRoute, "/api/asflows/indirect", uid.admin, { ASNumberList: [2906, "AS-x"], startTime: RANGE.start, endTime: RANGE.end });
+    expect(bad.status).toBe(400);
+    expect(bad.data.errors).toEqual([{ field: "ASNumberList.1", message: "AS-x is not a valid AS number input" }]);
+    const reversed = await post(indirectRoute, "/api/asflows/indirect", uid.admin, { ASNumberList: [2906], startTime: RANGE.end, endTime: RANGE.start });
+    expect(reversed.status).toBe(400);
+    expect(reversed.data.errors.map((e: { field: string }) => e.field)).toEqual(["startTime"]);
+    const empty = await post(indirectRoute, "/api/asflows/indirect", uid.admin, { ASNumberList: [], startTime: RANGE.start, endTime: RANGE.end });
+    expect(empty.status).toBe(400);
+  });
+});
+
+describe("POST api/netflowstatistics/", () => {
+  const router = () => [...sumBy(rows.filter(ingress), (r) => r.ingress_router)].sort((a, b) => b[1] - a[1])[0][0];
+
+  it("per destination AS at one ingress router, with totals", async () => {
+    const at = router();
+    const { status, data } = await post(netflowRoute, "/api/netflowstatistics", uid.admin, { start: RANGE.start, end: RANGE.end, ingressRouter: at, targetDimension: "AS_DST_INGRESS" });
+    expect(status).toBe(200);
+    const mine = rows.filter((r) => ingress(r) && r.ingress_router === at);
+    const expected = sumBy(mine, (r) => String(r.as_dst));
+    expect(data.totals.total_bps / bps(mine)).toBeCloseTo(1, 9);
+    expect(data.totals.network_bps / bps(rows.filter(ingress))).toBeCloseTo(1, 9);
+    expect(data.results.length).toBe(expected.size);
+    for (const r of data.results) expect(r.bps / expected.get(r.key)!).toBeCloseTo(1, 9);
+    expect(data.results.reduce((a: number, r: { share: number }) => a + r.share, 0)).toBeCloseTo(1, 9);
+  });
+
+  it("IPv6 only, with a negated filter", async () => {
+    const at = router();
+    const { status, data } = await post(netflowRoute, "/api/netflowstatistics", uid.admin, {
+      start: RANGE.start,
+      end: RANGE.end,
+      ingressRouter: at,
+      targetDimension: "AS_SRC_INGRESS",
+      ipVersion: 6,
+      filters: ["AS_SRC_INGRESS:!15169"],
+    });
+    expect(status).toBe(200);
+    const mine = rows.filter((r) => ingress(r) && r.ingress_router === at && r.ip_version === 6 && r.as_src !== 15169);
+    expect(mine.length).toBeGreaterThan(0);
+    expect(data.totals.total_bps / bps(mine)).toBeCloseTo(1, 9);
+    expect(data.results.some((r: { key: string }) => r.key === "15169")).toBe(false);
+  });
+
+  it("the router dimension needs its permission; an unknown dimension is a 400", async () => {
+    const denied = await post(netflowRoute, "/api/netflowstatistics", uid.flowsOnly, { start: RANGE.start, end: RANGE.end, ingressRouter: "fra-er1", targetDimension: "AS_SRC_INGRESS" });
+    expect(denied.status).toBe(400);
+    expect(denied.data.errors[0].field).toBe("ingressRouter");
+    const unknown = await post(netflowRoute, "/api/netflowstatistics", uid.admin, { start: RANGE.start, end: RANGE.end, targetDimension: "NOPE" });
+    expect(unknown.status).toBe(400);
+    expect(unknown.data.errors[0].field).toBe("targetDimension");
+  });
+});
+
+describe("GET api/linkleveltopology/ and api/linklevelstatistics/", () => {
+  const query = (origin: string, destination: string) => `begin_timestamp=${RANGE.start}&end_timestamp=${RANGE.end}&origin=${encodeURIComponent(origin)}&destination=${encodeURIComponent(destination)}`;
+
+  it("links from a source AS to an egress router equal an independent recomputation", async () => {
+    const pair = [...sumBy(rows.filter((r) => ingress(r) && r.as_src > 0 && r.link_start !== ""), (r) => `${r.as_src} ${r.egress_router}`)].sort((a, b) => b[1] - a[1])[0][0];
+    const [src, egress] = pair.split(" ");
+    const mine = rows.filter((r) => ingress(r) && r.as_src === Number(src) && r.egress_router === egress);
+    const { status, data } = await get(topologyRoute, `/api/linkleveltopology?${query(`AS${src}`, egress)}`, uid.admin);
+    expect(status).toBe(200);
+    expect(data.origin).toMatchObject({ kind: "AS", asn: Number(src) });
+    expect(data.destination).toMatchObject({ kind: "ROUTER", router: egress });
+    expect(data.total_bps / bps(mine)).toBeCloseTo(1, 9);
+    const expected = new Map<string, number>();
+    const add = (id: string, v: number) => expected.set(id, (expected.get(id) ?? 0) + v);
+    for (const [k, v] of sumBy(mine, (r) => `in:${r.ingress_router}|${r.in_if}`)) add(k, v);
+    for (const [k, v] of sumBy(mine.filter((r) => r.link_start !== ""), (r) => `core:${r.link_start}>${r.link_end}`)) add(k, v);
+    for (const [k, v] of sumBy(mine, (r) => `out:${r.egress_router}|${r.out_if}`)) add(k, v);
+    expect(data.links.length).toBe(expected.size);
+    for (const l of data.links) expect(l.bps / expected.get(l.id)!, l.id).toBeCloseTo(1, 9);
+    expect(data.links.some((l: { kind: string }) => l.kind === "core")).toBe(true);
+    const nodeIds = new Set(data.nodes.map((n: { id: string }) => n.id));
+    for (const l of data.links) expect(nodeIds.has(l.source) && nodeIds.has(l.target)).toBe(true);
+
+    const stats = await get(statisticsRoute, `/api/linklevelstatistics?${query(`AS${src}`, egress)}`, uid.admin);
+    expect(stats.status).toBe(200);
+    expect(stats.data.links.map((l: { id: string }) => l.id).sort()).toEqual(data.links.map((l: { id: string }) => l.id).sort());
+    for (const l of stats.data.links) {
+      expect(l.capacity_bps).toBeGreaterThan(0);
+      expect(l.utilisation_pct).toBeCloseTo((l.bps / l.capacity_bps) * 100, 6);
+      // The selection is part of everything measured on the interface.
+      expect(l.link_bps).toBeGreaterThanOrEqual(l.bps * 0.999);
+    }
+  });
+
+  it("a delegated user's links carry only the traffic to their customer", async () => {
+    const at = [...sumBy(rows.filter((r) => ingress(r) && r.as_dst === TOP_CUSTOMER), (r) => r.ingress_router)].sort((a, b) => b[1] - a[1])[0][0];
+    const { status, data } = await get(topologyRoute, `/api/linkleveltopology?${query(at, `AS${TOP_CUSTOMER}`)}`, uid.restricted);
+    expect(status).toBe(200);
+    expect(data.total_bps / bps(rows.filter((r) => ingress(r) && r.ingress_router === at && r.as_dst === TOP_CUSTOMER))).toBeCloseTo(1, 9);
+    const other = DEMO_ASES.find((a) => a.connection === "customer" && a.asn !== TOP_CUSTOMER)!.asn;
+    const none = await get(topologyRoute, `/api/linkleveltopology?${query(at, `AS${other}`)}`, uid.restricted);
+    expect(none.status).toBe(200);
+    expect(none.data.links).toEqual([]);
+  });
+
+  it("needs the interface and link permissions; bad parameters are a 400", async () => {
+    const denied = await get(topologyRoute, `/api/linkleveltopology?${query("AS2906", "fra-er1")}`, uid.flowsOnly);
+    expect(denied.status).toBe(403);
+    expect(denied.data.exception_code).toBe("permission_denied");
+    const unknown = await get(statisticsRoute, `/api/linklevelstatistics?${query("nowhere-er9", "fra-er1")}`, uid.admin);
+    expect(unknown.status).toBe(400);
+    expect(unknown.data.errors[0].field).toBe("origin");
+    const missing = await get(statisticsRoute, `/api/linklevelstatistics?begin_timestamp=x&end_timestamp=${RANGE.end}`, uid.admin);
+    expect(missing.status).toBe(400);
+    expect(missing.data.errors.map((e: { field: string }) => e.field)).toEqual(expect.arrayContaining(["begin_timestamp", "origin", "destination"]));
+  });
+});
+
+describe("POST api/untracked_data/", () => {
+  it("the special values' shares per bucket and overall equal an independent recomputation", async () => {
+    const { status, data } = await post(untrackedRoute, "/api/untracked_data", uid.admin, { startTimestamp: RANGE.start, endTimestamp: RANGE.end, dimension: "AS_SRC_INGRESS" });
+    expect(status).toBe(200);
+    expect(data.window).toBe(300);
+    const mine = rows.filter(ingress);
+    const total = bps(mine);
+    expect(data.overall.total_bps / total).toBeCloseTo(1, 9);
+    for (const [key, asn] of [["untracked", -999], ["others", -101], ["not_routable", -1]] as const) {
+      const part = bps(mine.filter((r) => r.as_src === asn));
+      expect(data.overall[`${key}_share`]).toBeCloseTo(part / total, 9);
+    }
+    expect(data.overall.untracked_share + data.overall.others_share + data.overall.not_routable_share).toBeGreaterThan(0);
+    expect(data.buckets.length).toBe(DAY / 300);
+    const bucketSum = data.buckets.reduce((a: number, b: { total_bps: number }) => a + b.total_bps * 300, 0);
+    expect(bucketSum / (total * DAY)).toBeCloseTo(1, 9);
+  });
+
+  it("a delegated user's shares are of their traffic only; non-AS dimensions are a 400", async () => {
+    const { status, data } = await post(untrackedRoute, "/api/untracked_data", uid.restricted, { startTimestamp: RANGE.start, endTimestamp: RANGE.end, dimension: "AS_SRC_INGRESS" });
+    expect(status).toBe(200);
+    const mine = rows.filter((r) => ingress(r) && r.as_dst === TOP_CUSTOMER);
+    expect(data.overall.total_bps / bps(mine)).toBeCloseTo(1, 9);
+    expect(data.overall.others_share).toBeCloseTo(bps(mine.filter((r) => r.as_src === -101)) / bps(mine), 9);
+    const bad = await post(untrackedRoute, "/api/untracked_data", uid.admin, { startTimestamp: RANGE.start, endTimestamp: RANGE.end, dimension: "ROUTER_IN" });
+    expect(bad.status).toBe(400);
+    expect(bad.data.errors[0].field).toBe("dimension");
+  });
+});
+
+describe("the AS Flows Analysis screen's loader", () => {
+  const screen = async (userId: number, search: string) => {
+    const res = await runRoute(analysisScreen.loader, getRequest(`/as-flows-analysis?${search}`, await sessionCookie(stores, userId)));
+    return res;
+  };
+
+  it("the four-dimension sankey and the direct/indirect table equal an independent recomputation", async () => {
+    const asns = splitSources().slice(0, 2);
+    const res = await screen(uid.admin, `as=${asns.join(",+AS")}&start=${RANGE.start}&end=${RANGE.end}`);
+    expect(res.status).toBe(200);
+    const data = res.data;
+    expect(data.errors).toEqual([]);
+    expect(data.asns).toEqual(asns);
+    const mine = rows.filter((r) => ingress(r) && asns.includes(r.as_src));
+    const total = bps(mine);
+    // Each of the three steps of the sankey carries all of the chosen ASes' traffic.
+    const dimOf = new Map(data.sankey.nodes.map((n: { id: string; dimension: string }) => [n.id, n.dimension]));
+    ["AS_SRC_INGRESS", "AS_HND_INGRESS", "AS_NXT_INGRESS"].forEach((dim) => {
+      const sum = data.sankey.links.filter((l: { source: string }) => dimOf.get(l.source) === dim).reduce((a: number, l: { value: number }) => a + l.value, 0);
+      expect(sum / total, dim).toBeCloseTo(1, 9);
+    });
+    // Source nodes are exactly the chosen ASes; the handover column splits by handover AS.
+    const srcLinks = data.sankey.links.filter((l: { source: string }) => dimOf.get(l.source) === "AS_SRC_INGRESS");
+    expect(new Set(srcLinks.map((l: { source: string }) => l.source))).toEqual(new Set(asns.map((a) => `AS_SRC_INGRESS:${a}`)));
+    const direct = srcLinks.filter((l: { source: string; target: string }) => l.target === l.source.replace("AS_SRC_INGRESS", "AS_HND_INGRESS"));
+    for (const row of data.indirect) {
+      const own = rows.filter((r) => ingress(r) && r.as_src === row.asn);
+      expect(row.total_bps / bps(own)).toBeCloseTo(1, 9);
+      const ownDirect = bps(own.filter((r) => r.as_hnd === row.asn));
+      if (ownDirect === 0) expect(row.direct_bps).toBe(0);
+      else expect(row.direct_bps / ownDirect).toBeCloseTo(1, 9);
+      const link = direct.find((l: { source: string }) => l.source === `AS_SRC_INGRESS:${row.asn}`);
+      // The handover column folds to the top 10: a direct handover AS outside it is counted in Others.
+      if (link) expect(link.value / row.direct_bps).toBeCloseTo(1, 9);
+    }
+  });
+
+  it("a delegated user's screen shows only their traffic; bad AS numbers are named", async () => {
+    const [asn] = [...new Set(rows.filter((r) => ingress(r) && r.as_dst === TOP_CUSTOMER && r.as_src > 0).map((r) => r.as_src))];
+    const res = await screen(uid.restricted, `as=${asn},AS-x&start=${RANGE.start}&end=${RANGE.end}&ipVersion=all`);
+    expect(res.status).toBe(200);
+    expect(res.data.errors).toEqual(["AS-x is not a valid AS number input"]);
+    const expected = bps(rows.filter((r) => ingress(r) && r.as_src === asn && r.as_dst === TOP_CUSTOMER));
+    expect(res.data.indirect[0].total_bps / expected).toBeCloseTo(1, 9);
+    const dstNodes = res.data.sankey.nodes.filter((n: { dimension: string }) => n.dimension === "AS_DST_INGRESS");
+    expect(dstNodes.map((n: { key: string }) => n.key)).toEqual([String(TOP_CUSTOMER)]);
+  });
+
+  it("without AS numbers: the form only; without the permission: the landing route", async () => {
+    const res = await screen(uid.admin, "");
+    expect(res.status).toBe(200);
+    expect(res.data.sankey).toBeNull();
+    const noFlows = await createUser("noflows@analysis.test", ["CONTROL_PLANE"]);
+    const denied = await screen(noFlows, "as=2906");
+    expect(denied.location).not.toBeNull();
+    expect(denied.location).not.toContain("as-flows-analysis");
+  });
+});

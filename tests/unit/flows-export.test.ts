@@ -1,0 +1,94 @@
+import { describe, expect, it } from "vitest";
+import { sheetToCsv } from "~/features/flows/csv";
+import { EXPORT_FORMATS, exportFilename, exportFilePrefix, isExportFormat, unsupportedFormat } from "~/features/flows/export/files";
+import { aggregatedSheet, detailedSheet, spreadsheetValue } from "~/features/flows/export/sheet";
+import { detailedRows, pivotTable } from "~/features/flows/table-views";
+
+// 2026-11-20 00:00:00 UTC
+const NOV_20 = 1_795_132_800;
+const DAY = 86_400;
+
+describe("export file names (prefix + name)", () => {
+  it("prefix flowlens_<screen>_, then dimension, variant and the days in the user's timezone", () => {
+    const range = { start: NOV_20, end: NOV_20 + 2 * DAY + 3600 };
+    expect(exportFilePrefix("flow-explorer")).toBe("flowlens_flow-explorer_");
+    expect(exportFilename({ dimensions: ["AS_SRC_INGRESS"], range, timezone: "UTC" }, "xlsx")).toBe("flowlens_flow-explorer_AS_SRC_INGRESS_20261120-20261122.xlsx");
+    expect(exportFilename({ dimensions: ["AS_SRC_INGRESS"], variant: "detailed", range, timezone: "UTC" }, "csv")).toBe("flowlens_flow-explorer_AS_SRC_INGRESS_detailed_20261120-20261122.csv");
+    expect(exportFilename({ dimensions: ["AS_SRC_INGRESS", "AS_DST_INGRESS"], variant: "sankey", range, timezone: "UTC" }, "png", "as-flows-egress")).toBe(
+      "flowlens_as-flows-egress_AS_SRC_INGRESS-AS_DST_INGRESS_sankey_20261120-20261122.png",
+    );
+  });
+
+  it("the last day is the day of the range's last second, in the user's timezone", () => {
+    // [Nov 20 00:00, Nov 22 00:00) UTC ends on Nov 21; in Auckland (UTC+13) it covers Nov 20 13:00 – Nov 22 12:59.
+    const range = { start: NOV_20, end: NOV_20 + 2 * DAY };
+    expect(exportFilename({ dimensions: ["X"], range, timezone: "UTC" }, "svg")).toBe("flowlens_flow-explorer_X_20261120-20261121.svg");
+    expect(exportFilename({ dimensions: ["X"], range, timezone: "Pacific/Auckland" }, "svg")).toBe("flowlens_flow-explorer_X_20261120-20261122.svg");
+    expect(exportFilename({ dimensions: ["X"], range, timezone: "America/New_York" }, "svg")).toBe("flowlens_flow-explorer_X_20261119-20261121.svg");
+  });
+
+  it("unsafe characters never reach the header or the file system", () => {
+    const name = exportFilename({ dimensions: ['a"b/c'], variant: "x y", range: { start: NOV_20, end: NOV_20 + 60 }, timezone: "UTC" }, "csv");
+    expect(name).toBe("flowlens_flow-explorer_a-b-c_x-y_20261120-20261120.csv");
+  });
+
+  it("formats: csv, xls, xlsx, png, svg; anything else is named in the error", () => {
+    expect([...EXPORT_FORMATS]).toEqual(["csv", "xls", "xlsx", "png", "svg"]);
+    expect(isExportFormat("xlsx")).toBe(true);
+    expect(isExportFormat("pdf")).toBe(false);
+    expect(unsupportedFormat("pdf")).toBe('Unsupported export format "pdf"; use one of csv, xls, xlsx, png, svg.');
+  });
+});
+
+const TIMESERIES = {
+  buckets: [NOV_20, NOV_20 + 900],
+  series: [
+    { key: "2906", name: "Netflix", values: [100, 200] },
+    { key: "-101", name: "Others", values: [5, 0] },
+  ],
+};
+
+describe("table views", () => {
+  it("detailed: one row per bucket and value, buckets in order, series order within", () => {
+    expect(detailedRows(TIMESERIES)).toEqual([
+      { time: NOV_20, key: "2906", name: "Netflix", bps: 100 },
+      { time: NOV_20, key: "-101", name: "Others", bps: 5 },
+      { time: NOV_20 + 900, key: "2906", name: "Netflix", bps: 200 },
+      { time: NOV_20 + 900, key: "-101", name: "Others", bps: 0 },
+    ]);
+  });
+
+  it("pivot: buckets as rows, values as columns", () => {
+    expect(pivotTable(TIMESERIES)).toEqual({
+      columns: [
+        { key: "2906", name: "Netflix" },
+        { key: "-101", name: "Others" },
+      ],
+      rows: [
+        { time: NOV_20, values: [100, 5] },
+        { time: NOV_20 + 900, values: [200, 0] },
+      ],
+    });
+  });
+});
+
+describe("sheets and CSV", () => {
+  it("aggregated: the compared columns only with the comparison; the user's delimiter; quoting", () => {
+    const rows = [{ key: "1", name: "A; B", bps: 12.5, bytes: "1000", previousBps: 0, differencePercent: 1000, differenceCapped: true }];
+    expect(sheetToCsv(aggregatedSheet("Flow Explorer", rows, false), ";")).toBe("value;name;bits_per_second;bytes\r\n1;\"A; B\";12.5;1000\r\n");
+    expect(sheetToCsv(aggregatedSheet("Flow Explorer", rows, true), ",")).toBe("value,name,bits_per_second,bytes,previous_bits_per_second,difference_percent\r\n1,A; B,12.5,1000,0,1000\r\n");
+  });
+
+  it("detailed: local ISO time with offset and unix seconds", () => {
+    const sheet = detailedSheet("Flow Explorer", detailedRows(TIMESERIES).slice(0, 1), "Europe/Berlin");
+    expect(sheet.columns.map((c) => c.header)).toEqual(["time", "timestamp", "value", "name", "bits_per_second"]);
+    expect(sheet.rows).toEqual([["2026-11-20T01:00:00+01:00", NOV_20, "2906", "Netflix", 100]]);
+  });
+
+  it("spreadsheet cells: integers as numbers only while exact", () => {
+    expect(spreadsheetValue("123", "integer")).toBe(123);
+    expect(spreadsheetValue("18446744073709551615", "integer")).toBe("18446744073709551615");
+    expect(spreadsheetValue("2906", "text")).toBe("2906");
+    expect(spreadsheetValue(1.5, "number")).toBe(1.5);
+  });
+});

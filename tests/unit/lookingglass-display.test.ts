@@ -1,0 +1,69 @@
+import { describe, expect, it } from "vitest";
+import { sheetToCsv } from "~/features/flows/csv";
+import { cellText, columnHeader, dataColumns, flattenResults, resultsSheet, rnaLink, type LookingGlassRow } from "~/features/lookingglass/columns";
+import { tableSvg } from "~/features/lookingglass/export.server";
+import { brandedFooterLinks } from "~/features/lookingglass/PublicLayout";
+import { validateTerm } from "~/features/lookingglass/validation";
+import { resultsLimited, MESSAGES } from "~/lib/messages";
+
+const ROW: LookingGlassRow = {
+  VantagePoint: "fra-er1 Frankfurt, Germany",
+  Prefix: "10.1.2.0/24",
+  RouteDistinguisher: "",
+  "BGP as_path": "3356 64511",
+  "BGP local_pref": 150,
+  "BGP med": 0,
+  "BGP next_hop": "198.51.100.1",
+  "BGP community": "64500:100",
+  "BGP originator_id": "192.0.2.9",
+  LastUpdate: "2026-09-21T13:33:20Z",
+};
+
+describe("Looking Glass display", () => {
+  it("has the spec's columns, the public variant without the private-only ones", () => {
+    expect(dataColumns("private").map(columnHeader)).toEqual([
+      "VantagePoint", "Prefix", "RouteDistinguisher", "BGP as_path", "BGP local_pref", "BGP med", "BGP next_hop", "BGP community", "BGP originator_id", "LastUpdate (UTC)",
+    ]);
+    expect(dataColumns("public")).not.toContain("BGP community");
+    expect(dataColumns("public")).not.toContain("BGP originator_id");
+  });
+
+  it("shows LastUpdate in UTC and flattens results, listing vantage points without data", () => {
+    expect(cellText(ROW, "LastUpdate")).toBe("2026-09-21 13:33:20");
+    expect(flattenResults({ fra1: [ROW], fra2: "VantagePointWithNoData", ber1: [] })).toEqual({ rows: [ROW], noData: ["fra2", "ber1"] });
+  });
+
+  it("exports the variant's columns", () => {
+    const csv = sheetToCsv(resultsSheet("t", [ROW], "public"), ";");
+    expect(csv).toBe("VantagePoint;Prefix;RouteDistinguisher;BGP as_path;BGP local_pref;BGP med;BGP next_hop;LastUpdate (UTC)\r\nfra-er1 Frankfurt, Germany;10.1.2.0/24;;3356 64511;150;0;198.51.100.1;2026-09-21 13:33:20\r\n");
+    const svg = tableSvg(resultsSheet("t", [{ ...ROW, Prefix: "<x>" }], "private"));
+    expect(svg).toContain("&lt;x&gt;");
+    expect(svg).toContain("BGP community");
+  });
+
+  it("builds the RNA link from the picked columns only", () => {
+    const routerOf = (vp: string) => (vp === ROW.VantagePoint ? "fra-er1" : undefined);
+    expect(rnaLink(ROW, [], routerOf)).toBeNull();
+    expect(rnaLink(ROW, ["Prefix", "BGP as_path"], routerOf)).toBe("/rna?filter=DST_PREFIX%3A10.1.2.0%2F24&filter=AS_DST%3A64511");
+    expect(rnaLink(ROW, ["VantagePoint"], routerOf)).toBe("/rna?filter=EXPORTER%3Afra-er1");
+  });
+
+  it("validates terms with the spec's messages", () => {
+    expect(validateTerm("IpPrefixQuery", " 2001:0db8:0:0::1 ")).toEqual({ ok: true, value: "2001:db8::1" });
+    expect(validateTerm("IpPrefixQuery", "10.0.0.0/33")).toEqual({ ok: false, error: MESSAGES.invalidNetwork });
+    expect(validateTerm("PingQuery", "10.0.0.0/24")).toEqual({ ok: false, error: MESSAGES.invalidIpAddress });
+    expect(validateTerm("AsPathQuery", "")).toEqual({ ok: true, value: "" });
+    expect(validateTerm("AsPathQuery", "? 3356 *").ok).toBe(true);
+    expect(validateTerm("AsPathQuery", "AS3356").ok).toBe(false);
+  });
+
+  it("words the banner as the spec does and finds the branded footer's links", () => {
+    expect(resultsLimited(5000, 1000)).toBe("Your search had 5000 results, only the first 1000 will be shown. Try a more specific query.");
+    const links = brandedFooterLinks([
+      { id: 1, text: "Imprint", link: "https://example.net/imprint" },
+      { id: 2, text: "contact", link: "mailto:noc@example.net" },
+      { id: 3, text: "Blog", link: "https://example.net/blog" },
+    ]);
+    expect(links).toEqual([{ text: "Contact", link: "mailto:noc@example.net" }, { text: "Imprint", link: "https://example.net/imprint" }]);
+  });
+});

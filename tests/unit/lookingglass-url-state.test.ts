@@ -1,0 +1,66 @@
+import { describe, expect, it } from "vitest";
+import {
+  availableQueryTypes,
+  isSubmitted,
+  parseLookingGlassUrl,
+  rawVantagePointNames,
+  serializeLookingGlassUrl,
+  type VantagePointRef,
+} from "~/features/lookingglass/url-state";
+
+const VPS: VantagePointRef[] = [
+  { key: "fra1", display_name: "Frankfurt, Germany 1", description: "Frankfurt, Germany", legacy_description: "FRA-ER1 Frankfurt" },
+  { key: "fra2", display_name: "Frankfurt, Germany 2", description: "Frankfurt, Germany", legacy_description: "FRA-ER2 Frankfurt" },
+  { key: "ber1", display_name: "Berlin, Germany", description: "Berlin, Germany", legacy_description: "BER-ER1 Berlin" },
+];
+const ALL_TYPES = availableQueryTypes(true);
+
+describe("Looking Glass URL state", () => {
+  it("round-trips a selection, a type and a term", () => {
+    const state = { selectedVantagePoints: ["Frankfurt, Germany 2", "Berlin, Germany"], queryType: "AsPathQuery" as const, queryTerm: "3356 * 15169" };
+    const search = serializeLookingGlassUrl(state, VPS);
+    expect(search.get("selectedVantagePoints")).toBe('["Frankfurt, Germany 2","Berlin, Germany"]');
+    expect(parseLookingGlassUrl(new URLSearchParams(search.toString()), VPS, ALL_TYPES)).toEqual(state);
+  });
+
+  it("writes every vantage point as the single entry 'all' and reads it back as every available one", () => {
+    const search = serializeLookingGlassUrl({ selectedVantagePoints: VPS.map((v) => v.display_name), queryType: "IpPrefixQuery", queryTerm: "" }, VPS);
+    expect(search.get("selectedVantagePoints")).toBe('["all"]');
+    expect(parseLookingGlassUrl(search, VPS, ALL_TYPES).selectedVantagePoints).toHaveLength(3);
+    expect(parseLookingGlassUrl(new URLSearchParams("selectedVantagePoints=all"), VPS, ALL_TYPES).selectedVantagePoints).toHaveLength(3);
+  });
+
+  it.each([
+    ["AS_PATH_QUERY", "AsPathQuery"],
+    ["IP_PREFIX_QUERY", "IpPrefixQuery"],
+    ["PING_QUERY", "PingQuery"],
+    ["TRACEROUTE_QUERY", "TracerouteQuery"],
+  ])("maps the legacy code %s to %s", (legacy, current) => {
+    expect(parseLookingGlassUrl(new URLSearchParams({ queryType: legacy }), VPS, ALL_TYPES).queryType).toBe(current);
+  });
+
+  it("falls back to the first available type for an unknown one or one the visitor may not use", () => {
+    expect(parseLookingGlassUrl(new URLSearchParams({ queryType: "DNS_QUERY" }), VPS, ALL_TYPES).queryType).toBe("AsPathQuery");
+    expect(parseLookingGlassUrl(new URLSearchParams({ queryType: "PING_QUERY" }), VPS, availableQueryTypes(false)).queryType).toBe("AsPathQuery");
+    expect(availableQueryTypes(false)).toEqual(["AsPathQuery", "IpPrefixQuery"]);
+  });
+
+  it("selects only vantage points that exist, in the available order, by display name, key, legacy or unique description", () => {
+    const search = new URLSearchParams({ selectedVantagePoints: JSON.stringify(["Berlin, Germany", "ham1", "FRA-ER1 Frankfurt", "Nowhere"]) });
+    expect(parseLookingGlassUrl(search, VPS, ALL_TYPES).selectedVantagePoints).toEqual(["Frankfurt, Germany 1", "Berlin, Germany"]);
+    // "Frankfurt, Germany" names two vantage points: it selects neither.
+    const ambiguous = new URLSearchParams({ selectedVantagePoints: '["Frankfurt, Germany"]' });
+    expect(parseLookingGlassUrl(ambiguous, VPS, ALL_TYPES).selectedVantagePoints).toEqual([]);
+  });
+
+  it("reads the GET form's repeated parameter and ignores malformed JSON gracefully", () => {
+    expect(rawVantagePointNames(["Berlin, Germany", "fra2"])).toEqual(["Berlin, Germany", "fra2"]);
+    expect(rawVantagePointNames(['["a", 3, "b"]'])).toEqual(["a", "b"]);
+    expect(rawVantagePointNames(["[not json"])).toEqual(["[not json"]);
+  });
+
+  it("tells a submitted form from a bare visit", () => {
+    expect(isSubmitted(new URLSearchParams(""))).toBe(false);
+    expect(isSubmitted(new URLSearchParams("queryType=AsPathQuery&queryTerm="))).toBe(true);
+  });
+});
