@@ -84,7 +84,7 @@ const route = resourceRoute({
         }
         return { dimension: null, kind: fallbackKind, value: String(f.value) };
       });
-      return { results: await filterMetadata(context.services, inputs) };
+      return { results: await filterMetadata(context.services, inputs, user!) };
     },
   }),
 });

@@ -13,6 +13,7 @@ import { demoTagGroups, demoTags } from "~db/demo/tags";
 import { mappings, tagGroups, tags, tagValues, userPermissions, users } from "~db/postgres/schema";
 import type { Permission } from "~/lib/permissions";
 import * as autocompleteRoute from "~/routes/api.autocomplete";
+import * as metadataRoute from "~/routes/api.filter.metadata";
 import * as flowsRoute from "~/routes/api.flows";
 import * as mappingRoute from "~/routes/api.mapping";
 import * as tagValuesRoute from "~/routes/api.tag.values";
@@ -192,6 +193,25 @@ describe("POST api/tag/values/", () => {
     expect(bad.data.errors[0].field).toBe("id");
     expect((await values(uid.operator, { dimension: "BOGUS", id: 1 })).status).toBe(400);
     expect((await values(uid.noFlows, { dimension: "AS_SRC_INGRESS", id: 1 })).status).toBe(403);
+  });
+});
+
+describe("tag names for filter chips (api/filter/metadata/)", () => {
+  it("names a tag and a group reference, negated or not; unknown ids stay unnamed", async () => {
+    const tag = `#${tagId["Tier-1 transits"]}`;
+    const group = `#g${groupId["German routers"]}`;
+    const res = await call(metadataRoute, "/api/filter/metadata", uid.operator, {
+      method: "POST",
+      body: { filters: [{ dimension: "AS_HND_INGRESS", value: tag }, { dimension: "AS_HND_INGRESS", value: `!${tag}` }, { dimension: "ROUTER_IN", value: group }, { dimension: "AS_HND_INGRESS", value: "#999999" }, { dimension: "AS_HND_INGRESS", value: "3320" }] },
+    });
+    expect(res.status).toBe(200);
+    expect(res.data.results.map((r: { name: string | null; type: string }) => [r.name, r.type])).toEqual([
+      ["Tier-1 transits", "TAG"],
+      ["Tier-1 transits", "TAG"],
+      ["German routers", "TAG_GROUP"],
+      [null, "TAG"],
+      ["Deutsche Telekom", "PRIMITIVE"],
+    ]);
   });
 });
 

@@ -15,8 +15,8 @@ import {
   siteSettings,
   type AutocompleteMinLengths,
 } from "~db/postgres/schema";
-import { searchTagObjects } from "~/features/tags/tags.server";
-import { formatTagReference } from "~/features/tags/tag-reference";
+import { loadTagObjects, searchTagObjects, type AnyTagObject } from "~/features/tags/tags.server";
+import { formatTagReference, parseTagReference } from "~/features/tags/tag-reference";
 import { SPECIAL_AS_VALUES } from "~/lib/special-as";
 import type { UserContext } from "~/server/auth/user-context.server";
 import type { Services } from "~/server/services.server";
@@ -334,19 +334,23 @@ export type MetadataOutput = {
   dimension: DimensionId | null;
   value: string;
   name: string | null;
-  type: "PRIMITIVE";
+  type: "PRIMITIVE" | "TAG" | "TAG_GROUP";
 };
 
 /**
  * Names for filter values (a negated value gets the name of its bare value): AS names (and the
  * special AS values), routers with their city, interface descriptions, protocol names;
- * application, infrastructure and VRF values are their own names. Unknown values: name null.
+ * application, infrastructure and VRF values are their own names; tag references (`#12`, `#g3`)
+ * the tag's or group's name when the user may see it. Unknown values: name null.
  */
 export async function filterMetadata(
   stores: Stores,
-  inputs: readonly MetadataInput[]
+  inputs: readonly MetadataInput[],
+  user?: Pick<UserContext, "id">
 ): Promise<MetadataOutput[]> {
   const bare = (v: string) => v.trim().replace(/^!/, "").trim();
+  const tagRefs = inputs.map((i) => parseTagReference(i.value.trim()));
+  const tagObjects = user && tagRefs.some(Boolean) ? await loadTagObjects(stores.pg.db, user, tagRefs.filter((r) => r !== null)) : new Map<string, AnyTagObject>();
   const asns = new Set<number>();
   const routerNames = new Set<string>();
   const ifaceKeys = new Set<string>();
@@ -397,7 +401,12 @@ export async function filterMetadata(
       if (ifaceKeys.has(key)) ifaceDesc.set(key, r.description || key);
     }
   }
-  return inputs.map((i) => {
+  return inputs.map((i, index) => {
+    const tagRef = tagRefs[index];
+    if (tagRef) {
+      const found = tagObjects.get(formatTagReference({ type: tagRef.type, id: tagRef.id }));
+      return { dimension: i.dimension, value: i.value, name: found?.name ?? null, type: tagRef.type };
+    }
     let name: string | null = null;
     const v = bare(i.value);
     switch (i.kind) {

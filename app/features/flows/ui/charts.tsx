@@ -8,6 +8,13 @@ import { fmtTime } from "./format";
 export const CHART_WIDTH = 1000;
 export const CHART_HEIGHT = 360;
 
+/** d3's category10: one colour per top value; the folded rest ("Others") is grey so no value shares its colour. */
+const PALETTE = ["#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e377c2", "#7f7f7f", "#bcbd22", "#17becf"];
+const OTHERS_COLOR = "#c8c8c8";
+function seriesColor(id: string, index: number): string {
+  return id === "Others" ? OTHERS_COLOR : PALETTE[index % PALETTE.length];
+}
+
 export type TimeseriesData = { buckets: number[]; series: { key: string; name: string; values: number[] }[] };
 export type SankeyData = { nodes: { id: string; name: string }[]; links: { source: string; target: string; value: number }[] };
 
@@ -38,7 +45,7 @@ export function TimeseriesChart({ timeseries, timezone }: { timeseries: Timeseri
         areaOpacity={0.6}
         enablePoints={false}
         curve="monotoneX"
-        colors={{ scheme: "category10" }}
+        colors={(serie) => seriesColor(String(serie.id), series.findIndex((x) => x.id === serie.id))}
         axisBottom={{ tickValues: 6, format: (v) => fmtTime(Number(v), timezone, span > 86_400 ? "MM-DD HH:mm" : "HH:mm") }}
         axisLeft={{ tickValues: 5, format: (v) => formatBitsPerSecond(Number(v)) }}
         yFormat={(v) => formatBitsPerSecond(Number(v))}
