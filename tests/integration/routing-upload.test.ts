@@ -5,6 +5,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { users, vantagePoints } from "~db/postgres/schema";
+import { controlPlaneQuery } from "~/features/routing/controlplane.server";
+import { runLookingGlassQuery } from "~/features/routing/lookingglass.server";
 import * as uploadRoute from "~/routes/_app.site-settings_.routing-data";
 import { useServicesForTests } from "~/server/services.server";
 import { attributes, bgp4mpUpdate, gzip, peerIndexTable, ribRecord } from "../fixtures/mrt";
@@ -59,6 +61,22 @@ describe("MRT upload", () => {
       "SELECT prefix, is_withdrawn AS w, arrayStringConcat(as_path, ' ') AS path FROM rib_entries WHERE vantage_point = 'upl1' ORDER BY timestamp, prefix",
     );
     expect(rows.map((r) => `${r.prefix} ${r.w} ${r.path}`)).toEqual(["192.0.2.0/24 0 64496 3320", "198.18.0.0/15 0 64496 174 6939", "198.18.0.0/15 1 ", "203.0.113.0/24 0 64496 1299"]);
+  });
+
+  it("the Looking Glass and the Control Plane answer from the imported file", async () => {
+    // Current state: 192.0.2.0/24 and 203.0.113.0/24 announced, 198.18.0.0/15 withdrawn by the update.
+    const lpm = await runLookingGlassQuery(stores, { variant: "private", queryType: "IpPrefixQuery", queryTerm: "192.0.2.77", vantagePoints: ["upl1"] });
+    expect(lpm.results.upl1).toMatchObject([{ Prefix: "192.0.2.0/24", "BGP as_path": "64496 3320" }]);
+    const withdrawn = await runLookingGlassQuery(stores, { variant: "private", queryType: "IpPrefixQuery", queryTerm: "198.18.0.0/15", vantagePoints: ["upl1"] });
+    expect(withdrawn.results.upl1).toBe("VantagePointWithNoData");
+    const byPath = await runLookingGlassQuery(stores, { variant: "private", queryType: "AsPathQuery", queryTerm: "64496 *", vantagePoints: ["upl1"] });
+    expect((byPath.results.upl1 as { Prefix: string }[]).map((r) => r.Prefix).sort()).toEqual(["192.0.2.0/24", "203.0.113.0/24"]);
+    // History: the announcement of 198.18.0.0/15 from the dump and its withdrawal from the update.
+    const history = await controlPlaneQuery(stores, { queryType: "IpPrefixQuery", queryTerm: "198.18.0.0/15", startDate: 1_699_000_000, endDate: 1_701_000_000 });
+    expect(history.data.map((r) => [r.timestamp, r.withdrawn])).toEqual([
+      [1_700_000_600, true],
+      [1_699_999_500, false],
+    ]);
   });
 
   it("refuses users who are not administrators, and a wrong CSRF field", async () => {

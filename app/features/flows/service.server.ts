@@ -94,6 +94,9 @@ export async function resolveFilters(
   version: number,
   requested: readonly RequestFilter[],
 ): Promise<FlowsContext> {
+  // Started now, awaited at the end: it does not depend on the filters.
+  const operator = operatorAsn(stores);
+  operator.catch(() => undefined); // a refusal below must not leave an unhandled rejection behind
   const restrictions = await userRestrictions(stores, user);
   for (const r of restrictions) {
     const applied = restrictionFilters([r]);
@@ -141,7 +144,7 @@ export async function resolveFilters(
     });
   });
   if (errors.length) throw badRequest("Invalid filters.", errors);
-  return { filters, notices, operatorAsn: await operatorAsn(stores), locked: [...locked] };
+  return { filters, notices, operatorAsn: await operator, locked: [...locked] };
 }
 
 export type ResolvedRange = ClampResult & { requested: { start: number; end: number } };
