@@ -147,10 +147,16 @@ describe("POST api/flows/", () => {
   });
 
   it("clamps a range beyond the data", async () => {
-    const { status, data } = await flows(uid.admin, body({ startTimestamp: NOW - 10 * DAY, endTimestamp: NOW + DAY, window: 3600 }));
+    const { status, data } = await flows(uid.admin, body({ startTimestamp: NOW - 10 * DAY, endTimestamp: NOW + DAY, window: 3600, limit: 1000 }));
     expect(status).toBe(200);
     expect(data.range.adjusted).toBe("start-moved-end-clamped");
     expect(data.range.end).toBe(NOW);
+    // The table's bit/s are over the clamped range (aligned to the hourly table), from an independent read of all the data.
+    const all = await readFlowRows(stores, { start: data.range.start, end: data.range.end });
+    const aligned = { start: Math.floor(data.range.start / 3600) * 3600, end: Math.ceil(data.range.end / 3600) * 3600 };
+    const tableBps = (data.table as { bps: number }[]).reduce((a, t) => a + t.bps, 0);
+    expect(tableBps / (bits(all.filter(ingress)) / (aligned.end - aligned.start))).toBeCloseTo(1, 9);
+    expect(tableBits(data) / bits(all.filter(ingress))).toBeCloseTo(1, 9);
   });
 });
 

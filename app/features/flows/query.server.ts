@@ -10,7 +10,7 @@ import { getDimension, type DimensionId, type Direction } from "./dimensions";
 import type { IpVersion } from "./filters";
 import { flowSankey, flowTable, flowTimeseries, MAX_BUCKETS, requireDimension, resolveFilters, resolveRange, type FlowsContext, type ResolvedRange } from "./service.server";
 import type { RequestFilter } from "./service.types";
-import { defaultWindow, type AggregationWindow } from "./time";
+import { alignRange, defaultWindow, tableForWindow, type AggregationWindow } from "./time";
 
 type Stores = Pick<Services, "pg" | "ch">;
 
@@ -39,9 +39,20 @@ export type FlowsQueryInput = {
 /** The table and timeseries of one dimension (the body of api/flows/ without its notes). */
 export async function runFlowsQuery(stores: Stores, user: UserContext, version: number, input: FlowsQueryInput) {
   const dimension = requireDimension(user, version, input.dimension, "dimension");
-  // Independent look-ups (PostgreSQL: restrictions, tags, operator AS; ClickHouse: the data's range) run together.
-  const [resolved, range] = await Promise.all([resolveFilters(stores, user, version, input.filters), resolveRange(stores, input.start, input.end)]);
+  // The data's range (ClickHouse) is looked up while the filters are resolved (PostgreSQL)…
+  const rangeLookup = resolveRange(stores, input.start, input.end);
+  rangeLookup.catch(() => undefined); // awaited below; a refused filter must not leave it unhandled
+  const resolved = await resolveFilters(stores, user, version, input.filters);
   const filters = publicFilters(resolved);
+  const base = { filters: resolved.filters, operatorAsn: resolved.operatorAsn, ipVersion: input.ipVersion, scope: input.scope };
+  // …and the table is read over the requested range meanwhile: see tableAfterClamp.
+  const requestedWindow: AggregationWindow | null = input.start < input.end ? (input.window ?? defaultWindow({ start: input.start, end: input.end })) : null;
+  const speculative =
+    requestedWindow !== null && (input.end - input.start) / requestedWindow <= MAX_BUCKETS
+      ? flowTable(stores, dimension, { ...base, range: { start: input.start, end: input.end }, window: requestedWindow, limit: input.limit })
+      : null;
+  speculative?.catch(() => undefined);
+  const range = await rangeLookup;
   if (!range) {
     return { dimension: { id: dimension, label: getDimension(dimension).label }, timeseries: { buckets: [] as number[], series: [] as { key: string; name: string; values: number[] }[] }, window: input.window ?? null, table: [] as Awaited<ReturnType<typeof flowTable>>, range: null, filters, notices: resolved.notices, noData: true as const };
   }
@@ -49,12 +60,31 @@ export async function runFlowsQuery(stores: Stores, user: UserContext, version: 
   if ((range.end - range.start) / window > MAX_BUCKETS) {
     throw new ApiProblem(400, { detail: "Invalid request body.", errors: [{ field: "window", message: `The window is too small for the range (more than ${MAX_BUCKETS} buckets).` }] });
   }
-  const q = { range, filters: resolved.filters, operatorAsn: resolved.operatorAsn, ipVersion: input.ipVersion, scope: input.scope, window };
+  const q = { ...base, range, window };
   const [timeseries, table] = await Promise.all([
     input.timeseries === false ? Promise.resolve({ buckets: [] as number[], series: [] as { key: string; name: string; values: number[] }[] }) : flowTimeseries(stores, dimension, { ...q, topN: input.topN }),
-    flowTable(stores, dimension, { ...q, limit: input.limit }),
+    tableAfterClamp(range, window, requestedWindow, speculative) ?? flowTable(stores, dimension, { ...q, limit: input.limit }),
   ]);
   return { dimension: { id: dimension, label: getDimension(dimension).label }, timeseries, window, table, range: publicRange(range), filters, notices: resolved.notices, noData: false as const };
+}
+
+/**
+ * The table read over the requested range, valid for the clamped one when clamping only cut off
+ * time without data (the usual case: a preset ends "now", the newest bucket a few minutes earlier;
+ * or it starts before the first data) and the window — hence the table read — is the same: the
+ * rows are then the same, only the bit/s divisor changes, and it is recomputed from their bytes
+ * exactly as the SQL does (sum(bytes) × 8 / seconds of the aligned range). Otherwise null: read again.
+ */
+function tableAfterClamp(
+  range: ResolvedRange,
+  window: AggregationWindow,
+  requestedWindow: AggregationWindow | null,
+  speculative: ReturnType<typeof flowTable> | null,
+): ReturnType<typeof flowTable> | null {
+  if (!speculative || window !== requestedWindow || range.adjusted === "last-30-minutes") return null;
+  const aligned = alignRange(range, tableForWindow(window));
+  const seconds = aligned.end - aligned.start;
+  return speculative.then((rows) => rows.map((r) => ({ ...r, bps: (Number(r.bytes) * 8) / seconds })));
 }
 
 export type SankeyQueryInput = { dimensions: readonly string[]; start: number; end: number; filters: readonly RequestFilter[]; ipVersion: IpVersion; topN?: number; scope?: Direction };
