@@ -3,9 +3,10 @@
  * Loads the demo network into the configured stores (embedded or servers), if they are empty.
  */
 import { loadDemoNetwork, printDemoSummary, printDemoCredentials } from "~db/demo/load";
-import { ConfigError, parseConfig } from "~/server/env.server";
+import { ConfigError } from "~/server/env.server";
 import { StoreUnavailableError } from "~/server/clickhouse.server";
-import { startServices, storesAreEmpty } from "~/server/services.server";
+import { startScriptServices } from "~/server/script-services.server";
+import { storesAreEmpty } from "~/server/services.server";
 
 function argument(name: string): string | undefined {
   const index = process.argv.indexOf(`--${name}`);
@@ -13,15 +14,7 @@ function argument(name: string): string | undefined {
 }
 
 async function main() {
-  if (typeof process.loadEnvFile === "function") {
-    try {
-      process.loadEnvFile();
-    } catch {
-      // no .env file: the environment alone configures the app
-    }
-  }
-  const config = parseConfig(process.env);
-  const services = await startServices(config, { loadDemo: false });
+  const { config, services } = await startScriptServices();
   try {
     if (!(await storesAreEmpty(services))) {
       console.error("The stores already hold users or traffic; the demo network is only loaded into empty stores.");

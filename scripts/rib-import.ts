@@ -9,8 +9,8 @@ import path from "node:path";
 import { importMrt, UnknownVantagePointError, type MrtImportSummary } from "~/features/routing/rib-import.server";
 import { MrtFormatError } from "~/features/routing/mrt/errors";
 import { StoreUnavailableError } from "~/server/clickhouse.server";
-import { ConfigError, parseConfig } from "~/server/env.server";
-import { startServices } from "~/server/services.server";
+import { ConfigError } from "~/server/env.server";
+import { startScriptServices } from "~/server/script-services.server";
 
 const USAGE = "usage: npm run rib:import -- --vantage-point KEY FILE…";
 
@@ -61,15 +61,7 @@ function summaryLine(s: MrtImportSummary): string {
 async function main(): Promise<number> {
   const { vantagePoint, files } = parseArguments(process.argv.slice(2));
   checkFiles(files);
-  if (typeof process.loadEnvFile === "function") {
-    try {
-      process.loadEnvFile();
-    } catch {
-      // no .env file: the environment alone configures the app
-    }
-  }
-  const config = parseConfig(process.env);
-  const services = await startServices(config, { loadDemo: false });
+  const { services } = await startScriptServices();
   let failed = false;
   try {
     for (const file of files) {

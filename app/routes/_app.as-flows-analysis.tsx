@@ -1,4 +1,4 @@
-import { Alert, Anchor, Button, Group, NativeSelect, Paper, Radio, Stack, Table, Text, TextInput, Title } from "@mantine/core";
+import { Alert, Anchor, Button, Group, NativeSelect, Paper, Stack, Table, Text, TextInput, Title } from "@mantine/core";
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Form, useLoaderData, useLocation, useNavigation, useRouteError } from "@remix-run/react";
 import { loadAsFlowsAnalysis, type AsFlowsAnalysisData } from "~/features/flows/analysis.server";
@@ -10,6 +10,7 @@ import { ValueName } from "~/features/flows/ui/ValueName";
 import { findToolRoute } from "~/lib/routes";
 import { formatBitsPerSecond } from "~/lib/units";
 import { requireUser } from "~/server/auth/guard.server";
+import { IpVersionField } from "~/features/flows/ui/IpVersionField";
 
 const PATH = "/as-flows-analysis";
 const TITLE = "AS Flows Analysis";
@@ -42,13 +43,7 @@ function OptionsForm({ data }: { data: AsFlowsAnalysisData }) {
           />
           <TextInput label="Start (unix seconds)" name="start" defaultValue={params.start ?? ""} inputMode="numeric" w={170} />
           <TextInput label="End (unix seconds)" name="end" defaultValue={params.end ?? ""} inputMode="numeric" w={170} />
-          <Radio.Group label="IP version" name="ipVersion" defaultValue={params.ipVersion}>
-            <Group gap="xs" mt={6}>
-              <Radio value="all" label="All" />
-              <Radio value="4" label="IPv4" />
-              <Radio value="6" label="IPv6" />
-            </Group>
-          </Radio.Group>
+          <IpVersionField value={params.ipVersion} />
           <Button type="submit" loading={navigation.state === "loading" && navigation.location?.pathname === PATH}>
             Show
           </Button>

@@ -1,24 +1,10 @@
 import { describe, expect, it } from "vitest";
-import { mergeAs4Path } from "~/features/routing/mrt/attributes";
+import { emptyAttributes, mergeAs4Path } from "~/features/routing/mrt/attributes";
 import { pathColumns, ribRecordRows, RIB_COLUMNS, updateRows } from "~/features/routing/mrt/rib-rows";
 import type { PathAttributes } from "~/features/routing/mrt/attributes";
 import type { RibRecord, UpdateRecord } from "~/features/routing/mrt/types";
 
-const NO_ATTRIBUTES: PathAttributes = {
-  origin: null,
-  asPath: [],
-  nextHop: null,
-  med: null,
-  localPref: null,
-  atomicAggregate: false,
-  aggregator: null,
-  originatorId: null,
-  communities: [],
-  largeCommunities: [],
-  mpReach: null,
-  mpUnreach: null,
-  otherTypes: [],
-};
+const NO_ATTRIBUTES: PathAttributes = emptyAttributes();
 const asObject = (row: unknown[]) => Object.fromEntries(RIB_COLUMNS.map((c, i) => [c, row[i]]));
 
 describe("AS path columns", () => {

@@ -12,7 +12,7 @@ import type { Services } from "~/server/services.server";
 import { previousPeriod } from "./comparison";
 import type { Direction } from "./dimensions";
 import type { IpVersion } from "./filters";
-import { dataRange, flowTable, requireDimension, resolveFilters } from "./service.server";
+import { dataRange, flowTable, requireDimension, resolveFilters, type DataRange } from "./service.server";
 import type { RequestFilter } from "./service.types";
 import { alignRange, tableForWindow, type AggregationWindow, type TimeRange } from "./time";
 
@@ -28,6 +28,8 @@ export type PreviousPeriodInput = {
   /** The AS Flows Egress screen's restriction to one direction, as for the current period. */
   scope?: Direction;
   limit?: number;
+  /** The data's range when the caller read it already. */
+  dataRange?: DataRange;
 };
 
 export async function previousPeriodTable(stores: Stores, user: UserContext, version: number, input: PreviousPeriodInput) {
@@ -36,7 +38,7 @@ export async function previousPeriodTable(stores: Stores, user: UserContext, ver
   // Aligned first, so both periods cover whole buckets of the table and do not overlap.
   const range = previousPeriod(alignRange(input.range, tableForWindow(input.window)));
   const q = { range, filters: resolved.filters, operatorAsn: resolved.operatorAsn, ipVersion: input.ipVersion, scope: input.scope, window: input.window, limit: input.limit };
-  const [table, data] = await Promise.all([flowTable(stores, dimension, q), dataRange(stores)]);
+  const [table, data] = await Promise.all([flowTable(stores, dimension, q), input.dataRange ?? dataRange(stores)]);
   const covered = data.minTimestamp !== null && data.minTimestamp <= range.start;
   return { range, table, covered };
 }

@@ -119,11 +119,14 @@ export async function loadExplorer(services: Services, user: UserContext, url: U
   }
 
   // An empty install (no flows, possibly no operator AS yet): nothing to query.
-  const dataAvailable = await dataRange(services);
-  const operatorKnown = await operatorAsn(services).then(
-    () => true,
-    () => false,
-  );
+  // Read once here and handed to every view below, which would otherwise each read it again.
+  const [dataAvailable, operatorKnown] = await Promise.all([
+    dataRange(services),
+    operatorAsn(services).then(
+      () => true,
+      () => false,
+    ),
+  ]);
   if (!operatorKnown) errors.push("The operator's own AS is not configured yet (as_info category 'operator'), so flows cannot be split into ingress and egress.");
   if (dataAvailable.minTimestamp === null || !operatorKnown) {
     const empty = { range: null, window: null, table: [], timeseries: { buckets: [], series: [] }, filters: [], noData: true as const };
@@ -141,6 +144,7 @@ export async function loadExplorer(services: Services, user: UserContext, url: U
       // The detailed table is made of the timeseries, whatever the chart.
       timeseries: (!options.tableOnly && params.view === "timeseries") || params.table === "detailed",
       scope: options.scope,
+      dataRange: dataAvailable,
     });
   let flows: Awaited<ReturnType<typeof run>>;
   let queryFilters = checked.filters;
@@ -158,7 +162,7 @@ export async function loadExplorer(services: Services, user: UserContext, url: U
 
   let comparison: Comparison | null = null;
   if (params.compare && flows.range && flows.window) {
-    const previous = await previousPeriodTable(services, user, version, { dimension, range: flows.range, window: flows.window, filters: queryFilters, ipVersion, scope: options.scope, limit: EXPLORER_TABLE_LIMIT });
+    const previous = await previousPeriodTable(services, user, version, { dimension, range: flows.range, window: flows.window, filters: queryFilters, ipVersion, scope: options.scope, limit: EXPLORER_TABLE_LIMIT, dataRange: dataAvailable });
     if (!previous.covered) notices.push(PREVIOUS_PERIOD_UNCOVERED);
     comparison = { range: previous.range, total: compareTotals(flows.table, previous.table), rows: compareRows(flows.table, previous.table) };
   }
@@ -170,7 +174,7 @@ export async function loadExplorer(services: Services, user: UserContext, url: U
     else if (params.dimension2 === dimension) sankeyError = "The two dimensions of the sankey chart must be different.";
     else {
       try {
-        sankey = await runSankeyQuery(services, user, version, { dimensions: [dimension, params.dimension2], start: requested.start, end: requested.end, filters: queryFilters, ipVersion, scope: options.scope });
+        sankey = await runSankeyQuery(services, user, version, { dimensions: [dimension, params.dimension2], start: requested.start, end: requested.end, filters: queryFilters, ipVersion, scope: options.scope, dataRange: dataAvailable });
       } catch (e) {
         if (!(e instanceof ApiProblem) || e.status !== 400) throw e;
         sankeyError = problemMessages(e).join(" ");

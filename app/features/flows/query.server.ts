@@ -8,7 +8,7 @@ import type { UserContext } from "~/server/auth/user-context.server";
 import type { Services } from "~/server/services.server";
 import { getDimension, type DimensionId, type Direction } from "./dimensions";
 import type { IpVersion } from "./filters";
-import { flowSankey, flowTable, flowTimeseries, MAX_BUCKETS, requireDimension, resolveFilters, resolveRange, type FlowsContext, type ResolvedRange } from "./service.server";
+import { flowSankey, flowTable, flowTimeseries, MAX_BUCKETS, requireDimension, resolveFilters, resolveRange, type DataRange, type FlowsContext, type ResolvedRange } from "./service.server";
 import type { RequestFilter } from "./service.types";
 import { alignRange, defaultWindow, tableForWindow, type AggregationWindow } from "./time";
 
@@ -34,13 +34,15 @@ export type FlowsQueryInput = {
   timeseries?: boolean;
   /** All traffic restricted to one direction (see sql.ts FlowQueryOptions.scope). */
   scope?: Direction;
+  /** The data's range when the caller read it already (see resolveRange). */
+  dataRange?: DataRange;
 };
 
 /** The table and timeseries of one dimension (the body of api/flows/ without its notes). */
 export async function runFlowsQuery(stores: Stores, user: UserContext, version: number, input: FlowsQueryInput) {
   const dimension = requireDimension(user, version, input.dimension, "dimension");
   // The data's range (ClickHouse) is looked up while the filters are resolved (PostgreSQL)…
-  const rangeLookup = resolveRange(stores, input.start, input.end);
+  const rangeLookup = resolveRange(stores, input.start, input.end, input.dataRange);
   rangeLookup.catch(() => undefined); // awaited below; a refused filter must not leave it unhandled
   const resolved = await resolveFilters(stores, user, version, input.filters);
   const filters = publicFilters(resolved);
@@ -87,7 +89,7 @@ function tableAfterClamp(
   return speculative.then((rows) => rows.map((r) => ({ ...r, bps: (Number(r.bytes) * 8) / seconds })));
 }
 
-export type SankeyQueryInput = { dimensions: readonly string[]; start: number; end: number; filters: readonly RequestFilter[]; ipVersion: IpVersion; topN?: number; scope?: Direction };
+export type SankeyQueryInput = { dimensions: readonly string[]; start: number; end: number; filters: readonly RequestFilter[]; ipVersion: IpVersion; topN?: number; scope?: Direction; dataRange?: DataRange };
 
 /** The sankey of ≥ 2 dimensions of one direction (the body of api/sankey/ without its notes). */
 export async function runSankeyQuery(stores: Stores, user: UserContext, version: number, input: SankeyQueryInput) {
@@ -97,7 +99,7 @@ export async function runSankeyQuery(stores: Stores, user: UserContext, version:
   if (directions.size > 1) {
     throw new ApiProblem(400, { detail: "Invalid request body.", errors: [{ field: "dimensions", message: "Ingress and egress dimensions cannot be combined in one chart." }] });
   }
-  const [resolved, range] = await Promise.all([resolveFilters(stores, user, version, input.filters), resolveRange(stores, input.start, input.end)]);
+  const [resolved, range] = await Promise.all([resolveFilters(stores, user, version, input.filters), resolveRange(stores, input.start, input.end, input.dataRange)]);
   const filters = publicFilters(resolved);
   if (!range) return { nodes: [] as Awaited<ReturnType<typeof flowSankey>>["nodes"], links: [] as Awaited<ReturnType<typeof flowSankey>>["links"], range: null, filters, notices: resolved.notices, noData: true as const };
   const result = await flowSankey(stores, dimensions, { range, filters: resolved.filters, operatorAsn: resolved.operatorAsn, ipVersion: input.ipVersion, topN: input.topN, scope: input.scope });

@@ -150,8 +150,9 @@ export async function resolveFilters(
 export type ResolvedRange = ClampResult & { requested: { start: number; end: number } };
 
 /** Clamps the requested range to the data ([min bucket, max bucket + 5 min)); null when there is no data. */
-export async function resolveRange(stores: Stores, start: number, end: number): Promise<ResolvedRange | null> {
-  const data = await dataRange(stores);
+export async function resolveRange(stores: Stores, start: number, end: number, known?: DataRange): Promise<ResolvedRange | null> {
+  // A caller that already read the data's range for this request (a screen with several views) passes it.
+  const data = known ?? (await dataRange(stores));
   if (data.minTimestamp === null || data.maxTimestamp === null) return null;
   const clamped = clampToData({ start, end }, data.minTimestamp, data.maxTimestamp + tableGranularity("flows_5m"));
   return { ...clamped, requested: { start, end } };

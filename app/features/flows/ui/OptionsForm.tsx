@@ -6,6 +6,7 @@ import { CUSTOM_RANGE, customRangeError, DEFAULT_DATE_RANGE } from "../params";
 import { DateRangeField } from "./DateRangeField";
 import { FilterBar } from "./FilterBar";
 import { useHydrated } from "./use-hydrated";
+import { IpVersionField } from "./IpVersionField";
 
 const SUBMIT_DELAY_MS = 400;
 
@@ -86,13 +87,7 @@ export function OptionsForm({ data, path, label }: { data: ExplorerData; path: s
         <Stack gap="sm">
           <Group align="flex-end" gap="md" wrap="wrap">
             <NativeSelect label="Dimension" name="dimension" defaultValue={data.dimension?.id} data={dimensionOptions} w={260} />
-            <Radio.Group label="IP version" name="ipVersion" defaultValue={params.ipVersion}>
-              <Group gap="xs" mt={6}>
-                <Radio value="all" label="All" />
-                <Radio value="4" label="IPv4" />
-                <Radio value="6" label="IPv6" />
-              </Group>
-            </Radio.Group>
+            <IpVersionField value={params.ipVersion} />
           </Group>
           <DateRangeField
             rangeValue={rangeValue}

@@ -158,9 +158,9 @@ function readMpUnreach(cursor: Cursor, context: AttributeContext): PathAttribute
   return { afi, safi, withdrawn };
 }
 
-/** Decodes a path attribute block; unknown attributes are listed by type code, not an error. */
-export function readAttributes(cursor: Cursor, context: AttributeContext): PathAttributes {
-  const attrs: PathAttributes = {
+/** The attributes of a route that carries none (the start of every decoded block). */
+export function emptyAttributes(): PathAttributes {
+  return {
     origin: null,
     asPath: [],
     nextHop: null,
@@ -175,6 +175,11 @@ export function readAttributes(cursor: Cursor, context: AttributeContext): PathA
     mpUnreach: null,
     otherTypes: [],
   };
+}
+
+/** Decodes a path attribute block; unknown attributes are listed by type code, not an error. */
+export function readAttributes(cursor: Cursor, context: AttributeContext): PathAttributes {
+  const attrs = emptyAttributes();
   let as4Path: AsPathSegment[] | null = null;
   let as4Aggregator: string | null = null;
   let aggregatorAsn: number | null = null;
