@@ -1,4 +1,4 @@
-import { dataRange } from "~/features/flows/service.server";
+import { dataRange } from "~/features/flows/data-range.server";
 import { endpoint, resourceRoute } from "~/server/api/contract.server";
 
 /** GET api/flows/timestamps/: first and last 5-minute bucket with flow data (unix seconds), nulls when empty. */

@@ -2,6 +2,7 @@ import { count, sql } from "drizzle-orm";
 import type { ClickHouseClient } from "@clickhouse/client";
 import * as schema from "~db/postgres/schema";
 import type { Db } from "~/server/postgres.server";
+import { forgetDataRange } from "~/features/flows/data-range.server";
 import { hashPassword } from "~/server/password.server";
 import { MODERATORS_GROUP } from "~/lib/permissions";
 import { DEMO_ASES, OPERATOR_ASN, OPERATOR_NAME } from "./catalog";
@@ -71,6 +72,7 @@ export async function loadDemoNetwork(stores: Stores, options: DemoOptions = {})
     format: "JSONEachRow",
   });
   await insertFlows(ch, traffic.paths, start, end, options.rawDays ?? 1);
+  forgetDataRange(stores);
   const { capacities, peaks } = await sizeInterfaces(ch, topology.interfaces, end, random);
   await insertInterfaceUtil(ch, topology.interfaces, capacities, start, end);
 

@@ -7,7 +7,7 @@ import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DEMO_ASES, OPERATOR_ASN } from "~db/demo/catalog";
 import { loadDemoNetwork } from "~db/demo/load";
-import { delegationRestrictions, userPermissions, users } from "~db/postgres/schema";
+import { asInfo, delegationRestrictions, userPermissions, users } from "~db/postgres/schema";
 import type { Permission } from "~/lib/permissions";
 import * as flowsRoute from "~/routes/api.flows";
 import * as timestampsRoute from "~/routes/api.flows.timestamps";
@@ -26,12 +26,17 @@ type Row = FlowRow;
 
 let stores: TestStores;
 let rows: Row[];
-const uid = { admin: 0, operator: 0, restricted: 0, noFlows: 0 };
+const uid = { admin: 0, operator: 0, restricted: 0, restrictedUnflagged: 0, noFlows: 0 };
 
-async function createUser(email: string, permissions: Permission[], restriction?: { dimension: string; constrained_values: string[]; output: string }[]) {
+async function createUser(
+  email: string,
+  permissions: Permission[],
+  restriction?: { dimension: string; constrained_values: string[]; output: string }[],
+  isDelegated = !!restriction,
+) {
   const [row] = await stores.pg.db
     .insert(users)
-    .values({ email, firstName: "T", passwordHash: "!unusable", hasConsented: true, isDelegated: !!restriction })
+    .values({ email, firstName: "T", passwordHash: "!unusable", hasConsented: true, isDelegated })
     .returning({ id: users.id });
   if (permissions.length) await stores.pg.db.insert(userPermissions).values(permissions.map((permission) => ({ userId: row.id, permission })));
   if (restriction) await stores.pg.db.insert(delegationRestrictions).values({ userId: row.id, flowsViewsRestrictions: restriction });
@@ -47,6 +52,8 @@ beforeAll(async () => {
   uid.admin = await idOf("admin@flowlens.example");
   uid.operator = await idOf("operator@flowlens.example");
   uid.restricted = await createUser("restricted@flows.test", ["API_FLOWS_4D"], [{ dimension: "AS_DST_INGRESS", constrained_values: [String(TOP_CUSTOMER)], output: "AS_SRC_INGRESS" }]);
+  // Restricted although the account is not flagged as delegated: the restriction row is what counts.
+  uid.restrictedUnflagged = await createUser("unflagged@flows.test", ["API_FLOWS_4D"], [{ dimension: "AS_DST_INGRESS", constrained_values: [String(TOP_CUSTOMER)], output: "AS_SRC_INGRESS" }], false);
   uid.noFlows = await createUser("noflows@flows.test", ["CONTROL_PLANE"]);
 }, 300_000);
 
@@ -247,6 +254,16 @@ describe("a delegated user's restriction is enforced on the server", () => {
     expect(tableBits(all.data) / bits(rows.filter(toCustomer))).toBeCloseTo(1, 9);
   });
 
+  it("an account not flagged as delegated gets its restriction row applied too", async () => {
+    // The table is read on a guess (no restriction) while PostgreSQL answers; the guess must be dropped.
+    await flows(uid.admin, body({ dimension: "AS_SRC_INGRESS", limit: 1000 }));
+    const { status, data } = await flows(uid.restrictedUnflagged, body({ dimension: "AS_SRC_INGRESS", limit: 1000 }));
+    expect(status).toBe(200);
+    expect(data.filters).toEqual([{ dimension: "AS_DST_INGRESS", value: String(TOP_CUSTOMER), isNegation: false, locked: true }]);
+    expect(tableBits(data) / bits(rows.filter(toCustomer))).toBeCloseTo(1, 9);
+    expect(seriesBits(data) / bits(rows.filter(toCustomer))).toBeCloseTo(1, 9);
+  });
+
   it("a filter on the locked dimension that conflicts is a 400; repeating the allowed value is fine", async () => {
     for (const values of [["15169"], ["!" + TOP_CUSTOMER], [String(TOP_CUSTOMER), "15169"]]) {
       const { status, data } = await flows(uid.restricted, body({ filters: [{ dimension: "AS_DST_INGRESS", values }] }));
@@ -329,5 +346,25 @@ describe("access and validation", () => {
     expect(mixed.data).toMatchObject({ errors: [{ field: "dimensions" }] });
     const dup = await sankeyCall(uid.admin, { dimensions: ["AS_SRC_INGRESS", "AS_SRC_INGRESS"], startTimestamp: RANGE.start, endTimestamp: RANGE.end });
     expect(dup.status).toBe(400);
+  });
+});
+
+describe("the operator AS is the one read for the request", () => {
+  it("after it changes, ingress traffic is counted against the new one at once", async () => {
+    await flows(uid.admin, body({ limit: 1000 })); // the old operator AS is the last one seen
+    const other = TOP_CUSTOMER;
+    await stores.pg.db.update(asInfo).set({ category: "customer" }).where(eq(asInfo.asn, OPERATOR_ASN));
+    const [previous] = await stores.pg.db.select({ category: asInfo.category }).from(asInfo).where(eq(asInfo.asn, other));
+    await stores.pg.db.update(asInfo).set({ category: "operator" }).where(eq(asInfo.asn, other));
+    try {
+      const { status, data } = await flows(uid.admin, body({ limit: 1000 }));
+      expect(status).toBe(200);
+      const expected = bits(rows.filter((r) => r.as_hnd !== other));
+      expect(expected).not.toBe(bits(rows.filter(ingress)));
+      expect(tableBits(data) / expected).toBeCloseTo(1, 9);
+    } finally {
+      await stores.pg.db.update(asInfo).set({ category: previous.category }).where(eq(asInfo.asn, other));
+      await stores.pg.db.update(asInfo).set({ category: "operator" }).where(eq(asInfo.asn, OPERATOR_ASN));
+    }
   });
 });

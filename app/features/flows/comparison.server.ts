@@ -12,7 +12,8 @@ import type { Services } from "~/server/services.server";
 import { previousPeriod } from "./comparison";
 import type { Direction } from "./dimensions";
 import type { IpVersion } from "./filters";
-import { dataRange, flowTable, requireDimension, resolveFilters, type DataRange } from "./service.server";
+import { dataRange, type DataRange } from "./data-range.server";
+import { flowTable, requireDimension, resolveFilters } from "./service.server";
 import type { RequestFilter } from "./service.types";
 import { alignRange, tableForWindow, type AggregationWindow, type TimeRange } from "./time";
 

@@ -14,7 +14,8 @@ import { availableDimensions, getDimension, isDimensionId, MAX_API_VERSION, type
 import { parseFilterValue, type IpVersion } from "./filters";
 import { filterParamsToRequest, parseExplorerParams, requestedRange, type ExplorerParams } from "./params";
 import { runFlowsQuery, runSankeyQuery } from "./query.server";
-import { dataRange, operatorAsn } from "./service.server";
+import { dataRange } from "./data-range.server";
+import { operatorAsn } from "./service.server";
 import type { RequestFilter } from "./service.types";
 
 export const SANKEY_NEEDS_TWO = "Sankey chart needs at least two dimensions";

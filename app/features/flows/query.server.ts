@@ -8,7 +8,7 @@ import type { UserContext } from "~/server/auth/user-context.server";
 import type { Services } from "~/server/services.server";
 import { getDimension, type DimensionId, type Direction } from "./dimensions";
 import type { IpVersion } from "./filters";
-import { flowSankey, flowTable, flowTimeseries, MAX_BUCKETS, requireDimension, resolveFilters, resolveRange, type DataRange, type FlowsContext, type ResolvedRange } from "./service.server";
+import { flowSankey, flowTable, flowTimeseries, likelyFlowsContext, MAX_BUCKETS, requireDimension, resolveFilters, resolveRange, sameFlowsContext, type DataRange, type FlowsContext, type ResolvedRange } from "./service.server";
 import type { RequestFilter } from "./service.types";
 import { alignRange, defaultWindow, tableForWindow, type AggregationWindow } from "./time";
 
@@ -44,16 +44,19 @@ export async function runFlowsQuery(stores: Stores, user: UserContext, version: 
   // The data's range (ClickHouse) is looked up while the filters are resolved (PostgreSQL)…
   const rangeLookup = resolveRange(stores, input.start, input.end, input.dataRange);
   rangeLookup.catch(() => undefined); // awaited below; a refused filter must not leave it unhandled
+  // …and the table is read meanwhile over the requested range with the filters as they most likely
+  // resolve: used only when both guesses hold (see tableAfterClamp and likelyFlowsContext).
+  const likely = likelyFlowsContext(stores, user, version, input.filters);
+  const requestedWindow: AggregationWindow | null = input.start < input.end ? (input.window ?? defaultWindow({ start: input.start, end: input.end })) : null;
+  const speculative =
+    likely !== null && requestedWindow !== null && (input.end - input.start) / requestedWindow <= MAX_BUCKETS
+      ? flowTable(stores, dimension, { ...likely, ipVersion: input.ipVersion, scope: input.scope, range: { start: input.start, end: input.end }, window: requestedWindow, limit: input.limit })
+      : null;
+  speculative?.catch(() => undefined);
   const resolved = await resolveFilters(stores, user, version, input.filters);
   const filters = publicFilters(resolved);
   const base = { filters: resolved.filters, operatorAsn: resolved.operatorAsn, ipVersion: input.ipVersion, scope: input.scope };
-  // …and the table is read over the requested range meanwhile: see tableAfterClamp.
-  const requestedWindow: AggregationWindow | null = input.start < input.end ? (input.window ?? defaultWindow({ start: input.start, end: input.end })) : null;
-  const speculative =
-    requestedWindow !== null && (input.end - input.start) / requestedWindow <= MAX_BUCKETS
-      ? flowTable(stores, dimension, { ...base, range: { start: input.start, end: input.end }, window: requestedWindow, limit: input.limit })
-      : null;
-  speculative?.catch(() => undefined);
+  const guessed = likely !== null && sameFlowsContext(likely, resolved) ? speculative : null;
   const range = await rangeLookup;
   if (!range) {
     return { dimension: { id: dimension, label: getDimension(dimension).label }, timeseries: { buckets: [] as number[], series: [] as { key: string; name: string; values: number[] }[] }, window: input.window ?? null, table: [] as Awaited<ReturnType<typeof flowTable>>, range: null, filters, notices: resolved.notices, noData: true as const };
@@ -65,7 +68,7 @@ export async function runFlowsQuery(stores: Stores, user: UserContext, version: 
   const q = { ...base, range, window };
   const [timeseries, table] = await Promise.all([
     input.timeseries === false ? Promise.resolve({ buckets: [] as number[], series: [] as { key: string; name: string; values: number[] }[] }) : flowTimeseries(stores, dimension, { ...q, topN: input.topN }),
-    tableAfterClamp(range, window, requestedWindow, speculative) ?? flowTable(stores, dimension, { ...q, limit: input.limit }),
+    tableAfterClamp(range, window, requestedWindow, guessed) ?? flowTable(stores, dimension, { ...q, limit: input.limit }),
   ]);
   return { dimension: { id: dimension, label: getDimension(dimension).label }, timeseries, window, table, range: publicRange(range), filters, notices: resolved.notices, noData: false as const };
 }

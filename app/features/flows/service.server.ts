@@ -9,26 +9,27 @@
  * be applied (unknown dimension, no valid value) refuses the request (403) instead of widening it.
  *
  * Nothing is cached across requests: the operator ASN (as_info.category = 'operator') and the
- * restrictions are read per call.
+ * restrictions are read per call. A query may start on a guess of them (likelyFlowsContext), but
+ * its result is only used when the values read for the request agree with the guess.
  */
 import { eq, inArray } from "drizzle-orm";
 import { asInfo, delegationRestrictions } from "~db/postgres/schema";
-import { expandTagFilter, loadFilterTags } from "~/features/tags/tag-filters.server";
+import { expandTagFilter, loadFilterTags, type FilterTags } from "~/features/tags/tag-filters.server";
 import { SPECIAL_AS_VALUES } from "~/lib/special-as";
 import { ApiProblem } from "~/server/api/contract.server";
 import type { UserContext } from "~/server/auth/user-context.server";
 import type { Services } from "~/server/services.server";
 import { availableDimensions, getDimension, isDimensionId, OTHERS_LABEL, type DimensionId, type Direction } from "./dimensions";
 import { addFilter, lockedDimensions, parseFilterValue, restrictionFilters, type FlowFilter, type FlowsRestriction, type IpVersion } from "./filters";
+import { dataRange, type DataRange } from "./data-range.server";
 import type { RequestFilter } from "./service.types";
 import { sankey, timeseries, topTable } from "./sql";
 import { alignRange, clampToData, defaultWindow, tableForWindow, tableGranularity, type AggregationWindow, type ClampResult } from "./time";
 
 type Stores = Pick<Services, "pg" | "ch">;
 
-export type { RequestFilter };
+export type { DataRange, RequestFilter };
 
-export type DataRange = { minTimestamp: number | null; maxTimestamp: number | null };
 
 export type FlowsContext = {
   filters: FlowFilter[];
@@ -47,22 +48,17 @@ async function chQuery<T>(stores: Stores, query: string, params: Record<string, 
   return rs.json<T>();
 }
 
-/** min / max of flows_5m.time (bucket starts, unix seconds); nulls when there is no data. */
-export async function dataRange(stores: Stores): Promise<DataRange> {
-  const [row] = await chQuery<{ minTimestamp: number | string | null; maxTimestamp: number | string | null }>(
-    stores,
-    "SELECT if(count() = 0, NULL, toUInt32(min(time))) AS minTimestamp, if(count() = 0, NULL, toUInt32(max(time))) AS maxTimestamp FROM flows_5m",
-  );
-  const num = (v: number | string | null | undefined) => (v === null || v === undefined ? null : Number(v));
-  return { minTimestamp: num(row?.minTimestamp), maxTimestamp: num(row?.maxTimestamp) };
-}
-
 /** The operator's own AS number (as_info with category 'operator'), read per request. */
 export async function operatorAsn(stores: Stores): Promise<number> {
   const rows = await stores.pg.db.select({ asn: asInfo.asn }).from(asInfo).where(eq(asInfo.category, "operator")).orderBy(asInfo.asn).limit(1);
   if (!rows.length) throw new Error("No operator AS (as_info.category = 'operator') is configured");
-  return Number(rows[0].asn);
+  const asn = Number(rows[0].asn);
+  lastOperatorAsn.set(stores.pg, asn);
+  return asn;
 }
+
+/** The operator AS each store last answered: only a guess to start work early (likelyFlowsContext). */
+const lastOperatorAsn = new WeakMap<object, number>();
 
 /** The user's flows restrictions (any user with a delegation_restrictions row). */
 export async function userRestrictions(stores: Stores, user: UserContext): Promise<FlowsRestriction[]> {
@@ -104,9 +100,22 @@ export async function resolveFilters(
       throw new ApiProblem(403, { detail: "Your account's flow restrictions cannot be applied; please contact your operator.", exception_code: "permission_denied" });
     }
   }
+  const tags = await loadFilterTags(stores.pg.db, user, requested);
+  const applied = applyRequestFilters(user, version, requested, restrictions, tags);
+  if (applied.errors.length) throw badRequest("Invalid filters.", applied.errors);
+  return { filters: applied.filters, notices: applied.notices, operatorAsn: await operator, locked: applied.locked };
+}
+
+/** The rules of resolveFilters once the restrictions and the named tags are known (no I/O). */
+function applyRequestFilters(
+  user: UserContext,
+  version: number,
+  requested: readonly RequestFilter[],
+  restrictions: readonly FlowsRestriction[],
+  tags: FilterTags,
+): { filters: FlowFilter[]; notices: string[]; errors: { field: string; message: string }[]; locked: DimensionId[] } {
   const locked = lockedDimensions(restrictions);
   let filters = restrictionFilters(restrictions);
-  const tags = await loadFilterTags(stores.pg.db, user, requested);
   const notices: string[] = [];
   const errors: { field: string; message: string }[] = [];
   requested.forEach((rf, i) => {
@@ -143,8 +152,28 @@ export async function resolveFilters(
       }
     });
   });
-  if (errors.length) throw badRequest("Invalid filters.", errors);
-  return { filters, notices, operatorAsn: await operator, locked: [...locked] };
+  return { filters, notices, errors, locked: [...locked] };
+}
+
+/**
+ * What resolveFilters most likely returns, known before PostgreSQL answers, so a query can start
+ * at once: the request's filters as they resolve for a user without restrictions, with the operator
+ * AS last read. Null when a guess would likely be wasted (a delegated user, a tag reference, an
+ * invalid filter, no operator AS read yet). The caller uses a result computed from the guess only
+ * when resolveFilters then agrees with it (sameFlowsContext): every request is still checked
+ * against its user's restrictions as read for it.
+ */
+export function likelyFlowsContext(stores: Stores, user: UserContext, version: number, requested: readonly RequestFilter[]): Pick<FlowsContext, "filters" | "operatorAsn"> | null {
+  const operator = lastOperatorAsn.get(stores.pg);
+  if (operator === undefined || user.isDelegated) return null;
+  // Without the tags, a tag reference is an error here: no guess then.
+  const applied = applyRequestFilters(user, version, requested, [], new Map());
+  return applied.errors.length ? null : { filters: applied.filters, operatorAsn: operator };
+}
+
+/** Whether two resolutions select the same rows (same filters in the same order, same operator AS). */
+export function sameFlowsContext(a: Pick<FlowsContext, "filters" | "operatorAsn">, b: Pick<FlowsContext, "filters" | "operatorAsn">): boolean {
+  return a.operatorAsn === b.operatorAsn && JSON.stringify(a.filters) === JSON.stringify(b.filters);
 }
 
 export type ResolvedRange = ClampResult & { requested: { start: number; end: number } };
