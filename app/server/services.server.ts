@@ -1,5 +1,6 @@
 import { count } from "drizzle-orm";
 import { users } from "~db/postgres/schema";
+import { forgetDataRange } from "~/features/flows/data-range.server";
 import { openClickhouse, type ClickhouseHandle } from "./clickhouse.server";
 import { DEFAULT_LAYOUT, migrateClickhouse } from "./clickhouse-migrations.server";
 import { getConfig, type AppConfig } from "./env.server";
@@ -52,6 +53,7 @@ export async function startServices(config: AppConfig, options: StartOptions = {
     pg,
     ch,
     close: async () => {
+      forgetDataRange({ ch }); // no background read of a closed store
       await Promise.allSettled([pg.close(), ch.close()]);
       unlock();
     },

@@ -1,13 +1,14 @@
 /**
- * The data's range as requests share it: one read answers for DATA_RANGE_TTL_MS, a writer in the
- * process forgets it, a failed read is not kept.
+ * The data's range as requests share it: one read answers for DATA_RANGE_TTL_MS, it is read again
+ * in the background while requests keep asking and not once they stop, a writer in the process
+ * forgets it, a failed read is not kept.
  */
 import type { ClickHouseClient } from "@clickhouse/client";
-import { describe, expect, it } from "vitest";
-import { DATA_RANGE_TTL_MS, dataRange, forgetDataRange } from "~/features/flows/data-range.server";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { DATA_RANGE_KEEP_FRESH_MS, DATA_RANGE_TTL_MS, dataRange, forgetDataRange, type DataRange } from "~/features/flows/data-range.server";
 
-/** A client answering the range query with the next of `answers` (an Error is thrown). */
-function fakeStore(answers: ({ minTimestamp: number | null; maxTimestamp: number | null } | Error)[]) {
+/** A client answering the range query with the next of `answers` (an Error is thrown), the last one repeated. */
+function fakeStore(answers: (DataRange | Error)[]) {
   let reads = 0;
   const client = {
     query: async ({ query }: { query: string }) => {
@@ -20,48 +21,78 @@ function fakeStore(answers: ({ minTimestamp: number | null; maxTimestamp: number
   return { store: { ch: { client } }, reads: () => reads };
 }
 
-const T = 1_800_000_000_000;
+const range = (maxTimestamp: number): DataRange => ({ minTimestamp: 100, maxTimestamp });
+
+beforeEach(() => {
+  vi.useFakeTimers({ now: 1_800_000_000_000 });
+});
+afterEach(() => {
+  vi.useRealTimers();
+});
 
 describe("dataRange", () => {
-  it("reads once for requests within the TTL, again after it", async () => {
-    const { store, reads } = fakeStore([
-      { minTimestamp: 100, maxTimestamp: 400 },
-      { minTimestamp: 100, maxTimestamp: 700 },
-    ]);
-    expect(await dataRange(store, T)).toEqual({ minTimestamp: 100, maxTimestamp: 400 });
-    expect(await Promise.all([dataRange(store, T + 1), dataRange(store, T + DATA_RANGE_TTL_MS - 1)])).toEqual([
-      { minTimestamp: 100, maxTimestamp: 400 },
-      { minTimestamp: 100, maxTimestamp: 400 },
-    ]);
+  it("one read answers the requests within the TTL", async () => {
+    const { store, reads } = fakeStore([range(400), range(700)]);
+    expect(await dataRange(store)).toEqual(range(400));
+    vi.setSystemTime(Date.now() + 100);
+    expect(await Promise.all([dataRange(store), dataRange(store)])).toEqual([range(400), range(400)]);
     expect(reads()).toBe(1);
-    expect(await dataRange(store, T + DATA_RANGE_TTL_MS)).toEqual({ minTimestamp: 100, maxTimestamp: 700 });
-    expect(reads()).toBe(2);
-  });
-
-  it("reads again once a writer forgets it, and when the clock went back", async () => {
-    const { store, reads } = fakeStore([
-      { minTimestamp: null, maxTimestamp: null },
-      { minTimestamp: 100, maxTimestamp: 400 },
-      { minTimestamp: 100, maxTimestamp: 500 },
-    ]);
-    expect(await dataRange(store, T)).toEqual({ minTimestamp: null, maxTimestamp: null });
     forgetDataRange(store);
-    expect(await dataRange(store, T + 1)).toEqual({ minTimestamp: 100, maxTimestamp: 400 });
-    expect(await dataRange(store, T - 1)).toEqual({ minTimestamp: 100, maxTimestamp: 500 });
-    expect(reads()).toBe(3);
   });
 
-  it("does not keep a failed read", async () => {
-    const { store, reads } = fakeStore([new Error("ClickHouse is not available"), { minTimestamp: 1, maxTimestamp: 2 }]);
-    await expect(dataRange(store, T)).rejects.toThrow("ClickHouse is not available");
-    expect(await dataRange(store, T + 1)).toEqual({ minTimestamp: 1, maxTimestamp: 2 });
+  it("is read again in the background while asked for, and the new answer replaces the old one", async () => {
+    const { store, reads } = fakeStore([range(400), range(700), range(1000)]);
+    expect(await dataRange(store)).toEqual(range(400));
+    await vi.advanceTimersByTimeAsync(DATA_RANGE_TTL_MS - 1);
     expect(reads()).toBe(2);
+    expect(await dataRange(store)).toEqual(range(700));
+    await vi.advanceTimersByTimeAsync(DATA_RANGE_TTL_MS);
+    expect(await dataRange(store)).toEqual(range(1000));
+    expect(reads()).toBe(3);
+    forgetDataRange(store);
+  });
+
+  it("stops reading once requests stop asking, and reads on the next request", async () => {
+    const { store, reads } = fakeStore([range(400)]);
+    await dataRange(store);
+    await vi.advanceTimersByTimeAsync(DATA_RANGE_KEEP_FRESH_MS + 60_000);
+    const afterIdle = reads();
+    expect(afterIdle).toBeGreaterThan(1);
+    expect(afterIdle).toBeLessThanOrEqual(Math.ceil(DATA_RANGE_KEEP_FRESH_MS / (DATA_RANGE_TTL_MS - 1_000)) + 2);
+    await vi.advanceTimersByTimeAsync(DATA_RANGE_KEEP_FRESH_MS);
+    expect(reads()).toBe(afterIdle);
+    await dataRange(store);
+    expect(reads()).toBe(afterIdle + 1);
+    forgetDataRange(store);
+  });
+
+  it("reads again once a writer forgets it, and no background read follows", async () => {
+    const { store, reads } = fakeStore([{ minTimestamp: null, maxTimestamp: null }, range(400)]);
+    expect(await dataRange(store)).toEqual({ minTimestamp: null, maxTimestamp: null });
+    forgetDataRange(store);
+    await vi.advanceTimersByTimeAsync(DATA_RANGE_TTL_MS * 3);
+    expect(reads()).toBe(1);
+    expect(await dataRange(store)).toEqual(range(400));
+    expect(reads()).toBe(2);
+    forgetDataRange(store);
+  });
+
+  it("does not keep a failed read, nor read it in the background", async () => {
+    const { store, reads } = fakeStore([new Error("ClickHouse is not available"), range(2)]);
+    await expect(dataRange(store)).rejects.toThrow("ClickHouse is not available");
+    await vi.advanceTimersByTimeAsync(DATA_RANGE_TTL_MS * 3);
+    expect(reads()).toBe(1);
+    expect(await dataRange(store)).toEqual(range(2));
+    expect(reads()).toBe(2);
+    forgetDataRange(store);
   });
 
   it("keeps one range per store", async () => {
-    const a = fakeStore([{ minTimestamp: 1, maxTimestamp: 2 }]);
-    const b = fakeStore([{ minTimestamp: 3, maxTimestamp: 4 }]);
-    expect(await dataRange(a.store, T)).toEqual({ minTimestamp: 1, maxTimestamp: 2 });
-    expect(await dataRange(b.store, T)).toEqual({ minTimestamp: 3, maxTimestamp: 4 });
+    const a = fakeStore([range(2)]);
+    const b = fakeStore([range(4)]);
+    expect(await dataRange(a.store)).toEqual(range(2));
+    expect(await dataRange(b.store)).toEqual(range(4));
+    forgetDataRange(a.store);
+    forgetDataRange(b.store);
   });
 });

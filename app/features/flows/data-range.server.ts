@@ -2,40 +2,80 @@
  * The range of the flows data (first and last 5-minute bucket of flows_5m), read by every flows
  * view to clamp the requested time (time.ts clampToData).
  *
- * A read answers the requests of the next DATA_RANGE_TTL_MS too: a screen asks for it from several
- * views at once, and operators reload and page through the same screens. The range only moves
- * when a new 5-minute bucket starts (its end) or old partitions expire (its start), so an answer a
- * few seconds old clamps the same way, while re-reading it for every request competes with the
- * request's own query for the CPU (about 2 ms of ClickHouse work, more than the grouping adds to
- * a 30-day scan). Writers in this process (the demo loader) forget it when they insert.
+ * A read answers the requests of the next DATA_RANGE_TTL_MS, and while requests keep asking for it
+ * (within DATA_RANGE_KEEP_FRESH_MS of the last one) it is read again in the background before it
+ * gets that old, so the flows screens find it ready. Why: reading it per request competes with the
+ * request's own query for the CPU (about 2 ms of ClickHouse work, more than the grouping adds to a
+ * 30-day scan), while the range only moves when a new 5-minute bucket starts (its end) or old
+ * partitions expire (its start) — an answer a few seconds old clamps the same way. Writers in this
+ * process (the demo loader) and closing the stores forget it.
  */
 import type { ClickHouseClient } from "@clickhouse/client";
 
 export type DataRange = { minTimestamp: number | null; maxTimestamp: number | null };
 
 export const DATA_RANGE_TTL_MS = 5_000;
+/** A background read starts this long before the range reaches DATA_RANGE_TTL_MS. */
+const REFRESH_AHEAD_MS = 1_000;
+/** How long after the last request that asked for it the range is kept fresh in the background. */
+export const DATA_RANGE_KEEP_FRESH_MS = 10 * 60_000;
 
 type ChStore = { ch: { client: ClickHouseClient } };
+type Known = { readAt: number; range: Promise<DataRange>; askedAt: number; refresh: ReturnType<typeof setTimeout> | null };
 
-const recent = new WeakMap<ClickHouseClient, { readAt: number; range: Promise<DataRange> }>();
+const known = new WeakMap<ClickHouseClient, Known>();
 
 /** min / max of flows_5m.time (bucket starts, unix seconds); nulls when there is no data. */
-export function dataRange(stores: ChStore, now = Date.now()): Promise<DataRange> {
+export function dataRange(stores: ChStore): Promise<DataRange> {
   const client = stores.ch.client;
-  const known = recent.get(client);
-  if (known && now - known.readAt < DATA_RANGE_TTL_MS && now >= known.readAt) return known.range;
-  const entry = { readAt: now, range: readDataRange(client) };
-  recent.set(client, entry);
-  // A failed read is not kept: the next request tries again.
-  entry.range.catch(() => {
-    if (recent.get(client) === entry) recent.delete(client);
-  });
-  return entry.range;
+  const now = Date.now();
+  const entry = known.get(client);
+  if (entry && now >= entry.readAt && now - entry.readAt < DATA_RANGE_TTL_MS) {
+    entry.askedAt = now;
+    return entry.range;
+  }
+  if (entry) forget(client, entry);
+  const fresh: Known = { readAt: now, range: readDataRange(client), askedAt: now, refresh: null };
+  known.set(client, fresh);
+  fresh.range.then(
+    () => keepFresh(client, fresh),
+    () => forget(client, fresh), // a failed read is not kept: the next request tries again
+  );
+  return fresh.range;
 }
 
-/** Drops the remembered range of a store after writing flows to it. */
+/** Drops the remembered range of a store (after writing flows to it, or when closing it). */
 export function forgetDataRange(stores: ChStore): void {
-  recent.delete(stores.ch.client);
+  const entry = known.get(stores.ch.client);
+  if (entry) forget(stores.ch.client, entry);
+}
+
+function forget(client: ClickHouseClient, entry: Known) {
+  if (entry.refresh) clearTimeout(entry.refresh);
+  entry.refresh = null;
+  if (known.get(client) === entry) known.delete(client);
+}
+
+/** Schedules the next background read while the range is in use; the current answer stays until it lands. */
+function keepFresh(client: ClickHouseClient, entry: Known) {
+  if (known.get(client) !== entry || Date.now() - entry.askedAt >= DATA_RANGE_KEEP_FRESH_MS) return;
+  const delay = Math.max(0, entry.readAt + DATA_RANGE_TTL_MS - REFRESH_AHEAD_MS - Date.now());
+  entry.refresh = setTimeout(() => {
+    entry.refresh = null;
+    if (known.get(client) !== entry) return;
+    const readAt = Date.now();
+    readDataRange(client).then(
+      (range) => {
+        if (known.get(client) !== entry) return;
+        entry.range = Promise.resolve(range);
+        entry.readAt = readAt;
+        keepFresh(client, entry);
+      },
+      () => forget(client, entry),
+    );
+  }, delay);
+  // Never what keeps a process (a script, a test run) alive.
+  entry.refresh.unref?.();
 }
 
 async function readDataRange(client: ClickHouseClient): Promise<DataRange> {
