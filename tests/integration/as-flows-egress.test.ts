@@ -14,9 +14,10 @@ import { useServicesForTests } from "~/server/services.server";
 import { readFlowRows, type FlowRow } from "../helpers/flow-rows";
 import { ORIGIN, runRoute, sessionCookie } from "../helpers/http";
 import { openTestStores, type TestStores } from "../helpers/stores";
+import { demoTestNow } from "../helpers/clock";
 
 const DAY = 86_400;
-const NOW = 1_795_000_200 - (1_795_000_200 % 300);
+const NOW = demoTestNow();
 const RANGE = { start: NOW - DAY, end: NOW };
 
 let stores: TestStores;

@@ -18,8 +18,9 @@ import * as metadataRoute from "~/routes/api.filter.metadata";
 import { useServicesForTests } from "~/server/services.server";
 import { callRoute, sessionCookie } from "../helpers/http";
 import { openTestStores, type TestStores } from "../helpers/stores";
+import { demoTestNow } from "../helpers/clock";
 
-const NOW = 1_795_000_200 - (1_795_000_200 % 300);
+const NOW = demoTestNow();
 
 type Item = { id: string; name: string; value: string; type: string };
 let stores: TestStores;

@@ -16,10 +16,12 @@ import { useServicesForTests } from "~/server/services.server";
 import { ORIGIN, runRoute, sessionCookie } from "../helpers/http";
 import { readFlowRows, type FlowRow } from "../helpers/flow-rows";
 import { openTestStores, type TestStores } from "../helpers/stores";
+import { demoTestNow, utcDays } from "../helpers/clock";
 
 const DAY = 86_400;
-const NOW = 1_795_000_200 - (1_795_000_200 % 300);
+const NOW = demoTestNow();
 const RANGE = { start: NOW - DAY, end: NOW };
+const DATES = utcDays(RANGE);
 
 type Row = FlowRow;
 type TableRow = { key: string; name: string; bps: number; bytes: string };
@@ -157,7 +159,7 @@ describe("CSV export (api/flows/export)", () => {
     const res = await exportCsv(extra);
     expect(res.status).toBe(200);
     expect(res.headers.get("Content-Type")).toMatch(/^text\/csv/);
-    expect(res.headers.get("Content-Disposition")).toBe(`attachment; filename="flowlens_flow-explorer_AS_SRC_INGRESS_20261117-20261118.csv"`);
+    expect(res.headers.get("Content-Disposition")).toBe(`attachment; filename="flowlens_flow-explorer_AS_SRC_INGRESS_${DATES}.csv"`);
     const [header, ...lines] = parseCsv(await res.text(), ",");
     expect(header).toEqual(["value", "name", "bits_per_second", "bytes"]);
     const table = data.flows.table as TableRow[];

@@ -18,10 +18,12 @@ import { useServicesForTests } from "~/server/services.server";
 import { readFlowRows, type FlowRow } from "../helpers/flow-rows";
 import { ORIGIN, runRoute, sessionCookie } from "../helpers/http";
 import { openTestStores, type TestStores } from "../helpers/stores";
+import { demoTestNow, utcDays } from "../helpers/clock";
 
 const DAY = 86_400;
-const NOW = 1_795_000_200 - (1_795_000_200 % 300);
+const NOW = demoTestNow();
 const RANGE = { start: NOW - DAY, end: NOW };
+const DATES = utcDays(RANGE);
 const PREVIOUS = { start: NOW - 2 * DAY, end: NOW - DAY };
 /** The default window of a 1-day range (shell §9): 5 minutes. */
 const WINDOW = 300;
@@ -144,7 +146,7 @@ describe("table views", () => {
     expect(ts.series.length).toBe(11);
     const res = await download({ table: "detailed", format: "csv" });
     expect(res.status).toBe(200);
-    expect(filenameOf(res)).toBe("flowlens_flow-explorer_AS_SRC_INGRESS_detailed_20261117-20261118.csv");
+    expect(filenameOf(res)).toBe(`flowlens_flow-explorer_AS_SRC_INGRESS_detailed_${DATES}.csv`);
     const [header, ...lines] = parseCsv(await res.text(), ",");
     expect(header).toEqual(["time", "timestamp", "value", "name", "bits_per_second"]);
     expect(lines.length).toBe(ts.buckets.length * ts.series.length);
@@ -172,7 +174,7 @@ describe("exports (api/flows/export)", () => {
       const res = await download({ format: "csv", compare: "1" });
       expect(res.status).toBe(200);
       expect(res.headers.get("Content-Type")).toBe("text/csv; charset=utf-8");
-      expect(filenameOf(res)).toBe("flowlens_flow-explorer_AS_SRC_INGRESS_20261117-20261118.csv");
+      expect(filenameOf(res)).toBe(`flowlens_flow-explorer_AS_SRC_INGRESS_${DATES}.csv`);
       const [header, ...lines] = parseCsv(await res.text(), ";");
       expect(header).toEqual(["value", "name", "bits_per_second", "bytes", "previous_bits_per_second", "difference_percent"]);
       const now = perSource(current);
@@ -193,7 +195,7 @@ describe("exports (api/flows/export)", () => {
     const res = await download({ format: "xlsx" });
     expect(res.status).toBe(200);
     expect(res.headers.get("Content-Type")).toBe("application/vnd.openxmlformats-officedocument.spreadsheetml.sheet");
-    expect(filenameOf(res)).toBe("flowlens_flow-explorer_AS_SRC_INGRESS_20261117-20261118.xlsx");
+    expect(filenameOf(res)).toBe(`flowlens_flow-explorer_AS_SRC_INGRESS_${DATES}.xlsx`);
     const workbook = new ExcelJS.Workbook();
     await workbook.xlsx.load(await res.arrayBuffer());
     const sheet = workbook.worksheets[0];
@@ -233,7 +235,7 @@ describe("exports (api/flows/export)", () => {
     const res = await download({ format: "svg" });
     expect(res.status).toBe(200);
     expect(res.headers.get("Content-Type")).toBe("image/svg+xml");
-    expect(filenameOf(res)).toBe("flowlens_flow-explorer_AS_SRC_INGRESS_timeseries_20261117-20261118.svg");
+    expect(filenameOf(res)).toBe(`flowlens_flow-explorer_AS_SRC_INGRESS_timeseries_${DATES}.svg`);
     const svg = await res.text();
     expect(svg).toMatch(/^<\?xml[^>]*>\s*<svg xmlns="http:\/\/www.w3.org\/2000\/svg" width="1000" height="360"/);
     expect(svg.trim().endsWith("</svg>")).toBe(true);
@@ -244,7 +246,7 @@ describe("exports (api/flows/export)", () => {
   it("svg of the sankey view: both dimensions' names; without a second dimension the sankey's message", async () => {
     const res = await download({ format: "svg", view: "sankey", dimension2: "AS_DST_INGRESS" });
     expect(res.status).toBe(200);
-    expect(filenameOf(res)).toBe("flowlens_flow-explorer_AS_SRC_INGRESS-AS_DST_INGRESS_sankey_20261117-20261118.svg");
+    expect(filenameOf(res)).toBe(`flowlens_flow-explorer_AS_SRC_INGRESS-AS_DST_INGRESS_sankey_${DATES}.svg`);
     const svg = await res.text();
     expect(svg).toContain("<svg");
     const data = await screen({ view: "sankey", dimension2: "AS_DST_INGRESS" });
@@ -264,7 +266,7 @@ describe("exports (api/flows/export)", () => {
     const res = await download({ format: "png" });
     expect(res.status).toBe(200);
     expect(res.headers.get("Content-Type")).toBe("image/png");
-    expect(filenameOf(res)).toBe("flowlens_flow-explorer_AS_SRC_INGRESS_timeseries_20261117-20261118.png");
+    expect(filenameOf(res)).toBe(`flowlens_flow-explorer_AS_SRC_INGRESS_timeseries_${DATES}.png`);
     const png = Buffer.from(await res.arrayBuffer());
     expect([...png.subarray(0, 8)]).toEqual([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
     // IHDR: width and height, big-endian, right after the chunk header.

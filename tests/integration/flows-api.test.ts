@@ -16,9 +16,10 @@ import { useServicesForTests } from "~/server/services.server";
 import { callRoute, sessionCookie } from "../helpers/http";
 import { readFlowRows, type FlowRow } from "../helpers/flow-rows";
 import { chRows, openTestStores, type TestStores } from "../helpers/stores";
+import { demoTestNow } from "../helpers/clock";
 
 const DAY = 86_400;
-const NOW = 1_795_000_200 - (1_795_000_200 % 300);
+const NOW = demoTestNow();
 const RANGE = { start: NOW - DAY, end: NOW };
 const TOP_CUSTOMER = DEMO_ASES.filter((a) => a.connection === "customer").sort((a, b) => b.weight - a.weight)[0].asn;
 

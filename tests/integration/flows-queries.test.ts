@@ -9,10 +9,11 @@ import type { FlowFilter } from "~/features/flows/filters";
 import { sankey, timeseries, topTable } from "~/features/flows/sql";
 import { readFlowRows, type FlowRow } from "../helpers/flow-rows";
 import { chRows, openTestStores, type TestStores } from "../helpers/stores";
+import { demoTestNow } from "../helpers/clock";
 
 const DAY = 86_400;
 /** A fixed end of the period on a 5-minute boundary. */
-const NOW = 1_795_000_200 - (1_795_000_200 % 300);
+const NOW = demoTestNow();
 /** The last full day of the demo period. */
 const RANGE = { start: NOW - DAY, end: NOW };
 

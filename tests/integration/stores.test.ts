@@ -10,6 +10,7 @@ import { parseConfig } from "~/server/env.server";
 import { checkHealth } from "~/server/health.server";
 import { startServices, storesAreEmpty } from "~/server/services.server";
 import { chRows, openTestStores, type TestStores } from "../helpers/stores";
+import { demoTestNow } from "../helpers/clock";
 
 describe("stores on first start", () => {
   let stores: TestStores;
@@ -47,8 +48,8 @@ describe("stores on first start", () => {
       egress_router: "r2", out_if: "xe-0/0/2", link_start_router: "", link_start_if: "", link_end_router: "", link_end_if: "",
       as_src: asSrc, as_hnd: 3356, as_nxt: 64500, as_dst: 64500, application: "", infrastructure: "",
     });
-    // 10:00:10 and 10:04:50 share a 5-minute bucket; 10:05:00 starts the next; all in the 10:00 hour.
-    const t0 = 1_790_000_400 - (1_790_000_400 % 3600);
+    // hh:00:10 and hh:04:50 share a 5-minute bucket; hh:05:00 starts the next; all in one hour.
+    const t0 = demoTestNow() - (demoTestNow() % 3600); // recent: older rows fall to the retention TTLs
     await ch.insert({
       table: "flows_raw",
       values: [flow(t0 + 10, 2906, 100, 1000), flow(t0 + 290, 2906, 50, 2000), flow(t0 + 300, 15169, 7, 1000), flow(t0 + 301, -1, 3, 1000)],
