@@ -76,7 +76,7 @@ export async function loadDemoNetwork(stores: Stores, options: DemoOptions = {})
   const { capacities, peaks } = await sizeInterfaces(ch, topology.interfaces, end, random);
   await insertInterfaceUtil(ch, topology.interfaces, capacities, start, end);
 
-  const rib = buildRib({ ases: DEMO_ASES, operatorAsn: OPERATOR_ASN, topology, addresses, events: traffic.events, start });
+  const rib = buildRib({ ases: DEMO_ASES, operatorAsn: OPERATOR_ASN, topology, addresses, events: traffic.events, start, end });
   for (let i = 0; i < rib.length; i += 20_000) {
     await ch.insert({ table: "rib_entries", values: rib.slice(i, i + 20_000), format: "JSONEachRow" });
   }

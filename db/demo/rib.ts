@@ -31,6 +31,12 @@ export type RibRow = {
 };
 
 const LOCAL_PREF = { Customer: 200, Peering: 150, Transit: 100 } as const;
+
+/** Everyday churn: one directly connected neighbour's session flaps every CHURN_STEP over the last CHURN_SECONDS. */
+const CHURN_STEP = 600;
+const CHURN_SECONDS = 2 * 86_400;
+/** A flapped session is back after this long (well inside one step). */
+const FLAP_SECONDS = 90;
 const TYPE_COMMUNITY = { Customer: 300, Peering: 200, Transit: 100 } as const;
 
 /** IX route-server LANs (from the benchmarking range, beyond what the AS allocator hands out). */
@@ -49,7 +55,10 @@ type Session = { iface: DemoInterface; neighbor: number; peerIp: string; type: k
  * Routing tables of every vantage point (one per router): the operator's own prefixes, and each
  * neighbour's prefixes learned over eBGP where the router has the session and over iBGP (next hop
  * = the border router's loopback) elsewhere. The AS paths match the handover/next-hop ASes of the
- * traffic model, and the model's events appear as withdrawals and re-announcements.
+ * traffic model, and the model's events appear as withdrawals and re-announcements. Over the last
+ * two days, sessions of directly connected neighbours that no event touches flap every 10 minutes
+ * (withdrawn, back 90 s later with the same routes), as real tables churn: the history runs up to
+ * the end of the period and the table at the end is the one the events leave.
  */
 export function buildRib(options: {
   ases: DemoAs[];
@@ -58,8 +67,9 @@ export function buildRib(options: {
   addresses: AddressPlan;
   events: DemoEvent[];
   start: number;
+  end: number;
 }): RibRow[] {
-  const { ases, operatorAsn, topology, addresses, start } = options;
+  const { ases, operatorAsn, topology, addresses, start, end } = options;
   const rows: RibRow[] = [];
   const transits = ases.filter((a) => a.connection === "transit").sort((a, b) => b.weight - a.weight || a.asn - b.asn);
   const remoteTransits = ases.filter((a) => a.connection === "remote" && a.category === "transit");
@@ -190,6 +200,18 @@ export function buildRib(options: {
         routeRows(outage.at, as, otherPorts, false, all, true);
         routeRows(outage.until!, as, otherPorts, true, all, true);
       }
+    }
+  }
+
+  const touchedByEvents = new Set(options.events.map((e) => e.asn));
+  const flappers = ases.filter((a) => a.asn !== operatorAsn && !touchedByEvents.has(a.asn) && sessionsOf(a.asn).length > 0);
+  if (flappers.length) {
+    const first = Math.ceil(Math.max(start, end - CHURN_SECONDS) / CHURN_STEP) * CHURN_STEP + CHURN_STEP;
+    for (let at = first, i = 0; at + FLAP_SECONDS < end; at += CHURN_STEP, i++) {
+      // A stride coprime with most list lengths spreads the flaps over the neighbours.
+      const as = flappers[(i * 7) % flappers.length];
+      routeRows(at, as, sessionsOf(as.asn), true);
+      routeRows(at + FLAP_SECONDS, as, sessionsOf(as.asn), false);
     }
   }
   return rows;

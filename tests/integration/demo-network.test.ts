@@ -14,12 +14,13 @@ import { buildRib, type RibRow } from "~db/demo/rib";
 import { buildTopology } from "~db/demo/topology";
 import { buildAddressPlan, buildTraffic } from "~db/demo/traffic";
 import { chRows, openTestStores, type TestStores } from "../helpers/stores";
+import { demoTestNow } from "../helpers/clock";
 
 const BUCKET = 300;
 const HOUR = 3600;
 const DAY = 86_400;
 /** A fixed end of the period, on a 5-minute boundary (2026-11-18 11:10 UTC). */
-const NOW = 1_795_000_200 - (1_795_000_200 % BUCKET);
+const NOW = demoTestNow();
 const DAYS = 3;
 const START = NOW - DAYS * DAY;
 const RAW_FROM = NOW - DAY;
@@ -476,7 +477,7 @@ describe("demo network", () => {
     const topology = buildTopology(DEMO_ASES, random);
     const addresses = buildAddressPlan(DEMO_ASES, OPERATOR_ASN);
     const traffic = buildTraffic({ ases: DEMO_ASES, operatorAsn: OPERATOR_ASN, topology, addresses, random, start, end: NOW, totalInboundBps: 700e9 });
-    const rib = buildRib({ ases: DEMO_ASES, operatorAsn: OPERATOR_ASN, topology, addresses, events: traffic.events, start });
+    const rib = buildRib({ ases: DEMO_ASES, operatorAsn: OPERATOR_ASN, topology, addresses, events: traffic.events, start, end: NOW });
     const newest = new Map<string, RibRow>();
     for (const row of rib) {
       const key = `${row.vantage_point}|${row.route_distinguisher}|${row.prefix}|${row.peer_ip}`;
@@ -497,6 +498,23 @@ describe("demo network", () => {
     const { bestMismatches } = checkFlowsAgainstRib(flows, tables, vantageOf);
     const events = traffic.events.map((e) => `${e.kind} ${new Date(e.at * 1000).toISOString()} ${e.at >= start ? "inside" : "before"} the period`);
     expect(bestMismatches, `period from ${new Date(start * 1000).toISOString()}; events: ${events.join(", ")}`).toEqual({ byAsDst: {}, examples: [] });
+  });
+
+  it("5d. the routing history runs up to the end of the period: sessions flap, and come back", async () => {
+    const [r] = await chRows<{ newest: number; withdrawn: number; back: number }>(
+      stores,
+      `SELECT toUInt32(max(timestamp)) AS newest,
+              toUInt32(countIf(is_withdrawn = 1 AND timestamp >= toDateTime({from:UInt32}, 'UTC'))) AS withdrawn,
+              toUInt32(countIf(is_withdrawn = 0 AND timestamp >= toDateTime({from:UInt32}, 'UTC'))) AS back
+       FROM rib_entries`,
+      { from: NOW - DAY },
+    );
+    // The Control Plane's "new data" is minutes old right after the load, not days.
+    expect(Number(r.newest)).toBeGreaterThan(NOW - 600);
+    expect(Number(r.newest)).toBeLessThan(NOW);
+    expect(Number(r.withdrawn)).toBeGreaterThan(100);
+    // Every flap is followed by the same routes again (tests 5 and 5c check the table they leave).
+    expect(Number(r.back)).toBeGreaterThanOrEqual(Number(r.withdrawn));
   });
 
   it("6. the traffic model is deterministic for a seed and differs for another seed", () => {
