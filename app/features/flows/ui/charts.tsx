@@ -4,6 +4,7 @@ import { Sankey } from "@nivo/sankey";
 import { useMemo } from "react";
 import { formatBitsPerSecond } from "~/lib/units";
 import { fmtTime } from "./format";
+import { timeTicks } from "./time-ticks";
 import { useHydrated } from "./use-hydrated";
 
 /** Above this many buckets the areas are drawn with straight segments: a third of the SVG of smooth curves, no visible difference at this width. */
@@ -39,7 +40,9 @@ export function TimeseriesChart({ timeseries, timezone }: { timeseries: Timeseri
   // The hover slices (one rect per bucket) only matter with JavaScript: the server's HTML goes without them.
   const hydrated = useHydrated();
   if (!timeseries || !timeseries.buckets.length || !series.length) return <Text c="dimmed">No traffic in this range.</Text>;
-  const span = timeseries.buckets[timeseries.buckets.length - 1] - timeseries.buckets[0];
+  const first = timeseries.buckets[0];
+  const last = timeseries.buckets[timeseries.buckets.length - 1];
+  const ticks = timeTicks(first, last, timezone);
   return (
     <div data-testid="timeseries-chart" style={{ overflowX: "auto" }}>
       <Line
@@ -48,14 +51,15 @@ export function TimeseriesChart({ timeseries, timezone }: { timeseries: Timeseri
         animate={false}
         data={series}
         margin={{ top: 10, right: 200, bottom: 40, left: 80 }}
-        xScale={{ type: "linear", min: "auto", max: "auto" }}
+        xScale={first < last ? { type: "linear", min: first, max: last, nice: false } : { type: "linear", min: "auto", max: "auto" }}
+        gridXValues={ticks.values}
         yScale={{ type: "linear", min: 0, max: "auto", stacked: true }}
         enableArea
         areaOpacity={0.6}
         enablePoints={false}
         curve={timeseries.buckets.length > SMOOTH_CURVE_MAX_BUCKETS ? "linear" : "monotoneX"}
         colors={(serie) => colorOf.get(String(serie.id)) ?? OTHERS_COLOR}
-        axisBottom={{ tickValues: 6, format: (v) => fmtTime(Number(v), timezone, span > 86_400 ? "MM-DD HH:mm" : "HH:mm") }}
+        axisBottom={{ tickValues: ticks.values, format: (v) => fmtTime(Number(v), timezone, ticks.format) }}
         axisLeft={{ tickValues: 5, format: (v) => formatBitsPerSecond(Number(v)) }}
         yFormat={(v) => formatBitsPerSecond(Number(v))}
         xFormat={(v) => labels.get(Number(v)) ?? fmtTime(Number(v), timezone)}
