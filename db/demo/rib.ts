@@ -31,13 +31,13 @@ export type RibRow = {
 };
 
 const LOCAL_PREF = { Customer: 200, Peering: 150, Transit: 100 } as const;
+const TYPE_COMMUNITY = { Customer: 300, Peering: 200, Transit: 100 } as const;
 
 /** Everyday churn: one directly connected neighbour's session flaps every CHURN_STEP over the last CHURN_SECONDS. */
 const CHURN_STEP = 600;
 const CHURN_SECONDS = 2 * 86_400;
 /** A flapped session is back after this long (well inside one step). */
 const FLAP_SECONDS = 90;
-const TYPE_COMMUNITY = { Customer: 300, Peering: 200, Transit: 100 } as const;
 
 /** IX route-server LANs (from the benchmarking range, beyond what the AS allocator hands out). */
 function ixPeerAddress(iface: DemoInterface, asn: number, ixIndex: number): string {

@@ -30,7 +30,6 @@ type Stores = Pick<Services, "pg" | "ch">;
 
 export type { DataRange, RequestFilter };
 
-
 export type FlowsContext = {
   filters: FlowFilter[];
   notices: string[];
