@@ -1,4 +1,4 @@
-# flowlens image: Remix app served by remix-serve, with embedded stores (PGlite, chDB) in /data by
+# flowlens image: Remix app served by server.mjs (Express), with embedded stores (PGlite, chDB) in /data by
 # default, or PostgreSQL/ClickHouse servers via DATABASE_URL / CLICKHOUSE_URL (docs/operations.md).
 # The lockfile carries chDB's linux-x64-gnu package: build with --platform linux/amd64.
 
@@ -39,6 +39,7 @@ COPY --from=prod-deps /app/node_modules ./node_modules
 COPY package.json package-lock.json ./
 COPY --from=build /app/build ./build
 COPY public ./public
+COPY server.mjs ./
 # Read at run time from the working directory: db/postgres/migrations and db/clickhouse.
 # (The demo loader is bundled into build/server.)
 COPY db ./db
@@ -51,4 +52,4 @@ EXPOSE 3000
 HEALTHCHECK --interval=30s --timeout=10s --start-period=10m --retries=3 \
   CMD ["node", "-e", "fetch('http://127.0.0.1:' + (process.env.PORT || 3000) + '/healthz').then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
 
-CMD ["node", "node_modules/@remix-run/serve/dist/cli.js", "build/server/index.js"]
+CMD ["node", "server.mjs", "build/server/index.js"]

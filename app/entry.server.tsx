@@ -6,7 +6,7 @@ import { renderToPipeableStream } from "react-dom/server";
 import { bootstrapOrExit } from "~/server/bootstrap.server";
 
 // Open the stores, migrate and (first start) load the demo before the server takes requests:
-// remix-serve imports this bundle before it listens, so a bad configuration stops start-up here.
+// server.mjs imports this bundle before it listens, so a bad configuration stops start-up here.
 await bootstrapOrExit();
 
 const ABORT_DELAY_MS = 30_000;

@@ -250,7 +250,7 @@ class AppServer {
 
   start(port: number, dataDir: string) {
     const log = createWriteStream(this.logFile, { flags: "w" });
-    // Own process group: start.mjs spawns the build and remix-serve, and they all go together.
+    // Own process group: start.mjs spawns the build and server.mjs, and they all go together.
     this.child = spawn(process.execPath, ["scripts/start.mjs"], {
       cwd: ROOT,
       detached: true,
@@ -285,7 +285,7 @@ class AppServer {
     return readFileSync(this.logFile, "utf8").match(/Built in ([\d.]+ s)/)?.[1];
   }
 
-  /** SIGTERM goes to start.mjs alone (it forwards it to remix-serve); SIGKILL to the whole group. */
+  /** SIGTERM goes to start.mjs alone (it forwards it to server.mjs); SIGKILL to the whole group. */
   private signal(sig: NodeJS.Signals) {
     if (!this.child?.pid || !this.running) return;
     try {
@@ -310,7 +310,7 @@ class AppServer {
       this.signal("SIGKILL");
       await this.exited;
     }
-    // remix-serve may outlive start.mjs for a moment: make sure nothing of the group is left.
+    // server.mjs may outlive start.mjs for a moment: make sure nothing of the group is left.
     if (this.child?.pid) {
       try {
         process.kill(-this.child.pid, "SIGKILL");

@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // `npm start`: builds the app when the build is missing or older than the sources, then serves it
-// with remix-serve. Configuration comes from the environment and, if present, a .env file.
+// with server.mjs (Express + the Remix handler). Configuration comes from the environment and, if present, a .env file.
 import { spawn, spawnSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
@@ -37,6 +37,6 @@ if (buildTime < sourceTime) {
 }
 
 const env = { NODE_ENV: "production", PORT: "3000", ...process.env };
-const server = spawn(process.execPath, ["node_modules/@remix-run/serve/dist/cli.js", BUILD_ENTRY], { stdio: "inherit", env });
+const server = spawn(process.execPath, ["server.mjs", BUILD_ENTRY], { stdio: "inherit", env });
 for (const signal of ["SIGINT", "SIGTERM"]) process.on(signal, () => server.kill(signal));
 server.on("exit", (code, signal) => process.exit(code ?? (signal ? 1 : 0)));

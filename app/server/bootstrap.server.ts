@@ -43,7 +43,7 @@ async function printCredentialsIfDemo(services: Awaited<ReturnType<typeof getSer
 const SHUTDOWN_GRACE_MS = 2_000;
 
 /**
- * remix-serve stops listening on SIGTERM/SIGINT but the open stores keep the process alive:
+ * server.mjs stops listening on SIGTERM/SIGINT but the open stores keep the process alive:
  * let in-flight requests finish briefly, close PGlite/chDB (or the server pools) cleanly, exit.
  */
 function closeStoresOnShutdown(services: Awaited<ReturnType<typeof getServices>>) {

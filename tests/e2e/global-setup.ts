@@ -1,7 +1,7 @@
 // Vitest globalSetup for the end-to-end tests (vitest.e2e.config.ts).
 //
 // Starts the *built* app once for the whole e2e run:
-//   node node_modules/@remix-run/serve/dist/cli.js ./build/server/index.js
+//   node server.mjs ./build/server/index.js
 // with a fresh temporary DATA_DIR, a free PORT, NODE_ENV=production and, when set, DATABASE_URL (scripts/test.mjs
 // points it at a throwaway PostgreSQL database) plus a random SESSION_SECRET. Waits for GET /healthz to return 200
 // and provides the base URL to the test files: `inject("baseURL")` from "vitest".
@@ -26,7 +26,7 @@ declare module "vitest" {
 }
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
-const SERVE_CLI = path.join(ROOT, "node_modules/@remix-run/serve/dist/cli.js");
+const SERVE_CLI = path.join(ROOT, "server.mjs");
 const SERVER_BUILD = path.join(ROOT, "build/server/index.js");
 const STARTUP_TIMEOUT_MS = 10 * 60_000;
 const POLL_MS = 500;
@@ -102,7 +102,7 @@ export default async function setup(project: TestProject) {
     return;
   }
 
-  if (!fs.existsSync(SERVE_CLI)) throw new Error(`[e2e] ${SERVE_CLI} is missing (is @remix-run/serve installed?)`);
+  if (!fs.existsSync(SERVE_CLI)) throw new Error(`[e2e] ${SERVE_CLI} is missing`);
   if (!fs.existsSync(SERVER_BUILD)) {
     throw new Error(`[e2e] ${SERVER_BUILD} is missing: build the app first (npm run build, or npm test without --skip-build)`);
   }
@@ -132,7 +132,7 @@ export default async function setup(project: TestProject) {
   console.log(`[e2e] starting the app: ${baseURL}, DATA_DIR=${dataDir}, ${dbInfo}`);
   const started = Date.now();
   const child = spawn(process.execPath, [SERVE_CLI, SERVER_BUILD], {
-    cwd: ROOT, // remix-serve serves ./public relative to the cwd
+    cwd: ROOT, // server.mjs serves ./public relative to the cwd
     env,
     stdio: ["ignore", "pipe", "pipe"],
   });

@@ -8,7 +8,7 @@ import { describe, expect, it } from "vitest";
 function startServer(env: Record<string, string>): Promise<{ code: number | null; output: string }> {
   const dataDir = mkdtempSync(path.join(tmpdir(), "flowlens-badstart-"));
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, ["node_modules/@remix-run/serve/dist/cli.js", "build/server/index.js"], {
+    const child = spawn(process.execPath, ["server.mjs", "build/server/index.js"], {
       env: { PATH: process.env.PATH ?? "", NODE_ENV: "production", DATA_DIR: dataDir, DEMO_DATA: "off", ...env },
     });
     let output = "";
