@@ -3,15 +3,15 @@ import "@mantine/dates/styles.css";
 import "@mantine/notifications/styles.css";
 import "mantine-react-table/styles.css";
 
-import { Alert, ColorSchemeScript, MantineProvider, createTheme, mantineHtmlProps } from "@mantine/core";
+import { Alert, ColorSchemeScript, MantineProvider, mantineHtmlProps } from "@mantine/core";
 import { Notifications } from "@mantine/notifications";
 import { data, type HeadersFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Links, Meta, Outlet, Scripts, ScrollRestoration, isRouteErrorResponse, useRouteError, useRouteLoaderData } from "@remix-run/react";
 import type { ReactNode } from "react";
 import { StartupErrorPage } from "~/components/ErrorPages";
-import { shadesOf } from "~/lib/colors";
 import { browserSupport, INCOMPATIBLE_BROWSER_MESSAGE } from "~/lib/browser-support";
 import { classifyStartupError } from "~/lib/startup-error";
+import { cssVariablesResolverOf, themeOf } from "~/lib/theme";
 import { csrfCookieHeader, newCsrfToken, readCsrfCookie } from "~/server/auth/csrf.server";
 import { getRequestContext } from "~/server/auth/guard.server";
 import { resolveStyle } from "~/server/site-style.server";
@@ -44,12 +44,7 @@ export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data?.s
 
 export function Layout({ children }: { children: ReactNode }) {
   const data = useRouteLoaderData<typeof loader>("root");
-  const theme = createTheme({
-    primaryColor: "brand",
-    colors: { brand: shadesOf(data?.style.colorPrimary ?? "#137cbd") },
-    // Only the branded font replaces Mantine's system font stack (an undefined value would erase it).
-    ...(data?.style.font === "TeleGroteskNext" ? { fontFamily: "TeleGroteskNext, system-ui, sans-serif" } : {}),
-  });
+  const theme = themeOf(data?.style);
   return (
     <html lang="en" {...mantineHtmlProps}>
       <head>
@@ -61,7 +56,7 @@ export function Layout({ children }: { children: ReactNode }) {
         <ColorSchemeScript defaultColorScheme="light" />
       </head>
       <body>
-        <MantineProvider theme={theme} defaultColorScheme="light">
+        <MantineProvider theme={theme} cssVariablesResolver={cssVariablesResolverOf(data?.style)} defaultColorScheme="light">
           <Notifications position="top-right" />
           {data && !data.browserSupported ? (
             <Alert color="yellow" radius={0} role="status">

@@ -19,13 +19,14 @@ describe("startup error variants", () => {
 });
 
 describe("colours", () => {
-  it("uses dark text on light backgrounds above the 0.8 luminance threshold", () => {
+  it("uses white text where it reads at 4.5:1, dark text otherwise", () => {
     expect(relativeLuminance("#ffffff")).toBeCloseTo(1);
     expect(relativeLuminance("#000000")).toBeCloseTo(0);
     expect(contrastText("#ffffff")).toBe("#000000");
     expect(contrastText("#f0f0f0")).toBe("#000000");
     expect(contrastText("#137cbd")).toBe("#ffffff");
-    expect(contrastText("#c0c0c0")).toBe("#ffffff");
+    // 0.8 as a luminance threshold gave white here (1.8:1).
+    expect(contrastText("#c0c0c0")).toBe("#000000");
   });
 
   it("makes ten shades with the colour itself at index 6", () => {
