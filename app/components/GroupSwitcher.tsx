@@ -8,6 +8,8 @@ import { CsrfField } from "./CsrfField";
 export type GroupSwitcherProps = {
   /** From groupSwitcherData() in the layout loader; null = the user may not switch (nothing is drawn). */
   data: { groups: { id: number; name: string }[]; current: number | null } | null;
+  /** Class of the no-JavaScript "Switch" button, so it looks like the header's other actions. */
+  buttonClassName?: string;
 };
 
 /** What POST /settings/group answers a script (mode=fetch). */
@@ -18,12 +20,12 @@ type GroupActionData = { ok: true } | { ok: false; error: string; reason?: strin
  * toast reports it). Without JavaScript it is a plain form with a button: the action redirects
  * back, or shows the failure on its own page.
  */
-export function GroupSwitcher({ data }: GroupSwitcherProps) {
+export function GroupSwitcher({ data, buttonClassName }: GroupSwitcherProps) {
   if (!data || data.groups.length === 0) return null;
-  return <GroupSwitcherForm groups={data.groups} current={data.current} />;
+  return <GroupSwitcherForm groups={data.groups} current={data.current} buttonClassName={buttonClassName} />;
 }
 
-function GroupSwitcherForm({ groups, current }: { groups: { id: number; name: string }[]; current: number | null }) {
+function GroupSwitcherForm({ groups, current, buttonClassName }: { groups: { id: number; name: string }[]; current: number | null; buttonClassName?: string }) {
   const fetcher = useFetcher<GroupActionData>();
   const location = useLocation();
   const formRef = useRef<HTMLFormElement>(null);
@@ -64,7 +66,7 @@ function GroupSwitcherForm({ groups, current }: { groups: { id: number; name: st
           ]}
         />
         {hydrated ? null : (
-          <button type="submit" style={{ background: "none", border: "1px solid rgba(255,255,255,.6)", color: "white", borderRadius: 4, padding: "2px 10px", cursor: "pointer", fontSize: 14 }}>
+          <button type="submit" className={buttonClassName}>
             Switch
           </button>
         )}

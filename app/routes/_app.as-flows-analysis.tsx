@@ -108,7 +108,7 @@ export default function AsFlowsAnalysis() {
   const tz = data.timezone;
   return (
     <Stack>
-      <Title order={2}>{TITLE}</Title>
+      <Title order={1} size="h2">{TITLE}</Title>
       <Text size="sm" c="dimmed">
         The ingress traffic of the chosen source ASes along its four ASes — source, handover, next hop, destination — and how much of it each AS hands over itself (direct) or reaches the network through other neighbours (indirect).
       </Text>

@@ -121,7 +121,7 @@ export default function ControlPlane() {
   return (
     <Stack>
       <Group justify="space-between">
-        <Title order={2}>Control Plane</Title>
+        <Title order={1} size="h2">Control Plane</Title>
         {data.minutesSinceNewest !== null ? (
           <Badge color={data.minutesSinceNewest <= 15 ? "green" : "gray"} variant="light" data-testid="cp-new-data" title="Minutes since the newest routing data">
             New data: {data.minutesSinceNewest} min ago

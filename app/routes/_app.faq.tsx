@@ -79,7 +79,7 @@ const QUESTIONS: { q: string; a: JSX.Element }[] = [
 export default function Faq() {
   return (
     <Stack maw={860}>
-      <Title order={2}>FAQ</Title>
+      <Title order={1} size="h2">FAQ</Title>
       <Accordion multiple defaultValue={QUESTIONS.map((_, i) => String(i))}>
         {QUESTIONS.map((item, i) => (
           <Accordion.Item key={item.q} value={String(i)}>

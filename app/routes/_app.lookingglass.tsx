@@ -29,7 +29,7 @@ export default function PrivateLookingGlass() {
   const { page, rna, currentPage } = useLoaderData<typeof loader>();
   return (
     <>
-      <Title order={2} mb="md">
+      <Title order={1} size="h2" mb="md">
         Looking Glass
       </Title>
       <LookingGlassScreen page={page} path={PATH} exportPath="/api/lookingglass/export/" currentPage={currentPage} rna={rna} />

@@ -51,7 +51,7 @@ export default function Notifications() {
   return (
     <Stack maw={860}>
       <Group justify="space-between">
-        <Title order={2}>Notifications</Title>
+        <Title order={1} size="h2">Notifications</Title>
         <SegmentedControl
           value={showArchived ? "all" : "inbox"}
           data={[

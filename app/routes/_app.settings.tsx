@@ -99,7 +99,7 @@ export default function SettingsPage() {
 
   return (
     <Stack maw={900} gap="lg">
-      <Title order={2}>Settings</Title>
+      <Title order={1} size="h2">Settings</Title>
       {savedMessage ? (
         <Alert color="green" role="status" data-testid="settings-saved">
           {savedMessage}

@@ -40,7 +40,7 @@ export default function GroupResult() {
   const failed = result && !result.ok ? result : null;
   return (
     <Stack maw={640}>
-      <Title order={2}>Group</Title>
+      <Title order={1} size="h2">Group</Title>
       {failed ? (
         <Alert color="red" role="alert" title={failed.error}>
           {failed.reason}

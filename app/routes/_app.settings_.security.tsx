@@ -131,7 +131,7 @@ export default function SecuritySettings() {
 
   return (
     <Stack maw={820} gap="lg">
-      <Title order={2}>Security</Title>
+      <Title order={1} size="h2">Security</Title>
 
       <Paper withBorder p="lg" radius="md" component="section" aria-labelledby="two-factor-title">
         <Stack>

@@ -92,7 +92,7 @@ export default function RoutingData() {
   const navigation = useNavigation();
   return (
     <Stack maw={900}>
-      <Title order={2}>Routing data</Title>
+      <Title order={1} size="h2">Routing data</Title>
       <Text size="sm">
         Import MRT files (RFC 6396: TABLE_DUMP_V2 RIB dumps and BGP4MP updates, plain, gzip or bzip2) into the routing history of a vantage point; the Looking Glass and
         the Control Plane answer from it. Large files are streamed; for files of several hundred MB the command line is quicker: <code>npm run rib:import -- --vantage-point KEY FILE…</code>.{" "}

@@ -29,7 +29,7 @@ export default function Welcome() {
   return (
     <Paper withBorder p="xl" maw={720}>
       <Stack>
-        <Title order={2}>Welcome, {name}</Title>
+        <Title order={1} size="h2">Welcome, {name}</Title>
         <Text>Your account shows the part of the network's traffic that was shared with you. You can use:</Text>
         <List>{tools.map((t) => <List.Item key={t}>{t}</List.Item>)}</List>
         {flowViews.length ? (

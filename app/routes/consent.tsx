@@ -67,7 +67,7 @@ export default function Consent() {
       <Paper withBorder shadow="sm" p="xl" maw={640} radius="md" component="main">
         <Form method="post" action={`/consent${next ? `?next=${encodeURIComponent(next)}` : ""}`}>
           <Stack>
-            <Title order={2}>Data protection consent</Title>
+            <Title order={1} size="h2">Data protection consent</Title>
             <Text>
               {firstName ? `Welcome, ${firstName}. ` : ""}Before you can use flowlens we need your consent to process personal data about you, as
               described below (General Data Protection Regulation, Art. 6(1)(a)).

@@ -79,11 +79,11 @@ export default function Login() {
     if (noPermissions) notifications.show({ color: "red", title: MESSAGES.noPermissionsTitle, message: MESSAGES.noPermissions });
   }, [noPermissions]);
   return (
-    <Center mih="100vh" bg="gray.0">
+    <Center component="main" mih="100vh" bg="gray.0">
       <Paper withBorder shadow="sm" p="xl" w={380} radius="md">
         <Form method="post" action={`/login${next ? `?next=${encodeURIComponent(next)}` : ""}`}>
           <Stack>
-            <Title order={2}>flowlens</Title>
+            <Title order={1} size="h2">flowlens</Title>
             <Text c="dimmed" size="sm">
               Log in to analyse your network's traffic.
             </Text>

@@ -97,11 +97,11 @@ export default function TwoFactorStep() {
   useEffect(() => setHash(window.location.hash), []);
   const formAction = `/login/2fa${next ? `?next=${encodeURIComponent(next)}` : ""}`;
   return (
-    <Center mih="100vh" bg="gray.0">
+    <Center component="main" mih="100vh" bg="gray.0">
       <Paper withBorder shadow="sm" p="xl" w={mode === "enrol" ? 460 : 380} radius="md">
         <Form method="post" action={formAction}>
           <Stack>
-            <Title order={2}>Two-factor authentication</Title>
+            <Title order={1} size="h2">Two-factor authentication</Title>
             <Text c="dimmed" size="sm">
               Signed in as {email}.
             </Text>

@@ -58,7 +58,7 @@ export default function PasswordResetConfirm() {
     <Center mih="100vh" bg="gray.0" p="md">
       <Paper withBorder shadow="sm" p="xl" w={420} radius="md" component="main">
         <Stack>
-          <Title order={2}>Choose a new password</Title>
+          <Title order={1} size="h2">Choose a new password</Title>
           {result?.done ? (
             <>
               <Alert color="green">

@@ -36,7 +36,7 @@ export default function PasswordReset() {
     <Center mih="100vh" bg="gray.0" p="md">
       <Paper withBorder shadow="sm" p="xl" w={420} radius="md" component="main">
         <Stack>
-          <Title order={2}>Reset your password</Title>
+          <Title order={1} size="h2">Reset your password</Title>
           {result?.sent ? (
             <Alert color="green">
               {result.message}

@@ -43,7 +43,7 @@ export default function Signup() {
     <Center mih="100vh" bg="gray.0" p="md">
       <Paper withBorder shadow="sm" p="xl" w={420} radius="md" component="main">
         <Stack>
-          <Title order={2}>Request an account</Title>
+          <Title order={1} size="h2">Request an account</Title>
           {result?.sent ? (
             <>
               <Alert color="green">

@@ -18,7 +18,7 @@ export function ExplorerView({ data, title, path }: { data: ExplorerData; title:
   const tz = data.timezone;
   return (
     <Stack>
-      <Title order={2}>{title}</Title>
+      <Title order={1} size="h2">{title}</Title>
       {/* Keyed by the URL: Back/Forward and submissions reset the uncontrolled controls to the URL's state. */}
       <OptionsForm key={location.search} data={data} path={path} label={title} />
       <MessageList title="Some options could not be applied" color="red" testId="filter-errors" messages={data.errors} />
