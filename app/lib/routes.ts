@@ -3,33 +3,42 @@ import type { FeatureFlag, Permission } from "./permissions";
 /**
  * The screens of the spec (shell §2) in menu order. The first one a user may open is their
  * landing route. `table` names the ClickHouse table whose emptiness hides the item for non-staff.
+ * `built` is false for the tools this version does not have yet: they stay in the catalogue (their
+ * permissions are configured and granted as usual) but have no menu item, no landing and no page —
+ * their paths answer the not-found page, as operators expect of a link to nothing.
  */
 export type ToolRoute = {
   path: string;
   aliases: string[];
   permission: Permission | null;
   menuLabel: string;
+  built: boolean;
   featureFlag?: FeatureFlag;
   table?: string;
 };
 
 export const TOOL_ROUTES: ToolRoute[] = [
-  { path: "/flow-explorer", aliases: ["/as-flows"], permission: "API_FLOWS_4D", menuLabel: "Flow Explorer", table: "flows_5m" },
-  { path: "/as-flows-analysis", aliases: [], permission: "API_FLOWS_4D", menuLabel: "AS Flows Analysis", table: "flows_5m" },
-  { path: "/as-flows-egress", aliases: [], permission: "FLOWS_EGRESS", menuLabel: "AS Flows Egress", table: "flows_5m" },
-  { path: "/core-planner", aliases: ["/links"], permission: "API_LINK_UTIL_INTERNAL", menuLabel: "Core Planner", table: "interface_util_5m" },
-  { path: "/border-planner", aliases: ["/external-links"], permission: "FRONTEND_LINK_UTIL_EXTERNAL", menuLabel: "Border Planner", table: "interface_util_5m" },
-  { path: "/lookingglass", aliases: [], permission: "PRIVATE_LOOKING_GLASS", menuLabel: "Looking Glass", table: "rib_current" },
-  { path: "/controlplane", aliases: [], permission: "CONTROL_PLANE", menuLabel: "Control Plane", table: "rib_entries" },
-  { path: "/rna", aliases: ["/rawnetworkanalyzer"], permission: "RAW_NETWORK_ANALYZER", menuLabel: "Raw Network Analyzer", table: "flows_raw" },
-  { path: "/revenues-and-costs", aliases: [], permission: "REVENUES_AND_COSTS", menuLabel: "Revenues & Costs" },
-  { path: "/as-relations", aliases: [], permission: "AS_RELATIONS", menuLabel: "AS Relations", table: "flows_5m" },
-  { path: "/manage-tags", aliases: [], permission: "MANAGE_TAGS", menuLabel: "Tag list" },
-  { path: "/manage-users", aliases: [], permission: "VIEW_USERS", menuLabel: "Users" },
-  { path: "/manage-delegated-users", aliases: [], permission: "MANAGE_DELEGATED_USERS", menuLabel: "Delegated Users" },
-  { path: "/faq", aliases: [], permission: null, menuLabel: "FAQ" },
-  { path: "/notifications", aliases: [], permission: null, menuLabel: "Notifications" },
+  { path: "/flow-explorer", aliases: ["/as-flows"], permission: "API_FLOWS_4D", built: true, menuLabel: "Flow Explorer", table: "flows_5m" },
+  { path: "/as-flows-analysis", aliases: [], permission: "API_FLOWS_4D", built: true, menuLabel: "AS Flows Analysis", table: "flows_5m" },
+  { path: "/as-flows-egress", aliases: [], permission: "FLOWS_EGRESS", built: true, menuLabel: "AS Flows Egress", table: "flows_5m" },
+  { path: "/core-planner", aliases: ["/links"], permission: "API_LINK_UTIL_INTERNAL", built: false, menuLabel: "Core Planner", table: "interface_util_5m" },
+  { path: "/border-planner", aliases: ["/external-links"], permission: "FRONTEND_LINK_UTIL_EXTERNAL", built: false, menuLabel: "Border Planner", table: "interface_util_5m" },
+  { path: "/lookingglass", aliases: [], permission: "PRIVATE_LOOKING_GLASS", built: true, menuLabel: "Looking Glass", table: "rib_current" },
+  { path: "/controlplane", aliases: [], permission: "CONTROL_PLANE", built: true, menuLabel: "Control Plane", table: "rib_entries" },
+  { path: "/rna", aliases: ["/rawnetworkanalyzer"], permission: "RAW_NETWORK_ANALYZER", built: false, menuLabel: "Raw Network Analyzer", table: "flows_raw" },
+  { path: "/revenues-and-costs", aliases: [], permission: "REVENUES_AND_COSTS", built: false, menuLabel: "Revenues & Costs" },
+  { path: "/as-relations", aliases: [], permission: "AS_RELATIONS", built: false, menuLabel: "AS Relations", table: "flows_5m" },
+  { path: "/manage-tags", aliases: [], permission: "MANAGE_TAGS", built: false, menuLabel: "Tag list" },
+  { path: "/manage-users", aliases: [], permission: "VIEW_USERS", built: false, menuLabel: "Users" },
+  { path: "/manage-delegated-users", aliases: [], permission: "MANAGE_DELEGATED_USERS", built: false, menuLabel: "Delegated Users" },
+  { path: "/faq", aliases: [], permission: null, built: true, menuLabel: "FAQ" },
+  { path: "/notifications", aliases: [], permission: null, built: true, menuLabel: "Notifications" },
 ];
+
+/** Whether the tool at this path exists in this version (e.g. "/rna" for the 'Show in RNA' actions). */
+export function isToolBuilt(path: string): boolean {
+  return TOOL_ROUTES.some((r) => r.path === path && r.built);
+}
 
 /** The route a path names, through its aliases. */
 export function findToolRoute(pathname: string): ToolRoute | undefined {
@@ -45,10 +54,10 @@ export function mayOpen(route: ToolRoute, access: Access): boolean {
   return true;
 }
 
-/** Menu items: permission and flag, and (for non-staff) a backing table that holds data. */
+/** Menu items: built tools only, permission and flag, and (for non-staff) a backing table that holds data. */
 export function menuItems(access: Access, emptyTables: ReadonlySet<string>, options: { hasVantagePoints: boolean }): ToolRoute[] {
   return TOOL_ROUTES.filter((route) => {
-    if (!mayOpen(route, access)) return false;
+    if (!route.built || !mayOpen(route, access)) return false;
     if (!access.isStaff && route.table && emptyTables.has(route.table)) return false;
     if (route.path === "/lookingglass" && !options.hasVantagePoints) return false;
     return true;

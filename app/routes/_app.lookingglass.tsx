@@ -4,7 +4,7 @@ import { useLoaderData } from "@remix-run/react";
 import { LookingGlassScreen } from "~/features/lookingglass/LookingGlassScreen";
 import { loadLookingGlassPage } from "~/features/lookingglass/page.server";
 import { refreshMeta } from "~/features/lookingglass/url-state";
-import { findToolRoute } from "~/lib/routes";
+import { findToolRoute, isToolBuilt } from "~/lib/routes";
 import { requireUser, tablesWithoutData } from "~/server/auth/guard.server";
 
 const PATH = "/lookingglass";
@@ -20,7 +20,8 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const { services, user } = await requireUser(request, findToolRoute(PATH));
   const url = new URL(request.url);
   const page = await loadLookingGlassPage(services, { variant: "private", url, request, user });
-  const mayOpenRna = user.permissions.includes("RAW_NETWORK_ANALYZER");
+  // 'Show in RNA' leads to the Raw Network Analyzer: offered once that tool exists.
+  const mayOpenRna = isToolBuilt("/rna") && user.permissions.includes("RAW_NETWORK_ANALYZER");
   const rna = mayOpenRna ? { rawFlowsEmpty: (await tablesWithoutData(services)).has("flows_raw") } : null;
   return { page, rna, currentPage: Number(url.searchParams.get("page")) || 1 };
 }

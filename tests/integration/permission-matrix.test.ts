@@ -89,9 +89,9 @@ const PUBLIC_LG: Site = { publicLookingGlass: true };
 type Path = `/${string}`;
 const NO_PERMISSIONS: Path = "/logout?reason=no-permissions";
 
-/** The first tool in menu order whose permission the role holds (FAQ and Notifications do not count). */
+/** The first built tool in menu order whose permission the role holds (FAQ and Notifications do not count). */
 function firstTool(role: LoggedInRole): Path {
-  const route = TOOL_ROUTES.find((r) => r.permission !== null && has(role, r.permission) && !r.featureFlag);
+  const route = TOOL_ROUTES.find((r) => r.built && r.permission !== null && has(role, r.permission) && !r.featureFlag);
   return (route?.path as Path | undefined) ?? NO_PERMISSIONS;
 }
 
@@ -191,12 +191,14 @@ const POST_ONLY_405 = (url: string): Sample => ({ method: "GET", url, expect: ev
 
 const MATRIX: Record<string, Sample[]> = {
   // --- Screens -------------------------------------------------------------------------------------------------
+  // Tools of the spec not built yet are not found for everybody after login (they used to be "Not available yet"
+  // placeholders behind their permission); their permissions stay in the catalogue.
   "$tool.tsx": [
-    { url: "/external-links", note: "alias of /border-planner", expect: screen("/external-links", "FRONTEND_LINK_UTIL_EXTERNAL") },
-    { url: "/rna", expect: screen("/rna", "RAW_NETWORK_ANALYZER") },
-    { url: "/revenues-and-costs", expect: screen("/revenues-and-costs", "REVENUES_AND_COSTS") },
-    { url: "/manage-users", expect: screen("/manage-users", "VIEW_USERS") },
-    { url: "/manage-delegated-users", expect: screen("/manage-delegated-users", "MANAGE_DELEGATED_USERS") },
+    { url: "/external-links", note: "alias of /border-planner, not built yet", expect: screen("/external-links", null, { ok: 404 }) },
+    { url: "/rna", note: "not built yet", expect: screen("/rna", null, { ok: 404 }) },
+    { url: "/revenues-and-costs", note: "not built yet", expect: screen("/revenues-and-costs", null, { ok: 404 }) },
+    { url: "/manage-users", note: "not built yet", expect: screen("/manage-users", null, { ok: 404 }) },
+    { url: "/manage-delegated-users", note: "not built yet", expect: screen("/manage-delegated-users", null, { ok: 404 }) },
     { url: "/nope", note: "unknown: 404 after login", expect: screen("/nope", null, { ok: 404 }) },
     { url: "/error-not-the-secret", expect: screen("/error-not-the-secret", null, { ok: 404 }) },
     { url: `/error-${ERROR_SECRET}`, note: "the error test page (session initialised only)", expect: everyone("throws:TestPageError") },
@@ -411,6 +413,11 @@ const MATRIX: Record<string, Sample[]> = {
       expect: everyone(400),
     },
     { method: "POST", url: "/password-reset-confirm", form: { token: "bogus" }, csrf: false, expect: everyone(CSRF_FAILED) },
+  ],
+  "imprint.tsx": [{ url: "/imprint", note: "public: linked from every page's footer", expect: everyone(200) }, { method: "POST", url: "/imprint", json: {}, expect: everyone(405) }],
+  "privacy-policy.tsx": [
+    { url: "/privacy-policy", note: "public: linked from every page's footer", expect: everyone(200) },
+    { method: "POST", url: "/privacy-policy", json: {}, expect: everyone(405) },
   ],
   "signup.tsx": [
     { url: "/signup", note: "self-signup off", expect: { anonymous: "/login", expired: "/login", pending: "/login", ...perRole(() => "/") } },
