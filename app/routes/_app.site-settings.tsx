@@ -5,8 +5,10 @@ import { useState } from "react";
 import { CsrfField } from "~/components/CsrfField";
 import { StylePreview, type StyleColours } from "~/components/StylePreview";
 import { isHexColor } from "~/lib/colors";
+import { LEGAL_PAGES, LEGAL_TEXT_MAX } from "~/lib/legal-pages";
 import { MESSAGES } from "~/lib/messages";
 import { readProtectedForm, requireUser } from "~/server/auth/guard.server";
+import { getLegalTexts, updateLegalTexts, validateLegalTexts, type LegalTexts } from "~/server/settings/legal-pages.server";
 import {
   AUTOCOMPLETE_KEYS,
   ensureDefaultStyle,
@@ -30,7 +32,11 @@ import { SettingsError } from "~/server/settings/user-settings.server";
 
 export const meta: MetaFunction = () => [{ title: "Site settings · flowlens" }];
 
-const SAVED: Record<string, string> = { site: "The site settings were saved.", style: "The default style was saved. Users without a personal style see it now." };
+const SAVED: Record<string, string> = {
+  site: "The site settings were saved.",
+  style: "The default style was saved. Users without a personal style see it now.",
+  legal: "The imprint and the privacy policy were saved.",
+};
 
 async function requireSiteRole(request: Request) {
   const context = await requireUser(request);
@@ -49,12 +55,13 @@ export async function loader({ request }: LoaderFunctionArgs) {
     fonts: [...FONTS],
     autocompleteKeys: [...AUTOCOMPLETE_KEYS],
     site: role === "admin" ? await getSiteSettingsForm(db) : null,
+    legal: role === "admin" ? await getLegalTexts(db) : null,
     style,
     savedMessage: saved ? (SAVED[saved] ?? null) : null,
   };
 }
 
-type ActionResult = { intent: "site" | "style"; errors: Record<string, string>; values: Record<string, string> };
+type ActionResult = { intent: "site" | "style" | "legal"; errors: Record<string, string>; values: Record<string, string> };
 
 const MAX_FOOTER_ROWS = 20;
 
@@ -72,6 +79,14 @@ export async function action({ request }: ActionFunctionArgs) {
     if (!clean) return data<ActionResult>({ intent, errors, values }, { status: 400 });
     await updateSiteSettings(db, user, clean);
     return redirect("/site-settings?saved=site");
+  }
+
+  if (intent === "legal") {
+    if (role !== "admin") throw data({ detail: MESSAGES.permissionDenied }, { status: 403 });
+    const { values: clean, errors } = validateLegalTexts(values);
+    if (!clean) return data<ActionResult>({ intent, errors, values }, { status: 400 });
+    await updateLegalTexts(db, user, clean);
+    return redirect("/site-settings?saved=legal");
   }
 
   if (intent === "style") {
@@ -126,13 +141,13 @@ export async function action({ request }: ActionFunctionArgs) {
 }
 
 export default function SiteSettingsPage() {
-  const { role, site, style, savedMessage, fonts, autocompleteKeys } = useLoaderData<typeof loader>();
+  const { role, site, legal, style, savedMessage, fonts, autocompleteKeys } = useLoaderData<typeof loader>();
   const result = useActionData<typeof action>();
   const navigation = useNavigation();
   const busy = navigation.state === "submitting";
   return (
     <Stack maw={900} gap="lg">
-      <Title order={2}>Site settings</Title>
+      <Title order={1} size="h2">Site settings</Title>
       {role === "admin" ? (
         <Text size="sm">
           Routing data for the Looking Glass and the Control Plane:{" "}
@@ -171,10 +186,61 @@ export default function SiteSettingsPage() {
           busy={busy}
         />
       ) : null}
+      {legal ? (
+        <LegalTextsForm
+          key={JSON.stringify(legal) + JSON.stringify(result?.intent === "legal" ? result.values : null)}
+          stored={legal}
+          errors={result?.intent === "legal" ? result.errors : {}}
+          submitted={result?.intent === "legal" ? result.values : null}
+          busy={busy}
+        />
+      ) : null}
       <Anchor component={Link} to="/settings" size="sm">
         Back to your settings
       </Anchor>
     </Stack>
+  );
+}
+
+/** The texts of the public /imprint and /privacy-policy pages (staff and superusers). */
+function LegalTextsForm({ stored, errors, submitted, busy }: { stored: LegalTexts; errors: Record<string, string>; submitted: Record<string, string> | null; busy: boolean }) {
+  return (
+    <Paper withBorder p="md" radius="md">
+      <Form method="post" action="/site-settings" aria-label="Imprint and privacy policy">
+        <CsrfField />
+        <input type="hidden" name="intent" value="legal" />
+        <Stack>
+          <Title order={2} size="h3">
+            Imprint and privacy policy
+          </Title>
+          <Text size="sm">
+            The texts of the public pages the footer links to. Plain text: a blank line starts a new paragraph, a line starting with
+            &quot;# &quot; is a heading, lines starting with &quot;- &quot; make a list. HTML is shown as written, not interpreted.
+          </Text>
+          {Object.values(LEGAL_PAGES).map((page) => (
+            <Textarea
+              key={page.field}
+              name={page.field}
+              label={
+                <>
+                  {page.title} (<Anchor href={page.path}>{page.path}</Anchor>)
+                </>
+              }
+              autosize
+              minRows={4}
+              maxLength={LEGAL_TEXT_MAX}
+              defaultValue={submitted ? (submitted[page.field] ?? "") : stored[page.field]}
+              error={errors[page.field]}
+            />
+          ))}
+          <Group>
+            <Button type="submit" loading={busy}>
+              Save imprint and privacy policy
+            </Button>
+          </Group>
+        </Stack>
+      </Form>
+    </Paper>
   );
 }
 
@@ -336,7 +402,7 @@ export function ErrorBoundary() {
   if (isRouteErrorResponse(error) && error.status === 403) {
     return (
       <Stack maw={640}>
-        <Title order={2}>Site settings</Title>
+        <Title order={1} size="h2">Site settings</Title>
         <Alert color="red" role="alert">
           {MESSAGES.permissionDenied}
         </Alert>

@@ -143,6 +143,9 @@ export const siteSettings = pgTable("site_settings", {
   enableUserSelfSignup: boolean("enable_user_self_signup").notNull().default(false),
   rnaDefaultQuery: jsonb("rna_default_query").$type<Record<string, unknown>>().notNull().default(sql`'{}'::jsonb`),
   publicLookingGlassEnabled: boolean("public_looking_glass_enabled").notNull().default(false),
+  /** The texts of the public /imprint and /privacy-policy pages (simple paragraphs); empty until staff write them. */
+  imprintText: text("imprint_text").notNull().default(""),
+  privacyPolicyText: text("privacy_policy_text").notNull().default(""),
 });
 
 export type FlowsViewRestriction = { dimension: string; constrained_values: string[]; output: string };
