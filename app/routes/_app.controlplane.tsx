@@ -3,12 +3,13 @@ import { notifications } from "@mantine/notifications";
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Form, Link, useLoaderData, useNavigation } from "@remix-run/react";
 import { useEffect } from "react";
-import { ControlPlaneTable } from "~/features/controlplane/ControlPlaneTable";
+import { isDefaultColumns } from "~/features/controlplane/columns";
+import { ColumnPicker, ControlPlaneTable } from "~/features/controlplane/ControlPlaneTable";
 import { CONTROL_PLANE_QUERY_LABELS, CONTROL_PLANE_QUERY_TYPES, controlPlaneSearch, toLocalInput } from "~/features/controlplane/params";
 import { loadControlPlane } from "~/features/controlplane/screen.server";
 import { DATE_RANGE_PRESETS, PRESET_LABELS, TIME_PRESETS } from "~/features/flows/time";
-import { fmtTime } from "~/features/flows/ui/format";
 import { useHydrated } from "~/features/flows/ui/use-hydrated";
+import { formatDateLong } from "~/lib/date-format";
 import { resultsLimited } from "~/lib/messages";
 import { findToolRoute } from "~/lib/routes";
 import { requireUser } from "~/server/auth/guard.server";
@@ -30,12 +31,15 @@ const HELP = {
   IpPrefixQuery: "An IPv4 or IPv6 address (the longest matching prefix) or a prefix (itself and its more-specifics).",
 } as const;
 
-/** Problems and notices: alerts in the server's HTML, toasts once JavaScript runs (spec: warning / problem toasts). */
-function useMessages(data: Data, hydrated: boolean) {
+/**
+ * Problems (no data, a failed query) are toasts once JavaScript runs (spec: warning / problem
+ * toasts) and an alert in the server's HTML. What of the address was not applied stays on the
+ * page as an alert either way: it explains the range the form and caption show.
+ */
+function useProblemToast(data: Data, hydrated: boolean) {
   useEffect(() => {
-    if (!hydrated) return;
-    if (data.problem) notifications.show({ color: data.status === "Aborted" ? "red" : "yellow", title: "Control Plane", message: data.problem });
-    for (const n of data.notices) notifications.show({ color: "blue", title: "Control Plane", message: n });
+    if (!hydrated || !data.problem) return;
+    notifications.show({ color: data.status === "Aborted" ? "red" : "yellow", title: "Control Plane", message: data.problem });
   }, [data, hydrated]);
 }
 
@@ -46,6 +50,7 @@ function QueryForm({ data }: { data: Data }) {
   const presets = [...TIME_PRESETS, ...DATE_RANGE_PRESETS];
   return (
     <Form method="get" action={PATH} aria-label="Control Plane query">
+      {isDefaultColumns(data.columns) ? null : data.columns.map((c) => <input key={c} type="hidden" name="columns" value={c} />)}
       <Paper withBorder p="md">
         <Group align="flex-start" gap="md" wrap="wrap">
           <NativeSelect
@@ -53,7 +58,7 @@ function QueryForm({ data }: { data: Data }) {
             name="queryType"
             defaultValue={params.queryType}
             data={CONTROL_PLANE_QUERY_TYPES.map((t) => ({ value: t, label: CONTROL_PLANE_QUERY_LABELS[t] }))}
-            w={170}
+            w={{ base: "100%", xs: 170 }}
           />
           <TextInput
             label="Query"
@@ -62,7 +67,7 @@ function QueryForm({ data }: { data: Data }) {
             placeholder={PLACEHOLDERS[params.queryType]}
             description={HELP[params.queryType]}
             error={data.termError}
-            w={340}
+            w={{ base: "100%", xs: 340 }}
             data-testid="cp-term"
           />
           <NativeSelect
@@ -70,7 +75,7 @@ function QueryForm({ data }: { data: Data }) {
             name="dateRange"
             defaultValue=""
             data={[{ value: "", label: "Start / end below" }, ...presets.map((p) => ({ value: p, label: PRESET_LABELS[p] }))]}
-            w={190}
+            w={{ base: "100%", xs: 190 }}
           />
           <TextInput
             label={`Start (${timezone})`}
@@ -79,7 +84,7 @@ function QueryForm({ data }: { data: Data }) {
             defaultValue={range ? toLocalInput(range.start, timezone) : ""}
             min={dates ? toLocalInput(dates.min, timezone) : undefined}
             max={dates ? toLocalInput(dates.max, timezone, "up") : undefined}
-            w={210}
+            w={{ base: "100%", xs: 210 }}
           />
           <TextInput
             label={`End (${timezone})`}
@@ -88,7 +93,7 @@ function QueryForm({ data }: { data: Data }) {
             defaultValue={range ? toLocalInput(range.end, timezone, "up") : ""}
             min={dates ? toLocalInput(dates.min, timezone) : undefined}
             max={dates ? toLocalInput(dates.max, timezone, "up") : undefined}
-            w={210}
+            w={{ base: "100%", xs: 210 }}
           />
           <Button type="submit" mt={25} loading={busy}>
             Submit
@@ -101,7 +106,11 @@ function QueryForm({ data }: { data: Data }) {
 
 function Pager({ data }: { data: Data }) {
   if (data.pages <= 1 || !data.range) return null;
-  const href = (page: number) => `${PATH}?${controlPlaneSearch({ queryType: data.params.queryType, queryTerm: data.params.queryTerm, start: data.range!.start, end: data.range!.end, page })}`;
+  const href = (page: number) => {
+    const search = new URLSearchParams(controlPlaneSearch({ queryType: data.params.queryType, queryTerm: data.params.queryTerm, start: data.range!.start, end: data.range!.end, page }, data.timezone));
+    if (!isDefaultColumns(data.columns)) for (const c of data.columns) search.append("columns", c);
+    return `${PATH}?${search}`;
+  };
   return (
     <Group gap="xs" data-testid="cp-pager">
       {data.page > 1 ? <Anchor component={Link} to={href(data.page - 1)}>‹ Previous</Anchor> : null}
@@ -116,8 +125,12 @@ function Pager({ data }: { data: Data }) {
 export default function ControlPlane() {
   const data = useLoaderData<typeof loader>();
   const hydrated = useHydrated();
-  useMessages(data, hydrated);
+  useProblemToast(data, hydrated);
   const { dates, timezone } = data;
+  const at = (t: number) => formatDateLong(t * 1000, timezone);
+  const keep = new URLSearchParams(
+    data.range ? controlPlaneSearch({ queryType: data.params.queryType, queryTerm: data.params.queryTerm, start: data.range.start, end: data.range.end }, timezone) : "",
+  );
   return (
     <Stack>
       <Group justify="space-between">
@@ -130,14 +143,13 @@ export default function ControlPlane() {
       </Group>
       {dates ? (
         <Text size="sm" c="dimmed" data-testid="cp-dates">
-          Routing data from {fmtTime(dates.min, timezone)} to {fmtTime(dates.max, timezone)} ({timezone})
+          Routing data from {at(dates.min)} to {at(dates.max)}
         </Text>
       ) : null}
-      <QueryForm key={JSON.stringify(data.params) + String(data.range?.start)} data={data} />
-      {!hydrated && (data.problem || data.notices.length) ? (
-        <Alert color={data.status === "Aborted" ? "red" : data.problem ? "yellow" : "blue"} data-testid="cp-messages">
+      <QueryForm key={JSON.stringify(data.params) + String(data.range?.start) + String(data.range?.end)} data={data} />
+      {data.notices.length ? (
+        <Alert color="blue" data-testid="cp-notices" title="Not applied as asked">
           <Stack gap={2}>
-            {data.problem ? <Text size="sm">{data.problem}</Text> : null}
             {data.notices.map((n) => (
               <Text key={n} size="sm">
                 {n}
@@ -146,9 +158,14 @@ export default function ControlPlane() {
           </Stack>
         </Alert>
       ) : null}
+      {!hydrated && data.problem ? (
+        <Alert color={data.status === "Aborted" ? "red" : "yellow"} data-testid="cp-messages">
+          {data.problem}
+        </Alert>
+      ) : null}
       {data.range ? (
         <Text size="sm" data-testid="cp-range">
-          {fmtTime(data.range.start, timezone)} – {fmtTime(data.range.end, timezone)} ({timezone})
+          {at(data.range.start)} – {at(data.range.end)}
         </Text>
       ) : null}
       {data.status === "Idle" && !data.termError ? <Text c="dimmed">To view the data, click the &quot;Submit&quot; button above.</Text> : null}
@@ -159,8 +176,9 @@ export default function ControlPlane() {
       ) : null}
       {data.rows.length ? (
         <>
+          <ColumnPicker action={PATH} columns={data.columns} timezone={timezone} keep={keep} />
           <Pager data={data} />
-          <ControlPlaneTable rows={data.rows} timezone={timezone} />
+          <ControlPlaneTable rows={data.rows} columns={data.columns} timezone={timezone} vantagePointNames={data.vantagePointNames} />
           <Pager data={data} />
         </>
       ) : null}

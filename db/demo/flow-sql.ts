@@ -77,18 +77,21 @@ SELECT
     sampled_bytes * sampling_rate, sampled_packets * sampling_rate, toUInt64(1)
 FROM (${PATH_RECORDS})`;
 
-/** Bytes in and out per router interface and 5 minutes, as the flows cross it (`where` filters flows_5m). */
-function interfaceTraffic(where: string): string {
+/**
+ * Bytes in and out per router interface and 5 minutes, as the flows cross it. `source` is a table
+ * or subquery with flows_5m's time, router, interface and bytes columns; `where` filters it.
+ */
+function interfaceTraffic(where: string, source = "flows_5m"): string {
   const and = (extra: string) => [where, extra].filter(Boolean).join(" AND ");
   const clause = (extra = "") => (and(extra) ? `WHERE ${and(extra)}` : "");
   return `
     SELECT time, router, interface, sum(in_b) AS in_bytes, sum(out_b) AS out_bytes
     FROM
     (
-        SELECT time, ingress_router AS router, in_if AS interface, bytes AS in_b, 0 AS out_b FROM flows_5m ${clause()}
-        UNION ALL SELECT time, egress_router, out_if, 0, bytes FROM flows_5m ${clause()}
-        UNION ALL SELECT time, link_start_router, link_start_if, 0, bytes FROM flows_5m ${clause("link_start_if != ''")}
-        UNION ALL SELECT time, link_end_router, link_end_if, bytes, 0 FROM flows_5m ${clause("link_end_if != ''")}
+        SELECT time, ingress_router AS router, in_if AS interface, bytes AS in_b, 0 AS out_b FROM ${source} ${clause()}
+        UNION ALL SELECT time, egress_router, out_if, 0, bytes FROM ${source} ${clause()}
+        UNION ALL SELECT time, link_start_router, link_start_if, 0, bytes FROM ${source} ${clause("link_start_if != ''")}
+        UNION ALL SELECT time, link_end_router, link_end_if, bytes, 0 FROM ${source} ${clause("link_end_if != ''")}
     )
     GROUP BY time, router, interface`;
 }
@@ -107,8 +110,17 @@ LEFT JOIN (${interfaceTraffic("")}) AS t
 ON g.time = t.time AND g.router = t.router AND g.interface = t.interface
 SETTINGS join_use_nulls = 1`;
 
-/** Peak 5-minute rate per interface over the last week (either direction), bit/s. */
-export const INTERFACE_PEAKS = `
+/**
+ * Peak 5-minute rate per interface (either direction, bit/s) of one time window of the generator
+ * table, computed before any flow is written: the bytes are those the flow tables will hold for
+ * the window (sampled bytes x sampling rate, with the window's records per path), so the port
+ * sizes, and with them the interface names, are known before the flows that name them.
+ */
+export const WINDOW_INTERFACE_PEAKS = `
 SELECT router, interface, toFloat64(max(greatest(in_bytes, out_bytes))) * 8 / 300 AS peak_bps
-FROM (${interfaceTraffic("time >= {from:UInt32}")})
+FROM (${interfaceTraffic(
+  "",
+  `(SELECT bucket AS time, ingress_router, in_if, egress_router, out_if, link_start_router, link_start_if, link_end_router, link_end_if,
+           sampled_bytes * sampling_rate AS bytes FROM (${PATH_RECORDS}))`,
+)})
 GROUP BY router, interface`;

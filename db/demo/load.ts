@@ -6,10 +6,10 @@ import { forgetDataRange } from "~/features/flows/data-range.server";
 import { hashPassword } from "~/server/password.server";
 import { MODERATORS_GROUP } from "~/lib/permissions";
 import { DEMO_ASES, OPERATOR_ASN, OPERATOR_NAME } from "./catalog";
-import { AGGREGATES_FROM_PATHS, INTERFACE_PEAKS, INTERFACE_UTIL_FROM_FLOWS, RAW_FLOWS_FROM_PATHS } from "./flow-sql";
+import { AGGREGATES_FROM_PATHS, INTERFACE_UTIL_FROM_FLOWS, RAW_FLOWS_FROM_PATHS, WINDOW_INTERFACE_PEAKS } from "./flow-sql";
 import { createRandom } from "./random";
 import { buildRib } from "./rib";
-import { buildTopology, ROUTERS, type DemoInterface } from "./topology";
+import { buildTopology, namePorts, PORT_SPEEDS_BPS, ROUTERS, type DemoInterface, type PortSize } from "./topology";
 import { buildAddressPlan, buildTraffic, SPECIAL_AS, type DemoPath } from "./traffic";
 import { seedDemoTags } from "./tags";
 import { demoUsers } from "./users";
@@ -71,9 +71,18 @@ export async function loadDemoNetwork(stores: Stores, options: DemoOptions = {})
     values: traffic.tracked.map((asn, rank) => ({ asn, rank, updated_at: end })),
     format: "JSONEachRow",
   });
-  await insertFlows(ch, traffic.paths, start, end, options.rawDays ?? 1);
+  const rawDays = options.rawDays ?? 1;
+  // Ports are sized from the traffic they will carry, and named after their size, before any flow names them.
+  await createPathTable(ch, traffic.paths);
+  const peaks = await interfacePeaks(ch, topology.interfaces, start, end, rawDays);
+  const sizes = sizeInterfaces(topology.interfaces, peaks.period, random);
+  const renamed = namePorts(topology, sizes);
+  renamePathInterfaces(traffic.paths, renamed);
+  const key = (i: DemoInterface) => `${i.router}/${i.name}`;
+  const capacities = new Map(topology.interfaces.map((i) => [key(i), sizes.get(i)!.speedBps * sizes.get(i)!.members]));
+  const weekPeaks = new Map(topology.interfaces.map((i) => [key(i), peaks.week.get(i) ?? 0]));
+  await insertFlows(ch, traffic.paths, start, end, rawDays);
   forgetDataRange(stores);
-  const { capacities, peaks } = await sizeInterfaces(ch, topology.interfaces, end, random);
   await insertInterfaceUtil(ch, topology.interfaces, capacities, start, end);
 
   const rib = buildRib({ ases: DEMO_ASES, operatorAsn: OPERATOR_ASN, topology, addresses, events: traffic.events, start, end });
@@ -86,7 +95,7 @@ export async function loadDemoNetwork(stores: Stores, options: DemoOptions = {})
   await insertInventory(stores.pg.db, topology.interfaces, capacities);
   await insertUsers(stores.pg.db, users);
   await seedDemoTags(stores.pg.db);
-  await notifyOperators(stores.pg.db, linkAlerts(topology.interfaces, capacities, peaks));
+  await notifyOperators(stores.pg.db, linkAlerts(topology.interfaces, sizes, weekPeaks));
   const events = traffic.events.map((e) => ({ kind: e.kind, at: new Date(e.at * 1000).toISOString(), description: e.description }));
   await stores.pg.db
     .insert(schema.systemState)
@@ -128,22 +137,32 @@ function pathRow(p: DemoPath) {
  * views as collected traffic. Older days have no raw records (as after the raw TTL) and are
  * written into flows_5m directly, one row per path and 5 minutes; flows_1h follows by its view.
  */
-async function insertFlows(ch: ClickHouseClient, paths: DemoPath[], start: number, end: number, rawDays: number) {
-  await createPathTable(ch, paths);
+/**
+ * The day windows the flows are generated in: the last `rawDays` as raw records (up to 16 per
+ * path and 5 minutes), the others as one record per path and 5 minutes straight into flows_5m.
+ */
+function dayWindows(start: number, end: number, rawDays: number) {
   const rawFrom = end - rawDays * DAY;
+  const windows: { windowStart: number; detailed: boolean; params: Record<string, number> }[] = [];
   for (let windowStart = start; windowStart < end; windowStart += DAY) {
     const windowEnd = Math.min(end, windowStart + DAY);
-    const t0 = performance.now();
     const detailed = windowStart >= rawFrom;
+    windows.push({
+      windowStart,
+      detailed,
+      params: { periodStart: start, periodLength: end - start, windowStart, buckets: (windowEnd - windowStart) / BUCKET, maxRecords: detailed ? 16 : 1 },
+    });
+  }
+  return windows;
+}
+
+async function insertFlows(ch: ClickHouseClient, paths: DemoPath[], start: number, end: number, rawDays: number) {
+  await createPathTable(ch, paths);
+  for (const { windowStart, detailed, params } of dayWindows(start, end, rawDays)) {
+    const t0 = performance.now();
     await ch.command({
       query: detailed ? RAW_FLOWS_FROM_PATHS : AGGREGATES_FROM_PATHS,
-      query_params: {
-        periodStart: start,
-        periodLength: end - start,
-        windowStart,
-        buckets: (windowEnd - windowStart) / BUCKET,
-        maxRecords: detailed ? 16 : 1,
-      },
+      query_params: params,
       // Big blocks through the materialized views (fewer parts), and no summing at insert time:
       // collapsing LowCardinality keys while inserting costs 4x; background merges sum anyway.
       clickhouse_settings: { max_block_size: "2000000", min_insert_block_size_rows: "2000000", min_insert_block_size_bytes: "0", optimize_on_insert: 0 },
@@ -170,51 +189,91 @@ export async function createPathTable(ch: ClickHouseClient, paths: DemoPath[]) {
   await ch.insert({ table: "demo_paths", values: paths.map(pathRow), format: "JSONEachRow" });
 }
 
-const STANDARD_UNITS = [10e9, 100e9, 400e9];
+/**
+ * Peak 5-minute rate of every interface, over the whole period and over its last week, from the
+ * generator table as the flows will be written (window by window, as insertFlows writes them).
+ */
+async function interfacePeaks(ch: ClickHouseClient, interfaces: DemoInterface[], start: number, end: number, rawDays: number) {
+  const period = new Map<DemoInterface, number>();
+  const week = new Map<DemoInterface, number>();
+  const byKey = new Map(interfaces.map((i) => [`${i.router}/${i.name}`, i]));
+  for (const { windowStart, params } of dayWindows(start, end, rawDays)) {
+    const rs = await ch.query({ query: WINDOW_INTERFACE_PEAKS, query_params: params, format: "JSONEachRow" });
+    for (const row of await rs.json<{ router: string; interface: string; peak_bps: number }>()) {
+      const iface = byKey.get(`${row.router}/${row.interface}`);
+      if (!iface) continue;
+      period.set(iface, Math.max(period.get(iface) ?? 0, row.peak_bps));
+      if (windowStart >= end - 7 * DAY) week.set(iface, Math.max(week.get(iface) ?? 0, row.peak_bps));
+    }
+  }
+  return { period, week };
+}
+
+/** At most this many ports in one bundle of an ordinary link. */
+const MAX_BUNDLE_MEMBERS = 4;
 
 /**
- * Capacities in standard port sizes (bundles of 10G, 100G or 400G) chosen from the traffic the
- * interface carries in the last week: most links run at 35-70 % at peak, a few hot ones near the
- * thresholds, so the planners have something to plan.
+ * Port sizes — one 10GE, 100GE or 400GE port, or a bundle of ports of one speed (up to four; eight for the hot links) — from the
+ * peak the interface carries over the period: most links run at 35-70 % at peak, a few hot
+ * ones at 78-93 %, so the planners have something to plan and no port is over its capacity.
  */
-async function sizeInterfaces(ch: ClickHouseClient, interfaces: DemoInterface[], end: number, random: ReturnType<typeof createRandom>) {
-  const rs = await ch.query({ query: INTERFACE_PEAKS, query_params: { from: end - 7 * DAY }, format: "JSONEachRow" });
-  const peaks = new Map((await rs.json<{ router: string; interface: string; peak_bps: number }>()).map((r) => [`${r.router}/${r.interface}`, r.peak_bps]));
-  const capacities = new Map<string, number>();
-  const sorted = [...interfaces].sort((a, b) => (peaks.get(`${b.router}/${b.name}`) ?? 0) - (peaks.get(`${a.router}/${a.name}`) ?? 0));
-  const hot = new Set(sorted.filter((i) => i.kind === "external").slice(1, 4).map((i) => `${i.router}/${i.name}`));
+function sizeInterfaces(interfaces: DemoInterface[], peaks: Map<DemoInterface, number>, random: ReturnType<typeof createRandom>): Map<DemoInterface, PortSize> {
+  const sizes = new Map<DemoInterface, PortSize>();
+  const sorted = [...interfaces].sort((a, b) => (peaks.get(b) ?? 0) - (peaks.get(a) ?? 0));
+  const hot = new Set(sorted.filter((i) => i.kind === "external").slice(1, 4));
   for (const iface of interfaces) {
-    const key = `${iface.router}/${iface.name}`;
-    const peak = peaks.get(key) ?? 0;
-    if (hot.has(key)) {
-      // Hot links: the first bundle of standard ports that puts the peak at 78-93 %.
-      const fit = STANDARD_UNITS.map((unit) => Math.max(1, Math.ceil(peak / 0.9 / unit)) * unit).find((c) => c / STANDARD_UNITS[0] <= 240 && peak / c >= 0.78 && peak / c <= 0.93);
+    const peak = peaks.get(iface) ?? 0;
+    if (hot.has(iface)) {
+      // The smallest port or bundle (up to 8 members, as routers allow) that puts the peak at 78-93 %.
+      const candidates = PORT_SPEEDS_BPS.flatMap((speedBps) => Array.from({ length: 8 }, (_, i) => ({ speedBps, members: i + 1 })));
+      const fit = candidates
+        .filter((size) => peak / (size.speedBps * size.members) >= 0.78 && peak / (size.speedBps * size.members) <= 0.93)
+        .sort((a, b) => a.speedBps * a.members - b.speedBps * b.members || a.members - b.members)[0];
       if (fit) {
-        capacities.set(key, fit);
+        sizes.set(iface, fit);
         continue;
       }
     }
     const target = 0.35 + random.next() * 0.35;
-    const unit = STANDARD_UNITS.find((u) => peak / target <= 4 * u) ?? STANDARD_UNITS[STANDARD_UNITS.length - 1];
-    const ports = Math.max(1, Math.ceil(peak / target / unit));
-    capacities.set(key, ports * unit);
+    const speedBps = PORT_SPEEDS_BPS.find((speed) => peak / target <= MAX_BUNDLE_MEMBERS * speed) ?? PORT_SPEEDS_BPS[PORT_SPEEDS_BPS.length - 1];
+    sizes.set(iface, { speedBps, members: Math.max(1, Math.ceil(peak / target / speedBps)) });
   }
-  return { capacities, peaks };
+  return sizes;
+}
+
+/** The paths' interface names after `namePorts` ("router/provisional name" → final name). */
+function renamePathInterfaces(paths: DemoPath[], renamed: Map<string, string>) {
+  const rename = (router: string, name: string) => (name ? (renamed.get(`${router}/${name}`) ?? name) : name);
+  for (const p of paths) {
+    p.inIf = rename(p.ingressRouter, p.inIf);
+    p.outIf = rename(p.egressRouter, p.outIf);
+    p.linkStartIf = rename(p.linkStartRouter, p.linkStartIf);
+    p.linkEndIf = rename(p.linkEndRouter, p.linkEndIf);
+  }
+}
+
+/** "100 Gbit/s", or for a bundle "4 × 10 Gbit/s (40 Gbit/s)". */
+export function portSizeText(size: PortSize): string {
+  const gbit = (bps: number) => `${bps / 1e9} Gbit/s`;
+  return size.members > 1 ? `${size.members} × ${gbit(size.speedBps)} (${gbit(size.members * size.speedBps)})` : gbit(size.speedBps);
 }
 
 /**
  * Notifications an operator would have received: external links whose peak of the last week
- * crossed the planners' medium threshold (0.75), computed from the same peaks as the capacities.
+ * crossed the planners' medium threshold (0.75), with the port's real size.
  */
-function linkAlerts(interfaces: DemoInterface[], capacities: Map<string, number>, peaks: Map<string, number>) {
+function linkAlerts(interfaces: DemoInterface[], sizes: Map<DemoInterface, PortSize>, weekPeaks: Map<string, number>) {
   return interfaces
     .filter((i) => i.kind === "external")
-    .map((i) => ({ iface: i, utilisation: (peaks.get(`${i.router}/${i.name}`) ?? 0) / (capacities.get(`${i.router}/${i.name}`) ?? 1), capacity: capacities.get(`${i.router}/${i.name}`) ?? 0 }))
+    .map((i) => {
+      const size = sizes.get(i)!;
+      return { iface: i, size, utilisation: (weekPeaks.get(`${i.router}/${i.name}`) ?? 0) / (size.speedBps * size.members) };
+    })
     .filter((a) => a.utilisation >= 0.75)
     .sort((a, b) => b.utilisation - a.utilisation)
     .map((a) => ({
       title: `Border link ${a.iface.router} ${a.iface.name} peaked at ${Math.round(a.utilisation * 100)} %`,
-      message: `${a.iface.description}: peak of the last 7 days ${Math.round(a.utilisation * 100)} % of ${a.capacity / 1e9} Gbit/s.`,
+      message: `${a.iface.description}: peak of the last 7 days ${Math.round(a.utilisation * 100)} % of ${portSizeText(a.size)}.`,
       doPopUp: a.utilisation >= 0.85,
     }));
 }

@@ -49,6 +49,23 @@ function ipv6NextHop(ipv4: string): string {
   return `2001:db8:ffff::${((a << 8) | b).toString(16)}:${((c << 8) | d).toString(16)}`;
 }
 
+/**
+ * The attribute columns of a withdrawn route, as the MRT import writes them: none (0 and empty, the
+ * ORIGIN column's first value because the column cannot be empty).
+ */
+const WITHDRAWN = {
+  is_withdrawn: 1, as_path: [], as_path_set: [], as_confed_seq: [], local_pref: 0, med: 0, bgp_next_hop: "",
+  origin: "IGP", aggregator: "", originator_id: "", communities: [], expire_at: 0,
+} satisfies Partial<RibRow>;
+
+/**
+ * ORIGIN as real tables show it: IGP for almost every network; INCOMPLETE (routes redistributed
+ * from static or connected routes) for a few small customers and enterprises.
+ */
+export function originOf(as: DemoAs): RibRow["origin"] {
+  return (as.category === "customer" || as.category === "enterprise") && as.asn % 4 === 1 ? "INCOMPLETE" : "IGP";
+}
+
 type Session = { iface: DemoInterface; neighbor: number; peerIp: string; type: keyof typeof LOCAL_PREF };
 
 /**
@@ -107,26 +124,20 @@ export function buildRib(options: {
         for (const prefix of [...plan.v4, ...plan.v6]) {
           const parsed = parsePrefix(prefix);
           const nextHop4 = isLocal ? session.peerIp : loopbackOf(session.iface.router);
-          rows.push({
-            timestamp,
-            vantage_point: router.vantagePointKey,
-            router_ip: router.loopback,
-            peer_ip: isLocal ? session.peerIp : loopbackOf(session.iface.router),
-            peer_asn: isLocal ? session.neighbor : operatorAsn,
-            route_distinguisher: "",
-            prefix,
-            prefix_addr: prefix.split("/")[0],
-            prefix_len: parsed.length,
-            afi: parsed.family === 4 ? 1 : 2,
-            safi: 1,
-            is_withdrawn: withdrawn ? 1 : 0,
-            as_path: withdrawn ? [] : pathTo(as, session.neighbor),
+          const key = { timestamp, vantage_point: router.vantagePointKey, router_ip: router.loopback, peer_ip: isLocal ? session.peerIp : loopbackOf(session.iface.router),
+            peer_asn: isLocal ? session.neighbor : operatorAsn, route_distinguisher: "", prefix, prefix_addr: prefix.split("/")[0], prefix_len: parsed.length,
+            afi: parsed.family === 4 ? 1 : 2, safi: 1 };
+          // A withdrawal carries no path attributes (as an MRT update's withdrawn routes, imported the same way).
+          rows.push(withdrawn ? { ...key, ...WITHDRAWN } : {
+            ...key,
+            is_withdrawn: 0,
+            as_path: pathTo(as, session.neighbor),
             as_path_set: [],
             as_confed_seq: [],
             local_pref: LOCAL_PREF[session.type],
             med: session.type === "Transit" ? 0 : 10 * (routerIndex.get(session.iface.router) ?? 0),
             bgp_next_hop: parsed.family === 4 ? nextHop4 : ipv6NextHop(nextHop4),
-            origin: as.asn % 11 === 0 ? "INCOMPLETE" : "IGP",
+            origin: originOf(as),
             aggregator: "",
             originator_id: isLocal ? "" : loopbackOf(session.iface.router),
             communities: [

@@ -26,7 +26,7 @@ export type DemoInterface = {
   remote: { router: string; name: string } | null;
   /** The neighbour's address on this link (BGP next hop for external links). */
   neighborIp: string | null;
-  /** Set later from the traffic the interface actually carries (standard sizes). */
+  /** Set later from the traffic the interface actually carries (standard sizes), with the final name. */
   capacityBps: number;
 };
 
@@ -83,26 +83,74 @@ export type Topology = {
   accessInterface: (router: string) => DemoInterface;
 };
 
-function interfaceNamer(router: DemoRouter) {
+/**
+ * Until the port sizes are known (they follow from the traffic), interfaces carry a provisional
+ * name unique per router; `namePorts` gives them their final vendor names.
+ */
+function provisionalNamer() {
   let port = 0;
-  return (speedClass: "core" | "edge") => {
-    const n = port++;
-    if (router.vendor === "juniper") return `${speedClass === "core" ? "et" : "xe"}-${Math.floor(n / 8)}/0/${n % 8}`;
-    return `${speedClass === "core" ? "FourHundredGigE" : "HundredGigE"}0/${Math.floor(n / 8)}/0/${n % 8}`;
-  };
+  return () => `port-${port++}`;
+}
+
+/** Port speeds the demo builds links from: 10GE, 100GE, 400GE. */
+export const PORT_SPEEDS_BPS = [10e9, 100e9, 400e9] as const;
+
+/** Single-port name prefixes by vendor and speed (Juniper xe-/et-; Cisco IOS XR TenGigE/HundredGigE/FourHundredGigE). */
+const PORT_PREFIX: Record<DemoRouter["vendor"], Record<number, string>> = {
+  juniper: { 10e9: "xe-", 100e9: "et-", 400e9: "et-" },
+  cisco: { 10e9: "TenGigE", 100e9: "HundredGigE", 400e9: "FourHundredGigE" },
+};
+
+/** A link's size: `members` ports of `speedBps` each (more than one: a link aggregation bundle). */
+export type PortSize = { speedBps: number; members: number };
+
+/**
+ * Vendor names that say the port's speed, as an engineer reads them: one port of the size's
+ * speed (Juniper xe- 10GE, et- 100/400GE on their own line cards; Cisco TenGigE, HundredGigE,
+ * FourHundredGigE), or for several ports a bundle (Juniper aeN, Cisco Bundle-EtherN).
+ */
+export function namePorts(topology: Pick<Topology, "routers" | "interfaces">, sizes: Map<DemoInterface, PortSize>): Map<string, string> {
+  const renamed = new Map<string, string>();
+  for (const router of topology.routers) {
+    const counters = new Map<string, number>();
+    const next = (kind: string) => {
+      const n = counters.get(kind) ?? 0;
+      counters.set(kind, n + 1);
+      return n;
+    };
+    for (const iface of topology.interfaces.filter((i) => i.router === router.name)) {
+      const size = sizes.get(iface)!;
+      let name: string;
+      if (size.members > 1) {
+        const n = next("bundle");
+        name = router.vendor === "juniper" ? `ae${n}` : `Bundle-Ether${n + 1}`;
+      } else {
+        const slot = PORT_SPEEDS_BPS.indexOf(size.speedBps as (typeof PORT_SPEEDS_BPS)[number]);
+        const n = next(String(size.speedBps));
+        const prefix = PORT_PREFIX[router.vendor][size.speedBps];
+        name = router.vendor === "juniper" ? `${prefix}${slot * 2 + Math.floor(n / 8)}/0/${n % 8}` : `${prefix}0/${slot * 2 + Math.floor(n / 8)}/0/${n % 8}`;
+      }
+      renamed.set(`${iface.router}/${iface.name}`, name);
+    }
+  }
+  for (const iface of topology.interfaces) {
+    if (iface.remote) iface.remote = { router: iface.remote.router, name: renamed.get(`${iface.remote.router}/${iface.remote.name}`)! };
+  }
+  for (const iface of topology.interfaces) iface.name = renamed.get(`${iface.router}/${iface.name}`)!;
+  return renamed;
 }
 
 export function buildTopology(ases: DemoAs[], random: Random): Topology {
   const routersByName = new Map(ROUTERS.map((r) => [r.name, r]));
-  const namers = new Map(ROUTERS.map((r) => [r.name, interfaceNamer(r)]));
+  const namers = new Map(ROUTERS.map((r) => [r.name, provisionalNamer()]));
   const snmpCounters = new Map(ROUTERS.map((r) => [r.name, 500]));
   const interfaces: DemoInterface[] = [];
   let linkNet = 0;
 
-  const add = (router: string, speedClass: "core" | "edge", fields: Omit<DemoInterface, "router" | "name" | "snmpIndex" | "capacityBps">) => {
+  const add = (router: string, fields: Omit<DemoInterface, "router" | "name" | "snmpIndex" | "capacityBps">) => {
     const snmpIndex = (snmpCounters.get(router) ?? 500) + 1;
     snmpCounters.set(router, snmpIndex);
-    const iface: DemoInterface = { router, name: namers.get(router)!(speedClass), snmpIndex, capacityBps: 0, ...fields };
+    const iface: DemoInterface = { router, name: namers.get(router)!(), snmpIndex, capacityBps: 0, ...fields };
     interfaces.push(iface);
     return iface;
   };
@@ -113,8 +161,8 @@ export function buildTopology(ases: DemoAs[], random: Random): Topology {
 
   const coreLinks = new Map<string, { start: DemoInterface; end: DemoInterface }>();
   for (const [a, b] of CORE_LINKS) {
-    const ia = add(a, "core", { description: `CORE: ${a} <-> ${b}`, kind: "core", peeringType: null, connection: null, neighborAsn: null, remote: null, neighborIp: null });
-    const ib = add(b, "core", { description: `CORE: ${b} <-> ${a}`, kind: "core", peeringType: null, connection: null, neighborAsn: null, remote: null, neighborIp: null });
+    const ia = add(a, { description: `CORE: ${a} <-> ${b}`, kind: "core", peeringType: null, connection: null, neighborAsn: null, remote: null, neighborIp: null });
+    const ib = add(b, { description: `CORE: ${b} <-> ${a}`, kind: "core", peeringType: null, connection: null, neighborAsn: null, remote: null, neighborIp: null });
     ia.remote = { router: b, name: ib.name };
     ib.remote = { router: a, name: ia.name };
     coreLinks.set(`${a}>${b}`, { start: ia, end: ib });
@@ -129,19 +177,19 @@ export function buildTopology(ases: DemoAs[], random: Random): Topology {
     .filter((a) => a.connection === "transit")
     .forEach((a, i) => {
       for (const router of TRANSIT_ROUTERS[i % TRANSIT_ROUTERS.length]) {
-        attach(a.asn, add(router, "edge", { description: `TRANSIT: ${a.name} AS${a.asn}`, kind: "external", peeringType: "Transit", connection: "Transit", neighborAsn: a.asn, remote: null, neighborIp: nextNeighborIp() }));
+        attach(a.asn, add(router, { description: `TRANSIT: ${a.name} AS${a.asn}`, kind: "external", peeringType: "Transit", connection: "Transit", neighborAsn: a.asn, remote: null, neighborIp: nextNeighborIp() }));
       }
     });
   byWeight
     .filter((a) => a.connection === "pni")
     .forEach((a, i) => {
       for (const router of PNI_ROUTERS[i % PNI_ROUTERS.length]) {
-        attach(a.asn, add(router, "edge", { description: `PNI: ${a.name} AS${a.asn}`, kind: "external", peeringType: "Peering", connection: "PNI", neighborAsn: a.asn, remote: null, neighborIp: nextNeighborIp() }));
+        attach(a.asn, add(router, { description: `PNI: ${a.name} AS${a.asn}`, kind: "external", peeringType: "Peering", connection: "PNI", neighborAsn: a.asn, remote: null, neighborIp: nextNeighborIp() }));
       }
     });
   // One port per exchange; every IX peer is reachable over it (the interface has no single neighbour).
   const ixPorts = IXES.map((ix) =>
-    add(ix.router, "edge", { description: `IX: ${ix.name} peering LAN`, kind: "external", peeringType: "Peering", connection: ix.name, neighborAsn: null, remote: null, neighborIp: null }),
+    add(ix.router, { description: `IX: ${ix.name} peering LAN`, kind: "external", peeringType: "Peering", connection: ix.name, neighborAsn: null, remote: null, neighborIp: null }),
   );
   byWeight
     .filter((a) => a.connection === "ix")
@@ -155,12 +203,12 @@ export function buildTopology(ases: DemoAs[], random: Random): Topology {
     .filter((a) => a.connection === "customer")
     .forEach((a, i) => {
       const router = CUSTOMER_ROUTERS[i % CUSTOMER_ROUTERS.length];
-      attach(a.asn, add(router, "edge", { description: `CUST: ${a.name} AS${a.asn}`, kind: "external", peeringType: "Customer", connection: "Customer", neighborAsn: a.asn, remote: null, neighborIp: nextNeighborIp() }));
+      attach(a.asn, add(router, { description: `CUST: ${a.name} AS${a.asn}`, kind: "external", peeringType: "Customer", connection: "Customer", neighborAsn: a.asn, remote: null, neighborIp: nextNeighborIp() }));
     });
 
   const access = new Map<string, DemoInterface>();
   for (const router of ROUTERS) {
-    access.set(router.name, add(router.name, "core", { description: `ACCESS: ${router.city} broadband aggregation`, kind: "access", peeringType: null, connection: null, neighborAsn: null, remote: null, neighborIp: null }));
+    access.set(router.name, add(router.name, { description: `ACCESS: ${router.city} broadband aggregation`, kind: "access", peeringType: null, connection: null, neighborAsn: null, remote: null, neighborIp: null }));
   }
 
   return {

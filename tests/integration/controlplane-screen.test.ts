@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { RibRow } from "~db/demo/rib";
-import { userPermissions, users } from "~db/postgres/schema";
+import { userPermissions, users, vantagePoints } from "~db/postgres/schema";
 import { CONTROL_PLANE_PAGE_SIZE } from "~/features/controlplane/params";
 import { NO_DATES_WITH_DATA } from "~/features/controlplane/screen.server";
 import { MESSAGES } from "~/lib/messages";
@@ -53,6 +53,10 @@ const ROWS: RibRow[] = [
   row("10.9.0.0/16", T0 + 7 * MIN, [174, 6939]),
 ];
 const MAX = Math.max(...ROWS.map((r) => r.timestamp));
+/** The screen's ranges are whole minutes: the default is the 60 minutes before the newest data's minute. */
+const minute = (t: number) => t - (t % MIN);
+const NEWEST = Math.ceil(MAX / MIN) * MIN;
+const DEFAULT_RANGE = { start: minute(MAX - 3600), end: NEWEST };
 
 let stores: TestStores;
 let cookie = "";
@@ -62,6 +66,7 @@ beforeAll(async () => {
   useServicesForTests(stores);
   const [u] = await stores.pg.db.insert(users).values({ email: "cp-screen@cp.test", firstName: "C", passwordHash: "!unusable", hasConsented: true }).returning({ id: users.id });
   await stores.pg.db.insert(userPermissions).values({ userId: u.id, permission: "CONTROL_PLANE" });
+  await stores.pg.db.insert(vantagePoints).values({ key: "fra1", city: "Frankfurt", country: "Germany", router: "fra-er1", legacyDescription: "FRA-ER1 Frankfurt", description: "Frankfurt, Germany", ip: "192.0.2.1", isPublic: true });
   cookie = await sessionCookie(stores, u.id);
 }, 120_000);
 
@@ -89,7 +94,7 @@ describe("Control Plane screen", () => {
     const data = await screen("");
     expect(data.status).toBe("Idle");
     expect(data.dates).toEqual({ min: T0, max: MAX });
-    expect(data.range).toEqual({ start: MAX - 3600, end: MAX });
+    expect(data.range).toEqual(DEFAULT_RANGE);
     // Minutes since the newest data, read around the request (a minute may tick over meanwhile).
     const minutesAfter = Math.floor((Math.floor(Date.now() / 1000) - MAX) / 60);
     expect([minutesAfter - 1, minutesAfter]).toContain(data.minutesSinceNewest);
@@ -112,9 +117,12 @@ describe("Control Plane screen", () => {
 
   it("a start before the data is reset to 60 minutes before the newest, an end after it clamped", async () => {
     const data = await screen(`queryType=IpPrefixQuery&queryTerm=10.9.0.0/16&start=${T0 - 86_400}&end=${MAX + 86_400}`);
-    expect(data.range).toEqual({ start: MAX - 3600, end: MAX });
-    expect(data.notices.length).toBe(2);
-    const expected = ROWS.filter((r) => r.prefix === "10.9.0.0/16" && r.timestamp >= MAX - 3600 && r.timestamp <= MAX);
+    expect(data.range).toEqual(DEFAULT_RANGE);
+    expect(data.notices).toEqual([
+      "The start (20.09.2026 14:13 UTC) is outside the routing data (21.09.2026 14:13 UTC – 21.09.2026 16:22 UTC); it was set to 60 minutes before the newest data: 21.09.2026 15:22 UTC – 21.09.2026 16:23 UTC.",
+      "The end (22.09.2026 16:23 UTC) is after the newest routing data; it was set to the newest data: 21.09.2026 15:22 UTC – 21.09.2026 16:23 UTC.",
+    ]);
+    const expected = ROWS.filter((r) => r.prefix === "10.9.0.0/16" && r.timestamp >= DEFAULT_RANGE.start && r.timestamp <= DEFAULT_RANGE.end);
     expect(data.totalRows).toBe(expected.length);
   });
 
@@ -133,5 +141,36 @@ describe("Control Plane screen", () => {
     const bad = await screen(`queryType=IpPrefixQuery&queryTerm=10.9.0.0/99&start=${T0}&end=${MAX}`);
     expect(bad.status).toBe("Idle");
     expect(bad.termError).toBe("Network is not a CIDR or IP");
+  });
+
+  it("says which address values were not applied, with the value and what was used instead", async () => {
+    const data = await screen("queryType=BOGUS&queryTerm=3320&dateRange=NEXT_CENTURY");
+    expect(data.params.queryType).toBe("AsPathQuery");
+    expect(data.range).toEqual(DEFAULT_RANGE);
+    expect(data.notices).toEqual([
+      "queryType=BOGUS in the address is not a query type; AS Path was used instead.",
+      "dateRange=NEXT_CENTURY in the address is not a date range; 21.09.2026 15:22 UTC – 21.09.2026 16:23 UTC was used instead.",
+    ]);
+    const unreadable = await screen("queryTerm=3320&start=yesterday");
+    expect(unreadable.notices).toEqual(["start=yesterday in the address is not a date (write 2026-11-01, 2026-11-01T14:00 or unix seconds); 21.09.2026 15:22 UTC – 21.09.2026 16:23 UTC was used instead."]);
+  });
+
+  it("accepts ISO dates in the address; an end before the start is swapped and said", async () => {
+    const iso = await screen("queryType=IpPrefixQuery&queryTerm=172.16.0.0/12&start=2026-09-21T14:14&end=2026-09-21T14:30:00Z");
+    expect(iso.notices).toEqual([]);
+    expect(iso.range).toEqual({ start: Date.UTC(2026, 8, 21, 14, 14) / 1000, end: Date.UTC(2026, 8, 21, 14, 30) / 1000 });
+    expect(iso.totalRows).toBe(1);
+    const swapped = await screen("queryType=IpPrefixQuery&queryTerm=172.16.0.0/12&start=2026-09-21T14:30&end=2026-09-21T14:14");
+    expect(swapped.range).toEqual(iso.range);
+    expect(swapped.notices).toEqual(["The end (21.09.2026 14:14 UTC) was before the start (21.09.2026 14:30 UTC); the two were swapped: 21.09.2026 14:14 UTC – 21.09.2026 14:30 UTC."]);
+    expect(swapped.notices.join(" ")).not.toContain("newest data");
+  });
+
+  it("names vantage points 'Router City, Country' and picks the table's columns from the address", async () => {
+    const data = await screen(`queryType=IpPrefixQuery&queryTerm=172.16.0.0/12&start=${T0}&end=${MAX}`);
+    expect(data.vantagePointNames).toEqual({ fra1: "fra-er1 Frankfurt, Germany" });
+    expect(data.columns).toEqual(["timestamp", "vantagePoint", "withdrawn", "prefix", "ASPathSeq", "BGPNextHop"]);
+    const picked = await screen(`queryType=IpPrefixQuery&queryTerm=172.16.0.0/12&start=${T0}&end=${MAX}&columns=communityIndex&columns=prefix&columns=nonsense`);
+    expect(picked.columns).toEqual(["prefix", "communityIndex"]);
   });
 });

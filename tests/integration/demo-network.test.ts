@@ -637,4 +637,92 @@ describe("demo network", () => {
     expect(asInfo.length).toBeGreaterThanOrEqual(250);
     expect(asInfo.some((a) => Number(a.asn) === OPERATOR_ASN)).toBe(true);
   });
+
+  it("10. every interface's name says its speed, and its capacity is that speed (a bundle: members of one speed)", async () => {
+    const rows = await stores.pg.db
+      .select({ router: schema.routers.name, vendor: schema.routers.vendor, name: schema.interfaces.name, capacityBps: schema.interfaces.capacityBps })
+      .from(schema.interfaces)
+      .innerJoin(schema.routers, eq(schema.interfaces.routerId, schema.routers.id));
+    // What a network engineer reads from a name: Juniper ge- 1GE, xe- 10GE, et- 40/100/400GE, aeN a bundle;
+    // Cisco GigabitEthernet, TenGigE, FortyGigE/HundredGigE, FourHundredGigE, Bundle-EtherN.
+    const SPEEDS: [RegExp, number[]][] = [
+      [/^ge-\d+\/\d+\/\d+$/, [1e9]],
+      [/^xe-\d+\/\d+\/\d+$/, [10e9]],
+      [/^et-\d+\/\d+\/\d+$/, [40e9, 100e9, 400e9]],
+      [/^GigabitEthernet[\d/]+$/, [1e9]],
+      [/^TenGigE[\d/]+$/, [10e9]],
+      [/^FortyGigE[\d/]+$/, [40e9]],
+      [/^HundredGigE[\d/]+$/, [100e9]],
+      [/^FourHundredGigE[\d/]+$/, [400e9]],
+    ];
+    const BUNDLE = /^(ae\d+|Bundle-Ether\d+)$/;
+    const wrong = rows.filter((r) => {
+      const capacity = Number(r.capacityBps);
+      if (BUNDLE.test(r.name)) return !([10e9, 100e9, 400e9].some((member) => capacity % member === 0 && capacity / member >= 2 && capacity / member <= 8));
+      const rule = SPEEDS.find(([pattern]) => pattern.test(r.name));
+      if (!rule) return true;
+      const juniperName = /^(ge|xe|et)-/.test(r.name);
+      return !rule[1].includes(capacity) || juniperName !== (r.vendor === "juniper");
+    });
+    expect(wrong.map((r) => `${r.router} ${r.name} (${r.vendor}): ${Number(r.capacityBps) / 1e9} Gbit/s`)).toEqual([]);
+    // The flows name the same interfaces.
+    const flowNames = await chRows<{ router: string; name: string }>(stores, "SELECT DISTINCT ingress_router AS router, in_if AS name FROM flows_5m");
+    const known = new Set(rows.map((r) => `${r.router}|${r.name}`));
+    expect(flowNames.map((f) => `${f.router}|${f.name}`).filter((k) => !known.has(k))).toEqual([]);
+  });
+
+  it("11. no interface carries more than its capacity in any 5 minutes of the period", async () => {
+    const over = await chRows<{ router: string; interface: string; peak: number; capacity: number }>(
+      stores,
+      `SELECT router, interface, max(greatest(in_bytes, out_bytes)) * 8 / 300 AS peak, any(capacity_bps) AS capacity
+       FROM interface_util_5m FINAL GROUP BY router, interface HAVING peak > capacity`,
+    );
+    expect(over.map((o) => `${o.router} ${o.interface}: ${(Number(o.peak) / 1e9).toFixed(1)} of ${Number(o.capacity) / 1e9} Gbit/s`)).toEqual([]);
+    // Not idle either: every border link is used.
+    const idle = await chRows<{ n: number }>(stores, "SELECT count() AS n FROM (SELECT router, interface, max(in_bytes + out_bytes) AS b FROM interface_util_5m FINAL WHERE kind = 'external' GROUP BY router, interface HAVING b = 0)");
+    expect(Number(idle[0].n)).toBe(0);
+  });
+
+  it("12. notifications give the utilisation of the port's own size", async () => {
+    const ports = await stores.pg.db
+      .select({ router: schema.routers.name, name: schema.interfaces.name, capacityBps: schema.interfaces.capacityBps })
+      .from(schema.interfaces)
+      .innerJoin(schema.routers, eq(schema.interfaces.routerId, schema.routers.id));
+    const capacityOf = new Map(ports.map((p) => [`${p.router} ${p.name}`, Number(p.capacityBps)]));
+    const rows = await stores.pg.db.select().from(schema.notifications);
+    expect(rows.length).toBeGreaterThan(0);
+    for (const n of rows) {
+      const port = /^Border link (\S+ \S+) peaked at/.exec(n.title)![1];
+      const said = /of (\d+) Gbit\/s\.$|\((\d+) Gbit\/s\)\.$/.exec(n.message ?? "");
+      expect(said, n.message ?? "").not.toBeNull();
+      expect(Number(said![1] ?? said![2]) * 1e9, `${n.title}: ${n.message}`).toBe(capacityOf.get(port));
+    }
+  });
+
+  it("13. withdrawn routes carry no path attributes", async () => {
+    const [row] = await chRows<{ withdrawn: number; with_attributes: number }>(
+      stores,
+      `SELECT countIf(is_withdrawn = 1) AS withdrawn,
+              countIf(is_withdrawn = 1 AND (length(as_path) > 0 OR local_pref != 0 OR med != 0 OR bgp_next_hop != '' OR length(communities) > 0 OR originator_id != '')) AS with_attributes
+       FROM rib_entries`,
+    );
+    expect(Number(row.withdrawn)).toBeGreaterThan(0);
+    expect(Number(row.with_attributes)).toBe(0);
+  });
+
+  it("14. route origins are IGP for almost every network, Google's included; INCOMPLETE only for a few small networks", async () => {
+    const origins = await chRows<{ origin: string; n: number; google: number }>(
+      stores,
+      `SELECT toString(origin) AS origin, count() AS n, countIf(as_path[-1] = 15169) AS google FROM rib_entries WHERE is_withdrawn = 0 AND length(as_path) > 0 GROUP BY origin`,
+    );
+    const count = (o: string) => Number(origins.find((r) => r.origin === o)?.n ?? 0);
+    const total = origins.reduce((s, r) => s + Number(r.n), 0);
+    expect(count("IGP") / total).toBeGreaterThan(0.9);
+    expect(count("INCOMPLETE")).toBeGreaterThan(0);
+    expect(Number(origins.find((r) => r.origin === "IGP")?.google ?? 0)).toBeGreaterThan(0);
+    expect(origins.filter((r) => r.origin !== "IGP").reduce((s, r) => s + Number(r.google), 0)).toBe(0);
+    const incomplete = await chRows<{ asn: number }>(stores, "SELECT DISTINCT as_path[-1] AS asn FROM rib_entries WHERE origin = 'INCOMPLETE' AND is_withdrawn = 0");
+    const small = new Set(DEMO_ASES.filter((a) => a.category === "customer" || a.category === "enterprise").map((a) => a.asn));
+    expect(incomplete.map((r) => Number(r.asn)).filter((asn) => !small.has(asn))).toEqual([]);
+  });
 });

@@ -9,7 +9,7 @@ import * as XLSX from "xlsx";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { parsePrefix } from "~db/demo/addresses";
 import type { RibRow } from "~db/demo/rib";
-import { featureFlags, netcommandJobs, siteSettings, userPermissions, users, vantagePoints } from "~db/postgres/schema";
+import { featureFlags, netcommandJobs, siteSettings, userPermissions, users, userSettings, vantagePoints } from "~db/postgres/schema";
 import { flattenRunRows } from "~/features/lookingglass/run-rows";
 import { publicQueryCache, publicQueryLimiter } from "~/features/routing/lookingglass-cache.server";
 import { MESSAGES } from "~/lib/messages";
@@ -116,11 +116,21 @@ describe("private Looking Glass screen", () => {
     expect(data.page.run.status).toBe("IDLE");
   });
 
-  it("gives NoData with the error notice when nothing matches", async () => {
+  it("gives NoData with one error notice when nothing matches: none of the selected vantage points, or the one asked", async () => {
     const url = `/lookingglass?${query({ selectedVantagePoints: '["all"]', queryType: "IpPrefixQuery", queryTerm: "172.16.0.1" })}`;
     const { data } = await runRoute(privateRoute.loader, getRequest(url, cookies.lg));
     expect(data.page.run.status).toBe("NO_DATA");
-    expect(data.page.run.notices.map((n: { message: string }) => n.message)).toContain(MESSAGES.noDataForSearch);
+    expect(data.page.run.notices).toEqual([{ kind: "error", message: "None of the selected vantage points has data for this search. Try with other parameters." }]);
+    const one = `/lookingglass?${query({ selectedVantagePoints: '["fra1"]', queryType: "IpPrefixQuery", queryTerm: "172.16.0.1" })}`;
+    const single = await runRoute(privateRoute.loader, getRequest(one, cookies.lg));
+    expect(single.data.page.run.notices).toEqual([{ kind: "error", message: "No data found for search at fra-er1 Frankfurt, Germany. Try with other parameters." }]);
+  });
+
+  it("names every vantage point without data in one warning when others had rows", async () => {
+    const url = `/lookingglass?${query({ selectedVantagePoints: '["all"]', queryType: "IpPrefixQuery", queryTerm: "10.1.0.1" })}`;
+    const { data } = await runRoute(privateRoute.loader, getRequest(url, cookies.lg));
+    expect(data.page.run.status).toBe("COMPLETED");
+    expect(data.page.run.notices).toEqual([{ kind: "warning", message: "No data found for search at fra-er2 Frankfurt, Germany and ham-er1 Hamburg, Germany." }]);
   });
 });
 
@@ -219,8 +229,21 @@ describe("Looking Glass export", () => {
     const res = await runRoute(exportRoute.loader, getRequest(`/api/lookingglass/export?${state}&variant=public&format=csv`));
     expect(res.status).toBe(200);
     const lines = String(res.data).trim().split("\r\n");
-    expect(lines[0]).toBe("VantagePoint;Prefix;RouteDistinguisher;BGP as_path;BGP local_pref;BGP med;BGP next_hop;LastUpdate (UTC)");
+    expect(lines[0]).toBe("Vantage point;Prefix;Route distinguisher;AS path;Local preference;MED;Next hop;Last update (UTC)");
     expect(lines).toHaveLength(3);
+  });
+
+  it("exports the private csv with the user's delimiter and times in the user's timezone", async () => {
+    const [user] = await stores.pg.db.select({ id: users.id }).from(users).where(eq(users.email, "lg@screens.test"));
+    const csv = async () => String((await runRoute(exportRoute.loader, getRequest(`/api/lookingglass/export?${state}&format=csv`, cookies.lg))).data).trim().split("\r\n");
+    // The default setting is a comma.
+    expect((await csv())[0]).toBe("Vantage point,Prefix,Route distinguisher,AS path,Local preference,MED,Next hop,Communities,Originator ID,Last update (UTC)");
+    await stores.pg.db.insert(userSettings).values({ userId: user.id, csvDelimiter: ";", timezone: "Europe/Berlin" }).onConflictDoUpdate({ target: userSettings.userId, set: { csvDelimiter: ";", timezone: "Europe/Berlin" } });
+    const lines = await csv();
+    expect(lines[0]).toBe("Vantage point;Prefix;Route distinguisher;AS path;Local preference;MED;Next hop;Communities;Originator ID;Last update (Europe/Berlin)");
+    // T0 = 2026-09-21 14:13:20 UTC = 16:13 in Berlin.
+    expect(lines[1]).toMatch(/;21\.09\.2026 16:13$/);
+    await stores.pg.db.update(userSettings).set({ csvDelimiter: ",", timezone: "UTC" }).where(eq(userSettings.userId, user.id));
   });
 
   it("exports the private table as xlsx and png; refuses png to the public and empty tables", async () => {
@@ -229,7 +252,7 @@ describe("Looking Glass export", () => {
     const sheet = XLSX.read(new Uint8Array(await xlsx.arrayBuffer()));
     const rows = XLSX.utils.sheet_to_json<Record<string, unknown>>(sheet.Sheets[sheet.SheetNames[0]]);
     expect(rows).toHaveLength(3);
-    expect(rows.map((r) => r["BGP community"]).sort()).toEqual(["64500:1 64500:2", "64500:100", "64500:100"]);
+    expect(rows.map((r) => r["Communities"]).sort()).toEqual(["64500:1 64500:2", "64500:100", "64500:100"]);
     const png = await exportRoute.loader({ request: getRequest(`/api/lookingglass/export?${state}&format=png`, cookies.lg), params: {}, context: {} } as never) as Response;
     expect(png.headers.get("Content-Type")).toBe("image/png");
     expect([...new Uint8Array(await png.arrayBuffer()).slice(1, 4)].map((c) => String.fromCharCode(c)).join("")).toBe("PNG");

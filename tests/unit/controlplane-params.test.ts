@@ -16,6 +16,7 @@ describe("Control Plane URL state", () => {
     expect(params("page=4").page).toBe(4);
     expect(params("dateRange=LAST_1_HOUR").dateRange).toBe("LAST_1_HOUR");
     expect(params("dateRange=NEVER").dateRange).toBeNull();
+    expect(params("queryType=bogus").unknown).toEqual([{ parameter: "queryType", value: "bogus" }]);
   });
 
   it("reads unix seconds and datetime-local text in the user's timezone", () => {
@@ -26,44 +27,76 @@ describe("Control Plane URL state", () => {
     expect(toLocalInput(Date.UTC(2026, 10, 22, 9, 30) / 1000, "Europe/Berlin")).toBe("2026-11-22T10:30");
   });
 
-  it("round-trips through the pager links", () => {
-    const search = controlPlaneSearch({ queryType: "IpPrefixQuery", queryTerm: "10.0.0.0/8", start: 5, end: 9, page: 2 });
-    expect(params(search)).toMatchObject({ queryType: "IpPrefixQuery", queryTerm: "10.0.0.0/8", start: "5", end: "9", page: 2 });
+  it("round-trips through the pager links, with times as the form writes them", () => {
+    const search = controlPlaneSearch({ queryType: "IpPrefixQuery", queryTerm: "10.0.0.0/8", start: 1_790_000_040, end: 1_790_003_640, page: 2 }, "Europe/Berlin");
+    expect(params(search)).toMatchObject({ queryType: "IpPrefixQuery", queryTerm: "10.0.0.0/8", start: "2026-09-21T16:14", end: "2026-09-21T17:14", page: 2 });
+    expect(parseUrlTime(params(search).start!, "Europe/Berlin")).toBe(1_790_000_040);
+  });
+
+  it("reads ISO dates and times: a date is the whole day in the user's timezone, Z or an offset is absolute", () => {
+    expect(parseUrlTime("2026-11-01", "UTC")).toBe(Date.UTC(2026, 10, 1) / 1000);
+    expect(parseUrlTime("2026-11-01", "UTC", "end")).toBe(Date.UTC(2026, 10, 2) / 1000);
+    expect(parseUrlTime("2026-11-01", "Europe/Berlin")).toBe(Date.UTC(2026, 9, 31, 23) / 1000);
+    expect(parseUrlTime("2026-11-01T10:00:00Z", "Europe/Berlin")).toBe(Date.UTC(2026, 10, 1, 10) / 1000);
+    expect(parseUrlTime("2026-11-01T10:00+02:00", "UTC")).toBe(Date.UTC(2026, 10, 1, 8) / 1000);
+    expect(parseUrlTime("2026-02-31", "UTC")).toBeNull();
+    expect(parseUrlTime("2026-11-01T25:00", "UTC")).toBeNull();
+  });
+
+  it("knows the Flow Explorer's presets and rolling ranges such as LAST_24_HOURS; anything else is reported", () => {
+    expect(params("dateRange=LAST_24_HOURS")).toMatchObject({ dateRange: "LAST_24_HOURS", unknown: [] });
+    expect(params("dateRange=LAST_7_DAYS").dateRange).toBe("LAST_7_DAYS");
+    expect(params("dateRange=NEXT_CENTURY")).toMatchObject({ dateRange: null, unknown: [{ parameter: "dateRange", value: "NEXT_CENTURY" }] });
+    expect(params("queryType=BOGUS").unknown).toEqual([{ parameter: "queryType", value: "BOGUS" }]);
   });
 });
 
 describe("Control Plane date rules (spec §4)", () => {
-  const resolve = (search: string) => resolveControlPlaneRange(params(search), DATES, NOW, "UTC");
+  const resolve = (search: string, now = NOW) => resolveControlPlaneRange(params(search), DATES, now, "UTC");
+  const minute = (t: number) => t - (t % 60);
+  const NEWEST = Math.ceil(DATES.max / 60) * 60;
+  const DEFAULT = { start: minute(DATES.max - 3600), end: NEWEST };
 
-  it("defaults to the 60 minutes before the newest data", () => {
-    expect(resolve("")).toEqual({ start: DATES.max - 3600, end: DATES.max, adjustments: [] });
+  it("defaults to the 60 minutes before the newest data, in whole minutes", () => {
+    expect(resolve("")).toEqual({ ...DEFAULT, adjustments: [] });
   });
 
   it("keeps a range inside the dates with data", () => {
-    expect(resolve(`start=${DATES.min + 100}&end=${DATES.min + 200}`)).toEqual({ start: DATES.min + 100, end: DATES.min + 200, adjustments: [] });
+    expect(resolve(`start=${DATES.min + 100}&end=${DATES.min + 220}`)).toEqual({ start: minute(DATES.min + 100), end: DATES.min + 220, adjustments: [] });
+  });
+
+  it("swaps an end before the start, and says so", () => {
+    const r = resolve(`start=${DATES.min + 600}&end=${DATES.min + 120}`);
+    expect(r.start).toBe(minute(DATES.min + 120));
+    expect(r.end).toBe(Math.ceil((DATES.min + 600) / 60) * 60);
+    expect(r.adjustments).toEqual([{ kind: "swapped", start: DATES.min + 600, end: DATES.min + 120 }]);
   });
 
   it("resets a start outside the range to 60 minutes before the max and clamps the end to the max", () => {
-    expect(resolve(`start=${DATES.min - 100}&end=${DATES.min + 200}`)).toEqual({ start: DATES.max - 3600, end: DATES.max, adjustments: ["start-reset", "end-clamped"] });
-    expect(resolve(`start=${DATES.min + 100}&end=${DATES.max + 60}`)).toEqual({ start: DATES.min + 100, end: DATES.max, adjustments: ["end-clamped"] });
-    expect(resolve(`start=${DATES.max + 10}&end=${DATES.max + 20}`)).toEqual({ start: DATES.max - 3600, end: DATES.max, adjustments: ["start-reset"] });
+    expect(resolve(`start=${DATES.min - 100}&end=${DATES.min + 200}`)).toMatchObject({ ...DEFAULT, adjustments: [{ kind: "start-reset" }, { kind: "end-before-start" }] });
+    expect(resolve(`start=${DATES.min + 100}&end=${DATES.max + 86_400}`)).toMatchObject({ start: minute(DATES.min + 100), end: NEWEST, adjustments: [{ kind: "end-clamped" }] });
+    expect(resolve(`start=${DATES.max + 100}&end=${DATES.max + 200}`)).toMatchObject({ ...DEFAULT, adjustments: [{ kind: "start-reset" }] });
   });
 
-  it("takes a preset from dateRange, then applies the same rules", () => {
-    // LAST_1_HOUR at NOW ends 10 minutes after the newest data: end clamped, start kept.
-    expect(resolve("dateRange=LAST_1_HOUR")).toEqual({ start: NOW - 3600, end: DATES.max, adjustments: ["end-clamped"] });
+  it("clamps the routine lag of the newest data behind now without a word", () => {
+    // LAST_1_HOUR at NOW ends 10 minutes after the newest data: end clamped, start kept, nothing to say.
+    expect(resolve("dateRange=LAST_1_HOUR")).toEqual({ start: minute(NOW - 3600), end: NEWEST, adjustments: [] });
+    expect(resolve("dateRange=LAST_24_HOURS").adjustments).toEqual([]);
+    // Routing data a day old: that is worth saying.
+    expect(resolve("dateRange=LAST_1_HOUR", DATES.max + 86_400).adjustments.map((a) => a.kind)).toEqual(["start-reset", "end-clamped"]);
     // LAST_7_DAYS starts before the first data: reset.
-    expect(resolve("dateRange=LAST_7_DAYS").start).toBe(DATES.max - 3600);
+    expect(resolve("dateRange=LAST_7_DAYS").start).toBe(DEFAULT.start);
   });
 
   it("tolerates the minute precision of the form's fields", () => {
-    const minMinute = DATES.min - (DATES.min % 60);
-    expect(resolve(`start=${minMinute}&end=${DATES.max + 59}`)).toEqual({ start: minMinute, end: DATES.max, adjustments: [] });
-    expect(resolve(`start=${minMinute - 60}&end=${DATES.max}`).adjustments).toEqual(["start-reset"]);
+    const minMinute = minute(DATES.min);
+    expect(resolve(`start=${minMinute}&end=${DATES.max + 59}`)).toEqual({ start: minMinute, end: NEWEST, adjustments: [] });
+    expect(resolve(`start=${minMinute - 60}&end=${DATES.max}`).adjustments.map((a) => a.kind)).toEqual(["start-reset"]);
     expect(toLocalInput(1_790_000_020, "UTC", "up")).toBe(toLocalInput(1_790_000_040, "UTC"));
   });
 
-  it("reports unreadable input and falls back", () => {
-    expect(resolve("start=yesterday")).toEqual({ start: DATES.max - 3600, end: DATES.max, adjustments: ["unreadable"] });
+  it("reports unreadable input and unknown values with the parameter and value, and falls back", () => {
+    expect(resolve("start=yesterday")).toEqual({ ...DEFAULT, adjustments: [{ kind: "unreadable", parameter: "start", value: "yesterday" }] });
+    expect(resolve("dateRange=NEXT_CENTURY")).toEqual({ ...DEFAULT, adjustments: [{ kind: "unknown", parameter: "dateRange", value: "NEXT_CENTURY" }] });
   });
 });

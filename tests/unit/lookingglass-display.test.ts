@@ -21,24 +21,27 @@ const ROW: LookingGlassRow = {
 
 describe("Looking Glass display", () => {
   it("has the spec's columns, the public variant without the private-only ones", () => {
-    expect(dataColumns("private").map(columnHeader)).toEqual([
-      "VantagePoint", "Prefix", "RouteDistinguisher", "BGP as_path", "BGP local_pref", "BGP med", "BGP next_hop", "BGP community", "BGP originator_id", "LastUpdate (UTC)",
+    // Labels people read on screen and in files; the JSON API keeps the spec's names.
+    expect(dataColumns("private").map((c) => columnHeader(c))).toEqual([
+      "Vantage point", "Prefix", "Route distinguisher", "AS path", "Local preference", "MED", "Next hop", "Communities", "Originator ID", "Last update (UTC)",
     ]);
+    expect(columnHeader("LastUpdate", "Europe/Berlin")).toBe("Last update (Europe/Berlin)");
     expect(dataColumns("public")).not.toContain("BGP community");
     expect(dataColumns("public")).not.toContain("BGP originator_id");
   });
 
-  it("shows LastUpdate in UTC and flattens results, listing vantage points without data", () => {
-    expect(cellText(ROW, "LastUpdate")).toBe("2026-09-21 13:33:20");
+  it("shows LastUpdate in the spec's long format in the given timezone and flattens results, listing vantage points without data", () => {
+    expect(cellText(ROW, "LastUpdate")).toBe("21.09.2026 13:33");
+    expect(cellText(ROW, "LastUpdate", "Europe/Berlin")).toBe("21.09.2026 15:33");
     expect(flattenResults({ fra1: [ROW], fra2: "VantagePointWithNoData", ber1: [] })).toEqual({ rows: [ROW], noData: ["fra2", "ber1"] });
   });
 
   it("exports the variant's columns", () => {
     const csv = sheetToCsv(resultsSheet("t", [ROW], "public"), ";");
-    expect(csv).toBe("VantagePoint;Prefix;RouteDistinguisher;BGP as_path;BGP local_pref;BGP med;BGP next_hop;LastUpdate (UTC)\r\nfra-er1 Frankfurt, Germany;10.1.2.0/24;;3356 64511;150;0;198.51.100.1;2026-09-21 13:33:20\r\n");
+    expect(csv).toBe("Vantage point;Prefix;Route distinguisher;AS path;Local preference;MED;Next hop;Last update (UTC)\r\nfra-er1 Frankfurt, Germany;10.1.2.0/24;;3356 64511;150;0;198.51.100.1;21.09.2026 13:33\r\n");
     const svg = tableSvg(resultsSheet("t", [{ ...ROW, Prefix: "<x>" }], "private"));
     expect(svg).toContain("&lt;x&gt;");
-    expect(svg).toContain("BGP community");
+    expect(svg).toContain("Communities");
   });
 
   it("builds the RNA link from the picked columns only", () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { eventsOfResponse, initialRunState, NO_DATA_WARNING, runReducer, statusName, type RunEvent, type RunState } from "~/features/lookingglass/status";
+import { eventsOfResponse, initialRunState, runReducer, statusLabel, statusName, type RunEvent, type RunState } from "~/features/lookingglass/status";
 import { MESSAGES } from "~/lib/messages";
 
 type Row = { id: number };
@@ -15,7 +15,15 @@ describe("Looking Glass request status", () => {
   it("ends NoData with an error notice when every answer is empty", () => {
     const s = run([{ type: "start" }, { type: "result", vantagePoint: "A", rows: [] }, { type: "finish" }]);
     expect(s.status).toBe("NO_DATA");
-    expect(s.notices.at(-1)).toEqual({ kind: "error", message: MESSAGES.noDataForSearch });
+    expect(s.notices).toEqual([{ kind: "error", message: "No data found for search at A. Try with other parameters." }]);
+    expect(run([{ type: "start" }, { type: "finish" }]).notices).toEqual([{ kind: "error", message: MESSAGES.noDataForSearch }]);
+  });
+
+  it("says once that none of the selected vantage points had data when all of them had none", () => {
+    const names = ["fra-er1 Frankfurt, Germany", "ams-er1 Amsterdam, Netherlands", "vie-er1 Vienna, Austria"];
+    const s = run([{ type: "start" }, ...names.map((vantagePoint) => ({ type: "notFound" as const, vantagePoint })), { type: "finish" }]);
+    expect(s.status).toBe("NO_DATA");
+    expect(s.notices).toEqual([{ kind: "error", message: "None of the selected vantage points has data for this search. Try with other parameters." }]);
   });
 
   it("adds a 'no data' entry per 404 and one warning per run; Completed when an earlier vantage point had data", () => {
@@ -28,11 +36,12 @@ describe("Looking Glass request status", () => {
     ]);
     expect(s.status).toBe("COMPLETED");
     expect(s.outcomes).toEqual([{ vantagePoint: "A", rows: [{ id: 1 }] }, { vantagePoint: "B", noData: true }, { vantagePoint: "C", noData: true }]);
-    expect(s.notices).toEqual([{ kind: "warning", message: NO_DATA_WARNING("B") }]);
+    // One warning naming every vantage point without data, not only the first.
+    expect(s.notices).toEqual([{ kind: "warning", message: "No data found for search at B and C." }]);
     const none = run([{ type: "start" }, { type: "notFound", vantagePoint: "B" }, { type: "finish" }]);
     expect(none.status).toBe("NO_DATA");
     // A new run warns again.
-    expect(run([{ type: "start" }, { type: "notFound", vantagePoint: "C" }], none).notices).toHaveLength(1);
+    expect(run([{ type: "start" }, { type: "notFound", vantagePoint: "C" }, { type: "finish" }], none).notices).toHaveLength(1);
   });
 
   it("aborts on other errors, on abort, and fails when a job cannot be created", () => {
@@ -67,6 +76,14 @@ describe("Looking Glass request status", () => {
     expect(statusName("IDLE", "private")).toBe("Idle");
     expect(statusName("NO_RESPONSE", "public")).toBe("NO_RESPONSE");
     expect(statusName("NO_RESPONSE", "private")).toBe("Aborted");
+  });
+
+  it("shows words, not codes, in both variants", () => {
+    expect(statusLabel("NO_DATA", "private")).toBe("No data");
+    expect(statusLabel("NO_DATA", "public")).toBe("No data");
+    expect(statusLabel("IDLE", "public")).toBe("Ready");
+    expect(statusLabel("BACKEND_ERROR", "public")).toBe("Offline");
+    expect(statusLabel("NO_RESPONSE", "private")).toBe("Aborted");
   });
 
   it("turns a response into events, with the banner only when both limit fields are present", () => {

@@ -1,46 +1,90 @@
-import { MantineReactTable, useMantineReactTable, type MRT_ColumnDef } from "mantine-react-table";
-import { useMemo } from "react";
+import { Button, Checkbox, Group, SimpleGrid, Table, Text } from "@mantine/core";
 import type { ControlPlaneRow } from "~/features/routing/controlplane.server";
-import { fmtTime } from "~/features/flows/ui/format";
+import { cellText, columnLabel, COLUMNS_PARAM, CONTROL_PLANE_COLUMNS, type ControlPlaneColumn } from "./columns";
 
-/** The routing rows of one page (spec §3 Control plane row), times in the user's timezone. */
-export function ControlPlaneTable({ rows, timezone }: { rows: readonly ControlPlaneRow[]; timezone: string }) {
-  const columns = useMemo<MRT_ColumnDef<ControlPlaneRow>[]>(
-    () => [
-      { accessorKey: "timestamp", header: "timestamp", Cell: ({ cell }) => fmtTime(cell.getValue<number>(), timezone, "YYYY-MM-DD HH:mm:ss") },
-      { accessorKey: "vantagePoint", header: "Vantage point" },
-      { accessorKey: "IP", header: "IP" },
-      { accessorKey: "prefix", header: "prefix" },
-      { accessorKey: "withdrawn", header: "Event", Cell: ({ cell }) => (cell.getValue<boolean>() ? "withdrawn" : "announced") },
-      { accessorKey: "ASPathSeq", header: "ASPathSeq" },
-      { accessorKey: "localPref", header: "localPref" },
-      { accessorKey: "BGPNextHop", header: "BGPNextHop" },
-      { accessorKey: "AFI", header: "AFI" },
-      { accessorKey: "SAFI", header: "SAFI" },
-      { accessorKey: "ASConfedSeq", header: "ASConfedSeq" },
-      { accessorKey: "ASPathSet", header: "ASPathSet" },
-      { accessorKey: "Aggregator", header: "Aggregator" },
-      { accessorKey: "Origin", header: "Origin" },
-      { accessorKey: "Originator", header: "Originator" },
-      { accessorKey: "communityIndex", header: "communityIndex" },
-      { accessorKey: "expireMgmt", header: "expireMgmt", Cell: ({ cell }) => (cell.getValue<number | null>() === null ? "" : fmtTime(cell.getValue<number>(), timezone, "YYYY-MM-DD HH:mm")) },
-    ],
-    [timezone],
+type TableProps = { rows: readonly ControlPlaneRow[]; columns: readonly ControlPlaneColumn[]; timezone: string; vantagePointNames: Record<string, string> };
+
+/**
+ * The routing rows of one page (spec §3 Control plane row) as plain HTML, the same with and
+ * without JavaScript: the picked columns, and first in each row a details toggle holding every
+ * field, so nothing needs a horizontal scroll to be found. Wider than the screen (a phone), the
+ * table scrolls inside its own box and the toggle stays in view at the start of the row.
+ */
+export function ControlPlaneTable({ rows, columns, timezone, vantagePointNames }: TableProps) {
+  return (
+    <div style={{ overflowX: "auto", maxWidth: "100%" }} data-testid="controlplane-scroll">
+      <Table striped withTableBorder fz="xs" data-testid="controlplane-table" style={{ minWidth: 0 }}>
+        <Table.Thead>
+          <Table.Tr>
+            <Table.Th style={{ width: "1%" }}>Details</Table.Th>
+            {columns.map((c) => (
+              <Table.Th key={c}>{columnLabel(c, timezone)}</Table.Th>
+            ))}
+          </Table.Tr>
+        </Table.Thead>
+        <Table.Tbody>
+          {rows.map((row, i) => (
+            <Table.Tr key={`${row.timestamp}-${row.vantagePoint}-${row.prefix}-${i}`}>
+              <Table.Td style={{ verticalAlign: "top" }}>
+                <details data-testid="cp-row-details">
+                  <summary style={{ cursor: "pointer", whiteSpace: "nowrap" }}>Details</summary>
+                  <RowDetail row={row} timezone={timezone} vantagePointNames={vantagePointNames} />
+                </details>
+              </Table.Td>
+              {columns.map((c) => (
+                <Table.Td key={c} style={{ verticalAlign: "top", whiteSpace: c === "timestamp" || c === "prefix" ? "nowrap" : undefined, overflowWrap: "anywhere" }}>
+                  {cellText(row, c, timezone, vantagePointNames)}
+                </Table.Td>
+              ))}
+            </Table.Tr>
+          ))}
+        </Table.Tbody>
+      </Table>
+    </div>
   );
-  const table = useMantineReactTable({
-    columns,
-    data: rows as ControlPlaneRow[],
-    enablePagination: false,
-    enableTopToolbar: true,
-    enableBottomToolbar: false,
-    enableGlobalFilter: true,
-    enableColumnFilters: true,
-    enableDensityToggle: false,
-    enableFullScreenToggle: false,
-    initialState: { density: "xs", showGlobalFilter: false },
-    mantineTableProps: { "data-testid": "controlplane-table", style: { fontSize: 12 } } as Record<string, unknown>,
-    mantineTableContainerProps: { style: { maxHeight: 720 } },
-    enableStickyHeader: true,
-  });
-  return <MantineReactTable table={table} />;
+}
+
+function RowDetail({ row, timezone, vantagePointNames }: Omit<TableProps, "rows" | "columns"> & { row: ControlPlaneRow }) {
+  return (
+    <dl style={{ margin: "6px 0 0", display: "grid", gridTemplateColumns: "max-content minmax(8rem, 22rem)", gap: "2px 12px" }}>
+      {CONTROL_PLANE_COLUMNS.map((c) => (
+        <div key={c} style={{ display: "contents" }}>
+          <dt style={{ fontWeight: 600 }}>{columnLabel(c, timezone)}</dt>
+          <dd style={{ margin: 0, overflowWrap: "anywhere" }}>{cellText(row, c, timezone, vantagePointNames) || "—"}</dd>
+        </div>
+      ))}
+    </dl>
+  );
+}
+
+/**
+ * The column picker (the spec's tables offer one): a GET form in a details element, so it works
+ * without JavaScript; the query's parameters ride along as hidden fields.
+ */
+export function ColumnPicker({ action, columns, timezone, keep }: { action: string; columns: readonly ControlPlaneColumn[]; timezone: string; keep: URLSearchParams }) {
+  const hidden = [...keep.entries()].filter(([name]) => name !== COLUMNS_PARAM && name !== "page");
+  return (
+    <details data-testid="cp-column-picker">
+      <summary style={{ cursor: "pointer" }}>
+        <Text component="span" size="sm">
+          Columns ({columns.length} of {CONTROL_PLANE_COLUMNS.length})
+        </Text>
+      </summary>
+      <form method="get" action={action}>
+        {hidden.map(([name, value], i) => (
+          <input key={`${name}-${i}`} type="hidden" name={name} value={value} />
+        ))}
+        <SimpleGrid cols={{ base: 1, xs: 2, md: 4 }} spacing={4} mt="xs">
+          {CONTROL_PLANE_COLUMNS.map((c) => (
+            <Checkbox key={c} name={COLUMNS_PARAM} value={c} label={columnLabel(c, timezone)} defaultChecked={columns.includes(c)} size="xs" />
+          ))}
+        </SimpleGrid>
+        <Group mt="xs">
+          <Button type="submit" size="compact-sm" variant="default">
+            Show these columns
+          </Button>
+        </Group>
+      </form>
+    </details>
+  );
 }

@@ -2,18 +2,25 @@
  * The Control Plane screen's URL state and its date rules (spec §4 "Control plane dates"). Isomorphic.
  *
  * Parameters: queryType (AsPathQuery | IpPrefixQuery; legacy AS_PATH_QUERY / IP_PREFIX_QUERY),
- * queryTerm, dateRange (a preset of flows/time.ts) or start and end — unix seconds, or the
- * `YYYY-MM-DDTHH:mm` text a datetime-local field submits, read in the user's timezone — and page.
+ * queryTerm, dateRange (a preset of the Flow Explorer, flows/time.ts, or any LAST_<n>_MINUTES /
+ * _HOURS / _DAYS) or start and end, and page. start and end are ISO dates (2026-11-01, the whole
+ * day in the user's timezone), ISO times (2026-11-01T14:00, as the form's datetime-local fields
+ * submit them, in the user's timezone; with Z or an offset, absolute) or unix seconds.
  *
  * Rules, once the dates with data [min, max] are known:
  * - no range in the URL: the 60 minutes before max (spec §9 default range);
+ * - an end before the start (both given): the two are swapped;
  * - a start outside [min, max] is reset to 60 minutes before max (not before min);
- * - the end is clamped to max; an end before the start after that becomes max.
+ * - the end is clamped to max — silently when it is only the routine lag of the newest data
+ *   behind "now" (ROUTINE_LAG_SECONDS), said otherwise; an end before the start after that becomes max;
+ * - the range is whole minutes, as the form's fields show them (start rounded down, end up), so
+ *   the form and the caption show exactly what was queried.
+ * Whatever the URL asked for that was not applied is reported (parameter, value, what was used).
  */
 import dayjs from "dayjs";
 import timezone from "dayjs/plugin/timezone";
 import utc from "dayjs/plugin/utc";
-import { isPreset, presetRange, type Preset, type TimeRange } from "~/features/flows/time";
+import { isPreset, presetRange, type TimeRange } from "~/features/flows/time";
 
 dayjs.extend(utc);
 dayjs.extend(timezone);
@@ -26,21 +33,53 @@ const LEGACY: Record<string, ControlPlaneQueryType> = { AS_PATH_QUERY: "AsPathQu
 /** Default and reset range (spec §9): 60 minutes. */
 export const CONTROL_PLANE_RANGE_SECONDS = 60 * 60;
 export const CONTROL_PLANE_PAGE_SIZE = 50;
+/**
+ * How far the newest routing data may lag behind the end asked for without a word: routers send
+ * updates as routes change, so "now" is routinely minutes past the newest row.
+ */
+export const ROUTINE_LAG_SECONDS = 60 * 60;
+
+const MINUTE = 60;
+const ROLLING_UNITS = { MINUTES: 60, HOURS: 3600, DAYS: 86_400 } as const;
+const ROLLING = /^LAST_(\d{1,4})_(MINUTES|HOURS|DAYS)$/;
+
+/** A URL value the screen did not apply. */
+export type UnappliedValue = { parameter: "queryType" | "dateRange" | "start" | "end"; value: string };
 
 export type ControlPlaneParams = {
   queryType: ControlPlaneQueryType;
   queryTerm: string;
-  dateRange: Preset | null;
-  /** The URL's start / end as given (unix seconds or datetime-local text), null when absent. */
+  /** A preset the screen knows (see isControlPlanePreset), null when absent or unknown. */
+  dateRange: string | null;
+  /** The URL's start / end as given, null when absent. */
   start: string | null;
   end: string | null;
   page: number;
+  /** queryType and dateRange values that are not known (start / end are judged with the dates). */
+  unknown: UnappliedValue[];
 };
 
-export function parseQueryType(value: string | null): ControlPlaneQueryType {
+/** The Flow Explorer's presets, and rolling ranges such as LAST_24_HOURS. */
+export function isControlPlanePreset(value: string): boolean {
+  const rolling = ROLLING.exec(value);
+  return isPreset(value) || (rolling !== null && Number(rolling[1]) > 0);
+}
+
+/** [start, end) of a preset for `now` in the user's timezone. */
+export function controlPlanePresetRange(value: string, now: number, tz: string): TimeRange {
+  if (isPreset(value)) return presetRange(value, now, tz);
+  const [, n, unit] = ROLLING.exec(value)!;
+  return { start: now - Number(n) * ROLLING_UNITS[unit as keyof typeof ROLLING_UNITS], end: now };
+}
+
+function parseQueryTypeValue(value: string | null): ControlPlaneQueryType | null {
   if (!value) return "AsPathQuery";
   if ((CONTROL_PLANE_QUERY_TYPES as readonly string[]).includes(value)) return value as ControlPlaneQueryType;
-  return LEGACY[value] ?? "AsPathQuery";
+  return LEGACY[value] ?? null;
+}
+
+export function parseQueryType(value: string | null): ControlPlaneQueryType {
+  return parseQueryTypeValue(value) ?? "AsPathQuery";
 }
 
 export function parseControlPlaneParams(search: URLSearchParams): ControlPlaneParams {
@@ -48,76 +87,118 @@ export function parseControlPlaneParams(search: URLSearchParams): ControlPlanePa
     const v = search.get(name)?.trim();
     return v ? v : null;
   };
+  const unknown: UnappliedValue[] = [];
+  const queryTypeText = text("queryType");
+  const queryType = parseQueryTypeValue(queryTypeText);
+  if (queryType === null) unknown.push({ parameter: "queryType", value: queryTypeText! });
   const preset = text("dateRange");
+  if (preset && !isControlPlanePreset(preset)) unknown.push({ parameter: "dateRange", value: preset });
   const page = Number(text("page") ?? "1");
   return {
-    queryType: parseQueryType(text("queryType")),
+    queryType: queryType ?? "AsPathQuery",
     queryTerm: (search.get("queryTerm") ?? "").trim(),
-    dateRange: preset && isPreset(preset) ? preset : null,
+    dateRange: preset && isControlPlanePreset(preset) ? preset : null,
     start: text("start"),
     end: text("end"),
     page: Number.isInteger(page) && page >= 1 ? page : 1,
+    unknown,
   };
 }
 
-/** A URL time: unix seconds, or `YYYY-MM-DDTHH:mm[:ss]` wall-clock time in `tz`. null: unreadable. */
-export function parseUrlTime(value: string, tz: string): number | null {
+/**
+ * A URL time: unix seconds; an ISO date (the start of that day in `tz`, or for an end the start
+ * of the next day); an ISO date and time in `tz`, or with Z / an offset. null: unreadable.
+ */
+export function parseUrlTime(value: string, tz: string, as: "start" | "end" = "start"): number | null {
   if (/^\d{1,12}$/.test(value)) return Number(value);
-  if (!/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2})?$/.test(value)) return null;
-  const parsed = dayjs.tz(value.replace("T", " ").padEnd(19, ":00").slice(0, 19), tz);
-  return parsed.isValid() ? parsed.unix() : null;
+  const date = /^(\d{4}-\d{2}-\d{2})$/.exec(value);
+  if (date) {
+    const day = dayjs.tz(`${date[1]} 00:00:00`, tz);
+    if (!day.isValid() || day.format("YYYY-MM-DD") !== date[1]) return null;
+    return as === "end" ? day.add(1, "day").unix() : day.unix();
+  }
+  const local = /^(\d{4}-\d{2}-\d{2})[T ](\d{2}:\d{2})(:\d{2})?$/.exec(value);
+  if (local) {
+    const wall = `${local[1]} ${local[2]}${local[3] ?? ":00"}`;
+    const parsed = dayjs.tz(wall, tz);
+    return parsed.isValid() && parsed.format("YYYY-MM-DD HH:mm:ss") === wall ? parsed.unix() : null;
+  }
+  if (/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})$/.test(value)) {
+    const ms = Date.parse(value);
+    return Number.isFinite(ms) ? Math.floor(ms / 1000) : null;
+  }
+  return null;
 }
-
-const MINUTE = 60;
 
 /**
  * The datetime-local text of a unix time in `tz` (what the form's fields show), to the minute:
- * rounded down for a start, up for an end, so a range shown and submitted again keeps its rows.
+ * rounded down for a start, up for an end.
  */
 export function toLocalInput(ts: number, tz: string, round: "down" | "up" = "down"): string {
   const t = round === "up" ? Math.ceil(ts / MINUTE) * MINUTE : ts;
   return dayjs.unix(t).tz(tz).format("YYYY-MM-DDTHH:mm");
 }
 
-export type ResolvedControlPlaneRange = TimeRange & {
-  /** What was changed, for the notices: the start reset and/or the end clamped, or unreadable input. */
-  adjustments: ("start-reset" | "end-clamped" | "unreadable")[];
-};
+/** What the resolution changed, for the notices. Times are unix seconds. */
+export type RangeAdjustment =
+  | { kind: "unknown"; parameter: "queryType" | "dateRange"; value: string }
+  | { kind: "unreadable"; parameter: "start" | "end"; value: string }
+  | { kind: "swapped"; start: number; end: number }
+  | { kind: "start-reset"; asked: number }
+  | { kind: "end-clamped"; asked: number }
+  | { kind: "end-before-start"; asked: number };
+
+export type ResolvedControlPlaneRange = TimeRange & { adjustments: RangeAdjustment[] };
+
+const floorMinute = (t: number) => t - (((t % MINUTE) + MINUTE) % MINUTE);
+const ceilMinute = (t: number) => Math.ceil(t / MINUTE) * MINUTE;
 
 /** The range to query for the URL state and the dates with data (see the rules above). */
 export function resolveControlPlaneRange(p: ControlPlaneParams, dates: { min: number; max: number }, now: number, tz: string): ResolvedControlPlaneRange {
-  const adjustments: ResolvedControlPlaneRange["adjustments"] = [];
-  let range: TimeRange;
+  const adjustments: RangeAdjustment[] = p.unknown.map((u) => ({ kind: "unknown" as const, parameter: u.parameter as "queryType" | "dateRange", value: u.value }));
+  // The minute of the first and of the newest data count as inside: the form's fields hold whole minutes.
+  const first = floorMinute(dates.min);
+  const newest = ceilMinute(dates.max);
+  const fallback = { start: floorMinute(dates.max - CONTROL_PLANE_RANGE_SECONDS), end: newest };
+  let start = fallback.start;
+  let end = fallback.end;
   if (p.dateRange) {
-    range = presetRange(p.dateRange, now, tz);
+    ({ start, end } = controlPlanePresetRange(p.dateRange, now, tz));
   } else if (p.start !== null || p.end !== null) {
-    const start = p.start === null ? null : parseUrlTime(p.start, tz);
-    const end = p.end === null ? null : parseUrlTime(p.end, tz);
-    if ((p.start !== null && start === null) || (p.end !== null && end === null)) adjustments.push("unreadable");
-    range = { start: start ?? dates.max - CONTROL_PLANE_RANGE_SECONDS, end: end ?? dates.max };
+    const parsedStart = p.start === null ? null : parseUrlTime(p.start, tz, "start");
+    const parsedEnd = p.end === null ? null : parseUrlTime(p.end, tz, "end");
+    if (p.start !== null && parsedStart === null) adjustments.push({ kind: "unreadable", parameter: "start", value: p.start });
+    if (p.end !== null && parsedEnd === null) adjustments.push({ kind: "unreadable", parameter: "end", value: p.end });
+    start = parsedStart ?? fallback.start;
+    end = parsedEnd ?? fallback.end;
+    if (parsedStart !== null && parsedEnd !== null && parsedEnd < parsedStart) {
+      adjustments.push({ kind: "swapped", start: parsedStart, end: parsedEnd });
+      [start, end] = [parsedEnd, parsedStart];
+    }
   } else {
-    return { start: dates.max - CONTROL_PLANE_RANGE_SECONDS, end: dates.max, adjustments };
+    return { ...fallback, adjustments };
   }
-  let { start, end } = range;
-  // The form's fields hold whole minutes: the minute of the first and of the newest data count as inside.
-  if (start < dates.min - (dates.min % MINUTE) || start > dates.max) {
-    start = dates.max - CONTROL_PLANE_RANGE_SECONDS;
-    adjustments.push("start-reset");
+  start = floorMinute(start);
+  end = ceilMinute(end);
+  if (start < first || start > newest) {
+    adjustments.push({ kind: "start-reset", asked: start });
+    start = fallback.start;
   }
-  if (end > dates.max) {
-    if (end - dates.max >= MINUTE) adjustments.push("end-clamped");
-    end = dates.max;
+  if (end > newest) {
+    // A preset or typed end a little past the newest data is the routine lag: clamp without a word.
+    if (end - dates.max > ROUTINE_LAG_SECONDS) adjustments.push({ kind: "end-clamped", asked: end });
+    end = newest;
   }
   if (end < start) {
-    end = dates.max;
-    if (!adjustments.includes("end-clamped")) adjustments.push("end-clamped");
+    adjustments.push({ kind: "end-before-start", asked: end });
+    end = newest;
   }
   return { start, end, adjustments };
 }
 
-/** The search string of a state (for pager links and the form's round trip). */
-export function controlPlaneSearch(p: { queryType: string; queryTerm: string; start: number; end: number; page?: number }): string {
-  const s = new URLSearchParams({ queryType: p.queryType, queryTerm: p.queryTerm, start: String(p.start), end: String(p.end) });
+/** The search string of a state (pager links, the form's round trip): times as the form writes them. */
+export function controlPlaneSearch(p: { queryType: string; queryTerm: string; start: number; end: number; page?: number }, tz: string): string {
+  const s = new URLSearchParams({ queryType: p.queryType, queryTerm: p.queryTerm, start: toLocalInput(p.start, tz), end: toLocalInput(p.end, tz, "up") });
   if (p.page && p.page > 1) s.set("page", String(p.page));
   return s.toString();
 }

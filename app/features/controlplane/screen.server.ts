@@ -6,11 +6,14 @@
  */
 import { controlPlaneDates, controlPlaneQuery, type ControlPlaneRow } from "~/features/routing/controlplane.server";
 import { LookingGlassInputError } from "~/features/routing/lookingglass.server";
+import { listVantagePoints } from "~/features/routing/vantage-points.server";
+import { formatDateLong, safeTimezone } from "~/lib/date-format";
 import { MESSAGES } from "~/lib/messages";
 import { log } from "~/server/log.server";
 import type { Services } from "~/server/services.server";
 import { getUserSettings } from "~/server/settings/user-settings.server";
-import { CONTROL_PLANE_PAGE_SIZE, parseControlPlaneParams, resolveControlPlaneRange, type ControlPlaneParams } from "./params";
+import { parseColumns, type ControlPlaneColumn } from "./columns";
+import { CONTROL_PLANE_PAGE_SIZE, CONTROL_PLANE_QUERY_LABELS, parseControlPlaneParams, resolveControlPlaneRange, type ControlPlaneParams, type RangeAdjustment } from "./params";
 
 export const NO_DATES_WITH_DATA = "No dates with data found.";
 export const QUERY_FAILED = "There was a problem loading the control plane data. Please try again later.";
@@ -22,8 +25,12 @@ export type ControlPlaneScreen = {
   timezone: string;
   dates: { min: number; max: number } | null;
   range: { start: number; end: number } | null;
-  /** Why the range differs from the URL (shown as notices). */
+  /** What of the URL was not applied, and what was used instead (shown as notices). */
   notices: string[];
+  /** The table's columns (the column picker's choice, or the defaults). */
+  columns: ControlPlaneColumn[];
+  /** Vantage point key → its display name ('Router City, Country'). */
+  vantagePointNames: Record<string, string>;
   minutesSinceNewest: number | null;
   status: ControlPlaneStatus;
   termError: string | null;
@@ -36,17 +43,34 @@ export type ControlPlaneScreen = {
   resultsMaximum: number | null;
 };
 
-const NOTICES = {
-  "start-reset": "The start was outside the dates with data and was reset to 60 minutes before the newest data.",
-  "end-clamped": "The end was after the newest data and was set to it.",
-  unreadable: "A start or end in the address could not be read; write unix seconds or YYYY-MM-DDTHH:mm.",
-} as const;
+/** What a notice says about an adjustment: the parameter, the value asked for, and what was used instead. */
+export function adjustmentNotice(a: RangeAdjustment, range: { start: number; end: number }, dates: { min: number; max: number }, tz: string): string {
+  const at = (t: number) => formatDateLong(t * 1000, tz);
+  const used = `${at(range.start)} – ${at(range.end)}`;
+  switch (a.kind) {
+    case "unknown":
+      return a.parameter === "queryType"
+        ? `queryType=${a.value} in the address is not a query type; ${CONTROL_PLANE_QUERY_LABELS.AsPathQuery} was used instead.`
+        : `dateRange=${a.value} in the address is not a date range; ${used} was used instead.`;
+    case "unreadable":
+      return `${a.parameter}=${a.value} in the address is not a date (write 2026-11-01, 2026-11-01T14:00 or unix seconds); ${used} was used instead.`;
+    case "swapped":
+      return `The end (${at(a.end)}) was before the start (${at(a.start)}); the two were swapped: ${used}.`;
+    case "start-reset":
+      return `The start (${at(a.asked)}) is outside the routing data (${at(dates.min)} – ${at(dates.max)}); it was set to 60 minutes before the newest data: ${used}.`;
+    case "end-clamped":
+      return `The end (${at(a.asked)}) is after the newest routing data; it was set to the newest data: ${used}.`;
+    case "end-before-start":
+      return `The end (${at(a.asked)}) is before the start; it was set to the newest data: ${used}.`;
+  }
+}
 
 export async function loadControlPlane(services: Services, userId: number, url: URL, now = Math.floor(Date.now() / 1000)): Promise<ControlPlaneScreen> {
   const params = parseControlPlaneParams(url.searchParams);
-  const settings = await getUserSettings(services.pg.db, userId);
-  const timezone = settings.timezone || "UTC";
-  const base = { params, timezone, termError: null, problem: null, rows: [], totalRows: 0, page: 1, pages: 0, resultsLimit: null, resultsMaximum: null };
+  const [settings, vantagePoints] = await Promise.all([getUserSettings(services.pg.db, userId), listVantagePoints(services, { variant: "private" })]);
+  const timezone = safeTimezone(settings.timezone);
+  const vantagePointNames = Object.fromEntries(vantagePoints.map((vp) => [vp.key, vp.display_name]));
+  const base = { params, timezone, vantagePointNames, columns: parseColumns(url.searchParams), termError: null, problem: null, rows: [], totalRows: 0, page: 1, pages: 0, resultsLimit: null, resultsMaximum: null };
   const found = await controlPlaneDates(services);
   if (found.minTimestamp === null || found.maxTimestamp === null) {
     return { ...base, dates: null, range: null, notices: [], minutesSinceNewest: null, status: "NoData", problem: NO_DATES_WITH_DATA };
@@ -57,7 +81,7 @@ export async function loadControlPlane(services: Services, userId: number, url: 
     ...base,
     dates,
     range: { start: range.start, end: range.end },
-    notices: range.adjustments.map((a) => NOTICES[a]),
+    notices: range.adjustments.map((a) => adjustmentNotice(a, range, dates, timezone)),
     minutesSinceNewest: Math.max(0, Math.floor((now - dates.max) / 60)),
   };
   // An empty AS path term is a query (routes with an empty path): the parameter's presence decides.

@@ -94,7 +94,7 @@ export function LookingGlassForm(props: LookingGlassFormProps) {
               setSelected((s) => keepForQueryType(s, next));
               props.onQueryTypeChange?.(next);
             }}
-            w={180}
+            w={{ base: "100%", xs: 180 }}
           />
           <Popover opened={hydrated && focused && termError !== null} position="bottom-start" withArrow>
             <Popover.Target>
@@ -127,7 +127,7 @@ export function LookingGlassForm(props: LookingGlassFormProps) {
                 error={termError}
                 data-intent={termError ? "danger" : undefined}
                 aria-invalid={termError ? true : undefined}
-                w={320}
+                w={{ base: "100%", xs: 320 }}
                 autoComplete="off"
               />
             </Popover.Target>

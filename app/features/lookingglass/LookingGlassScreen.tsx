@@ -12,7 +12,7 @@ import { LookingGlassForm } from "./LookingGlassForm";
 import { NetcommandResults } from "./NetcommandResults";
 import type { LookingGlassPageData } from "./page-data";
 import { PlainResultsTable } from "./PlainResultsTable";
-import { statusName } from "./status";
+import { statusLabel, statusName } from "./status";
 import { availableQueryTypes, serializeLookingGlassUrl } from "./url-state";
 import { useLookingGlassRun } from "./use-lookingglass-run";
 
@@ -65,8 +65,8 @@ export function LookingGlassScreen({ page, path, exportPath, currentPage, rna }:
             Abort
           </Button>
         ) : null}
-        <Badge variant="light" data-testid="lookingglass-status">
-          {statusName(run.status, page.variant)}
+        <Badge variant="light" data-testid="lookingglass-status" data-status={statusName(run.status, page.variant)}>
+          {statusLabel(run.status, page.variant)}
         </Badge>
       </Group>
       <section aria-label="Results" data-testid="lookingglass-results">
@@ -90,8 +90,8 @@ export function LookingGlassScreen({ page, path, exportPath, currentPage, rna }:
             ) : null}
             {rows.length > 0 ? (
               hydrated ? (
-                <Suspense fallback={<PlainResultsTable rows={rows} variant={page.variant} page={currentPage} pageHref={pageHref} />}>
-                  <ResultsTable rows={rows} variant={page.variant} exports={exports} rna={rna ? { ...rna, routerOf } : null} />
+                <Suspense fallback={<PlainResultsTable rows={rows} variant={page.variant} timezone={page.timezone} page={currentPage} pageHref={pageHref} />}>
+                  <ResultsTable rows={rows} variant={page.variant} timezone={page.timezone} exports={exports} rna={rna ? { ...rna, routerOf } : null} />
                 </Suspense>
               ) : (
                 <Stack gap="xs">
@@ -102,7 +102,7 @@ export function LookingGlassScreen({ page, path, exportPath, currentPage, rna }:
                       </a>
                     ))}
                   </Group>
-                  <PlainResultsTable rows={rows} variant={page.variant} page={currentPage} pageHref={pageHref} />
+                  <PlainResultsTable rows={rows} variant={page.variant} timezone={page.timezone} page={currentPage} pageHref={pageHref} />
                 </Stack>
               )
             ) : null}

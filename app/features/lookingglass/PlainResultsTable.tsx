@@ -1,40 +1,57 @@
 /**
  * The Looking Glass table as plain HTML: what the server renders, so the page is complete without
  * JavaScript (pages are links carrying `page=N`). Once JavaScript runs, the interactive table
- * (ResultsTable: filters, sorting, row details) replaces it.
+ * (ResultsTable: filters, sorting, row details, column picker) replaces it. The default columns
+ * fit a laptop screen; first in each row, a details element holds every column, so nothing needs
+ * a horizontal scroll to be found. On a phone the table scrolls in its own box, the action first.
  */
 import { Anchor, Group, Table, Text } from "@mantine/core";
-import { cellText, columnHeader, dataColumns, PAGE_SIZE, type LookingGlassRow } from "./columns";
+import { ACTION_COLUMN, cellText, columnHeader, dataColumns, DEFAULT_COLUMNS, PAGE_SIZE, type LookingGlassRow } from "./columns";
 
-export function PlainResultsTable(props: { rows: readonly LookingGlassRow[]; variant: "public" | "private"; page: number; pageHref: (page: number) => string }) {
-  const columns = dataColumns(props.variant);
+export function PlainResultsTable(props: { rows: readonly LookingGlassRow[]; variant: "public" | "private"; timezone: string; page: number; pageHref: (page: number) => string }) {
+  const all = dataColumns(props.variant);
+  const columns = all.filter((c) => DEFAULT_COLUMNS.includes(c));
   const pages = Math.max(1, Math.ceil(props.rows.length / PAGE_SIZE));
   const page = Math.min(Math.max(1, props.page), pages);
   const shown = props.rows.slice((page - 1) * PAGE_SIZE, page * PAGE_SIZE);
   return (
     <div>
-      <Table.ScrollContainer minWidth={900}>
+      <div style={{ overflowX: "auto", maxWidth: "100%" }}>
         <Table striped withTableBorder data-testid="lookingglass-table">
           <Table.Thead>
             <Table.Tr>
+              <Table.Th style={{ width: "1%" }}>{ACTION_COLUMN}</Table.Th>
               {columns.map((c) => (
-                <Table.Th key={c}>{columnHeader(c)}</Table.Th>
+                <Table.Th key={c}>{columnHeader(c, props.timezone)}</Table.Th>
               ))}
             </Table.Tr>
           </Table.Thead>
           <Table.Tbody>
             {shown.map((row, i) => (
               <Table.Tr key={`${row.VantagePoint}-${row.Prefix}-${row["BGP next_hop"]}-${i}`}>
+                <Table.Td style={{ verticalAlign: "top" }}>
+                  <details data-testid="lg-row-details">
+                    <summary style={{ cursor: "pointer", whiteSpace: "nowrap" }}>Details</summary>
+                    <dl style={{ margin: "6px 0 0", display: "grid", gridTemplateColumns: "max-content minmax(8rem, 22rem)", gap: "2px 12px" }}>
+                      {all.map((c) => (
+                        <div key={c} style={{ display: "contents" }}>
+                          <dt style={{ fontWeight: 600 }}>{columnHeader(c, props.timezone)}</dt>
+                          <dd style={{ margin: 0, overflowWrap: "anywhere" }}>{cellText(row, c, props.timezone) || "—"}</dd>
+                        </div>
+                      ))}
+                    </dl>
+                  </details>
+                </Table.Td>
                 {columns.map((c) => (
-                  <Table.Td key={c} style={{ whiteSpace: c === "BGP as_path" || c === "BGP community" ? "normal" : "nowrap" }}>
-                    {cellText(row, c)}
+                  <Table.Td key={c} style={{ verticalAlign: "top", whiteSpace: c === "BGP as_path" ? "normal" : "nowrap", overflowWrap: "anywhere" }}>
+                    {cellText(row, c, props.timezone)}
                   </Table.Td>
                 ))}
               </Table.Tr>
             ))}
           </Table.Tbody>
         </Table>
-      </Table.ScrollContainer>
+      </div>
       <Group justify="space-between" mt="xs">
         <Text size="sm" c="dimmed">
           {props.rows.length} rows{pages > 1 ? `, page ${page} of ${pages}` : ""}

@@ -9,7 +9,7 @@ import { Button, Checkbox, Group, Menu, Modal, Stack, Table, Text, Tooltip } fro
 import { MantineReactTable, useMantineReactTable, type MRT_ColumnDef } from "mantine-react-table";
 import { useMemo, useState } from "react";
 import { MESSAGES } from "~/lib/messages";
-import { ACTION_COLUMN, cellText, columnHeader, dataColumns, MIN_ROWS, PAGE_SIZE, RNA_COLUMNS, rnaLink, type LookingGlassRow, type RnaColumn } from "./columns";
+import { ACTION_COLUMN, cellText, columnHeader, dataColumns, DEFAULT_COLUMNS, MIN_ROWS, PAGE_SIZE, RNA_COLUMNS, rnaLink, type LookingGlassRow, type RnaColumn } from "./columns";
 
 /** Row height of the dense table, for the minimum height of 20 rows. */
 const ROW_HEIGHT_PX = 34;
@@ -19,6 +19,8 @@ export type ExportLink = { label: string; href: string };
 export type ResultsTableProps = {
   rows: readonly LookingGlassRow[];
   variant: "public" | "private";
+  /** The timezone of the times shown (the user's; UTC on the public page). */
+  timezone: string;
   exports: readonly ExportLink[];
   /** Show in RNA: offered with RAW_NETWORK_ANALYZER; disabled (empty-database tooltip) while the flow records are empty. */
   rna: { rawFlowsEmpty: boolean; routerOf: (vantagePoint: string) => string | undefined } | null;
@@ -29,19 +31,14 @@ export function ResultsTable(props: ResultsTableProps) {
   const [rnaRow, setRnaRow] = useState<LookingGlassRow | null>(null);
   const columns = useMemo<MRT_ColumnDef<LookingGlassRow>[]>(
     () => [
-      ...dataColumns(props.variant).map(
-        (c): MRT_ColumnDef<LookingGlassRow> => ({
-          id: c,
-          header: columnHeader(c),
-          accessorFn: (row) => (c === "BGP local_pref" || c === "BGP med" ? Number(row[c] ?? 0) : cellText(row, c)),
-          filterFn: c === "BGP local_pref" || c === "BGP med" ? "equals" : "contains",
-        }),
-      ),
+      // The action first, so it is in view however narrow the screen.
       {
         id: ACTION_COLUMN,
         header: ACTION_COLUMN,
         enableSorting: false,
         enableColumnFilter: false,
+        enableHiding: false,
+        size: 90,
         Cell: ({ row }) => (
           <Group gap={4} wrap="nowrap">
             <Button size="compact-xs" variant="light" onClick={() => setDetail(row.original)}>
@@ -59,9 +56,19 @@ export function ResultsTable(props: ResultsTableProps) {
           </Group>
         ),
       },
+      ...dataColumns(props.variant).map(
+        (c): MRT_ColumnDef<LookingGlassRow> => ({
+          id: c,
+          header: columnHeader(c, props.timezone),
+          accessorFn: (row) => (c === "BGP local_pref" || c === "BGP med" ? Number(row[c] ?? 0) : cellText(row, c, props.timezone)),
+          filterFn: c === "BGP local_pref" || c === "BGP med" ? "equals" : "contains",
+        }),
+      ),
     ],
-    [props.variant, props.rna],
+    [props.variant, props.rna, props.timezone],
   );
+  // The other columns are in the row details; the column picker (show/hide) adds them to the table.
+  const columnVisibility = Object.fromEntries(dataColumns(props.variant).map((c) => [c, DEFAULT_COLUMNS.includes(c)]));
   const table = useMantineReactTable({
     columns,
     data: props.rows as LookingGlassRow[],
@@ -71,7 +78,7 @@ export function ResultsTable(props: ResultsTableProps) {
     enableDensityToggle: false,
     enableFullScreenToggle: false,
     enableColumnActions: false,
-    initialState: { pagination: { pageIndex: 0, pageSize: PAGE_SIZE }, density: "xs", showColumnFilters: true },
+    initialState: { pagination: { pageIndex: 0, pageSize: PAGE_SIZE }, density: "xs", showColumnFilters: true, columnVisibility },
     mantinePaginationProps: { rowsPerPageOptions: [String(PAGE_SIZE)], showRowsPerPage: false },
     mantineTableProps: { "data-testid": "lookingglass-table", striped: true } as Record<string, unknown>,
     mantineTableContainerProps: { style: { minHeight: MIN_ROWS * ROW_HEIGHT_PX } },
@@ -81,7 +88,7 @@ export function ResultsTable(props: ResultsTableProps) {
     <>
       <MantineReactTable table={table} />
       <Modal opened={detail !== null} onClose={() => setDetail(null)} title="Route details" size="lg">
-        {detail ? <RowDetail row={detail} variant={props.variant} /> : null}
+        {detail ? <RowDetail row={detail} variant={props.variant} timezone={props.timezone} /> : null}
       </Modal>
       {props.rna ? <RnaDialog row={rnaRow} onClose={() => setRnaRow(null)} routerOf={props.rna.routerOf} /> : null}
     </>
@@ -118,14 +125,14 @@ function ExportMenu({ variant, exports }: { variant: "public" | "private"; expor
   );
 }
 
-function RowDetail({ row, variant }: { row: LookingGlassRow; variant: "public" | "private" }) {
+function RowDetail({ row, variant, timezone }: { row: LookingGlassRow; variant: "public" | "private"; timezone: string }) {
   return (
     <Table withRowBorders>
       <Table.Tbody>
         {dataColumns(variant).map((c) => (
           <Table.Tr key={c}>
-            <Table.Th w={180}>{columnHeader(c)}</Table.Th>
-            <Table.Td style={{ wordBreak: "break-word" }}>{cellText(row, c)}</Table.Td>
+            <Table.Th w={180}>{columnHeader(c, timezone)}</Table.Th>
+            <Table.Td style={{ wordBreak: "break-word" }}>{cellText(row, c, timezone)}</Table.Td>
           </Table.Tr>
         ))}
       </Table.Tbody>
@@ -151,7 +158,7 @@ function RnaDialog({ row, onClose, routerOf }: { row: LookingGlassRow | null; on
         <Checkbox.Group value={picked} onChange={(v) => setPicked(v as RnaColumn[])}>
           <Stack gap={6}>
             {RNA_COLUMNS.map((c) => (
-              <Checkbox key={c} value={c} label={`${c}: ${row ? cellText(row, c) : ""}`} />
+              <Checkbox key={c} value={c} label={`${columnHeader(c)}: ${row ? cellText(row, c) : ""}`} />
             ))}
           </Stack>
         </Checkbox.Group>

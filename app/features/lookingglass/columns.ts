@@ -4,6 +4,7 @@
  * Pure and isomorphic: the screens, the export endpoint and the tests share it.
  */
 import type { Sheet, SheetColumn } from "~/features/flows/export/sheet";
+import { formatDateLongBare } from "~/lib/date-format";
 
 /** A row as api/lookingglass/ returns it (the private-only fields absent for the public variant). */
 export type LookingGlassRow = {
@@ -41,25 +42,41 @@ export function dataColumns(variant: "public" | "private"): DataColumn[] {
   return DATA_COLUMNS.filter((c) => variant === "private" || !PRIVATE_ONLY_COLUMNS.includes(c));
 }
 
-/** Headers as the table shows them: the timestamp column says it is UTC. */
-export function columnHeader(column: DataColumn): string {
-  return column === "LastUpdate" ? "LastUpdate (UTC)" : column;
+/** Labels people read; the JSON API keeps the spec's names (BGP as_path, …). */
+export const COLUMN_LABELS: Record<DataColumn, string> = {
+  VantagePoint: "Vantage point",
+  Prefix: "Prefix",
+  RouteDistinguisher: "Route distinguisher",
+  "BGP as_path": "AS path",
+  "BGP local_pref": "Local preference",
+  "BGP med": "MED",
+  "BGP next_hop": "Next hop",
+  "BGP community": "Communities",
+  "BGP originator_id": "Originator ID",
+  LastUpdate: "Last update",
+};
+
+/** What fits a laptop screen beside the action; the rest is in each row's details (and the column picker). */
+export const DEFAULT_COLUMNS: readonly DataColumn[] = ["VantagePoint", "Prefix", "BGP as_path", "BGP next_hop", "LastUpdate"];
+
+/** Headers as the table shows them: the time column says its timezone. */
+export function columnHeader(column: DataColumn, tz = "UTC"): string {
+  return column === "LastUpdate" ? `${COLUMN_LABELS[column]} (${tz})` : COLUMN_LABELS[column];
 }
 
 export const PAGE_SIZE = 25;
 /** The table keeps the height of 20 rows even with fewer results, so the page does not jump. */
 export const MIN_ROWS = 20;
 
-/** "2026-05-01T12:00:00Z" → "2026-05-01 12:00:00" (UTC, as the header says); other text unchanged. */
-export function formatLastUpdate(iso: string): string {
-  const m = /^(\d{4}-\d{2}-\d{2})T(\d{2}:\d{2}:\d{2})(?:\.\d+)?Z$/.exec(iso);
-  return m ? `${m[1]} ${m[2]}` : iso;
+/** "2026-05-01T12:00:00Z" → "01.05.2026 14:00" in `tz` (the header names it); other text unchanged. */
+export function formatLastUpdate(iso: string, tz = "UTC"): string {
+  return /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d+)?Z$/.test(iso) ? formatDateLongBare(iso, tz) : iso;
 }
 
-export function cellText(row: LookingGlassRow, column: DataColumn): string {
+export function cellText(row: LookingGlassRow, column: DataColumn, tz = "UTC"): string {
   const value = row[column];
   if (value === undefined) return "";
-  return column === "LastUpdate" ? formatLastUpdate(String(value)) : String(value);
+  return column === "LastUpdate" ? formatLastUpdate(String(value), tz) : String(value);
 }
 
 export type ResultsByVantagePoint = Record<string, LookingGlassRow[] | string>;
@@ -76,10 +93,10 @@ export function flattenResults(results: ResultsByVantagePoint): { rows: LookingG
 }
 
 /** The table as a sheet for the csv/xls/xlsx writers of the exports. */
-export function resultsSheet(title: string, rows: readonly LookingGlassRow[], variant: "public" | "private"): Sheet {
+export function resultsSheet(title: string, rows: readonly LookingGlassRow[], variant: "public" | "private", tz = "UTC"): Sheet {
   const columns = dataColumns(variant);
-  const sheetColumns: SheetColumn[] = columns.map((c) => ({ header: columnHeader(c), kind: c === "BGP local_pref" || c === "BGP med" ? "number" : "text" }));
-  return { title, columns: sheetColumns, rows: rows.map((row) => columns.map((c) => (c === "BGP local_pref" || c === "BGP med" ? Number(row[c] ?? 0) : cellText(row, c)))) };
+  const sheetColumns: SheetColumn[] = columns.map((c) => ({ header: columnHeader(c, tz), kind: c === "BGP local_pref" || c === "BGP med" ? "number" : "text" }));
+  return { title, columns: sheetColumns, rows: rows.map((row) => columns.map((c) => (c === "BGP local_pref" || c === "BGP med" ? Number(row[c] ?? 0) : cellText(row, c, tz)))) };
 }
 
 /**

@@ -12,6 +12,7 @@ import type { Sheet } from "~/features/flows/export/sheet";
 import { MESSAGES } from "~/lib/messages";
 import type { UserContext } from "~/server/auth/user-context.server";
 import type { Services } from "~/server/services.server";
+import { getUserSettings } from "~/server/settings/user-settings.server";
 import { resultsSheet } from "./columns";
 import { loadLookingGlassPage } from "./page.server";
 import { flattenRunRows } from "./run-rows";
@@ -19,7 +20,7 @@ import { isNetcommandType, parseQueryType } from "./url-state";
 
 export const LOOKING_GLASS_EXPORT_FORMATS = { public: ["csv", "xls", "xlsx"], private: ["csv", "xls", "xlsx", "png"] } as const;
 export type LookingGlassExportFormat = "csv" | "xls" | "xlsx" | "png";
-/** The spec's default CSV delimiter of this area (§9). */
+/** The spec's default CSV delimiter of this area (§9): the public page's, which has no user settings. */
 export const CSV_DELIMITER = ";";
 export const EXPORT_FILE_PREFIX = "flowlens_lookingglass_";
 
@@ -60,12 +61,12 @@ export async function buildLookingGlassExport(
   if (page.vantagePointError) throw new ExportInputError(page.vantagePointError);
   const rows = flattenRunRows(page.run);
   if (rows.length === 0) throw new ExportInputError(MESSAGES.emptyTableExport);
-  const sheet = resultsSheet("Looking Glass", rows, options.variant);
+  const sheet = resultsSheet("Looking Glass", rows, options.variant, page.timezone);
   const name = `${EXPORT_FILE_PREFIX}${page.state.queryType}_${new Date().toISOString().slice(0, 10).replace(/-/g, "")}`;
   const filename = `${name}.${format}`;
   switch (format) {
     case "csv":
-      return { body: sheetToCsv(sheet, CSV_DELIMITER), contentType: CONTENT_TYPES.csv, filename };
+      return { body: sheetToCsv(sheet, await csvDelimiter(services, options.user)), contentType: CONTENT_TYPES.csv, filename };
     case "xls":
       return { body: writeXls(sheet), contentType: CONTENT_TYPES.xls, filename };
     case "xlsx":
@@ -73,4 +74,9 @@ export async function buildLookingGlassExport(
     case "png":
       return { body: chartPng(tableSvg(sheet)), contentType: CONTENT_TYPES.png, filename };
   }
+}
+
+/** The user's CSV delimiter setting (user_settings.csv_delimiter); the area's default for anonymous visitors. */
+async function csvDelimiter(services: Pick<Services, "pg">, user: UserContext | null): Promise<string> {
+  return user ? (await getUserSettings(services.pg.db, user.id)).csv_delimiter || CSV_DELIMITER : CSV_DELIMITER;
 }

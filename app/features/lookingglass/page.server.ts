@@ -10,7 +10,9 @@ import { runReducer, initialRunState, eventsOfResponse, type RunState } from "~/
 import { publicQueryLimiter } from "~/features/routing/lookingglass-cache.server";
 import { cachedLookingGlassQuery, LookingGlassInputError, type LookingGlassResult } from "~/features/routing/lookingglass.server";
 import { listVantagePoints, type LookingGlassVariant, type VantagePointJson } from "~/features/routing/vantage-points.server";
+import { DEFAULT_TIMEZONE, safeTimezone } from "~/lib/date-format";
 import { MESSAGES } from "~/lib/messages";
+import { getUserSettings } from "~/server/settings/user-settings.server";
 import { clientAddress } from "~/server/auth/session.server";
 import type { UserContext } from "~/server/auth/user-context.server";
 import { log } from "~/server/log.server";
@@ -30,6 +32,8 @@ export type LookingGlassPage = {
   vantagePoints: ScreenVantagePoint[];
   state: LookingGlassUrlState;
   canInvokeNetcommandApi: boolean;
+  /** The timezone times are shown in: the user's; UTC on the public page. */
+  timezone: string;
   /** Whether the URL asked for a query. */
   submitted: boolean;
   /** The term's validation error (shown on the input), or the vantage point selection's. */
@@ -79,10 +83,10 @@ export async function loadLookingGlassPage(
   options: { variant: LookingGlassVariant; url: URL; request: Request; user: UserContext | null },
 ): Promise<LookingGlassPage> {
   const { variant, url } = options;
-  const canInvokeNetcommandApi = await netcommandAllowed(services, options.user);
+  const [canInvokeNetcommandApi, timezone] = await Promise.all([netcommandAllowed(services, options.user), userTimezone(services, options.user)]);
   const queryTypes = availableQueryTypes(canInvokeNetcommandApi);
   const submitted = isSubmitted(url.searchParams);
-  const base = { variant, canInvokeNetcommandApi, submitted, termError: null, vantagePointError: null, answeredTerm: null, jobs: [], refreshUrl: null };
+  const base = { variant, canInvokeNetcommandApi, timezone, submitted, termError: null, vantagePointError: null, answeredTerm: null, jobs: [], refreshUrl: null };
 
   let available: VantagePointJson[];
   try {
@@ -129,6 +133,10 @@ export async function loadLookingGlassPage(
     log.error(`Looking Glass query failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
     return { ...page, run: runReducer(runReducer(initialRunState(), { type: "start" }), { type: "error", message: MESSAGES.serverError }) };
   }
+}
+
+async function userTimezone(services: Pick<Services, "pg">, user: UserContext | null): Promise<string> {
+  return user ? safeTimezone((await getUserSettings(services.pg.db, user.id)).timezone) : DEFAULT_TIMEZONE;
 }
 
 const pendingRun = () => runReducer(initialRunState<LookingGlassRow>(), { type: "start" });

@@ -27,15 +27,39 @@ const PRIVATE_NAME: Record<"IDLE" | "PENDING" | "COMPLETED" | "NO_DATA" | "ABORT
 };
 
 /**
- * The name a variant shows. The private set has no NO_RESPONSE, BACKEND_ERROR or USER_INACTIVE:
- * there an unreachable server aborts the run, and a failed vantage point load or an expired
- * session is the app frame's concern (offline notice, login), so they read Aborted and Failed.
+ * The spec's name of a status in a variant (the machine name, kept in the page's data attributes).
+ * The private set has no NO_RESPONSE, BACKEND_ERROR or USER_INACTIVE: there an unreachable server
+ * aborts the run, and a failed vantage point load or an expired session is the app frame's concern
+ * (offline notice, login), so they read Aborted and Failed.
  */
 export function statusName(status: Status, variant: Variant): PublicStatus | PrivateStatus {
   if (variant === "public") return status;
   if (status === "NO_RESPONSE") return "Aborted";
   if (status === "BACKEND_ERROR" || status === "USER_INACTIVE") return "Failed";
   return PRIVATE_NAME[status];
+}
+
+/** What people read for a status: words, not the spec's codes (NODATA, IDLE …). */
+const STATUS_LABELS: Record<PublicStatus | PrivateStatus, string> = {
+  IDLE: "Ready",
+  Idle: "Ready",
+  PENDING: "Querying…",
+  Pending: "Querying…",
+  COMPLETED: "Completed",
+  Completed: "Completed",
+  NO_DATA: "No data",
+  NoData: "No data",
+  ABORTED: "Aborted",
+  Aborted: "Aborted",
+  FAILED: "Failed",
+  Failed: "Failed",
+  NO_RESPONSE: "No response from the server",
+  BACKEND_ERROR: "Offline",
+  USER_INACTIVE: "Session expired",
+};
+
+export function statusLabel(status: Status, variant: Variant): string {
+  return STATUS_LABELS[statusName(status, variant)];
 }
 
 export type Notice = { kind: "error" | "warning"; message: string };
@@ -51,11 +75,23 @@ export type RunState<Row> = {
   limit: { shown: number; total: number } | null;
   /** Notices (toasts) of the run, in order; the screen shows each once. */
   notices: Notice[];
-  /** Whether the run has shown its one 'no data' warning already. */
-  warnedNoData: boolean;
 };
 
-export const NO_DATA_WARNING = (vantagePoint: string) => `${vantagePoint}: ${MESSAGES.noDataForSearch}`;
+/** "A", "A and B", "A, B and C". */
+function listNames(names: readonly string[]): string {
+  return names.length <= 1 ? (names[0] ?? "") : `${names.slice(0, -1).join(", ")} and ${names.at(-1)}`;
+}
+
+/**
+ * The run's one 'no data' notice, naming every vantage point that had none: a warning beside
+ * rows of others, the error of an empty run otherwise ("none of the selected vantage points"
+ * when several were asked and none had data).
+ */
+export function noDataMessage(noData: readonly string[], asked: number): string {
+  if (noData.length === asked && asked > 1) return `None of the selected vantage points has data for this search. Try with other parameters.`;
+  if (noData.length === asked) return `No data found for search at ${listNames(noData)}. Try with other parameters.`;
+  return `No data found for search at ${listNames(noData)}.`;
+}
 
 export type RunEvent<Row> =
   | { type: "start" }
@@ -83,7 +119,7 @@ export type RunEvent<Row> =
   | { type: "reset" };
 
 export function initialRunState<Row>(status: Status = "IDLE"): RunState<Row> {
-  return { status, outcomes: [], limit: null, notices: [], warnedNoData: false };
+  return { status, outcomes: [], limit: null, notices: [] };
 }
 
 const hasRows = <Row>(state: RunState<Row>) => state.outcomes.some((o) => "rows" in o && o.rows.length > 0);
@@ -96,16 +132,20 @@ export function runReducer<Row>(state: RunState<Row>, event: RunEvent<Row>): Run
       if (state.status !== "PENDING") return state;
       if (event.rows.length === 0) return runReducer(state, { type: "notFound", vantagePoint: event.vantagePoint });
       return { ...state, outcomes: [...state.outcomes, { vantagePoint: event.vantagePoint, rows: event.rows }] };
-    case "notFound": {
+    case "notFound":
       if (state.status !== "PENDING") return state;
-      // One warning per run, however many vantage points have nothing.
-      const notices = state.warnedNoData ? state.notices : [...state.notices, { kind: "warning" as const, message: NO_DATA_WARNING(event.vantagePoint) }];
-      return { ...state, outcomes: [...state.outcomes, { vantagePoint: event.vantagePoint, noData: true }], notices, warnedNoData: true };
+      // The notice waits for the end of the run: one message names every vantage point without data.
+      return { ...state, outcomes: [...state.outcomes, { vantagePoint: event.vantagePoint, noData: true }] };
+    case "finish": {
+      if (state.status !== "PENDING") return state;
+      const noData = state.outcomes.filter((o) => "noData" in o).map((o) => o.vantagePoint);
+      if (hasRows(state)) {
+        const notices = noData.length ? [...state.notices, { kind: "warning" as const, message: noDataMessage(noData, state.outcomes.length) }] : state.notices;
+        return { ...state, status: "COMPLETED", limit: event.limit ?? null, notices };
+      }
+      const message = noData.length ? noDataMessage(noData, noData.length) : MESSAGES.noDataForSearch;
+      return { ...state, status: "NO_DATA", limit: null, notices: [...state.notices, { kind: "error", message }] };
     }
-    case "finish":
-      if (state.status !== "PENDING") return state;
-      if (hasRows(state)) return { ...state, status: "COMPLETED", limit: event.limit ?? null };
-      return { ...state, status: "NO_DATA", limit: null, notices: [...state.notices, { kind: "error", message: MESSAGES.noDataForSearch }] };
     case "error":
       return { ...state, status: "ABORTED", notices: [...state.notices, { kind: "error", message: event.message }] };
     case "noResponse":
