@@ -78,7 +78,7 @@ export function AppLayout({ frame, children }: { frame: AppFrame; children: Reac
           ))}
         </Group>
       </AppShell.Footer>
-      <NotificationPoller />
+      <NotificationPoller timezone={frame.timezone} />
     </AppShell>
   );
 }
