@@ -63,7 +63,7 @@ export function AppLayout({ frame, children }: { frame: AppFrame; children: Reac
         </div>
         <SiteFooter companyName={style.companyName} links={style.footerLinks} />
       </AppShell.Main>
-      <NotificationPoller />
+      <NotificationPoller timezone={frame.timezone} />
     </AppShell>
   );
 }

@@ -1,17 +1,18 @@
 import { notifications as toasts } from "@mantine/notifications";
 import { useEffect } from "react";
 import { NOTIFICATION_POLL_MS } from "~/lib/constants";
+import { formatDateLong } from "~/lib/date-format";
 
-type Item = { id: number; title: string; message: string; is_read: boolean; do_pop_up: boolean };
+type Item = { id: number; title: string; message: string; is_read: boolean; do_pop_up: boolean; created_at: string };
 
 const SHOWN_KEY = "flowlens.notifications.shown";
 
 /**
  * Polls auth/notifications/ every 60 s while the page is open (only rendered for logged-in users)
  * and pops up unread notifications flagged do_pop_up, once per browser session. Network errors
- * are ignored, as the spec says.
+ * are ignored, as the spec says. A pop-up gives the notification's time in the user's timezone.
  */
-export function NotificationPoller({ paused = false }: { paused?: boolean }) {
+export function NotificationPoller({ paused = false, timezone }: { paused?: boolean; timezone: string }) {
   useEffect(() => {
     if (paused) return;
     let cancelled = false;
@@ -24,7 +25,7 @@ export function NotificationPoller({ paused = false }: { paused?: boolean }) {
         for (const item of body.notifications) {
           if (item.is_read || !item.do_pop_up || shown.has(item.id)) continue;
           shown.add(item.id);
-          toasts.show({ title: item.title, message: item.message || " ", autoClose: 10_000 });
+          toasts.show({ title: item.title, message: [item.message, formatDateLong(item.created_at, timezone)].filter(Boolean).join(" · "), autoClose: 10_000 });
         }
         sessionStorage.setItem(SHOWN_KEY, JSON.stringify([...shown].slice(-200)));
       } catch {
@@ -37,6 +38,6 @@ export function NotificationPoller({ paused = false }: { paused?: boolean }) {
       cancelled = true;
       window.clearInterval(timer);
     };
-  }, [paused]);
+  }, [paused, timezone]);
   return null;
 }

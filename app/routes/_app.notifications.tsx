@@ -3,7 +3,9 @@ import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFu
 import { Form, Link, useLoaderData, useNavigation } from "@remix-run/react";
 import { z } from "zod";
 import { CsrfField } from "~/components/CsrfField";
+import { formatDateLong, safeTimezone } from "~/lib/date-format";
 import { readProtectedForm, requireUser } from "~/server/auth/guard.server";
+import { getUserSettings } from "~/server/settings/user-settings.server";
 import { deleteNotification, listNotifications, updateNotifications } from "~/server/notifications/notifications.server";
 
 export const meta: MetaFunction = () => [{ title: "Notifications · flowlens" }];
@@ -11,7 +13,8 @@ export const meta: MetaFunction = () => [{ title: "Notifications · flowlens" }]
 export async function loader({ request }: LoaderFunctionArgs) {
   const { services, user } = await requireUser(request);
   const showArchived = new URL(request.url).searchParams.get("archived") === "1";
-  return { notifications: await listNotifications(services.pg.db, user.id, { includeArchived: showArchived }), showArchived };
+  const [notifications, settings] = await Promise.all([listNotifications(services.pg.db, user.id, { includeArchived: showArchived }), getUserSettings(services.pg.db, user.id)]);
+  return { notifications, showArchived, timezone: safeTimezone(settings.timezone) };
 }
 
 const Intent = z.object({
@@ -46,7 +49,7 @@ function ActionButton({ id, intent, label }: { id: number; intent: string; label
 }
 
 export default function Notifications() {
-  const { notifications, showArchived } = useLoaderData<typeof loader>();
+  const { notifications, showArchived, timezone } = useLoaderData<typeof loader>();
   const navigation = useNavigation();
   return (
     <Stack maw={860}>
@@ -71,8 +74,8 @@ export default function Notifications() {
                 {n.is_archived ? <Badge size="xs" color="gray">archived</Badge> : null}
               </Group>
               {n.message ? <Text size="sm">{n.message}</Text> : null}
-              <Text size="xs" c="dimmed">
-                {new Date(n.created_at).toISOString().replace("T", " ").slice(0, 16)} UTC
+              <Text size="xs" c="dimmed" data-testid="notification-time">
+                {formatDateLong(n.created_at, timezone)}
               </Text>
             </Stack>
             <Group gap={6}>

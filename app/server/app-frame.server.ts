@@ -1,18 +1,21 @@
 import type { ToolRoute } from "~/lib/routes";
 import { requireUser } from "./auth/guard.server";
 import { unreadCount } from "./notifications/notifications.server";
+import { safeTimezone } from "~/lib/date-format";
 import { groupSwitcherData } from "./settings/groups.server";
 import { siteSettingsRole } from "./settings/site-settings.server";
 import { resolveStyle } from "./site-style.server";
+import { getUserSettings } from "./settings/user-settings.server";
 
 /** What the logged-in frame (header, menu, footer) needs, after the session and route guard. */
 export async function loadAppFrame(request: Request, route?: ToolRoute) {
   const { services, user, menu } = await requireUser(request, route);
-  const [style, unread, overrides, groupSwitcher] = await Promise.all([
+  const [style, unread, overrides, groupSwitcher, settings] = await Promise.all([
     resolveStyle(services.pg.db, user.id),
     unreadCount(services.pg.db, user.id),
     databaseOverrides(services, user.id),
     groupSwitcherData(services.pg.db, user),
+    getUserSettings(services.pg.db, user.id),
   ]);
   return {
     services,
@@ -24,6 +27,8 @@ export async function loadAppFrame(request: Request, route?: ToolRoute) {
       groupSwitcher,
       canEditSiteSettings: siteSettingsRole(user) !== null,
       menu: menu.map((item) => ({ path: item.path, label: item.menuLabel })),
+      /** The user's timezone: pop-ups give their time in it. */
+      timezone: safeTimezone(settings.timezone),
       user: { email: user.email, firstName: user.firstName, lastName: user.lastName, isStaff: user.isStaff, isSuperuser: user.isSuperuser, groups: user.groups },
     },
   };

@@ -32,6 +32,23 @@ async function enablePublicLookingGlass(m: BrowserMode) {
   await Promise.all([admin.page.waitForURL(/saved=site/), form.getByRole("button", { name: "Save site settings" }).click()]);
 }
 
+/**
+ * The wide-table check at a laptop's 1,166 px and a phone's 390 px: the page itself never scrolls
+ * sideways, and the first row's action is on screen.
+ */
+async function checkFits(page: Page, action: string) {
+  for (const width of [1166, 390]) {
+    await page.setViewportSize({ width, height: 900 });
+    const overflow = await page.evaluate(() => ({ scroll: document.documentElement.scrollWidth, client: document.documentElement.clientWidth }));
+    expect(overflow.scroll, `page width at ${width} px`).toBeLessThanOrEqual(overflow.client);
+    const box = await page.locator(action).first().boundingBox();
+    expect(box, `action at ${width} px`).not.toBeNull();
+    expect(box!.x + box!.width, `action inside the viewport at ${width} px`).toBeLessThanOrEqual(width);
+    expect(box!.x).toBeGreaterThanOrEqual(0);
+  }
+  await page.setViewportSize({ width: 1366, height: 900 });
+}
+
 async function headers(page: Page): Promise<string[]> {
   return page.locator(HEADERS).evaluateAll((ths) => ths.map((th) => (th.textContent ?? "").trim()));
 }
@@ -44,7 +61,7 @@ describeBothModes("looking glass", (m) => {
     await logIn(m.page, "admin@flowlens.example", "flowlens-admin");
     await m.goto("/lookingglass");
     expect(await m.page.getByTestId("lookingglass-results").innerText()).toContain(MESSAGES.lookingGlassBeforeSubmit);
-    expect(await m.page.getByTestId("lookingglass-status").textContent()).toBe("Idle");
+    expect(await m.page.getByTestId("lookingglass-status").textContent()).toBe("Ready");
     // Nothing selected yet: submit is disabled.
     expect(await m.page.getByRole("button", { name: "Submit" }).isDisabled()).toBe(true);
     await m.page.getByLabel("Select all vantage points").check({ force: true });
@@ -56,7 +73,7 @@ describeBothModes("looking glass", (m) => {
     await m.page.locator("input[name=queryTerm]").fill("203.0.113.0/24");
     await m.page.getByRole("button", { name: "Submit" }).click();
     await m.page.locator(TABLE_ROWS).first().waitFor({ timeout: 30_000 });
-    await m.page.waitForFunction(() => document.querySelector("[data-testid=lookingglass-status]")?.textContent === "Completed");
+    await m.page.waitForFunction(() => document.querySelector("[data-testid=lookingglass-status]")?.getAttribute("data-status") === "Completed");
     const url = new URL(m.page.url());
     expect(url.searchParams.get("queryType")).toBe("IpPrefixQuery");
     expect(url.searchParams.get("queryTerm")).toBe("203.0.113.0/24");
@@ -64,8 +81,16 @@ describeBothModes("looking glass", (m) => {
     // The interactive table replaces the server's once its chunk has loaded.
     await m.page.getByRole("button", { name: "Details" }).first().waitFor();
     const cols = await headers(m.page);
-    expect(cols).toEqual(expect.arrayContaining(["VantagePoint", "Prefix", "BGP as_path", "BGP community", "BGP originator_id", "LastUpdate (UTC)", "Action"]));
-    const firstVp = await m.page.locator(`${TABLE_ROWS} >> nth=0 >> td >> nth=0`).innerText();
+    // The action first, the default columns; the others are in the row details and the column picker.
+    expect(cols[0]).toBe("Action");
+    expect(cols).toEqual(expect.arrayContaining(["Vantage point", "Prefix", "AS path", "Next hop", "Last update (UTC)"]));
+    expect(cols).not.toContain("Communities");
+    await checkFits(m.page, `${TABLE_ROWS} >> nth=0 >> button:has-text("Details")`);
+    await m.page.getByRole("button", { name: "Show/Hide columns" }).click();
+    await m.page.getByRole("menuitem", { name: "Communities" }).or(m.page.getByText("Communities", { exact: true })).first().click();
+    await m.page.keyboard.press("Escape");
+    await m.page.waitForFunction(() => [...document.querySelectorAll("[data-testid=lookingglass-table] thead th")].some((th) => th.textContent?.includes("Communities")));
+    const firstVp = await m.page.locator(`${TABLE_ROWS} >> nth=0 >> td >> nth=1`).innerText();
     expect(firstVp).toMatch(/^\S+ \S.*, \S/); // 'Router City, Country'
     await m.page.getByRole("button", { name: "Details" }).first().click();
     await m.page.getByRole("dialog").getByText("Route details").waitFor();
@@ -73,7 +98,7 @@ describeBothModes("looking glass", (m) => {
     await m.page.keyboard.press("Escape");
     // Changing the type resets the status and clears the output.
     await m.page.locator("select[name=queryType]").selectOption("AsPathQuery");
-    expect(await m.page.getByTestId("lookingglass-status").textContent()).toBe("Idle");
+    expect(await m.page.getByTestId("lookingglass-status").textContent()).toBe("Ready");
     expect(await m.page.getByTestId("lookingglass-results").innerText()).toContain(MESSAGES.lookingGlassBeforeSubmit);
     expect(m.pageErrors.map((e) => e.message)).toEqual([]);
   });
@@ -83,6 +108,22 @@ describeBothModes("looking glass", (m) => {
     const res = await m.goto("/lookingglass?selectedVantagePoints=%5B%22all%22%5D&queryType=IP_PREFIX_QUERY&queryTerm=203.0.113.0%2F24");
     expect(res?.status()).toBe(200);
     expect(await m.page.locator(TABLE_ROWS).count()).toBeGreaterThan(0);
+    if (!m.javaScriptEnabled) {
+      // Every column is in the row's details, which open without JavaScript.
+      await checkFits(m.page, `${TABLE_ROWS} >> nth=0 >> summary`);
+      await m.page.locator(`${TABLE_ROWS} >> nth=0 >> summary`).click();
+      const detail = await m.page.locator(`${TABLE_ROWS} >> nth=0 >> details`).innerText();
+      expect(detail).toContain("Communities");
+      expect(detail).toContain("Originator ID");
+    }
+  });
+
+  it("no data at any vantage point: one message, not the first vantage point's name", async () => {
+    await logIn(m.page, "operator@flowlens.example", "flowlens-operator");
+    await m.goto("/lookingglass?selectedVantagePoints=%5B%22all%22%5D&queryType=IpPrefixQuery&queryTerm=192.0.2.77");
+    const notices = await m.page.getByTestId("lookingglass-notice").allInnerTexts();
+    expect(notices).toEqual(["None of the selected vantage points has data for this search. Try with other parameters."]);
+    expect(await m.page.getByTestId("lookingglass-status").textContent()).toBe("No data");
   });
 
   it("public: the GET form answers with server-rendered results, public vantage points and columns only", async () => {
@@ -102,10 +143,11 @@ describeBothModes("looking glass", (m) => {
     await Promise.all([m.page.waitForURL(/queryTerm=/), m.page.getByRole("button", { name: "Submit" }).click()]);
     await m.page.locator(TABLE_ROWS).first().waitFor({ timeout: 30_000 });
     const cols = await headers(m.page);
-    expect(cols).toContain("VantagePoint");
-    expect(cols).not.toContain("BGP community");
-    expect(cols).not.toContain("BGP originator_id");
-    const vps = await m.page.locator(`${TABLE_ROWS} td:first-child`).evaluateAll((tds) => [...new Set(tds.map((td) => (td.textContent ?? "").trim()))]);
+    expect(cols).toEqual(expect.arrayContaining(["Action", "Vantage point", "Last update (UTC)"]));
+    expect(cols).not.toContain("Communities");
+    expect(cols).not.toContain("Originator ID");
+    await checkFits(m.page, m.javaScriptEnabled ? `${TABLE_ROWS} >> nth=0 >> button:has-text("Details")` : `${TABLE_ROWS} >> nth=0 >> summary`);
+    const vps = await m.page.locator(`${TABLE_ROWS} td:nth-child(2)`).evaluateAll((tds) => [...new Set(tds.map((td) => (td.textContent ?? "").trim()))]);
     for (const vp of vps) expect(["Frankfurt, Germany 1", "Berlin, Germany"]).toContain(vp);
     expect(await m.page.locator(TABLE_ROWS).count()).toBeLessThanOrEqual(25);
     await m.screenshot(`looking glass public results (${m.label})`);
@@ -126,7 +168,7 @@ describeBothModes("looking glass", (m) => {
       const csv = await m.page.request.get(appURL(csvHref!));
       expect(csv.status()).toBe(200);
       const lines = (await csv.text()).trim().split("\r\n");
-      expect(lines[0]).toBe("VantagePoint;Prefix;RouteDistinguisher;BGP as_path;BGP local_pref;BGP med;BGP next_hop;LastUpdate (UTC)");
+      expect(lines[0]).toBe("Vantage point;Prefix;Route distinguisher;AS path;Local preference;MED;Next hop;Last update (UTC)");
       expect(lines.length).toBeGreaterThan(1);
     } else {
       expect(m.pageErrors.map((e) => e.message)).toEqual([]);
