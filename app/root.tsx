@@ -3,13 +3,13 @@ import "@mantine/dates/styles.css";
 import "@mantine/notifications/styles.css";
 import "mantine-react-table/styles.css";
 
-import { Alert, ColorSchemeScript, MantineProvider, mantineHtmlProps } from "@mantine/core";
+import { ColorSchemeScript, MantineProvider, mantineHtmlProps } from "@mantine/core";
 import { Notifications } from "@mantine/notifications";
 import { data, type HeadersFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Links, Meta, Outlet, Scripts, ScrollRestoration, isRouteErrorResponse, useRouteError, useRouteLoaderData } from "@remix-run/react";
 import type { ReactNode } from "react";
 import { StartupErrorPage } from "~/components/ErrorPages";
-import { browserSupport, INCOMPATIBLE_BROWSER_MESSAGE } from "~/lib/browser-support";
+import { browserSupport } from "~/lib/browser-support";
 import { classifyStartupError } from "~/lib/startup-error";
 import { cssVariablesResolverOf, themeOf } from "~/lib/theme";
 import { csrfCookieHeader, newCsrfToken, readCsrfCookie } from "~/server/auth/csrf.server";
@@ -27,6 +27,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
     csrfToken,
     style,
     variant: services.config.APP_VARIANT,
+    // Shown only by screens that need a modern browser (BrowserSupportNotice).
     browserSupported: browserSupport(request.headers.get("User-Agent")).supported,
     sessionStatus: session.status,
     user: session.user ? { email: session.user.email, firstName: session.user.firstName, lastName: session.user.lastName } : null,
@@ -58,11 +59,6 @@ export function Layout({ children }: { children: ReactNode }) {
       <body>
         <MantineProvider theme={theme} cssVariablesResolver={cssVariablesResolverOf(data?.style)} defaultColorScheme="light">
           <Notifications position="top-right" />
-          {data && !data.browserSupported ? (
-            <Alert color="yellow" radius={0} role="status">
-              {INCOMPATIBLE_BROWSER_MESSAGE}
-            </Alert>
-          ) : null}
           {children}
         </MantineProvider>
         <ScrollRestoration />

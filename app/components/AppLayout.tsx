@@ -3,6 +3,7 @@ import { Form, Link, useLocation } from "@remix-run/react";
 import type { ReactNode } from "react";
 import { contrastText } from "~/lib/colors";
 import type { AppFrame } from "~/server/app-frame.server";
+import { BrowserSupportNotice } from "./BrowserSupportNotice";
 import classes from "./AppLayout.module.css";
 import { CsrfField } from "./CsrfField";
 import { GroupSwitcher } from "./GroupSwitcher";
@@ -53,6 +54,7 @@ export function AppLayout({ frame, children }: { frame: AppFrame; children: Reac
       </AppShell.Navbar>
       <AppShell.Main className={classes.main}>
         <div className={classes.content}>
+          <BrowserSupportNotice />
           {frame.overrides.clickhouseDb || frame.overrides.rawFlowDb ? (
             <Alert color="orange" mb="md" title="Database override active">
               {frame.overrides.clickhouseDb ? `Flows are read from the ClickHouse database "${frame.overrides.clickhouseDb}". ` : ""}

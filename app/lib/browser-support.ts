@@ -12,3 +12,11 @@ export function browserSupport(userAgent: string | null): { supported: boolean; 
 
 export const INCOMPATIBLE_BROWSER_MESSAGE =
   "Your browser is not supported. flowlens is made for Chrome or Chromium 129 or newer and Firefox 128 or newer; some screens may not work as intended.";
+
+/** The route handle of a screen whose interactive parts (charts, pickers, tables) need a supported browser. */
+export const MODERN_BROWSER_HANDLE = { needsModernBrowser: true } as const;
+
+/** Whether any of the matched routes' handles asks for a modern browser. */
+export function needsModernBrowser(handles: unknown[]): boolean {
+  return handles.some((h) => typeof h === "object" && h !== null && (h as { needsModernBrowser?: unknown }).needsModernBrowser === true);
+}

@@ -11,9 +11,13 @@ import { findToolRoute } from "~/lib/routes";
 import { formatBitsPerSecond } from "~/lib/units";
 import { requireUser } from "~/server/auth/guard.server";
 import { IpVersionField } from "~/features/flows/ui/IpVersionField";
+import { MODERN_BROWSER_HANDLE } from "~/lib/browser-support";
 
 const PATH = "/as-flows-analysis";
 const TITLE = "AS Flows Analysis";
+
+/** Charts, pickers and tables need a supported browser: the incompatible-browser warning shows here. */
+export const handle = MODERN_BROWSER_HANDLE;
 
 export const meta: MetaFunction = () => [{ title: `${TITLE} · flowlens` }];
 

@@ -13,8 +13,12 @@ import { formatDateLong } from "~/lib/date-format";
 import { resultsLimited } from "~/lib/messages";
 import { findToolRoute } from "~/lib/routes";
 import { requireUser } from "~/server/auth/guard.server";
+import { MODERN_BROWSER_HANDLE } from "~/lib/browser-support";
 
 const PATH = "/controlplane";
+
+/** Charts, pickers and tables need a supported browser: the incompatible-browser warning shows here. */
+export const handle = MODERN_BROWSER_HANDLE;
 
 export const meta: MetaFunction = () => [{ title: "Control Plane · flowlens" }];
 

@@ -4,9 +4,13 @@ import { loadExplorer } from "~/features/flows/explorer.server";
 import { ExplorerError, ExplorerView } from "~/features/flows/ui/ExplorerView";
 import { findToolRoute } from "~/lib/routes";
 import { requireUser } from "~/server/auth/guard.server";
+import { MODERN_BROWSER_HANDLE } from "~/lib/browser-support";
 
 const TITLE = "Flow Explorer";
 const PATH = "/flow-explorer";
+
+/** Charts, pickers and tables need a supported browser: the incompatible-browser warning shows here. */
+export const handle = MODERN_BROWSER_HANDLE;
 
 export const meta: MetaFunction = () => [{ title: `${TITLE} · flowlens` }];
 

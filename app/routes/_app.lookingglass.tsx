@@ -6,10 +6,14 @@ import { loadLookingGlassPage } from "~/features/lookingglass/page.server";
 import { refreshMeta } from "~/features/lookingglass/url-state";
 import { findToolRoute, isToolBuilt } from "~/lib/routes";
 import { requireUser, tablesWithoutData } from "~/server/auth/guard.server";
+import { MODERN_BROWSER_HANDLE } from "~/lib/browser-support";
 
 const PATH = "/lookingglass";
 
 // Ping/traceroute jobs of a deep link still running: the page reads them again shortly.
+/** Charts, pickers and tables need a supported browser: the incompatible-browser warning shows here. */
+export const handle = MODERN_BROWSER_HANDLE;
+
 export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: "Looking Glass · flowlens" }, ...refreshMeta(data?.page.refreshUrl)];
 
 /**

@@ -10,8 +10,8 @@ import { isHexColor } from "~/lib/colors";
 import { readProtectedForm, requireUser } from "~/server/auth/guard.server";
 import { getPersonalStyle, PERSONAL_FIELDS, resetPersonalStyle, setPersonalStyle, siteSettingsRole, ensureDefaultStyle, styleToJson } from "~/server/settings/site-settings.server";
 import {
-  EDITABLE_SETTING_NAMES,
   getUserSettings,
+  settingsForPermissions,
   SETTING_LABELS,
   TIMEZONES,
   updateUserSettings,
@@ -35,10 +35,14 @@ const SAVED_MESSAGES: Record<string, string> = {
 export async function loader({ request }: LoaderFunctionArgs) {
   const { services, user } = await requireUser(request);
   const db = services.pg.db;
-  const [settings, personal, siteDefault] = await Promise.all([getUserSettings(db, user.id), getPersonalStyle(db, user.id), ensureDefaultStyle(db)]);
+  const [all, personal, siteDefault] = await Promise.all([getUserSettings(db, user.id), getPersonalStyle(db, user.id), ensureDefaultStyle(db)]);
   const saved = new URL(request.url).searchParams.get("saved");
+  // Only the settings of tools the user can use reach the page (a delegated user has no Core Planner thresholds).
+  const visible = settingsForPermissions(user.permissions);
+  const settings = Object.fromEntries(visible.map((name) => [name, all[name]])) as Partial<Pick<typeof all, EditableSettingName>>;
   return {
     settings,
+    visible,
     timezones: TIMEZONES,
     personal,
     siteDefault: styleToJson(siteDefault),
@@ -58,7 +62,8 @@ export async function action({ request }: ActionFunctionArgs) {
   const intent = String(form.get("intent") ?? "settings");
   const values: Record<string, string> = {};
   if (intent === "settings") {
-    for (const name of EDITABLE_SETTING_NAMES) {
+    // Fields of settings the user may not see are ignored, whatever the form carried.
+    for (const name of settingsForPermissions(user.permissions)) {
       const v = form.get(name);
       if (typeof v === "string") values[name] = v;
     }
@@ -86,7 +91,8 @@ const THRESHOLD_ROWS = [
 ] as const;
 
 export default function SettingsPage() {
-  const { settings, timezones, personal, siteDefault, savedMessage, canEditSite, labels } = useLoaderData<typeof loader>();
+  const { settings, visible, timezones, personal, siteDefault, savedMessage, canEditSite, labels } = useLoaderData<typeof loader>();
+  const shown = new Set<string>(visible);
   const result = useActionData<typeof action>();
   const navigation = useNavigation();
   const busy = navigation.state === "submitting";
@@ -141,8 +147,10 @@ export default function SettingsPage() {
               />
             </SimpleGrid>
 
-            <Divider label="Utilization thresholds (0 to 1; medium must be lower than high)" labelPosition="left" />
-            {THRESHOLD_ROWS.map((row) => (
+            {THRESHOLD_ROWS.some((row) => shown.has(`${row.group}_util_threshold_medium`)) ? (
+              <Divider label="Utilization thresholds (0 to 1; medium must be lower than high)" labelPosition="left" />
+            ) : null}
+            {THRESHOLD_ROWS.filter((row) => shown.has(`${row.group}_util_threshold_medium`)).map((row) => (
               <SimpleGrid key={row.group} cols={{ base: 1, sm: 2 }}>
                 {(["medium", "high"] as const).map((level) => {
                   const name = `${row.group}_util_threshold_${level}` as EditableSettingName;
@@ -161,8 +169,8 @@ export default function SettingsPage() {
               </SimpleGrid>
             ))}
 
-            <Divider label="Build-out" labelPosition="left" />
-            {(["extlinks", "intlinks"] as const).map((group) => {
+            {shown.has("extlinks_buildout_threshold") || shown.has("intlinks_buildout_threshold") ? <Divider label="Build-out" labelPosition="left" /> : null}
+            {(["extlinks", "intlinks"] as const).filter((group) => shown.has(`${group}_buildout_threshold`)).map((group) => {
               const threshold = `${group}_buildout_threshold` as const;
               const type = `${group}_buildout_type` as const;
               return (

@@ -1,12 +1,12 @@
 import { z } from "zod";
 import { apiError, endpoint, resourceRoute } from "~/server/api/contract.server";
 import { setEnable2fa, TwoFactorError } from "~/server/auth/two-factor.server";
-import { getUserSettings, SettingsError, updateUserSetting } from "~/server/settings/user-settings.server";
+import { getUserSettings, settingsForPermissions, SettingsError, updateUserSetting } from "~/server/settings/user-settings.server";
 
 /**
  * POST auth/settings/{name}/ (shell §7): body { value, level? } — level (medium|high) for the
  * *_util_threshold names. Answers the whole, updated settings object; a bad value is a 400 whose
- * `errors` name the setting. enable_2fa goes to the two-factor module (it needs a confirmed device).
+ * `errors` name the setting; a setting of a tool the user may not use a 403. enable_2fa goes to the two-factor module (it needs a confirmed device).
  */
 const post = endpoint({
   method: "POST",
@@ -20,7 +20,7 @@ const post = endpoint({
         await setEnable2fa(context.services.pg.db, user!.id, value.data);
         return await getUserSettings(context.services.pg.db, user!.id);
       }
-      return await updateUserSetting(context.services.pg.db, user!.id, params.name ?? "", body.value, body.level);
+      return await updateUserSetting(context.services.pg.db, user!.id, params.name ?? "", body.value, body.level, settingsForPermissions(user!.permissions));
     } catch (error) {
       if (error instanceof SettingsError) return apiError(error.status, error.message, { errors: error.errors });
       if (error instanceof TwoFactorError) return apiError(error.status, error.message, { errors: [{ field: "enable_2fa", message: error.message }] });

@@ -2,7 +2,7 @@
 // default style (siteconfig/, /site-settings, moderator rules), personal style overrides, and groups.
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { groups, siteSettings, styles, userGroups, users } from "~db/postgres/schema";
+import { groups, siteSettings, styles, userGroups, userPermissions, users } from "~db/postgres/schema";
 import { MESSAGES } from "~/lib/messages";
 import { MODERATORS_GROUP } from "~/lib/permissions";
 import { createSession } from "~/server/auth/session.server";
@@ -141,6 +141,11 @@ beforeAll(async () => {
   await stores.pg.db.insert(userGroups).values([
     { userId: ids.moderator, groupId: moderators.id },
     { userId: ids.modSwitcher, groupId: moderators.id },
+  ]);
+  // The planners' thresholds are "other"'s to change only with the planners' permissions.
+  await stores.pg.db.insert(userPermissions).values([
+    { userId: ids.other, permission: "API_LINK_UTIL_INTERNAL" },
+    { userId: ids.other, permission: "FRONTEND_LINK_UTIL_EXTERNAL" },
   ]);
 });
 afterAll(() => stores?.dispose());

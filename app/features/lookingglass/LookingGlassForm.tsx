@@ -96,7 +96,8 @@ export function LookingGlassForm(props: LookingGlassFormProps) {
             }}
             w={{ base: "100%", xs: 180 }}
           />
-          <Popover opened={hydrated && focused && termError !== null} position="bottom-start" withArrow>
+          {/* withRoles off: a text input may not carry the aria-expanded a popover target gets; the help repeats the field's error text. */}
+          <Popover opened={hydrated && focused && termError !== null} position="bottom-start" withArrow withRoles={false}>
             <Popover.Target>
               <TextInput
                 name={PARAM.queryTerm}

@@ -7,6 +7,7 @@
  */
 import { Anchor, Box, Container, Group, Text, Title } from "@mantine/core";
 import type { ReactNode } from "react";
+import { contrastText } from "~/lib/colors";
 
 export type PublicStyle = {
   companyName: string;
@@ -34,11 +35,12 @@ export function PublicLayout({ style, asNameOfDeployment, children }: { style: P
   const links = branded ? brandedFooterLinks(style.footerLinks) : style.footerLinks;
   return (
     <Box style={{ minHeight: "100vh", display: "flex", flexDirection: "column", fontFamily }} data-layout={branded ? "branded" : "generic"}>
-      <Box component="header" bg={style.colorTertiary} c="white" py="sm">
+      <Box component="header" bg={style.colorTertiary} c={contrastText(style.colorTertiary)} py="sm">
         <Container size="xl">
           <Group gap="sm">
             {style.companyLogo ? <img src={`data:image/png;base64,${style.companyLogo}`} alt={style.companyName} height={32} /> : null}
-            <Title order={3} c="white">
+            {/* The page's one h1: the screen is this Looking Glass. */}
+            <Title order={1} size="h3" c="inherit">
               {branded ? `${asNameOfDeployment} Looking Glass` : `${style.companyName} Looking Glass`}
             </Title>
           </Group>

@@ -1,5 +1,7 @@
 import { eq } from "drizzle-orm";
 import { userSettings } from "~db/postgres/schema";
+import { MESSAGES } from "~/lib/messages";
+import type { Permission } from "~/lib/permissions";
 import type { Db } from "../postgres.server";
 
 /**
@@ -98,6 +100,39 @@ export const SETTING_LABELS: Record<EditableSettingName, string> = {
   intlinks_buildout_threshold: "Core Planner build-out threshold",
   intlinks_buildout_type: "Core Planner build-out type",
 };
+
+const CORE_PLANNER: readonly Permission[] = ["API_LINK_UTIL_INTERNAL"];
+const BORDER_PLANNER: readonly Permission[] = ["FRONTEND_LINK_UTIL_EXTERNAL"];
+
+/**
+ * The tool a setting concerns, as the permissions that open it (any one will do): internal-link
+ * settings belong to the Core Planner, external-link ones to the Border Planner, and the timeseries
+ * utilization thresholds colour the link timeseries of both. Timezone and CSV delimiter are everyone's.
+ */
+const SETTING_PERMISSIONS: Partial<Record<EditableSettingName, readonly Permission[]>> = {
+  timeseries_util_threshold_medium: [...CORE_PLANNER, ...BORDER_PLANNER],
+  timeseries_util_threshold_high: [...CORE_PLANNER, ...BORDER_PLANNER],
+  intlinks_util_threshold_medium: CORE_PLANNER,
+  intlinks_util_threshold_high: CORE_PLANNER,
+  intlinks_buildout_threshold: CORE_PLANNER,
+  intlinks_buildout_type: CORE_PLANNER,
+  extlinks_util_threshold_medium: BORDER_PLANNER,
+  extlinks_util_threshold_high: BORDER_PLANNER,
+  extlinks_buildout_threshold: BORDER_PLANNER,
+  extlinks_buildout_type: BORDER_PLANNER,
+};
+
+/** The settings a user with these permissions may see and change (a delegated user without the planners: timezone and CSV delimiter). */
+export function settingsForPermissions(permissions: readonly string[]): EditableSettingName[] {
+  return EDITABLE_SETTING_NAMES.filter((name) => {
+    const needed = SETTING_PERMISSIONS[name];
+    return !needed || needed.some((p) => permissions.includes(p));
+  });
+}
+
+function requireAllowed(name: EditableSettingName, allowed: readonly EditableSettingName[] | undefined): void {
+  if (allowed && !allowed.includes(name)) throw new SettingsError(403, MESSAGES.permissionDenied, [{ field: name, message: MESSAGES.permissionDenied }]);
+}
 
 export const TWO_FA_MESSAGE = "Two-factor authentication is switched on and off in the two-factor settings (/settings/security), not here.";
 
@@ -280,9 +315,20 @@ function errorList(errors: Partial<Record<EditableSettingName, string>>) {
   return Object.entries(errors).map(([field, message]) => ({ field, message: message as string }));
 }
 
-/** POST auth/settings/{name}/: one setting; the answer is the whole, updated settings object. */
-export async function updateUserSetting(db: Db, userId: number, name: string, value: unknown, level?: string | null): Promise<UserSettingsJson> {
+/**
+ * POST auth/settings/{name}/: one setting; the answer is the whole, updated settings object. With
+ * `allowed` (settingsForPermissions), a setting of a tool the user cannot use is refused with 403.
+ */
+export async function updateUserSetting(
+  db: Db,
+  userId: number,
+  name: string,
+  value: unknown,
+  level?: string | null,
+  allowed?: readonly EditableSettingName[],
+): Promise<UserSettingsJson> {
   const settingName = resolveSettingName(name, level);
+  requireAllowed(settingName, allowed);
   const current = await getUserSettings(db, userId);
   const { patch, errors } = validateSettings({ [settingName]: value }, current);
   const list = errorList(errors);

@@ -119,7 +119,6 @@ function DateRangePickers({ rangeValue, start, end, shown, timezone, error, onCh
       <NativeSelect label="Date range" name="dateRange" value={preset} onChange={(e) => setPreset(e.currentTarget.value)} data={RANGE_OPTIONS} w={210} />
       <DateTimePicker
         label={`Start (${timezone})`}
-        aria-label="Start"
         valueFormat={LONG_FORMAT}
         value={draft.start}
         onChange={(v) => setDraft((d) => ({ ...d, start: v }))}
@@ -131,7 +130,6 @@ function DateRangePickers({ rangeValue, start, end, shown, timezone, error, onCh
       />
       <DateTimePicker
         label={`End (${timezone})`}
-        aria-label="End"
         valueFormat={LONG_FORMAT}
         value={draft.end}
         onChange={(v) => setDraft((d) => ({ ...d, end: v }))}

@@ -1,4 +1,5 @@
-import { Pill, Tooltip } from "@mantine/core";
+import { Pill, Tooltip, VisuallyHidden } from "@mantine/core";
+import { IconLock } from "@tabler/icons-react";
 import { useEffect, useState } from "react";
 import { getDimension, type DimensionId } from "../dimensions";
 import type { FlowFilter } from "../filters";
@@ -52,7 +53,13 @@ function FilterChip({ filter, removable, named, onRemove }: { filter: FlowFilter
         }}
       >
         {filter.isNegation ? <span aria-label="not">≠ </span> : null}
-        {filter.locked ? <span aria-label="locked">🔒 </span> : null}
+        {/* An SVG icon, not the 🔒 emoji: without an emoji font that rendered as an empty box. */}
+        {filter.locked ? (
+          <>
+            <IconLock size={12} stroke={2} aria-hidden="true" style={{ verticalAlign: "-1px", marginRight: 4 }} data-testid="locked-icon" />
+            <VisuallyHidden>locked: </VisuallyHidden>
+          </>
+        ) : null}
         <span style={filter.isNegation ? { textDecoration: "line-through" } : undefined}>{text}</span>
       </Pill>
     </Tooltip>

@@ -3,6 +3,7 @@ import { Line } from "@nivo/line";
 import { Sankey } from "@nivo/sankey";
 import { useMemo } from "react";
 import { formatBitsPerSecond } from "~/lib/units";
+import { describeSankey, describeTimeseries } from "./chart-descriptions";
 import { fmtTime } from "./format";
 import { timeTicks } from "./time-ticks";
 import { useHydrated } from "./use-hydrated";
@@ -46,6 +47,8 @@ export function TimeseriesChart({ timeseries, timezone }: { timeseries: Timeseri
   return (
     <div data-testid="timeseries-chart" style={{ overflowX: "auto" }}>
       <Line
+        role="img"
+        ariaLabel={describeTimeseries(timeseries, `${labels.get(first)} to ${labels.get(last)} (${timezone})`)}
         width={CHART_WIDTH}
         height={CHART_HEIGHT}
         animate={false}
@@ -84,6 +87,8 @@ export function SankeyChart({ sankey, error, height = 480 }: { sankey: SankeyDat
   return (
     <div data-testid="sankey-chart" style={{ overflowX: "auto" }}>
       <Sankey
+        role="img"
+        ariaLabel={describeSankey(sankey)}
         width={CHART_WIDTH}
         height={height}
         animate={false}
