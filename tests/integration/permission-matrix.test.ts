@@ -172,6 +172,8 @@ type Sample = {
   /** Form body of a screen action (with the csrfmiddlewaretoken field unless csrf is false). */
   form?: Record<string, string> | (() => Record<string, string>);
   csrf?: boolean;
+  /** Extra request headers (e.g. Sec-Fetch-Site of a browser). */
+  headers?: Record<string, string>;
   site?: Site;
   note?: string;
   /** Undo a mutation the access check let through (runs after every role's call). */
@@ -392,10 +394,11 @@ const MATRIX: Record<string, Sample[]> = {
     { method: "POST", url: "/login/2fa", form: { code: "wrong-code" }, csrf: false, expect: everyone(CSRF_FAILED) },
   ],
   "logout.tsx": [
-    { url: "/logout", expect: everyone("/login") },
-    { url: "/logout?reason=no-permissions", expect: everyone("/login?reason=no-permissions") },
+    { url: "/logout", headers: { "Sec-Fetch-Site": "same-origin" }, expect: everyone("/login") },
+    { url: "/logout?reason=no-permissions", headers: { "Sec-Fetch-Site": "same-origin" }, expect: everyone("/login?reason=no-permissions") },
+    { url: "/logout", headers: { "Sec-Fetch-Site": "cross-site" }, note: "a confirmation for signed-in sessions", expect: { ...everyone(200), anonymous: "/login", expired: "/login" } },
     { method: "POST", url: "/logout", form: {}, expect: everyone("/login") },
-    { method: "POST", url: "/logout", form: {}, csrf: false, note: "logout is not CSRF-protected (GET logs out too)", expect: everyone("/login") },
+    { method: "POST", url: "/logout", form: {}, csrf: false, note: "no CSRF field: the confirmation instead", expect: everyone("/logout") },
   ],
   "password-reset.tsx": [
     { url: "/password-reset", expect: everyone(200) },
@@ -795,7 +798,7 @@ async function cookieFor(role: Role): Promise<string> {
 async function buildRequest(sample: Sample, role: Role): Promise<Request> {
   const method = sample.method ?? "GET";
   const url = typeof sample.url === "function" ? sample.url() : sample.url;
-  const headers = new Headers({ Cookie: await cookieFor(role), Accept: sample.form ? "text/html" : "application/json" });
+  const headers = new Headers({ Cookie: await cookieFor(role), Accept: sample.form ? "text/html" : "application/json", ...sample.headers });
   let body: string | undefined;
   if (sample.form) {
     const fields = new URLSearchParams(typeof sample.form === "function" ? sample.form() : sample.form);
