@@ -506,6 +506,11 @@ const MATRIX: Record<string, Sample[]> = {
   ],
   "api.flows.export.ts": [
     { url: "/api/flows/export?dimension=AS_SRC_INGRESS", note: "these stores have no operator AS, so nothing to export: the empty-table 400 after the access check", expect: api("API_FLOWS_4D", 400) },
+    {
+      url: "/api/flows/export?dimension=AS_SRC_INGRESS&scope=EGRESS",
+      note: "the AS Flows Egress export needs FLOWS_EGRESS too",
+      expect: { ...api("API_FLOWS_4D", 400), ...perRole((role) => (has(role, "API_FLOWS_4D") ? (has(role, "FLOWS_EGRESS") ? 400 : "403:permission_denied") : "403:permission_denied")) },
+    },
     GET_ONLY_405("/api/flows/export"),
   ],
   "api.flows.timestamps.ts": [{ url: "/api/flows/timestamps", expect: api("API_FLOWS_4D") }, GET_ONLY_405("/api/flows/timestamps")],
