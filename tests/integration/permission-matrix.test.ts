@@ -598,7 +598,8 @@ const MATRIX: Record<string, Sample[]> = {
   ],
   "auth.2fa.devices.generate_key.ts": [{ url: "/auth/2fa/devices/generate_key?name=Matrix", expect: api("login") }, GET_ONLY_405("/auth/2fa/devices/generate_key")],
   "auth.2fa.devices.generate_recovery_codes.ts": [
-    { url: "/auth/2fa/devices/generate_recovery_codes", expect: api("login") },
+    { url: "/auth/2fa/devices/generate_recovery_codes", headers: { "X-CSRFToken": CSRF_TOKEN }, expect: api("login") },
+    { url: "/auth/2fa/devices/generate_recovery_codes", note: "a GET that replaces codes: the CSRF header is required", expect: api("login", CSRF_FAILED) },
     GET_ONLY_405("/auth/2fa/devices/generate_recovery_codes"),
   ],
   "auth.2fa.devices.ts": [
