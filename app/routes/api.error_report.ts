@@ -1,23 +1,40 @@
 import { z } from "zod";
 import { errorReports } from "~db/postgres/schema";
-import { endpoint, resourceRoute } from "~/server/api/contract.server";
-import { log } from "~/server/log.server";
+import { RateLimiter } from "~/features/routing/lookingglass-cache.server";
+import { multiLineText, singleLineText } from "~/lib/input-fields";
+import { apiError, endpoint, resourceRoute } from "~/server/api/contract.server";
+import { clientAddress } from "~/server/auth/session.server";
+import { log, logValue } from "~/server/log.server";
 
-const Report = z.object({
-  message: z.string().trim().min(1, "required").max(2000),
-  stacktrace: z.string().max(20_000).default(""),
-  url: z.string().max(2000).default(""),
+export const errorReportBodySchema = z.object({
+  message: multiLineText(2000).trim().min(1, "required"),
+  stacktrace: multiLineText(20_000).default(""),
+  url: singleLineText(2000).default(""),
 });
+
+/**
+ * Reports a client may send: per user (or per client address for callers without a login) 10 a
+ * minute — a page that fails in a loop reports the same error over and over, and each report is a
+ * row and a log line.
+ */
+export const ERROR_REPORT_RATE = { windowMs: 60_000, perAddress: 10, withoutAddress: 30 } as const;
+export const errorReportLimiter = new RateLimiter(ERROR_REPORT_RATE);
 
 /** POST api/error_report/: a client-side error, kept for the operators of the installation. */
 const route = resourceRoute({
   POST: endpoint({
     method: "POST",
     access: "session",
-    body: Report,
-    handler: async ({ context, body, user }) => {
+    body: errorReportBodySchema,
+    handler: async ({ request, context, body, user }) => {
+      const decision = errorReportLimiter.take(user ? `user:${user.id}` : clientAddress(request));
+      if (!decision.allowed) {
+        const response = apiError(429, `Too many error reports. Please try again in ${decision.retryAfterSeconds} seconds.`);
+        response.headers.set("Retry-After", String(decision.retryAfterSeconds));
+        return response;
+      }
       await context.services.pg.db.insert(errorReports).values({ userId: user?.id ?? null, ...body });
-      log.warn(`client error reported: ${body.message} at ${body.url}`);
+      log.warn(`client error reported: ${logValue(body.message)} at ${logValue(body.url, 200)}`);
       return { status: "ok" };
     },
   }),

@@ -1,8 +1,8 @@
 import { z } from "zod";
-import { apiError, endpoint, resourceRoute } from "~/server/api/contract.server";
+import { int32IdText } from "~/lib/input-fields";
+import { endpoint, resourceRoute } from "~/server/api/contract.server";
 import { deleteDevice, rethrowForApi } from "~/server/auth/two-factor.server";
 
-const DeviceId = z.coerce.number().int().positive();
 
 /**
  * DELETE auth/2fa/devices/{id}/: removes a device. The last confirmed one is refused (400) while 2FA
@@ -12,11 +12,10 @@ const routes = resourceRoute({
   DELETE: endpoint({
     method: "DELETE",
     access: "login",
+    params: z.object({ id: int32IdText }),
     handler: async ({ context, user, params }) => {
-      const id = DeviceId.safeParse(params.id);
-      if (!id.success) return apiError(400, "Invalid device id.", { errors: [{ field: "id", message: "a positive integer is required" }] });
       try {
-        await deleteDevice(context.services.pg.db, user!.id, id.data);
+        await deleteDevice(context.services.pg.db, user!.id, params.id);
       } catch (error) {
         rethrowForApi(error);
       }

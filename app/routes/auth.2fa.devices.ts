@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { int32Id, int32IdText } from "~/lib/input-fields";
 import { endpoint, resourceRoute } from "~/server/api/contract.server";
 import { confirmDevice, listDevices, rethrowForApi } from "~/server/auth/two-factor.server";
 
@@ -18,7 +19,7 @@ const routes = resourceRoute({
   POST: endpoint({
     method: "POST",
     access: "login",
-    body: z.object({ id: z.coerce.number().int().positive(), code: z.string().trim().min(1, "required").max(32) }),
+    body: z.object({ id: z.union([int32Id, int32IdText]), code: z.string().trim().min(1, "required").max(32) }),
     handler: async ({ context, user, body }) => {
       try {
         const device = await confirmDevice(context.services.pg.db, user!.id, body.id, body.code);

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { int32IdText } from "~/lib/input-fields";
 import { apiError, endpoint, resourceRoute } from "~/server/api/contract.server";
 import { deleteNotification } from "~/server/notifications/notifications.server";
 
@@ -7,11 +8,10 @@ const route = resourceRoute({
   DELETE: endpoint({
     method: "DELETE",
     access: "login",
+    params: z.object({ id: int32IdText }),
     handler: async ({ context, user, params }) => {
-      const id = z.coerce.number().int().positive().safeParse(params.id);
-      if (!id.success) return apiError(400, "Invalid notification id.", { errors: [{ field: "id", message: "must be a positive integer" }] });
-      const deleted = await deleteNotification(context.services.pg.db, user!.id, id.data);
-      return deleted ? { deleted: id.data } : apiError(404, "Notification not found.");
+      const deleted = await deleteNotification(context.services.pg.db, user!.id, params.id);
+      return deleted ? { deleted: params.id } : apiError(404, "Notification not found.");
     },
   }),
 });

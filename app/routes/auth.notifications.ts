@@ -1,9 +1,10 @@
 import { z } from "zod";
+import { int32Id } from "~/lib/input-fields";
 import { endpoint, resourceRoute } from "~/server/api/contract.server";
 import { listNotifications, updateNotifications } from "~/server/notifications/notifications.server";
 
 const Updates = z
-  .array(z.object({ id: z.number().int().positive(), is_read: z.boolean().optional(), is_archived: z.boolean().optional() }))
+  .array(z.object({ id: int32Id, is_read: z.boolean().optional(), is_archived: z.boolean().optional() }))
   .max(500, "at most 500 updates at once");
 
 /** GET auth/notifications/ (the user's, newest first); POST [{id, is_read?, is_archived?}]. */

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { int32IdText } from "~/lib/input-fields";
 import { apiError, endpoint, resourceRoute } from "~/server/api/contract.server";
 import { deleteApiToken } from "~/server/auth/api-tokens.server";
 
@@ -7,10 +8,9 @@ const route = resourceRoute({
   DELETE: endpoint({
     method: "DELETE",
     access: { permission: "DEVELOPER_API_TOKEN" },
+    params: z.object({ id: int32IdText }),
     handler: async ({ context, user, params }) => {
-      const id = z.coerce.number().int().positive().safeParse(params.id);
-      if (!id.success) return apiError(400, "Invalid token id.", { errors: [{ field: "id", message: "must be a positive integer" }] });
-      return (await deleteApiToken(context.services.pg.db, user!.id, id.data)) ? { deleted: id.data } : apiError(404, "Token not found.");
+      return (await deleteApiToken(context.services.pg.db, user!.id, params.id)) ? { deleted: params.id } : apiError(404, "Token not found.");
     },
   }),
 });

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { singleLineText } from "~/lib/input-fields";
 import { endpoint, resourceRoute } from "~/server/api/contract.server";
 import { createApiToken, listApiTokens } from "~/server/auth/api-tokens.server";
 
@@ -15,7 +16,7 @@ const route = resourceRoute({
   POST: endpoint({
     method: "POST",
     access: { permission: "DEVELOPER_API_TOKEN" },
-    body: z.object({ name: z.string().trim().max(100).default("") }),
+    body: z.object({ name: singleLineText(100).trim().default("") }),
     handler: async ({ context, user, body }) => {
       const { id, token } = await createApiToken(context.services.pg.db, user!.id, body.name);
       return Response.json({ id, name: body.name, token }, { status: 201, headers: { "Cache-Control": "no-store" } });

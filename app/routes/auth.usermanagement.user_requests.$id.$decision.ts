@@ -1,3 +1,5 @@
+import { z } from "zod";
+import { int32IdText } from "~/lib/input-fields";
 import { apiError, endpoint, resourceRoute } from "~/server/api/contract.server";
 import { decideUserRequest } from "~/server/auth/user-requests.server";
 import { publicOrigin } from "~/server/mail/mailer.server";
@@ -10,10 +12,11 @@ const route = resourceRoute({
   PUT: endpoint({
     method: "PUT",
     access: { permission: "VIEW_USERS" },
+    // Any id beyond a PostgreSQL integer names no request: 404 like a missing one.
+    params: z.object({ id: z.string(), decision: z.string().optional() }).transform((p) => ({ id: int32IdText.safeParse(p.id).data ?? null, decision: p.decision })),
     handler: async ({ request, params, context, user }) => {
-      const id = Number(params.id);
-      const decision = params.decision;
-      if (!Number.isSafeInteger(id) || id <= 0) return apiError(404, "No such user request.");
+      const { id, decision } = params;
+      if (id === null) return apiError(404, "No such user request.");
       if (decision !== "accept" && decision !== "reject") return apiError(404, "Unknown decision: use accept or reject.");
       const result = await decideUserRequest(context.services.pg.db, id, decision, user!.id, publicOrigin(request));
       if (!result.ok) return apiError(result.status, result.detail);

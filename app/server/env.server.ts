@@ -2,6 +2,7 @@ import { randomBytes } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { z } from "zod";
+import { parseAllowedRanges } from "~/features/netcommand/targets";
 
 export const APP_VARIANTS = ["analytics", "public-lg", "manager"] as const;
 export type AppVariant = (typeof APP_VARIANTS)[number];
@@ -51,6 +52,22 @@ const netcommandSsh = z.preprocess((value, ctx) => {
   }
 }, z.record(z.string().min(1), NetcommandSshTargetSchema).default({}));
 
+/** NETCOMMAND_STAFF_ALLOWED_RANGES: comma-separated addresses or CIDR prefixes → networks (empty: none). */
+const netcommandStaffRanges = z.preprocess(
+  emptyToUndefined,
+  z
+    .string()
+    .default("")
+    .transform((text, ctx) => {
+      try {
+        return parseAllowedRanges(text);
+      } catch (error) {
+        ctx.addIssue({ code: "custom", message: `${(error as Error).message} (expected e.g. 10.0.0.0/8,fd00::/8)` });
+        return z.NEVER;
+      }
+    }),
+);
+
 /** The whole runtime configuration: one schema, read once at start-up. */
 export const EnvSchema = z.object({
   NODE_ENV: z.preprocess(emptyToUndefined, z.enum(["development", "production", "test"]).default("production")),
@@ -87,6 +104,8 @@ export const EnvSchema = z.object({
   LOG_LEVEL: z.preprocess(emptyToUndefined, z.enum(["debug", "info", "warn", "error"]).default("info")),
   /** Router vantage points reached over SSH for ping and traceroute (see NetcommandSshTargetSchema). */
   NETCOMMAND_SSH: netcommandSsh,
+  /** Internal ranges staff may ping and trace besides public addresses (see app/features/netcommand/targets.ts). */
+  NETCOMMAND_STAFF_ALLOWED_RANGES: netcommandStaffRanges,
 });
 
 export type Env = z.infer<typeof EnvSchema>;

@@ -21,3 +21,21 @@ export const log = {
   warn: (message: string) => write("warn", message),
   error: (message: string) => write("error", message),
 };
+
+/**
+ * A value from a request made safe for one log line: line breaks, other control characters and
+ * Unicode line separators written as escapes (\n, \x1b, \u2028), so no one can forge a line of
+ * their own; cut after `max` characters with a note of how many more there were.
+ */
+export function logValue(text: string, max = 300): string {
+  const cut = text.length > max ? text.slice(0, max) : text;
+  // eslint-disable-next-line no-control-regex
+  const escaped = cut.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g, (c) => {
+    if (c === "\n") return "\\n";
+    if (c === "\r") return "\\r";
+    if (c === "\t") return "\\t";
+    const code = c.charCodeAt(0);
+    return code > 0xff ? `\\u${code.toString(16).padStart(4, "0")}` : `\\x${code.toString(16).padStart(2, "0")}`;
+  });
+  return text.length > max ? `${escaped}… (${text.length - max} more characters)` : escaped;
+}

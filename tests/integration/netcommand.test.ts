@@ -7,7 +7,7 @@
 import { eq, sql } from "drizzle-orm";
 import { spawnSync } from "node:child_process";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { featureFlags, netcommandJobs, siteSettings, userFeatureFlags, users, vantagePoints } from "~db/postgres/schema";
+import { featureFlags, netcommandJobs, siteSettings, userFeatureFlags, userPermissions, users, vantagePoints } from "~db/postgres/schema";
 import {
   claimNextJob,
   createNetcommandJob,
@@ -24,7 +24,7 @@ import {
 } from "~/features/netcommand/jobs.server";
 import { NETCOMMAND_LIMITS } from "~/features/netcommand/limits.server";
 import { NetcommandRunner } from "~/features/netcommand/runner.server";
-import { PUBLIC_TARGET_REFUSED } from "~/features/netcommand/targets";
+import { NON_PUBLIC_TARGET_REFUSED, parseAllowedRanges, type NetcommandScope } from "~/features/netcommand/targets";
 import { createApiClient } from "~/lib/api-client";
 import { MESSAGES } from "~/lib/messages";
 import { runNetcommand, type NetcommandJob } from "~/lib/netcommand-client";
@@ -36,8 +36,14 @@ import { callRoute, CSRF_TOKEN, ORIGIN, sessionCookie } from "../helpers/http";
 import { openTestStores, type TestStores } from "../helpers/stores";
 
 let stores: TestStores;
-const ids = { alice: 0, bob: 0, carol: 0 };
-const cookies = { alice: "", bob: "", carol: "" };
+/**
+ * alice: staff with PRIVATE_LOOKING_GLASS (every vantage point; 127.0.0.0/8 allowed to staff below);
+ * bob: PRIVATE_LOOKING_GLASS, not staff; dave: neither (a delegated user, say); carol: no flag.
+ */
+const ids = { alice: 0, bob: 0, carol: 0, dave: 0 };
+const cookies = { alice: "", bob: "", carol: "", dave: "" };
+const STAFF_RANGES = "127.0.0.0/8";
+const ALICE_SCOPE: NetcommandScope = { vantagePoints: "all", allowedInternalRanges: parseAllowedRanges(STAFF_RANGES) };
 
 const PING = (target = "127.0.0.1", networkElement = "lab-local") => ({ networkElement, protocol: null, queryType: "PingQuery", sourceAddress: null, targetAddress: target });
 const jobCount = async () => Number((await stores.pg.db.select({ n: sql<number>`count(*)` }).from(netcommandJobs))[0].n);
@@ -45,9 +51,13 @@ const stateOf = async (id: string) => (await stores.pg.db.select().from(netcomma
 const post = (body: unknown, cookie?: string, extra: { csrf?: boolean } = {}) => callRoute(createRoute, "/api/netcommand/", { method: "POST", body, cookie, ...extra });
 const get = (id: string, cookie?: string) => callRoute(jobRoute, `/api/netcommand/${id}/`, { cookie, params: { jobId: id } });
 
-async function createUser(email: string, withFlag: boolean): Promise<number> {
-  const [row] = await stores.pg.db.insert(users).values({ email, firstName: email, passwordHash: "unused", hasConsented: true, consentedAt: new Date() }).returning({ id: users.id });
+async function createUser(email: string, withFlag: boolean, options: { isStaff?: boolean; privateLookingGlass?: boolean } = {}): Promise<number> {
+  const [row] = await stores.pg.db
+    .insert(users)
+    .values({ email, firstName: email, passwordHash: "unused", hasConsented: true, consentedAt: new Date(), isStaff: options.isStaff ?? false })
+    .returning({ id: users.id });
   if (withFlag) await stores.pg.db.insert(userFeatureFlags).values({ userId: row.id, flag: "canInvokeNetcommandApi" });
+  if (options.privateLookingGlass) await stores.pg.db.insert(userPermissions).values({ userId: row.id, permission: "PRIVATE_LOOKING_GLASS" });
   return row.id;
 }
 
@@ -63,10 +73,12 @@ beforeAll(async () => {
     { key: "lab-local", city: "Lab", country: "Nowhere", router: "lab-r1", ip: "192.0.2.1", isPublic: false },
     { key: "lab-public", city: "Zurich", country: "Switzerland", router: "zrh-r1", ip: "192.0.2.2", isPublic: true },
   ]);
-  ids.alice = await createUser("alice@netcommand.test", true);
-  ids.bob = await createUser("bob@netcommand.test", true);
+  (stores.config as { NETCOMMAND_STAFF_ALLOWED_RANGES: unknown }).NETCOMMAND_STAFF_ALLOWED_RANGES = parseAllowedRanges(STAFF_RANGES);
+  ids.alice = await createUser("alice@netcommand.test", true, { isStaff: true, privateLookingGlass: true });
+  ids.bob = await createUser("bob@netcommand.test", true, { privateLookingGlass: true });
   ids.carol = await createUser("carol@netcommand.test", false);
-  for (const name of ["alice", "bob", "carol"] as const) cookies[name] = await sessionCookie(stores, ids[name]);
+  ids.dave = await createUser("dave@netcommand.test", true);
+  for (const name of ["alice", "bob", "carol", "dave"] as const) cookies[name] = await sessionCookie(stores, ids[name]);
 }, 120_000);
 
 afterEach(async () => {
@@ -128,8 +140,8 @@ describe("job states in PostgreSQL", () => {
   const alice = (): JobOwner => ({ userId: ids.alice, visitor: null, clientAddress: "unknown" });
 
   it("PENDING → STARTED → SUCCESS, each step written as it happens", async () => {
-    const { jobID } = await createNetcommandJob(stores, { owner: alice(), scope: "private", networkElement: "lab-r1", queryType: "TRACEROUTE_QUERY", targetAddress: "2001:DB8::1" });
-    expect(await stateOf(jobID)).toMatchObject({ state: "PENDING", attempts: 0, vantagePoint: "lab-local", queryType: "TracerouteQuery", targetAddress: "2001:db8::1", startedAt: null });
+    const { jobID } = await createNetcommandJob(stores, { owner: alice(), scope: ALICE_SCOPE, networkElement: "lab-r1", queryType: "TRACEROUTE_QUERY", targetAddress: "2A00:1450::1" });
+    expect(await stateOf(jobID)).toMatchObject({ state: "PENDING", attempts: 0, vantagePoint: "lab-local", queryType: "TracerouteQuery", targetAddress: "2a00:1450::1", startedAt: null });
     expect((await get(jobID, cookies.alice)).status).toBe(200);
     expect(await (await get(jobID, cookies.alice)).json()).toEqual({ state: "PENDING", result: "" });
 
@@ -146,7 +158,7 @@ describe("job states in PostgreSQL", () => {
   });
 
   it("a transient failure is retried once after a delay, then the job fails with the reason", async () => {
-    const { jobID } = await createNetcommandJob(stores, { owner: alice(), scope: "private", networkElement: "lab-local", queryType: "PingQuery", targetAddress: "192.0.2.7" });
+    const { jobID } = await createNetcommandJob(stores, { owner: alice(), scope: ALICE_SCOPE, networkElement: "lab-local", queryType: "PingQuery", targetAddress: "9.9.9.9" });
     const first = (await claimNextJob(stores.pg.db, "worker-a"))!;
     const now = new Date();
     expect(await finishJob(stores.pg.db, first, { ok: false, message: "Could not connect to the router.", transient: true }, now)).toBe("RETRY");
@@ -163,7 +175,7 @@ describe("job states in PostgreSQL", () => {
   });
 
   it("the worker stores a missing tool as FAILURE with what to install", async () => {
-    const { jobID } = await createNetcommandJob(stores, { owner: alice(), scope: "private", networkElement: "lab-local", queryType: "PingQuery", targetAddress: "192.0.2.7" });
+    const { jobID } = await createNetcommandJob(stores, { owner: alice(), scope: ALICE_SCOPE, networkElement: "lab-local", queryType: "PingQuery", targetAddress: "9.9.9.9" });
     const enoent = () => {
       throw Object.assign(new Error("spawn ping ENOENT"), { code: "ENOENT" });
     };
@@ -178,7 +190,7 @@ describe("job states in PostgreSQL", () => {
   it("STARTED jobs of a server that died are run again once, then failed", async () => {
     const old = new Date(Date.now() - STALE_AFTER_MS - 60_000);
     const fresh = new Date(Date.now() - 10_000);
-    const base = { queryType: "PingQuery" as const, vantagePoint: "lab-local", targetAddress: "192.0.2.7", ownerUserId: ids.alice, clientAddress: "unknown", state: "STARTED" as const, workerId: "dead" };
+    const base = { queryType: "PingQuery" as const, vantagePoint: "lab-local", targetAddress: "9.9.9.9", ownerUserId: ids.alice, clientAddress: "unknown", state: "STARTED" as const, workerId: "dead" };
     const [once, twice, running] = await stores.pg.db
       .insert(netcommandJobs)
       .values([
@@ -205,14 +217,14 @@ describe("POST api/netcommand/ and GET api/netcommand/{jobId}/", () => {
     expect(poll.status).toBe(200);
     expect(await poll.json()).toEqual({ state: "PENDING", result: "" });
     // Legacy query type code and a router name for the vantage point.
-    expect((await post({ ...PING("192.0.2.9", "lab-r1"), queryType: "TRACEROUTE_QUERY" }, cookies.alice)).status).toBe(200);
+    expect((await post({ ...PING("9.9.9.9", "lab-r1"), queryType: "TRACEROUTE_QUERY" }, cookies.alice)).status).toBe(200);
   });
 
   it("refuses callers without the flag (403) and anonymous callers while the public Looking Glass is off", async () => {
     const carol = await post(PING(), cookies.carol);
     expect(carol.status).toBe(403);
     expect(await carol.json()).toMatchObject({ exception_code: "permission_denied", detail: MESSAGES.permissionDenied });
-    const anonymous = await post(PING("192.0.2.9", "lab-public"), `csrftoken=${CSRF_TOKEN}`);
+    const anonymous = await post(PING("9.9.9.9", "lab-public"), `csrftoken=${CSRF_TOKEN}`);
     expect(anonymous.status).toBe(403);
     expect(await anonymous.json()).toMatchObject({ exception_code: "not_authenticated" });
     expect((await get("0b5c3f1e-8a4e-4c1e-9a55-2b1d6c1f0a11", cookies.carol)).status).toBe(403);
@@ -249,7 +261,7 @@ describe("POST api/netcommand/ and GET api/netcommand/{jobId}/", () => {
   it("lets anonymous callers use public vantage points and public addresses while the public Looking Glass and the flag for everybody are on", async () => {
     await setPublic(true);
     const visitor = "csrftoken=visitor-token-0123456789abcdef";
-    const res = await post(PING("192.0.2.9", "lab-public"), visitor, { csrf: false });
+    const res = await post(PING("9.9.9.9", "lab-public"), visitor, { csrf: false });
     expect(res.status).toBe(200);
     const { jobID } = (await res.json())[0];
     expect(await (await get(jobID, visitor)).json()).toEqual({ state: "PENDING", result: "" });
@@ -261,13 +273,13 @@ describe("POST api/netcommand/ and GET api/netcommand/{jobId}/", () => {
 
     const refused = await post(PING("127.0.0.1", "lab-public"), visitor, { csrf: false });
     expect(refused.status).toBe(400);
-    expect((await refused.json()).detail).toBe(PUBLIC_TARGET_REFUSED);
-    const privateVp = await post(PING("192.0.2.9", "lab-local"), visitor, { csrf: false });
+    expect((await refused.json()).detail).toBe(NON_PUBLIC_TARGET_REFUSED);
+    const privateVp = await post(PING("9.9.9.9", "lab-local"), visitor, { csrf: false });
     expect(privateVp.status).toBe(400);
     expect((await privateVp.json()).detail).toBe('Unknown vantage point "lab-local".');
 
     // A client without the visitor cookie gets one with the job, and reads the job back with it.
-    const bare = await post(PING("192.0.2.10", "lab-public"), undefined, { csrf: false });
+    const bare = await post(PING("9.9.9.10", "lab-public"), undefined, { csrf: false });
     expect(bare.status).toBe(200);
     const cookie = bare.headers.get("Set-Cookie")!.split(";")[0];
     expect(cookie).toMatch(/^csrftoken=/);
@@ -282,7 +294,7 @@ describe("POST api/netcommand/ and GET api/netcommand/{jobId}/", () => {
     expect(busy.headers.get("Retry-After")).toBe(String(NETCOMMAND_LIMITS.runningRetryAfterSeconds));
     expect((await busy.json()).detail).toBe("Too many network commands at once: at most 3 may run at the same time. Please try again when one has finished.");
     // Bob is not affected by alice's jobs.
-    expect((await post(PING(), cookies.bob)).status).toBe(200);
+    expect((await post(PING("9.9.9.9"), cookies.bob)).status).toBe(200);
 
     // Finished jobs still count within the window: alice reaches 20 in 10 minutes.
     const created = new Date(Date.now() - 4 * 60_000);
@@ -309,7 +321,7 @@ describe("POST api/netcommand/ and GET api/netcommand/{jobId}/", () => {
         request: new Request(`${ORIGIN}/api/netcommand/`, {
           method: "POST",
           headers: { "Content-Type": "application/json", "X-Forwarded-For": address, Cookie: `csrftoken=visitor-${i}-0123456789abcdefgh` },
-          body: JSON.stringify(PING(`192.0.2.${i + 1}`, "lab-public")),
+          body: JSON.stringify(PING(`9.9.9.${i + 1}`, "lab-public")),
         }),
         params: {},
         context: {},
@@ -328,5 +340,57 @@ describe("POST api/netcommand/ and GET api/netcommand/{jobId}/", () => {
     expect(Number(limited.headers.get("Retry-After"))).toBeGreaterThan(0);
     // Cookies do not matter, the address does; another address is not affected.
     expect((await from("203.0.113.6", 100)).status).toBe(200);
+  });
+});
+
+describe("what a caller may ping and trace, and from where", () => {
+  const refusedTarget = async (res: Response) => {
+    expect(res.status).toBe(400);
+    expect(await res.json()).toEqual({ detail: NON_PUBLIC_TARGET_REFUSED, errors: [{ field: "targetAddress", message: NON_PUBLIC_TARGET_REFUSED }] });
+  };
+  const INTERNAL = ["127.0.0.1", "10.0.0.1", "169.254.169.254", "64:ff9b::10.0.0.1", "2002:a00:1::1", "::10.0.0.1", "::ffff:169.254.169.254", "2001:0:a00:1::1", "198.51.100.7"];
+
+  it("a user with the flag but without PRIVATE_LOOKING_GLASS runs jobs from public vantage points only", async () => {
+    const privateVp = await post(PING("9.9.9.9", "lab-local"), cookies.dave);
+    expect(privateVp.status).toBe(400);
+    expect(await privateVp.json()).toMatchObject({ errors: [{ field: "networkElement", message: 'Unknown vantage point "lab-local".' }] });
+    expect((await post(PING("9.9.9.9", "lab-r1"), cookies.dave)).status).toBe(400);
+    expect((await post(PING("9.9.9.9", "lab-public"), cookies.dave)).status).toBe(200);
+    // With PRIVATE_LOOKING_GLASS the private vantage point is usable.
+    expect((await post(PING("9.9.9.9", "lab-local"), cookies.bob)).status).toBe(200);
+  });
+
+  it.each(INTERNAL)("refuses %s to every caller but staff allowed the range, anonymous ones included", async (target) => {
+    await refusedTarget(await post(PING(target, "lab-public"), cookies.dave));
+    await refusedTarget(await post(PING(target, "lab-local"), cookies.bob));
+    await setPublic(true);
+    await refusedTarget(await post(PING(target, "lab-public"), "csrftoken=visitor-token-0123456789abcdef", { csrf: false }));
+    expect(await jobCount()).toBe(0);
+  });
+
+  it("staff may target the configured internal ranges (here 127.0.0.0/8) and nothing else internal", async () => {
+    expect((await post(PING("127.0.0.1", "lab-local"), cookies.alice)).status).toBe(200);
+    expect((await post(PING("::ffff:127.0.0.2", "lab-local"), cookies.alice)).status).toBe(200);
+    await refusedTarget(await post(PING("169.254.169.254", "lab-local"), cookies.alice));
+    await refusedTarget(await post(PING("10.0.0.1", "lab-local"), cookies.alice));
+  });
+
+  it("an anonymous job is its browser's: a forged X-Forwarded-For of the creator's address reads nothing", async () => {
+    await setPublic(true);
+    trustProxy(true);
+    const call = (method: "POST" | "GET", cookie: string, jobId?: string) => {
+      const headers: Record<string, string> = { "Content-Type": "application/json", "X-Forwarded-For": "203.0.113.5", Cookie: cookie };
+      const url = jobId ? `${ORIGIN}/api/netcommand/${jobId}/` : `${ORIGIN}/api/netcommand/`;
+      const request = new Request(url, { method, headers, body: method === "POST" ? JSON.stringify(PING("9.9.9.9", "lab-public")) : undefined });
+      const module = jobId ? jobRoute : createRoute;
+      return (method === "GET" ? module.loader : module.action)({ request, params: jobId ? { jobId } : {}, context: {} } as never) as Promise<Response>;
+    };
+    const created = await call("POST", "csrftoken=creator-token-0123456789abcdef");
+    expect(created.status).toBe(200);
+    const { jobID } = (await created.json())[0];
+    expect((await call("GET", "csrftoken=creator-token-0123456789abcdef", jobID)).status).toBe(200);
+    // Same (forged) address, another browser; and no cookie at all.
+    expect((await call("GET", "csrftoken=attacker-token-0123456789abcdef", jobID)).status).toBe(404);
+    expect((await call("GET", "", jobID)).status).toBe(404);
   });
 });

@@ -172,6 +172,8 @@ type Sample = {
   /** Form body of a screen action (with the csrfmiddlewaretoken field unless csrf is false). */
   form?: Record<string, string> | (() => Record<string, string>);
   csrf?: boolean;
+  /** Extra request headers (e.g. Sec-Fetch-Site of a browser). */
+  headers?: Record<string, string>;
   site?: Site;
   note?: string;
   /** Undo a mutation the access check let through (runs after every role's call). */
@@ -394,10 +396,11 @@ const MATRIX: Record<string, Sample[]> = {
     { method: "POST", url: "/login/2fa", form: { code: "wrong-code" }, csrf: false, expect: everyone(CSRF_FAILED) },
   ],
   "logout.tsx": [
-    { url: "/logout", expect: everyone("/login") },
-    { url: "/logout?reason=no-permissions", expect: everyone("/login?reason=no-permissions") },
+    { url: "/logout", headers: { "Sec-Fetch-Site": "same-origin" }, expect: everyone("/login") },
+    { url: "/logout?reason=no-permissions", headers: { "Sec-Fetch-Site": "same-origin" }, expect: everyone("/login?reason=no-permissions") },
+    { url: "/logout", headers: { "Sec-Fetch-Site": "cross-site" }, note: "a confirmation for signed-in sessions", expect: { ...everyone(200), anonymous: "/login", expired: "/login" } },
     { method: "POST", url: "/logout", form: {}, expect: everyone("/login") },
-    { method: "POST", url: "/logout", form: {}, csrf: false, note: "logout is not CSRF-protected (GET logs out too)", expect: everyone("/login") },
+    { method: "POST", url: "/logout", form: {}, csrf: false, note: "no CSRF field: the confirmation instead", expect: everyone("/logout") },
   ],
   "password-reset.tsx": [
     { url: "/password-reset", expect: everyone(200) },
@@ -510,6 +513,11 @@ const MATRIX: Record<string, Sample[]> = {
   ],
   "api.flows.export.ts": [
     { url: "/api/flows/export?dimension=AS_SRC_INGRESS", note: "these stores have no operator AS, so nothing to export: the empty-table 400 after the access check", expect: api("API_FLOWS_4D", 400) },
+    {
+      url: "/api/flows/export?dimension=AS_SRC_INGRESS&scope=EGRESS",
+      note: "the AS Flows Egress export needs FLOWS_EGRESS too",
+      expect: { ...api("API_FLOWS_4D", 400), ...perRole((role) => (has(role, "API_FLOWS_4D") ? (has(role, "FLOWS_EGRESS") ? 400 : "403:permission_denied") : "403:permission_denied")) },
+    },
     GET_ONLY_405("/api/flows/export"),
   ],
   "api.flows.timestamps.ts": [{ url: "/api/flows/timestamps", expect: api("API_FLOWS_4D") }, GET_ONLY_405("/api/flows/timestamps")],
@@ -597,7 +605,8 @@ const MATRIX: Record<string, Sample[]> = {
   ],
   "auth.2fa.devices.generate_key.ts": [{ url: "/auth/2fa/devices/generate_key?name=Matrix", expect: api("login") }, GET_ONLY_405("/auth/2fa/devices/generate_key")],
   "auth.2fa.devices.generate_recovery_codes.ts": [
-    { url: "/auth/2fa/devices/generate_recovery_codes", expect: api("login") },
+    { url: "/auth/2fa/devices/generate_recovery_codes", headers: { "X-CSRFToken": CSRF_TOKEN }, expect: api("login") },
+    { url: "/auth/2fa/devices/generate_recovery_codes", note: "a GET that replaces codes: the CSRF header is required", expect: api("login", CSRF_FAILED) },
     GET_ONLY_405("/auth/2fa/devices/generate_recovery_codes"),
   ],
   "auth.2fa.devices.ts": [
@@ -802,7 +811,7 @@ async function cookieFor(role: Role): Promise<string> {
 async function buildRequest(sample: Sample, role: Role): Promise<Request> {
   const method = sample.method ?? "GET";
   const url = typeof sample.url === "function" ? sample.url() : sample.url;
-  const headers = new Headers({ Cookie: await cookieFor(role), Accept: sample.form ? "text/html" : "application/json" });
+  const headers = new Headers({ Cookie: await cookieFor(role), Accept: sample.form ? "text/html" : "application/json", ...sample.headers });
   let body: string | undefined;
   if (sample.form) {
     const fields = new URLSearchParams(typeof sample.form === "function" ? sample.form() : sample.form);

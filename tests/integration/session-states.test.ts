@@ -120,12 +120,57 @@ describe("session states (spec §4)", () => {
 
   it("logout: the session is revoked and both cookies cleared (ANONYMOUS after)", async () => {
     const cookie = `${cookiesOf(await jsonLogin("plain@example.org", "plain-password-1"))}; csrftoken=${CSRF_TOKEN}`;
-    const out = await runRoute(logoutPage.loader, get("/logout", cookie));
+    const out = await runRoute(logoutPage.loader, new Request(`${ORIGIN}/logout`, { headers: { Cookie: cookie, "Sec-Fetch-Site": "same-origin" } }));
     expect(out.location).toBe("/login");
     const cleared = out.headers.getSetCookie().join("\n");
     expect(cleared).toMatch(/flowlens_session=; .*Max-Age=0/);
     expect(cleared).toMatch(/logged_in=; .*Max-Age=0/);
     const sessionOnly = cookie.split("; ").filter((c) => c.startsWith("flowlens_session=")).join("; ");
     expect(await status(sessionOnly)).toBe("ANONYMOUS");
+  });
+
+  describe("GET /logout from another site", () => {
+    const login = async () => `${cookiesOf(await jsonLogin("plain@example.org", "plain-password-1"))}; csrftoken=${CSRF_TOKEN}`;
+    const sessionOf = (cookie: string) => cookie.split("; ").filter((c) => c.startsWith("flowlens_session=")).join("; ");
+    const logoutWith = (cookie: string, headers: Record<string, string>, path = "/logout") =>
+      runRoute(logoutPage.loader, new Request(`${ORIGIN}${path}`, { headers: { Cookie: cookie, ...headers } }));
+
+    it.each([
+      ["Sec-Fetch-Site: cross-site", { "Sec-Fetch-Site": "cross-site" }],
+      ["Sec-Fetch-Site: same-site (a sibling subdomain)", { "Sec-Fetch-Site": "same-site" }],
+      ["a foreign Referer without Sec-Fetch-Site", { Referer: "https://evil.example/page" }],
+      ["a foreign Origin", { Origin: "https://evil.example" }],
+      ["no hint at all", {}],
+    ])("%s: a confirmation page, and the session stays", async (_name, headers) => {
+      const cookie = await login();
+      const page = await logoutWith(cookie, headers);
+      expect(page.status).toBe(200);
+      expect(page.location).toBeNull();
+      expect(page.data).toEqual({ reason: null });
+      expect(await status(sessionOf(cookie))).toBe("LOGGED_IN");
+    });
+
+    it.each([
+      ["Sec-Fetch-Site: same-origin", { "Sec-Fetch-Site": "same-origin" }],
+      ["Sec-Fetch-Site: none (typed or bookmarked)", { "Sec-Fetch-Site": "none" }],
+      ["the app's own Referer (browsers without Sec-Fetch-Site)", { Referer: `${ORIGIN}/flow-explorer` }],
+    ])("%s: logs out at once", async (_name, headers) => {
+      const cookie = await login();
+      expect((await logoutWith(cookie, headers, "/logout?reason=no-permissions")).location).toBe("/login?reason=no-permissions");
+      expect(await status(sessionOf(cookie))).toBe("ANONYMOUS");
+    });
+
+    it("the confirmation's button (a form with the CSRF field) logs out; a post without the field asks again", async () => {
+      const cookie = await login();
+      const post = (fields: Record<string, string>) =>
+        runRoute(
+          logoutPage.action,
+          new Request(`${ORIGIN}/logout`, { method: "POST", headers: { Cookie: cookie, "Content-Type": "application/x-www-form-urlencoded" }, body: new URLSearchParams(fields).toString() }),
+        );
+      expect((await post({ reason: "no-permissions" })).location).toBe("/logout");
+      expect(await status(sessionOf(cookie))).toBe("LOGGED_IN");
+      expect((await post({ csrfmiddlewaretoken: CSRF_TOKEN, reason: "no-permissions" })).location).toBe("/login?reason=no-permissions");
+      expect(await status(sessionOf(cookie))).toBe("ANONYMOUS");
+    });
   });
 });

@@ -431,7 +431,13 @@ describe("auth/2fa JSON endpoints", () => {
     expect(listed.data).toEqual([expect.objectContaining({ id, name: "Work phone", confirmed: true })]);
     expect(JSON.stringify(listed.data)).not.toContain(secret);
 
-    const codes = await run(recoveryApi.loader, getRequest("/auth/2fa/devices/generate_recovery_codes/", cookie));
+    // A GET that replaces the codes: without the CSRF header (a link or image on another site) it is refused.
+    const forged = await run(recoveryApi.loader, getRequest("/auth/2fa/devices/generate_recovery_codes/", cookie));
+    expect(forged.status).toBe(403);
+    expect(forged.data.exception_code).toBe("csrf_failed");
+    const withHeader = getRequest("/auth/2fa/devices/generate_recovery_codes/", cookie);
+    withHeader.headers.set("X-CSRFToken", CSRF_TOKEN);
+    const codes = await run(recoveryApi.loader, withHeader);
     expect(codes.data.codes).toHaveLength(10);
 
     await setEnable2fa(db(), user.id, true);

@@ -84,4 +84,11 @@ describe("configuration rules across variables", () => {
     expect(parseConfig({ DATA_DIR: dataDir(), TRUST_PROXY: "1" }).TRUST_PROXY).toBe(true);
     expect(() => parseConfig({ DATA_DIR: dataDir(), TRUST_PROXY: "maybe" })).toThrow(/TRUST_PROXY/);
   });
+
+  it("reads the internal ranges staff may ping and trace, none by default", () => {
+    expect(parseConfig({ DATA_DIR: dataDir() }).NETCOMMAND_STAFF_ALLOWED_RANGES).toEqual([]);
+    const ranges = parseConfig({ DATA_DIR: dataDir(), NETCOMMAND_STAFF_ALLOWED_RANGES: "10.0.0.0/8, fd00::/8" }).NETCOMMAND_STAFF_ALLOWED_RANGES;
+    expect(ranges.map((r) => `${r.version}/${r.length}`)).toEqual(["4/8", "6/8"]);
+    expect(() => parseConfig({ DATA_DIR: dataDir(), NETCOMMAND_STAFF_ALLOWED_RANGES: "10.0.0.0/8,intranet" })).toThrow(/NETCOMMAND_STAFF_ALLOWED_RANGES: "intranet" is not an IP address or CIDR prefix/);
+  });
 });

@@ -1,7 +1,10 @@
 import { describe, expect, it } from "vitest";
-import { sheetToCsv } from "~/features/flows/csv";
+import ExcelJS from "exceljs";
+import XLSX from "xlsx";
+import { neutraliseFormula, sheetToCsv } from "~/features/flows/csv";
+import { writeXls, writeXlsx } from "~/features/flows/export/spreadsheet.server";
 import { EXPORT_FORMATS, exportFilename, exportFilePrefix, isExportFormat, unsupportedFormat } from "~/features/flows/export/files";
-import { aggregatedSheet, detailedSheet, spreadsheetValue } from "~/features/flows/export/sheet";
+import { aggregatedSheet, detailedSheet, spreadsheetValue, type Sheet } from "~/features/flows/export/sheet";
 import { detailedRows, pivotTable } from "~/features/flows/table-views";
 
 // 2026-11-20 00:00:00 UTC
@@ -90,5 +93,48 @@ describe("sheets and CSV", () => {
     expect(spreadsheetValue("18446744073709551615", "integer")).toBe("18446744073709551615");
     expect(spreadsheetValue("2906", "text")).toBe("2906");
     expect(spreadsheetValue(1.5, "number")).toBe(1.5);
+  });
+});
+
+describe("formula injection", () => {
+  const hostile = ["=1+2", "+cmd|' /C calc'!A0", "-2+3", "@SUM(A1:A9)", "\tx", "\rx", '=HYPERLINK("http://evil.example","x")'];
+  const sheet: Sheet = {
+    title: "Flow Explorer",
+    columns: [
+      { header: "value", kind: "text" },
+      { header: "name", kind: "text" },
+      { header: "bits_per_second", kind: "number" },
+    ],
+    rows: [...hostile.map((name, i) => [String(i), name, -1.5]), ["-101", "-101", -101], ["+5", "1e3", 0]],
+  };
+
+  it("csv: text that starts like a formula gets a leading apostrophe; numbers, negative ones too, stay numbers", () => {
+    const lines = sheetToCsv(sheet, ",").split("\r\n");
+    expect(lines.slice(1, 8)).toEqual(["0,'=1+2,-1.5", "1,'+cmd|' /C calc'!A0,-1.5", "2,'-2+3,-1.5", "3,'@SUM(A1:A9),-1.5", "4,'\tx,-1.5", '5,"\'\rx",-1.5', '6,"\'=HYPERLINK(""http://evil.example"",""x"")",-1.5']);
+    expect(lines[8]).toBe("-101,-101,-101");
+    expect(lines[9]).toBe("+5,1e3,0");
+    for (const text of hostile) expect(neutraliseFormula(text)).toBe(`'${text}`);
+    for (const number of ["-101", "-1.5", "+5", "1e-3", "-.5"]) expect(neutraliseFormula(number)).toBe(number);
+  });
+
+  it("xlsx and xls: such text is stored as text, never as a formula", async () => {
+    const xlsx = new ExcelJS.Workbook();
+    await xlsx.xlsx.load((await writeXlsx(sheet)).buffer);
+    const ws = xlsx.worksheets[0];
+    for (let i = 0; i < hostile.length; i++) {
+      const cell = ws.getRow(i + 2).getCell(2);
+      expect(cell.type, hostile[i]).toBe(ExcelJS.ValueType.String);
+      expect(cell.formula).toBeUndefined();
+      // XML reads a lone CR back as LF; the rest comes back as written.
+      expect(cell.value).toBe(hostile[i].replace("\r", "\n"));
+    }
+    expect(ws.getRow(2).getCell(3).value).toBe(-1.5);
+    const xls = XLSX.read(writeXls(sheet), { cellFormula: true });
+    const first = xls.Sheets[xls.SheetNames[0]];
+    for (let i = 0; i < hostile.length; i++) {
+      const cell = first[`B${i + 2}`];
+      expect(cell.t, hostile[i]).toBe("s");
+      expect(cell.f).toBeUndefined();
+    }
   });
 });

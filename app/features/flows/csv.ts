@@ -1,5 +1,19 @@
-/** CSV of the Flow Explorer's exported table (export/sheet.ts). Pure and isomorphic. */
+/** CSV of an exported table (export/sheet.ts): the Flow Explorer's and the Looking Glass's. Pure and isomorphic. */
 import type { Sheet } from "./export/sheet";
+
+/** A plain decimal number ("-101", "1.5e9"): a spreadsheet reads it as that number, never as a formula. */
+const PLAIN_NUMBER = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;
+/** What makes a spreadsheet read a cell as a formula (or run one): OWASP's CSV injection list, plus LF. */
+const FORMULA_START = /^[=+\-@\t\r\n]/;
+
+/**
+ * A text cell that a spreadsheet would take for a formula (a name such as "=HYPERLINK(…)" from a
+ * mapping or a routing attribute) gets a leading apostrophe, which shows it as text. Numbers,
+ * negative ones included, stay numbers.
+ */
+export function neutraliseFormula(text: string): string {
+  return FORMULA_START.test(text) && !PLAIN_NUMBER.test(text) ? `'${text}` : text;
+}
 
 /** One field, quoted when it holds the delimiter, a quote or a line break. */
 export function csvField(value: string, delimiter: string): string {
@@ -8,6 +22,6 @@ export function csvField(value: string, delimiter: string): string {
 
 /** Header and one line per row, CRLF line ends (RFC 4180); numbers in JavaScript's shortest exact form. */
 export function sheetToCsv(sheet: Sheet, delimiter: string): string {
-  const line = (fields: readonly (string | number)[]) => fields.map((f) => csvField(String(f), delimiter)).join(delimiter);
+  const line = (fields: readonly (string | number)[]) => fields.map((f) => csvField(neutraliseFormula(String(f)), delimiter)).join(delimiter);
   return [line(sheet.columns.map((c) => c.header)), ...sheet.rows.map(line)].join("\r\n") + "\r\n";
 }

@@ -5,6 +5,7 @@
  * work without JavaScript: its GET form lands here and the results come back as HTML.
  */
 import { netcommandAccess, requestOwner } from "~/features/netcommand/access.server";
+import type { NetcommandScope } from "~/features/netcommand/targets";
 import { createNetcommandJob, NetcommandInputError, NetcommandLimitError, readNetcommandJob, waitForJob } from "~/features/netcommand/jobs.server";
 import { runReducer, initialRunState, eventsOfResponse, type RunState } from "~/features/lookingglass/status";
 import { publicQueryLimiter } from "~/features/routing/lookingglass-cache.server";
@@ -155,6 +156,8 @@ async function runNetcommandJobs(
 ): Promise<Pick<LookingGlassPage, "run" | "jobs" | "refreshUrl">> {
   const access = await netcommandAccess(services, options.user);
   if (!("scope" in access)) return { run: runReducer(pendingRun(), { type: "jobFailed", message: MESSAGES.permissionDenied }), jobs: [], refreshUrl: null };
+  // The public page runs jobs from public vantage points only, whoever is logged in.
+  const scope: NetcommandScope = options.variant === "public" ? { ...access.scope, vantagePoints: "public" } : access.scope;
   const { owner } = requestOwner(options.request, options.user);
   const selected = selectVantagePoints(available, state.selectedVantagePoints);
   let ids: Record<string, string> = {};
@@ -168,7 +171,7 @@ async function runNetcommandJobs(
   if (!reading) {
     try {
       const created = await Promise.all(
-        selected.map((vp) => createNetcommandJob(services, { owner, scope: access.scope, networkElement: vp.key, queryType: state.queryType, targetAddress: destination })),
+        selected.map((vp) => createNetcommandJob(services, { owner, scope, networkElement: vp.key, queryType: state.queryType, targetAddress: destination })),
       );
       ids = Object.fromEntries(selected.map((vp, i) => [vp.display_name, created[i].jobID]));
     } catch (error) {

@@ -3,10 +3,14 @@
  * job belongs to.
  *
  * - Logged-in users (session or API token, consent given) holding the flag: every vantage point
- *   and every address (scope "private").
+ *   with PRIVATE_LOOKING_GLASS, else the public ones; public addresses only (targets.ts), and
+ *   for staff also the ranges of NETCOMMAND_STAFF_ALLOWED_RANGES.
  * - Anonymous callers: only while the public Looking Glass is on (APP_VARIANT=public-lg or the
  *   site setting) and the flag is enabled for everybody; public vantage points and public
- *   addresses only (scope "public", see targets.ts).
+ *   addresses only.
+ *
+ * A job belongs to its creator: the user, or for anonymous callers their browser (a hash of its
+ * random csrftoken cookie) — never a network address, which others may share or forge.
  */
 import { createHash } from "node:crypto";
 import { eq } from "drizzle-orm";
@@ -18,7 +22,8 @@ import type { RequestContext } from "~/server/auth/guard.server";
 import { clientAddress } from "~/server/auth/session.server";
 import type { UserContext } from "~/server/auth/user-context.server";
 import type { Services } from "~/server/services.server";
-import type { JobOwner, NetcommandScope } from "./jobs.server";
+import type { JobOwner } from "./jobs.server";
+import { PUBLIC_SCOPE, type NetcommandScope } from "./targets";
 
 export const NETCOMMAND_FLAG = "canInvokeNetcommandApi";
 
@@ -32,9 +37,15 @@ async function flagEnabledForAll(services: Pick<Services, "pg">): Promise<boolea
 export async function netcommandAccess(services: Pick<Services, "pg" | "config">, user: UserContext | null): Promise<NetcommandAccess> {
   if (user) {
     if (!user.hasConsented) return { denied: "consent_required" };
-    return user.featureFlags.includes(NETCOMMAND_FLAG) ? { scope: "private" } : { denied: "permission_denied" };
+    if (!user.featureFlags.includes(NETCOMMAND_FLAG)) return { denied: "permission_denied" };
+    return {
+      scope: {
+        vantagePoints: user.permissions.includes("PRIVATE_LOOKING_GLASS") ? "all" : "public",
+        allowedInternalRanges: user.isStaff ? services.config.NETCOMMAND_STAFF_ALLOWED_RANGES : [],
+      },
+    };
   }
-  if ((await publicLookingGlassEnabled(services)) && (await flagEnabledForAll(services))) return { scope: "public" };
+  if ((await publicLookingGlassEnabled(services)) && (await flagEnabledForAll(services))) return { scope: PUBLIC_SCOPE };
   return { denied: "not_authenticated" };
 }
 
@@ -53,6 +64,7 @@ const sha256 = (text: string) => createHash("sha256").update(text).digest("hex")
  * (`setCookie`), so a plain HTTP client keeping cookies can read its job back.
  */
 export function requestOwner(request: Request, user: UserContext | null): { owner: JobOwner; setCookie: string | null } {
+  // The address only counts anonymous jobs for the limits (limits.server.ts); it never grants access.
   const address = clientAddress(request);
   const existing = readCsrfCookie(request);
   // A user keeps reading the anonymous jobs their browser started before logging in.

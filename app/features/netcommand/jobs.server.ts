@@ -11,7 +11,6 @@
 import { EventEmitter } from "node:events";
 import { and, asc, eq, inArray, isNull, lt, lte, or, sql } from "drizzle-orm";
 import { NETCOMMAND_QUERY_TYPES, netcommandJobs, vantagePoints, type NetcommandJobState, type NetcommandQueryType } from "~db/postgres/schema";
-import { UNKNOWN_ADDRESS } from "~/server/auth/session.server";
 import type { Db } from "~/server/postgres.server";
 import type { Services } from "~/server/services.server";
 import { checkNetcommandLimits } from "./limits.server";
@@ -33,13 +32,13 @@ export const STALE_AFTER_MS = 5 * 60 * 1000;
 
 /**
  * Who a job belongs to. Logged-in callers by user id; anonymous callers by the SHA-256 of their
- * visitor cookie and by their client address (UNKNOWN_ADDRESS without a trusted proxy).
+ * visitor cookie. The client address is kept for the per-address limits only.
  */
 export type JobOwner = { userId: number | null; visitor: string | null; clientAddress: string };
 
 export type CreateJobInput = {
   owner: JobOwner;
-  /** private: logged-in users with the flag (every vantage point and target); public: anonymous callers. */
+  /** The vantage points and target ranges the caller may use (access.server.ts). */
   scope: NetcommandScope;
   /** The vantage point key (its router name is accepted too). */
   networkElement: string;
@@ -92,7 +91,7 @@ export function toNetcommandQueryType(value: unknown): NetcommandQueryType | nul
 export async function createNetcommandJob(stores: Pick<Services, "pg">, input: CreateJobInput): Promise<{ jobID: string }> {
   const queryType = toNetcommandQueryType(input.queryType);
   if (!queryType) throw new NetcommandInputError(`Unknown query type "${input.queryType}": use PingQuery or TracerouteQuery.`, "queryType");
-  const target = checkNetcommandTarget(input.targetAddress, input.scope);
+  const target = checkNetcommandTarget(input.targetAddress, input.scope.allowedInternalRanges);
   if (!target.ok) throw new NetcommandInputError(target.error, "targetAddress");
   const vantagePoint = await findVantagePoint(stores.pg.db, input.networkElement, input.scope);
   if (!vantagePoint) throw new NetcommandInputError(`Unknown vantage point "${input.networkElement}".`, "networkElement");
@@ -121,7 +120,7 @@ export async function createNetcommandJob(stores: Pick<Services, "pg">, input: C
   return { jobID: id };
 }
 
-/** A vantage point by key (or router name) among those the scope may use: public ones only for the public scope. */
+/** A vantage point by key (or router name) among those the scope may use: every one, or the public ones. */
 async function findVantagePoint(db: Db, name: string, scope: NetcommandScope) {
   const wanted = name.trim();
   if (!wanted) return null;
@@ -130,17 +129,20 @@ async function findVantagePoint(db: Db, name: string, scope: NetcommandScope) {
     .from(vantagePoints)
     .where(or(eq(vantagePoints.key, wanted), eq(vantagePoints.router, wanted)))
     .orderBy(asc(vantagePoints.id));
-  const usable = rows.filter((row) => scope === "private" || row.isPublic);
+  const usable = rows.filter((row) => scope.vantagePoints === "all" || row.isPublic);
   return usable.find((row) => row.key === wanted) ?? usable[0] ?? null;
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-/** Whether `owner` may read the job: the same user; for anonymous jobs the same visitor cookie or known client address. */
-export function ownsJob(row: Pick<NetcommandJobRow, "ownerUserId" | "ownerVisitor" | "clientAddress">, owner: JobOwner): boolean {
+/**
+ * Whether `owner` may read the job: the same user; for anonymous jobs the same browser (visitor
+ * cookie). Never the client address: clients behind one NAT or proxy share it, and a forged
+ * forwarding header could claim it.
+ */
+export function ownsJob(row: Pick<NetcommandJobRow, "ownerUserId" | "ownerVisitor">, owner: JobOwner): boolean {
   if (row.ownerUserId !== null) return owner.userId === row.ownerUserId;
-  if (row.ownerVisitor !== null && owner.visitor === row.ownerVisitor) return true;
-  return row.clientAddress !== UNKNOWN_ADDRESS && row.clientAddress === owner.clientAddress;
+  return row.ownerVisitor !== null && owner.visitor === row.ownerVisitor;
 }
 
 /** The job's state and result for its owner; null when there is no such job or it is someone else's (never revealed). */

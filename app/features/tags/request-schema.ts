@@ -4,6 +4,7 @@
  * and the API version), so here it is only a bounded string.
  */
 import { z } from "zod";
+import { singleLineText } from "~/lib/input-fields";
 import { isHexColor } from "~/lib/colors";
 import { isMappingLayer, MAPPING_MODELS, type MappingLayer } from "./mapping-model";
 import { parseValuesId } from "./tag-reference";
@@ -37,7 +38,7 @@ export const mappingLayerQuerySchema = z.object({
 export const mappingBodySchema = z
   .object({
     id: z.union([z.string(), z.number()]).optional(),
-    name: z.string().trim().min(1, "name must not be empty (send null to leave it to the lower layers).").max(100).nullable().optional(),
+    name: singleLineText(100).trim().min(1, "name must not be empty (send null to leave it to the lower layers).").nullable().optional(),
     color: z.string().trim().refine(isHexColor, "color must be #rrggbb, e.g. #137cbd.").nullable().optional(),
   })
   .refine((b) => (b.name ?? null) !== null || (b.color ?? null) !== null, { message: "Give a name, a color or both.", path: ["name"] });

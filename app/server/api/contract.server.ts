@@ -2,6 +2,7 @@ import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { z } from "zod";
 import type { Permission } from "~/lib/permissions";
 import { MESSAGES } from "~/lib/messages";
+import { NO_CONTROL_CHARACTERS, NO_NUL, fieldsWithNul, parameterWithControlCharacter } from "~/lib/input-fields";
 import { getApiRequestContext, type RequestContext } from "../auth/guard.server";
 import type { UserContext } from "../auth/user-context.server";
 import { csrfCookieHeader, newCsrfToken, readCsrfCookie, verifyCsrf } from "../auth/csrf.server";
@@ -38,9 +39,10 @@ export function apiVersion(request: Request): number {
   return version;
 }
 
-export type HandlerArgs<Q, B> = {
+export type HandlerArgs<Q, B, P = Record<string, string | undefined>> = {
   request: Request;
-  params: Record<string, string | undefined>;
+  /** The path parameters, as the endpoint's `params` schema made them. */
+  params: P;
   context: RequestContext;
   user: UserContext | null;
   query: Q;
@@ -48,16 +50,18 @@ export type HandlerArgs<Q, B> = {
   version: number;
 };
 
-export type EndpointSpec<Q extends z.ZodType, B extends z.ZodType> = {
+export type EndpointSpec<Q extends z.ZodType, B extends z.ZodType, P extends z.ZodType> = {
   method: Method;
   access: Access;
   query?: Q;
   body?: B;
+  /** Schema of the path parameters ({id} …); 400 naming the parameter when it does not match. */
+  params?: P;
   /** JSON mutations need the CSRF header; set false only for calls that create the session (login). */
   csrf?: boolean;
   /** Reachable by a logged-in user who has not consented yet (the consent calls, user details, logout). */
   allowWithoutConsent?: boolean;
-  handler: (args: HandlerArgs<z.infer<Q>, z.infer<B>>) => Promise<Response | object | null>;
+  handler: (args: HandlerArgs<z.infer<Q>, z.infer<B>, z.infer<P>>) => Promise<Response | object | null>;
 };
 
 function zodErrors(error: z.ZodError): ApiError["errors"] {
@@ -114,7 +118,11 @@ function checkAccess(access: Access, context: RequestContext, allowWithoutConsen
  * 400 naming the field; missing session or permission a 403; unexpected failures a logged 500
  * with the catalogue's server-error text — never a stack trace.
  */
-export function endpoint<Q extends z.ZodType = z.ZodObject<{}>, B extends z.ZodType = z.ZodObject<{}>>(spec: EndpointSpec<Q, B>) {
+export function endpoint<
+  Q extends z.ZodType = z.ZodObject<{}>,
+  B extends z.ZodType = z.ZodObject<{}>,
+  P extends z.ZodType = z.ZodType<Record<string, string | undefined>>,
+>(spec: EndpointSpec<Q, B, P>) {
   return async ({ request, params }: LoaderFunctionArgs | ActionFunctionArgs): Promise<Response> => {
     try {
       if (request.method !== spec.method) {
@@ -125,12 +133,19 @@ export function endpoint<Q extends z.ZodType = z.ZodObject<{}>, B extends z.ZodT
       const user = checkAccess(spec.access, context, spec.allowWithoutConsent ?? false);
       if (spec.method !== "GET" && spec.csrf !== false && !context.viaToken) verifyCsrf(request);
       const url = new URL(request.url);
+      const path = checkPathParams(spec.params, params);
+      if (path instanceof Response) return path;
+      const badParameter = parameterWithControlCharacter(url.searchParams);
+      if (badParameter !== null) return apiError(400, "Invalid query parameters.", { errors: [{ field: badParameter, message: NO_CONTROL_CHARACTERS }] });
       const query = (spec.query ?? z.object({})).safeParse(Object.fromEntries(url.searchParams));
       if (!query.success) return apiError(400, "Invalid query parameters.", { errors: zodErrors(query.error) });
       const rawBody = spec.method === "GET" || spec.method === "DELETE" ? {} : await readBody(request);
+      // No store keeps NUL in text: refused wherever it hides in the body, whatever the schema says.
+      const nulFields = fieldsWithNul(rawBody);
+      if (nulFields.length > 0) return apiError(400, "Invalid request body.", { errors: nulFields.map((field) => ({ field, message: NO_NUL })) });
       const body = (spec.body ?? z.unknown()).safeParse(rawBody);
       if (!body.success) return apiError(400, "Invalid request body.", { errors: zodErrors(body.error) });
-      const result = await spec.handler({ request, params, context, user, query: query.data as z.infer<Q>, body: body.data as z.infer<B>, version });
+      const result = await spec.handler({ request, params: path as z.infer<P>, context, user, query: query.data as z.infer<Q>, body: body.data as z.infer<B>, version });
       const response = result instanceof Response ? result : Response.json(result ?? {}, { headers: { "Cache-Control": "no-store" } });
       // API clients that start with a GET (e.g. siteconfig/) receive the CSRF cookie their mutations must echo.
       if (spec.method === "GET" && !readCsrfCookie(request)) response.headers.append("Set-Cookie", csrfCookieHeader(newCsrfToken()));
@@ -142,6 +157,15 @@ export function endpoint<Q extends z.ZodType = z.ZodObject<{}>, B extends z.ZodT
       return apiError(500, MESSAGES.serverError);
     }
   };
+}
+
+/** The path parameters as the endpoint's schema makes them, or the 400 naming the first bad one (control characters never pass). */
+function checkPathParams(schema: z.ZodType | undefined, params: Record<string, string | undefined>): unknown {
+  const bad = parameterWithControlCharacter(Object.entries(params));
+  if (bad !== null) return apiError(400, "Invalid path parameters.", { errors: [{ field: bad, message: NO_CONTROL_CHARACTERS }] });
+  if (!schema) return params;
+  const parsed = schema.safeParse(params);
+  return parsed.success ? parsed.data : apiError(400, "Invalid path parameters.", { errors: zodErrors(parsed.error) });
 }
 
 /** Resource route exports for endpoints keyed by method: GET → loader, the rest → action. */
