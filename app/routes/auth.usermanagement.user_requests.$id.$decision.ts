@@ -1,6 +1,5 @@
 import { apiError, endpoint, resourceRoute } from "~/server/api/contract.server";
 import { decideUserRequest } from "~/server/auth/user-requests.server";
-import { publicOrigin } from "~/server/mail/mailer.server";
 
 /**
  * PUT auth/usermanagement/user_requests/{id}/accept/ or /reject/ (shell §4, §7). Accepting creates
@@ -10,12 +9,12 @@ const route = resourceRoute({
   PUT: endpoint({
     method: "PUT",
     access: { permission: "VIEW_USERS" },
-    handler: async ({ request, params, context, user }) => {
+    handler: async ({ params, context, user }) => {
       const id = Number(params.id);
       const decision = params.decision;
       if (!Number.isSafeInteger(id) || id <= 0) return apiError(404, "No such user request.");
       if (decision !== "accept" && decision !== "reject") return apiError(404, "Unknown decision: use accept or reject.");
-      const result = await decideUserRequest(context.services.pg.db, id, decision, user!.id, publicOrigin(request));
+      const result = await decideUserRequest(context.services.pg.db, id, decision, user!.id);
       if (!result.ok) return apiError(result.status, result.detail);
       return { ...result.request, user_id: result.userId };
     },
