@@ -8,7 +8,7 @@ import { Notifications } from "@mantine/notifications";
 import { data, type HeadersFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Links, Meta, Outlet, Scripts, ScrollRestoration, isRouteErrorResponse, useRouteError, useRouteLoaderData } from "@remix-run/react";
 import type { ReactNode } from "react";
-import { StartupErrorPage } from "~/components/ErrorPages";
+import { RequestErrorPage, StartupErrorPage } from "~/components/ErrorPages";
 import { browserSupport } from "~/lib/browser-support";
 import { classifyStartupError } from "~/lib/startup-error";
 import { cssVariablesResolverOf, themeOf } from "~/lib/theme";
@@ -72,9 +72,18 @@ export default function App() {
   return <Outlet />;
 }
 
+function requestRefusal(error: unknown): { status: number; detail: string } | null {
+  if (!isRouteErrorResponse(error) || error.status < 400 || error.status >= 500) return null;
+  const detail = (error.data as { detail?: unknown } | null)?.detail;
+  return typeof detail === "string" ? { status: error.status, detail } : null;
+}
+
 /** A failure of the root loader (settings or stores unavailable) or of loading the app itself. */
 export function ErrorBoundary() {
   const error = useRouteError();
+  // A refused request (too large, malformed, a bad field, a failed CSRF check) is not a start-up failure: say what was wrong.
+  const refusal = requestRefusal(error);
+  if (refusal) return <RequestErrorPage status={refusal.status} detail={refusal.detail} />;
   const kind = classifyStartupError(error);
   const debug = isRouteErrorResponse(error)
     ? `HTTP ${error.status} ${error.statusText}\n${typeof error.data === "string" ? error.data : JSON.stringify(error.data)}`

@@ -1,5 +1,5 @@
 import { Anchor, Button, Center, Code, Container, Stack, Text, Title } from "@mantine/core";
-import { Link } from "@remix-run/react";
+import { Link, useLocation } from "@remix-run/react";
 import { MESSAGES } from "~/lib/messages";
 import type { StartupErrorKind } from "~/lib/startup-error";
 
@@ -31,6 +31,27 @@ export function StartupErrorPage({ kind, debug }: { kind: StartupErrorKind; debu
             {debug}
           </Code>
         </details>
+      </Stack>
+    </Container>
+  );
+}
+
+/**
+ * A request the server refused (400, 403, 413 …) with its reason. "Try again" reopens the page
+ * the form was on (a plain link: works without JavaScript).
+ */
+export function RequestErrorPage({ status, detail }: { status: number; detail: string }) {
+  const location = useLocation();
+  return (
+    <Container size="sm" py={80} data-testid="request-error">
+      <Stack gap="md">
+        <Title order={1}>{status === 413 ? "The request is too large" : "The request could not be processed"}</Title>
+        <Text>{detail}</Text>
+        <div>
+          <Button component="a" href={location.pathname + location.search}>
+            Try again
+          </Button>
+        </div>
       </Stack>
     </Container>
   );

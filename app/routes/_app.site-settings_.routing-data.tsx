@@ -33,7 +33,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 export async function action({ request }: ActionFunctionArgs) {
   const { services } = await requireAdmin(request);
   const result = await handleMrtUpload(request, services);
-  return data(result, { status: result.error ? 400 : 200 });
+  return data(result, { status: result.error ? (result.status ?? 400) : 200 });
 }
 
 function Summary({ summary }: { summary: NonNullable<ReturnType<typeof useActionData<typeof action>>>["summary"] }) {

@@ -1,19 +1,33 @@
 import { z } from "zod";
 import { MESSAGES } from "~/lib/messages";
 import { apiError, endpoint, resourceRoute } from "~/server/api/contract.server";
-import { checkCredentials, InvalidCredentialsError, LoginThrottledError } from "~/server/auth/authenticator.server";
+import { checkCredentials, InvalidCredentialsError, LoginThrottledError, retryAfterHeader } from "~/server/auth/authenticator.server";
+import { tooManyRequestsResponse } from "~/server/auth/anonymous-limits.server";
+import { hasControlCharacters, redirectTarget } from "~/server/auth/redirect-target.server";
 import { createSession } from "~/server/auth/session.server";
 import { sessionStateAfterPassword } from "~/server/auth/second-factor-gate.server";
+import { HashingBusyError } from "~/server/password.server";
+import { FIELD_MAX_LENGTH } from "~/server/request-body.server";
 
-const Credentials = z.object({
-  email: z.string().trim().min(1, "required").optional(),
-  username: z.string().trim().min(1, "required").optional(),
-  password: z.string().min(1, "required"),
-}).refine((c) => c.email || c.username, { message: "email or username is required", path: ["email"] });
+const NO_CONTROL_CHARACTERS = "must not contain control characters (CR, LF, tab, NUL …)";
+const destination = z.string().max(2048).refine((v) => !hasControlCharacters(v), NO_CONTROL_CHARACTERS).optional();
+
+const Credentials = z
+  .object({
+    email: z.string().trim().min(1, "required").max(FIELD_MAX_LENGTH.email).optional(),
+    username: z.string().trim().min(1, "required").max(FIELD_MAX_LENGTH.username).optional(),
+    password: z.string().min(1, "required").max(FIELD_MAX_LENGTH.password),
+    /** Where the caller wants to go afterwards: answered back as `next` once checked (same site only). */
+    next: destination,
+    hash: destination,
+  })
+  .refine((c) => c.email || c.username, { message: "email or username is required", path: ["email"] });
 
 /**
- * POST auth/login/ {email (or username), password}: a session cookie and the session status
- * (LOGGED_IN, or PENDING_2FA when a second factor is due: then POST auth/2fa/ with the code).
+ * POST auth/login/ {email (or username), password, optional next and hash}: a session cookie and
+ * the session status (LOGGED_IN, or PENDING_2FA when a second factor is due: then POST auth/2fa/
+ * with the code). With `next`, the answer's `next` is the same-site destination to open ("/"
+ * when the value leads elsewhere).
  */
 const route = resourceRoute({
   POST: endpoint({
@@ -26,12 +40,15 @@ const route = resourceRoute({
         const { services } = context;
         const state = await sessionStateAfterPassword(services.pg.db, id);
         const headers = await createSession(services.pg.db, services.config.sessionSecret, request, id, state);
-        return Response.json({ status: state }, { headers });
+        const next = body.next === undefined ? {} : { next: redirectTarget(body.next, body.hash, "/") };
+        return Response.json({ status: state, ...next }, { headers });
       } catch (error) {
         if (error instanceof LoginThrottledError) {
-          return Response.json({ detail: error.message }, { status: 429, headers: { "Retry-After": String(error.retryAfterSeconds) } });
+          return tooManyRequestsResponse({ retryAfterSeconds: error.retryAfterSeconds, message: error.message });
         }
         if (error instanceof InvalidCredentialsError) return apiError(401, MESSAGES.wrongCredentials);
+        // Too many checks already waiting: a quick 503 the client can retry, not a slow answer.
+        if (error instanceof HashingBusyError) return Response.json({ detail: error.message }, { status: 503, headers: retryAfterHeader(error) });
         throw error;
       }
     },

@@ -7,8 +7,10 @@ import { MESSAGES } from "~/lib/messages";
 import { notifications } from "@mantine/notifications";
 import { eq } from "drizzle-orm";
 import { siteSettings } from "~db/postgres/schema";
-import { authenticator, InvalidCredentialsError } from "~/server/auth/authenticator.server";
-import { getRequestContext, landingRoute, readProtectedForm, safeNext } from "~/server/auth/guard.server";
+import { checkCredentials, InvalidCredentialsError, LoginThrottledError, retryAfterHeader } from "~/server/auth/authenticator.server";
+import { getRequestContext, landingRoute, readPageForm } from "~/server/auth/guard.server";
+import { safeFragment, safeNext } from "~/server/auth/redirect-target.server";
+import { HashingBusyError } from "~/server/password.server";
 import { sessionStateAfterPassword } from "~/server/auth/second-factor-gate.server";
 import { clearLoggedInCookieHeader, createSession } from "~/server/auth/session.server";
 
@@ -42,26 +44,34 @@ export async function loader({ request }: LoaderFunctionArgs) {
   );
 }
 
+/** Field names as the form labels them, for messages about one field. */
+const FIELD_LABELS: Record<string, string> = { email: "E-mail", password: "Password" };
+
 export async function action({ request }: ActionFunctionArgs) {
-  const form = await readProtectedForm(request);
+  const read = await readPageForm(request);
+  if (!read.ok) {
+    const error = read.field ? `${FIELD_LABELS[read.field] ?? read.field}: ${read.error}` : read.error;
+    return data({ error, email: "" }, { status: read.status });
+  }
+  const form = read.form;
   const email = String(form.get("email") ?? "");
   const next = safeNext(String(form.get("next") ?? ""));
   try {
-    const { id } = await authenticator.authenticate("password", request);
+    const { id } = await checkCredentials(request, email, String(form.get("password") ?? ""));
     const { services } = await getRequestContext(request);
     const db = services.pg.db;
-    const hash = String(form.get("hash") ?? "");
-    const fragment = hash.startsWith("#") ? hash : "";
+    const fragment = safeFragment(String(form.get("hash") ?? ""));
     if ((await sessionStateAfterPassword(db, id)) === "PENDING_2FA") {
       // The password alone is not enough: a short-lived PENDING_2FA session until the code is given.
       const headers = await createSession(db, services.config.sessionSecret, request, id, "PENDING_2FA");
       return redirect(`/login/2fa${next ? `?next=${encodeURIComponent(next)}` : ""}${fragment}`, { headers });
     }
     const headers = await createSession(db, services.config.sessionSecret, request, id, "LOGGED_IN");
-    const target = next ? next + fragment : "/";
-    return redirect(target, { headers });
+    return redirect(next ? next + fragment : "/", { headers });
   } catch (error) {
-    // Wrong credentials (401) or too many failures (429, LoginThrottledError): the error carries both.
+    // Too many failures (429) or the server busy checking other logins (503): say when to retry.
+    if (error instanceof LoginThrottledError) return data({ error: error.message, email }, { status: 429, headers: retryAfterHeader(error) });
+    if (error instanceof HashingBusyError) return data({ error: error.message, email }, { status: 503, headers: retryAfterHeader(error) });
     if (error instanceof InvalidCredentialsError) return data({ error: error.message, email }, { status: error.status });
     throw error;
   }
@@ -90,7 +100,8 @@ export default function Login() {
             {expired ? <Alert color="yellow">{MESSAGES.sessionExpired}</Alert> : null}
             {twoFactorRestart ? <Alert color="yellow">{TWO_FACTOR_RESTART}</Alert> : null}
             {noPermissions ? <Alert color="red" title={MESSAGES.noPermissionsTitle}>{MESSAGES.noPermissions}</Alert> : null}
-            {actionData?.error ? (
+            {/* The answer to the previous attempt goes as soon as the next one is on its way. */}
+            {actionData?.error && navigation.state === "idle" ? (
               <Alert color="red" role="alert">
                 {actionData.error}
               </Alert>

@@ -3,7 +3,8 @@ import { data, redirect, type ActionFunctionArgs, type HeadersFunction, type Loa
 import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { useEffect, useState } from "react";
 import { CsrfField } from "~/components/CsrfField";
-import { getRequestContext, readProtectedForm, safeNext, type RequestContext } from "~/server/auth/guard.server";
+import { getRequestContext, readProtectedForm, type RequestContext } from "~/server/auth/guard.server";
+import { redirectTarget, safeNext } from "~/server/auth/redirect-target.server";
 import { clientAddress } from "~/server/auth/session.server";
 import {
   confirmDevice,
@@ -37,7 +38,7 @@ function notPending({ session }: RequestContext, next: string | null): string {
 }
 
 function target(next: string | null, hash: string): string {
-  return next ? next + (hash.startsWith("#") ? hash : "") : "/";
+  return redirectTarget(next, hash, "/");
 }
 
 export async function loader({ request }: LoaderFunctionArgs) {

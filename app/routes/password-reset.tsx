@@ -4,9 +4,9 @@ import { Form, useActionData, useNavigation } from "@remix-run/react";
 import { CsrfField } from "~/components/CsrfField";
 import { isValidEmail, normalizeEmail } from "~/lib/email";
 import { MESSAGES } from "~/lib/messages";
-import { getRequestContext, readProtectedForm } from "~/server/auth/guard.server";
+import { takeAnonymousCall } from "~/server/auth/anonymous-limits.server";
+import { getRequestContext, readPageForm } from "~/server/auth/guard.server";
 import { requestReset, RESET_TEXTS } from "~/server/auth/password-reset.server";
-import { publicOrigin } from "~/server/mail/mailer.server";
 
 export const meta: MetaFunction = () => [{ title: "Reset your password · flowlens" }];
 
@@ -19,12 +19,17 @@ export async function loader({ request }: LoaderFunctionArgs) {
 type ActionResult = { sent: true; message: string } | { sent: false; error: string; email: string };
 
 export async function action({ request }: ActionFunctionArgs) {
-  const form = await readProtectedForm(request);
+  const read = await readPageForm(request);
+  if (!read.ok) return data<ActionResult>({ sent: false, error: read.field === "email" ? MESSAGES.emailFormat : read.error, email: "" }, { status: read.status });
   const { services } = await getRequestContext(request);
-  const email = String(form.get("email") ?? "");
+  const email = String(read.form.get("email") ?? "");
   // The format can be judged without revealing anything; whether an account exists cannot.
   if (!isValidEmail(normalizeEmail(email))) return data<ActionResult>({ sent: false, error: MESSAGES.emailFormat, email }, { status: 400 });
-  await requestReset(services.pg.db, email, publicOrigin(request));
+  const limit = takeAnonymousCall("passwordReset", request);
+  if (!limit.allowed) {
+    return data<ActionResult>({ sent: false, error: limit.message, email }, { status: 429, headers: { "Retry-After": String(limit.retryAfterSeconds) } });
+  }
+  await requestReset(services.pg.db, email);
   return data<ActionResult>({ sent: true, message: RESET_TEXTS.requested });
 }
 

@@ -2,7 +2,8 @@ import { Alert, Anchor, Button, Center, Paper, Stack, Text, TextInput, Title } f
 import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { CsrfField } from "~/components/CsrfField";
-import { getRequestContext, readProtectedForm } from "~/server/auth/guard.server";
+import { takeAnonymousCall } from "~/server/auth/anonymous-limits.server";
+import { getRequestContext, readPageForm } from "~/server/auth/guard.server";
 import { createUserRequest, NAME_MAX_LENGTH, selfSignupEnabled, SIGNUP_TEXTS, type FieldError } from "~/server/auth/user-requests.server";
 
 export const meta: MetaFunction = () => [{ title: "Sign up · flowlens" }];
@@ -25,9 +26,19 @@ type ActionResult =
   | { sent: false; detail: string; errors: FieldError[]; values: { email: string; first_name: string; last_name: string } };
 
 export async function action({ request }: ActionFunctionArgs) {
-  const form = await readProtectedForm(request);
+  const read = await readPageForm(request);
   const { services } = await guard(request);
+  const empty = { email: "", first_name: "", last_name: "" };
+  if (!read.ok) {
+    const errors = read.field && read.field in empty ? [{ field: read.field as FieldError["field"], message: read.error }] : [];
+    return data<ActionResult>({ sent: false, detail: read.error, errors, values: empty }, { status: read.status });
+  }
+  const form = read.form;
   const values = { email: String(form.get("email") ?? ""), first_name: String(form.get("first_name") ?? ""), last_name: String(form.get("last_name") ?? "") };
+  const limit = takeAnonymousCall("signup", request);
+  if (!limit.allowed) {
+    return data<ActionResult>({ sent: false, detail: limit.message, errors: [], values }, { status: 429, headers: { "Retry-After": String(limit.retryAfterSeconds) } });
+  }
   const result = await createUserRequest(services.pg.db, values);
   if (!result.ok) return data<ActionResult>({ sent: false, detail: result.detail, errors: result.errors, values }, { status: 400 });
   return data<ActionResult>({ sent: true, message: SIGNUP_TEXTS.sent });

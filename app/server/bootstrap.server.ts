@@ -1,6 +1,7 @@
 import { ConfigError } from "./env.server";
 import { StoreUnavailableError } from "./clickhouse.server";
 import { log } from "./log.server";
+import { warnIfMailLinksUnconfigured } from "./mail/links.server";
 import { getServices } from "./services.server";
 import { startNetcommandRunner, stopNetcommandRunner } from "~/features/netcommand/runner.server";
 
@@ -17,6 +18,7 @@ export async function bootstrapOrExit(): Promise<void> {
         `ClickHouse ${services.ch.kind === "chdb" ? `embedded (chDB, ${services.config.dataDir}/ch)` : "server"}, ` +
         `variant ${services.config.APP_VARIANT}, in ${((performance.now() - started) / 1000).toFixed(1)} s`,
     );
+    warnIfMailLinksUnconfigured();
     await printCredentialsIfDemo(services);
     // Ping and traceroute jobs run in every app process; replicas share the work through PostgreSQL.
     startNetcommandRunner(services);

@@ -3,6 +3,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { z } from "zod";
 import { parseAllowedRanges } from "~/features/netcommand/targets";
+import { parseProxyTrust } from "./auth/client-address.server";
 
 export const APP_VARIANTS = ["analytics", "public-lg", "manager"] as const;
 export type AppVariant = (typeof APP_VARIANTS)[number];
@@ -23,6 +24,27 @@ function urlWithProtocols(protocols: string[], example: string) {
         }
       }, `must be a URL starting with ${protocols.map((p) => `${p}//`).join(" or ")} (e.g. ${example})`)
       .optional(),
+  );
+}
+
+const BYTE_UNITS: Record<string, number> = { "": 1, k: 1024, m: 1024 ** 2, g: 1024 ** 3 };
+
+/** A size in bytes: a whole number, optionally with k, m or g (binary: 1m = 1,048,576 bytes). */
+function byteSize(fallback: string) {
+  return z.preprocess(
+    emptyToUndefined,
+    z
+      .string()
+      .default(fallback)
+      .transform((value, ctx) => {
+        const match = /^(\d+)\s*([kmg]?)b?$/i.exec(value.trim());
+        const bytes = match ? Number(match[1]) * BYTE_UNITS[match[2].toLowerCase()] : NaN;
+        if (!Number.isSafeInteger(bytes) || bytes < 1024) {
+          ctx.addIssue({ code: "custom", message: "must be a size of at least 1024 bytes, e.g. 1048576, 512k, 1m or 2g" });
+          return z.NEVER;
+        }
+        return bytes;
+      }),
   );
 }
 
@@ -91,10 +113,24 @@ export const EnvSchema = z.object({
   PORT: z.preprocess(emptyToUndefined, z.coerce.number().int().min(1).max(65535).default(3000)),
   APP_VARIANT: z.preprocess(emptyToUndefined, z.enum(APP_VARIANTS).default("analytics")),
   DEMO_DATA: z.preprocess(emptyToUndefined, z.enum(["auto", "on", "off"]).default("auto")),
-  /** Behind a reverse proxy: take the client address from the last X-Forwarded-For entry it appends. */
-  TRUST_PROXY: z.preprocess(emptyToUndefined, z.enum(["0", "1", "false", "true"]).default("0").transform((v) => v === "1" || v === "true")),
-  /** Origin put into mailed links (password reset); without it the request's origin is used. */
+  /**
+   * Trusted reverse proxies: `0` none (the socket address is the client), a list of addresses and
+   * CIDR networks whose X-Forwarded-For is honoured, or `1` (trust every hop: the last entry).
+   */
+  TRUST_PROXY: z.preprocess(emptyToUndefined, z.string().default("0")).transform((value, ctx) => {
+    try {
+      return parseProxyTrust(value);
+    } catch (error) {
+      ctx.addIssue({ code: "custom", message: error instanceof Error ? error.message : String(error) });
+      return z.NEVER;
+    }
+  }),
+  /** Origin of every link in mail (password reset, invitations); unset: http://localhost:PORT, with a warning. */
   PUBLIC_URL: urlWithProtocols(["http:", "https:"], "https://flowlens.example.net"),
+  /** Largest request bodies accepted, per kind (bytes, or with k/m/g): JSON calls, page forms, the MRT upload. */
+  MAX_JSON_BODY: byteSize("1m"),
+  MAX_FORM_BODY: byteSize("1m"),
+  MAX_UPLOAD_BODY: byteSize("4g"),
   SMTP_URL: urlWithProtocols(["smtp:", "smtps:"], "smtp://user:pass@mail.example.org:587"),
   SMTP_FROM: z.preprocess(emptyToUndefined, z.string().default("flowlens <noreply@flowlens.invalid>")),
   SUPPORT_EMAIL: z.preprocess(emptyToUndefined, z.string().email("must be an e-mail address").optional()),

@@ -5,7 +5,7 @@
  */
 import net from "node:net";
 import { and, eq, isNull } from "drizzle-orm";
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import {
   loginAttempts,
   outboxEmails,
@@ -34,7 +34,10 @@ import * as consentPage from "~/routes/consent";
 import * as resetPage from "~/routes/password-reset";
 import * as resetConfirmPage from "~/routes/password-reset-confirm";
 import * as signupPage from "~/routes/signup";
-import { checkResetToken, confirmReset, requestReset, RESET_TEXTS } from "~/server/auth/password-reset.server";
+import { checkResetToken, confirmReset, requestReset, RESET_TEXTS, resetMailsSettled } from "~/server/auth/password-reset.server";
+import { ANONYMOUS_LIMITS, resetAnonymousLimits } from "~/server/auth/anonymous-limits.server";
+import { PEER_ADDRESS_HEADER } from "~/server/auth/client-address.server";
+import { mailLink, mailLinkOrigin, warnIfMailLinksUnconfigured } from "~/server/mail/links.server";
 import { createSession } from "~/server/auth/session.server";
 import { SIGNUP_TEXTS } from "~/server/auth/user-requests.server";
 import { sendMail } from "~/server/mail/mailer.server";
@@ -116,7 +119,9 @@ async function setSelfSignup(on: boolean) {
   await db().update(siteSettings).set({ enableUserSelfSignup: on }).where(eq(siteSettings.id, 1));
 }
 
+/** The outbox rows to an address, once every reset mail asked for so far has been written. */
 async function outboxTo(email: string) {
+  await resetMailsSettled();
   return db().select().from(outboxEmails).where(eq(outboxEmails.to, email)).orderBy(outboxEmails.id);
 }
 
@@ -338,7 +343,7 @@ describe("user requests (applicant flow)", () => {
     expect(account).toMatchObject({ id: accepted.data.user_id, firstName: "App", lastName: "Licant", passwordHash: null, hasConsented: false, isActive: true });
 
     const [mail] = await outboxTo("applicant@flowlens.test");
-    expect(mail.body).toContain(`${ORIGIN}/password-reset-confirm?token=`);
+    expect(mail.body).toContain(`${mailLinkOrigin()}/password-reset-confirm?token=`);
     const token = tokenFrom(mail.body);
     expect(await confirmReset(db(), token, "applicant-password")).toEqual({ ok: true, userId: account.id });
     const [withPassword] = await db().select().from(users).where(eq(users.id, account.id));
@@ -409,7 +414,7 @@ describe("password reset", () => {
 
     const [mail] = await outboxTo(user.email);
     expect(mail.subject).toMatch(/password/i);
-    expect(mail.body).toContain(`${ORIGIN}/password-reset-confirm?token=`);
+    expect(mail.body).toContain(`${mailLinkOrigin()}/password-reset-confirm?token=`);
     expect(tokenFrom(mail.body)).toMatch(/^[A-Za-z0-9_-]{43}$/);
     expect(await outboxTo("nobody@flowlens.test")).toHaveLength(0);
 
@@ -420,7 +425,7 @@ describe("password reset", () => {
 
     const inactive = await makeUser();
     await db().update(users).set({ isActive: false }).where(eq(users.id, inactive.id));
-    await requestReset(db(), inactive.email, ORIGIN);
+    await requestReset(db(), inactive.email);
     expect(await outboxTo(inactive.email)).toHaveLength(0);
   });
 
@@ -436,7 +441,7 @@ describe("password reset", () => {
     const sessionA = await logIn(user.id);
     await logIn(user.id);
     expect(await openSessionsOf(user.id)).toHaveLength(2);
-    await requestReset(db(), user.email, ORIGIN);
+    await requestReset(db(), user.email);
     const token = tokenFrom((await outboxTo(user.email)).at(-1)!.body);
 
     const wrong = await run(resetConfirmApi.action, jsonRequest("/auth/password/reset/confirm/", { token: "x".repeat(43), new_password: "a-new-password" }));
@@ -465,9 +470,9 @@ describe("password reset", () => {
 
   it("refuses an expired token, and only the newest link of an account works", async () => {
     const user = await makeUser();
-    await requestReset(db(), user.email, ORIGIN);
+    await requestReset(db(), user.email);
     const older = tokenFrom((await outboxTo(user.email)).at(-1)!.body);
-    await requestReset(db(), user.email, ORIGIN);
+    await requestReset(db(), user.email);
     const newer = tokenFrom((await outboxTo(user.email)).at(-1)!.body);
     expect(newer).not.toBe(older);
     expect(await confirmReset(db(), older, "password-from-old-link")).toMatchObject({ ok: false, reason: "token" });
@@ -522,27 +527,127 @@ describe("password reset", () => {
     expect(spent.data).toMatchObject({ done: false, error: MESSAGES.tokenInvalid, tokenProblem: true });
   });
 
-  it("uses PUBLIC_URL rather than the request's Host for mailed links", async () => {
-    const user = await makeUser();
+  it("builds mailed links from PUBLIC_URL, or http://localhost:PORT without it — never from Host or X-Forwarded-Host", async () => {
+    const poisoned = (email: string) =>
+      new Request("http://attacker.example/auth/password/reset/", {
+        method: "POST",
+        headers: {
+          "Content-Type": "application/json",
+          Cookie: `csrftoken=${CSRF}`,
+          "X-CSRFToken": CSRF,
+          Host: "attacker.example",
+          "X-Forwarded-Host": "evil.example",
+          "X-Forwarded-Proto": "https",
+        },
+        body: JSON.stringify({ email }),
+      });
+    const withoutConfig = await makeUser();
+    const savedPort = process.env.PORT;
+    process.env.PORT = "4123";
+    try {
+      expect((await run(resetApi.action, poisoned(withoutConfig.email))).status).toBe(200);
+      const [mail] = await outboxTo(withoutConfig.email);
+      expect(mail.body).toContain("http://localhost:4123/password-reset-confirm?token=");
+      expect(mail.body).not.toMatch(/attacker\.example|evil\.example/);
+    } finally {
+      if (savedPort === undefined) delete process.env.PORT;
+      else process.env.PORT = savedPort;
+    }
+
+    const configured = await makeUser();
     process.env.PUBLIC_URL = "https://flowlens.example.net/ignored/path";
     try {
-      const req = new Request("http://attacker.example/auth/password/reset/", {
-        method: "POST",
-        headers: { "Content-Type": "application/json", Cookie: `csrftoken=${CSRF}`, "X-CSRFToken": CSRF },
-        body: JSON.stringify({ email: user.email }),
-      });
-      expect((await run(resetApi.action, req)).status).toBe(200);
+      expect((await run(resetApi.action, poisoned(configured.email))).status).toBe(200);
+      // The page form and the link of an accepted applicant follow the same rule.
+      expect((await run(resetPage.action, formRequest("/password-reset", { email: configured.email }))).status).toBe(200);
+      expect(mailLink("/password-reset-confirm", { token: "t" })).toBe("https://flowlens.example.net/password-reset-confirm?token=t");
+      await resetMailsSettled();
     } finally {
       delete process.env.PUBLIC_URL;
     }
-    const [mail] = await outboxTo(user.email);
-    expect(mail.body).toContain("https://flowlens.example.net/password-reset-confirm?token=");
-    expect(mail.body).not.toContain("attacker.example");
+    const mails = await outboxTo(configured.email);
+    expect(mails).toHaveLength(2);
+    for (const mail of mails) {
+      expect(mail.body).toContain("https://flowlens.example.net/password-reset-confirm?token=");
+      expect(mail.body).not.toMatch(/attacker\.example|evil\.example/);
+    }
+  });
+
+  it("warns at start-up when PUBLIC_URL is not set", () => {
+    const lines: string[] = [];
+    const spy = vi.spyOn(console, "error").mockImplementation((line: string) => void lines.push(line));
+    try {
+      warnIfMailLinksUnconfigured({ PORT: "3000" });
+      warnIfMailLinksUnconfigured({ PUBLIC_URL: "https://flowlens.example.net" });
+    } finally {
+      spy.mockRestore();
+    }
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatch(/WARN .*PUBLIC_URL is not set: links in mail .* point at http:\/\/localhost:3000/);
+  });
+
+  it("takes the same time for known and unknown addresses: the mail is written after the answer", async () => {
+    const known = await makeUser();
+    const timeOf = async (email: string) => {
+      const started = performance.now();
+      const response = await run(resetApi.action, jsonRequest("/auth/password/reset/", { email }));
+      const elapsed = performance.now() - started;
+      expect(response.status).toBe(200);
+      await resetMailsSettled();
+      return elapsed;
+    };
+    // Slow the known path's writes down: were they awaited, its answer would take 150 ms longer.
+    const originalTransaction = stores.pg.db.transaction.bind(stores.pg.db);
+    const slowIssue = vi.spyOn(stores.pg.db, "transaction").mockImplementation((async (...args: Parameters<typeof originalTransaction>) => {
+      await new Promise((resolve) => setTimeout(resolve, 150));
+      return originalTransaction(...args);
+    }) as typeof originalTransaction);
+    try {
+      const knownTimes: number[] = [];
+      const unknownTimes: number[] = [];
+      for (let i = 0; i < 6; i++) {
+        knownTimes.push(await timeOf(known.email));
+        unknownTimes.push(await timeOf(`ghost-${i}@flowlens.test`));
+      }
+      const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+      expect(median(knownTimes)).toBeLessThan(median(unknownTimes) + 75);
+    } finally {
+      slowIssue.mockRestore();
+    }
+    // The mails were still written, one per request for the known account only.
+    expect(await outboxTo(known.email)).toHaveLength(6);
+  });
+
+  it("limits how often one client may ask for reset links (429 with Retry-After), per client address", async () => {
+    await expectPerClientLimit(resetApi, "/auth/password/reset/", { email: "someone@flowlens.test" }, ANONYMOUS_LIMITS.passwordReset.perAddress);
   });
 });
 
+/** `perAddress` calls from one client pass, the next is a 429 with Retry-After; another client still passes. */
+async function expectPerClientLimit(route: { action: unknown }, path: string, body: unknown, perAddress: number) {
+  resetAnonymousLimits();
+  const from = (address: string) => {
+    const request = jsonRequest(path, body);
+    request.headers.set(PEER_ADDRESS_HEADER, address);
+    return run(route.action, request);
+  };
+  try {
+    for (let i = 0; i < perAddress; i++) expect((await from("198.51.100.20")).status).toBe(200);
+    const refused = await from("198.51.100.20");
+    expect(refused.status).toBe(429);
+    expect(Number(refused.headers.get("Retry-After"))).toBeGreaterThan(0);
+    expect(refused.data.detail).toMatch(/^Too many requests\. Please try again in \d+ seconds\.$/);
+    expect((await from("198.51.100.21")).status).toBe(200);
+  } finally {
+    resetAnonymousLimits();
+  }
+}
+
 describe("username check", () => {
-  it("tells whether an address is valid and free", async () => {
+  afterEach(() => setSelfSignup(false));
+
+  it("tells whether an address is valid and free while self-signup is on", async () => {
+    await setSelfSignup(true);
     const user = await makeUser();
     await db().insert(userRequests).values({ email: "pending.check@flowlens.test", firstName: "P", lastName: "C" });
     const check = async (username: string) => (await run(usernameCheckApi.action, jsonRequest("/auth/usernamecheck/", { username }))).data;
@@ -554,6 +659,26 @@ describe("username check", () => {
     const missing = await run(usernameCheckApi.action, jsonRequest("/auth/usernamecheck/", {}));
     expect(missing.status).toBe(400);
     expect((await run(usernameCheckApi.action, jsonRequest("/auth/usernamecheck/", { username: "a@b.cd" }, { csrf: false }))).status).toBe(403);
+  });
+
+  it("reveals nothing to anonymous callers while self-signup is off; account managers may always ask", async () => {
+    await setSelfSignup(false);
+    const user = await makeUser();
+    const anonymous = await run(usernameCheckApi.action, jsonRequest("/auth/usernamecheck/", { username: user.email }));
+    expect(anonymous.status).toBe(403);
+    expect(anonymous.data).not.toHaveProperty("available");
+    const plain = await makeUser();
+    const asPlainUser = await run(usernameCheckApi.action, jsonRequest("/auth/usernamecheck/", { username: user.email }, { cookie: await logIn(plain.id) }));
+    expect(asPlainUser.status).toBe(403);
+    const manager = await makeUser({ permissions: ["VIEW_USERS"] });
+    const asManager = await run(usernameCheckApi.action, jsonRequest("/auth/usernamecheck/", { username: user.email }, { cookie: await logIn(manager.id) }));
+    expect(asManager.status).toBe(200);
+    expect(asManager.data).toEqual({ available: false, valid: true });
+  });
+
+  it("limits anonymous checks per client while self-signup is on", async () => {
+    await setSelfSignup(true);
+    await expectPerClientLimit(usernameCheckApi, "/auth/usernamecheck/", { username: "walk@flowlens.test" }, ANONYMOUS_LIMITS.usernameCheck.perAddress);
   });
 });
 

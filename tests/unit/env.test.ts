@@ -79,10 +79,22 @@ describe("configuration rules across variables", () => {
     expect(() => parseConfig({ DATA_DIR: dataDir(), CLICKHOUSE_CLUSTER: "flows" })).toThrow(/CLICKHOUSE_CLUSTER: needs CLICKHOUSE_URL/);
   });
 
-  it("trusts X-Forwarded-For only when told to", () => {
-    expect(parseConfig({ DATA_DIR: dataDir() }).TRUST_PROXY).toBe(false);
-    expect(parseConfig({ DATA_DIR: dataDir(), TRUST_PROXY: "1" }).TRUST_PROXY).toBe(true);
-    expect(() => parseConfig({ DATA_DIR: dataDir(), TRUST_PROXY: "maybe" })).toThrow(/TRUST_PROXY/);
+  it("trusts X-Forwarded-For only when told to: no proxy, every hop, or listed proxies", () => {
+    expect(parseConfig({ DATA_DIR: dataDir() }).TRUST_PROXY).toEqual({ mode: "none" });
+    expect(parseConfig({ DATA_DIR: dataDir(), TRUST_PROXY: "1" }).TRUST_PROXY).toEqual({ mode: "every-hop" });
+    expect(parseConfig({ DATA_DIR: dataDir(), TRUST_PROXY: "true" }).TRUST_PROXY).toEqual({ mode: "every-hop" });
+    const listed = parseConfig({ DATA_DIR: dataDir(), TRUST_PROXY: "127.0.0.1, 10.0.0.0/8 fd00::/8" }).TRUST_PROXY;
+    expect(listed).toMatchObject({ mode: "list", entries: ["127.0.0.1", "10.0.0.0/8", "fd00::/8"] });
+    expect(() => parseConfig({ DATA_DIR: dataDir(), TRUST_PROXY: "maybe" })).toThrow(/TRUST_PROXY: "maybe" is not an IP address/);
+  });
+
+  it("reads body size limits in bytes or with k, m, g", () => {
+    const config = parseConfig({ DATA_DIR: dataDir(), MAX_JSON_BODY: "64k", MAX_FORM_BODY: "2097152" });
+    expect(config.MAX_JSON_BODY).toBe(65_536);
+    expect(config.MAX_FORM_BODY).toBe(2_097_152);
+    expect(parseConfig({ DATA_DIR: dataDir() })).toMatchObject({ MAX_JSON_BODY: 1_048_576, MAX_FORM_BODY: 1_048_576, MAX_UPLOAD_BODY: 4 * 1024 ** 3 });
+    expect(() => parseConfig({ DATA_DIR: dataDir(), MAX_JSON_BODY: "lots" })).toThrow(/MAX_JSON_BODY: must be a size/);
+    expect(() => parseConfig({ DATA_DIR: dataDir(), MAX_FORM_BODY: "10" })).toThrow(/MAX_FORM_BODY/);
   });
 
   it("reads the internal ranges staff may ping and trace, none by default", () => {

@@ -7,6 +7,7 @@
 import { Readable } from "node:stream";
 import { unstable_parseMultipartFormData, type UploadHandler } from "@remix-run/node";
 import { verifyCsrfForm, CSRF_FIELD } from "~/server/auth/csrf.server";
+import { BODY_TEXTS, BodyProblem, checkDeclaredLength, limitedStream } from "~/server/request-body.server";
 import type { Services } from "~/server/services.server";
 import { DecompressionError } from "./mrt/decompress";
 import { MrtFormatError } from "./mrt/errors";
@@ -15,7 +16,8 @@ import { UPLOAD_FIELD } from "./mrt-upload";
 
 const MAX_FIELD_BYTES = 4096;
 
-export type MrtUploadResult = { summary: MrtImportSummary; error: null } | { summary: null; error: string };
+/** `status`: the HTTP status of a refused upload (400 unless said otherwise, 413 above MAX_UPLOAD_BODY). */
+export type MrtUploadResult = { summary: MrtImportSummary; error: null } | { summary: null; error: string; status?: 400 | 413 };
 
 async function readField(data: AsyncIterable<Uint8Array>): Promise<string> {
   const chunks: Buffer[] = [];
@@ -30,14 +32,38 @@ async function readField(data: AsyncIterable<Uint8Array>): Promise<string> {
 
 class UploadProblem extends Error {}
 
-/** Parses the upload and imports the file; CSRF failures throw the usual 403 response. */
-export async function handleMrtUpload(request: Request, services: Pick<Services, "pg" | "ch">): Promise<MrtUploadResult> {
+/** The size problem behind a failure, when the limited stream caused it (parsers may wrap the error). */
+function bodyProblemIn(error: unknown): BodyProblem | null {
+  for (let e = error, depth = 0; e && depth < 5; e = (e as { cause?: unknown }).cause, depth++) {
+    if (e instanceof BodyProblem) return e;
+  }
+  return null;
+}
+
+/**
+ * Parses the upload and imports the file; CSRF failures throw the usual 403 response. The body is
+ * counted while it streams: beyond MAX_UPLOAD_BODY (or a larger declared Content-Length) the upload
+ * stops with 413; a malformed multipart body is a 400.
+ */
+export async function handleMrtUpload(request: Request, services: Pick<Services, "pg" | "ch" | "config">): Promise<MrtUploadResult> {
   if (!/^multipart\/form-data/i.test(request.headers.get("Content-Type") ?? "")) {
     return { summary: null, error: "Upload the file with the form (multipart/form-data)." };
   }
+  const limit = services.config.MAX_UPLOAD_BODY;
+  try {
+    checkDeclaredLength(request, limit);
+  } catch (error) {
+    if (error instanceof BodyProblem) return { summary: null, error: error.message, status: error.status };
+    throw error;
+  }
+  if (!request.body) return { summary: null, error: "Choose an MRT file to upload." };
+  let tooLarge: BodyProblem | null = null;
+  const body = limitedStream(request.body, limit, (problem) => (tooLarge = problem));
+  const limited = new Request(request.url, { method: request.method, headers: request.headers, body, duplex: "half" } as RequestInit);
+  let handlerFailed = false;
   const fields = new FormData();
   let result: MrtUploadResult | null = null;
-  const handler: UploadHandler = async ({ name, filename, data }) => {
+  const readPart: UploadHandler = async ({ name, filename, data }) => {
     if (filename === undefined) {
       const value = await readField(data);
       fields.set(name, value);
@@ -57,14 +83,29 @@ export async function handleMrtUpload(request: Request, services: Pick<Services,
     else result = { summary, error: null };
     return filename;
   };
+  const handler: UploadHandler = async (part) => {
+    try {
+      return await readPart(part);
+    } catch (error) {
+      handlerFailed = !(error instanceof BodyProblem);
+      throw error;
+    }
+  };
   try {
-    await unstable_parseMultipartFormData(request, handler);
+    await unstable_parseMultipartFormData(limited, handler);
   } catch (error) {
     if (error instanceof Response) throw error;
+    const sizeProblem = tooLarge ?? bodyProblemIn(error);
+    if (sizeProblem) return { summary: null, error: sizeProblem.message, status: sizeProblem.status };
+    // Not from reading a part: the multipart framing itself is broken.
+    if (!handlerFailed) return { summary: null, error: BODY_TEXTS.unreadableForm, status: 400 };
     if (error instanceof UploadProblem || error instanceof UnknownVantagePointError || error instanceof MrtFormatError || error instanceof DecompressionError) {
       return { summary: null, error: error.message };
     }
     throw error;
   }
+  // The importer ends a file at a read error and reports what it read: past the limit, that is a 413.
+  const sizeProblem = tooLarge as BodyProblem | null;
+  if (sizeProblem) return { summary: null, error: sizeProblem.message, status: sizeProblem.status };
   return result ?? { summary: null, error: "Choose an MRT file to upload." };
 }

@@ -7,6 +7,7 @@ import { getApiRequestContext, type RequestContext } from "../auth/guard.server"
 import type { UserContext } from "../auth/user-context.server";
 import { csrfCookieHeader, newCsrfToken, readCsrfCookie, verifyCsrf } from "../auth/csrf.server";
 import { log } from "../log.server";
+import { BodyProblem, readBodyText } from "../request-body.server";
 
 export const API_VERSIONS = { min: 13, max: 17, default: 17 } as const;
 
@@ -78,9 +79,16 @@ export function parseBody<T extends z.ZodType>(schema: T, raw: unknown): z.infer
   return body.data;
 }
 
-async function readBody(request: Request): Promise<unknown> {
+/** The body as JSON (or urlencoded fields), at most MAX_JSON_BODY bytes: 413 beyond, counted while it streams. */
+async function readBody(request: Request, limit: number): Promise<unknown> {
   const type = request.headers.get("Content-Type") ?? "";
-  const text = await request.text();
+  let text: string;
+  try {
+    text = await readBodyText(request, limit);
+  } catch (error) {
+    if (error instanceof BodyProblem) throw new ApiProblem(error.status, { detail: error.message });
+    throw error;
+  }
   if (!text) return {};
   if (type.includes("application/x-www-form-urlencoded")) return Object.fromEntries(new URLSearchParams(text));
   try {
@@ -139,7 +147,7 @@ export function endpoint<
       if (badParameter !== null) return apiError(400, "Invalid query parameters.", { errors: [{ field: badParameter, message: NO_CONTROL_CHARACTERS }] });
       const query = (spec.query ?? z.object({})).safeParse(Object.fromEntries(url.searchParams));
       if (!query.success) return apiError(400, "Invalid query parameters.", { errors: zodErrors(query.error) });
-      const rawBody = spec.method === "GET" || spec.method === "DELETE" ? {} : await readBody(request);
+      const rawBody = spec.method === "GET" || spec.method === "DELETE" ? {} : await readBody(request, context.services.config.MAX_JSON_BODY);
       // No store keeps NUL in text: refused wherever it hides in the body, whatever the schema says.
       const nulFields = fieldsWithNul(rawBody);
       if (nulFields.length > 0) return apiError(400, "Invalid request body.", { errors: nulFields.map((field) => ({ field, message: NO_NUL })) });

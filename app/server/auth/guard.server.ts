@@ -1,8 +1,10 @@
-import { redirect } from "@remix-run/node";
+import { data, redirect } from "@remix-run/node";
 import { count } from "drizzle-orm";
 import { vantagePoints } from "~db/postgres/schema";
 import { firstAvailableRoute, menuItems, mayOpen, type ToolRoute } from "~/lib/routes";
+import { BodyProblem, readFormBody } from "../request-body.server";
 import { getServices, type Services } from "../services.server";
+export { safeNext } from "./redirect-target.server";
 import { readSession, type SessionState } from "./session.server";
 import { loadUserContext, type UserContext } from "./user-context.server";
 
@@ -96,21 +98,38 @@ export async function requireUser(request: Request, route?: ToolRoute): Promise<
   return { ...context, user, menu };
 }
 
-/** Safe local redirect target from a ?next= value (never another origin). */
-export function safeNext(next: string | null | undefined): string | null {
-  if (!next || !next.startsWith("/") || next.startsWith("//") || next.includes("\\")) return null;
-  return next;
+/** A page form as read by readPageForm: the fields, or why they were refused (and which field, if one). */
+export type PageForm = { ok: true; form: FormData } | { ok: false; status: 400 | 413; error: string; field: string | null };
+
+/**
+ * For screen actions that show input problems in their own form (login, password reset, signup):
+ * the form data within MAX_FORM_BODY, each field checked (checkFormFields), then the CSRF field.
+ * A body too large, malformed or with a bad field is returned as a problem, never a 500; a CSRF
+ * failure throws the usual 403.
+ */
+export async function readPageForm(request: Request): Promise<PageForm> {
+  const { verifyCsrfForm } = await import("./csrf.server");
+  const { config } = await getServices();
+  let form: FormData;
+  try {
+    form = await readFormBody(request, config.MAX_FORM_BODY);
+  } catch (error) {
+    if (error instanceof BodyProblem) return { ok: false, status: error.status, error: error.message, field: error.field };
+    throw error;
+  }
+  verifyCsrfForm(request, form);
+  return { ok: true, form };
 }
 
 /**
- * For screen actions: the form data, after checking its CSRF field. Reads a clone, so the
- * request body stays available (remix-auth reads it again).
+ * For screen actions: the form data, after checking its CSRF field. Input problems (413, or 400
+ * naming the field) are thrown as a response whose `detail` the error page shows.
  */
 export async function readProtectedForm(request: Request): Promise<FormData> {
-  const { verifyCsrfForm } = await import("./csrf.server");
-  const form = await request.clone().formData();
-  verifyCsrfForm(request, form);
-  return form;
+  const result = await readPageForm(request);
+  if (result.ok) return result.form;
+  const errors = result.field ? [{ field: result.field, message: result.error }] : undefined;
+  throw data({ detail: result.field ? `${result.field}: ${result.error}` : result.error, errors }, { status: result.status });
 }
 
 /**

@@ -4,6 +4,7 @@ import { passwordResetTokens, sessions, users } from "~db/postgres/schema";
 import { isValidEmail, normalizeEmail } from "~/lib/email";
 import { MESSAGES } from "~/lib/messages";
 import { log } from "../log.server";
+import { mailLink } from "../mail/links.server";
 import { sendMail } from "../mail/mailer.server";
 import { hashPassword } from "../password.server";
 import type { Db } from "../postgres.server";
@@ -50,16 +51,27 @@ export async function issueResetToken(db: Db, userId: number, ttlMs = RESET_TOKE
   return token;
 }
 
-export function resetLink(origin: string, token: string): string {
-  return `${origin.replace(/\/+$/, "")}/password-reset-confirm?token=${encodeURIComponent(token)}`;
+/** The link a reset or first-password mail carries (its origin from the configuration, see mailLink). */
+export function resetLink(token: string): string {
+  return mailLink("/password-reset-confirm", { token });
+}
+
+/** Reset mails still being written (token, outbox row, delivery): the answer does not wait for them. */
+const pendingResetMails = new Set<Promise<void>>();
+
+/** Resolves once every reset mail requested so far is in the outbox (tests; a clean shutdown). */
+export async function resetMailsSettled(): Promise<void> {
+  while (pendingResetMails.size) await Promise.allSettled([...pendingResetMails]);
 }
 
 /**
  * "Forgot password": mails a reset link when an active account has this address. The caller
- * answers the same way in every case, so the answer does not tell whether the account exists;
- * the mail is delivered in the background for the same reason.
+ * answers the same way in every case, and in the same time: the request does the same lookup
+ * for known and unknown addresses and nothing more — issuing the token, writing the outbox row and
+ * delivering the mail happen after the answer, so neither the answer nor its timing tells whether
+ * the account exists.
  */
-export async function requestReset(db: Db, email: string, origin: string): Promise<void> {
+export async function requestReset(db: Db, email: string): Promise<void> {
   const address = normalizeEmail(email);
   if (!isValidEmail(address)) return;
   const [user] = await db
@@ -70,6 +82,14 @@ export async function requestReset(db: Db, email: string, origin: string): Promi
     log.info(`password reset requested for an unknown or inactive address`);
     return;
   }
+  const work = mailResetLink(db, user).catch((error: unknown) =>
+    log.error(`password reset mail for user #${user.id} failed: ${error instanceof Error ? error.message : String(error)}`),
+  );
+  pendingResetMails.add(work);
+  void work.finally(() => pendingResetMails.delete(work));
+}
+
+async function mailResetLink(db: Db, user: { id: number; email: string; firstName: string }): Promise<void> {
   const token = await issueResetToken(db, user.id);
   await sendMail(
     db,
@@ -82,7 +102,7 @@ export async function requestReset(db: Db, email: string, origin: string): Promi
         "somebody (hopefully you) asked to reset the password of your flowlens account.",
         "Open this link within one hour to choose a new password:",
         "",
-        resetLink(origin, token),
+        resetLink(token),
         "",
         "The link works once. If you did not ask for it, ignore this mail: your password stays as it is.",
       ].join("\n"),
@@ -92,7 +112,7 @@ export async function requestReset(db: Db, email: string, origin: string): Promi
 }
 
 /** The mail to an applicant whose account was just created: a link to choose the first password. */
-export async function sendPasswordSetMail(db: Db, user: { id: number; email: string; firstName: string }, origin: string): Promise<void> {
+export async function sendPasswordSetMail(db: Db, user: { id: number; email: string; firstName: string }): Promise<void> {
   const token = await issueResetToken(db, user.id, WELCOME_TOKEN_TTL_MS);
   await sendMail(
     db,
@@ -105,7 +125,7 @@ export async function sendPasswordSetMail(db: Db, user: { id: number; email: str
         "your request for a flowlens account has been accepted.",
         "Open this link within 72 hours to choose your password:",
         "",
-        resetLink(origin, token),
+        resetLink(token),
         "",
         "Your login is this e-mail address. If the link has expired, use 'Forgot your password?' on the login page.",
       ].join("\n"),

@@ -3,6 +3,7 @@ import { createCookie } from "@remix-run/node";
 import { and, eq, gt, isNull, lt, sql } from "drizzle-orm";
 import { sessions } from "~db/postgres/schema";
 import type { Db } from "../postgres.server";
+import { resolveClientAddress, UNKNOWN_ADDRESS, type ProxyTrust } from "./client-address.server";
 import { loadUserContext, type UserContext } from "./user-context.server";
 
 /** Session status of the spec (shell §4). */
@@ -112,23 +113,19 @@ export async function destroySession(db: Db, secret: string, request: Request, i
 }
 
 /**
- * The client's address, when it can be known: behind a trusted reverse proxy (TRUST_PROXY) the
- * last X-Forwarded-For entry, which the proxy appended itself (earlier ones are client-supplied).
- * Otherwise "unknown" — remix-serve does not hand the socket address to the app — and limits per
- * address do not apply.
+ * The client's address: the TCP peer from server.mjs, or behind trusted proxies (TRUST_PROXY) the
+ * X-Forwarded-For hop they vouch for (see resolveClientAddress). Every per-client limit uses it.
  */
 export function clientAddress(request: Request): string {
-  if (!proxyTrusted) return UNKNOWN_ADDRESS;
-  const hops = request.headers.get("X-Forwarded-For")?.split(",").map((h) => h.trim()).filter(Boolean) ?? [];
-  return hops[hops.length - 1] || UNKNOWN_ADDRESS;
+  return resolveClientAddress(request, proxyTrust);
 }
 
-export const UNKNOWN_ADDRESS = "unknown";
+export { UNKNOWN_ADDRESS };
 
-let proxyTrusted = false;
-/** Set once from the configuration when the services start. */
-export function trustProxy(trusted: boolean): void {
-  proxyTrusted = trusted;
+let proxyTrust: ProxyTrust = { mode: "none" };
+/** Set once from the configuration when the services start (tests: true = every hop, false = none). */
+export function trustProxy(trust: ProxyTrust | boolean): void {
+  proxyTrust = typeof trust === "boolean" ? { mode: trust ? "every-hop" : "none" } : trust;
 }
 
 /** Forgets an expired session's marker once its message was shown, so it is shown once. */

@@ -130,7 +130,6 @@ export async function decideUserRequest(
   id: number,
   decision: "accept" | "reject",
   deciderId: number,
-  origin: string,
 ): Promise<DecisionResult> {
   let created: { id: number; email: string; firstName: string } | null = null;
   let decided: typeof userRequests.$inferSelect;
@@ -162,6 +161,6 @@ export async function decideUserRequest(
   }
   log.info(`user request #${id} ${decision === "accept" ? "accepted" : "rejected"} by user #${deciderId}`);
   const user = created as { id: number; email: string; firstName: string } | null;
-  if (user) await sendPasswordSetMail(db, user, origin);
+  if (user) await sendPasswordSetMail(db, user);
   return { ok: true, request: toView(decided), userId: user?.id ?? null };
 }

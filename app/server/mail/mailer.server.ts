@@ -89,20 +89,3 @@ export async function sendMail(db: Db, mail: Mail, options: { background?: boole
   }
   return delivery;
 }
-
-/**
- * The origin put in links that are mailed out. A configured PUBLIC_URL wins: the request's own
- * Host header is chosen by the client, and a link built from it could point a victim's reset
- * token at someone else's server.
- */
-export function publicOrigin(request: Request): string {
-  const configured = process.env.PUBLIC_URL?.trim();
-  if (configured) {
-    try {
-      return new URL(configured).origin;
-    } catch {
-      log.warn(`PUBLIC_URL ${configured} is not a URL; using the request's origin for mailed links`);
-    }
-  }
-  return new URL(request.url).origin;
-}
