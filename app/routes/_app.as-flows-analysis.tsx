@@ -3,9 +3,10 @@ import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Form, useLoaderData, useLocation, useNavigation, useRouteError } from "@remix-run/react";
 import { loadAsFlowsAnalysis, type AsFlowsAnalysisData } from "~/features/flows/analysis.server";
 import { CUSTOM_RANGE, DEFAULT_DATE_RANGE } from "~/features/flows/params";
-import { DATE_RANGE_PRESETS, PRESET_LABELS } from "~/features/flows/time";
+import { DateRangeField } from "~/features/flows/ui/DateRangeField";
+import { useHydrated } from "~/features/flows/ui/use-hydrated";
 import { SankeyChart } from "~/features/flows/ui/charts";
-import { fmtTime } from "~/features/flows/ui/format";
+import { fmtRange } from "~/features/flows/ui/format";
 import { ValueName } from "~/features/flows/ui/ValueName";
 import { findToolRoute } from "~/lib/routes";
 import { formatBitsPerSecond } from "~/lib/units";
@@ -27,31 +28,42 @@ export async function loader({ request }: LoaderFunctionArgs) {
   return loadAsFlowsAnalysis(services, user, new URL(request.url));
 }
 
+/** The four columns of the analysis Sankey (FOUR_DIMENSIONS of analysis.server.ts). */
+const ANALYSIS_STAGES = ["Source AS", "Handover AS", "Next-hop AS", "Destination AS"];
+
 const pct = (share: number) => `${(share * 100).toFixed(1)} %`;
 
 function OptionsForm({ data }: { data: AsFlowsAnalysisData }) {
   const navigation = useNavigation();
+  const hydrated = useHydrated();
   const { params } = data;
   const rangeValue = params.dateRange ?? (params.start !== null && params.end !== null ? CUSTOM_RANGE : DEFAULT_DATE_RANGE);
   return (
     <Form method="get" aria-label={`${TITLE} options`}>
       <Paper withBorder p="md">
-        <Group align="flex-end" gap="md" wrap="wrap">
-          <TextInput label="AS numbers" name="as" defaultValue={params.as} placeholder="2906, AS15169" description="Separated by commas or spaces" w={260} required />
-          <NativeSelect
-            label="Date range"
-            name="dateRange"
-            defaultValue={rangeValue}
-            data={[...DATE_RANGE_PRESETS.map((p) => ({ value: p, label: PRESET_LABELS[p] })), { value: CUSTOM_RANGE, label: "Custom (start / end)" }]}
-            w={200}
+        <Stack gap="sm">
+          <Group align="flex-end" gap="md" wrap="wrap">
+            <TextInput label="AS numbers" name="as" defaultValue={params.as} placeholder="2906, AS15169" description="Separated by commas or spaces" w={260} required />
+            <IpVersionField value={params.ipVersion} />
+          </Group>
+          {/* The same date inputs as the Flow Explorer; the analysis reads date ranges only. */}
+          <DateRangeField
+            rangeValue={rangeValue}
+            start={params.start ?? undefined}
+            end={params.end ?? undefined}
+            shown={data.range ?? data.requested}
+            timezone={data.timezone}
+            error={data.rangeError}
+            hydrated={hydrated}
+            onChange={() => undefined}
+            datesOnly
           />
-          <TextInput label="Start (unix seconds)" name="start" defaultValue={params.start ?? ""} inputMode="numeric" w={170} />
-          <TextInput label="End (unix seconds)" name="end" defaultValue={params.end ?? ""} inputMode="numeric" w={170} />
-          <IpVersionField value={params.ipVersion} />
-          <Button type="submit" loading={navigation.state === "loading" && navigation.location?.pathname === PATH}>
-            Show
-          </Button>
-        </Group>
+          <Group>
+            <Button type="submit" loading={navigation.state === "loading" && navigation.location?.pathname === PATH}>
+              Show
+            </Button>
+          </Group>
+        </Stack>
       </Paper>
     </Form>
   );
@@ -75,7 +87,7 @@ function IndirectTable({ data }: { data: AsFlowsAnalysisData }) {
         {data.indirect.map((r) => (
           <Table.Tr key={r.asn} data-asn={r.asn}>
             <Table.Td>
-              <ValueName row={{ key: String(r.asn), name: r.name }} isAs /> (AS{r.asn})
+              <ValueName row={{ key: String(r.asn), name: r.name }} dimension="AS_SRC_INGRESS" /> (AS{r.asn})
             </Table.Td>
             <Table.Td ta="right" data-testid="total-bps">
               {formatBitsPerSecond(r.total_bps)}
@@ -91,7 +103,7 @@ function IndirectTable({ data }: { data: AsFlowsAnalysisData }) {
                 <Stack gap={0}>
                   {r.via.map((v) => (
                     <Text key={v.asn} size="sm">
-                      <ValueName row={{ key: String(v.asn), name: v.name }} isAs /> (AS{v.asn}): {formatBitsPerSecond(v.bps)}, {pct(v.share)}
+                      <ValueName row={{ key: String(v.asn), name: v.name }} dimension="AS_HND_INGRESS" /> (AS{v.asn}): {formatBitsPerSecond(v.bps)}, {pct(v.share)}
                     </Text>
                   ))}
                 </Stack>
@@ -139,12 +151,12 @@ export default function AsFlowsAnalysis() {
       {!data.asns.length ? <Text c="dimmed">Enter one or more AS numbers and click Show.</Text> : null}
       {data.filters.some((f) => f.locked) ? (
         <Text size="sm" data-testid="locked-filters">
-          Restricted to: {data.filters.filter((f) => f.locked).map((f) => `${f.dimension} ${f.value}`).join("; ")}
+          Restricted to: {data.lockedLabels.join("; ")}
         </Text>
       ) : null}
       {data.range ? (
         <Text size="sm" data-testid="range">
-          {fmtTime(data.range.start, tz)} – {fmtTime(data.range.end, tz)} ({tz})
+          {fmtRange(data.range.start, data.range.end, tz)}
         </Text>
       ) : data.asns.length && !data.errors.length ? (
         <Alert color="gray">No flow data is available yet.</Alert>
@@ -152,7 +164,7 @@ export default function AsFlowsAnalysis() {
       {data.sankey ? (
         <>
           <Title order={4}>Source AS → handover AS → next-hop AS → destination AS</Title>
-          <SankeyChart sankey={data.sankey} height={560} />
+          <SankeyChart sankey={data.sankey} height={560} stages={ANALYSIS_STAGES} />
         </>
       ) : null}
       {data.indirect ? (

@@ -1,5 +1,6 @@
 import { Accordion, Code, Stack, Text, Title } from "@mantine/core";
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { NOT_MAPPED_EXPLANATIONS, NOT_MAPPED_NAME } from "~/features/flows/value-labels";
 import { SPECIAL_AS_VALUES, UNCERTAIN_EXPLANATION } from "~/lib/special-as";
 import { requireUser } from "~/server/auth/guard.server";
 
@@ -38,6 +39,32 @@ const QUESTIONS: { q: string; a: JSX.Element }[] = [
     ),
   },
   {
+    q: "What is Not mapped?",
+    a: (
+      <Stack gap={4}>
+        {NOT_MAPPED_EXPLANATIONS.map((n) => (
+          <Text size="sm" key={n.label}>
+            <b>
+              {n.label}: {NOT_MAPPED_NAME}
+            </b>
+            : {n.explanation}
+          </Text>
+        ))}
+      </Stack>
+    ),
+  },
+  {
+    q: "Why do totals differ between dimensions?",
+    a: (
+      <Text size="sm">
+        Each view says next to its total which traffic it counts. The AS dimensions of one direction count ingress traffic
+        (entering the network from neighbours) or egress traffic (leaving it); routers, interfaces, links, protocols,
+        applications, infrastructures and VRFs count all traffic, ingress and egress, unless the screen (AS Flows Egress)
+        or a filter on an AS dimension restricts it to one direction.
+      </Text>
+    ),
+  },
+  {
     q: "Why are bytes multiplied by the sampling rate?",
     a: (
       <Text size="sm">
@@ -50,8 +77,11 @@ const QUESTIONS: { q: string; a: JSX.Element }[] = [
     q: "Which time resolution do charts use?",
     a: (
       <Text size="sm">
-        5 minutes for ranges of one day or less, 15 minutes for 2 to 6 days, 1 hour for 7 to 59 days and 1 day for 60 days or
-        more. Times are shown in the timezone of your settings.
+        5-minute buckets for ranges of up to 1 day, 15 minutes for longer ranges up to 7 days (2 to 6 days), 1 hour from 7
+        days up to 60 days (7 to 59 days; &quot;Last 7 days&quot; and &quot;Last 30 days&quot; use hourly buckets) and 1 day from 60 days
+        on. The range is the one you chose: that the newest data are a few minutes old (up to two buckets, at least 15
+        minutes) changes neither the buckets nor the range shown, and raises no notice. Times are shown in the timezone of
+        your settings.
       </Text>
     ),
   },

@@ -146,6 +146,42 @@ describe("POST api/flows/", () => {
     expect(tableBits(data) / bits(rows.filter((r) => ingress(r) && (r.as_src === 2906 || r.as_src === 15169)))).toBeCloseTo(1, 9);
   });
 
+  it("filters as one string, on api/flows/ and api/sankey/ alike (docs/api.md)", async () => {
+    const expected = bits(rows.filter((r) => ingress(r) && r.as_src === 2906 && r.as_dst !== 3320));
+    const { status, data } = await flows(uid.admin, body({ filters: "AS_SRC_INGRESS:2906;AS_DST_INGRESS:!AS3320" }));
+    expect(status).toBe(200);
+    expect(data.filters).toEqual([
+      { dimension: "AS_SRC_INGRESS", value: "2906", isNegation: false, locked: false },
+      { dimension: "AS_DST_INGRESS", value: "3320", isNegation: true, locked: false },
+    ]);
+    expect(tableBits(data) / expected).toBeCloseTo(1, 9);
+    const sankey = await sankeyCall(uid.admin, { dimensions: ["AS_SRC_INGRESS", "AS_DST_INGRESS"], startTimestamp: RANGE.start, endTimestamp: RANGE.end, filters: "AS_SRC_INGRESS:2906,!AS15169" });
+    expect(sankey.status).toBe(200);
+    expect(new Set(sankey.data.nodes.filter((n) => n.dimension === "AS_SRC_INGRESS").map((n) => n.key))).toEqual(new Set(["2906"]));
+    // A string that is not DIMENSION:values is a 400 naming the field, never a 500.
+    const bad = await flows(uid.admin, body({ filters: "2906" }));
+    expect(bad.status).toBe(400);
+    expect(JSON.stringify(bad.data)).toMatch(/filters/);
+  });
+
+  it("names values as people read them: protocols by IANA name, the unmapped application as Not mapped, interfaces with a space", async () => {
+    const protocols = await flows(uid.admin, body({ dimension: "IANA_PROTOCOL" }));
+    expect(protocols.status).toBe(200);
+    const byKey = new Map(protocols.data.table.map((t) => [t.key, t.name]));
+    expect(byKey.get("6")).toBe("TCP");
+    expect(byKey.get("17")).toBe("UDP");
+    const apps = await flows(uid.admin, body({ dimension: "AS_APPLICATION" }));
+    const unmapped = apps.data.table.find((t) => t.key === "");
+    expect(unmapped?.name).toBe("Not mapped");
+    expect(apps.data.table.every((t) => t.name.trim() !== "")).toBe(true);
+    const ifaces = await flows(uid.admin, body({ dimension: "INTERFACE_IN" }));
+    expect(ifaces.data.table.length).toBeGreaterThan(0);
+    for (const t of ifaces.data.table.filter((x) => x.key !== "Others")) {
+      expect(t.name.startsWith(t.key.replace("|", " "))).toBe(true);
+      expect(t.name).not.toContain("|");
+    }
+  });
+
   it("ipVersion 6", async () => {
     const { status, data } = await flows(uid.admin, body({ dimension: "AS_DST_INGRESS", ipVersion: 6 }));
     expect(status).toBe(200);

@@ -370,7 +370,7 @@ describe("tags as flow filters", () => {
     const outside = await flows(uid.delegated, "AS_SRC_INGRESS", [{ dimension: "AS_DST_INGRESS", values: [tier()] }]);
     expect(outside.status).toBe(400);
     expect(outside.data.errors[0]).toMatchObject({ field: "filters.0.values.0" });
-    expect(outside.data.errors[0].message).toMatch(/AS_DST_INGRESS is restricted for your account/);
+    expect(outside.data.errors[0].message).toMatch(/^Destination AS \(ingress\) is restricted for your account to AS\d+; this filter cannot be changed\.$/);
     expect((await flows(uid.delegated, "AS_SRC_INGRESS", [{ dimension: "AS_DST_INGRESS", values: [`!${tier()}`] }])).status).toBe(400);
     // … one that repeats exactly the constrained value changes nothing …
     const [own] = await stores.pg.db.insert(tags).values({ name: "My customer", dimension: "AS_NUMBER", ownerUserId: uid.delegated }).returning({ id: tags.id });

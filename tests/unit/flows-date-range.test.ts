@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { customRangeError, parseExplorerParams, requestedRange } from "~/features/flows/params";
-import { DATE_RANGE_PRESETS, PRESET_LABELS, rangeProblem, TIME_PRESETS, unixToWallDate, wallDateToUnix } from "~/features/flows/time";
+import { customRangeError, parseExplorerParams, parseInstant, requestedRange, toLocalInput, unappliedParams } from "~/features/flows/params";
+import { DATE_RANGE_PRESETS, PRESET_LABELS, rangeProblem, TIME_PRESETS } from "~/features/flows/time";
 
 const ts = (iso: string) => Date.parse(iso) / 1000;
 const NOW = ts("2026-03-15T10:07:00Z");
@@ -19,7 +19,7 @@ describe("presets in the URL", () => {
 });
 
 describe("custom range in the URL", () => {
-  const err = (q: string) => customRangeError(parseExplorerParams(new URLSearchParams(q)));
+  const err = (q: string, tz = "UTC") => customRangeError(parseExplorerParams(new URLSearchParams(q)), tz);
 
   it("is fine when used, or when a preset is chosen", () => {
     expect(err("dateRange=CUSTOM&start=100&end=200")).toBeNull();
@@ -34,7 +34,50 @@ describe("custom range in the URL", () => {
     );
     expect(err("dateRange=CUSTOM&start=300")).toMatch(/needs a start and an end/);
     expect(err("end=300")).toMatch(/needs a start and an end/);
-    expect(err("dateRange=CUSTOM&start=abc&end=200")).toMatch(/needs a start and an end/);
+    expect(err("dateRange=CUSTOM&start=abc&end=200")).toBe(
+      'The start "abc" is not a date: write a date (2026-11-01), a date and time (2026-11-01T10:00) in your timezone, or unix seconds. The default range (Last 2 days) is shown instead.',
+    );
+    expect(err("start=2026-02-30&end=2026-03-02")).toMatch(/^The start "2026-02-30" is not a date/);
+  });
+});
+
+describe("ISO dates in the URL", () => {
+  const range = (q: string, tz = "UTC") => requestedRange(parseExplorerParams(new URLSearchParams(q)), NOW, tz);
+
+  it("reads dates, local date-times in the user's timezone, zoned date-times and unix seconds", () => {
+    // A date is its local midnight; an end date runs to the midnight after it (the whole day).
+    expect(range("start=2026-11-01&end=2026-11-01")).toEqual({ start: ts("2026-11-01T00:00:00Z"), end: ts("2026-11-02T00:00:00Z"), preset: null });
+    expect(range("start=2026-11-01&end=2026-11-03", "Europe/Berlin")).toEqual({ start: ts("2026-10-31T23:00:00Z"), end: ts("2026-11-03T23:00:00Z"), preset: null });
+    expect(range("dateRange=CUSTOM&start=2026-11-01T10:00&end=2026-11-01T12:30", "Europe/Berlin")).toEqual({ start: ts("2026-11-01T09:00:00Z"), end: ts("2026-11-01T11:30:00Z"), preset: null });
+    expect(range("start=2026-11-01T10:00:00Z&end=2026-11-01T12:00:00%2B01:00")).toEqual({ start: ts("2026-11-01T10:00:00Z"), end: ts("2026-11-01T11:00:00Z"), preset: null });
+    // Old links with unix seconds keep working.
+    expect(range("start=1793526000&end=1793529600")).toEqual({ start: 1793526000, end: 1793529600, preset: null });
+  });
+
+  it("a day across a daylight-saving change is its real length", () => {
+    const r = range("start=2026-10-25&end=2026-10-25", "Europe/Berlin");
+    expect(r.end - r.start).toBe(25 * 3600);
+  });
+
+  it("refuses what is not a date, and round-trips the datetime-local value", () => {
+    for (const bad of ["2026-13-01", "2026-11-01T25:00", "yesterday", "99999999999", "2026-11-01T10"]) expect(parseInstant(bad, "UTC", "start")).toBeNull();
+    expect(toLocalInput(ts("2026-11-01T09:00:00Z"), "Europe/Berlin")).toBe("2026-11-01T10:00");
+    expect(parseInstant("2026-11-01T10:00", "Europe/Berlin", "start")).toBe(ts("2026-11-01T09:00:00Z"));
+  });
+});
+
+describe("URL values that are not applied", () => {
+  const unapplied = (q: string) => unappliedParams(new URLSearchParams(q), parseExplorerParams(new URLSearchParams(q)), { rangeLabel: "Last 2 days" });
+
+  it("names the parameter, the value and what is shown instead", () => {
+    expect(unapplied("dateRange=NEXT_CENTURY")).toEqual([expect.stringMatching(/^The address's dateRange=NEXT_CENTURY was not applied \(a date range is one of .*LAST_2_DAYS.*\); showing Last 2 days instead\.$/)]);
+    expect(unapplied("ipVersion=7")).toEqual(["The address's ipVersion=7 was not applied (the IP version is all, 4 or 6); showing all IP versions instead."]);
+    expect(unapplied("view=pie&table=flat")).toHaveLength(2);
+  });
+
+  it("says nothing about values that apply", () => {
+    expect(unapplied("dateRange=LAST_7_DAYS&ipVersion=6&view=sankey&table=detailed")).toEqual([]);
+    expect(unapplied("ipVersion=all&dateRange=CUSTOM")).toEqual([]);
   });
 });
 
@@ -51,21 +94,5 @@ describe("the date picker's validity rule", () => {
     expect(rangeProblem({ start: 2000, end: 999 }, bounds)).toBe("end-out-of-range");
     expect(rangeProblem({ start: 3000, end: 2000 }, bounds)).toBe("invalid");
     expect(rangeProblem({ start: 3000, end: 2000 }, { min: -Infinity, max: Infinity })).toBe("invalid");
-  });
-});
-
-describe("wall-clock dates for the pickers", () => {
-  it("shows the user's timezone in the browser's local fields and reads it back", () => {
-    const t = ts("2026-03-29T00:30:00Z"); // 01:30 CET, half an hour before the switch to summer time
-    const berlin = unixToWallDate(t, "Europe/Berlin");
-    expect([berlin.getFullYear(), berlin.getMonth() + 1, berlin.getDate(), berlin.getHours(), berlin.getMinutes()]).toEqual([2026, 3, 29, 1, 30]);
-    expect(wallDateToUnix(berlin, "Europe/Berlin")).toBe(t);
-    const later = ts("2026-03-29T01:30:00Z"); // 03:30 CEST
-    expect(unixToWallDate(later, "Europe/Berlin").getHours()).toBe(3);
-    expect(wallDateToUnix(unixToWallDate(later, "Europe/Berlin"), "Europe/Berlin")).toBe(later);
-    const ny = unixToWallDate(t, "America/New_York");
-    expect([ny.getDate(), ny.getHours()]).toEqual([28, 20]);
-    expect(wallDateToUnix(ny, "America/New_York")).toBe(t);
-    expect(wallDateToUnix(unixToWallDate(t, "UTC"), "UTC")).toBe(t);
   });
 });

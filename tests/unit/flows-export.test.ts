@@ -76,16 +76,35 @@ describe("table views", () => {
 });
 
 describe("sheets and CSV", () => {
-  it("aggregated: the compared columns only with the comparison; the user's delimiter; quoting", () => {
-    const rows = [{ key: "1", name: "A; B", bps: 12.5, bytes: "1000", previousBps: 0, differencePercent: 1000, differenceCapped: true }];
-    expect(sheetToCsv(aggregatedSheet("Flow Explorer", rows, false), ";")).toBe("value;name;bits_per_second;bytes\r\n1;\"A; B\";12.5;1000\r\n");
-    expect(sheetToCsv(aggregatedSheet("Flow Explorer", rows, true), ",")).toBe("value,name,bits_per_second,bytes,previous_bits_per_second,difference_percent\r\n1,A; B,12.5,1000,0,1000\r\n");
+  it("aggregated: labelled headers, AS numbers as numbers, whole bit/s, the share; the compared columns only with the comparison", () => {
+    const rows = [
+      { key: "1", name: "A; B", bps: 12.5, bytes: "1000", previousBps: 0.4, differencePercent: 1000, differenceCapped: true },
+      { key: "2906", name: "Netflix", bps: 37.5, bytes: "3000", previousBps: 30.2, differencePercent: 24.17, differenceCapped: false },
+    ];
+    expect(sheetToCsv(aggregatedSheet("Flow Explorer", "AS_SRC_INGRESS", rows, false), ";")).toBe(
+      "Source AS (ingress);Name;Bits per second;Share (%);Bytes\r\n1;\"A; B\";13;25;1000\r\n2906;Netflix;38;75;3000\r\n",
+    );
+    expect(sheetToCsv(aggregatedSheet("Flow Explorer", "AS_SRC_INGRESS", rows, true), ",")).toBe(
+      "Source AS (ingress),Name,Bits per second,Share (%),Bytes,Previous period (bit/s),Difference to the previous period (%)\r\n1,A; B,13,25,1000,0,1000\r\n2906,Netflix,38,75,3000,30,24.2\r\n",
+    );
+    const asColumn = aggregatedSheet("Flow Explorer", "AS_SRC_INGRESS", rows, false).columns[0];
+    expect(asColumn).toEqual({ header: "Source AS (ingress)", kind: "number" });
+    expect(spreadsheetValue(aggregatedSheet("Flow Explorer", "AS_SRC_INGRESS", rows, false).rows[1][0], asColumn.kind)).toBe(2906);
   });
 
-  it("detailed: local ISO time with offset and unix seconds", () => {
-    const sheet = detailedSheet("Flow Explorer", detailedRows(TIMESERIES).slice(0, 1), "Europe/Berlin");
-    expect(sheet.columns.map((c) => c.header)).toEqual(["time", "timestamp", "value", "name", "bits_per_second"]);
-    expect(sheet.rows).toEqual([["2026-11-20T01:00:00+01:00", NOV_20, "2906", "Netflix", 100]]);
+  it("aggregated: other dimensions' values as people read them", () => {
+    const sheet = (dimension: Parameters<typeof aggregatedSheet>[1], key: string, name: string) => aggregatedSheet("Flow Explorer", dimension, [{ key, name, bps: 1, bytes: "1" }], false);
+    expect(sheet("IANA_PROTOCOL", "17", "UDP").rows[0].slice(0, 2)).toEqual(["UDP", "UDP"]);
+    expect(sheet("IANA_PROTOCOL", "143", "143").rows[0][0]).toBe("143");
+    expect(sheet("INTERFACE_IN", "lon-er1|xe-0/0/6", "lon-er1 xe-0/0/6 (Transit)").rows[0].slice(0, 2)).toEqual(["lon-er1 xe-0/0/6", "lon-er1 xe-0/0/6 (Transit)"]);
+    expect(sheet("AS_APPLICATION", "", "Not mapped").rows[0].slice(0, 2)).toEqual(["Not mapped", "Not mapped"]);
+    expect(sheet("AS_APPLICATION", "", "Not mapped").columns[0]).toEqual({ header: "Application", kind: "text" });
+  });
+
+  it("detailed: the spec's date format in the user's timezone, unix seconds, whole bit/s", () => {
+    const sheet = detailedSheet("Flow Explorer", "AS_SRC_INGRESS", detailedRows(TIMESERIES).slice(0, 1), "Europe/Berlin");
+    expect(sheet.columns.map((c) => c.header)).toEqual(["Time (Europe/Berlin)", "Timestamp (unix seconds)", "Source AS (ingress)", "Name", "Bits per second"]);
+    expect(sheet.rows).toEqual([["20.11.2026 01:00", NOV_20, 2906, "Netflix", 100]]);
   });
 
   it("spreadsheet cells: integers as numbers only while exact", () => {

@@ -13,7 +13,7 @@ const labels = (values: number[], tz: string, pattern: string) => values.map((v)
 describe("timeTicks", () => {
   it("a week: every day at local midnight, labelled by day", () => {
     const t = timeTicks(at("2026-11-17 12:30"), at("2026-11-24 12:30"), "UTC");
-    expect(t.format).toBe("MM-DD");
+    expect(t.format).toBe("DD.MM.YYYY");
     expect(labels(t.values, "UTC", "MM-DD HH:mm")).toEqual(["11-18 00:00", "11-19 00:00", "11-20 00:00", "11-21 00:00", "11-22 00:00", "11-23 00:00", "11-24 00:00"]);
   });
 
@@ -34,9 +34,9 @@ describe("timeTicks", () => {
     expect(labels(t.values, tz, "HH:mm")).toEqual(["15:00", "18:00", "21:00", "00:00", "03:00", "06:00", "09:00", "12:00"]);
   });
 
-  it("an hour: every 15 minutes; a two-day span keeps the date in the label", () => {
+  it("an hour: every 15 minutes; a two-day span keeps the date in the label (the spec's long format, at most 6 ticks)", () => {
     expect(labels(timeTicks(at("2026-11-24 10:02"), at("2026-11-24 11:02"), "UTC").values, "UTC", "HH:mm")).toEqual(["10:15", "10:30", "10:45", "11:00"]);
-    expect(timeTicks(at("2026-11-22 10:00"), at("2026-11-24 10:00"), "UTC").format).toBe("MM-DD HH:mm");
+    expect(timeTicks(at("2026-11-22 10:00"), at("2026-11-24 10:00"), "UTC").format).toBe("DD.MM.YYYY HH:mm");
   });
 
   it("local midnights stay at midnight across a daylight-saving change", () => {
@@ -53,6 +53,6 @@ describe("timeTicks", () => {
       expect(t.values.every((v) => v >= first && v <= first + span)).toBe(true);
     }
     expect(timeTicks(100, 100, "UTC").values).toEqual([100]);
-    expect(timeTicks(at("2025-01-01 00:00"), at("2026-12-31 00:00"), "UTC").format).toBe("YYYY-MM-DD");
+    expect(timeTicks(at("2025-01-01 00:00"), at("2026-12-31 00:00"), "UTC").format).toBe("DD.MM.YYYY");
   });
 });

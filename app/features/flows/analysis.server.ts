@@ -29,10 +29,12 @@ import {
 } from "./analysis-sql";
 import { getDimension, INTERFACE_SEPARATOR, isDimensionId, MAX_API_VERSION } from "./dimensions";
 import { parseAsValue, type IpVersion } from "./filters";
-import { parseExplorerParams, requestedRange } from "./params";
+import { customRangeError, parseExplorerParams, requestedRange, unappliedParams } from "./params";
+import { PRESET_LABELS } from "./time";
+import { filterLabel } from "./value-labels";
 import { runSankeyQuery } from "./query.server";
 import { bodyIpVersion, filtersSchema, ipVersionSchema, normalizeFilters } from "./request-schema";
-import { nameKeys, requireDimension, resolveFilters, resolveRange, type FlowsContext, type ResolvedRange } from "./service.server";
+import { nameAll, nameKeys, requireDimension, resolveFilters, resolveRange, type FlowsContext, type ResolvedRange } from "./service.server";
 import type { RequestFilter } from "./service.types";
 import type { BuiltQuery } from "./sql";
 import { alignRange, defaultWindow, tableForWindow, type FlowsTable } from "./time";
@@ -350,7 +352,8 @@ export async function loadAsFlowsAnalysis(services: Services, user: UserContext,
   const timezone = settings.timezone || "UTC";
   const requested = requestedRange(params, options.now ?? Math.floor(Date.now() / 1000), timezone);
   const ipVersion: IpVersion = params.ipVersion === "all" ? "all" : (Number(params.ipVersion) as 4 | 6);
-  const errors: string[] = [];
+  const rangeError = customRangeError(params, timezone);
+  const errors: string[] = unappliedParams(url.searchParams, params, { rangeLabel: requested.preset ? PRESET_LABELS[requested.preset] : "the custom range" });
   const asText = url.searchParams.getAll("as").join(",");
   const asns: number[] = [];
   for (const token of asText.split(/[\s,]+/).filter(Boolean)) {
@@ -362,15 +365,18 @@ export async function loadAsFlowsAnalysis(services: Services, user: UserContext,
     errors.push(`At most ${MAX_AS_LIST} AS numbers at once; the first ${MAX_AS_LIST} are shown.`);
     asns.length = MAX_AS_LIST;
   }
-  const base = { params: { as: asText, dateRange: params.dateRange ?? null, start: params.start ?? null, end: params.end ?? null, ipVersion: params.ipVersion }, asns, requested, timezone };
-  const empty = { ...base, errors, notices: [] as string[], range: null, sankey: null, indirect: null, filters: [] as ReturnType<typeof publicFilters> };
+  const base = { params: { as: asText, dateRange: params.dateRange ?? null, start: params.start ?? null, end: params.end ?? null, ipVersion: params.ipVersion }, asns, requested, timezone, rangeError };
+  const empty = { ...base, errors, notices: [] as string[], range: null, sankey: null, indirect: null, filters: [] as ReturnType<typeof publicFilters>, lockedLabels: [] as string[] };
   if (!asns.length) return empty;
   const version = MAX_API_VERSION;
   try {
     const filters = [{ dimension: "AS_SRC_INGRESS", values: asns.map(String) }];
     const sankey = await runSankeyQuery(services, user, version, { dimensions: FOUR_DIMENSIONS, start: requested.start, end: requested.end, filters, ipVersion });
     const indirect = await runAsIndirect(services, user, version, { ASNumberList: asns, startTime: requested.start, endTime: requested.end, filters: [], ipVersion });
+    const locked = sankey.filters.filter((f) => f.locked);
+    const namer = await nameAll(services, locked.map((f) => ({ dimension: f.dimension, key: f.value })));
     return {
+      lockedLabels: locked.map((f) => filterLabel({ ...f, name: namer(f.dimension, f.value) })),
       ...base,
       errors,
       notices: [...sankey.notices, ...indirect.notes],

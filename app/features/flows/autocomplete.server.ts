@@ -36,30 +36,11 @@ import {
   type FilterKind,
 } from "./dimensions";
 import { parseAsValue } from "./filters";
+import { interfaceDescriptions } from "./interface-names.server";
+import { IANA_PROTOCOLS, interfaceLabel, protocolLabel } from "./value-labels";
 
 type Stores = Pick<Services, "pg" | "ch">;
 
-export const IANA_PROTOCOLS: readonly { number: number; name: string }[] = [
-  { number: 1, name: "ICMP" },
-  { number: 2, name: "IGMP" },
-  { number: 4, name: "IPv4 (IP-in-IP)" },
-  { number: 6, name: "TCP" },
-  { number: 17, name: "UDP" },
-  { number: 41, name: "IPv6 (encapsulation)" },
-  { number: 46, name: "RSVP" },
-  { number: 47, name: "GRE" },
-  { number: 50, name: "ESP" },
-  { number: 51, name: "AH" },
-  { number: 58, name: "IPv6-ICMP" },
-  { number: 88, name: "EIGRP" },
-  { number: 89, name: "OSPF" },
-  { number: 103, name: "PIM" },
-  { number: 112, name: "VRRP" },
-  { number: 115, name: "L2TP" },
-  { number: 132, name: "SCTP" },
-  { number: 136, name: "UDPLite" },
-  { number: 137, name: "MPLS-in-IP" },
-];
 
 const DEFAULT_MIN_LENGTHS: AutocompleteMinLengths = {
   primary_as: 1,
@@ -380,27 +361,7 @@ export async function filterMetadata(
       .where(inArray(routers.name, [...routerNames]));
     for (const r of rows) routerDesc.set(r.name, `${r.name} (${r.city})`);
   }
-  const ifaceDesc = new Map<string, string>();
-  if (ifaceKeys.size) {
-    const pairs = [...ifaceKeys]
-      .map((k) => k.split(INTERFACE_SEPARATOR))
-      .filter((p) => p.length === 2);
-    const rows = pairs.length
-      ? await stores.pg.db
-          .select({
-            router: routers.name,
-            name: interfaces.name,
-            description: interfaces.description,
-          })
-          .from(interfaces)
-          .innerJoin(routers, eq(interfaces.routerId, routers.id))
-          .where(inArray(routers.name, [...new Set(pairs.map((p) => p[0]))]))
-      : [];
-    for (const r of rows) {
-      const key = `${r.router}${INTERFACE_SEPARATOR}${r.name}`;
-      if (ifaceKeys.has(key)) ifaceDesc.set(key, r.description || key);
-    }
-  }
+  const ifaceDesc = await interfaceDescriptions(stores, ifaceKeys);
   return inputs.map((i, index) => {
     const tagRef = tagRefs[index];
     if (tagRef) {
@@ -420,10 +381,10 @@ export async function filterMetadata(
         break;
       case "INTERFACE":
       case "INTERNAL_LINK":
-        name = ifaceDesc.get(v) ?? null;
+        name = interfaceLabel(v, ifaceDesc.get(v));
         break;
       case "IANA_PROTOCOL":
-        name = IANA_PROTOCOLS.find((p) => String(p.number) === v)?.name ?? null;
+        name = protocolLabel(v);
         break;
       case "APPLICATION":
       case "INFRASTRUCTURE":

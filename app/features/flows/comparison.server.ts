@@ -13,7 +13,7 @@ import { previousPeriod } from "./comparison";
 import type { Direction } from "./dimensions";
 import type { IpVersion } from "./filters";
 import { dataRange, type DataRange } from "./data-range.server";
-import { flowTable, requireDimension, resolveFilters } from "./service.server";
+import { flowTable, flowTimeseries, requireDimension, resolveFilters } from "./service.server";
 import type { RequestFilter } from "./service.types";
 import { alignRange, tableForWindow, type AggregationWindow, type TimeRange } from "./time";
 
@@ -33,13 +33,24 @@ export type PreviousPeriodInput = {
   dataRange?: DataRange;
 };
 
-export async function previousPeriodTable(stores: Stores, user: UserContext, version: number, input: PreviousPeriodInput) {
+/**
+ * The previous period's table and, with `totals`, its total bit/s per bucket of the window moved
+ * onto the current period's buckets (bucket + period length), for the chart's overlay.
+ */
+export async function previousPeriodTable(stores: Stores, user: UserContext, version: number, input: PreviousPeriodInput & { totals?: boolean }) {
   const dimension = requireDimension(user, version, input.dimension, "dimension");
   const resolved = await resolveFilters(stores, user, version, input.filters);
   // Aligned first, so both periods cover whole buckets of the table and do not overlap.
   const range = previousPeriod(alignRange(input.range, tableForWindow(input.window)));
   const q = { range, filters: resolved.filters, operatorAsn: resolved.operatorAsn, ipVersion: input.ipVersion, scope: input.scope, window: input.window, limit: input.limit };
-  const [table, data] = await Promise.all([flowTable(stores, dimension, q), input.dataRange ?? dataRange(stores)]);
+  const [table, data, series] = await Promise.all([
+    flowTable(stores, dimension, q),
+    input.dataRange ?? dataRange(stores),
+    // One top value and the rest add up to the total of each bucket.
+    input.totals ? flowTimeseries(stores, dimension, { ...q, topN: 1 }) : null,
+  ]);
   const covered = data.minTimestamp !== null && data.minTimestamp <= range.start;
-  return { range, table, covered };
+  const shift = range.end - range.start;
+  const totals = series ? series.buckets.map((bucket, i) => ({ bucket: bucket + shift, bps: series.series.reduce((a, s) => a + (s.values[i] ?? 0), 0) })) : null;
+  return { range, table, covered, totals };
 }

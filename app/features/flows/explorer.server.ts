@@ -12,10 +12,14 @@ import { compareRows, compareTotals, type Compared } from "./comparison";
 import { previousPeriodTable } from "./comparison.server";
 import { availableDimensions, getDimension, isDimensionId, MAX_API_VERSION, type DimensionId, type Direction } from "./dimensions";
 import { parseFilterValue, type IpVersion } from "./filters";
-import { filterParamsToRequest, parseExplorerParams, requestedRange, type ExplorerParams } from "./params";
+import { countedTraffic, COUNTED_TRAFFIC_LABELS } from "./counted-traffic";
+import { filterParamsToRequest, notApplied, parseExplorerParams, requestedRange, unappliedParams, type ExplorerParams } from "./params";
+import { rangeNotice } from "./range-notice";
+import { PRESET_LABELS } from "./time";
+import { filterLabel } from "./value-labels";
 import { runFlowsQuery, runSankeyQuery } from "./query.server";
 import { dataRange } from "./data-range.server";
-import { operatorAsn } from "./service.server";
+import { nameAll, operatorAsn } from "./service.server";
 import type { RequestFilter } from "./service.types";
 
 export const SANKEY_NEEDS_TWO = "Sankey chart needs at least two dimensions";
@@ -33,12 +37,13 @@ function validateFilters(params: ExplorerParams, allowed: ReadonlySet<string>): 
       errors.push(`Unknown dimension "${rf.dimension}" in a filter; write DIMENSION:value,!value (e.g. AS_SRC_INGRESS:2906,!AS15169).`);
       continue;
     }
+    const label = getDimension(rf.dimension).label;
     if (!allowed.has(rf.dimension)) {
-      errors.push(`The dimension ${rf.dimension} is not available to you.`);
+      errors.push(`The filter on ${label} was not applied: the dimension is not available to your account here.`);
       continue;
     }
     if (!rf.values.length) {
-      errors.push(`The filter on ${rf.dimension} has no value; write ${rf.dimension}:value.`);
+      errors.push(`The filter on ${label} has no value; write ${rf.dimension}:value.`);
       continue;
     }
     const values: string[] = [];
@@ -52,11 +57,19 @@ function validateFilters(params: ExplorerParams, allowed: ReadonlySet<string>): 
   return { filters, errors };
 }
 
+/** Which traffic the total counts, machine code and words. */
+function trafficOf(...args: Parameters<typeof countedTraffic>) {
+  const code = countedTraffic(...args);
+  return { code, label: COUNTED_TRAFFIC_LABELS[code] };
+}
+
 export const PREVIOUS_PERIOD_UNCOVERED = "The previous period starts before the first flow data; its missing time counts as no traffic.";
 
 /** The table compared with the previous period of equal length (comparison.ts), with both totals. */
 type Comparison = {
   range: { start: number; end: number };
+  /** The previous period's total per bucket, moved onto the current period's time axis (timeseries view only). */
+  totals: { bucket: number; bps: number }[] | null;
   total: ReturnType<typeof compareTotals>;
   rows: Compared<FlowsResult["table"][number]>[];
 };
@@ -90,20 +103,26 @@ export async function loadExplorer(services: Services, user: UserContext, url: U
   const notices: string[] = [];
   const errors: string[] = [];
 
+  const asked = (name: string) => url.searchParams.get(name)?.trim() || null;
+  const whyNot = (value: string) => (isDimensionId(value) ? "not available to your account here" : "not a dimension");
   let dimension: DimensionId | null = params.dimension;
-  if (!allowed.has(dimension)) {
+  if (!allowed.has(dimension) || asked("dimension") !== null && !isDimensionId(asked("dimension")!)) {
     // The egress screen opens on the neighbours traffic leaves to; otherwise the catalogue's first.
     const preferred = options.scope === "EGRESS" ? available.find((d) => d.id === "AS_NEIGHBOR_EGRESS") : undefined;
-    const fallback = (preferred ?? available[0])?.id ?? null;
-    if (url.searchParams.get("dimension")) notices.push(`The dimension ${url.searchParams.get("dimension")} is not available; showing ${fallback ? getDimension(fallback).label : "nothing"} instead.`);
+    const fallback = allowed.has(dimension) ? dimension : ((preferred ?? available[0])?.id ?? null);
+    const value = asked("dimension");
+    if (value) errors.push(notApplied("dimension", value, whyNot(value), fallback ? getDimension(fallback).label : "nothing"));
     dimension = fallback;
   }
+  const dimension2Asked = asked("dimension2");
+  if (dimension2Asked && !allowed.has(dimension2Asked)) errors.push(notApplied("dimension2", dimension2Asked, whyNot(dimension2Asked), "no second dimension"));
 
   const settings = await getUserSettings(services.pg.db, user.id);
   const now = options.now ?? Math.floor(Date.now() / 1000);
   const requested = requestedRange(params, now, settings.timezone || "UTC");
   const ipVersion: IpVersion = params.ipVersion === "all" ? "all" : (Number(params.ipVersion) as 4 | 6);
   const checked = validateFilters(params, allowed);
+  errors.push(...unappliedParams(url.searchParams, params, { rangeLabel: requested.preset ? PRESET_LABELS[requested.preset] : "the custom range" }));
   errors.push(...checked.errors);
 
   const base = {
@@ -116,7 +135,7 @@ export async function loadExplorer(services: Services, user: UserContext, url: U
     scope: options.scope ?? null,
   };
   if (!dimension) {
-    return { ...base, errors: [...errors, "No flow dimension is available to your account."], notices, flows: null, sankey: null, sankeyError: null, total: 0, comparison: null };
+    return { ...base, errors: [...errors, "No flow dimension is available to your account."], notices, flows: null, sankey: null, sankeyError: null, total: 0, comparison: null, traffic: null, rangeNotice: null, filterLabels: [] as string[] };
   }
 
   // An empty install (no flows, possibly no operator AS yet): nothing to query.
@@ -131,7 +150,7 @@ export async function loadExplorer(services: Services, user: UserContext, url: U
   if (!operatorKnown) errors.push("The operator's own AS is not configured yet (as_info category 'operator'), so flows cannot be split into ingress and egress.");
   if (dataAvailable.minTimestamp === null || !operatorKnown) {
     const empty = { range: null, window: null, table: [], timeseries: { buckets: [], series: [] }, filters: [], noData: true as const };
-    return { ...base, errors, notices, flows: empty as FlowsResult, sankey: null, sankeyError: null, total: 0, comparison: null };
+    return { ...base, errors, notices, flows: empty as FlowsResult, sankey: null, sankeyError: null, total: 0, comparison: null, traffic: null, rangeNotice: null, filterLabels: [] as string[] };
   }
 
   const run = (filters: readonly RequestFilter[]) =>
@@ -162,10 +181,16 @@ export async function loadExplorer(services: Services, user: UserContext, url: U
   const total = flows.table.reduce((a, r) => a + r.bps, 0);
 
   let comparison: Comparison | null = null;
-  if (params.compare && flows.range && flows.window) {
-    const previous = await previousPeriodTable(services, user, version, { dimension, range: flows.range, window: flows.window, filters: queryFilters, ipVersion, scope: options.scope, limit: EXPLORER_TABLE_LIMIT, dataRange: dataAvailable });
+  const overlay = !options.tableOnly && params.view === "timeseries";
+  const [previous, namer] = await Promise.all([
+    params.compare && flows.range && flows.window
+      ? previousPeriodTable(services, user, version, { dimension, range: flows.range, window: flows.window, filters: queryFilters, ipVersion, scope: options.scope, limit: EXPLORER_TABLE_LIMIT, dataRange: dataAvailable, totals: overlay })
+      : null,
+    nameAll(services, flows.filters.map((f) => ({ dimension: f.dimension, key: f.value }))),
+  ]);
+  if (previous) {
     if (!previous.covered) notices.push(PREVIOUS_PERIOD_UNCOVERED);
-    comparison = { range: previous.range, total: compareTotals(flows.table, previous.table), rows: compareRows(flows.table, previous.table) };
+    comparison = { range: previous.range, total: compareTotals(flows.table, previous.table), rows: compareRows(flows.table, previous.table), totals: previous.totals };
   }
 
   let sankey: Awaited<ReturnType<typeof runSankeyQuery>> | null = null;
@@ -199,6 +224,9 @@ export async function loadExplorer(services: Services, user: UserContext, url: U
     sankeyError,
     total,
     comparison,
+    traffic: trafficOf([dimension], options.scope, flows.filters),
+    rangeNotice: flows.range && flows.window ? rangeNotice(flows.range, flows.window, base.timezone) : null,
+    filterLabels: flows.filters.map((f) => filterLabel({ ...f, name: namer(f.dimension, f.value) })),
   };
 }
 

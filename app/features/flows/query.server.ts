@@ -9,6 +9,7 @@ import type { Services } from "~/server/services.server";
 import { getDimension, type DimensionId, type Direction } from "./dimensions";
 import type { IpVersion } from "./filters";
 import { flowSankey, flowTable, flowTimeseries, likelyFlowsContext, MAX_BUCKETS, requireDimension, resolveFilters, resolveRange, sameFlowsContext, type DataRange, type FlowsContext, type ResolvedRange } from "./service.server";
+import { viewWindow } from "./range-notice";
 import type { RequestFilter } from "./service.types";
 import { alignRange, defaultWindow, tableForWindow, type AggregationWindow } from "./time";
 
@@ -61,7 +62,7 @@ export async function runFlowsQuery(stores: Stores, user: UserContext, version: 
   if (!range) {
     return { dimension: { id: dimension, label: getDimension(dimension).label }, timeseries: { buckets: [] as number[], series: [] as { key: string; name: string; values: number[] }[] }, window: input.window ?? null, table: [] as Awaited<ReturnType<typeof flowTable>>, range: null, filters, notices: resolved.notices, noData: true as const };
   }
-  const window: AggregationWindow = input.window ?? defaultWindow(range);
+  const window: AggregationWindow = input.window ?? viewWindow(range);
   if ((range.end - range.start) / window > MAX_BUCKETS) {
     throw new ApiProblem(400, { detail: "Invalid request body.", errors: [{ field: "window", message: `The window is too small for the range (more than ${MAX_BUCKETS} buckets).` }] });
   }

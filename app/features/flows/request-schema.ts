@@ -1,9 +1,11 @@
 /**
  * zod schemas of the flows API bodies (api/flows/, api/sankey/). Isomorphic.
  *
- * Filters: an array of `{dimension, values}` where each value is written as in the URL form
- * (`"2906"`, `"AS2906"`, `"!AS15169"` for a negation), or the URL form itself as a string
- * (`"AS_SRC_INGRESS:2906,!AS15169"`).
+ * Filters, one schema for every flows body (api/flows/, api/sankey/, the analysis calls): a list
+ * whose items are `{dimension, values}` (each value written as in the URL form: `"2906"`,
+ * `"AS2906"`, `"!AS15169"` for a negation) or the URL form itself as a string
+ * (`"AS_SRC_INGRESS:2906,!AS15169"`); or one string of such filters separated by `;`
+ * (`"AS_SRC_INGRESS:2906,!AS15169;IANA_PROTOCOL:6"`), what a query string or a shell script writes.
  */
 import { z } from "zod";
 import { isDimensionId } from "./dimensions";
@@ -17,7 +19,15 @@ const filterObject = z.object({
 });
 const filterString = z.string().regex(/^[A-Z_]+:.+$/, "Expected DIMENSION:value,!value");
 
-export const filtersSchema = z.array(z.union([filterObject, filterString])).max(50).default([]);
+const filterList = z.array(z.union([filterObject, filterString])).max(50);
+/** Filters written as one string: the URL form, several separated by ";" (empty parts ignored). */
+const filterText = z
+  .string()
+  .max(10_000)
+  .transform((text) => text.split(";").map((part) => part.trim()).filter((part) => part !== ""))
+  .pipe(z.array(filterString).max(50));
+
+export const filtersSchema = z.union([filterList, filterText]).default([]);
 
 export const ipVersionSchema = z.union([z.literal("all"), z.literal(4), z.literal(6), z.literal("4"), z.literal("6")]).optional();
 

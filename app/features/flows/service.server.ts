@@ -22,8 +22,10 @@ import type { Services } from "~/server/services.server";
 import { availableDimensions, getDimension, isDimensionId, OTHERS_LABEL, type DimensionId, type Direction } from "./dimensions";
 import { addFilter, lockedDimensions, parseFilterValue, restrictionFilters, type FlowFilter, type FlowsRestriction, type IpVersion } from "./filters";
 import { dataRange, type DataRange } from "./data-range.server";
+import { interfaceDescriptions } from "./interface-names.server";
 import type { RequestFilter } from "./service.types";
 import { sankey, timeseries, topTable } from "./sql";
+import { interfaceLabel, valueLabel } from "./value-labels";
 import { alignRange, clampToData, defaultWindow, tableForWindow, tableGranularity, type AggregationWindow, type ClampResult } from "./time";
 
 type Stores = Pick<Services, "pg" | "ch">;
@@ -140,7 +142,8 @@ function applyRequestFilters(
       if (locked.has(dimension)) {
         const allowed = filters.filter((f) => f.locked && f.dimension === dimension);
         if (expanded.filters.some((x) => x.isNegation || !allowed.some((f) => f.value === x.value))) {
-          errors.push({ field, message: `${dimension} is restricted for your account to ${allowed.map((f) => f.value).join(", ")}; this filter cannot be changed.` });
+          const values = allowed.map((f) => valueLabel(dimension, f.value)).join(", ");
+          errors.push({ field, message: `${getDimension(dimension).label} is restricted for your account to ${values}; this filter cannot be changed.` });
         }
         return; // a repeat of a constrained value: already applied
       }
@@ -191,12 +194,20 @@ export async function resolveRange(stores: Stores, start: number, end: number, k
 
 const SPECIAL_NAMES = new Map<number, string>(SPECIAL_AS_VALUES.map((s) => [s.asn, s.name]));
 
-/** Display names of the keys of one dimension; AS numbers in one batched as_info query. */
+/**
+ * Display names of the keys of one dimension (value-labels.ts): AS numbers from as_info in one
+ * batched query, interfaces with the inventory's description, the rest without a lookup.
+ */
 export async function nameKeys(stores: Stores, dimension: DimensionId, keys: readonly string[]): Promise<Map<string, string>> {
   const names = new Map<string, string>();
   const def = getDimension(dimension);
+  if (def.filterKind === "INTERFACE" || def.filterKind === "INTERNAL_LINK") {
+    const descriptions = await interfaceDescriptions(stores, keys);
+    for (const k of keys) names.set(k, k === OTHERS_LABEL ? k : interfaceLabel(k, descriptions.get(k)));
+    return names;
+  }
   if (def.filterKind !== "AS_NUMBER") {
-    for (const k of keys) names.set(k, k);
+    for (const k of keys) names.set(k, valueLabel(dimension, k));
     return names;
   }
   const asns = [...new Set(keys.map(Number).filter((n) => Number.isSafeInteger(n) && n > 0))];
@@ -209,15 +220,16 @@ export async function nameKeys(stores: Stores, dimension: DimensionId, keys: rea
   return names;
 }
 
-/** Names for several dimensions' keys, with at most one as_info query. */
-async function nameAll(stores: Stores, keys: { dimension: DimensionId; key: string }[]): Promise<(dimension: DimensionId, key: string) => string> {
+/** Names for several dimensions' keys, one lookup per dimension kind. */
+export async function nameAll(stores: Stores, keys: readonly { dimension: DimensionId; key: string }[]): Promise<(dimension: DimensionId, key: string) => string> {
+  const byDimension = new Map<DimensionId, string[]>();
+  for (const k of keys) byDimension.set(k.dimension, [...(byDimension.get(k.dimension) ?? []), k.key]);
+  // Every AS dimension reads the same as_info: one query for all of them.
   const asKeys = keys.filter((k) => getDimension(k.dimension).filterKind === "AS_NUMBER").map((k) => k.key);
-  const asNames = await nameKeys(stores, "AS_SRC_INGRESS", asKeys);
-  return (dimension, key) => {
-    const def = getDimension(dimension);
-    if (def.filterKind === "AS_NUMBER") return asNames.get(key) ?? `AS${key}`;
-    return key === OTHERS_LABEL ? OTHERS_LABEL : key;
-  };
+  const others = [...byDimension].filter(([d]) => getDimension(d).filterKind !== "AS_NUMBER");
+  const [asNames, ...otherNames] = await Promise.all([nameKeys(stores, "AS_SRC_INGRESS", asKeys), ...others.map(([d, list]) => nameKeys(stores, d, list))]);
+  const named = new Map(others.map(([d], i) => [d, otherNames[i]]));
+  return (dimension, key) => (getDimension(dimension).filterKind === "AS_NUMBER" ? asNames.get(key) : named.get(dimension)?.get(key)) ?? valueLabel(dimension, key);
 }
 
 // ---------------------------------------------------------------------------------------------------------------

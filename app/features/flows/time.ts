@@ -134,22 +134,6 @@ export function rangeProblem(range: TimeRange, bounds: { min: number; max: numbe
   return isValidRange(range, bounds.max) ? null : "invalid";
 }
 
-/**
- * A unix time as a Date whose local (browser) fields show the wall-clock time of `tz`: date
- * pickers display and edit local fields, while the user reads times in their own timezone.
- */
-export function unixToWallDate(ts: number, tz: string): Date {
-  const t = dayjs.unix(ts).tz(tz);
-  return new Date(t.year(), t.month(), t.date(), t.hour(), t.minute(), t.second());
-}
-
-/** The inverse of unixToWallDate: the local fields of `date` read as a wall-clock time in `tz`. */
-export function wallDateToUnix(date: Date, tz: string): number {
-  const pad = (n: number) => String(n).padStart(2, "0");
-  const text = `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())} ${pad(date.getHours())}:${pad(date.getMinutes())}:${pad(date.getSeconds())}`;
-  return dayjs.tz(text, tz).unix();
-}
-
 export type ClampResult = TimeRange & { adjusted: "none" | "start-moved" | "end-clamped" | "start-moved-end-clamped" | "last-30-minutes" };
 
 /** Clamps a range to the data available in [minTs, maxTs]. */

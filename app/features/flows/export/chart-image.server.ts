@@ -8,23 +8,46 @@
 import { Resvg } from "@resvg/resvg-js";
 import { createElement } from "react";
 import { renderToStaticMarkup } from "react-dom/server";
-import { SankeyChart, TimeseriesChart, type SankeyData, type TimeseriesData } from "../ui/charts";
+import { SankeyDiagram, TimeseriesChart, type SankeyData, type TimeseriesData } from "../ui/charts";
+import type { PreviousTotals } from "../ui/timeseries-extras";
 
-export type ChartInput = { kind: "timeseries"; timeseries: TimeseriesData; timezone: string } | { kind: "sankey"; sankey: SankeyData };
+export type ChartInput =
+  | { kind: "timeseries"; timeseries: TimeseriesData; timezone: string; window?: number | null; previous?: PreviousTotals | null }
+  | { kind: "sankey"; sankey: SankeyData; stages?: readonly string[] };
+
+/** What the image says above the chart: the screen and dimension, then the range with its timezone and what is counted. */
+export type ChartCaption = { title: string; lines: readonly string[] };
+
+const CAPTION_LINE = 18;
+
+const xml = (text: string) => text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;");
 
 /** PNGs are drawn at twice the chart's size so the 11 px labels stay legible when zoomed. */
 export const PNG_SCALE = 2;
 
-/** The standalone SVG document of the chart (the <svg> element the screen shows, with an XML declaration). */
-export function chartSvg(chart: ChartInput): string {
+/**
+ * The standalone SVG document of the chart (the <svg> element the screen shows, with an XML
+ * declaration), under its caption: a file passed on must say what it shows without the screen.
+ */
+export function chartSvg(chart: ChartInput, caption: ChartCaption): string {
   const markup = renderToStaticMarkup(
-    chart.kind === "timeseries" ? createElement(TimeseriesChart, { timeseries: chart.timeseries, timezone: chart.timezone }) : createElement(SankeyChart, { sankey: chart.sankey }),
+    chart.kind === "timeseries"
+      ? createElement(TimeseriesChart, { timeseries: chart.timeseries, timezone: chart.timezone, window: chart.window, previous: chart.previous })
+      : createElement(SankeyDiagram, { sankey: chart.sankey, stages: chart.stages }),
   );
   const start = markup.indexOf("<svg");
   const end = markup.lastIndexOf("</svg>");
   // The callers check for data first; a chart without data renders a text, not an <svg>.
   if (start < 0 || end < 0) throw new Error("The chart rendered no SVG");
-  return `<?xml version="1.0" encoding="UTF-8"?>\n${markup.slice(start, end + "</svg>".length)}\n`;
+  const chartMarkup = markup.slice(start, end + "</svg>".length);
+  const width = Number(/width="(\d+)"/.exec(chartMarkup)?.[1] ?? 1000);
+  const height = Number(/height="(\d+)"/.exec(chartMarkup)?.[1] ?? 400);
+  const top = 30 + caption.lines.length * CAPTION_LINE;
+  const text = [
+    `<text x="16" y="24" font-family="sans-serif" font-size="16" font-weight="600" fill="#1a1a1a">${xml(caption.title)}</text>`,
+    ...caption.lines.map((line, i) => `<text x="16" y="${24 + (i + 1) * CAPTION_LINE}" font-family="sans-serif" font-size="12" fill="#333333">${xml(line)}</text>`),
+  ].join("");
+  return `<?xml version="1.0" encoding="UTF-8"?>\n<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height + top}" viewBox="0 0 ${width} ${height + top}"><rect width="100%" height="100%" fill="white"/>${text}<g transform="translate(0, ${top})">${chartMarkup}</g></svg>\n`;
 }
 
 export function chartPng(svg: string): Uint8Array<ArrayBuffer> {

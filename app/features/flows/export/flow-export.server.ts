@@ -15,10 +15,11 @@ import type { UserContext } from "~/server/auth/user-context.server";
 import type { Services } from "~/server/services.server";
 import { sheetToCsv } from "../csv";
 import type { Direction } from "../dimensions";
-import { loadExplorer } from "../explorer.server";
+import { loadExplorer, type ExplorerData } from "../explorer.server";
+import { fmtRange } from "../ui/format";
 import { parseExplorerParams } from "../params";
 import { detailedRows } from "../table-views";
-import { chartPng, chartSvg, type ChartInput } from "./chart-image.server";
+import { chartPng, chartSvg, type ChartCaption, type ChartInput } from "./chart-image.server";
 import { CONTENT_TYPES, exportFilename, TABLE_FORMATS, type ExportFormat, type ExportName } from "./files";
 import { aggregatedSheet, detailedSheet, type Sheet } from "./sheet";
 import { writeXls, writeXlsx } from "./spreadsheet.server";
@@ -29,6 +30,14 @@ const refuse = (detail: string) => new ApiProblem(400, { detail });
 
 /** The screen a scope belongs to, for the sheet's title and the file name's prefix. */
 const screenOf = (scope: Direction | undefined) => (scope === "EGRESS" ? { title: "AS Flows Egress", slug: "as-flows-egress" } : { title: "Flow Explorer", slug: "flow-explorer" });
+
+/** The image's caption: screen and dimension(s); the range in the spec's format with its timezone, the counted traffic, the filters. */
+function chartCaption(title: string, data: ExplorerData, range: { start: number; end: number }): ChartCaption {
+  const second = data.params.view === "sankey" ? data.dimensions.find((d) => d.value === data.params.dimension2) : undefined;
+  const lines = [`${fmtRange(range.start, range.end, data.timezone)}${data.traffic ? ` · ${data.traffic.label}` : ""}${data.params.ipVersion !== "all" ? ` · IPv${data.params.ipVersion} only` : ""}`];
+  if (data.filterLabels.length) lines.push(`Filters: ${data.filterLabels.join("; ")}`);
+  return { title: `${title}: ${[data.dimension?.label, second?.label].filter(Boolean).join(" → ")}`, lines };
+}
 
 export async function buildFlowExport(services: Services, user: UserContext, url: URL, format: ExportFormat, scope?: Direction): Promise<ExportFile> {
   const params = parseExplorerParams(url.searchParams);
@@ -48,10 +57,10 @@ export async function buildFlowExport(services: Services, user: UserContext, url
     if (params.table === "detailed") {
       const rows = detailedRows(flows.timeseries);
       if (!rows.length) throw refuse(MESSAGES.emptyTableExport);
-      sheet = detailedSheet(screen.title, rows, data.timezone);
+      sheet = detailedSheet(screen.title, data.dimension.id, rows, data.timezone);
       fileName = name([data.dimension.id], "detailed");
     } else {
-      sheet = aggregatedSheet(screen.title, data.comparison?.rows ?? flows.table, data.comparison !== null);
+      sheet = aggregatedSheet(screen.title, data.dimension.id, data.comparison?.rows ?? flows.table, data.comparison !== null);
       fileName = name([data.dimension.id]);
     }
     if (format === "csv") return file(sheetToCsv(sheet, data.csvDelimiter), fileName);
@@ -64,13 +73,14 @@ export async function buildFlowExport(services: Services, user: UserContext, url
   if (data.params.view === "sankey") {
     if (data.sankeyError) throw refuse(data.sankeyError);
     if (!data.sankey || !data.sankey.links.length || !data.params.dimension2) throw refuse(MESSAGES.emptyTableExport);
-    chart = { kind: "sankey", sankey: data.sankey };
+    const second = data.dimensions.find((d) => d.value === data.params.dimension2);
+    chart = { kind: "sankey", sankey: data.sankey, stages: [data.dimension.label, second?.label ?? data.params.dimension2] };
     fileName = name([data.dimension.id, data.params.dimension2], "sankey");
   } else {
     if (!flows.timeseries.buckets.length || !flows.timeseries.series.length) throw refuse(MESSAGES.emptyTableExport);
-    chart = { kind: "timeseries", timeseries: flows.timeseries, timezone: data.timezone };
+    chart = { kind: "timeseries", timeseries: flows.timeseries, timezone: data.timezone, window: flows.window, previous: data.comparison?.totals };
     fileName = name([data.dimension.id], "timeseries");
   }
-  const svg = chartSvg(chart);
+  const svg = chartSvg(chart, chartCaption(screen.title, data, flows.range));
   return file(format === "svg" ? svg : chartPng(svg), fileName);
 }

@@ -1,20 +1,20 @@
 /**
  * The exported table as one neutral model (header and typed cells), written out as CSV, XLS or XLSX
- * by the writers. Pure and isomorphic.
+ * by the writers. Pure and isomorphic. Exports are for people: labelled headers, values as the
+ * screen names them, AS numbers as numbers, bit/s rounded to whole bits (finer digits are noise of
+ * the averaging), shares in percent with two decimals.
  *
- * Aggregated: value, name, bits_per_second, bytes (+ previous_bits_per_second,
- * difference_percent with the comparison; the percentage is capped at ±1000 like on the screen).
- * Detailed: time (ISO 8601 in the user's timezone, with its offset), timestamp (unix seconds),
- * value, name, bits_per_second.
+ * Aggregated: <dimension label> (the AS number, or the value as people read it), Name, Bits per
+ * second, Share (%), Bytes (+ Previous period (bit/s), Difference to the previous period (%) with the
+ * comparison; the percentage is capped at ±1000 like on the screen).
+ * Detailed: Time (<timezone>) in the spec's dd.MM.yyyy HH:mm, Timestamp (unix seconds), <dimension
+ * label>, Name, Bits per second.
  */
-import dayjs from "dayjs";
-import timezone from "dayjs/plugin/timezone";
-import utc from "dayjs/plugin/utc";
+import { getDimension, type DimensionId } from "../dimensions";
 import type { Comparison } from "../comparison";
 import type { DetailedRow } from "../table-views";
-
-dayjs.extend(utc);
-dayjs.extend(timezone);
+import { fmtUnixLongBare } from "../ui/format";
+import { valueLabel } from "../value-labels";
 
 /**
  * "text" cells stay text; "number" cells are numbers; "integer" cells are decimal strings of
@@ -26,32 +26,55 @@ export type Sheet = { title: string; columns: SheetColumn[]; rows: (string | num
 
 export type AggregatedRow = { key: string; name: string; bps: number; bytes: string } & Partial<Comparison>;
 
-export function aggregatedSheet(title: string, rows: readonly AggregatedRow[], withComparison: boolean): Sheet {
+/** The value column of a dimension: AS numbers as numbers, other values as people read them. */
+function valueColumn(dimension: DimensionId): { column: SheetColumn; cell: (key: string) => string | number } {
+  const isAs = getDimension(dimension).filterKind === "AS_NUMBER";
+  return {
+    column: { header: getDimension(dimension).label, kind: isAs ? "number" : "text" },
+    cell: (key) => (isAs ? Number(key) : valueLabel(dimension, key)),
+  };
+}
+
+const wholeBits = (bps: number) => Math.round(bps);
+const percent = (value: number, decimals: number) => Number(value.toFixed(decimals));
+
+export function aggregatedSheet(title: string, dimension: DimensionId, rows: readonly AggregatedRow[], withComparison: boolean): Sheet {
+  const value = valueColumn(dimension);
+  const total = rows.reduce((a, r) => a + r.bps, 0);
   const columns: SheetColumn[] = [
-    { header: "value", kind: "text" },
-    { header: "name", kind: "text" },
-    { header: "bits_per_second", kind: "number" },
-    { header: "bytes", kind: "integer" },
-    ...(withComparison ? ([{ header: "previous_bits_per_second", kind: "number" }, { header: "difference_percent", kind: "number" }] as const) : []),
+    value.column,
+    { header: "Name", kind: "text" },
+    { header: "Bits per second", kind: "number" },
+    { header: "Share (%)", kind: "number" },
+    { header: "Bytes", kind: "integer" },
+    ...(withComparison ? ([{ header: "Previous period (bit/s)", kind: "number" }, { header: "Difference to the previous period (%)", kind: "number" }] as const) : []),
   ];
   return {
     title,
     columns,
-    rows: rows.map((r) => [r.key, r.name, r.bps, r.bytes, ...(withComparison ? [r.previousBps ?? 0, r.differencePercent ?? 0] : [])]),
+    rows: rows.map((r) => [
+      value.cell(r.key),
+      r.name,
+      wholeBits(r.bps),
+      percent(total > 0 ? (r.bps / total) * 100 : 0, 2),
+      r.bytes,
+      ...(withComparison ? [wholeBits(r.previousBps ?? 0), percent(r.differencePercent ?? 0, 1)] : []),
+    ]),
   };
 }
 
-export function detailedSheet(title: string, rows: readonly DetailedRow[], tz: string): Sheet {
+export function detailedSheet(title: string, dimension: DimensionId, rows: readonly DetailedRow[], tz: string): Sheet {
+  const value = valueColumn(dimension);
   return {
     title,
     columns: [
-      { header: "time", kind: "text" },
-      { header: "timestamp", kind: "number" },
-      { header: "value", kind: "text" },
-      { header: "name", kind: "text" },
-      { header: "bits_per_second", kind: "number" },
+      { header: `Time (${tz})`, kind: "text" },
+      { header: "Timestamp (unix seconds)", kind: "number" },
+      value.column,
+      { header: "Name", kind: "text" },
+      { header: "Bits per second", kind: "number" },
     ],
-    rows: rows.map((r) => [dayjs.unix(r.time).tz(tz).format("YYYY-MM-DDTHH:mm:ssZ"), r.time, r.key, r.name, r.bps]),
+    rows: rows.map((r) => [fmtUnixLongBare(r.time, tz), r.time, value.cell(r.key), r.name, wholeBits(r.bps)]),
   };
 }
 

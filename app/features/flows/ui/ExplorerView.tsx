@@ -2,7 +2,7 @@ import { Alert, Anchor, Stack, Text, Title } from "@mantine/core";
 import { useLocation } from "@remix-run/react";
 import type { ExplorerData } from "../explorer.server";
 import { SankeyChart, TimeseriesChart } from "./charts";
-import { fmtTime } from "./format";
+import { fmtRange } from "./format";
 import { OptionsForm } from "./OptionsForm";
 import { TableSection } from "./TableSection";
 
@@ -23,25 +23,32 @@ export function ExplorerView({ data, title, path }: { data: ExplorerData; title:
       <OptionsForm key={location.search} data={data} path={path} label={title} />
       <MessageList title="Some options could not be applied" color="red" testId="filter-errors" messages={data.errors} />
       <MessageList color="yellow" testId="notices" messages={data.notices} />
-      {flows?.filters.length ? (
+      {data.filterLabels.length ? (
         <Text size="sm" data-testid="active-filters">
-          Active filters: {flows.filters.map((f) => `${f.isNegation ? "not " : ""}${f.dimension} ${f.value}${f.locked ? " (locked)" : ""}`).join("; ")}
+          Active filters: {data.filterLabels.join("; ")}
         </Text>
       ) : null}
       {range ? (
         <Text size="sm" data-testid="range">
-          {fmtTime(range.start, tz)} – {fmtTime(range.end, tz)} ({tz}){flows?.window ? `, ${flows.window / 60}-minute buckets` : ""}
-          {rangeNoticeWorthy(range) ? (
-            <Text span c="orange" size="sm" data-testid="range-adjusted">
+          {fmtRange(range.start, range.end, tz)}
+          {flows?.window ? `, ${windowLabel(flows.window)} buckets` : ""}
+          {data.rangeNotice ? (
+            <Text span c="orange.9" size="sm" data-testid="range-adjusted">
               {" "}
-              — adjusted to the available data (requested {fmtTime(range.requested.start, tz)} – {fmtTime(range.requested.end, tz)})
+              — {data.rangeNotice}
             </Text>
           ) : null}
         </Text>
       ) : flows?.noData ? (
         <Alert color="gray">No flow data is available yet.</Alert>
       ) : null}
-      {flows ? data.params.view === "sankey" ? <SankeyChart sankey={data.sankey} error={data.sankeyError} /> : <TimeseriesChart timeseries={flows.timeseries} timezone={tz} /> : null}
+      {flows ? (
+        data.params.view === "sankey" ? (
+          <SankeyChart sankey={data.sankey} error={data.sankeyError} stages={sankeyStages(data)} />
+        ) : (
+          <TimeseriesChart timeseries={flows.timeseries} timezone={tz} window={flows.window} previous={data.comparison?.totals} />
+        )
+      ) : null}
       <TableSection data={data} />
     </Stack>
   );
@@ -62,14 +69,17 @@ function MessageList({ messages, color, title, testId }: { messages: readonly st
   );
 }
 
-/**
- * The end of a preset is "now" and the newest 5-minute bucket is always a few minutes older:
- * that routine lag is not worth a notice; a moved start or a larger gap is.
- */
-function rangeNoticeWorthy(range: { adjusted: string; end: number; requested: { end: number } }): boolean {
-  if (range.adjusted === "none") return false;
-  if (range.adjusted === "end-clamped") return range.requested.end - range.end > 15 * 60;
-  return true;
+/** The sankey's column headings: the two dimensions' labels. */
+function sankeyStages(data: ExplorerData): string[] | undefined {
+  const second = data.dimensions.find((d) => d.value === data.params.dimension2);
+  return data.dimension && second ? [data.dimension.label, second.label] : undefined;
+}
+
+/** "5-minute", "1-hour", "1-day": the aggregation window as the range line says it. */
+function windowLabel(seconds: number): string {
+  if (seconds % 86_400 === 0) return `${seconds / 86_400}-day`;
+  if (seconds % 3600 === 0) return `${seconds / 3600}-hour`;
+  return `${seconds / 60}-minute`;
 }
 
 /** The error boundary body of a flows screen. */

@@ -3,6 +3,7 @@ import { IconLock } from "@tabler/icons-react";
 import { useEffect, useState } from "react";
 import { getDimension, type DimensionId } from "../dimensions";
 import type { FlowFilter } from "../filters";
+import { valueLabel } from "../value-labels";
 import { filterValueName } from "./flows-client";
 
 /** The name of a filter value from api/filter/metadata/ (batched); null until known, or when there is none. */
@@ -21,17 +22,18 @@ function useValueName(dimension: DimensionId, value: string, enabled: boolean): 
   return name;
 }
 
-/** How a value reads on its chip: AS numbers as AS…, tags as they are referenced, the rest as it is. */
+/** How a value reads on its chip: tags as they are referenced, the rest as people read it (value-labels.ts). */
 function valueText(filter: FlowFilter): string {
-  if (filter.tag) return filter.value;
-  return getDimension(filter.dimension).filterKind === "AS_NUMBER" ? `AS${filter.value}` : filter.value;
+  return filter.tag ? filter.value : valueLabel(filter.dimension, filter.value);
 }
 
 function FilterChip({ filter, removable, named, onRemove }: { filter: FlowFilter; removable: boolean; named: boolean; onRemove: () => void }) {
   // Tags are named by the tag itself; names are only looked up for plain values.
   const name = useValueName(filter.dimension, filter.value, named && !filter.tag);
   const value = valueText(filter);
-  const text = name && name !== filter.value ? `${name} (${value})` : value;
+  // An AS shows its name and number; other values are their name (which includes the value) or the value.
+  const isAs = getDimension(filter.dimension).filterKind === "AS_NUMBER" && !filter.tag;
+  const text = name && name !== filter.value && name !== value ? (isAs || filter.tag ? `${name} (${value})` : name) : value;
   const title = `${filter.isNegation ? "Excluded" : "Included"}${filter.locked ? ", locked by your account's restrictions" : ""}: ${getDimension(filter.dimension).label} ${value}`;
   return (
     <Tooltip label={title} openDelay={300}>

@@ -6,12 +6,13 @@ import { formatBitsPerSecond } from "~/lib/units";
 import { formatPercentDifference, type Comparison } from "../comparison";
 import { detailedRows, pivotTable, type DetailedRow, type PivotRow, type TimeseriesData } from "../table-views";
 import { canApplyColumns, ColumnPicker } from "./ColumnPicker";
-import { fmtTime } from "./format";
+import { fmtUnixLongBare } from "./format";
 import { matchesNumericFilter, NUMERIC_FILTER_HINT, parseNumericFilter } from "./numeric-filter";
 import { ValueName } from "./ValueName";
+import type { DimensionId } from "../dimensions";
 
 export type FlowTableRow = { key: string; name: string; bps: number; bytes: string } & Partial<Comparison>;
-export type FlowTableDimension = { id: string; label: string; isAs: boolean } | null;
+export type FlowTableDimension = { id: DimensionId; label: string; isAs: boolean } | null;
 
 const NUMERIC = "numericComparison";
 
@@ -99,7 +100,7 @@ export function AggregatedTable({ rows, dimension, total, compared }: { rows: re
   const isAs = dimension?.isAs ?? false;
   const columns = useMemo<MRT_ColumnDef<FlowTableRow>[]>(
     () => [
-      { accessorKey: "name", header: dimension?.label ?? "Value", filterFn: "contains", Cell: ({ row }) => <ValueName row={row.original} isAs={isAs} /> },
+      { accessorKey: "name", header: dimension?.label ?? "Value", filterFn: "contains", Cell: ({ row }) => <ValueName row={row.original} dimension={dimension?.id} /> },
       ...(isAs ? [{ accessorFn: (r: FlowTableRow) => Number(r.key), id: "asn", header: "AS number", filterFn: "contains", Cell: ({ row }: { row: { original: FlowTableRow } }) => row.original.key } satisfies MRT_ColumnDef<FlowTableRow>] : []),
       numericColumn<FlowTableRow>({ accessorKey: "bps", header: "Traffic", Cell: bpsCell }),
       numericColumn<FlowTableRow>({ accessorFn: (r) => (total > 0 ? (r.bps / total) * 100 : 0), id: "share", header: "Share", Cell: ({ cell }) => `${cell.getValue<number>().toFixed(1)} %` }, "< 5 %"),
@@ -121,22 +122,21 @@ export function AggregatedTable({ rows, dimension, total, compared }: { rows: re
           ]
         : []),
     ],
-    [isAs, total, dimension?.label, compared],
+    [isAs, total, dimension?.id, dimension?.label, compared],
   );
   return <FlowMrt columns={columns} data={rows as FlowTableRow[]} getRowId={(r) => r.key} sorting={[{ id: "bps", desc: true }]} testId="flow-table" />;
 }
 
 /** Detailed: one row per time bucket and value, time in the user's timezone. */
 export function DetailedTable({ timeseries, dimension, timezone }: { timeseries: TimeseriesData; dimension: FlowTableDimension; timezone: string }) {
-  const isAs = dimension?.isAs ?? false;
   const rows = useMemo(() => detailedRows(timeseries), [timeseries]);
   const columns = useMemo<MRT_ColumnDef<DetailedRow>[]>(
     () => [
-      { accessorKey: "time", header: `Time (${timezone})`, enableColumnFilter: false, Cell: ({ cell }) => fmtTime(cell.getValue<number>(), timezone) },
-      { accessorKey: "name", header: dimension?.label ?? "Value", filterFn: "contains", Cell: ({ row }) => <ValueName row={row.original} isAs={isAs} /> },
+      { accessorKey: "time", header: `Time (${timezone})`, enableColumnFilter: false, Cell: ({ cell }) => fmtUnixLongBare(cell.getValue<number>(), timezone) },
+      { accessorKey: "name", header: dimension?.label ?? "Value", filterFn: "contains", Cell: ({ row }) => <ValueName row={row.original} dimension={dimension?.id} /> },
       numericColumn<DetailedRow>({ accessorKey: "bps", header: "Traffic", Cell: bpsCell }),
     ],
-    [isAs, timezone, dimension?.label],
+    [timezone, dimension?.id, dimension?.label],
   );
   return (
     <FlowMrt
@@ -157,7 +157,7 @@ export function PivotedTable({ timeseries, timezone }: { timeseries: TimeseriesD
   const pivot = useMemo(() => pivotTable(timeseries), [timeseries]);
   const columns = useMemo<MRT_ColumnDef<PivotRow>[]>(
     () => [
-      { accessorKey: "time", header: `Time (${timezone})`, enableColumnFilter: false, Cell: ({ cell }) => fmtTime(cell.getValue<number>(), timezone) },
+      { accessorKey: "time", header: `Time (${timezone})`, enableColumnFilter: false, Cell: ({ cell }) => fmtUnixLongBare(cell.getValue<number>(), timezone) },
       ...pivot.columns.map((c, i) => numericColumn<PivotRow>({ accessorFn: (r) => r.values[i], id: `value:${c.key}`, header: c.name, Cell: bpsCell })),
     ],
     [pivot, timezone],

@@ -66,9 +66,9 @@ function FilterTextFields({ filters }: { filters: readonly string[] }) {
 
 /**
  * The options of a flows screen as one GET form. It renders completely on the server and works
- * without JavaScript (text fields for filters and unix-second ranges); with JavaScript the filters
- * become a filter bar with autocomplete and the range gets date-time pickers, both writing the same
- * URL parameters.
+ * without JavaScript (text fields for filters, date-time inputs for the range); with JavaScript the
+ * filters become a filter bar with autocomplete and the range is checked before it is applied, both
+ * writing the same URL parameters.
  */
 export function OptionsForm({ data, path, label }: { data: ExplorerData; path: string; label: string }) {
   const formRef = useRef<HTMLFormElement>(null);
@@ -95,7 +95,7 @@ export function OptionsForm({ data, path, label }: { data: ExplorerData; path: s
             end={params.end}
             shown={{ start: shownRange.start, end: shownRange.end }}
             timezone={data.timezone}
-            error={customRangeError(params)}
+            error={customRangeError(params, data.timezone)}
             hydrated={hydrated}
             onChange={scheduleSubmit}
           />

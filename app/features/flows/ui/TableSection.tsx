@@ -6,7 +6,7 @@ import { formatPercentDifference } from "../comparison";
 import type { ExplorerData } from "../explorer.server";
 import { ExportMenu } from "./ExportMenu";
 import { AggregatedTable, DetailedTable, PivotedTable } from "./FlowTable";
-import { fmtTime } from "./format";
+import { fmtRange } from "./format";
 import { TableViewForm } from "./TableViewForm";
 
 /**
@@ -28,10 +28,16 @@ export function TableSection({ data }: { data: ExplorerData }) {
         <Stack gap={2}>
           <Text fw={600} data-testid="total">
             Total: {formatBitsPerSecond(data.total)} ({rows.length} {rows.length === 1 ? "value" : "values"})
+            {data.traffic ? (
+              <Text span fw={400} size="sm" data-testid="counted-traffic" data-traffic={data.traffic.code}>
+                {" "}
+                — {data.traffic.label}
+              </Text>
+            ) : null}
           </Text>
           {comparison ? (
             <Text size="sm" data-testid="total-previous">
-              Previous period ({fmtTime(comparison.range.start, tz)} – {fmtTime(comparison.range.end, tz)}): {formatBitsPerSecond(comparison.total.previousBps)},{" "}
+              Previous period ({fmtRange(comparison.range.start, comparison.range.end, tz)}): {formatBitsPerSecond(comparison.total.previousBps)},{" "}
               <span title={MESSAGES.percentDifferenceCutOff} style={{ textDecoration: "underline dotted", cursor: "help" }}>
                 Δ {formatPercentDifference(comparison.total)}
               </span>

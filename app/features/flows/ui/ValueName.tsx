@@ -1,13 +1,15 @@
-import { SPECIAL_AS_VALUES } from "~/lib/special-as";
+import type { DimensionId } from "../dimensions";
+import { valueExplanation } from "../value-labels";
 
-const SPECIAL = new Map<string, { name: string; explanation: string }>(SPECIAL_AS_VALUES.map((s) => [String(s.asn), { name: s.name, explanation: s.explanation }]));
-
-/** A value's name; special AS values carry their explanation as a title (a tooltip that needs no JavaScript). */
-export function ValueName({ row, isAs }: { row: { key: string; name: string }; isAs: boolean }) {
-  const special = isAs ? SPECIAL.get(row.key) : undefined;
+/**
+ * A value's name; a value that is not a real one (special AS values, "Not mapped") carries its
+ * explanation as a title (a tooltip that needs no JavaScript).
+ */
+export function ValueName({ row, dimension }: { row: { key: string; name: string }; dimension: DimensionId | null | undefined }) {
+  const special = dimension ? valueExplanation(dimension, row.key) : null;
   if (!special) return <>{row.name}</>;
   return (
-    <span title={special.explanation} data-special-as={row.key} style={{ textDecoration: "underline dotted", cursor: "help" }}>
+    <span title={special.explanation} data-special-value={row.key} data-special-as={/^-\d+$/.test(row.key) ? row.key : undefined} style={{ textDecoration: "underline dotted", cursor: "help" }}>
       {special.name}
     </span>
   );

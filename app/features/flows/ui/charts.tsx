@@ -4,8 +4,10 @@ import { Sankey } from "@nivo/sankey";
 import { useMemo } from "react";
 import { formatBitsPerSecond } from "~/lib/units";
 import { describeSankey, describeTimeseries } from "./chart-descriptions";
-import { fmtTime } from "./format";
+import { fmtUnix, fmtUnixLongBare } from "./format";
+import { SankeyLinkTooltip, SankeyNodeTooltip, SankeyStages, SankeyTable, sankeyLabel, SANKEY_LABEL_COLOR } from "./sankey-extras";
 import { timeTicks } from "./time-ticks";
+import { previousPeriodLayer, sliceTooltip, type PreviousTotals } from "./timeseries-extras";
 import { useHydrated } from "./use-hydrated";
 
 /** Above this many buckets the areas are drawn with straight segments: a third of the SVG of smooth curves, no visible difference at this width. */
@@ -24,8 +26,12 @@ function seriesColor(id: string, index: number): string {
 export type TimeseriesData = { buckets: number[]; series: { key: string; name: string; values: number[] }[] };
 export type SankeyData = { nodes: { id: string; name: string }[]; links: { source: string; target: string; value: number }[] };
 
-/** Stacked bit/s areas of the top values; nivo renders SVG on the server too, so the chart shows without JavaScript. */
-export function TimeseriesChart({ timeseries, timezone }: { timeseries: TimeseriesData | null | undefined; timezone: string }) {
+/**
+ * Stacked bit/s areas of the top values; nivo renders SVG on the server too, so the chart shows
+ * without JavaScript. `previous`: the previous period's total per bucket, on this period's time
+ * axis, drawn as a dashed line (timeseries-extras.tsx).
+ */
+export function TimeseriesChart({ timeseries, timezone, window, previous }: { timeseries: TimeseriesData | null | undefined; timezone: string; window?: number | null; previous?: PreviousTotals | null }) {
   const series = useMemo(() => {
     if (!timeseries) return [];
     const seen = new Set<string>();
@@ -36,7 +42,7 @@ export function TimeseriesChart({ timeseries, timezone }: { timeseries: Timeseri
     });
   }, [timeseries]);
   // nivo formats every point's x eagerly (buckets × series); a timezone conversion per bucket, once, keeps that cheap.
-  const labels = useMemo(() => new Map((timeseries?.buckets ?? []).map((b) => [b, fmtTime(b, timezone)])), [timeseries, timezone]);
+  const labels = useMemo(() => new Map((timeseries?.buckets ?? []).map((b) => [b, fmtUnixLongBare(b, timezone)])), [timeseries, timezone]);
   const colorOf = useMemo(() => new Map(series.map((s, i) => [s.id, seriesColor(s.id, i)])), [series]);
   // The hover slices (one rect per bucket) only matter with JavaScript: the server's HTML goes without them.
   const hydrated = useHydrated();
@@ -44,6 +50,12 @@ export function TimeseriesChart({ timeseries, timezone }: { timeseries: Timeseri
   const first = timeseries.buckets[0];
   const last = timeseries.buckets[timeseries.buckets.length - 1];
   const ticks = timeTicks(first, last, timezone);
+  const bucketSeconds = window ?? (timeseries.buckets.length > 1 ? timeseries.buckets[1] - first : 300);
+  const overlay = (previous ?? []).filter((p) => p.bucket >= first && p.bucket <= last);
+  const previousByBucket = previous ? new Map(overlay.map((p) => [p.bucket, p.bps])) : null;
+  // The stack's top decides the scale unless the previous period's line reaches higher.
+  const stackTop = Math.max(0, ...timeseries.buckets.map((_, i) => timeseries.series.reduce((a, s) => a + (s.values[i] ?? 0), 0)));
+  const yMax = overlay.length ? Math.max(stackTop, ...overlay.map((p) => p.bps)) * 1.05 : ("auto" as const);
   return (
     <div data-testid="timeseries-chart" style={{ overflowX: "auto" }}>
       <Line
@@ -56,25 +68,31 @@ export function TimeseriesChart({ timeseries, timezone }: { timeseries: Timeseri
         margin={{ top: 10, right: 200, bottom: 40, left: 80 }}
         xScale={first < last ? { type: "linear", min: first, max: last, nice: false } : { type: "linear", min: "auto", max: "auto" }}
         gridXValues={ticks.values}
-        yScale={{ type: "linear", min: 0, max: "auto", stacked: true }}
+        yScale={{ type: "linear", min: 0, max: yMax, stacked: true }}
         enableArea
         areaOpacity={0.6}
         enablePoints={false}
         curve={timeseries.buckets.length > SMOOTH_CURVE_MAX_BUCKETS ? "linear" : "monotoneX"}
         colors={(serie) => colorOf.get(String(serie.id)) ?? OTHERS_COLOR}
-        axisBottom={{ tickValues: ticks.values, format: (v) => fmtTime(Number(v), timezone, ticks.format) }}
+        axisBottom={{ tickValues: ticks.values, format: (v) => fmtUnix(Number(v), timezone, ticks.format as Parameters<typeof fmtUnix>[2]) }}
         axisLeft={{ tickValues: 5, format: (v) => formatBitsPerSecond(Number(v)) }}
         yFormat={(v) => formatBitsPerSecond(Number(v))}
-        xFormat={(v) => labels.get(Number(v)) ?? fmtTime(Number(v), timezone)}
+        xFormat={(v) => labels.get(Number(v)) ?? fmtUnixLongBare(Number(v), timezone)}
         enableSlices={hydrated ? "x" : false}
+        sliceTooltip={sliceTooltip({ timezone, window: bucketSeconds, previous: previousByBucket })}
+        layers={["grid", "markers", "axes", "areas", "crosshair", "lines", ...(overlay.length ? [previousPeriodLayer(overlay, series.length * 18 + 8)] : []), "slices", "points", "mesh", "legends"]}
         legends={[{ anchor: "top-right", direction: "column", translateX: 190, itemWidth: 180, itemHeight: 18, symbolSize: 10 }]}
       />
     </div>
   );
 }
 
-/** A Sankey of two or more dimensions (node ids are dimension:key, labels the names). */
-export function SankeyChart({ sankey, error, height = 480 }: { sankey: SankeyData | null | undefined; error?: string | null; height?: number }) {
+/**
+ * A Sankey of two or more dimensions (node ids are dimension:key, labels the names with their
+ * bit/s). `stages`: the heading of each column. Hovering a node or a link shows its value; the
+ * table below lists every link with its value, also without JavaScript.
+ */
+export function SankeyChart({ sankey, error, height = 480, stages }: { sankey: SankeyData | null | undefined; error?: string | null; height?: number; stages?: readonly string[] }) {
   if (error) {
     return (
       <Alert color="yellow" title="Sankey" data-testid="sankey-error">
@@ -83,26 +101,41 @@ export function SankeyChart({ sankey, error, height = 480 }: { sankey: SankeyDat
     );
   }
   if (!sankey || !sankey.links.length) return <Text c="dimmed">No traffic in this range.</Text>;
-  const names = new Map(sankey.nodes.map((n) => [n.id, n.name]));
   return (
-    <div data-testid="sankey-chart" style={{ overflowX: "auto" }}>
-      <Sankey
-        role="img"
-        ariaLabel={describeSankey(sankey)}
-        width={CHART_WIDTH}
-        height={height}
-        animate={false}
-        data={{ nodes: sankey.nodes.map((n) => ({ id: n.id })), links: sankey.links.map((l) => ({ ...l })) }}
-        margin={{ top: 10, right: 180, bottom: 10, left: 180 }}
-        label={(n) => names.get(String(n.id)) ?? String(n.id)}
-        valueFormat={(v) => formatBitsPerSecond(Number(v))}
-        colors={{ scheme: "category10" }}
-        nodeOpacity={1}
-        linkOpacity={0.4}
-        enableLinkGradient={false}
-        labelPosition="outside"
-        nodeBorderWidth={0}
-      />
+    <div>
+      <div data-testid="sankey-chart" style={{ overflowX: "auto" }}>
+        <SankeyDiagram sankey={sankey} height={height} stages={stages} />
+      </div>
+      <SankeyTable sankey={sankey} stages={stages} />
     </div>
+  );
+}
+
+/** The Sankey's SVG alone (no Mantine components: the image export renders it without a provider). */
+export function SankeyDiagram({ sankey, height = 480, stages }: { sankey: SankeyData; height?: number; stages?: readonly string[] }) {
+  const names = new Map(sankey.nodes.map((n) => [n.id, n.name]));
+  const top = stages?.length ? 34 : 10;
+  return (
+    <Sankey
+      role="img"
+      ariaLabel={describeSankey(sankey)}
+      width={CHART_WIDTH}
+      height={height + top - 10}
+      animate={false}
+      data={{ nodes: sankey.nodes.map((n) => ({ id: n.id })), links: sankey.links.map((l) => ({ ...l })) }}
+      margin={{ top, right: 220, bottom: 10, left: 220 }}
+      label={(n) => sankeyLabel(names.get(String(n.id)) ?? String(n.id), n.value)}
+      valueFormat={(v) => formatBitsPerSecond(Number(v))}
+      colors={{ scheme: "category10" }}
+      nodeOpacity={1}
+      linkOpacity={0.4}
+      enableLinkGradient={false}
+      labelPosition="outside"
+      labelTextColor={SANKEY_LABEL_COLOR}
+      nodeBorderWidth={0}
+      nodeTooltip={SankeyNodeTooltip}
+      linkTooltip={SankeyLinkTooltip}
+      layers={["links", "nodes", "labels", ...(stages?.length ? [SankeyStages(stages)] : []), "legends"]}
+    />
   );
 }

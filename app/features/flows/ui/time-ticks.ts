@@ -6,6 +6,7 @@
 import dayjs from "dayjs";
 import timezone from "dayjs/plugin/timezone";
 import utc from "dayjs/plugin/utc";
+import { DATE_FORMATS } from "~/lib/date-format";
 
 dayjs.extend(utc);
 dayjs.extend(timezone);
@@ -16,11 +17,16 @@ const STEPS = [5 * 60, 15 * 60, 30 * 60, HOUR, 2 * HOUR, 3 * HOUR, 6 * HOUR, 12 
 
 export type TimeTicks = { values: number[]; format: string };
 
-/** Ticks within [first, last] (unix seconds), at most `maxTicks` of them, and the dayjs pattern to label them. */
+/**
+ * Ticks within [first, last] (unix seconds), at most `maxTicks` of them, and the pattern to label
+ * them: one of the spec's formats (dd.MM.yyyy for days, HH:mm within a day, dd.MM.yyyy HH:mm for
+ * hours across days, with fewer ticks because the labels are longer).
+ */
 export function timeTicks(first: number, last: number, tz: string, maxTicks = 8): TimeTicks {
   const span = last - first;
-  if (!(span > 0)) return { values: [first], format: "HH:mm" };
-  const step = STEPS.find((s) => span / s <= maxTicks) ?? STEPS[STEPS.length - 1];
+  if (!(span > 0)) return { values: [first], format: DATE_FORMATS.time };
+  const longLabels = span > DAY;
+  const step = STEPS.find((s) => span / s <= (longLabels && s < DAY ? Math.min(maxTicks, 6) : maxTicks)) ?? STEPS[STEPS.length - 1];
   const values: number[] = [];
   const firstMidnight = dayjs.unix(first).tz(tz).startOf("day");
   if (step >= DAY) {
@@ -38,7 +44,7 @@ export function timeTicks(first: number, last: number, tz: string, maxTicks = 8)
       for (let t = m.unix(); t < next && t <= last; t += step) if (t >= first) values.push(t);
     }
   }
-  const format = span > 300 * DAY ? "YYYY-MM-DD" : step >= DAY ? "MM-DD" : span > DAY ? "MM-DD HH:mm" : "HH:mm";
+  const format = step >= DAY ? DATE_FORMATS.short : span > DAY ? DATE_FORMATS.long : DATE_FORMATS.time;
   return { values, format };
 }
 
