@@ -3,13 +3,24 @@ import type { EntryContext } from "@remix-run/node";
 import { createReadableStreamFromReadable } from "@remix-run/node";
 import { RemixServer } from "@remix-run/react";
 import { renderToPipeableStream } from "react-dom/server";
+import { busyAnswerOf } from "~/lib/busy";
+import { NonceContext } from "~/lib/nonce";
 import { bootstrapOrExit } from "~/server/bootstrap.server";
+import { csrfCookieFor, keepPage, PAGE_CACHE_HEADER, PAGE_CACHE_PUBLIC, pageCacheKey } from "~/server/public-page-cache.server";
+import { documentPolicy, newNonce } from "~/server/security-headers.server";
+
+// What server.mjs needs from the app: the request scope for the query limits, the security headers
+// of every answer, the public page cache it serves before Remix.
+export { runInRequestScope } from "~/server/request-scope.server";
+export { defaultHeaders } from "~/server/security-headers.server";
+export { cachedPage, csrfCookieFor, pageCacheKey } from "~/server/public-page-cache.server";
 
 // Open the stores, migrate and (first start) load the demo before the server takes requests:
 // server.mjs imports this bundle before it listens, so a bad configuration stops start-up here.
 await bootstrapOrExit();
 
 const ABORT_DELAY_MS = 30_000;
+const development = process.env.NODE_ENV === "development";
 
 /**
  * Every page is rendered completely before it is sent (no out-of-order streaming): the screens
@@ -22,22 +33,29 @@ export default function handleRequest(
   responseHeaders: Headers,
   remixContext: EntryContext,
 ) {
+  const nonce = newNonce();
+  const shared = responseHeaders.get(PAGE_CACHE_HEADER) === PAGE_CACHE_PUBLIC && responseStatusCode === 200;
+  responseHeaders.delete(PAGE_CACHE_HEADER);
+  const cacheKey = shared ? pageCacheKey(request) : null;
+  if (cacheKey) {
+    const cookie = csrfCookieFor(request);
+    if (cookie) responseHeaders.append("Set-Cookie", cookie);
+  }
+  documentHeaders(responseHeaders, nonce, remixContext);
+
   return new Promise<Response>((resolve, reject) => {
     let failed = false;
     const { pipe, abort } = renderToPipeableStream(
-      <RemixServer context={remixContext} url={request.url} abortDelay={ABORT_DELAY_MS} />,
+      <NonceContext.Provider value={nonce}>
+        <RemixServer context={remixContext} url={request.url} abortDelay={ABORT_DELAY_MS} nonce={nonce} />
+      </NonceContext.Provider>,
       {
+        nonce,
         onAllReady() {
           const body = new PassThrough();
-          responseHeaders.set("Content-Type", "text/html; charset=utf-8");
-          responseHeaders.set("X-Content-Type-Options", "nosniff");
-          if (!responseHeaders.has("Referrer-Policy")) responseHeaders.set("Referrer-Policy", "same-origin");
-          resolve(
-            new Response(createReadableStreamFromReadable(body), {
-              headers: responseHeaders,
-              status: failed ? 500 : responseStatusCode,
-            }),
-          );
+          const status = failed ? 500 : responseStatusCode;
+          if (cacheKey && !failed) keepWhenRendered(body, cacheKey, status);
+          resolve(new Response(createReadableStreamFromReadable(body), { headers: responseHeaders, status }));
           pipe(body);
         },
         onShellError(error: unknown) {
@@ -51,4 +69,24 @@ export default function handleRequest(
     );
     setTimeout(abort, ABORT_DELAY_MS + 1000);
   });
+}
+
+/**
+ * A document's own headers: its Content-Security-Policy with this render's nonce, no caching
+ * unless its route chose otherwise, and Retry-After when its queries were refused or timed out
+ * (the error boundary then tells the user when to try again). The rest comes from server.mjs.
+ */
+function documentHeaders(headers: Headers, nonce: string, remixContext: EntryContext) {
+  headers.set("Content-Type", "text/html; charset=utf-8");
+  headers.set("Content-Security-Policy", documentPolicy({ nonce }, development));
+  if (!headers.has("Cache-Control")) headers.set("Cache-Control", "no-store");
+  const errors = Object.values(remixContext.staticHandlerContext.errors ?? {});
+  const busy = errors.map(busyAnswerOf).find((answer) => answer !== null);
+  if (busy) headers.set("Retry-After", String(busy.retryAfterSeconds));
+}
+
+function keepWhenRendered(body: PassThrough, key: string, status: number) {
+  const chunks: Buffer[] = [];
+  body.on("data", (chunk: Buffer) => chunks.push(Buffer.from(chunk)));
+  body.on("end", () => keepPage(key, Buffer.concat(chunks).toString("utf8"), status));
 }

@@ -8,21 +8,26 @@ import { Notifications } from "@mantine/notifications";
 import { data, type HeadersFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Links, Meta, Outlet, Scripts, ScrollRestoration, isRouteErrorResponse, useRouteError, useRouteLoaderData } from "@remix-run/react";
 import type { ReactNode } from "react";
+import { BusyNotice } from "~/components/BusyNotice";
 import { RequestErrorPage, StartupErrorPage } from "~/components/ErrorPages";
 import { browserSupport } from "~/lib/browser-support";
+import { busyAnswerOf } from "~/lib/busy";
+import { useNonce } from "~/lib/nonce";
 import { classifyStartupError } from "~/lib/startup-error";
 import { cssVariablesResolverOf, themeOf } from "~/lib/theme";
 import { csrfCookieHeader, newCsrfToken, readCsrfCookie } from "~/server/auth/csrf.server";
 import { getRequestContext } from "~/server/auth/guard.server";
+import { isSharedPublicPage } from "~/server/public-page-cache.server";
 import { resolveStyle } from "~/server/site-style.server";
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const { services, session } = await getRequestContext(request);
   const style = await resolveStyle(services.pg.db, session.user?.id ?? null);
   // Every visitor gets a CSRF token cookie; forms echo it in a hidden field, JSON calls in a header.
-  const existingToken = readCsrfCookie(request);
+  // A page shared by anonymous visitors (public-page-cache.server.ts) carries no token of one of them.
+  const existingToken = isSharedPublicPage(request) ? "" : readCsrfCookie(request);
   const csrfToken = existingToken ?? newCsrfToken();
-  const headers = existingToken ? undefined : { "Set-Cookie": csrfCookieHeader(csrfToken) };
+  const headers = existingToken !== null ? undefined : { "Set-Cookie": csrfCookieHeader(csrfToken) };
   return data({
     csrfToken,
     style,
@@ -45,6 +50,7 @@ export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data?.s
 
 export function Layout({ children }: { children: ReactNode }) {
   const data = useRouteLoaderData<typeof loader>("root");
+  const nonce = useNonce();
   const theme = themeOf(data?.style);
   return (
     <html lang="en" {...mantineHtmlProps}>
@@ -54,15 +60,15 @@ export function Layout({ children }: { children: ReactNode }) {
         <link rel="icon" href="/favicon.svg" type="image/svg+xml" />
         <Meta />
         <Links />
-        <ColorSchemeScript defaultColorScheme="light" />
+        <ColorSchemeScript defaultColorScheme="light" nonce={nonce} />
       </head>
       <body>
         <MantineProvider theme={theme} cssVariablesResolver={cssVariablesResolverOf(data?.style)} defaultColorScheme="light">
           <Notifications position="top-right" />
           {children}
         </MantineProvider>
-        <ScrollRestoration />
-        <Scripts />
+        <ScrollRestoration nonce={nonce} />
+        <Scripts nonce={nonce} />
       </body>
     </html>
   );
@@ -81,6 +87,7 @@ function requestRefusal(error: unknown): { status: number; detail: string } | nu
 /** A failure of the root loader (settings or stores unavailable) or of loading the app itself. */
 export function ErrorBoundary() {
   const error = useRouteError();
+  if (busyAnswerOf(error)) return <BusyNotice error={error} />;
   // A refused request (too large, malformed, a bad field, a failed CSRF check) is not a start-up failure: say what was wrong.
   const refusal = requestRefusal(error);
   if (refusal) return <RequestErrorPage status={refusal.status} detail={refusal.detail} />;

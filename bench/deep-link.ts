@@ -15,12 +15,18 @@ export const DEEP_LINK =
 const CSRF = "benchcsrftoken0123456789abcdef01";
 
 /** Logs the demo operator in through auth/login/ and returns the Cookie header of the session. */
-export async function operatorCookie(agent: http.Agent, port: number): Promise<string> {
+export function operatorCookie(agent: http.Agent, port: number): Promise<string> {
+  return loginCookie(agent, port, "operator@flowlens.example", "flowlens-operator");
+}
+
+/** Logs a user in through auth/login/ and returns the Cookie header of the session (CSRF cookie included). */
+export async function loginCookie(agent: http.Agent, port: number, email: string, password: string): Promise<string> {
   const res = await timedRequest(agent, port, "/auth/login/", {
     method: "POST",
     headers: { "content-type": "application/json", cookie: `csrftoken=${CSRF}`, "x-csrftoken": CSRF },
-    body: JSON.stringify({ email: "operator@flowlens.example", password: "flowlens-operator" }),
+    body: JSON.stringify({ email, password }),
     keepBody: true,
+    timeoutMs: 60_000,
   });
   if (res.status !== 200) throw new Error(`auth/login/ answered HTTP ${res.status}: ${res.body.slice(0, 200)}`);
   const cookies = (res.headers["set-cookie"] ?? []).map((c) => c.split(";")[0]);

@@ -13,6 +13,8 @@ import { formatBitsPerSecond } from "~/lib/units";
 import { requireUser } from "~/server/auth/guard.server";
 import { IpVersionField } from "~/features/flows/ui/IpVersionField";
 import { MODERN_BROWSER_HANDLE } from "~/lib/browser-support";
+import { BusyNotice } from "~/components/BusyNotice";
+import { busyAnswerOf } from "~/lib/busy";
 
 const PATH = "/as-flows-analysis";
 const TITLE = "AS Flows Analysis";
@@ -179,6 +181,7 @@ export default function AsFlowsAnalysis() {
 
 export function ErrorBoundary() {
   const error = useRouteError();
+  if (busyAnswerOf(error)) return <BusyNotice error={error} />;
   return (
     <Alert color="red" title={`The ${TITLE} could not be shown`}>
       {error instanceof Error ? error.message : "Unexpected error."} Change the options in the address or go back to <Anchor href={PATH}>the empty form</Anchor>.

@@ -5,6 +5,8 @@ import { ExplorerError, ExplorerView } from "~/features/flows/ui/ExplorerView";
 import { findToolRoute } from "~/lib/routes";
 import { requireUser } from "~/server/auth/guard.server";
 import { MODERN_BROWSER_HANDLE } from "~/lib/browser-support";
+import { BusyNotice } from "~/components/BusyNotice";
+import { busyAnswerOf } from "~/lib/busy";
 
 const TITLE = "AS Flows Egress";
 const PATH = "/as-flows-egress";
@@ -28,5 +30,7 @@ export default function AsFlowsEgress() {
 }
 
 export function ErrorBoundary() {
-  return <ExplorerError error={useRouteError()} title={TITLE} path={PATH} />;
+  const error = useRouteError();
+  if (busyAnswerOf(error)) return <BusyNotice error={error} />;
+  return <ExplorerError error={error} title={TITLE} path={PATH} />;
 }

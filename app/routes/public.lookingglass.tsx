@@ -1,9 +1,12 @@
-import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import type { HeadersFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { isRouteErrorResponse, useLoaderData, useRouteError } from "@remix-run/react";
+import { BusyNotice } from "~/components/BusyNotice";
 import { NotFoundPage, StartupErrorPage } from "~/components/ErrorPages";
 import { LookingGlassScreen } from "~/features/lookingglass/LookingGlassScreen";
 import { loadPublicLookingGlass } from "~/features/lookingglass/public-page.server";
 import { PublicLayout } from "~/features/lookingglass/PublicLayout";
+import { busyAnswerOf } from "~/lib/busy";
+import { PAGE_CACHE_HEADER } from "~/server/public-page-cache.server";
 import { PUBLIC_LOOKING_GLASS_PATH, refreshMeta } from "~/features/lookingglass/url-state";
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [
@@ -17,6 +20,14 @@ export const meta: MetaFunction<typeof loader> = ({ data }) => [
  * setting public_looking_glass_enabled is on (404 otherwise). Only public vantage points and the
  * public columns; the GET form and this loader make it work completely without JavaScript.
  */
+/** The root's cookies, and the loader's word on whether anonymous visitors may share the page. */
+export const headers: HeadersFunction = ({ loaderHeaders, parentHeaders }) => {
+  const headers = new Headers(parentHeaders);
+  const shared = loaderHeaders.get(PAGE_CACHE_HEADER);
+  if (shared) headers.set(PAGE_CACHE_HEADER, shared);
+  return headers;
+};
+
 export async function loader({ request }: LoaderFunctionArgs) {
   return loadPublicLookingGlass(request);
 }
@@ -33,5 +44,6 @@ export default function PublicLookingGlass() {
 export function ErrorBoundary() {
   const error = useRouteError();
   if (isRouteErrorResponse(error) && error.status === 404) return <NotFoundPage />;
+  if (busyAnswerOf(error)) return <BusyNotice error={error} />;
   return <StartupErrorPage kind="application" debug={error instanceof Error ? `${error.name}: ${error.message}` : String(error)} />;
 }

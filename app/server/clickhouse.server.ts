@@ -1,10 +1,14 @@
 import { mkdirSync } from "node:fs";
 import path from "node:path";
 import { ClickHouseLogLevel, createClient, type ClickHouseClient, type ClickHouseClientConfigOptions } from "@clickhouse/client";
+import type { AnalyticsQueryLimiter } from "./analytics-query-limiter.server";
 import type { AppConfig } from "./env.server";
 
 export type ClickhouseHandle = {
+  /** Once the services are up, the query door's client (clickhouse-query-door.server.ts). */
   client: ClickHouseClient;
+  /** The analytics query limiter behind that door (absent on a bare handle). */
+  limiter?: AnalyticsQueryLimiter;
   kind: "chdb" | "clickhouse";
   database: string;
   close: () => Promise<void>;
@@ -16,7 +20,8 @@ const COMMON_SETTINGS = { output_format_json_quote_64bit_integers: 0 } as const;
 /**
  * chDB (embedded, persisted under DATA_DIR/ch) when no CLICKHOUSE_URL is set, otherwise a server.
  * Both are driven through @clickhouse/client, so every query is the same ClickHouse SQL.
- * chDB runs queries off the event loop (queryAsync), so a slow query never stalls requests.
+ * chDB runs queries off the event loop (queryAsync), but one at a time per session: a slow query
+ * delays every later one, which is why requests reach it through the query door.
  */
 export async function openClickhouse(
   config: Pick<AppConfig, "CLICKHOUSE_URL" | "CLICKHOUSE_USER" | "CLICKHOUSE_PASSWORD" | "CLICKHOUSE_DATABASE" | "dataDir">,

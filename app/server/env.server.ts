@@ -89,6 +89,8 @@ const netcommandStaffRanges = z.preprocess(
       }
     }),
 );
+const positiveInt = () => z.coerce.number().int("must be a whole number").min(1, "must be at least 1");
+const positiveNumber = () => z.coerce.number().positive("must be more than 0");
 
 /** The whole runtime configuration: one schema, read once at start-up. */
 export const EnvSchema = z.object({
@@ -142,6 +144,19 @@ export const EnvSchema = z.object({
   NETCOMMAND_SSH: netcommandSsh,
   /** Internal ranges staff may ping and trace besides public addresses (see app/features/netcommand/targets.ts). */
   NETCOMMAND_STAFF_ALLOWED_RANGES: netcommandStaffRanges,
+  /**
+   * Analytics queries (ClickHouse reads of requests) running at once, overall and per user; empty:
+   * 2 and 1 on the embedded chDB (it runs one query at a time anyway), 8 and 4 on a server.
+   */
+  ANALYTICS_QUERIES: z.preprocess(emptyToUndefined, positiveInt().optional()),
+  ANALYTICS_QUERIES_PER_USER: z.preprocess(emptyToUndefined, positiveInt().optional()),
+  /** Queries that may wait for a slot, overall (beyond: 503) and per user (beyond: 429). */
+  ANALYTICS_QUEUE: z.preprocess(emptyToUndefined, positiveInt().default(64)),
+  ANALYTICS_QUEUE_PER_USER: z.preprocess(emptyToUndefined, positiveInt().default(8)),
+  /** Longest wait for a slot before the request answers 503. */
+  ANALYTICS_QUEUE_WAIT_SECONDS: z.preprocess(emptyToUndefined, positiveNumber().default(5)),
+  /** ClickHouse's max_execution_time for analytics queries; past it the request answers 503. */
+  QUERY_MAX_EXECUTION_SECONDS: z.preprocess(emptyToUndefined, positiveNumber().default(15)),
 });
 
 export type Env = z.infer<typeof EnvSchema>;

@@ -2,6 +2,8 @@ import { count } from "drizzle-orm";
 import { users } from "~db/postgres/schema";
 import { forgetDataRange } from "~/features/flows/data-range.server";
 import { openClickhouse, type ClickhouseHandle } from "./clickhouse.server";
+import { openQueryDoor, queryDoorSettings } from "./clickhouse-query-door.server";
+import { requestIdentity } from "./request-scope.server";
 import { DEFAULT_LAYOUT, migrateClickhouse } from "./clickhouse-migrations.server";
 import { getConfig, type AppConfig } from "./env.server";
 import { log } from "./log.server";
@@ -39,7 +41,10 @@ export async function startServices(config: AppConfig, options: StartOptions = {
     throw error;
   }
   try {
-    ch = await openClickhouse(config, { chdbPath: options.chdbPath });
+    const bare = await openClickhouse(config, { chdbPath: options.chdbPath });
+    const pgDb = pg.db;
+    const door = openQueryDoor(bare.client, queryDoorSettings(config), (scope) => requestIdentity(scope, { db: pgDb, sessionSecret: config.sessionSecret }));
+    ch = { ...bare, client: door.client, limiter: door.limiter };
   } catch (error) {
     await pg.close();
     unlock();

@@ -9,6 +9,7 @@ import { pageJavaScript } from "../../bench/deep-link";
 import type { Page } from "playwright-core";
 import { MESSAGES } from "~/lib/messages";
 import { appURL, describeBothModes, type BrowserMode } from "./browser";
+import { enablePublicLookingGlass } from "./public-lookingglass";
 
 const CLIENT_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../build/client");
 const TABLE_ROWS = "[data-testid=lookingglass-table] tbody tr";
@@ -21,16 +22,6 @@ async function logIn(page: Page, email: string, password: string) {
   await Promise.all([page.waitForURL((url) => url.pathname !== "/login"), page.click("button[type=submit]")]);
 }
 
-/** Switches the public Looking Glass on through the site settings form, as the superuser. */
-async function enablePublicLookingGlass(m: BrowserMode) {
-  const admin = await m.newPage();
-  await logIn(admin.page, "admin@flowlens.example", "flowlens-admin");
-  await admin.page.goto(appURL("/site-settings"));
-  const form = admin.page.locator("form[aria-label='Site settings']");
-  const box = form.locator("input[name=public_looking_glass_enabled]");
-  if (!(await box.isChecked())) await box.check({ force: true });
-  await Promise.all([admin.page.waitForURL(/saved=site/), form.getByRole("button", { name: "Save site settings" }).click()]);
-}
 
 /**
  * The wide-table check at a laptop's 1,166 px and a phone's 390 px: the page itself never scrolls
@@ -127,7 +118,7 @@ describeBothModes("looking glass", (m) => {
   });
 
   it("public: the GET form answers with server-rendered results, public vantage points and columns only", async () => {
-    await enablePublicLookingGlass(m);
+    await enablePublicLookingGlass(m, logIn);
     const res = await m.goto("/public/lookingglass");
     expect(res?.status()).toBe(200);
     expect(await m.page.getByTestId("lookingglass-results").innerText()).toContain(MESSAGES.lookingGlassBeforeSubmit);

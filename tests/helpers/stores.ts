@@ -10,9 +10,10 @@ export type TestStores = Services & { dispose: () => Promise<void>; databaseName
 /**
  * Fresh stores for one test file: a database of its own on the PostgreSQL server of the run
  * (DATABASE_URL, set by `npm test` in CI) or an in-memory PGlite, and chDB in a temporary folder.
- * Migrations applied, reference rows present, no demo network unless `loadDemo` is set.
+ * Migrations applied, reference rows present, no demo network unless `loadDemo` is set; `env`
+ * adds configuration variables.
  */
-export async function openTestStores(options: { loadDemo?: boolean } = {}): Promise<TestStores> {
+export async function openTestStores(options: { loadDemo?: boolean; env?: Record<string, string> } = {}): Promise<TestStores> {
   const dataDir = mkdtempSync(path.join(tmpdir(), "flowlens-test-"));
   const serverUrl = process.env.DATABASE_URL;
   let databaseName: string | null = null;
@@ -31,6 +32,7 @@ export async function openTestStores(options: { loadDemo?: boolean } = {}): Prom
     DATABASE_URL: databaseUrl,
     SESSION_SECRET: "test-secret-test-secret-test-secret-0123456789",
     DEMO_DATA: "off",
+    ...options.env,
   });
   const services = await startServices(config, { pglitePath: serverUrl ? undefined : ":memory:", loadDemo: options.loadDemo ?? false });
   return {

@@ -11,6 +11,7 @@
  * process (the demo loader) and closing the stores forget it.
  */
 import type { ClickHouseClient } from "@clickhouse/client";
+import { outsideRequest } from "~/server/request-scope.server";
 
 export type DataRange = { minTimestamp: number | null; maxTimestamp: number | null };
 
@@ -60,7 +61,8 @@ function forget(client: ClickHouseClient, entry: Known) {
 function keepFresh(client: ClickHouseClient, entry: Known) {
   if (known.get(client) !== entry || Date.now() - entry.askedAt >= DATA_RANGE_KEEP_FRESH_MS) return;
   const delay = Math.max(0, entry.readAt + DATA_RANGE_TTL_MS - REFRESH_AHEAD_MS - Date.now());
-  entry.refresh = setTimeout(() => {
+  // Background work: not counted against (nor refused for) the request that happened to start it.
+  entry.refresh = outsideRequest(() => setTimeout(() => {
     entry.refresh = null;
     if (known.get(client) !== entry) return;
     const readAt = Date.now();
@@ -73,7 +75,7 @@ function keepFresh(client: ClickHouseClient, entry: Known) {
       },
       () => forget(client, entry),
     );
-  }, delay);
+  }, delay));
   // Never what keeps a process (a script, a test run) alive.
   entry.refresh.unref?.();
 }

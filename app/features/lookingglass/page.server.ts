@@ -128,6 +128,8 @@ export async function loadLookingGlassPage(
     const nameOf = (key: string) => available.find((vp) => vp.key === key)?.display_name ?? key;
     return { ...page, run: runOfResult(result, nameOf), answeredTerm: result.queryTerm };
   } catch (error) {
+    // A refused or timed-out query (the query door's 429/503): the error boundary says when to retry.
+    if (error instanceof Response) throw error;
     if (error instanceof LookingGlassInputError) {
       return error.field === "vantagePoints" ? { ...page, vantagePointError: error.message } : { ...page, termError: error.message };
     }

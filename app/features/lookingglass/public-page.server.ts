@@ -3,12 +3,23 @@
  * analytics deployment (while the site setting public_looking_glass_enabled is on) and, in the
  * public-lg deployment (APP_VARIANT=public-lg), the site's root.
  */
+import { data } from "@remix-run/node";
 import { eq } from "drizzle-orm";
 import { siteSettings } from "~db/postgres/schema";
 import { publicLookingGlassEnabled } from "~/features/routing/lookingglass.server";
 import { getRequestContext } from "~/server/auth/guard.server";
+import { PAGE_CACHE_HEADER, PAGE_CACHE_PUBLIC } from "~/server/public-page-cache.server";
 import { resolveStyle } from "~/server/site-style.server";
-import { loadLookingGlassPage } from "./page.server";
+import { loadLookingGlassPage, type LookingGlassPage } from "./page.server";
+
+/**
+ * Whether every anonymous visitor of this URL would see this page for the next minute: the form,
+ * an answer or a deterministic input error — not ping/traceroute jobs (each visitor's own), nor a
+ * rate-limit notice or a failure (they must not outlive their moment).
+ */
+export function shareablePage(page: Pick<LookingGlassPage, "jobs" | "refreshUrl" | "run">): boolean {
+  return page.jobs.length === 0 && page.refreshUrl === null && ["IDLE", "COMPLETED", "NO_DATA"].includes(page.run.status);
+}
 
 export async function loadPublicLookingGlass(request: Request) {
   const { services } = await getRequestContext(request);
@@ -20,7 +31,8 @@ export async function loadPublicLookingGlass(request: Request) {
     loadLookingGlassPage(services, { variant: "public", url, request, user: null }),
   ]);
   const asNameOfDeployment = settings[0]?.asName ?? "";
-  return {
+  const headers = shareablePage(page) ? { [PAGE_CACHE_HEADER]: PAGE_CACHE_PUBLIC } : undefined;
+  return data({
     page,
     style: {
       companyName: style.companyName,
@@ -33,5 +45,5 @@ export async function loadPublicLookingGlass(request: Request) {
     asNameOfDeployment,
     title: asNameOfDeployment.trim() || style.companyName,
     currentPage: Number(url.searchParams.get("page")) || 1,
-  };
+  }, { headers });
 }

@@ -25,7 +25,7 @@ export type SessionState = {
  * Secure (HTTPS-only) when the request came over HTTPS, directly or through a proxy: a plain-HTTP
  * installation on a LAN address must still be able to log in.
  */
-function isHttps(request: Request): boolean {
+export function isHttps(request: Pick<Request, "headers" | "url">): boolean {
   const forwarded = request.headers.get("X-Forwarded-Proto")?.split(",")[0]?.trim();
   return (forwarded ?? new URL(request.url).protocol.replace(":", "")) === "https";
 }
