@@ -98,13 +98,13 @@ describe("account calls over HTTP (trailing-slash paths of the spec)", () => {
     });
   }
 
-  it("POST auth/usernamecheck/ reports taken, free and invalid names", async () => {
+  it("POST auth/usernamecheck/ tells anonymous callers nothing while self-signup is off (the demo's setting)", async () => {
     const token = await csrf();
     const taken = await post("/auth/usernamecheck/", { username: "operator@flowlens.example" }, token);
-    expect(taken.status).toBe(200);
-    expect(await taken.json()).toEqual({ available: false, valid: true });
-    expect(await (await post("/auth/usernamecheck/", { username: "someone-new@flowlens.example" }, token)).json()).toEqual({ available: true, valid: true });
-    expect(await (await post("/auth/usernamecheck/", { username: "nope" }, token)).json()).toEqual({ available: false, valid: false });
+    const free = await post("/auth/usernamecheck/", { username: "someone-new@flowlens.example" }, token);
+    expect(taken.status).toBe(403);
+    expect(free.status).toBe(403);
+    expect(await taken.json()).toEqual(await free.json());
   });
 
   it("POST auth/password/reset/ and auth/password/reset/confirm/ answer as JSON", async () => {

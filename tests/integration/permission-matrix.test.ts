@@ -725,7 +725,17 @@ const MATRIX: Record<string, Sample[]> = {
     { method: "DELETE", url: "/auth/usermanagement/user_requests", expect: everyone(405) },
   ],
   "auth.usernamecheck.ts": [
-    { method: "POST", url: "/auth/usernamecheck", json: { username: "someone@matrix.test" }, expect: everyone(200) },
+    {
+      method: "POST",
+      url: "/auth/usernamecheck",
+      json: { username: "someone@matrix.test" },
+      note: "self-signup off: account managers only",
+      expect: {
+        ...everyone("403:signup_disabled"),
+        ...perRole((role) => (has(role, "VIEW_USERS") || has(role, "MANAGE_DELEGATED_USERS") ? 200 : "403:signup_disabled")),
+      },
+    },
+    { method: "POST", url: "/auth/usernamecheck", site: SIGNUP, json: { username: "someone@matrix.test" }, expect: everyone(200) },
     POST_ONLY_405("/auth/usernamecheck"),
   ],
   "healthz.ts": [
