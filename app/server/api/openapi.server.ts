@@ -71,7 +71,7 @@ export const OPERATIONS: Operation[] = [
   { file: "api.openapi[.]json.ts", method: "GET", path: "/api/openapi.json", summary: "This description.", access: "public", response: anyObject },
 
   // auth/
-  { file: "auth.login.ts", method: "POST", path: "/auth/login/", summary: "Log in with e-mail (or username) and password.", access: "public", body: obj({ email: str, username: str, password: str }, ["password"]), response: obj({ status: { enum: ["LOGGED_IN", "PENDING_2FA"] } }), description: "Sets the session cookie. 401 on wrong credentials, 429 (Retry-After) after too many failures. No CSRF header needed." },
+  { file: "auth.login.ts", method: "POST", path: "/auth/login/", summary: "Log in with e-mail (or username) and password.", access: "public", body: obj({ email: str, username: str, password: str, next: str, hash: str }, ["password"]), response: obj({ status: { enum: ["LOGGED_IN", "PENDING_2FA"] }, next: str }), description: "Sets the session cookie. 401 on wrong credentials; 429 (Retry-After) after 5 failures for this account from this client or 30 from this client within 15 minutes; 503 (Retry-After) while too many password checks wait. `next`/`hash`: where to continue; a path of another origin is answered as `/`, control characters give 400. No CSRF header needed." },
   { file: "auth.2fa.ts", method: "POST", path: "/auth/2fa/", summary: "Second login step: a TOTP or recovery code.", access: "session", body: obj({ code: str }), response: obj({ status: str }) },
   { file: "auth.user.ts", method: "GET", path: "/auth/user/", summary: "The current user with permissions, feature flags, restrictions and session_status.", access: "session", response: anyObject },
   { file: "auth.logout.ts", method: "POST", path: "/auth/logout/", summary: "Ends the session.", access: "session", response: ok },
@@ -92,7 +92,7 @@ export const OPERATIONS: Operation[] = [
   { file: "auth.signup.ts", method: "POST", path: "/auth/signup/", summary: "Requests an account when self-signup is on.", access: "public", body: obj({ email: str, first_name: str, last_name: str }), response: anyObject },
   { file: "auth.password.reset.ts", method: "POST", path: "/auth/password/reset/", summary: "Sends a password-reset mail.", access: "public", body: obj({ email: str }), response: anyObject },
   { file: "auth.password.reset.confirm.ts", method: "POST", path: "/auth/password/reset/confirm/", summary: "Sets a new password with a reset token.", access: "public", body: obj({ token: str, password: str }), response: anyObject },
-  { file: "auth.usernamecheck.ts", method: "POST", path: "/auth/usernamecheck/", summary: "Whether a username is valid and free.", access: "public", body: obj({ username: str }), response: obj({ available: bool, valid: bool }) },
+  { file: "auth.usernamecheck.ts", method: "POST", path: "/auth/usernamecheck/", summary: "Whether a username is valid and free.", access: "public", body: obj({ username: str }), response: obj({ available: bool, valid: bool }), description: "Account managers (VIEW_USERS or MANAGE_DELEGATED_USERS) always; anyone else only while self-signup is on (else 403), limited per client (429 with Retry-After)." },
   { file: "auth.delete.ts", method: "POST", path: "/auth/delete/", summary: "Deletes the own account (password required).", access: "login", body: obj({ password: str }), response: anyObject },
   { file: "auth.support_message.ts", method: "POST", path: "/auth/support_message/", summary: "A message to the operators' support.", access: "login", body: obj({ type: { enum: ["BUG", "HELP", "FEEDBACK", "NEW_USER", "FEATURE_REQUEST"] }, message: str }), response: anyObject },
   { file: "auth.usermanagement.user_requests.ts", method: "GET", path: "/auth/usermanagement/user_requests/", summary: "Signup requests.", access: { permission: "VIEW_USERS" }, response: anyObject },
@@ -317,6 +317,10 @@ function operationObject(op: Operation): JsonSchema {
     "500": { $ref: "#/components/responses/Error" },
   };
   if (op.access !== "public") responses["403"] = { $ref: "#/components/responses/Error" };
+  // Every body is capped (MAX_JSON_BODY); rate limits and the analytics query limits answer with Retry-After.
+  if (op.method !== "GET" && op.method !== "DELETE") responses["413"] = { $ref: "#/components/responses/Error" };
+  responses["429"] = { $ref: "#/components/responses/Error" };
+  responses["503"] = { $ref: "#/components/responses/Error" };
   return {
     summary: op.summary,
     description: [accessText(op.access), op.description, mutation && op.access !== "public" ? "With a session cookie, send the csrftoken cookie's value in X-CSRFToken." : null].filter(Boolean).join(" "),
