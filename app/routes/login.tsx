@@ -7,7 +7,7 @@ import { MESSAGES } from "~/lib/messages";
 import { notifications } from "@mantine/notifications";
 import { eq } from "drizzle-orm";
 import { siteSettings } from "~db/postgres/schema";
-import { checkCredentials, InvalidCredentialsError, LoginThrottledError, retryAfterHeader } from "~/server/auth/authenticator.server";
+import { authenticateLoginForm, InvalidCredentialsError, LoginThrottledError, retryAfterHeader } from "~/server/auth/authenticator.server";
 import { getRequestContext, landingRoute, readPageForm } from "~/server/auth/guard.server";
 import { safeFragment, safeNext } from "~/server/auth/redirect-target.server";
 import { HashingBusyError } from "~/server/password.server";
@@ -57,7 +57,7 @@ export async function action({ request }: ActionFunctionArgs) {
   const email = String(form.get("email") ?? "");
   const next = safeNext(String(form.get("next") ?? ""));
   try {
-    const { id } = await checkCredentials(request, email, String(form.get("password") ?? ""));
+    const { id } = await authenticateLoginForm(request, form);
     const { services } = await getRequestContext(request);
     const db = services.pg.db;
     const fragment = safeFragment(String(form.get("hash") ?? ""));

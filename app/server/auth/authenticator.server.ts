@@ -1,5 +1,7 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import { eq, sql } from "drizzle-orm";
+import { Authenticator } from "remix-auth";
+import { FormStrategy } from "remix-auth-form";
 import { users } from "~db/postgres/schema";
 import { MESSAGES } from "~/lib/messages";
 import { HASHING, HashingBusyError, verifyPassword } from "../password.server";
@@ -69,4 +71,25 @@ export async function checkCredentials(request: Request, emailInput: string, pas
   if (!succeeded || userId === null) throw new InvalidCredentialsError();
   await pg.db.update(users).set({ lastLoginAt: new Date() }).where(eq(users.id, userId));
   return { id: userId };
+}
+
+export const authenticator = new Authenticator<{ id: number }>();
+
+authenticator.use(
+  new FormStrategy(({ form, request }) => checkCredentials(request, String(form.get("email") ?? ""), String(form.get("password") ?? ""))),
+  "password",
+);
+
+/**
+ * Runs the password strategy on a login form that was already read within the body limit
+ * (readPageForm). The strategy reads the body itself, so it gets a fresh request with the same
+ * headers (the client address travels in them) and the checked fields as its body.
+ */
+export function authenticateLoginForm(request: Request, form: FormData): Promise<{ id: number }> {
+  const headers = new Headers(request.headers);
+  headers.delete("content-length");
+  headers.delete("content-type");
+  const body = new URLSearchParams();
+  for (const [name, value] of form) if (typeof value === "string") body.append(name, value);
+  return authenticator.authenticate("password", new Request(request.url, { method: "POST", headers, body }));
 }
