@@ -1,0 +1,356 @@
+// Accessibility: an automated WCAG 2.1 AA check (axe-core) over every screen, logged out, as the demo superuser and as
+// the delegated user, with JavaScript on and off (off: the server's HTML with the app's scripts blocked, axe injected);
+// the main journeys by keyboard alone with a visible focus; the phone layout (390×844); the public legal pages; the
+// incompatible-browser warning only where a screen needs a modern browser; no menu item for tools not built yet.
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import type { Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { appURL, describeBothModes, launchBrowser, newPage, type BrowserMode } from "./browser";
+
+const AXE = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../node_modules/axe-core/axe.min.js");
+const WCAG_AA = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"];
+const ADMIN = { email: "admin@flowlens.example", password: "flowlens-admin" };
+const DELEGATED = { email: "delegated@flowlens.example", password: "flowlens-delegated" };
+const LG_RESULTS = "/lookingglass?selectedVantagePoints=%5B%22all%22%5D&queryType=IP_PREFIX_QUERY&queryTerm=203.0.113.0%2F24";
+const PUBLIC_LG_RESULTS = "/public/lookingglass?selectedVantagePoints=%5B%22all%22%5D&queryType=IP_PREFIX_QUERY&queryTerm=203.0.113.0%2F24";
+
+async function logIn(page: Page, who: { email: string; password: string }) {
+  await page.goto(appURL("/login"));
+  await page.fill("input[name=email]", who.email);
+  await page.fill("input[name=password]", who.password);
+  await Promise.all([page.waitForURL((url) => url.pathname !== "/login"), page.click("button[type=submit]")]);
+}
+
+/** Serious and critical WCAG 2.1 AA findings of the page as it is now, one line per rule with the elements. */
+async function axeFindings(page: Page): Promise<string[]> {
+  await page.addScriptTag({ path: AXE });
+  return page.evaluate(async (tags) => {
+    const axe = (window as unknown as { axe: { run: (c: Document, o: object) => Promise<{ violations: { id: string; impact: string | null; nodes: { target: string[] }[] }[] }> } }).axe;
+    const result = await axe.run(document, { runOnly: { type: "tag", values: tags } });
+    return result.violations
+      .filter((v) => v.impact === "serious" || v.impact === "critical")
+      .map((v) => `${v.impact} ${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`);
+  }, WCAG_AA);
+}
+
+/**
+ * The findings of a screen in this mode. With JavaScript off axe cannot run in the page itself, so the same URL is
+ * opened with the same cookies in a page whose script files are blocked: the server's HTML, never hydrated.
+ */
+async function scan(m: BrowserMode, url: string, prepare?: (page: Page) => Promise<void>): Promise<{ findings: string[]; h1: number }> {
+  if (m.javaScriptEnabled) {
+    await m.goto(url);
+    if (prepare) await prepare(m.page);
+    return { findings: await axeFindings(m.page), h1: await m.page.locator("h1").count() };
+  }
+  const handle = await newPage(m.browser, { javaScriptEnabled: true, bypassCSP: true });
+  try {
+    await handle.context.addCookies(await m.context.cookies());
+    await handle.page.route("**/*", (route) => (route.request().resourceType() === "script" ? route.abort() : route.continue()));
+    await handle.page.goto(appURL(url), { waitUntil: "load" });
+    if (prepare) await prepare(handle.page);
+    return { findings: await axeFindings(handle.page), h1: await handle.page.locator("h1").count() };
+  } finally {
+    await handle.context.close();
+  }
+}
+
+async function expectAccessible(m: BrowserMode, url: string, prepare?: (page: Page) => Promise<void>) {
+  const { findings, h1 } = await scan(m, url, prepare);
+  expect(findings, `${url} (${m.label})`).toEqual([]);
+  expect(h1, `one h1 on ${url}`).toBe(1);
+}
+
+/** Site settings the anonymous screens need (self-signup, public Looking Glass), set as the superuser; restored after. */
+async function setSiteFlags(flags: { enable_user_self_signup: boolean; public_looking_glass_enabled: boolean }): Promise<Record<string, boolean>> {
+  const browser = await launchBrowser();
+  try {
+    const { page } = await newPage(browser);
+    await logIn(page, ADMIN);
+    await page.goto(appURL("/site-settings"));
+    const form = page.locator("form[aria-label='Site settings']");
+    const before: Record<string, boolean> = {};
+    for (const [name, on] of Object.entries(flags)) {
+      const box = form.locator(`input[name=${name}]`);
+      before[name] = await box.isChecked();
+      if (before[name] !== on) await box.setChecked(on, { force: true });
+    }
+    await Promise.all([page.waitForURL(/saved=site/), form.getByRole("button", { name: "Save site settings" }).click()]);
+    return before;
+  } finally {
+    await browser.close();
+  }
+}
+
+let restore: Record<string, boolean> | null = null;
+beforeAll(async () => {
+  restore = await setSiteFlags({ enable_user_self_signup: true, public_looking_glass_enabled: true });
+}, 180_000);
+afterAll(async () => {
+  if (restore) await setSiteFlags(restore as { enable_user_self_signup: boolean; public_looking_glass_enabled: boolean });
+}, 180_000);
+
+describeBothModes("WCAG 2.1 AA (axe) logged out", (m) => {
+  for (const url of ["/login", "/signup", "/password-reset", "/public/lookingglass", PUBLIC_LG_RESULTS, "/imprint", "/privacy-policy"]) {
+    it(`no serious or critical finding on ${url}`, async () => {
+      await expectAccessible(m, url);
+    });
+  }
+});
+
+describeBothModes("WCAG 2.1 AA (axe) as the superuser", (m) => {
+  const screens = [
+    "/flow-explorer",
+    "/flow-explorer?view=sankey&dimension2=AS_DST_INGRESS",
+    "/as-flows-egress",
+    "/as-flows-analysis",
+    LG_RESULTS,
+    "/faq",
+    "/notifications",
+    "/settings",
+    "/site-settings",
+    "/no-such-page",
+  ];
+  for (const url of screens) {
+    it(`no serious or critical finding on ${url}`, async () => {
+      await logIn(m.page, ADMIN);
+      await expectAccessible(m, url);
+    });
+  }
+
+  it("no serious or critical finding on the Control Plane with results", async () => {
+    await logIn(m.page, ADMIN);
+    await m.goto("/controlplane");
+    const form = m.page.locator("form[aria-label='Control Plane query']");
+    const min = await form.locator("input[name=start]").getAttribute("min");
+    await m.page.fill("form[aria-label='Control Plane query'] input[name=start]", min!);
+    await m.page.fill("form[aria-label='Control Plane query'] input[name=queryTerm]", "* 3320");
+    await Promise.all([m.page.waitForURL(/queryTerm=/), form.locator("button[type=submit]").click()]);
+    await m.page.locator("[data-testid=controlplane-table] tbody tr").first().waitFor();
+    await expectAccessible(m, new URL(m.page.url()).pathname + new URL(m.page.url()).search);
+  });
+
+  it("labels the charts' SVG and points to the table", async () => {
+    await logIn(m.page, ADMIN);
+    await m.goto("/flow-explorer");
+    const chart = m.page.locator("[data-testid=timeseries-chart] svg[role=img]").first();
+    expect(await chart.getAttribute("aria-label")).toMatch(/^Stacked area chart of traffic in bit\/s over time, .* The table below the chart lists the figures\.$/);
+    await m.goto("/flow-explorer?view=sankey&dimension2=AS_DST_INGRESS");
+    const sankey = m.page.locator("[data-testid=sankey-chart] svg[role=img]").first();
+    expect(await sankey.getAttribute("aria-label")).toMatch(/^Sankey diagram of traffic in bit\/s with \d+ nodes .* to .* The table below the chart lists the figures\.$/);
+  });
+});
+
+describeBothModes("WCAG 2.1 AA (axe) as the delegated user", (m) => {
+  for (const url of ["/flow-explorer", "/faq", "/notifications", "/settings", "/no-such-page"]) {
+    it(`no serious or critical finding on ${url}`, async () => {
+      await logIn(m.page, DELEGATED);
+      await expectAccessible(m, url);
+    });
+  }
+
+  it("shows no Core Planner settings (the demo's delegated user may use the Border Planner, not the Core Planner)", async () => {
+    await logIn(m.page, DELEGATED);
+    await m.goto("/settings");
+    const text = await m.page.locator("main").innerText();
+    expect(text).toContain("Timezone");
+    expect(text).not.toContain("Core Planner");
+    expect(await m.page.locator("input[name=intlinks_util_threshold_medium]").count()).toBe(0);
+    expect(await m.page.locator("input[name=extlinks_util_threshold_medium]").count()).toBe(1);
+  });
+});
+
+// ---------------------------------------------------------------------------------------------------------------
+// Keyboard only
+
+/** Whether the focused element (or the input wrapper around it) shows a focus indicator: an outline or a box-shadow. */
+async function focusVisible(page: Page): Promise<{ tag: string; visible: boolean }> {
+  return page.evaluate(() => {
+    const active = document.activeElement as HTMLElement | null;
+    if (!active || active === document.body) return { tag: "body", visible: false };
+    let el: HTMLElement | null = active;
+    for (let depth = 0; el && depth < 3; depth++, el = el.parentElement) {
+      const s = getComputedStyle(el);
+      const outline = s.outlineStyle !== "none" && parseFloat(s.outlineWidth) > 0;
+      if (outline || (s.boxShadow && s.boxShadow !== "none")) return { tag: active.outerHTML.slice(0, 80), visible: true };
+    }
+    return { tag: active.outerHTML.slice(0, 80), visible: false };
+  });
+}
+
+/** Presses Tab (checking every stop shows its focus) until `matches` holds for the focused element; at most `limit` presses. */
+async function tabTo(page: Page, matches: string, limit = 60): Promise<void> {
+  for (let i = 0; i < limit; i++) {
+    await page.keyboard.press("Tab");
+    const focus = await focusVisible(page);
+    expect(focus.visible, `focus indicator on ${focus.tag}`).toBe(true);
+    if (await page.evaluate((sel) => document.activeElement?.matches(sel) ?? false, matches)) return;
+  }
+  throw new Error(`${matches} not reached with ${limit} Tab presses`);
+}
+
+describeBothModes("keyboard only", (m) => {
+  it("logs in", async () => {
+    await m.goto("/login");
+    await tabTo(m.page, "input[name=email]");
+    await m.page.keyboard.type(ADMIN.email);
+    await tabTo(m.page, "input[name=password]");
+    await m.page.keyboard.type(ADMIN.password);
+    await Promise.all([m.page.waitForURL((url) => url.pathname !== "/login"), m.page.keyboard.press("Enter")]);
+    expect(new URL(m.page.url()).pathname).toBe("/flow-explorer");
+  });
+
+  it("runs a Flow Explorer view", async () => {
+    await logIn(m.page, ADMIN);
+    await m.goto("/flow-explorer");
+    await tabTo(m.page, "select[name=dimension]");
+    const before = await m.page.locator("select[name=dimension]").inputValue();
+    await m.page.keyboard.press("ArrowDown");
+    const chosen = await m.page.locator("select[name=dimension]").inputValue();
+    expect(chosen).not.toBe(before);
+    await tabTo(m.page, "form[aria-label$='options'] button[type=submit]");
+    await Promise.all([m.page.waitForURL((url) => url.searchParams.get("dimension") === chosen), m.page.keyboard.press("Enter")]);
+    await m.page.locator("[data-testid=timeseries-chart]").waitFor();
+  });
+
+  it("queries the Looking Glass", async () => {
+    await logIn(m.page, ADMIN);
+    await m.goto("/lookingglass");
+    await tabTo(m.page, "input[value=all]");
+    await m.page.keyboard.press("Space");
+    await tabTo(m.page, "select[name=queryType]");
+    for (let i = 0; i < 6 && (await m.page.locator("select[name=queryType]").inputValue()) !== "IpPrefixQuery"; i++) await m.page.keyboard.press("ArrowDown");
+    expect(await m.page.locator("select[name=queryType]").inputValue()).toBe("IpPrefixQuery");
+    await tabTo(m.page, "input[name=queryTerm]");
+    await m.page.keyboard.type("203.0.113.0/24");
+    await m.page.keyboard.press("Enter");
+    await m.page.locator("[data-testid=lookingglass-table] tbody tr").first().waitFor({ timeout: 60_000 });
+  });
+});
+
+// ---------------------------------------------------------------------------------------------------------------
+// Phone: 390×844
+
+describeBothModes("phone layout (390×844)", (m) => {
+  async function phone() {
+    const handle = await m.newPage({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
+    await logIn(handle.page, ADMIN);
+    return handle.page;
+  }
+
+  it("folds the header's actions into the menu, without horizontal overflow", async () => {
+    const page = await phone();
+    await page.goto(appURL("/faq"));
+    const header = page.locator("header").first();
+    const overflow = await header.evaluate((el) => ({ scroll: el.scrollWidth, client: el.clientWidth }));
+    expect(overflow.scroll).toBeLessThanOrEqual(overflow.client);
+    expect(await page.locator("[data-testid=header-actions]").isVisible()).toBe(false);
+    await page.locator("[data-testid=phone-menu] summary").click();
+    const menu = page.locator("[data-testid=phone-menu]");
+    for (const name of ["Notifications", "Settings", "Site settings", "Log out", "Flow Explorer", "Looking Glass"]) {
+      const item = menu.getByText(name, { exact: false }).first();
+      expect(await item.isVisible(), name).toBe(true);
+      const box = (await item.boundingBox())!;
+      expect(box.x).toBeGreaterThanOrEqual(0);
+      expect(box.x + box.width).toBeLessThanOrEqual(390);
+    }
+    await Promise.all([page.waitForURL(/\/login/), menu.getByRole("button", { name: "Log out" }).click()]);
+  });
+
+  it("covers nothing of the page with the footer or anything fixed", async () => {
+    const page = await phone();
+    await page.goto(appURL("/settings"));
+    await page.evaluate(() => window.scrollTo(0, document.documentElement.scrollHeight));
+    // The last element of the page's content and the footer's links: what the finger hits there is the element itself.
+    for (const selector of ["main form[action='/consent'] button", "footer a[href='/privacy-policy']"]) {
+      const hit = await page.locator(selector).evaluate((el) => {
+        const r = el.getBoundingClientRect();
+        const top = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+        return { inView: r.bottom <= window.innerHeight && r.top >= 0, own: !!top && (top === el || el.contains(top)) };
+      });
+      expect(hit, selector).toEqual({ inView: true, own: true });
+    }
+  });
+});
+
+// ---------------------------------------------------------------------------------------------------------------
+// Shell pages
+
+describeBothModes("imprint and privacy policy", (m) => {
+  it("are public pages whose text staff write in the site settings, shown as text", async () => {
+    await logIn(m.page, ADMIN);
+    await m.goto("/site-settings");
+    const form = m.page.locator("form[aria-label='Imprint and privacy policy']");
+    const save = async (text: string) => {
+      await form.locator("textarea[name=imprint_text]").fill(text);
+      await Promise.all([m.page.waitForURL(/saved=legal/), form.getByRole("button", { name: "Save imprint and privacy policy" }).click()]);
+    };
+    await save("# Operator\nflowlens Demo Carrier\n\n<b>not bold</b>");
+
+    const anonymous = await m.newPage();
+    const res = await anonymous.page.goto(appURL("/imprint"));
+    expect(res?.status()).toBe(200);
+    expect(await anonymous.page.locator("h1").innerText()).toBe("Imprint");
+    const text = anonymous.page.locator("[data-testid=legal-text]");
+    expect(await text.locator("h2").innerText()).toBe("Operator");
+    expect(await text.innerText()).toContain("<b>not bold</b>");
+    expect(await text.locator("b").count()).toBe(0);
+
+    await save("");
+    await anonymous.page.goto(appURL("/imprint"));
+    expect(await text.innerText()).toContain("has not filled in the imprint yet");
+    // Linked from every logged-in page's footer.
+    expect(await m.page.locator("footer a[href='/imprint']").count()).toBe(1);
+  });
+});
+
+describeBothModes("menu", (m) => {
+  it("lists only the tools that exist; their paths give the not-found page", async () => {
+    await logIn(m.page, ADMIN);
+    await m.goto("/faq");
+    const menu = await m.page.locator("nav[aria-label=Tools]").innerText();
+    expect(menu).toContain("Flow Explorer");
+    for (const missing of ["Core Planner", "Border Planner", "Raw Network Analyzer", "Revenues & Costs", "AS Relations", "Tag list", "Users"]) expect(menu).not.toContain(missing);
+    const res = await m.goto("/core-planner");
+    expect(res?.status()).toBe(404);
+    expect(await m.page.locator("body").innerText()).not.toContain("Not available yet");
+  });
+});
+
+describe("incompatible-browser warning", () => {
+  it("shows only on screens that need a modern browser, not to text browsers on the public Looking Glass or the login", async () => {
+    const browser = await launchBrowser();
+    try {
+      const { page } = await newPage(browser, { userAgent: "w3m/0.5.3+git20230121", javaScriptEnabled: false });
+      for (const url of ["/public/lookingglass", "/login", "/imprint"]) {
+        await page.goto(appURL(url));
+        expect(await page.locator("[data-testid=browser-warning]").count(), url).toBe(0);
+      }
+      await logIn(page, ADMIN);
+      await page.goto(appURL("/faq"));
+      expect(await page.locator("[data-testid=browser-warning]").count()).toBe(0);
+      await page.goto(appURL("/flow-explorer"));
+      expect(await page.locator("[data-testid=browser-warning]").count()).toBe(1);
+    } finally {
+      await browser.close();
+    }
+  });
+});
+
+describe("locked filter chip", () => {
+  it("marks a delegated user's restriction with an icon, not an emoji", async () => {
+    const browser = await launchBrowser();
+    try {
+      const { page } = await newPage(browser);
+      await logIn(page, DELEGATED);
+      await page.goto(appURL("/flow-explorer"));
+      const chip = page.locator("[data-testid=filter-chip][data-locked]").first();
+      await chip.waitFor();
+      expect(await chip.locator("svg[data-testid=locked-icon]").count()).toBe(1);
+      expect(await chip.innerText()).not.toContain("🔒");
+    } finally {
+      await browser.close();
+    }
+  });
+});
