@@ -232,6 +232,8 @@ describeBothModes("flow explorer filter bar and date pickers", (m) => {
     }
     await logIn(m.page);
     await m.goto(`${DEEP_LINK}&filter=AS_SRC_INGRESS:2906,3320`);
+    // Hydrated: the filter bar replaced the server's text fields.
+    await m.page.locator("[data-testid=filter-bar]").waitFor();
     expect(await m.page.locator("input[aria-label='New filter']").count()).toBe(0);
     const chips = m.page.locator("[data-testid=filter-chip]");
     expect(await chips.count()).toBe(2);
@@ -309,8 +311,11 @@ describeBothModes("flow explorer filter bar and date pickers", (m) => {
     await logIn(m.page);
     const bounds = (await (await m.page.context().request.get(appURL("/api/flows/timestamps/"))).json()) as { minTimestamp: number; maxTimestamp: number };
     const local = (ts: number) => new Date(ts * 1000).toISOString().slice(0, 16); // the user's timezone is UTC
-    const start = bounds.maxTimestamp - 3 * DAY;
-    const end = bounds.maxTimestamp - 2 * DAY;
+    // Whole hours inside the data, so every pair below lies within it.
+    const HOUR = 3600;
+    const base = Math.ceil(bounds.minTimestamp / HOUR) * HOUR;
+    const start = base + 2 * HOUR;
+    const end = base + 4 * HOUR;
     await m.goto(`/flow-explorer?dateRange=CUSTOM&start=${local(start)}&end=${local(end)}`);
     expect(await m.page.locator(TABLE_ROWS).count()).toBeGreaterThan(1);
     // The same datetime-local inputs with and without JavaScript, showing the URL's range.
@@ -319,25 +324,28 @@ describeBothModes("flow explorer filter bar and date pickers", (m) => {
     expect(await m.page.locator("[data-testid=range-end]").inputValue()).toBe(local(end));
     if (!m.javaScriptEnabled) {
       // Without JavaScript the inputs are the form's fields: a new start applies with Show.
-      await m.page.fill("[data-testid=range-start]", local(start - DAY));
-      await Promise.all([m.page.waitForURL((u) => u.searchParams.get("start") === local(start - DAY)), m.page.click(`${FORM} button[type=submit]`)]);
-      expect(await m.page.locator("[data-testid=range]").innerText()).toContain(new Date((start - DAY) * 1000).toISOString().slice(8, 10));
+      await m.page.fill("[data-testid=range-start]", local(start - HOUR));
+      await Promise.all([m.page.waitForURL((u) => u.searchParams.get("start") === local(start - HOUR)), m.page.click(`${FORM} button[type=submit]`)]);
+      expect(await m.page.locator("[data-testid=range]").innerText()).toContain(new Date((start - HOUR) * 1000).toISOString().slice(11, 16));
       return;
     }
+    // Hydrated first: the inputs then check the pair before it reaches the URL.
+    await m.page.locator("[data-testid=filter-bar]").waitFor();
     // A start after the end: not applied, the toast names the date picker and the rule.
-    await m.page.fill("[data-testid=range-start]", local(bounds.maxTimestamp - DAY));
-    await m.page.press("[data-testid=range-start]", "Tab");
+    await m.page.fill("[data-testid=range-start]", local(base + 6 * HOUR));
+    // Leaving the input checks the pair (Tab would only move between the input's own date and time parts).
+    await m.page.locator("[data-testid=range-start]").blur();
     expect(await toastWith(m.page, "The start must not be after the end, and the end must not be after the newest data.")).toContain("Time range");
     expect(new URL(m.page.url()).searchParams.get("start")).toBe(local(start));
     await m.screenshot("flow explorer date input toast (JavaScript on)");
     // Moving the end to the newest data makes the pair valid: it becomes the URL's custom range.
-    await m.page.fill("[data-testid=range-end]", local(bounds.maxTimestamp));
-    await Promise.all([m.page.waitForURL((url) => url.searchParams.get("start") !== local(start)), m.page.press("[data-testid=range-end]", "Tab")]);
+    await m.page.fill("[data-testid=range-end]", local(base + 8 * HOUR));
+    await Promise.all([m.page.waitForURL((url) => url.searchParams.get("start") !== local(start)), m.page.locator("[data-testid=range-end]").blur()]);
     await settled(m.page);
     const url = new URL(m.page.url());
     expect(url.searchParams.get("dateRange")).toBe("CUSTOM");
-    expect(url.searchParams.get("start")).toBe(local(bounds.maxTimestamp - DAY));
-    expect(url.searchParams.get("end")).toBe(local(bounds.maxTimestamp));
+    expect(url.searchParams.get("start")).toBe(local(base + 6 * HOUR));
+    expect(url.searchParams.get("end")).toBe(local(base + 8 * HOUR));
     noPageErrors(m);
   });
 
