@@ -349,7 +349,8 @@ describe("api/filter/metadata/", () => {
       "Netflix",
       "Deutsche Telekom",
       "fra-er1 (Frankfurt)",
-      iface.name.slice(iface.value.length + 1),
+      // Router and interface as people read them, the inventory's description in brackets.
+      `${iface.value.replace("|", " ")} (${iface.name.slice(iface.value.length + 1)})`,
       "UDP",
       "Netflix",
       "Untracked",

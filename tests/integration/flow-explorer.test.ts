@@ -71,6 +71,24 @@ async function exportCsv(extra: Record<string, string | string[]> = {}) {
 }
 
 describe("Flow Explorer loader", () => {
+  it("each view says which traffic its total counts, and the total is that traffic (one dimension of each kind)", async () => {
+    const egress = (r: FlowRow) => r.as_hnd === OPERATOR_ASN && r.as_nxt !== OPERATOR_ASN;
+    const cases = [
+      { dimension: "AS_SRC_INGRESS", code: "INGRESS", rows: rows.filter(ingress) },
+      { dimension: "AS_NEIGHBOR_EGRESS", code: "EGRESS", rows: rows.filter(egress) },
+      { dimension: "ROUTER_OUT", code: "ALL", rows },
+    ] as const;
+    for (const c of cases) {
+      const data = await screen({ dimension: c.dimension });
+      expect(data.traffic?.code).toBe(c.code);
+      expect(data.total / bps([...c.rows])).toBeCloseTo(1, 9);
+    }
+    // A positive filter on an ingress AS narrows a router view to ingress traffic.
+    const filtered = await screen({ dimension: "ROUTER_OUT", filter: "AS_SRC_INGRESS:2906" });
+    expect(filtered.traffic).toEqual({ code: "INGRESS", label: "ingress traffic (entering the network from neighbours)" });
+    expect(filtered.total / bps(rows.filter((r) => ingress(r) && r.as_src === 2906))).toBeCloseTo(1, 9);
+  });
+
   it("the table total equals an independent sum of flows_5m rows", async () => {
     const data = await screen();
     expect(data.flows.range).toMatchObject({ start: RANGE.start, end: RANGE.end, adjusted: "none" });
@@ -161,10 +179,12 @@ describe("CSV export (api/flows/export)", () => {
     expect(res.headers.get("Content-Type")).toMatch(/^text\/csv/);
     expect(res.headers.get("Content-Disposition")).toBe(`attachment; filename="flowlens_flow-explorer_AS_SRC_INGRESS_${DATES}.csv"`);
     const [header, ...lines] = parseCsv(await res.text(), ",");
-    expect(header).toEqual(["value", "name", "bits_per_second", "bytes"]);
+    expect(header).toEqual(["Source AS (ingress)", "Name", "Bits per second", "Share (%)", "Bytes"]);
     const table = data.flows.table as TableRow[];
+    const total = table.reduce((a, r) => a + r.bps, 0);
     expect(lines.length).toBe(table.length);
-    expect(lines).toEqual(table.map((r) => [r.key, r.name, String(r.bps), r.bytes]));
+    // Whole bit/s and the share of the table's total, two decimals.
+    expect(lines).toEqual(table.map((r) => [r.key, r.name, String(Math.round(r.bps)), String(Number(((r.bps / total) * 100).toFixed(2))), r.bytes]));
   });
 
   it("uses the user's CSV delimiter", async () => {
@@ -173,7 +193,7 @@ describe("CSV export (api/flows/export)", () => {
       const res = await exportCsv({ filter: "AS_SRC_INGRESS:2906" });
       expect(res.status).toBe(200);
       const text = await res.text();
-      expect(text.split("\r\n")[0]).toBe("value;name;bits_per_second;bytes");
+      expect(text.split("\r\n")[0]).toBe("Source AS (ingress);Name;Bits per second;Share (%);Bytes");
       expect(text.split("\r\n")[1]).toMatch(/^2906;/);
     } finally {
       await stores.pg.db.update(userSettings).set({ csvDelimiter: "," }).where(eq(userSettings.userId, operatorId));
