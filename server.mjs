@@ -33,11 +33,13 @@ const entry = build.entry.module;
 const app = express();
 app.disable("x-powered-by");
 app.use(securityHeaders);
+// First: a cached public page is a map lookup, sent pre-compressed (no file-system checks, no log line).
+app.use(sharedPublicPages);
 app.use(compression());
 app.use(build.publicPath, express.static(build.assetsBuildDirectory, { immutable: true, maxAge: "1y" }));
 app.use(express.static("public", { maxAge: "1h" }));
 app.use(morgan("tiny"));
-app.use(sharedPublicPages);
+app.use(oneUserAtATime(new entry.RequestAdmission(entry.getConfig().REQUESTS_PER_USER)));
 app.use((req, _res, next) => {
   delete req.headers[PEER_ADDRESS_HEADER];
   const peer = req.socket.remoteAddress;
@@ -70,6 +72,28 @@ function securityHeaders(req, res, next) {
     return writeHead.apply(this, args);
   };
   next();
+}
+
+/** Bounds the requests one user has in progress (app/server/request-admission.server.ts): beyond it 429 at once. */
+function oneUserAtATime(admission) {
+  return (req, res, next) => {
+    const request = requestLike(req);
+    const key = entry.admissionKey(request);
+    if (!key) return next();
+    if (!admission.enter(key)) {
+      const answer = entry.tooManyRequests(request);
+      res.status(answer.status).set(answer.headers).end(answer.body);
+      return;
+    }
+    let left = false;
+    const leave = () => {
+      if (!left) admission.leave(key);
+      left = true;
+    };
+    res.on("finish", leave);
+    res.on("close", leave);
+    next();
+  };
 }
 
 /** Public pages anonymous visitors share (app/server/public-page-cache.server.ts), before Remix runs. */

@@ -14,6 +14,8 @@ import { documentPolicy, newNonce } from "~/server/security-headers.server";
 export { runInRequestScope } from "~/server/request-scope.server";
 export { defaultHeaders } from "~/server/security-headers.server";
 export { cachedPage, csrfCookieFor, pageCacheKey } from "~/server/public-page-cache.server";
+export { admissionKey, RequestAdmission, tooManyRequests } from "~/server/request-admission.server";
+export { getConfig } from "~/server/env.server";
 
 // Open the stores, migrate and (first start) load the demo before the server takes requests:
 // server.mjs imports this bundle before it listens, so a bad configuration stops start-up here.

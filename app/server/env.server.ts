@@ -155,6 +155,8 @@ export const EnvSchema = z.object({
   ANALYTICS_QUEUE_PER_USER: z.preprocess(emptyToUndefined, positiveInt().default(8)),
   /** Longest wait for a slot before the request answers 503. */
   ANALYTICS_QUEUE_WAIT_SECONDS: z.preprocess(emptyToUndefined, positiveNumber().default(5)),
+  /** Requests of one logged-in user (session or API token) in progress at once; beyond it 429. */
+  REQUESTS_PER_USER: z.preprocess(emptyToUndefined, positiveInt().default(6)),
   /** ClickHouse's max_execution_time for analytics queries; past it the request answers 503. */
   QUERY_MAX_EXECUTION_SECONDS: z.preprocess(emptyToUndefined, positiveNumber().default(15)),
 });
