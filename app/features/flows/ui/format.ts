@@ -1,7 +1,7 @@
 import dayjs from "dayjs";
 import timezone from "dayjs/plugin/timezone";
 import utc from "dayjs/plugin/utc";
-import { DATE_FORMATS, formatDateLong, formatDateLongBare, formatTime, fromUnixSeconds, safeTimezone } from "~/lib/date-format";
+import { DATE_FORMATS, formatDateLong, formatDateLongBare, formatInZone, formatTime, fromUnixSeconds, safeTimezone } from "~/lib/date-format";
 
 dayjs.extend(utc);
 dayjs.extend(timezone);
@@ -16,7 +16,7 @@ export function fmtTime(ts: number, tz: string, pattern = "YYYY-MM-DD HH:mm") {
 
 /** A unix time in one of the spec's formats, in the user's timezone: "25.11.2026 14:05" (long without the zone). */
 export function fmtUnix(ts: number, tz: string, pattern: (typeof DATE_FORMATS)[keyof typeof DATE_FORMATS] = DATE_FORMATS.long): string {
-  return dayjs.unix(ts).tz(safeTimezone(tz)).format(pattern);
+  return formatInZone(ts * 1000, tz, pattern);
 }
 
 /** "25.11.2026 14:05 Europe/Berlin": the long format, which names its timezone. */
