@@ -79,13 +79,12 @@ describe("a user over their own limit", () => {
     const gate = new Promise<void>((resolve) => (open = resolve));
     const holders = Array.from({ length: perUser + queuePerUser }, () => limiter.run(`user:${admin.id}`, () => gate));
     try {
-      const started = performance.now();
       const request = jsonRequest("/api/flows/", { dimension: "AS_SRC_INGRESS", startTimestamp: NOW - DAY, endTimestamp: NOW }, { cookie });
       const outcome = await served(flowsApi.action, request);
       expect(outcome.status).toBe(429);
       expect(Number(outcome.headers.get("Retry-After"))).toBeGreaterThanOrEqual(1);
+      // 429 and not a wait: the held queries never finish during the test, so a queued request could only end in 503.
       expect(outcome.data.exception_code).toBe("too_many_queries");
-      expect(performance.now() - started).toBeLessThan(1_000);
     } finally {
       open();
       await Promise.allSettled(holders);
