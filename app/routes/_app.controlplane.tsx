@@ -3,10 +3,12 @@ import { notifications } from "@mantine/notifications";
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Form, Link, useLoaderData, useNavigation } from "@remix-run/react";
 import { useEffect } from "react";
-import { isDefaultColumns } from "~/features/controlplane/columns";
 import { ColumnPicker, ControlPlaneTable } from "~/features/controlplane/ControlPlaneTable";
-import { CONTROL_PLANE_QUERY_LABELS, CONTROL_PLANE_QUERY_TYPES, controlPlaneSearch, toLocalInput } from "~/features/controlplane/params";
+import { FilterForm } from "~/features/controlplane/FilterForm";
+import { screenSearch, tableEntries } from "~/features/controlplane/links";
+import { CONTROL_PLANE_QUERY_LABELS, CONTROL_PLANE_QUERY_TYPES, toLocalInput } from "~/features/controlplane/params";
 import { loadControlPlane } from "~/features/controlplane/screen.server";
+import { isFiltered, nextSort } from "~/features/controlplane/table-state";
 import { DATE_RANGE_PRESETS, PRESET_LABELS, TIME_PRESETS } from "~/features/flows/time";
 import { useHydrated } from "~/features/flows/ui/use-hydrated";
 import { formatDateLong } from "~/lib/date-format";
@@ -42,8 +44,10 @@ const HELP = {
  */
 function useProblemToast(data: Data, hydrated: boolean) {
   useEffect(() => {
-    if (!hydrated || !data.problem) return;
-    notifications.show({ color: data.status === "Aborted" ? "red" : "yellow", title: "Control Plane", message: data.problem });
+    if (!hydrated) return;
+    // The spec's invalid-input toast for a filter that could not apply (its field says it too).
+    for (const message of Object.values(data.table.errors)) notifications.show({ color: "red", title: "Control Plane", message });
+    if (data.problem) notifications.show({ color: data.status === "Aborted" ? "red" : "yellow", title: "Control Plane", message: data.problem });
   }, [data, hydrated]);
 }
 
@@ -54,7 +58,10 @@ function QueryForm({ data }: { data: Data }) {
   const presets = [...TIME_PRESETS, ...DATE_RANGE_PRESETS];
   return (
     <Form method="get" action={PATH} aria-label="Control Plane query">
-      {isDefaultColumns(data.columns) ? null : data.columns.map((c) => <input key={c} type="hidden" name="columns" value={c} />)}
+      {/* A new query keeps the table's columns, sort and filters. */}
+      {tableEntries(data).map(([name, value], i) => (
+        <input key={`${name}-${i}`} type="hidden" name={name} value={value} />
+      ))}
       <Paper withBorder p="md">
         <Group align="flex-start" gap="md" wrap="wrap">
           <NativeSelect
@@ -110,11 +117,7 @@ function QueryForm({ data }: { data: Data }) {
 
 function Pager({ data }: { data: Data }) {
   if (data.pages <= 1 || !data.range) return null;
-  const href = (page: number) => {
-    const search = new URLSearchParams(controlPlaneSearch({ queryType: data.params.queryType, queryTerm: data.params.queryTerm, start: data.range!.start, end: data.range!.end, page }, data.timezone));
-    if (!isDefaultColumns(data.columns)) for (const c of data.columns) search.append("columns", c);
-    return `${PATH}?${search}`;
-  };
+  const href = (page: number) => `${PATH}?${screenSearch(data, { page })}`;
   return (
     <Group gap="xs" data-testid="cp-pager">
       {data.page > 1 ? <Anchor component={Link} to={href(data.page - 1)}>‹ Previous</Anchor> : null}
@@ -132,9 +135,7 @@ export default function ControlPlane() {
   useProblemToast(data, hydrated);
   const { dates, timezone } = data;
   const at = (t: number) => formatDateLong(t * 1000, timezone);
-  const keep = new URLSearchParams(
-    data.range ? controlPlaneSearch({ queryType: data.params.queryType, queryTerm: data.params.queryTerm, start: data.range.start, end: data.range.end }, timezone) : "",
-  );
+  const queried = data.status === "Completed" || (data.status === "NoData" && data.range !== null);
   return (
     <Stack>
       <Group justify="space-between">
@@ -178,11 +179,20 @@ export default function ControlPlane() {
           {resultsLimited(data.resultsMaximum, data.resultsLimit)}
         </Alert>
       ) : null}
+      {queried && (data.rows.length || isFiltered(data.table) || Object.keys(data.table.errors).length) ? (
+        <FilterForm action={PATH} table={data.table} keep={[...screenSearch(data, { without: ["filters"] })]} clearHref={`${PATH}?${screenSearch(data, { without: ["filters"] })}`} />
+      ) : null}
       {data.rows.length ? (
         <>
-          <ColumnPicker action={PATH} columns={data.columns} timezone={timezone} keep={keep} />
+          <ColumnPicker action={PATH} columns={data.columns} timezone={timezone} keep={screenSearch(data, { without: ["columns"] })} />
           <Pager data={data} />
-          <ControlPlaneTable rows={data.rows} columns={data.columns} timezone={timezone} vantagePointNames={data.vantagePointNames} />
+          <ControlPlaneTable
+            rows={data.rows}
+            columns={data.columns}
+            timezone={timezone}
+            vantagePointNames={data.vantagePointNames}
+            sort={{ column: data.table.sort, order: data.table.order, href: (c) => `${PATH}?${screenSearch(data, { sort: nextSort(data.table, c) })}` }}
+          />
           <Pager data={data} />
         </>
       ) : null}

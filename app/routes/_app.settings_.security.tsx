@@ -2,6 +2,7 @@ import { Alert, Badge, Button, Code, Group, Image, List, Paper, SimpleGrid, Stac
 import { data, type ActionFunctionArgs, type HeadersFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { CsrfField } from "~/components/CsrfField";
+import { formatDateLong, safeTimezone } from "~/lib/date-format";
 import { readProtectedForm, requireUser } from "~/server/auth/guard.server";
 import {
   confirmDevice,
@@ -16,6 +17,7 @@ import {
   unusedRecoveryCodeCount,
   type DeviceKey,
 } from "~/server/auth/two-factor.server";
+import { getUserSettings } from "~/server/settings/user-settings.server";
 
 /** /settings/security: the user's two-factor devices, the voluntary 2FA switch and recovery codes. */
 
@@ -31,15 +33,18 @@ export const headers: HeadersFunction = ({ parentHeaders }) => {
 export async function loader({ request }: LoaderFunctionArgs) {
   const { services, user } = await requireUser(request);
   const db = services.pg.db;
-  const [status, devices, unusedRecoveryCodes] = await Promise.all([
+  const [status, devices, unusedRecoveryCodes, settings] = await Promise.all([
     twoFactorStatus(db, user.id),
     listDevices(db, user.id),
     unusedRecoveryCodeCount(db, user.id),
+    getUserSettings(db, user.id),
   ]);
+  // Formatted here, in the user's timezone and the spec's long format: never the browser's locale.
+  const timezone = safeTimezone(settings.timezone);
   return {
     mandatory: status.mandatory,
     enabled: status.enabled,
-    devices: devices.map((d) => ({ id: d.id, name: d.name, createdAt: d.createdAt.toISOString() })),
+    devices: devices.map((d) => ({ id: d.id, name: d.name, added: formatDateLong(d.createdAt, timezone) })),
     unusedRecoveryCodes,
   };
 }
@@ -104,8 +109,6 @@ function Intent({ value }: { value: string }) {
   );
 }
 
-const formatDate = (iso: string) => `${iso.slice(0, 10)} ${iso.slice(11, 16)} UTC`;
-
 export default function SecuritySettings() {
   const { mandatory, enabled, devices, unusedRecoveryCodes } = useLoaderData<typeof loader>();
   const result = useActionData<typeof action>() as ActionResult | undefined;
@@ -166,7 +169,7 @@ export default function SecuritySettings() {
                 {devices.map((device) => (
                   <Table.Tr key={device.id}>
                     <Table.Td>{device.name}</Table.Td>
-                    <Table.Td>{formatDate(device.createdAt)}</Table.Td>
+                    <Table.Td>{device.added}</Table.Td>
                     <Table.Td>
                       <Form method="post">
                         <Intent value="delete-device" />

@@ -5,13 +5,12 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { RibRow } from "~db/demo/rib";
-import { userPermissions, users, vantagePoints } from "~db/postgres/schema";
+import { vantagePoints } from "~db/postgres/schema";
 import { CONTROL_PLANE_PAGE_SIZE } from "~/features/controlplane/params";
 import { NO_DATES_WITH_DATA } from "~/features/controlplane/screen.server";
 import { MESSAGES } from "~/lib/messages";
-import * as screenRoute from "~/routes/_app.controlplane";
 import { useServicesForTests } from "~/server/services.server";
-import { ORIGIN, runRoute, sessionCookie } from "../helpers/http";
+import { controlPlaneScreen, controlPlaneUser } from "../helpers/controlplane";
 import { openTestStores, type TestStores } from "../helpers/stores";
 
 const T0 = 1_790_000_000;
@@ -64,22 +63,15 @@ let cookie = "";
 beforeAll(async () => {
   stores = await openTestStores();
   useServicesForTests(stores);
-  const [u] = await stores.pg.db.insert(users).values({ email: "cp-screen@cp.test", firstName: "C", passwordHash: "!unusable", hasConsented: true }).returning({ id: users.id });
-  await stores.pg.db.insert(userPermissions).values({ userId: u.id, permission: "CONTROL_PLANE" });
   await stores.pg.db.insert(vantagePoints).values({ key: "fra1", city: "Frankfurt", country: "Germany", router: "fra-er1", legacyDescription: "FRA-ER1 Frankfurt", description: "Frankfurt, Germany", ip: "192.0.2.1", isPublic: true });
-  cookie = await sessionCookie(stores, u.id);
+  cookie = await controlPlaneUser(stores, "cp-screen@cp.test");
 }, 120_000);
 
 afterAll(async () => {
   await stores?.dispose();
 }, 60_000);
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-async function screen(search: string): Promise<any> {
-  const out = await runRoute(screenRoute.loader, new Request(`${ORIGIN}/controlplane?${search}`, { headers: { Cookie: cookie, Accept: "text/html" } }));
-  expect(out.status).toBe(200);
-  return out.data;
-}
+const screen = (search: string) => controlPlaneScreen(cookie, search);
 
 describe("Control Plane screen", () => {
   it("an empty routing history: no dates with data", async () => {

@@ -6,7 +6,7 @@
  */
 import { eq } from "drizzle-orm";
 import * as XLSX from "xlsx";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { parsePrefix } from "~db/demo/addresses";
 import type { RibRow } from "~db/demo/rib";
 import { featureFlags, netcommandJobs, siteSettings, userPermissions, users, userSettings, vantagePoints } from "~db/postgres/schema";
@@ -244,6 +244,25 @@ describe("Looking Glass export", () => {
     // T0 = 2026-09-21 14:13:20 UTC = 16:13 in Berlin.
     expect(lines[1]).toMatch(/;21\.09\.2026 16:13$/);
     await stores.pg.db.update(userSettings).set({ csvDelimiter: ",", timezone: "UTC" }).where(eq(userSettings.userId, user.id));
+  });
+
+  it("names the export file after the day in the user's timezone (yyyyMMdd)", async () => {
+    const [user] = await stores.pg.db.select({ id: users.id }).from(users).where(eq(users.email, "lg@screens.test"));
+    await stores.pg.db.insert(userSettings).values({ userId: user.id, timezone: "Pacific/Auckland" }).onConflictDoUpdate({ target: userSettings.userId, set: { timezone: "Pacific/Auckland" } });
+    // Late in the UTC day, when Auckland (UTC+12 or +13) is already on the next one; only Date is faked,
+    // to yesterday (UTC), so the session made with the real clock is still valid.
+    const yesterday = new Date(Date.now() - 86_400_000);
+    const lateYesterday = Date.UTC(yesterday.getUTCFullYear(), yesterday.getUTCMonth(), yesterday.getUTCDate(), 23, 30);
+    const today = new Date(lateYesterday + 86_400_000).toISOString().slice(0, 10).replaceAll("-", "");
+    vi.useFakeTimers({ toFake: ["Date"], now: lateYesterday });
+    try {
+      const res = await runRoute(exportRoute.loader, getRequest(`/api/lookingglass/export?${state}&format=csv`, cookies.lg));
+      expect(res.status).toBe(200);
+      expect(res.headers.get("Content-Disposition")).toBe(`attachment; filename="flowlens_lookingglass_IpPrefixQuery_${today}.csv"`);
+    } finally {
+      vi.useRealTimers();
+      await stores.pg.db.update(userSettings).set({ timezone: "UTC" }).where(eq(userSettings.userId, user.id));
+    }
   });
 
   it("exports the private table as xlsx and png; refuses png to the public and empty tables", async () => {

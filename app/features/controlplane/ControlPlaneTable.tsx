@@ -1,8 +1,44 @@
-import { Button, Checkbox, Group, SimpleGrid, Table, Text } from "@mantine/core";
+import { Anchor, Button, Checkbox, Group, SimpleGrid, Table, Text } from "@mantine/core";
+import { Link } from "@remix-run/react";
+import { IconArrowDown, IconArrowsSort, IconArrowUp } from "@tabler/icons-react";
 import type { ControlPlaneRow } from "~/features/routing/controlplane.server";
 import { cellText, columnLabel, COLUMNS_PARAM, CONTROL_PLANE_COLUMNS, type ControlPlaneColumn } from "./columns";
+import type { SortOrder } from "./table-state";
 
-type TableProps = { rows: readonly ControlPlaneRow[]; columns: readonly ControlPlaneColumn[]; timezone: string; vantagePointNames: Record<string, string> };
+type TableProps = {
+  rows: readonly ControlPlaneRow[];
+  columns: readonly ControlPlaneColumn[];
+  timezone: string;
+  vantagePointNames: Record<string, string>;
+  /** The sorted column and its direction, and the address that sorts by a column (a plain link: no JavaScript needed). */
+  sort: { column: ControlPlaneColumn; order: SortOrder; href: (column: ControlPlaneColumn) => string };
+};
+
+const ARIA_SORT = { asc: "ascending", desc: "descending" } as const;
+
+/** A column header that sorts by its column: the sorting icon shows the direction, aria-sort says it. */
+function SortableHeader({ column, timezone, sort }: { column: ControlPlaneColumn; timezone: string; sort: TableProps["sort"] }) {
+  const sorted = sort.column === column;
+  const Icon = !sorted ? IconArrowsSort : sort.order === "asc" ? IconArrowUp : IconArrowDown;
+  const label = columnLabel(column, timezone);
+  return (
+    <Table.Th aria-sort={sorted ? ARIA_SORT[sort.order] : "none"} data-column={column}>
+      <Anchor
+        component={Link}
+        to={sort.href(column)}
+        c="inherit"
+        fw={700}
+        underline="hover"
+        title={`Sort by ${label}`}
+        style={{ display: "inline-flex", alignItems: "center", gap: 4 }}
+        data-testid={`cp-sort-${column}`}
+      >
+        {label}
+        <Icon size={14} aria-hidden="true" style={{ flex: "none", opacity: sorted ? 1 : 0.6 }} />
+      </Anchor>
+    </Table.Th>
+  );
+}
 
 /**
  * The routing rows of one page (spec §3 Control plane row) as plain HTML, the same with and
@@ -10,7 +46,7 @@ type TableProps = { rows: readonly ControlPlaneRow[]; columns: readonly ControlP
  * field, so nothing needs a horizontal scroll to be found. Wider than the screen (a phone), the
  * table scrolls inside its own box and the toggle stays in view at the start of the row.
  */
-export function ControlPlaneTable({ rows, columns, timezone, vantagePointNames }: TableProps) {
+export function ControlPlaneTable({ rows, columns, timezone, vantagePointNames, sort }: TableProps) {
   return (
     <div style={{ overflowX: "auto", maxWidth: "100%" }} data-testid="controlplane-scroll">
       <Table striped withTableBorder fz="xs" data-testid="controlplane-table" style={{ minWidth: 0 }}>
@@ -18,7 +54,7 @@ export function ControlPlaneTable({ rows, columns, timezone, vantagePointNames }
           <Table.Tr>
             <Table.Th style={{ width: "1%" }}>Details</Table.Th>
             {columns.map((c) => (
-              <Table.Th key={c}>{columnLabel(c, timezone)}</Table.Th>
+              <SortableHeader key={c} column={c} timezone={timezone} sort={sort} />
             ))}
           </Table.Tr>
         </Table.Thead>
@@ -44,7 +80,7 @@ export function ControlPlaneTable({ rows, columns, timezone, vantagePointNames }
   );
 }
 
-function RowDetail({ row, timezone, vantagePointNames }: Omit<TableProps, "rows" | "columns"> & { row: ControlPlaneRow }) {
+function RowDetail({ row, timezone, vantagePointNames }: Pick<TableProps, "timezone" | "vantagePointNames"> & { row: ControlPlaneRow }) {
   return (
     <dl style={{ margin: "6px 0 0", display: "grid", gridTemplateColumns: "max-content minmax(8rem, 22rem)", gap: "2px 12px" }}>
       {CONTROL_PLANE_COLUMNS.map((c) => (

@@ -72,7 +72,7 @@ const AFI_NAMES: Record<number, string> = { 1: "IPv4", 2: "IPv6" };
 const SAFI_NAMES: Record<number, string> = { 1: "Unicast", 2: "Multicast", 4: "Labeled unicast", 128: "MPLS VPN" };
 const ORIGIN_NAMES: Record<string, string> = { IGP: "IGP", EGP: "EGP", INCOMPLETE: "Incomplete" };
 /** A withdrawal has no path attributes: its cells stay empty rather than show 0 or a default. */
-const PATH_ATTRIBUTES: readonly ControlPlaneColumn[] = ["ASPathSeq", "BGPNextHop", "localPref", "Origin", "communityIndex", "ASConfedSeq", "ASPathSet", "Aggregator", "Originator"];
+export const PATH_ATTRIBUTES: readonly ControlPlaneColumn[] = ["ASPathSeq", "BGPNextHop", "localPref", "Origin", "communityIndex", "ASConfedSeq", "ASPathSet", "Aggregator", "Originator"];
 
 export function cellText(row: ControlPlaneRow, column: ControlPlaneColumn, tz: string, vantagePointNames: Record<string, string>): string {
   if (row.withdrawn && PATH_ATTRIBUTES.includes(column)) return "";

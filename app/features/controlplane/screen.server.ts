@@ -13,6 +13,7 @@ import { log } from "~/server/log.server";
 import type { Services } from "~/server/services.server";
 import { getUserSettings } from "~/server/settings/user-settings.server";
 import { parseColumns, type ControlPlaneColumn } from "./columns";
+import { parseTableState, type ControlPlaneTableState } from "./table-state";
 import { CONTROL_PLANE_PAGE_SIZE, CONTROL_PLANE_QUERY_LABELS, parseControlPlaneParams, resolveControlPlaneRange, type ControlPlaneParams, type RangeAdjustment } from "./params";
 
 export const NO_DATES_WITH_DATA = "No dates with data found.";
@@ -29,6 +30,8 @@ export type ControlPlaneScreen = {
   notices: string[];
   /** The table's columns (the column picker's choice, or the defaults). */
   columns: ControlPlaneColumn[];
+  /** The table's sorting and filters from the address, with the messages of values not applied. */
+  table: ControlPlaneTableState;
   /** Vantage point key → its display name ('Router City, Country'). */
   vantagePointNames: Record<string, string>;
   minutesSinceNewest: number | null;
@@ -65,12 +68,26 @@ export function adjustmentNotice(a: RangeAdjustment, range: { start: number; end
   }
 }
 
+/** The table state as the query applies it: vantage points are searched and sorted by the names the table shows. */
+function tableQuery(table: ControlPlaneTableState, names: Record<string, string>) {
+  const needle = table.search.toLowerCase();
+  const shows = (key: string) => names[key].toLowerCase().includes(needle);
+  return {
+    sort: table.sort,
+    order: table.order,
+    numeric: table.numeric,
+    search: table.search ? { text: table.search, vantagePoints: Object.keys(names).filter(shows) } : undefined,
+    vantagePointOrder: Object.keys(names).sort((a, b) => (names[a] < names[b] ? -1 : names[a] > names[b] ? 1 : 0)),
+  };
+}
+
 export async function loadControlPlane(services: Services, userId: number, url: URL, now = Math.floor(Date.now() / 1000)): Promise<ControlPlaneScreen> {
   const params = parseControlPlaneParams(url.searchParams);
   const [settings, vantagePoints] = await Promise.all([getUserSettings(services.pg.db, userId), listVantagePoints(services, { variant: "private" })]);
   const timezone = safeTimezone(settings.timezone);
   const vantagePointNames = Object.fromEntries(vantagePoints.map((vp) => [vp.key, vp.display_name]));
-  const base = { params, timezone, vantagePointNames, columns: parseColumns(url.searchParams), termError: null, problem: null, rows: [], totalRows: 0, page: 1, pages: 0, resultsLimit: null, resultsMaximum: null };
+  const table = parseTableState(url.searchParams);
+  const base = { params, timezone, vantagePointNames, columns: parseColumns(url.searchParams), table, termError: null, problem: null, rows: [], totalRows: 0, page: 1, pages: 0, resultsLimit: null, resultsMaximum: null };
   const found = await controlPlaneDates(services);
   if (found.minTimestamp === null || found.maxTimestamp === null) {
     return { ...base, dates: null, range: null, notices: [], minutesSinceNewest: null, status: "NoData", problem: NO_DATES_WITH_DATA };
@@ -81,13 +98,19 @@ export async function loadControlPlane(services: Services, userId: number, url: 
     ...base,
     dates,
     range: { start: range.start, end: range.end },
-    notices: range.adjustments.map((a) => adjustmentNotice(a, range, dates, timezone)),
+    notices: [...range.adjustments.map((a) => adjustmentNotice(a, range, dates, timezone)), ...table.notices, ...Object.values(table.errors)],
     minutesSinceNewest: Math.max(0, Math.floor((now - dates.max) / 60)),
   };
   // An empty AS path term is a query (routes with an empty path): the parameter's presence decides.
   if (!url.searchParams.has("queryTerm")) return { ...screen, status: "Idle" };
   try {
-    const result = await controlPlaneQuery(services, { queryType: params.queryType, queryTerm: params.queryTerm, startDate: range.start, endDate: range.end });
+    const result = await controlPlaneQuery(services, {
+      queryType: params.queryType,
+      queryTerm: params.queryTerm,
+      startDate: range.start,
+      endDate: range.end,
+      table: tableQuery(table, vantagePointNames),
+    });
     const pages = Math.max(1, Math.ceil(result.data.length / CONTROL_PLANE_PAGE_SIZE));
     const page = Math.min(params.page, pages);
     return {

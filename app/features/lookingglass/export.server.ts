@@ -9,6 +9,7 @@ import { chartPng } from "~/features/flows/export/chart-image.server";
 import { writeXls, writeXlsx } from "~/features/flows/export/spreadsheet.server";
 import { sheetToCsv } from "~/features/flows/csv";
 import type { Sheet } from "~/features/flows/export/sheet";
+import { formatDateCompact } from "~/lib/date-format";
 import { MESSAGES } from "~/lib/messages";
 import type { UserContext } from "~/server/auth/user-context.server";
 import type { Services } from "~/server/services.server";
@@ -62,7 +63,8 @@ export async function buildLookingGlassExport(
   const rows = flattenRunRows(page.run);
   if (rows.length === 0) throw new ExportInputError(MESSAGES.emptyTableExport);
   const sheet = resultsSheet("Looking Glass", rows, options.variant, page.timezone);
-  const name = `${EXPORT_FILE_PREFIX}${page.state.queryType}_${new Date().toISOString().slice(0, 10).replace(/-/g, "")}`;
+  // The day of the export in the user's timezone, in the spec's compact format (yyyyMMdd).
+  const name = `${EXPORT_FILE_PREFIX}${page.state.queryType}_${formatDateCompact(Date.now(), page.timezone)}`;
   const filename = `${name}.${format}`;
   switch (format) {
     case "csv":

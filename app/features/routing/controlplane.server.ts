@@ -5,7 +5,7 @@
  */
 import type { Services } from "~/server/services.server";
 import { LookingGlassInputError, ribQueryType } from "./lookingglass.server";
-import { controlPlaneSql, parseRibQuery, ribDatesSql, type ControlPlaneDbRow } from "./rib-sql";
+import { controlPlaneSql, parseRibQuery, ribDatesSql, type ControlPlaneDbRow, type ControlPlaneTableQuery } from "./rib-sql";
 
 /** Rows returned per request at most (newest first); the rows found beyond are counted. */
 export const CONTROL_PLANE_RESULTS_LIMIT = 10_000;
@@ -71,19 +71,20 @@ function toRow(db: ControlPlaneDbRow): ControlPlaneRow {
 }
 
 /**
- * Routing history rows of [startDate, endDate] (unix seconds, both included), newest first.
+ * Routing history rows of [startDate, endDate] (unix seconds, both included), newest first or as
+ * `table` sorts them, and only those its filters keep.
  * Throws LookingGlassInputError for bad input (query type, term, or a range that ends before it starts).
  */
 export async function controlPlaneQuery(
   stores: Pick<Services, "ch">,
-  options: { queryType: string; queryTerm: string; startDate: number; endDate: number; limit?: number },
+  options: { queryType: string; queryTerm: string; startDate: number; endDate: number; limit?: number; table?: ControlPlaneTableQuery },
 ): Promise<ControlPlaneResult> {
   const queryType = ribQueryType(options.queryType);
   const parsed = parseRibQuery(queryType, options.queryTerm);
   if (!parsed.ok) throw new LookingGlassInputError(parsed.error, "queryTerm");
   if (options.endDate < options.startDate) throw new LookingGlassInputError("The end date is before the start date.", "endDate");
   const limit = options.limit ?? CONTROL_PLANE_RESULTS_LIMIT;
-  const { query, params } = controlPlaneSql({ match: parsed.match, start: options.startDate, end: options.endDate, limit });
+  const { query, params } = controlPlaneSql({ match: parsed.match, start: options.startDate, end: options.endDate, limit, table: options.table });
   const rs = await stores.ch.client.query({ query, query_params: params, format: "JSONEachRow" });
   const rows = await rs.json<ControlPlaneDbRow>();
   const found = rows.length ? Number(rows[0].total) : 0;

@@ -11,6 +11,7 @@
  */
 import { asPathRegex, parseAsPathPattern, formatAsPathPattern } from "~/lib/as-path-pattern";
 import { MESSAGES } from "~/lib/messages";
+import { PATH_ATTRIBUTES, type ControlPlaneColumn } from "~/features/controlplane/columns";
 import { ADDRESS_BITS, formatNetwork, lastAddress, networkAddress, parseNetwork, toIpv6Column, type IpVersion } from "~/lib/ip";
 
 /** Query types of the Looking Glass (spec §3) and their legacy URL codes. */
@@ -181,18 +182,95 @@ export type ControlPlaneDbRow = {
  * (the history of each table's best match would hide the changes that matter). An AS path pattern
  * applies to announcements only: a withdrawal carries no path.
  */
-export function controlPlaneSql(options: { match: RibMatch; start: number; end: number; limit: number }): Sql {
+export function controlPlaneSql(options: { match: RibMatch; start: number; end: number; limit: number; table?: ControlPlaneTableQuery }): Sql {
   const { key, row, params } = matchConditions(options.match);
-  const rowCondition = options.match.kind === "asPath" ? `is_withdrawn = 0 AND ${row}` : row;
+  const table = tableClauses(options.table ?? { sort: "timestamp", order: "desc" });
+  const rowCondition = [options.match.kind === "asPath" ? `is_withdrawn = 0 AND ${row}` : row, ...table.conditions].join(" AND ");
   const query = `
 SELECT toUnixTimestamp(timestamp) AS timestamp, vantage_point, router_ip, prefix, as_path, as_path_set, as_confed_seq, local_pref,
        bgp_next_hop, afi, safi, aggregator, toString(origin) AS origin, originator_id, communities,
        toUnixTimestamp(expire_at) AS expire_at, is_withdrawn, count() OVER () AS total
 FROM rib_entries
 WHERE timestamp BETWEEN toDateTime({start:UInt32}, 'UTC') AND toDateTime({end:UInt32}, 'UTC') AND ${key} AND ${rowCondition}
-ORDER BY timestamp DESC, vantage_point, prefix_addr, prefix_len, peer_ip
+ORDER BY ${table.orderBy}timestamp DESC, vantage_point, prefix_addr, prefix_len, peer_ip
 LIMIT {limit:UInt32}`.trim();
-  return { query, params: { ...params, start: options.start, end: options.end, limit: options.limit } };
+  return { query, params: { ...params, ...table.params, start: options.start, end: options.end, limit: options.limit } };
+}
+
+/**
+ * How the Control Plane table orders and narrows its rows (features/controlplane/table-state):
+ * the sorted column and direction, a search text and '>' / '<' filters on numeric columns.
+ */
+export type ControlPlaneTableQuery = {
+  sort: ControlPlaneColumn;
+  order: "asc" | "desc";
+  /** Rows showing the text (any case) in one of their values, or held by one of the vantage points (keys) whose name shows it. */
+  search?: { text: string; vantagePoints: string[] };
+  numeric?: { column: "localPref"; filter: { op: ">" | "<"; value: number } }[];
+  /** Vantage point keys in the order of their display names, to sort by what the table shows. */
+  vantagePointOrder?: string[];
+};
+
+/**
+ * The sort key of each column, ordered as the table shows the values: vantage points by display
+ * name, prefixes and addresses as addresses (10.0.0.2 before 10.0.0.10), arrays element by element.
+ */
+const SORT_KEYS: Record<ControlPlaneColumn, string> = {
+  timestamp: "timestamp",
+  vantagePoint: "indexOf({vantagePointOrder:Array(String)}, vantage_point)",
+  withdrawn: "is_withdrawn",
+  prefix: "(afi, prefix_addr, prefix_len)",
+  ASPathSeq: "as_path",
+  BGPNextHop: "toIPv6OrDefault(bgp_next_hop)",
+  localPref: "local_pref",
+  Origin: "toString(origin)",
+  communityIndex: "communities",
+  IP: "toIPv6OrDefault(router_ip)",
+  AFI: "afi",
+  SAFI: "safi",
+  ASConfedSeq: "as_confed_seq",
+  ASPathSet: "as_path_set",
+  Aggregator: "aggregator",
+  Originator: "toIPv6OrDefault(originator_id)",
+  expireMgmt: "expire_at",
+};
+
+/** Rows whose cell is empty (a withdrawal's path attributes, no expiry) come last in either direction. */
+function emptyLast(column: ControlPlaneColumn): string | null {
+  if (PATH_ATTRIBUTES.includes(column)) return "is_withdrawn";
+  return column === "expireMgmt" ? "expire_at = 0" : null;
+}
+
+/** The texts a row shows that the search looks through; a withdrawal shows no path attributes. */
+const SEARCHED_TEXTS =
+  "arrayConcat([prefix, router_ip, if(is_withdrawn = 1, 'Withdrawn', 'Announced')], if(is_withdrawn = 1, [], [" +
+  "arrayStringConcat(arrayMap(a -> toString(a), as_path), ' '), bgp_next_hop, toString(local_pref), toString(origin), " +
+  "arrayStringConcat(communities, ' '), arrayStringConcat(arrayMap(a -> toString(a), as_confed_seq), ' '), " +
+  "arrayStringConcat(arrayMap(a -> toString(a), as_path_set), ' '), aggregator, originator_id]))";
+
+const NUMERIC_COLUMNS: Record<"localPref", string> = { localPref: "local_pref" };
+
+function tableClauses(table: ControlPlaneTableQuery): { conditions: string[]; orderBy: string; params: Record<string, unknown> } {
+  const conditions: string[] = [];
+  const params: Record<string, unknown> = {};
+  if (table.search && table.search.text !== "") {
+    conditions.push(
+      `(arrayExists(t -> positionCaseInsensitiveUTF8(t, {searchText:String}) > 0, ${SEARCHED_TEXTS}) OR vantage_point IN {searchVantagePoints:Array(String)})`,
+    );
+    params.searchText = table.search.text;
+    params.searchVantagePoints = table.search.vantagePoints;
+  }
+  for (const [i, { column, filter }] of (table.numeric ?? []).entries()) {
+    const name = `numericFilter${i}`;
+    // A withdrawal has no path attributes: a filter on one leaves it out, as its empty cell would.
+    const withdrawn = PATH_ATTRIBUTES.includes(column) ? "is_withdrawn = 0 AND " : "";
+    conditions.push(`${withdrawn}${NUMERIC_COLUMNS[column]} ${filter.op === ">" ? ">" : "<"} {${name}:Float64}`);
+    params[name] = filter.value;
+  }
+  if (table.sort === "vantagePoint") params.vantagePointOrder = table.vantagePointOrder ?? [];
+  const empty = emptyLast(table.sort);
+  const orderBy = `${empty ? `${empty} ASC, ` : ""}${SORT_KEYS[table.sort]} ${table.order === "asc" ? "ASC" : "DESC"}, `;
+  return { conditions, orderBy, params };
 }
 
 /** First and last time of the routing history; NULLs when it is empty. */
