@@ -86,7 +86,7 @@ describe("AS Flows Egress", () => {
   it("an ingress dimension in the URL falls back with a notice", async () => {
     const data = await screen({ dimension: "AS_SRC_INGRESS" });
     expect(data.dimension.id).toBe("AS_NEIGHBOR_EGRESS");
-    expect(data.notices.join(" ")).toMatch(/AS_SRC_INGRESS is not available/);
+    expect(data.errors.join(" ")).toMatch(/dimension=AS_SRC_INGRESS was not applied \(not available to your account here\); showing Neighbor AS \(egress\) instead/);
   });
 
   it("the sankey of egress router → neighbour AS carries the egress total", async () => {
