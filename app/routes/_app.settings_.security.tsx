@@ -132,7 +132,8 @@ function IdentityFields({ idPrefix }: { idPrefix: string }) {
       <TextInput
         id={`${idPrefix}-otp-code`}
         name="otp_code"
-        label="or a code from your app or a recovery code"
+        label="Or a code"
+        description="From your app, or an unused recovery code"
         autoComplete="one-time-code"
         maxLength={32}
         w={260}

@@ -139,7 +139,7 @@ describeBothModes("two-factor authentication", (m) => {
     await page.getByText(REAUTH_MESSAGES.missing).waitFor();
     expect(await page.getByTestId("two-factor-state").innerText()).toMatch(/^on$/i);
     const disableForm = page.getByRole("form", { name: "Disable two-factor authentication" });
-    await disableForm.getByLabel("or a code from your app or a recovery code").fill(codes[1]);
+    await disableForm.getByLabel("Or a code").fill(codes[1]);
     await submit(page, m.javaScriptEnabled, "Disable two-factor authentication");
     await page.getByText("Two-factor authentication is off.").waitFor();
     await page.getByTestId("two-factor-state").filter({ hasText: /^off$/i }).waitFor();
