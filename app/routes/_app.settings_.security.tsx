@@ -4,6 +4,7 @@ import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-
 import { CsrfField } from "~/components/CsrfField";
 import { formatDateLong, safeTimezone } from "~/lib/date-format";
 import { readProtectedForm, requireUser } from "~/server/auth/guard.server";
+import { confirmIdentity, ReauthenticationError } from "~/server/auth/reauthentication.server";
 import {
   confirmDevice,
   deleteDevice,
@@ -61,7 +62,10 @@ export async function action({ request }: ActionFunctionArgs) {
   const db = services.pg.db;
   const intent = String(form.get("intent") ?? "");
   const deviceId = Number(form.get("deviceId"));
-  const reply = (result: ActionResult, status = 200) => data(result, { status });
+  const reply = (result: ActionResult, status = 200, headers?: HeadersInit) => data(result, { status, headers });
+  // Turning 2FA off and replacing the recovery codes weaken the account: the session is not enough.
+  const confirmIdentityFromForm = () =>
+    confirmIdentity(db, request, user.id, { password: String(form.get("current_password") ?? ""), code: String(form.get("otp_code") ?? "") });
   try {
     switch (intent) {
       case "add-device":
@@ -87,15 +91,21 @@ export async function action({ request }: ActionFunctionArgs) {
         await setEnable2fa(db, user.id, true);
         return reply({ intent, notice: "Two-factor authentication is on." });
       case "disable-2fa":
+        await confirmIdentityFromForm();
         await setEnable2fa(db, user.id, false);
         return reply({ intent, notice: "Two-factor authentication is off." });
       case "generate-recovery-codes":
+        await confirmIdentityFromForm();
         return reply({ intent, recoveryCodes: await generateRecoveryCodes(db, user.id) });
       default:
         return reply({ intent, error: "Unknown action." }, 400);
     }
   } catch (error) {
     if (error instanceof TwoFactorError) return reply({ intent, error: error.message }, error.status);
+    if (error instanceof ReauthenticationError) {
+      const retryAfter = error.retryAfterSeconds === undefined ? undefined : { "Retry-After": String(Math.ceil(error.retryAfterSeconds)) };
+      return reply({ intent, error: error.message }, error.status, retryAfter);
+    }
     throw error;
   }
 }
@@ -108,6 +118,35 @@ function Intent({ value }: { value: string }) {
     </>
   );
 }
+
+/**
+ * The current password or a code, asked by the forms that weaken the account. Plain inputs in the
+ * form, so the page works without JavaScript; `idPrefix` keeps the two forms' labels apart.
+ */
+function IdentityFields({ idPrefix }: { idPrefix: string }) {
+  return (
+    <Group align="end" gap="sm">
+      <TextInput
+        id={`${idPrefix}-current-password`}
+        name="current_password"
+        type="password"
+        label="Current password"
+        autoComplete="current-password"
+        w={240}
+      />
+      <TextInput
+        id={`${idPrefix}-otp-code`}
+        name="otp_code"
+        label="Or a code"
+        description="From your app, or an unused recovery code"
+        autoComplete="one-time-code"
+        maxLength={32}
+        w={260}
+      />
+    </Group>
+  );
+}
+
 
 export default function SecuritySettings() {
   const { mandatory, enabled, devices, unusedRecoveryCodes } = useLoaderData<typeof loader>();
@@ -230,11 +269,14 @@ export default function SecuritySettings() {
           )}
 
           {mandatory ? null : (
-            <Form method="post">
-              <Intent value={enabled ? "disable-2fa" : "enable-2fa"} />
-              <Button type="submit" variant={enabled ? "default" : "filled"} loading={busy("enable-2fa") || busy("disable-2fa")}>
-                {enabled ? "Disable two-factor authentication" : "Enable two-factor authentication"}
-              </Button>
+            <Form method="post" aria-label={enabled ? "Disable two-factor authentication" : "Enable two-factor authentication"}>
+              <Stack gap="xs" align="flex-start">
+                <Intent value={enabled ? "disable-2fa" : "enable-2fa"} />
+                {enabled ? <IdentityFields idPrefix="disable-2fa" /> : null}
+                <Button type="submit" variant={enabled ? "default" : "filled"} loading={busy("enable-2fa") || busy("disable-2fa")}>
+                  {enabled ? "Disable two-factor authentication" : "Enable two-factor authentication"}
+                </Button>
+              </Stack>
             </Form>
           )}
         </Stack>
@@ -266,11 +308,15 @@ export default function SecuritySettings() {
               </Stack>
             </Alert>
           ) : null}
-          <Form method="post">
-            <Intent value="generate-recovery-codes" />
-            <Button type="submit" variant="light" loading={busy("generate-recovery-codes")}>
-              Generate recovery codes
-            </Button>
+          {message(["generate-recovery-codes"])}
+          <Form method="post" aria-label="Generate recovery codes">
+            <Stack gap="xs" align="flex-start">
+              <Intent value="generate-recovery-codes" />
+              <IdentityFields idPrefix="recovery-codes" />
+              <Button type="submit" variant="light" loading={busy("generate-recovery-codes")}>
+                Generate recovery codes
+              </Button>
+            </Stack>
           </Form>
         </Stack>
       </Paper>

@@ -1,9 +1,9 @@
 import { z } from "zod";
 import { errorReports } from "~db/postgres/schema";
-import { RateLimiter } from "~/features/routing/lookingglass-cache.server";
 import { multiLineText, singleLineText } from "~/lib/input-fields";
 import { apiError, endpoint, resourceRoute } from "~/server/api/contract.server";
 import { clientAddress } from "~/server/auth/session.server";
+import { errorReportLimiter } from "~/server/error-report-limit.server";
 import { log, logValue } from "~/server/log.server";
 
 export const errorReportBodySchema = z.object({
@@ -12,15 +12,7 @@ export const errorReportBodySchema = z.object({
   url: singleLineText(2000).default(""),
 });
 
-/**
- * Reports a client may send: per user (or per client address for callers without a login) 10 a
- * minute — a page that fails in a loop reports the same error over and over, and each report is a
- * row and a log line.
- */
-export const ERROR_REPORT_RATE = { windowMs: 60_000, perAddress: 10, withoutAddress: 30 } as const;
-export const errorReportLimiter = new RateLimiter(ERROR_REPORT_RATE);
-
-/** POST api/error_report/: a client-side error, kept for the operators of the installation. */
+/** POST api/error_report/: a client-side error, kept for the operators of the installation (throttled: error-report-limit.server). */
 const route = resourceRoute({
   POST: endpoint({
     method: "POST",

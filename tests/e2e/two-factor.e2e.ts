@@ -1,16 +1,19 @@
 // Two-factor authentication in the browser, with JavaScript on and off: enrol a device on /settings/security (codes
 // computed with otplib from the key shown on the page), switch 2FA on, make recovery codes, log out, log in again
-// through /login/2fa with a TOTP code and with a recovery code, then put the account back as it was.
+// through /login/2fa with a TOTP code and with a recovery code, then put the account back as it was. New recovery
+// codes and turning 2FA off ask for the current password or a code, in plain form fields.
 // Each mode uses its own demo user, so the two runs do not interfere.
 import { generate } from "otplib";
 import type { Page } from "playwright-core";
 import { expect, it } from "vitest";
+import { REAUTH_MESSAGES } from "~/lib/reauthentication";
 import { describeBothModes } from "./browser";
 
 const USERS = {
   on: { email: "staff@flowlens.example", password: "flowlens-staff" },
   off: { email: "moderator@flowlens.example", password: "flowlens-moderator" },
 } as const;
+
 
 const nowSeconds = () => Math.floor(Date.now() / 1000);
 
@@ -69,6 +72,17 @@ describeBothModes("two-factor authentication", (m) => {
     await page.getByText("Two-factor authentication is on.").waitFor();
     // With JavaScript the action's answer can show before the page data is reloaded: wait for the badge.
     await page.getByTestId("two-factor-state").filter({ hasText: /^on$/i }).waitFor();
+    // New recovery codes need the current password (or a code): without it, or with a wrong one, nothing changes.
+    const recoveryForm = page.getByRole("form", { name: "Generate recovery codes" });
+    const missing = await submit(page, m.javaScriptEnabled, "Generate recovery codes");
+    if (missing) expect(missing.status()).toBe(400);
+    await page.getByText(REAUTH_MESSAGES.missing).waitFor();
+    await recoveryForm.getByLabel("Current password").fill("not-the-password");
+    const wrongPassword = await submit(page, m.javaScriptEnabled, "Generate recovery codes");
+    if (wrongPassword) expect(wrongPassword.status()).toBe(403);
+    await page.getByText(REAUTH_MESSAGES.wrong).waitFor();
+    expect(await page.getByTestId("recovery-codes").count()).toBe(0);
+    await recoveryForm.getByLabel("Current password").fill(password);
     await submit(page, m.javaScriptEnabled, "Generate recovery codes");
     await page.getByTestId("recovery-codes").waitFor();
     const codes = (await page.getByTestId("recovery-codes").locator("code").allInnerTexts()).map((c) => c.trim());
@@ -121,8 +135,17 @@ describeBothModes("two-factor authentication", (m) => {
     // Put the account back: 2FA off, device gone.
     await m.goto("/settings/security");
     expect(await page.getByTestId("recovery-codes-left").innerText()).toContain("9");
+    // Turning 2FA off needs the password or a code: refused without, then done with an unused recovery code.
+    const refusedOff = await submit(page, m.javaScriptEnabled, "Disable two-factor authentication");
+    if (refusedOff) expect(refusedOff.status()).toBe(400);
+    await page.getByText(REAUTH_MESSAGES.missing).waitFor();
+    expect(await page.getByTestId("two-factor-state").innerText()).toMatch(/^on$/i);
+    const disableForm = page.getByRole("form", { name: "Disable two-factor authentication" });
+    await disableForm.getByLabel("Or a code").fill(codes[1]);
     await submit(page, m.javaScriptEnabled, "Disable two-factor authentication");
     await page.getByText("Two-factor authentication is off.").waitFor();
+    await page.getByTestId("two-factor-state").filter({ hasText: /^off$/i }).waitFor();
+    expect(await page.getByTestId("recovery-codes-left").innerText()).toContain("8");
     await submit(page, m.javaScriptEnabled, "Delete E2E phone");
     await page.getByText("The device was deleted.").waitFor();
     await page.getByText("No device yet.").waitFor();

@@ -4,17 +4,18 @@
  * against independent sums of flows_5m rows read with a plain SELECT; spreadsheets are read back
  * with their libraries.
  */
-import { eq } from "drizzle-orm";
+import { eq, inArray } from "drizzle-orm";
 import ExcelJS from "exceljs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import XLSX from "xlsx";
 import { OPERATOR_ASN } from "~db/demo/catalog";
 import { loadDemoNetwork } from "~db/demo/load";
-import { userSettings, users } from "~db/postgres/schema";
+import { asInfo, userSettings, users } from "~db/postgres/schema";
 import { MESSAGES } from "~/lib/messages";
 import * as explorerRoute from "~/routes/_app.flow-explorer";
 import * as exportRoute from "~/routes/api.flows.export";
 import { useServicesForTests } from "~/server/services.server";
+import { readCsv } from "../helpers/csv";
 import { readFlowRows, type FlowRow } from "../helpers/flow-rows";
 import { ORIGIN, runRoute, sessionCookie } from "../helpers/http";
 import { openTestStores, type TestStores } from "../helpers/stores";
@@ -193,6 +194,34 @@ describe("exports (api/flows/export)", () => {
       }
     } finally {
       await stores.pg.db.update(userSettings).set({ csvDelimiter: "," }).where(eq(userSettings.userId, operatorId));
+    }
+  });
+
+  it("csv: AS names that would start a spreadsheet formula arrive as text with a leading apostrophe, numbers as numbers", async () => {
+    // AS names come from registry data anyone can write to (an AS picks its own name).
+    const hostile = ['=HYPERLINK("http://x","click")', "+cmd|' /C calc'!A0", "-2+3", "@SUM(1+1)"];
+    const top = [...perSource(current)].sort((a, b) => b[1] - a[1]).slice(0, hostile.length);
+    const asns = top.map(([key]) => Number(key));
+    const before = await stores.pg.db.select().from(asInfo).where(inArray(asInfo.asn, asns));
+    try {
+      for (const [i, asn] of asns.entries()) {
+        await stores.pg.db.insert(asInfo).values({ asn, name: hostile[i] }).onConflictDoUpdate({ target: asInfo.asn, set: { name: hostile[i] } });
+      }
+      const res = await download({ format: "csv" });
+      expect(res.status).toBe(200);
+      const [, ...lines] = readCsv(await res.text(), ",");
+      for (const [i, [key, bps]] of top.entries()) {
+        const line = lines.find((l) => l[0] === key);
+        expect(line, `row of AS${key}`).toBeDefined();
+        expect(line).toContain(`'${hostile[i]}`);
+        expect(line).not.toContain(hostile[i]);
+        // No other cell of the row starts a formula; the figures are plain numbers.
+        expect(line!.filter((cell) => /^[=+@\t\r]/.test(cell) || (/^-/.test(cell) && !Number.isFinite(Number(cell))))).toEqual([]);
+        expect(line!.some((cell) => /^\d+(\.\d+)?$/.test(cell) && Math.abs(Number(cell) / bps - 1) < 1e-6)).toBe(true);
+      }
+    } finally {
+      await stores.pg.db.delete(asInfo).where(inArray(asInfo.asn, asns));
+      if (before.length) await stores.pg.db.insert(asInfo).values(before);
     }
   });
 

@@ -21,6 +21,7 @@ import * as notificationList from "~/routes/auth.notifications";
 import * as tokenOne from "~/routes/auth.token.$id";
 import * as token from "~/routes/auth.token";
 import * as userRequestDecision from "~/routes/auth.usermanagement.user_requests.$id.$decision";
+import { ERROR_REPORT_RATE, errorReportLimiter } from "~/server/error-report-limit.server";
 import { useServicesForTests } from "~/server/services.server";
 import { callRoute, CSRF_TOKEN, sessionCookie } from "../helpers/http";
 import { openTestStores, type TestStores } from "../helpers/stores";
@@ -38,7 +39,7 @@ beforeAll(async () => {
 }, 120_000);
 
 afterEach(() => {
-  errorReport.errorReportLimiter.clear();
+  errorReportLimiter.clear();
   vi.restoreAllMocks();
 });
 
@@ -132,7 +133,7 @@ describe("api/error_report/", () => {
 
   it("is throttled per user, and per client for anonymous callers: 429 with Retry-After", async () => {
     const report = (who: string) => callRoute(errorReport, "/api/error_report/", { method: "POST", body: { message: "loop" }, cookie: who });
-    for (let i = 0; i < errorReport.ERROR_REPORT_RATE.perAddress; i++) expect((await report(cookie)).status).toBe(200);
+    for (let i = 0; i < ERROR_REPORT_RATE.perAddress; i++) expect((await report(cookie)).status).toBe(200);
     const limited = await report(cookie);
     expect(limited.status).toBe(429);
     expect(Number(limited.headers.get("Retry-After"))).toBeGreaterThan(0);

@@ -18,6 +18,7 @@ import * as privateRoute from "~/routes/_app.lookingglass";
 import * as publicRoute from "~/routes/public.lookingglass";
 import * as indexRoute from "~/routes/_index";
 import { useServicesForTests } from "~/server/services.server";
+import { readCsv } from "../helpers/csv";
 import { getRequest, runRoute, sessionCookie } from "../helpers/http";
 import { openTestStores, type TestStores } from "../helpers/stores";
 
@@ -262,6 +263,34 @@ describe("Looking Glass export", () => {
     } finally {
       vi.useRealTimers();
       await stores.pg.db.update(userSettings).set({ timezone: "UTC" }).where(eq(userSettings.userId, user.id));
+    }
+  });
+
+  it("csv cells from routing data that would start a spreadsheet formula arrive as text with a leading apostrophe", async () => {
+    // A vantage point whose router and city were written as formulas, holding a prefix no other test asks for.
+    const evil = { key: "evil1", city: "@SUM(1+1)", country: "Germany", router: '=HYPERLINK("http://x","click")', ip: "192.0.2.66", isPublic: true, description: "", legacyDescription: "" };
+    await stores.pg.db.insert(vantagePoints).values(evil);
+    await stores.ch.client.insert({ table: "rib_entries", values: [{ ...rib("fra1", "10.66.0.0/24"), vantage_point: evil.key, router_ip: evil.ip }], format: "JSONEachRow" });
+    try {
+      const evilQuery = query({ selectedVantagePoints: '["all"]', queryType: "IpPrefixQuery", queryTerm: "10.66.0.0/24" });
+      const download = async (path: string, cookie?: string) => {
+        const res = await runRoute(exportRoute.loader, getRequest(path, cookie));
+        expect(res.status).toBe(200);
+        return readCsv(String(res.data), path.includes("variant=public") ? ";" : ",");
+      };
+      const [privateHeader, privateRow, ...privateRest] = await download(`/api/lookingglass/export?${evilQuery}&format=csv`, cookies.lg);
+      expect(privateRest).toEqual([]);
+      const privateCell = privateRow[privateHeader.indexOf("Vantage point")];
+      expect(privateCell).toBe(`'${evil.router} @SUM(1+1), Germany`);
+      // Numbers stay numbers (local preference, MED).
+      expect(privateRow[privateHeader.indexOf("Local preference")]).toBe("100");
+
+      await setPublic(true);
+      const [publicHeader, publicRow] = await download(`/api/lookingglass/export?${evilQuery}&variant=public&format=csv`);
+      expect(publicRow[publicHeader.indexOf("Vantage point")]).toBe("'@SUM(1+1), Germany");
+      for (const row of [privateRow, publicRow]) expect(row.filter((cell) => /^[=+@\t\r]/.test(cell))).toEqual([]);
+    } finally {
+      await stores.pg.db.delete(vantagePoints).where(eq(vantagePoints.key, evil.key));
     }
   });
 

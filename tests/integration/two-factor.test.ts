@@ -9,8 +9,10 @@ import { generate } from "otplib";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { recoveryCodes, sessions, siteSettings, totpDevices, userPermissions, users } from "~db/postgres/schema";
 import { MESSAGES } from "~/lib/messages";
+import { REAUTH_MESSAGES } from "~/lib/reauthentication";
 import * as appLayout from "~/routes/_app";
 import * as securityPage from "~/routes/_app.settings_.security";
+import * as settingApi from "~/routes/auth.settings.$name";
 import * as verifyApi from "~/routes/auth.2fa";
 import * as devicesApi from "~/routes/auth.2fa.devices";
 import * as deviceApi from "~/routes/auth.2fa.devices.$id";
@@ -18,7 +20,10 @@ import * as generateKeyApi from "~/routes/auth.2fa.devices.generate_key";
 import * as recoveryApi from "~/routes/auth.2fa.devices.generate_recovery_codes";
 import * as loginPage from "~/routes/login";
 import * as secondStepPage from "~/routes/login_.2fa";
+import { PEER_ADDRESS_HEADER } from "~/server/auth/client-address.server";
+
 import { createSession } from "~/server/auth/session.server";
+import { THROTTLE } from "~/server/auth/throttle.server";
 import {
   confirmDevice,
   deleteDevice,
@@ -437,6 +442,7 @@ describe("auth/2fa JSON endpoints", () => {
     expect(forged.data.exception_code).toBe("csrf_failed");
     const withHeader = getRequest("/auth/2fa/devices/generate_recovery_codes/", cookie);
     withHeader.headers.set("X-CSRFToken", CSRF_TOKEN);
+    withHeader.headers.set("X-Current-Password", encodeURIComponent(user.password));
     const codes = await run(recoveryApi.loader, withHeader);
     expect(codes.data.codes).toHaveLength(10);
 
@@ -476,7 +482,7 @@ describe("/settings/security", () => {
     expect(confirmed.data.notice).toContain("Phone");
 
     expect((await run(securityPage.action, formRequest("/settings/security", { intent: "enable-2fa" }, cookie))).status).toBe(200);
-    const codes = await run(securityPage.action, formRequest("/settings/security", { intent: "generate-recovery-codes" }, cookie));
+    const codes = await run(securityPage.action, formRequest("/settings/security", { intent: "generate-recovery-codes", current_password: user.password }, cookie));
     expect(codes.data.recoveryCodes).toHaveLength(10);
     const after = await run(securityPage.loader, getRequest("/settings/security", cookie));
     expect(after.data).toMatchObject({ enabled: true, devices: [{ id, name: "Phone" }], unusedRecoveryCodes: 10 });
@@ -484,7 +490,7 @@ describe("/settings/security", () => {
     const refused = await run(securityPage.action, formRequest("/settings/security", { intent: "delete-device", deviceId: String(id) }, cookie));
     expect(refused.status).toBe(400);
     expect(refused.data.error).toBe(TWO_FACTOR_MESSAGES.lastDeviceVoluntary);
-    await run(securityPage.action, formRequest("/settings/security", { intent: "disable-2fa" }, cookie));
+    await run(securityPage.action, formRequest("/settings/security", { intent: "disable-2fa", current_password: user.password }, cookie));
     expect((await run(securityPage.action, formRequest("/settings/security", { intent: "delete-device", deviceId: String(id) }, cookie))).status).toBe(200);
 
     // Anonymous visitors go to login; posts without the CSRF field are refused.
@@ -495,5 +501,157 @@ describe("/settings/security", () => {
       body: new URLSearchParams({ intent: "generate-recovery-codes" }).toString(),
     });
     expect((await run(securityPage.action, noCsrf)).status).toBe(403);
+  });
+});
+
+describe("re-authentication for turning 2FA off and new recovery codes", () => {
+  let peer = 0;
+  /** Each test from its own client address, so the login throttle's counts are the test's own. */
+  const fromNewClient = () => `198.51.100.${++peer}`;
+
+  /** GET generate_recovery_codes/ with the CSRF header and the given re-authentication headers. */
+  function recoveryCodesRequest(cookie: string, address: string, proof: Record<string, string> = {}): Request {
+    const request = getRequest("/auth/2fa/devices/generate_recovery_codes/", cookie);
+    request.headers.set("X-CSRFToken", CSRF_TOKEN);
+    request.headers.set(PEER_ADDRESS_HEADER, address);
+    for (const [name, value] of Object.entries(proof)) request.headers.set(name, value);
+    return request;
+  }
+
+  function disableRequest(cookie: string, address: string, proof: Record<string, string> = {}): Request {
+    const request = jsonRequest("/auth/settings/enable_2fa/", { value: false }, { cookie });
+    request.headers.set(PEER_ADDRESS_HEADER, address);
+    for (const [name, value] of Object.entries(proof)) request.headers.set(name, value);
+    return request;
+  }
+
+  const codeHashes = async (userId: number) =>
+    (await db().select({ hash: recoveryCodes.codeHash }).from(recoveryCodes).where(eq(recoveryCodes.userId, userId))).map((r) => r.hash).sort();
+
+  it("generate_recovery_codes/: missing or wrong proof changes nothing; the right password or a current code works", async () => {
+    const { user, key } = await enrolled({ enable: true });
+    const cookie = await session(user.id, "LOGGED_IN");
+    const address = fromNewClient();
+    await generateRecoveryCodes(db(), user.id);
+    const before = await codeHashes(user.id);
+
+    const missing = await run(recoveryApi.loader, recoveryCodesRequest(cookie, address));
+    expect(missing.status).toBe(400);
+    expect(missing.data).toMatchObject({ detail: REAUTH_MESSAGES.missing, exception_code: "reauthentication_required" });
+    expect(missing.data.errors.map((e: { field: string }) => e.field)).toEqual(["X-Current-Password", "X-OTP-Code"]);
+    const wrong = await run(recoveryApi.loader, recoveryCodesRequest(cookie, address, { "X-Current-Password": "not-the-password" }));
+    expect(wrong.status).toBe(403);
+    expect(wrong.data).toMatchObject({ detail: REAUTH_MESSAGES.wrong, exception_code: "reauthentication_failed" });
+    expect(wrong.data.errors[0].field).toBe("X-Current-Password");
+    const wrongCodeAnswer = await run(recoveryApi.loader, recoveryCodesRequest(cookie, address, { "X-OTP-Code": await wrongCode(key.secret) }));
+    expect(wrongCodeAnswer.status).toBe(403);
+    expect(wrongCodeAnswer.data.errors[0].field).toBe("X-OTP-Code");
+    expect(await codeHashes(user.id)).toEqual(before);
+
+    const withPassword = await run(recoveryApi.loader, recoveryCodesRequest(cookie, address, { "X-Current-Password": encodeURIComponent(user.password) }));
+    expect(withPassword.status).toBe(200);
+    expect(withPassword.data.codes).toHaveLength(10);
+    expect(await codeHashes(user.id)).not.toEqual(before);
+
+    const withCode = await run(recoveryApi.loader, recoveryCodesRequest(cookie, address, { "X-OTP-Code": await nextCode(key.secret) }));
+    expect(withCode.status).toBe(200);
+    expect(withCode.data.codes).toHaveLength(10);
+    // The same TOTP step is not accepted twice.
+    const replay = await run(recoveryApi.loader, recoveryCodesRequest(cookie, address, { "X-OTP-Code": await nextCode(key.secret) }));
+    expect(replay.status).toBe(403);
+  });
+
+  it("takes a percent-encoded password with any characters, and refuses a malformed encoding", async () => {
+    const user = await makeUser();
+    const password = "pässwörd € 100% sicher";
+    await db().update(users).set({ passwordHash: await hashPassword(password) }).where(eq(users.id, user.id));
+    const cookie = await session(user.id, "LOGGED_IN");
+    const address = fromNewClient();
+    const ok = await run(recoveryApi.loader, recoveryCodesRequest(cookie, address, { "X-Current-Password": encodeURIComponent(password) }));
+    expect(ok.status).toBe(200);
+    const malformed = await run(recoveryApi.loader, recoveryCodesRequest(cookie, address, { "X-Current-Password": "100%" }));
+    expect(malformed.status).toBe(400);
+    expect(malformed.data.errors[0].field).toBe("X-Current-Password");
+  });
+
+  it("auth/settings/enable_2fa/ false: needs the proof, a recovery code works once; true needs none", async () => {
+    const { user } = await enrolled({ enable: true });
+    const cookie = await session(user.id, "LOGGED_IN");
+    const address = fromNewClient();
+    const [first, second] = await generateRecoveryCodes(db(), user.id);
+    const call = (proof: Record<string, string> = {}) => run(settingApi.action, disableRequest(cookie, address, proof), { name: "enable_2fa" });
+
+    const missing = await call();
+    expect(missing.status).toBe(400);
+    expect(missing.data.exception_code).toBe("reauthentication_required");
+    expect((await twoFactorStatus(db(), user.id)).enabled).toBe(true);
+    expect((await call({ "X-Current-Password": "wrong-password-here" })).status).toBe(403);
+    expect((await twoFactorStatus(db(), user.id)).enabled).toBe(true);
+
+    const withRecovery = await call({ "X-OTP-Code": first.toUpperCase() });
+    expect(withRecovery.status).toBe(200);
+    expect(withRecovery.data.enable_2fa).toBe(false);
+    expect(await unusedRecoveryCodeCount(db(), user.id)).toBe(9);
+
+    const on = await run(settingApi.action, jsonRequest("/auth/settings/enable_2fa/", { value: true }, { cookie }), { name: "enable_2fa" });
+    expect(on.status).toBe(200);
+    expect(on.data.enable_2fa).toBe(true);
+    // A recovery code works once.
+    expect((await call({ "X-OTP-Code": first })).status).toBe(403);
+    expect((await twoFactorStatus(db(), user.id)).enabled).toBe(true);
+    expect((await call({ "X-OTP-Code": second })).status).toBe(200);
+    expect((await twoFactorStatus(db(), user.id)).enabled).toBe(false);
+  });
+
+  it("wrong passwords count in the login throttle: after the limit the right one is refused too, here and at login", async () => {
+    const { user } = await enrolled({ enable: true });
+    const cookie = await session(user.id, "LOGGED_IN");
+    const address = fromNewClient();
+    for (let i = 0; i < THROTTLE.perAccountAndClient; i++) {
+      expect((await run(recoveryApi.loader, recoveryCodesRequest(cookie, address, { "X-Current-Password": `wrong-${i}-password` }))).status).toBe(403);
+    }
+    const refused = await run(recoveryApi.loader, recoveryCodesRequest(cookie, address, { "X-Current-Password": encodeURIComponent(user.password) }));
+    expect(refused.status).toBe(429);
+    expect(Number(refused.headers.get("Retry-After"))).toBeGreaterThan(0);
+    expect(refused.data.exception_code).toBe("reauthentication_throttled");
+    // The login screen from the same client counts the same failures.
+    const login = formRequest("/login", { email: user.email, password: user.password });
+    login.headers.set(PEER_ADDRESS_HEADER, address);
+    expect((await run(loginPage.action, login)).status).toBe(429);
+    // Another client (the user's own browser elsewhere) is not locked out.
+    const elsewhere = await run(recoveryApi.loader, recoveryCodesRequest(cookie, fromNewClient(), { "X-Current-Password": encodeURIComponent(user.password) }));
+    expect(elsewhere.status).toBe(200);
+  });
+
+  it("/settings/security: the disable and regenerate forms need the password or a code, and change nothing without", async () => {
+    const { user, key } = await enrolled({ enable: true });
+    const cookie = await session(user.id, "LOGGED_IN");
+    const address = fromNewClient();
+    const post = (fields: Record<string, string>) => {
+      const request = formRequest("/settings/security", fields, cookie);
+      request.headers.set(PEER_ADDRESS_HEADER, address);
+      return run(securityPage.action, request);
+    };
+    await generateRecoveryCodes(db(), user.id);
+    const before = await codeHashes(user.id);
+
+    const missing = await post({ intent: "disable-2fa", current_password: "", otp_code: "" });
+    expect(missing.status).toBe(400);
+    expect(missing.data.error).toBe(REAUTH_MESSAGES.missing);
+    const wrong = await post({ intent: "disable-2fa", current_password: "not-my-password" });
+    expect(wrong.status).toBe(403);
+    expect(wrong.data.error).toBe(REAUTH_MESSAGES.wrong);
+    expect((await twoFactorStatus(db(), user.id)).enabled).toBe(true);
+
+    const regenerateWrong = await post({ intent: "generate-recovery-codes", otp_code: await wrongCode(key.secret) });
+    expect(regenerateWrong.status).toBe(403);
+    expect(regenerateWrong.data.recoveryCodes).toBeUndefined();
+    expect(await codeHashes(user.id)).toEqual(before);
+    const regenerate = await post({ intent: "generate-recovery-codes", otp_code: await currentCode(key.secret) });
+    expect(regenerate.data.recoveryCodes).toHaveLength(10);
+
+    const disabled = await post({ intent: "disable-2fa", current_password: user.password });
+    expect(disabled.status).toBe(200);
+    expect((await twoFactorStatus(db(), user.id)).enabled).toBe(false);
   });
 });

@@ -11,6 +11,7 @@
 import { z } from "zod";
 import { asIndirectBodySchema, linkLevelQuerySchema, netflowStatisticsBodySchema, untrackedBodySchema } from "~/features/flows/analysis.server";
 import { flowsBodySchema, sankeyBodySchema } from "~/features/flows/request-schema";
+import { REAUTH_HEADERS } from "~/lib/reauthentication";
 import { dimensionQuerySchema, mappingBodySchema, mappingLayerQuerySchema, mappingQuerySchema, tagValuesBodySchema } from "~/features/tags/request-schema";
 import { API_VERSIONS, type Access, type Method } from "./contract.server";
 
@@ -30,6 +31,8 @@ export type Operation = {
   response: JsonSchema;
   /** A non-JSON success body (e.g. CSV). */
   responseType?: string;
+  /** Needs the current password or a code in headers (always, or only in the case the text names). */
+  reauthentication?: "always" | string;
   description?: string;
 };
 
@@ -76,14 +79,14 @@ export const OPERATIONS: Operation[] = [
   { file: "auth.user.ts", method: "GET", path: "/auth/user/", summary: "The current user with permissions, feature flags, restrictions and session_status.", access: "session", response: anyObject },
   { file: "auth.logout.ts", method: "POST", path: "/auth/logout/", summary: "Ends the session.", access: "session", response: ok },
   { file: "auth.featureflags.ts", method: "GET", path: "/auth/featureflags/", summary: "Feature flags in force for the user.", access: "login", response: anyObject },
-  { file: "auth.settings.$name.ts", method: "POST", path: "/auth/settings/{name}/", summary: "Changes a user (or, with level, site) setting: timezone, csv_delimiter, thresholds, build-out, enable_2fa.", access: "login", body: obj({ value: {}, level: str }, ["value"]), response: anyObject },
+  { file: "auth.settings.$name.ts", method: "POST", path: "/auth/settings/{name}/", summary: "Changes a user (or, with level, site) setting: timezone, csv_delimiter, thresholds, build-out, enable_2fa.", access: "login", body: obj({ value: {}, level: str }, ["value"]), response: anyObject, reauthentication: "when enable_2fa is set to false" },
   { file: "auth.groups.ts", method: "GET", path: "/auth/groups/", summary: "All groups and the user's groups.", access: "login", response: obj({ allGroups: arr(anyObject), myGroups: arr(anyObject) }) },
   { file: "auth.groups.ts", method: "POST", path: "/auth/groups/", summary: "Changes the user's group (users who may).", access: "login", body: obj({ groups: arr({}) }), response: anyObject },
   { file: "auth.2fa.devices.ts", method: "GET", path: "/auth/2fa/devices/", summary: "The user's TOTP devices.", access: "login", response: arr(anyObject) },
   { file: "auth.2fa.devices.ts", method: "POST", path: "/auth/2fa/devices/", summary: "Confirms a new TOTP device with a code.", access: "login", body: obj({ id: int, code: str }), response: anyObject },
   { file: "auth.2fa.devices.$id.ts", method: "DELETE", path: "/auth/2fa/devices/{id}/", summary: "Removes a TOTP device of the user.", access: "login", response: ok },
   { file: "auth.2fa.devices.generate_key.ts", method: "GET", path: "/auth/2fa/devices/generate_key/", summary: "A new TOTP key with its QR code (an unconfirmed device).", access: "login", response: anyObject },
-  { file: "auth.2fa.devices.generate_recovery_codes.ts", method: "GET", path: "/auth/2fa/devices/generate_recovery_codes/", summary: "New recovery codes, shown once.", access: "login", response: anyObject },
+  { file: "auth.2fa.devices.generate_recovery_codes.ts", method: "GET", path: "/auth/2fa/devices/generate_recovery_codes/", summary: "New recovery codes, shown once.", access: "login", response: anyObject, reauthentication: "always" },
   { file: "auth.notifications.ts", method: "GET", path: "/auth/notifications/", summary: "The user's notifications.", access: "login", response: arr(obj({ id: int, is_read: bool, is_archived: bool, do_pop_up: bool }, ["id"])) },
   { file: "auth.notifications.ts", method: "POST", path: "/auth/notifications/", summary: "Marks notifications read/unread or archived.", access: "login", body: arr(obj({ id: int, is_read: bool, is_archived: bool }, ["id"])), response: anyObject },
   { file: "auth.notifications.$id.ts", method: "DELETE", path: "/auth/notifications/{id}/", summary: "Deletes a notification of the user.", access: "login", response: ok },
@@ -299,12 +302,37 @@ function accessText(access: Access): string {
   return `Logged-in users holding ${access.permission}.`;
 }
 
+/** The re-authentication headers (one of the two is needed; headers, never the query string, which ends up in logs). */
+const REAUTH_PARAMETERS: JsonSchema[] = [
+  {
+    name: REAUTH_HEADERS.password,
+    in: "header",
+    required: false,
+    schema: str,
+    description: "The current password, percent-encoded as encodeURIComponent does (so any character fits a header). Wrong ones count in the login throttle.",
+  },
+  {
+    name: REAUTH_HEADERS.code,
+    in: "header",
+    required: false,
+    schema: str,
+    description: "Instead of the password: a current 6-digit code of a confirmed two-factor device, or an unused recovery code (used up by this call). Wrong ones count in the two-factor throttle.",
+  },
+];
+
 function parameters(op: Operation): JsonSchema[] {
   const path = [...op.path.matchAll(/\{(\w+)\}/g)].map((m) => ({ name: m[1], in: "path", required: true, schema: str }));
-  if (!op.query) return path;
+  const headers = op.reauthentication ? REAUTH_PARAMETERS : [];
+  if (!op.query) return [...path, ...headers];
   const schema = asJson(op.query) as { properties?: Record<string, JsonSchema>; required?: string[] };
   const query = Object.entries(schema.properties ?? {}).map(([name, s]) => ({ name, in: "query", required: (schema.required ?? []).includes(name), schema: s }));
-  return [...path, ...query];
+  return [...path, ...query, ...headers];
+}
+
+function reauthenticationText(op: Operation): string | null {
+  if (!op.reauthentication) return null;
+  const when = op.reauthentication === "always" ? "" : ` ${op.reauthentication}`;
+  return `Re-authentication${when}: the current password in ${REAUTH_HEADERS.password} or a code in ${REAUTH_HEADERS.code}; missing 400, wrong 403 (nothing changed), too many wrong ones 429 with Retry-After.`;
 }
 
 function operationObject(op: Operation): JsonSchema {
@@ -323,7 +351,7 @@ function operationObject(op: Operation): JsonSchema {
   responses["503"] = { $ref: "#/components/responses/Error" };
   return {
     summary: op.summary,
-    description: [accessText(op.access), op.description, mutation && op.access !== "public" ? "With a session cookie, send the csrftoken cookie's value in X-CSRFToken." : null].filter(Boolean).join(" "),
+    description: [accessText(op.access), op.description, reauthenticationText(op), mutation && op.access !== "public" ? "With a session cookie, send the csrftoken cookie's value in X-CSRFToken." : null].filter(Boolean).join(" "),
     operationId: `${op.method.toLowerCase()}_${op.path.replace(/[^A-Za-z0-9]+/g, "_").replace(/^_|_$/g, "")}`,
     "x-access": typeof op.access === "object" ? { permission: op.access.permission } : op.access,
     "x-route-file": `app/routes/${op.file}`,
