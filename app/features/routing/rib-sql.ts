@@ -269,7 +269,9 @@ function tableClauses(table: ControlPlaneTableQuery): { conditions: string[]; or
   }
   if (table.sort === "vantagePoint") params.vantagePointOrder = table.vantagePointOrder ?? [];
   const empty = emptyLast(table.sort);
-  const orderBy = `${empty ? `${empty} ASC, ` : ""}${SORT_KEYS[table.sort]} ${table.order === "asc" ? "ASC" : "DESC"}, `;
+  const chosen = `${SORT_KEYS[table.sort]} ${table.order === "asc" ? "ASC" : "DESC"}`;
+  // The history's own order (newest first) ends every ORDER BY: a sort that is just that adds nothing.
+  const orderBy = chosen === "timestamp DESC" && !empty ? "" : `${empty ? `${empty} ASC, ` : ""}${chosen}, `;
   return { conditions, orderBy, params };
 }
 
