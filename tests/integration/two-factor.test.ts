@@ -647,7 +647,8 @@ describe("re-authentication for turning 2FA off and new recovery codes", () => {
     expect(regenerateWrong.status).toBe(403);
     expect(regenerateWrong.data.recoveryCodes).toBeUndefined();
     expect(await codeHashes(user.id)).toEqual(before);
-    const regenerate = await post({ intent: "generate-recovery-codes", otp_code: await currentCode(key.secret) });
+    // The next step's code: the current one was just spent confirming the device.
+    const regenerate = await post({ intent: "generate-recovery-codes", otp_code: await nextCode(key.secret) });
     expect(regenerate.data.recoveryCodes).toHaveLength(10);
 
     const disabled = await post({ intent: "disable-2fa", current_password: user.password });
