@@ -210,8 +210,11 @@ describeBothModes("keyboard only", (m) => {
     const chosen = await m.page.locator("select[name=dimension]").inputValue();
     expect(chosen).not.toBe(before);
     if (m.javaScriptEnabled) {
-      // With JavaScript a changed option applies itself.
+      // With JavaScript a changed option applies itself, and the keyboard user keeps their place:
+      // the form drawn for the new URL gives the focus back to the same control, visibly.
       await m.page.waitForURL((url) => url.searchParams.get("dimension") === chosen);
+      await m.page.waitForFunction(() => (document.activeElement as HTMLSelectElement | null)?.name === "dimension");
+      expect((await focusVisible(m.page)).visible).toBe(true);
     } else {
       await tabTo(m.page, "form[aria-label$='options'] button[type=submit]");
       await Promise.all([m.page.waitForURL((url) => url.searchParams.get("dimension") === chosen), m.page.keyboard.press("Enter")]);

@@ -22,7 +22,9 @@ function useDebouncedAutoSubmit(formRef: React.RefObject<HTMLFormElement>): () =
   const schedule = useCallback(() => {
     clearTimeout(timer.current);
     timer.current = setTimeout(() => {
-      if (formRef.current) submit(formRef.current, { method: "get" });
+      if (!formRef.current) return;
+      rememberFocus(formRef.current);
+      submit(formRef.current, { method: "get" });
     }, SUBMIT_DELAY_MS);
   }, [formRef, submit]);
   useEffect(() => {
@@ -41,6 +43,31 @@ function useDebouncedAutoSubmit(formRef: React.RefObject<HTMLFormElement>): () =
     };
   }, [formRef, schedule]);
   return schedule;
+}
+
+/**
+ * The control that had the focus when the form submitted itself. The form is drawn anew for the new
+ * URL (its key is the search), which would drop a keyboard user's focus onto the page's body; the new
+ * form gives the focus back to the same control (for radios: the same value).
+ */
+let focusBeforeSubmit: { name: string; value: string | null } | null = null;
+
+function rememberFocus(form: HTMLFormElement) {
+  const active = document.activeElement as HTMLInputElement | null;
+  focusBeforeSubmit = active && form.contains(active) && active.name ? { name: active.name, value: active.type === "radio" ? active.value : null } : null;
+}
+
+function useRestoredFocus(formRef: React.RefObject<HTMLFormElement>) {
+  useEffect(() => {
+    const wanted = focusBeforeSubmit;
+    const form = formRef.current;
+    if (!wanted || !form) return;
+    focusBeforeSubmit = null;
+    const target = [...form.elements].find(
+      (el): el is HTMLInputElement => (el as HTMLInputElement).name === wanted.name && (wanted.value === null || (el as HTMLInputElement).value === wanted.value),
+    );
+    target?.focus();
+  }, [formRef]);
 }
 
 /** Without JavaScript: one text field per filter parameter (`DIMENSION:value,!value`) and one for a new filter. */
@@ -73,6 +100,7 @@ function FilterTextFields({ filters }: { filters: readonly string[] }) {
 export function OptionsForm({ data, path, label }: { data: ExplorerData; path: string; label: string }) {
   const formRef = useRef<HTMLFormElement>(null);
   const scheduleSubmit = useDebouncedAutoSubmit(formRef);
+  useRestoredFocus(formRef);
   const hydrated = useHydrated();
   const { params } = data;
   const navigation = useNavigation();
