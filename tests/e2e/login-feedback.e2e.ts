@@ -18,10 +18,9 @@ describeBothModes("login feedback", (m) => {
       await route.continue();
     });
     await m.page.fill("input[name=password]", "flowlens-staff");
-    const started = Date.now();
     await m.page.click("button[type=submit]");
-    await error.waitFor({ state: "detached", timeout: 500 });
-    expect(Date.now() - started).toBeLessThan(1_000);
+    // Gone while the held submission is still on its way (it is held for 2 s).
+    await error.waitFor({ state: "detached", timeout: 1_500 });
     // The submission was still pending when the error went.
     expect(new URL(m.page.url()).pathname).toBe("/login");
     await m.page.waitForURL((url) => url.pathname !== "/login", { timeout: 30_000 });
