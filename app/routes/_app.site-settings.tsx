@@ -73,21 +73,15 @@ export async function action({ request }: ActionFunctionArgs) {
   const values: Record<string, string> = {};
   for (const [key, value] of form.entries()) if (typeof value === "string" && key !== "csrfmiddlewaretoken") values[key] = value;
 
-  if (intent === "site") {
+  /** The forms only staff and superusers may save: check, validate, store, then back with `saved=<intent>`. */
+  async function saveAsAdmin<T>(form: "site" | "legal", checked: { values: T | null; errors: Record<string, string> }, store: (clean: T) => Promise<unknown>) {
     if (role !== "admin") throw data({ detail: MESSAGES.permissionDenied }, { status: 403 });
-    const { values: clean, errors } = validateSiteSettings(values);
-    if (!clean) return data<ActionResult>({ intent, errors, values }, { status: 400 });
-    await updateSiteSettings(db, user, clean);
-    return redirect("/site-settings?saved=site");
+    if (!checked.values) return data<ActionResult>({ intent: form, errors: checked.errors, values }, { status: 400 });
+    await store(checked.values);
+    return redirect(`/site-settings?saved=${form}`);
   }
-
-  if (intent === "legal") {
-    if (role !== "admin") throw data({ detail: MESSAGES.permissionDenied }, { status: 403 });
-    const { values: clean, errors } = validateLegalTexts(values);
-    if (!clean) return data<ActionResult>({ intent, errors, values }, { status: 400 });
-    await updateLegalTexts(db, user, clean);
-    return redirect("/site-settings?saved=legal");
-  }
+  if (intent === "site") return saveAsAdmin("site", validateSiteSettings(values), (clean) => updateSiteSettings(db, user, clean));
+  if (intent === "legal") return saveAsAdmin("legal", validateLegalTexts(values), (clean) => updateLegalTexts(db, user, clean));
 
   if (intent === "style") {
     const raw: Record<string, unknown> = {
