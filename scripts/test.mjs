@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // `npm test`: the whole flowlens test suite.
 //
+//   0. runs the linter (`npm run lint`: eslint with the layering rules, prettier's check; offline),
 //   1. makes sure a Chromium for the browser tests exists (installs Debian's chromium when root + apt-get),
 //   2. makes sure ping/traceroute exist (installs them when root + apt-get; only warns otherwise),
 //   3. chooses the stores: a throwaway PostgreSQL database when TEST_DATABASE_URL / DATABASE_URL / CI is set,
@@ -46,6 +47,10 @@ const runE2e = !flags.unitOnly;
 const runBuild = runE2e && !flags.skipBuild;
 
 const VITEST = path.join(root, "node_modules/vitest/vitest.mjs");
+const ESLINT = path.join(root, "node_modules/eslint/bin/eslint.js");
+const PRETTIER = path.join(root, "node_modules/prettier/bin/prettier.cjs");
+/** What prettier formats (package.json's "format" script names the same set). */
+const PRETTIER_FILES = ["--log-level=warn", "app/**/*.{ts,tsx}", "db/**/*.ts", "scripts/**/*.{ts,mjs}", "tests/**/*.{ts,tsx}", "bench/**/*.ts", "*.{ts,mjs,js}"];
 const REMIX_CLI = path.join(root, "node_modules/@remix-run/dev/dist/cli.js");
 const RESULTS_DIR = path.join(root, "test-results");
 const UNIT_JSON = path.join(RESULTS_DIR, "unit.json");
@@ -380,8 +385,15 @@ const rmReport = (file) => fs.rmSync(file, { force: true });
 // ---------------------------------------------------------------------------------------------------------------
 
 async function main() {
-  const summary = { unit: "skipped", build: "skipped", e2e: "skipped" };
+  const summary = { lint: "skipped", unit: "skipped", build: "skipped", e2e: "skipped" };
   let unitCounts = null;
+
+  // 0. Lint: the layering rules are part of the suite (a failure is reported, the tests still run).
+  if (runUnit) {
+    log("lint (eslint . && prettier --check)");
+    summary.lint = (await run(process.execPath, [ESLINT, "."])) === 0 && (await run(process.execPath, [PRETTIER, "--check", ...PRETTIER_FILES])) === 0 ? "PASS" : "FAIL";
+  }
+  if (interrupted) return 130;
   let e2eCounts = null;
 
   // a. Browser
@@ -496,6 +508,7 @@ async function main() {
 
   // h. Summary
   const parts = [];
+  if (runUnit) parts.push(`lint ${summary.lint}`);
   if (runUnit) {
     const n = unitCounts ? ` (${unitCounts.passed}/${unitCounts.total} tests passed${unitCounts.skipped ? `, ${unitCounts.skipped} skipped` : ""})` : "";
     parts.push(`unit/integration ${summary.unit}${n}`);

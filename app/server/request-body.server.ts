@@ -116,7 +116,7 @@ export const FIELD_MAX_LENGTH: Record<string, number> = {
 const DEFAULT_FIELD_MAX_LENGTH = 100_000;
 
 // NUL and the other C0 controls except tab, line feed and carriage return, which textareas send.
-// eslint-disable-next-line no-control-regex
+ 
 const FORBIDDEN_CONTROL = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F]/;
 
 /**

@@ -12,7 +12,6 @@ import { appURL, describeBothModes, type BrowserMode } from "./browser";
 const DEEP_LINK = "/flow-explorer?dimension=AS_SRC_INGRESS&dateRange=LAST_2_DAYS";
 const TABLE_ROWS = "[data-testid=flow-table] tbody tr";
 const FORM = "form[aria-label='Flow Explorer options']";
-const DAY = 86_400;
 
 async function logIn(page: Page, email = "operator@flowlens.example", password = "flowlens-operator") {
   await page.goto(appURL("/login"));
@@ -48,16 +47,6 @@ async function toastWith(page: Page, message: string): Promise<string> {
   const toast = page.locator(".mantine-Notification-root", { hasText: message }).first();
   await toast.waitFor();
   return toast.innerText();
-}
-
-/** Picks a day in an open date picker (moving to the next month when the day lies there). */
-async function pickDay(page: Page, ts: number) {
-  const label = new Date(ts * 1000).toLocaleDateString("en-GB", { day: "numeric", month: "long", year: "numeric", timeZone: "UTC" });
-  // Only the open picker's calendar (a closed one may still be in the page), once it is shown.
-  await page.locator(".mantine-Popover-dropdown:visible").first().waitFor();
-  const day = page.locator(`.mantine-Popover-dropdown button[aria-label='${label}']:not([data-outside]):visible`);
-  if ((await day.count()) === 0) await page.locator(".mantine-Popover-dropdown button[data-direction=next]:visible").click();
-  await day.click();
 }
 
 describeBothModes("flow explorer", (m) => {

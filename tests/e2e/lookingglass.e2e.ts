@@ -8,7 +8,7 @@ import { expect, it } from "vitest";
 import { pageJavaScript } from "../../bench/deep-link";
 import type { Page } from "playwright-core";
 import { MESSAGES } from "~/lib/messages";
-import { appURL, describeBothModes, type BrowserMode } from "./browser";
+import { appURL, describeBothModes } from "./browser";
 import { enablePublicLookingGlass } from "./public-lookingglass";
 
 const CLIENT_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../build/client");

@@ -101,10 +101,12 @@ const sumBy = <K>(list: Row[], key: (r: Row) => K) => {
 type Module = { loader: unknown; action: unknown };
 async function post(module: Module, path: string, userId: number, body: unknown) {
   const res = await callRoute(module as never, path, { method: "POST", cookie: await sessionCookie(stores, userId), body });
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- assertions walk arbitrary JSON
   return { status: res.status, data: (await res.json()) as any };
 }
 async function get(module: Module, path: string, userId: number) {
   const res = await callRoute(module as never, path, { cookie: await sessionCookie(stores, userId) });
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- assertions walk arbitrary JSON
   return { status: res.status, data: (await res.json()) as any };
 }
 

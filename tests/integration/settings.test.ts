@@ -91,6 +91,7 @@ type RouteFn = (args: { request: Request; params: Record<string, string>; contex
 const call = (fn: unknown, request: Request, params: Record<string, string> = {}) => (fn as RouteFn)({ request, params, context: {} });
 
 /** A loader/action result or thrown value → { status, body }. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- assertions walk arbitrary JSON
 async function outcome(run: () => Promise<unknown>): Promise<{ status: number; body: any; location?: string | null }> {
   let value: unknown;
   try {

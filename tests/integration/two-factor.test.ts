@@ -44,7 +44,6 @@ import { useServicesForTests } from "~/server/services.server";
 import { CSRF_TOKEN, formRequest, getRequest, jsonRequest, ORIGIN, runRoute, withCsrf } from "../helpers/http";
 import { openTestStores, type TestStores } from "../helpers/stores";
 
-const CSRF = CSRF_TOKEN;
 
 let stores: TestStores;
 

@@ -69,7 +69,7 @@ export function parseTableState(search: URLSearchParams): ControlPlaneTableState
   const typed = { [SEARCH_PARAM]: search.get(SEARCH_PARAM) ?? "", localPref: search.get("localPref") ?? "" };
   let text = typed[SEARCH_PARAM].trim();
   // Control characters (NUL included) are no text of a row; over-long texts cannot match one.
-  // eslint-disable-next-line no-control-regex
+   
   if (/[\u0000-\u001f\u007f]/.test(text) || text.length > SEARCH_MAX_LENGTH) {
     errors[SEARCH_PARAM] = invalidInput(shown(text), SEARCH_LABEL);
     text = "";

@@ -53,6 +53,7 @@ export function FilterInput({
     }, SEARCH_DELAY_MS);
     return () => clearTimeout(timer);
     // The combobox store is left out: it is a new object every render, its methods do not change.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [dimension, text]);
 
   const take = (value: string) => {

@@ -1,0 +1,104 @@
+// The linter holds the layering rules of docs/architecture.md §2 (which module may import which);
+// formatting is prettier's job (.prettierrc.json), so no stylistic rule lives here.
+import js from "@eslint/js";
+import prettier from "eslint-config-prettier";
+import reactHooks from "eslint-plugin-react-hooks";
+import tseslint from "typescript-eslint";
+
+/** Database clients, drizzle and the schema: only app/server, app/features/**\/*.server.ts and db/ reach them. */
+const DATABASE_MODULES = [
+  { group: ["drizzle-orm", "drizzle-orm/*", "postgres", "@electric-sql/*", "@clickhouse/*", "chdb", "chdb/*"], message: "Routes hold no database code: call a service in app/server or app/features/<tool>/*.server.ts." },
+  { group: ["~db/*", "~db/**"], message: "Routes hold no database code: the schema is used by services, not routes." },
+];
+
+/** Direct use of a store handle (`db.select`, `tx.execute`, `services.pg.db.update`, `services.ch.client`). */
+const DATABASE_CALLS = [
+  { selector: "CallExpression[callee.object.name=/^(db|tx)$/]", message: "Routes hold no SQL: move this query into a service." },
+  { selector: "CallExpression[callee.object.property.name='db']", message: "Routes hold no SQL: move this query into a service." },
+  { selector: "MemberExpression[property.name='client'][object.property.name='ch']", message: "ClickHouse is read through the query door (app/server/clickhouse/query.server.ts), never the client." },
+];
+
+/** The tool screens: none imports another's internals (shared code lives in app/lib, app/components, app/features/shared). */
+const TOOLS = ["flows", "lookingglass", "controlplane"];
+
+export default tseslint.config(
+  { ignores: ["build/**", "node_modules/**", "test-results/**", "data/**", "public/**", "db/postgres/migrations/**", "coverage/**"] },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    plugins: { "react-hooks": reactHooks },
+    rules: {
+      // The two classic hook rules; the compiler-oriented ones flag the deliberate setState of the hydration hook.
+      "react-hooks/rules-of-hooks": "error",
+      "react-hooks/exhaustive-deps": "error",
+      // Input validation matches control characters on purpose (they are refused).
+      "no-control-regex": "off",
+      "@typescript-eslint/no-unused-vars": ["error", { argsIgnorePattern: "^_", varsIgnorePattern: "^_", caughtErrors: "none" }],
+      "@typescript-eslint/no-empty-object-type": "off",
+    },
+  },
+  {
+    files: ["**/*.mjs", "**/*.js", "**/*.cjs"],
+    languageOptions: {
+      globals: { process: "readonly", console: "readonly", URL: "readonly", setTimeout: "readonly", clearTimeout: "readonly", setInterval: "readonly", clearInterval: "readonly", Headers: "readonly", Buffer: "readonly", module: "writable", require: "readonly", __dirname: "readonly" },
+    },
+  },
+  // Browser-reachable modules (everything in app/ that is not *.server, except route modules, whose
+  // loaders and actions Remix strips from the client bundle) import server modules for types only.
+  {
+    files: ["app/**/*.{ts,tsx}"],
+    ignores: ["app/**/*.server.{ts,tsx}", "app/routes/**", "app/root.tsx", "app/entry.server.tsx"],
+    rules: {
+      "@typescript-eslint/no-restricted-imports": [
+        "error",
+        {
+          patterns: [
+            { group: ["**/*.server", "*.server"], allowTypeImports: true, message: "Client modules import server modules for types only." },
+            { group: ["~db/demo/*"], message: "The app does not import the demo generator: db/demo uses the app, not the other way round." },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    files: ["app/routes/**/*.{ts,tsx}", "app/root.tsx"],
+    rules: {
+      "@typescript-eslint/no-restricted-imports": ["error", { patterns: [...DATABASE_MODULES, { group: ["~db/demo/*"], message: "The app does not import the demo generator." }] }],
+      "no-restricted-syntax": ["error", ...DATABASE_CALLS],
+    },
+  },
+  {
+    files: ["app/server/**/*.{ts,tsx}"],
+    rules: {
+      "@typescript-eslint/no-restricted-imports": [
+        "error",
+        {
+          patterns: [
+            { group: ["~/features/*", "~/features/**", "../features/*", "../../features/*"], message: "app/server is the kernel: it imports no feature (features register with it)." },
+            { group: ["~db/demo/*"], message: "The app does not import the demo generator: db/demo uses the app, not the other way round." },
+          ],
+        },
+      ],
+    },
+  },
+  ...TOOLS.flatMap((tool) => {
+    const otherTools = {
+      group: TOOLS.filter((t) => t !== tool).flatMap((t) => [`~/features/${t}/*`, `~/features/${t}/**`, `../../${t}/*`, `../${t}/*`]),
+      message: "A tool does not import another tool's internals: move shared code to app/lib, app/components or app/features/shared.",
+    };
+    const noDemo = { group: ["~db/demo/*"], message: "The app does not import the demo generator." };
+    const serverForTypesOnly = { group: ["**/*.server", "*.server"], allowTypeImports: true, message: "Client modules import server modules for types only." };
+    return [
+      {
+        files: [`app/features/${tool}/**/*.{ts,tsx}`],
+        ignores: [`app/features/${tool}/**/*.server.{ts,tsx}`],
+        rules: { "@typescript-eslint/no-restricted-imports": ["error", { patterns: [otherTools, serverForTypesOnly, noDemo] }] },
+      },
+      {
+        files: [`app/features/${tool}/**/*.server.{ts,tsx}`],
+        rules: { "@typescript-eslint/no-restricted-imports": ["error", { patterns: [otherTools, noDemo] }] },
+      },
+    ];
+  }),
+  prettier,
+);
