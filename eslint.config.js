@@ -7,7 +7,10 @@ import tseslint from "typescript-eslint";
 
 /** Database clients, drizzle and the schema: only app/server, app/features/**\/*.server.ts and db/ reach them. */
 const DATABASE_MODULES = [
-  { group: ["drizzle-orm", "drizzle-orm/*", "postgres", "@electric-sql/*", "@clickhouse/*", "chdb", "chdb/*"], message: "Routes hold no database code: call a service in app/server or app/features/<tool>/*.server.ts." },
+  {
+    group: ["drizzle-orm", "drizzle-orm/*", "postgres", "@electric-sql/*", "@clickhouse/*", "chdb", "chdb/*"],
+    message: "Routes hold no database code: call a service in app/server or app/features/<tool>/*.server.ts.",
+  },
   { group: ["~db/*", "~db/**"], message: "Routes hold no database code: the schema is used by services, not routes." },
 ];
 
@@ -15,7 +18,10 @@ const DATABASE_MODULES = [
 const DATABASE_CALLS = [
   { selector: "CallExpression[callee.object.name=/^(db|tx)$/]", message: "Routes hold no SQL: move this query into a service." },
   { selector: "CallExpression[callee.object.property.name='db']", message: "Routes hold no SQL: move this query into a service." },
-  { selector: "MemberExpression[property.name='client'][object.property.name='ch']", message: "ClickHouse is read through the query door (app/server/clickhouse/query.server.ts), never the client." },
+  {
+    selector: "MemberExpression[property.name='client'][object.property.name='ch']",
+    message: "ClickHouse is read through the query door (app/server/clickhouse/query.server.ts), never the client.",
+  },
 ];
 
 /** The tool screens: none imports another's internals (shared code lives in app/lib, app/components, app/features/shared). */
@@ -40,7 +46,20 @@ export default tseslint.config(
   {
     files: ["**/*.mjs", "**/*.js", "**/*.cjs"],
     languageOptions: {
-      globals: { process: "readonly", console: "readonly", URL: "readonly", setTimeout: "readonly", clearTimeout: "readonly", setInterval: "readonly", clearInterval: "readonly", Headers: "readonly", Buffer: "readonly", module: "writable", require: "readonly", __dirname: "readonly" },
+      globals: {
+        process: "readonly",
+        console: "readonly",
+        URL: "readonly",
+        setTimeout: "readonly",
+        clearTimeout: "readonly",
+        setInterval: "readonly",
+        clearInterval: "readonly",
+        Headers: "readonly",
+        Buffer: "readonly",
+        module: "writable",
+        require: "readonly",
+        __dirname: "readonly",
+      },
     },
   },
   // Browser-reachable modules (everything in app/ that is not *.server, except route modules, whose
@@ -54,7 +73,10 @@ export default tseslint.config(
         {
           patterns: [
             { group: ["**/*.server", "*.server"], allowTypeImports: true, message: "Client modules import server modules for types only." },
-            { group: ["~db/demo/*"], message: "The app does not import the demo generator: db/demo uses the app, not the other way round." },
+            {
+              group: ["~db/demo/*"],
+              message: "The app does not import the demo generator: db/demo uses the app, not the other way round.",
+            },
           ],
         },
       ],
@@ -63,7 +85,10 @@ export default tseslint.config(
   {
     files: ["app/routes/**/*.{ts,tsx}", "app/root.tsx"],
     rules: {
-      "@typescript-eslint/no-restricted-imports": ["error", { patterns: [...DATABASE_MODULES, { group: ["~db/demo/*"], message: "The app does not import the demo generator." }] }],
+      "@typescript-eslint/no-restricted-imports": [
+        "error",
+        { patterns: [...DATABASE_MODULES, { group: ["~db/demo/*"], message: "The app does not import the demo generator." }] },
+      ],
       "no-restricted-syntax": ["error", ...DATABASE_CALLS],
     },
   },
@@ -74,8 +99,14 @@ export default tseslint.config(
         "error",
         {
           patterns: [
-            { group: ["~/features/*", "~/features/**", "../features/*", "../../features/*"], message: "app/server is the kernel: it imports no feature (features register with it)." },
-            { group: ["~db/demo/*"], message: "The app does not import the demo generator: db/demo uses the app, not the other way round." },
+            {
+              group: ["~/features/*", "~/features/**", "../features/*", "../../features/*"],
+              message: "app/server is the kernel: it imports no feature (features register with it).",
+            },
+            {
+              group: ["~db/demo/*"],
+              message: "The app does not import the demo generator: db/demo uses the app, not the other way round.",
+            },
           ],
         },
       ],
@@ -87,7 +118,11 @@ export default tseslint.config(
       message: "A tool does not import another tool's internals: move shared code to app/lib, app/components or app/features/shared.",
     };
     const noDemo = { group: ["~db/demo/*"], message: "The app does not import the demo generator." };
-    const serverForTypesOnly = { group: ["**/*.server", "*.server"], allowTypeImports: true, message: "Client modules import server modules for types only." };
+    const serverForTypesOnly = {
+      group: ["**/*.server", "*.server"],
+      allowTypeImports: true,
+      message: "Client modules import server modules for types only.",
+    };
     return [
       {
         files: [`app/features/${tool}/**/*.{ts,tsx}`],

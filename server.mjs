@@ -67,7 +67,10 @@ function requestLike(req) {
 function securityHeaders(req, res, next) {
   const writeHead = res.writeHead;
   res.writeHead = function (...args) {
-    const defaults = entry.defaultHeaders({ headers: new Headers(req.get("x-forwarded-proto") ? { "x-forwarded-proto": req.get("x-forwarded-proto") } : {}), url: `${req.protocol}://localhost/` });
+    const defaults = entry.defaultHeaders({
+      headers: new Headers(req.get("x-forwarded-proto") ? { "x-forwarded-proto": req.get("x-forwarded-proto") } : {}),
+      url: `${req.protocol}://localhost/`,
+    });
     for (const [name, value] of Object.entries(defaults)) if (!res.hasHeader(name)) res.setHeader(name, value);
     return writeHead.apply(this, args);
   };
@@ -126,7 +129,9 @@ if (statsMs > 0) {
   delay.enable();
   setInterval(() => {
     const ms = (ns) => (ns / 1e6).toFixed(1);
-    console.log(`[flowlens] event loop delay over ${statsMs} ms: max ${ms(delay.max)} ms, p99 ${ms(delay.percentile(99))} ms, mean ${ms(delay.mean)} ms`);
+    console.log(
+      `[flowlens] event loop delay over ${statsMs} ms: max ${ms(delay.max)} ms, p99 ${ms(delay.percentile(99))} ms, mean ${ms(delay.mean)} ms`,
+    );
     delay.reset();
   }, statsMs).unref();
 }

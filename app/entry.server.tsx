@@ -29,12 +29,7 @@ const development = process.env.NODE_ENV === "development";
  * must work on low-capability browsers and with JavaScript off, where streamed chunks would stay
  * hidden.
  */
-export default function handleRequest(
-  request: Request,
-  responseStatusCode: number,
-  responseHeaders: Headers,
-  remixContext: EntryContext,
-) {
+export default function handleRequest(request: Request, responseStatusCode: number, responseHeaders: Headers, remixContext: EntryContext) {
   const nonce = newNonce();
   const shared = responseHeaders.get(PAGE_CACHE_HEADER) === PAGE_CACHE_PUBLIC && responseStatusCode === 200;
   responseHeaders.delete(PAGE_CACHE_HEADER);

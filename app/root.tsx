@@ -29,15 +29,18 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const existingToken = isSharedPublicPage(request) ? "" : readCsrfCookie(request);
   const csrfToken = existingToken ?? newCsrfToken();
   const headers = existingToken !== null ? undefined : { "Set-Cookie": csrfCookieHeader(csrfToken) };
-  return data({
-    csrfToken,
-    style,
-    variant: services.config.APP_VARIANT,
-    // Shown only by screens that need a modern browser (BrowserSupportNotice).
-    browserSupported: browserSupport(request.headers.get("User-Agent")).supported,
-    sessionStatus: session.status,
-    user: session.user ? { email: session.user.email, firstName: session.user.firstName, lastName: session.user.lastName } : null,
-  }, { headers });
+  return data(
+    {
+      csrfToken,
+      style,
+      variant: services.config.APP_VARIANT,
+      // Shown only by screens that need a modern browser (BrowserSupportNotice).
+      browserSupported: browserSupport(request.headers.get("User-Agent")).supported,
+      sessionStatus: session.status,
+      user: session.user ? { email: session.user.email, firstName: session.user.firstName, lastName: session.user.lastName } : null,
+    },
+    { headers },
+  );
 }
 
 export const headers: HeadersFunction = ({ loaderHeaders }) => {

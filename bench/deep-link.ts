@@ -48,7 +48,14 @@ export function pageJavaScript(html: string, clientDir: string): PageJs {
   return { files: urls.size, raw, gzip };
 }
 
-export async function measureDeepLink(agent: http.Agent, port: number, cookie: string, requests: number, warmups: number, clientDir: string) {
+export async function measureDeepLink(
+  agent: http.Agent,
+  port: number,
+  cookie: string,
+  requests: number,
+  warmups: number,
+  clientDir: string,
+) {
   const samples: Timing[] = [];
   let html = "";
   for (let i = 0; i < warmups + requests; i++) {

@@ -44,7 +44,14 @@ const FILTERS = {
   ],
 } as const;
 
-export type DimensionFigure = { dimension: DimensionId; filters: string; server: number[]; serverColdRange: number[]; scan: number[]; topValue: string };
+export type DimensionFigure = {
+  dimension: DimensionId;
+  filters: string;
+  server: number[];
+  serverColdRange: number[];
+  scan: number[];
+  topValue: string;
+};
 
 const timed = async <T>(run: () => Promise<T>): Promise<[number, T]> => {
   const started = performance.now();
@@ -52,7 +59,12 @@ const timed = async <T>(run: () => Promise<T>): Promise<[number, T]> => {
   return [performance.now() - started, result];
 };
 
-export async function measureAsDimensions(services: Services, range: { from: number; to: number }, runs: number, warmups: number): Promise<DimensionFigure[]> {
+export async function measureAsDimensions(
+  services: Services,
+  range: { from: number; to: number },
+  runs: number,
+  warmups: number,
+): Promise<DimensionFigure[]> {
   const [admin] = await services.pg.db.select({ id: users.id }).from(users).where(eq(users.email, "admin@flowlens.example"));
   const user = admin ? await loadUserContext(services.pg.db, admin.id) : null;
   if (!user) throw new Error("The demo superuser admin@flowlens.example is missing in the bench data dir");
@@ -62,7 +74,15 @@ export async function measureAsDimensions(services: Services, range: { from: num
     const direction = getDimension(dimension).direction ?? "INGRESS";
     const requestFilters = FILTERS[direction].map((f) => ({ dimension: f.dimension, values: [...f.values] }));
     const server = () =>
-      runFlowsQuery(services, user, 17, { dimension, start: range.from, end: range.to, filters: requestFilters, ipVersion: "all", limit: 10, timeseries: false });
+      runFlowsQuery(services, user, 17, {
+        dimension,
+        start: range.from,
+        end: range.to,
+        filters: requestFilters,
+        ipVersion: "all",
+        limit: 10,
+        timeseries: false,
+      });
     // The scan reads exactly what the grouped query reads: same table, aligned range and filters.
     const window = defaultWindow({ start: range.from, end: range.to });
     const table = tableForWindow(window);
@@ -73,9 +93,22 @@ export async function measureAsDimensions(services: Services, range: { from: num
         return parsed.filter;
       }),
     );
-    const built = scanTotal([dimension], { range: alignRange({ start: range.from, end: range.to }, table), filters, operatorAsn: operator, table });
-    const scan = () => services.ch.client.query({ query: built.sql, query_params: built.params, format: "JSONEachRow" }).then((r) => r.json());
-    const figure: DimensionFigure = { dimension, filters: requestFilters.map((f) => `${f.dimension}:${f.values.join(",")}`).join(" & "), server: [], serverColdRange: [], scan: [], topValue: "" };
+    const built = scanTotal([dimension], {
+      range: alignRange({ start: range.from, end: range.to }, table),
+      filters,
+      operatorAsn: operator,
+      table,
+    });
+    const scan = () =>
+      services.ch.client.query({ query: built.sql, query_params: built.params, format: "JSONEachRow" }).then((r) => r.json());
+    const figure: DimensionFigure = {
+      dimension,
+      filters: requestFilters.map((f) => `${f.dimension}:${f.values.join(",")}`).join(" & "),
+      server: [],
+      serverColdRange: [],
+      scan: [],
+      topValue: "",
+    };
     const steps = ["server", "serverColdRange", "scan"] as const;
     for (let i = 0; i < warmups + runs; i++) {
       // Rotated so no variant always follows the same one.

@@ -20,7 +20,14 @@ export function timedRequest(agent: http.Agent, port: number, pathname: string, 
           if (keepBody) chunks.push(chunk);
         });
         response.on("end", () =>
-          resolve({ status: response.statusCode ?? 0, ttfb, total: performance.now() - started, bytes, headers: response.headers, body: Buffer.concat(chunks).toString("utf8") }),
+          resolve({
+            status: response.statusCode ?? 0,
+            ttfb,
+            total: performance.now() - started,
+            bytes,
+            headers: response.headers,
+            body: Buffer.concat(chunks).toString("utf8"),
+          }),
         );
         response.on("error", reject);
       },

@@ -39,7 +39,8 @@ const START_WAIT_MS = 15 * 60_000;
 
 const HEAVY_PAGE = "/flow-explorer?dimension=AS_SRC_INGRESS&dateRange=LAST_30_DAYS";
 /** 7 days, two filters the delegated user may set (router of entry, one big neighbour excluded). */
-const DEEP_LINK_7D = "/flow-explorer?dimension=AS_SRC_INGRESS&dateRange=LAST_7_DAYS&filter=ROUTER_IN%3Afra-er1%2Cfra-er2&filter=AS_HND_INGRESS%3A%2115169";
+const DEEP_LINK_7D =
+  "/flow-explorer?dimension=AS_SRC_INGRESS&dateRange=LAST_7_DAYS&filter=ROUTER_IN%3Afra-er1%2Cfra-er2&filter=AS_HND_INGRESS%3A%2115169";
 const PUBLIC_LG = `/public/lookingglass?selectedVantagePoints=${encodeURIComponent('["all"]')}&queryType=IP_PREFIX_QUERY&queryTerm=${encodeURIComponent("203.0.113.0/24")}`;
 const STATIC_FILE = "/favicon.svg";
 
@@ -150,7 +151,17 @@ async function startApp(logFile: string): Promise<{ port: number; child: ChildPr
   const out = createWriteStream(logFile, { flags: "w" });
   const child = spawn(process.execPath, ["server.mjs", "build/server/index.js"], {
     cwd: APP_DIR,
-    env: { ...process.env, PORT: String(port), DATA_DIR, DEMO_DATA: "on", DEMO_DAYS: String(DEMO_DAYS), NODE_ENV: "production", EVENT_LOOP_STATS_MS: "1000", DATABASE_URL: "", CLICKHOUSE_URL: "" },
+    env: {
+      ...process.env,
+      PORT: String(port),
+      DATA_DIR,
+      DEMO_DATA: "on",
+      DEMO_DAYS: String(DEMO_DAYS),
+      NODE_ENV: "production",
+      EVENT_LOOP_STATS_MS: "1000",
+      DATABASE_URL: "",
+      CLICKHOUSE_URL: "",
+    },
     stdio: ["ignore", "pipe", "pipe"],
     detached: true,
   });
@@ -182,7 +193,13 @@ async function enablePublicLookingGlass(agent: http.Agent, port: number, adminCo
   const form = /<form[^>]*aria-label="Site settings"[^>]*>([\s\S]*?)<\/form>/.exec(page.body)?.[1];
   if (!form) throw new Error(`the site settings form was not found (HTTP ${page.status})`);
   const fields = new URLSearchParams();
-  const unescape = (v: string) => v.replace(/&quot;/g, '"').replace(/&#x27;/g, "'").replace(/&lt;/g, "<").replace(/&gt;/g, ">").replace(/&amp;/g, "&");
+  const unescape = (v: string) =>
+    v
+      .replace(/&quot;/g, '"')
+      .replace(/&#x27;/g, "'")
+      .replace(/&lt;/g, "<")
+      .replace(/&gt;/g, ">")
+      .replace(/&amp;/g, "&");
   for (const m of form.matchAll(/<input\b([^>]*)>/g)) {
     const attrs = m[1];
     const name = /\bname="([^"]*)"/.exec(attrs)?.[1];
@@ -202,14 +219,23 @@ async function enablePublicLookingGlass(agent: http.Agent, port: number, adminCo
     body: fields.toString(),
     timeoutMs: 60_000,
   });
-  if (res.status !== 302 && res.status !== 303 && res.status !== 200) throw new Error(`saving the site settings answered HTTP ${res.status}`);
+  if (res.status !== 302 && res.status !== 303 && res.status !== 200)
+    throw new Error(`saving the site settings answered HTTP ${res.status}`);
 }
 
 async function main() {
-  if (!existsSync(path.join(APP_DIR, "build/server/index.js"))) throw new Error(`no build in ${APP_DIR}: run npx remix vite:build there first`);
+  if (!existsSync(path.join(APP_DIR, "build/server/index.js")))
+    throw new Error(`no build in ${APP_DIR}: run npx remix vite:build there first`);
   const logFile = path.join(DATA_DIR, "..", `${path.basename(DATA_DIR)}-app.log`);
-  console.log(`app: ${APP_DIR} (build of ${statSync(path.join(APP_DIR, "build/server/index.js")).mtime.toISOString()}), data: ${DATA_DIR}, demo days: ${DEMO_DAYS}`);
-  console.log(`machine: ${os.cpus().length} CPUs, load average ${os.loadavg().map((l) => l.toFixed(2)).join(" ")} (other work on the machine shows in every figure)`);
+  console.log(
+    `app: ${APP_DIR} (build of ${statSync(path.join(APP_DIR, "build/server/index.js")).mtime.toISOString()}), data: ${DATA_DIR}, demo days: ${DEMO_DAYS}`,
+  );
+  console.log(
+    `machine: ${os.cpus().length} CPUs, load average ${os
+      .loadavg()
+      .map((l) => l.toFixed(2))
+      .join(" ")} (other work on the machine shows in every figure)`,
+  );
   const t0 = performance.now();
   const { port, child } = await startApp(logFile);
   const stop = () => stopApp(child);
@@ -231,9 +257,19 @@ async function main() {
     const pagesAgent = new http.Agent({ keepAlive: true, maxSockets: 8 });
     const pages = await Promise.all(Array.from({ length: 8 }, () => request(pagesAgent, port, HEAVY_PAGE, { cookie: delegated })));
     pagesAgent.destroy();
-    const a = { health: await health.stop(), file: await file.stop(), pages: summary(pages), slowestPage: Math.max(...pages.map((p) => p.ms)), loop: eventLoop(logFile, logAt) };
-    console.log(`| (a) 8 parallel 30-day Flow Explorer pages, delegated user | pages 200 / 429 / 503 / time-outs | ${a.pages.completed} / ${a.pages.s429} / ${a.pages.s503} / ${a.pages.timeouts} (slowest ${fmt(a.slowestPage)}) |`);
-    console.log(`| | /healthz max (p95, probes) | ${fmt(a.health.max)} (${fmt(a.health.p95)}, ${a.health.n}${a.health.failures.length ? `, failed: ${a.health.failures.join(",")}` : ""}) |`);
+    const a = {
+      health: await health.stop(),
+      file: await file.stop(),
+      pages: summary(pages),
+      slowestPage: Math.max(...pages.map((p) => p.ms)),
+      loop: eventLoop(logFile, logAt),
+    };
+    console.log(
+      `| (a) 8 parallel 30-day Flow Explorer pages, delegated user | pages 200 / 429 / 503 / time-outs | ${a.pages.completed} / ${a.pages.s429} / ${a.pages.s503} / ${a.pages.timeouts} (slowest ${fmt(a.slowestPage)}) |`,
+    );
+    console.log(
+      `| | /healthz max (p95, probes) | ${fmt(a.health.max)} (${fmt(a.health.p95)}, ${a.health.n}${a.health.failures.length ? `, failed: ${a.health.failures.join(",")}` : ""}) |`,
+    );
     console.log(`| | static file max (p95, probes) | ${fmt(a.file.max)} (${fmt(a.file.p95)}, ${a.file.n}) |`);
     console.log(`| | event-loop delay max / p99 | ${fmt(a.loop.max)} / ${fmt(a.loop.p99)} |`);
 
@@ -250,11 +286,15 @@ async function main() {
     const bSum = summary(b.outcomes);
     const bLoop = eventLoop(logFile, logAt);
     const aloneMedian = percentile(alone, 50);
-    console.log(`| (b) 50 clients × ${SECONDS_B} s, 7-day deep link, two filters | one request alone (median of ${alone.length}) | ${fmt(aloneMedian)} |`);
+    console.log(
+      `| (b) 50 clients × ${SECONDS_B} s, 7-day deep link, two filters | one request alone (median of ${alone.length}) | ${fmt(aloneMedian)} |`,
+    );
     console.log(`| | completed (200) | ${bSum.completed} of ${bSum.requests} in ${b.elapsed.toFixed(1)} s |`);
     console.log(`| | p50 / p95 of completed | ${fmt(bSum.p50)} / ${fmt(bSum.p95)} (p95 = ${(bSum.p95 / aloneMedian).toFixed(1)}× alone) |`);
     console.log(`| | p95 of all answers | ${fmt(bSum.answeredP95)} |`);
-    console.log(`| | time-outs (${TIMEOUT_MS / 1000} s) / 429 / 503 / other | ${bSum.timeouts} / ${bSum.s429} / ${bSum.s503} / ${bSum.other + bSum.errors} |`);
+    console.log(
+      `| | time-outs (${TIMEOUT_MS / 1000} s) / 429 / 503 / other | ${bSum.timeouts} / ${bSum.s429} / ${bSum.s503} / ${bSum.other + bSum.errors} |`,
+    );
     console.log(`| | /healthz max during (b) | ${fmt(bHealth.max)} |`);
     console.log(`| | event-loop delay max / p99 | ${fmt(bLoop.max)} / ${fmt(bLoop.p99)} |`);
 
@@ -266,12 +306,19 @@ async function main() {
     const cSum = summary(c.outcomes);
     const cLoop = eventLoop(logFile, logAt);
     agent.destroy();
-    console.log(`| (c) 200 anonymous clients × ${SECONDS_C} s, cached public LG | requests/s | ${(cSum.completed / c.elapsed).toFixed(0)} (${cSum.completed} of ${cSum.requests}) |`);
+    console.log(
+      `| (c) 200 anonymous clients × ${SECONDS_C} s, cached public LG | requests/s | ${(cSum.completed / c.elapsed).toFixed(0)} (${cSum.completed} of ${cSum.requests}) |`,
+    );
     console.log(`| | p50 / p95 | ${fmt(cSum.p50)} / ${fmt(cSum.p95)} |`);
     console.log(`| | time-outs / 429 / 503 / other | ${cSum.timeouts} / ${cSum.s429} / ${cSum.s503} / ${cSum.other + cSum.errors} |`);
     console.log(`| | event-loop delay max / p99 | ${fmt(cLoop.max)} / ${fmt(cLoop.p99)} |`);
 
-    console.log(`\nload average after: ${os.loadavg().map((l) => l.toFixed(2)).join(" ")}; app log: ${logFile}`);
+    console.log(
+      `\nload average after: ${os
+        .loadavg()
+        .map((l) => l.toFixed(2))
+        .join(" ")}; app log: ${logFile}`,
+    );
   } finally {
     await stop();
   }

@@ -58,12 +58,27 @@ async function importBenchmark(figures: Figures) {
   const services = await openStores(dir);
   try {
     await ensureVantagePoint(services);
-    const summary = await importMrt(services, { vantagePoint: VANTAGE_POINT.key, source: createReadStream(file), fileName: path.basename(file) });
+    const summary = await importMrt(services, {
+      vantagePoint: VANTAGE_POINT.key,
+      source: createReadStream(file),
+      fileName: path.basename(file),
+    });
     const entries = summary.announcements + summary.withdrawals;
     const rate = entries / summary.seconds;
-    console.log(`  ${fmt(summary.records)} records, ${fmt(entries)} entries in ${summary.seconds.toFixed(2)} s = ${fmt(rate)} entries/s${summary.stoppedEarly ? ` (file ends early: ${summary.stoppedEarly})` : ""}`);
+    console.log(
+      `  ${fmt(summary.records)} records, ${fmt(entries)} entries in ${summary.seconds.toFixed(2)} s = ${fmt(rate)} entries/s${summary.stoppedEarly ? ` (file ends early: ${summary.stoppedEarly})` : ""}`,
+    );
     figures["MRT import (ours)"] = `${fmt(entries)} entries in ${summary.seconds.toFixed(2)} s = ${fmt(rate)} entries/s`;
-    const bgpdump = spawnSync("bash", ["-c", `command -v bgpdump >/dev/null || exit 127; start=$(date +%s.%N); n=$(bgpdump -m "$1" 2>/dev/null | wc -l); end=$(date +%s.%N); echo "$n $start $end"`, "bench", file], { encoding: "utf8" });
+    const bgpdump = spawnSync(
+      "bash",
+      [
+        "-c",
+        `command -v bgpdump >/dev/null || exit 127; start=$(date +%s.%N); n=$(bgpdump -m "$1" 2>/dev/null | wc -l); end=$(date +%s.%N); echo "$n $start $end"`,
+        "bench",
+        file,
+      ],
+      { encoding: "utf8" },
+    );
     if (bgpdump.status === 127) {
       figures["bgpdump -m"] = "not installed (apt-get install bgpdump)";
     } else {
@@ -86,7 +101,18 @@ async function importBenchmark(figures: Figures) {
  */
 async function ensureRib(services: Services): Promise<number> {
   const client = services.ch.client;
-  const count = async () => Number((await (await client.query({ query: "SELECT count() AS n FROM rib_current WHERE vantage_point = {vp:String}", query_params: { vp: VANTAGE_POINT.key }, format: "JSONEachRow" })).json<{ n: string }>())[0].n);
+  const count = async () =>
+    Number(
+      (
+        await (
+          await client.query({
+            query: "SELECT count() AS n FROM rib_current WHERE vantage_point = {vp:String}",
+            query_params: { vp: VANTAGE_POINT.key },
+            format: "JSONEachRow",
+          })
+        ).json<{ n: string }>()
+      )[0].n,
+    );
   const have = await count();
   if (have >= ROUTES * 0.99) return have;
   const v4 = Math.floor(ROUTES * 0.9);
@@ -139,7 +165,12 @@ async function queryBenchmark(figures: Figures) {
       let rows = 0;
       for (let i = 0; i < WARMUPS + RUNS; i++) {
         const started = performance.now();
-        const result = await runLookingGlassQuery(services, { variant: "private", queryType, queryTerm, vantagePoints: [VANTAGE_POINT.key] });
+        const result = await runLookingGlassQuery(services, {
+          variant: "private",
+          queryType,
+          queryTerm,
+          vantagePoints: [VANTAGE_POINT.key],
+        });
         const elapsed = performance.now() - started;
         const found = result.results[VANTAGE_POINT.key];
         rows = Array.isArray(found) ? found.length : 0;

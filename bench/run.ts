@@ -80,7 +80,11 @@ const seconds = (millis: number) => `${(millis / 1000).toFixed(1)} s`;
 const grouped = (value: number) => Math.round(value).toLocaleString("en-US");
 
 function perSecond(value: number): string {
-  const units: [number, string][] = [[1e9, "G"], [1e6, "M"], [1e3, "k"]];
+  const units: [number, string][] = [
+    [1e9, "G"],
+    [1e6, "M"],
+    [1e3, "k"],
+  ];
   for (const [scale, suffix] of units) if (value >= scale) return `${(value / scale).toFixed(1)} ${suffix}rows/s`;
   return `${value.toFixed(0)} rows/s`;
 }
@@ -88,7 +92,9 @@ function perSecond(value: number): string {
 const isoMinute = (unix: number) => new Date(unix * 1000).toISOString().slice(0, 16).replace("T", " ") + "Z";
 
 function line(label: string, s: Stats, unit = "ms") {
-  console.log(`  ${label.padEnd(26)} median ${ms(s.median).padStart(7)} ${unit}   p90 ${ms(s.p90).padStart(7)} ${unit}   (min ${ms(s.min)}, max ${ms(s.max)}, n=${s.n})`);
+  console.log(
+    `  ${label.padEnd(26)} median ${ms(s.median).padStart(7)} ${unit}   p90 ${ms(s.p90).padStart(7)} ${unit}   (min ${ms(s.min)}, max ${ms(s.max)}, n=${s.n})`,
+  );
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -195,9 +201,16 @@ async function measureQueries(services: Services, runs: number): Promise<Omit<Qu
   line("B bare sum(bytes)", b);
   console.log(`  A/B (median)               ${ratio(a.median / b.median)}`);
   console.log(`  rows/s (median)            A ${perSecond(rowCount / (a.median / 1000))}, B ${perSecond(rowCount / (b.median / 1000))}`);
-  console.log(`  top source AS: ${topAs.slice(0, 3).map((r) => `AS${r.as_src} ${(r.bps / 1e9).toFixed(1)} Gbit/s`).join(", ")}, …`);
+  console.log(
+    `  top source AS: ${topAs
+      .slice(0, 3)
+      .map((r) => `AS${r.as_src} ${(r.bps / 1e9).toFixed(1)} Gbit/s`)
+      .join(", ")}, …`,
+  );
 
-  console.log(`\n== 1b. Flow Explorer top-10 per AS dimension, ${RANGE_DAYS} days, two filters (app code path vs bare scan of the same rows)`);
+  console.log(
+    `\n== 1b. Flow Explorer top-10 per AS dimension, ${RANGE_DAYS} days, two filters (app code path vs bare scan of the same rows)`,
+  );
   const dimensions = await measureAsDimensions(services, { from, to }, runs, QUERY_WARMUPS);
   for (const d of dimensions) {
     const server = stats(d.server);
@@ -277,7 +290,12 @@ class AppServer {
 
   logTail(lines = 30): string {
     if (!existsSync(this.logFile)) return "";
-    return readFileSync(this.logFile, "utf8").trimEnd().split("\n").slice(-lines).map((l) => `    | ${l}`).join("\n");
+    return readFileSync(this.logFile, "utf8")
+      .trimEnd()
+      .split("\n")
+      .slice(-lines)
+      .map((l) => `    | ${l}`)
+      .join("\n");
   }
 
   builtIn(): string | undefined {
@@ -338,7 +356,9 @@ async function waitForHealth(app: AppServer, port: number): Promise<number> {
   let nextNotice = 30_000;
   while (performance.now() - started < HEALTH_WAIT_MS) {
     if (!app.running) {
-      throw new BenchError(`The app exited (${app.exitDescription}) before /healthz answered. Last lines of ${app.logFile}:\n${app.logTail()}`);
+      throw new BenchError(
+        `The app exited (${app.exitDescription}) before /healthz answered. Last lines of ${app.logFile}:\n${app.logTail()}`,
+      );
     }
     try {
       const result = await get(agent, port, "/healthz", 10_000);
@@ -353,7 +373,9 @@ async function waitForHealth(app: AppServer, port: number): Promise<number> {
     }
     await new Promise((resolve) => setTimeout(resolve, 500));
   }
-  throw new BenchError(`/healthz did not answer 200 within ${HEALTH_WAIT_MS / 60_000} min (last: ${last}). Last lines of ${app.logFile}:\n${app.logTail()}`);
+  throw new BenchError(
+    `/healthz did not answer 200 within ${HEALTH_WAIT_MS / 60_000} min (last: ${last}). Last lines of ${app.logFile}:\n${app.logTail()}`,
+  );
 }
 
 async function httpBenchmark(app: AppServer, dataDir: string, requests: number): Promise<HttpResult> {
@@ -368,7 +390,9 @@ async function httpBenchmark(app: AppServer, dataDir: string, requests: number):
   // One keep-alive connection, as a browser would hold: TTFB is server time, not TCP set-up.
   const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
   const samples = { login: [] as Timing[], healthz: [] as Timing[] };
-  console.log(`  ${REQUEST_WARMUPS} warm-ups, then ${requests} sequential requests each, alternating (/login /healthz, /healthz /login, …)`);
+  console.log(
+    `  ${REQUEST_WARMUPS} warm-ups, then ${requests} sequential requests each, alternating (/login /healthz, /healthz /login, …)`,
+  );
   for (let i = 0; i < REQUEST_WARMUPS + requests; i++) {
     const order = i % 2 === 0 ? (["login", "healthz"] as const) : (["healthz", "login"] as const);
     for (const which of order) {
@@ -393,11 +417,15 @@ async function httpBenchmark(app: AppServer, dataDir: string, requests: number):
   line("/login total", login.total);
   line("/healthz TTFB", healthz.ttfb);
   line("/healthz total", healthz.total);
-  console.log(`  login/healthz (median TTFB) ${ratio(login.ttfb.median / healthz.ttfb.median)}   (bodies: /login ${grouped(login.bytes)} B, /healthz ${grouped(healthz.bytes)} B)`);
+  console.log(
+    `  login/healthz (median TTFB) ${ratio(login.ttfb.median / healthz.ttfb.median)}   (bodies: /login ${grouped(login.bytes)} B, /healthz ${grouped(healthz.bytes)} B)`,
+  );
   const deepLink = { ...summarise(deep.samples), js: deep.js };
   line("deep link TTFB", deepLink.ttfb);
   line("deep link total", deepLink.total);
-  console.log(`  deep link HTML ${grouped(deepLink.bytes)} B; its JavaScript: ${deep.js.files} files, ${grouped(deep.js.raw)} B raw, ${grouped(deep.js.gzip)} B gzip`);
+  console.log(
+    `  deep link HTML ${grouped(deepLink.bytes)} B; its JavaScript: ${deep.js.files} files, ${grouped(deep.js.raw)} B raw, ${grouped(deep.js.gzip)} B gzip`,
+  );
   return { login, healthz, deepLink, startMs, builtIn };
 }
 
@@ -419,7 +447,11 @@ function table(rows: Row[]): string {
 
 function cpuModel(): string {
   const model = os.cpus()[0]?.model ?? "unknown CPU";
-  return model.replace(/\((R|TM)\)/gi, "").replace(/\b(CPU|Processor)\b/g, "").replace(/\s+/g, " ").trim();
+  return model
+    .replace(/\((R|TM)\)/gi, "")
+    .replace(/\b(CPU|Processor)\b/g, "")
+    .replace(/\s+/g, " ")
+    .trim();
 }
 
 function summary(q: QueryResult, h: HttpResult, runs: number, requests: number, totalMs: number): string {
@@ -432,7 +464,11 @@ function summary(q: QueryResult, h: HttpResult, runs: number, requests: number, 
     ["GET /healthz total", h.healthz.total],
   ];
   const p90Width = Math.max(...timings.map(([, s]) => ms(s.p90).length));
-  const timing = (label: string, s: Stats): Row => ({ label: `${label} (median / p90)`, num: ms(s.median), rest: ` / ${ms(s.p90).padStart(p90Width)} ms` });
+  const timing = (label: string, s: Stats): Row => ({
+    label: `${label} (median / p90)`,
+    num: ms(s.median),
+    rest: ` / ${ms(s.p90).padStart(p90Width)} ms`,
+  });
   const throughput = (label: string, millis: number): Row => {
     const [num, unit] = perSecond(q.rows / (millis / 1000)).split(" ");
     return { label, num, rest: ` ${unit}` };
@@ -451,12 +487,19 @@ function summary(q: QueryResult, h: HttpResult, runs: number, requests: number, 
     { label: "login/healthz (median TTFB)", num: ratio(h.login.ttfb.median / h.healthz.ttfb.median) },
     timing("GET deep link TTFB", h.deepLink.ttfb),
     timing("GET deep link total", h.deepLink.total),
-    { label: "Deep link page JavaScript", rest: `${h.deepLink.js.files} files, ${grouped(h.deepLink.js.raw)} B raw / ${grouped(h.deepLink.js.gzip)} B gzip` },
+    {
+      label: "Deep link page JavaScript",
+      rest: `${h.deepLink.js.files} files, ${grouped(h.deepLink.js.raw)} B raw / ${grouped(h.deepLink.js.gzip)} B gzip`,
+    },
     ...q.dimensions.map((d): Row => {
       const server = stats(d.server).median;
       const cold = stats(d.serverColdRange).median;
       const scan = stats(d.scan).median;
-      return { label: `Top-10 ${d.dimension} / scan (median)`, num: ratio(server / scan), rest: `  (${ms(server)} / ${ms(scan)} ms; range read first: ${ratio(cold / scan).trim()}, ${ms(cold)} ms)` };
+      return {
+        label: `Top-10 ${d.dimension} / scan (median)`,
+        num: ratio(server / scan),
+        rest: `  (${ms(server)} / ${ms(scan)} ms; range read first: ${ratio(cold / scan).trim()}, ${ms(cold)} ms)`,
+      };
     }),
     { label: "Samples", rest: `${runs} queries and ${requests} requests each (after ${QUERY_WARMUPS} / ${REQUEST_WARMUPS} warm-ups)` },
     { label: "Data range", rest: `${isoMinute(q.from)} → ${isoMinute(q.to)}` },

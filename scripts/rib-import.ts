@@ -75,7 +75,9 @@ async function main(): Promise<number> {
           onProgress: (p) => {
             if (Date.now() - lastReport < 2000) return;
             lastReport = Date.now();
-            process.stderr.write(`${path.basename(file)}: ${number(p.records)} records, ${number(p.rows)} rows, ${(p.bytesDecoded / 1e6).toFixed(0)} MB decoded\n`);
+            process.stderr.write(
+              `${path.basename(file)}: ${number(p.records)} records, ${number(p.rows)} rows, ${(p.bytesDecoded / 1e6).toFixed(0)} MB decoded\n`,
+            );
           },
         });
       } catch (error) {
@@ -89,7 +91,8 @@ async function main(): Promise<number> {
       if (summary.errors) {
         failed = true;
         for (const message of summary.errorMessages) console.error(`${path.basename(file)}: ${message}`);
-        if (summary.stoppedEarly) console.error(`${path.basename(file)}: the ${number(summary.records)} complete records before it were imported`);
+        if (summary.stoppedEarly)
+          console.error(`${path.basename(file)}: the ${number(summary.records)} complete records before it were imported`);
       }
     }
   } finally {
@@ -104,7 +107,13 @@ main().then(
     if (error instanceof StoreUnavailableError && /in use by process/.test(error.message)) {
       // The embedded stores belong to one process: the running server holds them.
       console.error(`${error.message}. Stop the server (npm start) first, then import; or run both on PostgreSQL and ClickHouse servers.`);
-    } else if (error instanceof UsageError || error instanceof ConfigError || error instanceof StoreUnavailableError || error instanceof UnknownVantagePointError || error instanceof MrtFormatError) {
+    } else if (
+      error instanceof UsageError ||
+      error instanceof ConfigError ||
+      error instanceof StoreUnavailableError ||
+      error instanceof UnknownVantagePointError ||
+      error instanceof MrtFormatError
+    ) {
       console.error(error.message);
     } else {
       console.error(error);

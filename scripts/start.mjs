@@ -28,7 +28,10 @@ const sourceTime = Math.max(...SOURCES.map(newestMtime));
 if (buildTime < sourceTime) {
   console.log(buildTime ? "Sources changed since the last build: building…" : "No build yet: building the app…");
   const started = Date.now();
-  const result = spawnSync(process.execPath, ["node_modules/@remix-run/dev/dist/cli.js", "vite:build"], { stdio: "inherit", env: { ...process.env, NODE_ENV: "production" } });
+  const result = spawnSync(process.execPath, ["node_modules/@remix-run/dev/dist/cli.js", "vite:build"], {
+    stdio: "inherit",
+    env: { ...process.env, NODE_ENV: "production" },
+  });
   if (result.status !== 0) {
     console.error("The build failed; see the messages above.");
     process.exit(result.status ?? 1);

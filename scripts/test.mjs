@@ -50,7 +50,15 @@ const VITEST = path.join(root, "node_modules/vitest/vitest.mjs");
 const ESLINT = path.join(root, "node_modules/eslint/bin/eslint.js");
 const PRETTIER = path.join(root, "node_modules/prettier/bin/prettier.cjs");
 /** What prettier formats (package.json's "format" script names the same set). */
-const PRETTIER_FILES = ["--log-level=warn", "app/**/*.{ts,tsx}", "db/**/*.ts", "scripts/**/*.{ts,mjs}", "tests/**/*.{ts,tsx}", "bench/**/*.ts", "*.{ts,mjs,js}"];
+const PRETTIER_FILES = [
+  "--log-level=warn",
+  "app/**/*.{ts,tsx}",
+  "db/**/*.ts",
+  "scripts/**/*.{ts,mjs}",
+  "tests/**/*.{ts,tsx}",
+  "bench/**/*.ts",
+  "*.{ts,mjs,js}",
+];
 const REMIX_CLI = path.join(root, "node_modules/@remix-run/dev/dist/cli.js");
 const RESULTS_DIR = path.join(root, "test-results");
 const UNIT_JSON = path.join(RESULTS_DIR, "unit.json");
@@ -137,7 +145,14 @@ async function reapGroup(pid, what) {
   for (let i = 0; i < 25 && groupAlive(pid); i++) await sleep(200);
   if (!groupAlive(pid)) return;
   const ps = spawnSync("ps", ["-o", "pid=,args=", "-g", String(pid)], { encoding: "utf8" });
-  const list = ps.status === 0 ? ps.stdout.trim().split("\n").map((l) => `\n    ${l.trim().slice(0, 200)}`).join("") : "";
+  const list =
+    ps.status === 0
+      ? ps.stdout
+          .trim()
+          .split("\n")
+          .map((l) => `\n    ${l.trim().slice(0, 200)}`)
+          .join("")
+      : "";
   warn(`${what} left processes behind; stopping them:${list}`);
   killGroup({ pid }, "SIGTERM");
   for (let i = 0; i < 30 && groupAlive(pid); i++) await sleep(500);
@@ -235,7 +250,9 @@ function ensureChrome() {
   if (!chrome) {
     console.error(
       "[test] Browser tests need Chromium: install Debian's chromium (apt-get install chromium) or set CHROME_PATH" +
-        " (looked at " + ["$CHROME_PATH", ...CHROME_CANDIDATES].join(", ") + ")",
+        " (looked at " +
+        ["$CHROME_PATH", ...CHROME_CANDIDATES].join(", ") +
+        ")",
     );
     return null;
   }
@@ -307,11 +324,7 @@ async function connectAdmin(url) {
 /** Returns { url, sql } for a reachable admin connection, or throws with a list of what was tried. */
 async function chooseAdmin() {
   const explicit = process.env.TEST_DATABASE_URL || process.env.DATABASE_URL;
-  const candidates = explicit
-    ? [explicit]
-    : isCI
-      ? ["postgres://postgres@127.0.0.1:5432/test", "postgres://root@127.0.0.1:5432/test"]
-      : [];
+  const candidates = explicit ? [explicit] : isCI ? ["postgres://postgres@127.0.0.1:5432/test", "postgres://root@127.0.0.1:5432/test"] : [];
   if (!candidates.length) return null;
   const errors = [];
   for (const url of candidates) {
@@ -391,7 +404,10 @@ async function main() {
   // 0. Lint: the layering rules are part of the suite (a failure is reported, the tests still run).
   if (runUnit) {
     log("lint (eslint . && prettier --check)");
-    summary.lint = (await run(process.execPath, [ESLINT, "."])) === 0 && (await run(process.execPath, [PRETTIER, "--check", ...PRETTIER_FILES])) === 0 ? "PASS" : "FAIL";
+    summary.lint =
+      (await run(process.execPath, [ESLINT, "."])) === 0 && (await run(process.execPath, [PRETTIER, "--check", ...PRETTIER_FILES])) === 0
+        ? "PASS"
+        : "FAIL";
   }
   if (interrupted) return 130;
   let e2eCounts = null;
@@ -455,10 +471,11 @@ async function main() {
     rmReport(UNIT_JSON);
     const env = { ...childEnv };
     if (admin) env.DATABASE_URL = dbFor("unit/integration");
-    const code = await run(process.execPath, [
-      VITEST, "run", "--passWithNoTests",
-      "--reporter=default", "--reporter=json", `--outputFile.json=${UNIT_JSON}`,
-    ], { env });
+    const code = await run(
+      process.execPath,
+      [VITEST, "run", "--passWithNoTests", "--reporter=default", "--reporter=json", `--outputFile.json=${UNIT_JSON}`],
+      { env },
+    );
     unitCounts = readReport(UNIT_JSON);
     summary.unit = code === 0 ? "PASS" : "FAIL";
   }
@@ -489,10 +506,11 @@ async function main() {
       cleanups.push(() => fs.rmSync(e2eTmp, { recursive: true, force: true }));
       const env = { ...childEnv, E2E_TMPDIR: e2eTmp };
       if (admin) env.DATABASE_URL = dbFor("e2e");
-      const code = await run(process.execPath, [
-        VITEST, "run", "--config", "vitest.e2e.config.ts",
-        "--reporter=default", "--reporter=json", `--outputFile.json=${E2E_JSON}`,
-      ], { env });
+      const code = await run(
+        process.execPath,
+        [VITEST, "run", "--config", "vitest.e2e.config.ts", "--reporter=default", "--reporter=json", `--outputFile.json=${E2E_JSON}`],
+        { env },
+      );
       e2eCounts = readReport(E2E_JSON);
       const ran = e2eCounts ? e2eCounts.passed + e2eCounts.failed : 0;
       if (code === 0 && ran === 0) {
@@ -510,7 +528,9 @@ async function main() {
   const parts = [];
   if (runUnit) parts.push(`lint ${summary.lint}`);
   if (runUnit) {
-    const n = unitCounts ? ` (${unitCounts.passed}/${unitCounts.total} tests passed${unitCounts.skipped ? `, ${unitCounts.skipped} skipped` : ""})` : "";
+    const n = unitCounts
+      ? ` (${unitCounts.passed}/${unitCounts.total} tests passed${unitCounts.skipped ? `, ${unitCounts.skipped} skipped` : ""})`
+      : "";
     parts.push(`unit/integration ${summary.unit}${n}`);
   }
   if (runE2e) parts.push(`build ${runBuild ? summary.build : "skipped (--skip-build)"}`);

@@ -25,7 +25,15 @@ export function GroupSwitcher({ data, buttonClassName }: GroupSwitcherProps) {
   return <GroupSwitcherForm groups={data.groups} current={data.current} buttonClassName={buttonClassName} />;
 }
 
-function GroupSwitcherForm({ groups, current, buttonClassName }: { groups: { id: number; name: string }[]; current: number | null; buttonClassName?: string }) {
+function GroupSwitcherForm({
+  groups,
+  current,
+  buttonClassName,
+}: {
+  groups: { id: number; name: string }[];
+  current: number | null;
+  buttonClassName?: string;
+}) {
   const fetcher = useFetcher<GroupActionData>();
   const location = useLocation();
   const formRef = useRef<HTMLFormElement>(null);

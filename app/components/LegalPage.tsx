@@ -44,8 +44,20 @@ function MarkupText({ source }: { source: string }) {
   return (
     <>
       {parsePlainMarkup(source).map((block, i) => {
-        if (block.kind === "heading") return <Title key={i} order={2} size="h4">{block.text}</Title>;
-        if (block.kind === "list") return <List key={i}>{block.items.map((item, j) => <List.Item key={j}>{item}</List.Item>)}</List>;
+        if (block.kind === "heading")
+          return (
+            <Title key={i} order={2} size="h4">
+              {block.text}
+            </Title>
+          );
+        if (block.kind === "list")
+          return (
+            <List key={i}>
+              {block.items.map((item, j) => (
+                <List.Item key={j}>{item}</List.Item>
+              ))}
+            </List>
+          );
         return (
           <Text key={i}>
             {block.lines.map((line, j) => (

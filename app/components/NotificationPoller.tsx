@@ -19,13 +19,20 @@ export function NotificationPoller({ paused = false, timezone }: { paused?: bool
     const shown = new Set<number>(JSON.parse(sessionStorage.getItem(SHOWN_KEY) ?? "[]"));
     const poll = async () => {
       try {
-        const response = await fetch("/auth/notifications/", { headers: { Accept: "application/json; version=17" }, credentials: "same-origin" });
+        const response = await fetch("/auth/notifications/", {
+          headers: { Accept: "application/json; version=17" },
+          credentials: "same-origin",
+        });
         if (!response.ok || cancelled) return;
         const body = (await response.json()) as { notifications: Item[] };
         for (const item of body.notifications) {
           if (item.is_read || !item.do_pop_up || shown.has(item.id)) continue;
           shown.add(item.id);
-          toasts.show({ title: item.title, message: [item.message, formatDateLong(item.created_at, timezone)].filter(Boolean).join(" · "), autoClose: 10_000 });
+          toasts.show({
+            title: item.title,
+            message: [item.message, formatDateLong(item.created_at, timezone)].filter(Boolean).join(" · "),
+            autoClose: 10_000,
+          });
         }
         sessionStorage.setItem(SHOWN_KEY, JSON.stringify([...shown].slice(-200)));
       } catch {

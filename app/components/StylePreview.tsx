@@ -12,7 +12,13 @@ export function StylePreview({ style }: { style: StyleColours }) {
         data-testid={`preview-${label.toLowerCase()}`}
         px="sm"
         py={6}
-        style={{ borderRadius: 4, background: valid ? colour : "#eeeeee", color: valid ? contrastText(colour) : "#000000", border: "1px solid #ddd", fontSize: 13 }}
+        style={{
+          borderRadius: 4,
+          background: valid ? colour : "#eeeeee",
+          color: valid ? contrastText(colour) : "#000000",
+          border: "1px solid #ddd",
+          fontSize: 13,
+        }}
       >
         {label} {valid ? colour : "(invalid)"}
       </Box>

@@ -51,7 +51,12 @@ type Fetch = (input: string, init: RequestInit) => Promise<Response>;
 
 function readCookie(name: string): string {
   if (typeof document === "undefined") return "";
-  return document.cookie.split("; ").find((c) => c.startsWith(`${name}=`))?.slice(name.length + 1) ?? "";
+  return (
+    document.cookie
+      .split("; ")
+      .find((c) => c.startsWith(`${name}=`))
+      ?.slice(name.length + 1) ?? ""
+  );
 }
 
 async function readJson(response: Response): Promise<unknown> {
@@ -74,7 +79,8 @@ export function classifyFailure(status: number, body: unknown): { error: ApiClie
   if (status === 401) return { error: new ApiClientError("unauthorized", detail ?? MESSAGES.wrongCredentials, status, body), notice: null };
   if (status === 403) {
     const code = body && typeof body === "object" && "exception_code" in body ? body.exception_code : undefined;
-    if (code === "not_authenticated") return { error: new ApiClientError("session-expired", MESSAGES.sessionExpired, status, body), notice: null };
+    if (code === "not_authenticated")
+      return { error: new ApiClientError("session-expired", MESSAGES.sessionExpired, status, body), notice: null };
     return { error: new ApiClientError("permission-denied", detail ?? MESSAGES.permissionDeniedShort, status, body), notice: null };
   }
   if (status === 404) {
@@ -85,7 +91,10 @@ export function classifyFailure(status: number, body: unknown): { error: ApiClie
     const message = detail ?? MESSAGES.serverError;
     return { error: new ApiClientError("server", message, status, body), notice: { kind: "danger", title: "Server error", message } };
   }
-  return { error: new ApiClientError("unknown", MESSAGES.unknownError, status, body), notice: { kind: "danger", title: "Error", message: MESSAGES.unknownError } };
+  return {
+    error: new ApiClientError("unknown", MESSAGES.unknownError, status, body),
+    notice: { kind: "danger", title: "Error", message: MESSAGES.unknownError },
+  };
 }
 
 export function createApiClient(options: { fetch?: Fetch; notify?: (notice: Notice) => void; sleep?: (ms: number) => Promise<void> } = {}) {
@@ -119,12 +128,26 @@ export function createApiClient(options: { fetch?: Fetch; notify?: (notice: Noti
       });
       const data = await readJson(response);
       history.unshift({
-        body: opts.body ?? null, data, headers, method, params: opts.params ?? {}, path, timestamp: Date.now(),
-        uid: `${Date.now().toString(36)}-${++counter}`, url, verboseName: opts.verboseName ?? path,
+        body: opts.body ?? null,
+        data,
+        headers,
+        method,
+        params: opts.params ?? {},
+        path,
+        timestamp: Date.now(),
+        uid: `${Date.now().toString(36)}-${++counter}`,
+        url,
+        verboseName: opts.verboseName ?? path,
       });
       history.length = Math.min(history.length, REQUEST_HISTORY_SIZE);
       if (response.ok) return data as T;
-      if (opts.throwErrors) throw new ApiClientError("raw", `${response.status} ${typeof data === "string" ? data : JSON.stringify(data)}`, response.status, data);
+      if (opts.throwErrors)
+        throw new ApiClientError(
+          "raw",
+          `${response.status} ${typeof data === "string" ? data : JSON.stringify(data)}`,
+          response.status,
+          data,
+        );
       const failure = classifyFailure(response.status, data);
       if (!failure) return data as T;
       if (failure.notice) notify(failure.notice);

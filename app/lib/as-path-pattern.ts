@@ -38,7 +38,8 @@ export function parseAsPathPattern(raw: string): { ok: true; tokens: AsPathToken
       while (j < text.length && isDigit(text[j])) j++;
       const digits = text.slice(i, j);
       const asn = Number(digits);
-      if (digits.length > 10 || asn > MAX_ASN) return { ok: false, error: `${AS_PATH_PATTERN_ERROR} ${digits} is larger than the largest AS number (${MAX_ASN}).` };
+      if (digits.length > 10 || asn > MAX_ASN)
+        return { ok: false, error: `${AS_PATH_PATTERN_ERROR} ${digits} is larger than the largest AS number (${MAX_ASN}).` };
       tokens.push({ kind: "asn", asn });
       i = j;
     } else {

@@ -6,7 +6,8 @@ export function browserSupport(userAgent: string | null): { supported: boolean; 
   const firefox = /Firefox\/(\d+)/.exec(userAgent);
   if (firefox) return { supported: Number(firefox[1]) >= BROWSER_MINIMUMS.firefox, browser: "Firefox", version: Number(firefox[1]) };
   const chrome = /(?:Chrome|Chromium|HeadlessChrome)\/(\d+)/.exec(userAgent);
-  if (chrome && !/Edg\//.test(userAgent)) return { supported: Number(chrome[1]) >= BROWSER_MINIMUMS.chrome, browser: "Chrome", version: Number(chrome[1]) };
+  if (chrome && !/Edg\//.test(userAgent))
+    return { supported: Number(chrome[1]) >= BROWSER_MINIMUMS.chrome, browser: "Chrome", version: Number(chrome[1]) };
   return { supported: false, browser: null, version: null };
 }
 

@@ -20,7 +20,16 @@ function channels(hex: string): [number, number, number] {
 }
 
 function toHex(rgb: number[]): string {
-  return "#" + rgb.map((c) => Math.round(Math.min(255, Math.max(0, c))).toString(16).padStart(2, "0")).join("");
+  return (
+    "#" +
+    rgb
+      .map((c) =>
+        Math.round(Math.min(255, Math.max(0, c)))
+          .toString(16)
+          .padStart(2, "0"),
+      )
+      .join("")
+  );
 }
 
 /** WCAG relative luminance, 0 (black) to 1 (white). */
@@ -135,7 +144,11 @@ function computeColorRoles(shades: readonly string[]): ColorRoles {
  * shade 6 whatever its contrast), the dimmed text colour derived from the style's secondary colour,
  * and links in the primary colour's readable text shade.
  */
-export function accessibleColorVariables(colors: Record<string, readonly string[]>, primaryColor: string, secondary: string): Record<string, string> {
+export function accessibleColorVariables(
+  colors: Record<string, readonly string[]>,
+  primaryColor: string,
+  secondary: string,
+): Record<string, string> {
   const variables: Record<string, string> = {};
   for (const [name, shades] of Object.entries(colors)) {
     if (shades.length !== 10 || !shades.every(isHexColor)) continue;

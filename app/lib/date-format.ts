@@ -57,7 +57,16 @@ const zoneOffsets = new Map<string, Map<number, number>>();
 function zoneFormatter(tz: string): Intl.DateTimeFormat {
   let formatter = zoneFormatters.get(tz);
   if (!formatter) {
-    formatter = new Intl.DateTimeFormat("en-US", { timeZone: tz, hourCycle: "h23", year: "numeric", month: "numeric", day: "numeric", hour: "numeric", minute: "numeric", second: "numeric" });
+    formatter = new Intl.DateTimeFormat("en-US", {
+      timeZone: tz,
+      hourCycle: "h23",
+      year: "numeric",
+      month: "numeric",
+      day: "numeric",
+      hour: "numeric",
+      minute: "numeric",
+      second: "numeric",
+    });
     zoneFormatters.set(tz, formatter);
   }
   return formatter;

@@ -7,13 +7,15 @@ export const LEGAL_PAGES = {
     path: "/imprint",
     title: "Imprint",
     field: "imprint_text",
-    placeholder: "The operator of this site has not filled in the imprint yet. Please ask your administrator for the operator's contact details.",
+    placeholder:
+      "The operator of this site has not filled in the imprint yet. Please ask your administrator for the operator's contact details.",
   },
   "privacy-policy": {
     path: "/privacy-policy",
     title: "Privacy policy",
     field: "privacy_policy_text",
-    placeholder: "The operator of this site has not filled in the privacy policy yet. Please ask your administrator how your data is processed.",
+    placeholder:
+      "The operator of this site has not filled in the privacy policy yet. Please ask your administrator how your data is processed.",
   },
 } as const;
 

@@ -57,8 +57,7 @@ export const rangeEndOutOfRange = (end: string, first: string, last: string) =>
   `The end ${end} is outside the available data (${first} – ${last}).`;
 
 /** 'The previously set filter [x] was removed since its negation was added.' */
-export const negatedFilterReplaced = (filter: string) =>
-  `The previously set filter ${filter} was removed since its negation was added.`;
+export const negatedFilterReplaced = (filter: string) => `The previously set filter ${filter} was removed since its negation was added.`;
 
 /** '{value} is not a valid {name} input' */
 export const invalidInput = (value: string, name: string) => `${value} is not a valid ${name} input`;

@@ -22,9 +22,7 @@ export type NetcommandJob = { state: NetcommandJobState; result: string };
 export type NetcommandQuery = { networkElement: string; queryType: "PingQuery" | "TracerouteQuery"; targetAddress: string };
 
 export type NetcommandRunOutcome =
-  | { status: "Completed"; job: NetcommandJob }
-  | { status: "Failed"; detail: string; httpStatus: number | null }
-  | { status: "Aborted" };
+  { status: "Completed"; job: NetcommandJob } | { status: "Failed"; detail: string; httpStatus: number | null } | { status: "Aborted" };
 
 /** What the api-client's `createApiClient()` provides; tests hand in one over a fake fetch. */
 export type JsonRequester = { request: <T>(path: string, options?: RequestOptions) => Promise<T> };
@@ -74,7 +72,11 @@ function readJob(data: unknown): NetcommandJob | null {
 }
 
 /** Runs one ping or traceroute to its end. Never throws: every ending is an outcome. */
-export async function runNetcommand(client: JsonRequester, query: NetcommandQuery, options: RunOptions = {}): Promise<NetcommandRunOutcome> {
+export async function runNetcommand(
+  client: JsonRequester,
+  query: NetcommandQuery,
+  options: RunOptions = {},
+): Promise<NetcommandRunOutcome> {
   const sleep = options.sleep ?? abortableSleep;
   const now = options.now ?? Date.now;
   const pollIntervalMs = options.pollIntervalMs ?? NETCOMMAND_POLL_INTERVAL_MS;
@@ -89,7 +91,13 @@ export async function runNetcommand(client: JsonRequester, query: NetcommandQuer
     const created = await client.request<unknown>("api/netcommand/", {
       ...noRequestId,
       method: "POST",
-      body: { networkElement: query.networkElement, protocol: null, queryType: query.queryType, sourceAddress: null, targetAddress: query.targetAddress },
+      body: {
+        networkElement: query.networkElement,
+        protocol: null,
+        queryType: query.queryType,
+        sourceAddress: null,
+        targetAddress: query.targetAddress,
+      },
     });
     if (options.signal?.aborted) return { status: "Aborted" };
     const id = Array.isArray(created) ? (created[0] as { jobID?: unknown } | undefined)?.jobID : undefined;

@@ -10,7 +10,10 @@ export function parsePlainMarkup(source: string): MarkupBlock[] {
   const blocks: MarkupBlock[] = [];
   const chunks = source.replace(/\r\n?/g, "\n").split(/\n[ \t]*\n/);
   for (const chunk of chunks) {
-    const lines = chunk.split("\n").map((l) => l.trim()).filter((l) => l !== "");
+    const lines = chunk
+      .split("\n")
+      .map((l) => l.trim())
+      .filter((l) => l !== "");
     let paragraph: string[] = [];
     let list: string[] = [];
     const flush = () => {

@@ -15,8 +15,7 @@ export const SPECIAL_AS_VALUES = [
   {
     asn: -1,
     name: "Not routable",
-    explanation:
-      "Traffic from or to addresses that no route in the routing table covers: unannounced or reserved address space (bogons).",
+    explanation: "Traffic from or to addresses that no route in the routing table covers: unannounced or reserved address space (bogons).",
   },
 ] as const;
 

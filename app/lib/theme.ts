@@ -1,4 +1,12 @@
-import { createTheme, defaultVariantColorsResolver, Input, Notification, parseThemeColor, type CSSVariablesResolver, type VariantColorsResolver } from "@mantine/core";
+import {
+  createTheme,
+  defaultVariantColorsResolver,
+  Input,
+  Notification,
+  parseThemeColor,
+  type CSSVariablesResolver,
+  type VariantColorsResolver,
+} from "@mantine/core";
 import { accessibleColorVariables, colorRoles, DEFAULT_COLORS, shadesOf } from "./colors";
 import classes from "./theme.module.css";
 
@@ -24,7 +32,10 @@ export function themeOf(style: ThemeStyle | undefined) {
     variantColorResolver,
     components: {
       Input: Input.extend({ classNames: { input: classes.input } }),
-      Notification: Notification.extend({ classNames: { description: classes.notificationDescription }, defaultProps: { closeButtonProps: { "aria-label": "Close" } } }),
+      Notification: Notification.extend({
+        classNames: { description: classes.notificationDescription },
+        defaultProps: { closeButtonProps: { "aria-label": "Close" } },
+      }),
     },
     // Only the branded font replaces Mantine's system font stack (an undefined value would erase it).
     ...(style?.font === "TeleGroteskNext" ? { fontFamily: "TeleGroteskNext, system-ui, sans-serif" } : {}),

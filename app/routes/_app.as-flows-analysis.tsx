@@ -45,7 +45,15 @@ function OptionsForm({ data }: { data: AsFlowsAnalysisData }) {
       <Paper withBorder p="md">
         <Stack gap="sm">
           <Group align="flex-end" gap="md" wrap="wrap">
-            <TextInput label="AS numbers" name="as" defaultValue={params.as} placeholder="2906, AS15169" description="Separated by commas or spaces" w={260} required />
+            <TextInput
+              label="AS numbers"
+              name="as"
+              defaultValue={params.as}
+              placeholder="2906, AS15169"
+              description="Separated by commas or spaces"
+              w={260}
+              required
+            />
             <IpVersionField value={params.ipVersion} />
           </Group>
           {/* The same date inputs as the Flow Explorer; the analysis reads date ranges only. */}
@@ -105,7 +113,8 @@ function IndirectTable({ data }: { data: AsFlowsAnalysisData }) {
                 <Stack gap={0}>
                   {r.via.map((v) => (
                     <Text key={v.asn} size="sm">
-                      <ValueName row={{ key: String(v.asn), name: v.name }} dimension="AS_HND_INGRESS" /> (AS{v.asn}): {formatBitsPerSecond(v.bps)}, {pct(v.share)}
+                      <ValueName row={{ key: String(v.asn), name: v.name }} dimension="AS_HND_INGRESS" /> (AS{v.asn}):{" "}
+                      {formatBitsPerSecond(v.bps)}, {pct(v.share)}
                     </Text>
                   ))}
                 </Stack>
@@ -126,9 +135,12 @@ export default function AsFlowsAnalysis() {
   const tz = data.timezone;
   return (
     <Stack>
-      <Title order={1} size="h2">{TITLE}</Title>
+      <Title order={1} size="h2">
+        {TITLE}
+      </Title>
       <Text size="sm" c="dimmed">
-        The ingress traffic of the chosen source ASes along its four ASes — source, handover, next hop, destination — and how much of it each AS hands over itself (direct) or reaches the network through other neighbours (indirect).
+        The ingress traffic of the chosen source ASes along its four ASes — source, handover, next hop, destination — and how much of it
+        each AS hands over itself (direct) or reaches the network through other neighbours (indirect).
       </Text>
       {/* Keyed by the URL: Back/Forward reset the uncontrolled controls to the URL's state. */}
       <OptionsForm key={location.search} data={data} />
@@ -184,7 +196,8 @@ export function ErrorBoundary() {
   if (busyAnswerOf(error)) return <BusyNotice error={error} />;
   return (
     <Alert color="red" title={`The ${TITLE} could not be shown`}>
-      {error instanceof Error ? error.message : "Unexpected error."} Change the options in the address or go back to <Anchor href={PATH}>the empty form</Anchor>.
+      {error instanceof Error ? error.message : "Unexpected error."} Change the options in the address or go back to{" "}
+      <Anchor href={PATH}>the empty form</Anchor>.
     </Alert>
   );
 }

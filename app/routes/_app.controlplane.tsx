@@ -33,7 +33,8 @@ type Data = Awaited<ReturnType<typeof loader>>;
 
 const PLACEHOLDERS = { AsPathQuery: "e.g. ? 3320 *", IpPrefixQuery: "e.g. 192.0.2.0/30" } as const;
 const HELP = {
-  AsPathQuery: "AS numbers, ? and * separated by spaces: ? is exactly one AS, * any number of ASes. Empty finds routes with an empty AS path.",
+  AsPathQuery:
+    "AS numbers, ? and * separated by spaces: ? is exactly one AS, * any number of ASes. Empty finds routes with an empty AS path.",
   IpPrefixQuery: "An IPv4 or IPv6 address (the longest matching prefix) or a prefix (itself and its more-specifics).",
 } as const;
 
@@ -47,7 +48,8 @@ function useProblemToast(data: Data, hydrated: boolean) {
     if (!hydrated) return;
     // The spec's invalid-input toast for a filter that could not apply (its field says it too).
     for (const message of Object.values(data.table.errors)) notifications.show({ color: "red", title: "Control Plane", message });
-    if (data.problem) notifications.show({ color: data.status === "Aborted" ? "red" : "yellow", title: "Control Plane", message: data.problem });
+    if (data.problem)
+      notifications.show({ color: data.status === "Aborted" ? "red" : "yellow", title: "Control Plane", message: data.problem });
   }, [data, hydrated]);
 }
 
@@ -120,11 +122,19 @@ function Pager({ data }: { data: Data }) {
   const href = (page: number) => `${PATH}?${screenSearch(data, { page })}`;
   return (
     <Group gap="xs" data-testid="cp-pager">
-      {data.page > 1 ? <Anchor component={Link} to={href(data.page - 1)}>‹ Previous</Anchor> : null}
+      {data.page > 1 ? (
+        <Anchor component={Link} to={href(data.page - 1)}>
+          ‹ Previous
+        </Anchor>
+      ) : null}
       <Text size="sm">
         Page {data.page} of {data.pages} ({data.totalRows} rows)
       </Text>
-      {data.page < data.pages ? <Anchor component={Link} to={href(data.page + 1)}>Next ›</Anchor> : null}
+      {data.page < data.pages ? (
+        <Anchor component={Link} to={href(data.page + 1)}>
+          Next ›
+        </Anchor>
+      ) : null}
     </Group>
   );
 }
@@ -139,9 +149,16 @@ export default function ControlPlane() {
   return (
     <Stack>
       <Group justify="space-between">
-        <Title order={1} size="h2">Control Plane</Title>
+        <Title order={1} size="h2">
+          Control Plane
+        </Title>
         {data.minutesSinceNewest !== null ? (
-          <Badge color={data.minutesSinceNewest <= 15 ? "green" : "gray"} variant="light" data-testid="cp-new-data" title="Minutes since the newest routing data">
+          <Badge
+            color={data.minutesSinceNewest <= 15 ? "green" : "gray"}
+            variant="light"
+            data-testid="cp-new-data"
+            title="Minutes since the newest routing data"
+          >
             New data: {data.minutesSinceNewest} min ago
           </Badge>
         ) : null}
@@ -173,14 +190,21 @@ export default function ControlPlane() {
           {at(data.range.start)} – {at(data.range.end)}
         </Text>
       ) : null}
-      {data.status === "Idle" && !data.termError ? <Text c="dimmed">To view the data, click the &quot;Submit&quot; button above.</Text> : null}
+      {data.status === "Idle" && !data.termError ? (
+        <Text c="dimmed">To view the data, click the &quot;Submit&quot; button above.</Text>
+      ) : null}
       {data.resultsLimit !== null && data.resultsMaximum !== null ? (
         <Alert color="yellow" data-testid="cp-results-banner">
           {resultsLimited(data.resultsMaximum, data.resultsLimit)}
         </Alert>
       ) : null}
       {queried && (data.rows.length || isFiltered(data.table) || Object.keys(data.table.errors).length) ? (
-        <FilterForm action={PATH} table={data.table} keep={[...screenSearch(data, { without: ["filters"] })]} clearHref={`${PATH}?${screenSearch(data, { without: ["filters"] })}`} />
+        <FilterForm
+          action={PATH}
+          table={data.table}
+          keep={[...screenSearch(data, { without: ["filters"] })]}
+          clearHref={`${PATH}?${screenSearch(data, { without: ["filters"] })}`}
+        />
       ) : null}
       {data.rows.length ? (
         <>
@@ -191,7 +215,11 @@ export default function ControlPlane() {
             columns={data.columns}
             timezone={timezone}
             vantagePointNames={data.vantagePointNames}
-            sort={{ column: data.table.sort, order: data.table.order, href: (c) => `${PATH}?${screenSearch(data, { sort: nextSort(data.table, c) })}` }}
+            sort={{
+              column: data.table.sort,
+              order: data.table.order,
+              href: (c) => `${PATH}?${screenSearch(data, { sort: nextSort(data.table, c) })}`,
+            }}
           />
           <Pager data={data} />
         </>

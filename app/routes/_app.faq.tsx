@@ -16,9 +16,9 @@ const QUESTIONS: { q: string; a: JSX.Element }[] = [
     q: "What do source, handover, next-hop and destination AS mean?",
     a: (
       <Text size="sm">
-        The source AS sends the traffic, the handover AS is the neighbour that hands it to your network, the next-hop AS is
-        the neighbour your network hands it on to, and the destination AS receives it. Traffic that starts or ends in your
-        own network has your AS as handover or next hop.
+        The source AS sends the traffic, the handover AS is the neighbour that hands it to your network, the next-hop AS is the neighbour
+        your network hands it on to, and the destination AS receives it. Traffic that starts or ends in your own network has your AS as
+        handover or next hop.
       </Text>
     ),
   },
@@ -57,10 +57,10 @@ const QUESTIONS: { q: string; a: JSX.Element }[] = [
     q: "Why do totals differ between dimensions?",
     a: (
       <Text size="sm">
-        Each view says next to its total which traffic it counts. The AS dimensions of one direction count ingress traffic
-        (entering the network from neighbours) or egress traffic (leaving it); routers, interfaces, links, protocols,
-        applications, infrastructures and VRFs count all traffic, ingress and egress, unless the screen (AS Flows Egress)
-        or a filter on an AS dimension restricts it to one direction.
+        Each view says next to its total which traffic it counts. The AS dimensions of one direction count ingress traffic (entering the
+        network from neighbours) or egress traffic (leaving it); routers, interfaces, links, protocols, applications, infrastructures and
+        VRFs count all traffic, ingress and egress, unless the screen (AS Flows Egress) or a filter on an AS dimension restricts it to one
+        direction.
       </Text>
     ),
   },
@@ -68,8 +68,8 @@ const QUESTIONS: { q: string; a: JSX.Element }[] = [
     q: "Why are bytes multiplied by the sampling rate?",
     a: (
       <Text size="sm">
-        Routers export one packet out of N (the sampling rate). flowlens multiplies the sampled bytes and packets by N when it
-        aggregates, so figures estimate the real traffic. Raw flow records show what the router sent.
+        Routers export one packet out of N (the sampling rate). flowlens multiplies the sampled bytes and packets by N when it aggregates,
+        so figures estimate the real traffic. Raw flow records show what the router sent.
       </Text>
     ),
   },
@@ -77,11 +77,10 @@ const QUESTIONS: { q: string; a: JSX.Element }[] = [
     q: "Which time resolution do charts use?",
     a: (
       <Text size="sm">
-        5-minute buckets for ranges of up to 1 day, 15 minutes for longer ranges up to 7 days (2 to 6 days), 1 hour from 7
-        days up to 60 days (7 to 59 days; &quot;Last 7 days&quot; and &quot;Last 30 days&quot; use hourly buckets) and 1 day from 60 days
-        on. The range is the one you chose: that the newest data are a few minutes old (up to two buckets, at least 15
-        minutes) changes neither the buckets nor the range shown, and raises no notice. Times are shown in the timezone of
-        your settings.
+        5-minute buckets for ranges of up to 1 day, 15 minutes for longer ranges up to 7 days (2 to 6 days), 1 hour from 7 days up to 60
+        days (7 to 59 days; &quot;Last 7 days&quot; and &quot;Last 30 days&quot; use hourly buckets) and 1 day from 60 days on. The range is
+        the one you chose: that the newest data are a few minutes old (up to two buckets, at least 15 minutes) changes neither the buckets
+        nor the range shown, and raises no notice. Times are shown in the timezone of your settings.
       </Text>
     ),
   },
@@ -89,8 +88,8 @@ const QUESTIONS: { q: string; a: JSX.Element }[] = [
     q: "How do I share what I am looking at?",
     a: (
       <Text size="sm">
-        Copy the address of the page: every filter, date range and dimension is in the URL, for example{" "}
-        <Code>?dateRange=LAST_7_DAYS</Code>. The link works for anyone with the same permissions.
+        Copy the address of the page: every filter, date range and dimension is in the URL, for example <Code>?dateRange=LAST_7_DAYS</Code>.
+        The link works for anyone with the same permissions.
       </Text>
     ),
   },
@@ -109,7 +108,9 @@ const QUESTIONS: { q: string; a: JSX.Element }[] = [
 export default function Faq() {
   return (
     <Stack maw={860}>
-      <Title order={1} size="h2">FAQ</Title>
+      <Title order={1} size="h2">
+        FAQ
+      </Title>
       <Accordion multiple defaultValue={QUESTIONS.map((_, i) => String(i))}>
         {QUESTIONS.map((item, i) => (
           <Accordion.Item key={item.q} value={String(i)}>

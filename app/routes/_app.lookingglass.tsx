@@ -14,7 +14,10 @@ const PATH = "/lookingglass";
 /** Charts, pickers and tables need a supported browser: the incompatible-browser warning shows here. */
 export const handle = MODERN_BROWSER_HANDLE;
 
-export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: "Looking Glass · flowlens" }, ...refreshMeta(data?.page.refreshUrl)];
+export const meta: MetaFunction<typeof loader> = ({ data }) => [
+  { title: "Looking Glass · flowlens" },
+  ...refreshMeta(data?.page.refreshUrl),
+];
 
 /**
  * The private Looking Glass (PRIVATE_LOOKING_GLASS): every vantage point, every column. The URL

@@ -13,7 +13,10 @@ export const meta: MetaFunction = () => [{ title: "Notifications · flowlens" }]
 export async function loader({ request }: LoaderFunctionArgs) {
   const { services, user } = await requireUser(request);
   const showArchived = new URL(request.url).searchParams.get("archived") === "1";
-  const [notifications, settings] = await Promise.all([listNotifications(services.pg.db, user.id, { includeArchived: showArchived }), getUserSettings(services.pg.db, user.id)]);
+  const [notifications, settings] = await Promise.all([
+    listNotifications(services.pg.db, user.id, { includeArchived: showArchived }),
+    getUserSettings(services.pg.db, user.id),
+  ]);
   return { notifications, showArchived, timezone: safeTimezone(settings.timezone) };
 }
 
@@ -30,7 +33,10 @@ export async function action({ request }: ActionFunctionArgs) {
   if (!parsed.success) return { error: "Unknown notification action." };
   const { id, intent } = parsed.data;
   if (intent === "delete") await deleteNotification(services.pg.db, user.id, id);
-  else await updateNotifications(services.pg.db, user.id, [intent === "archive" ? { id, is_archived: true } : { id, is_read: intent === "read" }]);
+  else
+    await updateNotifications(services.pg.db, user.id, [
+      intent === "archive" ? { id, is_archived: true } : { id, is_read: intent === "read" },
+    ]);
   const url = new URL(request.url);
   return redirect(`/notifications${url.searchParams.get("archived") === "1" ? "?archived=1" : ""}`);
 }
@@ -54,12 +60,28 @@ export default function Notifications() {
   return (
     <Stack maw={860}>
       <Group justify="space-between">
-        <Title order={1} size="h2">Notifications</Title>
+        <Title order={1} size="h2">
+          Notifications
+        </Title>
         <SegmentedControl
           value={showArchived ? "all" : "inbox"}
           data={[
-            { value: "inbox", label: <Link to="/notifications" style={{ color: "inherit", textDecoration: "none" }}>Inbox</Link> },
-            { value: "all", label: <Link to="/notifications?archived=1" style={{ color: "inherit", textDecoration: "none" }}>All, with archived</Link> },
+            {
+              value: "inbox",
+              label: (
+                <Link to="/notifications" style={{ color: "inherit", textDecoration: "none" }}>
+                  Inbox
+                </Link>
+              ),
+            },
+            {
+              value: "all",
+              label: (
+                <Link to="/notifications?archived=1" style={{ color: "inherit", textDecoration: "none" }}>
+                  All, with archived
+                </Link>
+              ),
+            },
           ]}
         />
       </Group>
@@ -71,7 +93,11 @@ export default function Notifications() {
               <Group gap="xs">
                 <Text fw={n.is_read ? 400 : 700}>{n.title}</Text>
                 {!n.is_read ? <Badge size="xs">unread</Badge> : null}
-                {n.is_archived ? <Badge size="xs" color="gray">archived</Badge> : null}
+                {n.is_archived ? (
+                  <Badge size="xs" color="gray">
+                    archived
+                  </Badge>
+                ) : null}
               </Group>
               {n.message ? <Text size="sm">{n.message}</Text> : null}
               <Text size="xs" c="dimmed" data-testid="notification-time">

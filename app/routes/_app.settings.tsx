@@ -8,7 +8,15 @@ import { CsrfField, useCsrfHeaders } from "~/components/CsrfField";
 import { StylePreview, type StyleColours } from "~/components/StylePreview";
 import { isHexColor } from "~/lib/colors";
 import { readProtectedForm, requireUser } from "~/server/auth/guard.server";
-import { getPersonalStyle, PERSONAL_FIELDS, resetPersonalStyle, setPersonalStyle, siteSettingsRole, ensureDefaultStyle, styleToJson } from "~/server/settings/site-settings.server";
+import {
+  getPersonalStyle,
+  PERSONAL_FIELDS,
+  resetPersonalStyle,
+  setPersonalStyle,
+  siteSettingsRole,
+  ensureDefaultStyle,
+  styleToJson,
+} from "~/server/settings/site-settings.server";
 import {
   getUserSettings,
   settingsForPermissions,
@@ -35,7 +43,11 @@ const SAVED_MESSAGES: Record<string, string> = {
 export async function loader({ request }: LoaderFunctionArgs) {
   const { services, user } = await requireUser(request);
   const db = services.pg.db;
-  const [all, personal, siteDefault] = await Promise.all([getUserSettings(db, user.id), getPersonalStyle(db, user.id), ensureDefaultStyle(db)]);
+  const [all, personal, siteDefault] = await Promise.all([
+    getUserSettings(db, user.id),
+    getPersonalStyle(db, user.id),
+    ensureDefaultStyle(db),
+  ]);
   const saved = new URL(request.url).searchParams.get("saved");
   // Only the settings of tools the user can use reach the page (a delegated user has no Core Planner thresholds).
   const visible = settingsForPermissions(user.permissions);
@@ -105,7 +117,9 @@ export default function SettingsPage() {
 
   return (
     <Stack maw={900} gap="lg">
-      <Title order={1} size="h2">Settings</Title>
+      <Title order={1} size="h2">
+        Settings
+      </Title>
       {savedMessage ? (
         <Alert color="green" role="status" data-testid="settings-saved">
           {savedMessage}
@@ -169,36 +183,40 @@ export default function SettingsPage() {
               </SimpleGrid>
             ))}
 
-            {shown.has("extlinks_buildout_threshold") || shown.has("intlinks_buildout_threshold") ? <Divider label="Build-out" labelPosition="left" /> : null}
-            {(["extlinks", "intlinks"] as const).filter((group) => shown.has(`${group}_buildout_threshold`)).map((group) => {
-              const threshold = `${group}_buildout_threshold` as const;
-              const type = `${group}_buildout_type` as const;
-              return (
-                <SimpleGrid key={group} cols={{ base: 1, sm: 2 }}>
-                  <TextInput
-                    key={keyOf(threshold)}
-                    name={threshold}
-                    type="number"
-                    min={1}
-                    step={1}
-                    label={labels[threshold]}
-                    defaultValue={valueOf(threshold)}
-                    error={settingsErrors[threshold]}
-                  />
-                  <NativeSelect
-                    key={keyOf(type)}
-                    name={type}
-                    label={labels[type]}
-                    defaultValue={valueOf(type)}
-                    error={settingsErrors[type]}
-                    data={[
-                      { value: "DAYS", label: "Days" },
-                      { value: "PERCENT", label: "Percent" },
-                    ]}
-                  />
-                </SimpleGrid>
-              );
-            })}
+            {shown.has("extlinks_buildout_threshold") || shown.has("intlinks_buildout_threshold") ? (
+              <Divider label="Build-out" labelPosition="left" />
+            ) : null}
+            {(["extlinks", "intlinks"] as const)
+              .filter((group) => shown.has(`${group}_buildout_threshold`))
+              .map((group) => {
+                const threshold = `${group}_buildout_threshold` as const;
+                const type = `${group}_buildout_type` as const;
+                return (
+                  <SimpleGrid key={group} cols={{ base: 1, sm: 2 }}>
+                    <TextInput
+                      key={keyOf(threshold)}
+                      name={threshold}
+                      type="number"
+                      min={1}
+                      step={1}
+                      label={labels[threshold]}
+                      defaultValue={valueOf(threshold)}
+                      error={settingsErrors[threshold]}
+                    />
+                    <NativeSelect
+                      key={keyOf(type)}
+                      name={type}
+                      label={labels[type]}
+                      defaultValue={valueOf(type)}
+                      error={settingsErrors[type]}
+                      data={[
+                        { value: "DAYS", label: "Days" },
+                        { value: "PERCENT", label: "Percent" },
+                      ]}
+                    />
+                  </SimpleGrid>
+                );
+              })}
             <Group>
               <Button type="submit" loading={busy && navigation.formData?.get("intent") === "settings"}>
                 Save settings
@@ -228,14 +246,20 @@ export default function SettingsPage() {
         </Stack>
       </Paper>
 
-      <PersonalStyleSection personal={personal} siteDefault={siteDefault} errors={styleErrors} submitted={result?.intent === "style" ? result.values : null} busy={busy} />
+      <PersonalStyleSection
+        personal={personal}
+        siteDefault={siteDefault}
+        errors={styleErrors}
+        submitted={result?.intent === "style" ? result.values : null}
+        busy={busy}
+      />
 
       <Paper withBorder p="md" radius="md">
         <Stack gap="xs">
           <Title order={3}>Privacy</Title>
           <Text size="sm">
-            flowlens processes your account data and your use of the application only with your consent. Withdrawing it
-            logs you out; you will be asked again at your next login.
+            flowlens processes your account data and your use of the application only with your consent. Withdrawing it logs you out; you
+            will be asked again at your next login.
           </Text>
           <Form method="post" action="/consent">
             <CsrfField />
@@ -280,10 +304,18 @@ function ThresholdInput({
         notifications.show({ color: "green", title: "Saved", message: `${label} set to ${Number(raw)}.` });
       } else {
         const body = (await response.json().catch(() => null)) as { detail?: string; errors?: { message: string }[] } | null;
-        notifications.show({ color: "red", title: "Not saved", message: body?.errors?.[0]?.message ?? body?.detail ?? `HTTP ${response.status}` });
+        notifications.show({
+          color: "red",
+          title: "Not saved",
+          message: body?.errors?.[0]?.message ?? body?.detail ?? `HTTP ${response.status}`,
+        });
       }
     } catch {
-      notifications.show({ color: "red", title: "Not saved", message: "Could not connect to server. Please check your internet connection and refresh the page." });
+      notifications.show({
+        color: "red",
+        title: "Not saved",
+        message: "Could not connect to server. Please check your internet connection and refresh the page.",
+      });
     }
   }, 500);
   return (
@@ -338,7 +370,19 @@ function PersonalStyleSection({
   );
 }
 
-function PersonalStyleFields({ initial, errors, personal, siteDefault, busy }: { initial: StyleView; errors: FormErrors; personal: boolean; siteDefault: StyleView; busy: boolean }) {
+function PersonalStyleFields({
+  initial,
+  errors,
+  personal,
+  siteDefault,
+  busy,
+}: {
+  initial: StyleView;
+  errors: FormErrors;
+  personal: boolean;
+  siteDefault: StyleView;
+  busy: boolean;
+}) {
   const [style, setStyle] = useState(initial);
   const set = (field: keyof StyleView) => (event: React.ChangeEvent<HTMLInputElement>) => {
     const value = event.currentTarget.value;
@@ -349,18 +393,44 @@ function PersonalStyleFields({ initial, errors, personal, siteDefault, busy }: {
       <Title order={3}>Personal style</Title>
       <Text size="sm" c="dimmed">
         Your own company name and colours. Only you see them; everybody else keeps the site's default style
-        {personal ? "." : " (which you see now)."} Site default: {siteDefault.company_name}, {siteDefault.color_primary} / {siteDefault.color_secondary} / {siteDefault.color_tertiary}.
+        {personal ? "." : " (which you see now)."} Site default: {siteDefault.company_name}, {siteDefault.color_primary} /{" "}
+        {siteDefault.color_secondary} / {siteDefault.color_tertiary}.
       </Text>
       {Object.keys(errors).length ? (
         <Alert color="red" role="alert">
           Your personal style was not saved: please correct the fields marked below.
         </Alert>
       ) : null}
-      <TextInput name="company_name" label="Company name" value={style.company_name} onChange={set("company_name")} error={errors.company_name} maxLength={100} />
+      <TextInput
+        name="company_name"
+        label="Company name"
+        value={style.company_name}
+        onChange={set("company_name")}
+        error={errors.company_name}
+        maxLength={100}
+      />
       <SimpleGrid cols={{ base: 1, sm: 3 }}>
-        <ColourInput name="color_primary" label="Primary colour" value={style.color_primary} onChange={set("color_primary")} error={errors.color_primary} />
-        <ColourInput name="color_secondary" label="Secondary colour" value={style.color_secondary} onChange={set("color_secondary")} error={errors.color_secondary} />
-        <ColourInput name="color_tertiary" label="Tertiary colour" value={style.color_tertiary} onChange={set("color_tertiary")} error={errors.color_tertiary} />
+        <ColourInput
+          name="color_primary"
+          label="Primary colour"
+          value={style.color_primary}
+          onChange={set("color_primary")}
+          error={errors.color_primary}
+        />
+        <ColourInput
+          name="color_secondary"
+          label="Secondary colour"
+          value={style.color_secondary}
+          onChange={set("color_secondary")}
+          error={errors.color_secondary}
+        />
+        <ColourInput
+          name="color_tertiary"
+          label="Tertiary colour"
+          value={style.color_tertiary}
+          onChange={set("color_tertiary")}
+          error={errors.color_tertiary}
+        />
       </SimpleGrid>
       <StylePreview style={style} />
       <Group>
@@ -377,7 +447,19 @@ function PersonalStyleFields({ initial, errors, personal, siteDefault, busy }: {
   );
 }
 
-function ColourInput({ name, label, value, onChange, error }: { name: string; label: string; value: string; onChange: (e: React.ChangeEvent<HTMLInputElement>) => void; error?: string }) {
+function ColourInput({
+  name,
+  label,
+  value,
+  onChange,
+  error,
+}: {
+  name: string;
+  label: string;
+  value: string;
+  onChange: (e: React.ChangeEvent<HTMLInputElement>) => void;
+  error?: string;
+}) {
   return (
     <TextInput
       name={name}
@@ -387,8 +469,9 @@ function ColourInput({ name, label, value, onChange, error }: { name: string; la
       error={error}
       placeholder="#rrggbb"
       maxLength={7}
-      leftSection={<Box w={16} h={16} style={{ borderRadius: 3, border: "1px solid #ccc", background: isHexColor(value) ? value : "transparent" }} />}
+      leftSection={
+        <Box w={16} h={16} style={{ borderRadius: 3, border: "1px solid #ccc", background: isHexColor(value) ? value : "transparent" }} />
+      }
     />
   );
 }
-

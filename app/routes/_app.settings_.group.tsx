@@ -20,7 +20,10 @@ export async function action({ request }: ActionFunctionArgs) {
     await setOwnGroups(services.pg.db, user, parseGroupList(form.getAll("groups").map(String)));
   } catch (error) {
     if (error instanceof SettingsError) {
-      return data({ ok: false as const, error: MESSAGES.groupSwitchFailed, reason: error.errors[0]?.message ?? error.message, back }, { status: error.status });
+      return data(
+        { ok: false as const, error: MESSAGES.groupSwitchFailed, reason: error.errors[0]?.message ?? error.message, back },
+        { status: error.status },
+      );
     }
     throw error;
   }
@@ -40,7 +43,9 @@ export default function GroupResult() {
   const failed = result && !result.ok ? result : null;
   return (
     <Stack maw={640}>
-      <Title order={1} size="h2">Group</Title>
+      <Title order={1} size="h2">
+        Group
+      </Title>
       {failed ? (
         <Alert color="red" role="alert" title={failed.error}>
           {failed.reason}

@@ -65,7 +65,10 @@ export async function action({ request }: ActionFunctionArgs) {
   const reply = (result: ActionResult, status = 200, headers?: HeadersInit) => data(result, { status, headers });
   // Turning 2FA off and replacing the recovery codes weaken the account: the session is not enough.
   const confirmIdentityFromForm = () =>
-    confirmIdentity(db, request, user.id, { password: String(form.get("current_password") ?? ""), code: String(form.get("otp_code") ?? "") });
+    confirmIdentity(db, request, user.id, {
+      password: String(form.get("current_password") ?? ""),
+      code: String(form.get("otp_code") ?? ""),
+    });
   try {
     switch (intent) {
       case "add-device":
@@ -79,7 +82,10 @@ export async function action({ request }: ActionFunctionArgs) {
         } catch (error) {
           // Show the same QR code again, so a mistyped code is simply retried.
           if (error instanceof TwoFactorError) {
-            return reply({ intent, error: error.message, enrolment: enrolmentOf(await pendingDeviceKey(db, user.id, deviceId)) }, error.status);
+            return reply(
+              { intent, error: error.message, enrolment: enrolmentOf(await pendingDeviceKey(db, user.id, deviceId)) },
+              error.status,
+            );
           }
           throw error;
         }
@@ -147,7 +153,6 @@ function IdentityFields({ idPrefix }: { idPrefix: string }) {
   );
 }
 
-
 export default function SecuritySettings() {
   const { mandatory, enabled, devices, unusedRecoveryCodes } = useLoaderData<typeof loader>();
   const result = useActionData<typeof action>() as ActionResult | undefined;
@@ -173,7 +178,9 @@ export default function SecuritySettings() {
 
   return (
     <Stack maw={820} gap="lg">
-      <Title order={1} size="h2">Security</Title>
+      <Title order={1} size="h2">
+        Security
+      </Title>
 
       <Paper withBorder p="lg" radius="md" component="section" aria-labelledby="two-factor-title">
         <Stack>
@@ -288,8 +295,8 @@ export default function SecuritySettings() {
             Recovery codes
           </Title>
           <Text size="sm" c="dimmed">
-            A recovery code replaces the code from your app once, for when the device is lost. Generating new codes invalidates the
-            earlier ones.
+            A recovery code replaces the code from your app once, for when the device is lost. Generating new codes invalidates the earlier
+            ones.
           </Text>
           <Text size="sm" data-testid="recovery-codes-left">
             {unusedRecoveryCodes === 0 ? "You have no unused recovery codes." : `Unused recovery codes: ${unusedRecoveryCodes}.`}

@@ -1,4 +1,21 @@
-import { Alert, Anchor, Box, Button, Checkbox, Divider, Group, Input, NativeSelect, Paper, SimpleGrid, Stack, Text, Textarea, TextInput, Title } from "@mantine/core";
+import {
+  Alert,
+  Anchor,
+  Box,
+  Button,
+  Checkbox,
+  Divider,
+  Group,
+  Input,
+  NativeSelect,
+  Paper,
+  SimpleGrid,
+  Stack,
+  Text,
+  Textarea,
+  TextInput,
+  Title,
+} from "@mantine/core";
 import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, Link, isRouteErrorResponse, useActionData, useLoaderData, useNavigation, useRouteError } from "@remix-run/react";
 import { useState } from "react";
@@ -74,7 +91,11 @@ export async function action({ request }: ActionFunctionArgs) {
   for (const [key, value] of form.entries()) if (typeof value === "string" && key !== "csrfmiddlewaretoken") values[key] = value;
 
   /** The forms only staff and superusers may save: check, validate, store, then back with `saved=<intent>`. */
-  async function saveAsAdmin<T>(form: "site" | "legal", checked: { values: T | null; errors: Record<string, string> }, store: (clean: T) => Promise<unknown>) {
+  async function saveAsAdmin<T>(
+    form: "site" | "legal",
+    checked: { values: T | null; errors: Record<string, string> },
+    store: (clean: T) => Promise<unknown>,
+  ) {
     if (role !== "admin") throw data({ detail: MESSAGES.permissionDenied }, { status: 403 });
     if (!checked.values) return data<ActionResult>({ intent: form, errors: checked.errors, values }, { status: 400 });
     await store(checked.values);
@@ -141,7 +162,9 @@ export default function SiteSettingsPage() {
   const busy = navigation.state === "submitting";
   return (
     <Stack maw={900} gap="lg">
-      <Title order={1} size="h2">Site settings</Title>
+      <Title order={1} size="h2">
+        Site settings
+      </Title>
       {role === "admin" ? (
         <Text size="sm">
           Routing data for the Looking Glass and the Control Plane:{" "}
@@ -197,7 +220,17 @@ export default function SiteSettingsPage() {
 }
 
 /** The texts of the public /imprint and /privacy-policy pages (staff and superusers). */
-function LegalTextsForm({ stored, errors, submitted, busy }: { stored: LegalTexts; errors: Record<string, string>; submitted: Record<string, string> | null; busy: boolean }) {
+function LegalTextsForm({
+  stored,
+  errors,
+  submitted,
+  busy,
+}: {
+  stored: LegalTexts;
+  errors: Record<string, string>;
+  submitted: Record<string, string> | null;
+  busy: boolean;
+}) {
   return (
     <Paper withBorder p="md" radius="md">
       <Form method="post" action="/site-settings" aria-label="Imprint and privacy policy">
@@ -208,8 +241,8 @@ function LegalTextsForm({ stored, errors, submitted, busy }: { stored: LegalText
             Imprint and privacy policy
           </Title>
           <Text size="sm">
-            The texts of the public pages the footer links to. Plain text: a blank line starts a new paragraph, a line starting with
-            &quot;# &quot; is a heading, lines starting with &quot;- &quot; make a list. HTML is shown as written, not interpreted.
+            The texts of the public pages the footer links to. Plain text: a blank line starts a new paragraph, a line starting with &quot;#
+            &quot; is a heading, lines starting with &quot;- &quot; make a list. HTML is shown as written, not interpreted.
           </Text>
           {Object.values(LEGAL_PAGES).map((page) => (
             <Textarea
@@ -240,7 +273,19 @@ function LegalTextsForm({ stored, errors, submitted, busy }: { stored: LegalText
 
 type SiteView = NonNullable<ReturnType<typeof useLoaderData<typeof loader>>["site"]>;
 
-function SiteForm({ site, autocompleteKeys, errors, submitted, busy }: { site: SiteView; autocompleteKeys: (keyof SiteView["autocomplete_min_lengths"])[]; errors: Record<string, string>; submitted: Record<string, string> | null; busy: boolean }) {
+function SiteForm({
+  site,
+  autocompleteKeys,
+  errors,
+  submitted,
+  busy,
+}: {
+  site: SiteView;
+  autocompleteKeys: (keyof SiteView["autocomplete_min_lengths"])[];
+  errors: Record<string, string>;
+  submitted: Record<string, string> | null;
+  busy: boolean;
+}) {
   const text = (name: string, stored: string) => (submitted ? (submitted[name] ?? "") : stored);
   const flag = (name: keyof SiteView, stored: boolean) => (submitted ? Boolean(submitted[name]) : stored);
   return (
@@ -255,13 +300,43 @@ function SiteForm({ site, autocompleteKeys, errors, submitted, busy }: { site: S
               The site settings were not saved: please correct the fields marked below.
             </Alert>
           ) : null}
-          <Checkbox name="mandatory_2fa" label="Two-factor authentication is mandatory for every user" defaultChecked={flag("mandatory_2fa", site.mandatory_2fa)} error={errors.mandatory_2fa} />
-          <Checkbox name="welcome_page_enabled" label="Show the welcome page to delegated users" defaultChecked={flag("welcome_page_enabled", site.welcome_page_enabled)} error={errors.welcome_page_enabled} />
-          <Checkbox name="enable_user_self_signup" label="Visitors may sign up by themselves" defaultChecked={flag("enable_user_self_signup", site.enable_user_self_signup)} error={errors.enable_user_self_signup} />
-          <Checkbox name="public_looking_glass_enabled" label="Public Looking Glass enabled" defaultChecked={flag("public_looking_glass_enabled", site.public_looking_glass_enabled)} error={errors.public_looking_glass_enabled} />
+          <Checkbox
+            name="mandatory_2fa"
+            label="Two-factor authentication is mandatory for every user"
+            defaultChecked={flag("mandatory_2fa", site.mandatory_2fa)}
+            error={errors.mandatory_2fa}
+          />
+          <Checkbox
+            name="welcome_page_enabled"
+            label="Show the welcome page to delegated users"
+            defaultChecked={flag("welcome_page_enabled", site.welcome_page_enabled)}
+            error={errors.welcome_page_enabled}
+          />
+          <Checkbox
+            name="enable_user_self_signup"
+            label="Visitors may sign up by themselves"
+            defaultChecked={flag("enable_user_self_signup", site.enable_user_self_signup)}
+            error={errors.enable_user_self_signup}
+          />
+          <Checkbox
+            name="public_looking_glass_enabled"
+            label="Public Looking Glass enabled"
+            defaultChecked={flag("public_looking_glass_enabled", site.public_looking_glass_enabled)}
+            error={errors.public_looking_glass_enabled}
+          />
           <SimpleGrid cols={{ base: 1, sm: 2 }}>
-            <TextInput name="clickhouse_db_version" label="ClickHouse database version" defaultValue={text("clickhouse_db_version", site.clickhouse_db_version)} error={errors.clickhouse_db_version} />
-            <TextInput name="as_name_of_deployment" label="AS name of this deployment" defaultValue={text("as_name_of_deployment", site.as_name_of_deployment)} error={errors.as_name_of_deployment} />
+            <TextInput
+              name="clickhouse_db_version"
+              label="ClickHouse database version"
+              defaultValue={text("clickhouse_db_version", site.clickhouse_db_version)}
+              error={errors.clickhouse_db_version}
+            />
+            <TextInput
+              name="as_name_of_deployment"
+              label="AS name of this deployment"
+              defaultValue={text("as_name_of_deployment", site.as_name_of_deployment)}
+              error={errors.as_name_of_deployment}
+            />
           </SimpleGrid>
           <Divider label="Autocomplete: minimum term lengths" labelPosition="left" />
           <SimpleGrid cols={{ base: 2, sm: 4 }}>
@@ -299,7 +374,21 @@ function SiteForm({ site, autocompleteKeys, errors, submitted, busy }: { site: S
 
 type Colours = StyleColours;
 
-function DefaultStyleForm({ style, admin, fonts, errors, submitted, busy }: { style: StyleJson; admin: boolean; fonts: string[]; errors: Record<string, string>; submitted: Record<string, string> | null; busy: boolean }) {
+function DefaultStyleForm({
+  style,
+  admin,
+  fonts,
+  errors,
+  submitted,
+  busy,
+}: {
+  style: StyleJson;
+  admin: boolean;
+  fonts: string[];
+  errors: Record<string, string>;
+  submitted: Record<string, string> | null;
+  busy: boolean;
+}) {
   const pick = (name: keyof Colours) => submitted?.[name] ?? style[name];
   const [colours, setColours] = useState<Colours>({
     company_name: pick("company_name"),
@@ -312,9 +401,10 @@ function DefaultStyleForm({ style, admin, fonts, errors, submitted, busy }: { st
     setColours((c) => ({ ...c, [field]: value }));
   };
   const footerRows = submitted
-    ? Array.from({ length: MAX_FOOTER_ROWS }, (_, i) => ({ text: submitted[`footer_text_${i}`] ?? "", link: submitted[`footer_link_${i}`] ?? "" })).filter(
-        (row, i) => row.text || row.link || i < 2,
-      )
+    ? Array.from({ length: MAX_FOOTER_ROWS }, (_, i) => ({
+        text: submitted[`footer_text_${i}`] ?? "",
+        link: submitted[`footer_link_${i}`] ?? "",
+      })).filter((row, i) => row.text || row.link || i < 2)
     : [...style.footer_links.map((l) => ({ text: l.text, link: l.link })), { text: "", link: "" }, { text: "", link: "" }];
   return (
     <Paper withBorder p="md" radius="md">
@@ -330,7 +420,14 @@ function DefaultStyleForm({ style, admin, fonts, errors, submitted, busy }: { st
           ) : null}
           <SimpleGrid cols={{ base: 1, sm: 2 }}>
             <TextInput name="name" label="Style name" defaultValue={submitted?.name ?? style.name} error={errors.name} maxLength={100} />
-            <TextInput name="company_name" label="Company name" value={colours.company_name} onChange={set("company_name")} error={errors.company_name} maxLength={100} />
+            <TextInput
+              name="company_name"
+              label="Company name"
+              value={colours.company_name}
+              onChange={set("company_name")}
+              error={errors.company_name}
+              maxLength={100}
+            />
           </SimpleGrid>
           <SimpleGrid cols={{ base: 1, sm: 3 }}>
             {(["color_primary", "color_secondary", "color_tertiary"] as const).map((field) => (
@@ -343,7 +440,17 @@ function DefaultStyleForm({ style, admin, fonts, errors, submitted, busy }: { st
                 error={errors[field]}
                 placeholder="#rrggbb"
                 maxLength={7}
-                leftSection={<Box w={16} h={16} style={{ borderRadius: 3, border: "1px solid #ccc", background: isHexColor(colours[field]) ? colours[field] : "transparent" }} />}
+                leftSection={
+                  <Box
+                    w={16}
+                    h={16}
+                    style={{
+                      borderRadius: 3,
+                      border: "1px solid #ccc",
+                      background: isHexColor(colours[field]) ? colours[field] : "transparent",
+                    }}
+                  />
+                }
               />
             ))}
           </SimpleGrid>
@@ -353,10 +460,22 @@ function DefaultStyleForm({ style, admin, fonts, errors, submitted, busy }: { st
               <Divider label="Branding (staff and superusers)" labelPosition="left" />
               <SimpleGrid cols={{ base: 1, sm: 2 }}>
                 <NativeSelect name="font" label="Font" defaultValue={submitted?.font ?? style.font} data={fonts} error={errors.font} />
-                <Checkbox mt="xl" name="branded_footer" label="Branded footer" defaultChecked={submitted ? Boolean(submitted.branded_footer) : style.branded_footer} error={errors.branded_footer} />
+                <Checkbox
+                  mt="xl"
+                  name="branded_footer"
+                  label="Branded footer"
+                  defaultChecked={submitted ? Boolean(submitted.branded_footer) : style.branded_footer}
+                  error={errors.branded_footer}
+                />
               </SimpleGrid>
               <Group align="flex-end">
-                {style.company_logo ? <img src={`data:image/png;base64,${style.company_logo}`} alt="Current logo" height={40} /> : <Text size="sm" c="dimmed">No logo.</Text>}
+                {style.company_logo ? (
+                  <img src={`data:image/png;base64,${style.company_logo}`} alt="Current logo" height={40} />
+                ) : (
+                  <Text size="sm" c="dimmed">
+                    No logo.
+                  </Text>
+                )}
                 <Input.Wrapper label="Company logo (PNG, at most 256 kB)" error={errors.company_logo} id="company_logo">
                   <input id="company_logo" type="file" name="company_logo" accept="image/png" style={{ display: "block", fontSize: 14 }} />
                 </Input.Wrapper>
@@ -372,8 +491,20 @@ function DefaultStyleForm({ style, admin, fonts, errors, submitted, busy }: { st
               ) : null}
               {footerRows.map((row, i) => (
                 <SimpleGrid key={i} cols={2}>
-                  <TextInput name={`footer_text_${i}`} aria-label={`Footer link ${i + 1} text`} placeholder="Text" defaultValue={row.text} error={errors[`footer_text_${i}`]} />
-                  <TextInput name={`footer_link_${i}`} aria-label={`Footer link ${i + 1} address`} placeholder="https://… or /path" defaultValue={row.link} error={errors[`footer_link_${i}`]} />
+                  <TextInput
+                    name={`footer_text_${i}`}
+                    aria-label={`Footer link ${i + 1} text`}
+                    placeholder="Text"
+                    defaultValue={row.text}
+                    error={errors[`footer_text_${i}`]}
+                  />
+                  <TextInput
+                    name={`footer_link_${i}`}
+                    aria-label={`Footer link ${i + 1} address`}
+                    placeholder="https://… or /path"
+                    defaultValue={row.link}
+                    error={errors[`footer_link_${i}`]}
+                  />
                 </SimpleGrid>
               ))}
             </>
@@ -389,14 +520,15 @@ function DefaultStyleForm({ style, admin, fonts, errors, submitted, busy }: { st
   );
 }
 
-
 /** 403 for users who are neither moderators, staff nor superusers. */
 export function ErrorBoundary() {
   const error = useRouteError();
   if (isRouteErrorResponse(error) && error.status === 403) {
     return (
       <Stack maw={640}>
-        <Title order={1} size="h2">Site settings</Title>
+        <Title order={1} size="h2">
+          Site settings
+        </Title>
         <Alert color="red" role="alert">
           {MESSAGES.permissionDenied}
         </Alert>

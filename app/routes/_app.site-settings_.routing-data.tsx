@@ -26,7 +26,10 @@ async function requireAdmin(request: Request) {
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const { services } = await requireAdmin(request);
-  const rows = await services.pg.db.select({ key: vantagePoints.key, router: vantagePoints.router, city: vantagePoints.city }).from(vantagePoints).orderBy(asc(vantagePoints.key));
+  const rows = await services.pg.db
+    .select({ key: vantagePoints.key, router: vantagePoints.router, city: vantagePoints.city })
+    .from(vantagePoints)
+    .orderBy(asc(vantagePoints.key));
   return { vantagePoints: rows };
 }
 
@@ -47,7 +50,16 @@ function Summary({ summary }: { summary: NonNullable<ReturnType<typeof useAction
     ["Announcements", summary.announcements],
     ["Withdrawals", summary.withdrawals],
     ["State changes", summary.stateChanges],
-    ["Skipped records", `${summary.skipped}${Object.keys(summary.skippedReasons).length ? ` (${Object.entries(summary.skippedReasons).map(([k, v]) => `${k}: ${v}`).join(", ")})` : ""}`],
+    [
+      "Skipped records",
+      `${summary.skipped}${
+        Object.keys(summary.skippedReasons).length
+          ? ` (${Object.entries(summary.skippedReasons)
+              .map(([k, v]) => `${k}: ${v}`)
+              .join(", ")})`
+          : ""
+      }`,
+    ],
     ["Errors", summary.errors],
     ["Rows written", summary.rowsWritten],
     ["Time", `${summary.seconds.toFixed(1)} s`],
@@ -92,10 +104,13 @@ export default function RoutingData() {
   const navigation = useNavigation();
   return (
     <Stack maw={900}>
-      <Title order={1} size="h2">Routing data</Title>
+      <Title order={1} size="h2">
+        Routing data
+      </Title>
       <Text size="sm">
-        Import MRT files (RFC 6396: TABLE_DUMP_V2 RIB dumps and BGP4MP updates, plain, gzip or bzip2) into the routing history of a vantage point; the Looking Glass and
-        the Control Plane answer from it. Large files are streamed; for files of several hundred MB the command line is quicker: <code>npm run rib:import -- --vantage-point KEY FILE…</code>.{" "}
+        Import MRT files (RFC 6396: TABLE_DUMP_V2 RIB dumps and BGP4MP updates, plain, gzip or bzip2) into the routing history of a vantage
+        point; the Looking Glass and the Control Plane answer from it. Large files are streamed; for files of several hundred MB the command
+        line is quicker: <code>npm run rib:import -- --vantage-point KEY FILE…</code>.{" "}
         <Anchor component={Link} to="/site-settings">
           Back to the site settings
         </Anchor>
@@ -106,7 +121,13 @@ export default function RoutingData() {
         <CsrfField />
         <Paper withBorder p="md">
           <Group align="flex-end">
-            <NativeSelect label="Vantage point" name="vantagePoint" required data={vps.map((v) => ({ value: v.key, label: `${v.key} — ${v.router}, ${v.city}` }))} w={280} />
+            <NativeSelect
+              label="Vantage point"
+              name="vantagePoint"
+              required
+              data={vps.map((v) => ({ value: v.key, label: `${v.key} — ${v.router}, ${v.city}` }))}
+              w={280}
+            />
             <FileInput label="MRT file" name={UPLOAD_FIELD} required placeholder="Choose a file" w={320} clearable={false} />
             <Button type="submit" loading={navigation.state === "submitting"}>
               Import

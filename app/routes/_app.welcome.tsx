@@ -12,7 +12,10 @@ export const meta: MetaFunction = () => [{ title: "Welcome · flowlens" }];
 export async function loader({ request }: LoaderFunctionArgs) {
   const { services, user, menu } = await requireUser(request);
   const first = firstAvailableRoute(menu);
-  const [settings] = await services.pg.db.select({ welcome: siteSettings.welcomePageEnabled }).from(siteSettings).where(eq(siteSettings.id, 1));
+  const [settings] = await services.pg.db
+    .select({ welcome: siteSettings.welcomePageEnabled })
+    .from(siteSettings)
+    .where(eq(siteSettings.id, 1));
   if (!user.isDelegated || !settings?.welcome) throw redirect(first ?? "/logout?reason=no-permissions");
   const [restrictions] = await services.pg.db.select().from(delegationRestrictions).where(eq(delegationRestrictions.userId, user.id));
   return {
@@ -29,13 +32,23 @@ export default function Welcome() {
   return (
     <Paper withBorder p="xl" maw={720}>
       <Stack>
-        <Title order={1} size="h2">Welcome, {name}</Title>
+        <Title order={1} size="h2">
+          Welcome, {name}
+        </Title>
         <Text>Your account shows the part of the network's traffic that was shared with you. You can use:</Text>
-        <List>{tools.map((t) => <List.Item key={t}>{t}</List.Item>)}</List>
+        <List>
+          {tools.map((t) => (
+            <List.Item key={t}>{t}</List.Item>
+          ))}
+        </List>
         {flowViews.length ? (
           <>
             <Text>Your traffic views are limited to:</Text>
-            <List>{flowViews.map((v) => <List.Item key={v}>{v}</List.Item>)}</List>
+            <List>
+              {flowViews.map((v) => (
+                <List.Item key={v}>{v}</List.Item>
+              ))}
+            </List>
           </>
         ) : null}
         {asNumbers.length ? <Text>Border links: {asNumbers.map((a) => `AS${a}`).join(", ")}</Text> : null}

@@ -6,7 +6,8 @@ const route = resourceRoute({
   GET: endpoint({
     method: "GET",
     access: { permission: "CONTROL_PLANE" },
-    handler: async ({ context }) => Response.json([await controlPlaneDates(context.services)], { headers: { "Cache-Control": "no-store" } }),
+    handler: async ({ context }) =>
+      Response.json([await controlPlaneDates(context.services)], { headers: { "Cache-Control": "no-store" } }),
   }),
 });
 

@@ -6,7 +6,11 @@ import { endpoint, resourceRoute } from "~/server/api/contract.server";
 /** Unix seconds, as a JSON number or a string of digits. */
 const unixSeconds = z.preprocess(
   (v) => (typeof v === "string" && /^\d{1,12}$/.test(v.trim()) ? Number(v.trim()) : v),
-  z.number({ error: "Enter unix seconds." }).int("Enter whole unix seconds.").min(0, "Enter unix seconds.").max(253_402_300_799, "Enter a date before the year 10000."),
+  z
+    .number({ error: "Enter unix seconds." })
+    .int("Enter whole unix seconds.")
+    .min(0, "Enter unix seconds.")
+    .max(253_402_300_799, "Enter a date before the year 10000."),
 );
 
 const bodySchema = z.object({

@@ -1,24 +1,10 @@
 import { z } from "zod";
-import {
-  filterMetadata,
-  type MetadataInput,
-} from "~/features/flows/autocomplete.server";
-import {
-  availableDimensions,
-  FILTER_KINDS,
-  getDimension,
-  isDimensionId,
-  type FilterKind,
-} from "~/features/flows/dimensions";
+import { filterMetadata, type MetadataInput } from "~/features/flows/autocomplete.server";
+import { availableDimensions, FILTER_KINDS, getDimension, isDimensionId, type FilterKind } from "~/features/flows/dimensions";
 import { requireDimension } from "~/features/flows/service.server";
-import {
-  ApiProblem,
-  endpoint,
-  resourceRoute,
-} from "~/server/api/contract.server";
+import { ApiProblem, endpoint, resourceRoute } from "~/server/api/contract.server";
 
-const isFilterKind = (v: string): v is FilterKind =>
-  (FILTER_KINDS as readonly string[]).includes(v);
+const isFilterKind = (v: string): v is FilterKind => (FILTER_KINDS as readonly string[]).includes(v);
 
 /**
  * POST api/filter/metadata/ {filters: [{dimension?, value}], fallbackDimensionType?} →
@@ -39,24 +25,19 @@ const route = resourceRoute({
           z.object({
             dimension: z.string().max(64).optional(),
             value: z.union([z.string().max(300), z.number()]),
-          })
+          }),
         )
         .max(500),
       fallbackDimensionType: z.string().max(64).optional(),
     }),
     handler: async ({ context, user, body, version }) => {
-      const allowedKinds = new Set(
-        availableDimensions(user!.permissions, version).map((d) => d.filterKind)
-      );
+      const allowedKinds = new Set(availableDimensions(user!.permissions, version).map((d) => d.filterKind));
       const fallback = body.fallbackDimensionType;
       let fallbackKind: FilterKind | null = null;
       if (fallback !== undefined) {
         if (isDimensionId(fallback))
-          fallbackKind = getDimension(
-            requireDimension(user!, version, fallback, "fallbackDimensionType")
-          ).filterKind;
-        else if (isFilterKind(fallback))
-          fallbackKind = allowedKinds.has(fallback) ? fallback : null;
+          fallbackKind = getDimension(requireDimension(user!, version, fallback, "fallbackDimensionType")).filterKind;
+        else if (isFilterKind(fallback)) fallbackKind = allowedKinds.has(fallback) ? fallback : null;
         else
           throw new ApiProblem(400, {
             detail: "Invalid request body.",
@@ -70,12 +51,7 @@ const route = resourceRoute({
       }
       const inputs: MetadataInput[] = body.filters.map((f, i) => {
         if (f.dimension) {
-          const dimension = requireDimension(
-            user!,
-            version,
-            f.dimension,
-            `filters.${i}.dimension`
-          );
+          const dimension = requireDimension(user!, version, f.dimension, `filters.${i}.dimension`);
           return {
             dimension,
             kind: getDimension(dimension).filterKind,

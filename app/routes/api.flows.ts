@@ -26,7 +26,15 @@ const route = resourceRoute({
         limit: body.limit,
       });
       if (result.noData) {
-        return { timeseries: result.timeseries, window: result.window, table: [], range: null, filters: result.filters, notices: result.notices, notes: [...notes, "No flow data."] };
+        return {
+          timeseries: result.timeseries,
+          window: result.window,
+          table: [],
+          range: null,
+          filters: result.filters,
+          notices: result.notices,
+          notes: [...notes, "No flow data."],
+        };
       }
       const { noData: _noData, ...rest } = result;
       return { ...rest, notes };

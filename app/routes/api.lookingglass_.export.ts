@@ -27,7 +27,11 @@ const route = resourceRoute({
         });
         return new Response(file.body, {
           status: 200,
-          headers: { "Content-Type": file.contentType, "Content-Disposition": `attachment; filename="${file.filename}"`, "Cache-Control": "no-store" },
+          headers: {
+            "Content-Type": file.contentType,
+            "Content-Disposition": `attachment; filename="${file.filename}"`,
+            "Cache-Control": "no-store",
+          },
         });
       } catch (error) {
         if (error instanceof ExportInputError) throw new ApiProblem(400, { detail: error.message });

@@ -18,7 +18,8 @@ const route = resourceRoute({
     method: "GET",
     access: { permission: "API_FLOWS_4D" },
     query: mappingQuerySchema,
-    handler: async ({ context, user, query }) => describeMapping(context.services.pg.db, user!, query.type, requireObjectId(query.type, query.id, "id")),
+    handler: async ({ context, user, query }) =>
+      describeMapping(context.services.pg.db, user!, query.type, requireObjectId(query.type, query.id, "id")),
   }),
   PUT: endpoint({
     method: "PUT",
@@ -28,10 +29,19 @@ const route = resourceRoute({
     handler: async ({ context, user, query, body }) => {
       const objectId = requireObjectId(query.type, query.id, "id");
       if (body.id !== undefined && requireObjectId(query.type, body.id, "id", "Invalid request body.") !== objectId) {
-        throw new ApiProblem(400, { detail: "Invalid request body.", errors: [{ field: "id", message: `The body's id (${body.id}) differs from the id parameter (${query.id}).` }] });
+        throw new ApiProblem(400, {
+          detail: "Invalid request body.",
+          errors: [{ field: "id", message: `The body's id (${body.id}) differs from the id parameter (${query.id}).` }],
+        });
       }
       const db = context.services.pg.db;
-      await putMapping(db, user!, { model: query.type, objectId, layer: query.priority, name: body.name ?? null, color: body.color ?? null });
+      await putMapping(db, user!, {
+        model: query.type,
+        objectId,
+        layer: query.priority,
+        name: body.name ?? null,
+        color: body.color ?? null,
+      });
       return describeMapping(db, user!, query.type, objectId);
     },
   }),

@@ -14,7 +14,9 @@ const route = resourceRoute({
     access: { permission: "API_FLOWS_4D" },
     body: sankeyBodySchema,
     handler: async ({ context, user, body, version }) => {
-      const notes = (["aggregations", "linkFilter", "whitelist"] as const).filter((k) => body[k] !== undefined).map((k) => `${k}: accepted but not applied.`);
+      const notes = (["aggregations", "linkFilter", "whitelist"] as const)
+        .filter((k) => body[k] !== undefined)
+        .map((k) => `${k}: accepted but not applied.`);
       const result = await runSankeyQuery(context.services, user!, version, {
         dimensions: body.dimensions,
         start: body.startTimestamp,
@@ -23,7 +25,8 @@ const route = resourceRoute({
         ipVersion: bodyIpVersion(body.ipVersion),
         topN: body.topN,
       });
-      if (result.noData) return { nodes: [], links: [], range: null, filters: result.filters, notices: result.notices, notes: [...notes, "No flow data."] };
+      if (result.noData)
+        return { nodes: [], links: [], range: null, filters: result.filters, notices: result.notices, notes: [...notes, "No flow data."] };
       return { nodes: result.nodes, links: result.links, range: result.range, filters: result.filters, notices: result.notices, notes };
     },
   }),

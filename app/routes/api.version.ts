@@ -12,7 +12,10 @@ const route = resourceRoute({
       const { services } = context;
       const [[settings], [row], chVersion] = await Promise.all([
         services.pg.db.select({ clickhouseDbVersion: siteSettings.clickhouseDbVersion }).from(siteSettings).where(eq(siteSettings.id, 1)),
-        services.pg.db.select({ a: users.overrideClickhouseDb, b: users.overrideClickhouseRawFlowDb }).from(users).where(eq(users.id, user!.id)),
+        services.pg.db
+          .select({ a: users.overrideClickhouseDb, b: users.overrideClickhouseRawFlowDb })
+          .from(users)
+          .where(eq(users.id, user!.id)),
         services.ch.client.query({ query: "SELECT version() AS v", format: "JSONEachRow" }).then((rs) => rs.json<{ v: string }>()),
       ]);
       return {

@@ -3,7 +3,6 @@ import { int32IdText } from "~/lib/input-fields";
 import { endpoint, resourceRoute } from "~/server/api/contract.server";
 import { deleteDevice, rethrowForApi } from "~/server/auth/two-factor.server";
 
-
 /**
  * DELETE auth/2fa/devices/{id}/: removes a device. The last confirmed one is refused (400) while 2FA
  * is mandatory, or while voluntary 2FA is still switched on (spec §5).

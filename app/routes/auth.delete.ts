@@ -25,7 +25,10 @@ const route = resourceRoute({
       const { db } = context.services.pg;
       const [account] = await db.select().from(users).where(eq(users.id, user!.id));
       if (!account || !(await verifyPassword(body.password, account.passwordHash))) {
-        return apiError(400, WRONG_PASSWORD, { exception_code: "wrong_password", errors: [{ field: "password", message: WRONG_PASSWORD }] });
+        return apiError(400, WRONG_PASSWORD, {
+          exception_code: "wrong_password",
+          errors: [{ field: "password", message: WRONG_PASSWORD }],
+        });
       }
       const refused = await db.transaction(async (tx) => {
         if (account.isSuperuser) {

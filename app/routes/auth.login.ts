@@ -10,7 +10,11 @@ import { HashingBusyError } from "~/server/password.server";
 import { FIELD_MAX_LENGTH } from "~/server/request-body.server";
 
 const NO_CONTROL_CHARACTERS = "must not contain control characters (CR, LF, tab, NUL …)";
-const destination = z.string().max(2048).refine((v) => !hasControlCharacters(v), NO_CONTROL_CHARACTERS).optional();
+const destination = z
+  .string()
+  .max(2048)
+  .refine((v) => !hasControlCharacters(v), NO_CONTROL_CHARACTERS)
+  .optional();
 
 const Credentials = z
   .object({
@@ -48,7 +52,8 @@ const route = resourceRoute({
         }
         if (error instanceof InvalidCredentialsError) return apiError(401, MESSAGES.wrongCredentials);
         // Too many checks already waiting: a quick 503 the client can retry, not a slow answer.
-        if (error instanceof HashingBusyError) return Response.json({ detail: error.message }, { status: 503, headers: retryAfterHeader(error) });
+        if (error instanceof HashingBusyError)
+          return Response.json({ detail: error.message }, { status: 503, headers: retryAfterHeader(error) });
         throw error;
       }
     },

@@ -18,7 +18,10 @@ const route = resourceRoute({
       const result = await confirmReset(db, body.token, body.new_password);
       if (!result.ok) {
         const field = result.reason === "token" ? "token" : "new_password";
-        return apiError(400, result.message, { exception_code: result.reason === "token" ? "token_invalid" : undefined, errors: [{ field, message: result.message }] });
+        return apiError(400, result.message, {
+          exception_code: result.reason === "token" ? "token_invalid" : undefined,
+          errors: [{ field, message: result.message }],
+        });
       }
       const headers = new Headers({ "Cache-Control": "no-store" });
       if (context.session.user?.id === result.userId) {

@@ -18,16 +18,25 @@ const post = endpoint({
     try {
       if (params.name === "enable_2fa") {
         const value = z.union([z.boolean(), z.enum(["true", "false"]).transform((v) => v === "true")]).safeParse(body.value);
-        if (!value.success) return apiError(400, "Invalid request body.", { errors: [{ field: "enable_2fa", message: "must be true or false" }] });
+        if (!value.success)
+          return apiError(400, "Invalid request body.", { errors: [{ field: "enable_2fa", message: "must be true or false" }] });
         // Turning it off weakens the account: the current password or a code, in headers, as for new recovery codes.
         if (!value.data) await requireIdentityForApi(context.services.pg.db, request, user!.id);
         await setEnable2fa(context.services.pg.db, user!.id, value.data);
         return await getUserSettings(context.services.pg.db, user!.id);
       }
-      return await updateUserSetting(context.services.pg.db, user!.id, params.name ?? "", body.value, body.level, settingsForPermissions(user!.permissions));
+      return await updateUserSetting(
+        context.services.pg.db,
+        user!.id,
+        params.name ?? "",
+        body.value,
+        body.level,
+        settingsForPermissions(user!.permissions),
+      );
     } catch (error) {
       if (error instanceof SettingsError) return apiError(error.status, error.message, { errors: error.errors });
-      if (error instanceof TwoFactorError) return apiError(error.status, error.message, { errors: [{ field: "enable_2fa", message: error.message }] });
+      if (error instanceof TwoFactorError)
+        return apiError(error.status, error.message, { errors: [{ field: "enable_2fa", message: error.message }] });
       throw error;
     }
   },

@@ -28,7 +28,13 @@ const route = resourceRoute({
           {
             to: supportAddress,
             subject: `[flowlens ${body.type}] support message #${row.id} from ${name}`,
-            text: [`From: ${name} <${user!.email}> (user #${user!.id})`, `Type: ${body.type}`, `Sent: ${row.createdAt.toISOString()}`, "", body.message].join("\n"),
+            text: [
+              `From: ${name} <${user!.email}> (user #${user!.id})`,
+              `Type: ${body.type}`,
+              `Sent: ${row.createdAt.toISOString()}`,
+              "",
+              body.message,
+            ].join("\n"),
           },
           { background: true },
         );

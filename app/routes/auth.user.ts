@@ -10,7 +10,8 @@ const route = resourceRoute({
       const { session, services } = context;
       if (!session.user || session.status !== "LOGGED_IN") {
         throw new ApiProblem(403, {
-          detail: session.status === "PENDING_2FA" ? "Two-factor authentication is pending." : "Authentication credentials were not provided.",
+          detail:
+            session.status === "PENDING_2FA" ? "Two-factor authentication is pending." : "Authentication credentials were not provided.",
           exception_code: "not_authenticated",
           ...({ session_status: session.status } as object),
         });

@@ -12,7 +12,9 @@ const route = resourceRoute({
     method: "PUT",
     access: { permission: "VIEW_USERS" },
     // Any id beyond a PostgreSQL integer names no request: 404 like a missing one.
-    params: z.object({ id: z.string(), decision: z.string().optional() }).transform((p) => ({ id: int32IdText.safeParse(p.id).data ?? null, decision: p.decision })),
+    params: z
+      .object({ id: z.string(), decision: z.string().optional() })
+      .transform((p) => ({ id: int32IdText.safeParse(p.id).data ?? null, decision: p.decision })),
     handler: async ({ params, context, user }) => {
       const { id, decision } = params;
       if (id === null) return apiError(404, "No such user request.");

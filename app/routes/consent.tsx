@@ -41,7 +41,8 @@ export async function action({ request }: ActionFunctionArgs) {
   const next = continueTo(String(form.get("next") ?? ""));
   const { db } = services.pg;
   const intent = form.get("intent");
-  if (intent !== "accept" && intent !== "decline" && intent !== "withdraw") return data({ error: "Choose to consent or to decline." }, { status: 400 });
+  if (intent !== "accept" && intent !== "decline" && intent !== "withdraw")
+    return data({ error: "Choose to consent or to decline." }, { status: 400 });
   if (intent === "accept") {
     await db.update(users).set({ hasConsented: true, consentedAt: new Date() }).where(eq(users.id, user.id));
     log.info(`user #${user.id} gave the GDPR consent`);
@@ -67,27 +68,33 @@ export default function Consent() {
       <Paper withBorder shadow="sm" p="xl" maw={640} radius="md" component="main">
         <Form method="post" action={`/consent${next ? `?next=${encodeURIComponent(next)}` : ""}`}>
           <Stack>
-            <Title order={1} size="h2">Data protection consent</Title>
+            <Title order={1} size="h2">
+              Data protection consent
+            </Title>
             <Text>
-              {firstName ? `Welcome, ${firstName}. ` : ""}Before you can use flowlens we need your consent to process personal data about you, as
-              described below (General Data Protection Regulation, Art. 6(1)(a)).
+              {firstName ? `Welcome, ${firstName}. ` : ""}Before you can use flowlens we need your consent to process personal data about
+              you, as described below (General Data Protection Regulation, Art. 6(1)(a)).
             </Text>
             <Title order={4}>What we process</Title>
             <List size="sm" spacing={4}>
               <List.Item>Your account data: name, e-mail address, permissions, group memberships and settings.</List.Item>
-              <List.Item>Session and security data: login times, the network address and browser of each session, login attempts.</List.Item>
-              <List.Item>How you use the application: the tools and queries you open, notifications, and error reports sent by your browser.</List.Item>
+              <List.Item>
+                Session and security data: login times, the network address and browser of each session, login attempts.
+              </List.Item>
+              <List.Item>
+                How you use the application: the tools and queries you open, notifications, and error reports sent by your browser.
+              </List.Item>
               <List.Item>Messages you send to support.</List.Item>
             </List>
             <Title order={4}>Why</Title>
             <Text size="sm">
-              To provide the analytics service, keep your account secure, investigate errors and answer your requests. The data is not used for
-              advertising and not shared outside the operator of this installation.
+              To provide the analytics service, keep your account secure, investigate errors and answer your requests. The data is not used
+              for advertising and not shared outside the operator of this installation.
             </Text>
             <Title order={4}>Your rights</Title>
             <Text size="sm">
-              You can withdraw your consent at any time in your settings; withdrawing ends your access until you consent again. You can ask for a
-              copy of your data, have it corrected, or delete your account. Declining here logs you out.
+              You can withdraw your consent at any time in your settings; withdrawing ends your access until you consent again. You can ask
+              for a copy of your data, have it corrected, or delete your account. Declining here logs you out.
             </Text>
             <Alert color="blue" variant="light">
               Without your consent you cannot use flowlens.

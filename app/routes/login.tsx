@@ -30,7 +30,10 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const twoFactorRestart = url.searchParams.get("reason") === "2fa";
   // A lapsed second step also leaves the logged_in cookie behind: say what happened, not "inactivity".
   const expired = !twoFactorRestart && (session.status === "EXPIRED" || url.searchParams.get("expired") === "1");
-  const [settings] = await services.pg.db.select({ signup: siteSettings.enableUserSelfSignup }).from(siteSettings).where(eq(siteSettings.id, 1));
+  const [settings] = await services.pg.db
+    .select({ signup: siteSettings.enableUserSelfSignup })
+    .from(siteSettings)
+    .where(eq(siteSettings.id, 1));
   return data(
     {
       next: safeNext(url.searchParams.get("next")),
@@ -70,7 +73,8 @@ export async function action({ request }: ActionFunctionArgs) {
     return redirect(next ? next + fragment : "/", { headers });
   } catch (error) {
     // Too many failures (429) or the server busy checking other logins (503): say when to retry.
-    if (error instanceof LoginThrottledError) return data({ error: error.message, email }, { status: 429, headers: retryAfterHeader(error) });
+    if (error instanceof LoginThrottledError)
+      return data({ error: error.message, email }, { status: 429, headers: retryAfterHeader(error) });
     if (error instanceof HashingBusyError) return data({ error: error.message, email }, { status: 503, headers: retryAfterHeader(error) });
     if (error instanceof InvalidCredentialsError) return data({ error: error.message, email }, { status: error.status });
     throw error;
@@ -93,13 +97,19 @@ export default function Login() {
       <Paper withBorder shadow="sm" p="xl" w={380} radius="md">
         <Form method="post" action={`/login${next ? `?next=${encodeURIComponent(next)}` : ""}`}>
           <Stack>
-            <Title order={1} size="h2">flowlens</Title>
+            <Title order={1} size="h2">
+              flowlens
+            </Title>
             <Text c="dimmed" size="sm">
               Log in to analyse your network's traffic.
             </Text>
             {expired ? <Alert color="yellow">{MESSAGES.sessionExpired}</Alert> : null}
             {twoFactorRestart ? <Alert color="yellow">{TWO_FACTOR_RESTART}</Alert> : null}
-            {noPermissions ? <Alert color="red" title={MESSAGES.noPermissionsTitle}>{MESSAGES.noPermissions}</Alert> : null}
+            {noPermissions ? (
+              <Alert color="red" title={MESSAGES.noPermissionsTitle}>
+                {MESSAGES.noPermissions}
+              </Alert>
+            ) : null}
             {/* The answer to the previous attempt goes as soon as the next one is on its way. */}
             {actionData?.error && navigation.state === "idle" ? (
               <Alert color="red" role="alert">

@@ -102,15 +102,17 @@ export default function TwoFactorStep() {
       <Paper withBorder shadow="sm" p="xl" w={mode === "enrol" ? 460 : 380} radius="md">
         <Form method="post" action={formAction}>
           <Stack>
-            <Title order={1} size="h2">Two-factor authentication</Title>
+            <Title order={1} size="h2">
+              Two-factor authentication
+            </Title>
             <Text c="dimmed" size="sm">
               Signed in as {email}.
             </Text>
             {mode === "enrol" && key ? (
               <>
                 <Text size="sm">
-                  Two-factor authentication is mandatory. Scan this QR code with an authenticator app, or enter the key by hand, then
-                  enter the 6-digit code the app shows.
+                  Two-factor authentication is mandatory. Scan this QR code with an authenticator app, or enter the key by hand, then enter
+                  the 6-digit code the app shows.
                 </Text>
                 <Center>
                   <Image src={key.qrDataUrl} alt="QR code for your authenticator app" w={220} h={220} />

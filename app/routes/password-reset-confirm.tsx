@@ -34,11 +34,17 @@ export async function action({ request }: ActionFunctionArgs) {
   const password = String(form.get("new_password") ?? "");
   const repeated = String(form.get("new_password_repeat") ?? "");
   if (password !== repeated && (await checkResetToken(services.pg.db, token))) {
-    return data<ActionResult>({ done: false, error: RESET_TEXTS.passwordsDiffer, tokenProblem: false }, { status: 400, headers: NO_REFERRER });
+    return data<ActionResult>(
+      { done: false, error: RESET_TEXTS.passwordsDiffer, tokenProblem: false },
+      { status: 400, headers: NO_REFERRER },
+    );
   }
   const result = await confirmReset(services.pg.db, token, password);
   if (!result.ok) {
-    return data<ActionResult>({ done: false, error: result.message, tokenProblem: result.reason === "token" }, { status: 400, headers: NO_REFERRER });
+    return data<ActionResult>(
+      { done: false, error: result.message, tokenProblem: result.reason === "token" },
+      { status: 400, headers: NO_REFERRER },
+    );
   }
   // All sessions of the account were ended; if this browser held one of them, clear its cookies too.
   const headers = new Headers(NO_REFERRER);
@@ -58,12 +64,12 @@ export default function PasswordResetConfirm() {
     <Center mih="100vh" bg="gray.0" p="md">
       <Paper withBorder shadow="sm" p="xl" w={420} radius="md" component="main">
         <Stack>
-          <Title order={1} size="h2">Choose a new password</Title>
+          <Title order={1} size="h2">
+            Choose a new password
+          </Title>
           {result?.done ? (
             <>
-              <Alert color="green">
-                {result.message}
-              </Alert>
+              <Alert color="green">{result.message}</Alert>
               <Button component="a" href="/login">
                 Log in
               </Button>
@@ -83,11 +89,7 @@ export default function PasswordResetConfirm() {
                 <Text c="dimmed" size="sm">
                   Choose a password of at least {minLength} characters.
                 </Text>
-                {result && !result.done ? (
-                  <Alert color="red">
-                    {result.error}
-                  </Alert>
-                ) : null}
+                {result && !result.done ? <Alert color="red">{result.error}</Alert> : null}
                 <PasswordInput name="new_password" label="New password" autoComplete="new-password" required minLength={minLength} />
                 <PasswordInput name="new_password_repeat" label="Repeat the new password" autoComplete="new-password" required />
                 <input type="hidden" name="token" value={token} />

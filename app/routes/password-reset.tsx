@@ -20,14 +20,21 @@ type ActionResult = { sent: true; message: string } | { sent: false; error: stri
 
 export async function action({ request }: ActionFunctionArgs) {
   const read = await readPageForm(request);
-  if (!read.ok) return data<ActionResult>({ sent: false, error: read.field === "email" ? MESSAGES.emailFormat : read.error, email: "" }, { status: read.status });
+  if (!read.ok)
+    return data<ActionResult>(
+      { sent: false, error: read.field === "email" ? MESSAGES.emailFormat : read.error, email: "" },
+      { status: read.status },
+    );
   const { services } = await getRequestContext(request);
   const email = String(read.form.get("email") ?? "");
   // The format can be judged without revealing anything; whether an account exists cannot.
   if (!isValidEmail(normalizeEmail(email))) return data<ActionResult>({ sent: false, error: MESSAGES.emailFormat, email }, { status: 400 });
   const limit = takeAnonymousCall("passwordReset", request);
   if (!limit.allowed) {
-    return data<ActionResult>({ sent: false, error: limit.message, email }, { status: 429, headers: { "Retry-After": String(limit.retryAfterSeconds) } });
+    return data<ActionResult>(
+      { sent: false, error: limit.message, email },
+      { status: 429, headers: { "Retry-After": String(limit.retryAfterSeconds) } },
+    );
   }
   await requestReset(services.pg.db, email);
   return data<ActionResult>({ sent: true, message: RESET_TEXTS.requested });
@@ -41,11 +48,11 @@ export default function PasswordReset() {
     <Center mih="100vh" bg="gray.0" p="md">
       <Paper withBorder shadow="sm" p="xl" w={420} radius="md" component="main">
         <Stack>
-          <Title order={1} size="h2">Reset your password</Title>
+          <Title order={1} size="h2">
+            Reset your password
+          </Title>
           {result?.sent ? (
-            <Alert color="green">
-              {result.message}
-            </Alert>
+            <Alert color="green">{result.message}</Alert>
           ) : (
             <Form method="post" action="/password-reset" noValidate>
               <Stack>

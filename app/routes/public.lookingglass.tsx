@@ -36,7 +36,13 @@ export default function PublicLookingGlass() {
   const { page, style, asNameOfDeployment, currentPage } = useLoaderData<typeof loader>();
   return (
     <PublicLayout style={style} asNameOfDeployment={asNameOfDeployment}>
-      <LookingGlassScreen page={page} path={PUBLIC_LOOKING_GLASS_PATH} exportPath="/api/lookingglass/export/" currentPage={currentPage} rna={null} />
+      <LookingGlassScreen
+        page={page}
+        path={PUBLIC_LOOKING_GLASS_PATH}
+        exportPath="/api/lookingglass/export/"
+        currentPage={currentPage}
+        rna={null}
+      />
     </PublicLayout>
   );
 }

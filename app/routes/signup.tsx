@@ -34,10 +34,17 @@ export async function action({ request }: ActionFunctionArgs) {
     return data<ActionResult>({ sent: false, detail: read.error, errors, values: empty }, { status: read.status });
   }
   const form = read.form;
-  const values = { email: String(form.get("email") ?? ""), first_name: String(form.get("first_name") ?? ""), last_name: String(form.get("last_name") ?? "") };
+  const values = {
+    email: String(form.get("email") ?? ""),
+    first_name: String(form.get("first_name") ?? ""),
+    last_name: String(form.get("last_name") ?? ""),
+  };
   const limit = takeAnonymousCall("signup", request);
   if (!limit.allowed) {
-    return data<ActionResult>({ sent: false, detail: limit.message, errors: [], values }, { status: 429, headers: { "Retry-After": String(limit.retryAfterSeconds) } });
+    return data<ActionResult>(
+      { sent: false, detail: limit.message, errors: [], values },
+      { status: 429, headers: { "Retry-After": String(limit.retryAfterSeconds) } },
+    );
   }
   const result = await createUserRequest(services.pg.db, values);
   if (!result.ok) return data<ActionResult>({ sent: false, detail: result.detail, errors: result.errors, values }, { status: 400 });
@@ -54,12 +61,12 @@ export default function Signup() {
     <Center mih="100vh" bg="gray.0" p="md">
       <Paper withBorder shadow="sm" p="xl" w={420} radius="md" component="main">
         <Stack>
-          <Title order={1} size="h2">Request an account</Title>
+          <Title order={1} size="h2">
+            Request an account
+          </Title>
           {result?.sent ? (
             <>
-              <Alert color="green">
-                {result.message}
-              </Alert>
+              <Alert color="green">{result.message}</Alert>
               <Anchor href="/login" size="sm">
                 Back to login
               </Anchor>
@@ -70,11 +77,7 @@ export default function Signup() {
                 <Text c="dimmed" size="sm">
                   Tell us who you are. An administrator reviews every request.
                 </Text>
-                {failed ? (
-                  <Alert color="red">
-                    {failed.detail}
-                  </Alert>
-                ) : null}
+                {failed ? <Alert color="red">{failed.detail}</Alert> : null}
                 <TextInput
                   name="email"
                   type="email"

@@ -138,7 +138,7 @@ export class AnalyticsQueryLimiter {
 
   /** Starts waiting queries in arrival order, skipping those whose user is at their limit. */
   private dispatch() {
-    for (let i = 0; i < this.waiting.length && this.running < this.settings.global; ) {
+    for (let i = 0; i < this.waiting.length && this.running < this.settings.global;) {
       const waiter = this.waiting[i];
       if (!this.canStart(waiter.key)) {
         i++;

@@ -29,7 +29,14 @@ export async function loadAppFrame(request: Request, route?: ToolRoute) {
       menu: menu.map((item) => ({ path: item.path, label: item.menuLabel })),
       /** The user's timezone: pop-ups give their time in it. */
       timezone: safeTimezone(settings.timezone),
-      user: { email: user.email, firstName: user.firstName, lastName: user.lastName, isStaff: user.isStaff, isSuperuser: user.isSuperuser, groups: user.groups },
+      user: {
+        email: user.email,
+        firstName: user.firstName,
+        lastName: user.lastName,
+        isStaff: user.isStaff,
+        isSuperuser: user.isSuperuser,
+        groups: user.groups,
+      },
     },
   };
 }

@@ -17,8 +17,7 @@ export const DEFAULT_LAYOUT: ClickhouseLayout = { rawTtlDays: 7, agg5mTtlDays: 1
 export type ClickhouseMigration = { version: number; name: string; statements: string[]; checksum: string };
 
 // Resolved from the working directory, not import.meta.url: the server code is bundled into build/.
-export const CLICKHOUSE_MIGRATIONS_DIR =
-  process.env.CLICKHOUSE_MIGRATIONS_DIR ?? path.resolve(process.cwd(), "db/clickhouse");
+export const CLICKHOUSE_MIGRATIONS_DIR = process.env.CLICKHOUSE_MIGRATIONS_DIR ?? path.resolve(process.cwd(), "db/clickhouse");
 
 /** Splits a migration file into statements on ';' at line ends; comments are dropped. */
 export function splitStatements(sqlText: string): string[] {

@@ -50,14 +50,22 @@ const RETRY_AFTER_TIMEOUT_SECONDS = 30;
 type Settings = Record<string, unknown> | undefined;
 type Call = { clickhouse_settings?: Settings };
 
-export function openQueryDoor(client: ClickHouseClient, settings: QueryDoorSettings, identify: (scope: RequestScope) => Promise<string>): QueryDoor {
+export function openQueryDoor(
+  client: ClickHouseClient,
+  settings: QueryDoorSettings,
+  identify: (scope: RequestScope) => Promise<string>,
+): QueryDoor {
   const limiter = new AnalyticsQueryLimiter(settings);
   // A limit the caller sets itself wins (a query that knows it may take longer, or must be quicker).
-  const withLimit = <P extends Call>(params: P, seconds: number): P => ({ ...params, clickhouse_settings: { max_execution_time: seconds, ...params.clickhouse_settings } });
+  const withLimit = <P extends Call>(params: P, seconds: number): P => ({
+    ...params,
+    clickhouse_settings: { max_execution_time: seconds, ...params.clickhouse_settings },
+  });
   const background = <P extends Call>(params: P): P => withLimit(params, 0);
   const analytics = <P extends Call>(params: P): P => withLimit(params, settings.maxExecutionSeconds);
 
-  const limited = <P extends Call, R>(run: (params: P) => Promise<R>) =>
+  const limited =
+    <P extends Call, R>(run: (params: P) => Promise<R>) =>
     async (params: P): Promise<R> => {
       const scope = currentRequestScope();
       if (!scope) return run(background(params));
@@ -68,7 +76,10 @@ export function openQueryDoor(client: ClickHouseClient, settings: QueryDoorSetti
         throw answerFor(error);
       }
     };
-  const unlimited = <P extends Call, R>(run: (params: P) => Promise<R>) => (params: P): Promise<R> => run(background(params));
+  const unlimited =
+    <P extends Call, R>(run: (params: P) => Promise<R>) =>
+    (params: P): Promise<R> =>
+      run(background(params));
 
   const wrapped = {
     query: limited(client.query.bind(client) as (p: Call) => Promise<unknown>),

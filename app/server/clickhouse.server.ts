@@ -47,7 +47,10 @@ export async function openClickhouse(
       await admin.command({ query: `CREATE DATABASE IF NOT EXISTS ${database}` });
     } catch (error) {
       // Typically wrong credentials or missing grants: the ping above needs neither.
-      throw new StoreUnavailableError("ClickHouse", `cannot create or open database ${database} at ${config.CLICKHOUSE_URL}: ${error instanceof Error ? error.message.split("\n")[0] : String(error)}`);
+      throw new StoreUnavailableError(
+        "ClickHouse",
+        `cannot create or open database ${database} at ${config.CLICKHOUSE_URL}: ${error instanceof Error ? error.message.split("\n")[0] : String(error)}`,
+      );
     } finally {
       await admin.close();
     }
@@ -66,9 +69,7 @@ export async function openClickhouse(
   if (chdbPath !== ":memory:") mkdirSync(chdbPath, { recursive: true });
   // Imported lazily: libchdb is a 500 MB native library, only needed in embedded mode.
   const { createChdbConnection } = await import("chdb/connection");
-  const bootstrap = createChdbConnection({ path: chdbPath }) as unknown as NonNullable<
-    ClickHouseClientConfigOptions["connection"]
-  >;
+  const bootstrap = createChdbConnection({ path: chdbPath }) as unknown as NonNullable<ClickHouseClientConfigOptions["connection"]>;
   const client = createClient({ connection: bootstrap, clickhouse_settings: COMMON_SETTINGS });
   await client.command({ query: `CREATE DATABASE IF NOT EXISTS ${database}` });
   // A chDB session is one connection: select the database for everything that follows.

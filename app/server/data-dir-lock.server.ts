@@ -19,7 +19,10 @@ export function lockDataDir(dataDir: string): () => void {
       if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
       const owner = Number(readFileSync(file, "utf8").trim());
       if (owner && owner !== process.pid && isAlive(owner)) {
-        throw new StoreUnavailableError("PostgreSQL", `DATA_DIR ${dataDir} is in use by process ${owner}; the embedded stores allow one process at a time`);
+        throw new StoreUnavailableError(
+          "PostgreSQL",
+          `DATA_DIR ${dataDir} is in use by process ${owner}; the embedded stores allow one process at a time`,
+        );
       }
       rmSync(file, { force: true }); // stale: its process is gone
     }

@@ -14,7 +14,12 @@ export async function demoCredentials(db: Db) {
   const existing = await db
     .select({ email: users.email })
     .from(users)
-    .where(inArray(users.email, accounts.map((a) => a.email)));
+    .where(
+      inArray(
+        users.email,
+        accounts.map((a) => a.email),
+      ),
+    );
   const present = new Set(existing.map((e) => e.email));
   return accounts.filter((a) => present.has(a.email)).map(({ kind, email, password }) => ({ kind, email, password }));
 }

@@ -16,13 +16,16 @@ function urlWithProtocols(protocols: string[], example: string) {
     emptyToUndefined,
     z
       .string()
-      .refine((value) => {
-        try {
-          return protocols.includes(new URL(value).protocol);
-        } catch {
-          return false;
-        }
-      }, `must be a URL starting with ${protocols.map((p) => `${p}//`).join(" or ")} (e.g. ${example})`)
+      .refine(
+        (value) => {
+          try {
+            return protocols.includes(new URL(value).protocol);
+          } catch {
+            return false;
+          }
+        },
+        `must be a URL starting with ${protocols.map((p) => `${p}//`).join(" or ")} (e.g. ${example})`,
+      )
       .optional(),
   );
 }
@@ -63,16 +66,19 @@ export const NetcommandSshTargetSchema = z.object({
 });
 export type NetcommandSshTarget = z.infer<typeof NetcommandSshTargetSchema>;
 
-const netcommandSsh = z.preprocess((value, ctx) => {
-  const text = emptyToUndefined(value);
-  if (text === undefined || typeof text !== "string") return text;
-  try {
-    return JSON.parse(text);
-  } catch {
-    ctx.addIssue({ code: "custom", message: 'must be a JSON object, e.g. {"fra1":{"host":"192.0.2.1","user":"lg","vendor":"juniper"}}' });
-    return z.NEVER;
-  }
-}, z.record(z.string().min(1), NetcommandSshTargetSchema).default({}));
+const netcommandSsh = z.preprocess(
+  (value, ctx) => {
+    const text = emptyToUndefined(value);
+    if (text === undefined || typeof text !== "string") return text;
+    try {
+      return JSON.parse(text);
+    } catch {
+      ctx.addIssue({ code: "custom", message: 'must be a JSON object, e.g. {"fra1":{"host":"192.0.2.1","user":"lg","vendor":"juniper"}}' });
+      return z.NEVER;
+    }
+  },
+  z.record(z.string().min(1), NetcommandSshTargetSchema).default({}),
+);
 
 /** NETCOMMAND_STAFF_ALLOWED_RANGES: comma-separated addresses or CIDR prefixes → networks (empty: none). */
 const netcommandStaffRanges = z.preprocess(
@@ -108,7 +114,10 @@ export const EnvSchema = z.object({
   ),
   CLICKHOUSE_CLUSTER: z.preprocess(
     emptyToUndefined,
-    z.string().regex(/^[A-Za-z_][A-Za-z0-9_.-]*$/, "must be a cluster name from the server's remote_servers").optional(),
+    z
+      .string()
+      .regex(/^[A-Za-z_][A-Za-z0-9_.-]*$/, "must be a cluster name from the server's remote_servers")
+      .optional(),
   ),
   DATA_DIR: z.preprocess(emptyToUndefined, z.string().default("./data")),
   SESSION_SECRET: z.preprocess(emptyToUndefined, z.string().min(32, "must be at least 32 characters").optional()),
@@ -137,7 +146,13 @@ export const EnvSchema = z.object({
   SMTP_FROM: z.preprocess(emptyToUndefined, z.string().default("flowlens <noreply@flowlens.invalid>")),
   SUPPORT_EMAIL: z.preprocess(emptyToUndefined, z.string().email("must be an e-mail address").optional()),
   /** Secret part of the test error page path /error-{secret}; without it the page does not exist. */
-  ERROR_PAGE_SECRET: z.preprocess(emptyToUndefined, z.string().regex(/^[A-Za-z0-9_-]{8,}$/, "must be 8+ letters, digits, - or _").optional()),
+  ERROR_PAGE_SECRET: z.preprocess(
+    emptyToUndefined,
+    z
+      .string()
+      .regex(/^[A-Za-z0-9_-]{8,}$/, "must be 8+ letters, digits, - or _")
+      .optional(),
+  ),
   DEMO_DAYS: z.preprocess(emptyToUndefined, z.coerce.number().int().min(1).max(400).default(35)),
   LOG_LEVEL: z.preprocess(emptyToUndefined, z.enum(["debug", "info", "warn", "error"]).default("info")),
   /** Router vantage points reached over SSH for ping and traceroute (see NetcommandSshTargetSchema). */

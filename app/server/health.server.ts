@@ -18,7 +18,12 @@ async function probe(engine: string, check: () => Promise<void>): Promise<StoreH
     ]);
     return { ok: true, engine, latencyMs: Math.round(performance.now() - started) };
   } catch (error) {
-    return { ok: false, engine, latencyMs: Math.round(performance.now() - started), error: error instanceof Error ? error.message : String(error) };
+    return {
+      ok: false,
+      engine,
+      latencyMs: Math.round(performance.now() - started),
+      error: error instanceof Error ? error.message : String(error),
+    };
   }
 }
 
@@ -48,7 +53,10 @@ export async function checkHealth(services: Services): Promise<Health> {
     probe(services.pg.kind, () => pingPostgres(services.pg)),
     busy
       ? Promise.resolve<StoreHealth>({ ok: true, engine: services.ch.kind, latencyMs: 0, checkedBy: "recent queries" })
-      : probe(services.ch.kind, () => outsideRequest(() => pingClickhouse(services.ch))).then((h) => ({ ...h, checkedBy: "ping" as const })),
+      : probe(services.ch.kind, () => outsideRequest(() => pingClickhouse(services.ch))).then((h) => ({
+          ...h,
+          checkedBy: "ping" as const,
+        })),
   ]);
   return { status: postgres.ok && clickhouse.ok ? "ok" : "degraded", postgres, clickhouse };
 }

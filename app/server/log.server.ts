@@ -29,7 +29,7 @@ export const log = {
  */
 export function logValue(text: string, max = 300): string {
   const cut = text.length > max ? text.slice(0, max) : text;
-   
+
   const escaped = cut.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g, (c) => {
     if (c === "\n") return "\\n";
     if (c === "\r") return "\\r";

@@ -56,7 +56,9 @@ function scrypt(password: string, salt: Buffer, n: number, r: number, p: number,
   return withHashingSlot(
     () =>
       new Promise<Buffer>((resolve, reject) =>
-        scryptCallback(password, salt, KEY_LENGTH, { N: n, r, p, maxmem: MAX_MEMORY }, (error, key) => (error ? reject(error) : resolve(key))),
+        scryptCallback(password, salt, KEY_LENGTH, { N: n, r, p, maxmem: MAX_MEMORY }, (error, key) =>
+          error ? reject(error) : resolve(key),
+        ),
       ),
     options.maxQueue ?? Number.POSITIVE_INFINITY,
   );

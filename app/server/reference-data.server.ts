@@ -18,12 +18,12 @@ export async function ensureReferenceData(db: Db): Promise<void> {
     .onConflictDoNothing();
   await db.insert(groups).values({ name: MODERATORS_GROUP }).onConflictDoNothing();
   await db.transaction(async (tx) => {
-    const existing = await tx.select({ id: siteSettings.id }).from(siteSettings).where(sql`${siteSettings.id} = 1`);
+    const existing = await tx
+      .select({ id: siteSettings.id })
+      .from(siteSettings)
+      .where(sql`${siteSettings.id} = 1`);
     if (existing.length > 0) return;
-    const [style] = await tx
-      .insert(styles)
-      .values({ name: "Default", footerLinks: DEFAULT_FOOTER_LINKS })
-      .returning({ id: styles.id });
+    const [style] = await tx.insert(styles).values({ name: "Default", footerLinks: DEFAULT_FOOTER_LINKS }).returning({ id: styles.id });
     await tx.insert(siteSettings).values({ id: 1, defaultStyleId: style.id }).onConflictDoNothing();
   });
 }

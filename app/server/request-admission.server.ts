@@ -50,7 +50,11 @@ export class RequestAdmission {
 export function tooManyRequests(request: RequestLike): { status: 429; headers: Record<string, string>; body: string } {
   const headers = { "Retry-After": String(RETRY_AFTER_SECONDS), "Cache-Control": "no-store" };
   if (/application\/json/.test(request.headers.get("Accept") ?? "")) {
-    const body = JSON.stringify({ detail: tooManyRequestsText, exception_code: "too_many_requests", retry_after_seconds: RETRY_AFTER_SECONDS });
+    const body = JSON.stringify({
+      detail: tooManyRequestsText,
+      exception_code: "too_many_requests",
+      retry_after_seconds: RETRY_AFTER_SECONDS,
+    });
     return { status: 429, headers: { ...headers, "Content-Type": "application/json" }, body };
   }
   const body = `<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><title>The server is busy</title></head><body><main><h1>The server is busy</h1><p>${tooManyRequestsText}</p></main></body></html>`;

@@ -43,7 +43,11 @@ export function checkDeclaredLength(request: Request, limit: number): void {
  * `limit` bytes went by: for bodies that are parsed as they stream (the MRT upload). Parsers may
  * wrap the stream's error in their own, so `onTooLarge` hears of it directly.
  */
-export function limitedStream(body: ReadableStream<Uint8Array>, limit: number, onTooLarge?: (problem: BodyProblem) => void): ReadableStream<Uint8Array> {
+export function limitedStream(
+  body: ReadableStream<Uint8Array>,
+  limit: number,
+  onTooLarge?: (problem: BodyProblem) => void,
+): ReadableStream<Uint8Array> {
   let seen = 0;
   return body.pipeThrough(
     new TransformStream<Uint8Array, Uint8Array>({
@@ -53,8 +57,7 @@ export function limitedStream(body: ReadableStream<Uint8Array>, limit: number, o
           const problem = new BodyProblem(413, BODY_TEXTS.tooLarge(limit));
           onTooLarge?.(problem);
           controller.error(problem);
-        }
-        else controller.enqueue(chunk);
+        } else controller.enqueue(chunk);
       },
     }),
   );
@@ -116,7 +119,7 @@ export const FIELD_MAX_LENGTH: Record<string, number> = {
 const DEFAULT_FIELD_MAX_LENGTH = 100_000;
 
 // NUL and the other C0 controls except tab, line feed and carriage return, which textareas send.
- 
+
 const FORBIDDEN_CONTROL = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F]/;
 
 /**

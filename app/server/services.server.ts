@@ -30,7 +30,8 @@ export type StartOptions = {
 /** Opens both stores, applies their migrations and makes sure the reference rows exist. */
 export async function startServices(config: AppConfig, options: StartOptions = {}): Promise<Services> {
   trustProxy(config.TRUST_PROXY);
-  const usesDataDir = (config.embeddedPostgres && options.pglitePath !== ":memory:") || (config.embeddedClickhouse && options.chdbPath !== ":memory:");
+  const usesDataDir =
+    (config.embeddedPostgres && options.pglitePath !== ":memory:") || (config.embeddedClickhouse && options.chdbPath !== ":memory:");
   const unlock = usesDataDir ? lockDataDir(config.dataDir) : () => {};
   let pg: PostgresHandle;
   let ch: ClickhouseHandle;
@@ -43,7 +44,9 @@ export async function startServices(config: AppConfig, options: StartOptions = {
   try {
     const bare = await openClickhouse(config, { chdbPath: options.chdbPath });
     const pgDb = pg.db;
-    const door = openQueryDoor(bare.client, queryDoorSettings(config), (scope) => requestIdentity(scope, { db: pgDb, sessionSecret: config.sessionSecret }));
+    const door = openQueryDoor(bare.client, queryDoorSettings(config), (scope) =>
+      requestIdentity(scope, { db: pgDb, sessionSecret: config.sessionSecret }),
+    );
     ch = { ...bare, client: door.client, limiter: door.limiter };
   } catch (error) {
     await pg.close();

@@ -30,7 +30,7 @@ export function formatIpv6(value: bigint): string {
   // Compress the longest run of zero groups (RFC 5952).
   let bestStart = -1;
   let bestLength = 0;
-  for (let i = 0; i < 8; ) {
+  for (let i = 0; i < 8;) {
     if (groups[i] !== 0) {
       i++;
       continue;

@@ -58,8 +58,7 @@ FROM (${PATH_RECORDS})`;
  * The top-200 rule as flows_5m_mv applies it (db/clickhouse/0001_flows.sql): ASes outside
  * tracked_as become Others (-101); special values (< 0) stay.
  */
-export const foldUntrackedAs = (column: string) =>
-  `if(${column} < 0 OR ${column} IN (SELECT asn FROM tracked_as), ${column}, -101)`;
+export const foldUntrackedAs = (column: string) => `if(${column} < 0 OR ${column} IN (SELECT asn FROM tracked_as), ${column}, -101)`;
 
 /**
  * The same traffic written straight into the 5-minute aggregates, as flows_5m_mv would from one

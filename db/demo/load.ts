@@ -100,7 +100,10 @@ export async function loadDemoNetwork(stores: Stores, options: DemoOptions = {})
   await stores.pg.db
     .insert(schema.systemState)
     .values({ key: "demo", value: { loaded: true, seed: options.seed ?? DEMO_SEED, start, end, events } })
-    .onConflictDoUpdate({ target: schema.systemState.key, set: { value: { loaded: true, seed: options.seed ?? DEMO_SEED, start, end, events }, updatedAt: new Date() } });
+    .onConflictDoUpdate({
+      target: schema.systemState.key,
+      set: { value: { loaded: true, seed: options.seed ?? DEMO_SEED, start, end, events }, updatedAt: new Date() },
+    });
 
   return {
     seconds: (performance.now() - startedAt) / 1000,
@@ -121,14 +124,39 @@ async function markLoading(db: Db, info: { start: number; end: number; seed: num
 /** Generator rows in ClickHouse's column naming. */
 function pathRow(p: DemoPath) {
   return {
-    id: p.id, valid_from: p.validFrom, valid_to: p.validTo, ip_version: p.ipVersion, rate_bps: p.rateBps,
-    growth: p.growth, profile: p.profile, records: p.records, sampling_rate: p.samplingRate,
-    exporter_name: p.exporterName, exporter_address: p.exporterAddress, ingress_router: p.ingressRouter,
-    in_if: p.inIf, egress_router: p.egressRouter, out_if: p.outIf, link_start_router: p.linkStartRouter,
-    link_start_if: p.linkStartIf, link_end_router: p.linkEndRouter, link_end_if: p.linkEndIf, as_src: p.asSrc,
-    as_hnd: p.asHnd, as_nxt: p.asNxt, as_dst: p.asDst, application: p.application, infrastructure: p.infrastructure,
-    protocol: p.protocol, src_ports: p.srcPorts, src_hosts: p.srcHosts, dst_hosts: p.dstHosts,
-    src_prefix_len: p.srcPrefixLen, dst_prefix_len: p.dstPrefixLen, packet_size: p.packetSize, vrf_name: p.vrfName,
+    id: p.id,
+    valid_from: p.validFrom,
+    valid_to: p.validTo,
+    ip_version: p.ipVersion,
+    rate_bps: p.rateBps,
+    growth: p.growth,
+    profile: p.profile,
+    records: p.records,
+    sampling_rate: p.samplingRate,
+    exporter_name: p.exporterName,
+    exporter_address: p.exporterAddress,
+    ingress_router: p.ingressRouter,
+    in_if: p.inIf,
+    egress_router: p.egressRouter,
+    out_if: p.outIf,
+    link_start_router: p.linkStartRouter,
+    link_start_if: p.linkStartIf,
+    link_end_router: p.linkEndRouter,
+    link_end_if: p.linkEndIf,
+    as_src: p.asSrc,
+    as_hnd: p.asHnd,
+    as_nxt: p.asNxt,
+    as_dst: p.asDst,
+    application: p.application,
+    infrastructure: p.infrastructure,
+    protocol: p.protocol,
+    src_ports: p.srcPorts,
+    src_hosts: p.srcHosts,
+    dst_hosts: p.dstHosts,
+    src_prefix_len: p.srcPrefixLen,
+    dst_prefix_len: p.dstPrefixLen,
+    packet_size: p.packetSize,
+    vrf_name: p.vrfName,
   };
 }
 
@@ -150,7 +178,13 @@ function dayWindows(start: number, end: number, rawDays: number) {
     windows.push({
       windowStart,
       detailed,
-      params: { periodStart: start, periodLength: end - start, windowStart, buckets: (windowEnd - windowStart) / BUCKET, maxRecords: detailed ? 16 : 1 },
+      params: {
+        periodStart: start,
+        periodLength: end - start,
+        windowStart,
+        buckets: (windowEnd - windowStart) / BUCKET,
+        maxRecords: detailed ? 16 : 1,
+      },
     });
   }
   return windows;
@@ -165,9 +199,15 @@ async function insertFlows(ch: ClickHouseClient, paths: DemoPath[], start: numbe
       query_params: params,
       // Big blocks through the materialized views (fewer parts), and no summing at insert time:
       // collapsing LowCardinality keys while inserting costs 4x; background merges sum anyway.
-      clickhouse_settings: { max_block_size: "2000000", min_insert_block_size_rows: "2000000", min_insert_block_size_bytes: "0", optimize_on_insert: 0 },
+      clickhouse_settings: {
+        max_block_size: "2000000",
+        min_insert_block_size_rows: "2000000",
+        min_insert_block_size_bytes: "0",
+        optimize_on_insert: 0,
+      },
     });
-    if (process.env.DEMO_TRACE) console.log(`day ${new Date(windowStart * 1000).toISOString()} ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+    if (process.env.DEMO_TRACE)
+      console.log(`day ${new Date(windowStart * 1000).toISOString()} ${((performance.now() - t0) / 1000).toFixed(1)} s`);
   }
   await ch.command({ query: "DROP TABLE demo_paths" });
 }
@@ -217,7 +257,11 @@ const MAX_BUNDLE_MEMBERS = 4;
  * peak the interface carries over the period: most links run at 35-70 % at peak, a few hot
  * ones at 78-93 %, so the planners have something to plan and no port is over its capacity.
  */
-function sizeInterfaces(interfaces: DemoInterface[], peaks: Map<DemoInterface, number>, random: ReturnType<typeof createRandom>): Map<DemoInterface, PortSize> {
+function sizeInterfaces(
+  interfaces: DemoInterface[],
+  peaks: Map<DemoInterface, number>,
+  random: ReturnType<typeof createRandom>,
+): Map<DemoInterface, PortSize> {
   const sizes = new Map<DemoInterface, PortSize>();
   const sorted = [...interfaces].sort((a, b) => (peaks.get(b) ?? 0) - (peaks.get(a) ?? 0));
   const hot = new Set(sorted.filter((i) => i.kind === "external").slice(1, 4));
@@ -235,7 +279,8 @@ function sizeInterfaces(interfaces: DemoInterface[], peaks: Map<DemoInterface, n
       }
     }
     const target = 0.35 + random.next() * 0.35;
-    const speedBps = PORT_SPEEDS_BPS.find((speed) => peak / target <= MAX_BUNDLE_MEMBERS * speed) ?? PORT_SPEEDS_BPS[PORT_SPEEDS_BPS.length - 1];
+    const speedBps =
+      PORT_SPEEDS_BPS.find((speed) => peak / target <= MAX_BUNDLE_MEMBERS * speed) ?? PORT_SPEEDS_BPS[PORT_SPEEDS_BPS.length - 1];
     sizes.set(iface, { speedBps, members: Math.max(1, Math.ceil(peak / target / speedBps)) });
   }
   return sizes;
@@ -278,7 +323,13 @@ function linkAlerts(interfaces: DemoInterface[], sizes: Map<DemoInterface, PortS
     }));
 }
 
-async function insertInterfaceUtil(ch: ClickHouseClient, interfaces: DemoInterface[], capacities: Map<string, number>, start: number, end: number) {
+async function insertInterfaceUtil(
+  ch: ClickHouseClient,
+  interfaces: DemoInterface[],
+  capacities: Map<string, number>,
+  start: number,
+  end: number,
+) {
   await ch.command({ query: "DROP TABLE IF EXISTS demo_interfaces" });
   await ch.command({
     query: `CREATE TABLE demo_interfaces (router String, interface String, kind String, neighbor_asn Int64, capacity_bps UInt64)
@@ -287,7 +338,10 @@ async function insertInterfaceUtil(ch: ClickHouseClient, interfaces: DemoInterfa
   await ch.insert({
     table: "demo_interfaces",
     values: interfaces.map((i) => ({
-      router: i.router, interface: i.name, kind: i.kind, neighbor_asn: i.neighborAsn ?? 0,
+      router: i.router,
+      interface: i.name,
+      kind: i.kind,
+      neighbor_asn: i.neighborAsn ?? 0,
       capacity_bps: capacities.get(`${i.router}/${i.name}`) ?? 0,
     })),
     format: "JSONEachRow",
@@ -299,22 +353,40 @@ async function insertInterfaceUtil(ch: ClickHouseClient, interfaces: DemoInterfa
 async function insertInventory(db: Db, interfaces: DemoInterface[], capacities: Map<string, number>) {
   const topologyRouters = ROUTERS;
   await db.transaction(async (tx) => {
-    await tx.insert(schema.asInfo).values([
-      { asn: OPERATOR_ASN, name: OPERATOR_NAME, country: "DE", category: "operator" },
-      ...DEMO_ASES.map((a) => ({ asn: a.asn, name: a.name, country: a.country, category: a.category })),
-    ]).onConflictDoNothing();
+    await tx
+      .insert(schema.asInfo)
+      .values([
+        { asn: OPERATOR_ASN, name: OPERATOR_NAME, country: "DE", category: "operator" },
+        ...DEMO_ASES.map((a) => ({ asn: a.asn, name: a.name, country: a.country, category: a.category })),
+      ])
+      .onConflictDoNothing();
     const routerRows = await tx
       .insert(schema.routers)
-      .values(topologyRouters.map((r) => ({ name: r.name, city: r.city, country: r.country, loopback: r.loopback, vendor: r.vendor, role: "edge" })))
+      .values(
+        topologyRouters.map((r) => ({
+          name: r.name,
+          city: r.city,
+          country: r.country,
+          loopback: r.loopback,
+          vendor: r.vendor,
+          role: "edge",
+        })),
+      )
       .returning({ id: schema.routers.id, name: schema.routers.name });
     const routerId = new Map(routerRows.map((r) => [r.name, r.id]));
     const inserted = await tx
       .insert(schema.interfaces)
       .values(
         interfaces.map((i) => ({
-          routerId: routerId.get(i.router)!, name: i.name, snmpIndex: i.snmpIndex, description: i.description,
-          capacityBps: capacities.get(`${i.router}/${i.name}`) ?? 0, kind: i.kind, peeringType: i.peeringType,
-          connection: i.connection, neighborAsn: i.neighborAsn,
+          routerId: routerId.get(i.router)!,
+          name: i.name,
+          snmpIndex: i.snmpIndex,
+          description: i.description,
+          capacityBps: capacities.get(`${i.router}/${i.name}`) ?? 0,
+          kind: i.kind,
+          peeringType: i.peeringType,
+          connection: i.connection,
+          neighborAsn: i.neighborAsn,
         })),
       )
       .returning({ id: schema.interfaces.id, routerId: schema.interfaces.routerId, name: schema.interfaces.name });
@@ -327,9 +399,14 @@ async function insertInventory(db: Db, interfaces: DemoInterface[], capacities: 
     }
     await tx.insert(schema.vantagePoints).values(
       topologyRouters.map((r) => ({
-        key: r.vantagePointKey, city: r.city, country: r.countryName, router: r.name,
-        legacyDescription: `${r.name.toUpperCase()} ${r.city}`, description: `${r.city}, ${r.countryName}`,
-        ip: r.loopback, isPublic: r.isPublicVantagePoint,
+        key: r.vantagePointKey,
+        city: r.city,
+        country: r.countryName,
+        router: r.name,
+        legacyDescription: `${r.name.toUpperCase()} ${r.city}`,
+        description: `${r.city}, ${r.countryName}`,
+        ip: r.loopback,
+        isPublic: r.isPublicVantagePoint,
       })),
     );
     const services = DEMO_ASES.flatMap((a) => [
@@ -343,10 +420,18 @@ async function insertInventory(db: Db, interfaces: DemoInterface[], capacities: 
       { model: "AS", objectId: String(SPECIAL_AS.untracked), layer: 0, name: "Untracked" },
       { model: "AS", objectId: String(SPECIAL_AS.notRoutable), layer: 0, name: "Not routable" },
       ...[...new Set(services.filter((s) => s.kind === "Application").map((s) => s.name))].map((name, i) => ({
-        model: "Application" as const, objectId: name, layer: 0, name, color: PALETTE[i % PALETTE.length],
+        model: "Application" as const,
+        objectId: name,
+        layer: 0,
+        name,
+        color: PALETTE[i % PALETTE.length],
       })),
       ...[...new Set(services.filter((s) => s.kind === "Infrastructure").map((s) => s.name))].map((name, i) => ({
-        model: "Infrastructure" as const, objectId: name, layer: 0, name, color: PALETTE[(i + 5) % PALETTE.length],
+        model: "Infrastructure" as const,
+        objectId: name,
+        layer: 0,
+        name,
+        color: PALETTE[(i + 5) % PALETTE.length],
       })),
     ]);
   });
@@ -357,15 +442,25 @@ const PALETTE = ["#137cbd", "#d9822b", "#0f9960", "#db3737", "#8f398f", "#00b3a4
 async function insertUsers(db: Db, users: ReturnType<typeof demoUsers>) {
   const hashes = await Promise.all(users.map((u) => hashPassword(u.password)));
   await db.transaction(async (tx) => {
-    const [moderators] = await tx.select().from(schema.groups).where(sql`${schema.groups.name} = ${MODERATORS_GROUP}`);
+    const [moderators] = await tx
+      .select()
+      .from(schema.groups)
+      .where(sql`${schema.groups.name} = ${MODERATORS_GROUP}`);
     let delegatorId: number | null = null;
     for (const [index, user] of users.entries()) {
       const [row]: { id: number }[] = await tx
         .insert(schema.users)
         .values({
-          email: user.email, firstName: user.firstName, lastName: user.lastName, passwordHash: hashes[index],
-          isSuperuser: user.isSuperuser ?? false, isStaff: user.isStaff ?? false, isDelegated: user.isDelegated ?? false,
-          delegatedById: user.isDelegated ? delegatorId : null, hasConsented: true, consentedAt: new Date(),
+          email: user.email,
+          firstName: user.firstName,
+          lastName: user.lastName,
+          passwordHash: hashes[index],
+          isSuperuser: user.isSuperuser ?? false,
+          isStaff: user.isStaff ?? false,
+          isDelegated: user.isDelegated ?? false,
+          delegatedById: user.isDelegated ? delegatorId : null,
+          hasConsented: true,
+          consentedAt: new Date(),
         })
         .returning({ id: schema.users.id });
       if (user.kind === "operator") delegatorId = row.id;
@@ -394,7 +489,16 @@ async function notifyOperators(db: Db, alerts: ReturnType<typeof linkAlerts>) {
   if (rows.length) await db.insert(schema.notifications).values(rows);
 }
 
-const PG_TABLES = { users: schema.users, as_info: schema.asInfo, routers: schema.routers, interfaces: schema.interfaces, vantage_points: schema.vantagePoints, mappings: schema.mappings, as_service_mappings: schema.asServiceMappings, notifications: schema.notifications } as const;
+const PG_TABLES = {
+  users: schema.users,
+  as_info: schema.asInfo,
+  routers: schema.routers,
+  interfaces: schema.interfaces,
+  vantage_points: schema.vantagePoints,
+  mappings: schema.mappings,
+  as_service_mappings: schema.asServiceMappings,
+  notifications: schema.notifications,
+} as const;
 const CH_TABLES = ["flows_raw", "flows_5m", "flows_1h", "interface_util_5m", "rib_entries", "rib_current", "tracked_as"] as const;
 
 export async function countRows(stores: Stores): Promise<Record<string, number>> {

@@ -54,8 +54,18 @@ function ipv6NextHop(ipv4: string): string {
  * ORIGIN column's first value because the column cannot be empty).
  */
 const WITHDRAWN = {
-  is_withdrawn: 1, as_path: [], as_path_set: [], as_confed_seq: [], local_pref: 0, med: 0, bgp_next_hop: "",
-  origin: "IGP", aggregator: "", originator_id: "", communities: [], expire_at: 0,
+  is_withdrawn: 1,
+  as_path: [],
+  as_path_set: [],
+  as_confed_seq: [],
+  local_pref: 0,
+  med: 0,
+  bgp_next_hop: "",
+  origin: "IGP",
+  aggregator: "",
+  originator_id: "",
+  communities: [],
+  expire_at: 0,
 } satisfies Partial<RibRow>;
 
 /**
@@ -124,29 +134,43 @@ export function buildRib(options: {
         for (const prefix of [...plan.v4, ...plan.v6]) {
           const parsed = parsePrefix(prefix);
           const nextHop4 = isLocal ? session.peerIp : loopbackOf(session.iface.router);
-          const key = { timestamp, vantage_point: router.vantagePointKey, router_ip: router.loopback, peer_ip: isLocal ? session.peerIp : loopbackOf(session.iface.router),
-            peer_asn: isLocal ? session.neighbor : operatorAsn, route_distinguisher: "", prefix, prefix_addr: prefix.split("/")[0], prefix_len: parsed.length,
-            afi: parsed.family === 4 ? 1 : 2, safi: 1 };
+          const key = {
+            timestamp,
+            vantage_point: router.vantagePointKey,
+            router_ip: router.loopback,
+            peer_ip: isLocal ? session.peerIp : loopbackOf(session.iface.router),
+            peer_asn: isLocal ? session.neighbor : operatorAsn,
+            route_distinguisher: "",
+            prefix,
+            prefix_addr: prefix.split("/")[0],
+            prefix_len: parsed.length,
+            afi: parsed.family === 4 ? 1 : 2,
+            safi: 1,
+          };
           // A withdrawal carries no path attributes (as an MRT update's withdrawn routes, imported the same way).
-          rows.push(withdrawn ? { ...key, ...WITHDRAWN } : {
-            ...key,
-            is_withdrawn: 0,
-            as_path: pathTo(as, session.neighbor),
-            as_path_set: [],
-            as_confed_seq: [],
-            local_pref: LOCAL_PREF[session.type],
-            med: session.type === "Transit" ? 0 : 10 * (routerIndex.get(session.iface.router) ?? 0),
-            bgp_next_hop: parsed.family === 4 ? nextHop4 : ipv6NextHop(nextHop4),
-            origin: originOf(as),
-            aggregator: "",
-            originator_id: isLocal ? "" : loopbackOf(session.iface.router),
-            communities: [
-              `${operatorAsn}:${TYPE_COMMUNITY[session.type]}`,
-              `${operatorAsn}:${1000 + (routerIndex.get(session.iface.router) ?? 0)}`,
-              `${operatorAsn}:1:${session.neighbor}`,
-            ],
-            expire_at: 0,
-          });
+          rows.push(
+            withdrawn
+              ? { ...key, ...WITHDRAWN }
+              : {
+                  ...key,
+                  is_withdrawn: 0,
+                  as_path: pathTo(as, session.neighbor),
+                  as_path_set: [],
+                  as_confed_seq: [],
+                  local_pref: LOCAL_PREF[session.type],
+                  med: session.type === "Transit" ? 0 : 10 * (routerIndex.get(session.iface.router) ?? 0),
+                  bgp_next_hop: parsed.family === 4 ? nextHop4 : ipv6NextHop(nextHop4),
+                  origin: originOf(as),
+                  aggregator: "",
+                  originator_id: isLocal ? "" : loopbackOf(session.iface.router),
+                  communities: [
+                    `${operatorAsn}:${TYPE_COMMUNITY[session.type]}`,
+                    `${operatorAsn}:${1000 + (routerIndex.get(session.iface.router) ?? 0)}`,
+                    `${operatorAsn}:1:${session.neighbor}`,
+                  ],
+                  expire_at: 0,
+                },
+          );
         }
       }
     }
@@ -158,11 +182,29 @@ export function buildRib(options: {
     for (const prefix of [...own.v4, ...own.v6]) {
       const parsed = parsePrefix(prefix);
       rows.push({
-        timestamp: start, vantage_point: router.vantagePointKey, router_ip: router.loopback, peer_ip: "", peer_asn: 0,
-        route_distinguisher: "", prefix, prefix_addr: prefix.split("/")[0], prefix_len: parsed.length,
-        afi: parsed.family === 4 ? 1 : 2, safi: 1, is_withdrawn: 0, as_path: [], as_path_set: [], as_confed_seq: [],
-        local_pref: 100, med: 0, bgp_next_hop: parsed.family === 4 ? "0.0.0.0" : "::", origin: "IGP", aggregator: "",
-        originator_id: "", communities: [`${operatorAsn}:1`], expire_at: 0,
+        timestamp: start,
+        vantage_point: router.vantagePointKey,
+        router_ip: router.loopback,
+        peer_ip: "",
+        peer_asn: 0,
+        route_distinguisher: "",
+        prefix,
+        prefix_addr: prefix.split("/")[0],
+        prefix_len: parsed.length,
+        afi: parsed.family === 4 ? 1 : 2,
+        safi: 1,
+        is_withdrawn: 0,
+        as_path: [],
+        as_path_set: [],
+        as_confed_seq: [],
+        local_pref: 100,
+        med: 0,
+        bgp_next_hop: parsed.family === 4 ? "0.0.0.0" : "::",
+        origin: "IGP",
+        aggregator: "",
+        originator_id: "",
+        communities: [`${operatorAsn}:1`],
+        expire_at: 0,
       });
     }
   }

@@ -16,8 +16,18 @@ const routersIn = (cities: string[]) => ROUTERS.filter((r) => cities.includes(r.
 export function demoTags(): DemoTag[] {
   return [
     { name: "Tier-1 transits", color: "#d9822b", dimension: "AS_NUMBER", values: asnsWhere((a) => a.connection === "transit") },
-    { name: "Video streaming", color: "#db3737", dimension: "AS_NUMBER", values: asnsWhere((a) => !!a.application && VIDEO_APPLICATIONS.includes(a.application)) },
-    { name: "German eyeballs", color: "#0f9960", dimension: "AS_NUMBER", values: asnsWhere((a) => a.category === "eyeball" && a.country === "DE") },
+    {
+      name: "Video streaming",
+      color: "#db3737",
+      dimension: "AS_NUMBER",
+      values: asnsWhere((a) => !!a.application && VIDEO_APPLICATIONS.includes(a.application)),
+    },
+    {
+      name: "German eyeballs",
+      color: "#0f9960",
+      dimension: "AS_NUMBER",
+      values: asnsWhere((a) => a.category === "eyeball" && a.country === "DE"),
+    },
     { name: "Frankfurt routers", color: "#137cbd", dimension: "ROUTER", values: routersIn(["Frankfurt"]) },
     { name: "Northern Germany routers", color: "#8f398f", dimension: "ROUTER", values: routersIn(["Berlin", "Hamburg"]) },
     { name: "Video applications", color: "#f5498b", dimension: "APPLICATION", values: VIDEO_APPLICATIONS },
@@ -41,7 +51,12 @@ export function demoMappings(): (typeof schema.mappings.$inferInsert)[] {
   const transitColors = ["#d9822b", "#a67908", "#8f398f", "#634dbf"];
   return [
     { model: "AS", objectId: String(OPERATOR_ASN), layer: 0, name: OPERATOR_NAME, color: "#137cbd" },
-    ...asnsWhere((a) => a.connection === "transit").map((asn, i) => ({ model: "AS" as const, objectId: asn, layer: 0, color: transitColors[i % transitColors.length] })),
+    ...asnsWhere((a) => a.connection === "transit").map((asn, i) => ({
+      model: "AS" as const,
+      objectId: asn,
+      layer: 0,
+      color: transitColors[i % transitColors.length],
+    })),
     { model: "AS", objectId: String(OPERATOR_ASN), layer: 20, name: "Our network", color: null },
     { model: "AS", objectId: "3320", layer: 20, name: "Deutsche Telekom (DTAG)", color: "#e20074" },
     { model: "Application", objectId: "Netflix", layer: 20, color: "#e50914" },
@@ -59,12 +74,18 @@ export async function seedDemoTags(db: Db): Promise<void> {
         if (!owner) continue; // the owner is not part of this load: no orphan personal tag
         ownerUserId = owner.id;
       }
-      const [row] = await tx.insert(schema.tags).values({ name: tag.name, color: tag.color, dimension: tag.dimension, ownerUserId }).returning({ id: schema.tags.id });
+      const [row] = await tx
+        .insert(schema.tags)
+        .values({ name: tag.name, color: tag.color, dimension: tag.dimension, ownerUserId })
+        .returning({ id: schema.tags.id });
       tagIds.set(tag.name, row.id);
       if (tag.values.length) await tx.insert(schema.tagValues).values(tag.values.map((value) => ({ tagId: row.id, value })));
     }
     for (const group of demoTagGroups()) {
-      const [row] = await tx.insert(schema.tagGroups).values({ name: group.name, color: group.color, dimension: group.dimension }).returning({ id: schema.tagGroups.id });
+      const [row] = await tx
+        .insert(schema.tagGroups)
+        .values({ name: group.name, color: group.color, dimension: group.dimension })
+        .returning({ id: schema.tagGroups.id });
       const members = group.tags.map((name) => tagIds.get(name)).filter((id): id is number => id !== undefined);
       if (members.length) await tx.insert(schema.tagGroupMembers).values(members.map((tagId) => ({ groupId: row.id, tagId })));
     }

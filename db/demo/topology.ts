@@ -31,15 +31,96 @@ export type DemoInterface = {
 };
 
 export const ROUTERS: DemoRouter[] = [
-  { name: "fra-er1", city: "Frankfurt", country: "DE", countryName: "Germany", loopback: "192.0.2.1", vendor: "juniper", vantagePointKey: "fra1", isPublicVantagePoint: true },
-  { name: "fra-er2", city: "Frankfurt", country: "DE", countryName: "Germany", loopback: "192.0.2.2", vendor: "cisco", vantagePointKey: "fra2", isPublicVantagePoint: true },
-  { name: "ber-er1", city: "Berlin", country: "DE", countryName: "Germany", loopback: "192.0.2.3", vendor: "juniper", vantagePointKey: "ber1", isPublicVantagePoint: true },
-  { name: "ham-er1", city: "Hamburg", country: "DE", countryName: "Germany", loopback: "192.0.2.4", vendor: "cisco", vantagePointKey: "ham1", isPublicVantagePoint: false },
-  { name: "muc-er1", city: "Munich", country: "DE", countryName: "Germany", loopback: "192.0.2.5", vendor: "juniper", vantagePointKey: "muc1", isPublicVantagePoint: true },
-  { name: "ams-er1", city: "Amsterdam", country: "NL", countryName: "Netherlands", loopback: "192.0.2.6", vendor: "cisco", vantagePointKey: "ams1", isPublicVantagePoint: true },
-  { name: "lon-er1", city: "London", country: "GB", countryName: "United Kingdom", loopback: "192.0.2.7", vendor: "juniper", vantagePointKey: "lon1", isPublicVantagePoint: false },
-  { name: "par-er1", city: "Paris", country: "FR", countryName: "France", loopback: "192.0.2.8", vendor: "cisco", vantagePointKey: "par1", isPublicVantagePoint: false },
-  { name: "vie-er1", city: "Vienna", country: "AT", countryName: "Austria", loopback: "192.0.2.9", vendor: "juniper", vantagePointKey: "vie1", isPublicVantagePoint: true },
+  {
+    name: "fra-er1",
+    city: "Frankfurt",
+    country: "DE",
+    countryName: "Germany",
+    loopback: "192.0.2.1",
+    vendor: "juniper",
+    vantagePointKey: "fra1",
+    isPublicVantagePoint: true,
+  },
+  {
+    name: "fra-er2",
+    city: "Frankfurt",
+    country: "DE",
+    countryName: "Germany",
+    loopback: "192.0.2.2",
+    vendor: "cisco",
+    vantagePointKey: "fra2",
+    isPublicVantagePoint: true,
+  },
+  {
+    name: "ber-er1",
+    city: "Berlin",
+    country: "DE",
+    countryName: "Germany",
+    loopback: "192.0.2.3",
+    vendor: "juniper",
+    vantagePointKey: "ber1",
+    isPublicVantagePoint: true,
+  },
+  {
+    name: "ham-er1",
+    city: "Hamburg",
+    country: "DE",
+    countryName: "Germany",
+    loopback: "192.0.2.4",
+    vendor: "cisco",
+    vantagePointKey: "ham1",
+    isPublicVantagePoint: false,
+  },
+  {
+    name: "muc-er1",
+    city: "Munich",
+    country: "DE",
+    countryName: "Germany",
+    loopback: "192.0.2.5",
+    vendor: "juniper",
+    vantagePointKey: "muc1",
+    isPublicVantagePoint: true,
+  },
+  {
+    name: "ams-er1",
+    city: "Amsterdam",
+    country: "NL",
+    countryName: "Netherlands",
+    loopback: "192.0.2.6",
+    vendor: "cisco",
+    vantagePointKey: "ams1",
+    isPublicVantagePoint: true,
+  },
+  {
+    name: "lon-er1",
+    city: "London",
+    country: "GB",
+    countryName: "United Kingdom",
+    loopback: "192.0.2.7",
+    vendor: "juniper",
+    vantagePointKey: "lon1",
+    isPublicVantagePoint: false,
+  },
+  {
+    name: "par-er1",
+    city: "Paris",
+    country: "FR",
+    countryName: "France",
+    loopback: "192.0.2.8",
+    vendor: "cisco",
+    vantagePointKey: "par1",
+    isPublicVantagePoint: false,
+  },
+  {
+    name: "vie-er1",
+    city: "Vienna",
+    country: "AT",
+    countryName: "Austria",
+    loopback: "192.0.2.9",
+    vendor: "juniper",
+    vantagePointKey: "vie1",
+    isPublicVantagePoint: true,
+  },
 ];
 
 /** Internet exchanges the operator is present at: one port each. */
@@ -70,8 +151,22 @@ const CORE_LINKS: [string, string][] = [
 ];
 
 /** Where transit providers and private interconnects land: two sessions for the big ones. */
-const TRANSIT_ROUTERS = [["fra-er1", "ams-er1"], ["fra-er2", "lon-er1"], ["ber-er1", "par-er1"], ["muc-er1", "vie-er1"]];
-const PNI_ROUTERS = [["fra-er1", "ams-er1"], ["fra-er2", "ber-er1"], ["fra-er1", "lon-er1"], ["fra-er2", "muc-er1"], ["fra-er1", "par-er1"], ["ams-er1"], ["fra-er2"], ["lon-er1"]];
+const TRANSIT_ROUTERS = [
+  ["fra-er1", "ams-er1"],
+  ["fra-er2", "lon-er1"],
+  ["ber-er1", "par-er1"],
+  ["muc-er1", "vie-er1"],
+];
+const PNI_ROUTERS = [
+  ["fra-er1", "ams-er1"],
+  ["fra-er2", "ber-er1"],
+  ["fra-er1", "lon-er1"],
+  ["fra-er2", "muc-er1"],
+  ["fra-er1", "par-er1"],
+  ["ams-er1"],
+  ["fra-er2"],
+  ["lon-er1"],
+];
 const CUSTOMER_ROUTERS = ["ber-er1", "ham-er1", "muc-er1", "fra-er1", "vie-er1", "fra-er2"];
 
 export type Topology = {
@@ -128,7 +223,10 @@ export function namePorts(topology: Pick<Topology, "routers" | "interfaces">, si
         const slot = PORT_SPEEDS_BPS.indexOf(size.speedBps as (typeof PORT_SPEEDS_BPS)[number]);
         const n = next(String(size.speedBps));
         const prefix = PORT_PREFIX[router.vendor][size.speedBps];
-        name = router.vendor === "juniper" ? `${prefix}${slot * 2 + Math.floor(n / 8)}/0/${n % 8}` : `${prefix}0/${slot * 2 + Math.floor(n / 8)}/0/${n % 8}`;
+        name =
+          router.vendor === "juniper"
+            ? `${prefix}${slot * 2 + Math.floor(n / 8)}/0/${n % 8}`
+            : `${prefix}0/${slot * 2 + Math.floor(n / 8)}/0/${n % 8}`;
       }
       renamed.set(`${iface.router}/${iface.name}`, name);
     }
@@ -161,8 +259,24 @@ export function buildTopology(ases: DemoAs[], random: Random): Topology {
 
   const coreLinks = new Map<string, { start: DemoInterface; end: DemoInterface }>();
   for (const [a, b] of CORE_LINKS) {
-    const ia = add(a, { description: `CORE: ${a} <-> ${b}`, kind: "core", peeringType: null, connection: null, neighborAsn: null, remote: null, neighborIp: null });
-    const ib = add(b, { description: `CORE: ${b} <-> ${a}`, kind: "core", peeringType: null, connection: null, neighborAsn: null, remote: null, neighborIp: null });
+    const ia = add(a, {
+      description: `CORE: ${a} <-> ${b}`,
+      kind: "core",
+      peeringType: null,
+      connection: null,
+      neighborAsn: null,
+      remote: null,
+      neighborIp: null,
+    });
+    const ib = add(b, {
+      description: `CORE: ${b} <-> ${a}`,
+      kind: "core",
+      peeringType: null,
+      connection: null,
+      neighborAsn: null,
+      remote: null,
+      neighborIp: null,
+    });
     ia.remote = { router: b, name: ib.name };
     ib.remote = { router: a, name: ia.name };
     coreLinks.set(`${a}>${b}`, { start: ia, end: ib });
@@ -177,19 +291,49 @@ export function buildTopology(ases: DemoAs[], random: Random): Topology {
     .filter((a) => a.connection === "transit")
     .forEach((a, i) => {
       for (const router of TRANSIT_ROUTERS[i % TRANSIT_ROUTERS.length]) {
-        attach(a.asn, add(router, { description: `TRANSIT: ${a.name} AS${a.asn}`, kind: "external", peeringType: "Transit", connection: "Transit", neighborAsn: a.asn, remote: null, neighborIp: nextNeighborIp() }));
+        attach(
+          a.asn,
+          add(router, {
+            description: `TRANSIT: ${a.name} AS${a.asn}`,
+            kind: "external",
+            peeringType: "Transit",
+            connection: "Transit",
+            neighborAsn: a.asn,
+            remote: null,
+            neighborIp: nextNeighborIp(),
+          }),
+        );
       }
     });
   byWeight
     .filter((a) => a.connection === "pni")
     .forEach((a, i) => {
       for (const router of PNI_ROUTERS[i % PNI_ROUTERS.length]) {
-        attach(a.asn, add(router, { description: `PNI: ${a.name} AS${a.asn}`, kind: "external", peeringType: "Peering", connection: "PNI", neighborAsn: a.asn, remote: null, neighborIp: nextNeighborIp() }));
+        attach(
+          a.asn,
+          add(router, {
+            description: `PNI: ${a.name} AS${a.asn}`,
+            kind: "external",
+            peeringType: "Peering",
+            connection: "PNI",
+            neighborAsn: a.asn,
+            remote: null,
+            neighborIp: nextNeighborIp(),
+          }),
+        );
       }
     });
   // One port per exchange; every IX peer is reachable over it (the interface has no single neighbour).
   const ixPorts = IXES.map((ix) =>
-    add(ix.router, { description: `IX: ${ix.name} peering LAN`, kind: "external", peeringType: "Peering", connection: ix.name, neighborAsn: null, remote: null, neighborIp: null }),
+    add(ix.router, {
+      description: `IX: ${ix.name} peering LAN`,
+      kind: "external",
+      peeringType: "Peering",
+      connection: ix.name,
+      neighborAsn: null,
+      remote: null,
+      neighborIp: null,
+    }),
   );
   byWeight
     .filter((a) => a.connection === "ix")
@@ -203,12 +347,34 @@ export function buildTopology(ases: DemoAs[], random: Random): Topology {
     .filter((a) => a.connection === "customer")
     .forEach((a, i) => {
       const router = CUSTOMER_ROUTERS[i % CUSTOMER_ROUTERS.length];
-      attach(a.asn, add(router, { description: `CUST: ${a.name} AS${a.asn}`, kind: "external", peeringType: "Customer", connection: "Customer", neighborAsn: a.asn, remote: null, neighborIp: nextNeighborIp() }));
+      attach(
+        a.asn,
+        add(router, {
+          description: `CUST: ${a.name} AS${a.asn}`,
+          kind: "external",
+          peeringType: "Customer",
+          connection: "Customer",
+          neighborAsn: a.asn,
+          remote: null,
+          neighborIp: nextNeighborIp(),
+        }),
+      );
     });
 
   const access = new Map<string, DemoInterface>();
   for (const router of ROUTERS) {
-    access.set(router.name, add(router.name, { description: `ACCESS: ${router.city} broadband aggregation`, kind: "access", peeringType: null, connection: null, neighborAsn: null, remote: null, neighborIp: null }));
+    access.set(
+      router.name,
+      add(router.name, {
+        description: `ACCESS: ${router.city} broadband aggregation`,
+        kind: "access",
+        peeringType: null,
+        connection: null,
+        neighborAsn: null,
+        remote: null,
+        neighborIp: null,
+      }),
+    );
   }
 
   return {

@@ -47,7 +47,13 @@ export type DemoPath = {
 };
 
 /** `asn`: the AS whose traffic moves (for the outage: the transit provider whose port fails). */
-export type DemoEvent = { kind: "handover-shift" | "router-shift" | "interface-outage"; at: number; until?: number; asn: number; description: string };
+export type DemoEvent = {
+  kind: "handover-shift" | "router-shift" | "interface-outage";
+  at: number;
+  until?: number;
+  asn: number;
+  description: string;
+};
 
 export type AddressPlan = Map<number, { v4: string[]; v6: string[] }>;
 
@@ -71,8 +77,15 @@ export function buildAddressPlan(ases: DemoAs[], operatorAsn: number): AddressPl
 
 /** Subscriber share per router's access network (population served). */
 const ACCESS_SHARE: Record<string, number> = {
-  "fra-er1": 0.1, "fra-er2": 0.1, "ber-er1": 0.18, "ham-er1": 0.12, "muc-er1": 0.15,
-  "ams-er1": 0.08, "lon-er1": 0.08, "par-er1": 0.07, "vie-er1": 0.12,
+  "fra-er1": 0.1,
+  "fra-er2": 0.1,
+  "ber-er1": 0.18,
+  "ham-er1": 0.12,
+  "muc-er1": 0.15,
+  "ams-er1": 0.08,
+  "lon-er1": 0.08,
+  "par-er1": 0.07,
+  "vie-er1": 0.12,
 };
 
 export type TrafficModel = { paths: DemoPath[]; events: DemoEvent[]; tracked: number[] };
@@ -114,7 +127,12 @@ export function buildTraffic(options: {
     return topology.attachments.get(transit.asn)!.map((iface) => ({ router: iface.router, iface, neighbor: transit.asn }));
   };
 
-  const pushPath = (fields: Omit<DemoPath, "id" | "exporterName" | "exporterAddress" | "linkStartRouter" | "linkStartIf" | "linkEndRouter" | "linkEndIf" | "samplingRate">) => {
+  const pushPath = (
+    fields: Omit<
+      DemoPath,
+      "id" | "exporterName" | "exporterAddress" | "linkStartRouter" | "linkStartIf" | "linkEndRouter" | "linkEndIf" | "samplingRate"
+    >,
+  ) => {
     const link = topology.coreLink(fields.ingressRouter, fields.egressRouter);
     const exporter = topology.routers.find((r) => r.name === fields.ingressRouter)!;
     const path: DemoPath = {
@@ -133,10 +151,13 @@ export function buildTraffic(options: {
   };
 
   const v6ShareOf = (as: DemoAs) => (as.category === "content" || as.category === "cdn" ? 0.38 : as.category === "eyeball" ? 0.22 : 0.1);
-  const profileOf = (as: DemoAs): 0 | 1 => (as.category === "enterprise" || as.category === "education" || as.category === "hosting" ? 1 : 0);
+  const profileOf = (as: DemoAs): 0 | 1 =>
+    as.category === "enterprise" || as.category === "education" || as.category === "hosting" ? 1 : 0;
 
   // Streams whose paths change at an event: the events a root-cause analysis should find later.
-  const handoverShiftAs = byWeight.find((a) => a.connection === "remote" && (a.category === "content" || a.category === "cdn")) ?? byWeight.find((a) => a.connection === "remote")!;
+  const handoverShiftAs =
+    byWeight.find((a) => a.connection === "remote" && (a.category === "content" || a.category === "cdn")) ??
+    byWeight.find((a) => a.connection === "remote")!;
   const routerShiftAs = byWeight.find((a) => a.connection === "ix" && (topology.attachments.get(a.asn)?.length ?? 0) === 1)!;
   const outageTransit = transits[0];
   const lastMidnight = Math.floor(end / day) * day;
@@ -159,7 +180,8 @@ export function buildTraffic(options: {
   const endpointOverTime = (as: DemoAs, entry: Endpoint): { from: number; to: number; endpoint: Endpoint }[] => {
     if (handoverShiftHappens && as.asn === handoverShiftAs.asn) {
       const other = transits.find((t) => t.asn !== entry.neighbor)!;
-      const otherIface = topology.attachments.get(other.asn)!.find((i) => i.router === entry.router) ?? topology.attachments.get(other.asn)![0];
+      const otherIface =
+        topology.attachments.get(other.asn)!.find((i) => i.router === entry.router) ?? topology.attachments.get(other.asn)![0];
       return [
         { from: start, to: handoverShiftAt, endpoint: entry },
         { from: handoverShiftAt, to: end, endpoint: { router: otherIface.router, iface: otherIface, neighbor: other.asn } },
@@ -201,7 +223,13 @@ export function buildTraffic(options: {
     // Big sources reach subscribers behind two routers, the rest behind one (population-weighted).
     const chosenAccess = pickWeighted(accessRouters, (r) => ACCESS_SHARE[r], rank < 40 ? 2 : 1, random);
     const accessTotal = chosenAccess.reduce((s, r) => s + ACCESS_SHARE[r], 0);
-    for (const router of chosenAccess) destinations.push({ asn: operatorAsn, router, iface: topology.accessInterface(router), share: (0.86 * ACCESS_SHARE[router]) / accessTotal });
+    for (const router of chosenAccess)
+      destinations.push({
+        asn: operatorAsn,
+        router,
+        iface: topology.accessInterface(router),
+        share: (0.86 * ACCESS_SHARE[router]) / accessTotal,
+      });
     if (as.connection !== "customer" && customers.length && rank < 120) {
       const customer = customers[as.asn % customers.length];
       const iface = topology.attachments.get(customer.asn)![0];
@@ -243,10 +271,20 @@ export function buildTraffic(options: {
             dstPrefixLen: dst.length,
             packetSize: as.category === "content" || as.category === "cdn" ? 1350 : 900,
             vrfName: dest.asn === operatorAsn ? "default" : "INTERNET",
-          } satisfies Omit<DemoPath, "id" | "exporterName" | "exporterAddress" | "linkStartRouter" | "linkStartIf" | "linkEndRouter" | "linkEndIf" | "samplingRate">;
+          } satisfies Omit<
+            DemoPath,
+            "id" | "exporterName" | "exporterAddress" | "linkStartRouter" | "linkStartIf" | "linkEndRouter" | "linkEndIf" | "samplingRate"
+          >;
 
           for (const { from, to, endpoint } of endpointOverTime(as, entry)) {
-            pushPath({ ...base, validFrom: from, validTo: to, ingressRouter: endpoint.router, inIf: endpoint.iface.name, asHnd: endpoint.neighbor });
+            pushPath({
+              ...base,
+              validFrom: from,
+              validTo: to,
+              ingressRouter: endpoint.router,
+              inIf: endpoint.iface.name,
+              asHnd: endpoint.neighbor,
+            });
           }
         }
       }
@@ -259,14 +297,34 @@ export function buildTraffic(options: {
         const familyShare = rank >= 120 ? 1 : family === 6 ? v6Share : 1 - v6Share;
         const src = hosts(operatorAsn, family, nextId);
         const dst = hosts(as.asn, family, nextId + 3);
-        for (const { from, to, endpoint: exit } of endpointOverTime(as, entries[0])) pushPath({
-          validFrom: from, validTo: to, ipVersion: family, rateBps: outboundBps * familyShare, growth, profile,
-          records: Math.max(1, records - 1), ingressRouter: router, inIf: topology.accessInterface(router).name,
-          egressRouter: exit.router, outIf: exit.iface.name, asSrc: operatorAsn, asHnd: operatorAsn,
-          asNxt: exit.neighbor, asDst: as.asn, application, infrastructure, protocol, srcPorts: [443],
-          srcHosts: src.hosts, dstHosts: dst.hosts, srcPrefixLen: src.length, dstPrefixLen: dst.length,
-          packetSize: 700, vrfName: "default",
-        });
+        for (const { from, to, endpoint: exit } of endpointOverTime(as, entries[0]))
+          pushPath({
+            validFrom: from,
+            validTo: to,
+            ipVersion: family,
+            rateBps: outboundBps * familyShare,
+            growth,
+            profile,
+            records: Math.max(1, records - 1),
+            ingressRouter: router,
+            inIf: topology.accessInterface(router).name,
+            egressRouter: exit.router,
+            outIf: exit.iface.name,
+            asSrc: operatorAsn,
+            asHnd: operatorAsn,
+            asNxt: exit.neighbor,
+            asDst: as.asn,
+            application,
+            infrastructure,
+            protocol,
+            srcPorts: [443],
+            srcHosts: src.hosts,
+            dstHosts: dst.hosts,
+            srcPrefixLen: src.length,
+            dstPrefixLen: dst.length,
+            packetSize: 700,
+            vrfName: "default",
+          });
       }
     }
   }
@@ -281,23 +339,58 @@ export function buildTraffic(options: {
     [SPECIAL_AS.untracked, hosts(byWeight[byWeight.length - 1].asn, 4, 5).hosts, options.totalInboundBps * 0.004],
   ] as const) {
     pushPath({
-      validFrom: start, validTo: end, ipVersion: 4, rateBps: rate, growth: 0, profile: 0, records: 1,
-      ingressRouter: anyTransit.router, inIf: anyTransit.name, egressRouter: "ber-er1", outIf: topology.accessInterface("ber-er1").name,
-      asSrc, asHnd: asSrc === SPECIAL_AS.untracked ? SPECIAL_AS.untracked : transits[1 % transits.length].asn,
-      asNxt: operatorAsn, asDst: operatorAsn, application: "", infrastructure: "", protocol: 17, srcPorts: [53, 123, 0],
-      srcHosts: [...hostsSrc], dstHosts: subscriberHosts.hosts, srcPrefixLen: asSrc === SPECIAL_AS.notRoutable ? 0 : 24,
-      dstPrefixLen: subscriberHosts.length, packetSize: 400, vrfName: "default",
+      validFrom: start,
+      validTo: end,
+      ipVersion: 4,
+      rateBps: rate,
+      growth: 0,
+      profile: 0,
+      records: 1,
+      ingressRouter: anyTransit.router,
+      inIf: anyTransit.name,
+      egressRouter: "ber-er1",
+      outIf: topology.accessInterface("ber-er1").name,
+      asSrc,
+      asHnd: asSrc === SPECIAL_AS.untracked ? SPECIAL_AS.untracked : transits[1 % transits.length].asn,
+      asNxt: operatorAsn,
+      asDst: operatorAsn,
+      application: "",
+      infrastructure: "",
+      protocol: 17,
+      srcPorts: [53, 123, 0],
+      srcHosts: [...hostsSrc],
+      dstHosts: subscriberHosts.hosts,
+      srcPrefixLen: asSrc === SPECIAL_AS.notRoutable ? 0 : 24,
+      dstPrefixLen: subscriberHosts.length,
+      packetSize: 400,
+      vrfName: "default",
     });
   }
 
   if (handoverShiftHappens) {
-    events.push({ kind: "handover-shift", at: handoverShiftAt, asn: handoverShiftAs.asn, description: `AS${handoverShiftAs.asn} ${handoverShiftAs.name} moves from one transit provider to another` });
+    events.push({
+      kind: "handover-shift",
+      at: handoverShiftAt,
+      asn: handoverShiftAs.asn,
+      description: `AS${handoverShiftAs.asn} ${handoverShiftAs.name} moves from one transit provider to another`,
+    });
   }
   if (routerShiftHappens) {
-    events.push({ kind: "router-shift", at: routerShiftAt, asn: routerShiftAs.asn, description: `AS${routerShiftAs.asn} ${routerShiftAs.name} moves its peering to DE-CIX Frankfurt (fra-er2)` });
+    events.push({
+      kind: "router-shift",
+      at: routerShiftAt,
+      asn: routerShiftAs.asn,
+      description: `AS${routerShiftAs.asn} ${routerShiftAs.name} moves its peering to DE-CIX Frankfurt (fra-er2)`,
+    });
   }
   if (outageHappens) {
-    events.push({ kind: "interface-outage", at: outageFrom, until: outageTo, asn: outageTransit.asn, description: `Transit port to AS${outageTransit.asn} ${outageTransit.name} is down for 4 hours` });
+    events.push({
+      kind: "interface-outage",
+      at: outageFrom,
+      until: outageTo,
+      asn: outageTransit.asn,
+      description: `Transit port to AS${outageTransit.asn} ${outageTransit.name} is down for 4 hours`,
+    });
   }
 
   // The top 200 ASes by traffic keep their numbers in the aggregates, plus the operator itself.

@@ -17,9 +17,19 @@ export type DemoUser = {
 };
 
 const OPERATOR_PERMISSIONS: Permission[] = [
-  "API_FLOWS_4D", "API_FLOWS_INTERFACES", "FLOWS_BY_LINK_FILTER", "SANKEY_TOPOLOGY", "FLOWS_EGRESS",
-  "FRONTEND_LINK_UTIL_EXTERNAL", "API_LINK_UTIL_EXTERNAL", "API_LINK_UTIL_INTERNAL", "PRIVATE_LOOKING_GLASS",
-  "CONTROL_PLANE", "RAW_NETWORK_ANALYZER", "MANAGE_TAGS", "MANAGE_DELEGATED_USERS",
+  "API_FLOWS_4D",
+  "API_FLOWS_INTERFACES",
+  "FLOWS_BY_LINK_FILTER",
+  "SANKEY_TOPOLOGY",
+  "FLOWS_EGRESS",
+  "FRONTEND_LINK_UTIL_EXTERNAL",
+  "API_LINK_UTIL_EXTERNAL",
+  "API_LINK_UTIL_INTERNAL",
+  "PRIVATE_LOOKING_GLASS",
+  "CONTROL_PLANE",
+  "RAW_NETWORK_ANALYZER",
+  "MANAGE_TAGS",
+  "MANAGE_DELEGATED_USERS",
 ];
 
 /**
@@ -28,8 +38,24 @@ const OPERATOR_PERMISSIONS: Permission[] = [
  */
 export function demoUsers(customerAsn: number): DemoUser[] {
   return [
-    { kind: "superuser", email: "admin@flowlens.example", password: "flowlens-admin", firstName: "Ada", lastName: "Admin", isSuperuser: true, isStaff: true, permissions: [] },
-    { kind: "operator", email: "operator@flowlens.example", password: "flowlens-operator", firstName: "Oskar", lastName: "Operator", permissions: OPERATOR_PERMISSIONS },
+    {
+      kind: "superuser",
+      email: "admin@flowlens.example",
+      password: "flowlens-admin",
+      firstName: "Ada",
+      lastName: "Admin",
+      isSuperuser: true,
+      isStaff: true,
+      permissions: [],
+    },
+    {
+      kind: "operator",
+      email: "operator@flowlens.example",
+      password: "flowlens-operator",
+      firstName: "Oskar",
+      lastName: "Operator",
+      permissions: OPERATOR_PERMISSIONS,
+    },
     {
       kind: "delegated",
       email: "delegated@flowlens.example",
@@ -43,7 +69,23 @@ export function demoUsers(customerAsn: number): DemoUser[] {
         externalAsns: [customerAsn],
       },
     },
-    { kind: "moderator", email: "moderator@flowlens.example", password: "flowlens-moderator", firstName: "Mona", lastName: "Moderator", moderator: true, permissions: ["API_FLOWS_4D", "VIEW_USERS"] },
-    { kind: "staff", email: "staff@flowlens.example", password: "flowlens-staff", firstName: "Stan", lastName: "Staff", isStaff: true, permissions: ["API_FLOWS_4D", "PRIVATE_LOOKING_GLASS", "CONTROL_PLANE", "VIEW_USERS"] },
+    {
+      kind: "moderator",
+      email: "moderator@flowlens.example",
+      password: "flowlens-moderator",
+      firstName: "Mona",
+      lastName: "Moderator",
+      moderator: true,
+      permissions: ["API_FLOWS_4D", "VIEW_USERS"],
+    },
+    {
+      kind: "staff",
+      email: "staff@flowlens.example",
+      password: "flowlens-staff",
+      firstName: "Stan",
+      lastName: "Staff",
+      isStaff: true,
+      permissions: ["API_FLOWS_4D", "PRIVATE_LOOKING_GLASS", "CONTROL_PLANE", "VIEW_USERS"],
+    },
   ];
 }

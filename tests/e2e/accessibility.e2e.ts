@@ -26,7 +26,13 @@ async function logIn(page: Page, who: { email: string; password: string }) {
 async function axeFindings(page: Page): Promise<string[]> {
   await page.addScriptTag({ path: AXE });
   return page.evaluate(async (tags) => {
-    const axe = (window as unknown as { axe: { run: (c: Document, o: object) => Promise<{ violations: { id: string; impact: string | null; nodes: { target: string[] }[] }[] }> } }).axe;
+    const axe = (
+      window as unknown as {
+        axe: {
+          run: (c: Document, o: object) => Promise<{ violations: { id: string; impact: string | null; nodes: { target: string[] }[] }[] }>;
+        };
+      }
+    ).axe;
     const result = await axe.run(document, { runOnly: { type: "tag", values: tags } });
     return result.violations
       .filter((v) => v.impact === "serious" || v.impact === "critical")
@@ -44,7 +50,8 @@ async function scan(m: BrowserMode, url: string, prepare?: (page: Page) => Promi
   const handle = await newPage(m.browser, { javaScriptEnabled: true, bypassCSP: true });
   try {
     await handle.context.addCookies(await m.context.cookies());
-    if (!m.javaScriptEnabled) await handle.page.route("**/*", (route) => (route.request().resourceType() === "script" ? route.abort() : route.continue()));
+    if (!m.javaScriptEnabled)
+      await handle.page.route("**/*", (route) => (route.request().resourceType() === "script" ? route.abort() : route.continue()));
     await handle.page.goto(appURL(url), { waitUntil: "load" });
     if (prepare) await prepare(handle.page);
     return { findings: await axeFindings(handle.page), h1: await handle.page.locator("h1").count() };
@@ -60,7 +67,10 @@ async function expectAccessible(m: BrowserMode, url: string, prepare?: (page: Pa
 }
 
 /** Site settings the anonymous screens need (self-signup, public Looking Glass), set as the superuser; restored after. */
-async function setSiteFlags(flags: { enable_user_self_signup: boolean; public_looking_glass_enabled: boolean }): Promise<Record<string, boolean>> {
+async function setSiteFlags(flags: {
+  enable_user_self_signup: boolean;
+  public_looking_glass_enabled: boolean;
+}): Promise<Record<string, boolean>> {
   const browser = await launchBrowser();
   try {
     const { page } = await newPage(browser);
@@ -132,10 +142,14 @@ describeBothModes("WCAG 2.1 AA (axe) as the superuser", (m) => {
     await logIn(m.page, ADMIN);
     await m.goto("/flow-explorer");
     const chart = m.page.locator("[data-testid=timeseries-chart] svg[role=img]").first();
-    expect(await chart.getAttribute("aria-label")).toMatch(/^Stacked area chart of traffic in bit\/s over time, .* The table below the chart lists the figures\.$/);
+    expect(await chart.getAttribute("aria-label")).toMatch(
+      /^Stacked area chart of traffic in bit\/s over time, .* The table below the chart lists the figures\.$/,
+    );
     await m.goto("/flow-explorer?view=sankey&dimension2=AS_DST_INGRESS");
     const sankey = m.page.locator("[data-testid=sankey-chart] svg[role=img]").first();
-    expect(await sankey.getAttribute("aria-label")).toMatch(/^Sankey diagram of traffic in bit\/s with \d+ nodes .* to .* The table below the chart lists the figures\.$/);
+    expect(await sankey.getAttribute("aria-label")).toMatch(
+      /^Sankey diagram of traffic in bit\/s with \d+ nodes .* to .* The table below the chart lists the figures\.$/,
+    );
   });
 });
 
@@ -225,7 +239,8 @@ describeBothModes("keyboard only", (m) => {
     await tabTo(m.page, "input[value=all]");
     await m.page.keyboard.press("Space");
     await tabTo(m.page, "select[name=queryType]");
-    for (let i = 0; i < 6 && (await m.page.locator("select[name=queryType]").inputValue()) !== "IpPrefixQuery"; i++) await m.page.keyboard.press("ArrowDown");
+    for (let i = 0; i < 6 && (await m.page.locator("select[name=queryType]").inputValue()) !== "IpPrefixQuery"; i++)
+      await m.page.keyboard.press("ArrowDown");
     expect(await m.page.locator("select[name=queryType]").inputValue()).toBe("IpPrefixQuery");
     await tabTo(m.page, "input[name=queryTerm]");
     await m.page.keyboard.type("203.0.113.0/24");
@@ -290,7 +305,9 @@ describeBothModes("imprint and privacy policy", (m) => {
     const save = async (text: string) => {
       await form.locator("textarea[name=imprint_text]").fill(text);
       // Wait for the save itself: after the first one the address already says saved=legal.
-      const saved = m.page.waitForResponse((r) => r.request().method() === "POST" && new URL(r.url()).pathname.startsWith("/site-settings"));
+      const saved = m.page.waitForResponse(
+        (r) => r.request().method() === "POST" && new URL(r.url()).pathname.startsWith("/site-settings"),
+      );
       await form.getByRole("button", { name: "Save imprint and privacy policy" }).click();
       await saved;
       await m.page.waitForURL(/saved=legal/);
@@ -320,7 +337,16 @@ describeBothModes("menu", (m) => {
     await m.goto("/faq");
     const menu = await m.page.locator("nav[aria-label=Tools]").innerText();
     expect(menu).toContain("Flow Explorer");
-    for (const missing of ["Core Planner", "Border Planner", "Raw Network Analyzer", "Revenues & Costs", "AS Relations", "Tag list", "Users"]) expect(menu).not.toContain(missing);
+    for (const missing of [
+      "Core Planner",
+      "Border Planner",
+      "Raw Network Analyzer",
+      "Revenues & Costs",
+      "AS Relations",
+      "Tag list",
+      "Users",
+    ])
+      expect(menu).not.toContain(missing);
     const res = await m.goto("/core-planner");
     expect(res?.status()).toBe(404);
     expect(await m.page.locator("body").innerText()).not.toContain("Not available yet");

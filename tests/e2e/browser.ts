@@ -65,10 +65,7 @@ export interface PageHandle {
 }
 
 /** A fresh context (own cookies/storage) with one page, collecting console errors and page errors. */
-export async function newPage(
-  browser: Browser,
-  { javaScriptEnabled = true, ...options }: BrowserContextOptions = {},
-): Promise<PageHandle> {
+export async function newPage(browser: Browser, { javaScriptEnabled = true, ...options }: BrowserContextOptions = {}): Promise<PageHandle> {
   const context = await browser.newContext({
     baseURL: baseURL(),
     viewport: { width: 1366, height: 900 },
@@ -93,7 +90,12 @@ export async function newPage(
 }
 
 function safeName(name: string): string {
-  return name.replace(/[^a-zA-Z0-9._-]+/g, "_").replace(/^_+|_+$/g, "").slice(0, 150) || "screenshot";
+  return (
+    name
+      .replace(/[^a-zA-Z0-9._-]+/g, "_")
+      .replace(/^_+|_+$/g, "")
+      .slice(0, 150) || "screenshot"
+  );
 }
 
 /** Full-page screenshot to test-results/screenshots/<name>.png; returns the file path. */
@@ -198,7 +200,8 @@ export function describeBothModes(name: string, fn: (mode: BrowserMode) => void)
           if (ctx.task.result?.state === "fail" && current) {
             const file = await screenshot(current.page, `FAILED ${name} ${ctx.task.name} (${label})`).catch(() => null);
             if (file) console.log(`[e2e] screenshot of the failure: ${path.relative(ROOT, file)}`);
-            if (current.pageErrors.length) console.log(`[e2e] page errors:\n  ${current.pageErrors.map((e) => e.stack ?? e.message).join("\n  ")}`);
+            if (current.pageErrors.length)
+              console.log(`[e2e] page errors:\n  ${current.pageErrors.map((e) => e.stack ?? e.message).join("\n  ")}`);
             if (current.consoleErrors.length) console.log(`[e2e] console errors:\n  ${current.consoleErrors.join("\n  ")}`);
           }
         } finally {

@@ -2,7 +2,10 @@
 import { expect, it } from "vitest";
 import { describeBothModes } from "./browser";
 
-const ACCOUNTS = { "JavaScript on": ["staff@flowlens.example", "flowlens-staff"], "JavaScript off": ["delegated@flowlens.example", "flowlens-delegated"] } as const;
+const ACCOUNTS = {
+  "JavaScript on": ["staff@flowlens.example", "flowlens-staff"],
+  "JavaScript off": ["delegated@flowlens.example", "flowlens-delegated"],
+} as const;
 
 describeBothModes("consent", (m) => {
   it("withdraw on the settings page, then the consent page holds the user until they accept", async () => {

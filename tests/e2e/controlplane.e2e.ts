@@ -30,9 +30,13 @@ describeBothModes("control plane", (m) => {
     // Reset to the 60 minutes before the newest data (the fields show whole minutes).
     expect(end - start).toBeGreaterThanOrEqual(59 * 60);
     expect(end - start).toBeLessThanOrEqual(61 * 60);
-    expect(await m.page.locator(`${FORM} input[name=end]`).getAttribute("max")).toBe(await m.page.locator(`${FORM} input[name=end]`).inputValue());
+    expect(await m.page.locator(`${FORM} input[name=end]`).getAttribute("max")).toBe(
+      await m.page.locator(`${FORM} input[name=end]`).inputValue(),
+    );
     const notice = m.page.getByTestId("cp-notices");
-    expect(await notice.innerText()).toMatch(/The start \(\d\d\.\d\d\.\d{4} \d\d:\d\d UTC\) is outside the routing data .*; it was set to 60 minutes before the newest data/);
+    expect(await notice.innerText()).toMatch(
+      /The start \(\d\d\.\d\d\.\d{4} \d\d:\d\d UTC\) is outside the routing data .*; it was set to 60 minutes before the newest data/,
+    );
     expect(await notice.innerText()).not.toContain("The end was after the newest data");
     // The caption says what the form shows.
     const caption = await m.page.getByTestId("cp-range").innerText();
@@ -51,10 +55,15 @@ describeBothModes("control plane", (m) => {
     expect(await m.page.locator("[data-testid=controlplane-table] tbody tr").count()).toBeGreaterThan(0);
     const headers = await m.page.locator("[data-testid=controlplane-table] thead th").allInnerTexts();
     expect(headers).toEqual(["Details", "Time (UTC)", "Vantage point", "Event", "Prefix", "AS path", "Next hop"]);
-    expect(await m.page.locator("[data-testid=controlplane-table] tbody tr >> nth=0 >> td >> nth=2").innerText()).toMatch(/^\S+-er\d \S.*, \S/);
+    expect(await m.page.locator("[data-testid=controlplane-table] tbody tr >> nth=0 >> td >> nth=2").innerText()).toMatch(
+      /^\S+-er\d \S.*, \S/,
+    );
     for (const width of [1166, 390]) {
       await m.page.setViewportSize({ width, height: 900 });
-      const size = await m.page.evaluate(() => ({ scroll: document.documentElement.scrollWidth, client: document.documentElement.clientWidth }));
+      const size = await m.page.evaluate(() => ({
+        scroll: document.documentElement.scrollWidth,
+        client: document.documentElement.clientWidth,
+      }));
       expect(size.scroll, `page width at ${width} px`).toBeLessThanOrEqual(size.client);
       const box = (await m.page.locator("[data-testid=cp-row-details] summary").first().boundingBox())!;
       expect(box.x + box.width, `details toggle in view at ${width} px`).toBeLessThanOrEqual(width);
@@ -81,7 +90,9 @@ describeBothModes("control plane", (m) => {
     const end = minutes(await m.page.locator(`${FORM} input[name=end]`).inputValue());
     expect(end - start).toBeGreaterThan(23 * 3600);
     await m.goto("/controlplane?queryType=AsPathQuery&queryTerm=3320&start=2001-01-01&end=2000-01-01");
-    expect(await m.page.getByTestId("cp-notices").innerText()).toMatch(/The end \(01\.01\.2000 00:00 UTC\) was before the start \(02\.01\.2001 00:00 UTC\)|the two were swapped/);
+    expect(await m.page.getByTestId("cp-notices").innerText()).toMatch(
+      /The end \(01\.01\.2000 00:00 UTC\) was before the start \(02\.01\.2001 00:00 UTC\)|the two were swapped/,
+    );
   });
 });
 
@@ -100,7 +111,11 @@ async function columnTexts(page: Page, column: string): Promise<string[]> {
 async function localPrefs(page: Page): Promise<number[]> {
   const texts = await columnTexts(page, "localPref");
   const firstEmpty = texts.indexOf("");
-  if (firstEmpty >= 0) expect(texts.slice(firstEmpty).every((t) => t === ""), "withdrawals last").toBe(true);
+  if (firstEmpty >= 0)
+    expect(
+      texts.slice(firstEmpty).every((t) => t === ""),
+      "withdrawals last",
+    ).toBe(true);
   return texts.filter((t) => t !== "").map(Number);
 }
 

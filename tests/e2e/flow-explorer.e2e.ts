@@ -58,7 +58,9 @@ describeBothModes("flow explorer", (m) => {
     expect(await m.page.locator(TABLE_ROWS).count()).toBeGreaterThan(5);
     expect(await m.page.locator("[data-testid=timeseries-chart] svg").count()).toBeGreaterThanOrEqual(1);
     expect(await m.page.locator("[data-testid=timeseries-chart] svg path").count()).toBeGreaterThan(3);
-    expect(await m.page.locator("[data-testid=range]").innerText()).toMatch(/^\d{2}\.\d{2}\.\d{4} \d{2}:\d{2} – \d{2}\.\d{2}\.\d{4} \d{2}:\d{2} UTC, 15-minute buckets/);
+    expect(await m.page.locator("[data-testid=range]").innerText()).toMatch(
+      /^\d{2}\.\d{2}\.\d{4} \d{2}:\d{2} – \d{2}\.\d{2}\.\d{4} \d{2}:\d{2} UTC, 15-minute buckets/,
+    );
     expect(await m.page.locator("[data-testid=total]").innerText()).toMatch(/Total: [\d.]+ [kMGT]?bit\/s/);
     // Traffic is formatted with SI prefixes and 3 significant digits.
     const firstTraffic = await m.page.locator(`${TABLE_ROWS} >> nth=0 >> td >> nth=2`).innerText();
@@ -67,8 +69,21 @@ describeBothModes("flow explorer", (m) => {
     const special = m.page.locator("[data-special-as]");
     if ((await special.count()) > 0) expect((await special.first().getAttribute("title"))?.length ?? 0).toBeGreaterThan(20);
     // The time presets are offered beside the date ranges.
-    const presets = await m.page.locator(`${FORM} select[name=dateRange] option`).evaluateAll((os) => os.map((o) => (o as HTMLOptionElement).value));
-    expect(presets).toEqual(expect.arrayContaining(["LAST_30_MINUTES", "LAST_1_HOUR", "LAST_3_HOURS", "LAST_6_HOURS", "TODAY", "LAST_2_DAYS", "CURRENT_YEAR", "CUSTOM"]));
+    const presets = await m.page
+      .locator(`${FORM} select[name=dateRange] option`)
+      .evaluateAll((os) => os.map((o) => (o as HTMLOptionElement).value));
+    expect(presets).toEqual(
+      expect.arrayContaining([
+        "LAST_30_MINUTES",
+        "LAST_1_HOUR",
+        "LAST_3_HOURS",
+        "LAST_6_HOURS",
+        "TODAY",
+        "LAST_2_DAYS",
+        "CURRENT_YEAR",
+        "CUSTOM",
+      ]),
+    );
     await m.screenshot(`flow explorer deep link (${m.label})`);
     noPageErrors(m);
   });
@@ -155,10 +170,14 @@ describeBothModes("flow explorer", (m) => {
   it("reports bad filter values and bad custom ranges", async () => {
     await logIn(m.page);
     await m.goto(`${DEEP_LINK}&filter=AS_DST_INGRESS:banana`);
-    expect(await m.page.locator("[data-testid=filter-errors]").innerText()).toContain("banana is not a valid Destination AS (ingress) input");
+    expect(await m.page.locator("[data-testid=filter-errors]").innerText()).toContain(
+      "banana is not a valid Destination AS (ingress) input",
+    );
     // A reversed custom range is not applied; the form says why (server-rendered, so also without JavaScript).
     await m.goto("/flow-explorer?dateRange=CUSTOM&start=2000000000&end=1000000000");
-    expect(await m.page.locator(FORM).innerText()).toContain("The start must not be after the end, and the end must not be after the newest data.");
+    expect(await m.page.locator(FORM).innerText()).toContain(
+      "The start must not be after the end, and the end must not be after the newest data.",
+    );
     expect(await m.page.locator(TABLE_ROWS).count()).toBeGreaterThan(1);
     noPageErrors(m);
   });
@@ -229,7 +248,10 @@ describeBothModes("flow explorer filter bar and date pickers", (m) => {
 
     // Typing a negation of a chosen value replaces it, with the spec's notice.
     await m.page.fill("input[aria-label='Add a value to Source AS (ingress)']", "!2906");
-    await Promise.all([m.page.waitForURL(/filter=AS_SRC_INGRESS%3A3320%2C%212906/), m.page.press("input[aria-label='Add a value to Source AS (ingress)']", "Enter")]);
+    await Promise.all([
+      m.page.waitForURL(/filter=AS_SRC_INGRESS%3A3320%2C%212906/),
+      m.page.press("input[aria-label='Add a value to Source AS (ingress)']", "Enter"),
+    ]);
     await settled(m.page);
     await toastWith(m.page, "The previously set filter 2906 was removed since its negation was added.");
     await m.page.locator("[data-testid=filter-chip][data-negated][data-value='2906']").waitFor();
@@ -240,7 +262,9 @@ describeBothModes("flow explorer filter bar and date pickers", (m) => {
       m.page.click("button[aria-label='Remove filter AS3320']"),
     ]);
     await settled(m.page);
-    await expect.poll(() => m.page.locator("[data-testid=active-filters]").innerText()).toBe("Active filters: not Source AS (ingress): AS2906 Netflix");
+    await expect
+      .poll(() => m.page.locator("[data-testid=active-filters]").innerText())
+      .toBe("Active filters: not Source AS (ingress): AS2906 Netflix");
 
     // The advanced query filter dialog: an invalid AS number is refused with the invalid-input toast.
     await m.page.click("[data-testid=advanced-filter-open]");
@@ -251,7 +275,9 @@ describeBothModes("flow explorer filter bar and date pickers", (m) => {
     await dialog.locator("input[aria-label='Advanced filter value']").fill("AS12x");
     await dialog.locator("input[aria-label='Advanced filter value']").press("Enter");
     expect(await toastWith(m.page, "AS12x is not a valid Destination AS (ingress) input")).toContain("Advanced query filter");
-    expect(await dialog.locator("[data-testid=advanced-filter-error]").innerText()).toContain("AS12x is not a valid Destination AS (ingress) input");
+    expect(await dialog.locator("[data-testid=advanced-filter-error]").innerText()).toContain(
+      "AS12x is not a valid Destination AS (ingress) input",
+    );
     // Two valid values, negated, applied: one new filter row.
     for (const v of ["3320", "AS15169"]) {
       await dialog.locator("input[aria-label='Advanced filter value']").fill(v);
@@ -264,7 +290,10 @@ describeBothModes("flow explorer filter bar and date pickers", (m) => {
       dialog.locator("button", { hasText: "Apply" }).click(),
     ]);
     await settled(m.page);
-    await m.page.locator("[data-testid=filter-row][data-dimension=AS_DST_INGRESS] [data-testid=filter-chip][data-negated]").nth(1).waitFor();
+    await m.page
+      .locator("[data-testid=filter-row][data-dimension=AS_DST_INGRESS] [data-testid=filter-chip][data-negated]")
+      .nth(1)
+      .waitFor();
     expect(await m.page.locator("[data-testid=active-filters]").innerText()).toContain("not Destination AS (ingress): AS15169 Google");
     await m.screenshot("flow explorer chips (JavaScript on)");
 
@@ -290,7 +319,9 @@ describeBothModes("flow explorer filter bar and date pickers", (m) => {
     const row = m.page.locator("[data-testid=filter-row][data-dimension=AS_DST_INGRESS]");
     expect(await row.innerText()).toContain("(locked)");
     expect(await row.locator("input").count()).toBe(0);
-    const offered = await m.page.locator("select[aria-label='Filter dimension'] option").evaluateAll((os) => os.map((o) => (o as HTMLOptionElement).value));
+    const offered = await m.page
+      .locator("select[aria-label='Filter dimension'] option")
+      .evaluateAll((os) => os.map((o) => (o as HTMLOptionElement).value));
     expect(offered).toContain("AS_SRC_INGRESS");
     expect(offered).not.toContain("AS_DST_INGRESS");
     noPageErrors(m);
@@ -298,7 +329,10 @@ describeBothModes("flow explorer filter bar and date pickers", (m) => {
 
   it("date inputs: ISO values in the URL; an invalid pair gets the date picker's toast, a valid one becomes the custom range", async () => {
     await logIn(m.page);
-    const bounds = (await (await m.page.context().request.get(appURL("/api/flows/timestamps/"))).json()) as { minTimestamp: number; maxTimestamp: number };
+    const bounds = (await (await m.page.context().request.get(appURL("/api/flows/timestamps/"))).json()) as {
+      minTimestamp: number;
+      maxTimestamp: number;
+    };
     const local = (ts: number) => new Date(ts * 1000).toISOString().slice(0, 16); // the user's timezone is UTC
     // Whole hours inside the data, so every pair below lies within it.
     const HOUR = 3600;
@@ -314,8 +348,13 @@ describeBothModes("flow explorer filter bar and date pickers", (m) => {
     if (!m.javaScriptEnabled) {
       // Without JavaScript the inputs are the form's fields: a new start applies with Show.
       await m.page.fill("[data-testid=range-start]", local(start - HOUR));
-      await Promise.all([m.page.waitForURL((u) => u.searchParams.get("start") === local(start - HOUR)), m.page.click(`${FORM} button[type=submit]`)]);
-      expect(await m.page.locator("[data-testid=range]").innerText()).toContain(new Date((start - HOUR) * 1000).toISOString().slice(11, 16));
+      await Promise.all([
+        m.page.waitForURL((u) => u.searchParams.get("start") === local(start - HOUR)),
+        m.page.click(`${FORM} button[type=submit]`),
+      ]);
+      expect(await m.page.locator("[data-testid=range]").innerText()).toContain(
+        new Date((start - HOUR) * 1000).toISOString().slice(11, 16),
+      );
       return;
     }
     // Hydrated first: the inputs then check the pair before it reaches the URL.
@@ -324,12 +363,17 @@ describeBothModes("flow explorer filter bar and date pickers", (m) => {
     await m.page.fill("[data-testid=range-start]", local(base + 6 * HOUR));
     // Leaving the input checks the pair (Tab would only move between the input's own date and time parts).
     await m.page.locator("[data-testid=range-start]").blur();
-    expect(await toastWith(m.page, "The start must not be after the end, and the end must not be after the newest data.")).toContain("Time range");
+    expect(await toastWith(m.page, "The start must not be after the end, and the end must not be after the newest data.")).toContain(
+      "Time range",
+    );
     expect(new URL(m.page.url()).searchParams.get("start")).toBe(local(start));
     await m.screenshot("flow explorer date input toast (JavaScript on)");
     // Moving the end to the newest data makes the pair valid: it becomes the URL's custom range.
     await m.page.fill("[data-testid=range-end]", local(base + 8 * HOUR));
-    await Promise.all([m.page.waitForURL((url) => url.searchParams.get("start") !== local(start)), m.page.locator("[data-testid=range-end]").blur()]);
+    await Promise.all([
+      m.page.waitForURL((url) => url.searchParams.get("start") !== local(start)),
+      m.page.locator("[data-testid=range-end]").blur(),
+    ]);
     await settled(m.page);
     const url = new URL(m.page.url());
     expect(url.searchParams.get("dateRange")).toBe("CUSTOM");
@@ -344,9 +388,13 @@ describeBothModes("flow explorer filter bar and date pickers", (m) => {
     const text = await m.page.locator("[data-testid=filter-errors]").innerText();
     expect(text).toContain("The address's dimension=BOGUS was not applied (not a dimension); showing Source AS (ingress) instead.");
     expect(text).toContain("The address's ipVersion=7 was not applied (the IP version is all, 4 or 6); showing all IP versions instead.");
-    expect(text).toMatch(/The address's dateRange=NEXT_CENTURY was not applied \(a date range is one of .+\); showing Last 2 days instead\./);
+    expect(text).toMatch(
+      /The address's dateRange=NEXT_CENTURY was not applied \(a date range is one of .+\); showing Last 2 days instead\./,
+    );
     // The operator may not see VRF names.
-    expect(text).toContain("The address's dimension2=VRF_NAME was not applied (not available to your account here); showing no second dimension instead.");
+    expect(text).toContain(
+      "The address's dimension2=VRF_NAME was not applied (not available to your account here); showing no second dimension instead.",
+    );
     expect(await m.page.locator(TABLE_ROWS).count()).toBeGreaterThan(1);
     noPageErrors(m);
   });
@@ -369,7 +417,10 @@ describeBothModes("flow explorer table and exports", (m) => {
     await m.goto(`${DEEP_LINK}&filter=AS_SRC_INGRESS:2906`);
     expect(await m.page.locator("[data-testid=xlsx-export]").getAttribute("href")).toContain("format=xlsx");
 
-    await applyTableView(() => m.page.selectOption(`${TABLE_FORM} select[name=table]`, "detailed").then(() => undefined), (u) => u.searchParams.get("table") === "detailed");
+    await applyTableView(
+      () => m.page.selectOption(`${TABLE_FORM} select[name=table]`, "detailed").then(() => undefined),
+      (u) => u.searchParams.get("table") === "detailed",
+    );
     await m.page.locator("[data-testid=flow-table] thead", { hasText: "Time (UTC)" }).waitFor();
     // The other parameters rode along.
     expect(new URL(m.page.url()).searchParams.getAll("filter")).toContain("AS_SRC_INGRESS:2906");
@@ -380,9 +431,14 @@ describeBothModes("flow explorer table and exports", (m) => {
     expect(await m.page.locator("[data-testid=xlsx-export]").getAttribute("href")).toContain("table=detailed");
     await m.screenshot(`flow explorer detailed table (${m.label})`);
 
-    await applyTableView(() => m.page.check(`${TABLE_FORM} input[name=pivot]`), (u) => u.searchParams.get("pivot") === "1");
+    await applyTableView(
+      () => m.page.check(`${TABLE_FORM} input[name=pivot]`),
+      (u) => u.searchParams.get("pivot") === "1",
+    );
     await m.page.locator("[data-testid=export-menu][data-blocked=pivoted]").waitFor();
-    expect(await m.page.locator("[data-testid=export-menu]").getAttribute("title")).toBe("Export is not available while the table is pivoted.");
+    expect(await m.page.locator("[data-testid=export-menu]").getAttribute("title")).toBe(
+      "Export is not available while the table is pivoted.",
+    );
     for (const f of ["csv", "xls", "xlsx", "png", "svg"]) expect(await m.page.locator(`[data-testid=${f}-export]`).isDisabled()).toBe(true);
     // Pivoted: one row per bucket, the value as a column.
     expect(await m.page.locator(TABLE_ROWS).count()).toBe(detailedRows);
@@ -413,7 +469,10 @@ describeBothModes("flow explorer table and exports", (m) => {
     expect(filename).toMatch(/^flowlens_flow-explorer_AS_SRC_INGRESS_\d{8}-\d{8}\.xlsx$/);
     const workbook = new ExcelJS.Workbook();
     await workbook.xlsx.load(new Uint8Array(bytes).buffer);
-    const values = workbook.worksheets[0].getSheetValues().filter(Boolean).map((r) => (r as unknown[]).slice(1));
+    const values = workbook.worksheets[0]
+      .getSheetValues()
+      .filter(Boolean)
+      .map((r) => (r as unknown[]).slice(1));
     expect(values[0]).toEqual(["Source AS (ingress)", "Name", "Bits per second", "Share (%)", "Bytes"]);
     const rows = values.slice(1) as [number, string, number][];
     // AS numbers are numbers in the spreadsheet, not text.
@@ -430,7 +489,9 @@ describeBothModes("flow explorer table and exports", (m) => {
     if (!m.javaScriptEnabled) await m.page.click(`${FORM} button[type=submit]`);
     await m.page.waitForURL((u) => u.searchParams.get("compare") === "1");
     await m.page.locator("[data-testid=total-previous]").waitFor();
-    expect(await m.page.locator("[data-testid=total-previous]").innerText()).toMatch(/Previous period .*: [\d.]+ [kMGT]?bit\/s, Δ [≥≤+−\d]/);
+    expect(await m.page.locator("[data-testid=total-previous]").innerText()).toMatch(
+      /Previous period .*: [\d.]+ [kMGT]?bit\/s, Δ [≥≤+−\d]/,
+    );
     const header = m.page.locator("[data-testid=difference-header]");
     expect(await header.innerText()).toBe("Δ previous period");
     expect(await header.getAttribute("title")).toContain("+/-1000%");
@@ -444,7 +505,9 @@ describeBothModes("flow explorer table and exports", (m) => {
     await logIn(m.page);
     await m.goto(`${DEEP_LINK}&compare=1`);
     // Server-rendered SVG: the overlay and its legend are there without JavaScript too.
-    expect(await m.page.locator("[data-testid=timeseries-chart] [data-testid=previous-period-line] polyline[stroke-dasharray]").count()).toBe(1);
+    expect(
+      await m.page.locator("[data-testid=timeseries-chart] [data-testid=previous-period-line] polyline[stroke-dasharray]").count(),
+    ).toBe(1);
     expect(await m.page.locator("[data-testid=previous-period-legend]").textContent()).toBe("Previous period (total)");
     expect(await m.page.locator("[data-testid=counted-traffic]").innerText()).toContain("ingress traffic");
     await m.goto("/flow-explorer?dimension=ROUTER_IN&dateRange=LAST_2_DAYS");
@@ -457,10 +520,15 @@ describeBothModes("flow explorer table and exports", (m) => {
     await m.page.mouse.move(box.x + 80 + 310, box.y + 210);
     const tooltip = m.page.locator("[data-testid=chart-tooltip]");
     await tooltip.waitFor();
-    expect(await tooltip.locator("[data-testid=tooltip-time]").innerText()).toMatch(/^\d{2}\.\d{2}\.\d{4} \d{2}:\d{2} – (\d{2}\.\d{2}\.\d{4} )?\d{2}:\d{2} UTC$/);
+    expect(await tooltip.locator("[data-testid=tooltip-time]").innerText()).toMatch(
+      /^\d{2}\.\d{2}\.\d{4} \d{2}:\d{2} – (\d{2}\.\d{2}\.\d{4} )?\d{2}:\d{2} UTC$/,
+    );
     const values = await tooltip.locator("[data-testid=tooltip-row] td:nth-child(3)").allInnerTexts();
     expect(values.length).toBeGreaterThan(5);
-    const bits = values.map((v) => { const [n, unit] = v.split(" "); return Number(n) * 10 ** (3 * " kMGTP".indexOf(unit[0] === "b" ? " " : unit[0])); });
+    const bits = values.map((v) => {
+      const [n, unit] = v.split(" ");
+      return Number(n) * 10 ** (3 * " kMGTP".indexOf(unit[0] === "b" ? " " : unit[0]));
+    });
     for (let i = 1; i < bits.length; i++) expect(bits[i]).toBeLessThanOrEqual(bits[i - 1] * 1.01);
     expect(await tooltip.locator("[data-testid=tooltip-total]").innerText()).toMatch(/^Total: [\d.]+ [kMGT]?bit\/s$/);
     // Rendered outside the chart's box and inside the viewport: nothing is cut off.

@@ -120,7 +120,14 @@ export default async function setup(project: TestProject) {
   }
   // The demo network is loaded on every store kind (also a throwaway PostgreSQL), over a short
   // period to keep the start quick.
-  Object.assign(env, { PORT: String(port), HOST: "127.0.0.1", DATA_DIR: dataDir, NODE_ENV: "production", DEMO_DATA: "on", DEMO_DAYS: env.DEMO_DAYS ?? "3" });
+  Object.assign(env, {
+    PORT: String(port),
+    HOST: "127.0.0.1",
+    DATA_DIR: dataDir,
+    NODE_ENV: "production",
+    DEMO_DATA: "on",
+    DEMO_DAYS: env.DEMO_DAYS ?? "3",
+  });
   if (process.env.DATABASE_URL) {
     env.DATABASE_URL = process.env.DATABASE_URL;
     env.SESSION_SECRET = process.env.SESSION_SECRET || randomBytes(32).toString("hex");
@@ -171,7 +178,9 @@ export default async function setup(project: TestProject) {
     for (;;) {
       if (spawnError) throw new Error(`[e2e] could not start the app server: ${spawnError.message}`);
       if (child.exitCode !== null || child.signalCode !== null) {
-        throw new Error(`[e2e] the app server exited during startup (code ${child.exitCode}, signal ${child.signalCode}); see the [app] lines above`);
+        throw new Error(
+          `[e2e] the app server exited during startup (code ${child.exitCode}, signal ${child.signalCode}); see the [app] lines above`,
+        );
       }
       last = await healthz(baseURL);
       if (last?.status === 200) break;

@@ -29,10 +29,13 @@ describeBothModes("login feedback", (m) => {
 
   it("refuses an over-long e-mail naming the field, without a server error", async () => {
     await m.goto("/login");
-    await m.page.locator("input[name=email]").evaluate((input: HTMLInputElement, value) => {
-      input.type = "text"; // the browser's own e-mail check would stop the form first
-      input.value = value;
-    }, `${"a".repeat(300)}@flowlens.example`);
+    await m.page.locator("input[name=email]").evaluate(
+      (input: HTMLInputElement, value) => {
+        input.type = "text"; // the browser's own e-mail check would stop the form first
+        input.value = value;
+      },
+      `${"a".repeat(300)}@flowlens.example`,
+    );
     await m.page.fill("input[name=password]", "whatever-password");
     const [response] = await Promise.all([
       m.javaScriptEnabled ? Promise.resolve(null) : m.page.waitForNavigation(),

@@ -37,7 +37,10 @@ describeBothModes("logging out", (m) => {
     await m.goto("/flow-explorer");
     await m.page.locator("nav[aria-label=Tools]").waitFor();
     await m.page.route(`${OTHER_SITE}/**`, (route) =>
-      route.fulfill({ contentType: "text/html", body: `<!doctype html><title>Elsewhere</title><a href="${appURL("/logout")}">A prize for you</a>` }),
+      route.fulfill({
+        contentType: "text/html",
+        body: `<!doctype html><title>Elsewhere</title><a href="${appURL("/logout")}">A prize for you</a>`,
+      }),
     );
     await m.page.goto(`${OTHER_SITE}/page`);
     const confirmation = await Promise.all([m.page.waitForURL((url) => url.pathname === "/logout"), m.page.click("text=A prize for you")]);

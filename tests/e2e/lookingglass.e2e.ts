@@ -22,7 +22,6 @@ async function logIn(page: Page, email: string, password: string) {
   await Promise.all([page.waitForURL((url) => url.pathname !== "/login"), page.click("button[type=submit]")]);
 }
 
-
 /**
  * The wide-table check at a laptop's 1,166 px and a phone's 390 px: the page itself never scrolls
  * sideways, and the first row's action is on screen.
@@ -30,7 +29,10 @@ async function logIn(page: Page, email: string, password: string) {
 async function checkFits(page: Page, action: string) {
   for (const width of [1166, 390]) {
     await page.setViewportSize({ width, height: 900 });
-    const overflow = await page.evaluate(() => ({ scroll: document.documentElement.scrollWidth, client: document.documentElement.clientWidth }));
+    const overflow = await page.evaluate(() => ({
+      scroll: document.documentElement.scrollWidth,
+      client: document.documentElement.clientWidth,
+    }));
     expect(overflow.scroll, `page width at ${width} px`).toBeLessThanOrEqual(overflow.client);
     const box = await page.locator(action).first().boundingBox();
     expect(box, `action at ${width} px`).not.toBeNull();
@@ -64,7 +66,9 @@ describeBothModes("looking glass", (m) => {
     await m.page.locator("input[name=queryTerm]").fill("203.0.113.0/24");
     await m.page.getByRole("button", { name: "Submit" }).click();
     await m.page.locator(TABLE_ROWS).first().waitFor({ timeout: 30_000 });
-    await m.page.waitForFunction(() => document.querySelector("[data-testid=lookingglass-status]")?.getAttribute("data-status") === "Completed");
+    await m.page.waitForFunction(
+      () => document.querySelector("[data-testid=lookingglass-status]")?.getAttribute("data-status") === "Completed",
+    );
     const url = new URL(m.page.url());
     expect(url.searchParams.get("queryType")).toBe("IpPrefixQuery");
     expect(url.searchParams.get("queryTerm")).toBe("203.0.113.0/24");
@@ -78,9 +82,15 @@ describeBothModes("looking glass", (m) => {
     expect(cols).not.toContain("Communities");
     await checkFits(m.page, `${TABLE_ROWS} >> nth=0 >> button:has-text("Details")`);
     await m.page.getByRole("button", { name: "Show/Hide columns" }).click();
-    await m.page.getByRole("menuitem", { name: "Communities" }).or(m.page.getByText("Communities", { exact: true })).first().click();
+    await m.page
+      .getByRole("menuitem", { name: "Communities" })
+      .or(m.page.getByText("Communities", { exact: true }))
+      .first()
+      .click();
     await m.page.keyboard.press("Escape");
-    await m.page.waitForFunction(() => [...document.querySelectorAll("[data-testid=lookingglass-table] thead th")].some((th) => th.textContent?.includes("Communities")));
+    await m.page.waitForFunction(() =>
+      [...document.querySelectorAll("[data-testid=lookingglass-table] thead th")].some((th) => th.textContent?.includes("Communities")),
+    );
     const firstVp = await m.page.locator(`${TABLE_ROWS} >> nth=0 >> td >> nth=1`).innerText();
     expect(firstVp).toMatch(/^\S+ \S.*, \S/); // 'Router City, Country'
     await m.page.getByRole("button", { name: "Details" }).first().click();
@@ -122,7 +132,9 @@ describeBothModes("looking glass", (m) => {
     const res = await m.goto("/public/lookingglass");
     expect(res?.status()).toBe(200);
     expect(await m.page.getByTestId("lookingglass-results").innerText()).toContain(MESSAGES.lookingGlassBeforeSubmit);
-    const boxes = await m.page.locator("input[name=selectedVantagePoints]").evaluateAll((inputs) => inputs.map((i) => (i as HTMLInputElement).value));
+    const boxes = await m.page
+      .locator("input[name=selectedVantagePoints]")
+      .evaluateAll((inputs) => inputs.map((i) => (i as HTMLInputElement).value));
     expect(boxes[0]).toBe("all");
     // Public names: 'City, Country', numbered where a city has two (Frankfurt).
     expect(boxes).toEqual(expect.arrayContaining(["Frankfurt, Germany 1", "Frankfurt, Germany 2"]));
@@ -137,8 +149,13 @@ describeBothModes("looking glass", (m) => {
     expect(cols).toEqual(expect.arrayContaining(["Action", "Vantage point", "Last update (UTC)"]));
     expect(cols).not.toContain("Communities");
     expect(cols).not.toContain("Originator ID");
-    await checkFits(m.page, m.javaScriptEnabled ? `${TABLE_ROWS} >> nth=0 >> button:has-text("Details")` : `${TABLE_ROWS} >> nth=0 >> summary`);
-    const vps = await m.page.locator(`${TABLE_ROWS} td:nth-child(2)`).evaluateAll((tds) => [...new Set(tds.map((td) => (td.textContent ?? "").trim()))]);
+    await checkFits(
+      m.page,
+      m.javaScriptEnabled ? `${TABLE_ROWS} >> nth=0 >> button:has-text("Details")` : `${TABLE_ROWS} >> nth=0 >> summary`,
+    );
+    const vps = await m.page
+      .locator(`${TABLE_ROWS} td:nth-child(2)`)
+      .evaluateAll((tds) => [...new Set(tds.map((td) => (td.textContent ?? "").trim()))]);
     for (const vp of vps) expect(["Frankfurt, Germany 1", "Berlin, Germany"]).toContain(vp);
     expect(await m.page.locator(TABLE_ROWS).count()).toBeLessThanOrEqual(25);
     await m.screenshot(`looking glass public results (${m.label})`);

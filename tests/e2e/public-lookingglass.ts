@@ -7,7 +7,10 @@ import { appURL, type BrowserMode } from "./browser";
  * With JavaScript a click that lands while the page is still hydrating can be lost; the save is then tried again on a
  * freshly loaded page (the setting itself is idempotent).
  */
-export async function enablePublicLookingGlass(m: Pick<BrowserMode, "newPage">, logIn: (page: Page, email: string, password: string) => Promise<void>) {
+export async function enablePublicLookingGlass(
+  m: Pick<BrowserMode, "newPage">,
+  logIn: (page: Page, email: string, password: string) => Promise<void>,
+) {
   const admin = await m.newPage();
   await logIn(admin.page, "admin@flowlens.example", "flowlens-admin");
   for (let attempt = 1; ; attempt++) {
@@ -16,7 +19,10 @@ export async function enablePublicLookingGlass(m: Pick<BrowserMode, "newPage">, 
     const box = form.locator("input[name=public_looking_glass_enabled]");
     if (!(await box.isChecked())) await box.check({ force: true });
     try {
-      await Promise.all([admin.page.waitForURL(/saved=site/, { timeout: 15_000 }), form.getByRole("button", { name: "Save site settings" }).click()]);
+      await Promise.all([
+        admin.page.waitForURL(/saved=site/, { timeout: 15_000 }),
+        form.getByRole("button", { name: "Save site settings" }).click(),
+      ]);
       return;
     } catch (error) {
       if (attempt >= 3) throw error;

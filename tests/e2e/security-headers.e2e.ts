@@ -24,9 +24,11 @@ async function watchPolicy(page: Page): Promise<() => Promise<string[]>> {
     w.__cspViolations = [];
     document.addEventListener("securitypolicyviolation", (e) => w.__cspViolations.push(`${e.violatedDirective} ${e.blockedURI}`));
   });
-  return async () => [...consoleReports, ...(await page.evaluate(() => (window as unknown as { __cspViolations?: string[] }).__cspViolations ?? []))];
+  return async () => [
+    ...consoleReports,
+    ...(await page.evaluate(() => (window as unknown as { __cspViolations?: string[] }).__cspViolations ?? [])),
+  ];
 }
-
 
 const PUBLIC_LG = `/public/lookingglass?selectedVantagePoints=${encodeURIComponent('["all"]')}&queryType=IP_PREFIX_QUERY&queryTerm=${encodeURIComponent("203.0.113.0/24")}`;
 
@@ -60,7 +62,15 @@ describeBothModes("content security policy", (m) => {
     await visit(PUBLIC_LG);
     await visit(PUBLIC_LG); // the second anonymous visit is the cached page
     await logIn(m.page, "operator@flowlens.example", "flowlens-operator");
-    for (const path of ["/flow-explorer?dimension=AS_SRC_INGRESS&dateRange=LAST_24_HOURS", "/as-flows-analysis", "/lookingglass", "/controlplane", "/settings", "/notifications", "/faq"]) {
+    for (const path of [
+      "/flow-explorer?dimension=AS_SRC_INGRESS&dateRange=LAST_24_HOURS",
+      "/as-flows-analysis",
+      "/lookingglass",
+      "/controlplane",
+      "/settings",
+      "/notifications",
+      "/faq",
+    ]) {
       await visit(path);
     }
     const all = Object.entries(seen).flatMap(([path, list]) => list.map((v) => `${path}: ${v}`));
@@ -71,7 +81,9 @@ describeBothModes("content security policy", (m) => {
 
 describe("security headers of every answer", () => {
   it("documents, JSON, static files and redirects forbid framing and sniffing; pages and JSON are not cached", async () => {
-    const answers = await Promise.all(["/login", "/healthz", "/favicon.svg", "/flow-explorer"].map((p) => fetch(appURL(p), { redirect: "manual" })));
+    const answers = await Promise.all(
+      ["/login", "/healthz", "/favicon.svg", "/flow-explorer"].map((p) => fetch(appURL(p), { redirect: "manual" })),
+    );
     for (const res of answers) {
       expect(res.headers.get("x-frame-options"), res.url).toBe("DENY");
       expect(res.headers.get("x-content-type-options"), res.url).toBe("nosniff");

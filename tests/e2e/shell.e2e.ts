@@ -29,9 +29,7 @@ describeBothModes("login page", (m) => {
     expect(await m.page.locator("form input[type=password]").count()).toBe(1);
     expect(await m.page.locator("form input[type=password]").isVisible()).toBe(true);
 
-    const user = form.locator(
-      "input[type=email], input[name=email], input[name=username], input[autocomplete=username], input[type=text]",
-    );
+    const user = form.locator("input[type=email], input[name=email], input[name=username], input[autocomplete=username], input[type=text]");
     expect(await user.count()).toBeGreaterThanOrEqual(1);
     expect(await user.first().isVisible()).toBe(true);
 

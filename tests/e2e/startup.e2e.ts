@@ -35,7 +35,10 @@ describe("start-up errors", () => {
   });
 
   it("stops when PostgreSQL cannot be reached", async () => {
-    const { code, output } = await startServer({ DATABASE_URL: "postgres://flowlens:pw@127.0.0.1:1/flowlens", SESSION_SECRET: "s".repeat(40) });
+    const { code, output } = await startServer({
+      DATABASE_URL: "postgres://flowlens:pw@127.0.0.1:1/flowlens",
+      SESSION_SECRET: "s".repeat(40),
+    });
     expect(code).toBe(1);
     expect(output).toContain("PostgreSQL is not available: cannot connect to postgres://flowlens:***@127.0.0.1:1/flowlens");
     expect(output).not.toMatch(STACK_LINE);

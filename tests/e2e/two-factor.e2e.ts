@@ -14,7 +14,6 @@ const USERS = {
   off: { email: "moderator@flowlens.example", password: "flowlens-moderator" },
 } as const;
 
-
 const nowSeconds = () => Math.floor(Date.now() / 1000);
 
 /** Clicks a submit button; with JavaScript off that is a page load, which is awaited too. */
@@ -65,7 +64,9 @@ describeBothModes("two-factor authentication", (m) => {
     await page.getByText('The device "E2E phone" was added.').waitFor();
     expect(await page.getByRole("table", { name: "Two-factor devices" }).innerText()).toContain("E2E phone");
     // When it was added: the spec's long format in the user's timezone (the demo users': UTC).
-    expect(await page.getByRole("table", { name: "Two-factor devices" }).locator("tbody tr td").nth(1).innerText()).toMatch(/^\d\d\.\d\d\.\d{4} \d\d:\d\d UTC$/);
+    expect(await page.getByRole("table", { name: "Two-factor devices" }).locator("tbody tr td").nth(1).innerText()).toMatch(
+      /^\d\d\.\d\d\.\d{4} \d\d:\d\d UTC$/,
+    );
 
     // Switch 2FA on and make recovery codes.
     await submit(page, m.javaScriptEnabled, "Enable two-factor authentication");

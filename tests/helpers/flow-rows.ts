@@ -2,7 +2,16 @@ import type { Services } from "~/server/services.server";
 import { chRows } from "./stores";
 
 /** A flows_5m row as the independent recomputations in the tests need it. */
-export type FlowRow = { time: number; ip_version: number; as_src: number; as_hnd: number; as_nxt: number; as_dst: number; egress_router: string; bytes: bigint };
+export type FlowRow = {
+  time: number;
+  ip_version: number;
+  as_src: number;
+  as_hnd: number;
+  as_nxt: number;
+  as_dst: number;
+  egress_router: string;
+  bytes: bigint;
+};
 
 /** The flows_5m rows of [start, end) read with a plain SELECT (no aggregation in SQL). */
 export async function readFlowRows(stores: Pick<Services, "ch">, range: { start: number; end: number }): Promise<FlowRow[]> {

@@ -26,8 +26,16 @@ export async function callRoute(
     headers["Content-Type"] = "application/json";
     if (options.csrf !== false) headers["X-CSRFToken"] = CSRF_TOKEN;
   }
-  const request = new Request(`${ORIGIN}${path}`, { method, headers, body: method === "GET" || options.body === undefined ? undefined : JSON.stringify(options.body) });
-  const handler = (method === "GET" ? module.loader : module.action) as (args: { request: Request; params: Record<string, string>; context: object }) => Promise<Response>;
+  const request = new Request(`${ORIGIN}${path}`, {
+    method,
+    headers,
+    body: method === "GET" || options.body === undefined ? undefined : JSON.stringify(options.body),
+  });
+  const handler = (method === "GET" ? module.loader : module.action) as (args: {
+    request: Request;
+    params: Record<string, string>;
+    context: object;
+  }) => Promise<Response>;
   return handler({ request, params: options.params ?? {}, context: {} });
 }
 
@@ -82,5 +90,9 @@ export function formRequest(path: string, fields: Record<string, string>, cookie
 export function jsonRequest(path: string, body: unknown, options: { cookie?: string; method?: string; csrf?: boolean } = {}): Request {
   const headers: Record<string, string> = { "Content-Type": "application/json", Cookie: withCsrf(options.cookie) };
   if (options.csrf !== false) headers["X-CSRFToken"] = CSRF_TOKEN;
-  return new Request(`${ORIGIN}${path}`, { method: options.method ?? "POST", headers, body: body === undefined ? undefined : JSON.stringify(body) });
+  return new Request(`${ORIGIN}${path}`, {
+    method: options.method ?? "POST",
+    headers,
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
 }

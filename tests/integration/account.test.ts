@@ -74,7 +74,9 @@ afterAll(async () => {
 const db = () => stores.pg.db;
 let serial = 0;
 
-async function makeUser(options: { password?: string | null; consented?: boolean; superuser?: boolean; permissions?: string[]; email?: string } = {}) {
+async function makeUser(
+  options: { password?: string | null; consented?: boolean; superuser?: boolean; permissions?: string[]; email?: string } = {},
+) {
   serial += 1;
   const email = options.email ?? `user${serial}-${Date.now().toString(36)}@flowlens.test`;
   const password = options.password === undefined ? `password-${serial}-long` : options.password;
@@ -132,7 +134,10 @@ function tokenFrom(body: string): string {
 }
 
 async function openSessionsOf(userId: number) {
-  return db().select().from(sessions).where(and(eq(sessions.userId, userId), isNull(sessions.revokedAt)));
+  return db()
+    .select()
+    .from(sessions)
+    .where(and(eq(sessions.userId, userId), isNull(sessions.revokedAt)));
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -254,7 +259,10 @@ describe("signup", () => {
   it("records a PENDING request and confirms it on the page (no JavaScript needed)", async () => {
     await setSelfSignup(true);
     expect((await run(signupPage.loader, getRequest("/signup"))).status).toBe(200);
-    const res = await run(signupPage.action, formRequest("/signup", { email: " Nina.New@FlowLens.test ", first_name: " Nina ", last_name: "New" }));
+    const res = await run(
+      signupPage.action,
+      formRequest("/signup", { email: " Nina.New@FlowLens.test ", first_name: " Nina ", last_name: "New" }),
+    );
     expect(res.status).toBe(200);
     expect(res.data).toEqual({ sent: true, message: SIGNUP_TEXTS.sent });
     const rows = await db().select().from(userRequests).where(eq(userRequests.email, "nina.new@flowlens.test"));
@@ -271,7 +279,10 @@ describe("signup", () => {
     expect(pending.data.values.email).toBe("DUP@flowlens.test");
 
     const existing = await makeUser();
-    const account = await run(signupApi.action, jsonRequest("/auth/signup/", { email: existing.email.toUpperCase(), first_name: "X", last_name: "Y" }));
+    const account = await run(
+      signupApi.action,
+      jsonRequest("/auth/signup/", { email: existing.email.toUpperCase(), first_name: "X", last_name: "Y" }),
+    );
     expect(account.status).toBe(400);
     expect(account.data.detail).toBe(MESSAGES.userCreation);
     expect(await db().select().from(userRequests).where(eq(userRequests.email, existing.email))).toHaveLength(0);
@@ -288,7 +299,10 @@ describe("signup", () => {
       expect(api.status).toBe(400);
       expect(api.data.detail).toBe(MESSAGES.userCreation);
     }
-    const missingName = await run(signupApi.action, jsonRequest("/auth/signup/", { email: "ok@flowlens.test", first_name: "", last_name: "Y" }));
+    const missingName = await run(
+      signupApi.action,
+      jsonRequest("/auth/signup/", { email: "ok@flowlens.test", first_name: "", last_name: "Y" }),
+    );
     expect(missingName.status).toBe(400);
     expect(missingName.data.errors).toContainEqual({ field: "first_name", message: SIGNUP_TEXTS.nameRequired });
   });
@@ -322,7 +336,11 @@ describe("user requests (applicant flow)", () => {
 
     const created = await run(
       userRequestsApi.action,
-      jsonRequest("/auth/usermanagement/user_requests/", { email: "Applicant@flowlens.test", first_name: "App", last_name: "Licant" }, { cookie }),
+      jsonRequest(
+        "/auth/usermanagement/user_requests/",
+        { email: "Applicant@flowlens.test", first_name: "App", last_name: "Licant" },
+        { cookie },
+      ),
     );
     expect(created.status).toBe(201);
     expect(created.data).toMatchObject({ email: "applicant@flowlens.test", status: "PENDING", first_name: "App" });
@@ -340,7 +358,14 @@ describe("user requests (applicant flow)", () => {
     expect(accepted.status).toBe(200);
     expect(accepted.data).toMatchObject({ id, status: "ACCEPTED", decided_by_id: manager.id });
     const [account] = await db().select().from(users).where(eq(users.email, "applicant@flowlens.test"));
-    expect(account).toMatchObject({ id: accepted.data.user_id, firstName: "App", lastName: "Licant", passwordHash: null, hasConsented: false, isActive: true });
+    expect(account).toMatchObject({
+      id: accepted.data.user_id,
+      firstName: "App",
+      lastName: "Licant",
+      passwordHash: null,
+      hasConsented: false,
+      isActive: true,
+    });
 
     const [mail] = await outboxTo("applicant@flowlens.test");
     expect(mail.body).toContain(`${mailLinkOrigin()}/password-reset-confirm?token=`);
@@ -360,7 +385,10 @@ describe("user requests (applicant flow)", () => {
   it("rejecting only marks the request; unknown ids and decisions are 404", async () => {
     const manager = await makeUser({ permissions: ["VIEW_USERS"] });
     const cookie = await logIn(manager.id);
-    const [request] = await db().insert(userRequests).values({ email: "rejected@flowlens.test", firstName: "Re", lastName: "Jected" }).returning();
+    const [request] = await db()
+      .insert(userRequests)
+      .values({ email: "rejected@flowlens.test", firstName: "Re", lastName: "Jected" })
+      .returning();
     const rejected = await run(
       userRequestDecisionApi.action,
       jsonRequest(`/auth/usermanagement/user_requests/${request.id}/reject/`, undefined, { method: "PUT", cookie }),
@@ -433,7 +461,9 @@ describe("password reset", () => {
     const bad = await run(resetApi.action, jsonRequest("/auth/password/reset/", { email: "not-an-address" }));
     expect(bad.status).toBe(400);
     expect(bad.data.detail).toBe(MESSAGES.emailFormat);
-    expect((await run(resetApi.action, jsonRequest("/auth/password/reset/", { email: "a@flowlens.test" }, { csrf: false }))).status).toBe(403);
+    expect((await run(resetApi.action, jsonRequest("/auth/password/reset/", { email: "a@flowlens.test" }, { csrf: false }))).status).toBe(
+      403,
+    );
   });
 
   it("sets the password once per token and ends every session of the account", async () => {
@@ -444,7 +474,10 @@ describe("password reset", () => {
     await requestReset(db(), user.email);
     const token = tokenFrom((await outboxTo(user.email)).at(-1)!.body);
 
-    const wrong = await run(resetConfirmApi.action, jsonRequest("/auth/password/reset/confirm/", { token: "x".repeat(43), new_password: "a-new-password" }));
+    const wrong = await run(
+      resetConfirmApi.action,
+      jsonRequest("/auth/password/reset/confirm/", { token: "x".repeat(43), new_password: "a-new-password" }),
+    );
     expect(wrong.status).toBe(400);
     expect(wrong.data).toMatchObject({ detail: MESSAGES.tokenInvalid, exception_code: "token_invalid" });
 
@@ -453,7 +486,10 @@ describe("password reset", () => {
     expect(short.data.detail).toBe(RESET_TEXTS.passwordTooShort);
     expect(await checkResetToken(db(), token)).not.toBeNull();
 
-    const ok = await run(resetConfirmApi.action, jsonRequest("/auth/password/reset/confirm/", { token, new_password: "a-new-password" }, { cookie: sessionA }));
+    const ok = await run(
+      resetConfirmApi.action,
+      jsonRequest("/auth/password/reset/confirm/", { token, new_password: "a-new-password" }, { cookie: sessionA }),
+    );
     expect(ok.status).toBe(200);
     expect(ok.data.detail).toBe(RESET_TEXTS.done);
     expect(ok.headers.getSetCookie().some((c) => c.startsWith("flowlens_session=;"))).toBe(true);
@@ -463,7 +499,10 @@ describe("password reset", () => {
     expect(await openSessionsOf(user.id)).toHaveLength(0);
     expect((await run(appLayout.loader, getRequest("/flow-explorer", sessionA))).location).toMatch(/^\/login/);
 
-    const reused = await run(resetConfirmApi.action, jsonRequest("/auth/password/reset/confirm/", { token, new_password: "another-password" }));
+    const reused = await run(
+      resetConfirmApi.action,
+      jsonRequest("/auth/password/reset/confirm/", { token, new_password: "another-password" }),
+    );
     expect(reused.status).toBe(400);
     expect(reused.data.detail).toBe(MESSAGES.tokenInvalid);
   });
@@ -481,7 +520,11 @@ describe("password reset", () => {
       .update(passwordResetTokens)
       .set({ expiresAt: new Date(Date.now() - 1000) })
       .where(eq(passwordResetTokens.userId, user.id));
-    expect(await confirmReset(db(), newer, "password-after-expiry")).toEqual({ ok: false, reason: "token", message: MESSAGES.tokenInvalid });
+    expect(await confirmReset(db(), newer, "password-after-expiry")).toEqual({
+      ok: false,
+      reason: "token",
+      message: MESSAGES.tokenInvalid,
+    });
     const [row] = await db().select().from(users).where(eq(users.id, user.id));
     expect(await verifyPassword(user.password!, row.passwordHash)).toBe(true);
   });
@@ -507,7 +550,11 @@ describe("password reset", () => {
 
     const mismatch = await run(
       resetConfirmPage.action,
-      formRequest(`/password-reset-confirm?token=${token}`, { token, new_password: "page-password-1", new_password_repeat: "page-password-2" }),
+      formRequest(`/password-reset-confirm?token=${token}`, {
+        token,
+        new_password: "page-password-1",
+        new_password_repeat: "page-password-2",
+      }),
     );
     expect(mismatch.status).toBe(400);
     expect(mismatch.data).toMatchObject({ done: false, error: RESET_TEXTS.passwordsDiffer, tokenProblem: false });
@@ -515,14 +562,22 @@ describe("password reset", () => {
     const cookie = await logIn(user.id);
     const done = await run(
       resetConfirmPage.action,
-      formRequest(`/password-reset-confirm?token=${token}`, { token, new_password: "page-password-1", new_password_repeat: "page-password-1" }, cookie),
+      formRequest(
+        `/password-reset-confirm?token=${token}`,
+        { token, new_password: "page-password-1", new_password_repeat: "page-password-1" },
+        cookie,
+      ),
     );
     expect(done.data).toEqual({ done: true, message: RESET_TEXTS.done });
     expect(done.headers.getSetCookie().some((c) => c.startsWith("flowlens_session=;"))).toBe(true);
 
     const spent = await run(
       resetConfirmPage.action,
-      formRequest(`/password-reset-confirm?token=${token}`, { token, new_password: "page-password-3", new_password_repeat: "page-password-3" }),
+      formRequest(`/password-reset-confirm?token=${token}`, {
+        token,
+        new_password: "page-password-3",
+        new_password_repeat: "page-password-3",
+      }),
     );
     expect(spent.data).toMatchObject({ done: false, error: MESSAGES.tokenInvalid, tokenProblem: true });
   });
@@ -594,7 +649,9 @@ describe("password reset", () => {
     const gate = new Promise<void>((resolve) => (release = resolve));
     const held: string[] = [];
     const originalTransaction = stores.pg.db.transaction.bind(stores.pg.db);
-    const holdWrites = vi.spyOn(stores.pg.db, "transaction").mockImplementation((async (...args: Parameters<typeof originalTransaction>) => {
+    const holdWrites = vi.spyOn(stores.pg.db, "transaction").mockImplementation((async (
+      ...args: Parameters<typeof originalTransaction>
+    ) => {
       held.push("write");
       await gate;
       return originalTransaction(...args);
@@ -621,7 +678,12 @@ describe("password reset", () => {
   });
 
   it("limits how often one client may ask for reset links (429 with Retry-After), per client address", async () => {
-    await expectPerClientLimit(resetApi, "/auth/password/reset/", { email: "someone@flowlens.test" }, ANONYMOUS_LIMITS.passwordReset.perAddress);
+    await expectPerClientLimit(
+      resetApi,
+      "/auth/password/reset/",
+      { email: "someone@flowlens.test" },
+      ANONYMOUS_LIMITS.passwordReset.perAddress,
+    );
   });
 });
 
@@ -660,7 +722,9 @@ describe("username check", () => {
     expect(await check("user@example.c")).toEqual({ available: false, valid: false });
     const missing = await run(usernameCheckApi.action, jsonRequest("/auth/usernamecheck/", {}));
     expect(missing.status).toBe(400);
-    expect((await run(usernameCheckApi.action, jsonRequest("/auth/usernamecheck/", { username: "a@b.cd" }, { csrf: false }))).status).toBe(403);
+    expect((await run(usernameCheckApi.action, jsonRequest("/auth/usernamecheck/", { username: "a@b.cd" }, { csrf: false }))).status).toBe(
+      403,
+    );
   });
 
   it("reveals nothing to anonymous callers while self-signup is off; account managers may always ask", async () => {
@@ -670,17 +734,28 @@ describe("username check", () => {
     expect(anonymous.status).toBe(403);
     expect(anonymous.data).not.toHaveProperty("available");
     const plain = await makeUser();
-    const asPlainUser = await run(usernameCheckApi.action, jsonRequest("/auth/usernamecheck/", { username: user.email }, { cookie: await logIn(plain.id) }));
+    const asPlainUser = await run(
+      usernameCheckApi.action,
+      jsonRequest("/auth/usernamecheck/", { username: user.email }, { cookie: await logIn(plain.id) }),
+    );
     expect(asPlainUser.status).toBe(403);
     const manager = await makeUser({ permissions: ["VIEW_USERS"] });
-    const asManager = await run(usernameCheckApi.action, jsonRequest("/auth/usernamecheck/", { username: user.email }, { cookie: await logIn(manager.id) }));
+    const asManager = await run(
+      usernameCheckApi.action,
+      jsonRequest("/auth/usernamecheck/", { username: user.email }, { cookie: await logIn(manager.id) }),
+    );
     expect(asManager.status).toBe(200);
     expect(asManager.data).toEqual({ available: false, valid: true });
   });
 
   it("limits anonymous checks per client while self-signup is on", async () => {
     await setSelfSignup(true);
-    await expectPerClientLimit(usernameCheckApi, "/auth/usernamecheck/", { username: "walk@flowlens.test" }, ANONYMOUS_LIMITS.usernameCheck.perAddress);
+    await expectPerClientLimit(
+      usernameCheckApi,
+      "/auth/usernamecheck/",
+      { username: "walk@flowlens.test" },
+      ANONYMOUS_LIMITS.usernameCheck.perAddress,
+    );
   });
 });
 
@@ -715,13 +790,19 @@ describe("deleting one's own account", () => {
     // Make sure no other active superuser exists in this file's database.
     await db().update(users).set({ isSuperuser: false }).where(eq(users.isSuperuser, true));
     const first = await makeUser({ superuser: true });
-    const refused = await run(deleteApi.action, jsonRequest("/auth/delete/", { password: first.password }, { cookie: await logIn(first.id) }));
+    const refused = await run(
+      deleteApi.action,
+      jsonRequest("/auth/delete/", { password: first.password }, { cookie: await logIn(first.id) }),
+    );
     expect(refused.status).toBe(400);
     expect(refused.data.exception_code).toBe("last_superuser");
     expect(await db().select().from(users).where(eq(users.id, first.id))).toHaveLength(1);
 
     await makeUser({ superuser: true });
-    const allowed = await run(deleteApi.action, jsonRequest("/auth/delete/", { password: first.password }, { cookie: await logIn(first.id) }));
+    const allowed = await run(
+      deleteApi.action,
+      jsonRequest("/auth/delete/", { password: first.password }, { cookie: await logIn(first.id) }),
+    );
     expect(allowed.status).toBe(200);
     expect(await db().select().from(users).where(eq(users.id, first.id))).toHaveLength(0);
   });
@@ -738,13 +819,19 @@ describe("support messages", () => {
   it("stores the message, and mails SUPPORT_EMAIL when it is set", async () => {
     const user = await makeUser();
     const cookie = await logIn(user.id);
-    const stored = await run(supportApi.action, jsonRequest("/auth/support_message/", { type: "BUG", message: "The chart is empty." }, { cookie }));
+    const stored = await run(
+      supportApi.action,
+      jsonRequest("/auth/support_message/", { type: "BUG", message: "The chart is empty." }, { cookie }),
+    );
     expect(stored.status).toBe(201);
     expect(stored.data).toMatchObject({ type: "BUG", message: "The chart is empty." });
     expect(await outboxTo("support@flowlens.test")).toHaveLength(0);
 
     process.env.SUPPORT_EMAIL = "support@flowlens.test";
-    const mailed = await run(supportApi.action, jsonRequest("/auth/support_message/", { type: "FEATURE_REQUEST", message: "Dark mode" }, { cookie }));
+    const mailed = await run(
+      supportApi.action,
+      jsonRequest("/auth/support_message/", { type: "FEATURE_REQUEST", message: "Dark mode" }, { cookie }),
+    );
     expect(mailed.status).toBe(201);
     const [mail] = await outboxTo("support@flowlens.test");
     expect(mail.subject).toContain("FEATURE_REQUEST");
@@ -757,8 +844,12 @@ describe("support messages", () => {
   it("refuses unknown types, empty messages and anonymous callers", async () => {
     const user = await makeUser();
     const cookie = await logIn(user.id);
-    expect((await run(supportApi.action, jsonRequest("/auth/support_message/", { type: "COMPLAINT", message: "x" }, { cookie }))).status).toBe(400);
-    expect((await run(supportApi.action, jsonRequest("/auth/support_message/", { type: "HELP", message: "   " }, { cookie }))).status).toBe(400);
+    expect(
+      (await run(supportApi.action, jsonRequest("/auth/support_message/", { type: "COMPLAINT", message: "x" }, { cookie }))).status,
+    ).toBe(400);
+    expect((await run(supportApi.action, jsonRequest("/auth/support_message/", { type: "HELP", message: "   " }, { cookie }))).status).toBe(
+      400,
+    );
     expect((await run(supportApi.action, jsonRequest("/auth/support_message/", { type: "HELP", message: "hi" }))).status).toBe(403);
   });
 });

@@ -39,7 +39,8 @@ afterAll(async () => {
 
 const egress = (r: FlowRow) => r.as_hnd === OPERATOR_ASN && r.as_nxt !== OPERATOR_ASN;
 const bps = (list: FlowRow[]) => (Number(list.reduce((a, r) => a + r.bytes, 0n)) * 8) / (RANGE.end - RANGE.start);
-const query = (extra: Record<string, string> = {}) => new URLSearchParams({ start: String(RANGE.start), end: String(RANGE.end), ...extra }).toString();
+const query = (extra: Record<string, string> = {}) =>
+  new URLSearchParams({ start: String(RANGE.start), end: String(RANGE.end), ...extra }).toString();
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 async function screen(extra: Record<string, string> = {}): Promise<any> {
@@ -86,7 +87,9 @@ describe("AS Flows Egress", () => {
   it("an ingress dimension in the URL falls back with a notice", async () => {
     const data = await screen({ dimension: "AS_SRC_INGRESS" });
     expect(data.dimension.id).toBe("AS_NEIGHBOR_EGRESS");
-    expect(data.errors.join(" ")).toMatch(/dimension=AS_SRC_INGRESS was not applied \(not available to your account here\); showing Neighbor AS \(egress\) instead/);
+    expect(data.errors.join(" ")).toMatch(
+      /dimension=AS_SRC_INGRESS was not applied \(not available to your account here\); showing Neighbor AS \(egress\) instead/,
+    );
   });
 
   it("the sankey of egress router → neighbour AS carries the egress total", async () => {
@@ -97,7 +100,9 @@ describe("AS Flows Egress", () => {
   });
 
   it("the export of the egress screen (scope=EGRESS) has the egress rows", async () => {
-    const request = new Request(`${ORIGIN}/api/flows/export?${query({ dimension: "ROUTER_OUT", scope: "EGRESS" })}`, { headers: { Cookie: cookie } });
+    const request = new Request(`${ORIGIN}/api/flows/export?${query({ dimension: "ROUTER_OUT", scope: "EGRESS" })}`, {
+      headers: { Cookie: cookie },
+    });
     const res = (await exportRoute.loader({ request, params: {}, context: {} })) as Response;
     expect(res.status).toBe(200);
     const lines = (await res.text()).trim().split(/\r?\n/).slice(1);

@@ -42,44 +42,84 @@ afterAll(() => stores?.dispose());
 
 describe("auth/login and auth/user", () => {
   it("logs in with JSON, then auth/user returns the user of the spec with permissions", async () => {
-    const response = await callRoute(login, "/auth/login/", { method: "POST", body: { email: "Alice@Example.org", password: "alice-password-1" }, cookie: "csrftoken=csrf-token-for-tests-0123456789" });
+    const response = await callRoute(login, "/auth/login/", {
+      method: "POST",
+      body: { email: "Alice@Example.org", password: "alice-password-1" },
+      cookie: "csrftoken=csrf-token-for-tests-0123456789",
+    });
     expect(response.status).toBe(200);
     expect(await response.json()).toEqual({ status: "LOGGED_IN" });
-    const cookie = response.headers.getSetCookie().map((c) => c.split(";")[0]).join("; ");
+    const cookie = response.headers
+      .getSetCookie()
+      .map((c) => c.split(";")[0])
+      .join("; ");
     expect(cookie).toMatch(/flowlens_session=[^;]+/);
     expect(cookie).toContain("logged_in=1");
     const me = await callRoute(userApi, "/auth/user/", { cookie });
     expect(me.status).toBe(200);
     const body = await me.json();
-    expect(body).toMatchObject({ email: "alice@example.org", first_name: "Alice", permissions: ["API_FLOWS_4D"], is_delegated: false, has_consented: true, session_status: "LOGGED_IN" });
+    expect(body).toMatchObject({
+      email: "alice@example.org",
+      first_name: "Alice",
+      permissions: ["API_FLOWS_4D"],
+      is_delegated: false,
+      has_consented: true,
+      session_status: "LOGGED_IN",
+    });
   });
 
   it("rejects wrong credentials with the catalogue's text and a 401", async () => {
-    const response = await callRoute(login, "/auth/login/", { method: "POST", body: { email: "alice@example.org", password: "nope" }, cookie: "csrftoken=csrf-token-for-tests-0123456789" });
+    const response = await callRoute(login, "/auth/login/", {
+      method: "POST",
+      body: { email: "alice@example.org", password: "nope" },
+      cookie: "csrftoken=csrf-token-for-tests-0123456789",
+    });
     expect(response.status).toBe(401);
     expect((await response.json()).detail).toBe(MESSAGES.wrongCredentials);
   });
 
   it("throttles a client after 5 failures for an account, even with the right password", async () => {
-    await stores.pg.db.insert(users).values({ email: "carol@example.org", passwordHash: await hashPassword("carol-password-1"), hasConsented: true });
+    await stores.pg.db
+      .insert(users)
+      .values({ email: "carol@example.org", passwordHash: await hashPassword("carol-password-1"), hasConsented: true });
     for (let i = 0; i < 5; i++) {
-      const r = await callRoute(login, "/auth/login/", { method: "POST", body: { email: "carol@example.org", password: `wrong-${i}` }, cookie: "csrftoken=csrf-token-for-tests-0123456789" });
+      const r = await callRoute(login, "/auth/login/", {
+        method: "POST",
+        body: { email: "carol@example.org", password: `wrong-${i}` },
+        cookie: "csrftoken=csrf-token-for-tests-0123456789",
+      });
       expect(r.status).toBe(401);
     }
-    const blocked = await callRoute(login, "/auth/login/", { method: "POST", body: { email: "carol@example.org", password: "carol-password-1" }, cookie: "csrftoken=csrf-token-for-tests-0123456789" });
+    const blocked = await callRoute(login, "/auth/login/", {
+      method: "POST",
+      body: { email: "carol@example.org", password: "carol-password-1" },
+      cookie: "csrftoken=csrf-token-for-tests-0123456789",
+    });
     expect(blocked.status).toBe(429);
     expect(Number(blocked.headers.get("Retry-After"))).toBeGreaterThan(890);
     expect(Number(blocked.headers.get("Retry-After"))).toBeLessThanOrEqual(900);
     await stores.pg.db.delete(loginAttempts).where(eq(loginAttempts.email, "carol@example.org"));
-    const afterWindow = await callRoute(login, "/auth/login/", { method: "POST", body: { email: "carol@example.org", password: "carol-password-1" }, cookie: "csrftoken=csrf-token-for-tests-0123456789" });
+    const afterWindow = await callRoute(login, "/auth/login/", {
+      method: "POST",
+      body: { email: "carol@example.org", password: "carol-password-1" },
+      cookie: "csrftoken=csrf-token-for-tests-0123456789",
+    });
     expect(afterWindow.status).toBe(200);
   });
 
   it("names the missing field of a bad body, and refuses a mutation without the CSRF header", async () => {
-    const bad = await callRoute(login, "/auth/login/", { method: "POST", body: { email: "alice@example.org" }, cookie: "csrftoken=csrf-token-for-tests-0123456789" });
+    const bad = await callRoute(login, "/auth/login/", {
+      method: "POST",
+      body: { email: "alice@example.org" },
+      cookie: "csrftoken=csrf-token-for-tests-0123456789",
+    });
     expect(bad.status).toBe(400);
     expect((await bad.json()).errors).toEqual([{ field: "password", message: expect.any(String) }]);
-    const noCsrf = await callRoute(login, "/auth/login/", { method: "POST", body: { email: "alice@example.org", password: "alice-password-1" }, csrf: false });
+    const noCsrf = await callRoute(login, "/auth/login/", {
+      method: "POST",
+      body: { email: "alice@example.org", password: "alice-password-1" },
+      csrf: false,
+    });
     expect(noCsrf.status).toBe(403);
     expect((await noCsrf.json()).exception_code).toBe("csrf_failed");
   });
@@ -94,7 +134,9 @@ describe("auth/login and auth/user", () => {
   });
 
   it("checks the API version of the Accept header (13 to 17)", async () => {
-    expect((await callRoute(featureFlags, "/auth/featureflags/", { cookie: aliceCookie, accept: "application/json; version=16" })).status).toBe(200);
+    expect(
+      (await callRoute(featureFlags, "/auth/featureflags/", { cookie: aliceCookie, accept: "application/json; version=16" })).status,
+    ).toBe(200);
     const tooOld = await callRoute(featureFlags, "/auth/featureflags/", { cookie: aliceCookie, accept: "application/json; version=12" });
     expect(tooOld.status).toBe(406);
   });
@@ -132,14 +174,35 @@ describe("notifications", () => {
     const update = await callRoute(notificationList, "/auth/notifications/", {
       method: "POST",
       cookie: aliceCookie,
-      body: [{ id: mine.id, is_read: true }, { id: theirs.id, is_read: true, is_archived: true }],
+      body: [
+        { id: mine.id, is_read: true },
+        { id: theirs.id, is_read: true, is_archived: true },
+      ],
     });
     expect(await update.json()).toEqual({ updated: [mine.id] });
     const [theirsAfter] = await stores.pg.db.select().from(notifications).where(eq(notifications.id, theirs.id));
     expect(theirsAfter.isRead).toBe(false);
-    expect((await callRoute(notificationOne, `/auth/notifications/${theirs.id}/`, { method: "DELETE", cookie: aliceCookie, params: { id: String(theirs.id) } })).status).toBe(404);
-    expect((await callRoute(notificationOne, `/auth/notifications/x/`, { method: "DELETE", cookie: aliceCookie, params: { id: "x" } })).status).toBe(400);
-    expect((await callRoute(notificationOne, `/auth/notifications/${mine.id}/`, { method: "DELETE", cookie: aliceCookie, params: { id: String(mine.id) } })).status).toBe(200);
+    expect(
+      (
+        await callRoute(notificationOne, `/auth/notifications/${theirs.id}/`, {
+          method: "DELETE",
+          cookie: aliceCookie,
+          params: { id: String(theirs.id) },
+        })
+      ).status,
+    ).toBe(404);
+    expect(
+      (await callRoute(notificationOne, `/auth/notifications/x/`, { method: "DELETE", cookie: aliceCookie, params: { id: "x" } })).status,
+    ).toBe(400);
+    expect(
+      (
+        await callRoute(notificationOne, `/auth/notifications/${mine.id}/`, {
+          method: "DELETE",
+          cookie: aliceCookie,
+          params: { id: String(mine.id) },
+        })
+      ).status,
+    ).toBe(200);
     const bad = await callRoute(notificationList, "/auth/notifications/", { method: "POST", cookie: aliceCookie, body: [{ id: "one" }] });
     expect(bad.status).toBe(400);
   });
@@ -155,19 +218,30 @@ describe("api/ basics", () => {
   });
 
   it("stores client error reports", async () => {
-    const r = await callRoute(errorReport, "/api/error_report/", { method: "POST", cookie: aliceCookie, body: { message: "TypeError: x is undefined", stacktrace: "at f (a.js:1:2)", url: "/flow-explorer" } });
+    const r = await callRoute(errorReport, "/api/error_report/", {
+      method: "POST",
+      cookie: aliceCookie,
+      body: { message: "TypeError: x is undefined", stacktrace: "at f (a.js:1:2)", url: "/flow-explorer" },
+    });
     expect(r.status).toBe(200);
     const bad = await callRoute(errorReport, "/api/error_report/", { method: "POST", cookie: aliceCookie, body: { message: "" } });
     expect(bad.status).toBe(400);
   });
 
   it("lets only holders of CLICKHOUSE_DIRECT_QUERY override the database, and only to an existing one", async () => {
-    expect((await callRoute(override, "/auth/clickhouse_override/", { method: "POST", cookie: aliceCookie, body: { database: "flowlens" } })).status).toBe(403);
+    expect(
+      (await callRoute(override, "/auth/clickhouse_override/", { method: "POST", cookie: aliceCookie, body: { database: "flowlens" } }))
+        .status,
+    ).toBe(403);
     await stores.pg.db.insert(userPermissions).values({ userId: alice, permission: "CLICKHOUSE_DIRECT_QUERY" });
     const cookie = await sessionCookie(stores, alice);
     const missing = await callRoute(override, "/auth/clickhouse_override/", { method: "POST", cookie, body: { database: "no_such_db" } });
     expect(missing.status).toBe(400);
-    const injection = await callRoute(override, "/auth/clickhouse_override/", { method: "POST", cookie, body: { database: "x; DROP TABLE flows_5m" } });
+    const injection = await callRoute(override, "/auth/clickhouse_override/", {
+      method: "POST",
+      cookie,
+      body: { database: "x; DROP TABLE flows_5m" },
+    });
     expect(injection.status).toBe(400);
     const ok = await callRoute(override, "/auth/clickhouse_override/", { method: "POST", cookie, body: { database: "system" } });
     expect(ok.status).toBe(200);
@@ -180,7 +254,9 @@ import * as tokenApi from "~/routes/auth.token";
 import * as tokenOne from "~/routes/auth.token.$id";
 describe("API tokens", () => {
   it("are created by holders of DEVELOPER_API_TOKEN, authenticate without cookies or CSRF, and can be revoked", async () => {
-    expect((await callRoute(tokenApi, "/auth/token/", { method: "POST", cookie: aliceCookie, body: { name: "grafana" } })).status).toBe(403);
+    expect((await callRoute(tokenApi, "/auth/token/", { method: "POST", cookie: aliceCookie, body: { name: "grafana" } })).status).toBe(
+      403,
+    );
     await stores.pg.db.insert(userPermissions).values({ userId: alice, permission: "DEVELOPER_API_TOKEN" });
     const cookie = await sessionCookie(stores, alice);
     const created = await callRoute(tokenApi, "/auth/token/", { method: "POST", cookie, body: { name: "grafana" } });
@@ -208,7 +284,9 @@ describe("API tokens", () => {
     expect((await callRoute(tokenOne, `/auth/token/${id}/`, { method: "DELETE", cookie, params: { id: String(id) } })).status).toBe(200);
     expect((await byToken("/auth/user/", userApi as never)).status).toBe(403);
     const forged = await (featureFlags.loader as (a: unknown) => Promise<Response>)({
-      request: new Request("http://flowlens.test/auth/featureflags/", { headers: { Authorization: "Token fl_not-a-real-token-aaaaaaaaaaaaaaaa" } }),
+      request: new Request("http://flowlens.test/auth/featureflags/", {
+        headers: { Authorization: "Token fl_not-a-real-token-aaaaaaaaaaaaaaaa" },
+      }),
       params: {},
       context: {},
     });

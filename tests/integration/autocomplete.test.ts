@@ -6,12 +6,7 @@
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadDemoNetwork } from "~db/demo/load";
-import {
-  asInfo,
-  siteSettings,
-  userPermissions,
-  users,
-} from "~db/postgres/schema";
+import { asInfo, siteSettings, userPermissions, users } from "~db/postgres/schema";
 import type { Permission } from "~/lib/permissions";
 import * as autocompleteRoute from "~/routes/api.autocomplete";
 import * as metadataRoute from "~/routes/api.filter.metadata";
@@ -37,11 +32,7 @@ async function createUser(email: string, permissions: Permission[]) {
     })
     .returning({ id: users.id });
   if (permissions.length)
-    await stores.pg.db
-      .insert(userPermissions)
-      .values(
-        permissions.map((permission) => ({ userId: row.id, permission }))
-      );
+    await stores.pg.db.insert(userPermissions).values(permissions.map((permission) => ({ userId: row.id, permission })));
   return row.id;
 }
 
@@ -49,12 +40,7 @@ beforeAll(async () => {
   stores = await openTestStores();
   useServicesForTests(stores);
   await loadDemoNetwork(stores, { now: NOW, days: 1 });
-  uid.admin = (
-    await stores.pg.db
-      .select({ id: users.id })
-      .from(users)
-      .where(eq(users.email, "admin@flowlens.example"))
-  )[0].id;
+  uid.admin = (await stores.pg.db.select({ id: users.id }).from(users).where(eq(users.email, "admin@flowlens.example")))[0].id;
   uid.flowsOnly = await createUser("flows-only@ac.test", ["API_FLOWS_4D"]);
   uid.noFlows = await createUser("no-flows@ac.test", ["CONTROL_PLANE"]);
 }, 300_000);
@@ -63,12 +49,7 @@ afterAll(async () => {
   await stores?.dispose();
 }, 60_000);
 
-async function post(
-  module: typeof autocompleteRoute | typeof metadataRoute,
-  path: string,
-  userId: number,
-  body: unknown
-) {
+async function post(module: typeof autocompleteRoute | typeof metadataRoute, path: string, userId: number, body: unknown) {
   const res = await callRoute(module, path, {
     method: "POST",
     cookie: await sessionCookie(stores, userId),
@@ -76,11 +57,7 @@ async function post(
   });
   return { status: res.status, data: await res.json() };
 }
-const search = async (
-  dimension: string,
-  searchTerm: string,
-  userId = uid.admin
-): Promise<Item[]> => {
+const search = async (dimension: string, searchTerm: string, userId = uid.admin): Promise<Item[]> => {
   const res = await post(autocompleteRoute, "/api/autocomplete", userId, {
     dimension,
     searchTerm,
@@ -109,8 +86,7 @@ describe("api/autocomplete/ — AS dimensions", () => {
     expect(results.length).toBeLessThanOrEqual(20);
     const distances = results.map((r) => Math.abs(Number(r.value) - 3));
     expect(distances).toEqual([...distances].sort((a, b) => a - b));
-    for (const r of results)
-      expect(r.value.startsWith("3") || r.name.includes("3")).toBe(true);
+    for (const r of results) expect(r.value.startsWith("3") || r.name.includes("3")).toBe(true);
   });
 
   it('"netfl" finds Netflix by name (case-insensitive), the best match first', async () => {
@@ -144,17 +120,13 @@ describe("api/autocomplete/ — AS dimensions", () => {
   });
 
   it("no search for an empty term or one containing * or _", async () => {
-    for (const t of ["", "  ", "!", "29*", "net_flix", "!*"])
-      expect(await search("AS_SRC_INGRESS", t)).toEqual([]);
+    for (const t of ["", "  ", "!", "29*", "net_flix", "!*"]) expect(await search("AS_SRC_INGRESS", t)).toEqual([]);
     // a literal %, escaped in the LIKE pattern: no AS name contains it
     expect(await search("AS_SRC_INGRESS", "%")).toEqual([]);
   });
 
   it("the site's minimum length applies (primary_as for AS dimensions, application, infrastructure)", async () => {
-    const [before] = await stores.pg.db
-      .select({ v: siteSettings.autocompleteMinLengths })
-      .from(siteSettings)
-      .where(eq(siteSettings.id, 1));
+    const [before] = await stores.pg.db.select({ v: siteSettings.autocompleteMinLengths }).from(siteSettings).where(eq(siteSettings.id, 1));
     try {
       await stores.pg.db
         .update(siteSettings)
@@ -171,38 +143,22 @@ describe("api/autocomplete/ — AS dimensions", () => {
       expect(await search("AS_SRC_INGRESS", "!29")).toEqual([]);
       expect((await search("AS_SRC_INGRESS", "290")).length).toBeGreaterThan(0);
       expect(await search("AS_APPLICATION", "Netf")).toEqual([]);
-      expect(
-        (await search("AS_APPLICATION", "Netfl")).map((r) => r.value)
-      ).toContain("Netflix");
+      expect((await search("AS_APPLICATION", "Netfl")).map((r) => r.value)).toContain("Netflix");
       expect(await search("AS_INFRASTRUCTURE", "Aka")).toEqual([]);
-      expect(
-        (await search("AS_INFRASTRUCTURE", "Akam")).map((r) => r.value)
-      ).toContain("Akamai");
+      expect((await search("AS_INFRASTRUCTURE", "Akam")).map((r) => r.value)).toContain("Akamai");
     } finally {
-      await stores.pg.db
-        .update(siteSettings)
-        .set({ autocompleteMinLengths: before.v })
-        .where(eq(siteSettings.id, 1));
+      await stores.pg.db.update(siteSettings).set({ autocompleteMinLengths: before.v }).where(eq(siteSettings.id, 1));
     }
   });
 
   it("special AS values are found by name", async () => {
-    expect(
-      (await search("AS_SRC_INGRESS", "untrack")).map((r) => r.value)
-    ).toContain("-999");
+    expect((await search("AS_SRC_INGRESS", "untrack")).map((r) => r.value)).toContain("-999");
   });
 
   it("terms are bound, not spliced into SQL", async () => {
     const results = await search("AS_SRC_INGRESS", "x' OR '1'='1");
     expect(results).toEqual([]);
-    expect(
-      (
-        await stores.pg.db
-          .select({ asn: asInfo.asn })
-          .from(asInfo)
-          .where(eq(asInfo.asn, 2906))
-      ).length
-    ).toBe(1);
+    expect((await stores.pg.db.select({ asn: asInfo.asn }).from(asInfo).where(eq(asInfo.asn, 2906))).length).toBe(1);
   });
 });
 
@@ -226,21 +182,14 @@ describe("api/autocomplete/ — other dimensions", () => {
     expect(byRouter.length).toBeGreaterThan(0);
     // its own interfaces first in name quality; core links of other routers name it in their description
     expect(byRouter[0].value.startsWith("ber-er1|")).toBe(true);
-    for (const r of byRouter)
-      expect(r.value.startsWith("ber-er1|") || r.name.includes("ber-er1")).toBe(
-        true
-      );
+    for (const r of byRouter) expect(r.value.startsWith("ber-er1|") || r.name.includes("ber-er1")).toBe(true);
     const links = await search("INTERNAL_LINK_START", "core");
     expect(links.length).toBeGreaterThan(0);
   });
 
   it("applications and infrastructures from the service mappings", async () => {
-    expect(
-      (await search("AS_APPLICATION", "netf")).map((r) => r.value)
-    ).toEqual(["Netflix"]);
-    expect(
-      (await search("AS_INFRASTRUCTURE", "cloud")).map((r) => r.value)
-    ).toContain("Cloudflare");
+    expect((await search("AS_APPLICATION", "netf")).map((r) => r.value)).toEqual(["Netflix"]);
+    expect((await search("AS_INFRASTRUCTURE", "cloud")).map((r) => r.value)).toContain("Cloudflare");
     expect(await search("AS_APPLICATION", "cloudflare")).toEqual([]);
   });
 
@@ -251,51 +200,30 @@ describe("api/autocomplete/ — other dimensions", () => {
       value: "6",
       type: "PRIMITIVE",
     });
-    expect((await search("IANA_PROTOCOL", "udp")).map((r) => r.value)).toEqual([
-      "17",
-      "136",
-    ]); // UDP, then UDPLite
-    expect((await search("IANA_PROTOCOL", "icmp")).map((r) => r.value)).toEqual(
-      ["1", "58"]
-    );
+    expect((await search("IANA_PROTOCOL", "udp")).map((r) => r.value)).toEqual(["17", "136"]); // UDP, then UDPLite
+    expect((await search("IANA_PROTOCOL", "icmp")).map((r) => r.value)).toEqual(["1", "58"]);
     expect((await search("IANA_PROTOCOL", "!tcp"))[0].value).toBe("!6");
   });
 
   it("VRF names from the flows (ClickHouse, bound term)", async () => {
-    expect((await search("VRF_NAME", "inter")).map((r) => r.value)).toEqual([
-      "INTERNET",
-    ]);
-    expect((await search("VRF_NAME", "!DEF")).map((r) => r.value)).toEqual([
-      "!default",
-    ]);
+    expect((await search("VRF_NAME", "inter")).map((r) => r.value)).toEqual(["INTERNET"]);
+    expect((await search("VRF_NAME", "!DEF")).map((r) => r.value)).toEqual(["!default"]);
     expect(await search("VRF_NAME", "x' OR 1=1 --")).toEqual([]);
   });
 });
 
 describe("api/autocomplete/ — access and validation", () => {
   it("without API_FLOWS_4D: 403", async () => {
-    const res = await post(
-      autocompleteRoute,
-      "/api/autocomplete",
-      uid.noFlows,
-      { dimension: "AS_SRC_INGRESS", searchTerm: "2906" }
-    );
+    const res = await post(autocompleteRoute, "/api/autocomplete", uid.noFlows, { dimension: "AS_SRC_INGRESS", searchTerm: "2906" });
     expect(res.status).toBe(403);
     expect(res.data.exception_code).toBe("permission_denied");
   });
 
   it("a dimension the user may not use: 400 naming the field", async () => {
-    const res = await post(
-      autocompleteRoute,
-      "/api/autocomplete",
-      uid.flowsOnly,
-      { dimension: "ROUTER_IN", searchTerm: "fra" }
-    );
+    const res = await post(autocompleteRoute, "/api/autocomplete", uid.flowsOnly, { dimension: "ROUTER_IN", searchTerm: "fra" });
     expect(res.status).toBe(400);
     expect(res.data.errors[0].field).toBe("dimension");
-    expect(
-      (await search("AS_SRC_INGRESS", "2906", uid.flowsOnly))[0].value
-    ).toBe("2906");
+    expect((await search("AS_SRC_INGRESS", "2906", uid.flowsOnly))[0].value).toBe("2906");
   });
 
   it("unknown dimension or missing body fields: 400", async () => {
@@ -305,14 +233,14 @@ describe("api/autocomplete/ — access and validation", () => {
           dimension: "NOPE",
           searchTerm: "x",
         })
-      ).status
+      ).status,
     ).toBe(400);
     expect(
       (
         await post(autocompleteRoute, "/api/autocomplete", uid.admin, {
           dimension: "AS_SRC_INGRESS",
         })
-      ).status
+      ).status,
     ).toBe(400);
   });
 
@@ -343,9 +271,7 @@ describe("api/filter/metadata/", () => {
       fallbackDimensionType: "AS_NUMBER",
     });
     expect(res.status).toBe(200);
-    expect(
-      res.data.results.map((r: { name: string | null }) => r.name)
-    ).toEqual([
+    expect(res.data.results.map((r: { name: string | null }) => r.name)).toEqual([
       "Netflix",
       "Deutsche Telekom",
       "fra-er1 (Frankfurt)",
@@ -366,12 +292,10 @@ describe("api/filter/metadata/", () => {
   });
 
   it("fallbackDimensionType as a router kind or a dimension id; none: null names", async () => {
-    const routers = await post(
-      metadataRoute,
-      "/api/filter/metadata",
-      uid.admin,
-      { filters: [{ value: "ber-er1" }], fallbackDimensionType: "ROUTER" }
-    );
+    const routers = await post(metadataRoute, "/api/filter/metadata", uid.admin, {
+      filters: [{ value: "ber-er1" }],
+      fallbackDimensionType: "ROUTER",
+    });
     expect(routers.data.results[0].name).toBe("ber-er1 (Berlin)");
     const byDim = await post(metadataRoute, "/api/filter/metadata", uid.admin, {
       filters: [{ value: "2906" }],
@@ -395,22 +319,17 @@ describe("api/filter/metadata/", () => {
         await post(metadataRoute, "/api/filter/metadata", uid.noFlows, {
           filters: [],
         })
-      ).status
+      ).status,
     ).toBe(403);
-    const denied = await post(
-      metadataRoute,
-      "/api/filter/metadata",
-      uid.flowsOnly,
-      { filters: [{ dimension: "ROUTER_IN", value: "fra-er1" }] }
-    );
+    const denied = await post(metadataRoute, "/api/filter/metadata", uid.flowsOnly, {
+      filters: [{ dimension: "ROUTER_IN", value: "fra-er1" }],
+    });
     expect(denied.status).toBe(400);
     expect(denied.data.errors[0].field).toBe("filters.0.dimension");
-    const kindNotHeld = await post(
-      metadataRoute,
-      "/api/filter/metadata",
-      uid.flowsOnly,
-      { filters: [{ value: "fra-er1" }], fallbackDimensionType: "ROUTER" }
-    );
+    const kindNotHeld = await post(metadataRoute, "/api/filter/metadata", uid.flowsOnly, {
+      filters: [{ value: "fra-er1" }],
+      fallbackDimensionType: "ROUTER",
+    });
     expect(kindNotHeld.data.results[0].name).toBeNull();
     expect(
       (
@@ -418,7 +337,7 @@ describe("api/filter/metadata/", () => {
           filters: [],
           fallbackDimensionType: "BOGUS",
         })
-      ).status
+      ).status,
     ).toBe(400);
   });
 });

@@ -78,14 +78,18 @@ function contains(prefix: string, inner: string): boolean {
 
 const inRange = (start: number, end: number) => ROWS.filter((r) => r.timestamp >= start && r.timestamp <= end);
 const ids = (rows: { timestamp: number; prefix: string; withdrawn?: boolean; is_withdrawn?: number }[]) =>
-  rows.map((r) => `${r.timestamp} ${r.prefix} ${r.withdrawn ?? r.is_withdrawn === 1 ? "W" : "A"}`).sort();
+  rows.map((r) => `${r.timestamp} ${r.prefix} ${(r.withdrawn ?? r.is_withdrawn === 1) ? "W" : "A"}`).sort();
 
 let stores: TestStores;
 const uid = { cp: 0, noCp: 0 };
 
 async function createUser(email: string, permissions: "CONTROL_PLANE"[]) {
-  const [r] = await stores.pg.db.insert(users).values({ email, firstName: "T", passwordHash: "!unusable", hasConsented: true }).returning({ id: users.id });
-  if (permissions.length) await stores.pg.db.insert(userPermissions).values(permissions.map((permission) => ({ userId: r.id, permission })));
+  const [r] = await stores.pg.db
+    .insert(users)
+    .values({ email, firstName: "T", passwordHash: "!unusable", hasConsented: true })
+    .returning({ id: users.id });
+  if (permissions.length)
+    await stores.pg.db.insert(userPermissions).values(permissions.map((permission) => ({ userId: r.id, permission })));
   return r.id;
 }
 
@@ -101,11 +105,17 @@ afterAll(async () => {
 }, 60_000);
 
 const query = async (body: unknown, userId = uid.cp) => {
-  const res = await callRoute(controlPlaneRoute, "/api/controlplane/", { method: "POST", cookie: userId ? await sessionCookie(stores, userId) : undefined, body });
+  const res = await callRoute(controlPlaneRoute, "/api/controlplane/", {
+    method: "POST",
+    cookie: userId ? await sessionCookie(stores, userId) : undefined,
+    body,
+  });
   return { status: res.status, data: await res.json() };
 };
 const dates = async (userId = uid.cp) => {
-  const res = await callRoute(datesRoute, "/api/controlplane/dateswithdata/", { cookie: userId ? await sessionCookie(stores, userId) : undefined });
+  const res = await callRoute(datesRoute, "/api/controlplane/dateswithdata/", {
+    cookie: userId ? await sessionCookie(stores, userId) : undefined,
+  });
   return { status: res.status, data: await res.json() };
 };
 
@@ -114,7 +124,9 @@ describe("control plane", () => {
     expect(await dates()).toEqual({ status: 200, data: [{ minTimestamp: null, maxTimestamp: null }] });
     await stores.ch.client.insert({ table: "rib_entries", values: ROWS, format: "JSONEachRow" });
     const res = await dates();
-    expect(res.data).toEqual([{ minTimestamp: Math.min(...ROWS.map((r) => r.timestamp)), maxTimestamp: Math.max(...ROWS.map((r) => r.timestamp)) }]);
+    expect(res.data).toEqual([
+      { minTimestamp: Math.min(...ROWS.map((r) => r.timestamp)), maxTimestamp: Math.max(...ROWS.map((r) => r.timestamp)) },
+    ]);
   });
 
   it("a prefix in a range: the prefix and its more-specifics, withdrawals included, newest first", async () => {
@@ -124,7 +136,11 @@ describe("control plane", () => {
     expect(res.status).toBe(200);
     const model = inRange(start, end).filter((r) => contains("10.0.0.0/8", r.prefix));
     expect(ids(res.data.data.data)).toEqual(ids(model));
-    expect(ids(res.data.data.data)).toEqual([`${T0 + HOUR + 300} 10.1.2.0/24 W`, `${T0 + HOUR + 1800} 10.1.0.0/16 A`, `${T0 + 2 * HOUR} 10.1.2.0/24 A`]);
+    expect(ids(res.data.data.data)).toEqual([
+      `${T0 + HOUR + 300} 10.1.2.0/24 W`,
+      `${T0 + HOUR + 1800} 10.1.0.0/16 A`,
+      `${T0 + 2 * HOUR} 10.1.2.0/24 A`,
+    ]);
     const times = res.data.data.data.map((r: { timestamp: number }) => r.timestamp);
     expect(times).toEqual([...times].sort((a, b) => b - a));
     expect(res.data.data.results_limit).toBeNull();
@@ -138,13 +154,20 @@ describe("control plane", () => {
 
   it("an AS path pattern: matching announcements", async () => {
     const res = await query({ queryType: "AsPathQuery", queryTerm: "* 64511", startDate: T0, endDate: T0 + 5 * HOUR });
-    expect(ids(res.data.data.data)).toEqual([`${T0 + 600} 10.1.2.0/24 A`, `${T0 + HOUR + 1800} 10.1.0.0/16 A`, `${T0 + 2 * HOUR} 10.1.2.0/24 A`].sort());
+    expect(ids(res.data.data.data)).toEqual(
+      [`${T0 + 600} 10.1.2.0/24 A`, `${T0 + HOUR + 1800} 10.1.0.0/16 A`, `${T0 + 2 * HOUR} 10.1.2.0/24 A`].sort(),
+    );
     const empty = await query({ queryType: "AsPathQuery", queryTerm: "", startDate: T0, endDate: T0 + 5 * HOUR });
     expect(ids(empty.data.data.data)).toEqual([`${T0 + 4 * HOUR} 192.168.0.0/16 A`]);
   });
 
   it("rows carry the spec's fields", async () => {
-    const res = await query({ queryType: "IpPrefixQuery", queryTerm: "10.1.0.0/16", startDate: T0 + HOUR + 1800, endDate: T0 + HOUR + 1800 });
+    const res = await query({
+      queryType: "IpPrefixQuery",
+      queryTerm: "10.1.0.0/16",
+      startDate: T0 + HOUR + 1800,
+      endDate: T0 + HOUR + 1800,
+    });
     expect(res.data.data.data).toEqual([
       {
         timestamp: T0 + HOUR + 1800,
@@ -171,7 +194,13 @@ describe("control plane", () => {
   it("IPv6, and a capped answer counts what it left out", async () => {
     const v6 = await query({ queryType: "IpPrefixQuery", queryTerm: "2001:db8:0:1::1", startDate: T0, endDate: T0 + 5 * HOUR });
     expect(ids(v6.data.data.data)).toEqual([`${T0 + 3 * HOUR} 2001:db8::/32 A`]);
-    const capped = await controlPlaneQuery(stores, { queryType: "AsPathQuery", queryTerm: "*", startDate: T0, endDate: T0 + 5 * HOUR, limit: 2 });
+    const capped = await controlPlaneQuery(stores, {
+      queryType: "AsPathQuery",
+      queryTerm: "*",
+      startDate: T0,
+      endDate: T0 + 5 * HOUR,
+      limit: 2,
+    });
     expect(capped.data).toHaveLength(2);
     expect(capped.results_limit).toBe(2);
     expect(capped.results_maximum).toBe(ROWS.filter((r) => r.is_withdrawn === 0).length);
@@ -180,7 +209,10 @@ describe("control plane", () => {
   it.each([
     [{ queryType: "IpPrefixQuery", queryTerm: "10.0.0.0/8", startDate: T0 + 10, endDate: T0 }, "The end date is before the start date."],
     [{ queryType: "IpPrefixQuery", queryTerm: "10.0.0.0/99", startDate: T0, endDate: T0 + 10 }, "Network is not a CIDR or IP"],
-    [{ queryType: "PingQuery", queryTerm: "10.0.0.1", startDate: T0, endDate: T0 + 10 }, "PingQuery is a network command: use api/netcommand/."],
+    [
+      { queryType: "PingQuery", queryTerm: "10.0.0.1", startDate: T0, endDate: T0 + 10 },
+      "PingQuery is a network command: use api/netcommand/.",
+    ],
     [{ queryType: "IpPrefixQuery", queryTerm: "10.0.0.0/8", startDate: "yesterday", endDate: T0 }, "Invalid request body."],
     [{ queryType: "IpPrefixQuery", queryTerm: "10.0.0.0/8", endDate: T0 }, "Invalid request body."],
   ])("%j → 400 %s", async (body, detail) => {

@@ -63,7 +63,18 @@ let cookie = "";
 beforeAll(async () => {
   stores = await openTestStores();
   useServicesForTests(stores);
-  await stores.pg.db.insert(vantagePoints).values({ key: "fra1", city: "Frankfurt", country: "Germany", router: "fra-er1", legacyDescription: "FRA-ER1 Frankfurt", description: "Frankfurt, Germany", ip: "192.0.2.1", isPublic: true });
+  await stores.pg.db
+    .insert(vantagePoints)
+    .values({
+      key: "fra1",
+      city: "Frankfurt",
+      country: "Germany",
+      router: "fra-er1",
+      legacyDescription: "FRA-ER1 Frankfurt",
+      description: "Frankfurt, Germany",
+      ip: "192.0.2.1",
+      isPublic: true,
+    });
   cookie = await controlPlaneUser(stores, "cp-screen@cp.test");
 }, 120_000);
 
@@ -114,7 +125,9 @@ describe("Control Plane screen", () => {
       "The start (20.09.2026 14:13 UTC) is outside the routing data (21.09.2026 14:13 UTC – 21.09.2026 16:22 UTC); it was set to 60 minutes before the newest data: 21.09.2026 15:22 UTC – 21.09.2026 16:23 UTC.",
       "The end (22.09.2026 16:23 UTC) is after the newest routing data; it was set to the newest data: 21.09.2026 15:22 UTC – 21.09.2026 16:23 UTC.",
     ]);
-    const expected = ROWS.filter((r) => r.prefix === "10.9.0.0/16" && r.timestamp >= DEFAULT_RANGE.start && r.timestamp <= DEFAULT_RANGE.end);
+    const expected = ROWS.filter(
+      (r) => r.prefix === "10.9.0.0/16" && r.timestamp >= DEFAULT_RANGE.start && r.timestamp <= DEFAULT_RANGE.end,
+    );
     expect(data.totalRows).toBe(expected.length);
   });
 
@@ -144,7 +157,9 @@ describe("Control Plane screen", () => {
       "dateRange=NEXT_CENTURY in the address is not a date range; 21.09.2026 15:22 UTC – 21.09.2026 16:23 UTC was used instead.",
     ]);
     const unreadable = await screen("queryTerm=3320&start=yesterday");
-    expect(unreadable.notices).toEqual(["start=yesterday in the address is not a date (write 2026-11-01, 2026-11-01T14:00 or unix seconds); 21.09.2026 15:22 UTC – 21.09.2026 16:23 UTC was used instead."]);
+    expect(unreadable.notices).toEqual([
+      "start=yesterday in the address is not a date (write 2026-11-01, 2026-11-01T14:00 or unix seconds); 21.09.2026 15:22 UTC – 21.09.2026 16:23 UTC was used instead.",
+    ]);
   });
 
   it("accepts ISO dates in the address; an end before the start is swapped and said", async () => {
@@ -154,7 +169,9 @@ describe("Control Plane screen", () => {
     expect(iso.totalRows).toBe(1);
     const swapped = await screen("queryType=IpPrefixQuery&queryTerm=172.16.0.0/12&start=2026-09-21T14:30&end=2026-09-21T14:14");
     expect(swapped.range).toEqual(iso.range);
-    expect(swapped.notices).toEqual(["The end (21.09.2026 14:14 UTC) was before the start (21.09.2026 14:30 UTC); the two were swapped: 21.09.2026 14:14 UTC – 21.09.2026 14:30 UTC."]);
+    expect(swapped.notices).toEqual([
+      "The end (21.09.2026 14:14 UTC) was before the start (21.09.2026 14:30 UTC); the two were swapped: 21.09.2026 14:14 UTC – 21.09.2026 14:30 UTC.",
+    ]);
     expect(swapped.notices.join(" ")).not.toContain("newest data");
   });
 
@@ -162,7 +179,9 @@ describe("Control Plane screen", () => {
     const data = await screen(`queryType=IpPrefixQuery&queryTerm=172.16.0.0/12&start=${T0}&end=${MAX}`);
     expect(data.vantagePointNames).toEqual({ fra1: "fra-er1 Frankfurt, Germany" });
     expect(data.columns).toEqual(["timestamp", "vantagePoint", "withdrawn", "prefix", "ASPathSeq", "BGPNextHop"]);
-    const picked = await screen(`queryType=IpPrefixQuery&queryTerm=172.16.0.0/12&start=${T0}&end=${MAX}&columns=communityIndex&columns=prefix&columns=nonsense`);
+    const picked = await screen(
+      `queryType=IpPrefixQuery&queryTerm=172.16.0.0/12&start=${T0}&end=${MAX}&columns=communityIndex&columns=prefix&columns=nonsense`,
+    );
     expect(picked.columns).toEqual(["prefix", "communityIndex"]);
   });
 });

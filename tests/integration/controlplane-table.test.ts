@@ -19,7 +19,8 @@ const VANTAGE_POINTS = {
   "a-vp": { router: "zrh-er1", city: "Zurich", country: "Switzerland", ip: "198.18.0.1" },
   "z-vp": { router: "ams-er1", city: "Amsterdam", country: "Netherlands", ip: "198.18.0.2" },
 } as const;
-const shownName = (key: keyof typeof VANTAGE_POINTS) => `${VANTAGE_POINTS[key].router} ${VANTAGE_POINTS[key].city}, ${VANTAGE_POINTS[key].country}`;
+const shownName = (key: keyof typeof VANTAGE_POINTS) =>
+  `${VANTAGE_POINTS[key].router} ${VANTAGE_POINTS[key].city}, ${VANTAGE_POINTS[key].country}`;
 
 /** 70 updates (two pages): prefixes and next hops whose text order is not their address order, withdrawals among them. */
 const ROWS: RibRow[] = Array.from({ length: 70 }, (_, i) => {
@@ -86,7 +87,12 @@ function expectedOrder(rows: RibRow[], column: string, order: "asc" | "desc"): R
   });
 }
 function shownTexts(r: RibRow): string[] {
-  const texts = [r.prefix, r.router_ip, r.is_withdrawn ? "Withdrawn" : "Announced", shownName(r.vantage_point as keyof typeof VANTAGE_POINTS)];
+  const texts = [
+    r.prefix,
+    r.router_ip,
+    r.is_withdrawn ? "Withdrawn" : "Announced",
+    shownName(r.vantage_point as keyof typeof VANTAGE_POINTS),
+  ];
   if (!r.is_withdrawn) texts.push(r.as_path.join(" "), r.bgp_next_hop, String(r.local_pref), r.origin, r.communities.join(" "));
   return texts;
 }
@@ -100,7 +106,18 @@ beforeAll(async () => {
   stores = await openTestStores();
   useServicesForTests(stores);
   for (const [key, vp] of Object.entries(VANTAGE_POINTS)) {
-    await stores.pg.db.insert(vantagePoints).values({ key, city: vp.city, country: vp.country, router: vp.router, legacyDescription: key, description: `${vp.city}, ${vp.country}`, ip: vp.ip, isPublic: true });
+    await stores.pg.db
+      .insert(vantagePoints)
+      .values({
+        key,
+        city: vp.city,
+        country: vp.country,
+        router: vp.router,
+        legacyDescription: key,
+        description: `${vp.city}, ${vp.country}`,
+        ip: vp.ip,
+        isPublic: true,
+      });
   }
   await stores.ch.client.insert({ table: "rib_entries", values: ROWS, format: "JSONEachRow" });
   cookie = await controlPlaneUser(stores, "cp-table@cp.test");
@@ -142,7 +159,13 @@ describe("Control Plane table: sorting and filters in the address", () => {
 
   it("'>' and '<' filters on the local preference and the search text keep the rows that pass", async () => {
     const above = await allRows(`${QUERY}&localPref=${encodeURIComponent(">150")}&sort=localPref&order=asc`);
-    expect(above).toEqual(expectedOrder(ROWS.filter((r) => !r.is_withdrawn && r.local_pref > 150), "localPref", "asc").map(identity));
+    expect(above).toEqual(
+      expectedOrder(
+        ROWS.filter((r) => !r.is_withdrawn && r.local_pref > 150),
+        "localPref",
+        "asc",
+      ).map(identity),
+    );
     expect(above.length).toBeGreaterThan(0);
     const below = await allRows(`${QUERY}&localPref=${encodeURIComponent("< 100")}&q=3320:100`);
     const expectedBelow = ROWS.filter((r) => !r.is_withdrawn && r.local_pref < 100 && contains(r, "3320:100"));

@@ -283,10 +283,12 @@ describe("demo network", () => {
     const cells = pgInterfaces.length * buckets;
     const cell = (t: number, router: string, name: string) => {
       const index = interfaceIndex.get(`${router}|${name}`);
-      if (index === undefined || t < START || t >= NOW || (t - START) % BUCKET) throw new Error(`unexpected interface or time ${router}|${name} @ ${t}`);
+      if (index === undefined || t < START || t >= NOW || (t - START) % BUCKET)
+        throw new Error(`unexpected interface or time ${router}|${name} @ ${t}`);
       return ((t - START) / BUCKET) * pgInterfaces.length + index;
     };
-    const label = (c: number) => `${pgInterfaces[c % pgInterfaces.length].router}|${pgInterfaces[c % pgInterfaces.length].name} @ ${new Date((START + Math.floor(c / pgInterfaces.length) * BUCKET) * 1000).toISOString()}`;
+    const label = (c: number) =>
+      `${pgInterfaces[c % pgInterfaces.length].router}|${pgInterfaces[c % pgInterfaces.length].name} @ ${new Date((START + Math.floor(c / pgInterfaces.length) * BUCKET) * 1000).toISOString()}`;
 
     const util = await chRows<{ t: number; router: string; interface: string; in_bytes: number; out_bytes: number; capacity_bps: number }>(
       stores,
@@ -352,7 +354,16 @@ describe("demo network", () => {
   });
 
   /** Per vantage point, the longest-prefix-match table of the active routes of rib_current. */
-  type Route = { prefix: string; peer_ip: string; peer_asn: number; as_path: number[]; local_pref: number; med: number; origin: string; timestamp: string };
+  type Route = {
+    prefix: string;
+    peer_ip: string;
+    peer_asn: number;
+    as_path: number[];
+    local_pref: number;
+    med: number;
+    origin: string;
+    timestamp: string;
+  };
   type Flow = { exporter: string; dst: string; asNxt: number; asDst: number };
 
   /** BGP best-path selection, the steps that apply here: local-pref, AS path length, origin, MED, eBGP over iBGP, lowest peer. */
@@ -372,7 +383,8 @@ describe("demo network", () => {
         Number(Number(a.peer_asn) === OPERATOR_ASN) - Number(Number(b.peer_asn) === OPERATOR_ASN) ||
         compareAddresses(a.peer_ip, b.peer_ip),
     )[0];
-  const describeRoute = (c: Route) => `[${c.as_path.join(" ")}] ${c.prefix} from ${c.peer_ip} (AS${c.peer_asn}) lp ${c.local_pref} med ${c.med} @${c.timestamp}`;
+  const describeRoute = (c: Route) =>
+    `[${c.as_path.join(" ")}] ${c.prefix} from ${c.peer_ip} (AS${c.peer_asn}) lp ${c.local_pref} med ${c.med} @${c.timestamp}`;
 
   /**
    * Checks flows against routing tables: `bestMismatches` where the best route's AS path does not
@@ -390,7 +402,9 @@ describe("demo network", () => {
       if (!route || path[0] !== f.asNxt || path[path.length - 1] !== f.asDst) {
         bestMismatches.byAsDst[f.asDst] = (bestMismatches.byAsDst[f.asDst] ?? 0) + 1;
         if (bestMismatches.examples.length < 6) {
-          bestMismatches.examples.push(`${where}: ${route ? `best ${describeRoute(route)}; all: ${candidates.map(describeRoute).join("; ")}` : "no route"}`);
+          bestMismatches.examples.push(
+            `${where}: ${route ? `best ${describeRoute(route)}; all: ${candidates.map(describeRoute).join("; ")}` : "no route"}`,
+          );
         }
       }
       const elsewhere = candidates.filter((c) => Number(c.as_path[0]) !== f.asNxt || Number(c.as_path[c.as_path.length - 1]) !== f.asDst);
@@ -406,7 +420,9 @@ describe("demo network", () => {
   /** Outbound raw flows (operator to a positive ASN) against rib_current, computed once for tests 5 and 5b. */
   function checkLoadedRib() {
     ribCheck ??= (async () => {
-      const vantagePoints = await stores.pg.db.select({ key: schema.vantagePoints.key, router: schema.vantagePoints.router }).from(schema.vantagePoints);
+      const vantagePoints = await stores.pg.db
+        .select({ key: schema.vantagePoints.key, router: schema.vantagePoints.router })
+        .from(schema.vantagePoints);
       const vantageOf = new Map(vantagePoints.map((v) => [v.router, v.key]));
       const routes = await chRows<Route & { vantage_point: string }>(
         stores,
@@ -434,7 +450,12 @@ describe("demo network", () => {
 
   it("5. the routing table agrees with the outbound flows (best route: first AS = as_nxt, last = as_dst)", async () => {
     const [state] = await stores.pg.db.select().from(schema.systemState).where(eq(schema.systemState.key, "demo"));
-    const demo = state.value as { loaded: boolean; start: number; end: number; events: { kind: string; at: string; description: string }[] };
+    const demo = state.value as {
+      loaded: boolean;
+      start: number;
+      end: number;
+      events: { kind: string; at: string; description: string }[];
+    };
     expect(demo.loaded).toBe(true);
     expect([demo.start, demo.end]).toEqual([START, NOW]);
     // rib_current is the state at the end of the period and the flows come from the last day: an
@@ -443,7 +464,10 @@ describe("demo network", () => {
     // Only events inside the generated period happen (3 days: just the outage).
     expect(events.every((e) => e.at > START && e.at < NOW)).toBe(true);
     expect(events.map((e) => e.kind)).toEqual(["interface-outage"]);
-    expect(events.filter((e) => e.at >= RAW_FROM), "no event changes the paths during the raw day").toEqual([]);
+    expect(
+      events.filter((e) => e.at >= RAW_FROM),
+      "no event changes the paths during the raw day",
+    ).toEqual([]);
 
     const { flows, result } = await checkLoadedRib();
     expect(flows).toBeGreaterThan(200);
@@ -476,7 +500,16 @@ describe("demo network", () => {
     const random = createRandom(DEMO_SEED);
     const topology = buildTopology(DEMO_ASES, random);
     const addresses = buildAddressPlan(DEMO_ASES, OPERATOR_ASN);
-    const traffic = buildTraffic({ ases: DEMO_ASES, operatorAsn: OPERATOR_ASN, topology, addresses, random, start, end: NOW, totalInboundBps: 700e9 });
+    const traffic = buildTraffic({
+      ases: DEMO_ASES,
+      operatorAsn: OPERATOR_ASN,
+      topology,
+      addresses,
+      random,
+      start,
+      end: NOW,
+      totalInboundBps: 700e9,
+    });
     const rib = buildRib({ ases: DEMO_ASES, operatorAsn: OPERATOR_ASN, topology, addresses, events: traffic.events, start, end: NOW });
     const newest = new Map<string, RibRow>();
     for (const row of rib) {
@@ -496,8 +529,13 @@ describe("demo network", () => {
       .flatMap((p) => p.dstHosts.map((dst) => ({ exporter: p.exporterName, dst, asNxt: p.asNxt, asDst: p.asDst })));
     expect(flows.length).toBeGreaterThan(200);
     const { bestMismatches } = checkFlowsAgainstRib(flows, tables, vantageOf);
-    const events = traffic.events.map((e) => `${e.kind} ${new Date(e.at * 1000).toISOString()} ${e.at >= start ? "inside" : "before"} the period`);
-    expect(bestMismatches, `period from ${new Date(start * 1000).toISOString()}; events: ${events.join(", ")}`).toEqual({ byAsDst: {}, examples: [] });
+    const events = traffic.events.map(
+      (e) => `${e.kind} ${new Date(e.at * 1000).toISOString()} ${e.at >= start ? "inside" : "before"} the period`,
+    );
+    expect(bestMismatches, `period from ${new Date(start * 1000).toISOString()}; events: ${events.join(", ")}`).toEqual({
+      byAsDst: {},
+      examples: [],
+    });
   });
 
   it("5d. the routing history runs up to the end of the period: sessions flap, and come back", async () => {
@@ -522,7 +560,16 @@ describe("demo network", () => {
       const random = createRandom(seed);
       const topology = buildTopology(DEMO_ASES, random);
       const addresses = buildAddressPlan(DEMO_ASES, OPERATOR_ASN);
-      return buildTraffic({ ases: DEMO_ASES, operatorAsn: OPERATOR_ASN, topology, addresses, random, start: START, end: NOW, totalInboundBps: 700e9 });
+      return buildTraffic({
+        ases: DEMO_ASES,
+        operatorAsn: OPERATOR_ASN,
+        topology,
+        addresses,
+        random,
+        start: START,
+        end: NOW,
+        totalInboundBps: 700e9,
+      });
     };
     const first = model(DEMO_SEED);
     const second = model(DEMO_SEED);
@@ -560,7 +607,9 @@ describe("demo network", () => {
       expect(bucketsPerHour.get(evening), "complete hour").toBe(12);
       expect(bucketsPerHour.get(night), "complete hour").toBe(12);
       const label = new Date(day * 1000).toISOString().slice(0, 10);
-      expect(perHour.get(evening)! > perHour.get(night)!, `${label}: 20:00 ${perHour.get(evening)} vs 04:00 ${perHour.get(night)}`).toBe(true);
+      expect(perHour.get(evening)! > perHour.get(night)!, `${label}: 20:00 ${perHour.get(evening)} vs 04:00 ${perHour.get(night)}`).toBe(
+        true,
+      );
     }
   });
 
@@ -617,7 +666,10 @@ describe("demo network", () => {
     expect(customerAsns.size).toBeGreaterThan(0);
     const named = restrictions[0].flowsViewsRestrictions.flatMap((r) => r.constrained_values);
     expect(named.length).toBeGreaterThan(0);
-    expect(named.every((v) => customerAsns.has(String(v))), `${named} are customer ASNs`).toBe(true);
+    expect(
+      named.every((v) => customerAsns.has(String(v))),
+      `${named} are customer ASNs`,
+    ).toBe(true);
 
     const routers = await db.select().from(schema.routers);
     expect(routers).toHaveLength(9);
@@ -640,7 +692,12 @@ describe("demo network", () => {
 
   it("10. every interface's name says its speed, and its capacity is that speed (a bundle: members of one speed)", async () => {
     const rows = await stores.pg.db
-      .select({ router: schema.routers.name, vendor: schema.routers.vendor, name: schema.interfaces.name, capacityBps: schema.interfaces.capacityBps })
+      .select({
+        router: schema.routers.name,
+        vendor: schema.routers.vendor,
+        name: schema.interfaces.name,
+        capacityBps: schema.interfaces.capacityBps,
+      })
       .from(schema.interfaces)
       .innerJoin(schema.routers, eq(schema.interfaces.routerId, schema.routers.id));
     // What a network engineer reads from a name: Juniper ge- 1GE, xe- 10GE, et- 40/100/400GE, aeN a bundle;
@@ -658,7 +715,8 @@ describe("demo network", () => {
     const BUNDLE = /^(ae\d+|Bundle-Ether\d+)$/;
     const wrong = rows.filter((r) => {
       const capacity = Number(r.capacityBps);
-      if (BUNDLE.test(r.name)) return !([10e9, 100e9, 400e9].some((member) => capacity % member === 0 && capacity / member >= 2 && capacity / member <= 8));
+      if (BUNDLE.test(r.name))
+        return ![10e9, 100e9, 400e9].some((member) => capacity % member === 0 && capacity / member >= 2 && capacity / member <= 8);
       const rule = SPEEDS.find(([pattern]) => pattern.test(r.name));
       if (!rule) return true;
       const juniperName = /^(ge|xe|et)-/.test(r.name);
@@ -666,7 +724,10 @@ describe("demo network", () => {
     });
     expect(wrong.map((r) => `${r.router} ${r.name} (${r.vendor}): ${Number(r.capacityBps) / 1e9} Gbit/s`)).toEqual([]);
     // The flows name the same interfaces.
-    const flowNames = await chRows<{ router: string; name: string }>(stores, "SELECT DISTINCT ingress_router AS router, in_if AS name FROM flows_5m");
+    const flowNames = await chRows<{ router: string; name: string }>(
+      stores,
+      "SELECT DISTINCT ingress_router AS router, in_if AS name FROM flows_5m",
+    );
     const known = new Set(rows.map((r) => `${r.router}|${r.name}`));
     expect(flowNames.map((f) => `${f.router}|${f.name}`).filter((k) => !known.has(k))).toEqual([]);
   });
@@ -677,9 +738,14 @@ describe("demo network", () => {
       `SELECT router, interface, max(greatest(in_bytes, out_bytes)) * 8 / 300 AS peak, any(capacity_bps) AS capacity
        FROM interface_util_5m FINAL GROUP BY router, interface HAVING peak > capacity`,
     );
-    expect(over.map((o) => `${o.router} ${o.interface}: ${(Number(o.peak) / 1e9).toFixed(1)} of ${Number(o.capacity) / 1e9} Gbit/s`)).toEqual([]);
+    expect(
+      over.map((o) => `${o.router} ${o.interface}: ${(Number(o.peak) / 1e9).toFixed(1)} of ${Number(o.capacity) / 1e9} Gbit/s`),
+    ).toEqual([]);
     // Not idle either: every border link is used.
-    const idle = await chRows<{ n: number }>(stores, "SELECT count() AS n FROM (SELECT router, interface, max(in_bytes + out_bytes) AS b FROM interface_util_5m FINAL WHERE kind = 'external' GROUP BY router, interface HAVING b = 0)");
+    const idle = await chRows<{ n: number }>(
+      stores,
+      "SELECT count() AS n FROM (SELECT router, interface, max(in_bytes + out_bytes) AS b FROM interface_util_5m FINAL WHERE kind = 'external' GROUP BY router, interface HAVING b = 0)",
+    );
     expect(Number(idle[0].n)).toBe(0);
   });
 
@@ -721,7 +787,10 @@ describe("demo network", () => {
     expect(count("INCOMPLETE")).toBeGreaterThan(0);
     expect(Number(origins.find((r) => r.origin === "IGP")?.google ?? 0)).toBeGreaterThan(0);
     expect(origins.filter((r) => r.origin !== "IGP").reduce((s, r) => s + Number(r.google), 0)).toBe(0);
-    const incomplete = await chRows<{ asn: number }>(stores, "SELECT DISTINCT as_path[-1] AS asn FROM rib_entries WHERE origin = 'INCOMPLETE' AND is_withdrawn = 0");
+    const incomplete = await chRows<{ asn: number }>(
+      stores,
+      "SELECT DISTINCT as_path[-1] AS asn FROM rib_entries WHERE origin = 'INCOMPLETE' AND is_withdrawn = 0",
+    );
     const small = new Set(DEMO_ASES.filter((a) => a.category === "customer" || a.category === "enterprise").map((a) => a.asn));
     expect(incomplete.map((r) => Number(r.asn)).filter((asn) => !small.has(asn))).toEqual([]);
   });

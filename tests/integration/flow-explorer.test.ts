@@ -184,11 +184,16 @@ describe("CSV export (api/flows/export)", () => {
     const total = table.reduce((a, r) => a + r.bps, 0);
     expect(lines.length).toBe(table.length);
     // Whole bit/s and the share of the table's total, two decimals.
-    expect(lines).toEqual(table.map((r) => [r.key, r.name, String(Math.round(r.bps)), String(Number(((r.bps / total) * 100).toFixed(2))), r.bytes]));
+    expect(lines).toEqual(
+      table.map((r) => [r.key, r.name, String(Math.round(r.bps)), String(Number(((r.bps / total) * 100).toFixed(2))), r.bytes]),
+    );
   });
 
   it("uses the user's CSV delimiter", async () => {
-    await stores.pg.db.insert(userSettings).values({ userId: operatorId, csvDelimiter: ";" }).onConflictDoUpdate({ target: userSettings.userId, set: { csvDelimiter: ";" } });
+    await stores.pg.db
+      .insert(userSettings)
+      .values({ userId: operatorId, csvDelimiter: ";" })
+      .onConflictDoUpdate({ target: userSettings.userId, set: { csvDelimiter: ";" } });
     try {
       const res = await exportCsv({ filter: "AS_SRC_INGRESS:2906" });
       expect(res.status).toBe(200);

@@ -73,7 +73,10 @@ function search(extra: Record<string, string> = {}): string {
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 async function screen(extra: Record<string, string> = {}): Promise<any> {
-  const out = await runRoute(explorerRoute.loader, new Request(`${ORIGIN}/flow-explorer?${search(extra)}`, { headers: { Cookie: cookie } }));
+  const out = await runRoute(
+    explorerRoute.loader,
+    new Request(`${ORIGIN}/flow-explorer?${search(extra)}`, { headers: { Cookie: cookie } }),
+  );
   expect(out.status).toBe(200);
   return out.data;
 }
@@ -102,7 +105,13 @@ describe("comparison with the previous period (compare=1)", () => {
     expect(data.notices.join(" ")).not.toMatch(/previous period/);
     const now = perSource(current);
     const before = perSource(previous);
-    const rows = data.comparison.rows as { key: string; bps: number; previousBps: number; differencePercent: number; differenceCapped: boolean }[];
+    const rows = data.comparison.rows as {
+      key: string;
+      bps: number;
+      previousBps: number;
+      differencePercent: number;
+      differenceCapped: boolean;
+    }[];
     expect(rows.length).toBe(data.flows.table.length);
     expect(rows.length).toBeGreaterThan(10);
     let compared = 0;
@@ -154,10 +163,12 @@ describe("table views", () => {
     const perBucket = new Map<number, number>();
     for (const l of lines) perBucket.set(Number(l[1]), (perBucket.get(Number(l[1])) ?? 0) + Number(l[4]));
     const bucketBytes = new Map<number, bigint>();
-    for (const r of current.filter(ingress)) bucketBytes.set(r.time - (r.time % WINDOW), (bucketBytes.get(r.time - (r.time % WINDOW)) ?? 0n) + r.bytes);
+    for (const r of current.filter(ingress))
+      bucketBytes.set(r.time - (r.time % WINDOW), (bucketBytes.get(r.time - (r.time % WINDOW)) ?? 0n) + r.bytes);
     expect(perBucket.size).toBe(ts.buckets.length);
     // Whole bit/s per cell: a bucket's sum is within half a bit/s per value of the independent figure.
-    for (const [t, sum] of perBucket) expect(Math.abs(sum - (Number(bucketBytes.get(t) ?? 0n) * 8) / WINDOW)).toBeLessThanOrEqual(0.5 * ts.series.length);
+    for (const [t, sum] of perBucket)
+      expect(Math.abs(sum - (Number(bucketBytes.get(t) ?? 0n) * 8) / WINDOW)).toBeLessThanOrEqual(0.5 * ts.series.length);
     // The time column is the timestamp in the user's timezone (UTC here), in the spec's dd.MM.yyyy HH:mm.
     const iso = new Date(Number(lines[0][1]) * 1000).toISOString();
     expect(lines[0][0]).toBe(`${iso.slice(8, 10)}.${iso.slice(5, 7)}.${iso.slice(0, 4)} ${iso.slice(11, 16)}`);
@@ -172,14 +183,25 @@ describe("table views", () => {
 
 describe("exports (api/flows/export)", () => {
   it("csv with the comparison columns, in the user's delimiter, equal to independent sums", async () => {
-    await stores.pg.db.insert(userSettings).values({ userId: operatorId, csvDelimiter: ";" }).onConflictDoUpdate({ target: userSettings.userId, set: { csvDelimiter: ";" } });
+    await stores.pg.db
+      .insert(userSettings)
+      .values({ userId: operatorId, csvDelimiter: ";" })
+      .onConflictDoUpdate({ target: userSettings.userId, set: { csvDelimiter: ";" } });
     try {
       const res = await download({ format: "csv", compare: "1" });
       expect(res.status).toBe(200);
       expect(res.headers.get("Content-Type")).toBe("text/csv; charset=utf-8");
       expect(filenameOf(res)).toBe(`flowlens_flow-explorer_AS_SRC_INGRESS_${DATES}.csv`);
       const [header, ...lines] = parseCsv(await res.text(), ";");
-      expect(header).toEqual(["Source AS (ingress)", "Name", "Bits per second", "Share (%)", "Bytes", "Previous period (bit/s)", "Difference to the previous period (%)"]);
+      expect(header).toEqual([
+        "Source AS (ingress)",
+        "Name",
+        "Bits per second",
+        "Share (%)",
+        "Bytes",
+        "Previous period (bit/s)",
+        "Difference to the previous period (%)",
+      ]);
       const now = perSource(current);
       const before = perSource(previous);
       expect(lines.length).toBe(now.size);
@@ -205,7 +227,10 @@ describe("exports (api/flows/export)", () => {
     const before = await stores.pg.db.select().from(asInfo).where(inArray(asInfo.asn, asns));
     try {
       for (const [i, asn] of asns.entries()) {
-        await stores.pg.db.insert(asInfo).values({ asn, name: hostile[i] }).onConflictDoUpdate({ target: asInfo.asn, set: { name: hostile[i] } });
+        await stores.pg.db
+          .insert(asInfo)
+          .values({ asn, name: hostile[i] })
+          .onConflictDoUpdate({ target: asInfo.asn, set: { name: hostile[i] } });
       }
       const res = await download({ format: "csv" });
       expect(res.status).toBe(200);
@@ -234,7 +259,10 @@ describe("exports (api/flows/export)", () => {
     await workbook.xlsx.load(await res.arrayBuffer());
     const sheet = workbook.worksheets[0];
     expect(sheet.name).toBe("Flow Explorer");
-    const values = sheet.getSheetValues().filter(Boolean).map((r) => (r as unknown[]).slice(1));
+    const values = sheet
+      .getSheetValues()
+      .filter(Boolean)
+      .map((r) => (r as unknown[]).slice(1));
     expect(values[0]).toEqual(["Source AS (ingress)", "Name", "Bits per second", "Share (%)", "Bytes"]);
     const now = perSource(current);
     expect(values.length - 1).toBe(now.size);
@@ -276,7 +304,9 @@ describe("exports (api/flows/export)", () => {
     // The chart (1000 × 360) under a caption of two lines (48 px): title and dimension, range with its timezone and the traffic counted.
     expect(svg).toMatch(/^<\?xml[^>]*>\s*<svg xmlns="http:\/\/www.w3.org\/2000\/svg" width="1000" height="408"/);
     expect(svg).toContain(">Flow Explorer: Source AS (ingress)</text>");
-    expect(svg).toMatch(/>\d{2}\.\d{2}\.\d{4} \d{2}:\d{2} – (\d{2}\.\d{2}\.\d{4} )?\d{2}:\d{2} UTC · ingress traffic \(entering the network from neighbours\)<\/text>/);
+    expect(svg).toMatch(
+      />\d{2}\.\d{2}\.\d{4} \d{2}:\d{2} – (\d{2}\.\d{2}\.\d{4} )?\d{2}:\d{2} UTC · ingress traffic \(entering the network from neighbours\)<\/text>/,
+    );
     expect(svg.trim().endsWith("</svg>")).toBe(true);
     const escape = (s: string) => s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
     for (const s of data.flows.timeseries.series as { name: string }[]) expect(svg).toContain(escape(s.name));
@@ -319,7 +349,9 @@ describe("exports (api/flows/export)", () => {
   it("refusals: unknown format (naming the formats), pivoted table, empty table", async () => {
     const bad = await download({ format: "pdf" });
     expect(bad.status).toBe(400);
-    expect(await bad.json()).toMatchObject({ errors: [{ field: "format", message: 'Unsupported export format "pdf"; use one of csv, xls, xlsx, png, svg.' }] });
+    expect(await bad.json()).toMatchObject({
+      errors: [{ field: "format", message: 'Unsupported export format "pdf"; use one of csv, xls, xlsx, png, svg.' }],
+    });
     const pivoted = await download({ format: "xlsx", table: "detailed", pivot: "1" });
     expect(pivoted.status).toBe(400);
     expect((await pivoted.json()).detail).toBe(MESSAGES.exportWhilePivoted);

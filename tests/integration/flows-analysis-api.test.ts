@@ -46,12 +46,17 @@ let stores: TestStores;
 let rows: Row[];
 const uid = { admin: 0, restricted: 0, flowsOnly: 0 };
 
-async function createUser(email: string, permissions: Permission[], restriction?: { dimension: string; constrained_values: string[]; output: string }[]) {
+async function createUser(
+  email: string,
+  permissions: Permission[],
+  restriction?: { dimension: string; constrained_values: string[]; output: string }[],
+) {
   const [row] = await stores.pg.db
     .insert(users)
     .values({ email, firstName: "T", passwordHash: "!unusable", hasConsented: true, isDelegated: !!restriction })
     .returning({ id: users.id });
-  if (permissions.length) await stores.pg.db.insert(userPermissions).values(permissions.map((permission) => ({ userId: row.id, permission })));
+  if (permissions.length)
+    await stores.pg.db.insert(userPermissions).values(permissions.map((permission) => ({ userId: row.id, permission })));
   if (restriction) await stores.pg.db.insert(delegationRestrictions).values({ userId: row.id, flowsViewsRestrictions: restriction });
   return row.id;
 }
@@ -79,9 +84,11 @@ beforeAll(async () => {
     bytes: BigInt(String(r.b)),
   }));
   uid.admin = (await stores.pg.db.select({ id: users.id }).from(users).where(eq(users.email, "admin@flowlens.example")))[0].id;
-  uid.restricted = await createUser("restricted@analysis.test", ["API_FLOWS_4D", "API_FLOWS_INTERFACES", "FLOWS_BY_LINK_FILTER"], [
-    { dimension: "AS_DST_INGRESS", constrained_values: [String(TOP_CUSTOMER)], output: "AS_SRC_INGRESS" },
-  ]);
+  uid.restricted = await createUser(
+    "restricted@analysis.test",
+    ["API_FLOWS_4D", "API_FLOWS_INTERFACES", "FLOWS_BY_LINK_FILTER"],
+    [{ dimension: "AS_DST_INGRESS", constrained_values: [String(TOP_CUSTOMER)], output: "AS_SRC_INGRESS" }],
+  );
   uid.flowsOnly = await createUser("flowsonly@analysis.test", ["API_FLOWS_4D"]);
 }, 300_000);
 
@@ -120,8 +127,14 @@ function sources(): { direct: number[]; indirect: number[] } {
   const volume = sumBy(rows.filter(ingress), (r) => r.as_src);
   const byVolume = (a: number, b: number) => volume.get(b)! - volume.get(a)!;
   return {
-    direct: [...bySrc].filter(([src, hnds]) => hnds.has(src)).map(([src]) => src).sort(byVolume),
-    indirect: [...bySrc].filter(([src, hnds]) => !hnds.has(src) && !hnds.has(-101)).map(([src]) => src).sort(byVolume),
+    direct: [...bySrc]
+      .filter(([src, hnds]) => hnds.has(src))
+      .map(([src]) => src)
+      .sort(byVolume),
+    indirect: [...bySrc]
+      .filter(([src, hnds]) => !hnds.has(src) && !hnds.has(-101))
+      .map(([src]) => src)
+      .sort(byVolume),
   };
 }
 
@@ -136,7 +149,11 @@ describe("POST api/asflows/indirect/", () => {
   it("direct, indirect and the per-handover split equal an independent recomputation", async () => {
     const asns = splitSources();
     expect(asns.every((a) => a > 0)).toBe(true);
-    const { status, data } = await post(indirectRoute, "/api/asflows/indirect", uid.admin, { ASNumberList: [`AS${asns[0]}`, asns[1]], startTime: RANGE.start, endTime: RANGE.end });
+    const { status, data } = await post(indirectRoute, "/api/asflows/indirect", uid.admin, {
+      ASNumberList: [`AS${asns[0]}`, asns[1]],
+      startTime: RANGE.start,
+      endTime: RANGE.end,
+    });
     expect(status).toBe(200);
     expect(data.range).toMatchObject({ start: RANGE.start, end: RANGE.end });
     expect(data.results.map((r: { asn: number }) => r.asn)).toEqual(asns);
@@ -147,7 +164,10 @@ describe("POST api/asflows/indirect/", () => {
       if (direct === 0) expect(result.direct_bps).toBe(0);
       else expect(result.direct_bps / direct).toBeCloseTo(1, 9);
       expect(result.direct_bps + result.indirect_bps).toBeCloseTo(result.total_bps, 3);
-      const via = sumBy(mine.filter((r) => r.as_hnd !== result.asn), (r) => r.as_hnd);
+      const via = sumBy(
+        mine.filter((r) => r.as_hnd !== result.asn),
+        (r) => r.as_hnd,
+      );
       expect(result.via.length).toBe(via.size);
       for (const v of result.via) expect(v.bps / via.get(v.asn)!).toBeCloseTo(1, 9);
     }
@@ -177,7 +197,11 @@ describe("POST api/asflows/indirect/", () => {
 
   it("a delegated user sees only the traffic to their customer", async () => {
     const [asn] = [...new Set(rows.filter((r) => ingress(r) && r.as_dst === TOP_CUSTOMER && r.as_src > 0).map((r) => r.as_src))];
-    const { status, data } = await post(indirectRoute, "/api/asflows/indirect", uid.restricted, { ASNumberList: [asn], startTime: RANGE.start, endTime: RANGE.end });
+    const { status, data } = await post(indirectRoute, "/api/asflows/indirect", uid.restricted, {
+      ASNumberList: [asn],
+      startTime: RANGE.start,
+      endTime: RANGE.end,
+    });
     expect(status).toBe(200);
     const expected = bps(rows.filter((r) => ingress(r) && r.as_src === asn && r.as_dst === TOP_CUSTOMER));
     expect(expected).toBeLessThan(bps(rows.filter((r) => ingress(r) && r.as_src === asn)));
@@ -186,13 +210,25 @@ describe("POST api/asflows/indirect/", () => {
   });
 
   it("bad input is a 400 naming the field", async () => {
-    const bad = await post(indirectRoute, "/api/asflows/indirect", uid.admin, { ASNumberList: [2906, "AS-x"], startTime: RANGE.start, endTime: RANGE.end });
+    const bad = await post(indirectRoute, "/api/asflows/indirect", uid.admin, {
+      ASNumberList: [2906, "AS-x"],
+      startTime: RANGE.start,
+      endTime: RANGE.end,
+    });
     expect(bad.status).toBe(400);
     expect(bad.data.errors).toEqual([{ field: "ASNumberList.1", message: "AS-x is not a valid AS number input" }]);
-    const reversed = await post(indirectRoute, "/api/asflows/indirect", uid.admin, { ASNumberList: [2906], startTime: RANGE.end, endTime: RANGE.start });
+    const reversed = await post(indirectRoute, "/api/asflows/indirect", uid.admin, {
+      ASNumberList: [2906],
+      startTime: RANGE.end,
+      endTime: RANGE.start,
+    });
     expect(reversed.status).toBe(400);
     expect(reversed.data.errors.map((e: { field: string }) => e.field)).toEqual(["startTime"]);
-    const empty = await post(indirectRoute, "/api/asflows/indirect", uid.admin, { ASNumberList: [], startTime: RANGE.start, endTime: RANGE.end });
+    const empty = await post(indirectRoute, "/api/asflows/indirect", uid.admin, {
+      ASNumberList: [],
+      startTime: RANGE.start,
+      endTime: RANGE.end,
+    });
     expect(empty.status).toBe(400);
   });
 });
@@ -202,7 +238,12 @@ describe("POST api/netflowstatistics/", () => {
 
   it("per destination AS at one ingress router, with totals", async () => {
     const at = router();
-    const { status, data } = await post(netflowRoute, "/api/netflowstatistics", uid.admin, { start: RANGE.start, end: RANGE.end, ingressRouter: at, targetDimension: "AS_DST_INGRESS" });
+    const { status, data } = await post(netflowRoute, "/api/netflowstatistics", uid.admin, {
+      start: RANGE.start,
+      end: RANGE.end,
+      ingressRouter: at,
+      targetDimension: "AS_DST_INGRESS",
+    });
     expect(status).toBe(200);
     const mine = rows.filter((r) => ingress(r) && r.ingress_router === at);
     const expected = sumBy(mine, (r) => String(r.as_dst));
@@ -231,20 +272,35 @@ describe("POST api/netflowstatistics/", () => {
   });
 
   it("the router dimension needs its permission; an unknown dimension is a 400", async () => {
-    const denied = await post(netflowRoute, "/api/netflowstatistics", uid.flowsOnly, { start: RANGE.start, end: RANGE.end, ingressRouter: "fra-er1", targetDimension: "AS_SRC_INGRESS" });
+    const denied = await post(netflowRoute, "/api/netflowstatistics", uid.flowsOnly, {
+      start: RANGE.start,
+      end: RANGE.end,
+      ingressRouter: "fra-er1",
+      targetDimension: "AS_SRC_INGRESS",
+    });
     expect(denied.status).toBe(400);
     expect(denied.data.errors[0].field).toBe("ingressRouter");
-    const unknown = await post(netflowRoute, "/api/netflowstatistics", uid.admin, { start: RANGE.start, end: RANGE.end, targetDimension: "NOPE" });
+    const unknown = await post(netflowRoute, "/api/netflowstatistics", uid.admin, {
+      start: RANGE.start,
+      end: RANGE.end,
+      targetDimension: "NOPE",
+    });
     expect(unknown.status).toBe(400);
     expect(unknown.data.errors[0].field).toBe("targetDimension");
   });
 });
 
 describe("GET api/linkleveltopology/ and api/linklevelstatistics/", () => {
-  const query = (origin: string, destination: string) => `begin_timestamp=${RANGE.start}&end_timestamp=${RANGE.end}&origin=${encodeURIComponent(origin)}&destination=${encodeURIComponent(destination)}`;
+  const query = (origin: string, destination: string) =>
+    `begin_timestamp=${RANGE.start}&end_timestamp=${RANGE.end}&origin=${encodeURIComponent(origin)}&destination=${encodeURIComponent(destination)}`;
 
   it("links from a source AS to an egress router equal an independent recomputation", async () => {
-    const pair = [...sumBy(rows.filter((r) => ingress(r) && r.as_src > 0 && r.link_start !== ""), (r) => `${r.as_src} ${r.egress_router}`)].sort((a, b) => b[1] - a[1])[0][0];
+    const pair = [
+      ...sumBy(
+        rows.filter((r) => ingress(r) && r.as_src > 0 && r.link_start !== ""),
+        (r) => `${r.as_src} ${r.egress_router}`,
+      ),
+    ].sort((a, b) => b[1] - a[1])[0][0];
     const [src, egress] = pair.split(" ");
     const mine = rows.filter((r) => ingress(r) && r.as_src === Number(src) && r.egress_router === egress);
     const { status, data } = await get(topologyRoute, `/api/linkleveltopology?${query(`AS${src}`, egress)}`, uid.admin);
@@ -255,7 +311,11 @@ describe("GET api/linkleveltopology/ and api/linklevelstatistics/", () => {
     const expected = new Map<string, number>();
     const add = (id: string, v: number) => expected.set(id, (expected.get(id) ?? 0) + v);
     for (const [k, v] of sumBy(mine, (r) => `in:${r.ingress_router}|${r.in_if}`)) add(k, v);
-    for (const [k, v] of sumBy(mine.filter((r) => r.link_start !== ""), (r) => `core:${r.link_start}>${r.link_end}`)) add(k, v);
+    for (const [k, v] of sumBy(
+      mine.filter((r) => r.link_start !== ""),
+      (r) => `core:${r.link_start}>${r.link_end}`,
+    ))
+      add(k, v);
     for (const [k, v] of sumBy(mine, (r) => `out:${r.egress_router}|${r.out_if}`)) add(k, v);
     expect(data.links.length).toBe(expected.size);
     for (const l of data.links) expect(l.bps / expected.get(l.id)!, l.id).toBeCloseTo(1, 9);
@@ -275,7 +335,12 @@ describe("GET api/linkleveltopology/ and api/linklevelstatistics/", () => {
   });
 
   it("a delegated user's links carry only the traffic to their customer", async () => {
-    const at = [...sumBy(rows.filter((r) => ingress(r) && r.as_dst === TOP_CUSTOMER), (r) => r.ingress_router)].sort((a, b) => b[1] - a[1])[0][0];
+    const at = [
+      ...sumBy(
+        rows.filter((r) => ingress(r) && r.as_dst === TOP_CUSTOMER),
+        (r) => r.ingress_router,
+      ),
+    ].sort((a, b) => b[1] - a[1])[0][0];
     const { status, data } = await get(topologyRoute, `/api/linkleveltopology?${query(at, `AS${TOP_CUSTOMER}`)}`, uid.restricted);
     expect(status).toBe(200);
     expect(data.total_bps / bps(rows.filter((r) => ingress(r) && r.ingress_router === at && r.as_dst === TOP_CUSTOMER))).toBeCloseTo(1, 9);
@@ -294,19 +359,29 @@ describe("GET api/linkleveltopology/ and api/linklevelstatistics/", () => {
     expect(unknown.data.errors[0].field).toBe("origin");
     const missing = await get(statisticsRoute, `/api/linklevelstatistics?begin_timestamp=x&end_timestamp=${RANGE.end}`, uid.admin);
     expect(missing.status).toBe(400);
-    expect(missing.data.errors.map((e: { field: string }) => e.field)).toEqual(expect.arrayContaining(["begin_timestamp", "origin", "destination"]));
+    expect(missing.data.errors.map((e: { field: string }) => e.field)).toEqual(
+      expect.arrayContaining(["begin_timestamp", "origin", "destination"]),
+    );
   });
 });
 
 describe("POST api/untracked_data/", () => {
   it("the special values' shares per bucket and overall equal an independent recomputation", async () => {
-    const { status, data } = await post(untrackedRoute, "/api/untracked_data", uid.admin, { startTimestamp: RANGE.start, endTimestamp: RANGE.end, dimension: "AS_SRC_INGRESS" });
+    const { status, data } = await post(untrackedRoute, "/api/untracked_data", uid.admin, {
+      startTimestamp: RANGE.start,
+      endTimestamp: RANGE.end,
+      dimension: "AS_SRC_INGRESS",
+    });
     expect(status).toBe(200);
     expect(data.window).toBe(300);
     const mine = rows.filter(ingress);
     const total = bps(mine);
     expect(data.overall.total_bps / total).toBeCloseTo(1, 9);
-    for (const [key, asn] of [["untracked", -999], ["others", -101], ["not_routable", -1]] as const) {
+    for (const [key, asn] of [
+      ["untracked", -999],
+      ["others", -101],
+      ["not_routable", -1],
+    ] as const) {
       const part = bps(mine.filter((r) => r.as_src === asn));
       expect(data.overall[`${key}_share`]).toBeCloseTo(part / total, 9);
     }
@@ -317,12 +392,20 @@ describe("POST api/untracked_data/", () => {
   });
 
   it("a delegated user's shares are of their traffic only; non-AS dimensions are a 400", async () => {
-    const { status, data } = await post(untrackedRoute, "/api/untracked_data", uid.restricted, { startTimestamp: RANGE.start, endTimestamp: RANGE.end, dimension: "AS_SRC_INGRESS" });
+    const { status, data } = await post(untrackedRoute, "/api/untracked_data", uid.restricted, {
+      startTimestamp: RANGE.start,
+      endTimestamp: RANGE.end,
+      dimension: "AS_SRC_INGRESS",
+    });
     expect(status).toBe(200);
     const mine = rows.filter((r) => ingress(r) && r.as_dst === TOP_CUSTOMER);
     expect(data.overall.total_bps / bps(mine)).toBeCloseTo(1, 9);
     expect(data.overall.others_share).toBeCloseTo(bps(mine.filter((r) => r.as_src === -101)) / bps(mine), 9);
-    const bad = await post(untrackedRoute, "/api/untracked_data", uid.admin, { startTimestamp: RANGE.start, endTimestamp: RANGE.end, dimension: "ROUTER_IN" });
+    const bad = await post(untrackedRoute, "/api/untracked_data", uid.admin, {
+      startTimestamp: RANGE.start,
+      endTimestamp: RANGE.end,
+      dimension: "ROUTER_IN",
+    });
     expect(bad.status).toBe(400);
     expect(bad.data.errors[0].field).toBe("dimension");
   });
@@ -346,13 +429,17 @@ describe("the AS Flows Analysis screen's loader", () => {
     // Each of the three steps of the sankey carries all of the chosen ASes' traffic.
     const dimOf = new Map(data.sankey.nodes.map((n: { id: string; dimension: string }) => [n.id, n.dimension]));
     ["AS_SRC_INGRESS", "AS_HND_INGRESS", "AS_NXT_INGRESS"].forEach((dim) => {
-      const sum = data.sankey.links.filter((l: { source: string }) => dimOf.get(l.source) === dim).reduce((a: number, l: { value: number }) => a + l.value, 0);
+      const sum = data.sankey.links
+        .filter((l: { source: string }) => dimOf.get(l.source) === dim)
+        .reduce((a: number, l: { value: number }) => a + l.value, 0);
       expect(sum / total, dim).toBeCloseTo(1, 9);
     });
     // Source nodes are exactly the chosen ASes; the handover column splits by handover AS.
     const srcLinks = data.sankey.links.filter((l: { source: string }) => dimOf.get(l.source) === "AS_SRC_INGRESS");
     expect(new Set(srcLinks.map((l: { source: string }) => l.source))).toEqual(new Set(asns.map((a) => `AS_SRC_INGRESS:${a}`)));
-    const direct = srcLinks.filter((l: { source: string; target: string }) => l.target === l.source.replace("AS_SRC_INGRESS", "AS_HND_INGRESS"));
+    const direct = srcLinks.filter(
+      (l: { source: string; target: string }) => l.target === l.source.replace("AS_SRC_INGRESS", "AS_HND_INGRESS"),
+    );
     for (const row of data.indirect) {
       const own = rows.filter((r) => ingress(r) && r.as_src === row.asn);
       expect(row.total_bps / bps(own)).toBeCloseTo(1, 9);

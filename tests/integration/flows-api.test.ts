@@ -39,7 +39,8 @@ async function createUser(
     .insert(users)
     .values({ email, firstName: "T", passwordHash: "!unusable", hasConsented: true, isDelegated })
     .returning({ id: users.id });
-  if (permissions.length) await stores.pg.db.insert(userPermissions).values(permissions.map((permission) => ({ userId: row.id, permission })));
+  if (permissions.length)
+    await stores.pg.db.insert(userPermissions).values(permissions.map((permission) => ({ userId: row.id, permission })));
   if (restriction) await stores.pg.db.insert(delegationRestrictions).values({ userId: row.id, flowsViewsRestrictions: restriction });
   return row.id;
 }
@@ -52,9 +53,18 @@ beforeAll(async () => {
   const idOf = async (email: string) => (await stores.pg.db.select({ id: users.id }).from(users).where(eq(users.email, email)))[0].id;
   uid.admin = await idOf("admin@flowlens.example");
   uid.operator = await idOf("operator@flowlens.example");
-  uid.restricted = await createUser("restricted@flows.test", ["API_FLOWS_4D"], [{ dimension: "AS_DST_INGRESS", constrained_values: [String(TOP_CUSTOMER)], output: "AS_SRC_INGRESS" }]);
+  uid.restricted = await createUser(
+    "restricted@flows.test",
+    ["API_FLOWS_4D"],
+    [{ dimension: "AS_DST_INGRESS", constrained_values: [String(TOP_CUSTOMER)], output: "AS_SRC_INGRESS" }],
+  );
   // Restricted although the account is not flagged as delegated: the restriction row is what counts.
-  uid.restrictedUnflagged = await createUser("unflagged@flows.test", ["API_FLOWS_4D"], [{ dimension: "AS_DST_INGRESS", constrained_values: [String(TOP_CUSTOMER)], output: "AS_SRC_INGRESS" }], false);
+  uid.restrictedUnflagged = await createUser(
+    "unflagged@flows.test",
+    ["API_FLOWS_4D"],
+    [{ dimension: "AS_DST_INGRESS", constrained_values: [String(TOP_CUSTOMER)], output: "AS_SRC_INGRESS" }],
+    false,
+  );
   uid.noFlows = await createUser("noflows@flows.test", ["CONTROL_PLANE"]);
 }, 300_000);
 
@@ -74,9 +84,18 @@ type FlowsResponse = {
   filters: { dimension: string; value: string; isNegation: boolean; locked: boolean }[];
   notes: string[];
 };
-type SankeyResponse = { nodes: { id: string; dimension: string; key: string; name: string }[]; links: { source: string; target: string; value: number }[] };
+type SankeyResponse = {
+  nodes: { id: string; dimension: string; key: string; name: string }[];
+  links: { source: string; target: string; value: number }[];
+};
 
-async function post<T>(module: typeof flowsRoute | typeof sankeyRoute, path: string, userId: number, body: unknown, accept?: string): Promise<{ status: number; data: T }> {
+async function post<T>(
+  module: typeof flowsRoute | typeof sankeyRoute,
+  path: string,
+  userId: number,
+  body: unknown,
+  accept?: string,
+): Promise<{ status: number; data: T }> {
   const res = await callRoute(module, path, { method: "POST", cookie: await sessionCookie(stores, userId), body, accept });
   return { status: res.status, data: (await res.json()) as T };
 }
@@ -87,13 +106,22 @@ const sankeyCall = (userId: number, body: unknown) => post<SankeyResponse>(sanke
 const seriesBits = (r: FlowsResponse) => r.timeseries.series.reduce((a, s) => a + s.values.reduce((x, v) => x + v, 0) * r.window, 0);
 const tableBits = (r: FlowsResponse) => r.table.reduce((a, t) => a + Number(BigInt(t.bytes)) * 8, 0);
 
-const body = (extra: Record<string, unknown> = {}) => ({ dimension: "AS_SRC_INGRESS", startTimestamp: RANGE.start, endTimestamp: RANGE.end, window: 900, ...extra });
+const body = (extra: Record<string, unknown> = {}) => ({
+  dimension: "AS_SRC_INGRESS",
+  startTimestamp: RANGE.start,
+  endTimestamp: RANGE.end,
+  window: 900,
+  ...extra,
+});
 
 describe("GET api/flows/timestamps/", () => {
   it("returns the first and last bucket of flows_5m", async () => {
     const res = await callRoute(timestampsRoute, "/api/flows/timestamps", { cookie: await sessionCookie(stores, uid.operator) });
     expect(res.status).toBe(200);
-    const [expected] = await chRows<{ a: number; b: number }>(stores, "SELECT toUInt32(min(time)) AS a, toUInt32(max(time)) AS b FROM flows_5m");
+    const [expected] = await chRows<{ a: number; b: number }>(
+      stores,
+      "SELECT toUInt32(min(time)) AS a, toUInt32(max(time)) AS b FROM flows_5m",
+    );
     expect(await res.json()).toEqual({ minTimestamp: Number(expected.a), maxTimestamp: Number(expected.b) });
     expect(Number(expected.b)).toBe(NOW - 300);
   });
@@ -130,7 +158,10 @@ describe("POST api/flows/", () => {
   });
 
   it("a negated filter removes exactly the matching rows", async () => {
-    const { status, data } = await flows(uid.admin, body({ dimension: "AS_HND_INGRESS", filters: [{ dimension: "AS_SRC_INGRESS", values: ["!AS15169"] }] }));
+    const { status, data } = await flows(
+      uid.admin,
+      body({ dimension: "AS_HND_INGRESS", filters: [{ dimension: "AS_SRC_INGRESS", values: ["!AS15169"] }] }),
+    );
     expect(status).toBe(200);
     expect(data.filters).toEqual([{ dimension: "AS_SRC_INGRESS", value: "15169", isNegation: true, locked: false }]);
     const expected = bits(rows.filter((r) => ingress(r) && r.as_src !== 15169));
@@ -155,7 +186,12 @@ describe("POST api/flows/", () => {
       { dimension: "AS_DST_INGRESS", value: "3320", isNegation: true, locked: false },
     ]);
     expect(tableBits(data) / expected).toBeCloseTo(1, 9);
-    const sankey = await sankeyCall(uid.admin, { dimensions: ["AS_SRC_INGRESS", "AS_DST_INGRESS"], startTimestamp: RANGE.start, endTimestamp: RANGE.end, filters: "AS_SRC_INGRESS:2906,!AS15169" });
+    const sankey = await sankeyCall(uid.admin, {
+      dimensions: ["AS_SRC_INGRESS", "AS_DST_INGRESS"],
+      startTimestamp: RANGE.start,
+      endTimestamp: RANGE.end,
+      filters: "AS_SRC_INGRESS:2906,!AS15169",
+    });
     expect(sankey.status).toBe(200);
     expect(new Set(sankey.data.nodes.filter((n) => n.dimension === "AS_SRC_INGRESS").map((n) => n.key))).toEqual(new Set(["2906"]));
     // A string that is not DIMENSION:values is a 400 naming the field, never a 500.
@@ -191,7 +227,10 @@ describe("POST api/flows/", () => {
   });
 
   it("clamps a range beyond the data", async () => {
-    const { status, data } = await flows(uid.admin, body({ startTimestamp: NOW - 10 * DAY, endTimestamp: NOW + DAY, window: 3600, limit: 1000 }));
+    const { status, data } = await flows(
+      uid.admin,
+      body({ startTimestamp: NOW - 10 * DAY, endTimestamp: NOW + DAY, window: 3600, limit: 1000 }),
+    );
     expect(status).toBe(200);
     expect(data.range.adjusted).toBe("start-moved-end-clamped");
     expect(data.range.end).toBe(NOW);
@@ -207,13 +246,23 @@ describe("POST api/flows/", () => {
 describe("POST api/sankey/", () => {
   it("links equal independent sums (top 5 folded into Others)", async () => {
     const topN = 5;
-    const { status, data } = await sankeyCall(uid.admin, { dimensions: ["AS_HND_INGRESS", "AS_DST_INGRESS"], startTimestamp: RANGE.start, endTimestamp: RANGE.end, topN });
+    const { status, data } = await sankeyCall(uid.admin, {
+      dimensions: ["AS_HND_INGRESS", "AS_DST_INGRESS"],
+      startTimestamp: RANGE.start,
+      endTimestamp: RANGE.end,
+      topN,
+    });
     expect(status).toBe(200);
     const inRows = rows.filter(ingress);
     const topOf = (key: (r: Row) => number) => {
       const m = new Map<number, bigint>();
       for (const r of inRows) m.set(key(r), (m.get(key(r)) ?? 0n) + r.bytes);
-      return new Set([...m].sort((a, b) => (b[1] > a[1] ? 1 : b[1] < a[1] ? -1 : a[0] - b[0])).slice(0, topN).map(([k]) => k));
+      return new Set(
+        [...m]
+          .sort((a, b) => (b[1] > a[1] ? 1 : b[1] < a[1] ? -1 : a[0] - b[0]))
+          .slice(0, topN)
+          .map(([k]) => k),
+      );
     };
     const hnd = topOf((r) => r.as_hnd);
     const dst = topOf((r) => r.as_dst);
@@ -235,7 +284,13 @@ describe("POST api/sankey/", () => {
 
   it("three dimensions: every step carries the total, and the graph has no cycle", async () => {
     const dims = ["AS_SRC_INGRESS", "AS_HND_INGRESS", "AS_DST_INGRESS"];
-    const { status, data } = await sankeyCall(uid.admin, { dimensions: dims, startTimestamp: RANGE.start, endTimestamp: RANGE.end, whitelist: [], aggregations: {} });
+    const { status, data } = await sankeyCall(uid.admin, {
+      dimensions: dims,
+      startTimestamp: RANGE.start,
+      endTimestamp: RANGE.end,
+      whitelist: [],
+      aggregations: {},
+    });
     expect(status).toBe(200);
     const total = bits(rows.filter(ingress)) / DAY;
     const dimOf = new Map(data.nodes.map((n) => [n.id, n.dimension]));
@@ -276,14 +331,20 @@ describe("a delegated user's restriction is enforced on the server", () => {
     const sources = new Set(rows.filter(toCustomer).map((r) => r.as_src));
     const source = [...sources].find((s) => s > 0)!;
     const stranger = [...new Set(rows.filter(ingress).map((r) => r.as_src))].find((s) => s > 0 && !sources.has(s));
-    const { status, data } = await flows(uid.restricted, body({ dimension: "AS_SRC_INGRESS", filters: [{ dimension: "AS_SRC_INGRESS", values: [String(source)] }] }));
+    const { status, data } = await flows(
+      uid.restricted,
+      body({ dimension: "AS_SRC_INGRESS", filters: [{ dimension: "AS_SRC_INGRESS", values: [String(source)] }] }),
+    );
     expect(status).toBe(200);
     expect(data.table.map((t) => t.key)).toEqual([String(source)]);
     const expected = bits(rows.filter((r) => toCustomer(r) && r.as_src === source));
     expect(expected).toBeGreaterThan(0);
     expect(tableBits(data) / expected).toBeCloseTo(1, 9);
     if (stranger !== undefined) {
-      const none = await flows(uid.restricted, body({ dimension: "AS_SRC_INGRESS", filters: [{ dimension: "AS_SRC_INGRESS", values: [String(stranger)] }] }));
+      const none = await flows(
+        uid.restricted,
+        body({ dimension: "AS_SRC_INGRESS", filters: [{ dimension: "AS_SRC_INGRESS", values: [String(stranger)] }] }),
+      );
       expect(none.status).toBe(200);
       expect(none.data.table).toEqual([]);
     }
@@ -307,13 +368,20 @@ describe("a delegated user's restriction is enforced on the server", () => {
       expect(status, values.join()).toBe(400);
       expect(JSON.stringify(data)).toMatch(/filters\.0\.values/);
     }
-    const same = await flows(uid.restricted, body({ dimension: "AS_DST_INGRESS", filters: [{ dimension: "AS_DST_INGRESS", values: [`AS${TOP_CUSTOMER}`] }] }));
+    const same = await flows(
+      uid.restricted,
+      body({ dimension: "AS_DST_INGRESS", filters: [{ dimension: "AS_DST_INGRESS", values: [`AS${TOP_CUSTOMER}`] }] }),
+    );
     expect(same.status).toBe(200);
     expect(same.data.table.map((t) => t.key)).toEqual([String(TOP_CUSTOMER)]);
   });
 
   it("the sankey only has the customer as destination", async () => {
-    const { status, data } = await sankeyCall(uid.restricted, { dimensions: ["AS_SRC_INGRESS", "AS_DST_INGRESS"], startTimestamp: RANGE.start, endTimestamp: RANGE.end });
+    const { status, data } = await sankeyCall(uid.restricted, {
+      dimensions: ["AS_SRC_INGRESS", "AS_DST_INGRESS"],
+      startTimestamp: RANGE.start,
+      endTimestamp: RANGE.end,
+    });
     expect(status).toBe(200);
     expect(data.nodes.filter((n) => n.dimension === "AS_DST_INGRESS").map((n) => n.key)).toEqual([String(TOP_CUSTOMER)]);
     const sum = data.links.reduce((a, l) => a + l.value, 0);
@@ -331,7 +399,11 @@ describe("access and validation", () => {
   it("a user without API_FLOWS_4D gets 403 on all three endpoints", async () => {
     const cookie = await sessionCookie(stores, uid.noFlows);
     const a = await callRoute(flowsRoute, "/api/flows", { method: "POST", cookie, body: body() });
-    const b = await callRoute(sankeyRoute, "/api/sankey", { method: "POST", cookie, body: { dimensions: ["AS_SRC_INGRESS", "AS_DST_INGRESS"], startTimestamp: RANGE.start, endTimestamp: RANGE.end } });
+    const b = await callRoute(sankeyRoute, "/api/sankey", {
+      method: "POST",
+      cookie,
+      body: { dimensions: ["AS_SRC_INGRESS", "AS_DST_INGRESS"], startTimestamp: RANGE.start, endTimestamp: RANGE.end },
+    });
     const c = await callRoute(timestampsRoute, "/api/flows/timestamps", { cookie });
     for (const res of [a, b, c]) {
       expect(res.status).toBe(403);
@@ -351,7 +423,11 @@ describe("access and validation", () => {
     const filterVrf = await flows(uid.operator, body({ filters: [{ dimension: "VRF_NAME", values: ["x"] }] }));
     expect(filterVrf.status).toBe(400);
     expect(filterVrf.data).toMatchObject({ errors: [{ field: "filters.0.dimension" }] });
-    const sankeyVrf = await sankeyCall(uid.operator, { dimensions: ["AS_SRC_INGRESS", "VRF_NAME"], startTimestamp: RANGE.start, endTimestamp: RANGE.end });
+    const sankeyVrf = await sankeyCall(uid.operator, {
+      dimensions: ["AS_SRC_INGRESS", "VRF_NAME"],
+      startTimestamp: RANGE.start,
+      endTimestamp: RANGE.end,
+    });
     expect(sankeyVrf.status).toBe(400);
     expect(JSON.stringify(sankeyVrf.data)).toMatch(/"field":"dimensions.1"/);
   });
@@ -370,7 +446,10 @@ describe("access and validation", () => {
     for (const [b, field] of cases) {
       const { status, data } = await flows(uid.admin, b);
       expect(status, JSON.stringify(b)).toBe(400);
-      expect((data as unknown as { errors: { field: string }[] }).errors.map((e) => e.field), JSON.stringify(b)).toContain(field);
+      expect(
+        (data as unknown as { errors: { field: string }[] }).errors.map((e) => e.field),
+        JSON.stringify(b),
+      ).toContain(field);
     }
   });
 
@@ -378,10 +457,18 @@ describe("access and validation", () => {
     const one = await sankeyCall(uid.admin, { dimensions: ["AS_SRC_INGRESS"], startTimestamp: RANGE.start, endTimestamp: RANGE.end });
     expect(one.status).toBe(400);
     expect(one.data).toMatchObject({ errors: [{ field: "dimensions", message: "Sankey chart needs at least two dimensions" }] });
-    const mixed = await sankeyCall(uid.admin, { dimensions: ["AS_SRC_INGRESS", "AS_DST_EGRESS"], startTimestamp: RANGE.start, endTimestamp: RANGE.end });
+    const mixed = await sankeyCall(uid.admin, {
+      dimensions: ["AS_SRC_INGRESS", "AS_DST_EGRESS"],
+      startTimestamp: RANGE.start,
+      endTimestamp: RANGE.end,
+    });
     expect(mixed.status).toBe(400);
     expect(mixed.data).toMatchObject({ errors: [{ field: "dimensions" }] });
-    const dup = await sankeyCall(uid.admin, { dimensions: ["AS_SRC_INGRESS", "AS_SRC_INGRESS"], startTimestamp: RANGE.start, endTimestamp: RANGE.end });
+    const dup = await sankeyCall(uid.admin, {
+      dimensions: ["AS_SRC_INGRESS", "AS_SRC_INGRESS"],
+      startTimestamp: RANGE.start,
+      endTimestamp: RANGE.end,
+    });
     expect(dup.status).toBe(400);
   });
 });

@@ -60,19 +60,28 @@ describe("flows queries on chDB", () => {
   it("top 10 by AS_SRC_INGRESS over a day", async () => {
     const q = topTable(["AS_SRC_INGRESS"], { range: RANGE, operatorAsn: OPERATOR_ASN, table: "flows_5m", limit: 10 });
     const got = await chRows<TableRow>(stores, q.sql, q.params);
-    const expected = top(sumBy(rows.filter(ingress), (r) => r.as_src), 10);
+    const expected = top(
+      sumBy(rows.filter(ingress), (r) => r.as_src),
+      10,
+    );
     expect(got.map((r) => String(r.AS_SRC_INGRESS))).toEqual(expected.map(([k]) => k));
     expect(got.map((r) => BigInt(r.total_bytes))).toEqual(expected.map(([, b]) => b));
     got.forEach((r, i) => expect(r.bps).toBeCloseTo(bps(expected[i][1], DAY), 3));
   });
 
   it("a negated filter removes exactly the matching rows", async () => {
-    const all = top(sumBy(rows.filter(ingress), (r) => r.as_src), 3);
+    const all = top(
+      sumBy(rows.filter(ingress), (r) => r.as_src),
+      3,
+    );
     const excluded = Number(all[0][0]);
     const filters: FlowFilter[] = [{ dimension: "AS_SRC_INGRESS", value: String(excluded), isNegation: true }];
     const q = topTable(["AS_HND_INGRESS"], { range: RANGE, operatorAsn: OPERATOR_ASN, table: "flows_5m", filters, limit: 1000 });
     const got = await chRows<TableRow>(stores, q.sql, q.params);
-    const expected = sumBy(rows.filter((r) => ingress(r) && r.as_src !== excluded), (r) => r.as_hnd);
+    const expected = sumBy(
+      rows.filter((r) => ingress(r) && r.as_src !== excluded),
+      (r) => r.as_hnd,
+    );
     expect(new Map(got.map((r) => [String(r.AS_HND_INGRESS), BigInt(r.total_bytes)]))).toEqual(expected);
     const totalWithout = [...expected.values()].reduce((a, b) => a + b, 0n);
     const totalAll = rows.filter(ingress).reduce((a, r) => a + r.bytes, 0n);
@@ -82,7 +91,10 @@ describe("flows queries on chDB", () => {
   it("an IP-version filter", async () => {
     const q = topTable(["AS_DST_INGRESS"], { range: RANGE, operatorAsn: OPERATOR_ASN, table: "flows_5m", ipVersion: 6, limit: 1000 });
     const got = await chRows<TableRow>(stores, q.sql, q.params);
-    const expected = sumBy(rows.filter((r) => ingress(r) && r.ip_version === 6), (r) => r.as_dst);
+    const expected = sumBy(
+      rows.filter((r) => ingress(r) && r.ip_version === 6),
+      (r) => r.as_dst,
+    );
     expect(expected.size).toBeGreaterThan(0);
     expect(new Map(got.map((r) => [String(r.AS_DST_INGRESS), BigInt(r.total_bytes)]))).toEqual(expected);
   });
@@ -92,8 +104,18 @@ describe("flows queries on chDB", () => {
     const q = sankey(["AS_HND_INGRESS", "AS_DST_INGRESS"], { range: RANGE, operatorAsn: OPERATOR_ASN, table: "flows_5m", topN });
     const got = await chRows<{ step: number; source: string; target: string; bps: number }>(stores, q.sql, q.params);
     const inRows = rows.filter(ingress);
-    const topHnd = new Set(top(sumBy(inRows, (r) => r.as_hnd), topN).map(([k]) => Number(k)));
-    const topDst = new Set(top(sumBy(inRows, (r) => r.as_dst), topN).map(([k]) => Number(k)));
+    const topHnd = new Set(
+      top(
+        sumBy(inRows, (r) => r.as_hnd),
+        topN,
+      ).map(([k]) => Number(k)),
+    );
+    const topDst = new Set(
+      top(
+        sumBy(inRows, (r) => r.as_dst),
+        topN,
+      ).map(([k]) => Number(k)),
+    );
     const expected = sumBy(inRows, (r) => `${topHnd.has(r.as_hnd) ? r.as_hnd : -101}>${topDst.has(r.as_dst) ? r.as_dst : -101}`);
     expect(got.every((r) => Number(r.step) === 0)).toBe(true);
     expect(got.length).toBe(expected.size);
@@ -108,14 +130,18 @@ describe("flows queries on chDB", () => {
     const egress = (r: Row) => r.as_hnd === OPERATOR_ASN && r.as_nxt !== OPERATOR_ASN;
     const q = topTable(["AS_NEIGHBOR_EGRESS"], { range: RANGE, operatorAsn: OPERATOR_ASN, table: "flows_5m", limit: 1000 });
     const got = await chRows<TableRow>(stores, q.sql, q.params);
-    expect(new Map(got.map((r) => [String(r.AS_NEIGHBOR_EGRESS), BigInt(r.total_bytes)]))).toEqual(sumBy(rows.filter(egress), (r) => r.as_nxt));
+    expect(new Map(got.map((r) => [String(r.AS_NEIGHBOR_EGRESS), BigInt(r.total_bytes)]))).toEqual(
+      sumBy(rows.filter(egress), (r) => r.as_nxt),
+    );
 
     const topIface = topTable(["INTERFACE_IN"], { range: RANGE, operatorAsn: OPERATOR_ASN, table: "flows_5m", limit: 1 });
     const ifaces = await chRows<TableRow>(stores, topIface.sql, topIface.params);
     const iface = String(ifaces[0].INTERFACE_IN);
     expect(iface).toMatch(/^[^|]+\|.+$/);
     const filtered = topTable(["ROUTER_IN"], {
-      range: RANGE, operatorAsn: OPERATOR_ASN, table: "flows_5m",
+      range: RANGE,
+      operatorAsn: OPERATOR_ASN,
+      table: "flows_5m",
       filters: [{ dimension: "INTERFACE_IN", value: iface, isNegation: false }],
     });
     const byRouter = await chRows<TableRow>(stores, filtered.sql, filtered.params);

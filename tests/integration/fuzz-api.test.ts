@@ -91,7 +91,13 @@ const hostileNumber = fc.oneof(
 
 const scalar = fc.oneof(hostileString, hostileNumber, fc.boolean(), fc.constant(null));
 const hostileValue: fc.Arbitrary<unknown> = fc.letrec((tie) => ({
-  value: fc.oneof({ depthSize: "small", withCrossShrink: true }, scalar, scalar, fc.array(tie("value"), { maxLength: 4 }), fc.dictionary(hostileString, tie("value"), { maxKeys: 3 })),
+  value: fc.oneof(
+    { depthSize: "small", withCrossShrink: true },
+    scalar,
+    scalar,
+    fc.array(tie("value"), { maxLength: 4 }),
+    fc.dictionary(hostileString, tie("value"), { maxKeys: 3 }),
+  ),
 })).value;
 /** A body sent as it is (deeply nested JSON), printed short when a run fails. */
 class RawBody {
@@ -104,7 +110,9 @@ class RawBody {
   }
 }
 /** Deeply nested arrays and objects. */
-const deep = fc.constantFrom(10, 100, 1_000, 10_000).map((depth) => new RawBody(`${'{"a":['.repeat(depth)}1${"]}".repeat(depth)}`, `<${depth} levels of nesting>`));
+const deep = fc
+  .constantFrom(10, 100, 1_000, 10_000)
+  .map((depth) => new RawBody(`${'{"a":['.repeat(depth)}1${"]}".repeat(depth)}`, `<${depth} levels of nesting>`));
 
 /** A value for a field of the schema: mostly hostile, sometimes of the right shape with hostile content. */
 function valueFor(schema: JsonSchema | undefined): fc.Arbitrary<unknown> {
@@ -127,7 +135,8 @@ function bodyFor(schema: JsonSchema): fc.Arbitrary<unknown> {
   return fc.oneof(record, record, record, hostileValue, deep);
 }
 
-const schemaOf = (source: Operation["query"]): JsonSchema | undefined => (source === undefined ? undefined : source instanceof z.ZodType ? toJsonSchema(source) : source);
+const schemaOf = (source: Operation["query"]): JsonSchema | undefined =>
+  source === undefined ? undefined : source instanceof z.ZodType ? toJsonSchema(source) : source;
 
 type Call = { path: Record<string, string>; query: [string, string][]; body: unknown };
 
@@ -138,7 +147,9 @@ function callFor(op: Operation): fc.Arbitrary<Call> {
   const queryValue = fc.oneof(hostileString, hostileNumber.map(String));
   const bodySchema = schemaOf(op.body) ?? { type: "object", properties: {} };
   return fc.record({
-    path: fc.record(Object.fromEntries(pathNames.map((name) => [name, fc.oneof(hostileString, hostileNumber.map(String))]))) as fc.Arbitrary<Record<string, string>>,
+    path: fc.record(
+      Object.fromEntries(pathNames.map((name) => [name, fc.oneof(hostileString, hostileNumber.map(String))])),
+    ) as fc.Arbitrary<Record<string, string>>,
     query: fc.array(fc.tuple(fc.oneof(fc.constantFrom(...queryNames), hostileString), queryValue), { maxLength: 5 }),
     body: bodyFor(bodySchema),
   });
@@ -153,7 +164,11 @@ async function send(op: Operation, call: Call, cookie: string | null): Promise<R
   const hasBody = op.method !== "GET" && op.method !== "DELETE";
   if (op.method !== "GET") headers["X-CSRFToken"] = CSRF_TOKEN;
   if (hasBody) headers["Content-Type"] = "application/json";
-  const request = new Request(url, { method: op.method, headers, body: hasBody ? (call.body instanceof RawBody ? call.body.text : (JSON.stringify(call.body) ?? "null")) : undefined });
+  const request = new Request(url, {
+    method: op.method,
+    headers,
+    body: hasBody ? (call.body instanceof RawBody ? call.body.text : (JSON.stringify(call.body) ?? "null")) : undefined,
+  });
   const module = await moduleOf(op);
   const handler = op.method === "GET" ? module.loader : module.action;
   try {
@@ -173,16 +188,20 @@ async function restoreSuperuser() {
 const CALLERS = ["anonymous", "superuser"] as const;
 
 describe.each(CALLERS)("every JSON operation called by %s with hostile input", (caller) => {
-  it.each(OPERATIONS.map((op) => [`${op.method} ${op.path}`, op] as const))("%s answers below 500", async (_name, op) => {
-    await fc.assert(
-      fc.asyncProperty(callFor(op), async (call) => {
-        const cookie = caller === "superuser" ? await sessionCookie(stores, superuserId) : `csrftoken=${CSRF_TOKEN}`;
-        const res = await send(op, call, cookie);
-        if (caller === "superuser") await restoreSuperuser();
-        const text = res.status >= 500 ? await res.text() : "";
-        expect(res.status, `${op.method} ${op.path} → ${res.status} ${text}`).toBeLessThan(500);
-      }),
-      { numRuns: RUNS, seed: SEED, endOnFailure: false },
-    );
-  }, 120_000);
+  it.each(OPERATIONS.map((op) => [`${op.method} ${op.path}`, op] as const))(
+    "%s answers below 500",
+    async (_name, op) => {
+      await fc.assert(
+        fc.asyncProperty(callFor(op), async (call) => {
+          const cookie = caller === "superuser" ? await sessionCookie(stores, superuserId) : `csrftoken=${CSRF_TOKEN}`;
+          const res = await send(op, call, cookie);
+          if (caller === "superuser") await restoreSuperuser();
+          const text = res.status >= 500 ? await res.text() : "";
+          expect(res.status, `${op.method} ${op.path} → ${res.status} ${text}`).toBeLessThan(500);
+        }),
+        { numRuns: RUNS, seed: SEED, endOnFailure: false },
+      );
+    },
+    120_000,
+  );
 });

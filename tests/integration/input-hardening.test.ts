@@ -56,7 +56,13 @@ const expect400 = async (res: Response, field: string, message: string) => {
 describe("NUL characters in JSON bodies", () => {
   it.each([
     ["api/autocomplete/", autocomplete, "POST", { searchTerm: "goo\u0000gle", dimension: "AS_SRC_INGRESS" }, "searchTerm"],
-    ["api/filter/metadata/", filterMetadata, "POST", { filters: [{ dimension: "AS_SRC_INGRESS", value: "15169" }, { value: "\u0000" }] }, "filters.1.value"],
+    [
+      "api/filter/metadata/",
+      filterMetadata,
+      "POST",
+      { filters: [{ dimension: "AS_SRC_INGRESS", value: "15169" }, { value: "\u0000" }] },
+      "filters.1.value",
+    ],
     ["api/mapping/", mapping, "PUT", { name: "Google\u0000", color: "#137cbd" }, "name"],
     ["auth/token/", token, "POST", { name: "ci\u0000" }, "name"],
     ["api/error_report/", errorReport, "POST", { message: "TypeError\u0000" }, "message"],
@@ -68,7 +74,11 @@ describe("NUL characters in JSON bodies", () => {
 
   it("also in object keys, and nothing is stored", async () => {
     const before = (await stores.pg.db.select().from(errorReports)).length;
-    await expect400(await callRoute(errorReport, "/api/error_report/", { method: "POST", body: { message: "x", ["k\u0000"]: 1 }, cookie }), "k\\0", NO_NUL);
+    await expect400(
+      await callRoute(errorReport, "/api/error_report/", { method: "POST", body: { message: "x", ["k\u0000"]: 1 }, cookie }),
+      "k\\0",
+      NO_NUL,
+    );
     expect((await stores.pg.db.select().from(errorReports)).length).toBe(before);
   });
 });
@@ -80,36 +90,68 @@ describe("ids beyond a PostgreSQL integer", () => {
     ["auth/token/{id}/", tokenOne],
   ])("DELETE %s answers 400 for 2147483648, -1, 1.5 and 1e3", async (path, module) => {
     for (const id of ["2147483648", "99999999999999999999", "-1", "1.5", "1e3", "0"]) {
-      await expect400(await callRoute(module, `/${path.replace("{id}", id)}`, { method: "DELETE", cookie, params: { id } }), "id", POSITIVE_INT32);
+      await expect400(
+        await callRoute(module, `/${path.replace("{id}", id)}`, { method: "DELETE", cookie, params: { id } }),
+        "id",
+        POSITIVE_INT32,
+      );
     }
     // The largest integer is a valid id that names nothing.
-    const res = await callRoute(module, `/${path.replace("{id}", "2147483647")}`, { method: "DELETE", cookie, params: { id: "2147483647" } });
+    const res = await callRoute(module, `/${path.replace("{id}", "2147483647")}`, {
+      method: "DELETE",
+      cookie,
+      params: { id: "2147483647" },
+    });
     expect(res.status).toBeGreaterThanOrEqual(400);
     expect(res.status).toBeLessThan(500);
   });
 
   it("ids in bodies: auth/notifications/ and auth/2fa/devices/", async () => {
-    await expect400(await callRoute(notificationList, "/auth/notifications/", { method: "POST", body: [{ id: 2 ** 31, is_read: true }], cookie }), "0.id", POSITIVE_INT32);
-    const device = await callRoute(twoFactorDevices, "/auth/2fa/devices/", { method: "POST", body: { id: 2 ** 31, code: "123456" }, cookie });
+    await expect400(
+      await callRoute(notificationList, "/auth/notifications/", { method: "POST", body: [{ id: 2 ** 31, is_read: true }], cookie }),
+      "0.id",
+      POSITIVE_INT32,
+    );
+    const device = await callRoute(twoFactorDevices, "/auth/2fa/devices/", {
+      method: "POST",
+      body: { id: 2 ** 31, code: "123456" },
+      cookie,
+    });
     expect(device.status).toBe(400);
     expect((await device.json()).errors[0].field).toBe("id");
   });
 
   it("a user request id beyond an integer is no such request (404)", async () => {
-    const res = await callRoute(userRequestDecision, "/auth/usermanagement/user_requests/2147483648/accept/", { method: "PUT", cookie, params: { id: "2147483648", decision: "accept" } });
+    const res = await callRoute(userRequestDecision, "/auth/usermanagement/user_requests/2147483648/accept/", {
+      method: "PUT",
+      cookie,
+      params: { id: "2147483648", decision: "accept" },
+    });
     expect(res.status).toBe(404);
   });
 });
 
 describe("control characters in path and query parameters", () => {
   it("a query parameter with CR/LF is a 400 naming it", async () => {
-    const res = await callRoute(lookingglassExport, "/api/lookingglass/export/?format=csv&queryType=IpPrefixQuery&queryTerm=10.0.0.0%2F8%0D%0ASet-Cookie:%20x=1", { cookie });
+    const res = await callRoute(
+      lookingglassExport,
+      "/api/lookingglass/export/?format=csv&queryType=IpPrefixQuery&queryTerm=10.0.0.0%2F8%0D%0ASet-Cookie:%20x=1",
+      { cookie },
+    );
     await expect400(res, "queryTerm", NO_CONTROL_CHARACTERS);
   });
 
   it("a path parameter with NUL or LF is a 400 naming it", async () => {
-    await expect400(await callRoute(tokenOne, "/auth/token/1%00/", { method: "DELETE", cookie, params: { id: "1\u0000" } }), "id", NO_CONTROL_CHARACTERS);
-    await expect400(await callRoute(notificationOne, "/auth/notifications/1%0A/", { method: "DELETE", cookie, params: { id: "1\n" } }), "id", NO_CONTROL_CHARACTERS);
+    await expect400(
+      await callRoute(tokenOne, "/auth/token/1%00/", { method: "DELETE", cookie, params: { id: "1\u0000" } }),
+      "id",
+      NO_CONTROL_CHARACTERS,
+    );
+    await expect400(
+      await callRoute(notificationOne, "/auth/notifications/1%0A/", { method: "DELETE", cookie, params: { id: "1\n" } }),
+      "id",
+      NO_CONTROL_CHARACTERS,
+    );
   });
 });
 
@@ -118,7 +160,11 @@ describe("api/error_report/", () => {
     const lines: string[] = [];
     vi.spyOn(console, "error").mockImplementation((line: string) => void lines.push(line));
     const forged = "boom\n2026-01-01T00:00:00.000Z ERROR admin password changed\r\u2028";
-    const res = await callRoute(errorReport, "/api/error_report/", { method: "POST", body: { message: forged + "x".repeat(1000), stacktrace: "at f (a.js:1:2)\nat g (b.js:3:4)", url: "/flow-explorer" }, cookie });
+    const res = await callRoute(errorReport, "/api/error_report/", {
+      method: "POST",
+      body: { message: forged + "x".repeat(1000), stacktrace: "at f (a.js:1:2)\nat g (b.js:3:4)", url: "/flow-explorer" },
+      cookie,
+    });
     expect(res.status).toBe(200);
     const logged = lines.filter((l) => l.includes("client error reported"));
     expect(logged).toHaveLength(1);
@@ -128,11 +174,16 @@ describe("api/error_report/", () => {
     // The stored report keeps the stack trace's lines; a URL with a line break is refused.
     const [stored] = await stores.pg.db.select().from(errorReports).where(eq(errorReports.userId, adminId));
     expect(stored.stacktrace).toBe("at f (a.js:1:2)\nat g (b.js:3:4)");
-    await expect400(await callRoute(errorReport, "/api/error_report/", { method: "POST", body: { message: "x", url: "/a\nb" }, cookie }), "url", NO_CONTROL_CHARACTERS);
+    await expect400(
+      await callRoute(errorReport, "/api/error_report/", { method: "POST", body: { message: "x", url: "/a\nb" }, cookie }),
+      "url",
+      NO_CONTROL_CHARACTERS,
+    );
   });
 
   it("is throttled per user, and per client for anonymous callers: 429 with Retry-After", async () => {
-    const report = (who: string) => callRoute(errorReport, "/api/error_report/", { method: "POST", body: { message: "loop" }, cookie: who });
+    const report = (who: string) =>
+      callRoute(errorReport, "/api/error_report/", { method: "POST", body: { message: "loop" }, cookie: who });
     for (let i = 0; i < ERROR_REPORT_RATE.perAddress; i++) expect((await report(cookie)).status).toBe(200);
     const limited = await report(cookie);
     expect(limited.status).toBe(429);

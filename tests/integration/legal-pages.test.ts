@@ -26,7 +26,10 @@ beforeAll(async () => {
   stores = await openTestStores();
   useServicesForTests(stores);
   const db = stores.pg.db;
-  const [a] = await db.insert(users).values({ email: "staff@legal.test", firstName: "S", isStaff: true, hasConsented: true }).returning({ id: users.id });
+  const [a] = await db
+    .insert(users)
+    .values({ email: "staff@legal.test", firstName: "S", isStaff: true, hasConsented: true })
+    .returning({ id: users.id });
   const [m] = await db.insert(users).values({ email: "mod@legal.test", firstName: "M", hasConsented: true }).returning({ id: users.id });
   const moderators = (await db.select().from(groups)).find((g) => g.name === MODERATORS_GROUP)!;
   await db.insert(userGroups).values({ userId: m.id, groupId: moderators.id });
@@ -50,7 +53,15 @@ describe("public legal pages", () => {
   it("show the texts staff save in the site settings", async () => {
     const saved = await runRoute(
       siteSettingsPage.action,
-      formRequest("/site-settings", { intent: "legal", imprint_text: "# Operator\nflowlens Demo Carrier\n\n<script>alert(1)</script>", privacy_policy_text: "We keep logs 7 days." }, admin),
+      formRequest(
+        "/site-settings",
+        {
+          intent: "legal",
+          imprint_text: "# Operator\nflowlens Demo Carrier\n\n<script>alert(1)</script>",
+          privacy_policy_text: "We keep logs 7 days.",
+        },
+        admin,
+      ),
     );
     expect(saved.status).toBe(302);
     expect(saved.location).toBe("/site-settings?saved=legal");
@@ -59,17 +70,29 @@ describe("public legal pages", () => {
     const privacy = await runRoute(privacyPage.loader, getRequest("/privacy-policy"));
     expect(privacy.data).toEqual({ text: "We keep logs 7 days.", filledIn: true });
     const form = await runRoute(siteSettingsPage.loader, getRequest("/site-settings", admin));
-    expect(form.data.legal).toEqual({ imprint_text: "# Operator\nflowlens Demo Carrier\n\n<script>alert(1)</script>", privacy_policy_text: "We keep logs 7 days." });
+    expect(form.data.legal).toEqual({
+      imprint_text: "# Operator\nflowlens Demo Carrier\n\n<script>alert(1)</script>",
+      privacy_policy_text: "We keep logs 7 days.",
+    });
   });
 
   it("refuse moderators, NUL bytes and over-long texts", async () => {
-    const byModerator = await runRoute(siteSettingsPage.action, formRequest("/site-settings", { intent: "legal", imprint_text: "x", privacy_policy_text: "y" }, moderator));
+    const byModerator = await runRoute(
+      siteSettingsPage.action,
+      formRequest("/site-settings", { intent: "legal", imprint_text: "x", privacy_policy_text: "y" }, moderator),
+    );
     expect(byModerator.status).toBe(403);
-    const nul = await runRoute(siteSettingsPage.action, formRequest("/site-settings", { intent: "legal", imprint_text: "a\u0000b", privacy_policy_text: "" }, admin));
+    const nul = await runRoute(
+      siteSettingsPage.action,
+      formRequest("/site-settings", { intent: "legal", imprint_text: "a\u0000b", privacy_policy_text: "" }, admin),
+    );
     // The form reader refuses NUL in any field before the action looks at it, naming the field.
     expect(nul.status).toBe(400);
     expect(nul.data.errors.map((e: { field: string }) => e.field)).toEqual(["imprint_text"]);
-    const long = await runRoute(siteSettingsPage.action, formRequest("/site-settings", { intent: "legal", imprint_text: "", privacy_policy_text: "x".repeat(20_001) }, admin));
+    const long = await runRoute(
+      siteSettingsPage.action,
+      formRequest("/site-settings", { intent: "legal", imprint_text: "", privacy_policy_text: "x".repeat(20_001) }, admin),
+    );
     expect(long.status).toBe(400);
     expect(Object.keys(long.data.errors)).toEqual(["privacy_policy_text"]);
     const unchanged = await runRoute(privacyPage.loader, getRequest("/privacy-policy"));
@@ -82,12 +105,16 @@ describe("migration of the legal texts' columns", () => {
     // The migrations up to the one before the columns were added, in a folder of their own.
     const journalPath = path.join(PG_MIGRATIONS_DIR, "meta/_journal.json");
     const journal = JSON.parse(readFileSync(journalPath, "utf8")) as { entries: { tag: string }[] };
-    const adding = journal.entries.findIndex((e) => readFileSync(path.join(PG_MIGRATIONS_DIR, `${e.tag}.sql`), "utf8").includes('ADD COLUMN "imprint_text"'));
+    const adding = journal.entries.findIndex((e) =>
+      readFileSync(path.join(PG_MIGRATIONS_DIR, `${e.tag}.sql`), "utf8").includes('ADD COLUMN "imprint_text"'),
+    );
     expect(adding).toBeGreaterThan(0);
     const previous = mkdtempSync(path.join(tmpdir(), "flowlens-migrations-"));
     try {
       cpSync(PG_MIGRATIONS_DIR, previous, { recursive: true });
-      for (const file of readdirSync(previous)) if (file.endsWith(".sql") && !journal.entries.slice(0, adding).some((e) => `${e.tag}.sql` === file)) rmSync(path.join(previous, file));
+      for (const file of readdirSync(previous))
+        if (file.endsWith(".sql") && !journal.entries.slice(0, adding).some((e) => `${e.tag}.sql` === file))
+          rmSync(path.join(previous, file));
       writeFileSync(path.join(previous, "meta/_journal.json"), JSON.stringify({ ...journal, entries: journal.entries.slice(0, adding) }));
 
       const client = new PGlite();
@@ -97,7 +124,9 @@ describe("migration of the legal texts' columns", () => {
         `INSERT INTO site_settings (id, mandatory_2fa, welcome_page_enabled, as_name_of_deployment, enable_user_self_signup, public_looking_glass_enabled)
          VALUES (1, true, true, 'Example Carrier', true, true)`,
       );
-      const before = await client.query<{ column_name: string }>(`SELECT column_name FROM information_schema.columns WHERE table_name = 'site_settings'`);
+      const before = await client.query<{ column_name: string }>(
+        `SELECT column_name FROM information_schema.columns WHERE table_name = 'site_settings'`,
+      );
       expect(before.rows.map((r) => r.column_name)).not.toContain("imprint_text");
 
       await migrate(db, { migrationsFolder: PG_MIGRATIONS_DIR });

@@ -56,13 +56,15 @@ describe("login throttling", () => {
     const rows = await stores.pg.db.select().from(loginAttempts).where(eq(loginAttempts.email, "victim@throttle.test"));
     expect(rows.length).toBe(statuses.filter((s) => s === 401).length);
     // Once the limit is reached, the right password from that client waits too.
-    for (let i = rows.length; i < THROTTLE.perAccountAndClient; i++) expect((await login("victim@throttle.test", `more-${i}`, "203.0.113.9")).status).toBe(401);
+    for (let i = rows.length; i < THROTTLE.perAccountAndClient; i++)
+      expect((await login("victim@throttle.test", `more-${i}`, "203.0.113.9")).status).toBe(401);
     expect((await login("victim@throttle.test", PASSWORD, "203.0.113.9")).status).toBe(429);
   });
 
   it("after other clients' failures the right password from a fresh client still logs in (slowed, never locked)", async () => {
     for (let client = 0; client < 3; client++) {
-      for (let i = 0; i < THROTTLE.perAccountAndClient; i++) expect((await login("victim@throttle.test", `wrong-${i}`, `198.51.100.${client + 1}`)).status).toBe(401);
+      for (let i = 0; i < THROTTLE.perAccountAndClient; i++)
+        expect((await login("victim@throttle.test", `wrong-${i}`, `198.51.100.${client + 1}`)).status).toBe(401);
       expect((await login("victim@throttle.test", PASSWORD, `198.51.100.${client + 1}`)).status).toBe(429);
     }
     const failures = 3 * THROTTLE.perAccountAndClient;

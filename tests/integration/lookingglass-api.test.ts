@@ -25,10 +25,34 @@ import { openTestStores, type TestStores } from "../helpers/stores";
 const T0 = 1_790_000_000;
 
 const VANTAGE_POINTS = [
-  { key: "fra1", city: "Frankfurt", country: "Germany", router: "fra-er1", ip: "192.0.2.1", isPublic: true, description: "Frankfurt, Germany (1)" },
-  { key: "fra2", city: "Frankfurt", country: "Germany", router: "fra-er2", ip: "192.0.2.2", isPublic: true, description: "Frankfurt, Germany (2)" },
+  {
+    key: "fra1",
+    city: "Frankfurt",
+    country: "Germany",
+    router: "fra-er1",
+    ip: "192.0.2.1",
+    isPublic: true,
+    description: "Frankfurt, Germany (1)",
+  },
+  {
+    key: "fra2",
+    city: "Frankfurt",
+    country: "Germany",
+    router: "fra-er2",
+    ip: "192.0.2.2",
+    isPublic: true,
+    description: "Frankfurt, Germany (2)",
+  },
   { key: "ber1", city: "Berlin", country: "Germany", router: "ber-er1", ip: "192.0.2.3", isPublic: true, description: "Berlin, Germany" },
-  { key: "ham1", city: "Hamburg", country: "Germany", router: "ham-er1", ip: "192.0.2.4", isPublic: false, description: "Hamburg, Germany" },
+  {
+    key: "ham1",
+    city: "Hamburg",
+    country: "Germany",
+    router: "ham-er1",
+    ip: "192.0.2.4",
+    isPublic: false,
+    description: "Hamburg, Germany",
+  },
   { key: "lab1", city: "Lab", country: "Nowhere", router: "lab-er1", ip: "192.0.2.99", isPublic: false, description: "AS path lab" },
 ];
 
@@ -74,7 +98,14 @@ const ROWS: RibRow[] = (() => {
   // IPv4 nesting on fra1, with two paths (peers) for the /24 and a VRF of its own.
   rows.push(route("fra1", "10.0.0.0/8", T0, { as_path: [1299] }));
   rows.push(route("fra1", "10.1.0.0/16", T0, { as_path: [1299, 2914] }));
-  rows.push(route("fra1", "10.1.2.0/24", T0, { as_path: [3356, 64511], communities: ["64500:100", "64500:1001"], originator_id: "192.0.2.9", med: 20 }));
+  rows.push(
+    route("fra1", "10.1.2.0/24", T0, {
+      as_path: [3356, 64511],
+      communities: ["64500:100", "64500:1001"],
+      originator_id: "192.0.2.9",
+      med: 20,
+    }),
+  );
   rows.push(route("fra1", "10.1.2.0/24", T0 + 60, { peer_ip: "198.51.100.7", peer_asn: 174, as_path: [174, 64511], local_pref: 150 }));
   rows.push(route("fra1", "10.1.0.0/16", T0, { route_distinguisher: "64500:1", as_path: [64512] }));
   // fra2: the /24 was withdrawn, so the /16 is its longest match; the /8 was re-announced with a new path.
@@ -133,7 +164,9 @@ function expected(vps: string[], select: (rows: RibRow[]) => RibRow[]): Record<s
 function longestMatch(address: string) {
   return (rows: RibRow[]) => {
     const covering = rows.filter((r) => contains(r.prefix, address));
-    return covering.filter((r) => r.prefix_len === Math.max(...covering.filter((c) => c.route_distinguisher === r.route_distinguisher).map((c) => c.prefix_len)));
+    return covering.filter(
+      (r) => r.prefix_len === Math.max(...covering.filter((c) => c.route_distinguisher === r.route_distinguisher).map((c) => c.prefix_len)),
+    );
   };
 }
 
@@ -145,12 +178,14 @@ function moreSpecifics(prefix: string) {
 function actual(result: LookingGlassResult): Record<string, string[] | "none"> {
   const out: Record<string, string[] | "none"> = {};
   for (const [vp, rows] of Object.entries(result.results)) {
-    out[vp] = rows === "VantagePointWithNoData" ? "none" : rows.map((r) => `${r.RouteDistinguisher}|${r.Prefix}|${r["BGP as_path"]}`).sort();
+    out[vp] =
+      rows === "VantagePointWithNoData" ? "none" : rows.map((r) => `${r.RouteDistinguisher}|${r.Prefix}|${r["BGP as_path"]}`).sort();
   }
   return out;
 }
 
-const orNone = (model: Record<string, string[]>) => Object.fromEntries(Object.entries(model).map(([vp, rows]) => [vp, rows.length ? rows : "none"]));
+const orNone = (model: Record<string, string[]>) =>
+  Object.fromEntries(Object.entries(model).map(([vp, rows]) => [vp, rows.length ? rows : "none"]));
 
 // ---------------------------------------------------------------------------------------------------------------
 
@@ -158,8 +193,12 @@ let stores: TestStores;
 const uid = { lg: 0, noLg: 0 };
 
 async function createUser(email: string, permissions: ("PRIVATE_LOOKING_GLASS" | "CONTROL_PLANE")[]) {
-  const [row] = await stores.pg.db.insert(users).values({ email, firstName: "T", passwordHash: "!unusable", hasConsented: true }).returning({ id: users.id });
-  if (permissions.length) await stores.pg.db.insert(userPermissions).values(permissions.map((permission) => ({ userId: row.id, permission })));
+  const [row] = await stores.pg.db
+    .insert(users)
+    .values({ email, firstName: "T", passwordHash: "!unusable", hasConsented: true })
+    .returning({ id: users.id });
+  if (permissions.length)
+    await stores.pg.db.insert(userPermissions).values(permissions.map((permission) => ({ userId: row.id, permission })));
   return row.id;
 }
 
@@ -171,7 +210,8 @@ beforeAll(async () => {
   stores = await openTestStores();
   useServicesForTests(stores);
   await stores.pg.db.insert(vantagePoints).values(VANTAGE_POINTS.map((v) => ({ ...v, legacyDescription: v.router.toUpperCase() })));
-  for (let i = 0; i < ROWS.length; i += 5000) await stores.ch.client.insert({ table: "rib_entries", values: ROWS.slice(i, i + 5000), format: "JSONEachRow" });
+  for (let i = 0; i < ROWS.length; i += 5000)
+    await stores.ch.client.insert({ table: "rib_entries", values: ROWS.slice(i, i + 5000), format: "JSONEachRow" });
   uid.lg = await createUser("lg@lg.test", ["PRIVATE_LOOKING_GLASS"]);
   uid.noLg = await createUser("nolg@lg.test", ["CONTROL_PLANE"]);
 }, 120_000);
@@ -203,7 +243,11 @@ async function post(body: unknown, options: { userId?: number; csrf?: boolean; f
 async function getVantagePoints(userId?: number): Promise<Call> {
   const headers: Record<string, string> = { Accept: "application/json" };
   if (userId) headers.Cookie = await sessionCookie(stores, userId);
-  const res = await vantagePointsRoute.loader({ request: new Request(`${ORIGIN}/api/lookingglass/vantagepoints/`, { headers }), params: {}, context: {} });
+  const res = await vantagePointsRoute.loader({
+    request: new Request(`${ORIGIN}/api/lookingglass/vantagepoints/`, { headers }),
+    params: {},
+    context: {},
+  });
   return { status: res.status, headers: res.headers, data: await res.json() };
 }
 
@@ -232,7 +276,12 @@ describe("prefix queries (private variant)", () => {
 
   it("an address nobody routes: VantagePointWithNoData everywhere", async () => {
     const res = await post(ip("203.0.113.5"), { userId: uid.lg });
-    expect(res.data.results).toEqual({ fra1: "VantagePointWithNoData", fra2: "VantagePointWithNoData", ber1: "VantagePointWithNoData", ham1: "VantagePointWithNoData" });
+    expect(res.data.results).toEqual({
+      fra1: "VantagePointWithNoData",
+      fra2: "VantagePointWithNoData",
+      ber1: "VantagePointWithNoData",
+      ham1: "VantagePointWithNoData",
+    });
   });
 
   it("an IPv6 address: longest match, compressed term; IPv4-mapped IPv6 routes do not answer IPv4", async () => {
@@ -276,7 +325,12 @@ describe("AS path patterns on chDB (the unit test's table)", () => {
   const patterns = [...new Set(AS_PATH_CASES.map(([pattern]) => pattern))];
   it("every case of the table gives the same answer in ClickHouse", async () => {
     for (const pattern of patterns) {
-      const result = await runLookingGlassQuery(stores, { variant: "private", queryType: "AsPathQuery", queryTerm: pattern, vantagePoints: ["lab1"] });
+      const result = await runLookingGlassQuery(stores, {
+        variant: "private",
+        queryType: "AsPathQuery",
+        queryTerm: pattern,
+        vantagePoints: ["lab1"],
+      });
       const lab = result.results.lab1;
       const found = new Set(lab === "VantagePointWithNoData" ? [] : lab.map((r) => r.Prefix));
       for (const [casePattern, path, matches] of AS_PATH_CASES.filter(([p]) => p === pattern)) {
@@ -313,7 +367,13 @@ describe("result caps", () => {
   });
 
   it("a smaller limit (server function)", async () => {
-    const result = await runLookingGlassQuery(stores, { variant: "private", queryType: "IpPrefixQuery", queryTerm: "10.0.0.0/8", vantagePoints: ["fra1", "fra2"], limit: 4 });
+    const result = await runLookingGlassQuery(stores, {
+      variant: "private",
+      queryType: "IpPrefixQuery",
+      queryTerm: "10.0.0.0/8",
+      vantagePoints: ["fra1", "fra2"],
+      limit: 4,
+    });
     const model = expected(["fra1", "fra2"], moreSpecifics("10.0.0.0/8"));
     expect(result.results_maximum).toBe(model.fra1.length + model.fra2.length);
     expect(result.results_limit).toBe(4);
@@ -327,8 +387,14 @@ describe("bad input", () => {
     [ip("10.0.0.0/33"), "Network is not a CIDR or IP"],
     [ip(""), "Network is not a CIDR or IP"],
     [{ queryType: "PingQuery", queryTerm: "192.0.2.1", vantagePoints: ["fra1"] }, "PingQuery is a network command: use api/netcommand/."],
-    [{ queryType: "TRACEROUTE_QUERY", queryTerm: "192.0.2.1", vantagePoints: ["fra1"] }, "TracerouteQuery is a network command: use api/netcommand/."],
-    [{ queryType: "BogusQuery", queryTerm: "1", vantagePoints: ["fra1"] }, 'Unknown query type "BogusQuery": use AsPathQuery or IpPrefixQuery.'],
+    [
+      { queryType: "TRACEROUTE_QUERY", queryTerm: "192.0.2.1", vantagePoints: ["fra1"] },
+      "TracerouteQuery is a network command: use api/netcommand/.",
+    ],
+    [
+      { queryType: "BogusQuery", queryTerm: "1", vantagePoints: ["fra1"] },
+      'Unknown query type "BogusQuery": use AsPathQuery or IpPrefixQuery.',
+    ],
     [ip("10.0.0.1", ["nope"]), "Unknown vantage point: nope."],
   ])("%j → 400 %s", async (body, detail) => {
     const res = await post(body, { userId: uid.lg });
@@ -354,7 +420,17 @@ describe("vantage points", () => {
       ["ham1", "ham-er1 Hamburg, Germany"],
       ["lab1", "lab-er1 Lab, Nowhere"],
     ]);
-    expect(Object.keys(res.data[0]).sort()).toEqual(["city", "country", "description", "display_name", "id", "ip", "key", "legacy_description", "router"]);
+    expect(Object.keys(res.data[0]).sort()).toEqual([
+      "city",
+      "country",
+      "description",
+      "display_name",
+      "id",
+      "ip",
+      "key",
+      "legacy_description",
+      "router",
+    ]);
   });
 
   it("public: only public ones, 'City, Country' numbered when a city has several", async () => {
@@ -419,7 +495,11 @@ describe("public cache and rate limit", () => {
     await setPublicSite(true);
     const first = await post(ip("172.16.5.5", ["fra1"]));
     expect(first.data.results.fra1).toBe("VantagePointWithNoData");
-    await stores.ch.client.insert({ table: "rib_entries", values: [route("fra1", "172.16.0.0/12", T0 + 900, { as_path: [64499] })], format: "JSONEachRow" });
+    await stores.ch.client.insert({
+      table: "rib_entries",
+      values: [route("fra1", "172.16.0.0/12", T0 + 900, { as_path: [64499] })],
+      format: "JSONEachRow",
+    });
     const again = await post(ip("172.16.5.5", ["fra1"]));
     expect(again.data.results.fra1).toBe("VantagePointWithNoData");
     const priv = await post(ip("172.16.5.5", ["fra1"]), { userId: uid.lg });

@@ -24,18 +24,65 @@ import { openTestStores, type TestStores } from "../helpers/stores";
 
 const T0 = 1_790_000_000;
 const VPS = [
-  { key: "fra1", city: "Frankfurt", country: "Germany", router: "fra-er1", ip: "192.0.2.1", isPublic: true, description: "Frankfurt, Germany", legacyDescription: "FRA-ER1 Frankfurt" },
-  { key: "fra2", city: "Frankfurt", country: "Germany", router: "fra-er2", ip: "192.0.2.2", isPublic: true, description: "Frankfurt, Germany", legacyDescription: "FRA-ER2 Frankfurt" },
-  { key: "ham1", city: "Hamburg", country: "Germany", router: "ham-er1", ip: "192.0.2.4", isPublic: false, description: "Hamburg, Germany", legacyDescription: "HAM-ER1 Hamburg" },
+  {
+    key: "fra1",
+    city: "Frankfurt",
+    country: "Germany",
+    router: "fra-er1",
+    ip: "192.0.2.1",
+    isPublic: true,
+    description: "Frankfurt, Germany",
+    legacyDescription: "FRA-ER1 Frankfurt",
+  },
+  {
+    key: "fra2",
+    city: "Frankfurt",
+    country: "Germany",
+    router: "fra-er2",
+    ip: "192.0.2.2",
+    isPublic: true,
+    description: "Frankfurt, Germany",
+    legacyDescription: "FRA-ER2 Frankfurt",
+  },
+  {
+    key: "ham1",
+    city: "Hamburg",
+    country: "Germany",
+    router: "ham-er1",
+    ip: "192.0.2.4",
+    isPublic: false,
+    description: "Hamburg, Germany",
+    legacyDescription: "HAM-ER1 Hamburg",
+  },
 ];
 
 function rib(vp: string, prefix: string, extra: Partial<RibRow> = {}): RibRow {
   const parsed = parsePrefix(prefix);
   return {
-    timestamp: T0, vantage_point: vp, router_ip: VPS.find((v) => v.key === vp)!.ip, peer_ip: "198.51.100.1", peer_asn: 3356, route_distinguisher: "",
-    prefix, prefix_addr: prefix.split("/")[0], prefix_len: parsed.length, afi: 1, safi: 1, is_withdrawn: 0, as_path: [3356, 15169], as_path_set: [],
-    as_confed_seq: [], local_pref: 100, med: 0, bgp_next_hop: "198.51.100.1", origin: "IGP", aggregator: "", originator_id: "192.0.2.9",
-    communities: ["64500:100"], expire_at: 0, ...extra,
+    timestamp: T0,
+    vantage_point: vp,
+    router_ip: VPS.find((v) => v.key === vp)!.ip,
+    peer_ip: "198.51.100.1",
+    peer_asn: 3356,
+    route_distinguisher: "",
+    prefix,
+    prefix_addr: prefix.split("/")[0],
+    prefix_len: parsed.length,
+    afi: 1,
+    safi: 1,
+    is_withdrawn: 0,
+    as_path: [3356, 15169],
+    as_path_set: [],
+    as_confed_seq: [],
+    local_pref: 100,
+    med: 0,
+    bgp_next_hop: "198.51.100.1",
+    origin: "IGP",
+    aggregator: "",
+    originator_id: "192.0.2.9",
+    communities: ["64500:100"],
+    expire_at: 0,
+    ...extra,
   };
 }
 
@@ -51,8 +98,12 @@ let stores: TestStores;
 const cookies = { lg: "", noLg: "" };
 
 async function createUser(email: string, permissions: "PRIVATE_LOOKING_GLASS"[]) {
-  const [row] = await stores.pg.db.insert(users).values({ email, firstName: "T", passwordHash: "!unusable", hasConsented: true }).returning({ id: users.id });
-  if (permissions.length) await stores.pg.db.insert(userPermissions).values(permissions.map((permission) => ({ userId: row.id, permission })));
+  const [row] = await stores.pg.db
+    .insert(users)
+    .values({ email, firstName: "T", passwordHash: "!unusable", hasConsented: true })
+    .returning({ id: users.id });
+  if (permissions.length)
+    await stores.pg.db.insert(userPermissions).values(permissions.map((permission) => ({ userId: row.id, permission })));
   return sessionCookie(stores, row.id);
 }
 
@@ -89,7 +140,11 @@ describe("private Looking Glass screen", () => {
   it("lists every vantage point by 'Router City, Country' and shows the before-submit state", async () => {
     const { status, data } = await runRoute(privateRoute.loader, getRequest("/lookingglass", cookies.lg));
     expect(status).toBe(200);
-    expect(data.page.vantagePoints.map((v: { display_name: string }) => v.display_name)).toEqual(["fra-er1 Frankfurt, Germany", "fra-er2 Frankfurt, Germany", "ham-er1 Hamburg, Germany"]);
+    expect(data.page.vantagePoints.map((v: { display_name: string }) => v.display_name)).toEqual([
+      "fra-er1 Frankfurt, Germany",
+      "fra-er2 Frankfurt, Germany",
+      "ham-er1 Hamburg, Germany",
+    ]);
     expect(data.page.submitted).toBe(false);
     expect(data.page.run.status).toBe("IDLE");
   });
@@ -121,17 +176,23 @@ describe("private Looking Glass screen", () => {
     const url = `/lookingglass?${query({ selectedVantagePoints: '["all"]', queryType: "IpPrefixQuery", queryTerm: "172.16.0.1" })}`;
     const { data } = await runRoute(privateRoute.loader, getRequest(url, cookies.lg));
     expect(data.page.run.status).toBe("NO_DATA");
-    expect(data.page.run.notices).toEqual([{ kind: "error", message: "None of the selected vantage points has data for this search. Try with other parameters." }]);
+    expect(data.page.run.notices).toEqual([
+      { kind: "error", message: "None of the selected vantage points has data for this search. Try with other parameters." },
+    ]);
     const one = `/lookingglass?${query({ selectedVantagePoints: '["fra1"]', queryType: "IpPrefixQuery", queryTerm: "172.16.0.1" })}`;
     const single = await runRoute(privateRoute.loader, getRequest(one, cookies.lg));
-    expect(single.data.page.run.notices).toEqual([{ kind: "error", message: "No data found for search at fra-er1 Frankfurt, Germany. Try with other parameters." }]);
+    expect(single.data.page.run.notices).toEqual([
+      { kind: "error", message: "No data found for search at fra-er1 Frankfurt, Germany. Try with other parameters." },
+    ]);
   });
 
   it("names every vantage point without data in one warning when others had rows", async () => {
     const url = `/lookingglass?${query({ selectedVantagePoints: '["all"]', queryType: "IpPrefixQuery", queryTerm: "10.1.0.1" })}`;
     const { data } = await runRoute(privateRoute.loader, getRequest(url, cookies.lg));
     expect(data.page.run.status).toBe("COMPLETED");
-    expect(data.page.run.notices).toEqual([{ kind: "warning", message: "No data found for search at fra-er2 Frankfurt, Germany and ham-er1 Hamburg, Germany." }]);
+    expect(data.page.run.notices).toEqual([
+      { kind: "warning", message: "No data found for search at fra-er2 Frankfurt, Germany and ham-er1 Hamburg, Germany." },
+    ]);
   });
 });
 
@@ -146,7 +207,10 @@ describe("public Looking Glass page", () => {
     await setPublic(true);
     const { status, data } = await runRoute(publicRoute.loader, getRequest("/public/lookingglass"));
     expect(status).toBe(200);
-    expect(data.page.vantagePoints.map((v: { display_name: string }) => v.display_name)).toEqual(["Frankfurt, Germany 1", "Frankfurt, Germany 2"]);
+    expect(data.page.vantagePoints.map((v: { display_name: string }) => v.display_name)).toEqual([
+      "Frankfurt, Germany 1",
+      "Frankfurt, Germany 2",
+    ]);
   });
 
   it("answers a GET form submission (one parameter per box) without private vantage points or columns", async () => {
@@ -198,7 +262,14 @@ describe("ping without JavaScript", () => {
       const first = await runRoute(publicRoute.loader, getRequest(`/public/lookingglass?${search}`));
       expect(first.data.page.canInvokeNetcommandApi).toBe(true);
       // No job runner in this process: the jobs are still pending after the wait.
-      expect(first.data.page.jobs.map((j: { vantagePoint: string; ip: string; destination: string; state: string }) => [j.vantagePoint, j.ip, j.destination, j.state])).toEqual([
+      expect(
+        first.data.page.jobs.map((j: { vantagePoint: string; ip: string; destination: string; state: string }) => [
+          j.vantagePoint,
+          j.ip,
+          j.destination,
+          j.state,
+        ]),
+      ).toEqual([
         ["Frankfurt, Germany 1", "192.0.2.1", "1.1.1.1", "PENDING"],
         ["Frankfurt, Germany 2", "192.0.2.2", "1.1.1.1", "PENDING"],
       ]);
@@ -236,12 +307,22 @@ describe("Looking Glass export", () => {
 
   it("exports the private csv with the user's delimiter and times in the user's timezone", async () => {
     const [user] = await stores.pg.db.select({ id: users.id }).from(users).where(eq(users.email, "lg@screens.test"));
-    const csv = async () => String((await runRoute(exportRoute.loader, getRequest(`/api/lookingglass/export?${state}&format=csv`, cookies.lg))).data).trim().split("\r\n");
+    const csv = async () =>
+      String((await runRoute(exportRoute.loader, getRequest(`/api/lookingglass/export?${state}&format=csv`, cookies.lg))).data)
+        .trim()
+        .split("\r\n");
     // The default setting is a comma.
-    expect((await csv())[0]).toBe("Vantage point,Prefix,Route distinguisher,AS path,Local preference,MED,Next hop,Communities,Originator ID,Last update (UTC)");
-    await stores.pg.db.insert(userSettings).values({ userId: user.id, csvDelimiter: ";", timezone: "Europe/Berlin" }).onConflictDoUpdate({ target: userSettings.userId, set: { csvDelimiter: ";", timezone: "Europe/Berlin" } });
+    expect((await csv())[0]).toBe(
+      "Vantage point,Prefix,Route distinguisher,AS path,Local preference,MED,Next hop,Communities,Originator ID,Last update (UTC)",
+    );
+    await stores.pg.db
+      .insert(userSettings)
+      .values({ userId: user.id, csvDelimiter: ";", timezone: "Europe/Berlin" })
+      .onConflictDoUpdate({ target: userSettings.userId, set: { csvDelimiter: ";", timezone: "Europe/Berlin" } });
     const lines = await csv();
-    expect(lines[0]).toBe("Vantage point;Prefix;Route distinguisher;AS path;Local preference;MED;Next hop;Communities;Originator ID;Last update (Europe/Berlin)");
+    expect(lines[0]).toBe(
+      "Vantage point;Prefix;Route distinguisher;AS path;Local preference;MED;Next hop;Communities;Originator ID;Last update (Europe/Berlin)",
+    );
     // T0 = 2026-09-21 14:13:20 UTC = 16:13 in Berlin.
     expect(lines[1]).toMatch(/;21\.09\.2026 16:13$/);
     await stores.pg.db.update(userSettings).set({ csvDelimiter: ",", timezone: "UTC" }).where(eq(userSettings.userId, user.id));
@@ -249,7 +330,10 @@ describe("Looking Glass export", () => {
 
   it("names the export file after the day in the user's timezone (yyyyMMdd)", async () => {
     const [user] = await stores.pg.db.select({ id: users.id }).from(users).where(eq(users.email, "lg@screens.test"));
-    await stores.pg.db.insert(userSettings).values({ userId: user.id, timezone: "Pacific/Auckland" }).onConflictDoUpdate({ target: userSettings.userId, set: { timezone: "Pacific/Auckland" } });
+    await stores.pg.db
+      .insert(userSettings)
+      .values({ userId: user.id, timezone: "Pacific/Auckland" })
+      .onConflictDoUpdate({ target: userSettings.userId, set: { timezone: "Pacific/Auckland" } });
     // Late in the UTC day, when Auckland (UTC+12 or +13) is already on the next one; only Date is faked,
     // to yesterday (UTC), so the session made with the real clock is still valid.
     const yesterday = new Date(Date.now() - 86_400_000);
@@ -268,9 +352,22 @@ describe("Looking Glass export", () => {
 
   it("csv cells from routing data that would start a spreadsheet formula arrive as text with a leading apostrophe", async () => {
     // A vantage point whose router and city were written as formulas, holding a prefix no other test asks for.
-    const evil = { key: "evil1", city: "@SUM(1+1)", country: "Germany", router: '=HYPERLINK("http://x","click")', ip: "192.0.2.66", isPublic: true, description: "", legacyDescription: "" };
+    const evil = {
+      key: "evil1",
+      city: "@SUM(1+1)",
+      country: "Germany",
+      router: '=HYPERLINK("http://x","click")',
+      ip: "192.0.2.66",
+      isPublic: true,
+      description: "",
+      legacyDescription: "",
+    };
     await stores.pg.db.insert(vantagePoints).values(evil);
-    await stores.ch.client.insert({ table: "rib_entries", values: [{ ...rib("fra1", "10.66.0.0/24"), vantage_point: evil.key, router_ip: evil.ip }], format: "JSONEachRow" });
+    await stores.ch.client.insert({
+      table: "rib_entries",
+      values: [{ ...rib("fra1", "10.66.0.0/24"), vantage_point: evil.key, router_ip: evil.ip }],
+      format: "JSONEachRow",
+    });
     try {
       const evilQuery = query({ selectedVantagePoints: '["all"]', queryType: "IpPrefixQuery", queryTerm: "10.66.0.0/24" });
       const download = async (path: string, cookie?: string) => {
@@ -295,19 +392,33 @@ describe("Looking Glass export", () => {
   });
 
   it("exports the private table as xlsx and png; refuses png to the public and empty tables", async () => {
-    const xlsx = await exportRoute.loader({ request: getRequest(`/api/lookingglass/export?${state}&format=xlsx`, cookies.lg), params: {}, context: {} } as never) as Response;
+    const xlsx = (await exportRoute.loader({
+      request: getRequest(`/api/lookingglass/export?${state}&format=xlsx`, cookies.lg),
+      params: {},
+      context: {},
+    } as never)) as Response;
     expect(xlsx.status).toBe(200);
     const sheet = XLSX.read(new Uint8Array(await xlsx.arrayBuffer()));
     const rows = XLSX.utils.sheet_to_json<Record<string, unknown>>(sheet.Sheets[sheet.SheetNames[0]]);
     expect(rows).toHaveLength(3);
     expect(rows.map((r) => r["Communities"]).sort()).toEqual(["64500:1 64500:2", "64500:100", "64500:100"]);
-    const png = await exportRoute.loader({ request: getRequest(`/api/lookingglass/export?${state}&format=png`, cookies.lg), params: {}, context: {} } as never) as Response;
+    const png = (await exportRoute.loader({
+      request: getRequest(`/api/lookingglass/export?${state}&format=png`, cookies.lg),
+      params: {},
+      context: {},
+    } as never)) as Response;
     expect(png.headers.get("Content-Type")).toBe("image/png");
     expect([...new Uint8Array(await png.arrayBuffer()).slice(1, 4)].map((c) => String.fromCharCode(c)).join("")).toBe("PNG");
     await setPublic(true);
     const publicPng = await runRoute(exportRoute.loader, getRequest(`/api/lookingglass/export?${state}&variant=public&format=png`));
     expect(publicPng.status).toBe(400);
-    const empty = await runRoute(exportRoute.loader, getRequest(`/api/lookingglass/export?${query({ selectedVantagePoints: '["all"]', queryType: "IpPrefixQuery", queryTerm: "172.16.0.0/12" })}&format=csv`, cookies.lg));
+    const empty = await runRoute(
+      exportRoute.loader,
+      getRequest(
+        `/api/lookingglass/export?${query({ selectedVantagePoints: '["all"]', queryType: "IpPrefixQuery", queryTerm: "172.16.0.0/12" })}&format=csv`,
+        cookies.lg,
+      ),
+    );
     expect(empty.status).toBe(400);
     expect(empty.data.detail).toBe(MESSAGES.emptyTableExport);
   });

@@ -45,19 +45,38 @@ const cookies = { alice: "", bob: "", carol: "", dave: "" };
 const STAFF_RANGES = "127.0.0.0/8";
 const ALICE_SCOPE: NetcommandScope = { vantagePoints: "all", allowedInternalRanges: parseAllowedRanges(STAFF_RANGES) };
 
-const PING = (target = "127.0.0.1", networkElement = "lab-local") => ({ networkElement, protocol: null, queryType: "PingQuery", sourceAddress: null, targetAddress: target });
+const PING = (target = "127.0.0.1", networkElement = "lab-local") => ({
+  networkElement,
+  protocol: null,
+  queryType: "PingQuery",
+  sourceAddress: null,
+  targetAddress: target,
+});
 const jobCount = async () => Number((await stores.pg.db.select({ n: sql<number>`count(*)` }).from(netcommandJobs))[0].n);
 const stateOf = async (id: string) => (await stores.pg.db.select().from(netcommandJobs).where(eq(netcommandJobs.id, id)))[0];
-const post = (body: unknown, cookie?: string, extra: { csrf?: boolean } = {}) => callRoute(createRoute, "/api/netcommand/", { method: "POST", body, cookie, ...extra });
+const post = (body: unknown, cookie?: string, extra: { csrf?: boolean } = {}) =>
+  callRoute(createRoute, "/api/netcommand/", { method: "POST", body, cookie, ...extra });
 const get = (id: string, cookie?: string) => callRoute(jobRoute, `/api/netcommand/${id}/`, { cookie, params: { jobId: id } });
 
-async function createUser(email: string, withFlag: boolean, options: { isStaff?: boolean; privateLookingGlass?: boolean } = {}): Promise<number> {
+async function createUser(
+  email: string,
+  withFlag: boolean,
+  options: { isStaff?: boolean; privateLookingGlass?: boolean } = {},
+): Promise<number> {
   const [row] = await stores.pg.db
     .insert(users)
-    .values({ email, firstName: email, passwordHash: "unused", hasConsented: true, consentedAt: new Date(), isStaff: options.isStaff ?? false })
+    .values({
+      email,
+      firstName: email,
+      passwordHash: "unused",
+      hasConsented: true,
+      consentedAt: new Date(),
+      isStaff: options.isStaff ?? false,
+    })
     .returning({ id: users.id });
   if (withFlag) await stores.pg.db.insert(userFeatureFlags).values({ userId: row.id, flag: "canInvokeNetcommandApi" });
-  if (options.privateLookingGlass) await stores.pg.db.insert(userPermissions).values({ userId: row.id, permission: "PRIVATE_LOOKING_GLASS" });
+  if (options.privateLookingGlass)
+    await stores.pg.db.insert(userPermissions).values({ userId: row.id, permission: "PRIVATE_LOOKING_GLASS" });
   return row.id;
 }
 
@@ -109,7 +128,10 @@ describe("a ping to 127.0.0.1", () => {
       // The browser's client, its fetch answered by the two route modules with alice's session.
       const client = createApiClient({
         fetch: async (url, init) => {
-          const request = new Request(`${ORIGIN}${url}`, { ...init, headers: { ...(init.headers as Record<string, string>), Cookie: cookies.alice, "X-CSRFToken": CSRF_TOKEN } });
+          const request = new Request(`${ORIGIN}${url}`, {
+            ...init,
+            headers: { ...(init.headers as Record<string, string>), Cookie: cookies.alice, "X-CSRFToken": CSRF_TOKEN },
+          });
           const jobId = /^\/api\/netcommand\/([^/]+)\/$/.exec(url)?.[1];
           const module = jobId ? jobRoute : createRoute;
           const handler = (request.method === "GET" ? module.loader : module.action) as (a: unknown) => Promise<Response>;
@@ -117,7 +139,11 @@ describe("a ping to 127.0.0.1", () => {
         },
       });
       const seen: NetcommandJob[] = [];
-      const outcome = await runNetcommand(client, { networkElement: "lab-local", queryType: "PingQuery", targetAddress: "127.0.0.1" }, { pollIntervalMs: 200, onUpdate: (j) => seen.push(j) });
+      const outcome = await runNetcommand(
+        client,
+        { networkElement: "lab-local", queryType: "PingQuery", targetAddress: "127.0.0.1" },
+        { pollIntervalMs: 200, onUpdate: (j) => seen.push(j) },
+      );
       expect(outcome.status).toBe("Completed");
       const job = (outcome as { job: NetcommandJob }).job;
       expect(job.state, job.result).toBe("SUCCESS");
@@ -126,10 +152,21 @@ describe("a ping to 127.0.0.1", () => {
       expect(seen[0].state).toBe("PENDING");
 
       const [row] = await stores.pg.db.select().from(netcommandJobs);
-      expect(row).toMatchObject({ state: "SUCCESS", queryType: "PingQuery", vantagePoint: "lab-local", targetAddress: "127.0.0.1", ownerUserId: ids.alice, attempts: 1, workerId: runner.workerId });
+      expect(row).toMatchObject({
+        state: "SUCCESS",
+        queryType: "PingQuery",
+        vantagePoint: "lab-local",
+        targetAddress: "127.0.0.1",
+        ownerUserId: ids.alice,
+        attempts: 1,
+        workerId: runner.workerId,
+      });
       expect(row.startedAt!.getTime()).toBeGreaterThanOrEqual(row.createdAt.getTime());
       expect(row.finishedAt!.getTime()).toBeGreaterThanOrEqual(row.startedAt!.getTime());
-      expect(await readNetcommandJob(stores, row.id, { userId: ids.alice, visitor: null, clientAddress: "unknown" })).toEqual({ state: "SUCCESS", result: row.result });
+      expect(await readNetcommandJob(stores, row.id, { userId: ids.alice, visitor: null, clientAddress: "unknown" })).toEqual({
+        state: "SUCCESS",
+        result: row.result,
+      });
     } finally {
       await runner.stop();
     }
@@ -140,8 +177,21 @@ describe("job states in PostgreSQL", () => {
   const alice = (): JobOwner => ({ userId: ids.alice, visitor: null, clientAddress: "unknown" });
 
   it("PENDING → STARTED → SUCCESS, each step written as it happens", async () => {
-    const { jobID } = await createNetcommandJob(stores, { owner: alice(), scope: ALICE_SCOPE, networkElement: "lab-r1", queryType: "TRACEROUTE_QUERY", targetAddress: "2A00:1450::1" });
-    expect(await stateOf(jobID)).toMatchObject({ state: "PENDING", attempts: 0, vantagePoint: "lab-local", queryType: "TracerouteQuery", targetAddress: "2a00:1450::1", startedAt: null });
+    const { jobID } = await createNetcommandJob(stores, {
+      owner: alice(),
+      scope: ALICE_SCOPE,
+      networkElement: "lab-r1",
+      queryType: "TRACEROUTE_QUERY",
+      targetAddress: "2A00:1450::1",
+    });
+    expect(await stateOf(jobID)).toMatchObject({
+      state: "PENDING",
+      attempts: 0,
+      vantagePoint: "lab-local",
+      queryType: "TracerouteQuery",
+      targetAddress: "2a00:1450::1",
+      startedAt: null,
+    });
     expect((await get(jobID, cookies.alice)).status).toBe(200);
     expect(await (await get(jobID, cookies.alice)).json()).toEqual({ state: "PENDING", result: "" });
 
@@ -158,10 +208,18 @@ describe("job states in PostgreSQL", () => {
   });
 
   it("a transient failure is retried once after a delay, then the job fails with the reason", async () => {
-    const { jobID } = await createNetcommandJob(stores, { owner: alice(), scope: ALICE_SCOPE, networkElement: "lab-local", queryType: "PingQuery", targetAddress: "9.9.9.9" });
+    const { jobID } = await createNetcommandJob(stores, {
+      owner: alice(),
+      scope: ALICE_SCOPE,
+      networkElement: "lab-local",
+      queryType: "PingQuery",
+      targetAddress: "9.9.9.9",
+    });
     const first = (await claimNextJob(stores.pg.db, "worker-a"))!;
     const now = new Date();
-    expect(await finishJob(stores.pg.db, first, { ok: false, message: "Could not connect to the router.", transient: true }, now)).toBe("RETRY");
+    expect(await finishJob(stores.pg.db, first, { ok: false, message: "Could not connect to the router.", transient: true }, now)).toBe(
+      "RETRY",
+    );
     expect(await stateOf(jobID)).toMatchObject({ state: "RETRY", result: "Could not connect to the router." });
     expect(await (await get(jobID, cookies.alice)).json()).toEqual({ state: "RETRY", result: "Could not connect to the router." });
     expect(await claimNextJob(stores.pg.db, "worker-b", new Date(now.getTime() + RETRY_DELAY_MS - 100))).toBeNull();
@@ -170,18 +228,29 @@ describe("job states in PostgreSQL", () => {
     // The first worker, late, can no longer write.
     await finishJob(stores.pg.db, first, { ok: true, output: "late" });
     expect((await stateOf(jobID)).state).toBe("STARTED");
-    expect(await finishJob(stores.pg.db, second, { ok: false, message: "Could not connect to the router.", transient: true })).toBe("FAILURE");
+    expect(await finishJob(stores.pg.db, second, { ok: false, message: "Could not connect to the router.", transient: true })).toBe(
+      "FAILURE",
+    );
     expect(await (await get(jobID, cookies.alice)).json()).toEqual({ state: "FAILURE", result: "Could not connect to the router." });
   });
 
   it("the worker stores a missing tool as FAILURE with what to install", async () => {
-    const { jobID } = await createNetcommandJob(stores, { owner: alice(), scope: ALICE_SCOPE, networkElement: "lab-local", queryType: "PingQuery", targetAddress: "9.9.9.9" });
+    const { jobID } = await createNetcommandJob(stores, {
+      owner: alice(),
+      scope: ALICE_SCOPE,
+      networkElement: "lab-local",
+      queryType: "PingQuery",
+      targetAddress: "9.9.9.9",
+    });
     const enoent = () => {
       throw Object.assign(new Error("spawn ping ENOENT"), { code: "ENOENT" });
     };
     const runner = new NetcommandRunner(stores, { pollIntervalMs: 50, spawn: enoent }).start();
     try {
-      expect(await waitForJob(stores, jobID, 10_000, 50)).toEqual({ state: "FAILURE", result: "ping is not installed on the server (install iputils-ping)." });
+      expect(await waitForJob(stores, jobID, 10_000, 50)).toEqual({
+        state: "FAILURE",
+        result: "ping is not installed on the server (install iputils-ping).",
+      });
     } finally {
       await runner.stop();
     }
@@ -190,7 +259,15 @@ describe("job states in PostgreSQL", () => {
   it("STARTED jobs of a server that died are run again once, then failed", async () => {
     const old = new Date(Date.now() - STALE_AFTER_MS - 60_000);
     const fresh = new Date(Date.now() - 10_000);
-    const base = { queryType: "PingQuery" as const, vantagePoint: "lab-local", targetAddress: "9.9.9.9", ownerUserId: ids.alice, clientAddress: "unknown", state: "STARTED" as const, workerId: "dead" };
+    const base = {
+      queryType: "PingQuery" as const,
+      vantagePoint: "lab-local",
+      targetAddress: "9.9.9.9",
+      ownerUserId: ids.alice,
+      clientAddress: "unknown",
+      state: "STARTED" as const,
+      workerId: "dead",
+    };
     const [once, twice, running] = await stores.pg.db
       .insert(netcommandJobs)
       .values([
@@ -238,8 +315,18 @@ describe("POST api/netcommand/ and GET api/netcommand/{jobId}/", () => {
     ["a host name", PING("localhost"), "targetAddress", MESSAGES.invalidIpAddress],
     ["no target", { networkElement: "lab-local", queryType: "PingQuery" }, "targetAddress", MESSAGES.invalidIpAddress],
     ["an unknown vantage point", PING("127.0.0.1", "nowhere"), "networkElement", 'Unknown vantage point "nowhere".'],
-    ["a routing query type", { ...PING(), queryType: "AsPathQuery" }, "queryType", 'Unknown query type "AsPathQuery": use PingQuery or TracerouteQuery.'],
-    ["a source address", { ...PING(), sourceAddress: "192.0.2.1" }, "sourceAddress", "sourceAddress must be null: the vantage point uses its own address."],
+    [
+      "a routing query type",
+      { ...PING(), queryType: "AsPathQuery" },
+      "queryType",
+      'Unknown query type "AsPathQuery": use PingQuery or TracerouteQuery.',
+    ],
+    [
+      "a source address",
+      { ...PING(), sourceAddress: "192.0.2.1" },
+      "sourceAddress",
+      "sourceAddress must be null: the vantage point uses its own address.",
+    ],
   ])("answers 400 for %s, and stores nothing", async (_name, body, field, message) => {
     const res = await post(body, cookies.alice);
     expect(res.status).toBe(400);
@@ -292,24 +379,40 @@ describe("POST api/netcommand/ and GET api/netcommand/{jobId}/", () => {
     const busy = await post(PING(), cookies.alice);
     expect(busy.status).toBe(429);
     expect(busy.headers.get("Retry-After")).toBe(String(NETCOMMAND_LIMITS.runningRetryAfterSeconds));
-    expect((await busy.json()).detail).toBe("Too many network commands at once: at most 3 may run at the same time. Please try again when one has finished.");
+    expect((await busy.json()).detail).toBe(
+      "Too many network commands at once: at most 3 may run at the same time. Please try again when one has finished.",
+    );
     // Bob is not affected by alice's jobs.
     expect((await post(PING("9.9.9.9"), cookies.bob)).status).toBe(200);
 
     // Finished jobs still count within the window: alice reaches 20 in 10 minutes.
     const created = new Date(Date.now() - 4 * 60_000);
-    await stores.pg.db.update(netcommandJobs).set({ state: "SUCCESS", createdAt: created }).where(eq(netcommandJobs.ownerUserId, ids.alice));
+    await stores.pg.db
+      .update(netcommandJobs)
+      .set({ state: "SUCCESS", createdAt: created })
+      .where(eq(netcommandJobs.ownerUserId, ids.alice));
     const more = NETCOMMAND_LIMITS.perUser.perWindow - NETCOMMAND_LIMITS.perUser.running;
-    await stores.pg.db.insert(netcommandJobs).values(
-      Array.from({ length: more }, () => ({ queryType: "PingQuery" as const, vantagePoint: "lab-local", targetAddress: "127.0.0.1", ownerUserId: ids.alice, clientAddress: "unknown", state: "SUCCESS" as const })),
-    );
+    await stores.pg.db
+      .insert(netcommandJobs)
+      .values(
+        Array.from({ length: more }, () => ({
+          queryType: "PingQuery" as const,
+          vantagePoint: "lab-local",
+          targetAddress: "127.0.0.1",
+          ownerUserId: ids.alice,
+          clientAddress: "unknown",
+          state: "SUCCESS" as const,
+        })),
+      );
     const full = await post(PING(), cookies.alice);
     expect(full.status).toBe(429);
     const retryAfter = Number(full.headers.get("Retry-After"));
     // The oldest job (4 minutes old) leaves the 10-minute window in about 6 minutes.
     expect(retryAfter).toBeGreaterThan(5 * 60);
     expect(retryAfter).toBeLessThanOrEqual(6 * 60);
-    expect((await full.json()).detail).toBe(`Too many network commands: at most 20 in 10 minutes. Please try again in ${retryAfter} seconds.`);
+    expect((await full.json()).detail).toBe(
+      `Too many network commands: at most 20 in 10 minutes. Please try again in ${retryAfter} seconds.`,
+    );
     expect(await jobCount()).toBe(NETCOMMAND_LIMITS.perUser.perWindow + 1);
   });
 
@@ -346,9 +449,22 @@ describe("POST api/netcommand/ and GET api/netcommand/{jobId}/", () => {
 describe("what a caller may ping and trace, and from where", () => {
   const refusedTarget = async (res: Response) => {
     expect(res.status).toBe(400);
-    expect(await res.json()).toEqual({ detail: NON_PUBLIC_TARGET_REFUSED, errors: [{ field: "targetAddress", message: NON_PUBLIC_TARGET_REFUSED }] });
+    expect(await res.json()).toEqual({
+      detail: NON_PUBLIC_TARGET_REFUSED,
+      errors: [{ field: "targetAddress", message: NON_PUBLIC_TARGET_REFUSED }],
+    });
   };
-  const INTERNAL = ["127.0.0.1", "10.0.0.1", "169.254.169.254", "64:ff9b::10.0.0.1", "2002:a00:1::1", "::10.0.0.1", "::ffff:169.254.169.254", "2001:0:a00:1::1", "198.51.100.7"];
+  const INTERNAL = [
+    "127.0.0.1",
+    "10.0.0.1",
+    "169.254.169.254",
+    "64:ff9b::10.0.0.1",
+    "2002:a00:1::1",
+    "::10.0.0.1",
+    "::ffff:169.254.169.254",
+    "2001:0:a00:1::1",
+    "198.51.100.7",
+  ];
 
   it("a user with the flag but without PRIVATE_LOOKING_GLASS runs jobs from public vantage points only", async () => {
     const privateVp = await post(PING("9.9.9.9", "lab-local"), cookies.dave);
@@ -381,9 +497,17 @@ describe("what a caller may ping and trace, and from where", () => {
     const call = (method: "POST" | "GET", cookie: string, jobId?: string) => {
       const headers: Record<string, string> = { "Content-Type": "application/json", "X-Forwarded-For": "203.0.113.5", Cookie: cookie };
       const url = jobId ? `${ORIGIN}/api/netcommand/${jobId}/` : `${ORIGIN}/api/netcommand/`;
-      const request = new Request(url, { method, headers, body: method === "POST" ? JSON.stringify(PING("9.9.9.9", "lab-public")) : undefined });
+      const request = new Request(url, {
+        method,
+        headers,
+        body: method === "POST" ? JSON.stringify(PING("9.9.9.9", "lab-public")) : undefined,
+      });
       const module = jobId ? jobRoute : createRoute;
-      return (method === "GET" ? module.loader : module.action)({ request, params: jobId ? { jobId } : {}, context: {} } as never) as Promise<Response>;
+      return (method === "GET" ? module.loader : module.action)({
+        request,
+        params: jobId ? { jobId } : {},
+        context: {},
+      } as never) as Promise<Response>;
     };
     const created = await call("POST", "csrftoken=creator-token-0123456789abcdef");
     expect(created.status).toBe(200);

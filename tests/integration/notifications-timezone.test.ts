@@ -17,9 +17,14 @@ let cookie = "";
 beforeAll(async () => {
   stores = await openTestStores();
   useServicesForTests(stores);
-  const [u] = await stores.pg.db.insert(users).values({ email: "tz@notifications.test", firstName: "T", passwordHash: "!unusable", hasConsented: true }).returning({ id: users.id });
+  const [u] = await stores.pg.db
+    .insert(users)
+    .values({ email: "tz@notifications.test", firstName: "T", passwordHash: "!unusable", hasConsented: true })
+    .returning({ id: users.id });
   await stores.pg.db.insert(userSettings).values({ userId: u.id, timezone: "Europe/Berlin" });
-  await stores.pg.db.insert(notifications).values({ userId: u.id, title: "Border link", message: "peak", doPopUp: true, createdAt: new Date(Date.UTC(2026, 10, 20, 13, 5)) });
+  await stores.pg.db
+    .insert(notifications)
+    .values({ userId: u.id, title: "Border link", message: "peak", doPopUp: true, createdAt: new Date(Date.UTC(2026, 10, 20, 13, 5)) });
   cookie = await sessionCookie(stores, u.id);
 }, 120_000);
 

@@ -8,7 +8,12 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
-import { asIndirectBodySchema, linkLevelQuerySchema, netflowStatisticsBodySchema, untrackedBodySchema } from "~/features/flows/analysis.server";
+import {
+  asIndirectBodySchema,
+  linkLevelQuerySchema,
+  netflowStatisticsBodySchema,
+  untrackedBodySchema,
+} from "~/features/flows/analysis.server";
 import { flowsBodySchema, sankeyBodySchema } from "~/features/flows/request-schema";
 import * as openapiRoute from "~/routes/api.openapi[.]json";
 import { useServicesForTests } from "~/server/services.server";
@@ -41,8 +46,20 @@ function resourceRouteFiles(): string[] {
   return readdirSync(ROUTES_DIR).filter((f) => /^(api|auth)\..+\.tsx?$/.test(f) || f === "siteconfig.ts" || f === "healthz.ts");
 }
 
-type Op = { summary: string; description: string; parameters: { name: string; in: string; required: boolean }[]; requestBody?: { content: Record<string, { schema: unknown }> }; responses: Record<string, unknown>; "x-route-file": string; "x-access": unknown; security: unknown[] };
-const operations = (): [string, string, Op][] => Object.entries(doc.paths as Record<string, Record<string, Op>>).flatMap(([p, ms]) => Object.entries(ms).map(([m, op]) => [p, m, op] as [string, string, Op]));
+type Op = {
+  summary: string;
+  description: string;
+  parameters: { name: string; in: string; required: boolean }[];
+  requestBody?: { content: Record<string, { schema: unknown }> };
+  responses: Record<string, unknown>;
+  "x-route-file": string;
+  "x-access": unknown;
+  security: unknown[];
+};
+const operations = (): [string, string, Op][] =>
+  Object.entries(doc.paths as Record<string, Record<string, Op>>).flatMap(([p, ms]) =>
+    Object.entries(ms).map(([m, op]) => [p, m, op] as [string, string, Op]),
+  );
 const find = (p: string, method: string): Op => {
   const op = doc.paths[p]?.[method];
   expect(op, `${method.toUpperCase()} ${p}`).toBeDefined();
@@ -72,12 +89,15 @@ describe("GET api/openapi.json", () => {
       expect(ids.has(id), id).toBe(false);
       ids.add(id);
       // Every path parameter is declared.
-      for (const m of p.matchAll(/\{(\w+)\}/g)) expect(op.parameters.some((x) => x.in === "path" && x.name === m[1] && x.required)).toBe(true);
+      for (const m of p.matchAll(/\{(\w+)\}/g))
+        expect(op.parameters.some((x) => x.in === "path" && x.name === m[1] && x.required)).toBe(true);
       if (method === "get") expect(op.requestBody).toBeUndefined();
     }
     // Every $ref points into the document.
     for (const m of raw.matchAll(/"\$ref":"#\/([^"]+)"/g)) {
-      const target = m[1].split("/").reduce((o: Record<string, unknown> | undefined, k) => (o ? (o[k] as Record<string, unknown>) : undefined), doc);
+      const target = m[1]
+        .split("/")
+        .reduce((o: Record<string, unknown> | undefined, k) => (o ? (o[k] as Record<string, unknown>) : undefined), doc);
       expect(target, m[1]).toBeDefined();
     }
   });
@@ -86,8 +106,14 @@ describe("GET api/openapi.json", () => {
     const described = new Set(operations().map(([, , op]) => op["x-route-file"].replace(/^app\/routes\//, "")));
     const files = resourceRouteFiles();
     expect(files.length).toBeGreaterThan(40);
-    expect(files.filter((f) => !described.has(f)), "route files without a description").toEqual([]);
-    expect([...described].filter((f) => !files.includes(f)), "descriptions of missing route files").toEqual([]);
+    expect(
+      files.filter((f) => !described.has(f)),
+      "route files without a description",
+    ).toEqual([]);
+    expect(
+      [...described].filter((f) => !files.includes(f)),
+      "descriptions of missing route files",
+    ).toEqual([]);
   });
 
   it("states the access rule of each endpoint", () => {
@@ -107,17 +133,29 @@ describe("GET api/openapi.json", () => {
       ["/api/untracked_data/", untrackedBodySchema],
     ];
     for (const [p, schema] of bodies) {
-      const body = find(p, "post").requestBody!.content["application/json"].schema as { properties: Record<string, unknown>; required: string[] };
+      const body = find(p, "post").requestBody!.content["application/json"].schema as {
+        properties: Record<string, unknown>;
+        required: string[];
+      };
       expect(body, p).toEqual(inputSchema(schema));
       expect(Object.keys(body.properties).length).toBeGreaterThan(3);
     }
-    expect(find("/api/flows/", "post").requestBody!.content["application/json"].schema).toMatchObject({ required: expect.arrayContaining(["dimension", "startTimestamp", "endTimestamp"]) });
-    expect(find("/api/asflows/indirect/", "post").requestBody!.content["application/json"].schema).toMatchObject({ required: expect.arrayContaining(["ASNumberList", "startTime", "endTime"]) });
+    expect(find("/api/flows/", "post").requestBody!.content["application/json"].schema).toMatchObject({
+      required: expect.arrayContaining(["dimension", "startTimestamp", "endTimestamp"]),
+    });
+    expect(find("/api/asflows/indirect/", "post").requestBody!.content["application/json"].schema).toMatchObject({
+      required: expect.arrayContaining(["ASNumberList", "startTime", "endTime"]),
+    });
     const linkSchema = inputSchema(linkLevelQuerySchema) as { properties: Record<string, unknown>; required: string[] };
     for (const p of ["/api/linkleveltopology/", "/api/linklevelstatistics/"]) {
       const params = find(p, "get").parameters.filter((x) => x.in === "query");
       expect(params.map((x) => x.name).sort()).toEqual(Object.keys(linkSchema.properties).sort());
-      expect(params.filter((x) => x.required).map((x) => x.name).sort()).toEqual(["begin_timestamp", "destination", "end_timestamp", "origin"]);
+      expect(
+        params
+          .filter((x) => x.required)
+          .map((x) => x.name)
+          .sort(),
+      ).toEqual(["begin_timestamp", "destination", "end_timestamp", "origin"]);
     }
   });
 });

@@ -208,7 +208,11 @@ const MATRIX: Record<string, Sample[]> = {
   ],
   "_app.$.tsx": [
     { url: "/foo/bar", expect: screen("/foo/bar", null, { ok: 404 }) },
-    { url: "/manage-users/42", note: "below a screen the role may not open: still only a 404", expect: screen("/manage-users/42", null, { ok: 404 }) },
+    {
+      url: "/manage-users/42",
+      note: "below a screen the role may not open: still only a 404",
+      expect: screen("/manage-users/42", null, { ok: 404 }),
+    },
   ],
   "_app.flow-explorer.tsx": [
     { url: "/flow-explorer", expect: screen("/flow-explorer", "API_FLOWS_4D") },
@@ -227,7 +231,9 @@ const MATRIX: Record<string, Sample[]> = {
     {
       url: "/as-flows?dimension=AS_DST_INGRESS&filter=AS_SRC_INGRESS:2906",
       note: "keeps the search params",
-      expect: screen("/as-flows?dimension=AS_DST_INGRESS&filter=AS_SRC_INGRESS:2906", "API_FLOWS_4D", { ok: "/flow-explorer?dimension=AS_DST_INGRESS&filter=AS_SRC_INGRESS:2906" }),
+      expect: screen("/as-flows?dimension=AS_DST_INGRESS&filter=AS_SRC_INGRESS:2906", "API_FLOWS_4D", {
+        ok: "/flow-explorer?dimension=AS_DST_INGRESS&filter=AS_SRC_INGRESS:2906",
+      }),
     },
   ],
   "_app.as-flows-egress.tsx": [{ url: "/as-flows-egress", expect: screen("/as-flows-egress", "FLOWS_EGRESS") }],
@@ -242,7 +248,10 @@ const MATRIX: Record<string, Sample[]> = {
     {
       url: "/lookingglass?selectedVantagePoints=%5B%22all%22%5D&queryType=IP_PREFIX_QUERY&queryTerm=not-an-ip",
       note: "a bad term is shown on the form, not an error",
-      expect: screen("/lookingglass?selectedVantagePoints=%5B%22all%22%5D&queryType=IP_PREFIX_QUERY&queryTerm=not-an-ip", "PRIVATE_LOOKING_GLASS"),
+      expect: screen(
+        "/lookingglass?selectedVantagePoints=%5B%22all%22%5D&queryType=IP_PREFIX_QUERY&queryTerm=not-an-ip",
+        "PRIVATE_LOOKING_GLASS",
+      ),
     },
     { method: "POST", url: "/lookingglass", json: {}, note: "no action: Remix answers 405", expect: everyone(405) },
   ],
@@ -283,7 +292,14 @@ const MATRIX: Record<string, Sample[]> = {
   "_app.settings_.security.tsx": [
     { url: "/settings/security", expect: screen("/settings/security", null) },
     { method: "POST", url: "/settings/security", form: { intent: "bogus" }, expect: screen("/settings/security", null, { ok: 400 }) },
-    { method: "POST", url: "/settings/security", form: { intent: "bogus" }, csrf: false, note: "CSRF checked before the guard", expect: everyone(CSRF_FAILED) },
+    {
+      method: "POST",
+      url: "/settings/security",
+      form: { intent: "bogus" },
+      csrf: false,
+      note: "CSRF checked before the guard",
+      expect: everyone(CSRF_FAILED),
+    },
   ],
   "_app.site-settings.tsx": [
     { url: "/site-settings", expect: { ...toLogin("/site-settings"), ...perRole((role) => (siteRole(role) ? 200 : 403)) } },
@@ -309,7 +325,10 @@ const MATRIX: Record<string, Sample[]> = {
     },
   ],
   "_app.site-settings_.routing-data.tsx": [
-    { url: "/site-settings/routing-data", expect: { ...toLogin("/site-settings/routing-data"), ...perRole((role) => (siteRole(role) === "admin" ? 200 : 403)) } },
+    {
+      url: "/site-settings/routing-data",
+      expect: { ...toLogin("/site-settings/routing-data"), ...perRole((role) => (siteRole(role) === "admin" ? 200 : 403)) },
+    },
     {
       method: "POST",
       url: "/site-settings/routing-data",
@@ -319,7 +338,11 @@ const MATRIX: Record<string, Sample[]> = {
     },
   ],
   "_app.welcome.tsx": [
-    { url: "/welcome", note: "welcome page off (as in the demo)", expect: { ...toLogin("/welcome"), ...perRole((role) => firstTool(role)) } },
+    {
+      url: "/welcome",
+      note: "welcome page off (as in the demo)",
+      expect: { ...toLogin("/welcome"), ...perRole((role) => firstTool(role)) },
+    },
     {
       url: "/welcome",
       site: WELCOME,
@@ -328,10 +351,18 @@ const MATRIX: Record<string, Sample[]> = {
   ],
   "_index.tsx": [
     { url: "/", expect: { anonymous: "/login", expired: "/login", pending: "/login", ...perRole((role) => landing(role)) } },
-    { url: "/", site: WELCOME, expect: { anonymous: "/login", expired: "/login", pending: "/login", ...perRole((role) => landing(role, WELCOME)) } },
+    {
+      url: "/",
+      site: WELCOME,
+      expect: { anonymous: "/login", expired: "/login", pending: "/login", ...perRole((role) => landing(role, WELCOME)) },
+    },
   ],
   "consent.tsx": [
-    { url: "/consent", note: "everyone here has consented", expect: { anonymous: "/login?next=%2Fconsent", expired: "/login?next=%2Fconsent", pending: "/login", ...perRole(() => "/") } },
+    {
+      url: "/consent",
+      note: "everyone here has consented",
+      expect: { anonymous: "/login?next=%2Fconsent", expired: "/login?next=%2Fconsent", pending: "/login", ...perRole(() => "/") },
+    },
     {
       url: "/consent?next=%2Fsettings",
       expect: {
@@ -359,7 +390,11 @@ const MATRIX: Record<string, Sample[]> = {
   ],
   "login.tsx": [
     { url: "/login", expect: { anonymous: 200, expired: 200, pending: "/login/2fa", ...perRole((role) => landing(role)) } },
-    { url: "/login", site: WELCOME, expect: { anonymous: 200, expired: 200, pending: "/login/2fa", ...perRole((role) => landing(role, WELCOME)) } },
+    {
+      url: "/login",
+      site: WELCOME,
+      expect: { anonymous: 200, expired: 200, pending: "/login/2fa", ...perRole((role) => landing(role, WELCOME)) },
+    },
     {
       url: "/login?next=%2Fsettings",
       expect: { anonymous: 200, expired: 200, pending: "/login/2fa?next=%2Fsettings", ...perRole(() => "/settings") },
@@ -397,8 +432,17 @@ const MATRIX: Record<string, Sample[]> = {
   ],
   "logout.tsx": [
     { url: "/logout", headers: { "Sec-Fetch-Site": "same-origin" }, expect: everyone("/login") },
-    { url: "/logout?reason=no-permissions", headers: { "Sec-Fetch-Site": "same-origin" }, expect: everyone("/login?reason=no-permissions") },
-    { url: "/logout", headers: { "Sec-Fetch-Site": "cross-site" }, note: "a confirmation for signed-in sessions", expect: { ...everyone(200), anonymous: "/login", expired: "/login" } },
+    {
+      url: "/logout?reason=no-permissions",
+      headers: { "Sec-Fetch-Site": "same-origin" },
+      expect: everyone("/login?reason=no-permissions"),
+    },
+    {
+      url: "/logout",
+      headers: { "Sec-Fetch-Site": "cross-site" },
+      note: "a confirmation for signed-in sessions",
+      expect: { ...everyone(200), anonymous: "/login", expired: "/login" },
+    },
     { method: "POST", url: "/logout", form: {}, expect: everyone("/login") },
     { method: "POST", url: "/logout", form: {}, csrf: false, note: "no CSRF field: the confirmation instead", expect: everyone("/logout") },
   ],
@@ -417,13 +461,20 @@ const MATRIX: Record<string, Sample[]> = {
     },
     { method: "POST", url: "/password-reset-confirm", form: { token: "bogus" }, csrf: false, expect: everyone(CSRF_FAILED) },
   ],
-  "imprint.tsx": [{ url: "/imprint", note: "public: linked from every page's footer", expect: everyone(200) }, { method: "POST", url: "/imprint", json: {}, expect: everyone(405) }],
+  "imprint.tsx": [
+    { url: "/imprint", note: "public: linked from every page's footer", expect: everyone(200) },
+    { method: "POST", url: "/imprint", json: {}, expect: everyone(405) },
+  ],
   "privacy-policy.tsx": [
     { url: "/privacy-policy", note: "public: linked from every page's footer", expect: everyone(200) },
     { method: "POST", url: "/privacy-policy", json: {}, expect: everyone(405) },
   ],
   "signup.tsx": [
-    { url: "/signup", note: "self-signup off", expect: { anonymous: "/login", expired: "/login", pending: "/login", ...perRole(() => "/") } },
+    {
+      url: "/signup",
+      note: "self-signup off",
+      expect: { anonymous: "/login", expired: "/login", pending: "/login", ...perRole(() => "/") },
+    },
     { url: "/signup", site: SIGNUP, expect: { anonymous: 200, expired: 200, pending: 200, ...perRole(() => "/") } },
     {
       method: "POST",
@@ -442,18 +493,39 @@ const MATRIX: Record<string, Sample[]> = {
     GET_ONLY_405("/api/error/not-the-secret"),
   ],
   "api.error_report.ts": [
-    { method: "POST", url: "/api/error_report", json: { message: "permission matrix probe" }, note: "access session", expect: everyone(200) },
+    {
+      method: "POST",
+      url: "/api/error_report",
+      json: { message: "permission matrix probe" },
+      note: "access session",
+      expect: everyone(200),
+    },
     { method: "POST", url: "/api/error_report", json: { message: "probe" }, csrf: false, expect: everyone(CSRF_FAILED) },
     POST_ONLY_405("/api/error_report"),
   ],
   "api.controlplane.ts": [
-    { method: "POST", url: "/api/controlplane", json: { queryType: "IpPrefixQuery", queryTerm: "not-an-ip", startDate: 0, endDate: 1 }, note: "bad term: 400 after the access check", expect: api("CONTROL_PLANE", 400) },
+    {
+      method: "POST",
+      url: "/api/controlplane",
+      json: { queryType: "IpPrefixQuery", queryTerm: "not-an-ip", startDate: 0, endDate: 1 },
+      note: "bad term: 400 after the access check",
+      expect: api("CONTROL_PLANE", 400),
+    },
     { method: "POST", url: "/api/controlplane", json: {}, csrf: false, expect: api("CONTROL_PLANE", CSRF_FAILED) },
     POST_ONLY_405("/api/controlplane"),
   ],
-  "api.controlplane.dateswithdata.ts": [{ url: "/api/controlplane/dateswithdata", expect: api("CONTROL_PLANE") }, GET_ONLY_405("/api/controlplane/dateswithdata")],
+  "api.controlplane.dateswithdata.ts": [
+    { url: "/api/controlplane/dateswithdata", expect: api("CONTROL_PLANE") },
+    GET_ONLY_405("/api/controlplane/dateswithdata"),
+  ],
   "api.lookingglass.ts": [
-    { method: "POST", url: "/api/lookingglass", json: { queryType: "IpPrefixQuery", queryTerm: "not-an-ip", vantagePoints: ["all"] }, note: "bad term: 400 after the access check", expect: api("PRIVATE_LOOKING_GLASS", 400) },
+    {
+      method: "POST",
+      url: "/api/lookingglass",
+      json: { queryType: "IpPrefixQuery", queryTerm: "not-an-ip", vantagePoints: ["all"] },
+      note: "bad term: 400 after the access check",
+      expect: api("PRIVATE_LOOKING_GLASS", 400),
+    },
     { method: "POST", url: "/api/lookingglass", json: {}, csrf: false, expect: api("PRIVATE_LOOKING_GLASS", CSRF_FAILED) },
     {
       method: "POST",
@@ -475,13 +547,27 @@ const MATRIX: Record<string, Sample[]> = {
     POST_ONLY_405("/api/lookingglass"),
   ],
   "api.lookingglass_.export.ts": [
-    { url: "/api/lookingglass/export?format=csv", note: "no query: the empty-table 400 after the access check", expect: api("PRIVATE_LOOKING_GLASS", 400) },
-    { url: "/api/lookingglass/export?format=csv&variant=public", site: PUBLIC_LG, note: "public Looking Glass on: anybody", expect: everyone(400) },
+    {
+      url: "/api/lookingglass/export?format=csv",
+      note: "no query: the empty-table 400 after the access check",
+      expect: api("PRIVATE_LOOKING_GLASS", 400),
+    },
+    {
+      url: "/api/lookingglass/export?format=csv&variant=public",
+      site: PUBLIC_LG,
+      note: "public Looking Glass on: anybody",
+      expect: everyone(400),
+    },
     GET_ONLY_405("/api/lookingglass/export"),
   ],
   "api.lookingglass.vantagepoints.ts": [
     { url: "/api/lookingglass/vantagepoints", expect: api("PRIVATE_LOOKING_GLASS") },
-    { url: "/api/lookingglass/vantagepoints", site: PUBLIC_LG, note: "public Looking Glass on: the public vantage points for anybody", expect: everyone(200) },
+    {
+      url: "/api/lookingglass/vantagepoints",
+      site: PUBLIC_LG,
+      note: "public Looking Glass on: the public vantage points for anybody",
+      expect: everyone(200),
+    },
     GET_ONLY_405("/api/lookingglass/vantagepoints"),
   ],
   "api.netcommand.ts": [
@@ -503,43 +589,92 @@ const MATRIX: Record<string, Sample[]> = {
     POST_ONLY_405("/api/netcommand"),
   ],
   "api.netcommand.$jobId.ts": [
-    { url: "/api/netcommand/0b5c3f1e-8a4e-4c1e-9a55-2b1d6c1f0a11", note: "the flag canInvokeNetcommandApi, which no demo role holds", expect: api("login", "403:permission_denied") },
+    {
+      url: "/api/netcommand/0b5c3f1e-8a4e-4c1e-9a55-2b1d6c1f0a11",
+      note: "the flag canInvokeNetcommandApi, which no demo role holds",
+      expect: api("login", "403:permission_denied"),
+    },
     GET_ONLY_405("/api/netcommand/0b5c3f1e-8a4e-4c1e-9a55-2b1d6c1f0a11"),
   ],
   "api.flows.ts": [
-    { method: "POST", url: "/api/flows", json: { dimension: "AS_SRC_INGRESS" }, note: "no time range: 400 after the access check", expect: api("API_FLOWS_4D", 400) },
+    {
+      method: "POST",
+      url: "/api/flows",
+      json: { dimension: "AS_SRC_INGRESS" },
+      note: "no time range: 400 after the access check",
+      expect: api("API_FLOWS_4D", 400),
+    },
     { method: "POST", url: "/api/flows", json: {}, csrf: false, expect: api("API_FLOWS_4D", CSRF_FAILED) },
     POST_ONLY_405("/api/flows"),
   ],
   "api.flows.export.ts": [
-    { url: "/api/flows/export?dimension=AS_SRC_INGRESS", note: "these stores have no operator AS, so nothing to export: the empty-table 400 after the access check", expect: api("API_FLOWS_4D", 400) },
+    {
+      url: "/api/flows/export?dimension=AS_SRC_INGRESS",
+      note: "these stores have no operator AS, so nothing to export: the empty-table 400 after the access check",
+      expect: api("API_FLOWS_4D", 400),
+    },
     {
       url: "/api/flows/export?dimension=AS_SRC_INGRESS&scope=EGRESS",
       note: "the AS Flows Egress export needs FLOWS_EGRESS too",
-      expect: { ...api("API_FLOWS_4D", 400), ...perRole((role) => (has(role, "API_FLOWS_4D") ? (has(role, "FLOWS_EGRESS") ? 400 : "403:permission_denied") : "403:permission_denied")) },
+      expect: {
+        ...api("API_FLOWS_4D", 400),
+        ...perRole((role) =>
+          has(role, "API_FLOWS_4D") ? (has(role, "FLOWS_EGRESS") ? 400 : "403:permission_denied") : "403:permission_denied",
+        ),
+      },
     },
     GET_ONLY_405("/api/flows/export"),
   ],
   "api.flows.timestamps.ts": [{ url: "/api/flows/timestamps", expect: api("API_FLOWS_4D") }, GET_ONLY_405("/api/flows/timestamps")],
   "api.autocomplete.ts": [
-    { method: "POST", url: "/api/autocomplete", json: { dimension: "IANA_PROTOCOL", searchTerm: "tcp" }, note: "IANA_PROTOCOL needs no extra permission", expect: api("API_FLOWS_4D") },
-    { method: "POST", url: "/api/autocomplete", json: { dimension: "AS_SRC_INGRESS" }, note: "no searchTerm: 400 after the access check", expect: api("API_FLOWS_4D", 400) },
+    {
+      method: "POST",
+      url: "/api/autocomplete",
+      json: { dimension: "IANA_PROTOCOL", searchTerm: "tcp" },
+      note: "IANA_PROTOCOL needs no extra permission",
+      expect: api("API_FLOWS_4D"),
+    },
+    {
+      method: "POST",
+      url: "/api/autocomplete",
+      json: { dimension: "AS_SRC_INGRESS" },
+      note: "no searchTerm: 400 after the access check",
+      expect: api("API_FLOWS_4D", 400),
+    },
     { method: "POST", url: "/api/autocomplete", json: {}, csrf: false, expect: api("API_FLOWS_4D", CSRF_FAILED) },
     POST_ONLY_405("/api/autocomplete"),
   ],
   "api.filter.metadata.ts": [
     { method: "POST", url: "/api/filter/metadata", json: { filters: [] }, expect: api("API_FLOWS_4D") },
-    { method: "POST", url: "/api/filter/metadata", json: { filters: "x" }, note: "filters not a list: 400 after the access check", expect: api("API_FLOWS_4D", 400) },
+    {
+      method: "POST",
+      url: "/api/filter/metadata",
+      json: { filters: "x" },
+      note: "filters not a list: 400 after the access check",
+      expect: api("API_FLOWS_4D", 400),
+    },
     { method: "POST", url: "/api/filter/metadata", json: {}, csrf: false, expect: api("API_FLOWS_4D", CSRF_FAILED) },
     POST_ONLY_405("/api/filter/metadata"),
   ],
   "api.asflows.indirect.ts": [
-    { method: "POST", url: "/api/asflows/indirect", json: { ASNumberList: [] }, note: "empty list: 400 after the access check", expect: api("API_FLOWS_4D", 400) },
+    {
+      method: "POST",
+      url: "/api/asflows/indirect",
+      json: { ASNumberList: [] },
+      note: "empty list: 400 after the access check",
+      expect: api("API_FLOWS_4D", 400),
+    },
     { method: "POST", url: "/api/asflows/indirect", json: {}, csrf: false, expect: api("API_FLOWS_4D", CSRF_FAILED) },
     POST_ONLY_405("/api/asflows/indirect"),
   ],
   "api.netflowstatistics.ts": [
-    { method: "POST", url: "/api/netflowstatistics", json: { targetDimension: "AS_SRC_INGRESS" }, note: "no time range: 400 after the access check", expect: api("API_FLOWS_4D", 400) },
+    {
+      method: "POST",
+      url: "/api/netflowstatistics",
+      json: { targetDimension: "AS_SRC_INGRESS" },
+      note: "no time range: 400 after the access check",
+      expect: api("API_FLOWS_4D", 400),
+    },
     { method: "POST", url: "/api/netflowstatistics", json: {}, csrf: false, expect: api("API_FLOWS_4D", CSRF_FAILED) },
     POST_ONLY_405("/api/netflowstatistics"),
   ],
@@ -552,14 +687,29 @@ const MATRIX: Record<string, Sample[]> = {
     GET_ONLY_405("/api/linklevelstatistics"),
   ],
   "api.untracked_data.ts": [
-    { method: "POST", url: "/api/untracked_data", json: { dimension: "AS_SRC_INGRESS" }, note: "no time range: 400 after the access check", expect: api("API_FLOWS_4D", 400) },
+    {
+      method: "POST",
+      url: "/api/untracked_data",
+      json: { dimension: "AS_SRC_INGRESS" },
+      note: "no time range: 400 after the access check",
+      expect: api("API_FLOWS_4D", 400),
+    },
     { method: "POST", url: "/api/untracked_data", json: {}, csrf: false, expect: api("API_FLOWS_4D", CSRF_FAILED) },
     POST_ONLY_405("/api/untracked_data"),
   ],
-  "api.openapi[.]json.ts": [{ url: "/api/openapi.json", note: "public description of the API", expect: everyone(200) }, GET_ONLY_405("/api/openapi.json")],
+  "api.openapi[.]json.ts": [
+    { url: "/api/openapi.json", note: "public description of the API", expect: everyone(200) },
+    GET_ONLY_405("/api/openapi.json"),
+  ],
   "api.max_timestamp.ts": [{ url: "/api/max_timestamp", expect: api("login") }, GET_ONLY_405("/api/max_timestamp")],
   "api.sankey.ts": [
-    { method: "POST", url: "/api/sankey", json: { dimensions: ["AS_SRC_INGRESS"] }, note: "one dimension: 400 after the access check", expect: api("API_FLOWS_4D", 400) },
+    {
+      method: "POST",
+      url: "/api/sankey",
+      json: { dimensions: ["AS_SRC_INGRESS"] },
+      note: "one dimension: 400 after the access check",
+      expect: api("API_FLOWS_4D", 400),
+    },
     { method: "POST", url: "/api/sankey", json: {}, csrf: false, expect: api("API_FLOWS_4D", CSRF_FAILED) },
     POST_ONLY_405("/api/sankey"),
   ],
@@ -574,8 +724,20 @@ const MATRIX: Record<string, Sample[]> = {
     GET_ONLY_405("/api/tag_groups"),
   ],
   "api.tag.values.ts": [
-    { method: "POST", url: "/api/tag/values", json: { dimension: "AS_SRC_INGRESS", id: 999_999 }, note: "unknown tag: 404 after the access check", expect: api("API_FLOWS_4D", 404) },
-    { method: "POST", url: "/api/tag/values", json: { dimension: "AS_SRC_INGRESS", id: "x" }, note: "bad id: 400 after the access check", expect: api("API_FLOWS_4D", 400) },
+    {
+      method: "POST",
+      url: "/api/tag/values",
+      json: { dimension: "AS_SRC_INGRESS", id: 999_999 },
+      note: "unknown tag: 404 after the access check",
+      expect: api("API_FLOWS_4D", 404),
+    },
+    {
+      method: "POST",
+      url: "/api/tag/values",
+      json: { dimension: "AS_SRC_INGRESS", id: "x" },
+      note: "bad id: 400 after the access check",
+      expect: api("API_FLOWS_4D", 400),
+    },
     { method: "POST", url: "/api/tag/values", json: {}, csrf: false, expect: api("API_FLOWS_4D", CSRF_FAILED) },
     POST_ONLY_405("/api/tag/values"),
   ],
@@ -589,10 +751,26 @@ const MATRIX: Record<string, Sample[]> = {
       after: async () => {
         await stores.pg.db.delete(mappings).where(eq(mappings.objectId, "2906"));
       },
-      expect: { ...api("API_FLOWS_4D"), ...perRole((role) => (has(role, "API_FLOWS_4D") && (PROFILES[role].isStaff || PROFILES[role].isSuperuser) ? 200 : "403:permission_denied")) },
+      expect: {
+        ...api("API_FLOWS_4D"),
+        ...perRole((role) =>
+          has(role, "API_FLOWS_4D") && (PROFILES[role].isStaff || PROFILES[role].isSuperuser) ? 200 : "403:permission_denied",
+        ),
+      },
     },
-    { method: "PUT", url: "/api/mapping?id=2906&type=AS&priority=30", json: { color: "red" }, note: "bad colour: 400 after the access check", expect: api("API_FLOWS_4D", 400) },
-    { method: "DELETE", url: "/api/mapping?id=2906&type=AS&priority=30", note: "no such row: 404 after the access check", expect: api("API_FLOWS_4D", 404) },
+    {
+      method: "PUT",
+      url: "/api/mapping?id=2906&type=AS&priority=30",
+      json: { color: "red" },
+      note: "bad colour: 400 after the access check",
+      expect: api("API_FLOWS_4D", 400),
+    },
+    {
+      method: "DELETE",
+      url: "/api/mapping?id=2906&type=AS&priority=30",
+      note: "no such row: 404 after the access check",
+      expect: api("API_FLOWS_4D", 404),
+    },
     { method: "DELETE", url: "/api/mapping?id=2906&type=AS&priority=30", csrf: false, expect: api("API_FLOWS_4D", CSRF_FAILED) },
     { method: "POST", url: "/api/mapping", json: {}, expect: everyone(405) },
   ],
@@ -603,7 +781,10 @@ const MATRIX: Record<string, Sample[]> = {
     { method: "DELETE", url: () => `/auth/2fa/devices/${fx.device}`, csrf: false, expect: api("login", CSRF_FAILED) },
     { method: "GET", url: () => `/auth/2fa/devices/${fx.device}`, expect: everyone(405) },
   ],
-  "auth.2fa.devices.generate_key.ts": [{ url: "/auth/2fa/devices/generate_key?name=Matrix", expect: api("login") }, GET_ONLY_405("/auth/2fa/devices/generate_key")],
+  "auth.2fa.devices.generate_key.ts": [
+    { url: "/auth/2fa/devices/generate_key?name=Matrix", expect: api("login") },
+    GET_ONLY_405("/auth/2fa/devices/generate_key"),
+  ],
   "auth.2fa.devices.generate_recovery_codes.ts": [
     {
       url: "/auth/2fa/devices/generate_recovery_codes",
@@ -611,12 +792,22 @@ const MATRIX: Record<string, Sample[]> = {
       note: "past the access check the current password or a code is asked for (none sent: nothing is replaced)",
       expect: api("login", "400:reauthentication_required"),
     },
-    { url: "/auth/2fa/devices/generate_recovery_codes", note: "a GET that replaces codes: the CSRF header is required", expect: api("login", CSRF_FAILED) },
+    {
+      url: "/auth/2fa/devices/generate_recovery_codes",
+      note: "a GET that replaces codes: the CSRF header is required",
+      expect: api("login", CSRF_FAILED),
+    },
     GET_ONLY_405("/auth/2fa/devices/generate_recovery_codes"),
   ],
   "auth.2fa.devices.ts": [
     { url: "/auth/2fa/devices", expect: api("login") },
-    { method: "POST", url: "/auth/2fa/devices", json: () => ({ id: fx.device, code: "000000" }), note: "another user's device", expect: api("login", 404) },
+    {
+      method: "POST",
+      url: "/auth/2fa/devices",
+      json: () => ({ id: fx.device, code: "000000" }),
+      note: "another user's device",
+      expect: api("login", 404),
+    },
     { method: "PUT", url: "/auth/2fa/devices", json: {}, expect: everyone(405) },
   ],
   "auth.2fa.ts": [
@@ -630,21 +821,40 @@ const MATRIX: Record<string, Sample[]> = {
     POST_ONLY_405("/auth/2fa"),
   ],
   "auth.clickhouse_override.ts": [
-    { method: "POST", url: "/auth/clickhouse_override", json: { database: "no_such_database_matrix" }, expect: api("CLICKHOUSE_DIRECT_QUERY", 400) },
+    {
+      method: "POST",
+      url: "/auth/clickhouse_override",
+      json: { database: "no_such_database_matrix" },
+      expect: api("CLICKHOUSE_DIRECT_QUERY", 400),
+    },
     POST_ONLY_405("/auth/clickhouse_override"),
   ],
   "auth.clickhouse_raw_flow_override.ts": [
-    { method: "POST", url: "/auth/clickhouse_raw_flow_override", json: { database: "no_such_database_matrix" }, expect: api("CLICKHOUSE_DIRECT_QUERY", 400) },
+    {
+      method: "POST",
+      url: "/auth/clickhouse_raw_flow_override",
+      json: { database: "no_such_database_matrix" },
+      expect: api("CLICKHOUSE_DIRECT_QUERY", 400),
+    },
     POST_ONLY_405("/auth/clickhouse_raw_flow_override"),
   ],
-  "auth.consent.accept.ts": [{ method: "POST", url: "/auth/consent/accept", json: {}, expect: api("login") }, POST_ONLY_405("/auth/consent/accept")],
+  "auth.consent.accept.ts": [
+    { method: "POST", url: "/auth/consent/accept", json: {}, expect: api("login") },
+    POST_ONLY_405("/auth/consent/accept"),
+  ],
   "auth.consent.revoke.ts": [
     { method: "POST", url: "/auth/consent/revoke", json: {}, after: restoreConsent, expect: api("login") },
     { method: "POST", url: "/auth/consent/revoke", json: {}, csrf: false, after: restoreConsent, expect: api("login", CSRF_FAILED) },
     POST_ONLY_405("/auth/consent/revoke"),
   ],
   "auth.delete.ts": [
-    { method: "POST", url: "/auth/delete", json: { password: "not-the-password" }, note: "wrong password: nothing deleted", expect: api("login", 400) },
+    {
+      method: "POST",
+      url: "/auth/delete",
+      json: { password: "not-the-password" },
+      note: "wrong password: nothing deleted",
+      expect: api("login", 400),
+    },
     { method: "POST", url: "/auth/delete", json: { password: "not-the-password" }, csrf: false, expect: api("login", CSRF_FAILED) },
     POST_ONLY_405("/auth/delete"),
   ],
@@ -671,7 +881,12 @@ const MATRIX: Record<string, Sample[]> = {
     POST_ONLY_405("/auth/logout"),
   ],
   "auth.notifications.$id.ts": [
-    { method: "DELETE", url: () => `/auth/notifications/${fx.notification}`, note: "another user's notification", expect: api("login", 404) },
+    {
+      method: "DELETE",
+      url: () => `/auth/notifications/${fx.notification}`,
+      note: "another user's notification",
+      expect: api("login", 404),
+    },
     { method: "GET", url: () => `/auth/notifications/${fx.notification}`, expect: everyone(405) },
   ],
   "auth.notifications.ts": [
@@ -685,7 +900,12 @@ const MATRIX: Record<string, Sample[]> = {
     },
   ],
   "auth.password.reset.confirm.ts": [
-    { method: "POST", url: "/auth/password/reset/confirm", json: { token: "bogus", new_password: "a-long-new-password-1" }, expect: everyone(400) },
+    {
+      method: "POST",
+      url: "/auth/password/reset/confirm",
+      json: { token: "bogus", new_password: "a-long-new-password-1" },
+      expect: everyone(400),
+    },
     POST_ONLY_405("/auth/password/reset/confirm"),
   ],
   "auth.password.reset.ts": [
@@ -698,8 +918,20 @@ const MATRIX: Record<string, Sample[]> = {
     POST_ONLY_405("/auth/settings/timezone"),
   ],
   "auth.signup.ts": [
-    { method: "POST", url: "/auth/signup", json: { email: "not-an-email", first_name: "", last_name: "" }, note: "self-signup off", expect: everyone("403:signup_disabled") },
-    { method: "POST", url: "/auth/signup", site: SIGNUP, json: { email: "not-an-email", first_name: "", last_name: "" }, expect: everyone(400) },
+    {
+      method: "POST",
+      url: "/auth/signup",
+      json: { email: "not-an-email", first_name: "", last_name: "" },
+      note: "self-signup off",
+      expect: everyone("403:signup_disabled"),
+    },
+    {
+      method: "POST",
+      url: "/auth/signup",
+      site: SIGNUP,
+      json: { email: "not-an-email", first_name: "", last_name: "" },
+      expect: everyone(400),
+    },
     POST_ONLY_405("/auth/signup"),
   ],
   "auth.support_message.ts": [
@@ -713,11 +945,20 @@ const MATRIX: Record<string, Sample[]> = {
   ],
   "auth.token.ts": [
     { url: "/auth/token", expect: api("DEVELOPER_API_TOKEN") },
-    { method: "POST", url: "/auth/token", json: { name: 42 }, note: "invalid name: no token created", expect: api("DEVELOPER_API_TOKEN", 400) },
+    {
+      method: "POST",
+      url: "/auth/token",
+      json: { name: 42 },
+      note: "invalid name: no token created",
+      expect: api("DEVELOPER_API_TOKEN", 400),
+    },
     { method: "POST", url: "/auth/token", json: { name: "x" }, csrf: false, expect: api("DEVELOPER_API_TOKEN", CSRF_FAILED) },
     { method: "PUT", url: "/auth/token", json: {}, expect: everyone(405) },
   ],
-  "auth.user.ts": [{ url: "/auth/user", note: "access session, but only LOGGED_IN gets the user", expect: api("login") }, GET_ONLY_405("/auth/user")],
+  "auth.user.ts": [
+    { url: "/auth/user", note: "access session, but only LOGGED_IN gets the user", expect: api("login") },
+    GET_ONLY_405("/auth/user"),
+  ],
   "auth.usermanagement.user_requests.$id.$decision.ts": [
     { method: "PUT", url: "/auth/usermanagement/user_requests/999999/accept", expect: api("VIEW_USERS", 404) },
     { method: "PUT", url: "/auth/usermanagement/user_requests/999999/reject", csrf: false, expect: api("VIEW_USERS", CSRF_FAILED) },
@@ -726,7 +967,12 @@ const MATRIX: Record<string, Sample[]> = {
   "auth.usermanagement.user_requests.ts": [
     { url: "/auth/usermanagement/user_requests", expect: api("VIEW_USERS") },
     { url: "/auth/usermanagement/user_requests?status=PENDING", expect: api("VIEW_USERS") },
-    { method: "POST", url: "/auth/usermanagement/user_requests", json: { email: "not-an-email", first_name: "", last_name: "" }, expect: api("VIEW_USERS", 400) },
+    {
+      method: "POST",
+      url: "/auth/usermanagement/user_requests",
+      json: { email: "not-an-email", first_name: "", last_name: "" },
+      expect: api("VIEW_USERS", 400),
+    },
     { method: "DELETE", url: "/auth/usermanagement/user_requests", expect: everyone(405) },
   ],
   "auth.usernamecheck.ts": [
@@ -909,7 +1155,11 @@ async function withSite<T>(site: Site | undefined, fn: () => Promise<T>): Promis
   if (!site) return fn();
   const db = stores.pg.db;
   const [before] = await db
-    .select({ welcome: siteSettings.welcomePageEnabled, signup: siteSettings.enableUserSelfSignup, publicLg: siteSettings.publicLookingGlassEnabled })
+    .select({
+      welcome: siteSettings.welcomePageEnabled,
+      signup: siteSettings.enableUserSelfSignup,
+      publicLg: siteSettings.publicLookingGlassEnabled,
+    })
     .from(siteSettings)
     .where(eq(siteSettings.id, 1));
   await db
@@ -940,7 +1190,10 @@ async function restoreConsent(): Promise<void> {
 
 async function createAccount(values: typeof users.$inferInsert, permissions: readonly string[]): Promise<number> {
   const db = stores.pg.db;
-  const [row] = await db.insert(users).values({ hasConsented: true, consentedAt: new Date(), ...values }).returning({ id: users.id });
+  const [row] = await db
+    .insert(users)
+    .values({ hasConsented: true, consentedAt: new Date(), ...values })
+    .returning({ id: users.id });
   await db.insert(userSettings).values({ userId: row.id });
   if (permissions.length) await db.insert(userPermissions).values(permissions.map((permission) => ({ userId: row.id, permission })));
   return row.id;
@@ -994,19 +1247,31 @@ beforeAll(async () => {
 
   // PENDING_2FA: a superuser who gave the password but not yet the code (2FA on, one confirmed device).
   ids.pending = await createAccount(
-    { email: "pending@matrix.test", firstName: "Pat", passwordHash: await hashPassword("pending-password-1"), isSuperuser: true, isStaff: true },
+    {
+      email: "pending@matrix.test",
+      firstName: "Pat",
+      passwordHash: await hashPassword("pending-password-1"),
+      isSuperuser: true,
+      isStaff: true,
+    },
     [],
   );
   const key = await generateKey(db, ids.pending, "Phone");
   await confirmDevice(db, ids.pending, key.id, await generate({ secret: key.secret, epoch: Math.floor(Date.now() / 1000) }));
   await setEnable2fa(db, ids.pending, true);
   fx.device = key.id;
-  const [note] = await db.insert(notifications).values({ userId: ids.pending, title: "Private to the pending user" }).returning({ id: notifications.id });
+  const [note] = await db
+    .insert(notifications)
+    .values({ userId: ids.pending, title: "Private to the pending user" })
+    .returning({ id: notifications.id });
   fx.notification = note.id;
 
   // EXPIRED: the cookies of a superuser session whose row has lapsed (the logged_in marker stays).
   expiredCookie = await sessionCookie(stores, ids.superuser);
-  await db.update(sessions).set({ expiresAt: new Date(Date.now() - 60_000) }).where(eq(sessions.userId, ids.superuser));
+  await db
+    .update(sessions)
+    .set({ expiresAt: new Date(Date.now() - 60_000) })
+    .where(eq(sessions.userId, ids.superuser));
 }, 180_000);
 
 afterAll(async () => {
@@ -1040,8 +1305,10 @@ describe("permission matrix", () => {
       }
       const module = await load();
       if (!samples.length) problems.push(`${file}: no samples`);
-      if (module.loader && !samples.some((s) => (s.method ?? "GET") === "GET")) problems.push(`${file}: exports a loader but no GET is sampled`);
-      if (module.action && !samples.some((s) => (s.method ?? "GET") !== "GET")) problems.push(`${file}: exports an action but no other method is sampled`);
+      if (module.loader && !samples.some((s) => (s.method ?? "GET") === "GET"))
+        problems.push(`${file}: exports a loader but no GET is sampled`);
+      if (module.action && !samples.some((s) => (s.method ?? "GET") !== "GET"))
+        problems.push(`${file}: exports an action but no other method is sampled`);
       for (const sample of samples) {
         const url = typeof sample.url === "function" ? sample.url() : sample.url;
         const owner = ownerOf(url, files);
@@ -1091,7 +1358,10 @@ describe("permission matrix", () => {
     const db = stores.pg.db;
     const [note] = await db.select().from(notifications).where(eq(notifications.id, fx.notification));
     expect(note).toMatchObject({ userId: ids.pending, isRead: false, isArchived: false });
-    const [device] = await db.select().from(totpDevices).where(and(eq(totpDevices.id, fx.device), eq(totpDevices.userId, ids.pending)));
+    const [device] = await db
+      .select()
+      .from(totpDevices)
+      .where(and(eq(totpDevices.id, fx.device), eq(totpDevices.userId, ids.pending)));
     expect(device?.confirmed).toBe(true);
     const accounts = await db.select({ id: users.id, hasConsented: users.hasConsented }).from(users);
     for (const id of Object.values(ids)) expect(accounts.find((a) => a.id === id)?.hasConsented).toBe(true);

@@ -60,7 +60,10 @@ describe("a query past max_execution_time", () => {
 
   it("leaves background work (outside a request) without a time limit", async () => {
     // chDB keeps a SET for the session: the request's limit must not stick to the next query.
-    await served(flowsApi.action, jsonRequest("/api/flows/", { dimension: "AS_SRC_INGRESS", startTimestamp: NOW - DAY, endTimestamp: NOW }, { cookie }));
+    await served(
+      flowsApi.action,
+      jsonRequest("/api/flows/", { dimension: "AS_SRC_INGRESS", startTimestamp: NOW - DAY, endTimestamp: NOW }, { cookie }),
+    );
     const rs = await stores.ch.client.query({ query: "SELECT toUInt64(count()) AS n FROM flows_5m", format: "JSONEachRow" });
     const [row] = await rs.json<{ n: number }>();
     expect(Number(row.n)).toBeGreaterThan(0);
@@ -73,7 +76,8 @@ describe("a user over their own limit", () => {
     const { perUser, queuePerUser } = limiter.settings;
     const [admin] = await stores.pg.db.select({ id: users.id }).from(users).where(eq(users.email, "admin@flowlens.example"));
     // Queries of the earlier requests that were still queued when their request failed finish first.
-    for (let i = 0; i < 500 && (limiter.snapshot().running > 0 || limiter.snapshot().waiting > 0); i++) await new Promise((r) => setTimeout(r, 20));
+    for (let i = 0; i < 500 && (limiter.snapshot().running > 0 || limiter.snapshot().waiting > 0); i++)
+      await new Promise((r) => setTimeout(r, 20));
     // Hold the admin's slots and queue places with queries that do not finish during the test.
     let open!: () => void;
     const gate = new Promise<void>((resolve) => (open = resolve));

@@ -25,10 +25,19 @@ const PASSWORD = "input-test-password";
 beforeAll(async () => {
   stores = await openTestStores();
   useServicesForTests(stores);
-  await stores.pg.db.insert(vantagePoints).values({ key: "inp1", city: "Frankfurt", country: "Germany", router: "inp-r1", ip: "198.51.100.1" });
+  await stores.pg.db
+    .insert(vantagePoints)
+    .values({ key: "inp1", city: "Frankfurt", country: "Germany", router: "inp-r1", ip: "198.51.100.1" });
   const [admin] = await stores.pg.db
     .insert(users)
-    .values({ email: "admin@input.test", firstName: "A", passwordHash: await hashPassword(PASSWORD), hasConsented: true, isStaff: true, isSuperuser: true })
+    .values({
+      email: "admin@input.test",
+      firstName: "A",
+      passwordHash: await hashPassword(PASSWORD),
+      hasConsented: true,
+      isStaff: true,
+      isSuperuser: true,
+    })
     .returning({ id: users.id });
   adminCookie = await sessionCookie(stores, admin.id);
 }, 120_000);
@@ -59,7 +68,8 @@ function post(path: string, body: BodyInit | ReadableStream<Uint8Array>, headers
 const MALFORMED_MULTIPART = {
   "Content-Type": "multipart/form-data; boundary=----flowlens",
 };
-const malformedBody = () => `------flowlens\r\nContent-Disposition: form-data; name="csrfmiddlewaretoken"\r\n\r\n${CSRF_TOKEN}\r\n------flowlens\r\nContent-Disposition: form-da`;
+const malformedBody = () =>
+  `------flowlens\r\nContent-Disposition: form-data; name="csrfmiddlewaretoken"\r\n\r\n${CSRF_TOKEN}\r\n------flowlens\r\nContent-Disposition: form-da`;
 
 describe("request body limits", () => {
   it("JSON calls: a declared length above MAX_JSON_BODY is 413 before reading; a chunked body is counted while it streams", async () => {
@@ -69,7 +79,10 @@ describe("request body limits", () => {
     );
     expect(declared.status).toBe(413);
     expect(declared.data.detail).toBe("The request is too large: at most 1 MB are accepted.");
-    const chunked = await runRoute(loginApi.action, post("/auth/login/", streamed(3 * 1024 * 1024), { "Content-Type": "application/json" }));
+    const chunked = await runRoute(
+      loginApi.action,
+      post("/auth/login/", streamed(3 * 1024 * 1024), { "Content-Type": "application/json" }),
+    );
     expect(chunked.status).toBe(413);
     const small = await runRoute(loginApi.action, post("/auth/login/", streamed(100), { "Content-Type": "application/json" }));
     expect(small.status).toBe(400);
@@ -80,7 +93,10 @@ describe("request body limits", () => {
     const login = await runRoute(loginPage.action, post("/login", big, { "Content-Type": "application/x-www-form-urlencoded" }));
     expect(login.status).toBe(413);
     expect(login.data.error).toBe("The request is too large: at most 1 MB are accepted.");
-    const settings = await runRoute(settingsPage.action, post("/settings", streamed(2 * 1024 * 1024), { "Content-Type": "application/x-www-form-urlencoded" }, adminCookie));
+    const settings = await runRoute(
+      settingsPage.action,
+      post("/settings", streamed(2 * 1024 * 1024), { "Content-Type": "application/x-www-form-urlencoded" }, adminCookie),
+    );
     expect(settings.status).toBe(413);
     expect(settings.data.detail).toMatch(/too large/);
   });
@@ -93,7 +109,10 @@ describe("request body limits", () => {
       form.set("csrfmiddlewaretoken", CSRF_TOKEN);
       form.set("vantagePoint", "inp1");
       form.set("file", new Blob([new Uint8Array(256 * 1024)]), "big.mrt");
-      const declared = await runRoute(routingData.action, new Request(`${ORIGIN}/site-settings/routing-data`, { method: "POST", body: form, headers: { Cookie: adminCookie } }));
+      const declared = await runRoute(
+        routingData.action,
+        new Request(`${ORIGIN}/site-settings/routing-data`, { method: "POST", body: form, headers: { Cookie: adminCookie } }),
+      );
       expect(declared.status).toBe(413);
       const body = await new Response(form).arrayBuffer();
       const type = new Response(form).headers.get("Content-Type")!;
@@ -136,17 +155,33 @@ describe("malformed form bodies are 400, never 500", () => {
     const nul = await runRoute(loginPage.action, formRequest("/login", { email: "admin\u0000@input.test", password: "x" }));
     expect(nul.status).toBe(400);
     expect(nul.data.error).toMatch(/^E-mail: /);
-    const json = await runRoute(loginApi.action, jsonRequest("/auth/login/", { email: `${"a".repeat(100_000)}@input.test`, password: "x" }));
+    const json = await runRoute(
+      loginApi.action,
+      jsonRequest("/auth/login/", { email: `${"a".repeat(100_000)}@input.test`, password: "x" }),
+    );
     expect(json.status).toBe(400);
     expect(json.data.errors).toEqual([{ field: "email", message: expect.any(String) }]);
-    const password = await runRoute(loginApi.action, jsonRequest("/auth/login/", { email: "admin@input.test", password: "p".repeat(5000) }));
+    const password = await runRoute(
+      loginApi.action,
+      jsonRequest("/auth/login/", { email: "admin@input.test", password: "p".repeat(5000) }),
+    );
     expect(password.status).toBe(400);
     expect(password.data.errors[0].field).toBe("password");
   });
 });
 
 describe("post-login destinations stay on this site", () => {
-  const ESCAPES = ["//evil.example", "/\\evil.example", "/\t/evil.example", "https:evil.example", "javascript:alert(1)", "https://evil.example/", "/.//evil.example", "/%0d%0aSet-Cookie:x", "evil"];
+  const ESCAPES = [
+    "//evil.example",
+    "/\\evil.example",
+    "/\t/evil.example",
+    "https:evil.example",
+    "javascript:alert(1)",
+    "https://evil.example/",
+    "/.//evil.example",
+    "/%0d%0aSet-Cookie:x",
+    "evil",
+  ];
 
   it("safeNext keeps same-origin paths only", () => {
     for (const value of ESCAPES.slice(0, 7)) expect(safeNext(value)).toBeNull();
@@ -157,18 +192,30 @@ describe("post-login destinations stay on this site", () => {
 
   it("/login?next=%2F%09%2Fevil.example and friends land on the site after login", async () => {
     for (const next of ESCAPES) {
-      const done = await runRoute(loginPage.action, formRequest(`/login?next=${encodeURIComponent(next)}`, { email: "admin@input.test", password: PASSWORD, next }));
+      const done = await runRoute(
+        loginPage.action,
+        formRequest(`/login?next=${encodeURIComponent(next)}`, { email: "admin@input.test", password: PASSWORD, next }),
+      );
       expect(done.status, next).toBe(302);
       const location = done.location!;
       expect(new URL(location, ORIGIN).origin, `${next} → ${location}`).toBe(ORIGIN);
       expect(location.startsWith("/") && !location.startsWith("//") && !location.startsWith("/\\"), location).toBe(true);
     }
-    const kept = await runRoute(loginPage.action, formRequest("/login", { email: "admin@input.test", password: PASSWORD, next: "/controlplane?x=1", hash: "#top" }));
+    const kept = await runRoute(
+      loginPage.action,
+      formRequest("/login", { email: "admin@input.test", password: PASSWORD, next: "/controlplane?x=1", hash: "#top" }),
+    );
     expect(kept.location).toBe("/controlplane?x=1#top");
     // CR/LF in the page form's next or hash: a safe fallback, not a broken Location header.
-    const crlf = await runRoute(loginPage.action, formRequest("/login", { email: "admin@input.test", password: PASSWORD, next: "/a\r\nSet-Cookie: x=1", hash: "#\r\nx" }));
+    const crlf = await runRoute(
+      loginPage.action,
+      formRequest("/login", { email: "admin@input.test", password: PASSWORD, next: "/a\r\nSet-Cookie: x=1", hash: "#\r\nx" }),
+    );
     expect(crlf.location).toBe("/");
-    const hashOnly = await runRoute(loginPage.action, formRequest("/login", { email: "admin@input.test", password: PASSWORD, next: "/welcome", hash: "#a\r\nb" }));
+    const hashOnly = await runRoute(
+      loginPage.action,
+      formRequest("/login", { email: "admin@input.test", password: PASSWORD, next: "/welcome", hash: "#a\r\nb" }),
+    );
     expect(hashOnly.location).toBe("/welcome");
   });
 
@@ -180,13 +227,22 @@ describe("post-login destinations stay on this site", () => {
   });
 
   it("auth/login/: CR/LF in next or hash is a 400 naming the field; a foreign next is answered as /", async () => {
-    const crlf = await runRoute(loginApi.action, jsonRequest("/auth/login/", { email: "admin@input.test", password: PASSWORD, next: "/a\r\nb" }));
+    const crlf = await runRoute(
+      loginApi.action,
+      jsonRequest("/auth/login/", { email: "admin@input.test", password: PASSWORD, next: "/a\r\nb" }),
+    );
     expect(crlf.status).toBe(400);
     expect(crlf.data.errors).toEqual([{ field: "next", message: expect.stringMatching(/control characters/) }]);
-    const hash = await runRoute(loginApi.action, jsonRequest("/auth/login/", { email: "admin@input.test", password: PASSWORD, next: "/", hash: "#\n" }));
+    const hash = await runRoute(
+      loginApi.action,
+      jsonRequest("/auth/login/", { email: "admin@input.test", password: PASSWORD, next: "/", hash: "#\n" }),
+    );
     expect(hash.status).toBe(400);
     expect(hash.data.errors[0].field).toBe("hash");
-    const foreign = await runRoute(loginApi.action, jsonRequest("/auth/login/", { email: "admin@input.test", password: PASSWORD, next: "//evil.example" }));
+    const foreign = await runRoute(
+      loginApi.action,
+      jsonRequest("/auth/login/", { email: "admin@input.test", password: PASSWORD, next: "//evil.example" }),
+    );
     expect(foreign.status).toBe(200);
     expect(foreign.data).toEqual({ status: "LOGGED_IN", next: "/" });
   });

@@ -21,19 +21,47 @@ const SESSION = { peerAsn: 64496, localAsn: 64500, peerIp: "198.51.100.10", loca
 function fixture(): Buffer {
   const attrs = (path: number[]) => attributes({ origin: 0, asPath: [{ type: "sequence", asns: path }], nextHop: "198.51.100.10" });
   return Buffer.concat([
-    peerIndexTable({ timestamp: 1_700_000_000, collectorId: "198.51.100.1", peers: [{ bgpId: "198.51.100.10", ip: "198.51.100.10", asn: 64496 }] }),
-    ribRecord({ timestamp: 1_700_000_000, sequence: 0, prefix: "192.0.2.0/24", entries: [{ peerIndex: 0, originatedTime: 1_699_999_000, attributes: attrs([64496, 3320]) }] }),
-    ribRecord({ timestamp: 1_700_000_000, sequence: 1, prefix: "198.18.0.0/15", entries: [{ peerIndex: 0, originatedTime: 1_699_999_500, attributes: attrs([64496, 174, 6939]) }] }),
-    bgp4mpUpdate({ timestamp: 1_700_000_600, session: SESSION, withdrawn: ["198.18.0.0/15"], attributes: attrs([64496, 1299]), nlri: ["203.0.113.0/24"] }),
+    peerIndexTable({
+      timestamp: 1_700_000_000,
+      collectorId: "198.51.100.1",
+      peers: [{ bgpId: "198.51.100.10", ip: "198.51.100.10", asn: 64496 }],
+    }),
+    ribRecord({
+      timestamp: 1_700_000_000,
+      sequence: 0,
+      prefix: "192.0.2.0/24",
+      entries: [{ peerIndex: 0, originatedTime: 1_699_999_000, attributes: attrs([64496, 3320]) }],
+    }),
+    ribRecord({
+      timestamp: 1_700_000_000,
+      sequence: 1,
+      prefix: "198.18.0.0/15",
+      entries: [{ peerIndex: 0, originatedTime: 1_699_999_500, attributes: attrs([64496, 174, 6939]) }],
+    }),
+    bgp4mpUpdate({
+      timestamp: 1_700_000_600,
+      session: SESSION,
+      withdrawn: ["198.18.0.0/15"],
+      attributes: attrs([64496, 1299]),
+      nlri: ["203.0.113.0/24"],
+    }),
   ]);
 }
 
 beforeAll(async () => {
   stores = await openTestStores();
   useServicesForTests(stores);
-  await stores.pg.db.insert(vantagePoints).values({ key: "upl1", city: "Frankfurt", country: "Germany", router: "upl-r1", ip: "198.51.100.1" });
-  const [admin] = await stores.pg.db.insert(users).values({ email: "admin@upload.test", firstName: "A", passwordHash: "!unusable", hasConsented: true, isStaff: true }).returning({ id: users.id });
-  const [user] = await stores.pg.db.insert(users).values({ email: "user@upload.test", firstName: "U", passwordHash: "!unusable", hasConsented: true }).returning({ id: users.id });
+  await stores.pg.db
+    .insert(vantagePoints)
+    .values({ key: "upl1", city: "Frankfurt", country: "Germany", router: "upl-r1", ip: "198.51.100.1" });
+  const [admin] = await stores.pg.db
+    .insert(users)
+    .values({ email: "admin@upload.test", firstName: "A", passwordHash: "!unusable", hasConsented: true, isStaff: true })
+    .returning({ id: users.id });
+  const [user] = await stores.pg.db
+    .insert(users)
+    .values({ email: "user@upload.test", firstName: "U", passwordHash: "!unusable", hasConsented: true })
+    .returning({ id: users.id });
   cookies.admin = await sessionCookie(stores, admin.id);
   cookies.user = await sessionCookie(stores, user.id);
 }, 120_000);
@@ -47,7 +75,14 @@ function upload(file: { name: string; bytes: Buffer } | null, options: { vantage
   form.set("csrfmiddlewaretoken", options.csrf ?? CSRF_TOKEN);
   form.set("vantagePoint", options.vantagePoint ?? "upl1");
   if (file) form.set("file", new Blob([new Uint8Array(file.bytes)]), file.name);
-  return runRoute(uploadRoute.action, new Request(`${ORIGIN}/site-settings/routing-data`, { method: "POST", body: form, headers: { Cookie: options.cookie ?? cookies.admin } }));
+  return runRoute(
+    uploadRoute.action,
+    new Request(`${ORIGIN}/site-settings/routing-data`, {
+      method: "POST",
+      body: form,
+      headers: { Cookie: options.cookie ?? cookies.admin },
+    }),
+  );
 }
 
 describe("MRT upload", () => {
@@ -55,24 +90,59 @@ describe("MRT upload", () => {
     const out = await upload({ name: "sample.mrt.gz", bytes: gzip(fixture()) });
     expect(out.status).toBe(200);
     expect(out.data.error).toBeNull();
-    expect(out.data.summary).toMatchObject({ fileName: "sample.mrt.gz", vantagePoint: "upl1", compression: "gzip", records: 4, announcements: 3, withdrawals: 1, errors: 0, rowsWritten: 4, stoppedEarly: null });
+    expect(out.data.summary).toMatchObject({
+      fileName: "sample.mrt.gz",
+      vantagePoint: "upl1",
+      compression: "gzip",
+      records: 4,
+      announcements: 3,
+      withdrawals: 1,
+      errors: 0,
+      rowsWritten: 4,
+      stoppedEarly: null,
+    });
     const rows = await chRows<{ prefix: string; w: number; path: string }>(
       stores,
       "SELECT prefix, is_withdrawn AS w, arrayStringConcat(as_path, ' ') AS path FROM rib_entries WHERE vantage_point = 'upl1' ORDER BY timestamp, prefix",
     );
-    expect(rows.map((r) => `${r.prefix} ${r.w} ${r.path}`)).toEqual(["192.0.2.0/24 0 64496 3320", "198.18.0.0/15 0 64496 174 6939", "198.18.0.0/15 1 ", "203.0.113.0/24 0 64496 1299"]);
+    expect(rows.map((r) => `${r.prefix} ${r.w} ${r.path}`)).toEqual([
+      "192.0.2.0/24 0 64496 3320",
+      "198.18.0.0/15 0 64496 174 6939",
+      "198.18.0.0/15 1 ",
+      "203.0.113.0/24 0 64496 1299",
+    ]);
   });
 
   it("the Looking Glass and the Control Plane answer from the imported file", async () => {
     // Current state: 192.0.2.0/24 and 203.0.113.0/24 announced, 198.18.0.0/15 withdrawn by the update.
-    const lpm = await runLookingGlassQuery(stores, { variant: "private", queryType: "IpPrefixQuery", queryTerm: "192.0.2.77", vantagePoints: ["upl1"] });
+    const lpm = await runLookingGlassQuery(stores, {
+      variant: "private",
+      queryType: "IpPrefixQuery",
+      queryTerm: "192.0.2.77",
+      vantagePoints: ["upl1"],
+    });
     expect(lpm.results.upl1).toMatchObject([{ Prefix: "192.0.2.0/24", "BGP as_path": "64496 3320" }]);
-    const withdrawn = await runLookingGlassQuery(stores, { variant: "private", queryType: "IpPrefixQuery", queryTerm: "198.18.0.0/15", vantagePoints: ["upl1"] });
+    const withdrawn = await runLookingGlassQuery(stores, {
+      variant: "private",
+      queryType: "IpPrefixQuery",
+      queryTerm: "198.18.0.0/15",
+      vantagePoints: ["upl1"],
+    });
     expect(withdrawn.results.upl1).toBe("VantagePointWithNoData");
-    const byPath = await runLookingGlassQuery(stores, { variant: "private", queryType: "AsPathQuery", queryTerm: "64496 *", vantagePoints: ["upl1"] });
+    const byPath = await runLookingGlassQuery(stores, {
+      variant: "private",
+      queryType: "AsPathQuery",
+      queryTerm: "64496 *",
+      vantagePoints: ["upl1"],
+    });
     expect((byPath.results.upl1 as { Prefix: string }[]).map((r) => r.Prefix).sort()).toEqual(["192.0.2.0/24", "203.0.113.0/24"]);
     // History: the announcement of 198.18.0.0/15 from the dump and its withdrawal from the update.
-    const history = await controlPlaneQuery(stores, { queryType: "IpPrefixQuery", queryTerm: "198.18.0.0/15", startDate: 1_699_000_000, endDate: 1_701_000_000 });
+    const history = await controlPlaneQuery(stores, {
+      queryType: "IpPrefixQuery",
+      queryTerm: "198.18.0.0/15",
+      startDate: 1_699_000_000,
+      endDate: 1_701_000_000,
+    });
     expect(history.data.map((r) => [r.timestamp, r.withdrawn])).toEqual([
       [1_700_000_600, true],
       [1_699_999_500, false],

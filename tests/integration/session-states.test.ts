@@ -25,7 +25,11 @@ let plainUser: number;
 let secureUser: number;
 let totpSecret: string;
 
-const cookiesOf = (response: Response) => response.headers.getSetCookie().map((c) => c.split(";")[0]).join("; ");
+const cookiesOf = (response: Response) =>
+  response.headers
+    .getSetCookie()
+    .map((c) => c.split(";")[0])
+    .join("; ");
 const get = (path: string, cookie?: string) => new Request(`${ORIGIN}${path}`, { headers: cookie ? { Cookie: cookie } : {} });
 const status = async (cookie?: string) => (await readSession(stores.pg.db, stores.config.sessionSecret, get("/", cookie))).status;
 
@@ -108,7 +112,10 @@ describe("session states (spec §4)", () => {
   it("inactivity: EXPIRED, with the spec's message on the login page, shown once", async () => {
     const response = await jsonLogin("plain@example.org", "plain-password-1");
     const cookie = cookiesOf(response);
-    await stores.pg.db.update(sessions).set({ expiresAt: new Date(Date.now() - 1000) }).where(eq(sessions.userId, plainUser));
+    await stores.pg.db
+      .update(sessions)
+      .set({ expiresAt: new Date(Date.now() - 1000) })
+      .where(eq(sessions.userId, plainUser));
     expect(await status(cookie)).toBe("EXPIRED");
     const screen = await runRoute(appLayout.loader, get("/flow-explorer", cookie));
     expect(screen.location).toBe("/login?next=%2Fflow-explorer&expired=1");
@@ -120,18 +127,28 @@ describe("session states (spec §4)", () => {
 
   it("logout: the session is revoked and both cookies cleared (ANONYMOUS after)", async () => {
     const cookie = `${cookiesOf(await jsonLogin("plain@example.org", "plain-password-1"))}; csrftoken=${CSRF_TOKEN}`;
-    const out = await runRoute(logoutPage.loader, new Request(`${ORIGIN}/logout`, { headers: { Cookie: cookie, "Sec-Fetch-Site": "same-origin" } }));
+    const out = await runRoute(
+      logoutPage.loader,
+      new Request(`${ORIGIN}/logout`, { headers: { Cookie: cookie, "Sec-Fetch-Site": "same-origin" } }),
+    );
     expect(out.location).toBe("/login");
     const cleared = out.headers.getSetCookie().join("\n");
     expect(cleared).toMatch(/flowlens_session=; .*Max-Age=0/);
     expect(cleared).toMatch(/logged_in=; .*Max-Age=0/);
-    const sessionOnly = cookie.split("; ").filter((c) => c.startsWith("flowlens_session=")).join("; ");
+    const sessionOnly = cookie
+      .split("; ")
+      .filter((c) => c.startsWith("flowlens_session="))
+      .join("; ");
     expect(await status(sessionOnly)).toBe("ANONYMOUS");
   });
 
   describe("GET /logout from another site", () => {
     const login = async () => `${cookiesOf(await jsonLogin("plain@example.org", "plain-password-1"))}; csrftoken=${CSRF_TOKEN}`;
-    const sessionOf = (cookie: string) => cookie.split("; ").filter((c) => c.startsWith("flowlens_session=")).join("; ");
+    const sessionOf = (cookie: string) =>
+      cookie
+        .split("; ")
+        .filter((c) => c.startsWith("flowlens_session="))
+        .join("; ");
     const logoutWith = (cookie: string, headers: Record<string, string>, path = "/logout") =>
       runRoute(logoutPage.loader, new Request(`${ORIGIN}${path}`, { headers: { Cookie: cookie, ...headers } }));
 
@@ -165,7 +182,11 @@ describe("session states (spec §4)", () => {
       const post = (fields: Record<string, string>) =>
         runRoute(
           logoutPage.action,
-          new Request(`${ORIGIN}/logout`, { method: "POST", headers: { Cookie: cookie, "Content-Type": "application/x-www-form-urlencoded" }, body: new URLSearchParams(fields).toString() }),
+          new Request(`${ORIGIN}/logout`, {
+            method: "POST",
+            headers: { Cookie: cookie, "Content-Type": "application/x-www-form-urlencoded" },
+            body: new URLSearchParams(fields).toString(),
+          }),
         );
       expect((await post({ reason: "no-permissions" })).location).toBe("/logout");
       expect(await status(sessionOf(cookie))).toBe("LOGGED_IN");

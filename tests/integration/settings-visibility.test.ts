@@ -17,7 +17,12 @@ beforeAll(async () => {
   useServicesForTests(stores);
   const db = stores.pg.db;
   const make = async (email: string, extra: Partial<typeof users.$inferInsert> = {}) =>
-    (await db.insert(users).values({ email, firstName: "x", hasConsented: true, ...extra }).returning({ id: users.id }))[0].id;
+    (
+      await db
+        .insert(users)
+        .values({ email, firstName: "x", hasConsented: true, ...extra })
+        .returning({ id: users.id })
+    )[0].id;
   delegatedId = await make("delegated@visibility.test", { isDelegated: true });
   const core = await make("core@visibility.test");
   const superuser = await make("root@visibility.test", { isSuperuser: true });
@@ -61,18 +66,47 @@ describe("settings by the tools a user can use", () => {
   it("ignores hidden settings in the form and refuses them in the JSON call", async () => {
     const form = await runRoute(
       settingsPage.action,
-      formRequest("/settings", { intent: "settings", timezone: "Europe/Berlin", csv_delimiter: ";", intlinks_util_threshold_medium: "0.1", extlinks_buildout_type: "PERCENT" }, cookie.delegated),
+      formRequest(
+        "/settings",
+        {
+          intent: "settings",
+          timezone: "Europe/Berlin",
+          csv_delimiter: ";",
+          intlinks_util_threshold_medium: "0.1",
+          extlinks_buildout_type: "PERCENT",
+        },
+        cookie.delegated,
+      ),
     );
     expect(form.status).toBe(302);
     const stored = await getUserSettings(stores.pg.db, delegatedId);
-    expect(stored).toMatchObject({ timezone: "Europe/Berlin", csv_delimiter: ";", intlinks_util_threshold_medium: 0.75, extlinks_buildout_type: "DAYS" });
+    expect(stored).toMatchObject({
+      timezone: "Europe/Berlin",
+      csv_delimiter: ";",
+      intlinks_util_threshold_medium: 0.75,
+      extlinks_buildout_type: "DAYS",
+    });
 
-    const refused = await runRoute(settingApi.action, jsonRequest("/auth/settings/intlinks_util_threshold/", { value: 0.5, level: "medium" }, { cookie: cookie.delegated }), { name: "intlinks_util_threshold" });
+    const refused = await runRoute(
+      settingApi.action,
+      jsonRequest("/auth/settings/intlinks_util_threshold/", { value: 0.5, level: "medium" }, { cookie: cookie.delegated }),
+      { name: "intlinks_util_threshold" },
+    );
     expect(refused.status).toBe(403);
-    expect(refused.data.errors).toEqual([{ field: "intlinks_util_threshold_medium", message: "You do not have permission to perform this action." }]);
-    const allowed = await runRoute(settingApi.action, jsonRequest("/auth/settings/timezone/", { value: "UTC" }, { cookie: cookie.delegated }), { name: "timezone" });
+    expect(refused.data.errors).toEqual([
+      { field: "intlinks_util_threshold_medium", message: "You do not have permission to perform this action." },
+    ]);
+    const allowed = await runRoute(
+      settingApi.action,
+      jsonRequest("/auth/settings/timezone/", { value: "UTC" }, { cookie: cookie.delegated }),
+      { name: "timezone" },
+    );
     expect(allowed.status).toBe(200);
-    const core = await runRoute(settingApi.action, jsonRequest("/auth/settings/intlinks_util_threshold/", { value: 0.5, level: "medium" }, { cookie: cookie.core }), { name: "intlinks_util_threshold" });
+    const core = await runRoute(
+      settingApi.action,
+      jsonRequest("/auth/settings/intlinks_util_threshold/", { value: 0.5, level: "medium" }, { cookie: cookie.core }),
+      { name: "intlinks_util_threshold" },
+    );
     expect(core.status).toBe(200);
   });
 });

@@ -198,7 +198,13 @@ describe("user settings: service", () => {
       expect(s[`${group}_util_threshold_high` as keyof typeof s]).toBe(0.9);
       s = await updateUserSetting(db, ids.operator, `${group}_util_threshold_high`, 0.91, "high");
       expect(s[`${group}_util_threshold_high` as keyof typeof s]).toBe(0.91);
-      for (const [bad, level] of [[1.5, "high"], [-0.1, "medium"], ["abc", "medium"], [null, "high"], ["", "high"]] as const) {
+      for (const [bad, level] of [
+        [1.5, "high"],
+        [-0.1, "medium"],
+        ["abc", "medium"],
+        [null, "high"],
+        ["", "high"],
+      ] as const) {
         const error = await settingError(() => updateUserSetting(db, ids.operator, `${group}_util_threshold`, bad, level));
         expect(error.status).toBe(400);
         expect(error.errors[0].field).toBe(`${group}_util_threshold_${level}`);
@@ -234,9 +240,19 @@ describe("user settings: service", () => {
   it("takes build-out thresholds as positive integers and types DAYS or PERCENT", async () => {
     const db = stores.pg.db;
     for (const group of ["extlinks", "intlinks"]) {
-      expect((await updateUserSetting(db, ids.operator, `${group}_buildout_threshold`, "30"))[`${group}_buildout_threshold` as "extlinks_buildout_threshold"]).toBe(30);
-      expect((await updateUserSetting(db, ids.operator, `${group}_buildout_type`, "PERCENT"))[`${group}_buildout_type` as "extlinks_buildout_type"]).toBe("PERCENT");
-      expect((await updateUserSetting(db, ids.operator, `${group}_buildout_type`, "days"))[`${group}_buildout_type` as "extlinks_buildout_type"]).toBe("DAYS");
+      expect(
+        (await updateUserSetting(db, ids.operator, `${group}_buildout_threshold`, "30"))[
+          `${group}_buildout_threshold` as "extlinks_buildout_threshold"
+        ],
+      ).toBe(30);
+      expect(
+        (await updateUserSetting(db, ids.operator, `${group}_buildout_type`, "PERCENT"))[
+          `${group}_buildout_type` as "extlinks_buildout_type"
+        ],
+      ).toBe("PERCENT");
+      expect(
+        (await updateUserSetting(db, ids.operator, `${group}_buildout_type`, "days"))[`${group}_buildout_type` as "extlinks_buildout_type"],
+      ).toBe("DAYS");
       for (const bad of [0, -3, 1.5, "x", "", 10_000_000]) {
         const error = await settingError(() => updateUserSetting(db, ids.operator, `${group}_buildout_threshold`, bad));
         expect(error.errors[0].field).toBe(`${group}_buildout_threshold`);
@@ -269,21 +285,39 @@ describe("user settings: service", () => {
       extlinks_buildout_threshold: "0",
     });
     expect(bad.ok).toBe(false);
-    if (!bad.ok) expect(Object.keys(bad.errors).sort()).toEqual(["extlinks_buildout_threshold", "intlinks_util_threshold_medium", "timezone"]);
+    if (!bad.ok)
+      expect(Object.keys(bad.errors).sort()).toEqual(["extlinks_buildout_threshold", "intlinks_util_threshold_medium", "timezone"]);
     expect(await getUserSettings(db, ids.operator)).toEqual(before);
-    const good = await updateUserSettings(db, ids.operator, { intlinks_util_threshold_medium: "0.9", intlinks_util_threshold_high: "0.99", timezone: "Asia/Tokyo" });
+    const good = await updateUserSettings(db, ids.operator, {
+      intlinks_util_threshold_medium: "0.9",
+      intlinks_util_threshold_high: "0.99",
+      timezone: "Asia/Tokyo",
+    });
     expect(good.ok).toBe(true);
-    if (good.ok) expect(good.settings).toMatchObject({ intlinks_util_threshold_medium: 0.9, intlinks_util_threshold_high: 0.99, timezone: "Asia/Tokyo" });
+    if (good.ok)
+      expect(good.settings).toMatchObject({
+        intlinks_util_threshold_medium: 0.9,
+        intlinks_util_threshold_high: 0.99,
+        timezone: "Asia/Tokyo",
+      });
   });
 });
 
 describe("POST auth/settings/{name}/", () => {
   it("answers the updated settings", async () => {
-    const res = await outcome(async () => call(settingApi.action, await jsonRequest(ids.other, "POST", "/auth/settings/timezone/", { value: "America/New_York" }), { name: "timezone" }));
+    const res = await outcome(async () =>
+      call(settingApi.action, await jsonRequest(ids.other, "POST", "/auth/settings/timezone/", { value: "America/New_York" }), {
+        name: "timezone",
+      }),
+    );
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ timezone: "America/New_York", csv_delimiter: ",", enable_2fa: false });
     const threshold = await outcome(async () =>
-      call(settingApi.action, await jsonRequest(ids.other, "POST", "/auth/settings/timeseries_util_threshold/", { value: 0.6, level: "medium" }), { name: "timeseries_util_threshold" }),
+      call(
+        settingApi.action,
+        await jsonRequest(ids.other, "POST", "/auth/settings/timeseries_util_threshold/", { value: 0.6, level: "medium" }),
+        { name: "timeseries_util_threshold" },
+      ),
     );
     expect(threshold.status).toBe(200);
     expect(threshold.body.timeseries_util_threshold_medium).toBe(0.6);
@@ -302,21 +336,43 @@ describe("POST auth/settings/{name}/", () => {
       ["timezone", {}, "value"],
     ];
     for (const [name, body, field] of cases) {
-      const res = await outcome(async () => call(settingApi.action, await jsonRequest(ids.other, "POST", `/auth/settings/${name}/`, body), { name }));
+      const res = await outcome(async () =>
+        call(settingApi.action, await jsonRequest(ids.other, "POST", `/auth/settings/${name}/`, body), { name }),
+      );
       expect(res.status, `${name} ${JSON.stringify(body)}`).toBe(400);
       expect(res.body.errors.map((e: { field: string }) => e.field)).toContain(field);
     }
   });
 
   it("answers 404 for unknown names, 403 without CSRF header or login, 405 for GET", async () => {
-    expect((await outcome(async () => call(settingApi.action, await jsonRequest(ids.other, "POST", "/auth/settings/nope/", { value: 1 }), { name: "nope" }))).status).toBe(404);
     expect(
-      (await outcome(async () => call(settingApi.action, await jsonRequest(ids.other, "POST", "/auth/settings/timezone/", { value: "UTC" }, { csrf: false }), { name: "timezone" }))).status,
+      (
+        await outcome(async () =>
+          call(settingApi.action, await jsonRequest(ids.other, "POST", "/auth/settings/nope/", { value: 1 }), { name: "nope" }),
+        )
+      ).status,
+    ).toBe(404);
+    expect(
+      (
+        await outcome(async () =>
+          call(settingApi.action, await jsonRequest(ids.other, "POST", "/auth/settings/timezone/", { value: "UTC" }, { csrf: false }), {
+            name: "timezone",
+          }),
+        )
+      ).status,
     ).toBe(403);
-    const anonymous = await outcome(async () => call(settingApi.action, await jsonRequest(null, "POST", "/auth/settings/timezone/", { value: "UTC" }), { name: "timezone" }));
+    const anonymous = await outcome(async () =>
+      call(settingApi.action, await jsonRequest(null, "POST", "/auth/settings/timezone/", { value: "UTC" }), { name: "timezone" }),
+    );
     expect(anonymous.status).toBe(403);
     expect(anonymous.body.exception_code).toBe("not_authenticated");
-    expect((await outcome(async () => call(settingApi.loader, await jsonRequest(ids.other, "GET", "/auth/settings/timezone/"), { name: "timezone" }))).status).toBe(405);
+    expect(
+      (
+        await outcome(async () =>
+          call(settingApi.loader, await jsonRequest(ids.other, "GET", "/auth/settings/timezone/"), { name: "timezone" }),
+        )
+      ).status,
+    ).toBe(405);
   });
 });
 
@@ -333,13 +389,33 @@ describe("/settings page", () => {
 
   it("saves the form and redirects with a success flag; bad values come back with field messages", async () => {
     const ok = await outcome(async () =>
-      call(settingsPage.action, await formRequest(ids.other, "/settings", { intent: "settings", timezone: "Europe/Vienna", csv_delimiter: ";", extlinks_buildout_type: "PERCENT" })),
+      call(
+        settingsPage.action,
+        await formRequest(ids.other, "/settings", {
+          intent: "settings",
+          timezone: "Europe/Vienna",
+          csv_delimiter: ";",
+          extlinks_buildout_type: "PERCENT",
+        }),
+      ),
     );
     expect(ok.status).toBe(302);
     expect(ok.location).toBe("/settings?saved=settings");
-    expect(await getUserSettings(stores.pg.db, ids.other)).toMatchObject({ timezone: "Europe/Vienna", csv_delimiter: ";", extlinks_buildout_type: "PERCENT" });
+    expect(await getUserSettings(stores.pg.db, ids.other)).toMatchObject({
+      timezone: "Europe/Vienna",
+      csv_delimiter: ";",
+      extlinks_buildout_type: "PERCENT",
+    });
     const bad = await outcome(async () =>
-      call(settingsPage.action, await formRequest(ids.other, "/settings", { intent: "settings", timezone: "Nowhere", csv_delimiter: "|", timeseries_util_threshold_high: "1.2" })),
+      call(
+        settingsPage.action,
+        await formRequest(ids.other, "/settings", {
+          intent: "settings",
+          timezone: "Nowhere",
+          csv_delimiter: "|",
+          timeseries_util_threshold_high: "1.2",
+        }),
+      ),
     );
     expect(bad.status).toBe(400);
     expect(Object.keys(bad.body.errors).sort()).toEqual(["csv_delimiter", "timeseries_util_threshold_high", "timezone"]);
@@ -372,9 +448,25 @@ describe("site settings and the default style", () => {
       ].sort(),
     );
     expect(Object.keys(res.body.default_style).sort()).toEqual(
-      ["id", "name", "branded_footer", "color_primary", "color_secondary", "color_tertiary", "company_name", "company_logo", "font", "footer_links"].sort(),
+      [
+        "id",
+        "name",
+        "branded_footer",
+        "color_primary",
+        "color_secondary",
+        "color_tertiary",
+        "company_name",
+        "company_logo",
+        "font",
+        "footer_links",
+      ].sort(),
     );
-    expect(res.body.default_style).toMatchObject({ color_primary: "#137cbd", color_secondary: "#5c7080", color_tertiary: "#394b59", font: "default" });
+    expect(res.body.default_style).toMatchObject({
+      color_primary: "#137cbd",
+      color_secondary: "#5c7080",
+      color_tertiary: "#394b59",
+      font: "default",
+    });
     expect(res.body.default_style.footer_links.map((l: { text: string }) => l.text)).toEqual(["Imprint", "Privacy policy"]);
     expect(res.body.autocomplete_min_lengths).toEqual({ primary_as: 1, secondary_as: 1, application: 2, infrastructure: 2 });
     expect((await outcome(async () => call(siteconfigApi.action, await jsonRequest(null, "POST", "/siteconfig/", {})))).status).toBe(405);
@@ -430,9 +522,20 @@ describe("site settings and the default style", () => {
     });
     const bad = validateSiteSettings({ "autocomplete_min_lengths.primary_as": "-1", rna_default_query: "[1,2]", mandatory_2fa: "maybe" });
     expect(bad.values).toBeNull();
-    expect(Object.keys(bad.errors)).toEqual(expect.arrayContaining(["autocomplete_min_lengths.primary_as", "rna_default_query", "mandatory_2fa"]));
+    expect(Object.keys(bad.errors)).toEqual(
+      expect.arrayContaining(["autocomplete_min_lengths.primary_as", "rna_default_query", "mandatory_2fa"]),
+    );
     // Back to the defaults for the tests that follow.
-    await updateSiteSettings(db, await ctx(ids.admin), validateSiteSettings({ "autocomplete_min_lengths.primary_as": "1", "autocomplete_min_lengths.secondary_as": "1", "autocomplete_min_lengths.application": "2", "autocomplete_min_lengths.infrastructure": "2" }).values!);
+    await updateSiteSettings(
+      db,
+      await ctx(ids.admin),
+      validateSiteSettings({
+        "autocomplete_min_lengths.primary_as": "1",
+        "autocomplete_min_lengths.secondary_as": "1",
+        "autocomplete_min_lengths.application": "2",
+        "autocomplete_min_lengths.infrastructure": "2",
+      }).values!,
+    );
   });
 
   it("validates colours, logos and footer links", async () => {
@@ -442,11 +545,16 @@ describe("site settings and the default style", () => {
     expect(validateStylePatch({ company_name: "  " }).errors.company_name).toBeDefined();
     const png = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 1, 2, 3]);
     expect(checkPngLogo(png)).toEqual({ ok: true, base64: Buffer.from(png).toString("base64") });
-    expect(checkPngLogo(new Uint8Array([0xff, 0xd8, 0xff, 0xe0, 0, 0, 0, 0, 0]))).toMatchObject({ ok: false, message: "The logo must be a PNG image." });
+    expect(checkPngLogo(new Uint8Array([0xff, 0xd8, 0xff, 0xe0, 0, 0, 0, 0, 0]))).toMatchObject({
+      ok: false,
+      message: "The logo must be a PNG image.",
+    });
     const big = new Uint8Array(256 * 1024 + 1);
     big.set(png.slice(0, 8));
     expect(checkPngLogo(big)).toMatchObject({ ok: false });
-    expect(validateStylePatch({ company_logo: Buffer.from(png).toString("base64") }).patch.company_logo).toBe(Buffer.from(png).toString("base64"));
+    expect(validateStylePatch({ company_logo: Buffer.from(png).toString("base64") }).patch.company_logo).toBe(
+      Buffer.from(png).toString("base64"),
+    );
     expect(validateStylePatch({ company_logo: "R0lGODlhAQABAAAAACw=" }).errors.company_logo).toBeDefined();
     const links = validateStylePatch({
       footer_links: [
@@ -467,17 +575,34 @@ describe("site settings and the default style", () => {
     expect(moderator.body.role).toBe("moderator");
     expect(moderator.body.site).toBeNull();
     const admin = await outcome(async () => call(siteSettingsPage.loader, await jsonRequest(ids.admin, "GET", "/site-settings")));
-    expect(admin.body.site).toMatchObject({ mandatory_2fa: false, public_looking_glass_enabled: false, autocomplete_min_lengths: { primary_as: 1, secondary_as: 1, application: 2, infrastructure: 2 } });
+    expect(admin.body.site).toMatchObject({
+      mandatory_2fa: false,
+      public_looking_glass_enabled: false,
+      autocomplete_min_lengths: { primary_as: 1, secondary_as: 1, application: 2, infrastructure: 2 },
+    });
 
-    const moderatorSite = await outcome(async () => call(siteSettingsPage.action, await formRequest(ids.moderator, "/site-settings", { intent: "site", mandatory_2fa: "" })));
+    const moderatorSite = await outcome(async () =>
+      call(siteSettingsPage.action, await formRequest(ids.moderator, "/site-settings", { intent: "site", mandatory_2fa: "" })),
+    );
     expect(moderatorSite.status).toBe(403);
-    const colours = { intent: "style", name: "Default", company_name: "Acme Net", color_primary: "#0f9960", color_secondary: "#5c7080", color_tertiary: "#394b59" };
-    const styled = await outcome(async () => call(siteSettingsPage.action, await formRequest(ids.moderator, "/site-settings", { ...colours, font: "TeleGroteskNext" })));
+    const colours = {
+      intent: "style",
+      name: "Default",
+      company_name: "Acme Net",
+      color_primary: "#0f9960",
+      color_secondary: "#5c7080",
+      color_tertiary: "#394b59",
+    };
+    const styled = await outcome(async () =>
+      call(siteSettingsPage.action, await formRequest(ids.moderator, "/site-settings", { ...colours, font: "TeleGroteskNext" })),
+    );
     expect(styled.status).toBe(302);
     const after = (await getSiteConfig(stores.pg.db)).default_style;
     expect(after.color_primary).toBe("#0f9960");
     expect(after.font).toBe("default"); // a moderator's form carries names and colours only
-    const invalid = await outcome(async () => call(siteSettingsPage.action, await formRequest(ids.moderator, "/site-settings", { ...colours, color_primary: "#xyz" })));
+    const invalid = await outcome(async () =>
+      call(siteSettingsPage.action, await formRequest(ids.moderator, "/site-settings", { ...colours, color_primary: "#xyz" })),
+    );
     expect(invalid.status).toBe(400);
     expect(invalid.body.errors.color_primary).toMatch(/#rrggbb/);
 
@@ -507,7 +632,15 @@ describe("site settings and the default style", () => {
       { id: 2, text: "Status", link: "https://status.example.org" },
     ]);
     const badLogo = await outcome(async () =>
-      call(siteSettingsPage.action, await formRequest(ids.admin, "/site-settings", { ...colours, company_logo: new Blob([new Uint8Array([1, 2, 3, 4, 5, 6, 7, 8, 9])]), footer_text_3: "x", footer_link_3: "ftp://x" })),
+      call(
+        siteSettingsPage.action,
+        await formRequest(ids.admin, "/site-settings", {
+          ...colours,
+          company_logo: new Blob([new Uint8Array([1, 2, 3, 4, 5, 6, 7, 8, 9])]),
+          footer_text_3: "x",
+          footer_link_3: "ftp://x",
+        }),
+      ),
     );
     expect(badLogo.status).toBe(400);
     expect(Object.keys(badLogo.body.errors).sort()).toEqual(["company_logo", "footer_link_3"]);
@@ -517,7 +650,12 @@ describe("site settings and the default style", () => {
 describe("personal style overrides", () => {
   it("are seen by their owner only, follow the default's branding, and can be reset", async () => {
     const db = stores.pg.db;
-    const result = await setPersonalStyle(db, ids.operator, { company_name: "Oskar's view", color_primary: "#ff00aa", color_secondary: "#111111", color_tertiary: "#222222" });
+    const result = await setPersonalStyle(db, ids.operator, {
+      company_name: "Oskar's view",
+      color_primary: "#ff00aa",
+      color_secondary: "#111111",
+      color_tertiary: "#222222",
+    });
     expect(result.ok).toBe(true);
     const mine = await resolveStyle(db, ids.operator);
     const theirs = await resolveStyle(db, ids.other);
@@ -534,12 +672,22 @@ describe("personal style overrides", () => {
     expect((await resolveStyle(db, ids.operator)).footerLinks).toEqual([{ id: 1, text: "Legal", link: "/legal" }]);
 
     // Saving again updates the same row.
-    await setPersonalStyle(db, ids.operator, { company_name: "Oskar 2", color_primary: "#ff00ab", color_secondary: "#111111", color_tertiary: "#222222" });
+    await setPersonalStyle(db, ids.operator, {
+      company_name: "Oskar 2",
+      color_primary: "#ff00ab",
+      color_secondary: "#111111",
+      color_tertiary: "#222222",
+    });
     expect(await db.select().from(styles).where(eq(styles.ownerUserId, ids.operator))).toHaveLength(1);
     expect((await getPersonalStyle(db, ids.operator))?.company_name).toBe("Oskar 2");
     expect(await getPersonalStyle(db, ids.other)).toBeNull();
 
-    const bad = await setPersonalStyle(db, ids.operator, { company_name: "", color_primary: "blue", color_secondary: "#111111", color_tertiary: "#222222" });
+    const bad = await setPersonalStyle(db, ids.operator, {
+      company_name: "",
+      color_primary: "blue",
+      color_secondary: "#111111",
+      color_tertiary: "#222222",
+    });
     expect(bad).toMatchObject({ ok: false, errors: { company_name: expect.any(String), color_primary: expect.any(String) } });
 
     await resetPersonalStyle(db, ids.operator);
@@ -549,17 +697,37 @@ describe("personal style overrides", () => {
 
   it("works through the /settings form", async () => {
     const saved = await outcome(async () =>
-      call(settingsPage.action, await formRequest(ids.other, "/settings", { intent: "style", company_name: "Mine", color_primary: "#00ff00", color_secondary: "#5c7080", color_tertiary: "#394b59" })),
+      call(
+        settingsPage.action,
+        await formRequest(ids.other, "/settings", {
+          intent: "style",
+          company_name: "Mine",
+          color_primary: "#00ff00",
+          color_secondary: "#5c7080",
+          color_tertiary: "#394b59",
+        }),
+      ),
     );
     expect(saved).toMatchObject({ status: 302, location: "/settings?saved=style" });
     expect((await resolveStyle(stores.pg.db, ids.other)).colorPrimary).toBe("#00ff00");
     expect((await resolveStyle(stores.pg.db, ids.operator)).colorPrimary).toBe("#123456");
     const bad = await outcome(async () =>
-      call(settingsPage.action, await formRequest(ids.other, "/settings", { intent: "style", company_name: "Mine", color_primary: "#00ff0", color_secondary: "#5c7080", color_tertiary: "#394b59" })),
+      call(
+        settingsPage.action,
+        await formRequest(ids.other, "/settings", {
+          intent: "style",
+          company_name: "Mine",
+          color_primary: "#00ff0",
+          color_secondary: "#5c7080",
+          color_tertiary: "#394b59",
+        }),
+      ),
     );
     expect(bad.status).toBe(400);
     expect(bad.body.errors.color_primary).toBeDefined();
-    const reset = await outcome(async () => call(settingsPage.action, await formRequest(ids.other, "/settings", { intent: "style-reset" })));
+    const reset = await outcome(async () =>
+      call(settingsPage.action, await formRequest(ids.other, "/settings", { intent: "style-reset" })),
+    );
     expect(reset.location).toBe("/settings?saved=style-reset");
     expect((await resolveStyle(stores.pg.db, ids.other)).colorPrimary).toBe("#123456");
   });
@@ -578,7 +746,9 @@ describe("groups", () => {
     const error = await settingError(async () => setOwnGroups(stores.pg.db, await ctx(ids.operator), ["ops"]));
     expect(error.status).toBe(403);
     expect(error.message).toBe(MESSAGES.groupSwitchFailed);
-    const res = await outcome(async () => call(groupsApi.action, await jsonRequest(ids.operator, "POST", "/auth/groups/", { groups: ["ops"] })));
+    const res = await outcome(async () =>
+      call(groupsApi.action, await jsonRequest(ids.operator, "POST", "/auth/groups/", { groups: ["ops"] })),
+    );
     expect(res.status).toBe(403);
     expect(res.body.detail).toBe("The application failed to set the Group.");
     expect(await groupSwitcherData(stores.pg.db, await ctx(ids.operator))).toBeNull();
@@ -589,10 +759,14 @@ describe("groups", () => {
     const switcher = await ctx(ids.switcher);
     expect((await setOwnGroups(db, switcher, ["ops"])).myGroups.map((g) => g.name)).toEqual(["ops"]);
     const noc = (await listGroups(db, ids.switcher)).allGroups.find((g) => g.name === "noc")!;
-    const res = await outcome(async () => call(groupsApi.action, await jsonRequest(ids.switcher, "POST", "/auth/groups/", { groups: [noc.id] })));
+    const res = await outcome(async () =>
+      call(groupsApi.action, await jsonRequest(ids.switcher, "POST", "/auth/groups/", { groups: [noc.id] })),
+    );
     expect(res.status).toBe(200);
     expect(res.body.myGroups).toEqual([noc]);
-    const moderators = await outcome(async () => call(groupsApi.action, await jsonRequest(ids.switcher, "POST", "/auth/groups/", { groups: ["moderators"] })));
+    const moderators = await outcome(async () =>
+      call(groupsApi.action, await jsonRequest(ids.switcher, "POST", "/auth/groups/", { groups: ["moderators"] })),
+    );
     expect(moderators.status).toBe(403);
     expect(moderators.body.detail).toBe(MESSAGES.groupSwitchFailed);
     for (const body of [{ groups: ["no-such-group"] }, { groups: [] }, { groups: [{}] }, {}]) {
@@ -602,7 +776,9 @@ describe("groups", () => {
       expect(bad.body.errors[0].field).toBe("groups");
     }
     expect((await listGroups(db, ids.switcher)).myGroups).toEqual([noc]);
-    const withoutCsrf = await outcome(async () => call(groupsApi.action, await jsonRequest(ids.switcher, "POST", "/auth/groups/", { groups: ["ops"] }, { csrf: false })));
+    const withoutCsrf = await outcome(async () =>
+      call(groupsApi.action, await jsonRequest(ids.switcher, "POST", "/auth/groups/", { groups: ["ops"] }, { csrf: false })),
+    );
     expect(withoutCsrf.status).toBe(403);
     const data = await groupSwitcherData(db, await ctx(ids.switcher));
     expect(data).toEqual({ groups: [expect.objectContaining({ name: "noc" }), expect.objectContaining({ name: "ops" })], current: noc.id });
@@ -619,14 +795,22 @@ describe("groups", () => {
   });
 
   it("/settings/group: redirects back on success, shows the spec's message on failure", async () => {
-    const ok = await outcome(async () => call(groupRoute.action, await formRequest(ids.switcher, "/settings/group", { groups: "ops", back: "/flow-explorer?x=1" })));
+    const ok = await outcome(async () =>
+      call(groupRoute.action, await formRequest(ids.switcher, "/settings/group", { groups: "ops", back: "/flow-explorer?x=1" })),
+    );
     expect(ok).toMatchObject({ status: 302, location: "/flow-explorer?x=1" });
     expect((await listGroups(stores.pg.db, ids.switcher)).myGroups.map((g) => g.name)).toEqual(["ops"]);
-    const script = await outcome(async () => call(groupRoute.action, await formRequest(ids.switcher, "/settings/group", { groups: "noc", back: "/", mode: "fetch" })));
+    const script = await outcome(async () =>
+      call(groupRoute.action, await formRequest(ids.switcher, "/settings/group", { groups: "noc", back: "/", mode: "fetch" })),
+    );
     expect(script).toMatchObject({ status: 200, body: { ok: true } });
-    const offsite = await outcome(async () => call(groupRoute.action, await formRequest(ids.switcher, "/settings/group", { groups: "noc", back: "https://evil.example/" })));
+    const offsite = await outcome(async () =>
+      call(groupRoute.action, await formRequest(ids.switcher, "/settings/group", { groups: "noc", back: "https://evil.example/" })),
+    );
     expect(offsite.location).toBe("/");
-    const refused = await outcome(async () => call(groupRoute.action, await formRequest(ids.operator, "/settings/group", { groups: "ops", back: "/settings" })));
+    const refused = await outcome(async () =>
+      call(groupRoute.action, await formRequest(ids.operator, "/settings/group", { groups: "ops", back: "/settings" })),
+    );
     expect(refused.status).toBe(403);
     expect(refused.body).toMatchObject({ ok: false, error: "The application failed to set the Group.", back: "/settings" });
   });

@@ -32,9 +32,23 @@ describe("stores on first start", () => {
   it("applies the ClickHouse migrations once and records them", async () => {
     const applied = await chRows<{ version: number }>(stores, "SELECT version FROM schema_migrations ORDER BY version");
     expect(applied.map((r) => Number(r.version))).toEqual([1, 2, 3]);
-    const tables = await chRows<{ name: string }>(stores, "SELECT name FROM system.tables WHERE database = currentDatabase() ORDER BY name");
+    const tables = await chRows<{ name: string }>(
+      stores,
+      "SELECT name FROM system.tables WHERE database = currentDatabase() ORDER BY name",
+    );
     expect(tables.map((t) => t.name)).toEqual(
-      expect.arrayContaining(["flows_raw", "flows_5m", "flows_5m_mv", "flows_1h", "flows_1h_mv", "interface_util_5m", "rib_entries", "rib_current", "rib_current_mv", "tracked_as"]),
+      expect.arrayContaining([
+        "flows_raw",
+        "flows_5m",
+        "flows_5m_mv",
+        "flows_1h",
+        "flows_1h_mv",
+        "interface_util_5m",
+        "rib_entries",
+        "rib_current",
+        "rib_current_mv",
+        "tracked_as",
+      ]),
     );
   });
 
@@ -42,11 +56,36 @@ describe("stores on first start", () => {
     const ch = stores.ch.client;
     await ch.insert({ table: "tracked_as", values: [{ asn: 2906, rank: 1, updated_at: 1_790_000_000 }], format: "JSONEachRow" });
     const flow = (time: number, asSrc: number, bytes: number, sampling: number) => ({
-      time_received: time, exporter_address: "::ffff:192.0.2.1", exporter_name: "r1", sampling_rate: sampling, ip_version: 4,
-      src_addr: "::ffff:198.18.0.1", dst_addr: "::ffff:203.0.113.9", src_prefix_len: 24, dst_prefix_len: 24, protocol: 6,
-      src_port: 443, dst_port: 50000, tcp_flags: 24, bytes, packets: 1, vrf_name: "default", ingress_router: "r1", in_if: "xe-0/0/1",
-      egress_router: "r2", out_if: "xe-0/0/2", link_start_router: "", link_start_if: "", link_end_router: "", link_end_if: "",
-      as_src: asSrc, as_hnd: 3356, as_nxt: 64500, as_dst: 64500, application: "", infrastructure: "",
+      time_received: time,
+      exporter_address: "::ffff:192.0.2.1",
+      exporter_name: "r1",
+      sampling_rate: sampling,
+      ip_version: 4,
+      src_addr: "::ffff:198.18.0.1",
+      dst_addr: "::ffff:203.0.113.9",
+      src_prefix_len: 24,
+      dst_prefix_len: 24,
+      protocol: 6,
+      src_port: 443,
+      dst_port: 50000,
+      tcp_flags: 24,
+      bytes,
+      packets: 1,
+      vrf_name: "default",
+      ingress_router: "r1",
+      in_if: "xe-0/0/1",
+      egress_router: "r2",
+      out_if: "xe-0/0/2",
+      link_start_router: "",
+      link_start_if: "",
+      link_end_router: "",
+      link_end_if: "",
+      as_src: asSrc,
+      as_hnd: 3356,
+      as_nxt: 64500,
+      as_dst: 64500,
+      application: "",
+      infrastructure: "",
     });
     // hh:00:10 and hh:04:50 share a 5-minute bucket; hh:05:00 starts the next; all in one hour.
     const t0 = demoTestNow() - (demoTestNow() % 3600); // recent: older rows fall to the retention TTLs
@@ -64,7 +103,11 @@ describe("stores on first start", () => {
       [t0 + 300, -101, -101, 7000],
       [t0 + 300, -1, -101, 3000],
     ]);
-    const hourly = await chRows<{ bytes: number }>(stores, "SELECT toUInt64(sum(bytes)) AS bytes FROM flows_1h WHERE time = toDateTime({t:UInt32})", { t: t0 });
+    const hourly = await chRows<{ bytes: number }>(
+      stores,
+      "SELECT toUInt64(sum(bytes)) AS bytes FROM flows_1h WHERE time = toDateTime({t:UInt32})",
+      { t: t0 },
+    );
     expect(Number(hourly[0].bytes)).toBe(100_000 + 100_000 + 7000 + 3000);
   });
 
@@ -91,7 +134,10 @@ describe("restart", () => {
 
     const second = await startServices(config());
     try {
-      const [{ n }] = await second.pg.db.select({ n: count() }).from(users).where(sql`${users.email} = 'kept@example.org'`);
+      const [{ n }] = await second.pg.db
+        .select({ n: count() })
+        .from(users)
+        .where(sql`${users.email} = 'kept@example.org'`);
       expect(Number(n)).toBe(1);
       expect(await storesAreEmpty(second)).toBe(false);
       const tracked = await chRows<{ n: number }>(second, "SELECT toUInt64(count()) AS n FROM tracked_as");
@@ -115,11 +161,15 @@ describe("unreachable stores", () => {
     });
     const attempt = startServices(config);
     await expect(attempt).rejects.toBeInstanceOf(StoreUnavailableError);
-    await expect(attempt).rejects.toThrow(/PostgreSQL is not available: cannot connect to postgres:\/\/flowlens:\*\*\*@127\.0\.0\.1:1\/flowlens/);
+    await expect(attempt).rejects.toThrow(
+      /PostgreSQL is not available: cannot connect to postgres:\/\/flowlens:\*\*\*@127\.0\.0\.1:1\/flowlens/,
+    );
   });
 
   it("names ClickHouse when CLICKHOUSE_URL points nowhere", async () => {
     const config = parseConfig({ DATA_DIR: mkdtempSync(path.join(tmpdir(), "flowlens-bad-")), CLICKHOUSE_URL: "http://127.0.0.1:1" });
-    await expect(startServices(config, { pglitePath: ":memory:" })).rejects.toThrow(/ClickHouse is not available: cannot reach http:\/\/127\.0\.0\.1:1/);
+    await expect(startServices(config, { pglitePath: ":memory:" })).rejects.toThrow(
+      /ClickHouse is not available: cannot reach http:\/\/127\.0\.0\.1:1/,
+    );
   });
 });

@@ -40,8 +40,12 @@ const tagId: Record<string, number> = {};
 const groupId: Record<string, number> = {};
 
 async function createUser(email: string, permissions: Permission[]) {
-  const [row] = await stores.pg.db.insert(users).values({ email, firstName: "T", passwordHash: "!unusable", hasConsented: true }).returning({ id: users.id });
-  if (permissions.length) await stores.pg.db.insert(userPermissions).values(permissions.map((permission) => ({ userId: row.id, permission })));
+  const [row] = await stores.pg.db
+    .insert(users)
+    .values({ email, firstName: "T", passwordHash: "!unusable", hasConsented: true })
+    .returning({ id: users.id });
+  if (permissions.length)
+    await stores.pg.db.insert(userPermissions).values(permissions.map((permission) => ({ userId: row.id, permission })));
   return row.id;
 }
 
@@ -67,7 +71,12 @@ afterAll(async () => {
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type Json = any;
 
-async function call(module: Parameters<typeof callRoute>[0], path: string, userId: number, options: { method?: string; body?: unknown; csrf?: boolean } = {}): Promise<{ status: number; data: Json }> {
+async function call(
+  module: Parameters<typeof callRoute>[0],
+  path: string,
+  userId: number,
+  options: { method?: string; body?: unknown; csrf?: boolean } = {},
+): Promise<{ status: number; data: Json }> {
   const res = await callRoute(module, path, { ...options, cookie: await sessionCookie(stores, userId) });
   return { status: res.status, data: await res.json() };
 }
@@ -76,13 +85,27 @@ const ingress = (r: FlowRow) => r.as_hnd !== OPERATOR_ASN;
 const bits = (list: FlowRow[]) => Number(list.reduce((a, r) => a + r.bytes, 0n)) * 8;
 const tableBits = (data: { table: { bytes: string }[] }) => data.table.reduce((a, t) => a + Number(BigInt(t.bytes)) * 8, 0);
 const flows = (userId: number, dimension: string, filters: unknown[]) =>
-  call(flowsRoute, "/api/flows", userId, { method: "POST", body: { dimension, startTimestamp: RANGE.start, endTimestamp: RANGE.end, window: 3600, limit: 1000, filters } });
+  call(flowsRoute, "/api/flows", userId, {
+    method: "POST",
+    body: { dimension, startTimestamp: RANGE.start, endTimestamp: RANGE.end, window: 3600, limit: 1000, filters },
+  });
 
 describe("demo tags", () => {
   it("are seeded from the catalogue and topology", async () => {
-    expect(Object.keys(tagId).sort()).toEqual(demoTags().map((t) => t.name).sort());
-    expect(Object.keys(groupId).sort()).toEqual(demoTagGroups().map((g) => g.name).sort());
-    const values = await stores.pg.db.select({ value: tagValues.value }).from(tagValues).where(eq(tagValues.tagId, tagId["Tier-1 transits"]));
+    expect(Object.keys(tagId).sort()).toEqual(
+      demoTags()
+        .map((t) => t.name)
+        .sort(),
+    );
+    expect(Object.keys(groupId).sort()).toEqual(
+      demoTagGroups()
+        .map((g) => g.name)
+        .sort(),
+    );
+    const values = await stores.pg.db
+      .select({ value: tagValues.value })
+      .from(tagValues)
+      .where(eq(tagValues.tagId, tagId["Tier-1 transits"]));
     expect(values.map((v) => Number(v.value)).sort()).toEqual([...TRANSITS].sort());
     expect(TRANSITS).toHaveLength(4);
   });
@@ -135,7 +158,10 @@ describe("GET api/tags/", () => {
   it("validation: unknown or missing dimension → 400", async () => {
     const unknown = await call(tagsRoute, "/api/tags?dimension=BOGUS", uid.admin);
     expect(unknown.status).toBe(400);
-    expect(unknown.data).toMatchObject({ detail: "Invalid query parameters.", errors: [{ field: "dimension", message: "Unknown dimension BOGUS." }] });
+    expect(unknown.data).toMatchObject({
+      detail: "Invalid query parameters.",
+      errors: [{ field: "dimension", message: "Unknown dimension BOGUS." }],
+    });
     const missing = await call(tagsRoute, "/api/tags", uid.admin);
     expect(missing.status).toBe(400);
     expect(missing.data.errors[0].field).toBe("dimension");
@@ -148,7 +174,14 @@ describe("GET api/tag_groups/", () => {
     expect(status).toBe(200);
     expect(data.map((g: Json) => g.name)).toEqual(["Content and eyeballs"]);
     const group = data[0];
-    expect(group).toMatchObject({ type: "TAG_GROUP", id: groupId["Content and eyeballs"], value: `#g${groupId["Content and eyeballs"]}`, dimension: "AS_DST_INGRESS", dimensionKind: "AS_NUMBER", isNegation: false });
+    expect(group).toMatchObject({
+      type: "TAG_GROUP",
+      id: groupId["Content and eyeballs"],
+      value: `#g${groupId["Content and eyeballs"]}`,
+      dimension: "AS_DST_INGRESS",
+      dimensionKind: "AS_NUMBER",
+      isNegation: false,
+    });
     expect(group.tags.map((t: Json) => t.name)).toEqual(["German eyeballs", "Video streaming"]);
     const [video, german] = await Promise.all(
       ["Video streaming", "German eyeballs"].map(async (name) =>
@@ -178,7 +211,11 @@ describe("POST api/tag/values/", () => {
     expect(asText.data.values).toEqual(tag.data.values);
     const group = await values(uid.operator, { dimension: "ROUTER_IN", id: `group:${groupId["German routers"]}` });
     expect(group.status).toBe(200);
-    expect(group.data).toMatchObject({ type: "TAG_GROUP", value: `#g${groupId["German routers"]}`, values: ["fra-er1", "fra-er2", "ber-er1", "ham-er1"] });
+    expect(group.data).toMatchObject({
+      type: "TAG_GROUP",
+      value: `#g${groupId["German routers"]}`,
+      values: ["fra-er1", "fra-er2", "ber-er1", "ham-er1"],
+    });
   });
 
   it("404 for unknown or someone else's personal ids; 400 for another kind or a bad id", async () => {
@@ -188,7 +225,9 @@ describe("POST api/tag/values/", () => {
     expect((await values(uid.operator, { dimension: "AS_SRC_INGRESS", id: tagId["My watch list"] })).status).toBe(200);
     const kind = await values(uid.operator, { dimension: "AS_SRC_INGRESS", id: tagId["Frankfurt routers"] });
     expect(kind.status).toBe(400);
-    expect(kind.data.errors[0].message).toBe(`The tag "Frankfurt routers" holds ROUTER values and cannot filter AS_SRC_INGRESS (AS_NUMBER).`);
+    expect(kind.data.errors[0].message).toBe(
+      `The tag "Frankfurt routers" holds ROUTER values and cannot filter AS_SRC_INGRESS (AS_NUMBER).`,
+    );
     const bad = await values(uid.operator, { dimension: "AS_SRC_INGRESS", id: "g3" });
     expect(bad.status).toBe(400);
     expect(bad.data.errors[0].field).toBe("id");
@@ -203,7 +242,15 @@ describe("tag names for filter chips (api/filter/metadata/)", () => {
     const group = `#g${groupId["German routers"]}`;
     const res = await call(metadataRoute, "/api/filter/metadata", uid.operator, {
       method: "POST",
-      body: { filters: [{ dimension: "AS_HND_INGRESS", value: tag }, { dimension: "AS_HND_INGRESS", value: `!${tag}` }, { dimension: "ROUTER_IN", value: group }, { dimension: "AS_HND_INGRESS", value: "#999999" }, { dimension: "AS_HND_INGRESS", value: "3320" }] },
+      body: {
+        filters: [
+          { dimension: "AS_HND_INGRESS", value: tag },
+          { dimension: "AS_HND_INGRESS", value: `!${tag}` },
+          { dimension: "ROUTER_IN", value: group },
+          { dimension: "AS_HND_INGRESS", value: "#999999" },
+          { dimension: "AS_HND_INGRESS", value: "3320" },
+        ],
+      },
     });
     expect(res.status).toBe(200);
     expect(res.data.results.map((r: { name: string | null; type: string }) => [r.name, r.type])).toEqual([
@@ -217,9 +264,11 @@ describe("tag names for filter chips (api/filter/metadata/)", () => {
 });
 
 describe("api/mapping/", () => {
-  const path = (params: Record<string, string | number>) => `/api/mapping?${new URLSearchParams(Object.entries(params).map(([k, v]) => [k, String(v)]))}`;
+  const path = (params: Record<string, string | number>) =>
+    `/api/mapping?${new URLSearchParams(Object.entries(params).map(([k, v]) => [k, String(v)]))}`;
   const get = (userId: number, id: string | number, type = "AS") => call(mappingRoute, path({ id, type }), userId);
-  const put = (userId: number, params: Record<string, string | number>, body: unknown, csrf?: boolean) => call(mappingRoute, path(params), userId, { method: "PUT", body, csrf });
+  const put = (userId: number, params: Record<string, string | number>, body: unknown, csrf?: boolean) =>
+    call(mappingRoute, path(params), userId, { method: "PUT", body, csrf });
   const del = (userId: number, params: Record<string, string | number>) => call(mappingRoute, path(params), userId, { method: "DELETE" });
 
   it("GET: the layers of an object and, per field, the highest layer that sets it", async () => {
@@ -237,18 +286,30 @@ describe("api/mapping/", () => {
     const unmapped = await get(uid.operator, "Zoom", "Application");
     expect(unmapped.data.layers.length).toBe(1); // the base colour of the demo's applications
     const nothing = await get(uid.operator, "4200000000");
-    expect(nothing.data).toEqual({ type: "AS", id: "4200000000", layers: [], effective: { name: null, color: null, nameLayer: null, colorLayer: null } });
+    expect(nothing.data).toEqual({
+      type: "AS",
+      id: "4200000000",
+      layers: [],
+      effective: { name: null, color: null, nameLayer: null, colorLayer: null },
+    });
   });
 
   it("PUT and DELETE of the user layer: any flows user, their own row only", async () => {
-    const mine = await put(uid.operator, { id: OPERATOR_ASN, type: "AS", priority: 30 }, { id: OPERATOR_ASN, color: "#ff0000", name: null });
+    const mine = await put(
+      uid.operator,
+      { id: OPERATOR_ASN, type: "AS", priority: 30 },
+      { id: OPERATOR_ASN, color: "#ff0000", name: null },
+    );
     expect(mine.status).toBe(200);
     expect(mine.data.effective).toEqual({ name: "Our network", color: "#ff0000", nameLayer: 20, colorLayer: 30 });
     expect(mine.data.layers.at(-1)).toEqual({ priority: 30, layer: "user", name: null, color: "#ff0000", own: true });
     // Replaced, not duplicated.
     const again = await put(uid.operator, { id: OPERATOR_ASN, type: "AS", priority: 30 }, { color: "#00ff00", name: "Home" });
     expect(again.data.effective).toEqual({ name: "Home", color: "#00ff00", nameLayer: 30, colorLayer: 30 });
-    const stored = await stores.pg.db.select().from(mappings).where(and(eq(mappings.objectId, String(OPERATOR_ASN)), eq(mappings.layer, 30)));
+    const stored = await stores.pg.db
+      .select()
+      .from(mappings)
+      .where(and(eq(mappings.objectId, String(OPERATOR_ASN)), eq(mappings.layer, 30)));
     expect(stored).toHaveLength(1);
     // Another user neither sees nor removes it.
     const admin = await get(uid.admin, OPERATOR_ASN);
@@ -261,7 +322,11 @@ describe("api/mapping/", () => {
   });
 
   it("layers 0, 10 and 20: staff and superusers only", async () => {
-    const refused = await put(uid.operator, { id: "Steam", type: "Application", priority: 20 }, { name: "Steam (Valve)", color: "#1b2838" });
+    const refused = await put(
+      uid.operator,
+      { id: "Steam", type: "Application", priority: 20 },
+      { name: "Steam (Valve)", color: "#1b2838" },
+    );
     expect(refused.status).toBe(403);
     expect(refused.data.exception_code).toBe("permission_denied");
     expect((await del(uid.operator, { id: "Netflix", type: "Application", priority: 20 })).status).toBe(403);
@@ -272,7 +337,11 @@ describe("api/mapping/", () => {
     expect(seen.data.effective).toMatchObject({ name: "Steam (Valve)", color: "#1b2838", nameLayer: 10, colorLayer: 10 });
     // A user's own layer beats it for that user only.
     await put(uid.delegated, { id: "Steam", type: "Application", priority: 30 }, { color: "#000000" });
-    expect((await get(uid.delegated, "Steam", "Application")).data.effective).toMatchObject({ name: "Steam (Valve)", color: "#000000", colorLayer: 30 });
+    expect((await get(uid.delegated, "Steam", "Application")).data.effective).toMatchObject({
+      name: "Steam (Valve)",
+      color: "#000000",
+      colorLayer: 30,
+    });
     expect((await get(uid.staff, "Steam", "Application")).data.effective.color).toBe("#1b2838");
     expect((await del(uid.admin, { id: "Steam", type: "Application", priority: 10 })).status).toBe(200);
     expect((await get(uid.staff, "Steam", "Application")).data.effective.nameLayer).toBe(0);
@@ -315,7 +384,9 @@ describe("tags as flow filters", () => {
     expect(tableBits(byTag.data) / expected).toBeCloseTo(1, 9);
     expect(tableBits(byTag.data)).toBe(tableBits(explicit.data));
     expect(byTag.data.filters).toEqual(explicit.data.filters);
-    expect(new Set(byTag.data.table.map((t: Json) => Number(t.key)))).toEqual(new Set(TRANSITS.filter((asn) => rows.some((r) => ingress(r) && r.as_src === asn))));
+    expect(new Set(byTag.data.table.map((t: Json) => Number(t.key)))).toEqual(
+      new Set(TRANSITS.filter((asn) => rows.some((r) => ingress(r) && r.as_src === asn))),
+    );
   });
 
   it("a negated tag excludes all of its values: the total minus the tag's share", async () => {
@@ -330,12 +401,20 @@ describe("tags as flow filters", () => {
   });
 
   it("a tag group stands for the union of its tags' values", async () => {
-    const group = await flows(uid.operator, "AS_SRC_INGRESS", [{ dimension: "AS_SRC_INGRESS", values: [`#g${groupId["Content and eyeballs"]}`] }]);
+    const group = await flows(uid.operator, "AS_SRC_INGRESS", [
+      { dimension: "AS_SRC_INGRESS", values: [`#g${groupId["Content and eyeballs"]}`] },
+    ]);
     expect(group.status).toBe(200);
     const members = new Set(
-      (await stores.pg.db.select({ value: tagValues.value }).from(tagValues).where(eq(tagValues.tagId, tagId["German eyeballs"]))).map((v) => Number(v.value)),
+      (await stores.pg.db.select({ value: tagValues.value }).from(tagValues).where(eq(tagValues.tagId, tagId["German eyeballs"]))).map(
+        (v) => Number(v.value),
+      ),
     );
-    for (const v of await stores.pg.db.select({ value: tagValues.value }).from(tagValues).where(eq(tagValues.tagId, tagId["Video streaming"]))) members.add(Number(v.value));
+    for (const v of await stores.pg.db
+      .select({ value: tagValues.value })
+      .from(tagValues)
+      .where(eq(tagValues.tagId, tagId["Video streaming"])))
+      members.add(Number(v.value));
     for (const asn of GERMAN_EYEBALLS) expect(members.has(asn)).toBe(true);
     const expected = bits(rows.filter((r) => ingress(r) && members.has(r.as_src)));
     expect(expected).toBeGreaterThan(0);
@@ -343,10 +422,15 @@ describe("tags as flow filters", () => {
   });
 
   it("refused with a clear 400: another kind, unknown ids, someone else's personal tag", async () => {
-    const kind = await flows(uid.operator, "AS_SRC_INGRESS", [{ dimension: "AS_SRC_INGRESS", values: ["2906", `#${tagId["Frankfurt routers"]}`] }]);
+    const kind = await flows(uid.operator, "AS_SRC_INGRESS", [
+      { dimension: "AS_SRC_INGRESS", values: ["2906", `#${tagId["Frankfurt routers"]}`] },
+    ]);
     expect(kind.status).toBe(400);
     expect(kind.data.errors).toEqual([
-      { field: "filters.0.values.1", message: `The tag "Frankfurt routers" (#${tagId["Frankfurt routers"]}) holds ROUTER values and cannot filter AS_SRC_INGRESS (AS_NUMBER).` },
+      {
+        field: "filters.0.values.1",
+        message: `The tag "Frankfurt routers" (#${tagId["Frankfurt routers"]}) holds ROUTER values and cannot filter AS_SRC_INGRESS (AS_NUMBER).`,
+      },
     ]);
     const unknown = await flows(uid.operator, "AS_SRC_INGRESS", ["AS_SRC_INGRESS:#999999,#g999999"]);
     expect(unknown.status).toBe(400);
@@ -370,18 +454,30 @@ describe("tags as flow filters", () => {
     const outside = await flows(uid.delegated, "AS_SRC_INGRESS", [{ dimension: "AS_DST_INGRESS", values: [tier()] }]);
     expect(outside.status).toBe(400);
     expect(outside.data.errors[0]).toMatchObject({ field: "filters.0.values.0" });
-    expect(outside.data.errors[0].message).toMatch(/^Destination AS \(ingress\) is restricted for your account to AS\d+; this filter cannot be changed\.$/);
+    expect(outside.data.errors[0].message).toMatch(
+      /^Destination AS \(ingress\) is restricted for your account to AS\d+; this filter cannot be changed\.$/,
+    );
     expect((await flows(uid.delegated, "AS_SRC_INGRESS", [{ dimension: "AS_DST_INGRESS", values: [`!${tier()}`] }])).status).toBe(400);
     // … one that repeats exactly the constrained value changes nothing …
-    const [own] = await stores.pg.db.insert(tags).values({ name: "My customer", dimension: "AS_NUMBER", ownerUserId: uid.delegated }).returning({ id: tags.id });
+    const [own] = await stores.pg.db
+      .insert(tags)
+      .values({ name: "My customer", dimension: "AS_NUMBER", ownerUserId: uid.delegated })
+      .returning({ id: tags.id });
     await stores.pg.db.insert(tagValues).values({ tagId: own.id, value: String(TOP_CUSTOMER) });
     const same = await flows(uid.delegated, "AS_SRC_INGRESS", [{ dimension: "AS_DST_INGRESS", values: [`#${own.id}`] }]);
     expect(same.status).toBe(200);
     expect(tableBits(same.data) / bits(rows.filter(restricted))).toBeCloseTo(1, 9);
     // … and on other dimensions a tag only narrows the restricted view.
-    const narrowed = await flows(uid.delegated, "AS_SRC_INGRESS", [{ dimension: "AS_SRC_INGRESS", values: [`#${tagId["German eyeballs"]}`] }]);
+    const narrowed = await flows(uid.delegated, "AS_SRC_INGRESS", [
+      { dimension: "AS_SRC_INGRESS", values: [`#${tagId["German eyeballs"]}`] },
+    ]);
     expect(narrowed.status).toBe(200);
-    expect(narrowed.data.filters).toContainEqual({ dimension: "AS_DST_INGRESS", value: String(TOP_CUSTOMER), isNegation: false, locked: true });
+    expect(narrowed.data.filters).toContainEqual({
+      dimension: "AS_DST_INGRESS",
+      value: String(TOP_CUSTOMER),
+      isNegation: false,
+      locked: true,
+    });
     const expected = bits(rows.filter((r) => restricted(r) && GERMAN_EYEBALLS.includes(r.as_src)));
     expect(expected).toBeGreaterThan(0);
     expect(tableBits(narrowed.data) / expected).toBeCloseTo(1, 9);
@@ -398,12 +494,22 @@ describe("tags in api/autocomplete/", () => {
 
   it("tags and groups of the dimension's kind whose name matches, with # values", async () => {
     const tier = await search(uid.operator, "AS_SRC_INGRESS", "tier");
-    expect(tier).toContainEqual({ id: `#${tagId["Tier-1 transits"]}`, name: "Tier-1 transits", value: `#${tagId["Tier-1 transits"]}`, type: "TAG" });
+    expect(tier).toContainEqual({
+      id: `#${tagId["Tier-1 transits"]}`,
+      name: "Tier-1 transits",
+      value: `#${tagId["Tier-1 transits"]}`,
+      type: "TAG",
+    });
     const negated = await search(uid.operator, "AS_SRC_INGRESS", "!tier");
     expect(negated.find((r) => r.type === "TAG")?.value).toBe(`!#${tagId["Tier-1 transits"]}`);
     const german = await search(uid.operator, "ROUTER_IN", "german");
     expect(german).toEqual([
-      { id: `#${tagId["Northern Germany routers"]}`, name: "Northern Germany routers", value: `#${tagId["Northern Germany routers"]}`, type: "TAG" },
+      {
+        id: `#${tagId["Northern Germany routers"]}`,
+        name: "Northern Germany routers",
+        value: `#${tagId["Northern Germany routers"]}`,
+        type: "TAG",
+      },
       { id: `#g${groupId["German routers"]}`, name: "German routers", value: `#g${groupId["German routers"]}`, type: "TAG_GROUP" },
     ]);
     // Kind and visibility: no router tags for AS dimensions, personal tags for their owner only.

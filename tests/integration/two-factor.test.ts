@@ -44,7 +44,6 @@ import { useServicesForTests } from "~/server/services.server";
 import { CSRF_TOKEN, formRequest, getRequest, jsonRequest, ORIGIN, runRoute, withCsrf } from "../helpers/http";
 import { openTestStores, type TestStores } from "../helpers/stores";
 
-
 let stores: TestStores;
 
 beforeAll(async () => {
@@ -135,7 +134,10 @@ async function session(userId: number, state: "LOGGED_IN" | "PENDING_2FA"): Prom
 const run = runRoute;
 
 async function sessionRows(userId: number) {
-  return db().select().from(sessions).where(and(eq(sessions.userId, userId), isNull(sessions.revokedAt)));
+  return db()
+    .select()
+    .from(sessions)
+    .where(and(eq(sessions.userId, userId), isNull(sessions.revokedAt)));
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -171,7 +173,10 @@ describe("devices", () => {
     const device = await confirmDevice(db(), user.id, key.id, await currentCode(key.secret));
     expect(device).toMatchObject({ id: key.id, name: "Phone", confirmed: true });
     expect((await listDevices(db(), user.id)).map((d) => d.id)).toEqual([key.id]);
-    await expectTwoFactorError(confirmDevice(db(), user.id, key.id, await nextCode(key.secret)), TWO_FACTOR_MESSAGES.deviceAlreadyConfirmed);
+    await expectTwoFactorError(
+      confirmDevice(db(), user.id, key.id, await nextCode(key.secret)),
+      TWO_FACTOR_MESSAGES.deviceAlreadyConfirmed,
+    );
   });
 
   it("switches voluntary 2FA on only with a confirmed device", async () => {
@@ -298,7 +303,10 @@ describe("last device", () => {
 
 describe("login with 2FA (screens)", () => {
   async function passwordStep(user: { email: string; password: string }, next = "/lookingglass?x=1") {
-    const res = await run(loginPage.action, formRequest(`/login?next=${encodeURIComponent(next)}`, { email: user.email, password: user.password, next, hash: "#top" }));
+    const res = await run(
+      loginPage.action,
+      formRequest(`/login?next=${encodeURIComponent(next)}`, { email: user.email, password: user.password, next, hash: "#top" }),
+    );
     expect(res.status).toBe(302);
     return res;
   }
@@ -320,7 +328,9 @@ describe("login with 2FA (screens)", () => {
 
     // Everything else sends the pending session to the second step.
     expect((await run(appLayout.loader, getRequest("/flow-explorer", pending))).location).toBe("/login/2fa?next=%2Fflow-explorer");
-    expect((await run(loginPage.loader, getRequest("/login?next=%2Flookingglass", pending))).location).toBe("/login/2fa?next=%2Flookingglass");
+    expect((await run(loginPage.loader, getRequest("/login?next=%2Flookingglass", pending))).location).toBe(
+      "/login/2fa?next=%2Flookingglass",
+    );
     const page = await run(secondStepPage.loader, getRequest(res.location!.replace(/#.*/, ""), pending));
     expect(page.data).toMatchObject({ mode: "verify", next: "/lookingglass?x=1", key: null });
 
@@ -332,7 +342,10 @@ describe("login with 2FA (screens)", () => {
     });
     expect((await run(secondStepPage.action, noCsrf)).status).toBe(403);
 
-    const wrong = await run(secondStepPage.action, formRequest(path, { intent: "verify", code: await wrongCode(key.secret), next: "/lookingglass?x=1" }, pending));
+    const wrong = await run(
+      secondStepPage.action,
+      formRequest(path, { intent: "verify", code: await wrongCode(key.secret), next: "/lookingglass?x=1" }, pending),
+    );
     expect(wrong.status).toBe(400);
     expect(wrong.data).toEqual({ error: "The entered token is invalid." });
 
@@ -379,12 +392,19 @@ describe("login with 2FA (screens)", () => {
     expect(again.data.key).toEqual(page.data.key);
     const { id, secret } = page.data.key as { id: number; secret: string };
 
-    const wrong = await run(secondStepPage.action, formRequest("/login/2fa", { intent: "enrol", deviceId: String(id), code: await wrongCode(secret) }, pending));
+    const wrong = await run(
+      secondStepPage.action,
+      formRequest("/login/2fa", { intent: "enrol", deviceId: String(id), code: await wrongCode(secret) }, pending),
+    );
     expect(wrong.status).toBe(400);
     expect(wrong.data.error).toBe(MESSAGES.tokenInvalid);
     const ok = await run(
       secondStepPage.action,
-      formRequest("/login/2fa", { intent: "enrol", deviceId: String(id), code: await currentCode(secret), next: "/flow-explorer" }, pending),
+      formRequest(
+        "/login/2fa",
+        { intent: "enrol", deviceId: String(id), code: await currentCode(secret), next: "/flow-explorer" },
+        pending,
+      ),
     );
     expect(ok.location).toBe("/flow-explorer");
     expect((await listDevices(db(), user.id)).map((d) => d.id)).toEqual([id]);
@@ -446,13 +466,19 @@ describe("auth/2fa JSON endpoints", () => {
     expect(codes.data.codes).toHaveLength(10);
 
     await setEnable2fa(db(), user.id, true);
-    const refused = await run(deviceApi.action, jsonRequest(`/auth/2fa/devices/${id}/`, undefined, { cookie, method: "DELETE" }), { id: String(id) });
+    const refused = await run(deviceApi.action, jsonRequest(`/auth/2fa/devices/${id}/`, undefined, { cookie, method: "DELETE" }), {
+      id: String(id),
+    });
     expect(refused.status).toBe(400);
     expect(refused.data.detail).toBe(TWO_FACTOR_MESSAGES.lastDeviceVoluntary);
     await setEnable2fa(db(), user.id, false);
-    const deleted = await run(deviceApi.action, jsonRequest(`/auth/2fa/devices/${id}/`, undefined, { cookie, method: "DELETE" }), { id: String(id) });
+    const deleted = await run(deviceApi.action, jsonRequest(`/auth/2fa/devices/${id}/`, undefined, { cookie, method: "DELETE" }), {
+      id: String(id),
+    });
     expect(deleted.status).toBe(204);
-    const gone = await run(deviceApi.action, jsonRequest(`/auth/2fa/devices/${id}/`, undefined, { cookie, method: "DELETE" }), { id: String(id) });
+    const gone = await run(deviceApi.action, jsonRequest(`/auth/2fa/devices/${id}/`, undefined, { cookie, method: "DELETE" }), {
+      id: String(id),
+    });
     expect(gone.status).toBe(404);
     const bad = await run(deviceApi.action, jsonRequest(`/auth/2fa/devices/x/`, undefined, { cookie, method: "DELETE" }), { id: "x" });
     expect(bad.status).toBe(400);
@@ -472,28 +498,44 @@ describe("/settings/security", () => {
 
     const added = await run(securityPage.action, formRequest("/settings/security", { intent: "add-device", name: "Phone" }, cookie));
     const { id, secret } = added.data.enrolment as { id: number; secret: string };
-    const retry = await run(securityPage.action, formRequest("/settings/security", { intent: "confirm-device", deviceId: String(id), code: await wrongCode(secret) }, cookie));
+    const retry = await run(
+      securityPage.action,
+      formRequest("/settings/security", { intent: "confirm-device", deviceId: String(id), code: await wrongCode(secret) }, cookie),
+    );
     expect(retry.status).toBe(400);
     expect(retry.data.error).toBe(MESSAGES.tokenInvalid);
     expect(retry.data.enrolment).toMatchObject({ id, secret });
-    const confirmed = await run(securityPage.action, formRequest("/settings/security", { intent: "confirm-device", deviceId: String(id), code: await currentCode(secret) }, cookie));
+    const confirmed = await run(
+      securityPage.action,
+      formRequest("/settings/security", { intent: "confirm-device", deviceId: String(id), code: await currentCode(secret) }, cookie),
+    );
     expect(confirmed.status).toBe(200);
     expect(confirmed.data.notice).toContain("Phone");
 
     expect((await run(securityPage.action, formRequest("/settings/security", { intent: "enable-2fa" }, cookie))).status).toBe(200);
-    const codes = await run(securityPage.action, formRequest("/settings/security", { intent: "generate-recovery-codes", current_password: user.password }, cookie));
+    const codes = await run(
+      securityPage.action,
+      formRequest("/settings/security", { intent: "generate-recovery-codes", current_password: user.password }, cookie),
+    );
     expect(codes.data.recoveryCodes).toHaveLength(10);
     const after = await run(securityPage.loader, getRequest("/settings/security", cookie));
     expect(after.data).toMatchObject({ enabled: true, devices: [{ id, name: "Phone" }], unusedRecoveryCodes: 10 });
 
-    const refused = await run(securityPage.action, formRequest("/settings/security", { intent: "delete-device", deviceId: String(id) }, cookie));
+    const refused = await run(
+      securityPage.action,
+      formRequest("/settings/security", { intent: "delete-device", deviceId: String(id) }, cookie),
+    );
     expect(refused.status).toBe(400);
     expect(refused.data.error).toBe(TWO_FACTOR_MESSAGES.lastDeviceVoluntary);
     await run(securityPage.action, formRequest("/settings/security", { intent: "disable-2fa", current_password: user.password }, cookie));
-    expect((await run(securityPage.action, formRequest("/settings/security", { intent: "delete-device", deviceId: String(id) }, cookie))).status).toBe(200);
+    expect(
+      (await run(securityPage.action, formRequest("/settings/security", { intent: "delete-device", deviceId: String(id) }, cookie))).status,
+    ).toBe(200);
 
     // Anonymous visitors go to login; posts without the CSRF field are refused.
-    expect((await run(securityPage.loader, getRequest("/settings/security"))).location).toBe(`/login?next=${encodeURIComponent("/settings/security")}`);
+    expect((await run(securityPage.loader, getRequest("/settings/security"))).location).toBe(
+      `/login?next=${encodeURIComponent("/settings/security")}`,
+    );
     const noCsrf = new Request(`${ORIGIN}/settings/security`, {
       method: "POST",
       headers: { "Content-Type": "application/x-www-form-urlencoded", Cookie: withCsrf(cookie) },
@@ -525,7 +567,9 @@ describe("re-authentication for turning 2FA off and new recovery codes", () => {
   }
 
   const codeHashes = async (userId: number) =>
-    (await db().select({ hash: recoveryCodes.codeHash }).from(recoveryCodes).where(eq(recoveryCodes.userId, userId))).map((r) => r.hash).sort();
+    (await db().select({ hash: recoveryCodes.codeHash }).from(recoveryCodes).where(eq(recoveryCodes.userId, userId)))
+      .map((r) => r.hash)
+      .sort();
 
   it("generate_recovery_codes/: missing or wrong proof changes nothing; the right password or a current code works", async () => {
     const { user, key } = await enrolled({ enable: true });
@@ -542,12 +586,18 @@ describe("re-authentication for turning 2FA off and new recovery codes", () => {
     expect(wrong.status).toBe(403);
     expect(wrong.data).toMatchObject({ detail: REAUTH_MESSAGES.wrong, exception_code: "reauthentication_failed" });
     expect(wrong.data.errors[0].field).toBe("X-Current-Password");
-    const wrongCodeAnswer = await run(recoveryApi.loader, recoveryCodesRequest(cookie, address, { "X-OTP-Code": await wrongCode(key.secret) }));
+    const wrongCodeAnswer = await run(
+      recoveryApi.loader,
+      recoveryCodesRequest(cookie, address, { "X-OTP-Code": await wrongCode(key.secret) }),
+    );
     expect(wrongCodeAnswer.status).toBe(403);
     expect(wrongCodeAnswer.data.errors[0].field).toBe("X-OTP-Code");
     expect(await codeHashes(user.id)).toEqual(before);
 
-    const withPassword = await run(recoveryApi.loader, recoveryCodesRequest(cookie, address, { "X-Current-Password": encodeURIComponent(user.password) }));
+    const withPassword = await run(
+      recoveryApi.loader,
+      recoveryCodesRequest(cookie, address, { "X-Current-Password": encodeURIComponent(user.password) }),
+    );
     expect(withPassword.status).toBe(200);
     expect(withPassword.data.codes).toHaveLength(10);
     expect(await codeHashes(user.id)).not.toEqual(before);
@@ -563,7 +613,10 @@ describe("re-authentication for turning 2FA off and new recovery codes", () => {
   it("takes a percent-encoded password with any characters, and refuses a malformed encoding", async () => {
     const user = await makeUser();
     const password = "pässwörd € 100% sicher";
-    await db().update(users).set({ passwordHash: await hashPassword(password) }).where(eq(users.id, user.id));
+    await db()
+      .update(users)
+      .set({ passwordHash: await hashPassword(password) })
+      .where(eq(users.id, user.id));
     const cookie = await session(user.id, "LOGGED_IN");
     const address = fromNewClient();
     const ok = await run(recoveryApi.loader, recoveryCodesRequest(cookie, address, { "X-Current-Password": encodeURIComponent(password) }));
@@ -578,7 +631,8 @@ describe("re-authentication for turning 2FA off and new recovery codes", () => {
     const cookie = await session(user.id, "LOGGED_IN");
     const address = fromNewClient();
     const [first, second] = await generateRecoveryCodes(db(), user.id);
-    const call = (proof: Record<string, string> = {}) => run(settingApi.action, disableRequest(cookie, address, proof), { name: "enable_2fa" });
+    const call = (proof: Record<string, string> = {}) =>
+      run(settingApi.action, disableRequest(cookie, address, proof), { name: "enable_2fa" });
 
     const missing = await call();
     expect(missing.status).toBe(400);
@@ -607,9 +661,14 @@ describe("re-authentication for turning 2FA off and new recovery codes", () => {
     const cookie = await session(user.id, "LOGGED_IN");
     const address = fromNewClient();
     for (let i = 0; i < THROTTLE.perAccountAndClient; i++) {
-      expect((await run(recoveryApi.loader, recoveryCodesRequest(cookie, address, { "X-Current-Password": `wrong-${i}-password` }))).status).toBe(403);
+      expect(
+        (await run(recoveryApi.loader, recoveryCodesRequest(cookie, address, { "X-Current-Password": `wrong-${i}-password` }))).status,
+      ).toBe(403);
     }
-    const refused = await run(recoveryApi.loader, recoveryCodesRequest(cookie, address, { "X-Current-Password": encodeURIComponent(user.password) }));
+    const refused = await run(
+      recoveryApi.loader,
+      recoveryCodesRequest(cookie, address, { "X-Current-Password": encodeURIComponent(user.password) }),
+    );
     expect(refused.status).toBe(429);
     expect(Number(refused.headers.get("Retry-After"))).toBeGreaterThan(0);
     expect(refused.data.exception_code).toBe("reauthentication_throttled");
@@ -618,7 +677,10 @@ describe("re-authentication for turning 2FA off and new recovery codes", () => {
     login.headers.set(PEER_ADDRESS_HEADER, address);
     expect((await run(loginPage.action, login)).status).toBe(429);
     // Another client (the user's own browser elsewhere) is not locked out.
-    const elsewhere = await run(recoveryApi.loader, recoveryCodesRequest(cookie, fromNewClient(), { "X-Current-Password": encodeURIComponent(user.password) }));
+    const elsewhere = await run(
+      recoveryApi.loader,
+      recoveryCodesRequest(cookie, fromNewClient(), { "X-Current-Password": encodeURIComponent(user.password) }),
+    );
     expect(elsewhere.status).toBe(200);
   });
 

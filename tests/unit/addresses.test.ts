@@ -118,7 +118,16 @@ describe("prefixes", () => {
   it("parse and format both families", () => {
     expect(parsePrefix("198.18.0.0/15")).toEqual({ family: 4, base: parseIpv4("198.18.0.0"), length: 15 });
     expect(parsePrefix("2001:db8:1000::/36")).toEqual({ family: 6, base: parseIpv6("2001:db8:1000::"), length: 36 });
-    for (const text of ["0.0.0.0/0", "10.0.0.0/8", "203.0.113.0/24", "192.0.2.1/32", "::/0", "2001:db8::/32", "2a00:1450::/32", "2001:db8::1/128"]) {
+    for (const text of [
+      "0.0.0.0/0",
+      "10.0.0.0/8",
+      "203.0.113.0/24",
+      "192.0.2.1/32",
+      "::/0",
+      "2001:db8::/32",
+      "2a00:1450::/32",
+      "2001:db8::1/128",
+    ]) {
       expect(formatPrefix(parsePrefix(text))).toBe(text);
     }
   });
@@ -167,7 +176,19 @@ describe("hostInPrefix", () => {
   const ns = [0, 1, 2, 253, 254, 255, 256, 7919, 104_729, 999 * 7919 + 11 * 104_729, 2 ** 31, Number.MAX_SAFE_INTEGER];
 
   it("stays inside the prefix and skips the network address", () => {
-    const prefixes = ["203.0.113.0/24", "198.51.100.128/25", "198.18.0.0/15", "4.0.0.0/9", "10.0.0.0/30", "8.8.8.0/24", "2001:db8::/36", "2a00:1450::/32", "2001:db8:10de::/48", "2600:1f00::/24", "2001:db8::/126"];
+    const prefixes = [
+      "203.0.113.0/24",
+      "198.51.100.128/25",
+      "198.18.0.0/15",
+      "4.0.0.0/9",
+      "10.0.0.0/30",
+      "8.8.8.0/24",
+      "2001:db8::/36",
+      "2a00:1450::/32",
+      "2001:db8:10de::/48",
+      "2600:1f00::/24",
+      "2001:db8::/126",
+    ];
     for (const text of prefixes) {
       const prefix = parsePrefix(text);
       const [start, end] = range(prefix);

@@ -17,7 +17,10 @@ function pendingQuery() {
 const tick = () => new Promise((resolve) => setImmediate(resolve));
 
 async function refusalOf(promise: Promise<unknown>): Promise<QueryRefusal> {
-  const error = await promise.then(() => null, (e: unknown) => e);
+  const error = await promise.then(
+    () => null,
+    (e: unknown) => e,
+  );
   expect(error).toBeInstanceOf(QueryRefusal);
   return error as QueryRefusal;
 }

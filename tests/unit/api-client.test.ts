@@ -2,7 +2,8 @@ import { describe, expect, it } from "vitest";
 import { ApiClientError, classifyFailure, createApiClient, type Notice } from "~/lib/api-client";
 import { MESSAGES } from "~/lib/messages";
 
-const json = (status: number, body: unknown) => new Response(JSON.stringify(body), { status, headers: { "Content-Type": "application/json" } });
+const json = (status: number, body: unknown) =>
+  new Response(JSON.stringify(body), { status, headers: { "Content-Type": "application/json" } });
 
 describe("HTTP failure handling", () => {
   it("maps statuses as the spec says", () => {
@@ -22,7 +23,11 @@ describe("api client", () => {
   it("sends the version header, passes 400 bodies through, toasts 500s and keeps the last 30 calls", async () => {
     const notices: Notice[] = [];
     const seen: RequestInit[] = [];
-    const responses = [json(400, { detail: "bad" }), json(500, { detail: "down" }), ...Array.from({ length: 40 }, () => json(200, { ok: true }))];
+    const responses = [
+      json(400, { detail: "bad" }),
+      json(500, { detail: "down" }),
+      ...Array.from({ length: 40 }, () => json(200, { ok: true })),
+    ];
     const client = createApiClient({ fetch: async (_url, init) => (seen.push(init), responses.shift()!), notify: (n) => notices.push(n) });
     expect(await client.request("api/flows/", { method: "POST", body: {} })).toEqual({ detail: "bad" });
     await expect(client.request("api/flows/", { method: "POST", body: {} })).rejects.toBeInstanceOf(ApiClientError);
@@ -49,11 +54,19 @@ describe("api client", () => {
 
   it("second client: retries 429 and Started with 200 ms doubling to 3 s, raises Failed, 404 = vanished", async () => {
     const waits: number[] = [];
-    const responses = [json(429, {}), json(200, { status: "Started" }), ...Array.from({ length: 5 }, () => json(200, { status: "Started" })), json(200, { status: "Done", rows: [1] })];
+    const responses = [
+      json(429, {}),
+      json(200, { status: "Started" }),
+      ...Array.from({ length: 5 }, () => json(200, { status: "Started" })),
+      json(200, { status: "Done", rows: [1] }),
+    ];
     const client = createApiClient({ fetch: async () => responses.shift()!, sleep: async (ms) => void waits.push(ms) });
     await expect(client.requestV2("rna/")).resolves.toEqual({ status: "Done", rows: [1] });
     expect(waits).toEqual([200, 400, 800, 1600, 3000, 3000, 3000]);
-    const failing = createApiClient({ fetch: async () => json(200, { status: "Failed", detail: "query too large" }), sleep: async () => {} });
+    const failing = createApiClient({
+      fetch: async () => json(200, { status: "Failed", detail: "query too large" }),
+      sleep: async () => {},
+    });
     await expect(failing.requestV2("rna/")).rejects.toThrow("query too large");
     const vanished = createApiClient({ fetch: async () => json(404, {}), sleep: async () => {} });
     await expect(vanished.requestV2("rna/")).rejects.toThrow(MESSAGES.resultVanished);

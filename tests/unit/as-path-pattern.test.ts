@@ -15,7 +15,9 @@ describe("parseAsPathPattern", () => {
   it.each(["AS3356", "3356,174", "3356 + 174", "^3356$", "(1|2)", "3356.5", "-1"])("refuses %s with a clear message", (pattern) => {
     const parsed = parseAsPathPattern(pattern);
     expect(parsed.ok).toBe(false);
-    expect(!parsed.ok && parsed.error).toMatch(/^Invalid AS path pattern: use AS numbers, \? for exactly one AS and \* for any number of ASes/);
+    expect(!parsed.ok && parsed.error).toMatch(
+      /^Invalid AS path pattern: use AS numbers, \? for exactly one AS and \* for any number of ASes/,
+    );
   });
 
   it("refuses numbers beyond 32 bits", () => {

@@ -31,20 +31,15 @@ function fakeFetch() {
   return vi.fn(async (_dimension: string, term: string) =>
     rankItems(
       "AS_NUMBER",
-      AS.filter(
-        (a) =>
-          a.value.startsWith(term) ||
-          a.name.toLowerCase().includes(term.toLowerCase())
-      ),
-      term
-    )
+      AS.filter((a) => a.value.startsWith(term) || a.name.toLowerCase().includes(term.toLowerCase())),
+      term,
+    ),
   );
 }
 
 describe("parseSearchTerm", () => {
   it("skips empty terms and terms with * or _", () => {
-    for (const t of ["", "   ", "!", "#", "29*", "net_flix", "!_"])
-      expect(parseSearchTerm(t)).toEqual({ search: false });
+    for (const t of ["", "   ", "!", "#", "29*", "net_flix", "!_"]) expect(parseSearchTerm(t)).toEqual({ search: false });
   });
   it("reads negation and the tag suffix", () => {
     expect(parseSearchTerm("!3320")).toEqual({
@@ -95,9 +90,7 @@ describe("autocomplete cache", () => {
     const names = await cache.search("AS_SRC_INGRESS", "netflix s");
     expect(fetch).toHaveBeenCalledTimes(2); // no cached prefix of "netflix s" in this dimension
     expect(names.map((x) => x.value)).toEqual(["40027"]);
-    expect(await cache.search("AS_SRC_INGRESS", "netflix str")).toEqual([
-      AS[1],
-    ]);
+    expect(await cache.search("AS_SRC_INGRESS", "netflix str")).toEqual([AS[1]]);
     expect(fetch).toHaveBeenCalledTimes(2);
   });
 
@@ -165,7 +158,7 @@ describe("metadata batcher", () => {
         dimension: f.dimension ?? null,
         value: f.value,
         name: serverNames[f.value] ?? null,
-      }))
+      })),
     );
   }
 
@@ -186,15 +179,9 @@ describe("metadata batcher", () => {
     expect(fetch).not.toHaveBeenCalled();
     vi.advanceTimersByTime(1);
     expect(fetch).toHaveBeenCalledTimes(3);
-    const calls = Object.fromEntries(
-      fetch.mock.calls.map(([group, body]) => [group, body])
-    );
+    const calls = Object.fromEntries(fetch.mock.calls.map(([group, body]) => [group, body]));
     expect(calls.AS).toEqual({
-      filters: [
-        { dimension: "AS_SRC_INGRESS", value: "2906" },
-        { dimension: "AS_DST_INGRESS", value: "!3320" },
-        { value: "3320" },
-      ],
+      filters: [{ dimension: "AS_SRC_INGRESS", value: "2906" }, { dimension: "AS_DST_INGRESS", value: "!3320" }, { value: "3320" }],
       fallbackDimensionType: "AS_NUMBER",
     });
     expect(calls.ROUTER).toEqual({
@@ -204,12 +191,7 @@ describe("metadata batcher", () => {
     expect(calls.OTHER).toEqual({
       filters: [{ dimension: "INTERFACE_IN", value: "fra-er1|et-0/0/1" }],
     });
-    expect(await Promise.all([a, c, d, e])).toEqual([
-      "Netflix",
-      "fra-er1 (Frankfurt)",
-      "PNI: Netflix",
-      "Deutsche Telekom",
-    ]);
+    expect(await Promise.all([a, c, d, e])).toEqual(["Netflix", "fra-er1 (Frankfurt)", "PNI: Netflix", "Deutsche Telekom"]);
     expect(await b).toBeNull(); // the fake server knows no "!3320"
   });
 
@@ -256,15 +238,9 @@ describe("metadata batcher", () => {
   });
 
   it("groups by the dimension's filter kind", () => {
-    expect(metadataGroup({ dimension: "AS_NEIGHBOR_EGRESS", value: "1" })).toBe(
-      "AS"
-    );
-    expect(metadataGroup({ dimension: "ROUTER_LINK_END", value: "r" })).toBe(
-      "ROUTER"
-    );
-    expect(
-      metadataGroup({ dimension: "AS_APPLICATION", value: "Netflix" })
-    ).toBe("OTHER");
+    expect(metadataGroup({ dimension: "AS_NEIGHBOR_EGRESS", value: "1" })).toBe("AS");
+    expect(metadataGroup({ dimension: "ROUTER_LINK_END", value: "r" })).toBe("ROUTER");
+    expect(metadataGroup({ dimension: "AS_APPLICATION", value: "Netflix" })).toBe("OTHER");
     expect(metadataGroup({ value: "AS15169" })).toBe("AS");
     expect(metadataGroup({ value: "fra-er1" })).toBe("OTHER");
   });
@@ -284,6 +260,11 @@ describe("decorating cached results", () => {
 
   it("minimum term lengths per filter kind", () => {
     const lengths = { primary_as: 2, secondary_as: 3, application: 4, infrastructure: 5 };
-    expect([minLengthFor("AS_NUMBER", lengths), minLengthFor("APPLICATION", lengths), minLengthFor("INFRASTRUCTURE", lengths), minLengthFor("ROUTER", lengths)]).toEqual([2, 4, 5, 1]);
+    expect([
+      minLengthFor("AS_NUMBER", lengths),
+      minLengthFor("APPLICATION", lengths),
+      minLengthFor("INFRASTRUCTURE", lengths),
+      minLengthFor("ROUTER", lengths),
+    ]).toEqual([2, 4, 5, 1]);
   });
 });

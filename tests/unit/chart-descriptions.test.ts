@@ -5,7 +5,13 @@ import { needsModernBrowser } from "~/lib/browser-support";
 describe("charts' text alternatives", () => {
   it("name the largest series by average and point to the table", () => {
     const text = describeTimeseries(
-      { buckets: [0, 300], series: [{ key: "1", name: "Small", values: [1e6, 1e6] }, { key: "2", name: "Big", values: [3e9, 5e9] }] },
+      {
+        buckets: [0, 300],
+        series: [
+          { key: "1", name: "Small", values: [1e6, 1e6] },
+          { key: "2", name: "Big", values: [3e9, 5e9] },
+        ],
+      },
       "01.11.2026 00:00 to 01.11.2026 00:05 (UTC)",
     );
     expect(text).toBe(
@@ -14,8 +20,16 @@ describe("charts' text alternatives", () => {
   });
 
   it("name the largest Sankey links", () => {
-    const text = describeSankey({ nodes: [{ id: "a", name: "Google" }, { id: "b", name: "Frankfurt" }], links: [{ source: "a", target: "b", value: 2e9 }] });
-    expect(text).toBe("Sankey diagram of traffic in bit/s with 2 nodes and 1 link; the largest: Google to Frankfurt (2.00 Gbit/s). The table below the chart lists the figures.");
+    const text = describeSankey({
+      nodes: [
+        { id: "a", name: "Google" },
+        { id: "b", name: "Frankfurt" },
+      ],
+      links: [{ source: "a", target: "b", value: 2e9 }],
+    });
+    expect(text).toBe(
+      "Sankey diagram of traffic in bit/s with 2 nodes and 1 link; the largest: Google to Frankfurt (2.00 Gbit/s). The table below the chart lists the figures.",
+    );
   });
 });
 

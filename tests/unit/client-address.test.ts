@@ -1,5 +1,11 @@
 import { describe, expect, it } from "vitest";
-import { normalizeAddress, parseProxyTrust, PEER_ADDRESS_HEADER, resolveClientAddress, UNKNOWN_ADDRESS } from "~/server/auth/client-address.server";
+import {
+  normalizeAddress,
+  parseProxyTrust,
+  PEER_ADDRESS_HEADER,
+  resolveClientAddress,
+  UNKNOWN_ADDRESS,
+} from "~/server/auth/client-address.server";
 
 function request(peer: string | null, forwardedFor?: string): Request {
   const headers = new Headers();

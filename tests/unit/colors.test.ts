@@ -7,7 +7,9 @@ import { accessibleColorVariables, blend, colorRoles, DEFAULT_COLORS, shadesOf }
 /** The WCAG 2.1 definition, written out here independently of the module under test. */
 function wcagContrast(a: string, b: string): number {
   const lum = (hex: string) => {
-    const [r, g, b2] = [1, 3, 5].map((i) => parseInt(hex.slice(i, i + 2), 16) / 255).map((c) => (c <= 0.03928 ? c / 12.92 : Math.pow((c + 0.055) / 1.055, 2.4)));
+    const [r, g, b2] = [1, 3, 5]
+      .map((i) => parseInt(hex.slice(i, i + 2), 16) / 255)
+      .map((c) => (c <= 0.03928 ? c / 12.92 : Math.pow((c + 0.055) / 1.055, 2.4)));
     return 0.2126 * r + 0.7152 * g + 0.0722 * b2;
   };
   const [hi, lo] = [lum(a), lum(b)].sort((x, y) => y - x);
@@ -23,7 +25,8 @@ function expectReadable(shades: readonly string[]) {
   for (const surface of SURFACES) {
     expect(wcagContrast(roles.text, surface)).toBeGreaterThanOrEqual(4.5);
     // The light variant paints shade 6 at 10 % (12 % on hover) over the surface.
-    for (const opacity of [0.1, 0.12]) expect(wcagContrast(roles.lightColor, blend(shades[6], opacity, surface))).toBeGreaterThanOrEqual(4.5);
+    for (const opacity of [0.1, 0.12])
+      expect(wcagContrast(roles.lightColor, blend(shades[6], opacity, surface))).toBeGreaterThanOrEqual(4.5);
   }
 }
 
@@ -52,7 +55,10 @@ describe("accessible colour roles", () => {
   });
 
   it("derives readable shades for any primary colour a moderator sets", () => {
-    fc.assert(fc.property(hexColour, (hex) => expectReadable(shadesOf(hex))), { numRuns: 400 });
+    fc.assert(
+      fc.property(hexColour, (hex) => expectReadable(shadesOf(hex))),
+      { numRuns: 400 },
+    );
   });
 
   it("derives a readable dimmed colour from any secondary colour", () => {

@@ -1,5 +1,11 @@
 import { describe, expect, it } from "vitest";
-import { controlPlaneSearch, parseControlPlaneParams, parseUrlTime, resolveControlPlaneRange, toLocalInput } from "~/features/controlplane/params";
+import {
+  controlPlaneSearch,
+  parseControlPlaneParams,
+  parseUrlTime,
+  resolveControlPlaneRange,
+  toLocalInput,
+} from "~/features/controlplane/params";
 
 const DATES = { min: 1_790_000_000, max: 1_790_086_400 };
 const NOW = DATES.max + 600;
@@ -28,8 +34,17 @@ describe("Control Plane URL state", () => {
   });
 
   it("round-trips through the pager links, with times as the form writes them", () => {
-    const search = controlPlaneSearch({ queryType: "IpPrefixQuery", queryTerm: "10.0.0.0/8", start: 1_790_000_040, end: 1_790_003_640, page: 2 }, "Europe/Berlin");
-    expect(params(search)).toMatchObject({ queryType: "IpPrefixQuery", queryTerm: "10.0.0.0/8", start: "2026-09-21T16:14", end: "2026-09-21T17:14", page: 2 });
+    const search = controlPlaneSearch(
+      { queryType: "IpPrefixQuery", queryTerm: "10.0.0.0/8", start: 1_790_000_040, end: 1_790_003_640, page: 2 },
+      "Europe/Berlin",
+    );
+    expect(params(search)).toMatchObject({
+      queryType: "IpPrefixQuery",
+      queryTerm: "10.0.0.0/8",
+      start: "2026-09-21T16:14",
+      end: "2026-09-21T17:14",
+      page: 2,
+    });
     expect(parseUrlTime(params(search).start!, "Europe/Berlin")).toBe(1_790_000_040);
   });
 
@@ -46,7 +61,10 @@ describe("Control Plane URL state", () => {
   it("knows the Flow Explorer's presets and rolling ranges such as LAST_24_HOURS; anything else is reported", () => {
     expect(params("dateRange=LAST_24_HOURS")).toMatchObject({ dateRange: "LAST_24_HOURS", unknown: [] });
     expect(params("dateRange=LAST_7_DAYS").dateRange).toBe("LAST_7_DAYS");
-    expect(params("dateRange=NEXT_CENTURY")).toMatchObject({ dateRange: null, unknown: [{ parameter: "dateRange", value: "NEXT_CENTURY" }] });
+    expect(params("dateRange=NEXT_CENTURY")).toMatchObject({
+      dateRange: null,
+      unknown: [{ parameter: "dateRange", value: "NEXT_CENTURY" }],
+    });
     expect(params("queryType=BOGUS").unknown).toEqual([{ parameter: "queryType", value: "BOGUS" }]);
   });
 });
@@ -62,7 +80,11 @@ describe("Control Plane date rules (spec §4)", () => {
   });
 
   it("keeps a range inside the dates with data", () => {
-    expect(resolve(`start=${DATES.min + 100}&end=${DATES.min + 220}`)).toEqual({ start: minute(DATES.min + 100), end: DATES.min + 220, adjustments: [] });
+    expect(resolve(`start=${DATES.min + 100}&end=${DATES.min + 220}`)).toEqual({
+      start: minute(DATES.min + 100),
+      end: DATES.min + 220,
+      adjustments: [],
+    });
   });
 
   it("swaps an end before the start, and says so", () => {
@@ -73,9 +95,19 @@ describe("Control Plane date rules (spec §4)", () => {
   });
 
   it("resets a start outside the range to 60 minutes before the max and clamps the end to the max", () => {
-    expect(resolve(`start=${DATES.min - 100}&end=${DATES.min + 200}`)).toMatchObject({ ...DEFAULT, adjustments: [{ kind: "start-reset" }, { kind: "end-before-start" }] });
-    expect(resolve(`start=${DATES.min + 100}&end=${DATES.max + 86_400}`)).toMatchObject({ start: minute(DATES.min + 100), end: NEWEST, adjustments: [{ kind: "end-clamped" }] });
-    expect(resolve(`start=${DATES.max + 100}&end=${DATES.max + 200}`)).toMatchObject({ ...DEFAULT, adjustments: [{ kind: "start-reset" }] });
+    expect(resolve(`start=${DATES.min - 100}&end=${DATES.min + 200}`)).toMatchObject({
+      ...DEFAULT,
+      adjustments: [{ kind: "start-reset" }, { kind: "end-before-start" }],
+    });
+    expect(resolve(`start=${DATES.min + 100}&end=${DATES.max + 86_400}`)).toMatchObject({
+      start: minute(DATES.min + 100),
+      end: NEWEST,
+      adjustments: [{ kind: "end-clamped" }],
+    });
+    expect(resolve(`start=${DATES.max + 100}&end=${DATES.max + 200}`)).toMatchObject({
+      ...DEFAULT,
+      adjustments: [{ kind: "start-reset" }],
+    });
   });
 
   it("clamps the routine lag of the newest data behind now without a word", () => {
@@ -96,7 +128,13 @@ describe("Control Plane date rules (spec §4)", () => {
   });
 
   it("reports unreadable input and unknown values with the parameter and value, and falls back", () => {
-    expect(resolve("start=yesterday")).toEqual({ ...DEFAULT, adjustments: [{ kind: "unreadable", parameter: "start", value: "yesterday" }] });
-    expect(resolve("dateRange=NEXT_CENTURY")).toEqual({ ...DEFAULT, adjustments: [{ kind: "unknown", parameter: "dateRange", value: "NEXT_CENTURY" }] });
+    expect(resolve("start=yesterday")).toEqual({
+      ...DEFAULT,
+      adjustments: [{ kind: "unreadable", parameter: "start", value: "yesterday" }],
+    });
+    expect(resolve("dateRange=NEXT_CENTURY")).toEqual({
+      ...DEFAULT,
+      adjustments: [{ kind: "unknown", parameter: "dateRange", value: "NEXT_CENTURY" }],
+    });
   });
 });

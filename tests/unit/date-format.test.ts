@@ -44,15 +44,33 @@ describe("the spec's date formats", () => {
 describe("formatting against Intl, instant by instant", () => {
   // The module applies a cached offset per zone and quarter hour; Intl asked for every instant is the reference.
   const reference = (ms: number, tz: string) => {
-    const parts = new Intl.DateTimeFormat("en-GB", { timeZone: tz, hourCycle: "h23", year: "numeric", month: "2-digit", day: "2-digit", hour: "2-digit", minute: "2-digit" }).formatToParts(new Date(ms));
+    const parts = new Intl.DateTimeFormat("en-GB", {
+      timeZone: tz,
+      hourCycle: "h23",
+      year: "numeric",
+      month: "2-digit",
+      day: "2-digit",
+      hour: "2-digit",
+      minute: "2-digit",
+    }).formatToParts(new Date(ms));
     const f = (t: string) => parts.find((p) => p.type === t)!.value;
     return `${f("day")}.${f("month")}.${f("year")} ${f("hour")}:${f("minute")}`;
   };
-  it.each(["Europe/Berlin", "America/New_York", "Australia/Lord_Howe", "Asia/Kathmandu", "America/St_Johns", "Pacific/Chatham", "UTC"])("%s over two years, every 7 minutes around the transitions", (tz) => {
-    const start = Date.UTC(2026, 0, 1);
-    for (let ms = start; ms < start + 2 * 365 * 86_400_000; ms += 97 * 60_000) expect(formatDateLongBare(ms, tz)).toBe(reference(ms, tz));
-    for (const day of [Date.UTC(2026, 2, 29), Date.UTC(2026, 9, 25), Date.UTC(2026, 2, 8), Date.UTC(2026, 10, 1), Date.UTC(2026, 3, 5), Date.UTC(2026, 8, 27)]) {
-      for (let ms = day - 86_400_000; ms < day + 86_400_000; ms += 7 * 60_000) expect(formatDateLongBare(ms, tz)).toBe(reference(ms, tz));
-    }
-  });
+  it.each(["Europe/Berlin", "America/New_York", "Australia/Lord_Howe", "Asia/Kathmandu", "America/St_Johns", "Pacific/Chatham", "UTC"])(
+    "%s over two years, every 7 minutes around the transitions",
+    (tz) => {
+      const start = Date.UTC(2026, 0, 1);
+      for (let ms = start; ms < start + 2 * 365 * 86_400_000; ms += 97 * 60_000) expect(formatDateLongBare(ms, tz)).toBe(reference(ms, tz));
+      for (const day of [
+        Date.UTC(2026, 2, 29),
+        Date.UTC(2026, 9, 25),
+        Date.UTC(2026, 2, 8),
+        Date.UTC(2026, 10, 1),
+        Date.UTC(2026, 3, 5),
+        Date.UTC(2026, 8, 27),
+      ]) {
+        for (let ms = day - 86_400_000; ms < day + 86_400_000; ms += 7 * 60_000) expect(formatDateLongBare(ms, tz)).toBe(reference(ms, tz));
+      }
+    },
+  );
 });

@@ -31,7 +31,9 @@ describe("configuration", () => {
   });
 
   it("requires SESSION_SECRET when DATABASE_URL is set", () => {
-    expect(() => parseConfig({ DATA_DIR: dataDir(), DATABASE_URL: "postgres://u@127.0.0.1:5432/db" })).toThrow(/SESSION_SECRET: required when DATABASE_URL is set/);
+    expect(() => parseConfig({ DATA_DIR: dataDir(), DATABASE_URL: "postgres://u@127.0.0.1:5432/db" })).toThrow(
+      /SESSION_SECRET: required when DATABASE_URL is set/,
+    );
   });
 
   it.each([
@@ -92,15 +94,24 @@ describe("configuration rules across variables", () => {
     const config = parseConfig({ DATA_DIR: dataDir(), MAX_JSON_BODY: "64k", MAX_FORM_BODY: "2097152" });
     expect(config.MAX_JSON_BODY).toBe(65_536);
     expect(config.MAX_FORM_BODY).toBe(2_097_152);
-    expect(parseConfig({ DATA_DIR: dataDir() })).toMatchObject({ MAX_JSON_BODY: 1_048_576, MAX_FORM_BODY: 1_048_576, MAX_UPLOAD_BODY: 4 * 1024 ** 3 });
+    expect(parseConfig({ DATA_DIR: dataDir() })).toMatchObject({
+      MAX_JSON_BODY: 1_048_576,
+      MAX_FORM_BODY: 1_048_576,
+      MAX_UPLOAD_BODY: 4 * 1024 ** 3,
+    });
     expect(() => parseConfig({ DATA_DIR: dataDir(), MAX_JSON_BODY: "lots" })).toThrow(/MAX_JSON_BODY: must be a size/);
     expect(() => parseConfig({ DATA_DIR: dataDir(), MAX_FORM_BODY: "10" })).toThrow(/MAX_FORM_BODY/);
   });
 
   it("reads the internal ranges staff may ping and trace, none by default", () => {
     expect(parseConfig({ DATA_DIR: dataDir() }).NETCOMMAND_STAFF_ALLOWED_RANGES).toEqual([]);
-    const ranges = parseConfig({ DATA_DIR: dataDir(), NETCOMMAND_STAFF_ALLOWED_RANGES: "10.0.0.0/8, fd00::/8" }).NETCOMMAND_STAFF_ALLOWED_RANGES;
+    const ranges = parseConfig({
+      DATA_DIR: dataDir(),
+      NETCOMMAND_STAFF_ALLOWED_RANGES: "10.0.0.0/8, fd00::/8",
+    }).NETCOMMAND_STAFF_ALLOWED_RANGES;
     expect(ranges.map((r) => `${r.version}/${r.length}`)).toEqual(["4/8", "6/8"]);
-    expect(() => parseConfig({ DATA_DIR: dataDir(), NETCOMMAND_STAFF_ALLOWED_RANGES: "10.0.0.0/8,intranet" })).toThrow(/NETCOMMAND_STAFF_ALLOWED_RANGES: "intranet" is not an IP address or CIDR prefix/);
+    expect(() => parseConfig({ DATA_DIR: dataDir(), NETCOMMAND_STAFF_ALLOWED_RANGES: "10.0.0.0/8,intranet" })).toThrow(
+      /NETCOMMAND_STAFF_ALLOWED_RANGES: "intranet" is not an IP address or CIDR prefix/,
+    );
   });
 });

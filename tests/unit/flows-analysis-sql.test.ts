@@ -1,12 +1,26 @@
 import { describe, expect, it } from "vitest";
-import { endpointDimension, indirectAsQuery, ingressRouterQuery, interfaceLoadQuery, linkPathQuery, NO_CUT, untrackedQuery } from "~/features/flows/analysis-sql";
+import {
+  endpointDimension,
+  indirectAsQuery,
+  ingressRouterQuery,
+  interfaceLoadQuery,
+  linkPathQuery,
+  NO_CUT,
+  untrackedQuery,
+} from "~/features/flows/analysis-sql";
 
 const RANGE = { start: 1_794_913_800, end: 1_795_000_200 };
 const OP = 64500;
 
 describe("flow analysis SQL builders (golden)", () => {
   it("indirect AS traffic: per source and handover AS, the list as an outer WHERE (a user's negated filter stays inside)", () => {
-    expect(indirectAsQuery([2906, 15169], { range: RANGE, operatorAsn: OP, filters: [{ dimension: "AS_DST_INGRESS", value: "3320", isNegation: true }] })).toEqual({
+    expect(
+      indirectAsQuery([2906, 15169], {
+        range: RANGE,
+        operatorAsn: OP,
+        filters: [{ dimension: "AS_DST_INGRESS", value: "3320", isNegation: true }],
+      }),
+    ).toEqual({
       sql: [
         "SELECT AS_SRC_INGRESS AS asn, AS_HND_INGRESS AS handover, bps",
         "FROM (",
@@ -54,7 +68,15 @@ describe("flow analysis SQL builders (golden)", () => {
         "GROUP BY value",
         "ORDER BY router_bps DESC, network_bps DESC, value ASC",
       ].join("\n"),
-      params: { start: RANGE.start, end: RANGE.end, ipVersion: 6, operatorAsn: OP, seconds: 86_400, limit: NO_CUT, ingressRouter: "fra-er1" },
+      params: {
+        start: RANGE.start,
+        end: RANGE.end,
+        ipVersion: 6,
+        operatorAsn: OP,
+        seconds: 86_400,
+        limit: NO_CUT,
+        ingressRouter: "fra-er1",
+      },
     });
   });
 
@@ -69,7 +91,9 @@ describe("flow analysis SQL builders (golden)", () => {
   it("link path from a source AS to an egress router on the hourly table", () => {
     expect(endpointDimension("origin", { kind: "ROUTER", router: "x" })).toBe("ROUTER_IN");
     expect(endpointDimension("destination", { kind: "AS", asn: 1 })).toBe("AS_DST_INGRESS");
-    expect(linkPathQuery({ kind: "AS", asn: 2906 }, { kind: "ROUTER", router: "ber-er1" }, { range: RANGE, operatorAsn: OP, table: "flows_1h" })).toEqual({
+    expect(
+      linkPathQuery({ kind: "AS", asn: 2906 }, { kind: "ROUTER", router: "ber-er1" }, { range: RANGE, operatorAsn: OP, table: "flows_1h" }),
+    ).toEqual({
       sql: [
         "SELECT INTERFACE_IN AS in_if, INTERNAL_LINK_START AS link_start, INTERNAL_LINK_END AS link_end, INTERFACE_OUT AS out_if, sum(bps) AS path_bps",
         "FROM (",
@@ -139,7 +163,17 @@ describe("flow analysis SQL builders (golden)", () => {
         "GROUP BY bucket",
         "ORDER BY bucket ASC",
       ].join("\n"),
-      params: { start: RANGE.start, end: RANGE.end, operatorAsn: OP, window: 900, topN: NO_CUT, others: -101, untrackedAs: -999, othersAs: -101, notRoutableAs: -1 },
+      params: {
+        start: RANGE.start,
+        end: RANGE.end,
+        operatorAsn: OP,
+        window: 900,
+        topN: NO_CUT,
+        others: -101,
+        untrackedAs: -999,
+        othersAs: -101,
+        notRoutableAs: -1,
+      },
     });
     expect(() => untrackedQuery("ROUTER_IN", { range: RANGE, operatorAsn: OP, window: 900 })).toThrow(/not an AS dimension/);
   });

@@ -1,5 +1,12 @@
 import { describe, expect, it } from "vitest";
-import { compareRows, compareTotals, formatPercentDifference, PERCENT_DIFFERENCE_CAP, percentDifference, previousPeriod } from "~/features/flows/comparison";
+import {
+  compareRows,
+  compareTotals,
+  formatPercentDifference,
+  PERCENT_DIFFERENCE_CAP,
+  percentDifference,
+  previousPeriod,
+} from "~/features/flows/comparison";
 
 describe("previousPeriod", () => {
   it("is the range of equal length that ends where the range starts", () => {

@@ -5,7 +5,13 @@
  */
 import type { ClickHouseClient } from "@clickhouse/client";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { DATA_RANGE_KEEP_FRESH_MS, DATA_RANGE_TTL_MS, dataRange, forgetDataRange, type DataRange } from "~/features/flows/data-range.server";
+import {
+  DATA_RANGE_KEEP_FRESH_MS,
+  DATA_RANGE_TTL_MS,
+  dataRange,
+  forgetDataRange,
+  type DataRange,
+} from "~/features/flows/data-range.server";
 
 /** A client answering the range query with the next of `answers` (an Error is thrown), the last one repeated. */
 function fakeStore(answers: (DataRange | Error)[]) {

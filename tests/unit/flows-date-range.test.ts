@@ -1,5 +1,12 @@
 import { describe, expect, it } from "vitest";
-import { customRangeError, parseExplorerParams, parseInstant, requestedRange, toLocalInput, unappliedParams } from "~/features/flows/params";
+import {
+  customRangeError,
+  parseExplorerParams,
+  parseInstant,
+  requestedRange,
+  toLocalInput,
+  unappliedParams,
+} from "~/features/flows/params";
 import { DATE_RANGE_PRESETS, PRESET_LABELS, rangeProblem, TIME_PRESETS } from "~/features/flows/time";
 
 const ts = (iso: string) => Date.parse(iso) / 1000;
@@ -13,8 +20,16 @@ describe("presets in the URL", () => {
       expect(requestedRange(params, NOW).preset).toBe(preset);
       expect(PRESET_LABELS[preset]).toMatch(/^[A-Z]/);
     }
-    expect(requestedRange(parseExplorerParams(new URLSearchParams("dateRange=LAST_3_HOURS")), NOW)).toEqual({ start: NOW - 3 * 3600, end: NOW, preset: "LAST_3_HOURS" });
-    expect(requestedRange(parseExplorerParams(new URLSearchParams("dateRange=TODAY")), NOW)).toEqual({ start: ts("2026-03-15T00:00:00Z"), end: NOW, preset: "TODAY" });
+    expect(requestedRange(parseExplorerParams(new URLSearchParams("dateRange=LAST_3_HOURS")), NOW)).toEqual({
+      start: NOW - 3 * 3600,
+      end: NOW,
+      preset: "LAST_3_HOURS",
+    });
+    expect(requestedRange(parseExplorerParams(new URLSearchParams("dateRange=TODAY")), NOW)).toEqual({
+      start: ts("2026-03-15T00:00:00Z"),
+      end: NOW,
+      preset: "TODAY",
+    });
   });
 });
 
@@ -46,10 +61,26 @@ describe("ISO dates in the URL", () => {
 
   it("reads dates, local date-times in the user's timezone, zoned date-times and unix seconds", () => {
     // A date is its local midnight; an end date runs to the midnight after it (the whole day).
-    expect(range("start=2026-11-01&end=2026-11-01")).toEqual({ start: ts("2026-11-01T00:00:00Z"), end: ts("2026-11-02T00:00:00Z"), preset: null });
-    expect(range("start=2026-11-01&end=2026-11-03", "Europe/Berlin")).toEqual({ start: ts("2026-10-31T23:00:00Z"), end: ts("2026-11-03T23:00:00Z"), preset: null });
-    expect(range("dateRange=CUSTOM&start=2026-11-01T10:00&end=2026-11-01T12:30", "Europe/Berlin")).toEqual({ start: ts("2026-11-01T09:00:00Z"), end: ts("2026-11-01T11:30:00Z"), preset: null });
-    expect(range("start=2026-11-01T10:00:00Z&end=2026-11-01T12:00:00%2B01:00")).toEqual({ start: ts("2026-11-01T10:00:00Z"), end: ts("2026-11-01T11:00:00Z"), preset: null });
+    expect(range("start=2026-11-01&end=2026-11-01")).toEqual({
+      start: ts("2026-11-01T00:00:00Z"),
+      end: ts("2026-11-02T00:00:00Z"),
+      preset: null,
+    });
+    expect(range("start=2026-11-01&end=2026-11-03", "Europe/Berlin")).toEqual({
+      start: ts("2026-10-31T23:00:00Z"),
+      end: ts("2026-11-03T23:00:00Z"),
+      preset: null,
+    });
+    expect(range("dateRange=CUSTOM&start=2026-11-01T10:00&end=2026-11-01T12:30", "Europe/Berlin")).toEqual({
+      start: ts("2026-11-01T09:00:00Z"),
+      end: ts("2026-11-01T11:30:00Z"),
+      preset: null,
+    });
+    expect(range("start=2026-11-01T10:00:00Z&end=2026-11-01T12:00:00%2B01:00")).toEqual({
+      start: ts("2026-11-01T10:00:00Z"),
+      end: ts("2026-11-01T11:00:00Z"),
+      preset: null,
+    });
     // Old links with unix seconds keep working.
     expect(range("start=1793526000&end=1793529600")).toEqual({ start: 1793526000, end: 1793529600, preset: null });
   });
@@ -60,18 +91,26 @@ describe("ISO dates in the URL", () => {
   });
 
   it("refuses what is not a date, and round-trips the datetime-local value", () => {
-    for (const bad of ["2026-13-01", "2026-11-01T25:00", "yesterday", "99999999999", "2026-11-01T10"]) expect(parseInstant(bad, "UTC", "start")).toBeNull();
+    for (const bad of ["2026-13-01", "2026-11-01T25:00", "yesterday", "99999999999", "2026-11-01T10"])
+      expect(parseInstant(bad, "UTC", "start")).toBeNull();
     expect(toLocalInput(ts("2026-11-01T09:00:00Z"), "Europe/Berlin")).toBe("2026-11-01T10:00");
     expect(parseInstant("2026-11-01T10:00", "Europe/Berlin", "start")).toBe(ts("2026-11-01T09:00:00Z"));
   });
 });
 
 describe("URL values that are not applied", () => {
-  const unapplied = (q: string) => unappliedParams(new URLSearchParams(q), parseExplorerParams(new URLSearchParams(q)), { rangeLabel: "Last 2 days" });
+  const unapplied = (q: string) =>
+    unappliedParams(new URLSearchParams(q), parseExplorerParams(new URLSearchParams(q)), { rangeLabel: "Last 2 days" });
 
   it("names the parameter, the value and what is shown instead", () => {
-    expect(unapplied("dateRange=NEXT_CENTURY")).toEqual([expect.stringMatching(/^The address's dateRange=NEXT_CENTURY was not applied \(a date range is one of .*LAST_2_DAYS.*\); showing Last 2 days instead\.$/)]);
-    expect(unapplied("ipVersion=7")).toEqual(["The address's ipVersion=7 was not applied (the IP version is all, 4 or 6); showing all IP versions instead."]);
+    expect(unapplied("dateRange=NEXT_CENTURY")).toEqual([
+      expect.stringMatching(
+        /^The address's dateRange=NEXT_CENTURY was not applied \(a date range is one of .*LAST_2_DAYS.*\); showing Last 2 days instead\.$/,
+      ),
+    ]);
+    expect(unapplied("ipVersion=7")).toEqual([
+      "The address's ipVersion=7 was not applied (the IP version is all, 4 or 6); showing all IP versions instead.",
+    ]);
     expect(unapplied("view=pie&table=flat")).toHaveLength(2);
   });
 

@@ -6,7 +6,28 @@ describe("flow dimension catalogue", () => {
   it("has the spec's dimensions with unique ids and increasing order", () => {
     const ids = DIMENSIONS.map((d) => d.id);
     expect(new Set(ids).size).toBe(ids.length);
-    for (const id of ["VRF_NAME", "AS_APPLICATION", "AS_INFRASTRUCTURE", "AS_SRC_INGRESS", "AS_SRC_EGRESS", "AS_HND_INGRESS", "ROUTER_IN", "ROUTER_OUT", "INTERFACE_IN", "INTERFACE_OUT", "ROUTER_LINK_START", "ROUTER_LINK_END", "INTERNAL_LINK_START", "INTERNAL_LINK_END", "AS_NEIGHBOR_EGRESS", "AS_NXT_INGRESS", "AS_NXT_EGRESS", "AS_DST_INGRESS", "AS_DST_EGRESS", "IANA_PROTOCOL"]) {
+    for (const id of [
+      "VRF_NAME",
+      "AS_APPLICATION",
+      "AS_INFRASTRUCTURE",
+      "AS_SRC_INGRESS",
+      "AS_SRC_EGRESS",
+      "AS_HND_INGRESS",
+      "ROUTER_IN",
+      "ROUTER_OUT",
+      "INTERFACE_IN",
+      "INTERFACE_OUT",
+      "ROUTER_LINK_START",
+      "ROUTER_LINK_END",
+      "INTERNAL_LINK_START",
+      "INTERNAL_LINK_END",
+      "AS_NEIGHBOR_EGRESS",
+      "AS_NXT_INGRESS",
+      "AS_NXT_EGRESS",
+      "AS_DST_INGRESS",
+      "AS_DST_EGRESS",
+      "IANA_PROTOCOL",
+    ]) {
       expect(isDimensionId(id), id).toBe(true);
     }
     expect(DIMENSIONS.map((d) => d.order)).toEqual(DIMENSIONS.map((_, i) => i + 1));
@@ -24,12 +45,30 @@ describe("flow dimension catalogue", () => {
       if (d.filterKind === "AS_NUMBER") expect(d.valueType).toBe("Int64");
       if (d.permission) expect(PERMISSIONS).toContain(d.permission);
     }
-    expect(getDimension("AS_APPLICATION")).toMatchObject({ permission: "API_FLOWS_DNS", filterKind: "APPLICATION", columns: ["application"] });
+    expect(getDimension("AS_APPLICATION")).toMatchObject({
+      permission: "API_FLOWS_DNS",
+      filterKind: "APPLICATION",
+      columns: ["application"],
+    });
     expect(getDimension("AS_INFRASTRUCTURE")).toMatchObject({ permission: "API_FLOWS_DNS", filterKind: "INFRASTRUCTURE" });
-    expect(getDimension("INTERFACE_IN")).toMatchObject({ columns: ["ingress_router", "in_if"], filterKind: "INTERFACE", permission: "API_FLOWS_INTERFACES", snmpGroup: "LEFT" });
+    expect(getDimension("INTERFACE_IN")).toMatchObject({
+      columns: ["ingress_router", "in_if"],
+      filterKind: "INTERFACE",
+      permission: "API_FLOWS_INTERFACES",
+      snmpGroup: "LEFT",
+    });
     expect(getDimension("INTERFACE_OUT")).toMatchObject({ columns: ["egress_router", "out_if"], snmpGroup: "RIGHT" });
-    expect(getDimension("INTERNAL_LINK_END")).toMatchObject({ columns: ["link_end_router", "link_end_if"], filterKind: "INTERNAL_LINK", permission: "FLOWS_BY_LINK_FILTER", snmpGroup: "CORE" });
-    expect(getDimension("ROUTER_LINK_START")).toMatchObject({ filterKind: "ROUTER", permission: "FLOWS_BY_LINK_FILTER", snmpGroup: "CORE" });
+    expect(getDimension("INTERNAL_LINK_END")).toMatchObject({
+      columns: ["link_end_router", "link_end_if"],
+      filterKind: "INTERNAL_LINK",
+      permission: "FLOWS_BY_LINK_FILTER",
+      snmpGroup: "CORE",
+    });
+    expect(getDimension("ROUTER_LINK_START")).toMatchObject({
+      filterKind: "ROUTER",
+      permission: "FLOWS_BY_LINK_FILTER",
+      snmpGroup: "CORE",
+    });
     expect(getDimension("VRF_NAME")).toMatchObject({ permission: "VRF_DIMENSION", minApiVersion: 16, filterKind: "VRF_NAME" });
     expect(getDimension("AS_HND_INGRESS").snmpGroup).toBe("LEFT");
     expect(getDimension("AS_NXT_INGRESS").snmpGroup).toBe("RIGHT");

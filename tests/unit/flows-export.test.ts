@@ -15,23 +15,38 @@ describe("export file names (prefix + name)", () => {
   it("prefix flowlens_<screen>_, then dimension, variant and the days in the user's timezone", () => {
     const range = { start: NOV_20, end: NOV_20 + 2 * DAY + 3600 };
     expect(exportFilePrefix("flow-explorer")).toBe("flowlens_flow-explorer_");
-    expect(exportFilename({ dimensions: ["AS_SRC_INGRESS"], range, timezone: "UTC" }, "xlsx")).toBe("flowlens_flow-explorer_AS_SRC_INGRESS_20261120-20261122.xlsx");
-    expect(exportFilename({ dimensions: ["AS_SRC_INGRESS"], variant: "detailed", range, timezone: "UTC" }, "csv")).toBe("flowlens_flow-explorer_AS_SRC_INGRESS_detailed_20261120-20261122.csv");
-    expect(exportFilename({ dimensions: ["AS_SRC_INGRESS", "AS_DST_INGRESS"], variant: "sankey", range, timezone: "UTC" }, "png", "as-flows-egress")).toBe(
-      "flowlens_as-flows-egress_AS_SRC_INGRESS-AS_DST_INGRESS_sankey_20261120-20261122.png",
+    expect(exportFilename({ dimensions: ["AS_SRC_INGRESS"], range, timezone: "UTC" }, "xlsx")).toBe(
+      "flowlens_flow-explorer_AS_SRC_INGRESS_20261120-20261122.xlsx",
     );
+    expect(exportFilename({ dimensions: ["AS_SRC_INGRESS"], variant: "detailed", range, timezone: "UTC" }, "csv")).toBe(
+      "flowlens_flow-explorer_AS_SRC_INGRESS_detailed_20261120-20261122.csv",
+    );
+    expect(
+      exportFilename(
+        { dimensions: ["AS_SRC_INGRESS", "AS_DST_INGRESS"], variant: "sankey", range, timezone: "UTC" },
+        "png",
+        "as-flows-egress",
+      ),
+    ).toBe("flowlens_as-flows-egress_AS_SRC_INGRESS-AS_DST_INGRESS_sankey_20261120-20261122.png");
   });
 
   it("the last day is the day of the range's last second, in the user's timezone", () => {
     // [Nov 20 00:00, Nov 22 00:00) UTC ends on Nov 21; in Auckland (UTC+13) it covers Nov 20 13:00 – Nov 22 12:59.
     const range = { start: NOV_20, end: NOV_20 + 2 * DAY };
     expect(exportFilename({ dimensions: ["X"], range, timezone: "UTC" }, "svg")).toBe("flowlens_flow-explorer_X_20261120-20261121.svg");
-    expect(exportFilename({ dimensions: ["X"], range, timezone: "Pacific/Auckland" }, "svg")).toBe("flowlens_flow-explorer_X_20261120-20261122.svg");
-    expect(exportFilename({ dimensions: ["X"], range, timezone: "America/New_York" }, "svg")).toBe("flowlens_flow-explorer_X_20261119-20261121.svg");
+    expect(exportFilename({ dimensions: ["X"], range, timezone: "Pacific/Auckland" }, "svg")).toBe(
+      "flowlens_flow-explorer_X_20261120-20261122.svg",
+    );
+    expect(exportFilename({ dimensions: ["X"], range, timezone: "America/New_York" }, "svg")).toBe(
+      "flowlens_flow-explorer_X_20261119-20261121.svg",
+    );
   });
 
   it("unsafe characters never reach the header or the file system", () => {
-    const name = exportFilename({ dimensions: ['a"b/c'], variant: "x y", range: { start: NOV_20, end: NOV_20 + 60 }, timezone: "UTC" }, "csv");
+    const name = exportFilename(
+      { dimensions: ['a"b/c'], variant: "x y", range: { start: NOV_20, end: NOV_20 + 60 }, timezone: "UTC" },
+      "csv",
+    );
     expect(name).toBe("flowlens_flow-explorer_a-b-c_x-y_20261120-20261120.csv");
   });
 
@@ -82,7 +97,7 @@ describe("sheets and CSV", () => {
       { key: "2906", name: "Netflix", bps: 37.5, bytes: "3000", previousBps: 30.2, differencePercent: 24.17, differenceCapped: false },
     ];
     expect(sheetToCsv(aggregatedSheet("Flow Explorer", "AS_SRC_INGRESS", rows, false), ";")).toBe(
-      "Source AS (ingress);Name;Bits per second;Share (%);Bytes\r\n1;\"A; B\";13;25;1000\r\n2906;Netflix;38;75;3000\r\n",
+      'Source AS (ingress);Name;Bits per second;Share (%);Bytes\r\n1;"A; B";13;25;1000\r\n2906;Netflix;38;75;3000\r\n',
     );
     expect(sheetToCsv(aggregatedSheet("Flow Explorer", "AS_SRC_INGRESS", rows, true), ",")).toBe(
       "Source AS (ingress),Name,Bits per second,Share (%),Bytes,Previous period (bit/s),Difference to the previous period (%)\r\n1,A; B,13,25,1000,0,1000\r\n2906,Netflix,38,75,3000,30,24.2\r\n",
@@ -93,17 +108,27 @@ describe("sheets and CSV", () => {
   });
 
   it("aggregated: other dimensions' values as people read them", () => {
-    const sheet = (dimension: Parameters<typeof aggregatedSheet>[1], key: string, name: string) => aggregatedSheet("Flow Explorer", dimension, [{ key, name, bps: 1, bytes: "1" }], false);
+    const sheet = (dimension: Parameters<typeof aggregatedSheet>[1], key: string, name: string) =>
+      aggregatedSheet("Flow Explorer", dimension, [{ key, name, bps: 1, bytes: "1" }], false);
     expect(sheet("IANA_PROTOCOL", "17", "UDP").rows[0].slice(0, 2)).toEqual(["UDP", "UDP"]);
     expect(sheet("IANA_PROTOCOL", "143", "143").rows[0][0]).toBe("143");
-    expect(sheet("INTERFACE_IN", "lon-er1|xe-0/0/6", "lon-er1 xe-0/0/6 (Transit)").rows[0].slice(0, 2)).toEqual(["lon-er1 xe-0/0/6", "lon-er1 xe-0/0/6 (Transit)"]);
+    expect(sheet("INTERFACE_IN", "lon-er1|xe-0/0/6", "lon-er1 xe-0/0/6 (Transit)").rows[0].slice(0, 2)).toEqual([
+      "lon-er1 xe-0/0/6",
+      "lon-er1 xe-0/0/6 (Transit)",
+    ]);
     expect(sheet("AS_APPLICATION", "", "Not mapped").rows[0].slice(0, 2)).toEqual(["Not mapped", "Not mapped"]);
     expect(sheet("AS_APPLICATION", "", "Not mapped").columns[0]).toEqual({ header: "Application", kind: "text" });
   });
 
   it("detailed: the spec's date format in the user's timezone, unix seconds, whole bit/s", () => {
     const sheet = detailedSheet("Flow Explorer", "AS_SRC_INGRESS", detailedRows(TIMESERIES).slice(0, 1), "Europe/Berlin");
-    expect(sheet.columns.map((c) => c.header)).toEqual(["Time (Europe/Berlin)", "Timestamp (unix seconds)", "Source AS (ingress)", "Name", "Bits per second"]);
+    expect(sheet.columns.map((c) => c.header)).toEqual([
+      "Time (Europe/Berlin)",
+      "Timestamp (unix seconds)",
+      "Source AS (ingress)",
+      "Name",
+      "Bits per second",
+    ]);
     expect(sheet.rows).toEqual([["20.11.2026 01:00", NOV_20, 2906, "Netflix", 100]]);
   });
 
@@ -129,7 +154,15 @@ describe("formula injection", () => {
 
   it("csv: text that starts like a formula gets a leading apostrophe; numbers, negative ones too, stay numbers", () => {
     const lines = sheetToCsv(sheet, ",").split("\r\n");
-    expect(lines.slice(1, 8)).toEqual(["0,'=1+2,-1.5", "1,'+cmd|' /C calc'!A0,-1.5", "2,'-2+3,-1.5", "3,'@SUM(A1:A9),-1.5", "4,'\tx,-1.5", '5,"\'\rx",-1.5', '6,"\'=HYPERLINK(""http://evil.example"",""x"")",-1.5']);
+    expect(lines.slice(1, 8)).toEqual([
+      "0,'=1+2,-1.5",
+      "1,'+cmd|' /C calc'!A0,-1.5",
+      "2,'-2+3,-1.5",
+      "3,'@SUM(A1:A9),-1.5",
+      "4,'\tx,-1.5",
+      '5,"\'\rx",-1.5',
+      '6,"\'=HYPERLINK(""http://evil.example"",""x"")",-1.5',
+    ]);
     expect(lines[8]).toBe("-101,-101,-101");
     expect(lines[9]).toBe("+5,1e3,0");
     for (const text of hostile) expect(neutraliseFormula(text)).toBe(`'${text}`);

@@ -1,5 +1,12 @@
 import { describe, expect, it } from "vitest";
-import { advancedFilterValues, dropValue, filterParams, filterRows, initialFilterState, pickValue } from "~/features/flows/ui/filter-bar-state";
+import {
+  advancedFilterValues,
+  dropValue,
+  filterParams,
+  filterRows,
+  initialFilterState,
+  pickValue,
+} from "~/features/flows/ui/filter-bar-state";
 
 const none: never[] = [];
 
@@ -82,8 +89,12 @@ describe("advanced query filter values", () => {
   });
 
   it("names the first invalid AS number as typed", () => {
-    expect(advancedFilterValues("AS_SRC_INGRESS", ["2906", "!banana"], false)).toEqual({ error: "banana is not a valid Source AS (ingress) input" });
-    expect(advancedFilterValues("AS_SRC_INGRESS", ["12345678901"], false)).toEqual({ error: "12345678901 is not a valid Source AS (ingress) input" });
+    expect(advancedFilterValues("AS_SRC_INGRESS", ["2906", "!banana"], false)).toEqual({
+      error: "banana is not a valid Source AS (ingress) input",
+    });
+    expect(advancedFilterValues("AS_SRC_INGRESS", ["12345678901"], false)).toEqual({
+      error: "12345678901 is not a valid Source AS (ingress) input",
+    });
   });
 
   it("needs a known dimension and a value", () => {

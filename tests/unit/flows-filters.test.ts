@@ -1,5 +1,13 @@
 import { describe, expect, it } from "vitest";
-import { addFilter, lockedDimensions, parseAsValue, parseFilterParams, parseIpVersion, removeFilter, serializeFilters } from "~/features/flows/filters";
+import {
+  addFilter,
+  lockedDimensions,
+  parseAsValue,
+  parseFilterParams,
+  parseIpVersion,
+  removeFilter,
+  serializeFilters,
+} from "~/features/flows/filters";
 
 describe("AS-number rule", () => {
   it.each([
@@ -43,7 +51,10 @@ describe("filter params", () => {
   it("other dimensions accept any text", () => {
     const r = parseFilterParams(["AS_APPLICATION:Netflix Video,!Some thing"]);
     expect(r.errors).toEqual([]);
-    expect(r.filters.map((f) => [f.value, f.isNegation])).toEqual([["Netflix Video", false], ["Some thing", true]]);
+    expect(r.filters.map((f) => [f.value, f.isNegation])).toEqual([
+      ["Netflix Video", false],
+      ["Some thing", true],
+    ]);
   });
 
   it("a negation replaces the earlier positive filter with the notice", () => {
@@ -66,7 +77,10 @@ describe("filter params", () => {
       ["AS_DST_INGRESS", "64502", false, true],
       ["ROUTER_IN", "fra-er1", false, false],
     ]);
-    expect(r.rejected.map((x) => [x.value, x.reason])).toEqual([["64501", "LOCKED"], ["3320", "LOCKED"]]);
+    expect(r.rejected.map((x) => [x.value, x.reason])).toEqual([
+      ["64501", "LOCKED"],
+      ["3320", "LOCKED"],
+    ]);
     const locked = lockedDimensions(restrictions);
     const removed = removeFilter(r.filters, { dimension: "AS_DST_INGRESS", value: "64501", isNegation: false }, locked);
     expect(removed.rejected?.reason).toBe("LOCKED");

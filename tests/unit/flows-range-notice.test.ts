@@ -7,7 +7,10 @@ import { valueLabel, filterLabel } from "~/features/flows/value-labels";
 const DAY = 86_400;
 const NOW = 1_800_000_000;
 /** A range as the flows queries resolve it, data up to `dataEnd`. */
-const resolved = (start: number, end: number, dataEnd: number, dataStart = 0) => ({ ...clampToData({ start, end }, dataStart, dataEnd), requested: { start, end } });
+const resolved = (start: number, end: number, dataEnd: number, dataStart = 0) => ({
+  ...clampToData({ start, end }, dataStart, dataEnd),
+  requested: { start, end },
+});
 
 describe("the routine lag of the newest data", () => {
   it("a preset ending now, data 10 minutes old: no notice, and Last 7 days keeps hourly buckets", () => {
@@ -27,7 +30,9 @@ describe("the routine lag of the newest data", () => {
 
   it("a real gap still warns, with the dates in the spec's format", () => {
     const gap = resolved(NOW - 2 * DAY, NOW, NOW - 3 * 3600);
-    expect(rangeNotice(gap, 900, "Europe/Berlin")).toMatch(/^The newest flow data ends at \d{2}\.\d{2}\.\d{4} \d{2}:\d{2} Europe\/Berlin; the range ends there \(requested \d{2}\.\d{2}\.\d{4} \d{2}:\d{2} Europe\/Berlin\)\.$/);
+    expect(rangeNotice(gap, 900, "Europe/Berlin")).toMatch(
+      /^The newest flow data ends at \d{2}\.\d{2}\.\d{4} \d{2}:\d{2} Europe\/Berlin; the range ends there \(requested \d{2}\.\d{2}\.\d{4} \d{2}:\d{2} Europe\/Berlin\)\.$/,
+    );
     // Up to two buckets of an hourly view are routine, three are not.
     expect(rangeNotice(resolved(NOW - 7 * DAY, NOW, NOW - 2 * 3600), 3600, "UTC")).toBeNull();
     expect(rangeNotice(resolved(NOW - 7 * DAY, NOW, NOW - 3 * 3600), 3600, "UTC")).not.toBeNull();
@@ -55,8 +60,12 @@ describe("values and filters as people read them", () => {
     expect(valueLabel("IANA_PROTOCOL", "-101")).toBe("Others");
     expect(valueLabel("INTERFACE_IN", "lon-er1|xe-0/0/6")).toBe("lon-er1 xe-0/0/6");
     expect(valueLabel("AS_INFRASTRUCTURE", "")).toBe("Not mapped");
-    expect(filterLabel({ dimension: "AS_SRC_INGRESS", value: "15169", isNegation: false, name: "Google" })).toBe("Source AS (ingress): AS15169 Google");
-    expect(filterLabel({ dimension: "AS_DST_INGRESS", value: "8422", isNegation: false, locked: true, name: "NetCologne" })).toBe("Destination AS (ingress): AS8422 NetCologne (locked)");
+    expect(filterLabel({ dimension: "AS_SRC_INGRESS", value: "15169", isNegation: false, name: "Google" })).toBe(
+      "Source AS (ingress): AS15169 Google",
+    );
+    expect(filterLabel({ dimension: "AS_DST_INGRESS", value: "8422", isNegation: false, locked: true, name: "NetCologne" })).toBe(
+      "Destination AS (ingress): AS8422 NetCologne (locked)",
+    );
     expect(filterLabel({ dimension: "IANA_PROTOCOL", value: "17", isNegation: true })).toBe("not IANA protocol: UDP");
   });
 });

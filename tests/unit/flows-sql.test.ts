@@ -127,7 +127,11 @@ describe("flows SQL builder (golden)", () => {
 
   it("binds values as parameters, never into the SQL", () => {
     const evil = "x'); DROP TABLE flows_5m; --";
-    const q = topTable(["ROUTER_IN"], { range: RANGE, operatorAsn: OP, filters: [{ dimension: "ROUTER_IN", value: evil, isNegation: false }] });
+    const q = topTable(["ROUTER_IN"], {
+      range: RANGE,
+      operatorAsn: OP,
+      filters: [{ dimension: "ROUTER_IN", value: evil, isNegation: false }],
+    });
     expect(q.sql).not.toContain("DROP");
     expect(q.params.f0_in).toEqual([evil]);
     expect(q.sql).not.toContain("64500");

@@ -15,7 +15,8 @@ describe("parseNumericFilter", () => {
   });
 
   it("accepts only > and < (spec: numeric column filters accept only > and <)", () => {
-    for (const bad of ["=5", ">=5", "10M", "5", "<", ">abc", ">5X", "> 1.2.3", "≥5", ">5 MB"]) expect(parseNumericFilter(bad)).toBe("invalid");
+    for (const bad of ["=5", ">=5", "10M", "5", "<", ">abc", ">5X", "> 1.2.3", "≥5", ">5 MB"])
+      expect(parseNumericFilter(bad)).toBe("invalid");
   });
 
   it("an empty text is no filter", () => {

@@ -76,7 +76,18 @@ describe("networks", () => {
     expect(normalizeNetworkTerm("::/0")).toMatchObject({ ok: true, value: "::/0" });
   });
 
-  const invalid = ["10.0.0.0/33", "2001:db8::/129", "10.0.0.0/", "10.0.0.0/-1", "10.0.0.0/08", "10.0.0.0/3a", "/24", "10.0.0.0/24/1", "example.org", ""];
+  const invalid = [
+    "10.0.0.0/33",
+    "2001:db8::/129",
+    "10.0.0.0/",
+    "10.0.0.0/-1",
+    "10.0.0.0/08",
+    "10.0.0.0/3a",
+    "/24",
+    "10.0.0.0/24/1",
+    "example.org",
+    "",
+  ];
   it.each(invalid)("%s → 'Network is not a CIDR or IP'", (text) => {
     expect(normalizeNetworkTerm(text)).toEqual({ ok: false, error: "Network is not a CIDR or IP" });
   });

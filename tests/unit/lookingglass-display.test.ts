@@ -1,6 +1,14 @@
 import { describe, expect, it } from "vitest";
 import { sheetToCsv } from "~/features/flows/csv";
-import { cellText, columnHeader, dataColumns, flattenResults, resultsSheet, rnaLink, type LookingGlassRow } from "~/features/lookingglass/columns";
+import {
+  cellText,
+  columnHeader,
+  dataColumns,
+  flattenResults,
+  resultsSheet,
+  rnaLink,
+  type LookingGlassRow,
+} from "~/features/lookingglass/columns";
 import { tableSvg } from "~/features/lookingglass/export.server";
 import { brandedFooterLinks } from "~/features/lookingglass/PublicLayout";
 import { validateTerm } from "~/features/lookingglass/validation";
@@ -23,7 +31,16 @@ describe("Looking Glass display", () => {
   it("has the spec's columns, the public variant without the private-only ones", () => {
     // Labels people read on screen and in files; the JSON API keeps the spec's names.
     expect(dataColumns("private").map((c) => columnHeader(c))).toEqual([
-      "Vantage point", "Prefix", "Route distinguisher", "AS path", "Local preference", "MED", "Next hop", "Communities", "Originator ID", "Last update (UTC)",
+      "Vantage point",
+      "Prefix",
+      "Route distinguisher",
+      "AS path",
+      "Local preference",
+      "MED",
+      "Next hop",
+      "Communities",
+      "Originator ID",
+      "Last update (UTC)",
     ]);
     expect(columnHeader("LastUpdate", "Europe/Berlin")).toBe("Last update (Europe/Berlin)");
     expect(dataColumns("public")).not.toContain("BGP community");
@@ -38,7 +55,9 @@ describe("Looking Glass display", () => {
 
   it("exports the variant's columns", () => {
     const csv = sheetToCsv(resultsSheet("t", [ROW], "public"), ";");
-    expect(csv).toBe("Vantage point;Prefix;Route distinguisher;AS path;Local preference;MED;Next hop;Last update (UTC)\r\nfra-er1 Frankfurt, Germany;10.1.2.0/24;;3356 64511;150;0;198.51.100.1;21.09.2026 13:33\r\n");
+    expect(csv).toBe(
+      "Vantage point;Prefix;Route distinguisher;AS path;Local preference;MED;Next hop;Last update (UTC)\r\nfra-er1 Frankfurt, Germany;10.1.2.0/24;;3356 64511;150;0;198.51.100.1;21.09.2026 13:33\r\n",
+    );
     const svg = tableSvg(resultsSheet("t", [{ ...ROW, Prefix: "<x>" }], "private"));
     expect(svg).toContain("&lt;x&gt;");
     expect(svg).toContain("Communities");
@@ -67,6 +86,9 @@ describe("Looking Glass display", () => {
       { id: 2, text: "contact", link: "mailto:noc@example.net" },
       { id: 3, text: "Blog", link: "https://example.net/blog" },
     ]);
-    expect(links).toEqual([{ text: "Contact", link: "mailto:noc@example.net" }, { text: "Imprint", link: "https://example.net/imprint" }]);
+    expect(links).toEqual([
+      { text: "Contact", link: "mailto:noc@example.net" },
+      { text: "Imprint", link: "https://example.net/imprint" },
+    ]);
   });
 });

@@ -1,5 +1,13 @@
 import { describe, expect, it } from "vitest";
-import { eventsOfResponse, initialRunState, runReducer, statusLabel, statusName, type RunEvent, type RunState } from "~/features/lookingglass/status";
+import {
+  eventsOfResponse,
+  initialRunState,
+  runReducer,
+  statusLabel,
+  statusName,
+  type RunEvent,
+  type RunState,
+} from "~/features/lookingglass/status";
 import { MESSAGES } from "~/lib/messages";
 
 type Row = { id: number };
@@ -23,7 +31,9 @@ describe("Looking Glass request status", () => {
     const names = ["fra-er1 Frankfurt, Germany", "ams-er1 Amsterdam, Netherlands", "vie-er1 Vienna, Austria"];
     const s = run([{ type: "start" }, ...names.map((vantagePoint) => ({ type: "notFound" as const, vantagePoint })), { type: "finish" }]);
     expect(s.status).toBe("NO_DATA");
-    expect(s.notices).toEqual([{ kind: "error", message: "None of the selected vantage points has data for this search. Try with other parameters." }]);
+    expect(s.notices).toEqual([
+      { kind: "error", message: "None of the selected vantage points has data for this search. Try with other parameters." },
+    ]);
   });
 
   it("adds a 'no data' entry per 404 and one warning per run; Completed when an earlier vantage point had data", () => {
@@ -35,7 +45,11 @@ describe("Looking Glass request status", () => {
       { type: "finish" },
     ]);
     expect(s.status).toBe("COMPLETED");
-    expect(s.outcomes).toEqual([{ vantagePoint: "A", rows: [{ id: 1 }] }, { vantagePoint: "B", noData: true }, { vantagePoint: "C", noData: true }]);
+    expect(s.outcomes).toEqual([
+      { vantagePoint: "A", rows: [{ id: 1 }] },
+      { vantagePoint: "B", noData: true },
+      { vantagePoint: "C", noData: true },
+    ]);
     // One warning naming every vantage point without data, not only the first.
     expect(s.notices).toEqual([{ kind: "warning", message: "No data found for search at B and C." }]);
     const none = run([{ type: "start" }, { type: "notFound", vantagePoint: "B" }, { type: "finish" }]);
@@ -60,12 +74,21 @@ describe("Looking Glass request status", () => {
   });
 
   it("resets status and output when the query type changes", () => {
-    const done = run([{ type: "start" }, { type: "result", vantagePoint: "A", rows: [{ id: 1 }] }, { type: "finish", limit: { shown: 1, total: 5 } }]);
+    const done = run([
+      { type: "start" },
+      { type: "result", vantagePoint: "A", rows: [{ id: 1 }] },
+      { type: "finish", limit: { shown: 1, total: 5 } },
+    ]);
     expect(run([{ type: "reset" }], done)).toEqual(initialRunState());
   });
 
   it("ignores answers of a run that is no longer pending", () => {
-    const aborted = run([{ type: "start" }, { type: "abort" }, { type: "result", vantagePoint: "A", rows: [{ id: 1 }] }, { type: "finish" }]);
+    const aborted = run([
+      { type: "start" },
+      { type: "abort" },
+      { type: "result", vantagePoint: "A", rows: [{ id: 1 }] },
+      { type: "finish" },
+    ]);
     expect(aborted.status).toBe("ABORTED");
     expect(aborted.outcomes).toEqual([]);
   });
@@ -90,7 +113,10 @@ describe("Looking Glass request status", () => {
     const response = { results: { fra1: [{ id: 1 }], fra2: "VantagePointWithNoData" }, results_limit: 1, results_maximum: 9 };
     const s = run([{ type: "start" }, ...eventsOfResponse<Row>(response, (k) => k.toUpperCase())]);
     expect(s.limit).toEqual({ shown: 1, total: 9 });
-    expect(s.outcomes).toEqual([{ vantagePoint: "FRA1", rows: [{ id: 1 }] }, { vantagePoint: "FRA2", noData: true }]);
+    expect(s.outcomes).toEqual([
+      { vantagePoint: "FRA1", rows: [{ id: 1 }] },
+      { vantagePoint: "FRA2", noData: true },
+    ]);
     const partial = run([{ type: "start" }, ...eventsOfResponse<Row>({ ...response, results_maximum: null }, (k) => k)]);
     expect(partial.limit).toBeNull();
   });

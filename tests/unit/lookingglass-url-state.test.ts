@@ -17,14 +17,21 @@ const ALL_TYPES = availableQueryTypes(true);
 
 describe("Looking Glass URL state", () => {
   it("round-trips a selection, a type and a term", () => {
-    const state = { selectedVantagePoints: ["Frankfurt, Germany 2", "Berlin, Germany"], queryType: "AsPathQuery" as const, queryTerm: "3356 * 15169" };
+    const state = {
+      selectedVantagePoints: ["Frankfurt, Germany 2", "Berlin, Germany"],
+      queryType: "AsPathQuery" as const,
+      queryTerm: "3356 * 15169",
+    };
     const search = serializeLookingGlassUrl(state, VPS);
     expect(search.get("selectedVantagePoints")).toBe('["Frankfurt, Germany 2","Berlin, Germany"]');
     expect(parseLookingGlassUrl(new URLSearchParams(search.toString()), VPS, ALL_TYPES)).toEqual(state);
   });
 
   it("writes every vantage point as the single entry 'all' and reads it back as every available one", () => {
-    const search = serializeLookingGlassUrl({ selectedVantagePoints: VPS.map((v) => v.display_name), queryType: "IpPrefixQuery", queryTerm: "" }, VPS);
+    const search = serializeLookingGlassUrl(
+      { selectedVantagePoints: VPS.map((v) => v.display_name), queryType: "IpPrefixQuery", queryTerm: "" },
+      VPS,
+    );
     expect(search.get("selectedVantagePoints")).toBe('["all"]');
     expect(parseLookingGlassUrl(search, VPS, ALL_TYPES).selectedVantagePoints).toHaveLength(3);
     expect(parseLookingGlassUrl(new URLSearchParams("selectedVantagePoints=all"), VPS, ALL_TYPES).selectedVantagePoints).toHaveLength(3);
@@ -41,12 +48,16 @@ describe("Looking Glass URL state", () => {
 
   it("falls back to the first available type for an unknown one or one the visitor may not use", () => {
     expect(parseLookingGlassUrl(new URLSearchParams({ queryType: "DNS_QUERY" }), VPS, ALL_TYPES).queryType).toBe("AsPathQuery");
-    expect(parseLookingGlassUrl(new URLSearchParams({ queryType: "PING_QUERY" }), VPS, availableQueryTypes(false)).queryType).toBe("AsPathQuery");
+    expect(parseLookingGlassUrl(new URLSearchParams({ queryType: "PING_QUERY" }), VPS, availableQueryTypes(false)).queryType).toBe(
+      "AsPathQuery",
+    );
     expect(availableQueryTypes(false)).toEqual(["AsPathQuery", "IpPrefixQuery"]);
   });
 
   it("selects only vantage points that exist, in the available order, by display name, key, legacy or unique description", () => {
-    const search = new URLSearchParams({ selectedVantagePoints: JSON.stringify(["Berlin, Germany", "ham1", "FRA-ER1 Frankfurt", "Nowhere"]) });
+    const search = new URLSearchParams({
+      selectedVantagePoints: JSON.stringify(["Berlin, Germany", "ham1", "FRA-ER1 Frankfurt", "Nowhere"]),
+    });
     expect(parseLookingGlassUrl(search, VPS, ALL_TYPES).selectedVantagePoints).toEqual(["Frankfurt, Germany 1", "Berlin, Germany"]);
     // "Frankfurt, Germany" names two vantage points: it selects neither.
     const ambiguous = new URLSearchParams({ selectedVantagePoints: '["Frankfurt, Germany"]' });

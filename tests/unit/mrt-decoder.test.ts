@@ -68,7 +68,11 @@ describe("TABLE_DUMP_V2", () => {
             extendedCommunities: Buffer.from("0002fc0000000064", "hex"),
           }),
         },
-        { peerIndex: 1, originatedTime: 1_599_999_500, attributes: attributes({ origin: 2, asPath: [{ type: "sequence", asns: [4_200_000_000] }], nextHop: "198.51.100.11" }) },
+        {
+          peerIndex: 1,
+          originatedTime: 1_599_999_500,
+          attributes: attributes({ origin: 2, asPath: [{ type: "sequence", asns: [4_200_000_000] }], nextHop: "198.51.100.11" }),
+        },
       ],
     });
     const { records, error } = await decodeAll(Buffer.concat([PEERS, v4]));
@@ -84,7 +88,13 @@ describe("TABLE_DUMP_V2", () => {
       ],
     });
     const rib = records[1] as RibRecord;
-    expect(rib).toMatchObject({ kind: "rib", offset: PEERS.length, sequence: 0, safi: 1, prefix: { prefix: "192.0.2.0/24", afi: 1, length: 24 } });
+    expect(rib).toMatchObject({
+      kind: "rib",
+      offset: PEERS.length,
+      sequence: 0,
+      safi: 1,
+      prefix: { prefix: "192.0.2.0/24", afi: 1, length: 24 },
+    });
     expect(rib.entries).toHaveLength(2);
     expect(rib.entries[0].peer.asn).toBe(64496);
     expect(rib.entries[0].originatedTime).toBe(1_599_999_000);
@@ -107,7 +117,10 @@ describe("TABLE_DUMP_V2", () => {
       mpUnreach: null,
       otherTypes: [16],
     });
-    expect(rib.entries[1]).toMatchObject({ peer: { ip: "2001:db8:1::11" }, attributes: { origin: "INCOMPLETE", med: null, localPref: null } });
+    expect(rib.entries[1]).toMatchObject({
+      peer: { ip: "2001:db8:1::11" },
+      attributes: { origin: "INCOMPLETE", med: null, localPref: null },
+    });
   });
 
   it("reads IPv6 RIB entries with the short (RFC 6396) and the full MP_REACH_NLRI form", async () => {
@@ -116,12 +129,24 @@ describe("TABLE_DUMP_V2", () => {
       sequence: 1,
       prefix: "2001:db8:40::/42",
       entries: [
-        { peerIndex: 1, originatedTime: 1, attributes: attributes({ origin: 0, asPath: [{ type: "sequence", asns: [4_200_000_000, 64499] }], mpReach: { afi: 2, nextHop: "2001:db8:1::11", short: true } }) },
+        {
+          peerIndex: 1,
+          originatedTime: 1,
+          attributes: attributes({
+            origin: 0,
+            asPath: [{ type: "sequence", asns: [4_200_000_000, 64499] }],
+            mpReach: { afi: 2, nextHop: "2001:db8:1::11", short: true },
+          }),
+        },
         // The form real collectors write (full BGP attribute, NLRI included), link-local next hop too.
         {
           peerIndex: 0,
           originatedTime: 2,
-          attributes: attributes({ origin: 0, asPath: [{ type: "sequence", asns: [64496] }], mpReach: { afi: 2, nextHop: "2001:db8::10", linkLocal: "fe80::10", nlri: ["2001:db8:40::/42"] } }),
+          attributes: attributes({
+            origin: 0,
+            asPath: [{ type: "sequence", asns: [64496] }],
+            mpReach: { afi: 2, nextHop: "2001:db8::10", linkLocal: "fe80::10", nlri: ["2001:db8:40::/42"] },
+          }),
         },
       ],
     });
@@ -181,14 +206,26 @@ describe("BGP4MP", () => {
     const { records, error } = await decodeAll(update);
     expect(error).toBeNull();
     const r = records[0] as UpdateRecord;
-    expect(r).toMatchObject({ kind: "update", timestamp: 1_700_000_100, peerAsn: 4_200_000_001, localAsn: 64500, afi: 2, peerIp: "2001:db8:ff::1", localIp: "2001:db8:ff::2" });
+    expect(r).toMatchObject({
+      kind: "update",
+      timestamp: 1_700_000_100,
+      peerAsn: 4_200_000_001,
+      localAsn: 64500,
+      afi: 2,
+      peerIp: "2001:db8:ff::1",
+      localIp: "2001:db8:ff::2",
+    });
     expect(r.announced.map((p) => [p.prefix, p.nextHop])).toEqual([
       ["203.0.113.0/24", "192.0.2.1"],
       ["2001:db8:100::/48", "2001:db8:ff::1"],
       ["2001:db8:200::/40", "2001:db8:ff::1"],
     ]);
     expect(r.withdrawn.map((p) => p.prefix)).toEqual(["198.51.100.0/25", "2001:db8:300::/48"]);
-    expect(r.attributes).toMatchObject({ origin: "EGP", asPath: [{ type: "sequence", asns: [4_200_000_001, 64502] }], largeCommunities: ["4200000001:7:8"] });
+    expect(r.attributes).toMatchObject({
+      origin: "EGP",
+      asPath: [{ type: "sequence", asns: [4_200_000_001, 64502] }],
+      largeCommunities: ["4200000001:7:8"],
+    });
   });
 
   it("merges AS4_PATH and AS4_AGGREGATOR into the path of a 2-byte session (RFC 6793)", async () => {
@@ -235,7 +272,14 @@ describe("BGP4MP", () => {
     ]);
     const { records, error } = await decodeAll(bytes);
     expect(error).toBeNull();
-    expect(records[0]).toMatchObject({ kind: "state-change", type: 17, microseconds: 123_456, oldState: 6, newState: 1, peerAsn: 4_200_000_001 });
+    expect(records[0]).toMatchObject({
+      kind: "state-change",
+      type: 17,
+      microseconds: 123_456,
+      oldState: 6,
+      newState: 1,
+      peerAsn: 4_200_000_001,
+    });
     expect(records[1]).toMatchObject({ kind: "state-change", type: 16, oldState: 1, newState: 2, peerAsn: 64501, peerIp: "192.0.2.1" });
     expect(records.slice(2, 5).map((r) => (r.kind === "skipped" ? r.reason : r.kind))).toEqual([
       "BGP KEEPALIVE",
@@ -249,7 +293,12 @@ describe("BGP4MP", () => {
 describe("the stream", () => {
   const stream = Buffer.concat([
     PEERS,
-    ribRecord({ timestamp: 1, sequence: 0, prefix: "192.0.2.0/24", entries: [{ peerIndex: 0, originatedTime: 1, attributes: attributes({ origin: 0, nextHop: "198.51.100.10" }) }] }),
+    ribRecord({
+      timestamp: 1,
+      sequence: 0,
+      prefix: "192.0.2.0/24",
+      entries: [{ peerIndex: 0, originatedTime: 1, attributes: attributes({ origin: 0, nextHop: "198.51.100.10" }) }],
+    }),
     bgp4mpUpdate({ timestamp: 2, session: AS4_SESSION, withdrawn: ["192.0.2.0/24"] }),
   ]);
 
@@ -277,7 +326,9 @@ describe("the stream", () => {
     const { records, error } = await decodeAll(cut);
     expect(records.map((r) => r.kind)).toEqual(["peer-index", "rib"]);
     expect(error).toBeInstanceOf(MrtTruncatedError);
-    expect(error!.message).toBe(`truncated MRT record at byte offset ${lastOffset}: it needs ${stream.length - lastOffset} bytes, ${stream.length - lastOffset - 5} present`);
+    expect(error!.message).toBe(
+      `truncated MRT record at byte offset ${lastOffset}: it needs ${stream.length - lastOffset} bytes, ${stream.length - lastOffset - 5} present`,
+    );
     // Cut inside the 12-byte header too.
     const inHeader = await decodeAll(stream.subarray(0, lastOffset + 7));
     expect(inHeader.records).toHaveLength(2);

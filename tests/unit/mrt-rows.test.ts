@@ -106,7 +106,9 @@ describe("rib_entries rows", () => {
       attributes: { ...NO_ATTRIBUTES, origin: "IGP", asPath: [{ type: "sequence", asns: [64501] }], med: 5, communities: ["64501:9"] },
     };
     const rows = updateRows(record, "ams1").map(asObject);
-    expect(rows.map((r) => [r.prefix, r.prefix_addr, r.is_withdrawn, r.as_path, r.bgp_next_hop, r.med, r.communities, r.router_ip, r.timestamp])).toEqual([
+    expect(
+      rows.map((r) => [r.prefix, r.prefix_addr, r.is_withdrawn, r.as_path, r.bgp_next_hop, r.med, r.communities, r.router_ip, r.timestamp]),
+    ).toEqual([
       ["192.0.2.0/24", "::ffff:192.0.2.0", 1, [], "", 0, [], "2001:db8::2", 1_700_000_100],
       ["2001:db8:1::/48", "2001:db8:1::", 0, [64501], "2001:db8::1", 5, ["64501:9"], "2001:db8::2", 1_700_000_100],
     ]);

@@ -2,7 +2,8 @@ import { describe, expect, it } from "vitest";
 import { createApiClient } from "~/lib/api-client";
 import { isJobRunning, NETCOMMAND_REQUEST_FAILED, netcommandHeading, runNetcommand, type NetcommandJob } from "~/lib/netcommand-client";
 
-const json = (status: number, body: unknown) => new Response(JSON.stringify(body), { status, headers: { "Content-Type": "application/json" } });
+const json = (status: number, body: unknown) =>
+  new Response(JSON.stringify(body), { status, headers: { "Content-Type": "application/json" } });
 type Answer = Response | Error;
 
 /** A fake server: answers in order, recording the calls; an Error answer is a network failure. */
@@ -10,7 +11,12 @@ function fakeServer(answers: Answer[]) {
   const calls: { url: string; method: string; body: unknown; headers: Record<string, string> }[] = [];
   const client = createApiClient({
     fetch: async (url, init) => {
-      calls.push({ url, method: init.method ?? "GET", body: init.body ? JSON.parse(String(init.body)) : null, headers: init.headers as Record<string, string> });
+      calls.push({
+        url,
+        method: init.method ?? "GET",
+        body: init.body ? JSON.parse(String(init.body)) : null,
+        headers: init.headers as Record<string, string>,
+      });
       const next = answers.shift();
       if (!next) throw new Error("no more answers");
       if (next instanceof Error) throw next;
@@ -33,11 +39,18 @@ describe("network command client", () => {
     ]);
     const seen: NetcommandJob[] = [];
     const sleeps: number[] = [];
-    const outcome = await runNetcommand(client, { networkElement: "fra1", queryType: "PingQuery", targetAddress: "192.0.2.1" }, {
-      onUpdate: (job) => seen.push(job),
-      sleep: async (ms) => void sleeps.push(ms),
+    const outcome = await runNetcommand(
+      client,
+      { networkElement: "fra1", queryType: "PingQuery", targetAddress: "192.0.2.1" },
+      {
+        onUpdate: (job) => seen.push(job),
+        sleep: async (ms) => void sleeps.push(ms),
+      },
+    );
+    expect(outcome).toEqual({
+      status: "Completed",
+      job: { state: "SUCCESS", result: "4 packets transmitted, 4 received, 0% packet loss" },
     });
-    expect(outcome).toEqual({ status: "Completed", job: { state: "SUCCESS", result: "4 packets transmitted, 4 received, 0% packet loss" } });
     expect(seen.map((j) => j.state)).toEqual(["PENDING", "PENDING", "STARTED", "SUCCESS"]);
     expect(calls[0]).toMatchObject({
       url: "/api/netcommand/",
@@ -49,9 +62,17 @@ describe("network command client", () => {
   });
 
   it("shows STARTED for a traceroute before the request is sent, and ends on FAILURE with the server's text", async () => {
-    const { client } = fakeServer([json(200, [{ jobID: JOB }]), json(200, { state: "RETRY", result: "Could not connect" }), json(200, { state: "FAILURE", result: "Could not connect to the router" })]);
+    const { client } = fakeServer([
+      json(200, [{ jobID: JOB }]),
+      json(200, { state: "RETRY", result: "Could not connect" }),
+      json(200, { state: "FAILURE", result: "Could not connect to the router" }),
+    ]);
     const seen: string[] = [];
-    const outcome = await runNetcommand(client, { networkElement: "fra1", queryType: "TracerouteQuery", targetAddress: "192.0.2.1" }, { onUpdate: (j) => seen.push(j.state), sleep: noSleep });
+    const outcome = await runNetcommand(
+      client,
+      { networkElement: "fra1", queryType: "TracerouteQuery", targetAddress: "192.0.2.1" },
+      { onUpdate: (j) => seen.push(j.state), sleep: noSleep },
+    );
     expect(seen).toEqual(["STARTED", "RETRY", "FAILURE"]);
     expect(outcome).toEqual({ status: "Completed", job: { state: "FAILURE", result: "Could not connect to the router" } });
   });
@@ -64,23 +85,45 @@ describe("network command client", () => {
   ])("records FAILURE with 'Request failed' after %s while polling", async (_name, failure) => {
     const { client } = fakeServer([json(200, [{ jobID: JOB }]), json(200, { state: "STARTED", result: "" }), failure]);
     const seen: NetcommandJob[] = [];
-    const outcome = await runNetcommand(client, { networkElement: "fra1", queryType: "PingQuery", targetAddress: "192.0.2.1" }, { onUpdate: (j) => seen.push(j), sleep: noSleep });
+    const outcome = await runNetcommand(
+      client,
+      { networkElement: "fra1", queryType: "PingQuery", targetAddress: "192.0.2.1" },
+      { onUpdate: (j) => seen.push(j), sleep: noSleep },
+    );
     expect(outcome).toEqual({ status: "Completed", job: { state: "FAILURE", result: NETCOMMAND_REQUEST_FAILED } });
     expect(seen.at(-1)).toEqual({ state: "FAILURE", result: "Request failed" });
   });
 
   it("ends as Failed with the server's reason when the job cannot be created, without polling", async () => {
-    const { client, calls } = fakeServer([json(400, { detail: "Invalid IP address", errors: [{ field: "targetAddress", message: "Invalid IP address" }] })]);
-    expect(await runNetcommand(client, { networkElement: "fra1", queryType: "PingQuery", targetAddress: "nope" }, { sleep: noSleep })).toEqual({
+    const { client, calls } = fakeServer([
+      json(400, { detail: "Invalid IP address", errors: [{ field: "targetAddress", message: "Invalid IP address" }] }),
+    ]);
+    expect(
+      await runNetcommand(client, { networkElement: "fra1", queryType: "PingQuery", targetAddress: "nope" }, { sleep: noSleep }),
+    ).toEqual({
       status: "Failed",
       detail: "Invalid IP address",
       httpStatus: 400,
     });
     expect(calls).toHaveLength(1);
-    const limited = fakeServer([json(429, { detail: "Too many network commands: at most 20 in 10 minutes. Please try again in 30 seconds." })]);
-    expect(await runNetcommand(limited.client, { networkElement: "fra1", queryType: "PingQuery", targetAddress: "192.0.2.1" }, { sleep: noSleep })).toMatchObject({ status: "Failed", httpStatus: 429 });
+    const limited = fakeServer([
+      json(429, { detail: "Too many network commands: at most 20 in 10 minutes. Please try again in 30 seconds." }),
+    ]);
+    expect(
+      await runNetcommand(
+        limited.client,
+        { networkElement: "fra1", queryType: "PingQuery", targetAddress: "192.0.2.1" },
+        { sleep: noSleep },
+      ),
+    ).toMatchObject({ status: "Failed", httpStatus: 429 });
     const offline = fakeServer([new TypeError("Failed to fetch")]);
-    expect(await runNetcommand(offline.client, { networkElement: "fra1", queryType: "PingQuery", targetAddress: "192.0.2.1" }, { sleep: noSleep })).toEqual({
+    expect(
+      await runNetcommand(
+        offline.client,
+        { networkElement: "fra1", queryType: "PingQuery", targetAddress: "192.0.2.1" },
+        { sleep: noSleep },
+      ),
+    ).toEqual({
       status: "Failed",
       detail: NETCOMMAND_REQUEST_FAILED,
       httpStatus: null,
@@ -89,20 +132,31 @@ describe("network command client", () => {
 
   it("gives up with 'Request failed' when the job outlives the time-out, and stops when aborted", async () => {
     let clock = 0;
-    const { client } = fakeServer([json(200, [{ jobID: JOB }]), ...Array.from({ length: 10 }, () => json(200, { state: "PENDING", result: "" }))]);
-    const outcome = await runNetcommand(client, { networkElement: "fra1", queryType: "PingQuery", targetAddress: "192.0.2.1" }, {
-      maxWaitMs: 3_000,
-      now: () => clock,
-      sleep: async (ms) => void (clock += ms),
-    });
+    const { client } = fakeServer([
+      json(200, [{ jobID: JOB }]),
+      ...Array.from({ length: 10 }, () => json(200, { state: "PENDING", result: "" })),
+    ]);
+    const outcome = await runNetcommand(
+      client,
+      { networkElement: "fra1", queryType: "PingQuery", targetAddress: "192.0.2.1" },
+      {
+        maxWaitMs: 3_000,
+        now: () => clock,
+        sleep: async (ms) => void (clock += ms),
+      },
+    );
     expect(outcome).toEqual({ status: "Completed", job: { state: "FAILURE", result: NETCOMMAND_REQUEST_FAILED } });
 
     const controller = new AbortController();
     const aborting = fakeServer([json(200, [{ jobID: JOB }]), json(200, { state: "PENDING", result: "" })]);
-    const aborted = await runNetcommand(aborting.client, { networkElement: "fra1", queryType: "PingQuery", targetAddress: "192.0.2.1" }, {
-      sleep: async () => controller.abort(),
-      signal: controller.signal,
-    });
+    const aborted = await runNetcommand(
+      aborting.client,
+      { networkElement: "fra1", queryType: "PingQuery", targetAddress: "192.0.2.1" },
+      {
+        sleep: async () => controller.abort(),
+        signal: controller.signal,
+      },
+    );
     expect(aborted).toEqual({ status: "Aborted" });
     expect(aborting.calls).toHaveLength(1);
   });
@@ -110,6 +164,8 @@ describe("network command client", () => {
   it("names the running states and writes the result heading", () => {
     expect(["PENDING", "STARTED", "RETRY"].every(isJobRunning)).toBe(true);
     expect(["SUCCESS", "FAILURE"].some(isJobRunning)).toBe(false);
-    expect(netcommandHeading("fra1 Frankfurt, Germany", "192.0.2.1", "198.51.100.7")).toBe("fra1 Frankfurt, Germany (192.0.2.1) to 198.51.100.7");
+    expect(netcommandHeading("fra1 Frankfurt, Germany", "192.0.2.1", "198.51.100.7")).toBe(
+      "fra1 Frankfurt, Germany (192.0.2.1) to 198.51.100.7",
+    );
   });
 });

@@ -17,7 +17,9 @@ describe("NETCOMMAND_SSH", () => {
   });
 
   it("reads routers keyed by vantage point, with port 22 by default", () => {
-    const parsed = config('{"fra1":{"host":"192.0.2.1","user":"lg","identityFile":"/etc/flowlens/lg_key","vendor":"juniper"},"ams1":{"host":"ams-er1.example.net","user":"lg","port":2222,"vendor":"cisco"}}');
+    const parsed = config(
+      '{"fra1":{"host":"192.0.2.1","user":"lg","identityFile":"/etc/flowlens/lg_key","vendor":"juniper"},"ams1":{"host":"ams-er1.example.net","user":"lg","port":2222,"vendor":"cisco"}}',
+    );
     expect(parsed.NETCOMMAND_SSH).toEqual({
       fra1: { host: "192.0.2.1", user: "lg", port: 22, identityFile: "/etc/flowlens/lg_key", vendor: "juniper" },
       ams1: { host: "ams-er1.example.net", user: "lg", port: 2222, vendor: "cisco" },
@@ -27,7 +29,10 @@ describe("NETCOMMAND_SSH", () => {
   it.each([
     ["{not json", /NETCOMMAND_SSH: must be a JSON object/],
     ['{"fra1":{"host":"192.0.2.1","user":"lg","vendor":"nokia"}}', /NETCOMMAND_SSH\.fra1\.vendor/],
-    ['{"fra1":{"host":"-oProxyCommand=x","user":"lg","vendor":"juniper"}}', /NETCOMMAND_SSH\.fra1\.host: must be a host name or IP address/],
+    [
+      '{"fra1":{"host":"-oProxyCommand=x","user":"lg","vendor":"juniper"}}',
+      /NETCOMMAND_SSH\.fra1\.host: must be a host name or IP address/,
+    ],
     ['{"fra1":{"host":"192.0.2.1","user":"lg; id","vendor":"juniper"}}', /NETCOMMAND_SSH\.fra1\.user: must be a plain user name/],
     ['{"fra1":{"host":"192.0.2.1","user":"lg","vendor":"juniper","port":70000}}', /NETCOMMAND_SSH\.fra1\.port/],
   ])("refuses %s naming the variable", (value, message) => {

@@ -36,7 +36,17 @@ function fakeSpawn(script: Script = {}): SpawnFn & { calls: Call[] } {
   return spawn;
 }
 
-const INVALID = ["", "localhost", "127.0.0.1; id", "127.0.0.1 && reboot", "-c 100000 127.0.0.1", "$(id)", "10.0.0.0/8", "::1::", "1.2.3.4.5"];
+const INVALID = [
+  "",
+  "localhost",
+  "127.0.0.1; id",
+  "127.0.0.1 && reboot",
+  "-c 100000 127.0.0.1",
+  "$(id)",
+  "10.0.0.0/8",
+  "::1::",
+  "1.2.3.4.5",
+];
 
 describe("local executor", () => {
   it.each(INVALID)("never starts a process for the invalid target %j", async (target) => {
@@ -49,7 +59,10 @@ describe("local executor", () => {
 
   it("runs ping with bounded count and time, as an argument array without a shell", async () => {
     const spawn = fakeSpawn({ output: "4 packets transmitted, 4 received, 0% packet loss\n" });
-    expect(await runLocalCommand("PingQuery", " 127.0.0.1 ", { spawn })).toEqual({ ok: true, output: "4 packets transmitted, 4 received, 0% packet loss\n" });
+    expect(await runLocalCommand("PingQuery", " 127.0.0.1 ", { spawn })).toEqual({
+      ok: true,
+      output: "4 packets transmitted, 4 received, 0% packet loss\n",
+    });
     expect(spawn.calls).toHaveLength(1);
     expect(spawn.calls[0].file).toBe("ping");
     expect(spawn.calls[0].args).toEqual(["-4", "-n", "-c", "4", "-W", "2", "-w", "10", "127.0.0.1"]);
@@ -65,13 +78,22 @@ describe("local executor", () => {
   });
 
   it("treats a ping without replies (exit 1) as an answer, other exits as failures with the tool's text", async () => {
-    expect(await runLocalCommand("PingQuery", "192.0.2.1", { spawn: fakeSpawn({ output: "100% packet loss\n", code: 1 }) })).toEqual({ ok: true, output: "100% packet loss\n" });
-    expect(await runLocalCommand("PingQuery", "192.0.2.1", { spawn: fakeSpawn({ output: "ping: connect: Network is unreachable\n", code: 2 }) })).toEqual({
+    expect(await runLocalCommand("PingQuery", "192.0.2.1", { spawn: fakeSpawn({ output: "100% packet loss\n", code: 1 }) })).toEqual({
+      ok: true,
+      output: "100% packet loss\n",
+    });
+    expect(
+      await runLocalCommand("PingQuery", "192.0.2.1", { spawn: fakeSpawn({ output: "ping: connect: Network is unreachable\n", code: 2 }) }),
+    ).toEqual({
       ok: false,
       message: "ping: connect: Network is unreachable",
       transient: false,
     });
-    expect(await runLocalCommand("TracerouteQuery", "192.0.2.1", { spawn: fakeSpawn({ code: 1 }) })).toEqual({ ok: false, message: "traceroute failed (exit code 1).", transient: false });
+    expect(await runLocalCommand("TracerouteQuery", "192.0.2.1", { spawn: fakeSpawn({ code: 1 }) })).toEqual({
+      ok: false,
+      message: "traceroute failed (exit code 1).",
+      transient: false,
+    });
   });
 
   it("says which package to install when the tool is missing", async () => {
@@ -86,22 +108,33 @@ describe("local executor", () => {
     expect(missing).toMatchObject({ message: "traceroute is not installed on the server (install traceroute)." });
     // A resource shortage is worth one more try.
     const eagain = Object.assign(new Error("spawn EAGAIN"), { code: "EAGAIN" });
-    expect(await runLocalCommand("PingQuery", "192.0.2.1", { spawn: fakeSpawn({ error: eagain }) })).toMatchObject({ ok: false, transient: true });
+    expect(await runLocalCommand("PingQuery", "192.0.2.1", { spawn: fakeSpawn({ error: eagain }) })).toMatchObject({
+      ok: false,
+      transient: true,
+    });
   });
 
   it("reports a missing program through the real spawn", async () => {
-    expect(await runProcess(defaultSpawn, "flowlens-no-such-program", [], { timeoutMs: 5_000, maxOutputBytes: 100 })).toEqual({ kind: "missing" });
+    expect(await runProcess(defaultSpawn, "flowlens-no-such-program", [], { timeoutMs: 5_000, maxOutputBytes: 100 })).toEqual({
+      kind: "missing",
+    });
   });
 
   it("kills a process that overruns its time limit and keeps what it printed", async () => {
     const started = Date.now();
-    const outcome = await runProcess(defaultSpawn, process.execPath, ["-e", "console.log('hop 1'); setTimeout(() => {}, 30000)"], { timeoutMs: 1_000, maxOutputBytes: 1000 });
+    const outcome = await runProcess(defaultSpawn, process.execPath, ["-e", "console.log('hop 1'); setTimeout(() => {}, 30000)"], {
+      timeoutMs: 1_000,
+      maxOutputBytes: 1000,
+    });
     expect(outcome).toEqual({ kind: "timeout", output: "hop 1\n", truncated: false });
     expect(Date.now() - started).toBeLessThan(10_000);
   });
 
   it("caps the output kept", async () => {
-    const outcome = await runProcess(defaultSpawn, process.execPath, ["-e", "process.stdout.write('x'.repeat(300000))"], { timeoutMs: 10_000, maxOutputBytes: MAX_OUTPUT_BYTES });
+    const outcome = await runProcess(defaultSpawn, process.execPath, ["-e", "process.stdout.write('x'.repeat(300000))"], {
+      timeoutMs: 10_000,
+      maxOutputBytes: MAX_OUTPUT_BYTES,
+    });
     expect(outcome).toMatchObject({ kind: "exited", code: 0, truncated: true });
     expect(outcome.kind === "exited" && outcome.output.length).toBe(MAX_OUTPUT_BYTES);
   });
@@ -113,7 +146,13 @@ describe("local executor", () => {
 });
 
 describe("SSH executor", () => {
-  const router: NetcommandSshTarget = { host: "192.0.2.10", user: "lg", port: 2222, identityFile: "/etc/flowlens/lg_key", vendor: "juniper" };
+  const router: NetcommandSshTarget = {
+    host: "192.0.2.10",
+    user: "lg",
+    port: 2222,
+    identityFile: "/etc/flowlens/lg_key",
+    vendor: "juniper",
+  };
 
   it("builds each vendor's command from the normalised address", () => {
     const v4 = parseIpAddress("192.0.2.1")!;
@@ -131,20 +170,39 @@ describe("SSH executor", () => {
     expect(file).toBe("ssh");
     expect(options.shell).toBe(false);
     expect(args).toEqual(sshArgs(router, "ping 192.0.2.1 count 4 wait 2"));
-    expect(args).toEqual(expect.arrayContaining(["BatchMode=yes", "ConnectTimeout=10", "StrictHostKeyChecking=yes", "-i", "/etc/flowlens/lg_key", "-p", "2222", "-l", "lg"]));
+    expect(args).toEqual(
+      expect.arrayContaining([
+        "BatchMode=yes",
+        "ConnectTimeout=10",
+        "StrictHostKeyChecking=yes",
+        "-i",
+        "/etc/flowlens/lg_key",
+        "-p",
+        "2222",
+        "-l",
+        "lg",
+      ]),
+    );
     expect(args.slice(-3)).toEqual(["--", "192.0.2.10", "ping 192.0.2.1 count 4 wait 2"]);
   });
 
   it("never connects for an invalid target", async () => {
     for (const target of INVALID) {
       const spawn = fakeSpawn();
-      expect(await runSshCommand(router, "TracerouteQuery", target, { spawn })).toMatchObject({ ok: false, message: MESSAGES.invalidIpAddress });
+      expect(await runSshCommand(router, "TracerouteQuery", target, { spawn })).toMatchObject({
+        ok: false,
+        message: MESSAGES.invalidIpAddress,
+      });
       expect(spawn.calls).toHaveLength(0);
     }
   });
 
   it("marks a failed connection (exit 255) as transient, and names a missing ssh", async () => {
-    expect(await runSshCommand(router, "PingQuery", "192.0.2.1", { spawn: fakeSpawn({ output: "ssh: connect to host 192.0.2.10 port 2222: Connection refused\n", code: 255 }) })).toEqual({
+    expect(
+      await runSshCommand(router, "PingQuery", "192.0.2.1", {
+        spawn: fakeSpawn({ output: "ssh: connect to host 192.0.2.10 port 2222: Connection refused\n", code: 255 }),
+      }),
+    ).toEqual({
       ok: false,
       message: "Could not connect to the router 192.0.2.10 over SSH.\nssh: connect to host 192.0.2.10 port 2222: Connection refused",
       transient: true,

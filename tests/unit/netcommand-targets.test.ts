@@ -95,12 +95,16 @@ describe("network command targets", () => {
     expect(checkNetcommandTarget(raw)).toEqual({ ok: false, error: NON_PUBLIC_TARGET_REFUSED });
   });
 
-  it.each(["::ffff:8.8.8.8", "64:ff9b::808:808", "2002:808:808::1", "2a00:1450::5efe:8.8.8.8"])("accepts %s, which wraps a public IPv4 address", (raw) => {
-    expect(checkNetcommandTarget(raw).ok).toBe(true);
-  });
+  it.each(["::ffff:8.8.8.8", "64:ff9b::808:808", "2002:808:808::1", "2a00:1450::5efe:8.8.8.8"])(
+    "accepts %s, which wraps a public IPv4 address",
+    (raw) => {
+      expect(checkNetcommandTarget(raw).ok).toBe(true);
+    },
+  );
 
   it("lets the configured internal ranges through, also wrapped, and nothing beside them", () => {
-    for (const raw of ["10.1.2.3", "192.168.10.20", "::ffff:10.0.0.1", "64:ff9b::10.0.0.1", "fd00:1::5"]) expect(checkNetcommandTarget(raw, STAFF_RANGES).ok, raw).toBe(true);
+    for (const raw of ["10.1.2.3", "192.168.10.20", "::ffff:10.0.0.1", "64:ff9b::10.0.0.1", "fd00:1::5"])
+      expect(checkNetcommandTarget(raw, STAFF_RANGES).ok, raw).toBe(true);
     for (const raw of ["127.0.0.1", "169.254.169.254", "192.168.11.1", "172.16.0.1", "fd00:2::5", "::1"]) {
       expect(checkNetcommandTarget(raw, STAFF_RANGES), raw).toEqual({ ok: false, error: NON_PUBLIC_TARGET_REFUSED });
     }

@@ -3,7 +3,9 @@ import { parsePlainMarkup } from "~/lib/plain-markup";
 
 describe("plain markup of the legal pages", () => {
   it("makes headings, paragraphs with their line breaks, and lists", () => {
-    expect(parsePlainMarkup("# Operator\nExample Carrier GmbH\nMain street 1\n\n- Phone: 123\n- Mail: a@b.example\n\n## Register\nHRB 1")).toEqual([
+    expect(
+      parsePlainMarkup("# Operator\nExample Carrier GmbH\nMain street 1\n\n- Phone: 123\n- Mail: a@b.example\n\n## Register\nHRB 1"),
+    ).toEqual([
       { kind: "heading", text: "Operator" },
       { kind: "paragraph", lines: ["Example Carrier GmbH", "Main street 1"] },
       { kind: "list", items: ["Phone: 123", "Mail: a@b.example"] },

@@ -1,10 +1,22 @@
 import { createHash } from "node:crypto";
 import { describe, expect, it } from "vitest";
-import { cachedPage, csrfCookieFor, forgetPages, inlineScriptHashes, isSharedPublicPage, keepPage, pageCacheKey } from "~/server/public-page-cache.server";
+import {
+  cachedPage,
+  csrfCookieFor,
+  forgetPages,
+  inlineScriptHashes,
+  isSharedPublicPage,
+  keepPage,
+  pageCacheKey,
+} from "~/server/public-page-cache.server";
 import { defaultHeaders, documentPolicy } from "~/server/security-headers.server";
 
 const CHROME = "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/142.0.0.0 Safari/537.36";
-const request = (url: string, headers: Record<string, string> = {}, method = "GET") => ({ method, url, headers: new Headers({ "User-Agent": CHROME, ...headers }) });
+const request = (url: string, headers: Record<string, string> = {}, method = "GET") => ({
+  method,
+  url,
+  headers: new Headers({ "User-Agent": CHROME, ...headers }),
+});
 const LG = "/public/lookingglass?queryType=IP_PREFIX_QUERY&queryTerm=203.0.113.0%2F24";
 
 describe("shared public pages", () => {
@@ -45,12 +57,19 @@ describe("security headers", () => {
   it("add HSTS only over HTTPS (directly or per X-Forwarded-Proto)", () => {
     expect(defaultHeaders(new Request("http://flowlens.test/"))["Strict-Transport-Security"]).toBeUndefined();
     expect(defaultHeaders(new Request("https://flowlens.test/"))["Strict-Transport-Security"]).toMatch(/max-age=\d+/);
-    expect(defaultHeaders(new Request("http://flowlens.test/", { headers: { "X-Forwarded-Proto": "https" } }))["Strict-Transport-Security"]).toMatch(/max-age/);
+    expect(
+      defaultHeaders(new Request("http://flowlens.test/", { headers: { "X-Forwarded-Proto": "https" } }))["Strict-Transport-Security"],
+    ).toMatch(/max-age/);
   });
 
   it("forbid framing, sniffing and caching by default", () => {
     const headers = defaultHeaders(new Request("http://flowlens.test/"));
-    expect(headers).toMatchObject({ "X-Frame-Options": "DENY", "X-Content-Type-Options": "nosniff", "Cache-Control": "no-store", "Referrer-Policy": "same-origin" });
+    expect(headers).toMatchObject({
+      "X-Frame-Options": "DENY",
+      "X-Content-Type-Options": "nosniff",
+      "Cache-Control": "no-store",
+      "Referrer-Policy": "same-origin",
+    });
     expect(headers["Content-Security-Policy"]).toContain("frame-ancestors 'none'");
   });
 

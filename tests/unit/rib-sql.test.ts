@@ -58,13 +58,21 @@ describe("parseRibQuery", () => {
     expect(parseRibQuery("IpPrefixQuery", "10.0.0.0/40")).toEqual({ ok: false, error: "Network is not a CIDR or IP" });
     expect(parseRibQuery("IpPrefixQuery", "")).toEqual({ ok: false, error: "Network is not a CIDR or IP" });
     expect(parseRibQuery("AsPathQuery", "AS3356").ok).toBe(false);
-    expect(parseRibQuery("AsPathQuery", "3356*")).toEqual({ ok: true, term: "3356 *", match: { kind: "asPath", regex: "^3356 (?:[0-9]+ )*$" } });
+    expect(parseRibQuery("AsPathQuery", "3356*")).toEqual({
+      ok: true,
+      term: "3356 *",
+      match: { kind: "asPath", regex: "^3356 (?:[0-9]+ )*$" },
+    });
   });
 });
 
 describe("lookingGlassSql (golden)", () => {
   it("an address: key lookup of the candidates, then the longest prefix per vantage point and route distinguisher", () => {
-    const { query, params } = lookingGlassSql({ vantagePoints: ["fra1", "ber1"], match: matchOf("IpPrefixQuery", "192.0.2.77"), limit: 1000 });
+    const { query, params } = lookingGlassSql({
+      vantagePoints: ["fra1", "ber1"],
+      match: matchOf("IpPrefixQuery", "192.0.2.77"),
+      limit: 1000,
+    });
     expect(query).toBe(
       `SELECT vantage_point, route_distinguisher, prefix, as_path, local_pref, med, bgp_next_hop, communities, originator_id,
        toUnixTimestamp(timestamp) AS last_update, total
@@ -86,12 +94,21 @@ FROM (
 ORDER BY turn, vantage_point
 LIMIT {limit:UInt32}`,
     );
-    expect(params).toMatchObject({ vantagePoints: ["fra1", "ber1"], maxLength: 32, lengthOffset: 96, afi: 1, address: "::ffff:192.0.2.77", limit: 1000 });
+    expect(params).toMatchObject({
+      vantagePoints: ["fra1", "ber1"],
+      maxLength: 32,
+      lengthOffset: 96,
+      afi: 1,
+      address: "::ffff:192.0.2.77",
+      limit: 1000,
+    });
   });
 
   it("a prefix: a prefix_addr range and lengths from the prefix's own, no longest-match step", () => {
     const { query, params } = lookingGlassSql({ vantagePoints: ["fra1"], match: matchOf("IpPrefixQuery", "2001:db8::/32"), limit: 5 });
-    expect(query).toContain("AND prefix_addr BETWEEN {low:IPv6} AND {high:IPv6} AND prefix_len BETWEEN {length:UInt8} AND {maxLength:UInt8}\n");
+    expect(query).toContain(
+      "AND prefix_addr BETWEEN {low:IPv6} AND {high:IPv6} AND prefix_len BETWEEN {length:UInt8} AND {maxLength:UInt8}\n",
+    );
     expect(query).not.toContain("longest");
     expect(params).toMatchObject({ low: "2001:db8::", length: 32, maxLength: 128, afi: 2, limit: 5 });
   });
@@ -99,7 +116,9 @@ LIMIT {limit:UInt32}`,
   it("an AS path: the pattern is matched on the newest row, after FINAL", () => {
     const { query, params } = lookingGlassSql({ vantagePoints: ["fra1"], match: matchOf("AsPathQuery", "? 3356"), limit: 5 });
     expect(query).toContain("FROM rib_current FINAL\n            WHERE vantage_point IN {vantagePoints:Array(String)} AND 1\n");
-    expect(query).toContain("WHERE is_withdrawn = 0 AND match(arrayStringConcat(arrayMap(a -> concat(toString(a), ' '), as_path)), {asPathRegex:String})");
+    expect(query).toContain(
+      "WHERE is_withdrawn = 0 AND match(arrayStringConcat(arrayMap(a -> concat(toString(a), ' '), as_path)), {asPathRegex:String})",
+    );
     expect(params.asPathRegex).toBe("^[0-9]+ 3356 $");
   });
 });

@@ -11,7 +11,7 @@ describe("startup error variants", () => {
     [new Error("Loading CSS chunk 7 failed"), "chunk"],
     [new TypeError("Failed to fetch"), "network"],
     [new TypeError("NetworkError when attempting to fetch resource."), "network"],
-    [new Error("relation \"site_settings\" does not exist"), "application"],
+    [new Error('relation "site_settings" does not exist'), "application"],
     ["weird", "application"],
   ] as const)("%s is a %s error", (error, kind) => {
     expect(classifyStartupError(error)).toBe(kind);
@@ -48,7 +48,11 @@ describe("messages", () => {
 });
 
 describe("routes and menu", () => {
-  const access = (permissions: string[], isStaff = false) => ({ permissions: new Set(permissions), featureFlags: new Set<string>(), isStaff });
+  const access = (permissions: string[], isStaff = false) => ({
+    permissions: new Set(permissions),
+    featureFlags: new Set<string>(),
+    isStaff,
+  });
 
   it("resolves aliases", () => {
     expect(findToolRoute("/as-flows")?.path).toBe("/flow-explorer");
@@ -62,8 +66,20 @@ describe("routes and menu", () => {
     const perms = ["API_FLOWS_4D", "PRIVATE_LOOKING_GLASS", "CONTROL_PLANE"];
     const empty = new Set(["rib_entries"]);
     const labels = (items: ReturnType<typeof menuItems>) => items.map((i) => i.menuLabel);
-    expect(labels(menuItems(access(perms), empty, { hasVantagePoints: true }))).toEqual(["Flow Explorer", "AS Flows Analysis", "Looking Glass", "FAQ", "Notifications"]);
-    expect(labels(menuItems(access(perms, true), empty, { hasVantagePoints: false }))).toEqual(["Flow Explorer", "AS Flows Analysis", "Control Plane", "FAQ", "Notifications"]);
+    expect(labels(menuItems(access(perms), empty, { hasVantagePoints: true }))).toEqual([
+      "Flow Explorer",
+      "AS Flows Analysis",
+      "Looking Glass",
+      "FAQ",
+      "Notifications",
+    ]);
+    expect(labels(menuItems(access(perms, true), empty, { hasVantagePoints: false }))).toEqual([
+      "Flow Explorer",
+      "AS Flows Analysis",
+      "Control Plane",
+      "FAQ",
+      "Notifications",
+    ]);
   });
 
   it("lands on the first tool the user may open, and nowhere without any", () => {
@@ -74,9 +90,19 @@ describe("routes and menu", () => {
   it("lists no tool this version does not have, whatever the permissions", () => {
     const everything = TOOL_ROUTES.flatMap((r) => (r.permission ? [r.permission] : []));
     const labels = menuItems(access(everything, true), new Set(), { hasVantagePoints: true }).map((i) => i.menuLabel);
-    expect(labels).toEqual(["Flow Explorer", "AS Flows Analysis", "AS Flows Egress", "Looking Glass", "Control Plane", "FAQ", "Notifications"]);
+    expect(labels).toEqual([
+      "Flow Explorer",
+      "AS Flows Analysis",
+      "AS Flows Egress",
+      "Looking Glass",
+      "Control Plane",
+      "FAQ",
+      "Notifications",
+    ]);
     // Only a permission for tools not built yet: no landing route (the guard logs such a user out with the spec's notice).
-    expect(firstAvailableRoute(menuItems(access(["API_LINK_UTIL_INTERNAL", "RAW_NETWORK_ANALYZER"]), new Set(), { hasVantagePoints: true }))).toBeNull();
+    expect(
+      firstAvailableRoute(menuItems(access(["API_LINK_UTIL_INTERNAL", "RAW_NETWORK_ANALYZER"]), new Set(), { hasVantagePoints: true })),
+    ).toBeNull();
     expect(isToolBuilt("/rna")).toBe(false);
     expect(isToolBuilt("/lookingglass")).toBe(true);
   });
@@ -90,8 +116,12 @@ describe("routes and menu", () => {
 import { browserSupport } from "~/lib/browser-support";
 describe("browser support", () => {
   it("accepts Chrome 129+ and Firefox 128+, warns for older and other browsers", () => {
-    expect(browserSupport("Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/156.0.0.0 Safari/537.36").supported).toBe(true);
-    expect(browserSupport("Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko) HeadlessChrome/129.0.0.0 Safari/537.36").supported).toBe(true);
+    expect(
+      browserSupport("Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/156.0.0.0 Safari/537.36").supported,
+    ).toBe(true);
+    expect(browserSupport("Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko) HeadlessChrome/129.0.0.0 Safari/537.36").supported).toBe(
+      true,
+    );
     expect(browserSupport("Mozilla/5.0 AppleWebKit/537.36 Chrome/128.0.0.0 Safari/537.36").supported).toBe(false);
     expect(browserSupport("Mozilla/5.0 (X11; Linux x86_64; rv:128.0) Gecko/20100101 Firefox/128.0").supported).toBe(true);
     expect(browserSupport("Mozilla/5.0 (X11; Linux x86_64; rv:115.0) Gecko/20100101 Firefox/115.0").supported).toBe(false);

@@ -42,7 +42,9 @@ describe("tags in flow filters", () => {
   it("every dimension accepts a reference, kept as a normalised value with its tag", () => {
     for (const d of DIMENSIONS) {
       const parsed = parseFilterValue(d.id, "!#G7");
-      expect(parsed, d.id).toEqual({ filter: { dimension: d.id, value: "#g7", isNegation: true, raw: "#g7", tag: { type: "TAG_GROUP", id: 7 } } });
+      expect(parsed, d.id).toEqual({
+        filter: { dimension: d.id, value: "#g7", isNegation: true, raw: "#g7", tag: { type: "TAG_GROUP", id: 7 } },
+      });
     }
   });
 
@@ -64,7 +66,9 @@ describe("tags in flow filters", () => {
 
   it("a # that is no reference keeps the old rules", () => {
     expect("error" in parseFilterValue("AS_SRC_INGRESS", "#abc")).toBe(true);
-    expect(parseFilterValue("ROUTER_IN", "#abc")).toEqual({ filter: { dimension: "ROUTER_IN", value: "#abc", isNegation: false, raw: "#abc" } });
+    expect(parseFilterValue("ROUTER_IN", "#abc")).toEqual({
+      filter: { dimension: "ROUTER_IN", value: "#abc", isNegation: false, raw: "#abc" },
+    });
   });
 
   it("the schema's tag kinds are the flow filter kinds", () => {

@@ -14,7 +14,15 @@ describe("timeTicks", () => {
   it("a week: every day at local midnight, labelled by day", () => {
     const t = timeTicks(at("2026-11-17 12:30"), at("2026-11-24 12:30"), "UTC");
     expect(t.format).toBe("DD.MM.YYYY");
-    expect(labels(t.values, "UTC", "MM-DD HH:mm")).toEqual(["11-18 00:00", "11-19 00:00", "11-20 00:00", "11-21 00:00", "11-22 00:00", "11-23 00:00", "11-24 00:00"]);
+    expect(labels(t.values, "UTC", "MM-DD HH:mm")).toEqual([
+      "11-18 00:00",
+      "11-19 00:00",
+      "11-20 00:00",
+      "11-21 00:00",
+      "11-22 00:00",
+      "11-23 00:00",
+      "11-24 00:00",
+    ]);
   });
 
   it("30 days: every seventh day, the same days when the range moves by a day", () => {
@@ -35,7 +43,12 @@ describe("timeTicks", () => {
   });
 
   it("an hour: every 15 minutes; a two-day span keeps the date in the label (the spec's long format, at most 6 ticks)", () => {
-    expect(labels(timeTicks(at("2026-11-24 10:02"), at("2026-11-24 11:02"), "UTC").values, "UTC", "HH:mm")).toEqual(["10:15", "10:30", "10:45", "11:00"]);
+    expect(labels(timeTicks(at("2026-11-24 10:02"), at("2026-11-24 11:02"), "UTC").values, "UTC", "HH:mm")).toEqual([
+      "10:15",
+      "10:30",
+      "10:45",
+      "11:00",
+    ]);
     expect(timeTicks(at("2026-11-22 10:00"), at("2026-11-24 10:00"), "UTC").format).toBe("DD.MM.YYYY HH:mm");
   });
 

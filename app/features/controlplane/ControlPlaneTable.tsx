@@ -68,7 +68,14 @@ export function ControlPlaneTable({ rows, columns, timezone, vantagePointNames, 
                 </details>
               </Table.Td>
               {columns.map((c) => (
-                <Table.Td key={c} style={{ verticalAlign: "top", whiteSpace: c === "timestamp" || c === "prefix" ? "nowrap" : undefined, overflowWrap: "anywhere" }}>
+                <Table.Td
+                  key={c}
+                  style={{
+                    verticalAlign: "top",
+                    whiteSpace: c === "timestamp" || c === "prefix" ? "nowrap" : undefined,
+                    overflowWrap: "anywhere",
+                  }}
+                >
                   {cellText(row, c, timezone, vantagePointNames)}
                 </Table.Td>
               ))}
@@ -97,7 +104,17 @@ function RowDetail({ row, timezone, vantagePointNames }: Pick<TableProps, "timez
  * The column picker (the spec's tables offer one): a GET form in a details element, so it works
  * without JavaScript; the query's parameters ride along as hidden fields.
  */
-export function ColumnPicker({ action, columns, timezone, keep }: { action: string; columns: readonly ControlPlaneColumn[]; timezone: string; keep: URLSearchParams }) {
+export function ColumnPicker({
+  action,
+  columns,
+  timezone,
+  keep,
+}: {
+  action: string;
+  columns: readonly ControlPlaneColumn[];
+  timezone: string;
+  keep: URLSearchParams;
+}) {
   const hidden = [...keep.entries()].filter(([name]) => name !== COLUMNS_PARAM && name !== "page");
   return (
     <details data-testid="cp-column-picker">
@@ -112,7 +129,14 @@ export function ColumnPicker({ action, columns, timezone, keep }: { action: stri
         ))}
         <SimpleGrid cols={{ base: 1, xs: 2, md: 4 }} spacing={4} mt="xs">
           {CONTROL_PLANE_COLUMNS.map((c) => (
-            <Checkbox key={c} name={COLUMNS_PARAM} value={c} label={columnLabel(c, timezone)} defaultChecked={columns.includes(c)} size="xs" />
+            <Checkbox
+              key={c}
+              name={COLUMNS_PARAM}
+              value={c}
+              label={columnLabel(c, timezone)}
+              defaultChecked={columns.includes(c)}
+              size="xs"
+            />
           ))}
         </SimpleGrid>
         <Group mt="xs">

@@ -8,7 +8,17 @@ import { NUMERIC_FILTER_COLUMNS, SEARCH_LABEL, SEARCH_MAX_LENGTH, SEARCH_PARAM, 
  * filter per numeric column. The rest of the screen's state rides along as hidden fields; a value
  * that cannot apply shows the spec's message on its field.
  */
-export function FilterForm({ action, table, keep, clearHref }: { action: string; table: ControlPlaneTableState; keep: [string, string][]; clearHref: string }) {
+export function FilterForm({
+  action,
+  table,
+  keep,
+  clearHref,
+}: {
+  action: string;
+  table: ControlPlaneTableState;
+  keep: [string, string][];
+  clearHref: string;
+}) {
   const active = table.search !== "" || table.numeric.length > 0 || Object.keys(table.errors).length > 0;
   return (
     <form method="get" action={action} aria-label="Filter the rows" data-testid="cp-filters">

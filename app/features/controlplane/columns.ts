@@ -49,19 +49,32 @@ export const COLUMN_LABELS: Record<ControlPlaneColumn, string> = {
 };
 
 /** What fits a laptop screen beside the details toggle; the column picker adds the others. */
-export const DEFAULT_COLUMNS: readonly ControlPlaneColumn[] = ["timestamp", "vantagePoint", "withdrawn", "prefix", "ASPathSeq", "BGPNextHop"];
+export const DEFAULT_COLUMNS: readonly ControlPlaneColumn[] = [
+  "timestamp",
+  "vantagePoint",
+  "withdrawn",
+  "prefix",
+  "ASPathSeq",
+  "BGPNextHop",
+];
 
 /** The search parameter of the column picker (repeated, or comma-separated). */
 export const COLUMNS_PARAM = "columns";
 
 /** The columns a URL picks, in the table's order; the defaults when it picks none it knows. */
 export function parseColumns(search: URLSearchParams): ControlPlaneColumn[] {
-  const asked = new Set(search.getAll(COLUMNS_PARAM).flatMap((v) => v.split(",")).map((v) => v.trim()));
+  const asked = new Set(
+    search
+      .getAll(COLUMNS_PARAM)
+      .flatMap((v) => v.split(","))
+      .map((v) => v.trim()),
+  );
   const picked = CONTROL_PLANE_COLUMNS.filter((c) => asked.has(c));
   return picked.length ? picked : [...DEFAULT_COLUMNS];
 }
 
-export const isDefaultColumns = (columns: readonly ControlPlaneColumn[]) => columns.length === DEFAULT_COLUMNS.length && columns.every((c, i) => c === DEFAULT_COLUMNS[i]);
+export const isDefaultColumns = (columns: readonly ControlPlaneColumn[]) =>
+  columns.length === DEFAULT_COLUMNS.length && columns.every((c, i) => c === DEFAULT_COLUMNS[i]);
 
 /** Headers: times say their timezone. */
 export function columnLabel(column: ControlPlaneColumn, tz: string): string {
@@ -72,7 +85,17 @@ const AFI_NAMES: Record<number, string> = { 1: "IPv4", 2: "IPv6" };
 const SAFI_NAMES: Record<number, string> = { 1: "Unicast", 2: "Multicast", 4: "Labeled unicast", 128: "MPLS VPN" };
 const ORIGIN_NAMES: Record<string, string> = { IGP: "IGP", EGP: "EGP", INCOMPLETE: "Incomplete" };
 /** A withdrawal has no path attributes: its cells stay empty rather than show 0 or a default. */
-export const PATH_ATTRIBUTES: readonly ControlPlaneColumn[] = ["ASPathSeq", "BGPNextHop", "localPref", "Origin", "communityIndex", "ASConfedSeq", "ASPathSet", "Aggregator", "Originator"];
+export const PATH_ATTRIBUTES: readonly ControlPlaneColumn[] = [
+  "ASPathSeq",
+  "BGPNextHop",
+  "localPref",
+  "Origin",
+  "communityIndex",
+  "ASConfedSeq",
+  "ASPathSet",
+  "Aggregator",
+  "Originator",
+];
 
 export function cellText(row: ControlPlaneRow, column: ControlPlaneColumn, tz: string, vantagePointNames: Record<string, string>): string {
   if (row.withdrawn && PATH_ATTRIBUTES.includes(column)) return "";

@@ -18,7 +18,10 @@ export type ScreenState = {
 type Part = "columns" | "sort" | "filters";
 
 /** The table's parameters (columns, sort, filters) of a state, leaving out the parts named. */
-export function tableEntries(s: ScreenState, options: { without?: Part[]; sort?: { sort: ControlPlaneColumn; order: SortOrder } } = {}): [string, string][] {
+export function tableEntries(
+  s: ScreenState,
+  options: { without?: Part[]; sort?: { sort: ControlPlaneColumn; order: SortOrder } } = {},
+): [string, string][] {
   const without = new Set(options.without ?? []);
   const out: [string, string][] = without.has("columns") || isDefaultColumns(s.columns) ? [] : s.columns.map((c) => [COLUMNS_PARAM, c]);
   const table = options.sort ? { ...s.table, ...options.sort } : s.table;
@@ -26,9 +29,17 @@ export function tableEntries(s: ScreenState, options: { without?: Part[]; sort?:
 }
 
 /** The search string of the state, on `page` (1 when not given: a new sort or filter starts over). */
-export function screenSearch(s: ScreenState, options: { page?: number; without?: Part[]; sort?: { sort: ControlPlaneColumn; order: SortOrder } } = {}): URLSearchParams {
+export function screenSearch(
+  s: ScreenState,
+  options: { page?: number; without?: Part[]; sort?: { sort: ControlPlaneColumn; order: SortOrder } } = {},
+): URLSearchParams {
   const search = new URLSearchParams(
-    s.range ? controlPlaneSearch({ queryType: s.params.queryType, queryTerm: s.params.queryTerm, start: s.range.start, end: s.range.end, page: options.page }, s.timezone) : "",
+    s.range
+      ? controlPlaneSearch(
+          { queryType: s.params.queryType, queryTerm: s.params.queryTerm, start: s.range.start, end: s.range.end, page: options.page },
+          s.timezone,
+        )
+      : "",
   );
   for (const [name, value] of tableEntries(s, options)) search.append(name, value);
   return search;

@@ -27,7 +27,10 @@ dayjs.extend(timezone);
 
 export const CONTROL_PLANE_QUERY_TYPES = ["AsPathQuery", "IpPrefixQuery"] as const;
 export type ControlPlaneQueryType = (typeof CONTROL_PLANE_QUERY_TYPES)[number];
-export const CONTROL_PLANE_QUERY_LABELS: Record<ControlPlaneQueryType, string> = { AsPathQuery: "AS Path", IpPrefixQuery: "IP / IP Prefix" };
+export const CONTROL_PLANE_QUERY_LABELS: Record<ControlPlaneQueryType, string> = {
+  AsPathQuery: "AS Path",
+  IpPrefixQuery: "IP / IP Prefix",
+};
 const LEGACY: Record<string, ControlPlaneQueryType> = { AS_PATH_QUERY: "AsPathQuery", IP_PREFIX_QUERY: "IpPrefixQuery" };
 
 /** Default and reset range (spec §9): 60 minutes. */
@@ -154,8 +157,17 @@ const floorMinute = (t: number) => t - (((t % MINUTE) + MINUTE) % MINUTE);
 const ceilMinute = (t: number) => Math.ceil(t / MINUTE) * MINUTE;
 
 /** The range to query for the URL state and the dates with data (see the rules above). */
-export function resolveControlPlaneRange(p: ControlPlaneParams, dates: { min: number; max: number }, now: number, tz: string): ResolvedControlPlaneRange {
-  const adjustments: RangeAdjustment[] = p.unknown.map((u) => ({ kind: "unknown" as const, parameter: u.parameter as "queryType" | "dateRange", value: u.value }));
+export function resolveControlPlaneRange(
+  p: ControlPlaneParams,
+  dates: { min: number; max: number },
+  now: number,
+  tz: string,
+): ResolvedControlPlaneRange {
+  const adjustments: RangeAdjustment[] = p.unknown.map((u) => ({
+    kind: "unknown" as const,
+    parameter: u.parameter as "queryType" | "dateRange",
+    value: u.value,
+  }));
   // The minute of the first and of the newest data count as inside: the form's fields hold whole minutes.
   const first = floorMinute(dates.min);
   const newest = ceilMinute(dates.max);
@@ -197,8 +209,16 @@ export function resolveControlPlaneRange(p: ControlPlaneParams, dates: { min: nu
 }
 
 /** The search string of a state (pager links, the form's round trip): times as the form writes them. */
-export function controlPlaneSearch(p: { queryType: string; queryTerm: string; start: number; end: number; page?: number }, tz: string): string {
-  const s = new URLSearchParams({ queryType: p.queryType, queryTerm: p.queryTerm, start: toLocalInput(p.start, tz), end: toLocalInput(p.end, tz, "up") });
+export function controlPlaneSearch(
+  p: { queryType: string; queryTerm: string; start: number; end: number; page?: number },
+  tz: string,
+): string {
+  const s = new URLSearchParams({
+    queryType: p.queryType,
+    queryTerm: p.queryTerm,
+    start: toLocalInput(p.start, tz),
+    end: toLocalInput(p.end, tz, "up"),
+  });
   if (p.page && p.page > 1) s.set("page", String(p.page));
   return s.toString();
 }

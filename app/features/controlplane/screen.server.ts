@@ -14,7 +14,14 @@ import type { Services } from "~/server/services.server";
 import { getUserSettings } from "~/server/settings/user-settings.server";
 import { parseColumns, type ControlPlaneColumn } from "./columns";
 import { parseTableState, type ControlPlaneTableState } from "./table-state";
-import { CONTROL_PLANE_PAGE_SIZE, CONTROL_PLANE_QUERY_LABELS, parseControlPlaneParams, resolveControlPlaneRange, type ControlPlaneParams, type RangeAdjustment } from "./params";
+import {
+  CONTROL_PLANE_PAGE_SIZE,
+  CONTROL_PLANE_QUERY_LABELS,
+  parseControlPlaneParams,
+  resolveControlPlaneRange,
+  type ControlPlaneParams,
+  type RangeAdjustment,
+} from "./params";
 
 export const NO_DATES_WITH_DATA = "No dates with data found.";
 export const QUERY_FAILED = "There was a problem loading the control plane data. Please try again later.";
@@ -47,7 +54,12 @@ export type ControlPlaneScreen = {
 };
 
 /** What a notice says about an adjustment: the parameter, the value asked for, and what was used instead. */
-export function adjustmentNotice(a: RangeAdjustment, range: { start: number; end: number }, dates: { min: number; max: number }, tz: string): string {
+export function adjustmentNotice(
+  a: RangeAdjustment,
+  range: { start: number; end: number },
+  dates: { min: number; max: number },
+  tz: string,
+): string {
   const at = (t: number) => formatDateLong(t * 1000, tz);
   const used = `${at(range.start)} – ${at(range.end)}`;
   switch (a.kind) {
@@ -81,13 +93,35 @@ function tableQuery(table: ControlPlaneTableState, names: Record<string, string>
   };
 }
 
-export async function loadControlPlane(services: Services, userId: number, url: URL, now = Math.floor(Date.now() / 1000)): Promise<ControlPlaneScreen> {
+export async function loadControlPlane(
+  services: Services,
+  userId: number,
+  url: URL,
+  now = Math.floor(Date.now() / 1000),
+): Promise<ControlPlaneScreen> {
   const params = parseControlPlaneParams(url.searchParams);
-  const [settings, vantagePoints] = await Promise.all([getUserSettings(services.pg.db, userId), listVantagePoints(services, { variant: "private" })]);
+  const [settings, vantagePoints] = await Promise.all([
+    getUserSettings(services.pg.db, userId),
+    listVantagePoints(services, { variant: "private" }),
+  ]);
   const timezone = safeTimezone(settings.timezone);
   const vantagePointNames = Object.fromEntries(vantagePoints.map((vp) => [vp.key, vp.display_name]));
   const table = parseTableState(url.searchParams);
-  const base = { params, timezone, vantagePointNames, columns: parseColumns(url.searchParams), table, termError: null, problem: null, rows: [], totalRows: 0, page: 1, pages: 0, resultsLimit: null, resultsMaximum: null };
+  const base = {
+    params,
+    timezone,
+    vantagePointNames,
+    columns: parseColumns(url.searchParams),
+    table,
+    termError: null,
+    problem: null,
+    rows: [],
+    totalRows: 0,
+    page: 1,
+    pages: 0,
+    resultsLimit: null,
+    resultsMaximum: null,
+  };
   const found = await controlPlaneDates(services);
   if (found.minTimestamp === null || found.maxTimestamp === null) {
     return { ...base, dates: null, range: null, notices: [], minutesSinceNewest: null, status: "NoData", problem: NO_DATES_WITH_DATA };
@@ -98,7 +132,11 @@ export async function loadControlPlane(services: Services, userId: number, url: 
     ...base,
     dates,
     range: { start: range.start, end: range.end },
-    notices: [...range.adjustments.map((a) => adjustmentNotice(a, range, dates, timezone)), ...table.notices, ...Object.values(table.errors)],
+    notices: [
+      ...range.adjustments.map((a) => adjustmentNotice(a, range, dates, timezone)),
+      ...table.notices,
+      ...Object.values(table.errors),
+    ],
     minutesSinceNewest: Math.max(0, Math.floor((now - dates.max) / 60)),
   };
   // An empty AS path term is a query (routes with an empty path): the parameter's presence decides.

@@ -62,14 +62,20 @@ export function parseTableState(search: URLSearchParams): ControlPlaneTableState
   let order: SortOrder | null = null;
   if (sortText) {
     if ((CONTROL_PLANE_COLUMNS as readonly string[]).includes(sortText)) sort = sortText as ControlPlaneColumn;
-    else notices.push(`sort=${shown(sortText)} in the address is not a column; the rows are sorted by ${COLUMN_LABELS[DEFAULT_SORT.column]}, newest first.`);
+    else
+      notices.push(
+        `sort=${shown(sortText)} in the address is not a column; the rows are sorted by ${COLUMN_LABELS[DEFAULT_SORT.column]}, newest first.`,
+      );
   }
   if (orderText === "asc" || orderText === "desc") order = orderText;
-  else if (orderText) notices.push(`order=${shown(orderText)} in the address is not a sort order (asc or desc); ${ORDER_WORDS[defaultOrder(sort)]} was used.`);
+  else if (orderText)
+    notices.push(
+      `order=${shown(orderText)} in the address is not a sort order (asc or desc); ${ORDER_WORDS[defaultOrder(sort)]} was used.`,
+    );
   const typed = { [SEARCH_PARAM]: search.get(SEARCH_PARAM) ?? "", localPref: search.get("localPref") ?? "" };
   let text = typed[SEARCH_PARAM].trim();
   // Control characters (NUL included) are no text of a row; over-long texts cannot match one.
-   
+
   if (/[\u0000-\u001f\u007f]/.test(text) || text.length > SEARCH_MAX_LENGTH) {
     errors[SEARCH_PARAM] = invalidInput(shown(text), SEARCH_LABEL);
     text = "";
@@ -89,7 +95,10 @@ export function defaultOrder(column: ControlPlaneColumn): SortOrder {
 }
 
 /** Where a header link leads: the other direction for the sorted column, the column's first direction otherwise. */
-export function nextSort(state: Pick<ControlPlaneTableState, "sort" | "order">, column: ControlPlaneColumn): { sort: ControlPlaneColumn; order: SortOrder } {
+export function nextSort(
+  state: Pick<ControlPlaneTableState, "sort" | "order">,
+  column: ControlPlaneColumn,
+): { sort: ControlPlaneColumn; order: SortOrder } {
   if (state.sort === column) return { sort: column, order: state.order === "asc" ? "desc" : "asc" };
   return { sort: column, order: defaultOrder(column) };
 }
@@ -100,7 +109,10 @@ export const isFiltered = (state: ControlPlaneTableState) => state.search !== ""
  * The address parameters of a sort and of the filters that apply (defaults left out), for links
  * and the forms' hidden fields.
  */
-export function tableStateEntries(state: Pick<ControlPlaneTableState, "sort" | "order" | "search" | "typed" | "errors">, parts: { sort?: boolean; filters?: boolean } = {}): [string, string][] {
+export function tableStateEntries(
+  state: Pick<ControlPlaneTableState, "sort" | "order" | "search" | "typed" | "errors">,
+  parts: { sort?: boolean; filters?: boolean } = {},
+): [string, string][] {
   const out: [string, string][] = [];
   if (parts.sort !== false && (state.sort !== DEFAULT_SORT.column || state.order !== DEFAULT_SORT.order)) {
     out.push([SORT_PARAM, state.sort], [ORDER_PARAM, state.order]);

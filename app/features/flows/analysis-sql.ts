@@ -73,7 +73,12 @@ export function endpointDimension(side: "origin" | "destination", endpoint: Link
   return endpoint.kind === "AS" ? "AS_DST_INGRESS" : "ROUTER_OUT";
 }
 
-export const LINK_DIMENSIONS = ["INTERFACE_IN", "INTERNAL_LINK_START", "INTERNAL_LINK_END", "INTERFACE_OUT"] as const satisfies readonly DimensionId[];
+export const LINK_DIMENSIONS = [
+  "INTERFACE_IN",
+  "INTERNAL_LINK_START",
+  "INTERNAL_LINK_END",
+  "INTERFACE_OUT",
+] as const satisfies readonly DimensionId[];
 
 /**
  * The interfaces and core link of the traffic from `origin` to `destination` (bit/s over the
@@ -105,7 +110,8 @@ export function linkPathQuery(origin: LinkEndpoint, destination: LinkEndpoint, o
  */
 export function interfaceLoadQuery(keys: readonly string[], range: { start: number; end: number }): BuiltQuery {
   const seconds = range.end - range.start;
-  if (!Number.isInteger(range.start) || !Number.isInteger(range.end) || seconds <= 0) throw new Error("The time range must be non-empty whole seconds");
+  if (!Number.isInteger(range.start) || !Number.isInteger(range.end) || seconds <= 0)
+    throw new Error("The time range must be non-empty whole seconds");
   const sql = [
     "SELECT concat(router, '|', interface) AS key,",
     "  toFloat64(sum(in_bytes)) * 8 / {seconds:UInt32} AS in_bps,",

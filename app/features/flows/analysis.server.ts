@@ -59,7 +59,8 @@ const asNumber = z.union([z.number().int(), z.string()]).transform((v, ctx) => {
 });
 
 const ordered = (startKey: string, endKey: string) => (b: Record<string, unknown>, ctx: z.core.$RefinementCtx<Record<string, unknown>>) => {
-  if (Number(b[startKey]) >= Number(b[endKey])) ctx.addIssue({ code: "custom", path: [startKey], message: `${startKey} must be before ${endKey}.` });
+  if (Number(b[startKey]) >= Number(b[endKey]))
+    ctx.addIssue({ code: "custom", path: [startKey], message: `${startKey} must be before ${endKey}.` });
 };
 
 export const asIndirectBodySchema = z
@@ -129,10 +130,16 @@ async function run<T>(stores: Stores, q: BuiltQuery): Promise<T[]> {
 
 export type PublicRange = { start: number; end: number; adjusted: ResolvedRange["adjusted"]; requested: ResolvedRange["requested"] };
 const publicRange = (r: ResolvedRange): PublicRange => ({ start: r.start, end: r.end, adjusted: r.adjusted, requested: r.requested });
-const publicFilters = (c: FlowsContext) => c.filters.map((f) => ({ dimension: f.dimension, value: f.value, isNegation: f.isNegation, locked: f.locked ?? false }));
+const publicFilters = (c: FlowsContext) =>
+  c.filters.map((f) => ({ dimension: f.dimension, value: f.value, isNegation: f.isNegation, locked: f.locked ?? false }));
 
 /** Filters and range of a run; the table and the aligned range the SQL reads. */
-async function prepare(stores: Stores, user: UserContext, version: number, input: { start: number; end: number; filters: readonly RequestFilter[] }) {
+async function prepare(
+  stores: Stores,
+  user: UserContext,
+  version: number,
+  input: { start: number; end: number; filters: readonly RequestFilter[] },
+) {
   const context = await resolveFilters(stores, user, version, input.filters);
   const range = await resolveRange(stores, input.start, input.end);
   if (!range) return { context, range: null, table: null, sqlRange: null };
@@ -145,14 +152,33 @@ const share = (part: number, total: number) => (total > 0 ? part / total : 0);
 // ---------------------------------------------------------------------------------------------------------------
 // api/asflows/indirect/
 
-export type IndirectResult = { asn: number; name: string; total_bps: number; direct_bps: number; indirect_bps: number; direct_share: number; indirect_share: number; via: { asn: number; name: string; bps: number; share: number }[] };
+export type IndirectResult = {
+  asn: number;
+  name: string;
+  total_bps: number;
+  direct_bps: number;
+  indirect_bps: number;
+  direct_share: number;
+  indirect_share: number;
+  via: { asn: number; name: string; bps: number; share: number }[];
+};
 
 export async function runAsIndirect(stores: Stores, user: UserContext, version: number, body: z.infer<typeof asIndirectBodySchema>) {
   const asns = [...new Set(body.ASNumberList)];
-  const { context, range, table, sqlRange } = await prepare(stores, user, version, { start: body.startTime, end: body.endTime, filters: normalizeFilters(body.filters) });
+  const { context, range, table, sqlRange } = await prepare(stores, user, version, {
+    start: body.startTime,
+    end: body.endTime,
+    filters: normalizeFilters(body.filters),
+  });
   const base = { filters: publicFilters(context), notices: context.notices };
   if (!range) return { range: null, results: [] as IndirectResult[], ...base, notes: ["No flow data."] };
-  const q = indirectAsQuery(asns, { range: sqlRange, table, filters: context.filters, operatorAsn: context.operatorAsn, ipVersion: bodyIpVersion(body.ipVersion) });
+  const q = indirectAsQuery(asns, {
+    range: sqlRange,
+    table,
+    filters: context.filters,
+    operatorAsn: context.operatorAsn,
+    ipVersion: bodyIpVersion(body.ipVersion),
+  });
   const rows = await run<{ asn: number | string; handover: number | string; bps: number }>(stores, q);
   const names = await nameKeys(stores, "AS_SRC_INGRESS", [...asns, ...rows.map((r) => Number(r.handover))].map(String));
   const nameOf = (asn: number) => names.get(String(asn)) ?? `AS${asn}`;
@@ -163,33 +189,81 @@ export async function runAsIndirect(stores: Stores, user: UserContext, version: 
     const via = mine
       .filter((r) => Number(r.handover) !== asn && Number(r.bps) > 0)
       .map((r) => ({ asn: Number(r.handover), name: nameOf(Number(r.handover)), bps: Number(r.bps), share: share(Number(r.bps), total) }));
-    return { asn, name: nameOf(asn), total_bps: total, direct_bps: direct, indirect_bps: total - direct, direct_share: share(direct, total), indirect_share: share(total - direct, total), via };
+    return {
+      asn,
+      name: nameOf(asn),
+      total_bps: total,
+      direct_bps: direct,
+      indirect_bps: total - direct,
+      direct_share: share(direct, total),
+      indirect_share: share(total - direct, total),
+      via,
+    };
   });
   // An AS outside the tracked top 200 is folded into Others in the aggregates: say so instead of a silent zero.
-  const notes = results.filter((r) => r.total_bps === 0 && r.asn > 0).map((r) => `AS${r.asn}: no traffic in the range as a source AS (ASes outside the tracked top 200 are counted as Others).`);
+  const notes = results
+    .filter((r) => r.total_bps === 0 && r.asn > 0)
+    .map((r) => `AS${r.asn}: no traffic in the range as a source AS (ASes outside the tracked top 200 are counted as Others).`);
   return { range: publicRange(range), results, ...base, notes };
 }
 
 // ---------------------------------------------------------------------------------------------------------------
 // api/netflowstatistics/
 
-export async function runNetflowStatistics(stores: Stores, user: UserContext, version: number, body: z.infer<typeof netflowStatisticsBodySchema>) {
+export async function runNetflowStatistics(
+  stores: Stores,
+  user: UserContext,
+  version: number,
+  body: z.infer<typeof netflowStatisticsBodySchema>,
+) {
   const target = requireDimension(user, version, body.targetDimension, "targetDimension");
   const router = body.ingressRouter ?? null;
   if (router !== null) requireDimension(user, version, "ROUTER_IN", "ingressRouter");
-  const { context, range, table, sqlRange } = await prepare(stores, user, version, { start: body.start, end: body.end, filters: normalizeFilters(body.filters) });
-  const base = { targetDimension: { id: target, label: getDimension(target).label }, ingressRouter: router, filters: publicFilters(context), notices: context.notices };
+  const { context, range, table, sqlRange } = await prepare(stores, user, version, {
+    start: body.start,
+    end: body.end,
+    filters: normalizeFilters(body.filters),
+  });
+  const base = {
+    targetDimension: { id: target, label: getDimension(target).label },
+    ingressRouter: router,
+    filters: publicFilters(context),
+    notices: context.notices,
+  };
   const empty = { total_bps: 0, network_bps: 0, router_share: 0 };
   if (!range) return { range: null, results: [], totals: empty, ...base, notes: ["No flow data."] };
-  const q = ingressRouterQuery(target, router, { range: sqlRange, table, filters: context.filters, operatorAsn: context.operatorAsn, ipVersion: bodyIpVersion(body.ipVersion) });
+  const q = ingressRouterQuery(target, router, {
+    range: sqlRange,
+    table,
+    filters: context.filters,
+    operatorAsn: context.operatorAsn,
+    ipVersion: bodyIpVersion(body.ipVersion),
+  });
   const rows = await run<{ value: string; router_bps: number; network_bps: number }>(stores, q);
   const total = rows.reduce((a, r) => a + Number(r.router_bps), 0);
   const network = rows.reduce((a, r) => a + Number(r.network_bps), 0);
   const shown = rows.filter((r) => Number(r.router_bps) > 0).slice(0, body.limit ?? 1000);
-  const names = await nameKeys(stores, target, shown.map((r) => r.value));
-  const results = shown.map((r) => ({ key: r.value, name: names.get(r.value) ?? r.value, bps: Number(r.router_bps), share: share(Number(r.router_bps), total), network_bps: Number(r.network_bps) }));
-  const notes = router !== null && total === 0 ? [`No traffic entered at ${router} in the range with these filters (is the router name right?).`] : [];
-  return { range: publicRange(range), results, totals: { total_bps: total, network_bps: network, router_share: share(total, network) }, ...base, notes };
+  const names = await nameKeys(
+    stores,
+    target,
+    shown.map((r) => r.value),
+  );
+  const results = shown.map((r) => ({
+    key: r.value,
+    name: names.get(r.value) ?? r.value,
+    bps: Number(r.router_bps),
+    share: share(Number(r.router_bps), total),
+    network_bps: Number(r.network_bps),
+  }));
+  const notes =
+    router !== null && total === 0 ? [`No traffic entered at ${router} in the range with these filters (is the router name right?).`] : [];
+  return {
+    range: publicRange(range),
+    results,
+    totals: { total_bps: total, network_bps: network, router_share: share(total, network) },
+    ...base,
+    notes,
+  };
 }
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -208,7 +282,10 @@ const splitKey = (key: string): LinkEnd => {
 export function requireLinkPermissions(user: UserContext) {
   const needed = [...new Set(LINK_DIMENSIONS.map((d) => getDimension(d).permission))];
   if (needed.some((p) => p !== null && !user.permissions.includes(p))) {
-    throw new ApiProblem(403, { detail: `You do not have permission to perform this action: needs ${needed.join(" and ")}.`, exception_code: "permission_denied" });
+    throw new ApiProblem(403, {
+      detail: `You do not have permission to perform this action: needs ${needed.join(" and ")}.`,
+      exception_code: "permission_denied",
+    });
   }
 }
 
@@ -219,16 +296,31 @@ const describeEndpoint = (e: LinkEndpoint, name: string) => ({ ...e, name });
 /** The links of the traffic from origin to destination, bit/s per link over the range. */
 async function flowLinks(stores: Stores, user: UserContext, version: number, query: LinkQuery) {
   requireLinkPermissions(user);
-  for (const [field, e] of [["origin", query.origin], ["destination", query.destination]] as const) {
+  for (const [field, e] of [
+    ["origin", query.origin],
+    ["destination", query.destination],
+  ] as const) {
     requireDimension(user, version, endpointDimension(field, e), field);
   }
   const known = await stores.pg.db.select({ name: routers.name, city: routers.city, country: routers.country }).from(routers);
   const routerInfo = new Map(known.map((r) => [r.name, r]));
-  for (const [field, e] of [["origin", query.origin], ["destination", query.destination]] as const) {
-    if (e.kind === "ROUTER" && !routerInfo.has(e.router)) throw badRequest(field, `${e.router} is neither an AS number (e.g. AS2906) nor a known router.`);
+  for (const [field, e] of [
+    ["origin", query.origin],
+    ["destination", query.destination],
+  ] as const) {
+    if (e.kind === "ROUTER" && !routerInfo.has(e.router))
+      throw badRequest(field, `${e.router} is neither an AS number (e.g. AS2906) nor a known router.`);
   }
-  const { context, range, table, sqlRange } = await prepare(stores, user, version, { start: query.begin_timestamp, end: query.end_timestamp, filters: [] });
-  const asNames = await nameKeys(stores, "AS_SRC_INGRESS", [query.origin, query.destination].filter((e) => e.kind === "AS").map((e) => String((e as { asn: number }).asn)));
+  const { context, range, table, sqlRange } = await prepare(stores, user, version, {
+    start: query.begin_timestamp,
+    end: query.end_timestamp,
+    filters: [],
+  });
+  const asNames = await nameKeys(
+    stores,
+    "AS_SRC_INGRESS",
+    [query.origin, query.destination].filter((e) => e.kind === "AS").map((e) => String((e as { asn: number }).asn)),
+  );
   const nameOf = (e: LinkEndpoint) => (e.kind === "AS" ? (asNames.get(String(e.asn)) ?? `AS${e.asn}`) : e.router);
   const head = {
     origin: describeEndpoint(query.origin, nameOf(query.origin)),
@@ -239,7 +331,13 @@ async function flowLinks(stores: Stores, user: UserContext, version: number, que
   const ipVersion: IpVersion = query.ipVersion === undefined || query.ipVersion === "all" ? "all" : (Number(query.ipVersion) as 4 | 6);
   const rows = await run<{ in_if: string; link_start: string; link_end: string; out_if: string; path_bps: number }>(
     stores,
-    linkPathQuery(query.origin, query.destination, { range: sqlRange, table, filters: context.filters, operatorAsn: context.operatorAsn, ipVersion }),
+    linkPathQuery(query.origin, query.destination, {
+      range: sqlRange,
+      table,
+      filters: context.filters,
+      operatorAsn: context.operatorAsn,
+      ipVersion,
+    }),
   );
   const links = new Map<string, FlowLink>();
   const add = (id: string, kind: LinkKind, from: LinkEnd, to: LinkEnd | null, bps: number) => {
@@ -251,7 +349,8 @@ async function flowLinks(stores: Stores, user: UserContext, version: number, que
     const bps = Number(r.path_bps);
     if (!(bps > 0)) continue;
     add(`in:${r.in_if}`, "external_in", splitKey(r.in_if), null, bps);
-    if (r.link_start !== EMPTY_LINK_KEY) add(`core:${r.link_start}>${r.link_end}`, "core", splitKey(r.link_start), splitKey(r.link_end), bps);
+    if (r.link_start !== EMPTY_LINK_KEY)
+      add(`core:${r.link_start}>${r.link_end}`, "core", splitKey(r.link_start), splitKey(r.link_end), bps);
     add(`out:${r.out_if}`, "external_out", splitKey(r.out_if), null, bps);
   }
   const order: Record<LinkKind, number> = { external_in: 0, core: 1, external_out: 2 };
@@ -266,8 +365,22 @@ export async function runLinkTopology(stores: Stores, user: UserContext, version
   const used = new Set(result.links.flatMap((l) => [l.from.router, ...(l.to ? [l.to.router] : [])]));
   const nodes = [
     { id: "origin", type: result.origin.kind, name: result.origin.name, city: null as string | null, country: null as string | null },
-    ...[...used].sort().map((name) => ({ id: `router:${name}`, type: "ROUTER" as const, name, city: routerInfo.get(name)?.city ?? null, country: routerInfo.get(name)?.country ?? null })),
-    { id: "destination", type: result.destination.kind, name: result.destination.name, city: null as string | null, country: null as string | null },
+    ...[...used]
+      .sort()
+      .map((name) => ({
+        id: `router:${name}`,
+        type: "ROUTER" as const,
+        name,
+        city: routerInfo.get(name)?.city ?? null,
+        country: routerInfo.get(name)?.country ?? null,
+      })),
+    {
+      id: "destination",
+      type: result.destination.kind,
+      name: result.destination.name,
+      city: null as string | null,
+      country: null as string | null,
+    },
   ];
   const edges = result.links.map((l) => ({
     id: l.id,
@@ -286,7 +399,11 @@ export async function runLinkStatistics(stores: Stores, user: UserContext, versi
   const { routerInfo: _routerInfo, sqlRange, ...result } = await flowLinks(stores, user, version, query);
   if (!sqlRange || !result.links.length) return { ...result, links: [] };
   const keys = [...new Set(result.links.map((l) => `${l.from.router}${INTERFACE_SEPARATOR}${l.from.interface}`))];
-  const load = new Map((await run<{ key: string; in_bps: number; out_bps: number; capacity_bps: number }>(stores, interfaceLoadQuery(keys, sqlRange))).map((r) => [r.key, r]));
+  const load = new Map(
+    (await run<{ key: string; in_bps: number; out_bps: number; capacity_bps: number }>(stores, interfaceLoadQuery(keys, sqlRange))).map(
+      (r) => [r.key, r],
+    ),
+  );
   const inventory = await stores.pg.db
     .select({ router: routers.name, name: interfaces.name, capacityBps: interfaces.capacityBps, description: interfaces.description })
     .from(interfaces)
@@ -316,20 +433,62 @@ export async function runLinkStatistics(stores: Stores, user: UserContext, versi
 
 export async function runUntracked(stores: Stores, user: UserContext, version: number, body: z.infer<typeof untrackedBodySchema>) {
   const dimension = requireDimension(user, version, body.dimension, "dimension");
-  if (getDimension(dimension).filterKind !== "AS_NUMBER") throw badRequest("dimension", `${dimension} is not an AS dimension; the special AS values exist only there.`);
-  const { context, range } = await prepare(stores, user, version, { start: body.startTimestamp, end: body.endTimestamp, filters: normalizeFilters(body.filters) });
-  const base = { dimension: { id: dimension, label: getDimension(dimension).label }, filters: publicFilters(context), notices: context.notices };
-  const zero = { total_bps: 0, untracked_bps: 0, others_bps: 0, not_routable_bps: 0, untracked_share: 0, others_share: 0, not_routable_share: 0 };
+  if (getDimension(dimension).filterKind !== "AS_NUMBER")
+    throw badRequest("dimension", `${dimension} is not an AS dimension; the special AS values exist only there.`);
+  const { context, range } = await prepare(stores, user, version, {
+    start: body.startTimestamp,
+    end: body.endTimestamp,
+    filters: normalizeFilters(body.filters),
+  });
+  const base = {
+    dimension: { id: dimension, label: getDimension(dimension).label },
+    filters: publicFilters(context),
+    notices: context.notices,
+  };
+  const zero = {
+    total_bps: 0,
+    untracked_bps: 0,
+    others_bps: 0,
+    not_routable_bps: 0,
+    untracked_share: 0,
+    others_share: 0,
+    not_routable_share: 0,
+  };
   if (!range) return { range: null, window: null, buckets: [], overall: zero, ...base, notes: ["No flow data."] };
   const window = defaultWindow(range);
   const table = tableForWindow(window);
-  const q = untrackedQuery(dimension, { range: alignRange(range, table), table, window, filters: context.filters, operatorAsn: context.operatorAsn, ipVersion: bodyIpVersion(body.ipVersion) });
-  const rows = await run<{ bucket: number | string; total_bps: number; untracked_bps: number; others_bps: number; not_routable_bps: number }>(stores, q);
-  const shares = (t: number, u: number, o: number, n: number) => ({ total_bps: t, untracked_bps: u, others_bps: o, not_routable_bps: n, untracked_share: share(u, t), others_share: share(o, t), not_routable_share: share(n, t) });
-  const buckets = rows.map((r) => ({ bucket: Number(r.bucket), ...shares(Number(r.total_bps), Number(r.untracked_bps), Number(r.others_bps), Number(r.not_routable_bps)) }));
+  const q = untrackedQuery(dimension, {
+    range: alignRange(range, table),
+    table,
+    window,
+    filters: context.filters,
+    operatorAsn: context.operatorAsn,
+    ipVersion: bodyIpVersion(body.ipVersion),
+  });
+  const rows = await run<{
+    bucket: number | string;
+    total_bps: number;
+    untracked_bps: number;
+    others_bps: number;
+    not_routable_bps: number;
+  }>(stores, q);
+  const shares = (t: number, u: number, o: number, n: number) => ({
+    total_bps: t,
+    untracked_bps: u,
+    others_bps: o,
+    not_routable_bps: n,
+    untracked_share: share(u, t),
+    others_share: share(o, t),
+    not_routable_share: share(n, t),
+  });
+  const buckets = rows.map((r) => ({
+    bucket: Number(r.bucket),
+    ...shares(Number(r.total_bps), Number(r.untracked_bps), Number(r.others_bps), Number(r.not_routable_bps)),
+  }));
   // Overall: a bucket's bit/s times the window is its bits (a bucket cut by the range edge is divided by the full window too).
   const sqlRange = alignRange(range, table);
-  const mean = (k: "total_bps" | "untracked_bps" | "others_bps" | "not_routable_bps") => (buckets.reduce((a, b) => a + b[k], 0) * window) / (sqlRange.end - sqlRange.start);
+  const mean = (k: "total_bps" | "untracked_bps" | "others_bps" | "not_routable_bps") =>
+    (buckets.reduce((a, b) => a + b[k], 0) * window) / (sqlRange.end - sqlRange.start);
   const overall = shares(mean("total_bps"), mean("untracked_bps"), mean("others_bps"), mean("not_routable_bps"));
   return { range: publicRange(range), window, buckets, overall, ...base, notes: [] as string[] };
 }
@@ -353,7 +512,9 @@ export async function loadAsFlowsAnalysis(services: Services, user: UserContext,
   const requested = requestedRange(params, options.now ?? Math.floor(Date.now() / 1000), timezone);
   const ipVersion: IpVersion = params.ipVersion === "all" ? "all" : (Number(params.ipVersion) as 4 | 6);
   const rangeError = customRangeError(params, timezone);
-  const errors: string[] = unappliedParams(url.searchParams, params, { rangeLabel: requested.preset ? PRESET_LABELS[requested.preset] : "the custom range" });
+  const errors: string[] = unappliedParams(url.searchParams, params, {
+    rangeLabel: requested.preset ? PRESET_LABELS[requested.preset] : "the custom range",
+  });
   const asText = url.searchParams.getAll("as").join(",");
   const asns: number[] = [];
   for (const token of asText.split(/[\s,]+/).filter(Boolean)) {
@@ -365,16 +526,52 @@ export async function loadAsFlowsAnalysis(services: Services, user: UserContext,
     errors.push(`At most ${MAX_AS_LIST} AS numbers at once; the first ${MAX_AS_LIST} are shown.`);
     asns.length = MAX_AS_LIST;
   }
-  const base = { params: { as: asText, dateRange: params.dateRange ?? null, start: params.start ?? null, end: params.end ?? null, ipVersion: params.ipVersion }, asns, requested, timezone, rangeError };
-  const empty = { ...base, errors, notices: [] as string[], range: null, sankey: null, indirect: null, filters: [] as ReturnType<typeof publicFilters>, lockedLabels: [] as string[] };
+  const base = {
+    params: {
+      as: asText,
+      dateRange: params.dateRange ?? null,
+      start: params.start ?? null,
+      end: params.end ?? null,
+      ipVersion: params.ipVersion,
+    },
+    asns,
+    requested,
+    timezone,
+    rangeError,
+  };
+  const empty = {
+    ...base,
+    errors,
+    notices: [] as string[],
+    range: null,
+    sankey: null,
+    indirect: null,
+    filters: [] as ReturnType<typeof publicFilters>,
+    lockedLabels: [] as string[],
+  };
   if (!asns.length) return empty;
   const version = MAX_API_VERSION;
   try {
     const filters = [{ dimension: "AS_SRC_INGRESS", values: asns.map(String) }];
-    const sankey = await runSankeyQuery(services, user, version, { dimensions: FOUR_DIMENSIONS, start: requested.start, end: requested.end, filters, ipVersion });
-    const indirect = await runAsIndirect(services, user, version, { ASNumberList: asns, startTime: requested.start, endTime: requested.end, filters: [], ipVersion });
+    const sankey = await runSankeyQuery(services, user, version, {
+      dimensions: FOUR_DIMENSIONS,
+      start: requested.start,
+      end: requested.end,
+      filters,
+      ipVersion,
+    });
+    const indirect = await runAsIndirect(services, user, version, {
+      ASNumberList: asns,
+      startTime: requested.start,
+      endTime: requested.end,
+      filters: [],
+      ipVersion,
+    });
     const locked = sankey.filters.filter((f) => f.locked);
-    const namer = await nameAll(services, locked.map((f) => ({ dimension: f.dimension, key: f.value })));
+    const namer = await nameAll(
+      services,
+      locked.map((f) => ({ dimension: f.dimension, key: f.value })),
+    );
     return {
       lockedLabels: locked.map((f) => filterLabel({ ...f, name: namer(f.dimension, f.value) })),
       ...base,

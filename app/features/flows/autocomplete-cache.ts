@@ -21,12 +21,7 @@
  * and other groups, with one call per non-empty group.
  */
 import { METADATA_BATCH_DELAY_MS } from "~/lib/constants";
-import {
-  getDimension,
-  isDimensionId,
-  type DimensionId,
-  type FilterKind,
-} from "./dimensions";
+import { getDimension, isDimensionId, type DimensionId, type FilterKind } from "./dimensions";
 import { parseAsValue } from "./filters";
 
 export type AutocompleteItem = {
@@ -53,14 +48,11 @@ export function minLengthFor(kind: FilterKind, lengths: MinTermLengths): number 
   return 1;
 }
 
-export type ParsedTerm =
-  | { search: false }
-  | { search: true; term: string; negated: boolean; tagSuffix: boolean };
+export type ParsedTerm = { search: false } | { search: true; term: string; negated: boolean; tagSuffix: boolean };
 
 export function parseSearchTerm(raw: string): ParsedTerm {
   let text = raw.trim();
-  if (!text || text.includes("*") || text.includes("_"))
-    return { search: false };
+  if (!text || text.includes("*") || text.includes("_")) return { search: false };
   const negated = text.startsWith("!");
   if (negated) text = text.slice(1).trim();
   const tagSuffix = text.endsWith("#");
@@ -73,10 +65,16 @@ export function parseSearchTerm(raw: string): ParsedTerm {
  * Applies the term's negation to the results and its `#` suffix to the plain ones (a tag's value
  * is already a reference, `#12`: a suffix would break it).
  */
-export function decorateItems<T extends { value: string; type: string }>(items: readonly T[], parsed: { negated: boolean; tagSuffix: boolean }): T[] {
+export function decorateItems<T extends { value: string; type: string }>(
+  items: readonly T[],
+  parsed: { negated: boolean; tagSuffix: boolean },
+): T[] {
   return items.map((item) => {
     const isTag = item.type === "TAG" || item.type === "TAG_GROUP";
-    const value = isTag && parsed.negated ? `!${item.value.replace(/^!/, "")}` : `${parsed.negated ? "!" : ""}${item.value}${parsed.tagSuffix && !isTag ? "#" : ""}`;
+    const value =
+      isTag && parsed.negated
+        ? `!${item.value.replace(/^!/, "")}`
+        : `${parsed.negated ? "!" : ""}${item.value}${parsed.tagSuffix && !isTag ? "#" : ""}`;
     return { ...item, value };
   });
 }
@@ -101,11 +99,7 @@ export function nameQuality(name: string, term: string): number {
  * Whether a plain result matches a term, as the server's search does: AS by number prefix or
  * name; protocols by number prefix or name; the rest by name or value containing the term.
  */
-export function itemMatches(
-  kind: FilterKind,
-  item: AutocompleteItem,
-  term: string
-): boolean {
+export function itemMatches(kind: FilterKind, item: AutocompleteItem, term: string): boolean {
   const t = term.toLowerCase();
   const nameHit = item.name.toLowerCase().includes(t);
   if (kind === "AS_NUMBER") {
@@ -117,11 +111,7 @@ export function itemMatches(
 }
 
 /** The server's order: AS by numeric distance to a numeric term, everything else by name match quality. */
-export function rankItems(
-  kind: FilterKind,
-  items: readonly AutocompleteItem[],
-  term: string
-): AutocompleteItem[] {
+export function rankItems(kind: FilterKind, items: readonly AutocompleteItem[], term: string): AutocompleteItem[] {
   const n = kind === "AS_NUMBER" ? asTermNumber(term) : null;
   const keyed = items.map((item, i) => ({
     item,
@@ -130,14 +120,8 @@ export function rankItems(
     v: Number(item.value),
   }));
   keyed.sort((a, b) => {
-    if (n !== null)
-      return Math.abs(a.v - n) - Math.abs(b.v - n) || a.v - b.v || a.i - b.i;
-    return (
-      a.q - b.q ||
-      a.item.name.length - b.item.name.length ||
-      a.item.name.localeCompare(b.item.name) ||
-      a.i - b.i
-    );
+    if (n !== null) return Math.abs(a.v - n) - Math.abs(b.v - n) || a.v - b.v || a.i - b.i;
+    return a.q - b.q || a.item.name.length - b.item.name.length || a.item.name.localeCompare(b.item.name) || a.i - b.i;
   });
   return keyed.map((k) => k.item);
 }
@@ -145,10 +129,7 @@ export function rankItems(
 // ---------------------------------------------------------------------------------------------------------------
 // Client cache
 
-export type AutocompleteFetch = (
-  dimension: DimensionId,
-  term: string
-) => Promise<AutocompleteItem[]>;
+export type AutocompleteFetch = (dimension: DimensionId, term: string) => Promise<AutocompleteItem[]>;
 
 export type AutocompleteCacheOptions = {
   /** Fetches the plain results of a bare term (no `!`, no `#`). */
@@ -164,10 +145,7 @@ export function createAutocompleteCache(options: AutocompleteCacheOptions) {
   const settled = new Map<string, AutocompleteItem[]>();
   const key = (dimension: string, term: string) => `${dimension}\u0000${term}`;
 
-  function longestReusablePrefix(
-    dimension: DimensionId,
-    term: string
-  ): AutocompleteItem[] | null {
+  function longestReusablePrefix(dimension: DimensionId, term: string): AutocompleteItem[] | null {
     for (let len = term.length - 1; len >= 1; len--) {
       const cached = settled.get(key(dimension, term.slice(0, len)));
       if (cached && cached.length < limit) return cached;
@@ -175,10 +153,7 @@ export function createAutocompleteCache(options: AutocompleteCacheOptions) {
     return null;
   }
 
-  async function plain(
-    dimension: DimensionId,
-    term: string
-  ): Promise<AutocompleteItem[]> {
+  async function plain(dimension: DimensionId, term: string): Promise<AutocompleteItem[]> {
     const k = key(dimension, term);
     const hit = entries.get(k);
     if (hit) return hit;
@@ -189,8 +164,8 @@ export function createAutocompleteCache(options: AutocompleteCacheOptions) {
           rankItems(
             kind,
             prefix.filter((item) => itemMatches(kind, item, term)),
-            term
-          )
+            term,
+          ),
         )
       : options.fetch(dimension, term);
     entries.set(k, promise);
@@ -206,10 +181,7 @@ export function createAutocompleteCache(options: AutocompleteCacheOptions) {
 
   return {
     /** Results for what the user typed (with `!` / `#` carried over); [] without fetching for unsearchable terms. */
-    async search(
-      dimension: DimensionId,
-      raw: string
-    ): Promise<AutocompleteItem[]> {
+    async search(dimension: DimensionId, raw: string): Promise<AutocompleteItem[]> {
       const parsed = parseSearchTerm(raw);
       if (!parsed.search) return [];
       if (parsed.term.length < (options.minLength?.(dimension) ?? 1)) return [];
@@ -239,7 +211,7 @@ export type MetadataResult = {
 /** One call of api/filter/metadata/ for a group; fallbackDimensionType is AS_NUMBER / ROUTER for those groups. */
 export type MetadataFetch = (
   group: MetadataGroup,
-  body: { filters: MetadataRequest[]; fallbackDimensionType?: FilterKind }
+  body: { filters: MetadataRequest[]; fallbackDimensionType?: FilterKind },
 ) => Promise<MetadataResult[]>;
 
 export type Timer = {
@@ -266,11 +238,7 @@ const FALLBACK: Record<MetadataGroup, FilterKind | undefined> = {
   OTHER: undefined,
 };
 
-export function createMetadataBatcher(options: {
-  fetch: MetadataFetch;
-  delayMs?: number;
-  timer?: Timer;
-}) {
+export function createMetadataBatcher(options: { fetch: MetadataFetch; delayMs?: number; timer?: Timer }) {
   const delay = options.delayMs ?? METADATA_BATCH_DELAY_MS;
   const timer = options.timer ?? realTimer;
   type Waiter = {
@@ -305,17 +273,11 @@ export function createMetadataBatcher(options: {
           const names = new Map<string, string | null>();
           for (const r of results) {
             names.set(`${r.dimension ?? ""}\u0000${r.value}`, r.name);
-            if (!names.has(`\u0000${r.value}`))
-              names.set(`\u0000${r.value}`, r.name);
+            if (!names.has(`\u0000${r.value}`)) names.set(`\u0000${r.value}`, r.name);
           }
-          for (const w of waiters)
-            w.resolve(
-              names.get(reqKey(w.request)) ??
-                names.get(`\u0000${w.request.value}`) ??
-                null
-            );
+          for (const w of waiters) w.resolve(names.get(reqKey(w.request)) ?? names.get(`\u0000${w.request.value}`) ?? null);
         },
-        (error: unknown) => waiters.forEach((w) => w.reject(error))
+        (error: unknown) => waiters.forEach((w) => w.reject(error)),
       );
     }
   }

@@ -7,14 +7,7 @@
  * wildcards in the term are escaped, and terms with `*` or `_` are never searched at all.
  */
 import { and, asc, eq, ilike, inArray, or, sql } from "drizzle-orm";
-import {
-  asInfo,
-  asServiceMappings,
-  interfaces,
-  routers,
-  siteSettings,
-  type AutocompleteMinLengths,
-} from "~db/postgres/schema";
+import { asInfo, asServiceMappings, interfaces, routers, siteSettings, type AutocompleteMinLengths } from "~db/postgres/schema";
 import { loadTagObjects, searchTagObjects, type AnyTagObject } from "~/features/tags/tags.server";
 import { formatTagReference, parseTagReference } from "~/features/tags/tag-reference";
 import { SPECIAL_AS_VALUES } from "~/lib/special-as";
@@ -29,18 +22,12 @@ import {
   rankItems,
   type AutocompleteItem,
 } from "./autocomplete-cache";
-import {
-  getDimension,
-  INTERFACE_SEPARATOR,
-  type DimensionId,
-  type FilterKind,
-} from "./dimensions";
+import { getDimension, INTERFACE_SEPARATOR, type DimensionId, type FilterKind } from "./dimensions";
 import { parseAsValue } from "./filters";
 import { interfaceDescriptions } from "./interface-names.server";
 import { IANA_PROTOCOLS, interfaceLabel, protocolLabel } from "./value-labels";
 
 type Stores = Pick<Services, "pg" | "ch">;
-
 
 const DEFAULT_MIN_LENGTHS: AutocompleteMinLengths = {
   primary_as: 1,
@@ -49,21 +36,14 @@ const DEFAULT_MIN_LENGTHS: AutocompleteMinLengths = {
   infrastructure: 2,
 };
 
-export async function minLengths(
-  stores: Stores
-): Promise<AutocompleteMinLengths> {
-  const [row] = await stores.pg.db
-    .select({ v: siteSettings.autocompleteMinLengths })
-    .from(siteSettings)
-    .where(eq(siteSettings.id, 1));
+export async function minLengths(stores: Stores): Promise<AutocompleteMinLengths> {
+  const [row] = await stores.pg.db.select({ v: siteSettings.autocompleteMinLengths }).from(siteSettings).where(eq(siteSettings.id, 1));
   return { ...DEFAULT_MIN_LENGTHS, ...(row?.v ?? {}) };
 }
 
 /** `%term%` with LIKE's own wildcards and escape character escaped. */
-const contains = (term: string) =>
-  `%${term.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-const startsWith = (term: string) =>
-  `${term.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+const contains = (term: string) => `%${term.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+const startsWith = (term: string) => `${term.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
 const item = (value: string | number, name: string): AutocompleteItem => ({
   id: String(value),
@@ -72,25 +52,16 @@ const item = (value: string | number, name: string): AutocompleteItem => ({
   type: "PRIMITIVE",
 });
 
-async function searchAs(
-  stores: Stores,
-  term: string,
-  limit: number
-): Promise<AutocompleteItem[]> {
+async function searchAs(stores: Stores, term: string, limit: number): Promise<AutocompleteItem[]> {
   const n = asTermNumber(term);
   const nameMatch = ilike(asInfo.name, contains(term));
-  const where =
-    n !== null
-      ? or(nameMatch, sql`${asInfo.asn}::text LIKE ${startsWith(String(n))}`)
-      : nameMatch;
+  const where = n !== null ? or(nameMatch, sql`${asInfo.asn}::text LIKE ${startsWith(String(n))}`) : nameMatch;
   const lower = term.toLowerCase();
   const order =
     n !== null
       ? [sql`abs(${asInfo.asn} - ${n}::bigint)`, asc(asInfo.asn)]
       : [
-          sql`CASE WHEN lower(${asInfo.name}) = ${lower} THEN 0 WHEN lower(${
-            asInfo.name
-          }) LIKE ${startsWith(lower)} THEN 1 WHEN lower(${
+          sql`CASE WHEN lower(${asInfo.name}) = ${lower} THEN 0 WHEN lower(${asInfo.name}) LIKE ${startsWith(lower)} THEN 1 WHEN lower(${
             asInfo.name
           }) LIKE ${contains(` ${lower}`)} THEN 2 ELSE 3 END`,
           sql`length(${asInfo.name})`,
@@ -104,46 +75,27 @@ async function searchAs(
     .limit(limit);
   const found = rows.map((r) => item(r.asn, r.name));
   // The special AS values (Others, Untracked, Not routable) are filter values too.
-  const special = SPECIAL_AS_VALUES.filter(
-    (s) => !rows.some((r) => r.asn === s.asn)
-  )
-    .filter(
-      (s) =>
-        s.name.toLowerCase().includes(lower) ||
-        (n !== null && String(s.asn).startsWith(String(n)))
-    )
+  const special = SPECIAL_AS_VALUES.filter((s) => !rows.some((r) => r.asn === s.asn))
+    .filter((s) => s.name.toLowerCase().includes(lower) || (n !== null && String(s.asn).startsWith(String(n))))
     .map((s) => item(s.asn, s.name));
   return rankItems("AS_NUMBER", [...found, ...special], term).slice(0, limit);
 }
 
-async function searchRouters(
-  stores: Stores,
-  term: string,
-  limit: number
-): Promise<AutocompleteItem[]> {
+async function searchRouters(stores: Stores, term: string, limit: number): Promise<AutocompleteItem[]> {
   const rows = await stores.pg.db
     .select({ name: routers.name, city: routers.city })
     .from(routers)
-    .where(
-      or(
-        ilike(routers.name, contains(term)),
-        ilike(routers.city, contains(term))
-      )
-    )
+    .where(or(ilike(routers.name, contains(term)), ilike(routers.city, contains(term))))
     .orderBy(asc(routers.name))
     .limit(200);
   return rankItems(
     "ROUTER",
     rows.map((r) => item(r.name, `${r.name} (${r.city})`)),
-    term
+    term,
   ).slice(0, limit);
 }
 
-async function searchInterfaces(
-  stores: Stores,
-  term: string,
-  limit: number
-): Promise<AutocompleteItem[]> {
+async function searchInterfaces(stores: Stores, term: string, limit: number): Promise<AutocompleteItem[]> {
   const pattern = contains(term);
   const rows = await stores.pg.db
     .select({
@@ -158,8 +110,8 @@ async function searchInterfaces(
         ilike(routers.name, pattern),
         ilike(interfaces.name, pattern),
         ilike(interfaces.description, pattern),
-        sql`(${routers.name} || ${INTERFACE_SEPARATOR} || ${interfaces.name}) ILIKE ${pattern}`
-      )
+        sql`(${routers.name} || ${INTERFACE_SEPARATOR} || ${interfaces.name}) ILIKE ${pattern}`,
+      ),
     )
     .orderBy(asc(routers.name), asc(interfaces.name))
     .limit(500);
@@ -174,45 +126,32 @@ async function searchServices(
   stores: Stores,
   kind: "Application" | "Infrastructure",
   term: string,
-  limit: number
+  limit: number,
 ): Promise<AutocompleteItem[]> {
   const rows = await stores.pg.db
     .selectDistinct({ name: asServiceMappings.name })
     .from(asServiceMappings)
-    .where(
-      and(
-        eq(asServiceMappings.kind, kind),
-        ilike(asServiceMappings.name, contains(term))
-      )
-    )
+    .where(and(eq(asServiceMappings.kind, kind), ilike(asServiceMappings.name, contains(term))))
     .orderBy(asc(asServiceMappings.name))
     .limit(500);
   return rankItems(
     kind === "Application" ? "APPLICATION" : "INFRASTRUCTURE",
     rows.map((r) => item(r.name, r.name)),
-    term
+    term,
   ).slice(0, limit);
 }
 
 function searchProtocols(term: string, limit: number): AutocompleteItem[] {
   const t = term.toLowerCase();
-  const items = IANA_PROTOCOLS.filter(
-    (p) => String(p.number).startsWith(t) || p.name.toLowerCase().includes(t)
-  ).map((p) => item(p.number, p.name));
+  const items = IANA_PROTOCOLS.filter((p) => String(p.number).startsWith(t) || p.name.toLowerCase().includes(t)).map((p) =>
+    item(p.number, p.name),
+  );
   const numeric = /^\d+$/.test(t);
   // A number term: by number; a name term: by name match quality.
-  return (
-    numeric
-      ? items.sort((a, b) => Number(a.value) - Number(b.value))
-      : rankItems("IANA_PROTOCOL", items, term)
-  ).slice(0, limit);
+  return (numeric ? items.sort((a, b) => Number(a.value) - Number(b.value)) : rankItems("IANA_PROTOCOL", items, term)).slice(0, limit);
 }
 
-async function searchVrfs(
-  stores: Stores,
-  term: string,
-  limit: number
-): Promise<AutocompleteItem[]> {
+async function searchVrfs(stores: Stores, term: string, limit: number): Promise<AutocompleteItem[]> {
   const rs = await stores.ch.client.query({
     query:
       "SELECT DISTINCT vrf_name AS v FROM flows_1h WHERE vrf_name != '' AND positionCaseInsensitiveUTF8(vrf_name, {term:String}) > 0 ORDER BY v LIMIT {limit:UInt32}",
@@ -223,7 +162,7 @@ async function searchVrfs(
   return rankItems(
     "VRF_NAME",
     rows.map((r) => item(r.v, r.v)),
-    term
+    term,
   ).slice(0, limit);
 }
 
@@ -242,7 +181,7 @@ async function searchTags(
   kind: FilterKind,
   term: string,
   negated: boolean,
-  limit: number
+  limit: number,
 ): Promise<TagAutocompleteItem[]> {
   const found = await searchTagObjects(stores.pg.db, user, kind, term, limit);
   return found.slice(0, limit).map((o) => ({
@@ -264,13 +203,12 @@ export async function autocomplete(
   dimension: DimensionId,
   rawTerm: string,
   limit = AUTOCOMPLETE_LIMIT,
-  user?: Pick<UserContext, "id">
+  user?: Pick<UserContext, "id">,
 ): Promise<(AutocompleteItem | TagAutocompleteItem)[]> {
   const parsed = parseSearchTerm(rawTerm);
   if (!parsed.search) return [];
   const kind = getDimension(dimension).filterKind;
-  if (parsed.term.length < minLengthFor(kind, await minLengths(stores)))
-    return [];
+  if (parsed.term.length < minLengthFor(kind, await minLengths(stores))) return [];
   const term = parsed.term;
   let items: AutocompleteItem[];
   switch (kind) {
@@ -297,9 +235,7 @@ export async function autocomplete(
       items = await searchVrfs(stores, term, limit);
       break;
   }
-  const tagItems = user
-    ? await searchTags(stores, user, kind, term, parsed.negated, limit)
-    : [];
+  const tagItems = user ? await searchTags(stores, user, kind, term, parsed.negated, limit) : [];
   return [...decorateItems(items, parsed), ...tagItems];
 }
 
@@ -327,11 +263,18 @@ export type MetadataOutput = {
 export async function filterMetadata(
   stores: Stores,
   inputs: readonly MetadataInput[],
-  user?: Pick<UserContext, "id">
+  user?: Pick<UserContext, "id">,
 ): Promise<MetadataOutput[]> {
   const bare = (v: string) => v.trim().replace(/^!/, "").trim();
   const tagRefs = inputs.map((i) => parseTagReference(i.value.trim()));
-  const tagObjects = user && tagRefs.some(Boolean) ? await loadTagObjects(stores.pg.db, user, tagRefs.filter((r) => r !== null)) : new Map<string, AnyTagObject>();
+  const tagObjects =
+    user && tagRefs.some(Boolean)
+      ? await loadTagObjects(
+          stores.pg.db,
+          user,
+          tagRefs.filter((r) => r !== null),
+        )
+      : new Map<string, AnyTagObject>();
   const asns = new Set<number>();
   const routerNames = new Set<string>();
   const ifaceKeys = new Set<string>();
@@ -340,12 +283,9 @@ export async function filterMetadata(
       const p = parseAsValue(i.value);
       if (p) asns.add(Number(p.value));
     } else if (i.kind === "ROUTER") routerNames.add(bare(i.value));
-    else if (i.kind === "INTERFACE" || i.kind === "INTERNAL_LINK")
-      ifaceKeys.add(bare(i.value));
+    else if (i.kind === "INTERFACE" || i.kind === "INTERNAL_LINK") ifaceKeys.add(bare(i.value));
   }
-  const asNames = new Map<number, string>(
-    SPECIAL_AS_VALUES.map((s) => [s.asn, s.name])
-  );
+  const asNames = new Map<number, string>(SPECIAL_AS_VALUES.map((s) => [s.asn, s.name]));
   if (asns.size) {
     const rows = await stores.pg.db
       .select({ asn: asInfo.asn, name: asInfo.name })
@@ -373,7 +313,7 @@ export async function filterMetadata(
     switch (i.kind) {
       case "AS_NUMBER": {
         const p = parseAsValue(i.value);
-        name = p ? asNames.get(Number(p.value)) ?? null : null;
+        name = p ? (asNames.get(Number(p.value)) ?? null) : null;
         break;
       }
       case "ROUTER":

@@ -37,12 +37,25 @@ export type PreviousPeriodInput = {
  * The previous period's table and, with `totals`, its total bit/s per bucket of the window moved
  * onto the current period's buckets (bucket + period length), for the chart's overlay.
  */
-export async function previousPeriodTable(stores: Stores, user: UserContext, version: number, input: PreviousPeriodInput & { totals?: boolean }) {
+export async function previousPeriodTable(
+  stores: Stores,
+  user: UserContext,
+  version: number,
+  input: PreviousPeriodInput & { totals?: boolean },
+) {
   const dimension = requireDimension(user, version, input.dimension, "dimension");
   const resolved = await resolveFilters(stores, user, version, input.filters);
   // Aligned first, so both periods cover whole buckets of the table and do not overlap.
   const range = previousPeriod(alignRange(input.range, tableForWindow(input.window)));
-  const q = { range, filters: resolved.filters, operatorAsn: resolved.operatorAsn, ipVersion: input.ipVersion, scope: input.scope, window: input.window, limit: input.limit };
+  const q = {
+    range,
+    filters: resolved.filters,
+    operatorAsn: resolved.operatorAsn,
+    ipVersion: input.ipVersion,
+    scope: input.scope,
+    window: input.window,
+    limit: input.limit,
+  };
   const [table, data, series] = await Promise.all([
     flowTable(stores, dimension, q),
     input.dataRange ?? dataRange(stores),
@@ -51,6 +64,8 @@ export async function previousPeriodTable(stores: Stores, user: UserContext, ver
   ]);
   const covered = data.minTimestamp !== null && data.minTimestamp <= range.start;
   const shift = range.end - range.start;
-  const totals = series ? series.buckets.map((bucket, i) => ({ bucket: bucket + shift, bps: series.series.reduce((a, s) => a + (s.values[i] ?? 0), 0) })) : null;
+  const totals = series
+    ? series.buckets.map((bucket, i) => ({ bucket: bucket + shift, bps: series.series.reduce((a, s) => a + (s.values[i] ?? 0), 0) }))
+    : null;
   return { range, table, covered, totals };
 }

@@ -22,7 +22,10 @@ export type PercentDifference = { percent: number; capped: boolean };
 
 /** The capped percentage difference of `now` against `previous` (both ≥ 0, e.g. bit/s). */
 export function percentDifference(now: number, previous: number): PercentDifference {
-  if (previous === 0) return now === 0 ? { percent: 0, capped: false } : { percent: now > 0 ? PERCENT_DIFFERENCE_CAP : -PERCENT_DIFFERENCE_CAP, capped: true };
+  if (previous === 0)
+    return now === 0
+      ? { percent: 0, capped: false }
+      : { percent: now > 0 ? PERCENT_DIFFERENCE_CAP : -PERCENT_DIFFERENCE_CAP, capped: true };
   const raw = ((now - previous) / previous) * 100;
   if (raw > PERCENT_DIFFERENCE_CAP) return { percent: PERCENT_DIFFERENCE_CAP, capped: true };
   if (raw < -PERCENT_DIFFERENCE_CAP) return { percent: -PERCENT_DIFFERENCE_CAP, capped: true };
@@ -37,7 +40,10 @@ export type Compared<R> = R & Comparison;
  * and the capped difference. Values only seen in the previous period have no row: the table lists
  * the current period's values; they still count in the previous total.
  */
-export function compareRows<R extends { key: string; bps: number }>(current: readonly R[], previous: readonly { key: string; bps: number }[]): Compared<R>[] {
+export function compareRows<R extends { key: string; bps: number }>(
+  current: readonly R[],
+  previous: readonly { key: string; bps: number }[],
+): Compared<R>[] {
   const before = new Map<string, number>();
   for (const p of previous) before.set(p.key, (before.get(p.key) ?? 0) + p.bps);
   return current.map((r) => {

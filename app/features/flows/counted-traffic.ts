@@ -16,7 +16,11 @@ export const COUNTED_TRAFFIC_LABELS: Record<CountedTraffic, string> = {
   NONE: "no traffic: the ingress and egress filters exclude each other",
 };
 
-export function countedTraffic(dimensions: readonly DimensionId[], scope: Direction | null | undefined, filters: readonly { dimension: DimensionId; isNegation: boolean }[]): CountedTraffic {
+export function countedTraffic(
+  dimensions: readonly DimensionId[],
+  scope: Direction | null | undefined,
+  filters: readonly { dimension: DimensionId; isNegation: boolean }[],
+): CountedTraffic {
   const directions = new Set<Direction>();
   for (const d of dimensions) {
     const direction = getDimension(d).direction;

@@ -22,6 +22,7 @@ export function csvField(value: string, delimiter: string): string {
 
 /** Header and one line per row, CRLF line ends (RFC 4180); numbers in JavaScript's shortest exact form. */
 export function sheetToCsv(sheet: Sheet, delimiter: string): string {
-  const line = (fields: readonly (string | number)[]) => fields.map((f) => csvField(neutraliseFormula(String(f)), delimiter)).join(delimiter);
+  const line = (fields: readonly (string | number)[]) =>
+    fields.map((f) => csvField(neutraliseFormula(String(f)), delimiter)).join(delimiter);
   return [line(sheet.columns.map((c) => c.header)), ...sheet.rows.map(line)].join("\r\n") + "\r\n";
 }

@@ -62,27 +62,30 @@ function keepFresh(client: ClickHouseClient, entry: Known) {
   if (known.get(client) !== entry || Date.now() - entry.askedAt >= DATA_RANGE_KEEP_FRESH_MS) return;
   const delay = Math.max(0, entry.readAt + DATA_RANGE_TTL_MS - REFRESH_AHEAD_MS - Date.now());
   // Background work: not counted against (nor refused for) the request that happened to start it.
-  entry.refresh = outsideRequest(() => setTimeout(() => {
-    entry.refresh = null;
-    if (known.get(client) !== entry) return;
-    const readAt = Date.now();
-    readDataRange(client).then(
-      (range) => {
-        if (known.get(client) !== entry) return;
-        entry.range = Promise.resolve(range);
-        entry.readAt = readAt;
-        keepFresh(client, entry);
-      },
-      () => forget(client, entry),
-    );
-  }, delay));
+  entry.refresh = outsideRequest(() =>
+    setTimeout(() => {
+      entry.refresh = null;
+      if (known.get(client) !== entry) return;
+      const readAt = Date.now();
+      readDataRange(client).then(
+        (range) => {
+          if (known.get(client) !== entry) return;
+          entry.range = Promise.resolve(range);
+          entry.readAt = readAt;
+          keepFresh(client, entry);
+        },
+        () => forget(client, entry),
+      );
+    }, delay),
+  );
   // Never what keeps a process (a script, a test run) alive.
   entry.refresh.unref?.();
 }
 
 async function readDataRange(client: ClickHouseClient): Promise<DataRange> {
   const rs = await client.query({
-    query: "SELECT if(count() = 0, NULL, toUInt32(min(time))) AS minTimestamp, if(count() = 0, NULL, toUInt32(max(time))) AS maxTimestamp FROM flows_5m",
+    query:
+      "SELECT if(count() = 0, NULL, toUInt32(min(time))) AS minTimestamp, if(count() = 0, NULL, toUInt32(max(time))) AS maxTimestamp FROM flows_5m",
     format: "JSONEachRow",
   });
   const [row] = await rs.json<{ minTimestamp: number | string | null; maxTimestamp: number | string | null }>();

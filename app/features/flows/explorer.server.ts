@@ -106,7 +106,7 @@ export async function loadExplorer(services: Services, user: UserContext, url: U
   const asked = (name: string) => url.searchParams.get(name)?.trim() || null;
   const whyNot = (value: string) => (isDimensionId(value) ? "not available to your account here" : "not a dimension");
   let dimension: DimensionId | null = params.dimension;
-  if (!allowed.has(dimension) || asked("dimension") !== null && !isDimensionId(asked("dimension")!)) {
+  if (!allowed.has(dimension) || (asked("dimension") !== null && !isDimensionId(asked("dimension")!))) {
     // The egress screen opens on the neighbours traffic leaves to; otherwise the catalogue's first.
     const preferred = options.scope === "EGRESS" ? available.find((d) => d.id === "AS_NEIGHBOR_EGRESS") : undefined;
     const fallback = allowed.has(dimension) ? dimension : ((preferred ?? available[0])?.id ?? null);
@@ -115,27 +115,44 @@ export async function loadExplorer(services: Services, user: UserContext, url: U
     dimension = fallback;
   }
   const dimension2Asked = asked("dimension2");
-  if (dimension2Asked && !allowed.has(dimension2Asked)) errors.push(notApplied("dimension2", dimension2Asked, whyNot(dimension2Asked), "no second dimension"));
+  if (dimension2Asked && !allowed.has(dimension2Asked))
+    errors.push(notApplied("dimension2", dimension2Asked, whyNot(dimension2Asked), "no second dimension"));
 
   const settings = await getUserSettings(services.pg.db, user.id);
   const now = options.now ?? Math.floor(Date.now() / 1000);
   const requested = requestedRange(params, now, settings.timezone || "UTC");
   const ipVersion: IpVersion = params.ipVersion === "all" ? "all" : (Number(params.ipVersion) as 4 | 6);
   const checked = validateFilters(params, allowed);
-  errors.push(...unappliedParams(url.searchParams, params, { rangeLabel: requested.preset ? PRESET_LABELS[requested.preset] : "the custom range" }));
+  errors.push(
+    ...unappliedParams(url.searchParams, params, { rangeLabel: requested.preset ? PRESET_LABELS[requested.preset] : "the custom range" }),
+  );
   errors.push(...checked.errors);
 
   const base = {
     params,
     dimensions: available.map((d) => ({ value: d.id, label: d.label, direction: d.direction })),
-    dimension: dimension ? { id: dimension, label: getDimension(dimension).label, isAs: getDimension(dimension).filterKind === "AS_NUMBER" } : null,
+    dimension: dimension
+      ? { id: dimension, label: getDimension(dimension).label, isAs: getDimension(dimension).filterKind === "AS_NUMBER" }
+      : null,
     requested: { start: requested.start, end: requested.end, preset: requested.preset },
     csvDelimiter: settings.csv_delimiter,
     timezone: settings.timezone || "UTC",
     scope: options.scope ?? null,
   };
   if (!dimension) {
-    return { ...base, errors: [...errors, "No flow dimension is available to your account."], notices, flows: null, sankey: null, sankeyError: null, total: 0, comparison: null, traffic: null, rangeNotice: null, filterLabels: [] as string[] };
+    return {
+      ...base,
+      errors: [...errors, "No flow dimension is available to your account."],
+      notices,
+      flows: null,
+      sankey: null,
+      sankeyError: null,
+      total: 0,
+      comparison: null,
+      traffic: null,
+      rangeNotice: null,
+      filterLabels: [] as string[],
+    };
   }
 
   // An empty install (no flows, possibly no operator AS yet): nothing to query.
@@ -147,10 +164,25 @@ export async function loadExplorer(services: Services, user: UserContext, url: U
       () => false,
     ),
   ]);
-  if (!operatorKnown) errors.push("The operator's own AS is not configured yet (as_info category 'operator'), so flows cannot be split into ingress and egress.");
+  if (!operatorKnown)
+    errors.push(
+      "The operator's own AS is not configured yet (as_info category 'operator'), so flows cannot be split into ingress and egress.",
+    );
   if (dataAvailable.minTimestamp === null || !operatorKnown) {
     const empty = { range: null, window: null, table: [], timeseries: { buckets: [], series: [] }, filters: [], noData: true as const };
-    return { ...base, errors, notices, flows: empty as FlowsResult, sankey: null, sankeyError: null, total: 0, comparison: null, traffic: null, rangeNotice: null, filterLabels: [] as string[] };
+    return {
+      ...base,
+      errors,
+      notices,
+      flows: empty as FlowsResult,
+      sankey: null,
+      sankeyError: null,
+      total: 0,
+      comparison: null,
+      traffic: null,
+      rangeNotice: null,
+      filterLabels: [] as string[],
+    };
   }
 
   const run = (filters: readonly RequestFilter[]) =>
@@ -184,13 +216,31 @@ export async function loadExplorer(services: Services, user: UserContext, url: U
   const overlay = !options.tableOnly && params.view === "timeseries";
   const [previous, namer] = await Promise.all([
     params.compare && flows.range && flows.window
-      ? previousPeriodTable(services, user, version, { dimension, range: flows.range, window: flows.window, filters: queryFilters, ipVersion, scope: options.scope, limit: EXPLORER_TABLE_LIMIT, dataRange: dataAvailable, totals: overlay })
+      ? previousPeriodTable(services, user, version, {
+          dimension,
+          range: flows.range,
+          window: flows.window,
+          filters: queryFilters,
+          ipVersion,
+          scope: options.scope,
+          limit: EXPLORER_TABLE_LIMIT,
+          dataRange: dataAvailable,
+          totals: overlay,
+        })
       : null,
-    nameAll(services, flows.filters.map((f) => ({ dimension: f.dimension, key: f.value }))),
+    nameAll(
+      services,
+      flows.filters.map((f) => ({ dimension: f.dimension, key: f.value })),
+    ),
   ]);
   if (previous) {
     if (!previous.covered) notices.push(PREVIOUS_PERIOD_UNCOVERED);
-    comparison = { range: previous.range, total: compareTotals(flows.table, previous.table), rows: compareRows(flows.table, previous.table), totals: previous.totals };
+    comparison = {
+      range: previous.range,
+      total: compareTotals(flows.table, previous.table),
+      rows: compareRows(flows.table, previous.table),
+      totals: previous.totals,
+    };
   }
 
   let sankey: Awaited<ReturnType<typeof runSankeyQuery>> | null = null;
@@ -200,7 +250,15 @@ export async function loadExplorer(services: Services, user: UserContext, url: U
     else if (params.dimension2 === dimension) sankeyError = "The two dimensions of the sankey chart must be different.";
     else {
       try {
-        sankey = await runSankeyQuery(services, user, version, { dimensions: [dimension, params.dimension2], start: requested.start, end: requested.end, filters: queryFilters, ipVersion, scope: options.scope, dataRange: dataAvailable });
+        sankey = await runSankeyQuery(services, user, version, {
+          dimensions: [dimension, params.dimension2],
+          start: requested.start,
+          end: requested.end,
+          filters: queryFilters,
+          ipVersion,
+          scope: options.scope,
+          dataRange: dataAvailable,
+        });
       } catch (e) {
         if (!(e instanceof ApiProblem) || e.status !== 400) throw e;
         sankeyError = problemMessages(e).join(" ");

@@ -96,7 +96,12 @@ export function restrictionFilters(restrictions: readonly FlowsRestriction[]): F
     if (!isDimensionId(r.dimension)) continue;
     for (const v of r.constrained_values) {
       const parsed = parseFilterValue(r.dimension, String(v));
-      if ("filter" in parsed && !parsed.filter.isNegation && !parsed.filter.tag && !out.some((f) => f.dimension === r.dimension && f.value === parsed.filter.value)) {
+      if (
+        "filter" in parsed &&
+        !parsed.filter.isNegation &&
+        !parsed.filter.tag &&
+        !out.some((f) => f.dimension === r.dimension && f.value === parsed.filter.value)
+      ) {
         out.push({ ...parsed.filter, locked: true });
       }
     }
@@ -121,7 +126,11 @@ export function addFilter(filters: readonly FlowFilter[], filter: FlowFilter, lo
 }
 
 /** Removes a filter unless it is locked (or its dimension is). */
-export function removeFilter(filters: readonly FlowFilter[], filter: Pick<FlowFilter, "dimension" | "value" | "isNegation">, locked: ReadonlySet<DimensionId> = new Set()): AddResult {
+export function removeFilter(
+  filters: readonly FlowFilter[],
+  filter: Pick<FlowFilter, "dimension" | "value" | "isNegation">,
+  locked: ReadonlySet<DimensionId> = new Set(),
+): AddResult {
   const target = filters.find((f) => f.dimension === filter.dimension && f.value === filter.value && f.isNegation === filter.isNegation);
   if (!target) return { filters: [...filters] };
   if (target.locked || locked.has(target.dimension)) {
@@ -134,7 +143,10 @@ export function removeFilter(filters: readonly FlowFilter[], filter: Pick<FlowFi
  * Parses `filter` parameters (`DIMENSION:v1,!v2`) of a URL. Restrictions' filters come first and
  * are locked; values for locked dimensions are rejected.
  */
-export function parseFilterParams(params: URLSearchParams | readonly string[], restrictions: readonly FlowsRestriction[] = []): FilterParseResult {
+export function parseFilterParams(
+  params: URLSearchParams | readonly string[],
+  restrictions: readonly FlowsRestriction[] = [],
+): FilterParseResult {
   const entries = Array.isArray(params) ? (params as readonly string[]) : (params as URLSearchParams).getAll("filter");
   const locked = lockedDimensions(restrictions);
   const result: FilterParseResult = { filters: restrictionFilters(restrictions), errors: [], notices: [], rejected: [] };

@@ -7,7 +7,12 @@ import { INTERFACE_SEPARATOR } from "./dimensions";
 /** key → description, for the keys whose interface is in the inventory with a description. */
 export async function interfaceDescriptions(stores: Pick<Services, "pg">, keys: Iterable<string>): Promise<Map<string, string>> {
   const wanted = new Set(keys);
-  const routerNames = new Set([...wanted].map((k) => k.split(INTERFACE_SEPARATOR)).filter((p) => p.length === 2).map((p) => p[0]));
+  const routerNames = new Set(
+    [...wanted]
+      .map((k) => k.split(INTERFACE_SEPARATOR))
+      .filter((p) => p.length === 2)
+      .map((p) => p[0]),
+  );
   const found = new Map<string, string>();
   if (!routerNames.size) return found;
   const rows = await stores.pg.db

@@ -38,16 +38,25 @@ dayjs.extend(timezone);
 
 const MAX_UNIX = 4_294_967_295;
 const DAY = 86_400;
-const dimensionId = z.string().refine(isDimensionId).transform((d) => d as DimensionId);
+const dimensionId = z
+  .string()
+  .refine(isDimensionId)
+  .transform((d) => d as DimensionId);
 
 export const explorerParamsSchema = z.object({
   dimension: dimensionId.catch(DEFAULT_DIMENSION),
   dimension2: dimensionId.optional().catch(undefined),
-  dateRange: z.enum([...DATE_RANGE_PRESETS, ...TIME_PRESETS, CUSTOM_RANGE]).optional().catch(undefined),
+  dateRange: z
+    .enum([...DATE_RANGE_PRESETS, ...TIME_PRESETS, CUSTOM_RANGE])
+    .optional()
+    .catch(undefined),
   /** As written in the URL: read with the user's timezone (parseInstant). */
   start: z.string().optional().catch(undefined),
   end: z.string().optional().catch(undefined),
-  filter: z.array(z.string().trim()).catch([]).transform((list) => list.filter((f) => f !== "")),
+  filter: z
+    .array(z.string().trim())
+    .catch([])
+    .transform((list) => list.filter((f) => f !== "")),
   ipVersion: z.enum(["all", "4", "6"]).catch("all"),
   view: z.enum(VIEWS).catch("timeseries"),
   compare: flag,
@@ -103,7 +112,8 @@ export function parseInstant(text: string | undefined, tz: string, edge: "start"
     const [, y, mo, d, h = "00", mi = "00", sec = "00"] = (date ?? local)!;
     const parsed = dayjs.tz(`${y}-${mo}-${d} ${h}:${mi}:${sec}`, zone);
     // dayjs rolls 2026-02-30 over to March: refuse what does not read back as written.
-    if (!parsed.isValid() || parsed.format("YYYY-MM-DD") !== `${y}-${mo}-${d}` || Number(h) > 23 || Number(mi) > 59 || Number(sec) > 59) return null;
+    if (!parsed.isValid() || parsed.format("YYYY-MM-DD") !== `${y}-${mo}-${d}` || Number(h) > 23 || Number(mi) > 59 || Number(sec) > 59)
+      return null;
     seconds = date && edge === "end" ? dayjs.tz(parsed.add(DAY + 12 * 3600, "second").format("YYYY-MM-DD"), zone).unix() : parsed.unix();
   } else if (ZONED_DATE_TIME.test(t)) {
     const ms = Date.parse(t);
@@ -165,9 +175,15 @@ export function unappliedParams(search: URLSearchParams, p: ExplorerParams, show
   const raw = (name: string) => search.get(name)?.trim() || null;
   const check = (name: string, parsed: unknown, reason: string, instead: string) => {
     const value = raw(name);
-    if (value !== null && String(parsed) !== value && !(name === "ipVersion" && value === "all")) out.push(notApplied(name, value, reason, instead));
+    if (value !== null && String(parsed) !== value && !(name === "ipVersion" && value === "all"))
+      out.push(notApplied(name, value, reason, instead));
   };
-  check("dateRange", p.dateRange, `a date range is one of ${[...TIME_PRESETS, ...DATE_RANGE_PRESETS, CUSTOM_RANGE].join(", ")}`, shown.rangeLabel);
+  check(
+    "dateRange",
+    p.dateRange,
+    `a date range is one of ${[...TIME_PRESETS, ...DATE_RANGE_PRESETS, CUSTOM_RANGE].join(", ")}`,
+    shown.rangeLabel,
+  );
   check("ipVersion", p.ipVersion, "the IP version is all, 4 or 6", "all IP versions");
   check("view", p.view, "the view is timeseries or sankey", "the timeseries");
   check("table", p.table, "the table is aggregated or detailed", "the aggregated table");
@@ -184,7 +200,14 @@ export function filterParamsToRequest(filters: readonly string[]): { dimension: 
   return filters.map((f) => {
     const colon = f.indexOf(":");
     const dimension = (colon < 0 ? f : f.slice(0, colon)).trim();
-    const values = colon < 0 ? [] : f.slice(colon + 1).split(",").map((v) => v.trim()).filter((v) => v !== "");
+    const values =
+      colon < 0
+        ? []
+        : f
+            .slice(colon + 1)
+            .split(",")
+            .map((v) => v.trim())
+            .filter((v) => v !== "");
     return { dimension, values };
   });
 }

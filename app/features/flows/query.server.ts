@@ -8,7 +8,20 @@ import type { UserContext } from "~/server/auth/user-context.server";
 import type { Services } from "~/server/services.server";
 import { getDimension, type DimensionId, type Direction } from "./dimensions";
 import type { IpVersion } from "./filters";
-import { flowSankey, flowTable, flowTimeseries, likelyFlowsContext, MAX_BUCKETS, requireDimension, resolveFilters, resolveRange, sameFlowsContext, type DataRange, type FlowsContext, type ResolvedRange } from "./service.server";
+import {
+  flowSankey,
+  flowTable,
+  flowTimeseries,
+  likelyFlowsContext,
+  MAX_BUCKETS,
+  requireDimension,
+  resolveFilters,
+  resolveRange,
+  sameFlowsContext,
+  type DataRange,
+  type FlowsContext,
+  type ResolvedRange,
+} from "./service.server";
 import { viewWindow } from "./range-notice";
 import type { RequestFilter } from "./service.types";
 import { alignRange, defaultWindow, tableForWindow, type AggregationWindow } from "./time";
@@ -20,7 +33,12 @@ export type PublicRange = { start: number; end: number; adjusted: ResolvedRange[
 
 const publicFilters = (resolved: FlowsContext): PublicFilter[] =>
   resolved.filters.map((f) => ({ dimension: f.dimension, value: f.value, isNegation: f.isNegation, locked: f.locked ?? false }));
-const publicRange = (range: ResolvedRange): PublicRange => ({ start: range.start, end: range.end, adjusted: range.adjusted, requested: range.requested });
+const publicRange = (range: ResolvedRange): PublicRange => ({
+  start: range.start,
+  end: range.end,
+  adjusted: range.adjusted,
+  requested: range.requested,
+});
 
 export type FlowsQueryInput = {
   dimension: string;
@@ -48,10 +66,18 @@ export async function runFlowsQuery(stores: Stores, user: UserContext, version: 
   // …and the table is read meanwhile over the requested range with the filters as they most likely
   // resolve: used only when both guesses hold (see tableAfterClamp and likelyFlowsContext).
   const likely = likelyFlowsContext(stores, user, version, input.filters);
-  const requestedWindow: AggregationWindow | null = input.start < input.end ? (input.window ?? defaultWindow({ start: input.start, end: input.end })) : null;
+  const requestedWindow: AggregationWindow | null =
+    input.start < input.end ? (input.window ?? defaultWindow({ start: input.start, end: input.end })) : null;
   const speculative =
     likely !== null && requestedWindow !== null && (input.end - input.start) / requestedWindow <= MAX_BUCKETS
-      ? flowTable(stores, dimension, { ...likely, ipVersion: input.ipVersion, scope: input.scope, range: { start: input.start, end: input.end }, window: requestedWindow, limit: input.limit })
+      ? flowTable(stores, dimension, {
+          ...likely,
+          ipVersion: input.ipVersion,
+          scope: input.scope,
+          range: { start: input.start, end: input.end },
+          window: requestedWindow,
+          limit: input.limit,
+        })
       : null;
   speculative?.catch(() => undefined);
   const resolved = await resolveFilters(stores, user, version, input.filters);
@@ -60,18 +86,41 @@ export async function runFlowsQuery(stores: Stores, user: UserContext, version: 
   const guessed = likely !== null && sameFlowsContext(likely, resolved) ? speculative : null;
   const range = await rangeLookup;
   if (!range) {
-    return { dimension: { id: dimension, label: getDimension(dimension).label }, timeseries: { buckets: [] as number[], series: [] as { key: string; name: string; values: number[] }[] }, window: input.window ?? null, table: [] as Awaited<ReturnType<typeof flowTable>>, range: null, filters, notices: resolved.notices, noData: true as const };
+    return {
+      dimension: { id: dimension, label: getDimension(dimension).label },
+      timeseries: { buckets: [] as number[], series: [] as { key: string; name: string; values: number[] }[] },
+      window: input.window ?? null,
+      table: [] as Awaited<ReturnType<typeof flowTable>>,
+      range: null,
+      filters,
+      notices: resolved.notices,
+      noData: true as const,
+    };
   }
   const window: AggregationWindow = input.window ?? viewWindow(range);
   if ((range.end - range.start) / window > MAX_BUCKETS) {
-    throw new ApiProblem(400, { detail: "Invalid request body.", errors: [{ field: "window", message: `The window is too small for the range (more than ${MAX_BUCKETS} buckets).` }] });
+    throw new ApiProblem(400, {
+      detail: "Invalid request body.",
+      errors: [{ field: "window", message: `The window is too small for the range (more than ${MAX_BUCKETS} buckets).` }],
+    });
   }
   const q = { ...base, range, window };
   const [timeseries, table] = await Promise.all([
-    input.timeseries === false ? Promise.resolve({ buckets: [] as number[], series: [] as { key: string; name: string; values: number[] }[] }) : flowTimeseries(stores, dimension, { ...q, topN: input.topN }),
+    input.timeseries === false
+      ? Promise.resolve({ buckets: [] as number[], series: [] as { key: string; name: string; values: number[] }[] })
+      : flowTimeseries(stores, dimension, { ...q, topN: input.topN }),
     tableAfterClamp(range, window, requestedWindow, guessed) ?? flowTable(stores, dimension, { ...q, limit: input.limit }),
   ]);
-  return { dimension: { id: dimension, label: getDimension(dimension).label }, timeseries, window, table, range: publicRange(range), filters, notices: resolved.notices, noData: false as const };
+  return {
+    dimension: { id: dimension, label: getDimension(dimension).label },
+    timeseries,
+    window,
+    table,
+    range: publicRange(range),
+    filters,
+    notices: resolved.notices,
+    noData: false as const,
+  };
 }
 
 /**
@@ -93,7 +142,16 @@ function tableAfterClamp(
   return speculative.then((rows) => rows.map((r) => ({ ...r, bps: (Number(r.bytes) * 8) / seconds })));
 }
 
-export type SankeyQueryInput = { dimensions: readonly string[]; start: number; end: number; filters: readonly RequestFilter[]; ipVersion: IpVersion; topN?: number; scope?: Direction; dataRange?: DataRange };
+export type SankeyQueryInput = {
+  dimensions: readonly string[];
+  start: number;
+  end: number;
+  filters: readonly RequestFilter[];
+  ipVersion: IpVersion;
+  topN?: number;
+  scope?: Direction;
+  dataRange?: DataRange;
+};
 
 /** The sankey of ≥ 2 dimensions of one direction (the body of api/sankey/ without its notes). */
 export async function runSankeyQuery(stores: Stores, user: UserContext, version: number, input: SankeyQueryInput) {
@@ -101,11 +159,39 @@ export async function runSankeyQuery(stores: Stores, user: UserContext, version:
   const directions = new Set(dimensions.map((d) => getDimension(d).direction).filter((d) => d !== null));
   if (input.scope) directions.add(input.scope);
   if (directions.size > 1) {
-    throw new ApiProblem(400, { detail: "Invalid request body.", errors: [{ field: "dimensions", message: "Ingress and egress dimensions cannot be combined in one chart." }] });
+    throw new ApiProblem(400, {
+      detail: "Invalid request body.",
+      errors: [{ field: "dimensions", message: "Ingress and egress dimensions cannot be combined in one chart." }],
+    });
   }
-  const [resolved, range] = await Promise.all([resolveFilters(stores, user, version, input.filters), resolveRange(stores, input.start, input.end, input.dataRange)]);
+  const [resolved, range] = await Promise.all([
+    resolveFilters(stores, user, version, input.filters),
+    resolveRange(stores, input.start, input.end, input.dataRange),
+  ]);
   const filters = publicFilters(resolved);
-  if (!range) return { nodes: [] as Awaited<ReturnType<typeof flowSankey>>["nodes"], links: [] as Awaited<ReturnType<typeof flowSankey>>["links"], range: null, filters, notices: resolved.notices, noData: true as const };
-  const result = await flowSankey(stores, dimensions, { range, filters: resolved.filters, operatorAsn: resolved.operatorAsn, ipVersion: input.ipVersion, topN: input.topN, scope: input.scope });
-  return { nodes: result.nodes, links: result.links, range: publicRange(range), filters, notices: resolved.notices, noData: false as const };
+  if (!range)
+    return {
+      nodes: [] as Awaited<ReturnType<typeof flowSankey>>["nodes"],
+      links: [] as Awaited<ReturnType<typeof flowSankey>>["links"],
+      range: null,
+      filters,
+      notices: resolved.notices,
+      noData: true as const,
+    };
+  const result = await flowSankey(stores, dimensions, {
+    range,
+    filters: resolved.filters,
+    operatorAsn: resolved.operatorAsn,
+    ipVersion: input.ipVersion,
+    topN: input.topN,
+    scope: input.scope,
+  });
+  return {
+    nodes: result.nodes,
+    links: result.links,
+    range: publicRange(range),
+    filters,
+    notices: resolved.notices,
+    noData: false as const,
+  };
 }

@@ -24,7 +24,12 @@ const filterList = z.array(z.union([filterObject, filterString])).max(50);
 const filterText = z
   .string()
   .max(10_000)
-  .transform((text) => text.split(";").map((part) => part.trim()).filter((part) => part !== ""))
+  .transform((text) =>
+    text
+      .split(";")
+      .map((part) => part.trim())
+      .filter((part) => part !== ""),
+  )
   .pipe(z.array(filterString).max(50));
 
 export const filtersSchema = z.union([filterList, filterText]).default([]);
@@ -78,7 +83,13 @@ export function normalizeFilters(filters: z.infer<typeof filtersSchema>): Reques
   return filters.map((f) => {
     if (typeof f !== "string") return f;
     const colon = f.indexOf(":");
-    return { dimension: f.slice(0, colon), values: f.slice(colon + 1).split(",").filter((v) => v.trim() !== "") };
+    return {
+      dimension: f.slice(0, colon),
+      values: f
+        .slice(colon + 1)
+        .split(",")
+        .filter((v) => v.trim() !== ""),
+    };
   });
 }
 

@@ -20,7 +20,15 @@ import { ApiProblem } from "~/server/api/contract.server";
 import type { UserContext } from "~/server/auth/user-context.server";
 import type { Services } from "~/server/services.server";
 import { availableDimensions, getDimension, isDimensionId, OTHERS_LABEL, type DimensionId, type Direction } from "./dimensions";
-import { addFilter, lockedDimensions, parseFilterValue, restrictionFilters, type FlowFilter, type FlowsRestriction, type IpVersion } from "./filters";
+import {
+  addFilter,
+  lockedDimensions,
+  parseFilterValue,
+  restrictionFilters,
+  type FlowFilter,
+  type FlowsRestriction,
+  type IpVersion,
+} from "./filters";
 import { dataRange, type DataRange } from "./data-range.server";
 import { interfaceDescriptions } from "./interface-names.server";
 import type { RequestFilter } from "./service.types";
@@ -51,7 +59,12 @@ async function chQuery<T>(stores: Stores, query: string, params: Record<string, 
 
 /** The operator's own AS number (as_info with category 'operator'), read per request. */
 export async function operatorAsn(stores: Stores): Promise<number> {
-  const rows = await stores.pg.db.select({ asn: asInfo.asn }).from(asInfo).where(eq(asInfo.category, "operator")).orderBy(asInfo.asn).limit(1);
+  const rows = await stores.pg.db
+    .select({ asn: asInfo.asn })
+    .from(asInfo)
+    .where(eq(asInfo.category, "operator"))
+    .orderBy(asInfo.asn)
+    .limit(1);
   if (!rows.length) throw new Error("No operator AS (as_info.category = 'operator') is configured");
   const asn = Number(rows[0].asn);
   lastOperatorAsn.set(stores.pg, asn);
@@ -74,7 +87,9 @@ export async function userRestrictions(stores: Stores, user: UserContext): Promi
 export function requireDimension(user: UserContext, version: number, dimension: string, field: string): DimensionId {
   if (!isDimensionId(dimension)) throw badRequest("Invalid request body.", [{ field, message: `Unknown dimension ${dimension}.` }]);
   if (!availableDimensions(user.permissions, version).some((d) => d.id === dimension)) {
-    throw badRequest("Invalid request body.", [{ field, message: `The dimension ${dimension} is not available to you (permission or API version ${version}).` }]);
+    throw badRequest("Invalid request body.", [
+      { field, message: `The dimension ${dimension} is not available to you (permission or API version ${version}).` },
+    ]);
   }
   return dimension;
 }
@@ -98,7 +113,10 @@ export async function resolveFilters(
   for (const r of restrictions) {
     const applied = restrictionFilters([r]);
     if (!isDimensionId(r.dimension) || !applied.length) {
-      throw new ApiProblem(403, { detail: "Your account's flow restrictions cannot be applied; please contact your operator.", exception_code: "permission_denied" });
+      throw new ApiProblem(403, {
+        detail: "Your account's flow restrictions cannot be applied; please contact your operator.",
+        exception_code: "permission_denied",
+      });
     }
   }
   const tags = await loadFilterTags(stores.pg.db, user, requested);
@@ -143,7 +161,10 @@ function applyRequestFilters(
         const allowed = filters.filter((f) => f.locked && f.dimension === dimension);
         if (expanded.filters.some((x) => x.isNegation || !allowed.some((f) => f.value === x.value))) {
           const values = allowed.map((f) => valueLabel(dimension, f.value)).join(", ");
-          errors.push({ field, message: `${getDimension(dimension).label} is restricted for your account to ${values}; this filter cannot be changed.` });
+          errors.push({
+            field,
+            message: `${getDimension(dimension).label} is restricted for your account to ${values}; this filter cannot be changed.`,
+          });
         }
         return; // a repeat of a constrained value: already applied
       }
@@ -165,7 +186,12 @@ function applyRequestFilters(
  * when resolveFilters then agrees with it (sameFlowsContext): every request is still checked
  * against its user's restrictions as read for it.
  */
-export function likelyFlowsContext(stores: Stores, user: UserContext, version: number, requested: readonly RequestFilter[]): Pick<FlowsContext, "filters" | "operatorAsn"> | null {
+export function likelyFlowsContext(
+  stores: Stores,
+  user: UserContext,
+  version: number,
+  requested: readonly RequestFilter[],
+): Pick<FlowsContext, "filters" | "operatorAsn"> | null {
   const operator = lastOperatorAsn.get(stores.pg);
   if (operator === undefined || user.isDelegated) return null;
   // Without the tags, a tag reference is an error here: no guess then.
@@ -174,7 +200,10 @@ export function likelyFlowsContext(stores: Stores, user: UserContext, version: n
 }
 
 /** Whether two resolutions select the same rows (same filters in the same order, same operator AS). */
-export function sameFlowsContext(a: Pick<FlowsContext, "filters" | "operatorAsn">, b: Pick<FlowsContext, "filters" | "operatorAsn">): boolean {
+export function sameFlowsContext(
+  a: Pick<FlowsContext, "filters" | "operatorAsn">,
+  b: Pick<FlowsContext, "filters" | "operatorAsn">,
+): boolean {
   return a.operatorAsn === b.operatorAsn && JSON.stringify(a.filters) === JSON.stringify(b.filters);
 }
 
@@ -211,7 +240,9 @@ export async function nameKeys(stores: Stores, dimension: DimensionId, keys: rea
     return names;
   }
   const asns = [...new Set(keys.map(Number).filter((n) => Number.isSafeInteger(n) && n > 0))];
-  const rows = asns.length ? await stores.pg.db.select({ asn: asInfo.asn, name: asInfo.name }).from(asInfo).where(inArray(asInfo.asn, asns)) : [];
+  const rows = asns.length
+    ? await stores.pg.db.select({ asn: asInfo.asn, name: asInfo.name }).from(asInfo).where(inArray(asInfo.asn, asns))
+    : [];
   const known = new Map(rows.map((r) => [Number(r.asn), r.name]));
   for (const k of keys) {
     const n = Number(k);
@@ -221,46 +252,92 @@ export async function nameKeys(stores: Stores, dimension: DimensionId, keys: rea
 }
 
 /** Names for several dimensions' keys, one lookup per dimension kind. */
-export async function nameAll(stores: Stores, keys: readonly { dimension: DimensionId; key: string }[]): Promise<(dimension: DimensionId, key: string) => string> {
+export async function nameAll(
+  stores: Stores,
+  keys: readonly { dimension: DimensionId; key: string }[],
+): Promise<(dimension: DimensionId, key: string) => string> {
   const byDimension = new Map<DimensionId, string[]>();
   for (const k of keys) byDimension.set(k.dimension, [...(byDimension.get(k.dimension) ?? []), k.key]);
   // Every AS dimension reads the same as_info: one query for all of them.
   const asKeys = keys.filter((k) => getDimension(k.dimension).filterKind === "AS_NUMBER").map((k) => k.key);
   const others = [...byDimension].filter(([d]) => getDimension(d).filterKind !== "AS_NUMBER");
-  const [asNames, ...otherNames] = await Promise.all([nameKeys(stores, "AS_SRC_INGRESS", asKeys), ...others.map(([d, list]) => nameKeys(stores, d, list))]);
+  const [asNames, ...otherNames] = await Promise.all([
+    nameKeys(stores, "AS_SRC_INGRESS", asKeys),
+    ...others.map(([d, list]) => nameKeys(stores, d, list)),
+  ]);
   const named = new Map(others.map(([d], i) => [d, otherNames[i]]));
-  return (dimension, key) => (getDimension(dimension).filterKind === "AS_NUMBER" ? asNames.get(key) : named.get(dimension)?.get(key)) ?? valueLabel(dimension, key);
+  return (dimension, key) =>
+    (getDimension(dimension).filterKind === "AS_NUMBER" ? asNames.get(key) : named.get(dimension)?.get(key)) ?? valueLabel(dimension, key);
 }
 
 // ---------------------------------------------------------------------------------------------------------------
 // Queries
 
-export type QueryBase = { range: { start: number; end: number }; filters: readonly FlowFilter[]; operatorAsn: number; ipVersion: IpVersion; scope?: Direction };
+export type QueryBase = {
+  range: { start: number; end: number };
+  filters: readonly FlowFilter[];
+  operatorAsn: number;
+  ipVersion: IpVersion;
+  scope?: Direction;
+};
 
 export type TableRow = { key: string; name: string; bps: number; bytes: string };
 
 /** The top table of one dimension over the range (bit/s of the whole range). */
-export async function flowTable(stores: Stores, dimension: DimensionId, q: QueryBase & { window: AggregationWindow; limit?: number }): Promise<TableRow[]> {
+export async function flowTable(
+  stores: Stores,
+  dimension: DimensionId,
+  q: QueryBase & { window: AggregationWindow; limit?: number },
+): Promise<TableRow[]> {
   const table = tableForWindow(q.window);
   const range = alignRange(q.range, table);
-  const built = topTable([dimension], { range, filters: q.filters, operatorAsn: q.operatorAsn, ipVersion: q.ipVersion, scope: q.scope, table, limit: q.limit });
+  const built = topTable([dimension], {
+    range,
+    filters: q.filters,
+    operatorAsn: q.operatorAsn,
+    ipVersion: q.ipVersion,
+    scope: q.scope,
+    table,
+    limit: q.limit,
+  });
   const rows = await chQuery<Record<string, unknown> & { bps: number; total_bytes: string }>(
     stores,
     `SELECT toString(${dimension}) AS k, bps, toString(total_bytes) AS b FROM (${built.sql})`,
     built.params,
   );
-  const names = await nameKeys(stores, dimension, rows.map((r) => String(r.k)));
+  const names = await nameKeys(
+    stores,
+    dimension,
+    rows.map((r) => String(r.k)),
+  );
   return rows.map((r) => ({ key: String(r.k), name: names.get(String(r.k)) ?? String(r.k), bps: Number(r.bps), bytes: String(r.b) }));
 }
 
 export type Timeseries = { buckets: number[]; series: { key: string; name: string; values: number[] }[] };
 
 /** Bit/s per bucket of `window` for the top N values of the dimension (rest: Others), zeros filled in. */
-export async function flowTimeseries(stores: Stores, dimension: DimensionId, q: QueryBase & { window: AggregationWindow; topN?: number }): Promise<Timeseries> {
+export async function flowTimeseries(
+  stores: Stores,
+  dimension: DimensionId,
+  q: QueryBase & { window: AggregationWindow; topN?: number },
+): Promise<Timeseries> {
   const table = tableForWindow(q.window);
   const range = alignRange(q.range, table);
-  const built = timeseries(dimension, { range, filters: q.filters, operatorAsn: q.operatorAsn, ipVersion: q.ipVersion, scope: q.scope, table, window: q.window, topN: q.topN ?? DEFAULT_TIMESERIES_TOP_N });
-  const rows = await chQuery<{ b: number | string; v: string; bps: number }>(stores, `SELECT toUInt32(bucket) AS b, toString(value) AS v, bps FROM (${built.sql})`, built.params);
+  const built = timeseries(dimension, {
+    range,
+    filters: q.filters,
+    operatorAsn: q.operatorAsn,
+    ipVersion: q.ipVersion,
+    scope: q.scope,
+    table,
+    window: q.window,
+    topN: q.topN ?? DEFAULT_TIMESERIES_TOP_N,
+  });
+  const rows = await chQuery<{ b: number | string; v: string; bps: number }>(
+    stores,
+    `SELECT toUInt32(bucket) AS b, toString(value) AS v, bps FROM (${built.sql})`,
+    built.params,
+  );
   const first = Math.floor(range.start / q.window) * q.window;
   const buckets: number[] = [];
   for (let t = first; t < range.end; t += q.window) buckets.push(t);
@@ -297,7 +374,15 @@ export async function flowSankey(
   if (new Set(dimensions).size !== dimensions.length) throw new Error("Sankey dimensions must be distinct");
   const table = tableForWindow(defaultWindow(q.range));
   const range = alignRange(q.range, table);
-  const built = sankey(dimensions, { range, filters: q.filters, operatorAsn: q.operatorAsn, ipVersion: q.ipVersion, scope: q.scope, table, topN: q.topN });
+  const built = sankey(dimensions, {
+    range,
+    filters: q.filters,
+    operatorAsn: q.operatorAsn,
+    ipVersion: q.ipVersion,
+    scope: q.scope,
+    table,
+    topN: q.topN,
+  });
   const rows = await chQuery<{ step: number | string; source: string; target: string; bps: number }>(stores, built.sql, built.params);
   const id = (dimension: DimensionId, key: string) => `${dimension}:${key}`;
   const seen = new Map<string, { dimension: DimensionId; key: string; column: number }>();
@@ -318,4 +403,3 @@ export async function flowSankey(
     .map(([nodeId, n]) => ({ id: nodeId, dimension: n.dimension, key: n.key, name: namer(n.dimension, n.key) }));
   return { nodes, links, table };
 }
-

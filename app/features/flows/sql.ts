@@ -40,7 +40,8 @@ const DIRECTION_SQL: Record<Direction, string> = {
 
 function seconds(range: TimeRange): number {
   const s = range.end - range.start;
-  if (!Number.isInteger(range.start) || !Number.isInteger(range.end) || s <= 0) throw new Error("The time range must be non-empty whole seconds");
+  if (!Number.isInteger(range.start) || !Number.isInteger(range.end) || s <= 0)
+    throw new Error("The time range must be non-empty whole seconds");
   return s;
 }
 
@@ -62,7 +63,10 @@ function filterValue(dimension: DimensionId, value: string): number | string {
 }
 
 /** WHERE conditions and params shared by all queries. */
-function whereClause(shown: readonly DimensionId[], opts: FlowQueryOptions): { where: string; inline: string; params: Record<string, unknown> } {
+function whereClause(
+  shown: readonly DimensionId[],
+  opts: FlowQueryOptions,
+): { where: string; inline: string; params: Record<string, unknown> } {
   const params: Record<string, unknown> = { start: opts.range.start, end: opts.range.end };
   const conds = ["time >= toDateTime({start:UInt32}, 'UTC')", "time < toDateTime({end:UInt32}, 'UTC')"];
   let usesOperator = false;
@@ -125,10 +129,7 @@ function othersFor(id: DimensionId): number | string {
  * over the whole range, the rest folded into Others (-101 / "Others").
  * Columns: bucket (DateTime), value, bps.
  */
-export function timeseries(
-  dimension: DimensionId,
-  opts: FlowQueryOptions & { window: AggregationWindow; topN: number },
-): BuiltQuery {
+export function timeseries(dimension: DimensionId, opts: FlowQueryOptions & { window: AggregationWindow; topN: number }): BuiltQuery {
   seconds(opts.range);
   const table = opts.table ?? tableForWindow(opts.window);
   const { where, inline, params } = whereClause([dimension], opts);
@@ -184,16 +185,24 @@ export function sankey(dimensions: readonly DimensionId[], opts: FlowQueryOption
     extra[`others${i}`] = othersFor(d);
     return `toString(${foldedKey(d, table, inline, "topN", `others${i}`)})`;
   });
-  const parts = dimensions.slice(1).map((_, i) =>
-    [
-      `  SELECT toUInt8(${i}) AS step, ${keys[i]} AS source, ${keys[i + 1]} AS target,`,
-      "    toFloat64(sum(bytes)) * 8 / {seconds:UInt32} AS bps",
-      `  FROM ${table}`,
-      `  WHERE ${where}`,
-      "  GROUP BY source, target",
-    ].join("\n"),
-  );
-  const sql = ["SELECT step, source, target, bps", "FROM (", parts.join("\n  UNION ALL\n"), ")", "ORDER BY step ASC, bps DESC, source ASC, target ASC"].join("\n");
+  const parts = dimensions
+    .slice(1)
+    .map((_, i) =>
+      [
+        `  SELECT toUInt8(${i}) AS step, ${keys[i]} AS source, ${keys[i + 1]} AS target,`,
+        "    toFloat64(sum(bytes)) * 8 / {seconds:UInt32} AS bps",
+        `  FROM ${table}`,
+        `  WHERE ${where}`,
+        "  GROUP BY source, target",
+      ].join("\n"),
+    );
+  const sql = [
+    "SELECT step, source, target, bps",
+    "FROM (",
+    parts.join("\n  UNION ALL\n"),
+    ")",
+    "ORDER BY step ASC, bps DESC, source ASC, target ASC",
+  ].join("\n");
   return { sql, params: { ...params, ...extra } };
 }
 

@@ -56,7 +56,9 @@ const NOT_MAPPED_EXPLANATION = {
     "Traffic from autonomous systems that no infrastructure mapping covers: networks that are not a known content delivery or cloud infrastructure. It is counted in full; only its infrastructure is unknown.",
 } as const;
 
-const SPECIAL_AS = new Map<string, { name: string; explanation: string }>(SPECIAL_AS_VALUES.map((s) => [String(s.asn), { name: s.name, explanation: s.explanation }]));
+const SPECIAL_AS = new Map<string, { name: string; explanation: string }>(
+  SPECIAL_AS_VALUES.map((s) => [String(s.asn), { name: s.name, explanation: s.explanation }]),
+);
 
 /** Whether a value of the dimension is the empty "no mapping" value of applications / infrastructures. */
 function isUnmapped(dimension: DimensionId, key: string): boolean {
@@ -83,8 +85,10 @@ export function valueLabel(dimension: DimensionId, key: string): string {
 export function valueExplanation(dimension: DimensionId, key: string): { name: string; explanation: string } | null {
   const kind = getDimension(dimension).filterKind;
   if (kind === "AS_NUMBER") return SPECIAL_AS.get(key) ?? null;
-  if (kind === "APPLICATION" && isUnmapped(dimension, key)) return { name: NOT_MAPPED_NAME, explanation: NOT_MAPPED_EXPLANATION.APPLICATION };
-  if (kind === "INFRASTRUCTURE" && isUnmapped(dimension, key)) return { name: NOT_MAPPED_NAME, explanation: NOT_MAPPED_EXPLANATION.INFRASTRUCTURE };
+  if (kind === "APPLICATION" && isUnmapped(dimension, key))
+    return { name: NOT_MAPPED_NAME, explanation: NOT_MAPPED_EXPLANATION.APPLICATION };
+  if (kind === "INFRASTRUCTURE" && isUnmapped(dimension, key))
+    return { name: NOT_MAPPED_NAME, explanation: NOT_MAPPED_EXPLANATION.INFRASTRUCTURE };
   return null;
 }
 
@@ -95,7 +99,13 @@ export const NOT_MAPPED_EXPLANATIONS = [
 ] as const;
 
 /** A filter as people read it: "Source AS (ingress): AS15169 Google", "not IANA protocol: UDP", "… (locked)". */
-export function filterLabel(filter: { dimension: DimensionId; value: string; isNegation: boolean; locked?: boolean; name?: string | null }): string {
+export function filterLabel(filter: {
+  dimension: DimensionId;
+  value: string;
+  isNegation: boolean;
+  locked?: boolean;
+  name?: string | null;
+}): string {
   const def = getDimension(filter.dimension);
   const plain = valueLabel(filter.dimension, filter.value);
   const value = def.filterKind === "AS_NUMBER" && filter.name && filter.name !== plain ? `${plain} ${filter.name}` : (filter.name ?? plain);

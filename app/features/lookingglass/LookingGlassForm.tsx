@@ -34,7 +34,8 @@ export function LookingGlassForm(props: LookingGlassFormProps) {
   const some = selected.length > 0 && !all;
   const check = validateTerm(queryType, queryTerm);
   // The server's verdict stands until the user edits the term; from then on the live check.
-  const termError = edited || !props.termError ? (hydrated && !check.ok && (edited || queryTerm !== "") ? check.error : null) : props.termError;
+  const termError =
+    edited || !props.termError ? (hydrated && !check.ok && (edited || queryTerm !== "") ? check.error : null) : props.termError;
   // Without JavaScript the boxes can change without React knowing: only the server can judge then.
   const submitDisabled = props.pending || (hydrated && (selected.length === 0 || termError !== null));
 
@@ -58,10 +59,23 @@ export function LookingGlassForm(props: LookingGlassFormProps) {
           <Checkbox
             name={PARAM.vantagePoints}
             value={ALL_VANTAGE_POINTS}
-            label={<Text fw={600} size="sm">Select all vantage points</Text>}
+            label={
+              <Text fw={600} size="sm">
+                Select all vantage points
+              </Text>
+            }
             checked={all}
             indeterminate={some}
-            onChange={(e) => setSelected(e.currentTarget.checked ? keepForQueryType(props.vantagePoints.map((vp) => vp.display_name), queryType) : [])}
+            onChange={(e) =>
+              setSelected(
+                e.currentTarget.checked
+                  ? keepForQueryType(
+                      props.vantagePoints.map((vp) => vp.display_name),
+                      queryType,
+                    )
+                  : [],
+              )
+            }
             mb={6}
           />
           <SimpleGrid cols={{ base: 1, xs: 2, md: 3 }} spacing={4}>
@@ -110,7 +124,17 @@ export function LookingGlassForm(props: LookingGlassFormProps) {
                         title={QUERY_TYPE_HELP[queryType]}
                         aria-label="Query help"
                         data-testid="term-help"
-                        style={{ display: "inline-flex", alignItems: "center", justifyContent: "center", width: 15, height: 15, borderRadius: "50%", border: "1px solid currentColor", fontSize: 10, cursor: "help" }}
+                        style={{
+                          display: "inline-flex",
+                          alignItems: "center",
+                          justifyContent: "center",
+                          width: 15,
+                          height: 15,
+                          borderRadius: "50%",
+                          border: "1px solid currentColor",
+                          fontSize: 10,
+                          cursor: "help",
+                        }}
                       >
                         ?
                       </span>

@@ -19,7 +19,13 @@ import { useLookingGlassRun } from "./use-lookingglass-run";
 // The interactive table (mantine-react-table) loads after hydration, in its own chunk.
 const ResultsTable = lazy(() => import("./ResultsTable").then((m) => ({ default: m.ResultsTable })));
 
-export function LookingGlassScreen({ page, path, exportPath, currentPage, rna }: {
+export function LookingGlassScreen({
+  page,
+  path,
+  exportPath,
+  currentPage,
+  rna,
+}: {
   page: LookingGlassPageData;
   path: string;
   exportPath: string;
@@ -27,7 +33,12 @@ export function LookingGlassScreen({ page, path, exportPath, currentPage, rna }:
   rna: { rawFlowsEmpty: boolean } | null;
 }) {
   const hydrated = useHydrated();
-  const { run, jobs, progress, submit, reset, abort } = useLookingGlassRun({ initialRun: page.run, initialJobs: page.jobs, vantagePoints: page.vantagePoints, path });
+  const { run, jobs, progress, submit, reset, abort } = useLookingGlassRun({
+    initialRun: page.run,
+    initialJobs: page.jobs,
+    vantagePoints: page.vantagePoints,
+    path,
+  });
   const rows = useMemo(() => flattenRunRows(run), [run]);
   const offline = run.status === "BACKEND_ERROR";
   const started = run.status !== "IDLE";
@@ -37,7 +48,10 @@ export function LookingGlassScreen({ page, path, exportPath, currentPage, rna }:
   const exportSearch = new URLSearchParams(search);
   exportSearch.delete("page");
   if (page.variant === "public") exportSearch.set("variant", "public");
-  const exports = formats.map((format) => ({ label: format === "png" ? "PNG" : `Table (${format})`, href: `${exportPath}?${exportSearch}&format=${format}` }));
+  const exports = formats.map((format) => ({
+    label: format === "png" ? "PNG" : `Table (${format})`,
+    href: `${exportPath}?${exportSearch}&format=${format}`,
+  }));
   const pageHref = (n: number) => {
     const s = new URLSearchParams(state);
     s.set("page", String(n));
@@ -59,7 +73,13 @@ export function LookingGlassScreen({ page, path, exportPath, currentPage, rna }:
         onQueryTypeChange={reset}
       />
       <Group gap="sm" align="center">
-        <ProgressBar value={progress.percent} style={{ flex: 1 }} size="sm" aria-label="Query progress" animated={run.status === "PENDING"} />
+        <ProgressBar
+          value={progress.percent}
+          style={{ flex: 1 }}
+          size="sm"
+          aria-label="Query progress"
+          animated={run.status === "PENDING"}
+        />
         {hydrated && run.status === "PENDING" ? (
           <Button size="compact-xs" variant="default" onClick={abort}>
             Abort
@@ -90,8 +110,18 @@ export function LookingGlassScreen({ page, path, exportPath, currentPage, rna }:
             ) : null}
             {rows.length > 0 ? (
               hydrated ? (
-                <Suspense fallback={<PlainResultsTable rows={rows} variant={page.variant} timezone={page.timezone} page={currentPage} pageHref={pageHref} />}>
-                  <ResultsTable rows={rows} variant={page.variant} timezone={page.timezone} exports={exports} rna={rna ? { ...rna, routerOf } : null} />
+                <Suspense
+                  fallback={
+                    <PlainResultsTable rows={rows} variant={page.variant} timezone={page.timezone} page={currentPage} pageHref={pageHref} />
+                  }
+                >
+                  <ResultsTable
+                    rows={rows}
+                    variant={page.variant}
+                    timezone={page.timezone}
+                    exports={exports}
+                    rna={rna ? { ...rna, routerOf } : null}
+                  />
                 </Suspense>
               ) : (
                 <Stack gap="xs">

@@ -8,7 +8,13 @@
 import { Anchor, Group, Table, Text } from "@mantine/core";
 import { ACTION_COLUMN, cellText, columnHeader, dataColumns, DEFAULT_COLUMNS, PAGE_SIZE, type LookingGlassRow } from "./columns";
 
-export function PlainResultsTable(props: { rows: readonly LookingGlassRow[]; variant: "public" | "private"; timezone: string; page: number; pageHref: (page: number) => string }) {
+export function PlainResultsTable(props: {
+  rows: readonly LookingGlassRow[];
+  variant: "public" | "private";
+  timezone: string;
+  page: number;
+  pageHref: (page: number) => string;
+}) {
   const all = dataColumns(props.variant);
   const columns = all.filter((c) => DEFAULT_COLUMNS.includes(c));
   const pages = Math.max(1, Math.ceil(props.rows.length / PAGE_SIZE));
@@ -32,7 +38,14 @@ export function PlainResultsTable(props: { rows: readonly LookingGlassRow[]; var
                 <Table.Td style={{ verticalAlign: "top" }}>
                   <details data-testid="lg-row-details">
                     <summary style={{ cursor: "pointer", whiteSpace: "nowrap" }}>Details</summary>
-                    <dl style={{ margin: "6px 0 0", display: "grid", gridTemplateColumns: "max-content minmax(8rem, 22rem)", gap: "2px 12px" }}>
+                    <dl
+                      style={{
+                        margin: "6px 0 0",
+                        display: "grid",
+                        gridTemplateColumns: "max-content minmax(8rem, 22rem)",
+                        gap: "2px 12px",
+                      }}
+                    >
                       {all.map((c) => (
                         <div key={c} style={{ display: "contents" }}>
                           <dt style={{ fontWeight: 600 }}>{columnHeader(c, props.timezone)}</dt>
@@ -43,7 +56,10 @@ export function PlainResultsTable(props: { rows: readonly LookingGlassRow[]; var
                   </details>
                 </Table.Td>
                 {columns.map((c) => (
-                  <Table.Td key={c} style={{ verticalAlign: "top", whiteSpace: c === "BGP as_path" ? "normal" : "nowrap", overflowWrap: "anywhere" }}>
+                  <Table.Td
+                    key={c}
+                    style={{ verticalAlign: "top", whiteSpace: c === "BGP as_path" ? "normal" : "nowrap", overflowWrap: "anywhere" }}
+                  >
                     {cellText(row, c, props.timezone)}
                   </Table.Td>
                 ))}

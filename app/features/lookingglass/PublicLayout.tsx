@@ -28,7 +28,15 @@ export function brandedFooterLinks(links: PublicStyle["footerLinks"]): { text: s
   }).filter((l) => l.link !== "#");
 }
 
-export function PublicLayout({ style, asNameOfDeployment, children }: { style: PublicStyle; asNameOfDeployment: string; children: ReactNode }) {
+export function PublicLayout({
+  style,
+  asNameOfDeployment,
+  children,
+}: {
+  style: PublicStyle;
+  asNameOfDeployment: string;
+  children: ReactNode;
+}) {
   const branded = asNameOfDeployment.trim() !== "";
   const year = new Date().getUTCFullYear();
   const fontFamily = style.font === "TeleGroteskNext" ? "TeleGroteskNext, system-ui, sans-serif" : undefined;
@@ -53,7 +61,9 @@ export function PublicLayout({ style, asNameOfDeployment, children }: { style: P
         <Container size="xl">
           <Group gap="md">
             {/* branded_footer: the footer carries the company's logo; otherwise it names the software. */}
-            {!branded && style.brandedFooter && style.companyLogo ? <img src={`data:image/png;base64,${style.companyLogo}`} alt="" height={16} /> : null}
+            {!branded && style.brandedFooter && style.companyLogo ? (
+              <img src={`data:image/png;base64,${style.companyLogo}`} alt="" height={16} />
+            ) : null}
             <Text size="xs" c="dimmed">
               © {year} {branded ? asNameOfDeployment : style.companyName}
               {!branded && !style.brandedFooter ? " · Looking Glass by flowlens" : ""}

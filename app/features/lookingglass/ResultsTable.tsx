@@ -9,7 +9,19 @@ import { Button, Checkbox, Group, Menu, Modal, Stack, Table, Text, Tooltip } fro
 import { MantineReactTable, useMantineReactTable, type MRT_ColumnDef } from "mantine-react-table";
 import { useMemo, useState } from "react";
 import { MESSAGES } from "~/lib/messages";
-import { ACTION_COLUMN, cellText, columnHeader, dataColumns, DEFAULT_COLUMNS, MIN_ROWS, PAGE_SIZE, RNA_COLUMNS, rnaLink, type LookingGlassRow, type RnaColumn } from "./columns";
+import {
+  ACTION_COLUMN,
+  cellText,
+  columnHeader,
+  dataColumns,
+  DEFAULT_COLUMNS,
+  MIN_ROWS,
+  PAGE_SIZE,
+  RNA_COLUMNS,
+  rnaLink,
+  type LookingGlassRow,
+  type RnaColumn,
+} from "./columns";
 
 /** Row height of the dense table, for the minimum height of 20 rows. */
 const ROW_HEIGHT_PX = 34;
@@ -56,14 +68,12 @@ export function ResultsTable(props: ResultsTableProps) {
           </Group>
         ),
       },
-      ...dataColumns(props.variant).map(
-        (c): MRT_ColumnDef<LookingGlassRow> => ({
-          id: c,
-          header: columnHeader(c, props.timezone),
-          accessorFn: (row) => (c === "BGP local_pref" || c === "BGP med" ? Number(row[c] ?? 0) : cellText(row, c, props.timezone)),
-          filterFn: c === "BGP local_pref" || c === "BGP med" ? "equals" : "contains",
-        }),
-      ),
+      ...dataColumns(props.variant).map((c): MRT_ColumnDef<LookingGlassRow> => ({
+        id: c,
+        header: columnHeader(c, props.timezone),
+        accessorFn: (row) => (c === "BGP local_pref" || c === "BGP med" ? Number(row[c] ?? 0) : cellText(row, c, props.timezone)),
+        filterFn: c === "BGP local_pref" || c === "BGP med" ? "equals" : "contains",
+      })),
     ],
     [props.variant, props.rna, props.timezone],
   );
@@ -141,7 +151,15 @@ function RowDetail({ row, variant, timezone }: { row: LookingGlassRow; variant: 
 }
 
 /** The column picker of 'Show in RNA': confirm stays disabled until a column is picked. */
-function RnaDialog({ row, onClose, routerOf }: { row: LookingGlassRow | null; onClose: () => void; routerOf: (vp: string) => string | undefined }) {
+function RnaDialog({
+  row,
+  onClose,
+  routerOf,
+}: {
+  row: LookingGlassRow | null;
+  onClose: () => void;
+  routerOf: (vp: string) => string | undefined;
+}) {
   const [picked, setPicked] = useState<RnaColumn[]>([]);
   const link = row && picked.length ? rnaLink(row, picked, routerOf) : null;
   return (

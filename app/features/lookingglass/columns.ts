@@ -95,8 +95,15 @@ export function flattenResults(results: ResultsByVantagePoint): { rows: LookingG
 /** The table as a sheet for the csv/xls/xlsx writers of the exports. */
 export function resultsSheet(title: string, rows: readonly LookingGlassRow[], variant: "public" | "private", tz = "UTC"): Sheet {
   const columns = dataColumns(variant);
-  const sheetColumns: SheetColumn[] = columns.map((c) => ({ header: columnHeader(c, tz), kind: c === "BGP local_pref" || c === "BGP med" ? "number" : "text" }));
-  return { title, columns: sheetColumns, rows: rows.map((row) => columns.map((c) => (c === "BGP local_pref" || c === "BGP med" ? Number(row[c] ?? 0) : cellText(row, c, tz)))) };
+  const sheetColumns: SheetColumn[] = columns.map((c) => ({
+    header: columnHeader(c, tz),
+    kind: c === "BGP local_pref" || c === "BGP med" ? "number" : "text",
+  }));
+  return {
+    title,
+    columns: sheetColumns,
+    rows: rows.map((row) => columns.map((c) => (c === "BGP local_pref" || c === "BGP med" ? Number(row[c] ?? 0) : cellText(row, c, tz)))),
+  };
 }
 
 /**
@@ -126,7 +133,11 @@ export function rnaFilter(row: LookingGlassRow, column: RnaColumn, routerOf: (va
 }
 
 /** The RNA link for a row and the picked columns (null while none is picked, or none gives a filter). */
-export function rnaLink(row: LookingGlassRow, columns: readonly RnaColumn[], routerOf: (vantagePoint: string) => string | undefined): string | null {
+export function rnaLink(
+  row: LookingGlassRow,
+  columns: readonly RnaColumn[],
+  routerOf: (vantagePoint: string) => string | undefined,
+): string | null {
   const params = new URLSearchParams();
   for (const column of columns) {
     const filter = rnaFilter(row, column, routerOf);

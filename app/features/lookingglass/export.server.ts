@@ -54,9 +54,11 @@ export async function buildLookingGlassExport(
   options: { variant: "public" | "private"; url: URL; request: Request; format: string; user: UserContext | null },
 ): Promise<{ body: Uint8Array<ArrayBuffer> | string; contentType: string; filename: string }> {
   const allowed: readonly string[] = LOOKING_GLASS_EXPORT_FORMATS[options.variant];
-  if (!allowed.includes(options.format)) throw new ExportInputError(`Unsupported export format "${options.format}"; use one of ${allowed.join(", ")}.`);
+  if (!allowed.includes(options.format))
+    throw new ExportInputError(`Unsupported export format "${options.format}"; use one of ${allowed.join(", ")}.`);
   const format = options.format as LookingGlassExportFormat;
-  if (isNetcommandType(parseQueryType(options.url.searchParams.get("queryType")) ?? "AsPathQuery")) throw new ExportInputError(MESSAGES.emptyTableExport);
+  if (isNetcommandType(parseQueryType(options.url.searchParams.get("queryType")) ?? "AsPathQuery"))
+    throw new ExportInputError(MESSAGES.emptyTableExport);
   const page = await loadLookingGlassPage(services, options);
   if (page.termError) throw new ExportInputError(page.termError);
   if (page.vantagePointError) throw new ExportInputError(page.vantagePointError);

@@ -6,7 +6,13 @@
  */
 import { netcommandAccess, requestOwner } from "~/features/netcommand/access.server";
 import type { NetcommandScope } from "~/features/netcommand/targets";
-import { createNetcommandJob, NetcommandInputError, NetcommandLimitError, readNetcommandJob, waitForJob } from "~/features/netcommand/jobs.server";
+import {
+  createNetcommandJob,
+  NetcommandInputError,
+  NetcommandLimitError,
+  readNetcommandJob,
+  waitForJob,
+} from "~/features/netcommand/jobs.server";
 import { runReducer, initialRunState, eventsOfResponse, type RunState } from "~/features/lookingglass/status";
 import { publicQueryLimiter } from "~/features/routing/lookingglass-cache.server";
 import { cachedLookingGlassQuery, LookingGlassInputError, type LookingGlassResult } from "~/features/routing/lookingglass.server";
@@ -20,7 +26,15 @@ import { log } from "~/server/log.server";
 import type { Services } from "~/server/services.server";
 import type { LookingGlassRow } from "./columns";
 import type { NetcommandBlockData } from "./NetcommandResults";
-import { availableQueryTypes, isNetcommandType, JOBS_PARAM, isSubmitted, parseLookingGlassUrl, selectVantagePoints, type LookingGlassUrlState } from "./url-state";
+import {
+  availableQueryTypes,
+  isNetcommandType,
+  JOBS_PARAM,
+  isSubmitted,
+  parseLookingGlassUrl,
+  selectVantagePoints,
+  type LookingGlassUrlState,
+} from "./url-state";
 import { validateTerm } from "./validation";
 
 export const SELECT_VANTAGE_POINT = "Select at least one vantage point.";
@@ -53,7 +67,6 @@ export type LookingGlassPage = {
 /** How long a loader waits for ping/traceroute jobs before answering with what it has (then the page refreshes). */
 export const NETCOMMAND_WAIT_MS = 15_000;
 
-
 /**
  * Whether ping and traceroute are offered: logged-in users need the flag canInvokeNetcommandApi;
  * anonymous visitors of the public page get them when the flag is on for everybody (the same rule
@@ -73,7 +86,10 @@ const screenVantagePoint = (vp: VantagePointJson): ScreenVantagePoint => ({
 });
 
 /** A query's answer as the reducer's finished run (Completed or NoData, with its notices). */
-export function runOfResult(result: Pick<LookingGlassResult, "results" | "results_limit" | "results_maximum">, nameOf: (key: string) => string): RunState<LookingGlassRow> {
+export function runOfResult(
+  result: Pick<LookingGlassResult, "results" | "results_limit" | "results_maximum">,
+  nameOf: (key: string) => string,
+): RunState<LookingGlassRow> {
   let run = runReducer(initialRunState<LookingGlassRow>(), { type: "start" });
   for (const event of eventsOfResponse<LookingGlassRow>(result as never, nameOf)) run = runReducer(run, event);
   return run;
@@ -84,10 +100,23 @@ export async function loadLookingGlassPage(
   options: { variant: LookingGlassVariant; url: URL; request: Request; user: UserContext | null },
 ): Promise<LookingGlassPage> {
   const { variant, url } = options;
-  const [canInvokeNetcommandApi, timezone] = await Promise.all([netcommandAllowed(services, options.user), userTimezone(services, options.user)]);
+  const [canInvokeNetcommandApi, timezone] = await Promise.all([
+    netcommandAllowed(services, options.user),
+    userTimezone(services, options.user),
+  ]);
   const queryTypes = availableQueryTypes(canInvokeNetcommandApi);
   const submitted = isSubmitted(url.searchParams);
-  const base = { variant, canInvokeNetcommandApi, timezone, submitted, termError: null, vantagePointError: null, answeredTerm: null, jobs: [], refreshUrl: null };
+  const base = {
+    variant,
+    canInvokeNetcommandApi,
+    timezone,
+    submitted,
+    termError: null,
+    vantagePointError: null,
+    answeredTerm: null,
+    jobs: [],
+    refreshUrl: null,
+  };
 
   let available: VantagePointJson[];
   try {
@@ -108,7 +137,8 @@ export async function loadLookingGlassPage(
   const termCheck = validateTerm(state.queryType, state.queryTerm);
   if (!termCheck.ok) return { ...page, termError: termCheck.error };
   if (state.selectedVantagePoints.length === 0) return { ...page, vantagePointError: SELECT_VANTAGE_POINT };
-  if (isNetcommandType(state.queryType)) return { ...page, ...(await runNetcommandJobs(services, options, available, state, termCheck.value)) };
+  if (isNetcommandType(state.queryType))
+    return { ...page, ...(await runNetcommandJobs(services, options, available, state, termCheck.value)) };
 
   if (variant === "public") {
     const decision = publicQueryLimiter.take(clientAddress(options.request));
@@ -157,7 +187,8 @@ async function runNetcommandJobs(
   destination: string,
 ): Promise<Pick<LookingGlassPage, "run" | "jobs" | "refreshUrl">> {
   const access = await netcommandAccess(services, options.user);
-  if (!("scope" in access)) return { run: runReducer(pendingRun(), { type: "jobFailed", message: MESSAGES.permissionDenied }), jobs: [], refreshUrl: null };
+  if (!("scope" in access))
+    return { run: runReducer(pendingRun(), { type: "jobFailed", message: MESSAGES.permissionDenied }), jobs: [], refreshUrl: null };
   // The public page runs jobs from public vantage points only, whoever is logged in.
   const scope: NetcommandScope = options.variant === "public" ? { ...access.scope, vantagePoints: "public" } : access.scope;
   const { owner } = requestOwner(options.request, options.user);
@@ -165,7 +196,8 @@ async function runNetcommandJobs(
   let ids: Record<string, string> = {};
   try {
     const known: unknown = JSON.parse(options.url.searchParams.get(JOBS_PARAM) ?? "{}");
-    if (known && typeof known === "object") ids = Object.fromEntries(Object.entries(known).filter(([, v]) => typeof v === "string")) as Record<string, string>;
+    if (known && typeof known === "object")
+      ids = Object.fromEntries(Object.entries(known).filter(([, v]) => typeof v === "string")) as Record<string, string>;
   } catch {
     ids = {};
   }
@@ -173,7 +205,9 @@ async function runNetcommandJobs(
   if (!reading) {
     try {
       const created = await Promise.all(
-        selected.map((vp) => createNetcommandJob(services, { owner, scope, networkElement: vp.key, queryType: state.queryType, targetAddress: destination })),
+        selected.map((vp) =>
+          createNetcommandJob(services, { owner, scope, networkElement: vp.key, queryType: state.queryType, targetAddress: destination }),
+        ),
       );
       ids = Object.fromEntries(selected.map((vp, i) => [vp.display_name, created[i].jobID]));
     } catch (error) {
@@ -186,11 +220,19 @@ async function runNetcommandJobs(
   const views = await Promise.all(
     selected.map(async (vp) => {
       // Jobs named by the URL must belong to this visitor; new ones are theirs by construction.
-      const view = reading ? await readNetcommandJob(services, ids[vp.display_name], owner) : await waitForJob(services, ids[vp.display_name], NETCOMMAND_WAIT_MS);
+      const view = reading
+        ? await readNetcommandJob(services, ids[vp.display_name], owner)
+        : await waitForJob(services, ids[vp.display_name], NETCOMMAND_WAIT_MS);
       return view ?? { state: "FAILURE" as const, result: "Request failed" };
     }),
   );
-  const jobs: NetcommandBlockData[] = selected.map((vp, i) => ({ vantagePoint: vp.display_name, ip: vp.ip, destination, state: views[i].state, result: views[i].result }));
+  const jobs: NetcommandBlockData[] = selected.map((vp, i) => ({
+    vantagePoint: vp.display_name,
+    ip: vp.ip,
+    destination,
+    state: views[i].state,
+    result: views[i].result,
+  }));
   const running = jobs.some((j) => j.state === "PENDING" || j.state === "STARTED" || j.state === "RETRY");
   if (!running) return { run: runReducer(pendingRun(), { type: "commandsDone" }), jobs, refreshUrl: null };
   const next = new URL(options.url);

@@ -32,18 +32,21 @@ export async function loadPublicLookingGlass(request: Request) {
   ]);
   const asNameOfDeployment = settings[0]?.asName ?? "";
   const headers = shareablePage(page) ? { [PAGE_CACHE_HEADER]: PAGE_CACHE_PUBLIC } : undefined;
-  return data({
-    page,
-    style: {
-      companyName: style.companyName,
-      companyLogo: style.companyLogo,
-      font: style.font,
-      brandedFooter: style.brandedFooter,
-      footerLinks: style.footerLinks,
-      colorTertiary: style.colorTertiary,
+  return data(
+    {
+      page,
+      style: {
+        companyName: style.companyName,
+        companyLogo: style.companyLogo,
+        font: style.font,
+        brandedFooter: style.brandedFooter,
+        footerLinks: style.footerLinks,
+        colorTertiary: style.colorTertiary,
+      },
+      asNameOfDeployment,
+      title: asNameOfDeployment.trim() || style.companyName,
+      currentPage: Number(url.searchParams.get("page")) || 1,
     },
-    asNameOfDeployment,
-    title: asNameOfDeployment.trim() || style.companyName,
-    currentPage: Number(url.searchParams.get("page")) || 1,
-  }, { headers });
+    { headers },
+  );
 }

@@ -9,7 +9,17 @@ import { MESSAGES } from "~/lib/messages";
 
 export const PRIVATE_STATUSES = ["Idle", "Pending", "Completed", "NoData", "Aborted", "Failed"] as const;
 export type PrivateStatus = (typeof PRIVATE_STATUSES)[number];
-export const PUBLIC_STATUSES = ["IDLE", "PENDING", "COMPLETED", "FAILED", "ABORTED", "NO_DATA", "NO_RESPONSE", "BACKEND_ERROR", "USER_INACTIVE"] as const;
+export const PUBLIC_STATUSES = [
+  "IDLE",
+  "PENDING",
+  "COMPLETED",
+  "FAILED",
+  "ABORTED",
+  "NO_DATA",
+  "NO_RESPONSE",
+  "BACKEND_ERROR",
+  "USER_INACTIVE",
+] as const;
 export type PublicStatus = (typeof PUBLIC_STATUSES)[number];
 
 export type Variant = "public" | "private";
@@ -88,7 +98,8 @@ function listNames(names: readonly string[]): string {
  * when several were asked and none had data).
  */
 export function noDataMessage(noData: readonly string[], asked: number): string {
-  if (noData.length === asked && asked > 1) return `None of the selected vantage points has data for this search. Try with other parameters.`;
+  if (noData.length === asked && asked > 1)
+    return `None of the selected vantage points has data for this search. Try with other parameters.`;
   if (noData.length === asked) return `No data found for search at ${listNames(noData)}. Try with other parameters.`;
   return `No data found for search at ${listNames(noData)}.`;
 }
@@ -140,7 +151,9 @@ export function runReducer<Row>(state: RunState<Row>, event: RunEvent<Row>): Run
       if (state.status !== "PENDING") return state;
       const noData = state.outcomes.filter((o) => "noData" in o).map((o) => o.vantagePoint);
       if (hasRows(state)) {
-        const notices = noData.length ? [...state.notices, { kind: "warning" as const, message: noDataMessage(noData, state.outcomes.length) }] : state.notices;
+        const notices = noData.length
+          ? [...state.notices, { kind: "warning" as const, message: noDataMessage(noData, state.outcomes.length) }]
+          : state.notices;
         return { ...state, status: "COMPLETED", limit: event.limit ?? null, notices };
       }
       const message = noData.length ? noDataMessage(noData, noData.length) : MESSAGES.noDataForSearch;

@@ -67,7 +67,10 @@ export function rawVantagePointNames(values: string[]): string[] {
 /** The available vantage point a name refers to, or undefined (see the header for the accepted names). */
 export function findVantagePoint<T extends VantagePointRef>(available: readonly T[], name: string): T | undefined {
   const wanted = name.trim();
-  const exact = available.find((vp) => vp.display_name === wanted) ?? available.find((vp) => vp.key === wanted) ?? available.find((vp) => vp.legacy_description === wanted);
+  const exact =
+    available.find((vp) => vp.display_name === wanted) ??
+    available.find((vp) => vp.key === wanted) ??
+    available.find((vp) => vp.legacy_description === wanted);
   if (exact) return exact;
   const byDescription = available.filter((vp) => vp.description === wanted);
   return byDescription.length === 1 ? byDescription[0] : undefined;
@@ -91,9 +94,13 @@ export function keepForQueryType<T>(selected: readonly T[], queryType: QueryType
 }
 
 /** The URL state from search params, against the available vantage points and query types. */
-export function parseLookingGlassUrl(search: URLSearchParams, available: readonly VantagePointRef[], queryTypes: readonly QueryType[]): LookingGlassUrlState {
+export function parseLookingGlassUrl(
+  search: URLSearchParams,
+  available: readonly VantagePointRef[],
+  queryTypes: readonly QueryType[],
+): LookingGlassUrlState {
   const requestedType = parseQueryType(search.get(PARAM.queryType));
-  const queryType = requestedType && queryTypes.includes(requestedType) ? requestedType : queryTypes[0] ?? "AsPathQuery";
+  const queryType = requestedType && queryTypes.includes(requestedType) ? requestedType : (queryTypes[0] ?? "AsPathQuery");
   const selected = keepForQueryType(selectVantagePoints(available, rawVantagePointNames(search.getAll(PARAM.vantagePoints))), queryType);
   return {
     selectedVantagePoints: selected.map((vp) => vp.display_name),

@@ -21,7 +21,8 @@ export type NetcommandBlock = { vantagePoint: string; ip: string; destination: s
 type VantagePoint = VantagePointRef & { router: string; ip: string };
 
 type Reduced = { run: RunState<LookingGlassRow>; jobs: NetcommandBlock[] };
-type Action = { event: RunEvent<LookingGlassRow> } | { jobs: NetcommandBlock[] } | { job: Partial<NetcommandBlock> & { vantagePoint: string } };
+type Action =
+  { event: RunEvent<LookingGlassRow> } | { jobs: NetcommandBlock[] } | { job: Partial<NetcommandBlock> & { vantagePoint: string } };
 
 function reduce(state: Reduced, action: Action): Reduced {
   if ("event" in action) {
@@ -33,11 +34,22 @@ function reduce(state: Reduced, action: Action): Reduced {
 }
 
 const detailOf = (error: unknown) =>
-  error instanceof ApiClientError && error.body && typeof error.body === "object" && "detail" in error.body ? String((error.body as { detail: unknown }).detail) : null;
+  error instanceof ApiClientError && error.body && typeof error.body === "object" && "detail" in error.body
+    ? String((error.body as { detail: unknown }).detail)
+    : null;
 
-export function useLookingGlassRun(options: { initialRun: RunState<LookingGlassRow>; initialJobs: NetcommandBlock[]; vantagePoints: readonly VantagePoint[]; path: string }) {
+export function useLookingGlassRun(options: {
+  initialRun: RunState<LookingGlassRow>;
+  initialJobs: NetcommandBlock[];
+  vantagePoints: readonly VantagePoint[];
+  path: string;
+}) {
   const [state, dispatch] = useReducer(reduce, { run: options.initialRun, jobs: options.initialJobs });
-  const [progress, setProgress] = useState<Progress>(options.initialRun.status === "COMPLETED" || options.initialRun.status === "NO_DATA" ? { ...IDLE_PROGRESS, percent: 100 } : IDLE_PROGRESS);
+  const [progress, setProgress] = useState<Progress>(
+    options.initialRun.status === "COMPLETED" || options.initialRun.status === "NO_DATA"
+      ? { ...IDLE_PROGRESS, percent: 100 }
+      : IDLE_PROGRESS,
+  );
   // The server's notices are on the page already; only the browser's own runs become toasts.
   const shownNotices = useRef(options.initialRun.notices.length);
   const client = useRef(createApiClient());
@@ -68,7 +80,11 @@ export function useLookingGlassRun(options: { initialRun: RunState<LookingGlassR
   const event = (e: RunEvent<LookingGlassRow>) => dispatch({ event: e });
 
   const failed = (error: unknown) => {
-    if (error instanceof ApiClientError && error.status === 403 && (error.body as { exception_code?: string } | undefined)?.exception_code === "not_authenticated") {
+    if (
+      error instanceof ApiClientError &&
+      error.status === 403 &&
+      (error.body as { exception_code?: string } | undefined)?.exception_code === "not_authenticated"
+    ) {
       event({ type: "inactive", message: MESSAGES.sessionExpired });
     } else if (error instanceof ApiClientError) {
       event({ type: "error", message: detailOf(error) ?? MESSAGES.unknownError });
@@ -91,10 +107,16 @@ export function useLookingGlassRun(options: { initialRun: RunState<LookingGlassR
         return runNetcommands(id, form, selected);
       }
       try {
-        const response = await client.current.request<{ results: Record<string, LookingGlassRow[] | string>; results_limit: number | null; results_maximum: number | null }>(
-          "api/lookingglass/",
-          { method: "POST", body: { queryTerm: form.queryTerm.trim(), queryType: form.queryType, vantagePoints: selected.map((vp) => vp.key) }, throwErrors: true, requestId: null },
-        );
+        const response = await client.current.request<{
+          results: Record<string, LookingGlassRow[] | string>;
+          results_limit: number | null;
+          results_maximum: number | null;
+        }>("api/lookingglass/", {
+          method: "POST",
+          body: { queryTerm: form.queryTerm.trim(), queryType: form.queryType, vantagePoints: selected.map((vp) => vp.key) },
+          throwErrors: true,
+          requestId: null,
+        });
         if (id !== runId.current) return;
         const nameOf = (key: string) => options.vantagePoints.find((vp) => vp.key === key)?.display_name ?? key;
         for (const e of eventsOfResponse<LookingGlassRow>(response, nameOf)) event(e);

@@ -30,7 +30,10 @@ export const NETCOMMAND_FLAG = "canInvokeNetcommandApi";
 export type NetcommandAccess = { scope: NetcommandScope } | { denied: "not_authenticated" | "permission_denied" | "consent_required" };
 
 async function flagEnabledForAll(services: Pick<Services, "pg">): Promise<boolean> {
-  const [row] = await services.pg.db.select({ on: featureFlags.enabledForAll }).from(featureFlags).where(eq(featureFlags.name, NETCOMMAND_FLAG));
+  const [row] = await services.pg.db
+    .select({ on: featureFlags.enabledForAll })
+    .from(featureFlags)
+    .where(eq(featureFlags.name, NETCOMMAND_FLAG));
   return row?.on ?? false;
 }
 

@@ -10,7 +10,13 @@
  */
 import { EventEmitter } from "node:events";
 import { and, asc, eq, inArray, isNull, lt, lte, or, sql } from "drizzle-orm";
-import { NETCOMMAND_QUERY_TYPES, netcommandJobs, vantagePoints, type NetcommandJobState, type NetcommandQueryType } from "~db/postgres/schema";
+import {
+  NETCOMMAND_QUERY_TYPES,
+  netcommandJobs,
+  vantagePoints,
+  type NetcommandJobState,
+  type NetcommandQueryType,
+} from "~db/postgres/schema";
 import type { Db } from "~/server/postgres.server";
 import type { Services } from "~/server/services.server";
 import { checkNetcommandLimits } from "./limits.server";
@@ -166,7 +172,12 @@ const isFinal = (state: NetcommandJobState) => state === "SUCCESS" || state === 
  * (null when it does not exist). For callers that answer in one response, such as the Looking
  * Glass page without JavaScript right after creating the job; ownership is the caller's concern.
  */
-export async function waitForJob(stores: Pick<Services, "pg">, id: string, timeoutMs: number, pollIntervalMs = 250): Promise<NetcommandJobView | null> {
+export async function waitForJob(
+  stores: Pick<Services, "pg">,
+  id: string,
+  timeoutMs: number,
+  pollIntervalMs = 250,
+): Promise<NetcommandJobView | null> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const row = await loadJob(stores.pg.db, id);
@@ -209,11 +220,17 @@ export async function claimNextJob(db: Db, workerId: string, now = new Date()): 
  * the first attempt, FAILURE with the reason otherwise. Only the worker holding the job writes:
  * a job taken over after looking stale is not overwritten by the late original.
  */
-export async function finishJob(db: Db, job: Pick<NetcommandJobRow, "id" | "attempts" | "workerId">, outcome: CommandOutcome, now = new Date()): Promise<NetcommandJobState> {
+export async function finishJob(
+  db: Db,
+  job: Pick<NetcommandJobRow, "id" | "attempts" | "workerId">,
+  outcome: CommandOutcome,
+  now = new Date(),
+): Promise<NetcommandJobState> {
   const mine = and(eq(netcommandJobs.id, job.id), eq(netcommandJobs.state, "STARTED"), eq(netcommandJobs.workerId, job.workerId ?? ""));
   let values: Partial<typeof netcommandJobs.$inferInsert>;
   if (outcome.ok) values = { state: "SUCCESS", result: outcome.output, finishedAt: now };
-  else if (outcome.transient && job.attempts < MAX_ATTEMPTS) values = { state: "RETRY", result: outcome.message, notBefore: new Date(now.getTime() + RETRY_DELAY_MS) };
+  else if (outcome.transient && job.attempts < MAX_ATTEMPTS)
+    values = { state: "RETRY", result: outcome.message, notBefore: new Date(now.getTime() + RETRY_DELAY_MS) };
   else values = { state: "FAILURE", result: outcome.message, finishedAt: now };
   await db.update(netcommandJobs).set(values).where(mine);
   return values.state!;
@@ -244,5 +261,7 @@ export const JOB_RETENTION_MS = 24 * 60 * 60 * 1000;
 export async function deleteOldJobs(db: Db, now = new Date()): Promise<void> {
   await db
     .delete(netcommandJobs)
-    .where(and(inArray(netcommandJobs.state, ["SUCCESS", "FAILURE"]), lt(netcommandJobs.createdAt, new Date(now.getTime() - JOB_RETENTION_MS))));
+    .where(
+      and(inArray(netcommandJobs.state, ["SUCCESS", "FAILURE"]), lt(netcommandJobs.createdAt, new Date(now.getTime() - JOB_RETENTION_MS))),
+    );
 }

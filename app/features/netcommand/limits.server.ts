@@ -34,7 +34,10 @@ export async function checkNetcommandLimits(db: Db, owner: LimitOwner, now = new
       : and(isNull(netcommandJobs.ownerUserId), eq(netcommandJobs.clientAddress, owner.clientAddress));
   const since = new Date(now.getTime() - NETCOMMAND_LIMITS.windowMs);
   const [[running], recent] = await Promise.all([
-    db.select({ n: count() }).from(netcommandJobs).where(and(mine, inArray(netcommandJobs.state, [...UNFINISHED]))),
+    db
+      .select({ n: count() })
+      .from(netcommandJobs)
+      .where(and(mine, inArray(netcommandJobs.state, [...UNFINISHED]))),
     db
       .select({ createdAt: netcommandJobs.createdAt })
       .from(netcommandJobs)

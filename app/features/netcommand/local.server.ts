@@ -51,7 +51,10 @@ export async function runLocalCommand(
   if (!command) return { ok: false, message: MESSAGES.invalidIpAddress, transient: false };
   const tool = LOCAL_TOOLS[queryType];
   const timeoutMs = options.timeoutMs ?? tool.timeoutMs;
-  const outcome = await runProcess(options.spawn ?? defaultSpawn, command.file, command.args, { timeoutMs, maxOutputBytes: MAX_OUTPUT_BYTES });
+  const outcome = await runProcess(options.spawn ?? defaultSpawn, command.file, command.args, {
+    timeoutMs,
+    maxOutputBytes: MAX_OUTPUT_BYTES,
+  });
   switch (outcome.kind) {
     case "missing":
       return { ok: false, message: `${tool.file} is not installed on the server (install ${tool.pkg}).`, transient: false };
@@ -59,7 +62,11 @@ export async function runLocalCommand(
       // e.g. EAGAIN when the process table is full: worth one more try.
       return { ok: false, message: `${tool.file} could not be started: ${outcome.message}`, transient: true };
     case "timeout":
-      return { ok: false, message: `${tool.file} did not finish within ${Math.round(timeoutMs / 1000)} s.\n${outcome.output}`.trimEnd(), transient: false };
+      return {
+        ok: false,
+        message: `${tool.file} did not finish within ${Math.round(timeoutMs / 1000)} s.\n${outcome.output}`.trimEnd(),
+        transient: false,
+      };
     case "exited": {
       const output = outcome.output + (outcome.truncated ? outputCutNote : "");
       // ping exits with 1 when no reply came: a valid answer ("100% packet loss"), not a failure.

@@ -27,7 +27,12 @@ export function runProcess(spawn: SpawnFn, file: string, args: readonly string[]
         shell: false,
         stdio: ["ignore", "pipe", "pipe"],
         // A fixed locale: the output is shown to users and read by tests ("0% packet loss").
-        env: { NODE_ENV: process.env.NODE_ENV, PATH: process.env.PATH ?? "/usr/local/bin:/usr/bin:/bin:/usr/sbin:/sbin", LC_ALL: "C", LANG: "C" },
+        env: {
+          NODE_ENV: process.env.NODE_ENV,
+          PATH: process.env.PATH ?? "/usr/local/bin:/usr/bin:/bin:/usr/sbin:/sbin",
+          LC_ALL: "C",
+          LANG: "C",
+        },
       });
     } catch (error) {
       resolve(spawnFailure(error));

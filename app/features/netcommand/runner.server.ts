@@ -29,9 +29,15 @@ export type RunnerOptions = {
 export const RUNNER_DEFAULTS = { concurrency: 4, pollIntervalMs: 1_000, maintenanceIntervalMs: 30_000 } as const;
 
 /** Runs a job's command from its vantage point: over SSH when NETCOMMAND_SSH names it, else on this server. */
-export function executeJob(config: Pick<AppConfig, "NETCOMMAND_SSH">, job: Pick<NetcommandJobRow, "vantagePoint" | "queryType" | "targetAddress">, spawn?: SpawnFn): Promise<CommandOutcome> {
+export function executeJob(
+  config: Pick<AppConfig, "NETCOMMAND_SSH">,
+  job: Pick<NetcommandJobRow, "vantagePoint" | "queryType" | "targetAddress">,
+  spawn?: SpawnFn,
+): Promise<CommandOutcome> {
   const ssh = config.NETCOMMAND_SSH[job.vantagePoint];
-  return ssh ? runSshCommand(ssh, job.queryType, job.targetAddress, { spawn }) : runLocalCommand(job.queryType, job.targetAddress, { spawn });
+  return ssh
+    ? runSshCommand(ssh, job.queryType, job.targetAddress, { spawn })
+    : runLocalCommand(job.queryType, job.targetAddress, { spawn });
 }
 
 export class NetcommandRunner {
@@ -108,7 +114,11 @@ export class NetcommandRunner {
     try {
       outcome = await executeJob(this.services.config, job, this.options.spawn);
     } catch (error) {
-      outcome = { ok: false, message: `The command could not be run: ${error instanceof Error ? error.message : String(error)}`, transient: false };
+      outcome = {
+        ok: false,
+        message: `The command could not be run: ${error instanceof Error ? error.message : String(error)}`,
+        transient: false,
+      };
     }
     try {
       await finishJob(this.services.pg.db, job, outcome);

@@ -18,7 +18,12 @@ export const SSH_TIMEOUT_MS = 90_000;
 const SSH_CONNECTION_FAILED = 255;
 
 /** The router CLI command: Junos or Cisco IOS XR syntax, 4 pings or 20 hops with 2 s per probe, no DNS. */
-export function routerCommand(vendor: NetcommandSshTarget["vendor"], queryType: NetcommandQueryType, address: IpAddress, text: string): string {
+export function routerCommand(
+  vendor: NetcommandSshTarget["vendor"],
+  queryType: NetcommandQueryType,
+  address: IpAddress,
+  text: string,
+): string {
   const six = address.version === 6;
   if (vendor === "juniper") {
     return queryType === "PingQuery"
@@ -34,13 +39,18 @@ export function routerCommand(vendor: NetcommandSshTarget["vendor"], queryType: 
 export function sshArgs(target: NetcommandSshTarget, remoteCommand: string): string[] {
   return [
     "-T",
-    "-o", "BatchMode=yes",
-    "-o", `ConnectTimeout=${SSH_CONNECT_TIMEOUT_S}`,
-    "-o", "StrictHostKeyChecking=yes",
+    "-o",
+    "BatchMode=yes",
+    "-o",
+    `ConnectTimeout=${SSH_CONNECT_TIMEOUT_S}`,
+    "-o",
+    "StrictHostKeyChecking=yes",
     ...(target.knownHostsFile ? ["-o", `UserKnownHostsFile=${target.knownHostsFile}`] : []),
     ...(target.identityFile ? ["-i", target.identityFile, "-o", "IdentitiesOnly=yes"] : []),
-    "-p", String(target.port),
-    "-l", target.user,
+    "-p",
+    String(target.port),
+    "-l",
+    target.user,
     "--",
     target.host,
     remoteCommand,
@@ -64,11 +74,19 @@ export async function runSshCommand(
     case "error":
       return { ok: false, message: `ssh could not be started: ${outcome.message}`, transient: true };
     case "timeout":
-      return { ok: false, message: `The router did not answer within ${Math.round(timeoutMs / 1000)} s.\n${outcome.output}`.trimEnd(), transient: false };
+      return {
+        ok: false,
+        message: `The router did not answer within ${Math.round(timeoutMs / 1000)} s.\n${outcome.output}`.trimEnd(),
+        transient: false,
+      };
     case "exited": {
       if (outcome.code === SSH_CONNECTION_FAILED) {
         // Unreachable router or a refused login: possibly passing, so the job is retried once.
-        return { ok: false, message: `Could not connect to the router ${target.host} over SSH.\n${outcome.output}`.trimEnd(), transient: true };
+        return {
+          ok: false,
+          message: `Could not connect to the router ${target.host} over SSH.\n${outcome.output}`.trimEnd(),
+          transient: true,
+        };
       }
       const output = outcome.output + (outcome.truncated ? outputCutNote : "");
       if (outcome.code === 0) return { ok: true, output };

@@ -61,7 +61,11 @@ const inNetwork = (address: IpAddress, network: IpNetwork) =>
 const v4 = (value: bigint): IpAddress => ({ version: 4, value: value & 0xffffffffn });
 
 /** IPv6 forms that carry an IPv4 address: the prefix, and where the IPv4 address sits. */
-type Wrapper = { network: IpNetwork; embedded: (value: bigint) => IpAddress[]; /** false: deprecated, never routed, refused whatever it carries */ routed: boolean };
+type Wrapper = {
+  network: IpNetwork;
+  embedded: (value: bigint) => IpAddress[];
+  /** false: deprecated, never routed, refused whatever it carries */ routed: boolean;
+};
 const WRAPPERS: Wrapper[] = [
   { network: parse("::ffff:0:0/96"), embedded: (value) => [v4(value)], routed: true }, // IPv4-mapped
   { network: parse("::/96"), embedded: (value) => [v4(value)], routed: false }, // IPv4-compatible (also :: and ::1)
@@ -110,7 +114,8 @@ export function checkNetcommandTarget(raw: unknown, allowedInternalRanges: reado
   if (typeof raw !== "string") return { ok: false, error: MESSAGES.invalidIpAddress };
   const term = normalizeAddressTerm(raw);
   if (!term.ok) return term;
-  if (!isPublicTarget(term.address) && !inAllowedRange(term.address, allowedInternalRanges)) return { ok: false, error: NON_PUBLIC_TARGET_REFUSED };
+  if (!isPublicTarget(term.address) && !inAllowedRange(term.address, allowedInternalRanges))
+    return { ok: false, error: NON_PUBLIC_TARGET_REFUSED };
   return term;
 }
 

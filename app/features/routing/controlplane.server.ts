@@ -84,7 +84,13 @@ export async function controlPlaneQuery(
   if (!parsed.ok) throw new LookingGlassInputError(parsed.error, "queryTerm");
   if (options.endDate < options.startDate) throw new LookingGlassInputError("The end date is before the start date.", "endDate");
   const limit = options.limit ?? CONTROL_PLANE_RESULTS_LIMIT;
-  const { query, params } = controlPlaneSql({ match: parsed.match, start: options.startDate, end: options.endDate, limit, table: options.table });
+  const { query, params } = controlPlaneSql({
+    match: parsed.match,
+    start: options.startDate,
+    end: options.endDate,
+    limit,
+    table: options.table,
+  });
   const rs = await stores.ch.client.query({ query, query_params: params, format: "JSONEachRow" });
   const rows = await rs.json<ControlPlaneDbRow>();
   const found = rows.length ? Number(rows[0].total) : 0;

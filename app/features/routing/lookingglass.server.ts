@@ -49,11 +49,15 @@ export class LookingGlassInputError extends Error {
 /** Whether anonymous visitors may use the Looking Glass: the public-lg deployment, or the site setting. */
 export async function publicLookingGlassEnabled(services: Pick<Services, "pg" | "config">): Promise<boolean> {
   if (services.config.APP_VARIANT === "public-lg") return true;
-  const [row] = await services.pg.db.select({ enabled: siteSettings.publicLookingGlassEnabled }).from(siteSettings).where(eq(siteSettings.id, 1));
+  const [row] = await services.pg.db
+    .select({ enabled: siteSettings.publicLookingGlassEnabled })
+    .from(siteSettings)
+    .where(eq(siteSettings.id, 1));
   return row?.enabled ?? false;
 }
 
-export type LookingGlassAccess = { variant: LookingGlassVariant } | { denied: "not_authenticated" | "permission_denied" | "consent_required" };
+export type LookingGlassAccess =
+  { variant: LookingGlassVariant } | { denied: "not_authenticated" | "permission_denied" | "consent_required" };
 
 /**
  * Which variant a caller gets (spec §6): the private one for logged-in users with
@@ -161,7 +165,12 @@ export async function cachedLookingGlassQuery(
   options: { variant: LookingGlassVariant; queryType: string; queryTerm: string; vantagePoints: string[] },
 ): Promise<LookingGlassResult & { cached: boolean }> {
   if (options.variant !== "public") return { ...(await runLookingGlassQuery(stores, options)), cached: false };
-  const key = queryCacheKey({ variant: options.variant, queryType: options.queryType, term: options.queryTerm.trim(), vantagePoints: options.vantagePoints.map((v) => v.trim()) });
+  const key = queryCacheKey({
+    variant: options.variant,
+    queryType: options.queryType,
+    term: options.queryTerm.trim(),
+    vantagePoints: options.vantagePoints.map((v) => v.trim()),
+  });
   const hit = publicQueryCache.get(key) as LookingGlassResult | undefined;
   if (hit) return { ...hit, cached: true };
   const result = await runLookingGlassQuery(stores, options);

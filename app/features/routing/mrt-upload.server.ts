@@ -79,7 +79,8 @@ export async function handleMrtUpload(request: Request, services: Pick<Services,
     if (!vantagePoint) throw new UploadProblem("Choose a vantage point.");
     if (!filename) throw new UploadProblem("Choose an MRT file to upload.");
     const summary = await importMrt(services, { vantagePoint, source: Readable.from(data), fileName: filename });
-    if (summary.records === 0 && summary.stoppedEarly === null) result = { summary: null, error: `${filename} holds no MRT records (empty file?).` };
+    if (summary.records === 0 && summary.stoppedEarly === null)
+      result = { summary: null, error: `${filename} holds no MRT records (empty file?).` };
     else result = { summary, error: null };
     return filename;
   };
@@ -99,7 +100,12 @@ export async function handleMrtUpload(request: Request, services: Pick<Services,
     if (sizeProblem) return { summary: null, error: sizeProblem.message, status: sizeProblem.status };
     // Not from reading a part: the multipart framing itself is broken.
     if (!handlerFailed) return { summary: null, error: BODY_TEXTS.unreadableForm, status: 400 };
-    if (error instanceof UploadProblem || error instanceof UnknownVantagePointError || error instanceof MrtFormatError || error instanceof DecompressionError) {
+    if (
+      error instanceof UploadProblem ||
+      error instanceof UnknownVantagePointError ||
+      error instanceof MrtFormatError ||
+      error instanceof DecompressionError
+    ) {
       return { summary: null, error: error.message };
     }
     throw error;

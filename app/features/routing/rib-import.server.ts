@@ -150,7 +150,8 @@ export async function importMrt(
           noteError(record.message);
           break;
       }
-      if (options.onProgress && summary.records % 1000 === 0) options.onProgress({ records: summary.records, rows: summary.announcements + summary.withdrawals, bytesDecoded });
+      if (options.onProgress && summary.records % 1000 === 0)
+        options.onProgress({ records: summary.records, rows: summary.announcements + summary.withdrawals, bytesDecoded });
     }
   } catch (error) {
     // Nothing decoded at all (not MRT, or cut inside the first record): a plain failure.

@@ -58,12 +58,23 @@ export function parseRibQuery(queryType: RibQueryType, rawTerm: string): ParsedR
   const { version, value, length } = network;
   if (!network.hasLength) {
     const candidates = new Set<string>();
-    for (let len = 0; len <= ADDRESS_BITS[version]; len++) candidates.add(toIpv6Column({ version, value: networkAddress(version, value, len) }));
-    return { ok: true, match: { kind: "address", version, address: toIpv6Column(network), candidates: [...candidates] }, term: formatNetwork(network) };
+    for (let len = 0; len <= ADDRESS_BITS[version]; len++)
+      candidates.add(toIpv6Column({ version, value: networkAddress(version, value, len) }));
+    return {
+      ok: true,
+      match: { kind: "address", version, address: toIpv6Column(network), candidates: [...candidates] },
+      term: formatNetwork(network),
+    };
   }
   return {
     ok: true,
-    match: { kind: "prefix", version, low: toIpv6Column(network), high: toIpv6Column({ version, value: lastAddress(version, value, length) }), length },
+    match: {
+      kind: "prefix",
+      version,
+      low: toIpv6Column(network),
+      high: toIpv6Column({ version, value: lastAddress(version, value, length) }),
+      length,
+    },
     term: formatNetwork(network),
   };
 }
@@ -182,7 +193,13 @@ export type ControlPlaneDbRow = {
  * (the history of each table's best match would hide the changes that matter). An AS path pattern
  * applies to announcements only: a withdrawal carries no path.
  */
-export function controlPlaneSql(options: { match: RibMatch; start: number; end: number; limit: number; table?: ControlPlaneTableQuery }): Sql {
+export function controlPlaneSql(options: {
+  match: RibMatch;
+  start: number;
+  end: number;
+  limit: number;
+  table?: ControlPlaneTableQuery;
+}): Sql {
   const { key, row, params } = matchConditions(options.match);
   const table = tableClauses(options.table ?? { sort: "timestamp", order: "desc" });
   const rowCondition = [options.match.kind === "asPath" ? `is_withdrawn = 0 AND ${row}` : row, ...table.conditions].join(" AND ");

@@ -28,7 +28,10 @@ type VantagePointRow = typeof vantagePoints.$inferSelect;
  * Display names (spec §3): public 'City, Country', with " 1", " 2", … (in id order) when several
  * listed vantage points share the city; private 'Router City, Country'.
  */
-export function displayNames(rows: Pick<VantagePointRow, "id" | "city" | "country" | "router">[], variant: LookingGlassVariant): Map<number, string> {
+export function displayNames(
+  rows: Pick<VantagePointRow, "id" | "city" | "country" | "router">[],
+  variant: LookingGlassVariant,
+): Map<number, string> {
   const names = new Map<number, string>();
   if (variant === "private") {
     for (const row of rows) names.set(row.id, `${row.router} ${row.city}, ${row.country}`);
@@ -46,7 +49,10 @@ export function displayNames(rows: Pick<VantagePointRow, "id" | "city" | "countr
 }
 
 /** The vantage points a variant may query, in id order, with their display names. */
-export async function listVantagePoints(stores: Pick<Services, "pg">, options: { variant: LookingGlassVariant }): Promise<VantagePointJson[]> {
+export async function listVantagePoints(
+  stores: Pick<Services, "pg">,
+  options: { variant: LookingGlassVariant },
+): Promise<VantagePointJson[]> {
   const query = stores.pg.db.select().from(vantagePoints);
   const rows = await (options.variant === "public" ? query.where(eq(vantagePoints.isPublic, true)) : query).orderBy(asc(vantagePoints.id));
   const names = displayNames(rows, options.variant);
@@ -69,7 +75,10 @@ export async function listVantagePoints(stores: Pick<Services, "pg">, options: {
  * names (private ones included, for the public variant: their existence is not revealed) are
  * returned as `unknown`.
  */
-export function resolveVantagePoints(available: VantagePointJson[], requested: string[]): { selected: VantagePointJson[]; unknown: string[] } {
+export function resolveVantagePoints(
+  available: VantagePointJson[],
+  requested: string[],
+): { selected: VantagePointJson[]; unknown: string[] } {
   if (requested.length === 1 && requested[0] === "all") return { selected: available, unknown: [] };
   const selected = new Map<string, VantagePointJson>();
   const unknown: string[] = [];

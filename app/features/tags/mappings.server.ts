@@ -17,7 +17,6 @@ import type { UserContext } from "~/server/auth/user-context.server";
 import type { Db } from "~/server/postgres.server";
 import { MAPPING_LAYERS, mappingLayerName, USER_LAYER, type MappingLayer, type MappingModel } from "./mapping-model";
 
-
 export type MappingRow = { objectId: string; layer: number; name: string | null; color: string | null; own: boolean };
 
 export type EffectiveMapping = { name: string | null; color: string | null; nameLayer: number | null; colorLayer: number | null };
@@ -27,15 +26,28 @@ export function effectiveMapping(rows: readonly Pick<MappingRow, "layer" | "name
   const ordered = [...rows].sort((a, b) => b.layer - a.layer);
   const named = ordered.find((r) => r.name !== null && r.name !== "");
   const coloured = ordered.find((r) => r.color !== null && r.color !== "");
-  return { name: named?.name ?? null, color: coloured?.color ?? null, nameLayer: named?.layer ?? null, colorLayer: coloured?.layer ?? null };
+  return {
+    name: named?.name ?? null,
+    color: coloured?.color ?? null,
+    nameLayer: named?.layer ?? null,
+    colorLayer: coloured?.layer ?? null,
+  };
 }
 
 /** The rows a user sees: the shared layers and their own user-layer row (never another user's). */
 const visibleTo = (user: Pick<UserContext, "id">) =>
-  or(and(isNull(mappings.ownerUserId), inArray(mappings.layer, [MAPPING_LAYERS.base, MAPPING_LAYERS.product, MAPPING_LAYERS.site])), and(eq(mappings.layer, USER_LAYER), eq(mappings.ownerUserId, user.id)));
+  or(
+    and(isNull(mappings.ownerUserId), inArray(mappings.layer, [MAPPING_LAYERS.base, MAPPING_LAYERS.product, MAPPING_LAYERS.site])),
+    and(eq(mappings.layer, USER_LAYER), eq(mappings.ownerUserId, user.id)),
+  );
 
 /** The visible mapping rows of some objects of a model, lowest layer first. */
-export async function mappingRows(db: Db, user: Pick<UserContext, "id">, model: MappingModel, objectIds: readonly string[]): Promise<MappingRow[]> {
+export async function mappingRows(
+  db: Db,
+  user: Pick<UserContext, "id">,
+  model: MappingModel,
+  objectIds: readonly string[],
+): Promise<MappingRow[]> {
   if (!objectIds.length) return [];
   const rows = await db
     .select({ objectId: mappings.objectId, layer: mappings.layer, name: mappings.name, color: mappings.color, owner: mappings.ownerUserId })
@@ -46,7 +58,12 @@ export async function mappingRows(db: Db, user: Pick<UserContext, "id">, model: 
 }
 
 /** Effective name and colour per object (objects without any visible row are left out). */
-export async function effectiveMappings(db: Db, user: Pick<UserContext, "id">, model: MappingModel, objectIds: readonly string[]): Promise<Map<string, EffectiveMapping>> {
+export async function effectiveMappings(
+  db: Db,
+  user: Pick<UserContext, "id">,
+  model: MappingModel,
+  objectIds: readonly string[],
+): Promise<Map<string, EffectiveMapping>> {
   const byObject = new Map<string, MappingRow[]>();
   for (const row of await mappingRows(db, user, model, objectIds)) byObject.set(row.objectId, [...(byObject.get(row.objectId) ?? []), row]);
   return new Map([...byObject].map(([id, rows]) => [id, effectiveMapping(rows)]));
@@ -66,12 +83,20 @@ export async function describeMapping(db: Db, user: Pick<UserContext, "id">, mod
 /** Layers 0, 10 and 20 are shared: staff and superusers only. A 403 otherwise. */
 export function assertMayWriteLayer(user: Pick<UserContext, "isStaff" | "isSuperuser">, layer: MappingLayer): void {
   if (layer === USER_LAYER || user.isStaff || user.isSuperuser) return;
-  throw new ApiProblem(403, { detail: `${MESSAGES.permissionDenied} Only staff can change the ${mappingLayerName(layer)} layer (${layer}); your own layer is ${USER_LAYER}.`, exception_code: "permission_denied" });
+  throw new ApiProblem(403, {
+    detail: `${MESSAGES.permissionDenied} Only staff can change the ${mappingLayerName(layer)} layer (${layer}); your own layer is ${USER_LAYER}.`,
+    exception_code: "permission_denied",
+  });
 }
 
 const ownerOf = (user: Pick<UserContext, "id">, layer: MappingLayer) => (layer === USER_LAYER ? user.id : null);
 const rowOf = (model: MappingModel, objectId: string, layer: MappingLayer, owner: number | null) =>
-  and(eq(mappings.model, model), eq(mappings.objectId, objectId), eq(mappings.layer, layer), owner === null ? isNull(mappings.ownerUserId) : eq(mappings.ownerUserId, owner));
+  and(
+    eq(mappings.model, model),
+    eq(mappings.objectId, objectId),
+    eq(mappings.layer, layer),
+    owner === null ? isNull(mappings.ownerUserId) : eq(mappings.ownerUserId, owner),
+  );
 
 /** Creates or replaces the row of one layer (the user's own row for layer 30). */
 export async function putMapping(
@@ -86,7 +111,10 @@ export async function putMapping(
   await db
     .insert(mappings)
     .values({ model: input.model, objectId: input.objectId, layer: input.layer, ownerUserId: owner, name: input.name, color: input.color })
-    .onConflictDoUpdate({ target: [mappings.model, mappings.objectId, mappings.layer, mappings.ownerUserId], set: { name: input.name, color: input.color } });
+    .onConflictDoUpdate({
+      target: [mappings.model, mappings.objectId, mappings.layer, mappings.ownerUserId],
+      set: { name: input.name, color: input.color },
+    });
 }
 
 /** Removes the row of one layer; false when there was none. */
@@ -96,7 +124,10 @@ export async function deleteMapping(
   input: { model: MappingModel; objectId: string; layer: MappingLayer },
 ): Promise<boolean> {
   assertMayWriteLayer(user, input.layer);
-  const deleted = await db.delete(mappings).where(rowOf(input.model, input.objectId, input.layer, ownerOf(user, input.layer))).returning({ id: mappings.id });
+  const deleted = await db
+    .delete(mappings)
+    .where(rowOf(input.model, input.objectId, input.layer, ownerOf(user, input.layer)))
+    .returning({ id: mappings.id });
   return deleted.length > 0;
 }
 

@@ -31,7 +31,10 @@ export const mappingLayerQuerySchema = z.object({
   priority: z
     .string()
     .trim()
-    .refine((p) => /^\d{1,3}$/.test(p) && isMappingLayer(Number(p)), "priority must be one of 0 (base), 10 (product), 20 (site), 30 (user).")
+    .refine(
+      (p) => /^\d{1,3}$/.test(p) && isMappingLayer(Number(p)),
+      "priority must be one of 0 (base), 10 (product), 20 (site), 30 (user).",
+    )
     .transform((p) => Number(p) as MappingLayer),
 });
 

@@ -40,7 +40,11 @@ export async function tagGroupsForDimension(db: Db, user: UserContext, version: 
 export async function tagValuesFor(db: Db, user: UserContext, version: number, body: { dimension: string; id: string | number }) {
   const dimension = requireDimension(user, version, body.dimension, "dimension");
   const ref = parseValuesId(body.id);
-  if (!ref) throw new ApiProblem(400, { detail: "Invalid request body.", errors: [{ field: "id", message: "id must be a tag id or group:<id>." }] });
+  if (!ref)
+    throw new ApiProblem(400, {
+      detail: "Invalid request body.",
+      errors: [{ field: "id", message: "id must be a tag id or group:<id>." }],
+    });
   const object = (await loadTagObjects(db, user, [ref])).get(formatTagReference(ref));
   const what = ref.type === "TAG" ? "tag" : "tag group";
   if (!object) throw new ApiProblem(404, { detail: `Unknown ${what} ${ref.id}.` });
@@ -48,7 +52,9 @@ export async function tagValuesFor(db: Db, user: UserContext, version: number, b
   if (object.kind !== kind) {
     throw new ApiProblem(400, {
       detail: "Invalid request body.",
-      errors: [{ field: "id", message: `The ${what} "${object.name}" holds ${object.kind} values and cannot filter ${dimension} (${kind}).` }],
+      errors: [
+        { field: "id", message: `The ${what} "${object.name}" holds ${object.kind} values and cannot filter ${dimension} (${kind}).` },
+      ],
     });
   }
   return toFilterTagValue(object, dimension);

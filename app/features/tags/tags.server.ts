@@ -56,11 +56,24 @@ async function selectTags(db: Db, user: Pick<UserContext, "id">, condition?: SQL
   const values = await db
     .select({ tagId: tagValues.tagId, value: tagValues.value })
     .from(tagValues)
-    .where(inArray(tagValues.tagId, rows.map((r) => r.id)))
+    .where(
+      inArray(
+        tagValues.tagId,
+        rows.map((r) => r.id),
+      ),
+    )
     .orderBy(asc(tagValues.id));
   const byTag = new Map<number, string[]>();
   for (const v of values) byTag.set(v.tagId, [...(byTag.get(v.tagId) ?? []), v.value]);
-  return rows.map((r) => ({ type: "TAG", id: r.id, name: r.name, color: r.color, kind: r.kind, personal: r.owner !== null, values: byTag.get(r.id) ?? [] }));
+  return rows.map((r) => ({
+    type: "TAG",
+    id: r.id,
+    name: r.name,
+    color: r.color,
+    kind: r.kind,
+    personal: r.owner !== null,
+    values: byTag.get(r.id) ?? [],
+  }));
 }
 
 /** Visible groups matching `condition`, with their visible member tags of the same kind and the union of their values. */
@@ -75,7 +88,12 @@ async function selectGroups(db: Db, user: Pick<UserContext, "id">, condition?: S
   const members = await db
     .select({ groupId: tagGroupMembers.groupId, tagId: tagGroupMembers.tagId })
     .from(tagGroupMembers)
-    .where(inArray(tagGroupMembers.groupId, groups.map((g) => g.id)));
+    .where(
+      inArray(
+        tagGroupMembers.groupId,
+        groups.map((g) => g.id),
+      ),
+    );
   const memberTags = members.length ? await selectTags(db, user, inArray(tags.id, [...new Set(members.map((m) => m.tagId))])) : [];
   return groups.map((g) => {
     // Tags in name order (selectTags' order); another kind cannot filter the group's dimensions.
@@ -106,7 +124,13 @@ export function listTagGroups(db: Db, user: Pick<UserContext, "id">, kind: Filte
 }
 
 /** Tags and groups (of any kind) whose name contains the term, for autocomplete. */
-export async function searchTagObjects(db: Db, user: Pick<UserContext, "id">, kind: FilterKind, term: string, limit: number): Promise<AnyTagObject[]> {
+export async function searchTagObjects(
+  db: Db,
+  user: Pick<UserContext, "id">,
+  kind: FilterKind,
+  term: string,
+  limit: number,
+): Promise<AnyTagObject[]> {
   const [found, groups] = await Promise.all([
     selectTags(db, user, and(eq(tags.dimension, kind), ilike(tags.name, contains(term))), limit),
     selectGroups(db, user, and(eq(tagGroups.dimension, kind), ilike(tagGroups.name, contains(term))), limit),

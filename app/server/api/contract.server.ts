@@ -35,7 +35,9 @@ export function apiVersion(request: Request): number {
   if (!match) return API_VERSIONS.default;
   const version = Number(match[1]);
   if (version < API_VERSIONS.min || version > API_VERSIONS.max) {
-    throw new ApiProblem(406, { detail: `API version ${version} is not supported (supported: ${API_VERSIONS.min} to ${API_VERSIONS.max}).` });
+    throw new ApiProblem(406, {
+      detail: `API version ${version} is not supported (supported: ${API_VERSIONS.min} to ${API_VERSIONS.max}).`,
+    });
   }
   return version;
 }
@@ -106,7 +108,8 @@ export function accessProblem(reason: AccessRefusal, context: Pick<RequestContex
     const detail = context.session.status === "EXPIRED" ? MESSAGES.sessionExpired : "Authentication credentials were not provided.";
     return new ApiProblem(403, { detail, exception_code: "not_authenticated" });
   }
-  if (reason === "consent_required") return new ApiProblem(403, { detail: "Consent is required before using flowlens.", exception_code: "consent_required" });
+  if (reason === "consent_required")
+    return new ApiProblem(403, { detail: "Consent is required before using flowlens.", exception_code: "consent_required" });
   return new ApiProblem(403, { detail: MESSAGES.permissionDenied, exception_code: "permission_denied" });
 }
 
@@ -144,16 +147,27 @@ export function endpoint<
       const path = checkPathParams(spec.params, params);
       if (path instanceof Response) return path;
       const badParameter = parameterWithControlCharacter(url.searchParams);
-      if (badParameter !== null) return apiError(400, "Invalid query parameters.", { errors: [{ field: badParameter, message: NO_CONTROL_CHARACTERS }] });
+      if (badParameter !== null)
+        return apiError(400, "Invalid query parameters.", { errors: [{ field: badParameter, message: NO_CONTROL_CHARACTERS }] });
       const query = (spec.query ?? z.object({})).safeParse(Object.fromEntries(url.searchParams));
       if (!query.success) return apiError(400, "Invalid query parameters.", { errors: zodErrors(query.error) });
-      const rawBody = spec.method === "GET" || spec.method === "DELETE" ? {} : await readBody(request, context.services.config.MAX_JSON_BODY);
+      const rawBody =
+        spec.method === "GET" || spec.method === "DELETE" ? {} : await readBody(request, context.services.config.MAX_JSON_BODY);
       // No store keeps NUL in text: refused wherever it hides in the body, whatever the schema says.
       const nulFields = fieldsWithNul(rawBody);
-      if (nulFields.length > 0) return apiError(400, "Invalid request body.", { errors: nulFields.map((field) => ({ field, message: NO_NUL })) });
+      if (nulFields.length > 0)
+        return apiError(400, "Invalid request body.", { errors: nulFields.map((field) => ({ field, message: NO_NUL })) });
       const body = (spec.body ?? z.unknown()).safeParse(rawBody);
       if (!body.success) return apiError(400, "Invalid request body.", { errors: zodErrors(body.error) });
-      const result = await spec.handler({ request, params: path as z.infer<P>, context, user, query: query.data as z.infer<Q>, body: body.data as z.infer<B>, version });
+      const result = await spec.handler({
+        request,
+        params: path as z.infer<P>,
+        context,
+        user,
+        query: query.data as z.infer<Q>,
+        body: body.data as z.infer<B>,
+        version,
+      });
       const response = result instanceof Response ? result : Response.json(result ?? {}, { headers: { "Cache-Control": "no-store" } });
       // API clients that start with a GET (e.g. siteconfig/) receive the CSRF cookie their mutations must echo.
       if (spec.method === "GET" && !readCsrfCookie(request)) response.headers.append("Set-Cookie", csrfCookieHeader(newCsrfToken()));
@@ -161,7 +175,9 @@ export function endpoint<
     } catch (error) {
       if (error instanceof ApiProblem) return Response.json(error.body, { status: error.status });
       if (error instanceof Response) return error;
-      log.error(`${request.method} ${new URL(request.url).pathname} failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+      log.error(
+        `${request.method} ${new URL(request.url).pathname} failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`,
+      );
       return apiError(500, MESSAGES.serverError);
     }
   };

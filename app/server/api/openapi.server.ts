@@ -9,10 +9,21 @@
  * description fails it.
  */
 import { z } from "zod";
-import { asIndirectBodySchema, linkLevelQuerySchema, netflowStatisticsBodySchema, untrackedBodySchema } from "~/features/flows/analysis.server";
+import {
+  asIndirectBodySchema,
+  linkLevelQuerySchema,
+  netflowStatisticsBodySchema,
+  untrackedBodySchema,
+} from "~/features/flows/analysis.server";
 import { flowsBodySchema, sankeyBodySchema } from "~/features/flows/request-schema";
 import { REAUTH_HEADERS } from "~/lib/reauthentication";
-import { dimensionQuerySchema, mappingBodySchema, mappingLayerQuerySchema, mappingQuerySchema, tagValuesBodySchema } from "~/features/tags/request-schema";
+import {
+  dimensionQuerySchema,
+  mappingBodySchema,
+  mappingLayerQuerySchema,
+  mappingQuerySchema,
+  tagValuesBodySchema,
+} from "~/features/tags/request-schema";
 import { API_VERSIONS, type Access, type Method } from "./contract.server";
 
 export type JsonSchema = Record<string, unknown>;
@@ -45,7 +56,11 @@ const num: JsonSchema = { type: "number" };
 const bool: JsonSchema = { type: "boolean" };
 const nullable = (s: JsonSchema): JsonSchema => ({ anyOf: [s, { type: "null" }] });
 const arr = (items: JsonSchema): JsonSchema => ({ type: "array", items });
-const obj = (properties: Record<string, JsonSchema>, required: string[] = Object.keys(properties)): JsonSchema => ({ type: "object", properties, required });
+const obj = (properties: Record<string, JsonSchema>, required: string[] = Object.keys(properties)): JsonSchema => ({
+  type: "object",
+  properties,
+  required,
+});
 const anyObject: JsonSchema = { type: "object", additionalProperties: true };
 const unix: JsonSchema = { type: "integer", minimum: 0, description: "unix seconds" };
 const ok: JsonSchema = obj({ status: str }, []);
@@ -69,62 +84,373 @@ const FLOWS = { permission: "API_FLOWS_4D" } as const;
 
 export const OPERATIONS: Operation[] = [
   // Site and health
-  { file: "siteconfig.ts", method: "GET", path: "/siteconfig/", summary: "Site settings (spec §3) with the default style; sets the CSRF cookie.", access: "public", response: anyObject },
-  { file: "healthz.ts", method: "GET", path: "/healthz", summary: "200 when PostgreSQL and ClickHouse answer, else 503 naming the failing store.", access: "public", response: anyObject },
-  { file: "api.openapi[.]json.ts", method: "GET", path: "/api/openapi.json", summary: "This description.", access: "public", response: anyObject },
+  {
+    file: "siteconfig.ts",
+    method: "GET",
+    path: "/siteconfig/",
+    summary: "Site settings (spec §3) with the default style; sets the CSRF cookie.",
+    access: "public",
+    response: anyObject,
+  },
+  {
+    file: "healthz.ts",
+    method: "GET",
+    path: "/healthz",
+    summary: "200 when PostgreSQL and ClickHouse answer, else 503 naming the failing store.",
+    access: "public",
+    response: anyObject,
+  },
+  {
+    file: "api.openapi[.]json.ts",
+    method: "GET",
+    path: "/api/openapi.json",
+    summary: "This description.",
+    access: "public",
+    response: anyObject,
+  },
 
   // auth/
-  { file: "auth.login.ts", method: "POST", path: "/auth/login/", summary: "Log in with e-mail (or username) and password.", access: "public", body: obj({ email: str, username: str, password: str, next: str, hash: str }, ["password"]), response: obj({ status: { enum: ["LOGGED_IN", "PENDING_2FA"] }, next: str }), description: "Sets the session cookie. 401 on wrong credentials; 429 (Retry-After) after 5 failures for this account from this client or 30 from this client within 15 minutes; 503 (Retry-After) while too many password checks wait. `next`/`hash`: where to continue; a path of another origin is answered as `/`, control characters give 400. No CSRF header needed." },
-  { file: "auth.2fa.ts", method: "POST", path: "/auth/2fa/", summary: "Second login step: a TOTP or recovery code.", access: "session", body: obj({ code: str }), response: obj({ status: str }) },
-  { file: "auth.user.ts", method: "GET", path: "/auth/user/", summary: "The current user with permissions, feature flags, restrictions and session_status.", access: "session", response: anyObject },
+  {
+    file: "auth.login.ts",
+    method: "POST",
+    path: "/auth/login/",
+    summary: "Log in with e-mail (or username) and password.",
+    access: "public",
+    body: obj({ email: str, username: str, password: str, next: str, hash: str }, ["password"]),
+    response: obj({ status: { enum: ["LOGGED_IN", "PENDING_2FA"] }, next: str }),
+    description:
+      "Sets the session cookie. 401 on wrong credentials; 429 (Retry-After) after 5 failures for this account from this client or 30 from this client within 15 minutes; 503 (Retry-After) while too many password checks wait. `next`/`hash`: where to continue; a path of another origin is answered as `/`, control characters give 400. No CSRF header needed.",
+  },
+  {
+    file: "auth.2fa.ts",
+    method: "POST",
+    path: "/auth/2fa/",
+    summary: "Second login step: a TOTP or recovery code.",
+    access: "session",
+    body: obj({ code: str }),
+    response: obj({ status: str }),
+  },
+  {
+    file: "auth.user.ts",
+    method: "GET",
+    path: "/auth/user/",
+    summary: "The current user with permissions, feature flags, restrictions and session_status.",
+    access: "session",
+    response: anyObject,
+  },
   { file: "auth.logout.ts", method: "POST", path: "/auth/logout/", summary: "Ends the session.", access: "session", response: ok },
-  { file: "auth.featureflags.ts", method: "GET", path: "/auth/featureflags/", summary: "Feature flags in force for the user.", access: "login", response: anyObject },
-  { file: "auth.settings.$name.ts", method: "POST", path: "/auth/settings/{name}/", summary: "Changes a user (or, with level, site) setting: timezone, csv_delimiter, thresholds, build-out, enable_2fa.", access: "login", body: obj({ value: {}, level: str }, ["value"]), response: anyObject, reauthentication: "when enable_2fa is set to false" },
-  { file: "auth.groups.ts", method: "GET", path: "/auth/groups/", summary: "All groups and the user's groups.", access: "login", response: obj({ allGroups: arr(anyObject), myGroups: arr(anyObject) }) },
-  { file: "auth.groups.ts", method: "POST", path: "/auth/groups/", summary: "Changes the user's group (users who may).", access: "login", body: obj({ groups: arr({}) }), response: anyObject },
-  { file: "auth.2fa.devices.ts", method: "GET", path: "/auth/2fa/devices/", summary: "The user's TOTP devices.", access: "login", response: arr(anyObject) },
-  { file: "auth.2fa.devices.ts", method: "POST", path: "/auth/2fa/devices/", summary: "Confirms a new TOTP device with a code.", access: "login", body: obj({ id: int, code: str }), response: anyObject },
-  { file: "auth.2fa.devices.$id.ts", method: "DELETE", path: "/auth/2fa/devices/{id}/", summary: "Removes a TOTP device of the user.", access: "login", response: ok },
-  { file: "auth.2fa.devices.generate_key.ts", method: "GET", path: "/auth/2fa/devices/generate_key/", summary: "A new TOTP key with its QR code (an unconfirmed device).", access: "login", response: anyObject },
-  { file: "auth.2fa.devices.generate_recovery_codes.ts", method: "GET", path: "/auth/2fa/devices/generate_recovery_codes/", summary: "New recovery codes, shown once.", access: "login", response: anyObject, reauthentication: "always" },
-  { file: "auth.notifications.ts", method: "GET", path: "/auth/notifications/", summary: "The user's notifications.", access: "login", response: arr(obj({ id: int, is_read: bool, is_archived: bool, do_pop_up: bool }, ["id"])) },
-  { file: "auth.notifications.ts", method: "POST", path: "/auth/notifications/", summary: "Marks notifications read/unread or archived.", access: "login", body: arr(obj({ id: int, is_read: bool, is_archived: bool }, ["id"])), response: anyObject },
-  { file: "auth.notifications.$id.ts", method: "DELETE", path: "/auth/notifications/{id}/", summary: "Deletes a notification of the user.", access: "login", response: ok },
-  { file: "auth.consent.accept.ts", method: "POST", path: "/auth/consent/accept/", summary: "Gives GDPR consent.", access: "login", response: ok },
-  { file: "auth.consent.revoke.ts", method: "POST", path: "/auth/consent/revoke/", summary: "Revokes consent (ends the session).", access: "login", response: ok },
-  { file: "auth.signup.ts", method: "POST", path: "/auth/signup/", summary: "Requests an account when self-signup is on.", access: "public", body: obj({ email: str, first_name: str, last_name: str }), response: anyObject },
-  { file: "auth.password.reset.ts", method: "POST", path: "/auth/password/reset/", summary: "Sends a password-reset mail.", access: "public", body: obj({ email: str }), response: anyObject },
-  { file: "auth.password.reset.confirm.ts", method: "POST", path: "/auth/password/reset/confirm/", summary: "Sets a new password with a reset token.", access: "public", body: obj({ token: str, password: str }), response: anyObject },
-  { file: "auth.usernamecheck.ts", method: "POST", path: "/auth/usernamecheck/", summary: "Whether a username is valid and free.", access: "public", body: obj({ username: str }), response: obj({ available: bool, valid: bool }), description: "Account managers (VIEW_USERS or MANAGE_DELEGATED_USERS) always; anyone else only while self-signup is on (else 403), limited per client (429 with Retry-After)." },
-  { file: "auth.delete.ts", method: "POST", path: "/auth/delete/", summary: "Deletes the own account (password required).", access: "login", body: obj({ password: str }), response: anyObject },
-  { file: "auth.support_message.ts", method: "POST", path: "/auth/support_message/", summary: "A message to the operators' support.", access: "login", body: obj({ type: { enum: ["BUG", "HELP", "FEEDBACK", "NEW_USER", "FEATURE_REQUEST"] }, message: str }), response: anyObject },
-  { file: "auth.usermanagement.user_requests.ts", method: "GET", path: "/auth/usermanagement/user_requests/", summary: "Signup requests.", access: { permission: "VIEW_USERS" }, response: anyObject },
-  { file: "auth.usermanagement.user_requests.ts", method: "POST", path: "/auth/usermanagement/user_requests/", summary: "Creates a signup request on behalf of someone.", access: { permission: "VIEW_USERS" }, body: anyObject, response: anyObject },
-  { file: "auth.usermanagement.user_requests.$id.$decision.ts", method: "PUT", path: "/auth/usermanagement/user_requests/{id}/{decision}/", summary: "Accepts or rejects a signup request (decision: accept | reject).", access: { permission: "VIEW_USERS" }, response: anyObject },
-  { file: "auth.clickhouse_override.ts", method: "POST", path: "/auth/clickhouse_override/", summary: "Sets (or clears with null) the user's ClickHouse database override.", access: { permission: "CLICKHOUSE_DIRECT_QUERY" }, body: obj({ database: nullable(str) }), response: anyObject },
-  { file: "auth.clickhouse_raw_flow_override.ts", method: "POST", path: "/auth/clickhouse_raw_flow_override/", summary: "Sets (or clears with null) the user's raw-flow database override.", access: { permission: "CLICKHOUSE_DIRECT_QUERY" }, body: obj({ database: nullable(str) }), response: anyObject },
-  { file: "auth.token.ts", method: "GET", path: "/auth/token/", summary: "The user's API tokens (without their secrets).", access: { permission: "DEVELOPER_API_TOKEN" }, response: arr(anyObject) },
-  { file: "auth.token.ts", method: "POST", path: "/auth/token/", summary: "Creates an API token; the secret is shown once.", access: { permission: "DEVELOPER_API_TOKEN" }, body: anyObject, response: anyObject },
-  { file: "auth.token.$id.ts", method: "DELETE", path: "/auth/token/{id}/", summary: "Revokes an API token.", access: { permission: "DEVELOPER_API_TOKEN" }, response: ok },
+  {
+    file: "auth.featureflags.ts",
+    method: "GET",
+    path: "/auth/featureflags/",
+    summary: "Feature flags in force for the user.",
+    access: "login",
+    response: anyObject,
+  },
+  {
+    file: "auth.settings.$name.ts",
+    method: "POST",
+    path: "/auth/settings/{name}/",
+    summary: "Changes a user (or, with level, site) setting: timezone, csv_delimiter, thresholds, build-out, enable_2fa.",
+    access: "login",
+    body: obj({ value: {}, level: str }, ["value"]),
+    response: anyObject,
+    reauthentication: "when enable_2fa is set to false",
+  },
+  {
+    file: "auth.groups.ts",
+    method: "GET",
+    path: "/auth/groups/",
+    summary: "All groups and the user's groups.",
+    access: "login",
+    response: obj({ allGroups: arr(anyObject), myGroups: arr(anyObject) }),
+  },
+  {
+    file: "auth.groups.ts",
+    method: "POST",
+    path: "/auth/groups/",
+    summary: "Changes the user's group (users who may).",
+    access: "login",
+    body: obj({ groups: arr({}) }),
+    response: anyObject,
+  },
+  {
+    file: "auth.2fa.devices.ts",
+    method: "GET",
+    path: "/auth/2fa/devices/",
+    summary: "The user's TOTP devices.",
+    access: "login",
+    response: arr(anyObject),
+  },
+  {
+    file: "auth.2fa.devices.ts",
+    method: "POST",
+    path: "/auth/2fa/devices/",
+    summary: "Confirms a new TOTP device with a code.",
+    access: "login",
+    body: obj({ id: int, code: str }),
+    response: anyObject,
+  },
+  {
+    file: "auth.2fa.devices.$id.ts",
+    method: "DELETE",
+    path: "/auth/2fa/devices/{id}/",
+    summary: "Removes a TOTP device of the user.",
+    access: "login",
+    response: ok,
+  },
+  {
+    file: "auth.2fa.devices.generate_key.ts",
+    method: "GET",
+    path: "/auth/2fa/devices/generate_key/",
+    summary: "A new TOTP key with its QR code (an unconfirmed device).",
+    access: "login",
+    response: anyObject,
+  },
+  {
+    file: "auth.2fa.devices.generate_recovery_codes.ts",
+    method: "GET",
+    path: "/auth/2fa/devices/generate_recovery_codes/",
+    summary: "New recovery codes, shown once.",
+    access: "login",
+    response: anyObject,
+    reauthentication: "always",
+  },
+  {
+    file: "auth.notifications.ts",
+    method: "GET",
+    path: "/auth/notifications/",
+    summary: "The user's notifications.",
+    access: "login",
+    response: arr(obj({ id: int, is_read: bool, is_archived: bool, do_pop_up: bool }, ["id"])),
+  },
+  {
+    file: "auth.notifications.ts",
+    method: "POST",
+    path: "/auth/notifications/",
+    summary: "Marks notifications read/unread or archived.",
+    access: "login",
+    body: arr(obj({ id: int, is_read: bool, is_archived: bool }, ["id"])),
+    response: anyObject,
+  },
+  {
+    file: "auth.notifications.$id.ts",
+    method: "DELETE",
+    path: "/auth/notifications/{id}/",
+    summary: "Deletes a notification of the user.",
+    access: "login",
+    response: ok,
+  },
+  {
+    file: "auth.consent.accept.ts",
+    method: "POST",
+    path: "/auth/consent/accept/",
+    summary: "Gives GDPR consent.",
+    access: "login",
+    response: ok,
+  },
+  {
+    file: "auth.consent.revoke.ts",
+    method: "POST",
+    path: "/auth/consent/revoke/",
+    summary: "Revokes consent (ends the session).",
+    access: "login",
+    response: ok,
+  },
+  {
+    file: "auth.signup.ts",
+    method: "POST",
+    path: "/auth/signup/",
+    summary: "Requests an account when self-signup is on.",
+    access: "public",
+    body: obj({ email: str, first_name: str, last_name: str }),
+    response: anyObject,
+  },
+  {
+    file: "auth.password.reset.ts",
+    method: "POST",
+    path: "/auth/password/reset/",
+    summary: "Sends a password-reset mail.",
+    access: "public",
+    body: obj({ email: str }),
+    response: anyObject,
+  },
+  {
+    file: "auth.password.reset.confirm.ts",
+    method: "POST",
+    path: "/auth/password/reset/confirm/",
+    summary: "Sets a new password with a reset token.",
+    access: "public",
+    body: obj({ token: str, password: str }),
+    response: anyObject,
+  },
+  {
+    file: "auth.usernamecheck.ts",
+    method: "POST",
+    path: "/auth/usernamecheck/",
+    summary: "Whether a username is valid and free.",
+    access: "public",
+    body: obj({ username: str }),
+    response: obj({ available: bool, valid: bool }),
+    description:
+      "Account managers (VIEW_USERS or MANAGE_DELEGATED_USERS) always; anyone else only while self-signup is on (else 403), limited per client (429 with Retry-After).",
+  },
+  {
+    file: "auth.delete.ts",
+    method: "POST",
+    path: "/auth/delete/",
+    summary: "Deletes the own account (password required).",
+    access: "login",
+    body: obj({ password: str }),
+    response: anyObject,
+  },
+  {
+    file: "auth.support_message.ts",
+    method: "POST",
+    path: "/auth/support_message/",
+    summary: "A message to the operators' support.",
+    access: "login",
+    body: obj({ type: { enum: ["BUG", "HELP", "FEEDBACK", "NEW_USER", "FEATURE_REQUEST"] }, message: str }),
+    response: anyObject,
+  },
+  {
+    file: "auth.usermanagement.user_requests.ts",
+    method: "GET",
+    path: "/auth/usermanagement/user_requests/",
+    summary: "Signup requests.",
+    access: { permission: "VIEW_USERS" },
+    response: anyObject,
+  },
+  {
+    file: "auth.usermanagement.user_requests.ts",
+    method: "POST",
+    path: "/auth/usermanagement/user_requests/",
+    summary: "Creates a signup request on behalf of someone.",
+    access: { permission: "VIEW_USERS" },
+    body: anyObject,
+    response: anyObject,
+  },
+  {
+    file: "auth.usermanagement.user_requests.$id.$decision.ts",
+    method: "PUT",
+    path: "/auth/usermanagement/user_requests/{id}/{decision}/",
+    summary: "Accepts or rejects a signup request (decision: accept | reject).",
+    access: { permission: "VIEW_USERS" },
+    response: anyObject,
+  },
+  {
+    file: "auth.clickhouse_override.ts",
+    method: "POST",
+    path: "/auth/clickhouse_override/",
+    summary: "Sets (or clears with null) the user's ClickHouse database override.",
+    access: { permission: "CLICKHOUSE_DIRECT_QUERY" },
+    body: obj({ database: nullable(str) }),
+    response: anyObject,
+  },
+  {
+    file: "auth.clickhouse_raw_flow_override.ts",
+    method: "POST",
+    path: "/auth/clickhouse_raw_flow_override/",
+    summary: "Sets (or clears with null) the user's raw-flow database override.",
+    access: { permission: "CLICKHOUSE_DIRECT_QUERY" },
+    body: obj({ database: nullable(str) }),
+    response: anyObject,
+  },
+  {
+    file: "auth.token.ts",
+    method: "GET",
+    path: "/auth/token/",
+    summary: "The user's API tokens (without their secrets).",
+    access: { permission: "DEVELOPER_API_TOKEN" },
+    response: arr(anyObject),
+  },
+  {
+    file: "auth.token.ts",
+    method: "POST",
+    path: "/auth/token/",
+    summary: "Creates an API token; the secret is shown once.",
+    access: { permission: "DEVELOPER_API_TOKEN" },
+    body: anyObject,
+    response: anyObject,
+  },
+  {
+    file: "auth.token.$id.ts",
+    method: "DELETE",
+    path: "/auth/token/{id}/",
+    summary: "Revokes an API token.",
+    access: { permission: "DEVELOPER_API_TOKEN" },
+    response: ok,
+  },
 
   // api/ — general
-  { file: "api.version.ts", method: "GET", path: "/api/version/", summary: "App, API and data versions; the user's database overrides.", access: "login", response: anyObject },
-  { file: "api.tables_without_data.ts", method: "GET", path: "/api/tables_without_data/", summary: "Analytics tables without rows.", access: "login", response: anyObject },
-  { file: "api.max_timestamp.ts", method: "GET", path: "/api/max_timestamp/", summary: "The newest 5-minute bucket with flows.", access: "login", response: obj({ maxTimestamp: nullable(unix) }) },
-  { file: "api.error_report.ts", method: "POST", path: "/api/error_report/", summary: "A client-side error report.", access: "session", body: obj({ message: str, stacktrace: str, url: str }, ["message"]), response: anyObject },
-  { file: "api.error.$secret.ts", method: "GET", path: "/api/error/{secret}/", summary: "Fails on purpose when secret is ERROR_PAGE_SECRET (tests the error handling).", access: "session", response: anyObject },
+  {
+    file: "api.version.ts",
+    method: "GET",
+    path: "/api/version/",
+    summary: "App, API and data versions; the user's database overrides.",
+    access: "login",
+    response: anyObject,
+  },
+  {
+    file: "api.tables_without_data.ts",
+    method: "GET",
+    path: "/api/tables_without_data/",
+    summary: "Analytics tables without rows.",
+    access: "login",
+    response: anyObject,
+  },
+  {
+    file: "api.max_timestamp.ts",
+    method: "GET",
+    path: "/api/max_timestamp/",
+    summary: "The newest 5-minute bucket with flows.",
+    access: "login",
+    response: obj({ maxTimestamp: nullable(unix) }),
+  },
+  {
+    file: "api.error_report.ts",
+    method: "POST",
+    path: "/api/error_report/",
+    summary: "A client-side error report.",
+    access: "session",
+    body: obj({ message: str, stacktrace: str, url: str }, ["message"]),
+    response: anyObject,
+  },
+  {
+    file: "api.error.$secret.ts",
+    method: "GET",
+    path: "/api/error/{secret}/",
+    summary: "Fails on purpose when secret is ERROR_PAGE_SECRET (tests the error handling).",
+    access: "session",
+    response: anyObject,
+  },
 
   // api/ — flows
-  { file: "api.flows.timestamps.ts", method: "GET", path: "/api/flows/timestamps/", summary: "First and last 5-minute bucket of flows_5m.", access: FLOWS, response: obj({ minTimestamp: nullable(unix), maxTimestamp: nullable(unix) }) },
+  {
+    file: "api.flows.timestamps.ts",
+    method: "GET",
+    path: "/api/flows/timestamps/",
+    summary: "First and last 5-minute bucket of flows_5m.",
+    access: FLOWS,
+    response: obj({ minTimestamp: nullable(unix), maxTimestamp: nullable(unix) }),
+  },
   {
     file: "api.flows.ts",
     method: "POST",
     path: "/api/flows/",
     summary: "Timeseries (top N + Others) and table of one dimension.",
-    description: "Needs the dimension's permission too. Delegated users' restrictions are forced as locked filters; the range is clamped to the data.",
+    description:
+      "Needs the dimension's permission too. Delegated users' restrictions are forced as locked filters; the range is clamped to the data.",
     access: FLOWS,
     body: flowsBodySchema,
-    response: obj({ timeseries: obj({ buckets: arr(unix), series: arr(obj({ key: str, name: str, values: arr(num) })) }), window: nullable(int), table: arr(obj({ key: str, name: str, bps: num, bytes: str })), range, filters: filterEcho, ...notes }),
+    response: obj({
+      timeseries: obj({ buckets: arr(unix), series: arr(obj({ key: str, name: str, values: arr(num) })) }),
+      window: nullable(int),
+      table: arr(obj({ key: str, name: str, bps: num, bytes: str })),
+      range,
+      filters: filterEcho,
+      ...notes,
+    }),
   },
   {
     file: "api.flows.export.ts",
@@ -145,20 +471,54 @@ export const OPERATIONS: Operation[] = [
     summary: "Sankey nodes and links (bit/s) between consecutive dimensions.",
     access: FLOWS,
     body: sankeyBodySchema,
-    response: obj({ nodes: arr(obj({ id: str, dimension: str, key: str, name: str })), links: arr(obj({ source: str, target: str, value: num })), range, filters: filterEcho, ...notes }),
+    response: obj({
+      nodes: arr(obj({ id: str, dimension: str, key: str, name: str })),
+      links: arr(obj({ source: str, target: str, value: num })),
+      range,
+      filters: filterEcho,
+      ...notes,
+    }),
   },
-  { file: "api.autocomplete.ts", method: "POST", path: "/api/autocomplete/", summary: "Values of a dimension matching a search term.", access: FLOWS, body: obj({ searchTerm: str, dimension: str }), response: obj({ results: arr(obj({ id: str, name: str, value: str, type: str })) }) },
-  { file: "api.filter.metadata.ts", method: "POST", path: "/api/filter/metadata/", summary: "Names of filter values.", access: FLOWS, body: obj({ filters: arr(obj({ dimension: str, value: str }, ["value"])), fallbackDimensionType: str }, ["filters"]), response: anyObject },
+  {
+    file: "api.autocomplete.ts",
+    method: "POST",
+    path: "/api/autocomplete/",
+    summary: "Values of a dimension matching a search term.",
+    access: FLOWS,
+    body: obj({ searchTerm: str, dimension: str }),
+    response: obj({ results: arr(obj({ id: str, name: str, value: str, type: str })) }),
+  },
+  {
+    file: "api.filter.metadata.ts",
+    method: "POST",
+    path: "/api/filter/metadata/",
+    summary: "Names of filter values.",
+    access: FLOWS,
+    body: obj({ filters: arr(obj({ dimension: str, value: str }, ["value"])), fallbackDimensionType: str }, ["filters"]),
+    response: anyObject,
+  },
   {
     file: "api.asflows.indirect.ts",
     method: "POST",
     path: "/api/asflows/indirect/",
-    summary: "Per AS: ingress traffic as a source AS, direct (handed over by itself) and indirect (by other neighbours), with the indirect part per handover AS.",
+    summary:
+      "Per AS: ingress traffic as a source AS, direct (handed over by itself) and indirect (by other neighbours), with the indirect part per handover AS.",
     access: FLOWS,
     body: asIndirectBodySchema,
     response: obj({
       range,
-      results: arr(obj({ asn: int, name: str, total_bps: num, direct_bps: num, indirect_bps: num, direct_share: num, indirect_share: num, via: arr(obj({ asn: int, name: str, bps: num, share: num })) })),
+      results: arr(
+        obj({
+          asn: int,
+          name: str,
+          total_bps: num,
+          direct_bps: num,
+          indirect_bps: num,
+          direct_share: num,
+          indirect_share: num,
+          via: arr(obj({ asn: int, name: str, bps: num, share: num })),
+        }),
+      ),
       filters: filterEcho,
       ...notes,
     }),
@@ -167,8 +527,10 @@ export const OPERATIONS: Operation[] = [
     file: "api.netflowstatistics.ts",
     method: "POST",
     path: "/api/netflowstatistics/",
-    summary: "Per value of targetDimension: the traffic entering at ingressRouter (bit/s, share of the router's total) and in the whole network.",
-    description: "Needs the target dimension's permission, and API_FLOWS_INTERFACES for ingressRouter. Without ingressRouter: the whole network.",
+    summary:
+      "Per value of targetDimension: the traffic entering at ingressRouter (bit/s, share of the router's total) and in the whole network.",
+    description:
+      "Needs the target dimension's permission, and API_FLOWS_INTERFACES for ingressRouter. Without ingressRouter: the whole network.",
     access: FLOWS,
     body: netflowStatisticsBodySchema,
     response: obj({
@@ -186,7 +548,8 @@ export const OPERATIONS: Operation[] = [
     method: "GET",
     path: "/api/linkleveltopology/",
     summary: "Routers and links (external in, core, external out) that the traffic from origin to destination traverses, bit/s per link.",
-    description: "origin: a source AS (2906 or AS2906) or an ingress router; destination: a destination AS or an egress router. AS ends read ingress traffic. Needs API_FLOWS_INTERFACES and FLOWS_BY_LINK_FILTER too (403 without).",
+    description:
+      "origin: a source AS (2906 or AS2906) or an ingress router; destination: a destination AS or an egress router. AS ends read ingress traffic. Needs API_FLOWS_INTERFACES and FLOWS_BY_LINK_FILTER too (403 without).",
     access: FLOWS,
     query: linkLevelQuerySchema,
     response: obj({
@@ -195,7 +558,17 @@ export const OPERATIONS: Operation[] = [
       range,
       total_bps: num,
       nodes: arr(obj({ id: str, type: { enum: ["AS", "ROUTER"] }, name: str, city: nullable(str), country: nullable(str) })),
-      links: arr(obj({ id: str, kind: { enum: ["external_in", "core", "external_out"] }, source: str, target: str, interface: obj({ router: str, interface: str }), remote_interface: nullable(obj({ router: str, interface: str })), bps: num })),
+      links: arr(
+        obj({
+          id: str,
+          kind: { enum: ["external_in", "core", "external_out"] },
+          source: str,
+          target: str,
+          interface: obj({ router: str, interface: str }),
+          remote_interface: nullable(obj({ router: str, interface: str })),
+          bps: num,
+        }),
+      ),
       filters: filterEcho,
     }),
   },
@@ -203,7 +576,8 @@ export const OPERATIONS: Operation[] = [
     file: "api.linklevelstatistics.ts",
     method: "GET",
     path: "/api/linklevelstatistics/",
-    summary: "Per link of the traffic from origin to destination: bit/s, capacity, utilisation % of the selection and of all traffic on the link.",
+    summary:
+      "Per link of the traffic from origin to destination: bit/s, capacity, utilisation % of the selection and of all traffic on the link.",
     description: "Parameters and access as api/linkleveltopology/.",
     access: FLOWS,
     query: linkLevelQuerySchema,
@@ -232,31 +606,105 @@ export const OPERATIONS: Operation[] = [
     file: "api.untracked_data.ts",
     method: "POST",
     path: "/api/untracked_data/",
-    summary: "Share of an AS dimension's traffic carried as Untracked (-999), Others (-101, outside the tracked top 200) and Not routable (-1), per bucket and overall.",
+    summary:
+      "Share of an AS dimension's traffic carried as Untracked (-999), Others (-101, outside the tracked top 200) and Not routable (-1), per bucket and overall.",
     access: FLOWS,
     body: untrackedBodySchema,
     response: (() => {
-      const shares = { total_bps: num, untracked_bps: num, others_bps: num, not_routable_bps: num, untracked_share: num, others_share: num, not_routable_share: num };
-      return obj({ range, window: nullable(int), dimension: obj({ id: str, label: str }), buckets: arr(obj({ bucket: unix, ...shares })), overall: obj(shares), filters: filterEcho, ...notes });
+      const shares = {
+        total_bps: num,
+        untracked_bps: num,
+        others_bps: num,
+        not_routable_bps: num,
+        untracked_share: num,
+        others_share: num,
+        not_routable_share: num,
+      };
+      return obj({
+        range,
+        window: nullable(int),
+        dimension: obj({ id: str, label: str }),
+        buckets: arr(obj({ bucket: unix, ...shares })),
+        overall: obj(shares),
+        filters: filterEcho,
+        ...notes,
+      });
     })(),
   },
 
   // api/ — tags and mappings
-  { file: "api.tags.ts", method: "GET", path: "/api/tags/", summary: "Tags the user can see for a dimension.", access: FLOWS, query: dimensionQuerySchema, response: arr(anyObject) },
-  { file: "api.tag_groups.ts", method: "GET", path: "/api/tag_groups/", summary: "Tag groups the user can see for a dimension.", access: FLOWS, query: dimensionQuerySchema, response: arr(anyObject) },
-  { file: "api.tag.values.ts", method: "POST", path: "/api/tag/values/", summary: "A tag or tag group as a filter tag value.", access: FLOWS, body: tagValuesBodySchema, response: anyObject },
-  { file: "api.mapping.ts", method: "GET", path: "/api/mapping/", summary: "Name and colour layers of an object and the effective mapping.", access: FLOWS, query: mappingQuerySchema, response: anyObject },
-  { file: "api.mapping.ts", method: "PUT", path: "/api/mapping/", summary: "Creates or replaces one layer's mapping.", access: FLOWS, query: mappingLayerQuerySchema, body: mappingBodySchema, response: anyObject },
-  { file: "api.mapping.ts", method: "DELETE", path: "/api/mapping/", summary: "Removes one layer's mapping (404 when absent).", access: FLOWS, query: mappingLayerQuerySchema, response: anyObject },
+  {
+    file: "api.tags.ts",
+    method: "GET",
+    path: "/api/tags/",
+    summary: "Tags the user can see for a dimension.",
+    access: FLOWS,
+    query: dimensionQuerySchema,
+    response: arr(anyObject),
+  },
+  {
+    file: "api.tag_groups.ts",
+    method: "GET",
+    path: "/api/tag_groups/",
+    summary: "Tag groups the user can see for a dimension.",
+    access: FLOWS,
+    query: dimensionQuerySchema,
+    response: arr(anyObject),
+  },
+  {
+    file: "api.tag.values.ts",
+    method: "POST",
+    path: "/api/tag/values/",
+    summary: "A tag or tag group as a filter tag value.",
+    access: FLOWS,
+    body: tagValuesBodySchema,
+    response: anyObject,
+  },
+  {
+    file: "api.mapping.ts",
+    method: "GET",
+    path: "/api/mapping/",
+    summary: "Name and colour layers of an object and the effective mapping.",
+    access: FLOWS,
+    query: mappingQuerySchema,
+    response: anyObject,
+  },
+  {
+    file: "api.mapping.ts",
+    method: "PUT",
+    path: "/api/mapping/",
+    summary: "Creates or replaces one layer's mapping.",
+    access: FLOWS,
+    query: mappingLayerQuerySchema,
+    body: mappingBodySchema,
+    response: anyObject,
+  },
+  {
+    file: "api.mapping.ts",
+    method: "DELETE",
+    path: "/api/mapping/",
+    summary: "Removes one layer's mapping (404 when absent).",
+    access: FLOWS,
+    query: mappingLayerQuerySchema,
+    response: anyObject,
+  },
 
   // api/ — routing
-  { file: "api.lookingglass.vantagepoints.ts", method: "GET", path: "/api/lookingglass/vantagepoints/", summary: "Vantage points the caller may query (public ones for the public variant).", access: "public", response: arr(anyObject) },
+  {
+    file: "api.lookingglass.vantagepoints.ts",
+    method: "GET",
+    path: "/api/lookingglass/vantagepoints/",
+    summary: "Vantage points the caller may query (public ones for the public variant).",
+    access: "public",
+    response: arr(anyObject),
+  },
   {
     file: "api.lookingglass.ts",
     method: "POST",
     path: "/api/lookingglass/",
     summary: "A Looking Glass query on chosen vantage points.",
-    description: "Public variant for anonymous callers (limited per client address, 429 with Retry-After), private variant with PRIVATE_LOOKING_GLASS.",
+    description:
+      "Public variant for anonymous callers (limited per client address, 429 with Retry-After), private variant with PRIVATE_LOOKING_GLASS.",
     access: "public",
     body: obj({ queryTerm: { type: "string", maxLength: 200 }, queryType: str, vantagePoints: arr(str) }),
     response: obj({ results: anyObject, results_limit: int, results_maximum: int }, ["results"]),
@@ -266,9 +714,19 @@ export const OPERATIONS: Operation[] = [
     method: "GET",
     path: "/api/lookingglass/export/",
     summary: "The Looking Glass table of a query as a file (the screen's search parameters plus format).",
-    description: "Private variant: csv, xls, xlsx, png; public variant (or variant=public): csv, xls, xlsx. 400 for an unsupported format, a bad query, or an empty table.",
+    description:
+      "Private variant: csv, xls, xlsx, png; public variant (or variant=public): csv, xls, xlsx. 400 for an unsupported format, a bad query, or an empty table.",
     access: "public",
-    query: obj({ queryType: str, queryTerm: str, selectedVantagePoints: str, format: { enum: ["csv", "xls", "xlsx", "png"] }, variant: { enum: ["public"] } }, ["format"]),
+    query: obj(
+      {
+        queryType: str,
+        queryTerm: str,
+        selectedVantagePoints: str,
+        format: { enum: ["csv", "xls", "xlsx", "png"] },
+        variant: { enum: ["public"] },
+      },
+      ["format"],
+    ),
     response: str,
     responseType: "application/octet-stream",
   },
@@ -279,19 +737,49 @@ export const OPERATIONS: Operation[] = [
     summary: "Starts a ping or traceroute from a vantage point; poll the result at api/netcommand/{jobId}/.",
     description: "Needs the canInvokeNetcommandApi feature flag. Too many jobs: 429 with Retry-After.",
     access: "public",
-    body: obj({ networkElement: str, protocol: nullable(str), queryType: str, sourceAddress: nullable(str), targetAddress: str }, ["networkElement", "queryType", "targetAddress"]),
+    body: obj({ networkElement: str, protocol: nullable(str), queryType: str, sourceAddress: nullable(str), targetAddress: str }, [
+      "networkElement",
+      "queryType",
+      "targetAddress",
+    ]),
     response: arr(obj({ jobID: str })),
   },
-  { file: "api.netcommand.$jobId.ts", method: "GET", path: "/api/netcommand/{jobId}/", summary: "State (PENDING, STARTED, RETRY, FAILURE, SUCCESS) and result text of one's own job; 404 for others' jobs.", access: "public", response: obj({ state: str, result: nullable(str) }) },
-  { file: "api.controlplane.ts", method: "POST", path: "/api/controlplane/", summary: "Routing history rows of a range by AS path pattern or IP/prefix.", access: { permission: "CONTROL_PLANE" }, body: obj({ queryTerm: str, queryType: str, startDate: unix, endDate: unix }), response: obj({ data: anyObject }) },
-  { file: "api.controlplane.dateswithdata.ts", method: "GET", path: "/api/controlplane/dateswithdata/", summary: "First and last timestamp of the routing history.", access: { permission: "CONTROL_PLANE" }, response: arr(obj({ minTimestamp: nullable(unix), maxTimestamp: nullable(unix) })) },
+  {
+    file: "api.netcommand.$jobId.ts",
+    method: "GET",
+    path: "/api/netcommand/{jobId}/",
+    summary: "State (PENDING, STARTED, RETRY, FAILURE, SUCCESS) and result text of one's own job; 404 for others' jobs.",
+    access: "public",
+    response: obj({ state: str, result: nullable(str) }),
+  },
+  {
+    file: "api.controlplane.ts",
+    method: "POST",
+    path: "/api/controlplane/",
+    summary: "Routing history rows of a range by AS path pattern or IP/prefix.",
+    access: { permission: "CONTROL_PLANE" },
+    body: obj({ queryTerm: str, queryType: str, startDate: unix, endDate: unix }),
+    response: obj({ data: anyObject }),
+  },
+  {
+    file: "api.controlplane.dateswithdata.ts",
+    method: "GET",
+    path: "/api/controlplane/dateswithdata/",
+    summary: "First and last timestamp of the routing history.",
+    access: { permission: "CONTROL_PLANE" },
+    response: arr(obj({ minTimestamp: nullable(unix), maxTimestamp: nullable(unix) })),
+  },
 ];
 
 // ---------------------------------------------------------------------------------------------------------------
 // The document
 
 const ERROR: JsonSchema = obj(
-  { detail: str, exception_code: { enum: ["not_authenticated", "permission_denied", "consent_required", "csrf_failed"] }, errors: arr(obj({ field: str, message: str })) },
+  {
+    detail: str,
+    exception_code: { enum: ["not_authenticated", "permission_denied", "consent_required", "csrf_failed"] },
+    errors: arr(obj({ field: str, message: str })),
+  },
   ["detail"],
 );
 
@@ -309,14 +797,16 @@ const REAUTH_PARAMETERS: JsonSchema[] = [
     in: "header",
     required: false,
     schema: str,
-    description: "The current password, percent-encoded as encodeURIComponent does (so any character fits a header). Wrong ones count in the login throttle.",
+    description:
+      "The current password, percent-encoded as encodeURIComponent does (so any character fits a header). Wrong ones count in the login throttle.",
   },
   {
     name: REAUTH_HEADERS.code,
     in: "header",
     required: false,
     schema: str,
-    description: "Instead of the password: a current 6-digit code of a confirmed two-factor device, or an unused recovery code (used up by this call). Wrong ones count in the two-factor throttle.",
+    description:
+      "Instead of the password: a current 6-digit code of a confirmed two-factor device, or an unused recovery code (used up by this call). Wrong ones count in the two-factor throttle.",
   },
 ];
 
@@ -325,7 +815,12 @@ function parameters(op: Operation): JsonSchema[] {
   const headers = op.reauthentication ? REAUTH_PARAMETERS : [];
   if (!op.query) return [...path, ...headers];
   const schema = asJson(op.query) as { properties?: Record<string, JsonSchema>; required?: string[] };
-  const query = Object.entries(schema.properties ?? {}).map(([name, s]) => ({ name, in: "query", required: (schema.required ?? []).includes(name), schema: s }));
+  const query = Object.entries(schema.properties ?? {}).map(([name, s]) => ({
+    name,
+    in: "query",
+    required: (schema.required ?? []).includes(name),
+    schema: s,
+  }));
   return [...path, ...query, ...headers];
 }
 
@@ -351,7 +846,14 @@ function operationObject(op: Operation): JsonSchema {
   responses["503"] = { $ref: "#/components/responses/Error" };
   return {
     summary: op.summary,
-    description: [accessText(op.access), op.description, reauthenticationText(op), mutation && op.access !== "public" ? "With a session cookie, send the csrftoken cookie's value in X-CSRFToken." : null].filter(Boolean).join(" "),
+    description: [
+      accessText(op.access),
+      op.description,
+      reauthenticationText(op),
+      mutation && op.access !== "public" ? "With a session cookie, send the csrftoken cookie's value in X-CSRFToken." : null,
+    ]
+      .filter(Boolean)
+      .join(" "),
     operationId: `${op.method.toLowerCase()}_${op.path.replace(/[^A-Za-z0-9]+/g, "_").replace(/^_|_$/g, "")}`,
     "x-access": typeof op.access === "object" ? { permission: op.access.permission } : op.access,
     "x-route-file": `app/routes/${op.file}`,
@@ -380,8 +882,14 @@ export function openApiDocument(appVersion: string): JsonSchema {
     components: {
       schemas: { Error: ERROR },
       responses: {
-        BadRequest: { description: "Bad input: errors names each field and the reason.", content: { "application/json": { schema: { $ref: "#/components/schemas/Error" } } } },
-        Error: { description: "403 (exception_code), 404, 405, 406 or 500.", content: { "application/json": { schema: { $ref: "#/components/schemas/Error" } } } },
+        BadRequest: {
+          description: "Bad input: errors names each field and the reason.",
+          content: { "application/json": { schema: { $ref: "#/components/schemas/Error" } } },
+        },
+        Error: {
+          description: "403 (exception_code), 404, 405, 406 or 500.",
+          content: { "application/json": { schema: { $ref: "#/components/schemas/Error" } } },
+        },
       },
       securitySchemes: {
         session: { type: "apiKey", in: "cookie", name: "flowlens_session", description: "The session cookie of POST auth/login/." },

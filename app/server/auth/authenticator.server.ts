@@ -58,7 +58,12 @@ export async function checkCredentials(request: Request, emailInput: string, pas
   let userId: number | null = null;
   try {
     if (reservation.backoffMs > 0) await sleep(reservation.backoffMs);
-    const [user] = email ? await pg.db.select().from(users).where(eq(sql`lower(${users.email})`, email)) : [];
+    const [user] = email
+      ? await pg.db
+          .select()
+          .from(users)
+          .where(eq(sql`lower(${users.email})`, email))
+      : [];
     const valid = await verifyPassword(password, user?.passwordHash ?? DUMMY_HASH, { maxQueue: HASHING.anonymousQueue });
     succeeded = Boolean(user && valid && user.isActive);
     userId = user?.id ?? null;

@@ -15,10 +15,7 @@ export const UNKNOWN_ADDRESS = "unknown";
  * a proxy and the last X-Forwarded-For entry is the client — the meaning of `1`/`true`), or the
  * listed proxy addresses and networks.
  */
-export type ProxyTrust =
-  | { mode: "none" }
-  | { mode: "every-hop" }
-  | { mode: "list"; proxies: BlockList; entries: string[] };
+export type ProxyTrust = { mode: "none" } | { mode: "every-hop" } | { mode: "list"; proxies: BlockList; entries: string[] };
 
 export class ProxyTrustError extends Error {}
 
@@ -38,7 +35,9 @@ export function parseProxyTrust(value: string | undefined): ProxyTrust {
     const maxPrefix = family === 4 ? 32 : 128;
     const prefix = prefixText === undefined ? maxPrefix : Number(prefixText);
     if (!family || extra !== undefined || !/^\d+$/.test(String(prefixText ?? maxPrefix)) || prefix > maxPrefix) {
-      throw new ProxyTrustError(`"${entry}" is not an IP address or CIDR network (use 0, 1, or a list such as 10.0.0.5, 192.168.0.0/16, ::1)`);
+      throw new ProxyTrustError(
+        `"${entry}" is not an IP address or CIDR network (use 0, 1, or a list such as 10.0.0.5, 192.168.0.0/16, ::1)`,
+      );
     }
     proxies.addSubnet(address, prefix, family === 4 ? "ipv4" : "ipv6");
   }
@@ -66,7 +65,10 @@ function isTrusted(trust: Extract<ProxyTrust, { mode: "list" }>, address: string
 }
 
 function forwardedHops(request: Request): string[] {
-  return (request.headers.get("X-Forwarded-For") ?? "").split(",").map((h) => h.trim()).filter(Boolean);
+  return (request.headers.get("X-Forwarded-For") ?? "")
+    .split(",")
+    .map((h) => h.trim())
+    .filter(Boolean);
 }
 
 /**

@@ -33,7 +33,10 @@ export function verifyCsrf(request: Request): void {
   const cookie = readCsrfCookie(request);
   const header = request.headers.get(CSRF_HEADER);
   if (!cookie || !header || !same(cookie, header)) {
-    throw Response.json({ detail: `CSRF check failed: send the ${CSRF_COOKIE} cookie value in the ${CSRF_HEADER} header.`, exception_code: "csrf_failed" }, { status: 403 });
+    throw Response.json(
+      { detail: `CSRF check failed: send the ${CSRF_COOKIE} cookie value in the ${CSRF_HEADER} header.`, exception_code: "csrf_failed" },
+      { status: 403 },
+    );
   }
 }
 

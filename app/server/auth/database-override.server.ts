@@ -30,9 +30,15 @@ export function databaseOverrideRoute(column: "overrideClickhouseDb" | "override
             format: "JSONEachRow",
           });
           const [{ n }] = await rs.json<{ n: number }>();
-          if (Number(n) === 0) return apiError(400, "Invalid request body.", { errors: [{ field: "database", message: `no ClickHouse database named ${body.database}` }] });
+          if (Number(n) === 0)
+            return apiError(400, "Invalid request body.", {
+              errors: [{ field: "database", message: `no ClickHouse database named ${body.database}` }],
+            });
         }
-        await services.pg.db.update(users).set({ [column]: body.database }).where(eq(users.id, user!.id));
+        await services.pg.db
+          .update(users)
+          .set({ [column]: body.database })
+          .where(eq(users.id, user!.id));
         return { database: body.database };
       },
     }),

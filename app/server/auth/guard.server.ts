@@ -46,15 +46,10 @@ export async function tablesWithoutData(services: Services): Promise<Set<string>
 }
 
 export async function userMenu(services: Services, user: UserContext): Promise<ToolRoute[]> {
-  const [empty, [{ n }]] = await Promise.all([
-    tablesWithoutData(services),
-    services.pg.db.select({ n: count() }).from(vantagePoints),
-  ]);
-  return menuItems(
-    { permissions: new Set(user.permissions), featureFlags: new Set(user.featureFlags), isStaff: user.isStaff },
-    empty,
-    { hasVantagePoints: Number(n) > 0 },
-  );
+  const [empty, [{ n }]] = await Promise.all([tablesWithoutData(services), services.pg.db.select({ n: count() }).from(vantagePoints)]);
+  return menuItems({ permissions: new Set(user.permissions), featureFlags: new Set(user.featureFlags), isStaff: user.isStaff }, empty, {
+    hasVantagePoints: Number(n) > 0,
+  });
 }
 
 /** Where the visitor was going, kept through the login (path and search; the hash is added client-side). */
@@ -92,7 +87,10 @@ export async function requireUser(request: Request, route?: ToolRoute): Promise<
     throw redirect(`/consent?next=${encodeURIComponent(url.pathname + url.search)}`);
   }
   const menu = await userMenu(context.services, user);
-  if (route && !mayOpen(route, { permissions: new Set(user.permissions), featureFlags: new Set(user.featureFlags), isStaff: user.isStaff })) {
+  if (
+    route &&
+    !mayOpen(route, { permissions: new Set(user.permissions), featureFlags: new Set(user.featureFlags), isStaff: user.isStaff })
+  ) {
     throw redirect(await landingRoute(context.services, user, menu));
   }
   return { ...context, user, menu };
@@ -143,7 +141,10 @@ export async function landingRoute(services: Services, user: UserContext, menu?:
   if (user.isDelegated) {
     const { siteSettings } = await import("~db/postgres/schema");
     const { eq } = await import("drizzle-orm");
-    const [settings] = await services.pg.db.select({ welcome: siteSettings.welcomePageEnabled }).from(siteSettings).where(eq(siteSettings.id, 1));
+    const [settings] = await services.pg.db
+      .select({ welcome: siteSettings.welcomePageEnabled })
+      .from(siteSettings)
+      .where(eq(siteSettings.id, 1));
     if (settings?.welcome) return "/welcome";
   }
   return first;

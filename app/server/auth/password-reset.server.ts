@@ -153,13 +153,14 @@ export async function checkResetToken(db: Db, token: string | null | undefined):
 }
 
 export type ConfirmResult =
-  | { ok: true; userId: number }
-  | { ok: false; reason: "token"; message: string }
-  | { ok: false; reason: "password"; message: string };
+  { ok: true; userId: number } | { ok: false; reason: "token"; message: string } | { ok: false; reason: "password"; message: string };
 
 /** Revokes every open session of the user (after a password change). */
 export async function revokeUserSessions(db: Db, userId: number): Promise<void> {
-  await db.update(sessions).set({ revokedAt: new Date() }).where(and(eq(sessions.userId, userId), isNull(sessions.revokedAt)));
+  await db
+    .update(sessions)
+    .set({ revokedAt: new Date() })
+    .where(and(eq(sessions.userId, userId), isNull(sessions.revokedAt)));
 }
 
 /**
@@ -179,7 +180,13 @@ export async function confirmReset(db: Db, token: string, newPassword: string): 
     const [used] = await tx
       .update(passwordResetTokens)
       .set({ usedAt: now })
-      .where(and(eq(passwordResetTokens.tokenHash, hashToken(token)), isNull(passwordResetTokens.usedAt), gt(passwordResetTokens.expiresAt, now)))
+      .where(
+        and(
+          eq(passwordResetTokens.tokenHash, hashToken(token)),
+          isNull(passwordResetTokens.usedAt),
+          gt(passwordResetTokens.expiresAt, now),
+        ),
+      )
       .returning({ userId: passwordResetTokens.userId });
     if (!used) return null;
     const [updated] = await tx
@@ -188,7 +195,10 @@ export async function confirmReset(db: Db, token: string, newPassword: string): 
       .where(and(eq(users.id, used.userId), eq(users.isActive, true)))
       .returning({ id: users.id });
     if (!updated) return null;
-    await tx.update(sessions).set({ revokedAt: now }).where(and(eq(sessions.userId, used.userId), isNull(sessions.revokedAt)));
+    await tx
+      .update(sessions)
+      .set({ revokedAt: now })
+      .where(and(eq(sessions.userId, used.userId), isNull(sessions.revokedAt)));
     return used.userId;
   });
   if (userId === null) return { ok: false, reason: "token", message: MESSAGES.tokenInvalid };

@@ -9,7 +9,7 @@ const PLACEHOLDER_ORIGIN = "http://flowlens.invalid";
 const MAX_LENGTH = 2048;
 
 // Browsers drop tab, CR and LF inside URLs, so "/\t/evil.example" would become "//evil.example".
- 
+
 const CONTROL_CHARACTERS = /[\u0000-\u001F\u007F]/;
 
 export function hasControlCharacters(value: string): boolean {

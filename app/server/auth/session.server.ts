@@ -105,7 +105,11 @@ export async function createSession(
 
 /** Revokes the session row and clears both cookies. */
 export async function destroySession(db: Db, secret: string, request: Request, idHash: string | null): Promise<Headers> {
-  if (idHash) await db.update(sessions).set({ revokedAt: sql`now()` }).where(eq(sessions.idHash, idHash));
+  if (idHash)
+    await db
+      .update(sessions)
+      .set({ revokedAt: sql`now()` })
+      .where(eq(sessions.idHash, idHash));
   const headers = new Headers();
   headers.append("Set-Cookie", await sessionCookie(secret, request).serialize("", { maxAge: 0 }));
   headers.append("Set-Cookie", loggedInCookie.clear());

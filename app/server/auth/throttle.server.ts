@@ -45,7 +45,10 @@ export function accountBackoffMs(failures: number): number {
  * (it was never checked), so waiting out Retry-After is enough.
  */
 export async function reserveLoginAttempt(db: Db, email: string, clientAddress: string, now = new Date()): Promise<LoginReservation> {
-  const [row] = await db.insert(loginAttempts).values({ email, clientAddress, succeeded: false, createdAt: now }).returning({ id: loginAttempts.id });
+  const [row] = await db
+    .insert(loginAttempts)
+    .values({ email, clientAddress, succeeded: false, createdAt: now })
+    .returning({ id: loginAttempts.id });
   const since = new Date(now.getTime() - THROTTLE.windowMs);
   const pair = sql`${loginAttempts.email} = ${email} AND ${loginAttempts.clientAddress} = ${clientAddress}`;
   const client = sql`${loginAttempts.clientAddress} = ${clientAddress}`;
@@ -59,7 +62,9 @@ export async function reserveLoginAttempt(db: Db, email: string, clientAddress: 
       account: sql<number>`count(*) FILTER (WHERE ${account})`.mapWith(Number),
     })
     .from(loginAttempts)
-    .where(and(eq(loginAttempts.succeeded, false), sql`${loginAttempts.createdAt} > ${since.toISOString()}`, sql`(${account} OR ${client})`));
+    .where(
+      and(eq(loginAttempts.succeeded, false), sql`${loginAttempts.createdAt} > ${since.toISOString()}`, sql`(${account} OR ${client})`),
+    );
   const retryAfter = (oldest: string | null) =>
     Math.max(1, Math.ceil(((oldest ? new Date(oldest).getTime() : now.getTime()) + THROTTLE.windowMs - now.getTime()) / 1000));
   const refuse = async (scope: "account-and-client" | "client", oldest: string | null): Promise<LoginReservation> => {
@@ -81,7 +86,13 @@ export async function releaseLoginAttempt(db: Db, attemptId: number): Promise<vo
  * Records the outcome of a reserved attempt. A success turns its row into one and forgets this
  * client's failures for the account (other clients' failures stay: they were not this user's typos).
  */
-export async function finishLoginAttempt(db: Db, attemptId: number, succeeded: boolean, email: string, clientAddress: string): Promise<void> {
+export async function finishLoginAttempt(
+  db: Db,
+  attemptId: number,
+  succeeded: boolean,
+  email: string,
+  clientAddress: string,
+): Promise<void> {
   if (succeeded) {
     await db.update(loginAttempts).set({ succeeded: true }).where(eq(loginAttempts.id, attemptId));
     await db

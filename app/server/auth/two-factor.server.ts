@@ -66,7 +66,10 @@ export async function twoFactorStatus(db: Db, userId: number): Promise<TwoFactor
   const [[site], [settings], [{ n }]] = await Promise.all([
     db.select({ mandatory: siteSettings.mandatory2fa }).from(siteSettings).where(eq(siteSettings.id, 1)),
     db.select({ enabled: userSettings.enable2fa }).from(userSettings).where(eq(userSettings.userId, userId)),
-    db.select({ n: count() }).from(totpDevices).where(and(eq(totpDevices.userId, userId), eq(totpDevices.confirmed, true))),
+    db
+      .select({ n: count() })
+      .from(totpDevices)
+      .where(and(eq(totpDevices.userId, userId), eq(totpDevices.confirmed, true))),
   ]);
   const mandatory = site?.mandatory ?? false;
   const enabled = settings?.enabled ?? false;
@@ -107,7 +110,10 @@ export async function listDevices(db: Db, userId: number, options: { includeUnco
 }
 
 async function describeKey(db: Db, userId: number, device: { id: number; name: string; secret: string }): Promise<DeviceKey> {
-  const [[user], style] = await Promise.all([db.select({ email: users.email }).from(users).where(eq(users.id, userId)), resolveStyle(db, userId)]);
+  const [[user], style] = await Promise.all([
+    db.select({ email: users.email }).from(users).where(eq(users.id, userId)),
+    resolveStyle(db, userId),
+  ]);
   const otpauthUri = generateURI({ issuer: style.companyName || "flowlens", label: user?.email ?? String(userId), secret: device.secret });
   const qrDataUrl = await QRCode.toDataURL(otpauthUri, { errorCorrectionLevel: "M", margin: 2, width: 220 });
   return { id: device.id, name: device.name, secret: device.secret, otpauthUri, qrDataUrl };
@@ -188,7 +194,10 @@ async function claimStep(db: Db, deviceId: number, step: number, confirm = false
 
 /** Confirms an enrolment with a code from the authenticator app; the code counts as used. */
 export async function confirmDevice(db: Db, userId: number, deviceId: number, code: string): Promise<DeviceSummary> {
-  const [device] = await db.select().from(totpDevices).where(and(eq(totpDevices.id, deviceId), eq(totpDevices.userId, userId)));
+  const [device] = await db
+    .select()
+    .from(totpDevices)
+    .where(and(eq(totpDevices.id, deviceId), eq(totpDevices.userId, userId)));
   if (!device) throw new TwoFactorError(TWO_FACTOR_MESSAGES.deviceNotFound, 404, "not_found");
   if (device.confirmed) throw new TwoFactorError(TWO_FACTOR_MESSAGES.deviceAlreadyConfirmed, 400, "already_confirmed");
   const token = totpToken(code);
@@ -204,7 +213,10 @@ export async function confirmDevice(db: Db, userId: number, deviceId: number, co
  * mandatory; when voluntary only after 2FA has been switched off.
  */
 export async function deleteDevice(db: Db, userId: number, deviceId: number): Promise<void> {
-  const [device] = await db.select().from(totpDevices).where(and(eq(totpDevices.id, deviceId), eq(totpDevices.userId, userId)));
+  const [device] = await db
+    .select()
+    .from(totpDevices)
+    .where(and(eq(totpDevices.id, deviceId), eq(totpDevices.userId, userId)));
   if (!device) throw new TwoFactorError(TWO_FACTOR_MESSAGES.deviceNotFound, 404, "not_found");
   if (device.confirmed) {
     const status = await twoFactorStatus(db, userId);
@@ -268,9 +280,7 @@ export async function unusedRecoveryCodeCount(db: Db, userId: number): Promise<n
 // The second login step
 
 export type SecondFactorResult =
-  | { ok: true; method: "totp"; deviceId: number }
-  | { ok: true; method: "recovery" }
-  | { ok: false; reason: "invalid" | "throttled" };
+  { ok: true; method: "totp"; deviceId: number } | { ok: true; method: "recovery" } | { ok: false; reason: "invalid" | "throttled" };
 
 /** Failed attempts are kept in login_attempts under this key, so throttling survives restarts and replicas. */
 const attemptKey = (userId: number) => `2fa:${userId}`;

@@ -29,7 +29,11 @@ export async function loadUserContext(db: Db, userId: number): Promise<UserConte
       .from(groupPermissions)
       .innerJoin(userGroups, eq(userGroups.groupId, groupPermissions.groupId))
       .where(eq(userGroups.userId, userId)),
-    db.select({ name: groups.name }).from(groups).innerJoin(userGroups, eq(userGroups.groupId, groups.id)).where(eq(userGroups.userId, userId)),
+    db
+      .select({ name: groups.name })
+      .from(groups)
+      .innerJoin(userGroups, eq(userGroups.groupId, groups.id))
+      .where(eq(userGroups.userId, userId)),
     db
       .selectDistinct({ name: featureFlags.name })
       .from(featureFlags)

@@ -56,7 +56,11 @@ export async function selfSignupEnabled(db: Db): Promise<boolean> {
 /** Whether the address belongs to an account or to a request still waiting for a decision. */
 export async function emailTaken(db: Db, email: string): Promise<boolean> {
   const address = normalizeEmail(email);
-  const [user] = await db.select({ id: users.id }).from(users).where(eq(sql`lower(${users.email})`, address)).limit(1);
+  const [user] = await db
+    .select({ id: users.id })
+    .from(users)
+    .where(eq(sql`lower(${users.email})`, address))
+    .limit(1);
   if (user) return true;
   const [pending] = await db
     .select({ id: userRequests.id })
@@ -112,8 +116,7 @@ export async function listUserRequests(db: Db, status?: UserRequestView["status"
 }
 
 export type DecisionResult =
-  | { ok: true; request: UserRequestView; userId: number | null }
-  | { ok: false; status: 400 | 404 | 409; detail: string };
+  { ok: true; request: UserRequestView; userId: number | null } | { ok: false; status: 400 | 404 | 409; detail: string };
 
 class DecisionAbort extends Error {
   constructor(readonly result: Extract<DecisionResult, { ok: false }>) {
@@ -125,12 +128,7 @@ class DecisionAbort extends Error {
  * Accept: the account is created (no password, not yet consented) and the applicant is mailed a
  * link to set the password; reject: the request is only marked. Each request is decided once.
  */
-export async function decideUserRequest(
-  db: Db,
-  id: number,
-  decision: "accept" | "reject",
-  deciderId: number,
-): Promise<DecisionResult> {
+export async function decideUserRequest(db: Db, id: number, decision: "accept" | "reject", deciderId: number): Promise<DecisionResult> {
   let created: { id: number; email: string; firstName: string } | null = null;
   let decided: typeof userRequests.$inferSelect;
   try {
@@ -145,7 +143,10 @@ export async function decideUserRequest(
       if (!row) throw new DecisionAbort({ ok: false, status: 409, detail: SIGNUP_TEXTS.notPending });
       if (decision === "accept") {
         const email = normalizeEmail(row.email);
-        const [taken] = await tx.select({ id: users.id }).from(users).where(eq(sql`lower(${users.email})`, email));
+        const [taken] = await tx
+          .select({ id: users.id })
+          .from(users)
+          .where(eq(sql`lower(${users.email})`, email));
         if (taken || !isValidEmail(email)) throw new DecisionAbort({ ok: false, status: 400, detail: MESSAGES.userCreation });
         const [user] = await tx
           .insert(users)

@@ -28,7 +28,11 @@ export async function listNotifications(db: Db, userId: number, options: { inclu
   const rows = await db
     .select()
     .from(notifications)
-    .where(options.includeArchived ? eq(notifications.userId, userId) : and(eq(notifications.userId, userId), eq(notifications.isArchived, false)))
+    .where(
+      options.includeArchived
+        ? eq(notifications.userId, userId)
+        : and(eq(notifications.userId, userId), eq(notifications.isArchived, false)),
+    )
     .orderBy(desc(notifications.createdAt), desc(notifications.id));
   return rows.map(view);
 }
@@ -61,9 +65,22 @@ export async function deleteNotification(db: Db, userId: number, id: number): Pr
   return rows.length > 0;
 }
 
-export async function notify(db: Db, userIds: number[], notification: { title: string; message?: string; doPopUp?: boolean }): Promise<void> {
+export async function notify(
+  db: Db,
+  userIds: number[],
+  notification: { title: string; message?: string; doPopUp?: boolean },
+): Promise<void> {
   if (!userIds.length) return;
-  await db.insert(notifications).values(userIds.map((userId) => ({ userId, title: notification.title, message: notification.message ?? "", doPopUp: notification.doPopUp ?? false })));
+  await db
+    .insert(notifications)
+    .values(
+      userIds.map((userId) => ({
+        userId,
+        title: notification.title,
+        message: notification.message ?? "",
+        doPopUp: notification.doPopUp ?? false,
+      })),
+    );
 }
 
 export async function unreadCount(db: Db, userId: number): Promise<number> {
@@ -73,4 +90,3 @@ export async function unreadCount(db: Db, userId: number): Promise<number> {
     .where(and(eq(notifications.userId, userId), eq(notifications.isRead, false), eq(notifications.isArchived, false)));
   return rows.length;
 }
-

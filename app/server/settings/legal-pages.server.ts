@@ -10,7 +10,10 @@ export type LegalTexts = Record<LegalField, string>;
 
 /** The texts of the imprint and the privacy policy as staff wrote them ("" when not yet). */
 export async function getLegalTexts(db: Db): Promise<LegalTexts> {
-  const [row] = await db.select({ imprint: siteSettings.imprintText, privacy: siteSettings.privacyPolicyText }).from(siteSettings).where(eq(siteSettings.id, 1));
+  const [row] = await db
+    .select({ imprint: siteSettings.imprintText, privacy: siteSettings.privacyPolicyText })
+    .from(siteSettings)
+    .where(eq(siteSettings.id, 1));
   return { imprint_text: row?.imprint ?? "", privacy_policy_text: row?.privacy ?? "" };
 }
 
@@ -38,5 +41,8 @@ export function validateLegalTexts(raw: Record<string, unknown>): { values: Lega
 export async function updateLegalTexts(db: Db, actor: UserContext, values: LegalTexts): Promise<void> {
   if (siteSettingsRole(actor) !== "admin") throw new SettingsError(403, "Only staff and superusers may change the site settings.");
   await db.insert(siteSettings).values({ id: 1 }).onConflictDoNothing();
-  await db.update(siteSettings).set({ imprintText: values.imprint_text, privacyPolicyText: values.privacy_policy_text }).where(eq(siteSettings.id, 1));
+  await db
+    .update(siteSettings)
+    .set({ imprintText: values.imprint_text, privacyPolicyText: values.privacy_policy_text })
+    .where(eq(siteSettings.id, 1));
 }

@@ -150,7 +150,9 @@ export function validateSiteSettings(raw: Record<string, unknown>): { values: Si
   const version = text("clickhouse_db_version", 100);
   const asName = text("as_name_of_deployment", 200);
   const lengths = {} as AutocompleteMinLengths;
-  const rawLengths = (typeof raw.autocomplete_min_lengths === "object" && raw.autocomplete_min_lengths !== null ? raw.autocomplete_min_lengths : {}) as Record<string, unknown>;
+  const rawLengths = (
+    typeof raw.autocomplete_min_lengths === "object" && raw.autocomplete_min_lengths !== null ? raw.autocomplete_min_lengths : {}
+  ) as Record<string, unknown>;
   for (const key of AUTOCOMPLETE_KEYS) {
     const field = `autocomplete_min_lengths.${key}`;
     const value = raw[field] ?? rawLengths[key];
@@ -166,7 +168,8 @@ export function validateSiteSettings(raw: Record<string, unknown>): { values: Si
     else {
       try {
         const parsed: unknown = JSON.parse(trimmed);
-        if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) errors.rna_default_query = "Enter a JSON object, e.g. {}.";
+        if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed))
+          errors.rna_default_query = "Enter a JSON object, e.g. {}.";
         else rnaQuery = parsed as Record<string, unknown>;
       } catch {
         errors.rna_default_query = "This is not valid JSON.";
@@ -250,8 +253,10 @@ export function isSafeLink(link: string): boolean {
 
 /** A PNG (by its magic bytes) of at most 256 kB → base64; otherwise the reason it is refused. */
 export function checkPngLogo(bytes: Uint8Array): { ok: true; base64: string } | { ok: false; message: string } {
-  if (bytes.length > LOGO_MAX_BYTES) return { ok: false, message: `The logo may be at most 256 kB (this file has ${Math.ceil(bytes.length / 1024)} kB).` };
-  if (bytes.length < PNG_MAGIC.length || PNG_MAGIC.some((b, i) => bytes[i] !== b)) return { ok: false, message: "The logo must be a PNG image." };
+  if (bytes.length > LOGO_MAX_BYTES)
+    return { ok: false, message: `The logo may be at most 256 kB (this file has ${Math.ceil(bytes.length / 1024)} kB).` };
+  if (bytes.length < PNG_MAGIC.length || PNG_MAGIC.some((b, i) => bytes[i] !== b))
+    return { ok: false, message: "The logo must be a PNG image." };
   return { ok: true, base64: Buffer.from(bytes).toString("base64") };
 }
 
@@ -391,7 +396,11 @@ export async function getPersonalStyle(db: Db, userId: number): Promise<StyleJso
 }
 
 /** Validates and saves the user's override: creates it on first use (branding copied from the default). */
-export async function setPersonalStyle(db: Db, userId: number, raw: Record<string, unknown>): Promise<{ ok: true; style: StyleJson } | { ok: false; errors: FieldErrors }> {
+export async function setPersonalStyle(
+  db: Db,
+  userId: number,
+  raw: Record<string, unknown>,
+): Promise<{ ok: true; style: StyleJson } | { ok: false; errors: FieldErrors }> {
   const picked: Record<string, unknown> = {};
   for (const field of PERSONAL_FIELDS) picked[field] = raw[field] ?? "";
   const { patch, errors } = validateStylePatch(picked);

@@ -131,7 +131,8 @@ export function settingsForPermissions(permissions: readonly string[]): Editable
 }
 
 function requireAllowed(name: EditableSettingName, allowed: readonly EditableSettingName[] | undefined): void {
-  if (allowed && !allowed.includes(name)) throw new SettingsError(403, MESSAGES.permissionDenied, [{ field: name, message: MESSAGES.permissionDenied }]);
+  if (allowed && !allowed.includes(name))
+    throw new SettingsError(403, MESSAGES.permissionDenied, [{ field: name, message: MESSAGES.permissionDenied }]);
 }
 
 export const TWO_FA_MESSAGE = "Two-factor authentication is switched on and off in the two-factor settings (/settings/security), not here.";
@@ -176,7 +177,9 @@ function parseDelimiter(raw: unknown): Parsed<CsvDelimiter> {
 
 function parseTimezone(raw: unknown): Parsed<string> {
   const v = typeof raw === "string" ? raw.trim() : "";
-  return TIMEZONE_SET.has(v) ? { ok: true, value: v } : fail("Choose a timezone from the list (an IANA name such as Europe/Berlin, or UTC).");
+  return TIMEZONE_SET.has(v)
+    ? { ok: true, value: v }
+    : fail("Choose a timezone from the list (an IANA name such as Europe/Berlin, or UTC).");
 }
 
 const PARSERS: Record<EditableSettingName, (raw: unknown) => Parsed<string | number>> = {

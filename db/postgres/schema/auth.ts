@@ -13,7 +13,10 @@ export const styles = pgTable("styles", {
   companyName: text("company_name").notNull().default("flowlens"),
   companyLogo: text("company_logo"),
   font: text("font").notNull().default("default"),
-  footerLinks: jsonb("footer_links").$type<{ id: number; link: string; text: string }[]>().notNull().default(sql`'[]'::jsonb`),
+  footerLinks: jsonb("footer_links")
+    .$type<{ id: number; link: string; text: string }[]>()
+    .notNull()
+    .default(sql`'[]'::jsonb`),
   updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
 });
 
@@ -46,8 +49,12 @@ export const groups = pgTable("groups", {
 export const userGroups = pgTable(
   "user_groups",
   {
-    userId: integer("user_id").notNull().references(() => users.id, { onDelete: "cascade" }),
-    groupId: integer("group_id").notNull().references(() => groups.id, { onDelete: "cascade" }),
+    userId: integer("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    groupId: integer("group_id")
+      .notNull()
+      .references(() => groups.id, { onDelete: "cascade" }),
   },
   (t) => [primaryKey({ columns: [t.userId, t.groupId] })],
 );
@@ -61,8 +68,12 @@ export const permissions = pgTable("permissions", {
 export const userPermissions = pgTable(
   "user_permissions",
   {
-    userId: integer("user_id").notNull().references(() => users.id, { onDelete: "cascade" }),
-    permission: text("permission").notNull().references(() => permissions.code, { onDelete: "cascade" }),
+    userId: integer("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    permission: text("permission")
+      .notNull()
+      .references(() => permissions.code, { onDelete: "cascade" }),
   },
   (t) => [primaryKey({ columns: [t.userId, t.permission] })],
 );
@@ -70,8 +81,12 @@ export const userPermissions = pgTable(
 export const groupPermissions = pgTable(
   "group_permissions",
   {
-    groupId: integer("group_id").notNull().references(() => groups.id, { onDelete: "cascade" }),
-    permission: text("permission").notNull().references(() => permissions.code, { onDelete: "cascade" }),
+    groupId: integer("group_id")
+      .notNull()
+      .references(() => groups.id, { onDelete: "cascade" }),
+    permission: text("permission")
+      .notNull()
+      .references(() => permissions.code, { onDelete: "cascade" }),
   },
   (t) => [primaryKey({ columns: [t.groupId, t.permission] })],
 );
@@ -86,8 +101,12 @@ export const featureFlags = pgTable("feature_flags", {
 export const userFeatureFlags = pgTable(
   "user_feature_flags",
   {
-    userId: integer("user_id").notNull().references(() => users.id, { onDelete: "cascade" }),
-    flag: text("flag").notNull().references(() => featureFlags.name, { onDelete: "cascade" }),
+    userId: integer("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    flag: text("flag")
+      .notNull()
+      .references(() => featureFlags.name, { onDelete: "cascade" }),
   },
   (t) => [primaryKey({ columns: [t.userId, t.flag] })],
 );
@@ -97,7 +116,9 @@ export const sessions = pgTable(
   "sessions",
   {
     idHash: text("id_hash").primaryKey(),
-    userId: integer("user_id").notNull().references(() => users.id, { onDelete: "cascade" }),
+    userId: integer("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
     state: text("state", { enum: ["PENDING_2FA", "LOGGED_IN"] }).notNull(),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
     lastSeenAt: timestamp("last_seen_at", { withTimezone: true }).notNull().defaultNow(),
@@ -110,10 +131,14 @@ export const sessions = pgTable(
 );
 
 export const userSettings = pgTable("user_settings", {
-  userId: integer("user_id").primaryKey().references(() => users.id, { onDelete: "cascade" }),
+  userId: integer("user_id")
+    .primaryKey()
+    .references(() => users.id, { onDelete: "cascade" }),
   enable2fa: boolean("enable_2fa").notNull().default(false),
   timezone: text("timezone").notNull().default("UTC"),
-  csvDelimiter: text("csv_delimiter", { enum: [",", ";"] }).notNull().default(","),
+  csvDelimiter: text("csv_delimiter", { enum: [",", ";"] })
+    .notNull()
+    .default(","),
   timeseriesUtilThresholdMedium: doublePrecision("timeseries_util_threshold_medium").notNull().default(0.5),
   timeseriesUtilThresholdHigh: doublePrecision("timeseries_util_threshold_high").notNull().default(0.85),
   intlinksUtilThresholdMedium: doublePrecision("intlinks_util_threshold_medium").notNull().default(0.75),
@@ -121,9 +146,13 @@ export const userSettings = pgTable("user_settings", {
   extlinksUtilThresholdMedium: doublePrecision("extlinks_util_threshold_medium").notNull().default(0.75),
   extlinksUtilThresholdHigh: doublePrecision("extlinks_util_threshold_high").notNull().default(0.95),
   extlinksBuildoutThreshold: integer("extlinks_buildout_threshold").notNull().default(90),
-  extlinksBuildoutType: text("extlinks_buildout_type", { enum: ["DAYS", "PERCENT"] }).notNull().default("DAYS"),
+  extlinksBuildoutType: text("extlinks_buildout_type", { enum: ["DAYS", "PERCENT"] })
+    .notNull()
+    .default("DAYS"),
   intlinksBuildoutThreshold: integer("intlinks_buildout_threshold").notNull().default(90),
-  intlinksBuildoutType: text("intlinks_buildout_type", { enum: ["DAYS", "PERCENT"] }).notNull().default("DAYS"),
+  intlinksBuildoutType: text("intlinks_buildout_type", { enum: ["DAYS", "PERCENT"] })
+    .notNull()
+    .default("DAYS"),
 });
 
 export type AutocompleteMinLengths = { primary_as: number; secondary_as: number; application: number; infrastructure: number };
@@ -141,7 +170,10 @@ export const siteSettings = pgTable("site_settings", {
     .default(sql`'{"primary_as":1,"secondary_as":1,"application":2,"infrastructure":2}'::jsonb`),
   asNameOfDeployment: text("as_name_of_deployment").notNull().default(""),
   enableUserSelfSignup: boolean("enable_user_self_signup").notNull().default(false),
-  rnaDefaultQuery: jsonb("rna_default_query").$type<Record<string, unknown>>().notNull().default(sql`'{}'::jsonb`),
+  rnaDefaultQuery: jsonb("rna_default_query")
+    .$type<Record<string, unknown>>()
+    .notNull()
+    .default(sql`'{}'::jsonb`),
   publicLookingGlassEnabled: boolean("public_looking_glass_enabled").notNull().default(false),
   /** The texts of the public /imprint and /privacy-policy pages (simple paragraphs); empty until staff write them. */
   imprintText: text("imprint_text").notNull().default(""),
@@ -152,8 +184,13 @@ export type FlowsViewRestriction = { dimension: string; constrained_values: stri
 export type ExternalLinksViewRestrictions = { ASNumberList: number[]; routerList: string[]; interfaceList: string[] };
 
 export const delegationRestrictions = pgTable("delegation_restrictions", {
-  userId: integer("user_id").primaryKey().references(() => users.id, { onDelete: "cascade" }),
-  flowsViewsRestrictions: jsonb("flows_views_restrictions").$type<FlowsViewRestriction[]>().notNull().default(sql`'[]'::jsonb`),
+  userId: integer("user_id")
+    .primaryKey()
+    .references(() => users.id, { onDelete: "cascade" }),
+  flowsViewsRestrictions: jsonb("flows_views_restrictions")
+    .$type<FlowsViewRestriction[]>()
+    .notNull()
+    .default(sql`'[]'::jsonb`),
   externalLinksViewsRestrictions: jsonb("external_links_views_restrictions")
     .$type<ExternalLinksViewRestrictions>()
     .notNull()

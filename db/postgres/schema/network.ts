@@ -23,7 +23,9 @@ export const interfaces = pgTable(
   "interfaces",
   {
     id: serial("id").primaryKey(),
-    routerId: integer("router_id").notNull().references(() => routers.id, { onDelete: "cascade" }),
+    routerId: integer("router_id")
+      .notNull()
+      .references(() => routers.id, { onDelete: "cascade" }),
     name: text("name").notNull(),
     snmpIndex: integer("snmp_index").notNull(),
     description: text("description").notNull().default(""),

@@ -6,7 +6,16 @@ import { users } from "./auth";
  * Repeated here because the schema must not import application code; a unit of the tags feature
  * checks that both lists agree.
  */
-export const TAG_DIMENSION_KINDS = ["AS_NUMBER", "ROUTER", "INTERFACE", "INTERNAL_LINK", "APPLICATION", "INFRASTRUCTURE", "IANA_PROTOCOL", "VRF_NAME"] as const;
+export const TAG_DIMENSION_KINDS = [
+  "AS_NUMBER",
+  "ROUTER",
+  "INTERFACE",
+  "INTERNAL_LINK",
+  "APPLICATION",
+  "INFRASTRUCTURE",
+  "IANA_PROTOCOL",
+  "VRF_NAME",
+] as const;
 export type TagDimensionKind = (typeof TAG_DIMENSION_KINDS)[number];
 
 /**

@@ -32,7 +32,12 @@ export const PNG_SCALE = 2;
 export function chartSvg(chart: ChartInput, caption: ChartCaption): string {
   const markup = renderToStaticMarkup(
     chart.kind === "timeseries"
-      ? createElement(TimeseriesChart, { timeseries: chart.timeseries, timezone: chart.timezone, window: chart.window, previous: chart.previous })
+      ? createElement(TimeseriesChart, {
+          timeseries: chart.timeseries,
+          timezone: chart.timezone,
+          window: chart.window,
+          previous: chart.previous,
+        })
       : createElement(SankeyDiagram, { sankey: chart.sankey, stages: chart.stages }),
   );
   const start = markup.indexOf("<svg");
@@ -45,7 +50,10 @@ export function chartSvg(chart: ChartInput, caption: ChartCaption): string {
   const top = 30 + caption.lines.length * CAPTION_LINE;
   const text = [
     `<text x="16" y="24" font-family="sans-serif" font-size="16" font-weight="600" fill="#1a1a1a">${xml(caption.title)}</text>`,
-    ...caption.lines.map((line, i) => `<text x="16" y="${24 + (i + 1) * CAPTION_LINE}" font-family="sans-serif" font-size="12" fill="#333333">${xml(line)}</text>`),
+    ...caption.lines.map(
+      (line, i) =>
+        `<text x="16" y="${24 + (i + 1) * CAPTION_LINE}" font-family="sans-serif" font-size="12" fill="#333333">${xml(line)}</text>`,
+    ),
   ].join("");
   return `<?xml version="1.0" encoding="UTF-8"?>\n<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height + top}" viewBox="0 0 ${width} ${height + top}"><rect width="100%" height="100%" fill="white"/>${text}<g transform="translate(0, ${top})">${chartMarkup}</g></svg>\n`;
 }

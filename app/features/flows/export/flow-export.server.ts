@@ -29,17 +29,26 @@ export type ExportFile = { body: string | Uint8Array<ArrayBuffer>; contentType: 
 const refuse = (detail: string) => new ApiProblem(400, { detail });
 
 /** The screen a scope belongs to, for the sheet's title and the file name's prefix. */
-const screenOf = (scope: Direction | undefined) => (scope === "EGRESS" ? { title: "AS Flows Egress", slug: "as-flows-egress" } : { title: "Flow Explorer", slug: "flow-explorer" });
+const screenOf = (scope: Direction | undefined) =>
+  scope === "EGRESS" ? { title: "AS Flows Egress", slug: "as-flows-egress" } : { title: "Flow Explorer", slug: "flow-explorer" };
 
 /** The image's caption: screen and dimension(s); the range in the spec's format with its timezone, the counted traffic, the filters. */
 function chartCaption(title: string, data: ExplorerData, range: { start: number; end: number }): ChartCaption {
   const second = data.params.view === "sankey" ? data.dimensions.find((d) => d.value === data.params.dimension2) : undefined;
-  const lines = [`${fmtRange(range.start, range.end, data.timezone)}${data.traffic ? ` · ${data.traffic.label}` : ""}${data.params.ipVersion !== "all" ? ` · IPv${data.params.ipVersion} only` : ""}`];
+  const lines = [
+    `${fmtRange(range.start, range.end, data.timezone)}${data.traffic ? ` · ${data.traffic.label}` : ""}${data.params.ipVersion !== "all" ? ` · IPv${data.params.ipVersion} only` : ""}`,
+  ];
   if (data.filterLabels.length) lines.push(`Filters: ${data.filterLabels.join("; ")}`);
   return { title: `${title}: ${[data.dimension?.label, second?.label].filter(Boolean).join(" → ")}`, lines };
 }
 
-export async function buildFlowExport(services: Services, user: UserContext, url: URL, format: ExportFormat, scope?: Direction): Promise<ExportFile> {
+export async function buildFlowExport(
+  services: Services,
+  user: UserContext,
+  url: URL,
+  format: ExportFormat,
+  scope?: Direction,
+): Promise<ExportFile> {
   const params = parseExplorerParams(url.searchParams);
   if (params.table === "detailed" && params.pivot) throw refuse(MESSAGES.exportWhilePivoted);
   const isTable = TABLE_FORMATS.includes(format);
@@ -48,8 +57,17 @@ export async function buildFlowExport(services: Services, user: UserContext, url
   const flows = data.flows;
   if (!flows || !data.dimension || !flows.range || flows.table.length === 0) throw refuse(MESSAGES.emptyTableExport);
   const screen = screenOf(scope);
-  const name = (dimensions: readonly string[], variant?: string): ExportName => ({ dimensions, variant, range: flows.range!, timezone: data.timezone });
-  const file = (body: string | Uint8Array<ArrayBuffer>, n: ExportName): ExportFile => ({ body, contentType: CONTENT_TYPES[format], filename: exportFilename(n, format, screen.slug) });
+  const name = (dimensions: readonly string[], variant?: string): ExportName => ({
+    dimensions,
+    variant,
+    range: flows.range!,
+    timezone: data.timezone,
+  });
+  const file = (body: string | Uint8Array<ArrayBuffer>, n: ExportName): ExportFile => ({
+    body,
+    contentType: CONTENT_TYPES[format],
+    filename: exportFilename(n, format, screen.slug),
+  });
 
   if (isTable) {
     let sheet: Sheet;
@@ -78,7 +96,13 @@ export async function buildFlowExport(services: Services, user: UserContext, url
     fileName = name([data.dimension.id, data.params.dimension2], "sankey");
   } else {
     if (!flows.timeseries.buckets.length || !flows.timeseries.series.length) throw refuse(MESSAGES.emptyTableExport);
-    chart = { kind: "timeseries", timeseries: flows.timeseries, timezone: data.timezone, window: flows.window, previous: data.comparison?.totals };
+    chart = {
+      kind: "timeseries",
+      timeseries: flows.timeseries,
+      timezone: data.timezone,
+      window: flows.window,
+      previous: data.comparison?.totals,
+    };
     fileName = name([data.dimension.id], "timeseries");
   }
   const svg = chartSvg(chart, chartCaption(screen.title, data, flows.range));

@@ -47,7 +47,12 @@ export function aggregatedSheet(title: string, dimension: DimensionId, rows: rea
     { header: "Bits per second", kind: "number" },
     { header: "Share (%)", kind: "number" },
     { header: "Bytes", kind: "integer" },
-    ...(withComparison ? ([{ header: "Previous period (bit/s)", kind: "number" }, { header: "Difference to the previous period (%)", kind: "number" }] as const) : []),
+    ...(withComparison
+      ? ([
+          { header: "Previous period (bit/s)", kind: "number" },
+          { header: "Difference to the previous period (%)", kind: "number" },
+        ] as const)
+      : []),
   ];
   return {
     title,

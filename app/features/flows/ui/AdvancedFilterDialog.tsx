@@ -89,7 +89,15 @@ export function AdvancedFilterDialog({
           }}
         />
         {isDimensionId(dimension) ? (
-          <FilterInput key={dimension} dimension={dimension} onPick={addValue} label="Values" ariaLabel="Advanced filter value" width={420} placeholder="Type a value or a name, Enter to add" />
+          <FilterInput
+            key={dimension}
+            dimension={dimension}
+            onPick={addValue}
+            label="Values"
+            ariaLabel="Advanced filter value"
+            width={420}
+            placeholder="Type a value or a name, Enter to add"
+          />
         ) : null}
         {values.length ? (
           <Pill.Group data-testid="advanced-filter-values">

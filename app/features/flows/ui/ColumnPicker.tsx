@@ -12,7 +12,13 @@ export const canApplyColumns = (visible: Record<string, boolean>) => Object.valu
  * disabled, with a tooltip saying why, until at least one column is ticked. Needs JavaScript; without
  * it every column is shown.
  */
-export function ColumnPicker({ columns, onApply }: { columns: readonly PickableColumn[]; onApply: (visible: Record<string, boolean>) => void }) {
+export function ColumnPicker({
+  columns,
+  onApply,
+}: {
+  columns: readonly PickableColumn[];
+  onApply: (visible: Record<string, boolean>) => void;
+}) {
   const [opened, setOpened] = useState(false);
   const [choice, setChoice] = useState<Record<string, boolean>>({});
   const open = () => {
@@ -28,11 +34,16 @@ export function ColumnPicker({ columns, onApply }: { columns: readonly PickableC
       <Modal opened={opened} onClose={() => setOpened(false)} title={MESSAGES.selectColumnTitle}>
         <Stack gap="xs">
           {columns.map((c) => (
-            <Checkbox key={c.id} label={c.header} checked={choice[c.id] ?? false} onChange={(e) => {
+            <Checkbox
+              key={c.id}
+              label={c.header}
+              checked={choice[c.id] ?? false}
+              onChange={(e) => {
                 // Read now: React clears currentTarget once the handler returns, before the updater runs.
                 const checked = e.currentTarget.checked;
                 setChoice((prev) => ({ ...prev, [c.id]: checked }));
-              }} />
+              }}
+            />
           ))}
           <Group justify="flex-end" mt="sm">
             <Button variant="default" onClick={() => setOpened(false)}>

@@ -64,7 +64,15 @@ function DateRangeFields({ rangeValue, timezone, error, initial, datesOnly }: Da
   return (
     <Group align="flex-start" gap="md" wrap="wrap">
       <NativeSelect label="Date range" name="dateRange" defaultValue={rangeValue} data={rangeOptions(datesOnly)} w={210} />
-      <TextInput type="datetime-local" label={`Start (${timezone})`} name="start" defaultValue={initial.start} error={error} w={220} data-testid="range-start" />
+      <TextInput
+        type="datetime-local"
+        label={`Start (${timezone})`}
+        name="start"
+        defaultValue={initial.start}
+        error={error}
+        w={220}
+        data-testid="range-start"
+      />
       <TextInput type="datetime-local" label={`End (${timezone})`} name="end" defaultValue={initial.end} w={220} data-testid="range-end" />
       <Hint timezone={timezone} />
     </Group>
@@ -123,9 +131,36 @@ function DateRangeInputs({ rangeValue, timezone, error, onChange, initial, dates
   };
   return (
     <Group align="flex-start" gap="md" wrap="wrap">
-      <NativeSelect label="Date range" name="dateRange" value={preset} onChange={(e) => setPreset(e.currentTarget.value)} data={rangeOptions(datesOnly)} w={210} />
-      <TextInput type="datetime-local" label={`Start (${timezone})`} value={draft.start} onChange={edit("start")} onBlur={check} error={problem ?? error} w={220} data-testid="range-start" {...limits} />
-      <TextInput type="datetime-local" label={`End (${timezone})`} value={draft.end} onChange={edit("end")} onBlur={check} error={problem ? true : undefined} w={220} data-testid="range-end" {...limits} />
+      <NativeSelect
+        label="Date range"
+        name="dateRange"
+        value={preset}
+        onChange={(e) => setPreset(e.currentTarget.value)}
+        data={rangeOptions(datesOnly)}
+        w={210}
+      />
+      <TextInput
+        type="datetime-local"
+        label={`Start (${timezone})`}
+        value={draft.start}
+        onChange={edit("start")}
+        onBlur={check}
+        error={problem ?? error}
+        w={220}
+        data-testid="range-start"
+        {...limits}
+      />
+      <TextInput
+        type="datetime-local"
+        label={`End (${timezone})`}
+        value={draft.end}
+        onChange={edit("end")}
+        onBlur={check}
+        error={problem ? true : undefined}
+        w={220}
+        data-testid="range-end"
+        {...limits}
+      />
       {/* Only a custom range puts start / end into the URL; a preset is resolved on the server. */}
       <input type="hidden" name="start" value={applied.start} disabled={!custom} />
       <input type="hidden" name="end" value={applied.end} disabled={!custom} />

@@ -18,7 +18,9 @@ export function ExplorerView({ data, title, path }: { data: ExplorerData; title:
   const tz = data.timezone;
   return (
     <Stack>
-      <Title order={1} size="h2">{title}</Title>
+      <Title order={1} size="h2">
+        {title}
+      </Title>
       {/* Keyed by the URL: Back/Forward and submissions reset the uncontrolled controls to the URL's state. */}
       <OptionsForm key={location.search} data={data} path={path} label={title} />
       <MessageList title="Some options could not be applied" color="red" testId="filter-errors" messages={data.errors} />
@@ -86,7 +88,8 @@ function windowLabel(seconds: number): string {
 export function ExplorerError({ error, title, path }: { error: unknown; title: string; path: string }) {
   return (
     <Alert color="red" title={`The ${title} could not be shown`}>
-      {error instanceof Error ? error.message : "Unexpected error."} Change the options in the address or go back to <Anchor href={path}>the default view</Anchor>.
+      {error instanceof Error ? error.message : "Unexpected error."} Change the options in the address or go back to{" "}
+      <Anchor href={path}>the default view</Anchor>.
     </Alert>
   );
 }

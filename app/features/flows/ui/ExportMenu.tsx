@@ -39,7 +39,8 @@ export function ExportMenu({ search, scope, blocked }: { search: string; scope: 
     );
   }
   if (blocked === "empty") {
-    const warn = (f: ExportFormat) => notifications.show({ color: "yellow", title: `Export ${label(f)}`, message: MESSAGES.emptyTableExport });
+    const warn = (f: ExportFormat) =>
+      notifications.show({ color: "yellow", title: `Export ${label(f)}`, message: MESSAGES.emptyTableExport });
     return (
       <Group gap={6} data-testid="export-menu" data-blocked="empty">
         <Text size="sm">Export:</Text>
@@ -59,7 +60,16 @@ export function ExportMenu({ search, scope, blocked }: { search: string; scope: 
     <Group gap={6} data-testid="export-menu">
       <Text size="sm">Export:</Text>
       {EXPORT_FORMATS.map((f) => (
-        <Button key={f} component="a" href={exportHref(search, f, scope)} download size="compact-xs" variant="light" data-testid={testId(f)} title={f === "png" || f === "svg" ? "The chart as an image" : "The table"}>
+        <Button
+          key={f}
+          component="a"
+          href={exportHref(search, f, scope)}
+          download
+          size="compact-xs"
+          variant="light"
+          data-testid={testId(f)}
+          title={f === "png" || f === "svg" ? "The chart as an image" : "The table"}
+        >
           {label(f)}
         </Button>
       ))}

@@ -4,7 +4,16 @@ import { useMemo, useState } from "react";
 import { MESSAGES } from "~/lib/messages";
 import { getDimension, isDimensionId, type DimensionId } from "../dimensions";
 import { AdvancedFilterDialog, type DimensionOption } from "./AdvancedFilterDialog";
-import { dropValue, filterParams, filterRows, initialFilterState, pickValue, type AppliedFilter, type FilterBarState, type FilterChange } from "./filter-bar-state";
+import {
+  dropValue,
+  filterParams,
+  filterRows,
+  initialFilterState,
+  pickValue,
+  type AppliedFilter,
+  type FilterBarState,
+  type FilterChange,
+} from "./filter-bar-state";
 import { FilterChips } from "./FilterChips";
 import { FilterInput } from "./FilterInput";
 
@@ -85,16 +94,41 @@ export function FilterBar({
                 </Text>
               ) : null}
             </Text>
-            <FilterChips filters={row.filters} locked={row.locked} named={usable.has(row.dimension)} onRemove={(f) => commit(dropValue(state, f))} />
-            {row.locked ? null : <FilterInput dimension={row.dimension} ariaLabel={`Add a value to ${label}`} placeholder="Add a value" width={200} onPick={(v) => commit(pickValue(state, row.dimension, v))} />}
+            <FilterChips
+              filters={row.filters}
+              locked={row.locked}
+              named={usable.has(row.dimension)}
+              onRemove={(f) => commit(dropValue(state, f))}
+            />
+            {row.locked ? null : (
+              <FilterInput
+                dimension={row.dimension}
+                ariaLabel={`Add a value to ${label}`}
+                placeholder="Add a value"
+                width={200}
+                onPick={(v) => commit(pickValue(state, row.dimension, v))}
+              />
+            )}
           </Group>
         );
       })}
       <Group gap="sm" align="flex-end" wrap="wrap">
         {/* No name: choosing where to add is not part of the URL until a value is added. */}
-        <NativeSelect aria-label="Filter dimension" value={newDimension} data={open.map((d) => ({ value: d.value, label: d.label }))} onChange={(e) => setNewDimension(e.currentTarget.value)} w={220} />
+        <NativeSelect
+          aria-label="Filter dimension"
+          value={newDimension}
+          data={open.map((d) => ({ value: d.value, label: d.label }))}
+          onChange={(e) => setNewDimension(e.currentTarget.value)}
+          w={220}
+        />
         {isDimensionId(newDimension) ? (
-          <FilterInput key={newDimension} dimension={newDimension} ariaLabel="New filter value" placeholder={rows.length ? "Add a filter" : "Filter: AS number, name or !value"} onPick={(v) => commit(pickValue(state, newDimension as DimensionId, v))} />
+          <FilterInput
+            key={newDimension}
+            dimension={newDimension}
+            ariaLabel="New filter value"
+            placeholder={rows.length ? "Add a filter" : "Filter: AS number, name or !value"}
+            onPick={(v) => commit(pickValue(state, newDimension as DimensionId, v))}
+          />
         ) : null}
         <Button variant="light" onClick={() => setDialogOpen(true)} data-testid="advanced-filter-open">
           {MESSAGES.advancedQueryFilter}
@@ -103,7 +137,13 @@ export function FilterBar({
       {filterParams(state).map((value) => (
         <input key={value} type="hidden" name="filter" value={value} />
       ))}
-      <AdvancedFilterDialog opened={dialogOpen} onClose={() => setDialogOpen(false)} dimensions={open} defaultDimension={isDimensionId(newDimension) ? newDimension : undefined} onApply={pickAll} />
+      <AdvancedFilterDialog
+        opened={dialogOpen}
+        onClose={() => setDialogOpen(false)}
+        dimensions={open}
+        defaultDimension={isDimensionId(newDimension) ? newDimension : undefined}
+        onApply={pickAll}
+      />
     </Stack>
   );
 }

@@ -27,7 +27,17 @@ function valueText(filter: FlowFilter): string {
   return filter.tag ? filter.value : valueLabel(filter.dimension, filter.value);
 }
 
-function FilterChip({ filter, removable, named, onRemove }: { filter: FlowFilter; removable: boolean; named: boolean; onRemove: () => void }) {
+function FilterChip({
+  filter,
+  removable,
+  named,
+  onRemove,
+}: {
+  filter: FlowFilter;
+  removable: boolean;
+  named: boolean;
+  onRemove: () => void;
+}) {
   // Tags are named by the tag itself; names are only looked up for plain values.
   const name = useValueName(filter.dimension, filter.value, named && !filter.tag);
   const value = valueText(filter);
@@ -72,11 +82,27 @@ function FilterChip({ filter, removable, named, onRemove }: { filter: FlowFilter
  * The chips of one dimension's filters; locked chips have no remove button. `named`: look the
  * values' names up (only for dimensions the user may use: the metadata call refuses the others).
  */
-export function FilterChips({ filters, locked, named, onRemove }: { filters: readonly FlowFilter[]; locked: boolean; named: boolean; onRemove: (filter: FlowFilter) => void }) {
+export function FilterChips({
+  filters,
+  locked,
+  named,
+  onRemove,
+}: {
+  filters: readonly FlowFilter[];
+  locked: boolean;
+  named: boolean;
+  onRemove: (filter: FlowFilter) => void;
+}) {
   return (
     <Pill.Group>
       {filters.map((f) => (
-        <FilterChip key={`${f.isNegation ? "!" : ""}${f.value}`} filter={f} removable={!locked && !f.locked} named={named} onRemove={() => onRemove(f)} />
+        <FilterChip
+          key={`${f.isNegation ? "!" : ""}${f.value}`}
+          filter={f}
+          removable={!locked && !f.locked}
+          named={named}
+          onRemove={() => onRemove(f)}
+        />
       ))}
     </Pill.Group>
   );

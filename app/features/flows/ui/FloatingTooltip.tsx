@@ -7,10 +7,14 @@ let listening = false;
 function trackPointer() {
   if (listening || typeof window === "undefined") return;
   listening = true;
-  window.addEventListener("mousemove", (e) => {
-    pointer.x = e.clientX;
-    pointer.y = e.clientY;
-  }, { passive: true, capture: true });
+  window.addEventListener(
+    "mousemove",
+    (e) => {
+      pointer.x = e.clientX;
+      pointer.y = e.clientY;
+    },
+    { passive: true, capture: true },
+  );
 }
 trackPointer();
 

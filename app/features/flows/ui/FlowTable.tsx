@@ -1,5 +1,13 @@
 import { Group, Stack, TextInput } from "@mantine/core";
-import { MantineReactTable, useMantineReactTable, type MRT_Column, type MRT_ColumnDef, type MRT_RowData, type MRT_SortingState, type MRT_VisibilityState } from "mantine-react-table";
+import {
+  MantineReactTable,
+  useMantineReactTable,
+  type MRT_Column,
+  type MRT_ColumnDef,
+  type MRT_RowData,
+  type MRT_SortingState,
+  type MRT_VisibilityState,
+} from "mantine-react-table";
 import { useMemo, useState } from "react";
 import { MESSAGES } from "~/lib/messages";
 import { formatBitsPerSecond } from "~/lib/units";
@@ -44,7 +52,12 @@ function NumericFilterInput<T extends MRT_RowData>({ column, placeholder }: { co
 
 /** The column settings shared by the numeric columns: sorted largest first, filtered with '>' and '<'. */
 function numericColumn<T extends MRT_RowData>(def: MRT_ColumnDef<T>, placeholder = "> 10M"): MRT_ColumnDef<T> {
-  return { sortDescFirst: true, filterFn: NUMERIC, Filter: ({ column }) => <NumericFilterInput column={column} placeholder={placeholder} />, ...def };
+  return {
+    sortDescFirst: true,
+    filterFn: NUMERIC,
+    Filter: ({ column }) => <NumericFilterInput column={column} placeholder={placeholder} />,
+    ...def,
+  };
 }
 
 const bpsCell = ({ cell }: { cell: { getValue: () => unknown } }) => formatBitsPerSecond(Number(cell.getValue()));
@@ -54,7 +67,19 @@ const bpsCell = ({ cell }: { cell: { getValue: () => unknown } }) => formatBitsP
  * on names, '>'/'<' on numbers), the "Select a column" picker (at least one column stays visible),
  * every row rendered (no pagination), so the server's HTML holds the whole table without JavaScript.
  */
-function FlowMrt<T extends MRT_RowData>({ columns, data, getRowId, sorting, testId }: { columns: MRT_ColumnDef<T>[]; data: T[]; getRowId: (row: T) => string; sorting: MRT_SortingState; testId: string }) {
+function FlowMrt<T extends MRT_RowData>({
+  columns,
+  data,
+  getRowId,
+  sorting,
+  testId,
+}: {
+  columns: MRT_ColumnDef<T>[];
+  data: T[];
+  getRowId: (row: T) => string;
+  sorting: MRT_SortingState;
+  testId: string;
+}) {
   const [visibility, setVisibility] = useState<MRT_VisibilityState>({});
   const table = useMantineReactTable<T>({
     columns,
@@ -75,7 +100,9 @@ function FlowMrt<T extends MRT_RowData>({ columns, data, getRowId, sorting, test
     onColumnVisibilityChange: (updater) =>
       setVisibility((prev) => {
         const next = typeof updater === "function" ? updater(prev) : updater;
-        const shown = Object.fromEntries(columns.map((c) => [c.id ?? String(c.accessorKey), next[c.id ?? String(c.accessorKey)] !== false]));
+        const shown = Object.fromEntries(
+          columns.map((c) => [c.id ?? String(c.accessorKey), next[c.id ?? String(c.accessorKey)] !== false]),
+        );
         // Whatever asks for it, the last visible column stays.
         return canApplyColumns(shown) ? next : prev;
       }),
@@ -96,44 +123,119 @@ function FlowMrt<T extends MRT_RowData>({ columns, data, getRowId, sorting, test
 }
 
 /** Aggregated: one row per value — name, AS number (AS dimensions), traffic, share, and the previous period when compared. */
-export function AggregatedTable({ rows, dimension, total, compared }: { rows: readonly FlowTableRow[]; dimension: FlowTableDimension; total: number; compared: boolean }) {
+export function AggregatedTable({
+  rows,
+  dimension,
+  total,
+  compared,
+}: {
+  rows: readonly FlowTableRow[];
+  dimension: FlowTableDimension;
+  total: number;
+  compared: boolean;
+}) {
   const isAs = dimension?.isAs ?? false;
   const columns = useMemo<MRT_ColumnDef<FlowTableRow>[]>(
     () => [
-      { accessorKey: "name", header: dimension?.label ?? "Value", filterFn: "contains", Cell: ({ row }) => <ValueName row={row.original} dimension={dimension?.id} /> },
-      ...(isAs ? [{ accessorFn: (r: FlowTableRow) => Number(r.key), id: "asn", header: "AS number", filterFn: "contains", Cell: ({ row }: { row: { original: FlowTableRow } }) => row.original.key } satisfies MRT_ColumnDef<FlowTableRow>] : []),
+      {
+        accessorKey: "name",
+        header: dimension?.label ?? "Value",
+        filterFn: "contains",
+        Cell: ({ row }) => <ValueName row={row.original} dimension={dimension?.id} />,
+      },
+      ...(isAs
+        ? [
+            {
+              accessorFn: (r: FlowTableRow) => Number(r.key),
+              id: "asn",
+              header: "AS number",
+              filterFn: "contains",
+              Cell: ({ row }: { row: { original: FlowTableRow } }) => row.original.key,
+            } satisfies MRT_ColumnDef<FlowTableRow>,
+          ]
+        : []),
       numericColumn<FlowTableRow>({ accessorKey: "bps", header: "Traffic", Cell: bpsCell }),
-      numericColumn<FlowTableRow>({ accessorFn: (r) => (total > 0 ? (r.bps / total) * 100 : 0), id: "share", header: "Share", Cell: ({ cell }) => `${cell.getValue<number>().toFixed(1)} %` }, "< 5 %"),
+      numericColumn<FlowTableRow>(
+        {
+          accessorFn: (r) => (total > 0 ? (r.bps / total) * 100 : 0),
+          id: "share",
+          header: "Share",
+          Cell: ({ cell }) => `${cell.getValue<number>().toFixed(1)} %`,
+        },
+        "< 5 %",
+      ),
       ...(compared
         ? [
-            numericColumn<FlowTableRow>({ accessorFn: (r) => r.previousBps ?? 0, id: "previousBps", header: "Previous period", Cell: bpsCell }),
             numericColumn<FlowTableRow>({
-              accessorFn: (r) => r.differencePercent ?? 0,
-              id: "difference",
-              header: "Δ previous period",
-              // A title is a tooltip that needs no JavaScript (like the special AS values' explanations).
-              Header: () => (
-                <span title={MESSAGES.percentDifferenceCutOff} data-testid="difference-header" style={{ textDecoration: "underline dotted", cursor: "help" }}>
-                  Δ previous period
-                </span>
-              ),
-              Cell: ({ row }) => formatPercentDifference({ differencePercent: row.original.differencePercent ?? 0, differenceCapped: row.original.differenceCapped ?? false }),
-            }, "> 50 %"),
+              accessorFn: (r) => r.previousBps ?? 0,
+              id: "previousBps",
+              header: "Previous period",
+              Cell: bpsCell,
+            }),
+            numericColumn<FlowTableRow>(
+              {
+                accessorFn: (r) => r.differencePercent ?? 0,
+                id: "difference",
+                header: "Δ previous period",
+                // A title is a tooltip that needs no JavaScript (like the special AS values' explanations).
+                Header: () => (
+                  <span
+                    title={MESSAGES.percentDifferenceCutOff}
+                    data-testid="difference-header"
+                    style={{ textDecoration: "underline dotted", cursor: "help" }}
+                  >
+                    Δ previous period
+                  </span>
+                ),
+                Cell: ({ row }) =>
+                  formatPercentDifference({
+                    differencePercent: row.original.differencePercent ?? 0,
+                    differenceCapped: row.original.differenceCapped ?? false,
+                  }),
+              },
+              "> 50 %",
+            ),
           ]
         : []),
     ],
     [isAs, total, dimension?.id, dimension?.label, compared],
   );
-  return <FlowMrt columns={columns} data={rows as FlowTableRow[]} getRowId={(r) => r.key} sorting={[{ id: "bps", desc: true }]} testId="flow-table" />;
+  return (
+    <FlowMrt
+      columns={columns}
+      data={rows as FlowTableRow[]}
+      getRowId={(r) => r.key}
+      sorting={[{ id: "bps", desc: true }]}
+      testId="flow-table"
+    />
+  );
 }
 
 /** Detailed: one row per time bucket and value, time in the user's timezone. */
-export function DetailedTable({ timeseries, dimension, timezone }: { timeseries: TimeseriesData; dimension: FlowTableDimension; timezone: string }) {
+export function DetailedTable({
+  timeseries,
+  dimension,
+  timezone,
+}: {
+  timeseries: TimeseriesData;
+  dimension: FlowTableDimension;
+  timezone: string;
+}) {
   const rows = useMemo(() => detailedRows(timeseries), [timeseries]);
   const columns = useMemo<MRT_ColumnDef<DetailedRow>[]>(
     () => [
-      { accessorKey: "time", header: `Time (${timezone})`, enableColumnFilter: false, Cell: ({ cell }) => fmtUnixLongBare(cell.getValue<number>(), timezone) },
-      { accessorKey: "name", header: dimension?.label ?? "Value", filterFn: "contains", Cell: ({ row }) => <ValueName row={row.original} dimension={dimension?.id} /> },
+      {
+        accessorKey: "time",
+        header: `Time (${timezone})`,
+        enableColumnFilter: false,
+        Cell: ({ cell }) => fmtUnixLongBare(cell.getValue<number>(), timezone),
+      },
+      {
+        accessorKey: "name",
+        header: dimension?.label ?? "Value",
+        filterFn: "contains",
+        Cell: ({ row }) => <ValueName row={row.original} dimension={dimension?.id} />,
+      },
       numericColumn<DetailedRow>({ accessorKey: "bps", header: "Traffic", Cell: bpsCell }),
     ],
     [timezone, dimension?.id, dimension?.label],
@@ -157,10 +259,25 @@ export function PivotedTable({ timeseries, timezone }: { timeseries: TimeseriesD
   const pivot = useMemo(() => pivotTable(timeseries), [timeseries]);
   const columns = useMemo<MRT_ColumnDef<PivotRow>[]>(
     () => [
-      { accessorKey: "time", header: `Time (${timezone})`, enableColumnFilter: false, Cell: ({ cell }) => fmtUnixLongBare(cell.getValue<number>(), timezone) },
-      ...pivot.columns.map((c, i) => numericColumn<PivotRow>({ accessorFn: (r) => r.values[i], id: `value:${c.key}`, header: c.name, Cell: bpsCell })),
+      {
+        accessorKey: "time",
+        header: `Time (${timezone})`,
+        enableColumnFilter: false,
+        Cell: ({ cell }) => fmtUnixLongBare(cell.getValue<number>(), timezone),
+      },
+      ...pivot.columns.map((c, i) =>
+        numericColumn<PivotRow>({ accessorFn: (r) => r.values[i], id: `value:${c.key}`, header: c.name, Cell: bpsCell }),
+      ),
     ],
     [pivot, timezone],
   );
-  return <FlowMrt columns={columns} data={pivot.rows} getRowId={(r) => String(r.time)} sorting={[{ id: "time", desc: false }]} testId="flow-table" />;
+  return (
+    <FlowMrt
+      columns={columns}
+      data={pivot.rows}
+      getRowId={(r) => String(r.time)}
+      sorting={[{ id: "time", desc: false }]}
+      testId="flow-table"
+    />
+  );
 }

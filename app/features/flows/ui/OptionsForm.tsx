@@ -54,7 +54,8 @@ let focusBeforeSubmit: { name: string; value: string | null } | null = null;
 
 function rememberFocus(form: HTMLFormElement) {
   const active = document.activeElement as HTMLInputElement | null;
-  focusBeforeSubmit = active && form.contains(active) && active.name ? { name: active.name, value: active.type === "radio" ? active.value : null } : null;
+  focusBeforeSubmit =
+    active && form.contains(active) && active.name ? { name: active.name, value: active.type === "radio" ? active.value : null } : null;
 }
 
 function useRestoredFocus(formRef: React.RefObject<HTMLFormElement>) {
@@ -64,7 +65,8 @@ function useRestoredFocus(formRef: React.RefObject<HTMLFormElement>) {
     if (!wanted || !form) return;
     focusBeforeSubmit = null;
     const target = [...form.elements].find(
-      (el): el is HTMLInputElement => (el as HTMLInputElement).name === wanted.name && (wanted.value === null || (el as HTMLInputElement).value === wanted.value),
+      (el): el is HTMLInputElement =>
+        (el as HTMLInputElement).name === wanted.name && (wanted.value === null || (el as HTMLInputElement).value === wanted.value),
     );
     target?.focus();
   }, [formRef]);
@@ -150,7 +152,13 @@ export function OptionsForm({ data, path, label }: { data: ExplorerData; path: s
             />
           </Group>
           {hydrated ? (
-            <FilterBar filterParamValues={params.filter} applied={data.flows?.filters ?? []} dimensions={dimensionOptions} defaultDimension={data.dimension?.id} onChange={scheduleSubmit} />
+            <FilterBar
+              filterParamValues={params.filter}
+              applied={data.flows?.filters ?? []}
+              dimensions={dimensionOptions}
+              defaultDimension={data.dimension?.id}
+              onChange={scheduleSubmit}
+            />
           ) : (
             <FilterTextFields filters={params.filter} />
           )}

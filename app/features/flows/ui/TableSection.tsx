@@ -37,7 +37,8 @@ export function TableSection({ data }: { data: ExplorerData }) {
           </Text>
           {comparison ? (
             <Text size="sm" data-testid="total-previous">
-              Previous period ({fmtRange(comparison.range.start, comparison.range.end, tz)}): {formatBitsPerSecond(comparison.total.previousBps)},{" "}
+              Previous period ({fmtRange(comparison.range.start, comparison.range.end, tz)}):{" "}
+              {formatBitsPerSecond(comparison.total.previousBps)},{" "}
               <span title={MESSAGES.percentDifferenceCutOff} style={{ textDecoration: "underline dotted", cursor: "help" }}>
                 Δ {formatPercentDifference(comparison.total)}
               </span>

@@ -9,7 +9,12 @@ export function ValueName({ row, dimension }: { row: { key: string; name: string
   const special = dimension ? valueExplanation(dimension, row.key) : null;
   if (!special) return <>{row.name}</>;
   return (
-    <span title={special.explanation} data-special-value={row.key} data-special-as={/^-\d+$/.test(row.key) ? row.key : undefined} style={{ textDecoration: "underline dotted", cursor: "help" }}>
+    <span
+      title={special.explanation}
+      data-special-value={row.key}
+      data-special-as={/^-\d+$/.test(row.key) ? row.key : undefined}
+      style={{ textDecoration: "underline dotted", cursor: "help" }}
+    >
       {special.name}
     </span>
   );

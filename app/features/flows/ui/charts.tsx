@@ -31,7 +31,17 @@ export type SankeyData = { nodes: { id: string; name: string }[]; links: { sourc
  * without JavaScript. `previous`: the previous period's total per bucket, on this period's time
  * axis, drawn as a dashed line (timeseries-extras.tsx).
  */
-export function TimeseriesChart({ timeseries, timezone, window, previous }: { timeseries: TimeseriesData | null | undefined; timezone: string; window?: number | null; previous?: PreviousTotals | null }) {
+export function TimeseriesChart({
+  timeseries,
+  timezone,
+  window,
+  previous,
+}: {
+  timeseries: TimeseriesData | null | undefined;
+  timezone: string;
+  window?: number | null;
+  previous?: PreviousTotals | null;
+}) {
   const series = useMemo(() => {
     if (!timeseries) return [];
     const seen = new Set<string>();
@@ -74,13 +84,28 @@ export function TimeseriesChart({ timeseries, timezone, window, previous }: { ti
         enablePoints={false}
         curve={timeseries.buckets.length > SMOOTH_CURVE_MAX_BUCKETS ? "linear" : "monotoneX"}
         colors={(serie) => colorOf.get(String(serie.id)) ?? OTHERS_COLOR}
-        axisBottom={{ tickValues: ticks.values, format: (v) => fmtUnix(Number(v), timezone, ticks.format as Parameters<typeof fmtUnix>[2]) }}
+        axisBottom={{
+          tickValues: ticks.values,
+          format: (v) => fmtUnix(Number(v), timezone, ticks.format as Parameters<typeof fmtUnix>[2]),
+        }}
         axisLeft={{ tickValues: 5, format: (v) => formatBitsPerSecond(Number(v)) }}
         yFormat={(v) => formatBitsPerSecond(Number(v))}
         xFormat={(v) => labels.get(Number(v)) ?? fmtUnixLongBare(Number(v), timezone)}
         enableSlices={hydrated ? "x" : false}
         sliceTooltip={sliceTooltip({ timezone, window: bucketSeconds, previous: previousByBucket })}
-        layers={["grid", "markers", "axes", "areas", "crosshair", "lines", ...(overlay.length ? [previousPeriodLayer(overlay, series.length * 18 + 8)] : []), "slices", "points", "mesh", "legends"]}
+        layers={[
+          "grid",
+          "markers",
+          "axes",
+          "areas",
+          "crosshair",
+          "lines",
+          ...(overlay.length ? [previousPeriodLayer(overlay, series.length * 18 + 8)] : []),
+          "slices",
+          "points",
+          "mesh",
+          "legends",
+        ]}
         legends={[{ anchor: "top-right", direction: "column", translateX: 190, itemWidth: 180, itemHeight: 18, symbolSize: 10 }]}
       />
     </div>
@@ -92,7 +117,17 @@ export function TimeseriesChart({ timeseries, timezone, window, previous }: { ti
  * bit/s). `stages`: the heading of each column. Hovering a node or a link shows its value; the
  * table below lists every link with its value, also without JavaScript.
  */
-export function SankeyChart({ sankey, error, height = 480, stages }: { sankey: SankeyData | null | undefined; error?: string | null; height?: number; stages?: readonly string[] }) {
+export function SankeyChart({
+  sankey,
+  error,
+  height = 480,
+  stages,
+}: {
+  sankey: SankeyData | null | undefined;
+  error?: string | null;
+  height?: number;
+  stages?: readonly string[];
+}) {
   if (error) {
     return (
       <Alert color="yellow" title="Sankey" data-testid="sankey-error">

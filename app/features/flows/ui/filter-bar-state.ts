@@ -6,7 +6,16 @@
  */
 import { MESSAGES } from "~/lib/messages";
 import { DIMENSION_IDS, isDimensionId, type DimensionId } from "../dimensions";
-import { addFilter, lockedDimensions, parseFilterParams, parseFilterValue, removeFilter, serializeFilters, type FlowFilter, type FlowsRestriction } from "../filters";
+import {
+  addFilter,
+  lockedDimensions,
+  parseFilterParams,
+  parseFilterValue,
+  removeFilter,
+  serializeFilters,
+  type FlowFilter,
+  type FlowsRestriction,
+} from "../filters";
 
 /** A filter the server applied; `locked` ones come from the user's delegation. */
 export type AppliedFilter = { dimension: string; value: string; isNegation: boolean; locked: boolean };
@@ -57,7 +66,11 @@ export type FilterRow = { dimension: DimensionId; locked: boolean; filters: Flow
 export function filterRows(state: FilterBarState): FilterRow[] {
   const rows = new Map<DimensionId, FlowFilter[]>();
   for (const f of state.filters) rows.set(f.dimension, [...(rows.get(f.dimension) ?? []), f]);
-  return DIMENSION_IDS.filter((d) => rows.has(d)).map((dimension) => ({ dimension, locked: state.locked.has(dimension), filters: rows.get(dimension)! }));
+  return DIMENSION_IDS.filter((d) => rows.has(d)).map((dimension) => ({
+    dimension,
+    locked: state.locked.has(dimension),
+    filters: rows.get(dimension)!,
+  }));
 }
 
 /** The `filter` URL parameters of the state (locked filters are implied by the account, not written). */
@@ -69,7 +82,11 @@ export function filterParams(state: FilterBarState): string[] {
  * The values of the advanced query filter dialog as filter texts: each bare value, negated when
  * the dialog says so. The first invalid value stops it with the invalid-input text.
  */
-export function advancedFilterValues(dimension: string, values: readonly string[], negate: boolean): { texts: string[] } | { error: string } {
+export function advancedFilterValues(
+  dimension: string,
+  values: readonly string[],
+  negate: boolean,
+): { texts: string[] } | { error: string } {
   if (!isDimensionId(dimension)) return { error: "Choose a dimension." };
   const bares = values.map((v) => v.trim().replace(/^!/, "").trim()).filter((v) => v !== "");
   if (!bares.length) return { error: "Add at least one value." };

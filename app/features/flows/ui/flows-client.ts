@@ -6,7 +6,14 @@
  */
 import { notifications } from "@mantine/notifications";
 import { createApiClient } from "~/lib/api-client";
-import { createAutocompleteCache, createMetadataBatcher, minLengthFor, type AutocompleteItem, type MetadataResult, type MinTermLengths } from "../autocomplete-cache";
+import {
+  createAutocompleteCache,
+  createMetadataBatcher,
+  minLengthFor,
+  type AutocompleteItem,
+  type MetadataResult,
+  type MinTermLengths,
+} from "../autocomplete-cache";
 import { getDimension, type DimensionId } from "../dimensions";
 import { tableGranularity } from "../time";
 
@@ -59,7 +66,9 @@ const cache = createAutocompleteCache({
 export async function suggestValues(dimension: DimensionId, typed: string): Promise<ValueSuggestion[]> {
   await loadMinLengths();
   const items: ValueSuggestion[] = await cache.search(dimension, typed);
-  return items.map((item) => (item.type !== "PRIMITIVE" && item.value.endsWith("#") && !item.id.endsWith("#") ? { ...item, value: item.value.slice(0, -1) } : item));
+  return items.map((item) =>
+    item.type !== "PRIMITIVE" && item.value.endsWith("#") && !item.id.endsWith("#") ? { ...item, value: item.value.slice(0, -1) } : item,
+  );
 }
 
 const batcher = createMetadataBatcher({
@@ -98,7 +107,11 @@ export function dataBounds(): Promise<DataBounds | null> {
   if (!bounds || Date.now() - bounds.at > BOUNDS_MAX_AGE_MS) {
     const value = api
       .request<{ minTimestamp: number | null; maxTimestamp: number | null }>("api/flows/timestamps/", { requestId: null })
-      .then((r) => (r && typeof r.minTimestamp === "number" && typeof r.maxTimestamp === "number" ? { min: r.minTimestamp, max: r.maxTimestamp + tableGranularity("flows_5m") } : null))
+      .then((r) =>
+        r && typeof r.minTimestamp === "number" && typeof r.maxTimestamp === "number"
+          ? { min: r.minTimestamp, max: r.maxTimestamp + tableGranularity("flows_5m") }
+          : null,
+      )
       .catch(() => {
         bounds = null;
         return null;

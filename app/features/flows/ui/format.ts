@@ -1,7 +1,15 @@
 import dayjs from "dayjs";
 import timezone from "dayjs/plugin/timezone";
 import utc from "dayjs/plugin/utc";
-import { DATE_FORMATS, formatDateLong, formatDateLongBare, formatInZone, formatTime, fromUnixSeconds, safeTimezone } from "~/lib/date-format";
+import {
+  DATE_FORMATS,
+  formatDateLong,
+  formatDateLongBare,
+  formatInZone,
+  formatTime,
+  fromUnixSeconds,
+  safeTimezone,
+} from "~/lib/date-format";
 
 dayjs.extend(utc);
 dayjs.extend(timezone);

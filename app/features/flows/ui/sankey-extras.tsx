@@ -25,7 +25,15 @@ export function SankeyStages(stages: readonly string[]) {
       <g data-testid="sankey-stages">
         {[...columns].map(([layer, c]) => (
           // The first column's heading starts at its nodes, the last one's ends there, the others are centred.
-          <text key={layer} x={layer === 0 ? c.x0 : layer === last ? c.x1 : (c.x0 + c.x1) / 2} y={-14} textAnchor={layer === 0 ? "start" : layer === last ? "end" : "middle"} fontSize={13} fontWeight={600} fill={SANKEY_LABEL_COLOR}>
+          <text
+            key={layer}
+            x={layer === 0 ? c.x0 : layer === last ? c.x1 : (c.x0 + c.x1) / 2}
+            y={-14}
+            textAnchor={layer === 0 ? "start" : layer === last ? "end" : "middle"}
+            fontSize={13}
+            fontWeight={600}
+            fill={SANKEY_LABEL_COLOR}
+          >
             {stages[layer] ?? ""}
           </text>
         ))}
@@ -56,7 +64,7 @@ export function SankeyTable({ sankey, stages }: { sankey: Data; stages?: readonl
   const column = new Map<string, number>();
   // Links join consecutive columns: a node that only receives sits one column after its sources.
   for (const l of sankey.links) if (!column.has(l.source)) column.set(l.source, 0);
-  for (let changed = true; changed; ) {
+  for (let changed = true; changed;) {
     changed = false;
     for (const l of sankey.links) {
       const next = (column.get(l.source) ?? 0) + 1;

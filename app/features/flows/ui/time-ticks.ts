@@ -13,7 +13,24 @@ dayjs.extend(timezone);
 
 const HOUR = 3_600;
 const DAY = 86_400;
-const STEPS = [5 * 60, 15 * 60, 30 * 60, HOUR, 2 * HOUR, 3 * HOUR, 6 * HOUR, 12 * HOUR, DAY, 2 * DAY, 7 * DAY, 14 * DAY, 28 * DAY, 91 * DAY, 182 * DAY, 364 * DAY];
+const STEPS = [
+  5 * 60,
+  15 * 60,
+  30 * 60,
+  HOUR,
+  2 * HOUR,
+  3 * HOUR,
+  6 * HOUR,
+  12 * HOUR,
+  DAY,
+  2 * DAY,
+  7 * DAY,
+  14 * DAY,
+  28 * DAY,
+  91 * DAY,
+  182 * DAY,
+  364 * DAY,
+];
 
 export type TimeTicks = { values: number[]; format: string };
 

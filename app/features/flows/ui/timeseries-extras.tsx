@@ -17,10 +17,20 @@ export const PREVIOUS_COLOR = "#212529";
 export const PREVIOUS_LABEL = "Previous period (total)";
 
 /** The tooltip of one bucket: its time span in the user's timezone, the total, then every series by value, largest first. */
-export function sliceTooltip({ timezone, window, previous }: { timezone: string; window: number; previous: ReadonlyMap<number, number> | null }) {
+export function sliceTooltip({
+  timezone,
+  window,
+  previous,
+}: {
+  timezone: string;
+  window: number;
+  previous: ReadonlyMap<number, number> | null;
+}) {
   return function SliceTooltip({ slice }: SliceTooltipProps<ChartSeries>) {
     const bucket = Number(slice.points[0]?.data.x);
-    const rows = slice.points.map((p) => ({ id: String(p.seriesId), color: p.seriesColor, bps: Number(p.data.y) })).sort((a, b) => b.bps - a.bps || a.id.localeCompare(b.id));
+    const rows = slice.points
+      .map((p) => ({ id: String(p.seriesId), color: p.seriesColor, bps: Number(p.data.y) }))
+      .sort((a, b) => b.bps - a.bps || a.id.localeCompare(b.id));
     const total = rows.reduce((a, r) => a + r.bps, 0);
     const before = previous?.get(bucket);
     return (

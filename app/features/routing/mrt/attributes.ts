@@ -243,8 +243,8 @@ export function readAttributes(cursor: Cursor, context: AttributeContext): PathA
   // AS4_* attributes only mean something on 2-byte sessions (RFC 6793 §4.2.3).
   if (!context.as4) {
     if (as4Aggregator && aggregatorAsn === AS_TRANS) attrs.aggregator = as4Aggregator;
-    if (as4Path && (aggregatorAsn === null || aggregatorAsn === AS_TRANS || !as4Aggregator)) attrs.asPath = mergeAs4Path(attrs.asPath, as4Path);
+    if (as4Path && (aggregatorAsn === null || aggregatorAsn === AS_TRANS || !as4Aggregator))
+      attrs.asPath = mergeAs4Path(attrs.asPath, as4Path);
   }
   return attrs;
 }
-

@@ -92,4 +92,3 @@ export function readPrefix(cursor: Cursor, afi: 1 | 2): Prefix {
   const address = afi === 1 ? ipv4Text(full) : ipv6Text(full);
   return { prefix: `${address}/${length}`, address, length, afi };
 }
-

@@ -122,7 +122,18 @@ export function ribRecordRows(record: RibRecord, vantagePoint: string, routerIp:
 export function updateRows(record: UpdateRecord, vantagePoint: string): CompactRibRow[] {
   const common = { timestamp: record.timestamp, vantagePoint, routerIp: record.localIp, peerIp: record.peerIp, peerAsn: record.peerAsn };
   return [
-    ...record.withdrawn.map((prefix) => routeRow({ ...common, prefix, prefixAddr: prefixAddress(prefix), withdrawn: true, attributes: null, nextHop: null })),
-    ...record.announced.map((prefix) => routeRow({ ...common, prefix, prefixAddr: prefixAddress(prefix), withdrawn: false, attributes: record.attributes, nextHop: prefix.nextHop })),
+    ...record.withdrawn.map((prefix) =>
+      routeRow({ ...common, prefix, prefixAddr: prefixAddress(prefix), withdrawn: true, attributes: null, nextHop: null }),
+    ),
+    ...record.announced.map((prefix) =>
+      routeRow({
+        ...common,
+        prefix,
+        prefixAddr: prefixAddress(prefix),
+        withdrawn: false,
+        attributes: record.attributes,
+        nextHop: prefix.nextHop,
+      }),
+    ),
   ];
 }

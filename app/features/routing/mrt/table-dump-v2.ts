@@ -40,7 +40,11 @@ export function readRibRecord(header: Header, body: Cursor, peers: Peer[] | null
     const peer = peers[peerIndex];
     if (!peer) throw new MrtRecordError(`peer index ${peerIndex} is not in the PEER_INDEX_TABLE (${peers.length} peers)`);
     const originatedTime = body.u32("an originated time");
-    const attributes = readAttributes(body.slice(body.u16("an attribute length"), "the attributes"), { as4: true, ribEntry: true, addPath: false });
+    const attributes = readAttributes(body.slice(body.u16("an attribute length"), "the attributes"), {
+      as4: true,
+      ribEntry: true,
+      addPath: false,
+    });
     entries.push({ peer, originatedTime, attributes });
   }
   return { ...header, kind: "rib", sequence, prefix, safi: family.safi, entries };
