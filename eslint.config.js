@@ -24,6 +24,16 @@ const DATABASE_CALLS = [
   },
 ];
 
+/** Dynamic imports obey the same rules as static ones. */
+const DYNAMIC_DEMO_IMPORT = {
+  selector: "ImportExpression[source.value=/^~db\\/demo/]",
+  message: "The app does not import the demo generator: db/demo uses the app, not the other way round.",
+};
+const DYNAMIC_FEATURE_IMPORT = {
+  selector: "ImportExpression[source.value=/features\\//]",
+  message: "app/server is the kernel: it imports no feature (features register with it).",
+};
+
 /** The tool screens: none imports another's internals (shared code lives in app/lib, app/components, app/features/shared). */
 const TOOLS = ["flows", "lookingglass", "controlplane"];
 
@@ -89,12 +99,18 @@ export default tseslint.config(
         "error",
         { patterns: [...DATABASE_MODULES, { group: ["~db/demo/*"], message: "The app does not import the demo generator." }] },
       ],
-      "no-restricted-syntax": ["error", ...DATABASE_CALLS],
+      "no-restricted-syntax": ["error", ...DATABASE_CALLS, DYNAMIC_DEMO_IMPORT],
     },
+  },
+  {
+    files: ["app/**/*.{ts,tsx}"],
+    ignores: ["app/routes/**", "app/root.tsx"],
+    rules: { "no-restricted-syntax": ["error", DYNAMIC_DEMO_IMPORT] },
   },
   {
     files: ["app/server/**/*.{ts,tsx}"],
     rules: {
+      "no-restricted-syntax": ["error", DYNAMIC_DEMO_IMPORT, DYNAMIC_FEATURE_IMPORT],
       "@typescript-eslint/no-restricted-imports": [
         "error",
         {
