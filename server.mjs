@@ -46,9 +46,10 @@ app.use((req, _res, next) => {
   if (peer) req.headers[PEER_ADDRESS_HEADER] = peer;
   next();
 });
-// Each request runs in its own scope: the ClickHouse query limits count its queries for its user.
+// Each request runs in its own scope: the ClickHouse query limits count its queries for its user, and
+// the loaders of a GET share one read of the session, the style and the menu.
 const remix = createRequestHandler({ build, mode: process.env.NODE_ENV });
-app.all("*", (req, res, next) => entry.runInRequestScope(req.headers, () => remix(req, res, next)));
+app.all("*", (req, res, next) => entry.runInRequestScope(req.headers, () => remix(req, res, next), req.method));
 
 /** A request as the app's header and cache helpers read it (no full Fetch Request needed). */
 function requestLike(req) {

@@ -19,11 +19,11 @@ import { cssVariablesResolverOf, themeOf } from "~/lib/theme";
 import { csrfCookieHeader, newCsrfToken, readCsrfCookie } from "~/server/auth/csrf.server";
 import { getRequestContext } from "~/server/auth/guard.server";
 import { isSharedPublicPage } from "~/server/public-page-cache.server";
-import { resolveStyle } from "~/server/site-style.server";
+import { requestStyle } from "~/server/site-style.server";
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const { services, session } = await getRequestContext(request);
-  const style = await resolveStyle(services.pg.db, session.user?.id ?? null);
+  const style = await requestStyle(request, services.pg.db, session.user?.id ?? null);
   // Every visitor gets a CSRF token cookie; forms echo it in a hidden field, JSON calls in a header.
   // A page shared by anonymous visitors (public-page-cache.server.ts) carries no token of one of them.
   const existingToken = isSharedPublicPage(request) ? "" : readCsrfCookie(request);

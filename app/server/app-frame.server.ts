@@ -4,14 +4,14 @@ import { unreadCount } from "./notifications/notifications.server";
 import { safeTimezone } from "~/lib/date-format";
 import { groupSwitcherData } from "./settings/groups.server";
 import { siteSettingsRole } from "./settings/site-settings.server";
-import { resolveStyle } from "./site-style.server";
+import { requestStyle } from "./site-style.server";
 import { getUserSettings } from "./settings/user-settings.server";
 
 /** What the logged-in frame (header, menu, footer) needs, after the session and route guard. */
 export async function loadAppFrame(request: Request, route?: ToolRoute) {
   const { services, user, menu } = await requireUser(request, route);
   const [style, unread, overrides, groupSwitcher, settings] = await Promise.all([
-    resolveStyle(services.pg.db, user.id),
+    requestStyle(request, services.pg.db, user.id),
     unreadCount(services.pg.db, user.id),
     databaseOverrides(services, user.id),
     groupSwitcherData(services.pg.db, user),

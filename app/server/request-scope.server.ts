@@ -6,25 +6,33 @@
  *
  * The identity of a scope is resolved once, on the first query that needs it: the logged-in user
  * of the session cookie, else the API token, else the client address.
+ *
+ * The scope also holds what the loaders of one request share instead of each reading it again
+ * (oncePerRequest): Remix runs the root, layout and screen loaders of a request in parallel, and
+ * each needs the session, most the style, two the menu.
  */
 import { AsyncLocalStorage } from "node:async_hooks";
 import { createHash } from "node:crypto";
 import { TtlCache } from "~/features/routing/lookingglass-cache.server";
 import type { Db } from "./postgres.server";
-import { clientAddress, readSession } from "./auth/session.server";
+import { clientAddress, readSession, type SessionState } from "./auth/session.server";
 
 export type RequestScope = {
   /** The request's headers as the HTTP server received them (the peer address header included). */
   headers: Record<string, string | string[] | undefined>;
   identity?: Promise<string>;
+  /** Reads shared by the request's loaders; absent when the request may run an action (see oncePerRequest). */
+  shared?: Map<string, Promise<unknown>>;
 };
 
 // One instance per process, also across the development server's module reloads.
 const holder = globalThis as unknown as { __flowlensRequestScope?: AsyncLocalStorage<RequestScope> };
 const storage = (holder.__flowlensRequestScope ??= new AsyncLocalStorage<RequestScope>());
 
-export function runInRequestScope<T>(headers: RequestScope["headers"], fn: () => T): T {
-  return storage.run({ headers }, fn);
+/** `method`: the HTTP method; only GET and HEAD requests share reads among their loaders. */
+export function runInRequestScope<T>(headers: RequestScope["headers"], fn: () => T, method?: string): T {
+  const readOnly = method === "GET" || method === "HEAD";
+  return storage.run(readOnly ? { headers, shared: new Map() } : { headers }, fn);
 }
 
 export function currentRequestScope(): RequestScope | null {
@@ -34,6 +42,34 @@ export function currentRequestScope(): RequestScope | null {
 /** Runs `fn` (and everything it schedules) as background work, not as the current request's. */
 export function outsideRequest<T>(fn: () => T): T {
   return storage.exit(fn);
+}
+
+/**
+ * `compute` once per request and key, its promise shared: loaders running in parallel wait for the
+ * same read instead of each starting their own.
+ *
+ * Only GET and HEAD requests share, since they run loaders alone. A POST runs its action first,
+ * and an action may change what was read (log in or out, pass the second factor, give consent,
+ * change the style, the permissions, the menu's data); the loaders after it must see the change,
+ * and there are too many such writers to forget a memo after each. So an action's request reads
+ * afresh every time, as does work outside a scope (tests that call loaders directly, start-up).
+ * The key includes the request's cookie, so no read is shared with another visitor's request.
+ */
+export function oncePerRequest<T>(request: Pick<Request, "headers">, key: string, compute: () => Promise<T>): Promise<T> {
+  const shared = storage.getStore()?.shared;
+  if (!shared) return compute();
+  const cookieKey = `${key}\n${request.headers.get("Cookie") ?? ""}`;
+  let value = shared.get(cookieKey) as Promise<T> | undefined;
+  if (!value) {
+    value = compute();
+    shared.set(cookieKey, value);
+  }
+  return value;
+}
+
+/** The session of the request's cookie, read once per request (also for the query door's identity). */
+export function requestSession(request: Request, stores: { db: Db; sessionSecret: string }): Promise<SessionState> {
+  return oncePerRequest(request, "session", () => readSession(stores.db, stores.sessionSecret, request));
 }
 
 /** Session cookie → identity, so a user's requests do not each read their session once more. */
@@ -63,7 +99,7 @@ async function resolveIdentity(headers: Headers, stores: { db: Db; sessionSecret
   if (cookie) {
     const known = identities.get(cookie);
     if (known) return known;
-    const session = await readSession(stores.db, stores.sessionSecret, request);
+    const session = await requestSession(request, stores);
     if (session.user && session.status === "LOGGED_IN") {
       const identity = `user:${session.user.id}`;
       identities.set(cookie, identity);

@@ -2,6 +2,7 @@ import { eq } from "drizzle-orm";
 import { siteSettings, styles, users } from "~db/postgres/schema";
 import { DEFAULT_COLORS } from "~/lib/colors";
 import type { Db } from "./postgres.server";
+import { oncePerRequest } from "./request-scope.server";
 
 export type SiteStyle = {
   companyName: string;
@@ -24,6 +25,11 @@ export const FALLBACK_STYLE: SiteStyle = {
   brandedFooter: false,
   footerLinks: [],
 };
+
+/** resolveStyle for a request's page, read once for its root loader and its frame (`null`: the site default). */
+export function requestStyle(request: Request, db: Db, userId: number | null): Promise<SiteStyle> {
+  return oncePerRequest(request, `style ${userId ?? "site"}`, () => resolveStyle(db, userId));
+}
 
 /** The style a page is drawn with: the user's personal override if any, else the site default. */
 export async function resolveStyle(db: Db, userId: number | null): Promise<SiteStyle> {

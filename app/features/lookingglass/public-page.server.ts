@@ -9,7 +9,7 @@ import { siteSettings } from "~db/postgres/schema";
 import { publicLookingGlassEnabled } from "~/features/routing/lookingglass.server";
 import { getRequestContext } from "~/server/auth/guard.server";
 import { PAGE_CACHE_HEADER, PAGE_CACHE_PUBLIC } from "~/server/public-page-cache.server";
-import { resolveStyle } from "~/server/site-style.server";
+import { requestStyle } from "~/server/site-style.server";
 import { loadLookingGlassPage, type LookingGlassPage } from "./page.server";
 
 /**
@@ -26,7 +26,7 @@ export async function loadPublicLookingGlass(request: Request) {
   if (!(await publicLookingGlassEnabled(services))) throw new Response("Not Found", { status: 404 });
   const url = new URL(request.url);
   const [style, settings, page] = await Promise.all([
-    resolveStyle(services.pg.db, null),
+    requestStyle(request, services.pg.db, null),
     services.pg.db.select({ asName: siteSettings.asNameOfDeployment }).from(siteSettings).where(eq(siteSettings.id, 1)),
     loadLookingGlassPage(services, { variant: "public", url, request, user: null }),
   ]);

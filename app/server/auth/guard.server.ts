@@ -3,17 +3,19 @@ import { count } from "drizzle-orm";
 import { vantagePoints } from "~db/postgres/schema";
 import { firstAvailableRoute, menuItems, mayOpen, type ToolRoute } from "~/lib/routes";
 import { BodyProblem, readFormBody } from "../request-body.server";
+import { oncePerRequest, requestSession } from "../request-scope.server";
 import { getServices, type Services } from "../services.server";
 export { safeNext } from "./redirect-target.server";
-import { readSession, type SessionState } from "./session.server";
+import type { SessionState } from "./session.server";
 import { loadUserContext, type UserContext } from "./user-context.server";
 
 /** viaToken: authenticated by an API token (no cookies, so no CSRF exposure). */
 export type RequestContext = { services: Services; session: SessionState; viaToken?: boolean };
 
+/** The services and the session; the root, layout and screen loaders of one request share one read of it. */
 export async function getRequestContext(request: Request): Promise<RequestContext> {
   const services = await getServices();
-  const session = await readSession(services.pg.db, services.config.sessionSecret, request);
+  const session = await requestSession(request, { db: services.pg.db, sessionSecret: services.config.sessionSecret });
   return { services, session };
 }
 
@@ -86,7 +88,8 @@ export async function requireUser(request: Request, route?: ToolRoute): Promise<
     const url = new URL(request.url);
     throw redirect(`/consent?next=${encodeURIComponent(url.pathname + url.search)}`);
   }
-  const menu = await userMenu(context.services, user);
+  // The layout's frame and the screen's permission check both need it: computed once per request.
+  const menu = await oncePerRequest(request, `menu ${user.id}`, () => userMenu(context.services, user));
   if (
     route &&
     !mayOpen(route, { permissions: new Set(user.permissions), featureFlags: new Set(user.featureFlags), isStaff: user.isStaff })
