@@ -5,6 +5,7 @@ import {
   inputProblem,
   LookingGlassInputError,
   requireLookingGlassVariant,
+  resolveLookingGlassRequest,
 } from "~/features/routing/lookingglass.server";
 import { apiError, endpoint, parseBody, resourceRoute } from "~/server/api/contract.server";
 import { verifyCsrf } from "~/server/auth/csrf.server";
@@ -46,7 +47,8 @@ const route = resourceRoute({
         }
       }
       try {
-        const { cached: _cached, ...result } = await cachedLookingGlassQuery(context.services, { variant, ...body });
+        const query = await resolveLookingGlassRequest(context.services, { variant, ...body });
+        const { cached: _cached, ...result } = await cachedLookingGlassQuery(context.services, query);
         return result;
       } catch (error) {
         if (error instanceof LookingGlassInputError) throw inputProblem(error);

@@ -4,7 +4,7 @@
  * (api/linkleveltopology/, api/linklevelstatistics/) and the share folded into the special AS
  * values (api/untracked_data/): request schemas, and the runs on ClickHouse.
  *
- * Every run goes through resolveFilters (the user's delegation restrictions become forced, locked
+ * Every run goes through the filter resolver (the user's delegation restrictions become forced, locked
  * filters) and resolveRange (the range clamped to the data), like api/flows/, so a delegated user
  * never sees traffic outside their restriction here either.
  */
@@ -34,7 +34,16 @@ import { PRESET_LABELS } from "./time";
 import { filterLabel } from "./value-labels";
 import { runSankeyQuery } from "./query.server";
 import { bodyIpVersion, filtersSchema, ipVersionSchema, normalizeFilters } from "./request-schema";
-import { nameAll, nameKeys, requireDimension, resolveFilters, resolveRange, type FlowsContext, type ResolvedRange } from "./service.server";
+import { parseApiFilters } from "./filter-resolver.server";
+import {
+  apiFlowsContext,
+  nameAll,
+  nameKeys,
+  requireDimension,
+  resolveRange,
+  type FlowsContext,
+  type ResolvedRange,
+} from "./service.server";
 import type { RequestFilter } from "./service.types";
 import type { BuiltQuery } from "./sql";
 import { alignRange, defaultWindow, tableForWindow, type FlowsTable } from "./time";
@@ -140,7 +149,7 @@ async function prepare(
   version: number,
   input: { start: number; end: number; filters: readonly RequestFilter[] },
 ) {
-  const context = await resolveFilters(stores, user, version, input.filters);
+  const context = await apiFlowsContext(stores, user, parseApiFilters(user, version, input.filters));
   const range = await resolveRange(stores, input.start, input.end);
   if (!range) return { context, range: null, table: null, sqlRange: null };
   const table: FlowsTable = tableForWindow(defaultWindow(range));
@@ -365,15 +374,13 @@ export async function runLinkTopology(stores: Stores, user: UserContext, version
   const used = new Set(result.links.flatMap((l) => [l.from.router, ...(l.to ? [l.to.router] : [])]));
   const nodes = [
     { id: "origin", type: result.origin.kind, name: result.origin.name, city: null as string | null, country: null as string | null },
-    ...[...used]
-      .sort()
-      .map((name) => ({
-        id: `router:${name}`,
-        type: "ROUTER" as const,
-        name,
-        city: routerInfo.get(name)?.city ?? null,
-        country: routerInfo.get(name)?.country ?? null,
-      })),
+    ...[...used].sort().map((name) => ({
+      id: `router:${name}`,
+      type: "ROUTER" as const,
+      name,
+      city: routerInfo.get(name)?.city ?? null,
+      country: routerInfo.get(name)?.country ?? null,
+    })),
     {
       id: "destination",
       type: result.destination.kind,

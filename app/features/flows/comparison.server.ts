@@ -1,6 +1,6 @@
 /**
  * The Flow Explorer's table over the previous period of equal length: the same dimension, filters
- * (with the user's locked restrictions, resolved as for the current period), IP version, scope and window,
+ * (with the user's locked restrictions, as resolved once for the current period), IP version, scope and window,
  * over [start − (end − start), start) of the current range aligned to the table read.
  *
  * Unlike the current range, the previous period is NOT clamped to the data: its bit/s are averages
@@ -13,8 +13,7 @@ import { previousPeriod } from "./comparison";
 import type { Direction } from "./dimensions";
 import type { IpVersion } from "./filters";
 import { dataRange, type DataRange } from "./data-range.server";
-import { flowTable, flowTimeseries, requireDimension, resolveFilters } from "./service.server";
-import type { RequestFilter } from "./service.types";
+import { flowTable, flowTimeseries, requireDimension, type FlowsContext } from "./service.server";
 import { alignRange, tableForWindow, type AggregationWindow, type TimeRange } from "./time";
 
 type Stores = Pick<Services, "pg" | "ch">;
@@ -24,7 +23,8 @@ export type PreviousPeriodInput = {
   /** The current period as the current query resolved it (clamped to the data). */
   range: TimeRange;
   window: AggregationWindow;
-  filters: readonly RequestFilter[];
+  /** The filters the current period ran with, as resolved for this request. */
+  context: FlowsContext;
   ipVersion: IpVersion;
   /** The AS Flows Egress screen's restriction to one direction, as for the current period. */
   scope?: Direction;
@@ -44,13 +44,12 @@ export async function previousPeriodTable(
   input: PreviousPeriodInput & { totals?: boolean },
 ) {
   const dimension = requireDimension(user, version, input.dimension, "dimension");
-  const resolved = await resolveFilters(stores, user, version, input.filters);
   // Aligned first, so both periods cover whole buckets of the table and do not overlap.
   const range = previousPeriod(alignRange(input.range, tableForWindow(input.window)));
   const q = {
     range,
-    filters: resolved.filters,
-    operatorAsn: resolved.operatorAsn,
+    filters: input.context.filters,
+    operatorAsn: input.context.operatorAsn,
     ipVersion: input.ipVersion,
     scope: input.scope,
     window: input.window,

@@ -1,8 +1,8 @@
 /**
  * Everything the Flow Explorer screen (and its CSV export) computes from the URL, on the server:
- * the dimensions the user may use, the filters (parse errors shown, not thrown), the range clamped
- * to the data, the table with its total, and the chart data of the view. Restrictions and
- * permissions are enforced by runFlowsQuery / runSankeyQuery, like the JSON API.
+ * the dimensions the user may use, the filters (resolved once, errors shown, not thrown), the range
+ * clamped to the data, the table with its total, and the chart data of the view. The filters go
+ * through the same resolver and delegation policy as the JSON API's (filter-resolver.server.ts).
  */
 import { getUserSettings } from "~/server/settings/user-settings.server";
 import { ApiProblem } from "~/server/api/contract.server";
@@ -11,16 +11,16 @@ import type { Services } from "~/server/services.server";
 import { compareRows, compareTotals, type Compared } from "./comparison";
 import { previousPeriodTable } from "./comparison.server";
 import { availableDimensions, getDimension, isDimensionId, MAX_API_VERSION, type DimensionId, type Direction } from "./dimensions";
-import { parseFilterValue, type IpVersion } from "./filters";
+import type { IpVersion } from "./filters";
+import { parseRequestFilters, policyFiltersOnly, resolveParsedFilters, type DimensionWording } from "./filter-resolver.server";
 import { countedTraffic, COUNTED_TRAFFIC_LABELS } from "./counted-traffic";
-import { filterParamsToRequest, notApplied, parseExplorerParams, requestedRange, unappliedParams, type ExplorerParams } from "./params";
+import { filterParamsToRequest, notApplied, parseExplorerParams, requestedRange, unappliedParams } from "./params";
 import { rangeNotice } from "./range-notice";
 import { PRESET_LABELS } from "./time";
 import { filterLabel } from "./value-labels";
 import { runFlowsQuery, runSankeyQuery } from "./query.server";
 import { dataRange } from "./data-range.server";
-import { nameAll, operatorAsn } from "./service.server";
-import type { RequestFilter } from "./service.types";
+import { nameAll, operatorAsn, type FlowsContext } from "./service.server";
 
 export const SANKEY_NEEDS_TWO = "Sankey chart needs at least two dimensions";
 /** Values shown in the table (all of them in practice: the demo has a few hundred per dimension). */
@@ -28,34 +28,12 @@ export const EXPLORER_TABLE_LIMIT = 1000;
 
 const problemMessages = (e: ApiProblem) => (e.body.errors?.length ? e.body.errors.map((x) => x.message) : [e.body.detail]);
 
-/** Checks the URL's filters against the dimensions the user may use: valid ones to query, the rest as messages. */
-function validateFilters(params: ExplorerParams, allowed: ReadonlySet<string>): { filters: RequestFilter[]; errors: string[] } {
-  const filters: RequestFilter[] = [];
-  const errors: string[] = [];
-  for (const rf of filterParamsToRequest(params.filter)) {
-    if (!isDimensionId(rf.dimension)) {
-      errors.push(`Unknown dimension "${rf.dimension}" in a filter; write DIMENSION:value,!value (e.g. AS_SRC_INGRESS:2906,!AS15169).`);
-      continue;
-    }
-    const label = getDimension(rf.dimension).label;
-    if (!allowed.has(rf.dimension)) {
-      errors.push(`The filter on ${label} was not applied: the dimension is not available to your account here.`);
-      continue;
-    }
-    if (!rf.values.length) {
-      errors.push(`The filter on ${label} has no value; write ${rf.dimension}:value.`);
-      continue;
-    }
-    const values: string[] = [];
-    for (const raw of rf.values) {
-      const parsed = parseFilterValue(rf.dimension, raw);
-      if ("error" in parsed) errors.push(parsed.error);
-      else values.push(raw);
-    }
-    if (values.length) filters.push({ dimension: rf.dimension, values });
-  }
-  return { filters, errors };
-}
+/** The screen's texts for a filter's dimension problems (the API's name the body's fields instead). */
+const SCREEN_WORDING: DimensionWording = {
+  unknown: (d) => `Unknown dimension "${d}" in a filter; write DIMENSION:value,!value (e.g. AS_SRC_INGRESS:2906,!AS15169).`,
+  unavailable: (d) => `The filter on ${getDimension(d).label} was not applied: the dimension is not available to your account here.`,
+  noValue: (d) => `The filter on ${getDimension(d).label} has no value; write ${d}:value.`,
+};
 
 /** Which traffic the total counts, machine code and words. */
 function trafficOf(...args: Parameters<typeof countedTraffic>) {
@@ -122,11 +100,11 @@ export async function loadExplorer(services: Services, user: UserContext, url: U
   const now = options.now ?? Math.floor(Date.now() / 1000);
   const requested = requestedRange(params, now, settings.timezone || "UTC");
   const ipVersion: IpVersion = params.ipVersion === "all" ? "all" : (Number(params.ipVersion) as 4 | 6);
-  const checked = validateFilters(params, allowed);
+  const parsedFilters = parseRequestFilters(filterParamsToRequest(params.filter), allowed, SCREEN_WORDING);
   errors.push(
     ...unappliedParams(url.searchParams, params, { rangeLabel: requested.preset ? PRESET_LABELS[requested.preset] : "the custom range" }),
   );
-  errors.push(...checked.errors);
+  errors.push(...parsedFilters.errors.map((e) => e.message));
 
   const base = {
     params,
@@ -157,18 +135,18 @@ export async function loadExplorer(services: Services, user: UserContext, url: U
 
   // An empty install (no flows, possibly no operator AS yet): nothing to query.
   // Read once here and handed to every view below, which would otherwise each read it again.
-  const [dataAvailable, operatorKnown] = await Promise.all([
+  const [dataAvailable, operator] = await Promise.all([
     dataRange(services),
     operatorAsn(services).then(
-      () => true,
-      () => false,
+      (asn) => asn,
+      () => null,
     ),
   ]);
-  if (!operatorKnown)
+  if (operator === null)
     errors.push(
       "The operator's own AS is not configured yet (as_info category 'operator'), so flows cannot be split into ingress and egress.",
     );
-  if (dataAvailable.minTimestamp === null || !operatorKnown) {
+  if (dataAvailable.minTimestamp === null || operator === null) {
     const empty = { range: null, window: null, table: [], timeseries: { buckets: [], series: [] }, filters: [], noData: true as const };
     return {
       ...base,
@@ -185,30 +163,27 @@ export async function loadExplorer(services: Services, user: UserContext, url: U
     };
   }
 
-  const run = (filters: readonly RequestFilter[]) =>
-    runFlowsQuery(services, user, version, {
-      dimension,
-      start: requested.start,
-      end: requested.end,
-      filters,
-      ipVersion,
-      limit: EXPLORER_TABLE_LIMIT,
-      // The detailed table is made of the timeseries, whatever the chart.
-      timeseries: (!options.tableOnly && params.view === "timeseries") || params.table === "detailed",
-      scope: options.scope,
-      dataRange: dataAvailable,
-    });
-  let flows: Awaited<ReturnType<typeof run>>;
-  let queryFilters = checked.filters;
-  try {
-    flows = await run(queryFilters);
-  } catch (e) {
-    // Filters the service refuses (e.g. on a dimension locked by a delegation): say why, run without them.
-    if (!(e instanceof ApiProblem) || e.status !== 400) throw e;
-    errors.push(...problemMessages(e));
-    queryFilters = [];
-    flows = await run(queryFilters);
+  // Resolved once for every view below. Filters the policy or the tags refuse (e.g. on a dimension
+  // locked by a delegation) are said, and the views show what the policy alone allows.
+  // Its parse errors are shown above already, and the valid values run without them.
+  let resolved = await resolveParsedFilters(services, user, { values: parsedFilters.values, errors: [] });
+  if (resolved.errors.length) {
+    errors.push(...resolved.errors.map((e) => e.message));
+    resolved = policyFiltersOnly(resolved);
   }
+  const context: FlowsContext = { filters: resolved.filters, notices: resolved.notices, locked: resolved.locked, operatorAsn: operator };
+  const flows = await runFlowsQuery(services, user, version, {
+    dimension,
+    start: requested.start,
+    end: requested.end,
+    filters: context,
+    ipVersion,
+    limit: EXPLORER_TABLE_LIMIT,
+    // The detailed table is made of the timeseries, whatever the chart.
+    timeseries: (!options.tableOnly && params.view === "timeseries") || params.table === "detailed",
+    scope: options.scope,
+    dataRange: dataAvailable,
+  });
   notices.push(...flows.notices);
   const total = flows.table.reduce((a, r) => a + r.bps, 0);
 
@@ -220,7 +195,7 @@ export async function loadExplorer(services: Services, user: UserContext, url: U
           dimension,
           range: flows.range,
           window: flows.window,
-          filters: queryFilters,
+          context,
           ipVersion,
           scope: options.scope,
           limit: EXPLORER_TABLE_LIMIT,
@@ -254,12 +229,13 @@ export async function loadExplorer(services: Services, user: UserContext, url: U
           dimensions: [dimension, params.dimension2],
           start: requested.start,
           end: requested.end,
-          filters: queryFilters,
+          filters: context,
           ipVersion,
           scope: options.scope,
           dataRange: dataAvailable,
         });
       } catch (e) {
+        // The chart's own refusals (e.g. ingress and egress dimensions in one chart); the filters were resolved above.
         if (!(e instanceof ApiProblem) || e.status !== 400) throw e;
         sankeyError = problemMessages(e).join(" ");
       }

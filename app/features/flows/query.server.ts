@@ -8,14 +8,15 @@ import type { UserContext } from "~/server/auth/user-context.server";
 import type { Services } from "~/server/services.server";
 import { getDimension, type DimensionId, type Direction } from "./dimensions";
 import type { IpVersion } from "./filters";
+import { parseApiFilters } from "./filter-resolver.server";
 import {
+  apiFlowsContext,
   flowSankey,
   flowTable,
   flowTimeseries,
   likelyFlowsContext,
   MAX_BUCKETS,
   requireDimension,
-  resolveFilters,
   resolveRange,
   sameFlowsContext,
   type DataRange,
@@ -40,11 +41,24 @@ const publicRange = (range: ResolvedRange): PublicRange => ({
   requested: range.requested,
 });
 
+/**
+ * A query's filters: the request's, resolved by the query with the API's rules (invalid ones are a
+ * 400), or a context the caller resolved already for several queries of one request (a screen).
+ */
+export type FilterSource = readonly RequestFilter[] | FlowsContext;
+
+const isResolved = (source: FilterSource): source is FlowsContext => "operatorAsn" in source;
+
+/** The context of a filter source: resolved once per request, whichever caller asks. */
+function contextOf(stores: Stores, user: UserContext, version: number, source: FilterSource): Promise<FlowsContext> {
+  return isResolved(source) ? Promise.resolve(source) : apiFlowsContext(stores, user, parseApiFilters(user, version, source));
+}
+
 export type FlowsQueryInput = {
   dimension: string;
   start: number;
   end: number;
-  filters: readonly RequestFilter[];
+  filters: FilterSource;
   ipVersion: IpVersion;
   window?: AggregationWindow;
   topN?: number;
@@ -65,7 +79,10 @@ export async function runFlowsQuery(stores: Stores, user: UserContext, version: 
   rangeLookup.catch(() => undefined); // awaited below; a refused filter must not leave it unhandled
   // …and the table is read meanwhile over the requested range with the filters as they most likely
   // resolve: used only when both guesses hold (see tableAfterClamp and likelyFlowsContext).
-  const likely = likelyFlowsContext(stores, user, version, input.filters);
+  const source = input.filters;
+  const parsed = isResolved(source) ? null : parseApiFilters(user, version, source);
+  // A context resolved by the caller is no guess: the table can be read with it at once.
+  const likely = parsed ? likelyFlowsContext(stores, user, parsed) : (source as FlowsContext);
   const requestedWindow: AggregationWindow | null =
     input.start < input.end ? (input.window ?? defaultWindow({ start: input.start, end: input.end })) : null;
   const speculative =
@@ -80,7 +97,7 @@ export async function runFlowsQuery(stores: Stores, user: UserContext, version: 
         })
       : null;
   speculative?.catch(() => undefined);
-  const resolved = await resolveFilters(stores, user, version, input.filters);
+  const resolved = parsed ? await apiFlowsContext(stores, user, parsed) : (source as FlowsContext);
   const filters = publicFilters(resolved);
   const base = { filters: resolved.filters, operatorAsn: resolved.operatorAsn, ipVersion: input.ipVersion, scope: input.scope };
   const guessed = likely !== null && sameFlowsContext(likely, resolved) ? speculative : null;
@@ -146,7 +163,7 @@ export type SankeyQueryInput = {
   dimensions: readonly string[];
   start: number;
   end: number;
-  filters: readonly RequestFilter[];
+  filters: FilterSource;
   ipVersion: IpVersion;
   topN?: number;
   scope?: Direction;
@@ -165,7 +182,7 @@ export async function runSankeyQuery(stores: Stores, user: UserContext, version:
     });
   }
   const [resolved, range] = await Promise.all([
-    resolveFilters(stores, user, version, input.filters),
+    contextOf(stores, user, version, input.filters),
     resolveRange(stores, input.start, input.end, input.dataRange),
   ]);
   const filters = publicFilters(resolved);

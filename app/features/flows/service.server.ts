@@ -2,33 +2,24 @@
  * Runs the flows SQL builder (sql.ts) on ClickHouse and shapes JSON-ready results for the
  * api/flows/, api/sankey/ and api/flows/timestamps/ endpoints.
  *
- * Security: a user's delegation restrictions (delegation_restrictions.flows_views_restrictions)
- * are read from PostgreSQL on every request and become forced, locked filters, whatever the
- * request says. A request filter on a locked dimension is only accepted when it repeats one of
- * the constrained values positively (a no-op); anything else is a 400. A restriction that cannot
- * be applied (unknown dimension, no valid value) refuses the request (403) instead of widening it.
+ * Security: the delegation policy (delegation-policy.server.ts) is applied to every request's
+ * filters by the filter resolver (filter-resolver.server.ts); the queries here take the filters
+ * it resolved.
  *
  * Nothing is cached across requests: the operator ASN (as_info.category = 'operator') and the
  * restrictions are read per call. A query may start on a guess of them (likelyFlowsContext), but
  * its result is only used when the values read for the request agree with the guess.
  */
 import { eq, inArray } from "drizzle-orm";
-import { asInfo, delegationRestrictions } from "~db/postgres/schema";
-import { expandTagFilter, loadFilterTags, type FilterTags } from "~/features/tags/tag-filters.server";
+import { asInfo } from "~db/postgres/schema";
 import { SPECIAL_AS_VALUES } from "~/lib/special-as";
 import { ApiProblem } from "~/server/api/contract.server";
 import type { UserContext } from "~/server/auth/user-context.server";
 import type { Services } from "~/server/services.server";
 import { availableDimensions, getDimension, isDimensionId, OTHERS_LABEL, type DimensionId, type Direction } from "./dimensions";
-import {
-  addFilter,
-  lockedDimensions,
-  parseFilterValue,
-  restrictionFilters,
-  type FlowFilter,
-  type FlowsRestriction,
-  type IpVersion,
-} from "./filters";
+import { NO_DELEGATION } from "./delegation-policy.server";
+import type { FlowFilter, IpVersion } from "./filters";
+import { applyFilterRules, resolveParsedFilters, type ParsedFilters } from "./filter-resolver.server";
 import { dataRange, type DataRange } from "./data-range.server";
 import { interfaceDescriptions } from "./interface-names.server";
 import type { RequestFilter } from "./service.types";
@@ -74,15 +65,6 @@ export async function operatorAsn(stores: Stores): Promise<number> {
 /** The operator AS each store last answered: only a guess to start work early (likelyFlowsContext). */
 const lastOperatorAsn = new WeakMap<object, number>();
 
-/** The user's flows restrictions (any user with a delegation_restrictions row). */
-export async function userRestrictions(stores: Stores, user: UserContext): Promise<FlowsRestriction[]> {
-  const rows = await stores.pg.db
-    .select({ flows: delegationRestrictions.flowsViewsRestrictions })
-    .from(delegationRestrictions)
-    .where(eq(delegationRestrictions.userId, user.id));
-  return rows.flatMap((r) => r.flows ?? []);
-}
-
 /** Checks that the user may use a dimension in this API version; a 400 naming `field` otherwise. */
 export function requireDimension(user: UserContext, version: number, dimension: string, field: string): DimensionId {
   if (!isDimensionId(dimension)) throw badRequest("Invalid request body.", [{ field, message: `Unknown dimension ${dimension}.` }]);
@@ -95,107 +77,35 @@ export function requireDimension(user: UserContext, version: number, dimension: 
 }
 
 /**
- * The filters to run with: the restrictions' locked filters first, then the request's filters
- * (negation rule of filters.ts). Errors name the field (`filters.0.values.1`). A tag or tag group
- * (`#12`, `#g3`) is expanded to its values first; each of them then meets the same rules, locks
- * included, as a value written out.
+ * The flows context of an API request: its parsed filters resolved once (filter-resolver.server.ts)
+ * with the operator AS; invalid filters are the API's 400, naming each field.
  */
-export async function resolveFilters(
-  stores: Stores,
-  user: UserContext,
-  version: number,
-  requested: readonly RequestFilter[],
-): Promise<FlowsContext> {
+export async function apiFlowsContext(stores: Stores, user: UserContext, parsed: ParsedFilters): Promise<FlowsContext> {
   // Started now, awaited at the end: it does not depend on the filters.
   const operator = operatorAsn(stores);
   operator.catch(() => undefined); // a refusal below must not leave an unhandled rejection behind
-  const restrictions = await userRestrictions(stores, user);
-  for (const r of restrictions) {
-    const applied = restrictionFilters([r]);
-    if (!isDimensionId(r.dimension) || !applied.length) {
-      throw new ApiProblem(403, {
-        detail: "Your account's flow restrictions cannot be applied; please contact your operator.",
-        exception_code: "permission_denied",
-      });
-    }
-  }
-  const tags = await loadFilterTags(stores.pg.db, user, requested);
-  const applied = applyRequestFilters(user, version, requested, restrictions, tags);
-  if (applied.errors.length) throw badRequest("Invalid filters.", applied.errors);
-  return { filters: applied.filters, notices: applied.notices, operatorAsn: await operator, locked: applied.locked };
-}
-
-/** The rules of resolveFilters once the restrictions and the named tags are known (no I/O). */
-function applyRequestFilters(
-  user: UserContext,
-  version: number,
-  requested: readonly RequestFilter[],
-  restrictions: readonly FlowsRestriction[],
-  tags: FilterTags,
-): { filters: FlowFilter[]; notices: string[]; errors: { field: string; message: string }[]; locked: DimensionId[] } {
-  const locked = lockedDimensions(restrictions);
-  let filters = restrictionFilters(restrictions);
-  const notices: string[] = [];
-  const errors: { field: string; message: string }[] = [];
-  requested.forEach((rf, i) => {
-    let dimension: DimensionId;
-    try {
-      dimension = requireDimension(user, version, rf.dimension, `filters.${i}.dimension`);
-    } catch (e) {
-      if (e instanceof ApiProblem) errors.push(...(e.body.errors ?? []));
-      return;
-    }
-    rf.values.forEach((raw, j) => {
-      const field = `filters.${i}.values.${j}`;
-      const parsed = parseFilterValue(dimension, raw);
-      if ("error" in parsed) {
-        errors.push({ field, message: parsed.error });
-        return;
-      }
-      const expanded = expandTagFilter(tags, parsed.filter);
-      if ("error" in expanded) {
-        errors.push({ field, message: expanded.error });
-        return;
-      }
-      if (locked.has(dimension)) {
-        const allowed = filters.filter((f) => f.locked && f.dimension === dimension);
-        if (expanded.filters.some((x) => x.isNegation || !allowed.some((f) => f.value === x.value))) {
-          const values = allowed.map((f) => valueLabel(dimension, f.value)).join(", ");
-          errors.push({
-            field,
-            message: `${getDimension(dimension).label} is restricted for your account to ${values}; this filter cannot be changed.`,
-          });
-        }
-        return; // a repeat of a constrained value: already applied
-      }
-      for (const filter of expanded.filters) {
-        const added = addFilter(filters, filter, locked);
-        filters = added.filters;
-        if (added.notice) notices.push(added.notice);
-      }
-    });
-  });
-  return { filters, notices, errors, locked: [...locked] };
+  const resolved = await resolveParsedFilters(stores, user, parsed);
+  if (resolved.errors.length) throw badRequest("Invalid filters.", resolved.errors);
+  return { filters: resolved.filters, notices: resolved.notices, operatorAsn: await operator, locked: resolved.locked };
 }
 
 /**
- * What resolveFilters most likely returns, known before PostgreSQL answers, so a query can start
- * at once: the request's filters as they resolve for a user without restrictions, with the operator
+ * What apiFlowsContext most likely returns, known before PostgreSQL answers, so a query can start
+ * at once: the parsed filters as they resolve for a user without restrictions, with the operator
  * AS last read. Null when a guess would likely be wasted (a delegated user, a tag reference, an
  * invalid filter, no operator AS read yet). The caller uses a result computed from the guess only
- * when resolveFilters then agrees with it (sameFlowsContext): every request is still checked
+ * when apiFlowsContext then agrees with it (sameFlowsContext): every request is still checked
  * against its user's restrictions as read for it.
  */
 export function likelyFlowsContext(
   stores: Stores,
   user: UserContext,
-  version: number,
-  requested: readonly RequestFilter[],
+  parsed: ParsedFilters,
 ): Pick<FlowsContext, "filters" | "operatorAsn"> | null {
   const operator = lastOperatorAsn.get(stores.pg);
-  if (operator === undefined || user.isDelegated) return null;
+  if (operator === undefined || user.isDelegated || parsed.errors.length) return null;
   // Without the tags, a tag reference is an error here: no guess then.
-  const applied = applyRequestFilters(user, version, requested, [], new Map());
+  const applied = applyFilterRules(parsed, NO_DELEGATION, new Map());
   return applied.errors.length ? null : { filters: applied.filters, operatorAsn: operator };
 }
 

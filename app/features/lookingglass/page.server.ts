@@ -15,7 +15,7 @@ import {
 } from "~/features/netcommand/jobs.server";
 import { runReducer, initialRunState, eventsOfResponse, type RunState } from "~/features/lookingglass/status";
 import { publicQueryLimiter } from "~/features/routing/lookingglass-cache.server";
-import { cachedLookingGlassQuery, LookingGlassInputError, type LookingGlassResult } from "~/features/routing/lookingglass.server";
+import { cachedLookingGlassQuery, type LookingGlassResult } from "~/features/routing/lookingglass.server";
 import { listVantagePoints, type LookingGlassVariant, type VantagePointJson } from "~/features/routing/vantage-points.server";
 import { DEFAULT_TIMEZONE, safeTimezone } from "~/lib/date-format";
 import { MESSAGES } from "~/lib/messages";
@@ -28,14 +28,13 @@ import type { LookingGlassRow } from "./columns";
 import type { NetcommandBlockData } from "./NetcommandResults";
 import {
   availableQueryTypes,
-  isNetcommandType,
   JOBS_PARAM,
   isSubmitted,
   parseLookingGlassUrl,
-  selectVantagePoints,
+  readLookingGlassUrl,
   type LookingGlassUrlState,
 } from "./url-state";
-import { validateTerm } from "./validation";
+import { parseTerm } from "./validation";
 
 export const SELECT_VANTAGE_POINT = "Select at least one vantage point.";
 
@@ -130,15 +129,16 @@ export async function loadLookingGlassPage(
       run: runReducer(initialRunState<LookingGlassRow>(), { type: "backendError" }),
     };
   }
-  const state = parseLookingGlassUrl(url.searchParams, available, queryTypes);
+  // Read once: the names are resolved here, the term parsed below, and both handed to the query.
+  const { state, selected } = readLookingGlassUrl(url.searchParams, available, queryTypes);
   const page: LookingGlassPage = { ...base, vantagePoints: available.map(screenVantagePoint), state, run: initialRunState() };
   if (!submitted) return page;
 
-  const termCheck = validateTerm(state.queryType, state.queryTerm);
+  const termCheck = parseTerm(state.queryType, state.queryTerm);
   if (!termCheck.ok) return { ...page, termError: termCheck.error };
   if (state.selectedVantagePoints.length === 0) return { ...page, vantagePointError: SELECT_VANTAGE_POINT };
-  if (isNetcommandType(state.queryType))
-    return { ...page, ...(await runNetcommandJobs(services, options, available, state, termCheck.value)) };
+  // Ping and traceroute: network commands, not routing table queries.
+  if (!termCheck.rib) return { ...page, ...(await runNetcommandJobs(services, options, selected, state, termCheck.value)) };
 
   if (variant === "public") {
     const decision = publicQueryLimiter.take(clientAddress(options.request));
@@ -147,22 +147,19 @@ export async function loadLookingGlassPage(
       return { ...page, run: runReducer(runReducer(initialRunState(), { type: "start" }), { type: "error", message }) };
     }
   }
-  const selected = selectVantagePoints(available, state.selectedVantagePoints);
   try {
     const result = await cachedLookingGlassQuery(services, {
       variant,
-      queryType: state.queryType,
-      queryTerm: state.queryTerm,
-      vantagePoints: selected.map((vp) => vp.key),
+      queryType: termCheck.rib.queryType,
+      match: termCheck.rib.match,
+      term: termCheck.value,
+      vantagePoints: selected,
     });
     const nameOf = (key: string) => available.find((vp) => vp.key === key)?.display_name ?? key;
     return { ...page, run: runOfResult(result, nameOf), answeredTerm: result.queryTerm };
   } catch (error) {
     // A refused or timed-out query (the query door's 429/503): the error boundary says when to retry.
     if (error instanceof Response) throw error;
-    if (error instanceof LookingGlassInputError) {
-      return error.field === "vantagePoints" ? { ...page, vantagePointError: error.message } : { ...page, termError: error.message };
-    }
     log.error(`Looking Glass query failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
     return { ...page, run: runReducer(runReducer(initialRunState(), { type: "start" }), { type: "error", message: MESSAGES.serverError }) };
   }
@@ -182,7 +179,7 @@ const pendingRun = () => runReducer(initialRunState<LookingGlassRow>(), { type: 
 async function runNetcommandJobs(
   services: Pick<Services, "pg" | "config">,
   options: { variant: LookingGlassVariant; url: URL; request: Request; user: UserContext | null },
-  available: VantagePointJson[],
+  selected: readonly VantagePointJson[],
   state: LookingGlassUrlState,
   destination: string,
 ): Promise<Pick<LookingGlassPage, "run" | "jobs" | "refreshUrl">> {
@@ -192,7 +189,6 @@ async function runNetcommandJobs(
   // The public page runs jobs from public vantage points only, whoever is logged in.
   const scope: NetcommandScope = options.variant === "public" ? { ...access.scope, vantagePoints: "public" } : access.scope;
   const { owner } = requestOwner(options.request, options.user);
-  const selected = selectVantagePoints(available, state.selectedVantagePoints);
   let ids: Record<string, string> = {};
   try {
     const known: unknown = JSON.parse(options.url.searchParams.get(JOBS_PARAM) ?? "{}");

@@ -4,25 +4,21 @@
  * client's history updates write it, so a link reproduces the screen.
  *
  * selectedVantagePoints is a JSON list of vantage point descriptions, or the single entry "all" for
- * every available one. A vantage point is described by its display name, which is unique within a
- * variant (two routers may share the plain "City, Country" description); when parsing, the key,
- * the legacy description and a description that names exactly one vantage point are accepted too,
- * so older links keep working. The GET form without JavaScript cannot build JSON: it sends the
- * parameter once per ticked box, which is parsed the same way. Names that do not exist among the
- * available vantage points are dropped.
+ * every available one. A vantage point is written as its display name, which is unique within a
+ * variant; names are read by the rule api/lookingglass/ uses too (routing/vantage-point-names.ts),
+ * so older links naming a key, a legacy or a unique description keep working. The GET form without
+ * JavaScript cannot build JSON: it sends the parameter once per ticked box, which is parsed the same
+ * way. Names that do not exist among the available vantage points are dropped.
  */
 import { LEGACY_QUERY_TYPES, QUERY_TYPES, toQueryType, type QueryType } from "~/features/routing/rib-sql";
+import { ALL_VANTAGE_POINTS, findVantagePoint, resolveVantagePoints, type VantagePointRef } from "~/features/routing/vantage-point-names";
 
-export { LEGACY_QUERY_TYPES, QUERY_TYPES, type QueryType };
+export { ALL_VANTAGE_POINTS, findVantagePoint, LEGACY_QUERY_TYPES, QUERY_TYPES, type QueryType, type VantagePointRef };
 
 /** Where the analytics deployment serves the public Looking Glass (while the site setting is on). */
 export const PUBLIC_LOOKING_GLASS_PATH = "/public/lookingglass";
 
-export const ALL_VANTAGE_POINTS = "all";
 export const PARAM = { vantagePoints: "selectedVantagePoints", queryType: "queryType", queryTerm: "queryTerm" } as const;
-
-/** What the URL needs to know of a vantage point. */
-export type VantagePointRef = { key: string; display_name: string; description: string; legacy_description: string };
 
 export type LookingGlassUrlState = {
   /** Display names of the selected vantage points, in the order of the available list. */
@@ -64,22 +60,11 @@ export function rawVantagePointNames(values: string[]): string[] {
   return names;
 }
 
-/** The available vantage point a name refers to, or undefined (see the header for the accepted names). */
-export function findVantagePoint<T extends VantagePointRef>(available: readonly T[], name: string): T | undefined {
-  const wanted = name.trim();
-  const exact =
-    available.find((vp) => vp.display_name === wanted) ??
-    available.find((vp) => vp.key === wanted) ??
-    available.find((vp) => vp.legacy_description === wanted);
-  if (exact) return exact;
-  const byDescription = available.filter((vp) => vp.description === wanted);
-  return byDescription.length === 1 ? byDescription[0] : undefined;
-}
-
 /** The selection the names make among the available vantage points, in the available order. */
 export function selectVantagePoints<T extends VantagePointRef>(available: readonly T[], names: readonly string[]): T[] {
-  if (names.some((name) => name.trim() === ALL_VANTAGE_POINTS)) return [...available];
-  const chosen = new Set(names.map((name) => findVantagePoint(available, name)).filter((vp): vp is T => vp !== undefined));
+  // The form without JavaScript sends its select-all box beside the ticked ones: "all" then wins.
+  const all = names.some((name) => name.trim() === ALL_VANTAGE_POINTS);
+  const chosen = new Set(resolveVantagePoints(available, all ? [ALL_VANTAGE_POINTS] : names).selected);
   return available.filter((vp) => chosen.has(vp));
 }
 
@@ -99,14 +84,24 @@ export function parseLookingGlassUrl(
   available: readonly VantagePointRef[],
   queryTypes: readonly QueryType[],
 ): LookingGlassUrlState {
+  return readLookingGlassUrl(search, available, queryTypes).state;
+}
+
+/** The URL state and the vantage points it selects, so a loader uses them without looking the names up again. */
+export function readLookingGlassUrl<T extends VantagePointRef>(
+  search: URLSearchParams,
+  available: readonly T[],
+  queryTypes: readonly QueryType[],
+): { state: LookingGlassUrlState; selected: T[] } {
   const requestedType = parseQueryType(search.get(PARAM.queryType));
   const queryType = requestedType && queryTypes.includes(requestedType) ? requestedType : (queryTypes[0] ?? "AsPathQuery");
   const selected = keepForQueryType(selectVantagePoints(available, rawVantagePointNames(search.getAll(PARAM.vantagePoints))), queryType);
-  return {
+  const state = {
     selectedVantagePoints: selected.map((vp) => vp.display_name),
     queryType,
     queryTerm: (search.get(PARAM.queryTerm) ?? "").slice(0, 200),
   };
+  return { state, selected };
 }
 
 /** Whether the URL asks for a query (the form was submitted), as opposed to a bare visit. */

@@ -4,20 +4,30 @@
  * address or a CIDR prefix; ping and traceroute take an address. The parsing itself lives in
  * ~/lib/ip and ~/lib/as-path-pattern (via the routing queries), so screen and server agree.
  */
-import { parseRibQuery } from "~/features/routing/rib-sql";
+import { parseRibQuery, type RibMatch, type RibQueryType } from "~/features/routing/rib-sql";
 import { normalizeAddressTerm } from "~/lib/ip";
 import type { QueryType } from "./url-state";
 
 export type TermCheck = { ok: true; value: string } | { ok: false; error: string };
 
-export function validateTerm(queryType: QueryType, rawTerm: string): TermCheck {
+/** A term checked and, for the routing table types, what it selects: parsed once for a loader's check and its query. */
+export type ParsedTerm =
+  { ok: true; value: string; rib: { queryType: RibQueryType; match: RibMatch } | null } | { ok: false; error: string };
+
+export function parseTerm(queryType: QueryType, rawTerm: string): ParsedTerm {
   const term = rawTerm.trim();
   if (queryType === "PingQuery" || queryType === "TracerouteQuery") {
     const address = normalizeAddressTerm(term);
-    return address.ok ? { ok: true, value: address.value } : { ok: false, error: address.error };
+    return address.ok ? { ok: true, value: address.value, rib: null } : { ok: false, error: address.error };
   }
   const parsed = parseRibQuery(queryType, term);
-  return parsed.ok ? { ok: true, value: parsed.term } : { ok: false, error: parsed.error };
+  return parsed.ok ? { ok: true, value: parsed.term, rib: { queryType, match: parsed.match } } : { ok: false, error: parsed.error };
+}
+
+/** The form's check as the user types (the text only). */
+export function validateTerm(queryType: QueryType, rawTerm: string): TermCheck {
+  const parsed = parseTerm(queryType, rawTerm);
+  return parsed.ok ? { ok: true, value: parsed.value } : parsed;
 }
 
 /** Labels of the query types (spec §3); ping and traceroute have none there, these are ours. */

@@ -12,8 +12,17 @@ import type { RequestContext } from "~/server/auth/guard.server";
 import type { UserContext } from "~/server/auth/user-context.server";
 import type { Services } from "~/server/services.server";
 import { publicQueryCache, queryCacheKey } from "./lookingglass-cache.server";
-import { lookingGlassSql, parseRibQuery, toQueryType, type LookingGlassDbRow, type QueryType } from "./rib-sql";
-import { listVantagePoints, resolveVantagePoints, type LookingGlassVariant, type VantagePointJson } from "./vantage-points.server";
+import {
+  lookingGlassSql,
+  parseRibQuery,
+  toQueryType,
+  type LookingGlassDbRow,
+  type QueryType,
+  type RibMatch,
+  type RibQueryType,
+} from "./rib-sql";
+import { resolveVantagePoints } from "./vantage-point-names";
+import { listVantagePoints, type LookingGlassVariant, type VantagePointJson } from "./vantage-points.server";
 
 export type { LookingGlassVariant } from "./vantage-points.server";
 
@@ -104,7 +113,7 @@ function toRow(db: LookingGlassDbRow, vantagePoint: VantagePointJson, variant: L
 }
 
 /** The query type of a request (current or legacy id) that the routing tables answer; otherwise an input error. */
-export function ribQueryType(value: string): "AsPathQuery" | "IpPrefixQuery" {
+export function ribQueryType(value: string): RibQueryType {
   const type: QueryType | null = toQueryType(value);
   if (type === "AsPathQuery" || type === "IpPrefixQuery") return type;
   if (type === "PingQuery" || type === "TracerouteQuery") {
@@ -113,25 +122,59 @@ export function ribQueryType(value: string): "AsPathQuery" | "IpPrefixQuery" {
   throw new LookingGlassInputError(`Unknown query type "${value}": use AsPathQuery or IpPrefixQuery.`, "queryType");
 }
 
+/** A Looking Glass request as the API and the screens receive it: names and text, not yet checked. */
+export type LookingGlassRequest = { variant: LookingGlassVariant; queryType: string; queryTerm: string; vantagePoints: string[] };
+
+/** A request resolved once: its type, its term parsed, its vantage points among the variant's. */
+export type LookingGlassQuery = {
+  variant: LookingGlassVariant;
+  queryType: RibQueryType;
+  match: RibMatch;
+  /** The normalised term (compressed IPv6, network address of a prefix, canonical AS path pattern). */
+  term: string;
+  vantagePoints: readonly VantagePointJson[];
+};
+
 /**
- * Runs a Looking Glass query for a variant. `vantagePoints` names them by key, description or
- * display name, or is ["all"]. Throws LookingGlassInputError for bad input.
+ * Checks and resolves a request: the type, the term (parsed once), the vantage points named by
+ * key, display name, legacy or unique description, or ["all"] (resolveVantagePoints, the rule the
+ * screens' URLs follow too). `available` is the variant's list when the caller read it already.
+ * Throws LookingGlassInputError for bad input.
  */
-export async function runLookingGlassQuery(
-  stores: Pick<Services, "pg" | "ch">,
-  options: { variant: LookingGlassVariant; queryType: string; queryTerm: string; vantagePoints: string[]; limit?: number },
-): Promise<LookingGlassResult> {
-  const queryType = ribQueryType(options.queryType);
-  const parsed = parseRibQuery(queryType, options.queryTerm);
+export async function resolveLookingGlassRequest(
+  stores: Pick<Services, "pg">,
+  request: LookingGlassRequest,
+  available?: readonly VantagePointJson[],
+): Promise<LookingGlassQuery> {
+  const queryType = ribQueryType(request.queryType);
+  const parsed = parseRibQuery(queryType, request.queryTerm);
   if (!parsed.ok) throw new LookingGlassInputError(parsed.error, "queryTerm");
-  if (options.vantagePoints.length === 0) throw new LookingGlassInputError("Select at least one vantage point.", "vantagePoints");
-  const available = await listVantagePoints(stores, { variant: options.variant });
-  const { selected, unknown } = resolveVantagePoints(available, options.vantagePoints);
+  if (request.vantagePoints.length === 0) throw new LookingGlassInputError("Select at least one vantage point.", "vantagePoints");
+  const { selected, unknown } = resolveVantagePoints(
+    available ?? (await listVantagePoints(stores, { variant: request.variant })),
+    request.vantagePoints,
+  );
   if (unknown.length) throw new LookingGlassInputError(`Unknown vantage point: ${unknown.join(", ")}.`, "vantagePoints");
   if (selected.length === 0) throw new LookingGlassInputError("No vantage point is available.", "vantagePoints");
+  return { variant: request.variant, queryType, match: parsed.match, term: parsed.term, vantagePoints: selected };
+}
 
-  const limit = options.limit ?? LOOKING_GLASS_RESULTS_LIMIT;
-  const { query, params } = lookingGlassSql({ vantagePoints: selected.map((vp) => vp.key), match: parsed.match, limit });
+/** Resolves a request and runs it (tests and scripts; the API and the screens cache through cachedLookingGlassQuery). */
+export async function runLookingGlassQuery(
+  stores: Pick<Services, "pg" | "ch">,
+  request: LookingGlassRequest & { limit?: number },
+): Promise<LookingGlassResult> {
+  return runResolvedQuery(stores, await resolveLookingGlassRequest(stores, request), request.limit);
+}
+
+/** Reads the rows of a resolved query, per vantage point in the spec's columns. */
+export async function runResolvedQuery(
+  stores: Pick<Services, "ch">,
+  q: LookingGlassQuery,
+  limit = LOOKING_GLASS_RESULTS_LIMIT,
+): Promise<LookingGlassResult> {
+  const selected = q.vantagePoints;
+  const { query, params } = lookingGlassSql({ vantagePoints: selected.map((vp) => vp.key), match: q.match, limit });
   const rs = await stores.ch.client.query({ query, query_params: params, format: "JSONEachRow" });
   const dbRows = await rs.json<LookingGlassDbRow>();
 
@@ -140,7 +183,7 @@ export async function runLookingGlassQuery(
   for (const db of dbRows) {
     const vp = byKey.get(db.vantage_point)!;
     const list = rows.get(vp.key) ?? [];
-    list.push(toRow(db, vp, options.variant));
+    list.push(toRow(db, vp, q.variant));
     rows.set(vp.key, list);
   }
   const results: LookingGlassResult["results"] = {};
@@ -151,29 +194,29 @@ export async function runLookingGlassQuery(
     results,
     results_limit: cut ? dbRows.length : null,
     results_maximum: cut ? found : null,
-    queryTerm: parsed.term,
-    queryType,
+    queryTerm: q.term,
+    queryType: q.queryType,
   };
 }
 
 /**
- * runLookingGlassQuery, with identical public queries (same type, trimmed term and vantage points)
+ * A resolved query, with identical public queries (same type, normalised term and vantage points)
  * answered from the per-replica cache for up to a minute. Private queries always read the table.
  */
 export async function cachedLookingGlassQuery(
-  stores: Pick<Services, "pg" | "ch">,
-  options: { variant: LookingGlassVariant; queryType: string; queryTerm: string; vantagePoints: string[] },
+  stores: Pick<Services, "ch">,
+  q: LookingGlassQuery,
 ): Promise<LookingGlassResult & { cached: boolean }> {
-  if (options.variant !== "public") return { ...(await runLookingGlassQuery(stores, options)), cached: false };
+  if (q.variant !== "public") return { ...(await runResolvedQuery(stores, q)), cached: false };
   const key = queryCacheKey({
-    variant: options.variant,
-    queryType: options.queryType,
-    term: options.queryTerm.trim(),
-    vantagePoints: options.vantagePoints.map((v) => v.trim()),
+    variant: q.variant,
+    queryType: q.queryType,
+    term: q.term,
+    vantagePoints: q.vantagePoints.map((vp) => vp.key),
   });
   const hit = publicQueryCache.get(key) as LookingGlassResult | undefined;
   if (hit) return { ...hit, cached: true };
-  const result = await runLookingGlassQuery(stores, options);
+  const result = await runResolvedQuery(stores, q);
   publicQueryCache.set(key, result);
   return { ...result, cached: false };
 }

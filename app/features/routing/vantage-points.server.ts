@@ -68,27 +68,3 @@ export async function listVantagePoints(
     display_name: names.get(row.id)!,
   }));
 }
-
-/**
- * The vantage points a request names — by key, description, legacy description or display name,
- * or the single entry "all" for every one available — among those the variant may query. Unknown
- * names (private ones included, for the public variant: their existence is not revealed) are
- * returned as `unknown`.
- */
-export function resolveVantagePoints(
-  available: VantagePointJson[],
-  requested: string[],
-): { selected: VantagePointJson[]; unknown: string[] } {
-  if (requested.length === 1 && requested[0] === "all") return { selected: available, unknown: [] };
-  const selected = new Map<string, VantagePointJson>();
-  const unknown: string[] = [];
-  for (const name of requested) {
-    const wanted = name.trim();
-    const found =
-      available.find((vp) => vp.key === wanted) ??
-      available.find((vp) => vp.description === wanted || vp.display_name === wanted || vp.legacy_description === wanted);
-    if (found) selected.set(found.key, found);
-    else unknown.push(name);
-  }
-  return { selected: [...selected.values()], unknown };
-}

@@ -4,7 +4,7 @@
  * A reference expands into the values of the tag (or the union of the group's tags) for the
  * filter's dimension: positive references into positive values, negated ones into negated values,
  * so a negated tag excludes every one of its values. The expanded values are then ordinary filter
- * values: resolveFilters (app/features/flows/service.server.ts) applies the negation rule and the
+ * values: the filter resolver (app/features/flows/filter-resolver.server.ts) applies the negation rule and the
  * locks of delegated users to each of them, so a tag can never widen a restricted view.
  *
  * Refused with a message (a 400 for the caller): an id that is unknown or not visible to the user,
@@ -14,7 +14,6 @@
  */
 import { getDimension, type DimensionId } from "~/features/flows/dimensions";
 import { parseFilterValue, type FlowFilter } from "~/features/flows/filters";
-import type { RequestFilter } from "~/features/flows/service.types";
 import type { UserContext } from "~/server/auth/user-context.server";
 import type { Db } from "~/server/postgres.server";
 import { formatTagReference, parseTagReference, type TagObjectType } from "./tag-reference";
@@ -25,15 +24,9 @@ export type FilterTags = ReadonlyMap<string, AnyTagObject>;
 
 const label = (type: TagObjectType) => (type === "TAG" ? "tag" : "tag group");
 
-/** Loads every tag and group referenced in the request's filter values (no query when there is none). */
-export async function loadFilterTags(db: Db, user: Pick<UserContext, "id">, requested: readonly RequestFilter[]): Promise<FilterTags> {
-  const refs: TagRef[] = [];
-  for (const rf of requested) {
-    for (const raw of rf.values) {
-      const ref = parseTagReference(raw);
-      if (ref) refs.push({ type: ref.type, id: ref.id });
-    }
-  }
+/** Loads every tag and group the parsed filter values name (no query when there is none). */
+export async function loadFilterTags(db: Db, user: Pick<UserContext, "id">, parsed: readonly FlowFilter[]): Promise<FilterTags> {
+  const refs: TagRef[] = parsed.flatMap((f) => (f.tag ? [{ type: f.tag.type, id: f.tag.id }] : []));
   return refs.length ? loadTagObjects(db, user, refs) : new Map();
 }
 

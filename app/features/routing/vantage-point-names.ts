@@ -1,0 +1,44 @@
+/**
+ * The one rule by which a name picks a vantage point, for the Looking Glass screens' URLs and for
+ * api/lookingglass/ alike (so both pick the same vantage point for the same name). Pure and isomorphic.
+ *
+ * A name is, in this order: the display name (unique within a variant, spec §3), the key, the
+ * legacy description, or a description that names exactly one vantage point — two routers may
+ * share a plain "City, Country" description, and picking one of them silently would answer for
+ * a router the caller did not choose. The single entry "all" (spec §2) names every available one.
+ * Only the available vantage points (the caller's variant) are searched, so a private one is as
+ * unknown to the public variant as a missing one.
+ */
+
+export const ALL_VANTAGE_POINTS = "all";
+
+/** What a name can match of a vantage point. */
+export type VantagePointRef = { key: string; display_name: string; description: string; legacy_description: string };
+
+/** The available vantage point a name refers to, or undefined. */
+export function findVantagePoint<T extends VantagePointRef>(available: readonly T[], name: string): T | undefined {
+  const wanted = name.trim();
+  const exact =
+    available.find((vp) => vp.display_name === wanted) ??
+    available.find((vp) => vp.key === wanted) ??
+    available.find((vp) => vp.legacy_description === wanted);
+  if (exact) return exact;
+  const byDescription = available.filter((vp) => vp.description === wanted);
+  return byDescription.length === 1 ? byDescription[0] : undefined;
+}
+
+/** The vantage points the names pick, in the order named (each once), and the names that pick none. */
+export function resolveVantagePoints<T extends VantagePointRef>(
+  available: readonly T[],
+  names: readonly string[],
+): { selected: T[]; unknown: string[] } {
+  if (names.length === 1 && names[0].trim() === ALL_VANTAGE_POINTS) return { selected: [...available], unknown: [] };
+  const selected = new Set<T>();
+  const unknown: string[] = [];
+  for (const name of names) {
+    const found = findVantagePoint(available, name);
+    if (found) selected.add(found);
+    else unknown.push(name);
+  }
+  return { selected: [...selected], unknown };
+}
