@@ -15,7 +15,7 @@ const route = resourceRoute({
         services.pg.db
           .select({ a: users.overrideClickhouseDb, b: users.overrideClickhouseRawFlowDb })
           .from(users)
-          .where(eq(users.id, user!.id)),
+          .where(eq(users.id, user.id)),
         services.ch.client.query({ query: "SELECT version() AS v", format: "JSONEachRow" }).then((rs) => rs.json<{ v: string }>()),
       ]);
       return {

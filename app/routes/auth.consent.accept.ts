@@ -13,7 +13,7 @@ const route = resourceRoute({
     allowWithoutConsent: true,
     handler: async ({ context, user }) => {
       const consentedAt = new Date();
-      await context.services.pg.db.update(users).set({ hasConsented: true, consentedAt }).where(eq(users.id, user!.id));
+      await context.services.pg.db.update(users).set({ hasConsented: true, consentedAt }).where(eq(users.id, user.id));
       return { has_consented: true, consented_at: consentedAt.toISOString() };
     },
   }),

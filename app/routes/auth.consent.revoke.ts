@@ -15,9 +15,9 @@ const route = resourceRoute({
     allowWithoutConsent: true,
     handler: async ({ request, context, user }) => {
       const { db } = context.services.pg;
-      await db.update(users).set({ hasConsented: false, consentedAt: null }).where(eq(users.id, user!.id));
+      await db.update(users).set({ hasConsented: false, consentedAt: null }).where(eq(users.id, user.id));
       const headers = await destroySession(db, context.services.config.sessionSecret, request, context.session.idHash);
-      log.info(`user #${user!.id} withdrew the GDPR consent; session ended`);
+      log.info(`user #${user.id} withdrew the GDPR consent; session ended`);
       headers.set("Cache-Control", "no-store");
       return Response.json({ has_consented: false }, { headers });
     },

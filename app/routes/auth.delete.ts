@@ -23,7 +23,7 @@ const route = resourceRoute({
     body: z.object({ password: z.string().max(10_000) }),
     handler: async ({ request, context, user, body }) => {
       const { db } = context.services.pg;
-      const [account] = await db.select().from(users).where(eq(users.id, user!.id));
+      const [account] = await db.select().from(users).where(eq(users.id, user.id));
       if (!account || !(await verifyPassword(body.password, account.passwordHash))) {
         return apiError(400, WRONG_PASSWORD, {
           exception_code: "wrong_password",

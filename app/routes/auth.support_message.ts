@@ -19,17 +19,17 @@ const route = resourceRoute({
     }),
     handler: async ({ context, user, body }) => {
       const { db } = context.services.pg;
-      const [row] = await db.insert(supportMessages).values({ userId: user!.id, type: body.type, message: body.message }).returning();
+      const [row] = await db.insert(supportMessages).values({ userId: user.id, type: body.type, message: body.message }).returning();
       const supportAddress = process.env.SUPPORT_EMAIL?.trim();
       if (supportAddress) {
-        const name = `${user!.firstName} ${user!.lastName}`.trim() || user!.email;
+        const name = `${user.firstName} ${user.lastName}`.trim() || user.email;
         await sendMail(
           db,
           {
             to: supportAddress,
             subject: `[flowlens ${body.type}] support message #${row.id} from ${name}`,
             text: [
-              `From: ${name} <${user!.email}> (user #${user!.id})`,
+              `From: ${name} <${user.email}> (user #${user.id})`,
               `Type: ${body.type}`,
               `Sent: ${row.createdAt.toISOString()}`,
               "",
