@@ -9,7 +9,7 @@
  */
 import { AsyncLocalStorage } from "node:async_hooks";
 import { createHash } from "node:crypto";
-import { TtlCache } from "~/features/routing/lookingglass-cache.server";
+import { TtlCache } from "./bounded-maps.server";
 import type { Db } from "./postgres.server";
 import { clientAddress, readSession } from "./auth/session.server";
 
