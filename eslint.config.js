@@ -34,6 +34,12 @@ const DYNAMIC_FEATURE_IMPORT = {
   message: "app/server is the kernel: it imports no feature (features register with it).",
 };
 
+/** Static imports of the demo generator: only the composition root hands it to the kernel. */
+const DEMO_IMPORT = {
+  group: ["~db/demo/*", "~db/demo/**"],
+  message: "The app does not import the demo generator: db/demo uses the app; app/wiring.server.ts alone hands it to the kernel.",
+};
+
 /** The tool screens: none imports another's internals (shared code lives in app/lib, app/components, app/features/shared). */
 const TOOLS = ["flows", "lookingglass", "controlplane"];
 
@@ -108,8 +114,25 @@ export default tseslint.config(
     rules: { "no-restricted-syntax": ["error", DYNAMIC_DEMO_IMPORT] },
   },
   {
+    files: ["app/**/*.{ts,tsx}"],
+    ignores: ["app/wiring.server.ts"],
+    rules: { "no-restricted-imports": ["error", { patterns: [DEMO_IMPORT] }] },
+  },
+  {
     files: ["app/server/**/*.{ts,tsx}"],
     rules: {
+      "no-restricted-imports": [
+        "error",
+        {
+          patterns: [
+            DEMO_IMPORT,
+            {
+              group: ["~/wiring.server", "../wiring.server", "../../wiring.server"],
+              message: "app/server is the kernel: the composition root (app/wiring.server.ts) uses it, not the other way round.",
+            },
+          ],
+        },
+      ],
       "no-restricted-syntax": ["error", DYNAMIC_DEMO_IMPORT, DYNAMIC_FEATURE_IMPORT],
       "@typescript-eslint/no-restricted-imports": [
         "error",

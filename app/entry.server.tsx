@@ -8,6 +8,7 @@ import { NonceContext } from "~/lib/nonce";
 import { bootstrapOrExit } from "~/server/bootstrap.server";
 import { csrfCookieFor, keepPage, PAGE_CACHE_HEADER, PAGE_CACHE_PUBLIC, pageCacheKey } from "~/server/public-page-cache.server";
 import { documentPolicy, newNonce } from "~/server/security-headers.server";
+import { wireApp } from "~/wiring.server";
 
 // What server.mjs needs from the app: the request scope for the query limits, the security headers
 // of every answer, the public page cache it serves before Remix.
@@ -17,8 +18,10 @@ export { cachedPage, csrfCookieFor, pageCacheKey } from "~/server/public-page-ca
 export { admissionKey, RequestAdmission, tooManyRequests } from "~/server/request-admission.server";
 export { getConfig } from "~/server/env.server";
 
-// Open the stores, migrate and (first start) load the demo before the server takes requests:
-// server.mjs imports this bundle before it listens, so a bad configuration stops start-up here.
+// Hand the features to the kernel, then open the stores, migrate and (first start) load the demo
+// before the server takes requests: server.mjs imports this bundle before it listens, so a bad
+// configuration stops start-up here.
+wireApp();
 await bootstrapOrExit();
 
 const ABORT_DELAY_MS = 30_000;

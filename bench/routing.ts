@@ -22,6 +22,7 @@ import { runLookingGlassQuery } from "~/features/routing/lookingglass.server";
 import { importMrt } from "~/features/routing/rib-import.server";
 import { parseConfig } from "~/server/env.server";
 import { startServices, type Services } from "~/server/services.server";
+import { wireApp } from "~/wiring.server";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const VANTAGE_POINT = { key: "bench1", city: "Frankfurt", country: "Germany", router: "bench-r1", ip: "192.0.2.250", isPublic: false };
@@ -36,6 +37,7 @@ const fmt = (n: number) => Math.round(n).toLocaleString("en-US");
 async function openStores(dataDir: string): Promise<Services> {
   mkdirSync(dataDir, { recursive: true });
   const config = parseConfig({ ...process.env, DATA_DIR: dataDir, DATABASE_URL: "", CLICKHOUSE_URL: "", DEMO_DATA: "off" });
+  wireApp();
   return startServices(config, { loadDemo: false });
 }
 

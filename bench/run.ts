@@ -23,6 +23,7 @@ import { systemState } from "~db/postgres/schema";
 import { DEMO_DAYS, loadDemoNetwork } from "~db/demo/load";
 import { parseConfig } from "~/server/env.server";
 import { startServices, storesAreEmpty, type Services } from "~/server/services.server";
+import { wireApp } from "~/wiring.server";
 import { DEEP_LINK, measureDeepLink, operatorCookie, type PageJs } from "./deep-link";
 import { measureAsDimensions, type DimensionFigure } from "./flows-dimensions";
 import { timedRequest, type Timing } from "./http-request";
@@ -121,6 +122,7 @@ async function queryBenchmark(dataDir: string, runs: number): Promise<QueryResul
   console.log(`\n== 1. ClickHouse (chDB) queries — data dir ${dataDir}`);
   const config = parseConfig(embeddedEnv(dataDir));
   const openedAt = performance.now();
+  wireApp();
   const services = await startServices(config, { loadDemo: false });
   console.log(`  stores opened in ${seconds(performance.now() - openedAt)}`);
   try {

@@ -6,6 +6,7 @@ import { loadDemoNetwork, printDemoSummary, printDemoCredentials } from "~db/dem
 import { ConfigError } from "~/server/env.server";
 import { StoreUnavailableError } from "~/server/clickhouse.server";
 import { startScriptServices } from "~/server/script-services.server";
+import { wireApp } from "~/wiring.server";
 import { storesAreEmpty } from "~/server/services.server";
 
 function argument(name: string): string | undefined {
@@ -14,6 +15,7 @@ function argument(name: string): string | undefined {
 }
 
 async function main() {
+  wireApp();
   const { config, services } = await startScriptServices();
   try {
     if (!(await storesAreEmpty(services))) {

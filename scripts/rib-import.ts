@@ -11,6 +11,7 @@ import { MrtFormatError } from "~/features/routing/mrt/errors";
 import { StoreUnavailableError } from "~/server/clickhouse.server";
 import { ConfigError } from "~/server/env.server";
 import { startScriptServices } from "~/server/script-services.server";
+import { wireApp } from "~/wiring.server";
 
 const USAGE = "usage: npm run rib:import -- --vantage-point KEY FILE…";
 
@@ -61,6 +62,7 @@ function summaryLine(s: MrtImportSummary): string {
 async function main(): Promise<number> {
   const { vantagePoint, files } = parseArguments(process.argv.slice(2));
   checkFiles(files);
+  wireApp();
   const { services } = await startScriptServices();
   let failed = false;
   try {

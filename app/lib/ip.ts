@@ -182,3 +182,16 @@ export function normalizeAddressTerm(raw: string): { ok: true; value: string; ad
   if (!address) return { ok: false, error: MESSAGES.invalidIpAddress };
   return { ok: true, value: formatIpAddress(address), address };
 }
+
+/** "10.0.0.0/8, 2001:db8:1::/48" → networks; throws naming the first entry that is no address or CIDR prefix. */
+export function parseNetworkList(text: string): IpNetwork[] {
+  return text
+    .split(",")
+    .map((part) => part.trim())
+    .filter(Boolean)
+    .map((part) => {
+      const network = parseNetwork(part);
+      if (!network) throw new Error(`"${part}" is not an IP address or CIDR prefix`);
+      return network;
+    });
+}

@@ -1,11 +1,9 @@
 import { Alert, Anchor, Button, FileInput, Group, NativeSelect, Paper, Stack, Table, Text, Title } from "@mantine/core";
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
-import { asc } from "drizzle-orm";
-import { vantagePoints } from "~db/postgres/schema";
 import { CsrfField } from "~/components/CsrfField";
 import { UPLOAD_FIELD } from "~/features/routing/mrt-upload";
-import { handleMrtUpload } from "~/features/routing/mrt-upload.server";
+import { handleMrtUpload, uploadVantagePoints } from "~/features/routing/mrt-upload.server";
 import { MESSAGES } from "~/lib/messages";
 import { requireUser } from "~/server/auth/guard.server";
 import { siteSettingsRole } from "~/server/settings/site-settings.server";
@@ -26,11 +24,7 @@ async function requireAdmin(request: Request) {
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const { services } = await requireAdmin(request);
-  const rows = await services.pg.db
-    .select({ key: vantagePoints.key, router: vantagePoints.router, city: vantagePoints.city })
-    .from(vantagePoints)
-    .orderBy(asc(vantagePoints.key));
-  return { vantagePoints: rows };
+  return { vantagePoints: await uploadVantagePoints(services) };
 }
 
 export async function action({ request }: ActionFunctionArgs) {

@@ -1,10 +1,9 @@
 import { Button, List, Paper, Stack, Text, Title } from "@mantine/core";
 import { redirect, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
-import { eq } from "drizzle-orm";
-import { delegationRestrictions, siteSettings } from "~db/postgres/schema";
 import { firstAvailableRoute } from "~/lib/routes";
 import { requireUser } from "~/server/auth/guard.server";
+import { welcomePageFor } from "~/server/auth/welcome-page.server";
 
 export const meta: MetaFunction = () => [{ title: "Welcome · flowlens" }];
 
@@ -12,18 +11,14 @@ export const meta: MetaFunction = () => [{ title: "Welcome · flowlens" }];
 export async function loader({ request }: LoaderFunctionArgs) {
   const { services, user, menu } = await requireUser(request);
   const first = firstAvailableRoute(menu);
-  const [settings] = await services.pg.db
-    .select({ welcome: siteSettings.welcomePageEnabled })
-    .from(siteSettings)
-    .where(eq(siteSettings.id, 1));
-  if (!user.isDelegated || !settings?.welcome) throw redirect(first ?? "/logout?reason=no-permissions");
-  const [restrictions] = await services.pg.db.select().from(delegationRestrictions).where(eq(delegationRestrictions.userId, user.id));
+  const page = await welcomePageFor(services.pg.db, user);
+  if (!page) throw redirect(first ?? "/logout?reason=no-permissions");
   return {
     name: user.firstName || user.email,
     continueTo: first ?? "/logout?reason=no-permissions",
     tools: menu.filter((m) => m.permission !== null).map((m) => m.menuLabel),
-    flowViews: (restrictions?.flowsViewsRestrictions ?? []).map((r) => `${r.dimension}: ${r.constrained_values.join(", ")}`),
-    asNumbers: restrictions?.externalLinksViewsRestrictions.ASNumberList ?? [],
+    flowViews: page.flowViews,
+    asNumbers: page.asNumbers,
   };
 }
 

@@ -21,9 +21,9 @@ const route = resourceRoute({
       dimension: z.string().min(1).max(64),
     }),
     handler: async ({ context, user, body, version }) => {
-      const dimension = requireDimension(user!, version, body.dimension, "dimension");
+      const dimension = requireDimension(user, version, body.dimension, "dimension");
       return {
-        results: await autocomplete(context.services, dimension, body.searchTerm, AUTOCOMPLETE_LIMIT, user!),
+        results: await autocomplete(context.services, dimension, body.searchTerm, AUTOCOMPLETE_LIMIT, user),
       };
     },
   }),

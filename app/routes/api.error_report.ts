@@ -1,9 +1,9 @@
 import { z } from "zod";
-import { errorReports } from "~db/postgres/schema";
 import { multiLineText, singleLineText } from "~/lib/input-fields";
 import { apiError, endpoint, resourceRoute } from "~/server/api/contract.server";
 import { clientAddress } from "~/server/auth/session.server";
 import { errorReportLimiter } from "~/server/error-report-limit.server";
+import { keepErrorReport } from "~/server/error-reports.server";
 import { log, logValue } from "~/server/log.server";
 
 export const errorReportBodySchema = z.object({
@@ -25,7 +25,7 @@ const route = resourceRoute({
         response.headers.set("Retry-After", String(decision.retryAfterSeconds));
         return response;
       }
-      await context.services.pg.db.insert(errorReports).values({ userId: user?.id ?? null, ...body });
+      await keepErrorReport(context.services.pg.db, user?.id ?? null, body);
       log.warn(`client error reported: ${logValue(body.message)} at ${logValue(body.url, 200)}`);
       return { status: "ok" };
     },

@@ -31,12 +31,12 @@ const route = resourceRoute({
       fallbackDimensionType: z.string().max(64).optional(),
     }),
     handler: async ({ context, user, body, version }) => {
-      const allowedKinds = new Set(availableDimensions(user!.permissions, version).map((d) => d.filterKind));
+      const allowedKinds = new Set(availableDimensions(user.permissions, version).map((d) => d.filterKind));
       const fallback = body.fallbackDimensionType;
       let fallbackKind: FilterKind | null = null;
       if (fallback !== undefined) {
         if (isDimensionId(fallback))
-          fallbackKind = getDimension(requireDimension(user!, version, fallback, "fallbackDimensionType")).filterKind;
+          fallbackKind = getDimension(requireDimension(user, version, fallback, "fallbackDimensionType")).filterKind;
         else if (isFilterKind(fallback)) fallbackKind = allowedKinds.has(fallback) ? fallback : null;
         else
           throw new ApiProblem(400, {
@@ -51,7 +51,7 @@ const route = resourceRoute({
       }
       const inputs: MetadataInput[] = body.filters.map((f, i) => {
         if (f.dimension) {
-          const dimension = requireDimension(user!, version, f.dimension, `filters.${i}.dimension`);
+          const dimension = requireDimension(user, version, f.dimension, `filters.${i}.dimension`);
           return {
             dimension,
             kind: getDimension(dimension).filterKind,
@@ -60,7 +60,7 @@ const route = resourceRoute({
         }
         return { dimension: null, kind: fallbackKind, value: String(f.value) };
       });
-      return { results: await filterMetadata(context.services, inputs, user!) };
+      return { results: await filterMetadata(context.services, inputs, user) };
     },
   }),
 });

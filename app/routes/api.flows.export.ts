@@ -26,9 +26,9 @@ const route = resourceRoute({
     query: querySchema,
     handler: async ({ request, context, user, query }) => {
       // Egress traffic is the AS Flows Egress screen's, behind its own permission.
-      if (query.scope === "EGRESS" && !user!.permissions.includes("FLOWS_EGRESS")) throw accessProblem("permission_denied", context);
+      if (query.scope === "EGRESS" && !user.permissions.includes("FLOWS_EGRESS")) throw accessProblem("permission_denied", context);
       const format = query.format && isExportFormat(query.format) ? query.format : EXPORT_FORMATS[0];
-      const file = await buildFlowExport(context.services, user!, new URL(request.url), format, query.scope);
+      const file = await buildFlowExport(context.services, user, new URL(request.url), format, query.scope);
       return new Response(file.body, {
         status: 200,
         headers: {

@@ -15,7 +15,7 @@ const route = resourceRoute({
     handler: async ({ context, user, body, version }) => {
       const notes: string[] = [];
       if (body.shouldPredict) notes.push("shouldPredict: prediction is not available; the timeseries holds measured values only.");
-      const result = await runFlowsQuery(context.services, user!, version, {
+      const result = await runFlowsQuery(context.services, user, version, {
         dimension: body.dimension,
         start: body.startTimestamp,
         end: body.endTimestamp,

@@ -11,7 +11,7 @@ const route = resourceRoute({
     method: "GET",
     access: { permission: "API_FLOWS_4D" },
     query: linkLevelQuerySchema,
-    handler: async ({ context, user, query, version }) => runLinkTopology(context.services, user!, version, query),
+    handler: async ({ context, user, query, version }) => runLinkTopology(context.services, user, version, query),
   }),
 });
 

@@ -19,7 +19,7 @@ const route = resourceRoute({
     access: { permission: "API_FLOWS_4D" },
     query: mappingQuerySchema,
     handler: async ({ context, user, query }) =>
-      describeMapping(context.services.pg.db, user!, query.type, requireObjectId(query.type, query.id, "id")),
+      describeMapping(context.services.pg.db, user, query.type, requireObjectId(query.type, query.id, "id")),
   }),
   PUT: endpoint({
     method: "PUT",
@@ -35,14 +35,14 @@ const route = resourceRoute({
         });
       }
       const db = context.services.pg.db;
-      await putMapping(db, user!, {
+      await putMapping(db, user, {
         model: query.type,
         objectId,
         layer: query.priority,
         name: body.name ?? null,
         color: body.color ?? null,
       });
-      return describeMapping(db, user!, query.type, objectId);
+      return describeMapping(db, user, query.type, objectId);
     },
   }),
   DELETE: endpoint({
@@ -52,10 +52,10 @@ const route = resourceRoute({
     handler: async ({ context, user, query }) => {
       const objectId = requireObjectId(query.type, query.id, "id");
       const db = context.services.pg.db;
-      if (!(await deleteMapping(db, user!, { model: query.type, objectId, layer: query.priority }))) {
+      if (!(await deleteMapping(db, user, { model: query.type, objectId, layer: query.priority }))) {
         throw new ApiProblem(404, { detail: `No ${query.type} mapping for ${objectId} in layer ${query.priority}.` });
       }
-      return describeMapping(db, user!, query.type, objectId);
+      return describeMapping(db, user, query.type, objectId);
     },
   }),
 });

@@ -17,7 +17,7 @@ const route = resourceRoute({
       const notes = (["aggregations", "linkFilter", "whitelist"] as const)
         .filter((k) => body[k] !== undefined)
         .map((k) => `${k}: accepted but not applied.`);
-      const result = await runSankeyQuery(context.services, user!, version, {
+      const result = await runSankeyQuery(context.services, user, version, {
         dimensions: body.dimensions,
         start: body.startTimestamp,
         end: body.endTimestamp,

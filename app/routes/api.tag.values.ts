@@ -13,7 +13,7 @@ const route = resourceRoute({
     method: "POST",
     access: { permission: "API_FLOWS_4D" },
     body: tagValuesBodySchema,
-    handler: async ({ context, user, body, version }) => tagValuesFor(context.services.pg.db, user!, version, body),
+    handler: async ({ context, user, body, version }) => tagValuesFor(context.services.pg.db, user, version, body),
   }),
 });
 

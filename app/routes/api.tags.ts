@@ -13,7 +13,7 @@ const route = resourceRoute({
     method: "GET",
     access: { permission: "API_FLOWS_4D" },
     query: dimensionQuerySchema,
-    handler: async ({ context, user, query, version }) => tagsForDimension(context.services.pg.db, user!, version, query.dimension),
+    handler: async ({ context, user, query, version }) => tagsForDimension(context.services.pg.db, user, version, query.dimension),
   }),
 });
 

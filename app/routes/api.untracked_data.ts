@@ -11,7 +11,7 @@ const route = resourceRoute({
     method: "POST",
     access: { permission: "API_FLOWS_4D" },
     body: untrackedBodySchema,
-    handler: async ({ context, user, body, version }) => runUntracked(context.services, user!, version, body),
+    handler: async ({ context, user, body, version }) => runUntracked(context.services, user, version, body),
   }),
 });
 

@@ -1,6 +1,5 @@
-import { eq } from "drizzle-orm";
-import { siteSettings, users } from "~db/postgres/schema";
 import { API_VERSIONS, endpoint, resourceRoute } from "~/server/api/contract.server";
+import { storeVersions } from "~/server/store-versions.server";
 import packageJson from "../../package.json";
 
 /** GET api/version/: versions of the app, the API and the data layout, and the user's database overrides. */
@@ -10,24 +9,17 @@ const route = resourceRoute({
     access: "login",
     handler: async ({ context, user }) => {
       const { services } = context;
-      const [[settings], [row], chVersion] = await Promise.all([
-        services.pg.db.select({ clickhouseDbVersion: siteSettings.clickhouseDbVersion }).from(siteSettings).where(eq(siteSettings.id, 1)),
-        services.pg.db
-          .select({ a: users.overrideClickhouseDb, b: users.overrideClickhouseRawFlowDb })
-          .from(users)
-          .where(eq(users.id, user!.id)),
-        services.ch.client.query({ query: "SELECT version() AS v", format: "JSONEachRow" }).then((rs) => rs.json<{ v: string }>()),
-      ]);
+      const versions = await storeVersions(services, user.id);
       return {
         version: packageJson.version,
         api_versions: { min: API_VERSIONS.min, max: API_VERSIONS.max, default: API_VERSIONS.default },
         variant: services.config.APP_VARIANT,
-        clickhouse_db_version: settings?.clickhouseDbVersion ?? "",
+        clickhouse_db_version: versions.clickhouseDbVersion,
         clickhouse_engine: services.ch.kind,
-        clickhouse_server_version: chVersion[0]?.v ?? "",
+        clickhouse_server_version: versions.clickhouseServerVersion,
         postgres_engine: services.pg.kind,
-        override_clickhouse_db: row?.a ?? null,
-        override_clickhouse_raw_flow_db: row?.b ?? null,
+        override_clickhouse_db: versions.overrideClickhouseDb,
+        override_clickhouse_raw_flow_db: versions.overrideClickhouseRawFlowDb,
       };
     },
   }),

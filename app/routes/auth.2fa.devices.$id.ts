@@ -14,7 +14,7 @@ const routes = resourceRoute({
     params: z.object({ id: int32IdText }),
     handler: async ({ context, user, params }) => {
       try {
-        await deleteDevice(context.services.pg.db, user!.id, params.id);
+        await deleteDevice(context.services.pg.db, user.id, params.id);
       } catch (error) {
         rethrowForApi(error);
       }

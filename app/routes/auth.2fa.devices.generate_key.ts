@@ -12,7 +12,7 @@ const routes = resourceRoute({
     access: "login",
     query: z.object({ name: z.string().max(64).optional() }),
     handler: async ({ context, user, query }) => {
-      const key = await generateKey(context.services.pg.db, user!.id, query.name);
+      const key = await generateKey(context.services.pg.db, user.id, query.name);
       return { id: key.id, name: key.name, secret: key.secret, otpauth_uri: key.otpauthUri, qr_code: key.qrDataUrl };
     },
   }),

@@ -17,8 +17,8 @@ const routes = resourceRoute({
     handler: async ({ request, context, user }) => {
       if (!context.viaToken) verifyCsrf(request);
       const db = context.services.pg.db;
-      await requireIdentityForApi(db, request, user!.id);
-      return { codes: await generateRecoveryCodes(db, user!.id) };
+      await requireIdentityForApi(db, request, user.id);
+      return { codes: await generateRecoveryCodes(db, user.id) };
     },
   }),
 });

@@ -12,7 +12,7 @@ const routes = resourceRoute({
     method: "GET",
     access: "login",
     handler: async ({ context, user }) => {
-      const devices = await listDevices(context.services.pg.db, user!.id);
+      const devices = await listDevices(context.services.pg.db, user.id);
       return devices.map((d) => ({ id: d.id, name: d.name, confirmed: d.confirmed, created_at: d.createdAt.toISOString() }));
     },
   }),
@@ -22,7 +22,7 @@ const routes = resourceRoute({
     body: z.object({ id: z.union([int32Id, int32IdText]), code: z.string().trim().min(1, "required").max(32) }),
     handler: async ({ context, user, body }) => {
       try {
-        const device = await confirmDevice(context.services.pg.db, user!.id, body.id, body.code);
+        const device = await confirmDevice(context.services.pg.db, user.id, body.id, body.code);
         return { id: device.id, name: device.name, confirmed: device.confirmed, created_at: device.createdAt.toISOString() };
       } catch (error) {
         rethrowForApi(error);

@@ -1,6 +1,5 @@
-import { eq } from "drizzle-orm";
-import { users } from "~db/postgres/schema";
 import { endpoint, resourceRoute } from "~/server/api/contract.server";
+import { recordConsent } from "~/server/auth/consent.server";
 
 /**
  * POST auth/consent/accept/: the logged-in user gives the GDPR consent (shell §4, §6). Access
@@ -12,8 +11,7 @@ const route = resourceRoute({
     access: "login",
     allowWithoutConsent: true,
     handler: async ({ context, user }) => {
-      const consentedAt = new Date();
-      await context.services.pg.db.update(users).set({ hasConsented: true, consentedAt }).where(eq(users.id, user!.id));
+      const consentedAt = await recordConsent(context.services.pg.db, user.id);
       return { has_consented: true, consented_at: consentedAt.toISOString() };
     },
   }),

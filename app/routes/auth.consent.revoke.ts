@@ -1,6 +1,5 @@
-import { eq } from "drizzle-orm";
-import { users } from "~db/postgres/schema";
 import { endpoint, resourceRoute } from "~/server/api/contract.server";
+import { withdrawConsent } from "~/server/auth/consent.server";
 import { destroySession } from "~/server/auth/session.server";
 import { log } from "~/server/log.server";
 
@@ -15,9 +14,9 @@ const route = resourceRoute({
     allowWithoutConsent: true,
     handler: async ({ request, context, user }) => {
       const { db } = context.services.pg;
-      await db.update(users).set({ hasConsented: false, consentedAt: null }).where(eq(users.id, user!.id));
+      await withdrawConsent(db, user.id);
       const headers = await destroySession(db, context.services.config.sessionSecret, request, context.session.idHash);
-      log.info(`user #${user!.id} withdrew the GDPR consent; session ended`);
+      log.info(`user #${user.id} withdrew the GDPR consent; session ended`);
       headers.set("Cache-Control", "no-store");
       return Response.json({ has_consented: false }, { headers });
     },

@@ -6,7 +6,7 @@ const route = resourceRoute({
     method: "GET",
     access: "login",
     allowWithoutConsent: true,
-    handler: async ({ user }) => ({ feature_flags: user!.featureFlags }),
+    handler: async ({ user }) => ({ feature_flags: user.featureFlags }),
   }),
 });
 

@@ -6,7 +6,7 @@ import { SettingsError } from "~/server/settings/user-settings.server";
 const get = endpoint({
   method: "GET",
   access: "login",
-  handler: async ({ context, user }) => listGroups(context.services.pg.db, user!.id),
+  handler: async ({ context, user }) => listGroups(context.services.pg.db, user.id),
 });
 
 /**
@@ -19,7 +19,7 @@ const post = endpoint({
   handler: async ({ context, user, body }) => {
     try {
       const raw = typeof body === "object" && body !== null && !Array.isArray(body) ? (body as Record<string, unknown>).groups : body;
-      return await setOwnGroups(context.services.pg.db, user!, parseGroupList(raw));
+      return await setOwnGroups(context.services.pg.db, user, parseGroupList(raw));
     } catch (error) {
       if (error instanceof SettingsError) return apiError(error.status, error.message, { errors: error.errors });
       throw error;

@@ -10,7 +10,7 @@ const route = resourceRoute({
     access: "login",
     params: z.object({ id: int32IdText }),
     handler: async ({ context, user, params }) => {
-      const deleted = await deleteNotification(context.services.pg.db, user!.id, params.id);
+      const deleted = await deleteNotification(context.services.pg.db, user.id, params.id);
       return deleted ? { deleted: params.id } : apiError(404, "Notification not found.");
     },
   }),

@@ -14,14 +14,14 @@ const route = resourceRoute({
     access: "login",
     query: z.object({ archived: z.enum(["0", "1"]).default("0") }),
     handler: async ({ context, user, query }) => ({
-      notifications: await listNotifications(context.services.pg.db, user!.id, { includeArchived: query.archived === "1" }),
+      notifications: await listNotifications(context.services.pg.db, user.id, { includeArchived: query.archived === "1" }),
     }),
   }),
   POST: endpoint({
     method: "POST",
     access: "login",
     body: Updates,
-    handler: async ({ context, user, body }) => ({ updated: await updateNotifications(context.services.pg.db, user!.id, body) }),
+    handler: async ({ context, user, body }) => ({ updated: await updateNotifications(context.services.pg.db, user.id, body) }),
   }),
 });
 

@@ -21,17 +21,17 @@ const post = endpoint({
         if (!value.success)
           return apiError(400, "Invalid request body.", { errors: [{ field: "enable_2fa", message: "must be true or false" }] });
         // Turning it off weakens the account: the current password or a code, in headers, as for new recovery codes.
-        if (!value.data) await requireIdentityForApi(context.services.pg.db, request, user!.id);
-        await setEnable2fa(context.services.pg.db, user!.id, value.data);
-        return await getUserSettings(context.services.pg.db, user!.id);
+        if (!value.data) await requireIdentityForApi(context.services.pg.db, request, user.id);
+        await setEnable2fa(context.services.pg.db, user.id, value.data);
+        return await getUserSettings(context.services.pg.db, user.id);
       }
       return await updateUserSetting(
         context.services.pg.db,
-        user!.id,
+        user.id,
         params.name ?? "",
         body.value,
         body.level,
-        settingsForPermissions(user!.permissions),
+        settingsForPermissions(user.permissions),
       );
     } catch (error) {
       if (error instanceof SettingsError) return apiError(error.status, error.message, { errors: error.errors });

@@ -10,7 +10,7 @@ const route = resourceRoute({
     access: { permission: "DEVELOPER_API_TOKEN" },
     params: z.object({ id: int32IdText }),
     handler: async ({ context, user, params }) => {
-      return (await deleteApiToken(context.services.pg.db, user!.id, params.id))
+      return (await deleteApiToken(context.services.pg.db, user.id, params.id))
         ? { deleted: params.id }
         : apiError(404, "Token not found.");
     },

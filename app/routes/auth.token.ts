@@ -11,14 +11,14 @@ const route = resourceRoute({
   GET: endpoint({
     method: "GET",
     access: { permission: "DEVELOPER_API_TOKEN" },
-    handler: async ({ context, user }) => ({ tokens: await listApiTokens(context.services.pg.db, user!.id) }),
+    handler: async ({ context, user }) => ({ tokens: await listApiTokens(context.services.pg.db, user.id) }),
   }),
   POST: endpoint({
     method: "POST",
     access: { permission: "DEVELOPER_API_TOKEN" },
     body: z.object({ name: singleLineText(100).trim().default("") }),
     handler: async ({ context, user, body }) => {
-      const { id, token } = await createApiToken(context.services.pg.db, user!.id, body.name);
+      const { id, token } = await createApiToken(context.services.pg.db, user.id, body.name);
       return Response.json({ id, name: body.name, token }, { status: 201, headers: { "Cache-Control": "no-store" } });
     },
   }),

@@ -19,7 +19,7 @@ const route = resourceRoute({
       const { id, decision } = params;
       if (id === null) return apiError(404, "No such user request.");
       if (decision !== "accept" && decision !== "reject") return apiError(404, "Unknown decision: use accept or reject.");
-      const result = await decideUserRequest(context.services.pg.db, id, decision, user!.id);
+      const result = await decideUserRequest(context.services.pg.db, id, decision, user.id);
       if (!result.ok) return apiError(result.status, result.detail);
       return { ...result.request, user_id: result.userId };
     },

@@ -1,9 +1,8 @@
 import { Alert, Button, Center, Group, List, Paper, Stack, Text, Title } from "@mantine/core";
 import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, useLoaderData, useNavigation } from "@remix-run/react";
-import { eq } from "drizzle-orm";
-import { users } from "~db/postgres/schema";
 import { CsrfField } from "~/components/CsrfField";
+import { recordConsent, withdrawConsent } from "~/server/auth/consent.server";
 import { getRequestContext, loginRedirect, readProtectedForm, safeNext } from "~/server/auth/guard.server";
 import { destroySession } from "~/server/auth/session.server";
 import { log } from "~/server/log.server";
@@ -44,14 +43,14 @@ export async function action({ request }: ActionFunctionArgs) {
   if (intent !== "accept" && intent !== "decline" && intent !== "withdraw")
     return data({ error: "Choose to consent or to decline." }, { status: 400 });
   if (intent === "accept") {
-    await db.update(users).set({ hasConsented: true, consentedAt: new Date() }).where(eq(users.id, user.id));
+    await recordConsent(db, user.id);
     log.info(`user #${user.id} gave the GDPR consent`);
     throw redirect(next ?? "/");
   }
   // Declining, or withdrawing an earlier consent (from the settings page): no processing without
   // consent, so the session ends here; the next login asks again.
   if (intent === "withdraw") {
-    await db.update(users).set({ hasConsented: false, consentedAt: null }).where(eq(users.id, user.id));
+    await withdrawConsent(db, user.id);
     log.info(`user #${user.id} withdrew the GDPR consent; session ended`);
   }
   const headers = await destroySession(db, services.config.sessionSecret, request, session.idHash);

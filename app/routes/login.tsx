@@ -5,11 +5,10 @@ import { useEffect, useState } from "react";
 import { CsrfField } from "~/components/CsrfField";
 import { MESSAGES } from "~/lib/messages";
 import { notifications } from "@mantine/notifications";
-import { eq } from "drizzle-orm";
-import { siteSettings } from "~db/postgres/schema";
 import { authenticateLoginForm, InvalidCredentialsError, LoginThrottledError, retryAfterHeader } from "~/server/auth/authenticator.server";
 import { getRequestContext, landingRoute, readPageForm } from "~/server/auth/guard.server";
 import { safeFragment, safeNext } from "~/server/auth/redirect-target.server";
+import { selfSignupEnabled } from "~/server/auth/user-requests.server";
 import { HashingBusyError } from "~/server/password.server";
 import { sessionStateAfterPassword } from "~/server/auth/second-factor-gate.server";
 import { clearLoggedInCookieHeader, createSession } from "~/server/auth/session.server";
@@ -30,17 +29,14 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const twoFactorRestart = url.searchParams.get("reason") === "2fa";
   // A lapsed second step also leaves the logged_in cookie behind: say what happened, not "inactivity".
   const expired = !twoFactorRestart && (session.status === "EXPIRED" || url.searchParams.get("expired") === "1");
-  const [settings] = await services.pg.db
-    .select({ signup: siteSettings.enableUserSelfSignup })
-    .from(siteSettings)
-    .where(eq(siteSettings.id, 1));
+  const signupEnabled = await selfSignupEnabled(services.pg.db);
   return data(
     {
       next: safeNext(url.searchParams.get("next")),
       expired,
       noPermissions: url.searchParams.get("reason") === "no-permissions",
       twoFactorRestart,
-      signupEnabled: settings?.signup ?? false,
+      signupEnabled,
     },
     // The inactivity message is shown once: the marker of the old session goes with it.
     { headers: session.status === "EXPIRED" ? { "Set-Cookie": clearLoggedInCookieHeader() } : undefined },

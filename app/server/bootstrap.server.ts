@@ -2,8 +2,8 @@ import { ConfigError } from "./env.server";
 import { StoreUnavailableError } from "./clickhouse.server";
 import { log } from "./log.server";
 import { warnIfMailLinksUnconfigured } from "./mail/links.server";
+import { demoNetwork, startBackgroundTasks, stopBackgroundTasks } from "./lifecycle.server";
 import { getServices } from "./services.server";
-import { startNetcommandRunner, stopNetcommandRunner } from "~/features/netcommand/runner.server";
 
 /**
  * Starts the services at process start. Expected failures (bad configuration, a store that
@@ -19,9 +19,9 @@ export async function bootstrapOrExit(): Promise<void> {
         `variant ${services.config.APP_VARIANT}, in ${((performance.now() - started) / 1000).toFixed(1)} s`,
     );
     warnIfMailLinksUnconfigured();
-    await printCredentialsIfDemo(services);
-    // Ping and traceroute jobs run in every app process; replicas share the work through PostgreSQL.
-    startNetcommandRunner(services);
+    await demoNetwork()?.printCredentials(services);
+    // Background work (ping and traceroute jobs) runs in every app process; replicas share it through PostgreSQL.
+    startBackgroundTasks(services);
     closeStoresOnShutdown(services);
   } catch (error) {
     if (error instanceof ConfigError || error instanceof StoreUnavailableError) {
@@ -32,14 +32,6 @@ export async function bootstrapOrExit(): Promise<void> {
     }
     process.exit(1);
   }
-}
-
-async function printCredentialsIfDemo(services: Awaited<ReturnType<typeof getServices>>) {
-  const { isDemoLoaded } = await import("./demo-state.server");
-  if (!(await isDemoLoaded(services.pg.db))) return;
-  const { demoCredentials } = await import("./demo-state.server");
-  const { printDemoCredentials } = await import("~db/demo/load");
-  printDemoCredentials(await demoCredentials(services.pg.db));
 }
 
 const SHUTDOWN_GRACE_MS = 2_000;
@@ -56,7 +48,7 @@ function closeStoresOnShutdown(services: Awaited<ReturnType<typeof getServices>>
     log.info(`${signal}: closing the stores`);
     setTimeout(() => {
       // Running commands end within their hard time limit; jobs cut off are reset by another replica.
-      Promise.race([stopNetcommandRunner(), new Promise((resolve) => setTimeout(resolve, SHUTDOWN_GRACE_MS))])
+      Promise.race([stopBackgroundTasks(), new Promise((resolve) => setTimeout(resolve, SHUTDOWN_GRACE_MS))])
         .then(() => services.close())
         .catch((error) => log.error(`closing the stores failed: ${error instanceof Error ? error.message : String(error)}`))
         .finally(() => process.exit(0));

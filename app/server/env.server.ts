@@ -2,7 +2,7 @@ import { randomBytes } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { z } from "zod";
-import { parseAllowedRanges } from "~/features/netcommand/targets";
+import { parseNetworkList } from "~/lib/ip";
 import { parseProxyTrust } from "./auth/client-address.server";
 
 export const APP_VARIANTS = ["analytics", "public-lg", "manager"] as const;
@@ -88,7 +88,7 @@ const netcommandStaffRanges = z.preprocess(
     .default("")
     .transform((text, ctx) => {
       try {
-        return parseAllowedRanges(text);
+        return parseNetworkList(text);
       } catch (error) {
         ctx.addIssue({ code: "custom", message: `${(error as Error).message} (expected e.g. 10.0.0.0/8,fd00::/8)` });
         return z.NEVER;

@@ -1,4 +1,4 @@
-import { RateLimiter } from "~/features/routing/lookingglass-cache.server";
+import { RateLimiter } from "./bounded-maps.server";
 
 /**
  * Client error reports (POST api/error_report/) a client may send: per user (or per client address

@@ -1,8 +1,9 @@
 /**
- * Rendered public pages kept for anonymous visitors: the public Looking Glass with the same URL
- * shows every anonymous visitor the same thing for the life of its cached answer (60 s, see
- * lookingglass-cache.server.ts), so its HTML is kept as long and served by server.mjs before
- * Remix runs at all — a cached answer then costs one map lookup, not a render.
+ * Rendered public pages kept for anonymous visitors: a page that shows every anonymous visitor
+ * the same thing for a while (the public Looking Glass: for the life of its cached answer) is kept
+ * as long and served by server.mjs before Remix runs at all — a cached answer then costs one map
+ * lookup, not a render. Features name such pages and how long they stay (sharePublicPage, from
+ * app/wiring.server.ts).
  *
  * What may be kept is decided by the page's loader (it answers with PAGE_CACHE_HEADER, only for
  * results every visitor would get: no ping/traceroute jobs, no rate-limit notice, no failure) and
@@ -14,10 +15,9 @@
  */
 import { createHash } from "node:crypto";
 import { gzipSync } from "node:zlib";
-import { PUBLIC_QUERY_CACHE_TTL_MS, TtlCache } from "~/features/routing/lookingglass-cache.server";
-import { PUBLIC_LOOKING_GLASS_PATH } from "~/features/lookingglass/url-state";
 import { browserSupport } from "~/lib/browser-support";
 import { csrfCookieHeader, newCsrfToken, readCsrfCookie } from "./auth/csrf.server";
+import { TtlCache } from "./bounded-maps.server";
 import { documentPolicy } from "./security-headers.server";
 
 /** Set by a loader on a page anonymous visitors may share; never sent to the browser. */
@@ -26,9 +26,15 @@ export const PAGE_CACHE_PUBLIC = "public";
 
 export type CachedPage = { html: Buffer; gzip: Buffer; status: number; contentSecurityPolicy: string };
 
-/** Distinct URLs kept at once (the oldest go first). */
+/** Distinct URLs kept at once per shared page (the oldest go first). */
 const MAX_PAGES = 500;
-const pages = new TtlCache<CachedPage>(PUBLIC_QUERY_CACHE_TTL_MS, MAX_PAGES);
+/** The kept pages by path of the shareable page. */
+const sharedPages = new Map<string, TtlCache<CachedPage>>();
+
+/** Lets anonymous visitors share the rendered page at `path` (any query) for `keepForMs`. */
+export function sharePublicPage(path: string, keepForMs: number): void {
+  if (!sharedPages.has(path)) sharedPages.set(path, new TtlCache<CachedPage>(keepForMs, MAX_PAGES));
+}
 
 /** Cookies that make a visitor not anonymous (session, expired-session marker). */
 const PERSONAL_COOKIES = /(?:^|;\s*)(?:flowlens_session|logged_in)=/;
@@ -43,17 +49,25 @@ export function pageCacheKey(request: RequestLike): string | null {
   // The page warns browsers it does not support: that depends on the User-Agent.
   const supported = browserSupport(request.headers.get("User-Agent")).supported;
   const url = new URL(request.url, "http://flowlens.invalid");
-  return `${supported ? "" : "unsupported "}${url.pathname}${url.search}`;
+  return `${supported ? "" : UNSUPPORTED}${url.pathname}${url.search}`;
+}
+
+const UNSUPPORTED = "unsupported ";
+
+/** The kept pages of the path a cache key names (pageCacheKey), if that page is shared. */
+function pagesOf(key: string): TtlCache<CachedPage> | undefined {
+  const path = (key.startsWith(UNSUPPORTED) ? key.slice(UNSUPPORTED.length) : key).split("?")[0];
+  return sharedPages.get(path);
 }
 
 export function cachedPage(key: string): CachedPage | undefined {
-  return pages.get(key);
+  return pagesOf(key)?.get(key);
 }
 
 /** Keeps a rendered page; its inline scripts are allowed by hash from then on. */
 export function keepPage(key: string, html: string, status: number): void {
   const stripped = html.replace(/ nonce="[^"]*"/g, "");
-  pages.set(key, {
+  pagesOf(key)?.set(key, {
     html: Buffer.from(stripped),
     gzip: gzipSync(stripped),
     status,
@@ -62,7 +76,7 @@ export function keepPage(key: string, html: string, status: number): void {
 }
 
 export function forgetPages(): void {
-  pages.clear();
+  for (const pages of sharedPages.values()) pages.clear();
 }
 
 /** sha256 sources of the page's inline scripts (each `<script>` without src), as CSP wants them. */
@@ -82,5 +96,5 @@ export function csrfCookieFor(request: Pick<RequestLike, "headers">): string | n
 
 /** Whether a request may receive (or fill) a shared page: anonymous, on a page that can be shared. */
 export function isSharedPublicPage(request: RequestLike): boolean {
-  return new URL(request.url, "http://flowlens.invalid").pathname === PUBLIC_LOOKING_GLASS_PATH && pageCacheKey(request) !== null;
+  return sharedPages.has(new URL(request.url, "http://flowlens.invalid").pathname) && pageCacheKey(request) !== null;
 }

@@ -13,7 +13,7 @@
  */
 import { AsyncLocalStorage } from "node:async_hooks";
 import { createHash } from "node:crypto";
-import { TtlCache } from "~/features/routing/lookingglass-cache.server";
+import { TtlCache } from "./bounded-maps.server";
 import type { Db } from "./postgres.server";
 import { clientAddress, readSession, type SessionState } from "./auth/session.server";
 

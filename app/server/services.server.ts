@@ -1,11 +1,11 @@
 import { count } from "drizzle-orm";
 import { users } from "~db/postgres/schema";
-import { forgetDataRange } from "~/features/flows/data-range.server";
 import { openClickhouse, type ClickhouseHandle } from "./clickhouse.server";
 import { openQueryDoor, queryDoorSettings } from "./clickhouse-query-door.server";
 import { requestIdentity } from "./request-scope.server";
 import { DEFAULT_LAYOUT, migrateClickhouse } from "./clickhouse-migrations.server";
 import { getConfig, type AppConfig } from "./env.server";
+import { demoNetwork, forgetStores } from "./lifecycle.server";
 import { log } from "./log.server";
 import { trustProxy } from "./auth/session.server";
 import { lockDataDir } from "./data-dir-lock.server";
@@ -23,7 +23,7 @@ export type StartOptions = {
   /** Override the store locations (tests use ":memory:"). */
   pglitePath?: string;
   chdbPath?: string;
-  /** Load the demo network when the stores are empty (decided by DEMO_DATA otherwise). */
+  /** Load the demo network (lifecycle.server provideDemoNetwork) when the stores are empty (decided by DEMO_DATA otherwise). */
   loadDemo?: boolean;
 };
 
@@ -61,16 +61,13 @@ export async function startServices(config: AppConfig, options: StartOptions = {
     pg,
     ch,
     close: async () => {
-      forgetDataRange({ ch }); // no background read of a closed store
+      forgetStores({ pg, ch });
       await Promise.allSettled([pg.close(), ch.close()]);
       unlock();
     },
   };
-  if (shouldLoadDemo(config, options) && (await storesAreEmpty(services))) {
-    const { loadDemoNetwork, printDemoSummary } = await import("~db/demo/load");
-    const summary = await loadDemoNetwork(services, { days: config.DEMO_DAYS });
-    printDemoSummary(summary);
-  }
+  const demo = demoNetwork();
+  if (demo && shouldLoadDemo(config, options) && (await storesAreEmpty(services))) await demo.load(services);
   return services;
 }
 

@@ -4,6 +4,10 @@ import path from "node:path";
 import postgres from "postgres";
 import { parseConfig } from "~/server/env.server";
 import { startServices, type Services } from "~/server/services.server";
+import { wireApp } from "~/wiring.server";
+
+// Loaders and actions called directly see the app as it runs: features handed to the kernel.
+wireApp();
 
 export type TestStores = Services & { dispose: () => Promise<void>; databaseName: string | null; dataDir: string };
 

@@ -24,7 +24,8 @@ import {
 } from "~/features/netcommand/jobs.server";
 import { NETCOMMAND_LIMITS } from "~/features/netcommand/limits.server";
 import { NetcommandRunner } from "~/features/netcommand/runner.server";
-import { NON_PUBLIC_TARGET_REFUSED, parseAllowedRanges, type NetcommandScope } from "~/features/netcommand/targets";
+import { NON_PUBLIC_TARGET_REFUSED, type NetcommandScope } from "~/features/netcommand/targets";
+import { parseNetworkList } from "~/lib/ip";
 import { createApiClient } from "~/lib/api-client";
 import { MESSAGES } from "~/lib/messages";
 import { runNetcommand, type NetcommandJob } from "~/lib/netcommand-client";
@@ -43,7 +44,7 @@ let stores: TestStores;
 const ids = { alice: 0, bob: 0, carol: 0, dave: 0 };
 const cookies = { alice: "", bob: "", carol: "", dave: "" };
 const STAFF_RANGES = "127.0.0.0/8";
-const ALICE_SCOPE: NetcommandScope = { vantagePoints: "all", allowedInternalRanges: parseAllowedRanges(STAFF_RANGES) };
+const ALICE_SCOPE: NetcommandScope = { vantagePoints: "all", allowedInternalRanges: parseNetworkList(STAFF_RANGES) };
 
 const PING = (target = "127.0.0.1", networkElement = "lab-local") => ({
   networkElement,
@@ -92,7 +93,7 @@ beforeAll(async () => {
     { key: "lab-local", city: "Lab", country: "Nowhere", router: "lab-r1", ip: "192.0.2.1", isPublic: false },
     { key: "lab-public", city: "Zurich", country: "Switzerland", router: "zrh-r1", ip: "192.0.2.2", isPublic: true },
   ]);
-  (stores.config as { NETCOMMAND_STAFF_ALLOWED_RANGES: unknown }).NETCOMMAND_STAFF_ALLOWED_RANGES = parseAllowedRanges(STAFF_RANGES);
+  (stores.config as { NETCOMMAND_STAFF_ALLOWED_RANGES: unknown }).NETCOMMAND_STAFF_ALLOWED_RANGES = parseNetworkList(STAFF_RANGES);
   ids.alice = await createUser("alice@netcommand.test", true, { isStaff: true, privateLookingGlass: true });
   ids.bob = await createUser("bob@netcommand.test", true, { privateLookingGlass: true });
   ids.carol = await createUser("carol@netcommand.test", false);
@@ -392,18 +393,16 @@ describe("POST api/netcommand/ and GET api/netcommand/{jobId}/", () => {
       .set({ state: "SUCCESS", createdAt: created })
       .where(eq(netcommandJobs.ownerUserId, ids.alice));
     const more = NETCOMMAND_LIMITS.perUser.perWindow - NETCOMMAND_LIMITS.perUser.running;
-    await stores.pg.db
-      .insert(netcommandJobs)
-      .values(
-        Array.from({ length: more }, () => ({
-          queryType: "PingQuery" as const,
-          vantagePoint: "lab-local",
-          targetAddress: "127.0.0.1",
-          ownerUserId: ids.alice,
-          clientAddress: "unknown",
-          state: "SUCCESS" as const,
-        })),
-      );
+    await stores.pg.db.insert(netcommandJobs).values(
+      Array.from({ length: more }, () => ({
+        queryType: "PingQuery" as const,
+        vantagePoint: "lab-local",
+        targetAddress: "127.0.0.1",
+        ownerUserId: ids.alice,
+        clientAddress: "unknown",
+        state: "SUCCESS" as const,
+      })),
+    );
     const full = await post(PING(), cookies.alice);
     expect(full.status).toBe(429);
     const retryAfter = Number(full.headers.get("Retry-After"));

@@ -1,9 +1,10 @@
 import { describe, expect, it } from "vitest";
 import { toNetcommandQueryType } from "~/features/netcommand/jobs.server";
-import { checkNetcommandTarget, NON_PUBLIC_TARGET_REFUSED, parseAllowedRanges } from "~/features/netcommand/targets";
+import { checkNetcommandTarget, NON_PUBLIC_TARGET_REFUSED } from "~/features/netcommand/targets";
+import { parseNetworkList } from "~/lib/ip";
 import { MESSAGES } from "~/lib/messages";
 
-const STAFF_RANGES = parseAllowedRanges("10.0.0.0/8, 192.168.10.0/24, fd00:1::/32");
+const STAFF_RANGES = parseNetworkList("10.0.0.0/8, 192.168.10.0/24, fd00:1::/32");
 
 describe("network command targets", () => {
   it.each([
@@ -111,12 +112,12 @@ describe("network command targets", () => {
   });
 
   it("reads the list of allowed ranges and names a bad entry", () => {
-    expect(parseAllowedRanges("")).toEqual([]);
-    expect(parseAllowedRanges(" 10.0.0.0/8 ,fd00::/8").map((n) => [n.version, n.length])).toEqual([
+    expect(parseNetworkList("")).toEqual([]);
+    expect(parseNetworkList(" 10.0.0.0/8 ,fd00::/8").map((n) => [n.version, n.length])).toEqual([
       [4, 8],
       [6, 8],
     ]);
-    expect(() => parseAllowedRanges("10.0.0.0/8,intranet")).toThrow('"intranet" is not an IP address or CIDR prefix');
+    expect(() => parseNetworkList("10.0.0.0/8,intranet")).toThrow('"intranet" is not an IP address or CIDR prefix');
   });
 
   it("maps current and legacy query types and nothing else", () => {

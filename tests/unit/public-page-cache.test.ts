@@ -10,6 +10,10 @@ import {
   pageCacheKey,
 } from "~/server/public-page-cache.server";
 import { defaultHeaders, documentPolicy } from "~/server/security-headers.server";
+import { wireApp } from "~/wiring.server";
+
+// The Looking Glass names its public page as shareable when the app is wired.
+wireApp();
 
 const CHROME = "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/142.0.0.0 Safari/537.36";
 const request = (url: string, headers: Record<string, string> = {}, method = "GET") => ({

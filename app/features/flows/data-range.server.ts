@@ -82,6 +82,11 @@ function keepFresh(client: ClickHouseClient, entry: Known) {
   entry.refresh.unref?.();
 }
 
+/** The range as it is now, never remembered (api/max_timestamp/ answers with the newest bucket as written). */
+export function currentDataRange(stores: ChStore): Promise<DataRange> {
+  return readDataRange(stores.ch.client);
+}
+
 async function readDataRange(client: ClickHouseClient): Promise<DataRange> {
   const rs = await client.query({
     query:

@@ -118,16 +118,3 @@ export function checkNetcommandTarget(raw: unknown, allowedInternalRanges: reado
     return { ok: false, error: NON_PUBLIC_TARGET_REFUSED };
   return term;
 }
-
-/** "10.0.0.0/8, 2001:db8:1::/48" → networks; throws naming the first entry that is no address or CIDR prefix. */
-export function parseAllowedRanges(text: string): IpNetwork[] {
-  return text
-    .split(",")
-    .map((part) => part.trim())
-    .filter(Boolean)
-    .map((part) => {
-      const network = parseNetwork(part);
-      if (!network) throw new Error(`"${part}" is not an IP address or CIDR prefix`);
-      return network;
-    });
-}

@@ -6,6 +6,8 @@
  */
 import { Readable } from "node:stream";
 import { unstable_parseMultipartFormData, type UploadHandler } from "@remix-run/node";
+import { asc } from "drizzle-orm";
+import { vantagePoints } from "~db/postgres/schema";
 import { verifyCsrfForm, CSRF_FIELD } from "~/server/auth/csrf.server";
 import { BODY_TEXTS, BodyProblem, checkDeclaredLength, limitedStream } from "~/server/request-body.server";
 import type { Services } from "~/server/services.server";
@@ -114,4 +116,12 @@ export async function handleMrtUpload(request: Request, services: Pick<Services,
   const sizeProblem = tooLarge as BodyProblem | null;
   if (sizeProblem) return { summary: null, error: sizeProblem.message, status: sizeProblem.status };
   return result ?? { summary: null, error: "Choose an MRT file to upload." };
+}
+
+/** The vantage points an upload may go to, by key, for the form's choice. */
+export async function uploadVantagePoints(services: Pick<Services, "pg">) {
+  return services.pg.db
+    .select({ key: vantagePoints.key, router: vantagePoints.router, city: vantagePoints.city })
+    .from(vantagePoints)
+    .orderBy(asc(vantagePoints.key));
 }

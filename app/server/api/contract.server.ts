@@ -42,20 +42,23 @@ export function apiVersion(request: Request): number {
   return version;
 }
 
-export type HandlerArgs<Q, B, P = Record<string, string | undefined>> = {
+/** The caller a handler sees: always there when the rule requires a login or a permission, else only when logged in. */
+export type CallerOf<A extends Access> = A extends "public" | "session" ? UserContext | null : UserContext;
+
+export type HandlerArgs<Q, B, P = Record<string, string | undefined>, A extends Access = Access> = {
   request: Request;
   /** The path parameters, as the endpoint's `params` schema made them. */
   params: P;
   context: RequestContext;
-  user: UserContext | null;
+  user: CallerOf<A>;
   query: Q;
   body: B;
   version: number;
 };
 
-export type EndpointSpec<Q extends z.ZodType, B extends z.ZodType, P extends z.ZodType> = {
+export type EndpointSpec<Q extends z.ZodType, B extends z.ZodType, P extends z.ZodType, A extends Access = Access> = {
   method: Method;
-  access: Access;
+  access: A;
   query?: Q;
   body?: B;
   /** Schema of the path parameters ({id} …); 400 naming the parameter when it does not match. */
@@ -64,7 +67,7 @@ export type EndpointSpec<Q extends z.ZodType, B extends z.ZodType, P extends z.Z
   csrf?: boolean;
   /** Reachable by a logged-in user who has not consented yet (the consent calls, user details, logout). */
   allowWithoutConsent?: boolean;
-  handler: (args: HandlerArgs<z.infer<Q>, z.infer<B>, z.infer<P>>) => Promise<Response | object | null>;
+  handler: (args: HandlerArgs<z.infer<Q>, z.infer<B>, z.infer<P>, A>) => Promise<Response | object | null>;
 };
 
 function zodErrors(error: z.ZodError): ApiError["errors"] {
@@ -133,7 +136,8 @@ export function endpoint<
   Q extends z.ZodType = z.ZodObject<{}>,
   B extends z.ZodType = z.ZodObject<{}>,
   P extends z.ZodType = z.ZodType<Record<string, string | undefined>>,
->(spec: EndpointSpec<Q, B, P>) {
+  A extends Access = Access,
+>(spec: EndpointSpec<Q, B, P, A>) {
   return async ({ request, params }: LoaderFunctionArgs | ActionFunctionArgs): Promise<Response> => {
     try {
       if (request.method !== spec.method) {
@@ -163,7 +167,8 @@ export function endpoint<
         request,
         params: path as z.infer<P>,
         context,
-        user,
+        // checkAccess threw for a rule needing a login or permission and nobody logged in.
+        user: user as CallerOf<A>,
         query: query.data as z.infer<Q>,
         body: body.data as z.infer<B>,
         version,

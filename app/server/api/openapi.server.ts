@@ -2,28 +2,15 @@
  * The OpenAPI 3.1 description of every JSON endpoint (auth/*, api/*, siteconfig/, healthz),
  * served at GET /api/openapi.json.
  *
- * Request schemas come from the endpoints' own zod schemas where a module exports them
- * (z.toJSONSchema, input side: what a client sends); endpoints whose schema lives inside their
- * route module are described here by hand. Each operation names its route file, so the test can
- * check that every resource route of app/routes is described: a new endpoint without a
- * description fails it.
+ * The kernel's own endpoints are described here; each feature describes its endpoints in its
+ * openapi.server.ts, handed over by app/wiring.server.ts (describeOperations). Request schemas come
+ * from the endpoints' own zod schemas where a module exports them (z.toJSONSchema, input side:
+ * what a client sends); endpoints whose schema lives inside their route module are described by
+ * hand. Each operation names its route file, so the test can check that every resource route of
+ * app/routes is described: a new endpoint without a description fails it.
  */
 import { z } from "zod";
-import {
-  asIndirectBodySchema,
-  linkLevelQuerySchema,
-  netflowStatisticsBodySchema,
-  untrackedBodySchema,
-} from "~/features/flows/analysis.server";
-import { flowsBodySchema, sankeyBodySchema } from "~/features/flows/request-schema";
 import { REAUTH_HEADERS } from "~/lib/reauthentication";
-import {
-  dimensionQuerySchema,
-  mappingBodySchema,
-  mappingLayerQuerySchema,
-  mappingQuerySchema,
-  tagValuesBodySchema,
-} from "~/features/tags/request-schema";
 import { API_VERSIONS, type Access, type Method } from "./contract.server";
 
 export type JsonSchema = Record<string, unknown>;
@@ -48,25 +35,22 @@ export type Operation = {
 };
 
 // ---------------------------------------------------------------------------------------------------------------
-// Schema shorthands for the hand-written parts
+// Schema shorthands for the hand-written parts (the features' descriptions use them too)
 
-const str: JsonSchema = { type: "string" };
-const int: JsonSchema = { type: "integer" };
-const num: JsonSchema = { type: "number" };
-const bool: JsonSchema = { type: "boolean" };
-const nullable = (s: JsonSchema): JsonSchema => ({ anyOf: [s, { type: "null" }] });
-const arr = (items: JsonSchema): JsonSchema => ({ type: "array", items });
-const obj = (properties: Record<string, JsonSchema>, required: string[] = Object.keys(properties)): JsonSchema => ({
+export const str: JsonSchema = { type: "string" };
+export const int: JsonSchema = { type: "integer" };
+export const num: JsonSchema = { type: "number" };
+export const bool: JsonSchema = { type: "boolean" };
+export const nullable = (s: JsonSchema): JsonSchema => ({ anyOf: [s, { type: "null" }] });
+export const arr = (items: JsonSchema): JsonSchema => ({ type: "array", items });
+export const obj = (properties: Record<string, JsonSchema>, required: string[] = Object.keys(properties)): JsonSchema => ({
   type: "object",
   properties,
   required,
 });
-const anyObject: JsonSchema = { type: "object", additionalProperties: true };
-const unix: JsonSchema = { type: "integer", minimum: 0, description: "unix seconds" };
+export const anyObject: JsonSchema = { type: "object", additionalProperties: true };
+export const unix: JsonSchema = { type: "integer", minimum: 0, description: "unix seconds" };
 const ok: JsonSchema = obj({ status: str }, []);
-const filterEcho = arr(obj({ dimension: str, value: str, isNegation: bool, locked: bool }));
-const range = nullable(obj({ start: unix, end: unix, adjusted: str, requested: obj({ start: unix, end: unix }) }));
-const notes = { notices: arr(str), notes: arr(str) };
 
 /** JSON Schema of a zod schema as a client writes it (the input side of transforms and defaults). */
 export function toJsonSchema(schema: z.ZodType): JsonSchema {
@@ -78,9 +62,7 @@ export function toJsonSchema(schema: z.ZodType): JsonSchema {
 const asJson = (s: SchemaSource): JsonSchema => (s instanceof z.ZodType ? toJsonSchema(s) : s);
 
 // ---------------------------------------------------------------------------------------------------------------
-// The catalogue
-
-const FLOWS = { permission: "API_FLOWS_4D" } as const;
+// The catalogue: the kernel's endpoints, then the features' in the order they were handed over
 
 export const OPERATIONS: Operation[] = [
   // Site and health
@@ -424,351 +406,6 @@ export const OPERATIONS: Operation[] = [
     access: "session",
     response: anyObject,
   },
-
-  // api/ — flows
-  {
-    file: "api.flows.timestamps.ts",
-    method: "GET",
-    path: "/api/flows/timestamps/",
-    summary: "First and last 5-minute bucket of flows_5m.",
-    access: FLOWS,
-    response: obj({ minTimestamp: nullable(unix), maxTimestamp: nullable(unix) }),
-  },
-  {
-    file: "api.flows.ts",
-    method: "POST",
-    path: "/api/flows/",
-    summary: "Timeseries (top N + Others) and table of one dimension.",
-    description:
-      "Needs the dimension's permission too. Delegated users' restrictions are forced as locked filters; the range is clamped to the data.",
-    access: FLOWS,
-    body: flowsBodySchema,
-    response: obj({
-      timeseries: obj({ buckets: arr(unix), series: arr(obj({ key: str, name: str, values: arr(num) })) }),
-      window: nullable(int),
-      table: arr(obj({ key: str, name: str, bps: num, bytes: str })),
-      range,
-      filters: filterEcho,
-      ...notes,
-    }),
-  },
-  {
-    file: "api.flows.export.ts",
-    method: "GET",
-    path: "/api/flows/export/",
-    summary: "The Flow Explorer's table (csv in the user's delimiter, xls, xlsx) or chart (png, svg) as a download.",
-    description:
-      "Takes the screen's query parameters (dimension, dateRange or start/end, filter, ipVersion, view, dimension2, compare, table, pivot) plus format (default csv) and scope=EGRESS for the AS Flows Egress screen. 400 for an unsupported format, a pivoted table, or an empty table ('Table is empty, nothing to export').",
-    access: FLOWS,
-    query: obj({ format: { type: "string", enum: ["csv", "xls", "xlsx", "png", "svg"] }, scope: { type: "string", enum: ["EGRESS"] } }, []),
-    response: str,
-    responseType: "text/csv",
-  },
-  {
-    file: "api.sankey.ts",
-    method: "POST",
-    path: "/api/sankey/",
-    summary: "Sankey nodes and links (bit/s) between consecutive dimensions.",
-    access: FLOWS,
-    body: sankeyBodySchema,
-    response: obj({
-      nodes: arr(obj({ id: str, dimension: str, key: str, name: str })),
-      links: arr(obj({ source: str, target: str, value: num })),
-      range,
-      filters: filterEcho,
-      ...notes,
-    }),
-  },
-  {
-    file: "api.autocomplete.ts",
-    method: "POST",
-    path: "/api/autocomplete/",
-    summary: "Values of a dimension matching a search term.",
-    access: FLOWS,
-    body: obj({ searchTerm: str, dimension: str }),
-    response: obj({ results: arr(obj({ id: str, name: str, value: str, type: str })) }),
-  },
-  {
-    file: "api.filter.metadata.ts",
-    method: "POST",
-    path: "/api/filter/metadata/",
-    summary: "Names of filter values.",
-    access: FLOWS,
-    body: obj({ filters: arr(obj({ dimension: str, value: str }, ["value"])), fallbackDimensionType: str }, ["filters"]),
-    response: anyObject,
-  },
-  {
-    file: "api.asflows.indirect.ts",
-    method: "POST",
-    path: "/api/asflows/indirect/",
-    summary:
-      "Per AS: ingress traffic as a source AS, direct (handed over by itself) and indirect (by other neighbours), with the indirect part per handover AS.",
-    access: FLOWS,
-    body: asIndirectBodySchema,
-    response: obj({
-      range,
-      results: arr(
-        obj({
-          asn: int,
-          name: str,
-          total_bps: num,
-          direct_bps: num,
-          indirect_bps: num,
-          direct_share: num,
-          indirect_share: num,
-          via: arr(obj({ asn: int, name: str, bps: num, share: num })),
-        }),
-      ),
-      filters: filterEcho,
-      ...notes,
-    }),
-  },
-  {
-    file: "api.netflowstatistics.ts",
-    method: "POST",
-    path: "/api/netflowstatistics/",
-    summary:
-      "Per value of targetDimension: the traffic entering at ingressRouter (bit/s, share of the router's total) and in the whole network.",
-    description:
-      "Needs the target dimension's permission, and API_FLOWS_INTERFACES for ingressRouter. Without ingressRouter: the whole network.",
-    access: FLOWS,
-    body: netflowStatisticsBodySchema,
-    response: obj({
-      range,
-      targetDimension: obj({ id: str, label: str }),
-      ingressRouter: nullable(str),
-      results: arr(obj({ key: str, name: str, bps: num, share: num, network_bps: num })),
-      totals: obj({ total_bps: num, network_bps: num, router_share: num }),
-      filters: filterEcho,
-      ...notes,
-    }),
-  },
-  {
-    file: "api.linkleveltopology.ts",
-    method: "GET",
-    path: "/api/linkleveltopology/",
-    summary: "Routers and links (external in, core, external out) that the traffic from origin to destination traverses, bit/s per link.",
-    description:
-      "origin: a source AS (2906 or AS2906) or an ingress router; destination: a destination AS or an egress router. AS ends read ingress traffic. Needs API_FLOWS_INTERFACES and FLOWS_BY_LINK_FILTER too (403 without).",
-    access: FLOWS,
-    query: linkLevelQuerySchema,
-    response: obj({
-      origin: anyObject,
-      destination: anyObject,
-      range,
-      total_bps: num,
-      nodes: arr(obj({ id: str, type: { enum: ["AS", "ROUTER"] }, name: str, city: nullable(str), country: nullable(str) })),
-      links: arr(
-        obj({
-          id: str,
-          kind: { enum: ["external_in", "core", "external_out"] },
-          source: str,
-          target: str,
-          interface: obj({ router: str, interface: str }),
-          remote_interface: nullable(obj({ router: str, interface: str })),
-          bps: num,
-        }),
-      ),
-      filters: filterEcho,
-    }),
-  },
-  {
-    file: "api.linklevelstatistics.ts",
-    method: "GET",
-    path: "/api/linklevelstatistics/",
-    summary:
-      "Per link of the traffic from origin to destination: bit/s, capacity, utilisation % of the selection and of all traffic on the link.",
-    description: "Parameters and access as api/linkleveltopology/.",
-    access: FLOWS,
-    query: linkLevelQuerySchema,
-    response: obj({
-      origin: anyObject,
-      destination: anyObject,
-      range,
-      links: arr(
-        obj({
-          id: str,
-          kind: str,
-          from: obj({ router: str, interface: str }),
-          to: nullable(obj({ router: str, interface: str })),
-          description: str,
-          bps: num,
-          capacity_bps: nullable(num),
-          utilisation_pct: nullable(num),
-          link_bps: nullable(num),
-          link_utilisation_pct: nullable(num),
-        }),
-      ),
-      filters: filterEcho,
-    }),
-  },
-  {
-    file: "api.untracked_data.ts",
-    method: "POST",
-    path: "/api/untracked_data/",
-    summary:
-      "Share of an AS dimension's traffic carried as Untracked (-999), Others (-101, outside the tracked top 200) and Not routable (-1), per bucket and overall.",
-    access: FLOWS,
-    body: untrackedBodySchema,
-    response: (() => {
-      const shares = {
-        total_bps: num,
-        untracked_bps: num,
-        others_bps: num,
-        not_routable_bps: num,
-        untracked_share: num,
-        others_share: num,
-        not_routable_share: num,
-      };
-      return obj({
-        range,
-        window: nullable(int),
-        dimension: obj({ id: str, label: str }),
-        buckets: arr(obj({ bucket: unix, ...shares })),
-        overall: obj(shares),
-        filters: filterEcho,
-        ...notes,
-      });
-    })(),
-  },
-
-  // api/ — tags and mappings
-  {
-    file: "api.tags.ts",
-    method: "GET",
-    path: "/api/tags/",
-    summary: "Tags the user can see for a dimension.",
-    access: FLOWS,
-    query: dimensionQuerySchema,
-    response: arr(anyObject),
-  },
-  {
-    file: "api.tag_groups.ts",
-    method: "GET",
-    path: "/api/tag_groups/",
-    summary: "Tag groups the user can see for a dimension.",
-    access: FLOWS,
-    query: dimensionQuerySchema,
-    response: arr(anyObject),
-  },
-  {
-    file: "api.tag.values.ts",
-    method: "POST",
-    path: "/api/tag/values/",
-    summary: "A tag or tag group as a filter tag value.",
-    access: FLOWS,
-    body: tagValuesBodySchema,
-    response: anyObject,
-  },
-  {
-    file: "api.mapping.ts",
-    method: "GET",
-    path: "/api/mapping/",
-    summary: "Name and colour layers of an object and the effective mapping.",
-    access: FLOWS,
-    query: mappingQuerySchema,
-    response: anyObject,
-  },
-  {
-    file: "api.mapping.ts",
-    method: "PUT",
-    path: "/api/mapping/",
-    summary: "Creates or replaces one layer's mapping.",
-    access: FLOWS,
-    query: mappingLayerQuerySchema,
-    body: mappingBodySchema,
-    response: anyObject,
-  },
-  {
-    file: "api.mapping.ts",
-    method: "DELETE",
-    path: "/api/mapping/",
-    summary: "Removes one layer's mapping (404 when absent).",
-    access: FLOWS,
-    query: mappingLayerQuerySchema,
-    response: anyObject,
-  },
-
-  // api/ — routing
-  {
-    file: "api.lookingglass.vantagepoints.ts",
-    method: "GET",
-    path: "/api/lookingglass/vantagepoints/",
-    summary: "Vantage points the caller may query (public ones for the public variant).",
-    access: "public",
-    response: arr(anyObject),
-  },
-  {
-    file: "api.lookingglass.ts",
-    method: "POST",
-    path: "/api/lookingglass/",
-    summary: "A Looking Glass query on chosen vantage points.",
-    description:
-      "Public variant for anonymous callers (limited per client address, 429 with Retry-After), private variant with PRIVATE_LOOKING_GLASS.",
-    access: "public",
-    body: obj({ queryTerm: { type: "string", maxLength: 200 }, queryType: str, vantagePoints: arr(str) }),
-    response: obj({ results: anyObject, results_limit: int, results_maximum: int }, ["results"]),
-  },
-  {
-    file: "api.lookingglass_.export.ts",
-    method: "GET",
-    path: "/api/lookingglass/export/",
-    summary: "The Looking Glass table of a query as a file (the screen's search parameters plus format).",
-    description:
-      "Private variant: csv, xls, xlsx, png; public variant (or variant=public): csv, xls, xlsx. 400 for an unsupported format, a bad query, or an empty table.",
-    access: "public",
-    query: obj(
-      {
-        queryType: str,
-        queryTerm: str,
-        selectedVantagePoints: str,
-        format: { enum: ["csv", "xls", "xlsx", "png"] },
-        variant: { enum: ["public"] },
-      },
-      ["format"],
-    ),
-    response: str,
-    responseType: "application/octet-stream",
-  },
-  {
-    file: "api.netcommand.ts",
-    method: "POST",
-    path: "/api/netcommand/",
-    summary: "Starts a ping or traceroute from a vantage point; poll the result at api/netcommand/{jobId}/.",
-    description: "Needs the canInvokeNetcommandApi feature flag. Too many jobs: 429 with Retry-After.",
-    access: "public",
-    body: obj({ networkElement: str, protocol: nullable(str), queryType: str, sourceAddress: nullable(str), targetAddress: str }, [
-      "networkElement",
-      "queryType",
-      "targetAddress",
-    ]),
-    response: arr(obj({ jobID: str })),
-  },
-  {
-    file: "api.netcommand.$jobId.ts",
-    method: "GET",
-    path: "/api/netcommand/{jobId}/",
-    summary: "State (PENDING, STARTED, RETRY, FAILURE, SUCCESS) and result text of one's own job; 404 for others' jobs.",
-    access: "public",
-    response: obj({ state: str, result: nullable(str) }),
-  },
-  {
-    file: "api.controlplane.ts",
-    method: "POST",
-    path: "/api/controlplane/",
-    summary: "Routing history rows of a range by AS path pattern or IP/prefix.",
-    access: { permission: "CONTROL_PLANE" },
-    body: obj({ queryTerm: str, queryType: str, startDate: unix, endDate: unix }),
-    response: obj({ data: anyObject }),
-  },
-  {
-    file: "api.controlplane.dateswithdata.ts",
-    method: "GET",
-    path: "/api/controlplane/dateswithdata/",
-    summary: "First and last timestamp of the routing history.",
-    access: { permission: "CONTROL_PLANE" },
-    response: arr(obj({ minTimestamp: nullable(unix), maxTimestamp: nullable(unix) })),
-  },
 ];
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -862,6 +499,15 @@ function operationObject(op: Operation): JsonSchema {
     ...(op.body ? { requestBody: { required: true, content: { "application/json": { schema: asJson(op.body) } } } } : {}),
     responses,
   };
+}
+
+/** Adds a feature's endpoints to the catalogue (again: replaced in place, so wiring twice changes nothing). */
+export function describeOperations(operations: Operation[]): void {
+  for (const op of operations) {
+    const known = OPERATIONS.findIndex((o) => o.file === op.file && o.method === op.method && o.path === op.path);
+    if (known >= 0) OPERATIONS[known] = op;
+    else OPERATIONS.push(op);
+  }
 }
 
 /** The OpenAPI 3.1 document. */

@@ -1,4 +1,4 @@
-import { RateLimiter } from "~/features/routing/lookingglass-cache.server";
+import { RateLimiter } from "../bounded-maps.server";
 import { clientAddress } from "./session.server";
 
 /**

@@ -38,7 +38,7 @@ export function databaseOverrideRoute(column: "overrideClickhouseDb" | "override
         await services.pg.db
           .update(users)
           .set({ [column]: body.database })
-          .where(eq(users.id, user!.id));
+          .where(eq(users.id, user.id));
         return { database: body.database };
       },
     }),

@@ -1,6 +1,12 @@
+/**
+ * The demo logins printed at every start of an installation that holds the demo network, so whoever
+ * started it can log in (README, "Demo users").
+ */
 import { eq, inArray } from "drizzle-orm";
 import { systemState, users } from "~db/postgres/schema";
-import type { Db } from "./postgres.server";
+import type { Db } from "~/server/postgres.server";
+import { printDemoCredentials } from "./load";
+import { demoUsers } from "./users";
 
 export async function isDemoLoaded(db: Db): Promise<boolean> {
   const [row] = await db.select().from(systemState).where(eq(systemState.key, "demo"));
@@ -9,7 +15,6 @@ export async function isDemoLoaded(db: Db): Promise<boolean> {
 
 /** The demo accounts that still exist (an operator may have removed them). */
 export async function demoCredentials(db: Db) {
-  const { demoUsers } = await import("~db/demo/users");
   const accounts = demoUsers(0);
   const existing = await db
     .select({ email: users.email })
@@ -22,4 +27,8 @@ export async function demoCredentials(db: Db) {
     );
   const present = new Set(existing.map((e) => e.email));
   return accounts.filter((a) => present.has(a.email)).map(({ kind, email, password }) => ({ kind, email, password }));
+}
+
+export async function printDemoCredentialsIfLoaded(db: Db): Promise<void> {
+  if (await isDemoLoaded(db)) printDemoCredentials(await demoCredentials(db));
 }

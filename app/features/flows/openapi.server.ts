@@ -1,0 +1,219 @@
+/** The OpenAPI description of the flows endpoints (api/flows/, api/sankey/, the analyses), handed to the catalogue by app/wiring.server.ts. */
+import { arr, bool, int, nullable, num, obj, str, unix, anyObject, type Operation } from "~/server/api/openapi.server";
+import { asIndirectBodySchema, linkLevelQuerySchema, netflowStatisticsBodySchema, untrackedBodySchema } from "./analysis.server";
+import { flowsBodySchema, sankeyBodySchema } from "./request-schema";
+
+/** The access rule of every flows endpoint (and of the tags and mappings the flows screens use). */
+export const FLOWS = { permission: "API_FLOWS_4D" } as const;
+
+const filterEcho = arr(obj({ dimension: str, value: str, isNegation: bool, locked: bool }));
+const range = nullable(obj({ start: unix, end: unix, adjusted: str, requested: obj({ start: unix, end: unix }) }));
+const notes = { notices: arr(str), notes: arr(str) };
+
+export const FLOWS_OPERATIONS: Operation[] = [
+  {
+    file: "api.flows.timestamps.ts",
+    method: "GET",
+    path: "/api/flows/timestamps/",
+    summary: "First and last 5-minute bucket of flows_5m.",
+    access: FLOWS,
+    response: obj({ minTimestamp: nullable(unix), maxTimestamp: nullable(unix) }),
+  },
+  {
+    file: "api.flows.ts",
+    method: "POST",
+    path: "/api/flows/",
+    summary: "Timeseries (top N + Others) and table of one dimension.",
+    description:
+      "Needs the dimension's permission too. Delegated users' restrictions are forced as locked filters; the range is clamped to the data.",
+    access: FLOWS,
+    body: flowsBodySchema,
+    response: obj({
+      timeseries: obj({ buckets: arr(unix), series: arr(obj({ key: str, name: str, values: arr(num) })) }),
+      window: nullable(int),
+      table: arr(obj({ key: str, name: str, bps: num, bytes: str })),
+      range,
+      filters: filterEcho,
+      ...notes,
+    }),
+  },
+  {
+    file: "api.flows.export.ts",
+    method: "GET",
+    path: "/api/flows/export/",
+    summary: "The Flow Explorer's table (csv in the user's delimiter, xls, xlsx) or chart (png, svg) as a download.",
+    description:
+      "Takes the screen's query parameters (dimension, dateRange or start/end, filter, ipVersion, view, dimension2, compare, table, pivot) plus format (default csv) and scope=EGRESS for the AS Flows Egress screen. 400 for an unsupported format, a pivoted table, or an empty table ('Table is empty, nothing to export').",
+    access: FLOWS,
+    query: obj({ format: { type: "string", enum: ["csv", "xls", "xlsx", "png", "svg"] }, scope: { type: "string", enum: ["EGRESS"] } }, []),
+    response: str,
+    responseType: "text/csv",
+  },
+  {
+    file: "api.sankey.ts",
+    method: "POST",
+    path: "/api/sankey/",
+    summary: "Sankey nodes and links (bit/s) between consecutive dimensions.",
+    access: FLOWS,
+    body: sankeyBodySchema,
+    response: obj({
+      nodes: arr(obj({ id: str, dimension: str, key: str, name: str })),
+      links: arr(obj({ source: str, target: str, value: num })),
+      range,
+      filters: filterEcho,
+      ...notes,
+    }),
+  },
+  {
+    file: "api.autocomplete.ts",
+    method: "POST",
+    path: "/api/autocomplete/",
+    summary: "Values of a dimension matching a search term.",
+    access: FLOWS,
+    body: obj({ searchTerm: str, dimension: str }),
+    response: obj({ results: arr(obj({ id: str, name: str, value: str, type: str })) }),
+  },
+  {
+    file: "api.filter.metadata.ts",
+    method: "POST",
+    path: "/api/filter/metadata/",
+    summary: "Names of filter values.",
+    access: FLOWS,
+    body: obj({ filters: arr(obj({ dimension: str, value: str }, ["value"])), fallbackDimensionType: str }, ["filters"]),
+    response: anyObject,
+  },
+  {
+    file: "api.asflows.indirect.ts",
+    method: "POST",
+    path: "/api/asflows/indirect/",
+    summary:
+      "Per AS: ingress traffic as a source AS, direct (handed over by itself) and indirect (by other neighbours), with the indirect part per handover AS.",
+    access: FLOWS,
+    body: asIndirectBodySchema,
+    response: obj({
+      range,
+      results: arr(
+        obj({
+          asn: int,
+          name: str,
+          total_bps: num,
+          direct_bps: num,
+          indirect_bps: num,
+          direct_share: num,
+          indirect_share: num,
+          via: arr(obj({ asn: int, name: str, bps: num, share: num })),
+        }),
+      ),
+      filters: filterEcho,
+      ...notes,
+    }),
+  },
+  {
+    file: "api.netflowstatistics.ts",
+    method: "POST",
+    path: "/api/netflowstatistics/",
+    summary:
+      "Per value of targetDimension: the traffic entering at ingressRouter (bit/s, share of the router's total) and in the whole network.",
+    description:
+      "Needs the target dimension's permission, and API_FLOWS_INTERFACES for ingressRouter. Without ingressRouter: the whole network.",
+    access: FLOWS,
+    body: netflowStatisticsBodySchema,
+    response: obj({
+      range,
+      targetDimension: obj({ id: str, label: str }),
+      ingressRouter: nullable(str),
+      results: arr(obj({ key: str, name: str, bps: num, share: num, network_bps: num })),
+      totals: obj({ total_bps: num, network_bps: num, router_share: num }),
+      filters: filterEcho,
+      ...notes,
+    }),
+  },
+  {
+    file: "api.linkleveltopology.ts",
+    method: "GET",
+    path: "/api/linkleveltopology/",
+    summary: "Routers and links (external in, core, external out) that the traffic from origin to destination traverses, bit/s per link.",
+    description:
+      "origin: a source AS (2906 or AS2906) or an ingress router; destination: a destination AS or an egress router. AS ends read ingress traffic. Needs API_FLOWS_INTERFACES and FLOWS_BY_LINK_FILTER too (403 without).",
+    access: FLOWS,
+    query: linkLevelQuerySchema,
+    response: obj({
+      origin: anyObject,
+      destination: anyObject,
+      range,
+      total_bps: num,
+      nodes: arr(obj({ id: str, type: { enum: ["AS", "ROUTER"] }, name: str, city: nullable(str), country: nullable(str) })),
+      links: arr(
+        obj({
+          id: str,
+          kind: { enum: ["external_in", "core", "external_out"] },
+          source: str,
+          target: str,
+          interface: obj({ router: str, interface: str }),
+          remote_interface: nullable(obj({ router: str, interface: str })),
+          bps: num,
+        }),
+      ),
+      filters: filterEcho,
+    }),
+  },
+  {
+    file: "api.linklevelstatistics.ts",
+    method: "GET",
+    path: "/api/linklevelstatistics/",
+    summary:
+      "Per link of the traffic from origin to destination: bit/s, capacity, utilisation % of the selection and of all traffic on the link.",
+    description: "Parameters and access as api/linkleveltopology/.",
+    access: FLOWS,
+    query: linkLevelQuerySchema,
+    response: obj({
+      origin: anyObject,
+      destination: anyObject,
+      range,
+      links: arr(
+        obj({
+          id: str,
+          kind: str,
+          from: obj({ router: str, interface: str }),
+          to: nullable(obj({ router: str, interface: str })),
+          description: str,
+          bps: num,
+          capacity_bps: nullable(num),
+          utilisation_pct: nullable(num),
+          link_bps: nullable(num),
+          link_utilisation_pct: nullable(num),
+        }),
+      ),
+      filters: filterEcho,
+    }),
+  },
+  {
+    file: "api.untracked_data.ts",
+    method: "POST",
+    path: "/api/untracked_data/",
+    summary:
+      "Share of an AS dimension's traffic carried as Untracked (-999), Others (-101, outside the tracked top 200) and Not routable (-1), per bucket and overall.",
+    access: FLOWS,
+    body: untrackedBodySchema,
+    response: (() => {
+      const shares = {
+        total_bps: num,
+        untracked_bps: num,
+        others_bps: num,
+        not_routable_bps: num,
+        untracked_share: num,
+        others_share: num,
+        not_routable_share: num,
+      };
+      return obj({
+        range,
+        window: nullable(int),
+        dimension: obj({ id: str, label: str }),
+        buckets: arr(obj({ bucket: unix, ...shares })),
+        overall: obj(shares),
+        filters: filterEcho,
+        ...notes,
+      });
+    })(),
+  },
+];

@@ -1,0 +1,84 @@
+/** The OpenAPI description of the routing endpoints (Looking Glass, ping and traceroute, Control Plane), handed to the catalogue by app/wiring.server.ts. */
+import { anyObject, arr, int, nullable, obj, str, unix, type Operation } from "~/server/api/openapi.server";
+
+export const ROUTING_OPERATIONS: Operation[] = [
+  {
+    file: "api.lookingglass.vantagepoints.ts",
+    method: "GET",
+    path: "/api/lookingglass/vantagepoints/",
+    summary: "Vantage points the caller may query (public ones for the public variant).",
+    access: "public",
+    response: arr(anyObject),
+  },
+  {
+    file: "api.lookingglass.ts",
+    method: "POST",
+    path: "/api/lookingglass/",
+    summary: "A Looking Glass query on chosen vantage points.",
+    description:
+      "Public variant for anonymous callers (limited per client address, 429 with Retry-After), private variant with PRIVATE_LOOKING_GLASS.",
+    access: "public",
+    body: obj({ queryTerm: { type: "string", maxLength: 200 }, queryType: str, vantagePoints: arr(str) }),
+    response: obj({ results: anyObject, results_limit: int, results_maximum: int }, ["results"]),
+  },
+  {
+    file: "api.lookingglass_.export.ts",
+    method: "GET",
+    path: "/api/lookingglass/export/",
+    summary: "The Looking Glass table of a query as a file (the screen's search parameters plus format).",
+    description:
+      "Private variant: csv, xls, xlsx, png; public variant (or variant=public): csv, xls, xlsx. 400 for an unsupported format, a bad query, or an empty table.",
+    access: "public",
+    query: obj(
+      {
+        queryType: str,
+        queryTerm: str,
+        selectedVantagePoints: str,
+        format: { enum: ["csv", "xls", "xlsx", "png"] },
+        variant: { enum: ["public"] },
+      },
+      ["format"],
+    ),
+    response: str,
+    responseType: "application/octet-stream",
+  },
+  {
+    file: "api.netcommand.ts",
+    method: "POST",
+    path: "/api/netcommand/",
+    summary: "Starts a ping or traceroute from a vantage point; poll the result at api/netcommand/{jobId}/.",
+    description: "Needs the canInvokeNetcommandApi feature flag. Too many jobs: 429 with Retry-After.",
+    access: "public",
+    body: obj({ networkElement: str, protocol: nullable(str), queryType: str, sourceAddress: nullable(str), targetAddress: str }, [
+      "networkElement",
+      "queryType",
+      "targetAddress",
+    ]),
+    response: arr(obj({ jobID: str })),
+  },
+  {
+    file: "api.netcommand.$jobId.ts",
+    method: "GET",
+    path: "/api/netcommand/{jobId}/",
+    summary: "State (PENDING, STARTED, RETRY, FAILURE, SUCCESS) and result text of one's own job; 404 for others' jobs.",
+    access: "public",
+    response: obj({ state: str, result: nullable(str) }),
+  },
+  {
+    file: "api.controlplane.ts",
+    method: "POST",
+    path: "/api/controlplane/",
+    summary: "Routing history rows of a range by AS path pattern or IP/prefix.",
+    access: { permission: "CONTROL_PLANE" },
+    body: obj({ queryTerm: str, queryType: str, startDate: unix, endDate: unix }),
+    response: obj({ data: anyObject }),
+  },
+  {
+    file: "api.controlplane.dateswithdata.ts",
+    method: "GET",
+    path: "/api/controlplane/dateswithdata/",
+    summary: "First and last timestamp of the routing history.",
+    access: { permission: "CONTROL_PLANE" },
+    response: arr(obj({ minTimestamp: nullable(unix), maxTimestamp: nullable(unix) })),
+  },
+];

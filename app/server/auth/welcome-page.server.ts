@@ -1,0 +1,17 @@
+import { eq } from "drizzle-orm";
+import { delegationRestrictions, siteSettings } from "~db/postgres/schema";
+import type { Db } from "../postgres.server";
+import type { UserContext } from "./user-context.server";
+
+export type WelcomePage = { flowViews: string[]; asNumbers: number[] };
+
+/** What the welcome page tells a delegated user about their restrictions; null when the page is not for them or switched off. */
+export async function welcomePageFor(db: Db, user: Pick<UserContext, "id" | "isDelegated">): Promise<WelcomePage | null> {
+  const [settings] = await db.select({ welcome: siteSettings.welcomePageEnabled }).from(siteSettings).where(eq(siteSettings.id, 1));
+  if (!user.isDelegated || !settings?.welcome) return null;
+  const [restrictions] = await db.select().from(delegationRestrictions).where(eq(delegationRestrictions.userId, user.id));
+  return {
+    flowViews: (restrictions?.flowsViewsRestrictions ?? []).map((r) => `${r.dimension}: ${r.constrained_values.join(", ")}`),
+    asNumbers: restrictions?.externalLinksViewsRestrictions.ASNumberList ?? [],
+  };
+}

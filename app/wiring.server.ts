@@ -1,0 +1,32 @@
+/**
+ * The one module that hands features to the kernel. app/server imports no feature and not
+ * db/demo; what they contribute to the running app — background work, what to forget when the
+ * stores close, their OpenAPI descriptions, the public pages anonymous visitors share, the demo
+ * network — is registered here. Everything that runs the app calls wireApp() before it starts the
+ * services: app/entry.server.tsx, the scripts, the test helpers. Calling it again changes nothing.
+ */
+import { printDemoCredentialsIfLoaded } from "~db/demo/credentials";
+import { loadDemoNetwork, printDemoSummary } from "~db/demo/load";
+import { forgetDataRange } from "~/features/flows/data-range.server";
+import { FLOWS_OPERATIONS } from "~/features/flows/openapi.server";
+import { PUBLIC_LOOKING_GLASS_PATH } from "~/features/lookingglass/url-state";
+import { startNetcommandRunner, stopNetcommandRunner } from "~/features/netcommand/runner.server";
+import { PUBLIC_QUERY_CACHE_TTL_MS } from "~/features/routing/lookingglass-cache.server";
+import { ROUTING_OPERATIONS } from "~/features/routing/openapi.server";
+import { TAGS_OPERATIONS } from "~/features/tags/openapi.server";
+import { describeOperations } from "~/server/api/openapi.server";
+import { onStoresClosing, provideDemoNetwork, runInBackground } from "~/server/lifecycle.server";
+import { sharePublicPage } from "~/server/public-page-cache.server";
+
+export function wireApp(): void {
+  // Ping and traceroute jobs run in every app process; replicas share the work through PostgreSQL.
+  runInBackground("netcommand runner", { start: startNetcommandRunner, stop: stopNetcommandRunner });
+  onStoresClosing("flows data range", forgetDataRange);
+  describeOperations([...FLOWS_OPERATIONS, ...TAGS_OPERATIONS, ...ROUTING_OPERATIONS]);
+  // An anonymous public Looking Glass page shows everybody the same answer for as long as that answer is cached.
+  sharePublicPage(PUBLIC_LOOKING_GLASS_PATH, PUBLIC_QUERY_CACHE_TTL_MS);
+  provideDemoNetwork({
+    load: async (services) => printDemoSummary(await loadDemoNetwork(services, { days: services.config.DEMO_DAYS })),
+    printCredentials: (services) => printDemoCredentialsIfLoaded(services.pg.db),
+  });
+}
