@@ -63,18 +63,16 @@ let cookie = "";
 beforeAll(async () => {
   stores = await openTestStores();
   useServicesForTests(stores);
-  await stores.pg.db
-    .insert(vantagePoints)
-    .values({
-      key: "fra1",
-      city: "Frankfurt",
-      country: "Germany",
-      router: "fra-er1",
-      legacyDescription: "FRA-ER1 Frankfurt",
-      description: "Frankfurt, Germany",
-      ip: "192.0.2.1",
-      isPublic: true,
-    });
+  await stores.pg.db.insert(vantagePoints).values({
+    key: "fra1",
+    city: "Frankfurt",
+    country: "Germany",
+    router: "fra-er1",
+    legacyDescription: "FRA-ER1 Frankfurt",
+    description: "Frankfurt, Germany",
+    ip: "192.0.2.1",
+    isPublic: true,
+  });
   cookie = await controlPlaneUser(stores, "cp-screen@cp.test");
 }, 120_000);
 

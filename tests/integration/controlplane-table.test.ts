@@ -106,18 +106,16 @@ beforeAll(async () => {
   stores = await openTestStores();
   useServicesForTests(stores);
   for (const [key, vp] of Object.entries(VANTAGE_POINTS)) {
-    await stores.pg.db
-      .insert(vantagePoints)
-      .values({
-        key,
-        city: vp.city,
-        country: vp.country,
-        router: vp.router,
-        legacyDescription: key,
-        description: `${vp.city}, ${vp.country}`,
-        ip: vp.ip,
-        isPublic: true,
-      });
+    await stores.pg.db.insert(vantagePoints).values({
+      key,
+      city: vp.city,
+      country: vp.country,
+      router: vp.router,
+      legacyDescription: key,
+      description: `${vp.city}, ${vp.country}`,
+      ip: vp.ip,
+      isPublic: true,
+    });
   }
   await stores.ch.client.insert({ table: "rib_entries", values: ROWS, format: "JSONEachRow" });
   cookie = await controlPlaneUser(stores, "cp-table@cp.test");

@@ -71,16 +71,14 @@ export async function notify(
   notification: { title: string; message?: string; doPopUp?: boolean },
 ): Promise<void> {
   if (!userIds.length) return;
-  await db
-    .insert(notifications)
-    .values(
-      userIds.map((userId) => ({
-        userId,
-        title: notification.title,
-        message: notification.message ?? "",
-        doPopUp: notification.doPopUp ?? false,
-      })),
-    );
+  await db.insert(notifications).values(
+    userIds.map((userId) => ({
+      userId,
+      title: notification.title,
+      message: notification.message ?? "",
+      doPopUp: notification.doPopUp ?? false,
+    })),
+  );
 }
 
 export async function unreadCount(db: Db, userId: number): Promise<number> {
