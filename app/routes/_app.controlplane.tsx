@@ -9,7 +9,7 @@ import { screenSearch, tableEntries } from "~/features/controlplane/links";
 import { CONTROL_PLANE_QUERY_LABELS, CONTROL_PLANE_QUERY_TYPES, toLocalInput } from "~/features/controlplane/params";
 import { loadControlPlane } from "~/features/controlplane/screen.server";
 import { isFiltered, nextSort } from "~/features/controlplane/table-state";
-import { DATE_RANGE_PRESETS, PRESET_LABELS, TIME_PRESETS } from "~/features/flows/time";
+import { DATE_RANGE_PRESETS, PRESET_LABELS, TIME_PRESETS } from "~/lib/time-range";
 import { useHydrated } from "~/features/flows/ui/use-hydrated";
 import { formatDateLong } from "~/lib/date-format";
 import { resultsLimited } from "~/lib/messages";

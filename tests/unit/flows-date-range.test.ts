@@ -7,7 +7,7 @@ import {
   toLocalInput,
   unappliedParams,
 } from "~/features/flows/params";
-import { DATE_RANGE_PRESETS, PRESET_LABELS, rangeProblem, TIME_PRESETS } from "~/features/flows/time";
+import { DATE_RANGE_PRESETS, PRESET_LABELS, rangeProblem, TIME_PRESETS } from "~/lib/time-range";
 
 const ts = (iso: string) => Date.parse(iso) / 1000;
 const NOW = ts("2026-03-15T10:07:00Z");

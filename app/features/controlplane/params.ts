@@ -2,7 +2,7 @@
  * The Control Plane screen's URL state and its date rules (spec §4 "Control plane dates"). Isomorphic.
  *
  * Parameters: queryType (AsPathQuery | IpPrefixQuery; legacy AS_PATH_QUERY / IP_PREFIX_QUERY),
- * queryTerm, dateRange (a preset of the Flow Explorer, flows/time.ts, or any LAST_<n>_MINUTES /
+ * queryTerm, dateRange (a preset of ~/lib/time-range, or any LAST_<n>_MINUTES /
  * _HOURS / _DAYS) or start and end, and page. start and end are ISO dates (2026-11-01, the whole
  * day in the user's timezone), ISO times (2026-11-01T14:00, as the form's datetime-local fields
  * submit them, in the user's timezone; with Z or an offset, absolute) or unix seconds.
@@ -20,7 +20,7 @@
 import dayjs from "dayjs";
 import timezone from "dayjs/plugin/timezone";
 import utc from "dayjs/plugin/utc";
-import { isPreset, presetRange, type TimeRange } from "~/features/flows/time";
+import { isPreset, presetRange, type TimeRange } from "~/lib/time-range";
 
 dayjs.extend(utc);
 dayjs.extend(timezone);

@@ -30,14 +30,14 @@ import {
 import { getDimension, INTERFACE_SEPARATOR, isDimensionId, MAX_API_VERSION } from "./dimensions";
 import { parseAsValue, type IpVersion } from "./filters";
 import { customRangeError, parseExplorerParams, requestedRange, unappliedParams } from "./params";
-import { PRESET_LABELS } from "./time";
+import { PRESET_LABELS } from "~/lib/time-range";
 import { filterLabel } from "./value-labels";
 import { runSankeyQuery } from "./query.server";
 import { bodyIpVersion, filtersSchema, ipVersionSchema, normalizeFilters } from "./request-schema";
 import { nameAll, nameKeys, requireDimension, resolveFilters, resolveRange, type FlowsContext, type ResolvedRange } from "./service.server";
 import type { RequestFilter } from "./service.types";
 import type { BuiltQuery } from "./sql";
-import { alignRange, defaultWindow, tableForWindow, type FlowsTable } from "./time";
+import { alignRange, defaultWindow, tableForWindow, type FlowsTable } from "./aggregation-window";
 
 type Stores = Pick<Services, "pg" | "ch">;
 
@@ -365,15 +365,13 @@ export async function runLinkTopology(stores: Stores, user: UserContext, version
   const used = new Set(result.links.flatMap((l) => [l.from.router, ...(l.to ? [l.to.router] : [])]));
   const nodes = [
     { id: "origin", type: result.origin.kind, name: result.origin.name, city: null as string | null, country: null as string | null },
-    ...[...used]
-      .sort()
-      .map((name) => ({
-        id: `router:${name}`,
-        type: "ROUTER" as const,
-        name,
-        city: routerInfo.get(name)?.city ?? null,
-        country: routerInfo.get(name)?.country ?? null,
-      })),
+    ...[...used].sort().map((name) => ({
+      id: `router:${name}`,
+      type: "ROUTER" as const,
+      name,
+      city: routerInfo.get(name)?.city ?? null,
+      country: routerInfo.get(name)?.country ?? null,
+    })),
     {
       id: "destination",
       type: result.destination.kind,

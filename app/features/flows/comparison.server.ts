@@ -15,7 +15,8 @@ import type { IpVersion } from "./filters";
 import { dataRange, type DataRange } from "./data-range.server";
 import { flowTable, flowTimeseries, requireDimension, resolveFilters } from "./service.server";
 import type { RequestFilter } from "./service.types";
-import { alignRange, tableForWindow, type AggregationWindow, type TimeRange } from "./time";
+import type { TimeRange } from "~/lib/time-range";
+import { alignRange, tableForWindow, type AggregationWindow } from "./aggregation-window";
 
 type Stores = Pick<Services, "pg" | "ch">;
 

@@ -15,7 +15,7 @@ import { parseFilterValue, type IpVersion } from "./filters";
 import { countedTraffic, COUNTED_TRAFFIC_LABELS } from "./counted-traffic";
 import { filterParamsToRequest, notApplied, parseExplorerParams, requestedRange, unappliedParams, type ExplorerParams } from "./params";
 import { rangeNotice } from "./range-notice";
-import { PRESET_LABELS } from "./time";
+import { PRESET_LABELS } from "~/lib/time-range";
 import { filterLabel } from "./value-labels";
 import { runFlowsQuery, runSankeyQuery } from "./query.server";
 import { dataRange } from "./data-range.server";

@@ -17,7 +17,15 @@ import { z } from "zod";
 import { safeTimezone } from "~/lib/date-format";
 import { isDimensionId, type DimensionId } from "./dimensions";
 import { MESSAGES } from "~/lib/messages";
-import { DATE_RANGE_PRESETS, presetRange, PRESET_LABELS, TIME_PRESETS, type DateRangePreset, type Preset, type TimeRange } from "./time";
+import {
+  DATE_RANGE_PRESETS,
+  presetRange,
+  PRESET_LABELS,
+  TIME_PRESETS,
+  type DateRangePreset,
+  type Preset,
+  type TimeRange,
+} from "~/lib/time-range";
 
 export const DEFAULT_DIMENSION: DimensionId = "AS_SRC_INGRESS";
 export const DEFAULT_DATE_RANGE: DateRangePreset = "LAST_2_DAYS";

@@ -3,7 +3,7 @@ import { notifications } from "@mantine/notifications";
 import { useEffect, useState } from "react";
 import { MESSAGES, rangeEndOutOfRange, rangeStartOutOfRange } from "~/lib/messages";
 import { CUSTOM_RANGE, parseInstant, toLocalInput } from "../params";
-import { DATE_RANGE_PRESETS, PRESET_LABELS, rangeProblem, TIME_PRESETS, type TimeRange } from "../time";
+import { DATE_RANGE_PRESETS, PRESET_LABELS, rangeProblem, TIME_PRESETS, type TimeRange } from "~/lib/time-range";
 import { dataBounds, type DataBounds } from "./flows-client";
 import { fmtUnixLongBare } from "./format";
 
