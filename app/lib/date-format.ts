@@ -22,6 +22,7 @@ export const DATE_FORMATS = {
   /** yyyy-MM-dd, for URLs and machine-readable cells */
   iso: "YYYY-MM-DD",
 } as const;
+export type DateFormat = (typeof DATE_FORMATS)[keyof typeof DATE_FORMATS];
 
 export const DEFAULT_TIMEZONE = "UTC";
 
@@ -157,4 +158,18 @@ export function formatDateCompact(instant: Instant, tz?: string | null): string 
 /** 2026-11-25 */
 export function formatDateIso(instant: Instant, tz?: string | null): string {
   return formatInZone(instant, tz, DATE_FORMATS.iso);
+}
+
+/** Unix seconds in one of DATE_FORMATS' patterns; by default the long one without the zone, for tables whose header names it. */
+export function formatUnix(seconds: number, tz: string | null | undefined, pattern: DateFormat = DATE_FORMATS.long): string {
+  return formatInZone(fromUnixSeconds(seconds), tz, pattern);
+}
+
+/**
+ * A range of unix seconds in the long format, the timezone said once: "25.11.2026 14:05 – 27.11.2026 14:05
+ * Europe/Berlin"; the end's date is left out when it is the start's ("25.11.2026 10:00 – 14:05 UTC").
+ */
+export function formatUnixRange(start: number, end: number, tz: string | null | undefined): string {
+  const sameDay = formatUnix(start, tz, DATE_FORMATS.short) === formatUnix(end, tz, DATE_FORMATS.short);
+  return `${formatUnix(start, tz)} – ${sameDay ? formatTime(fromUnixSeconds(end), tz) : formatUnix(end, tz)} ${safeTimezone(tz)}`;
 }

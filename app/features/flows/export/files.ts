@@ -9,12 +9,7 @@
  * compact date format) in the user's timezone, e.g.
  * `flowlens_flow-explorer_AS_SRC_INGRESS_20261120-20261122.xlsx`.
  */
-import dayjs from "dayjs";
-import timezone from "dayjs/plugin/timezone";
-import utc from "dayjs/plugin/utc";
-
-dayjs.extend(utc);
-dayjs.extend(timezone);
+import { DATE_FORMATS, formatUnix } from "~/lib/date-format";
 
 export const EXPORT_FORMATS = ["csv", "xls", "xlsx", "png", "svg"] as const;
 export type ExportFormat = (typeof EXPORT_FORMATS)[number];
@@ -51,7 +46,7 @@ const safe = (part: string) => part.replace(/[^A-Za-z0-9_-]+/g, "-");
 
 /** The day of the first and of the last second of the half-open range, yyyyMMdd in the user's timezone. */
 function days(range: { start: number; end: number }, tz: string): string {
-  const day = (t: number) => dayjs.unix(t).tz(tz).format("YYYYMMDD");
+  const day = (t: number) => formatUnix(t, tz, DATE_FORMATS.compact);
   return `${day(range.start)}-${day(Math.max(range.start, range.end - 1))}`;
 }
 

@@ -16,7 +16,7 @@ import type { Services } from "~/server/services.server";
 import { sheetToCsv } from "../csv";
 import type { Direction } from "../dimensions";
 import { loadExplorer, type ExplorerData } from "../explorer.server";
-import { fmtRange } from "../ui/format";
+import { formatUnixRange } from "~/lib/date-format";
 import { parseExplorerParams } from "../params";
 import { detailedRows } from "../table-views";
 import { chartPng, chartSvg, type ChartCaption, type ChartInput } from "./chart-image.server";
@@ -36,7 +36,7 @@ const screenOf = (scope: Direction | undefined) =>
 function chartCaption(title: string, data: ExplorerData, range: { start: number; end: number }): ChartCaption {
   const second = data.params.view === "sankey" ? data.dimensions.find((d) => d.value === data.params.dimension2) : undefined;
   const lines = [
-    `${fmtRange(range.start, range.end, data.timezone)}${data.traffic ? ` · ${data.traffic.label}` : ""}${data.params.ipVersion !== "all" ? ` · IPv${data.params.ipVersion} only` : ""}`,
+    `${formatUnixRange(range.start, range.end, data.timezone)}${data.traffic ? ` · ${data.traffic.label}` : ""}${data.params.ipVersion !== "all" ? ` · IPv${data.params.ipVersion} only` : ""}`,
   ];
   if (data.filterLabels.length) lines.push(`Filters: ${data.filterLabels.join("; ")}`);
   return { title: `${title}: ${[data.dimension?.label, second?.label].filter(Boolean).join(" → ")}`, lines };

@@ -13,7 +13,7 @@
 import { getDimension, type DimensionId } from "../dimensions";
 import type { Comparison } from "../comparison";
 import type { DetailedRow } from "../table-views";
-import { fmtUnixLongBare } from "../ui/format";
+import { formatUnix } from "~/lib/date-format";
 import { valueLabel } from "../value-labels";
 
 /**
@@ -79,7 +79,7 @@ export function detailedSheet(title: string, dimension: DimensionId, rows: reado
       { header: "Name", kind: "text" },
       { header: "Bits per second", kind: "number" },
     ],
-    rows: rows.map((r) => [fmtUnixLongBare(r.time, tz), r.time, value.cell(r.key), r.name, wholeBits(r.bps)]),
+    rows: rows.map((r) => [formatUnix(r.time, tz), r.time, value.cell(r.key), r.name, wholeBits(r.bps)]),
   };
 }
 
