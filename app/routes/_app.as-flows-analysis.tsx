@@ -4,7 +4,7 @@ import { Form, useLoaderData, useLocation, useNavigation, useRouteError } from "
 import { loadAsFlowsAnalysis, type AsFlowsAnalysisData } from "~/features/flows/analysis.server";
 import { CUSTOM_RANGE, DEFAULT_DATE_RANGE } from "~/features/flows/params";
 import { DateRangeField } from "~/features/flows/ui/DateRangeField";
-import { useHydrated } from "~/features/flows/ui/use-hydrated";
+import { useHydrated } from "~/components/use-hydrated";
 import { SankeyChart } from "~/features/flows/ui/charts";
 import { formatUnixRange } from "~/lib/date-format";
 import { ValueName } from "~/features/flows/ui/ValueName";

@@ -10,7 +10,7 @@ import { CONTROL_PLANE_QUERY_LABELS, CONTROL_PLANE_QUERY_TYPES, toLocalInput } f
 import { loadControlPlane } from "~/features/controlplane/screen.server";
 import { isFiltered, nextSort } from "~/features/controlplane/table-state";
 import { DATE_RANGE_PRESETS, PRESET_LABELS, TIME_PRESETS } from "~/lib/time-range";
-import { useHydrated } from "~/features/flows/ui/use-hydrated";
+import { useHydrated } from "~/components/use-hydrated";
 import { formatDateLong } from "~/lib/date-format";
 import { resultsLimited } from "~/lib/messages";
 import { findToolRoute } from "~/lib/routes";

@@ -5,7 +5,7 @@
  */
 import { Button, Checkbox, Group, NativeSelect, Popover, SimpleGrid, Stack, Text, TextInput, Tooltip } from "@mantine/core";
 import { useState, type FormEvent } from "react";
-import { useHydrated } from "~/features/flows/ui/use-hydrated";
+import { useHydrated } from "~/components/use-hydrated";
 import { ALL_VANTAGE_POINTS, keepForQueryType, PARAM, type LookingGlassUrlState, type QueryType, type VantagePointRef } from "./url-state";
 import { QUERY_TYPE_HELP, QUERY_TYPE_LABELS, QUERY_TYPE_PLACEHOLDERS, validateTerm } from "./validation";
 

@@ -5,7 +5,7 @@
  */
 import { Alert, Badge, Button, Group, Progress as ProgressBar, Stack, Text } from "@mantine/core";
 import { lazy, Suspense, useMemo } from "react";
-import { useHydrated } from "~/features/flows/ui/use-hydrated";
+import { useHydrated } from "~/components/use-hydrated";
 import { MESSAGES, resultsLimited } from "~/lib/messages";
 import { flattenRunRows } from "./run-rows";
 import { LookingGlassForm } from "./LookingGlassForm";

@@ -15,7 +15,7 @@ import { formatPercentDifference, type Comparison } from "../comparison";
 import { detailedRows, pivotTable, type DetailedRow, type PivotRow, type TimeseriesData } from "../table-views";
 import { canApplyColumns, ColumnPicker } from "./ColumnPicker";
 import { formatUnix } from "~/lib/date-format";
-import { matchesNumericFilter, NUMERIC_FILTER_HINT, parseNumericFilter } from "./numeric-filter";
+import { matchesNumericFilter, NUMERIC_FILTER_HINT, parseNumericFilter } from "~/lib/numeric-filter";
 import { ValueName } from "./ValueName";
 import type { DimensionId } from "../dimensions";
 

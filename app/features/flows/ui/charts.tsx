@@ -8,7 +8,7 @@ import { formatUnix } from "~/lib/date-format";
 import { SankeyLinkTooltip, SankeyNodeTooltip, SankeyStages, SankeyTable, sankeyLabel, SANKEY_LABEL_COLOR } from "./sankey-extras";
 import { timeTicks } from "~/lib/time-ticks";
 import { previousPeriodLayer, sliceTooltip, type PreviousTotals } from "./timeseries-extras";
-import { useHydrated } from "./use-hydrated";
+import { useHydrated } from "~/components/use-hydrated";
 
 /** Above this many buckets the areas are drawn with straight segments: a third of the SVG of smooth curves, no visible difference at this width. */
 const SMOOTH_CURVE_MAX_BUCKETS = 200;
