@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { sheetToCsv } from "~/features/flows/csv";
+import { sheetToCsv } from "~/lib/sheet-csv";
 import {
   cellText,
   columnHeader,
@@ -9,7 +9,7 @@ import {
   rnaLink,
   type LookingGlassRow,
 } from "~/features/lookingglass/columns";
-import { tableSvg } from "~/features/lookingglass/export.server";
+import { tableSvg } from "~/features/shared/export/table-svg.server";
 import { brandedFooterLinks } from "~/features/lookingglass/PublicLayout";
 import { validateTerm } from "~/features/lookingglass/validation";
 import { resultsLimited, MESSAGES } from "~/lib/messages";

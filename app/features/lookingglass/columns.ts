@@ -3,7 +3,7 @@
  * of a response flattened for display and export, and the link the 'Show in RNA' action opens.
  * Pure and isomorphic: the screens, the export endpoint and the tests share it.
  */
-import type { Sheet, SheetColumn } from "~/features/flows/export/sheet";
+import type { Sheet, SheetColumn } from "~/lib/sheet";
 import { formatDateLongBare } from "~/lib/date-format";
 
 /** A row as api/lookingglass/ returns it (the private-only fields absent for the public variant). */

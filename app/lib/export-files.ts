@@ -1,10 +1,11 @@
 /**
- * Export formats and file names of the Flow Explorer (spec §9: "Export files are named with a
- * prefix plus name; formats csv, xls, xlsx, png, svg"). Pure and isomorphic: the screen's links and
- * the export endpoint agree on both.
+ * Export formats, content types and file names of the tools (spec §9: "Export files are named with
+ * a prefix plus name; formats csv, xls, xlsx, png, svg"). Pure and isomorphic: a screen's links and
+ * its export endpoint agree on both.
  *
  * File name = prefix + name + "." + format. The prefix is "flowlens_" and the screen's path segment
- * ("flowlens_flow-explorer_", "flowlens_as-flows-egress_"); the name is
+ * ("flowlens_flow-explorer_", "flowlens_as-flows-egress_", "flowlens_lookingglass_"); for the flow
+ * screens (exportFilename) the name is
  * `<dimension>[_detailed | _<chart>]_<first day>-<last day>` with the days as yyyyMMdd (the spec's
  * compact date format) in the user's timezone, e.g.
  * `flowlens_flow-explorer_AS_SRC_INGRESS_20261120-20261122.xlsx`.
