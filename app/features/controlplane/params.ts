@@ -20,18 +20,11 @@
 import dayjs from "dayjs";
 import timezone from "dayjs/plugin/timezone";
 import utc from "dayjs/plugin/utc";
+import { isRibQueryType, toQueryType, type RibQueryType } from "~/lib/routing-query-types";
 import { isPreset, presetRange, type TimeRange } from "~/lib/time-range";
 
 dayjs.extend(utc);
 dayjs.extend(timezone);
-
-export const CONTROL_PLANE_QUERY_TYPES = ["AsPathQuery", "IpPrefixQuery"] as const;
-export type ControlPlaneQueryType = (typeof CONTROL_PLANE_QUERY_TYPES)[number];
-export const CONTROL_PLANE_QUERY_LABELS: Record<ControlPlaneQueryType, string> = {
-  AsPathQuery: "AS Path",
-  IpPrefixQuery: "IP / IP Prefix",
-};
-const LEGACY: Record<string, ControlPlaneQueryType> = { AS_PATH_QUERY: "AsPathQuery", IP_PREFIX_QUERY: "IpPrefixQuery" };
 
 /** Default and reset range (spec §9): 60 minutes. */
 export const CONTROL_PLANE_RANGE_SECONDS = 60 * 60;
@@ -50,7 +43,7 @@ const ROLLING = /^LAST_(\d{1,4})_(MINUTES|HOURS|DAYS)$/;
 export type UnappliedValue = { parameter: "queryType" | "dateRange" | "start" | "end"; value: string };
 
 export type ControlPlaneParams = {
-  queryType: ControlPlaneQueryType;
+  queryType: RibQueryType;
   queryTerm: string;
   /** A preset the screen knows (see isControlPlanePreset), null when absent or unknown. */
   dateRange: string | null;
@@ -75,14 +68,11 @@ export function controlPlanePresetRange(value: string, now: number, tz: string):
   return { start: now - Number(n) * ROLLING_UNITS[unit as keyof typeof ROLLING_UNITS], end: now };
 }
 
-function parseQueryTypeValue(value: string | null): ControlPlaneQueryType | null {
+/** The Control Plane offers the query types the routing tables answer (current or legacy id); null for any other. */
+function parseQueryTypeValue(value: string | null): RibQueryType | null {
   if (!value) return "AsPathQuery";
-  if ((CONTROL_PLANE_QUERY_TYPES as readonly string[]).includes(value)) return value as ControlPlaneQueryType;
-  return LEGACY[value] ?? null;
-}
-
-export function parseQueryType(value: string | null): ControlPlaneQueryType {
-  return parseQueryTypeValue(value) ?? "AsPathQuery";
+  const type = toQueryType(value);
+  return type && isRibQueryType(type) ? type : null;
 }
 
 export function parseControlPlaneParams(search: URLSearchParams): ControlPlaneParams {

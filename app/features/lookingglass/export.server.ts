@@ -11,13 +11,14 @@ import { CONTENT_TYPES, exportFilePrefix } from "~/lib/export-files";
 import { sheetToCsv } from "~/lib/sheet-csv";
 import { formatDateCompact } from "~/lib/date-format";
 import { MESSAGES } from "~/lib/messages";
+import { isNetcommandType } from "~/lib/routing-query-types";
 import type { UserContext } from "~/server/auth/user-context.server";
 import type { Services } from "~/server/services.server";
 import { getUserSettings } from "~/server/settings/user-settings.server";
 import { resultsSheet } from "./columns";
 import { loadLookingGlassPage } from "./page.server";
 import { flattenRunRows } from "./run-rows";
-import { isNetcommandType, parseQueryType } from "./url-state";
+import { parseQueryType } from "./url-state";
 
 export const LOOKING_GLASS_EXPORT_FORMATS = { public: ["csv", "xls", "xlsx"], private: ["csv", "xls", "xlsx", "png"] } as const;
 export type LookingGlassExportFormat = "csv" | "xls" | "xlsx" | "png";

@@ -26,15 +26,8 @@ import { log } from "~/server/log.server";
 import type { Services } from "~/server/services.server";
 import type { LookingGlassRow } from "./columns";
 import type { NetcommandBlockData } from "./NetcommandResults";
-import {
-  availableQueryTypes,
-  isNetcommandType,
-  JOBS_PARAM,
-  isSubmitted,
-  parseLookingGlassUrl,
-  selectVantagePoints,
-  type LookingGlassUrlState,
-} from "./url-state";
+import { availableQueryTypes, isNetcommandType } from "~/lib/routing-query-types";
+import { JOBS_PARAM, isSubmitted, parseLookingGlassUrl, selectVantagePoints, type LookingGlassUrlState } from "./url-state";
 import { validateTerm } from "./validation";
 
 export const SELECT_VANTAGE_POINT = "Select at least one vantage point.";

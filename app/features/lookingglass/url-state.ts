@@ -11,9 +11,7 @@
  * parameter once per ticked box, which is parsed the same way. Names that do not exist among the
  * available vantage points are dropped.
  */
-import { LEGACY_QUERY_TYPES, QUERY_TYPES, toQueryType, type QueryType } from "~/features/routing/rib-sql";
-
-export { LEGACY_QUERY_TYPES, QUERY_TYPES, type QueryType };
+import { toQueryType, type QueryType } from "~/lib/routing-query-types";
 
 /** Where the analytics deployment serves the public Looking Glass (while the site setting is on). */
 export const PUBLIC_LOOKING_GLASS_PATH = "/public/lookingglass";
@@ -30,15 +28,6 @@ export type LookingGlassUrlState = {
   queryType: QueryType;
   queryTerm: string;
 };
-
-/** Ping and traceroute are network commands; the flag canInvokeNetcommandApi offers them. */
-export const NETCOMMAND_TYPES: readonly QueryType[] = ["PingQuery", "TracerouteQuery"];
-export const isNetcommandType = (type: QueryType) => NETCOMMAND_TYPES.includes(type);
-
-/** The query types a visitor may choose (spec §3, §6). */
-export function availableQueryTypes(canInvokeNetcommandApi: boolean): QueryType[] {
-  return QUERY_TYPES.filter((type) => canInvokeNetcommandApi || !isNetcommandType(type));
-}
 
 /** The current id of a query type parameter (legacy codes mapped), or null when it names none. */
 export function parseQueryType(value: string | null): QueryType | null {

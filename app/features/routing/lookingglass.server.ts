@@ -12,7 +12,8 @@ import type { RequestContext } from "~/server/auth/guard.server";
 import type { UserContext } from "~/server/auth/user-context.server";
 import type { Services } from "~/server/services.server";
 import { publicQueryCache, queryCacheKey } from "./lookingglass-cache.server";
-import { lookingGlassSql, parseRibQuery, toQueryType, type LookingGlassDbRow, type QueryType } from "./rib-sql";
+import { isNetcommandType, isRibQueryType, toQueryType, type RibQueryType } from "~/lib/routing-query-types";
+import { lookingGlassSql, parseRibQuery, type LookingGlassDbRow } from "./rib-sql";
 import { listVantagePoints, resolveVantagePoints, type LookingGlassVariant, type VantagePointJson } from "./vantage-points.server";
 
 export type { LookingGlassVariant } from "./vantage-points.server";
@@ -32,7 +33,7 @@ export type LookingGlassResult = {
   results_maximum: number | null;
   /** The normalised query term (compressed IPv6, network address of a prefix, canonical AS path pattern). */
   queryTerm: string;
-  queryType: "AsPathQuery" | "IpPrefixQuery";
+  queryType: RibQueryType;
 };
 
 /** Input the Looking Glass refuses: a 400 with the message (and the field it concerns). */
@@ -104,10 +105,10 @@ function toRow(db: LookingGlassDbRow, vantagePoint: VantagePointJson, variant: L
 }
 
 /** The query type of a request (current or legacy id) that the routing tables answer; otherwise an input error. */
-export function ribQueryType(value: string): "AsPathQuery" | "IpPrefixQuery" {
-  const type: QueryType | null = toQueryType(value);
-  if (type === "AsPathQuery" || type === "IpPrefixQuery") return type;
-  if (type === "PingQuery" || type === "TracerouteQuery") {
+export function ribQueryType(value: string): RibQueryType {
+  const type = toQueryType(value);
+  if (type && isRibQueryType(type)) return type;
+  if (type && isNetcommandType(type)) {
     throw new LookingGlassInputError(`${type} is a network command: use api/netcommand/.`, "queryType");
   }
   throw new LookingGlassInputError(`Unknown query type "${value}": use AsPathQuery or IpPrefixQuery.`, "queryType");
