@@ -21,6 +21,8 @@ export const DATE_FORMATS = {
   compact: "YYYYMMDD",
   /** yyyy-MM-dd, for URLs and machine-readable cells */
   iso: "YYYY-MM-DD",
+  /** yyyy-MM-ddTHH:mm, the value of an <input type="datetime-local"> */
+  localInput: "YYYY-MM-DDTHH:mm",
 } as const;
 export type DateFormat = (typeof DATE_FORMATS)[keyof typeof DATE_FORMATS];
 
@@ -172,4 +174,12 @@ export function formatUnix(seconds: number, tz: string | null | undefined, patte
 export function formatUnixRange(start: number, end: number, tz: string | null | undefined): string {
   const sameDay = formatUnix(start, tz, DATE_FORMATS.short) === formatUnix(end, tz, DATE_FORMATS.short);
   return `${formatUnix(start, tz)} – ${sameDay ? formatTime(fromUnixSeconds(end), tz) : formatUnix(end, tz)} ${safeTimezone(tz)}`;
+}
+
+/**
+ * The value of an `<input type="datetime-local">` for unix seconds in `tz` (2026-11-01T10:00), to
+ * the minute: rounded down, or up for the end of a range so the field covers what was queried.
+ */
+export function toLocalInput(seconds: number, tz: string | null | undefined, round: "down" | "up" = "down"): string {
+  return formatUnix(round === "up" ? Math.ceil(seconds / 60) * 60 : seconds, tz, DATE_FORMATS.localInput);
 }

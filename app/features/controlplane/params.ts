@@ -20,6 +20,7 @@
 import dayjs from "dayjs";
 import timezone from "dayjs/plugin/timezone";
 import utc from "dayjs/plugin/utc";
+import { toLocalInput } from "~/lib/date-format";
 import { isRibQueryType, toQueryType, type RibQueryType } from "~/lib/routing-query-types";
 import { isPreset, presetRange, type TimeRange } from "~/lib/time-range";
 
@@ -121,15 +122,6 @@ export function parseUrlTime(value: string, tz: string, as: "start" | "end" = "s
     return Number.isFinite(ms) ? Math.floor(ms / 1000) : null;
   }
   return null;
-}
-
-/**
- * The datetime-local text of a unix time in `tz` (what the form's fields show), to the minute:
- * rounded down for a start, up for an end.
- */
-export function toLocalInput(ts: number, tz: string, round: "down" | "up" = "down"): string {
-  const t = round === "up" ? Math.ceil(ts / MINUTE) * MINUTE : ts;
-  return dayjs.unix(t).tz(tz).format("YYYY-MM-DDTHH:mm");
 }
 
 /** What the resolution changed, for the notices. Times are unix seconds. */

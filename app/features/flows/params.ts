@@ -130,11 +130,6 @@ export function parseInstant(text: string | undefined, tz: string, edge: "start"
   return seconds !== null && seconds >= 0 && seconds <= MAX_UNIX ? seconds : null;
 }
 
-/** The value of `<input type="datetime-local">` for a unix time in the user's timezone: 2026-11-01T10:00. */
-export function toLocalInput(ts: number, tz: string): string {
-  return dayjs.unix(ts).tz(safeTimezone(tz)).format("YYYY-MM-DDTHH:mm");
-}
-
 /** Whether the URL asks for a custom range (dateRange CUSTOM, or absent with a start or an end). */
 function wantsCustom(p: ExplorerParams): boolean {
   return p.dateRange === CUSTOM_RANGE || (p.dateRange === undefined && (p.start !== undefined || p.end !== undefined));

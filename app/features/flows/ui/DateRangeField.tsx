@@ -2,10 +2,10 @@ import { Group, NativeSelect, Text, TextInput } from "@mantine/core";
 import { notifications } from "@mantine/notifications";
 import { useEffect, useState } from "react";
 import { MESSAGES, rangeEndOutOfRange, rangeStartOutOfRange } from "~/lib/messages";
-import { CUSTOM_RANGE, parseInstant, toLocalInput } from "../params";
+import { CUSTOM_RANGE, parseInstant } from "../params";
 import { DATE_RANGE_PRESETS, PRESET_LABELS, rangeProblem, TIME_PRESETS, type TimeRange } from "~/lib/time-range";
 import { dataBounds, type DataBounds } from "./flows-client";
-import { formatUnix } from "~/lib/date-format";
+import { formatUnix, toLocalInput } from "~/lib/date-format";
 
 const RANGE_OPTIONS = [
   { group: "Time", items: TIME_PRESETS.map((p) => ({ value: p, label: PRESET_LABELS[p] })) },
