@@ -1,14 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { sheetToCsv } from "~/lib/sheet-csv";
-import {
-  cellText,
-  columnHeader,
-  dataColumns,
-  flattenResults,
-  resultsSheet,
-  rnaLink,
-  type LookingGlassRow,
-} from "~/features/lookingglass/columns";
+import type { LookingGlassRow } from "~/features/routing/route-columns";
+import { cellText, columnHeader, dataColumns, flattenResults, resultsSheet, rnaLink } from "~/features/lookingglass/columns";
 import { tableSvg } from "~/features/shared/export/table-svg.server";
 import { brandedFooterLinks } from "~/features/lookingglass/PublicLayout";
 import { validateTerm } from "~/features/lookingglass/validation";

@@ -13,7 +13,8 @@ import { QUERY_TYPE_LABELS } from "~/lib/routing-query-types";
 import { log } from "~/server/log.server";
 import type { Services } from "~/server/services.server";
 import { getUserSettings } from "~/server/settings/user-settings.server";
-import { parseColumns, type ControlPlaneColumn } from "./columns";
+import type { ControlPlaneColumn } from "~/features/routing/route-columns";
+import { parseColumns } from "./columns";
 import { parseTableState, type ControlPlaneTableState } from "./table-state";
 import {
   CONTROL_PLANE_PAGE_SIZE,

@@ -10,7 +10,8 @@
  */
 import { parseNumericFilter, type NumericFilter } from "~/lib/numeric-filter";
 import { invalidInput } from "~/lib/messages";
-import { COLUMN_LABELS, CONTROL_PLANE_COLUMNS, type ControlPlaneColumn } from "./columns";
+import { CONTROL_PLANE_COLUMNS, type ControlPlaneColumn } from "~/features/routing/route-columns";
+import { COLUMN_LABELS } from "./columns";
 
 export const SORT_PARAM = "sort";
 export const ORDER_PARAM = "order";

@@ -24,7 +24,7 @@ import { clientAddress } from "~/server/auth/session.server";
 import type { UserContext } from "~/server/auth/user-context.server";
 import { log } from "~/server/log.server";
 import type { Services } from "~/server/services.server";
-import type { LookingGlassRow } from "./columns";
+import type { LookingGlassRow } from "~/features/routing/route-columns";
 import type { NetcommandBlockData } from "./NetcommandResults";
 import { availableQueryTypes, isNetcommandType } from "~/lib/routing-query-types";
 import { JOBS_PARAM, isSubmitted, parseLookingGlassUrl, selectVantagePoints, type LookingGlassUrlState } from "./url-state";

@@ -10,7 +10,7 @@ import { ApiClientError, createApiClient } from "~/lib/api-client";
 import { MESSAGES } from "~/lib/messages";
 import { runNetcommand } from "~/lib/netcommand-client";
 import { isNetcommandType, type NetcommandQueryType } from "~/lib/routing-query-types";
-import type { LookingGlassRow } from "./columns";
+import type { LookingGlassRow } from "~/features/routing/route-columns";
 import { IDLE_PROGRESS, PROGRESS_TICK_MS, startProgress, stopProgress, tickProgress, type Progress } from "./progress";
 import { eventsOfResponse, runReducer, type RunEvent, type RunState } from "./status";
 import { serializeLookingGlassUrl, type LookingGlassUrlState, type VantagePointRef } from "./url-state";

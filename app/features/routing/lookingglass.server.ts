@@ -4,7 +4,7 @@
  * spec's columns. The public variant sees only public vantage points and never the private-only
  * columns.
  */
-import type { LookingGlassRow } from "~/features/lookingglass/columns";
+import type { LookingGlassRow } from "./route-columns";
 import { eq } from "drizzle-orm";
 import { siteSettings } from "~db/postgres/schema";
 import { accessProblem, ApiProblem } from "~/server/api/contract.server";
@@ -21,9 +21,6 @@ export type { LookingGlassVariant } from "./vantage-points.server";
 /** Rows shown per request at most; the rows found beyond are counted for the results banner. */
 export const LOOKING_GLASS_RESULTS_LIMIT = 1000;
 export const VANTAGE_POINT_WITH_NO_DATA = "VantagePointWithNoData";
-
-/** One Looking Glass row in the spec's columns (§3), shared with the screens. */
-export type { LookingGlassRow };
 
 export type LookingGlassResult = {
   /** Keyed by vantage point key: its rows, or "VantagePointWithNoData" when nothing matched there. */

@@ -12,7 +12,7 @@
 import { asPathRegex, parseAsPathPattern, formatAsPathPattern } from "~/lib/as-path-pattern";
 import { MESSAGES } from "~/lib/messages";
 import type { RibQueryType } from "~/lib/routing-query-types";
-import { PATH_ATTRIBUTES, type ControlPlaneColumn } from "~/features/controlplane/columns";
+import { PATH_ATTRIBUTES, type ControlPlaneColumn } from "./route-columns";
 import { ADDRESS_BITS, formatNetwork, lastAddress, networkAddress, parseNetwork, toIpv6Column, type IpVersion } from "~/lib/ip";
 
 /**
