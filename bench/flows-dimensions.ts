@@ -14,7 +14,7 @@ import { parseFilterValue, type FlowFilter } from "~/features/flows/filters";
 import { runFlowsQuery } from "~/features/flows/query.server";
 import { operatorAsn } from "~/features/flows/service.server";
 import { scanTotal } from "~/features/flows/sql";
-import { alignRange, defaultWindow, tableForWindow } from "~/features/flows/time";
+import { alignRange, defaultWindow, tableForWindow } from "~/features/flows/aggregation-window";
 import { loadUserContext } from "~/server/auth/user-context.server";
 import type { Services } from "~/server/services.server";
 

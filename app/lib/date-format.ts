@@ -21,7 +21,10 @@ export const DATE_FORMATS = {
   compact: "YYYYMMDD",
   /** yyyy-MM-dd, for URLs and machine-readable cells */
   iso: "YYYY-MM-DD",
+  /** yyyy-MM-ddTHH:mm, the value of an <input type="datetime-local"> */
+  localInput: "YYYY-MM-DDTHH:mm",
 } as const;
+export type DateFormat = (typeof DATE_FORMATS)[keyof typeof DATE_FORMATS];
 
 export const DEFAULT_TIMEZONE = "UTC";
 
@@ -157,4 +160,26 @@ export function formatDateCompact(instant: Instant, tz?: string | null): string 
 /** 2026-11-25 */
 export function formatDateIso(instant: Instant, tz?: string | null): string {
   return formatInZone(instant, tz, DATE_FORMATS.iso);
+}
+
+/** Unix seconds in one of DATE_FORMATS' patterns; by default the long one without the zone, for tables whose header names it. */
+export function formatUnix(seconds: number, tz: string | null | undefined, pattern: DateFormat = DATE_FORMATS.long): string {
+  return formatInZone(fromUnixSeconds(seconds), tz, pattern);
+}
+
+/**
+ * A range of unix seconds in the long format, the timezone said once: "25.11.2026 14:05 – 27.11.2026 14:05
+ * Europe/Berlin"; the end's date is left out when it is the start's ("25.11.2026 10:00 – 14:05 UTC").
+ */
+export function formatUnixRange(start: number, end: number, tz: string | null | undefined): string {
+  const sameDay = formatUnix(start, tz, DATE_FORMATS.short) === formatUnix(end, tz, DATE_FORMATS.short);
+  return `${formatUnix(start, tz)} – ${sameDay ? formatTime(fromUnixSeconds(end), tz) : formatUnix(end, tz)} ${safeTimezone(tz)}`;
+}
+
+/**
+ * The value of an `<input type="datetime-local">` for unix seconds in `tz` (2026-11-01T10:00), to
+ * the minute: rounded down, or up for the end of a range so the field covers what was queried.
+ */
+export function toLocalInput(seconds: number, tz: string | null | undefined, round: "down" | "up" = "down"): string {
+  return formatUnix(round === "up" ? Math.ceil(seconds / 60) * 60 : seconds, tz, DATE_FORMATS.localInput);
 }

@@ -12,6 +12,7 @@
  */
 import type { RequestOptions } from "./api-client";
 import { HTTP_TIMEOUT_MS } from "./constants";
+import type { NetcommandQueryType } from "./routing-query-types";
 
 export const NETCOMMAND_POLL_INTERVAL_MS = 1_000;
 /** The FAILURE result recorded when polling fails (looking glass §4). */
@@ -19,7 +20,7 @@ export const NETCOMMAND_REQUEST_FAILED = "Request failed";
 
 export type NetcommandJobState = "PENDING" | "STARTED" | "RETRY" | "FAILURE" | "SUCCESS";
 export type NetcommandJob = { state: NetcommandJobState; result: string };
-export type NetcommandQuery = { networkElement: string; queryType: "PingQuery" | "TracerouteQuery"; targetAddress: string };
+export type NetcommandQuery = { networkElement: string; queryType: NetcommandQueryType; targetAddress: string };
 
 export type NetcommandRunOutcome =
   { status: "Completed"; job: NetcommandJob } | { status: "Failed"; detail: string; httpStatus: number | null } | { status: "Aborted" };

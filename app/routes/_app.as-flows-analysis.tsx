@@ -4,9 +4,9 @@ import { Form, useLoaderData, useLocation, useNavigation, useRouteError } from "
 import { loadAsFlowsAnalysis, type AsFlowsAnalysisData } from "~/features/flows/analysis.server";
 import { CUSTOM_RANGE, DEFAULT_DATE_RANGE } from "~/features/flows/params";
 import { DateRangeField } from "~/features/flows/ui/DateRangeField";
-import { useHydrated } from "~/features/flows/ui/use-hydrated";
+import { useHydrated } from "~/components/use-hydrated";
 import { SankeyChart } from "~/features/flows/ui/charts";
-import { fmtRange } from "~/features/flows/ui/format";
+import { formatUnixRange } from "~/lib/date-format";
 import { ValueName } from "~/features/flows/ui/ValueName";
 import { findToolRoute } from "~/lib/routes";
 import { formatBitsPerSecond } from "~/lib/units";
@@ -170,7 +170,7 @@ export default function AsFlowsAnalysis() {
       ) : null}
       {data.range ? (
         <Text size="sm" data-testid="range">
-          {fmtRange(data.range.start, data.range.end, tz)}
+          {formatUnixRange(data.range.start, data.range.end, tz)}
         </Text>
       ) : data.asns.length && !data.errors.length ? (
         <Alert color="gray">No flow data is available yet.</Alert>

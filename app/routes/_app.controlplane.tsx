@@ -6,12 +6,12 @@ import { useEffect } from "react";
 import { ColumnPicker, ControlPlaneTable } from "~/features/controlplane/ControlPlaneTable";
 import { FilterForm } from "~/features/controlplane/FilterForm";
 import { screenSearch, tableEntries } from "~/features/controlplane/links";
-import { CONTROL_PLANE_QUERY_LABELS, CONTROL_PLANE_QUERY_TYPES, toLocalInput } from "~/features/controlplane/params";
+import { CONTROL_PLANE_HELP, CONTROL_PLANE_PLACEHOLDERS, QUERY_TYPE_LABELS, RIB_QUERY_TYPES } from "~/lib/routing-query-types";
 import { loadControlPlane } from "~/features/controlplane/screen.server";
 import { isFiltered, nextSort } from "~/features/controlplane/table-state";
-import { DATE_RANGE_PRESETS, PRESET_LABELS, TIME_PRESETS } from "~/features/flows/time";
-import { useHydrated } from "~/features/flows/ui/use-hydrated";
-import { formatDateLong } from "~/lib/date-format";
+import { DATE_RANGE_PRESETS, PRESET_LABELS, TIME_PRESETS } from "~/lib/time-range";
+import { useHydrated } from "~/components/use-hydrated";
+import { formatDateLong, toLocalInput } from "~/lib/date-format";
 import { resultsLimited } from "~/lib/messages";
 import { findToolRoute } from "~/lib/routes";
 import { requireUser } from "~/server/auth/guard.server";
@@ -30,13 +30,6 @@ export async function loader({ request }: LoaderFunctionArgs) {
 }
 
 type Data = Awaited<ReturnType<typeof loader>>;
-
-const PLACEHOLDERS = { AsPathQuery: "e.g. ? 3320 *", IpPrefixQuery: "e.g. 192.0.2.0/30" } as const;
-const HELP = {
-  AsPathQuery:
-    "AS numbers, ? and * separated by spaces: ? is exactly one AS, * any number of ASes. Empty finds routes with an empty AS path.",
-  IpPrefixQuery: "An IPv4 or IPv6 address (the longest matching prefix) or a prefix (itself and its more-specifics).",
-} as const;
 
 /**
  * Problems (no data, a failed query) are toasts once JavaScript runs (spec: warning / problem
@@ -70,15 +63,15 @@ function QueryForm({ data }: { data: Data }) {
             label="Query type"
             name="queryType"
             defaultValue={params.queryType}
-            data={CONTROL_PLANE_QUERY_TYPES.map((t) => ({ value: t, label: CONTROL_PLANE_QUERY_LABELS[t] }))}
+            data={RIB_QUERY_TYPES.map((t) => ({ value: t, label: QUERY_TYPE_LABELS[t] }))}
             w={{ base: "100%", xs: 170 }}
           />
           <TextInput
             label="Query"
             name="queryTerm"
             defaultValue={params.queryTerm}
-            placeholder={PLACEHOLDERS[params.queryType]}
-            description={HELP[params.queryType]}
+            placeholder={CONTROL_PLANE_PLACEHOLDERS[params.queryType]}
+            description={CONTROL_PLANE_HELP[params.queryType]}
             error={data.termError}
             w={{ base: "100%", xs: 340 }}
             data-testid="cp-term"

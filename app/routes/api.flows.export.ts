@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { buildFlowExport } from "~/features/flows/export/flow-export.server";
-import { EXPORT_FORMATS, isExportFormat, unsupportedFormat } from "~/features/flows/export/files";
+import { EXPORT_FORMATS, isExportFormat, unsupportedFormat } from "~/lib/export-files";
 import { accessProblem, endpoint, resourceRoute } from "~/server/api/contract.server";
 
 const querySchema = z.object({

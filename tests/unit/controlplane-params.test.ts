@@ -1,11 +1,6 @@
 import { describe, expect, it } from "vitest";
-import {
-  controlPlaneSearch,
-  parseControlPlaneParams,
-  parseUrlTime,
-  resolveControlPlaneRange,
-  toLocalInput,
-} from "~/features/controlplane/params";
+import { controlPlaneSearch, parseControlPlaneParams, parseUrlTime, resolveControlPlaneRange } from "~/features/controlplane/params";
+import { toLocalInput } from "~/lib/date-format";
 
 const DATES = { min: 1_790_000_000, max: 1_790_086_400 };
 const NOW = DATES.max + 600;

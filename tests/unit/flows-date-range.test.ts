@@ -1,13 +1,7 @@
 import { describe, expect, it } from "vitest";
-import {
-  customRangeError,
-  parseExplorerParams,
-  parseInstant,
-  requestedRange,
-  toLocalInput,
-  unappliedParams,
-} from "~/features/flows/params";
-import { DATE_RANGE_PRESETS, PRESET_LABELS, rangeProblem, TIME_PRESETS } from "~/features/flows/time";
+import { customRangeError, parseExplorerParams, parseInstant, requestedRange, unappliedParams } from "~/features/flows/params";
+import { toLocalInput } from "~/lib/date-format";
+import { DATE_RANGE_PRESETS, PRESET_LABELS, rangeProblem, TIME_PRESETS } from "~/lib/time-range";
 
 const ts = (iso: string) => Date.parse(iso) / 1000;
 const NOW = ts("2026-03-15T10:07:00Z");

@@ -1,10 +1,11 @@
 import { describe, expect, it } from "vitest";
 import ExcelJS from "exceljs";
 import XLSX from "xlsx";
-import { neutraliseFormula, sheetToCsv } from "~/features/flows/csv";
-import { writeXls, writeXlsx } from "~/features/flows/export/spreadsheet.server";
-import { EXPORT_FORMATS, exportFilename, exportFilePrefix, isExportFormat, unsupportedFormat } from "~/features/flows/export/files";
-import { aggregatedSheet, detailedSheet, spreadsheetValue, type Sheet } from "~/features/flows/export/sheet";
+import { neutraliseFormula, sheetToCsv } from "~/lib/sheet-csv";
+import { writeXls, writeXlsx } from "~/features/shared/export/spreadsheet.server";
+import { EXPORT_FORMATS, exportFilename, exportFilePrefix, isExportFormat, unsupportedFormat } from "~/lib/export-files";
+import { aggregatedSheet, detailedSheet } from "~/features/flows/export/sheet";
+import { spreadsheetValue, type Sheet } from "~/lib/sheet";
 import { detailedRows, pivotTable } from "~/features/flows/table-views";
 
 // 2026-11-20 00:00:00 UTC

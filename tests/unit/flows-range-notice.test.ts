@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { countedTraffic } from "~/features/flows/counted-traffic";
 import { rangeNotice, viewWindow } from "~/features/flows/range-notice";
-import { clampToData } from "~/features/flows/time";
+import { clampToData } from "~/lib/time-range";
 import { valueLabel, filterLabel } from "~/features/flows/value-labels";
 
 const DAY = 86_400;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { matchesNumericFilter, parseNumericFilter } from "~/features/flows/ui/numeric-filter";
+import { matchesNumericFilter, parseNumericFilter } from "~/lib/numeric-filter";
 
 describe("parseNumericFilter", () => {
   it("reads > and < with numbers, SI prefixes and units", () => {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { alignRange, clampToData, defaultWindow, isValidRange, presetRange, tableForWindow } from "~/features/flows/time";
+import { clampToData, isValidRange, presetRange } from "~/lib/time-range";
+import { alignRange, defaultWindow, tableForWindow } from "~/features/flows/aggregation-window";
 
 const ts = (iso: string) => Date.parse(iso) / 1000;
 const NOW = ts("2026-03-15T10:07:00Z");

@@ -1,15 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { sheetToCsv } from "~/features/flows/csv";
-import {
-  cellText,
-  columnHeader,
-  dataColumns,
-  flattenResults,
-  resultsSheet,
-  rnaLink,
-  type LookingGlassRow,
-} from "~/features/lookingglass/columns";
-import { tableSvg } from "~/features/lookingglass/export.server";
+import { sheetToCsv } from "~/lib/sheet-csv";
+import type { LookingGlassRow } from "~/features/routing/route-columns";
+import { cellText, columnHeader, dataColumns, flattenResults, resultsSheet, rnaLink } from "~/features/lookingglass/columns";
+import { tableSvg } from "~/features/shared/export/table-svg.server";
 import { brandedFooterLinks } from "~/features/lookingglass/PublicLayout";
 import { validateTerm } from "~/features/lookingglass/validation";
 import { resultsLimited, MESSAGES } from "~/lib/messages";

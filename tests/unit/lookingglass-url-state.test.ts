@@ -1,12 +1,12 @@
 import { describe, expect, it } from "vitest";
 import {
-  availableQueryTypes,
   isSubmitted,
   parseLookingGlassUrl,
   rawVantagePointNames,
   serializeLookingGlassUrl,
   type VantagePointRef,
 } from "~/features/lookingglass/url-state";
+import { availableQueryTypes } from "~/lib/routing-query-types";
 
 const VPS: VantagePointRef[] = [
   { key: "fra1", display_name: "Frankfurt, Germany 1", description: "Frankfurt, Germany", legacy_description: "FRA-ER1 Frankfurt" },

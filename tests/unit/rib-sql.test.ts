@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { controlPlaneSql, lookingGlassSql, parseRibQuery, ribDatesSql, toQueryType, type RibMatch } from "~/features/routing/rib-sql";
+import { controlPlaneSql, lookingGlassSql, parseRibQuery, ribDatesSql, type RibMatch } from "~/features/routing/rib-sql";
+import { toQueryType } from "~/lib/routing-query-types";
 
 const matchOf = (type: "AsPathQuery" | "IpPrefixQuery", term: string): RibMatch => {
   const parsed = parseRibQuery(type, term);

@@ -2,7 +2,7 @@ import dayjs from "dayjs";
 import timezone from "dayjs/plugin/timezone";
 import utc from "dayjs/plugin/utc";
 import { describe, expect, it } from "vitest";
-import { timeTicks } from "~/features/flows/ui/time-ticks";
+import { timeTicks } from "~/lib/time-ticks";
 
 dayjs.extend(utc);
 dayjs.extend(timezone);

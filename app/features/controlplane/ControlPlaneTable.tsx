@@ -2,7 +2,8 @@ import { Anchor, Button, Checkbox, Group, SimpleGrid, Table, Text } from "@manti
 import { Link } from "@remix-run/react";
 import { IconArrowDown, IconArrowsSort, IconArrowUp } from "@tabler/icons-react";
 import type { ControlPlaneRow } from "~/features/routing/controlplane.server";
-import { cellText, columnLabel, COLUMNS_PARAM, CONTROL_PLANE_COLUMNS, type ControlPlaneColumn } from "./columns";
+import { CONTROL_PLANE_COLUMNS, type ControlPlaneColumn } from "~/features/routing/route-columns";
+import { cellText, columnLabel, COLUMNS_PARAM } from "./columns";
 import type { SortOrder } from "./table-state";
 
 type TableProps = {

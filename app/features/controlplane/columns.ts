@@ -5,28 +5,8 @@
  * spec's date formats. Isomorphic and pure.
  */
 import type { ControlPlaneRow } from "~/features/routing/controlplane.server";
+import { CONTROL_PLANE_COLUMNS, PATH_ATTRIBUTES, type ControlPlaneColumn } from "~/features/routing/route-columns";
 import { formatDateLongBare, formatDateShort, formatTimeSeconds } from "~/lib/date-format";
-
-export const CONTROL_PLANE_COLUMNS = [
-  "timestamp",
-  "vantagePoint",
-  "withdrawn",
-  "prefix",
-  "ASPathSeq",
-  "BGPNextHop",
-  "localPref",
-  "Origin",
-  "communityIndex",
-  "IP",
-  "AFI",
-  "SAFI",
-  "ASConfedSeq",
-  "ASPathSet",
-  "Aggregator",
-  "Originator",
-  "expireMgmt",
-] as const satisfies readonly (keyof ControlPlaneRow)[];
-export type ControlPlaneColumn = (typeof CONTROL_PLANE_COLUMNS)[number];
 
 export const COLUMN_LABELS: Record<ControlPlaneColumn, string> = {
   timestamp: "Time",
@@ -84,19 +64,6 @@ export function columnLabel(column: ControlPlaneColumn, tz: string): string {
 const AFI_NAMES: Record<number, string> = { 1: "IPv4", 2: "IPv6" };
 const SAFI_NAMES: Record<number, string> = { 1: "Unicast", 2: "Multicast", 4: "Labeled unicast", 128: "MPLS VPN" };
 const ORIGIN_NAMES: Record<string, string> = { IGP: "IGP", EGP: "EGP", INCOMPLETE: "Incomplete" };
-/** A withdrawal has no path attributes: its cells stay empty rather than show 0 or a default. */
-export const PATH_ATTRIBUTES: readonly ControlPlaneColumn[] = [
-  "ASPathSeq",
-  "BGPNextHop",
-  "localPref",
-  "Origin",
-  "communityIndex",
-  "ASConfedSeq",
-  "ASPathSet",
-  "Aggregator",
-  "Originator",
-];
-
 export function cellText(row: ControlPlaneRow, column: ControlPlaneColumn, tz: string, vantagePointNames: Record<string, string>): string {
   if (row.withdrawn && PATH_ATTRIBUTES.includes(column)) return "";
   switch (column) {

@@ -3,12 +3,14 @@
  * table's columns, sort and filters. Pager links, sort links and the forms' hidden fields all come
  * from here, so that moving through the pages or sorting keeps everything else. Isomorphic and pure.
  */
-import { COLUMNS_PARAM, isDefaultColumns, type ControlPlaneColumn } from "./columns";
-import { controlPlaneSearch, type ControlPlaneQueryType } from "./params";
+import type { ControlPlaneColumn } from "~/features/routing/route-columns";
+import { COLUMNS_PARAM, isDefaultColumns } from "./columns";
+import type { RibQueryType } from "~/lib/routing-query-types";
+import { controlPlaneSearch } from "./params";
 import { tableStateEntries, type ControlPlaneTableState, type SortOrder } from "./table-state";
 
 export type ScreenState = {
-  params: { queryType: ControlPlaneQueryType; queryTerm: string };
+  params: { queryType: RibQueryType; queryTerm: string };
   range: { start: number; end: number } | null;
   timezone: string;
   columns: readonly ControlPlaneColumn[];

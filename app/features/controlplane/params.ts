@@ -2,7 +2,7 @@
  * The Control Plane screen's URL state and its date rules (spec §4 "Control plane dates"). Isomorphic.
  *
  * Parameters: queryType (AsPathQuery | IpPrefixQuery; legacy AS_PATH_QUERY / IP_PREFIX_QUERY),
- * queryTerm, dateRange (a preset of the Flow Explorer, flows/time.ts, or any LAST_<n>_MINUTES /
+ * queryTerm, dateRange (a preset of ~/lib/time-range, or any LAST_<n>_MINUTES /
  * _HOURS / _DAYS) or start and end, and page. start and end are ISO dates (2026-11-01, the whole
  * day in the user's timezone), ISO times (2026-11-01T14:00, as the form's datetime-local fields
  * submit them, in the user's timezone; with Z or an offset, absolute) or unix seconds.
@@ -20,18 +20,12 @@
 import dayjs from "dayjs";
 import timezone from "dayjs/plugin/timezone";
 import utc from "dayjs/plugin/utc";
-import { isPreset, presetRange, type TimeRange } from "~/features/flows/time";
+import { toLocalInput } from "~/lib/date-format";
+import { isRibQueryType, toQueryType, type RibQueryType } from "~/lib/routing-query-types";
+import { isPreset, presetRange, type TimeRange } from "~/lib/time-range";
 
 dayjs.extend(utc);
 dayjs.extend(timezone);
-
-export const CONTROL_PLANE_QUERY_TYPES = ["AsPathQuery", "IpPrefixQuery"] as const;
-export type ControlPlaneQueryType = (typeof CONTROL_PLANE_QUERY_TYPES)[number];
-export const CONTROL_PLANE_QUERY_LABELS: Record<ControlPlaneQueryType, string> = {
-  AsPathQuery: "AS Path",
-  IpPrefixQuery: "IP / IP Prefix",
-};
-const LEGACY: Record<string, ControlPlaneQueryType> = { AS_PATH_QUERY: "AsPathQuery", IP_PREFIX_QUERY: "IpPrefixQuery" };
 
 /** Default and reset range (spec §9): 60 minutes. */
 export const CONTROL_PLANE_RANGE_SECONDS = 60 * 60;
@@ -50,7 +44,7 @@ const ROLLING = /^LAST_(\d{1,4})_(MINUTES|HOURS|DAYS)$/;
 export type UnappliedValue = { parameter: "queryType" | "dateRange" | "start" | "end"; value: string };
 
 export type ControlPlaneParams = {
-  queryType: ControlPlaneQueryType;
+  queryType: RibQueryType;
   queryTerm: string;
   /** A preset the screen knows (see isControlPlanePreset), null when absent or unknown. */
   dateRange: string | null;
@@ -75,14 +69,11 @@ export function controlPlanePresetRange(value: string, now: number, tz: string):
   return { start: now - Number(n) * ROLLING_UNITS[unit as keyof typeof ROLLING_UNITS], end: now };
 }
 
-function parseQueryTypeValue(value: string | null): ControlPlaneQueryType | null {
+/** The Control Plane offers the query types the routing tables answer (current or legacy id); null for any other. */
+function parseQueryTypeValue(value: string | null): RibQueryType | null {
   if (!value) return "AsPathQuery";
-  if ((CONTROL_PLANE_QUERY_TYPES as readonly string[]).includes(value)) return value as ControlPlaneQueryType;
-  return LEGACY[value] ?? null;
-}
-
-export function parseQueryType(value: string | null): ControlPlaneQueryType {
-  return parseQueryTypeValue(value) ?? "AsPathQuery";
+  const type = toQueryType(value);
+  return type && isRibQueryType(type) ? type : null;
 }
 
 export function parseControlPlaneParams(search: URLSearchParams): ControlPlaneParams {
@@ -131,15 +122,6 @@ export function parseUrlTime(value: string, tz: string, as: "start" | "end" = "s
     return Number.isFinite(ms) ? Math.floor(ms / 1000) : null;
   }
   return null;
-}
-
-/**
- * The datetime-local text of a unix time in `tz` (what the form's fields show), to the minute:
- * rounded down for a start, up for an end.
- */
-export function toLocalInput(ts: number, tz: string, round: "down" | "up" = "down"): string {
-  const t = round === "up" ? Math.ceil(ts / MINUTE) * MINUTE : ts;
-  return dayjs.unix(t).tz(tz).format("YYYY-MM-DDTHH:mm");
 }
 
 /** What the resolution changed, for the notices. Times are unix seconds. */

@@ -9,14 +9,15 @@ import { LookingGlassInputError } from "~/features/routing/lookingglass.server";
 import { listVantagePoints } from "~/features/routing/vantage-points.server";
 import { formatDateLong, safeTimezone } from "~/lib/date-format";
 import { MESSAGES } from "~/lib/messages";
+import { QUERY_TYPE_LABELS } from "~/lib/routing-query-types";
 import { log } from "~/server/log.server";
 import type { Services } from "~/server/services.server";
 import { getUserSettings } from "~/server/settings/user-settings.server";
-import { parseColumns, type ControlPlaneColumn } from "./columns";
+import type { ControlPlaneColumn } from "~/features/routing/route-columns";
+import { parseColumns } from "./columns";
 import { parseTableState, type ControlPlaneTableState } from "./table-state";
 import {
   CONTROL_PLANE_PAGE_SIZE,
-  CONTROL_PLANE_QUERY_LABELS,
   parseControlPlaneParams,
   resolveControlPlaneRange,
   type ControlPlaneParams,
@@ -65,7 +66,7 @@ export function adjustmentNotice(
   switch (a.kind) {
     case "unknown":
       return a.parameter === "queryType"
-        ? `queryType=${a.value} in the address is not a query type; ${CONTROL_PLANE_QUERY_LABELS.AsPathQuery} was used instead.`
+        ? `queryType=${a.value} in the address is not a query type; ${QUERY_TYPE_LABELS.AsPathQuery} was used instead.`
         : `dateRange=${a.value} in the address is not a date range; ${used} was used instead.`;
     case "unreadable":
       return `${a.parameter}=${a.value} in the address is not a date (write 2026-11-01, 2026-11-01T14:00 or unix seconds); ${used} was used instead.`;

@@ -8,9 +8,10 @@
  * Parameters: sort=<column>&order=asc|desc (default: time, newest first), q=<text> (rows that
  * contain the text in any of their shown values), localPref=>100 or <200.
  */
-import { parseNumericFilter, type NumericFilter } from "~/features/flows/ui/numeric-filter";
+import { parseNumericFilter, type NumericFilter } from "~/lib/numeric-filter";
 import { invalidInput } from "~/lib/messages";
-import { COLUMN_LABELS, CONTROL_PLANE_COLUMNS, type ControlPlaneColumn } from "./columns";
+import { CONTROL_PLANE_COLUMNS, type ControlPlaneColumn } from "~/features/routing/route-columns";
+import { COLUMN_LABELS } from "./columns";
 
 export const SORT_PARAM = "sort";
 export const ORDER_PARAM = "order";

@@ -11,7 +11,7 @@
  */
 import { getDimension, type DimensionId } from "./dimensions";
 import { timeseries, topTable, type BuiltQuery, type FlowQueryOptions } from "./sql";
-import type { AggregationWindow } from "./time";
+import type { AggregationWindow } from "./aggregation-window";
 
 /** A limit / top N that never cuts: the largest UInt32. */
 export const NO_CUT = 4_294_967_295;

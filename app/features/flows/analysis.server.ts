@@ -30,7 +30,7 @@ import {
 import { getDimension, INTERFACE_SEPARATOR, isDimensionId, MAX_API_VERSION } from "./dimensions";
 import { parseAsValue, type IpVersion } from "./filters";
 import { customRangeError, parseExplorerParams, requestedRange, unappliedParams } from "./params";
-import { PRESET_LABELS } from "./time";
+import { PRESET_LABELS } from "~/lib/time-range";
 import { filterLabel } from "./value-labels";
 import { runSankeyQuery } from "./query.server";
 import { bodyIpVersion, filtersSchema, ipVersionSchema, normalizeFilters } from "./request-schema";
@@ -46,7 +46,7 @@ import {
 } from "./service.server";
 import type { RequestFilter } from "./service.types";
 import type { BuiltQuery } from "./sql";
-import { alignRange, defaultWindow, tableForWindow, type FlowsTable } from "./time";
+import { alignRange, defaultWindow, tableForWindow, type FlowsTable } from "./aggregation-window";
 
 type Stores = Pick<Services, "pg" | "ch">;
 

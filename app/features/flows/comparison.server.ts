@@ -14,7 +14,8 @@ import type { Direction } from "./dimensions";
 import type { IpVersion } from "./filters";
 import { dataRange, type DataRange } from "./data-range.server";
 import { flowTable, flowTimeseries, requireDimension, type FlowsContext } from "./service.server";
-import { alignRange, tableForWindow, type AggregationWindow, type TimeRange } from "./time";
+import type { TimeRange } from "~/lib/time-range";
+import { alignRange, tableForWindow, type AggregationWindow } from "./aggregation-window";
 
 type Stores = Pick<Services, "pg" | "ch">;
 

@@ -1,6 +1,6 @@
 /**
  * The range of the flows data (first and last 5-minute bucket of flows_5m), read by every flows
- * view to clamp the requested time (time.ts clampToData).
+ * view to clamp the requested time (~/lib/time-range clampToData).
  *
  * A read answers the requests of the next DATA_RANGE_TTL_MS, and while requests keep asking for it
  * (within DATA_RANGE_KEEP_FRESH_MS of the last one) it is read again in the background before it

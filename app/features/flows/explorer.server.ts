@@ -16,7 +16,7 @@ import { parseRequestFilters, policyFiltersOnly, resolveParsedFilters, type Dime
 import { countedTraffic, COUNTED_TRAFFIC_LABELS } from "./counted-traffic";
 import { filterParamsToRequest, notApplied, parseExplorerParams, requestedRange, unappliedParams } from "./params";
 import { rangeNotice } from "./range-notice";
-import { PRESET_LABELS } from "./time";
+import { PRESET_LABELS } from "~/lib/time-range";
 import { filterLabel } from "./value-labels";
 import { runFlowsQuery, runSankeyQuery } from "./query.server";
 import { dataRange } from "./data-range.server";

@@ -17,7 +17,15 @@ import { z } from "zod";
 import { safeTimezone } from "~/lib/date-format";
 import { isDimensionId, type DimensionId } from "./dimensions";
 import { MESSAGES } from "~/lib/messages";
-import { DATE_RANGE_PRESETS, presetRange, PRESET_LABELS, TIME_PRESETS, type DateRangePreset, type Preset, type TimeRange } from "./time";
+import {
+  DATE_RANGE_PRESETS,
+  presetRange,
+  PRESET_LABELS,
+  TIME_PRESETS,
+  type DateRangePreset,
+  type Preset,
+  type TimeRange,
+} from "~/lib/time-range";
 
 export const DEFAULT_DIMENSION: DimensionId = "AS_SRC_INGRESS";
 export const DEFAULT_DATE_RANGE: DateRangePreset = "LAST_2_DAYS";
@@ -120,11 +128,6 @@ export function parseInstant(text: string | undefined, tz: string, edge: "start"
     seconds = Number.isFinite(ms) ? Math.floor(ms / 1000) : null;
   }
   return seconds !== null && seconds >= 0 && seconds <= MAX_UNIX ? seconds : null;
-}
-
-/** The value of `<input type="datetime-local">` for a unix time in the user's timezone: 2026-11-01T10:00. */
-export function toLocalInput(ts: number, tz: string): string {
-  return dayjs.unix(ts).tz(safeTimezone(tz)).format("YYYY-MM-DDTHH:mm");
 }
 
 /** Whether the URL asks for a custom range (dateRange CUSTOM, or absent with a start or an end). */

@@ -25,7 +25,7 @@ import {
 } from "./service.server";
 import { viewWindow } from "./range-notice";
 import type { RequestFilter } from "./service.types";
-import { alignRange, defaultWindow, tableForWindow, type AggregationWindow } from "./time";
+import { alignRange, defaultWindow, tableForWindow, type AggregationWindow } from "./aggregation-window";
 
 type Stores = Pick<Services, "pg" | "ch">;
 

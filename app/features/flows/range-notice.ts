@@ -10,7 +10,8 @@
  * larger gap, a moved start or a range without data is worth saying.
  */
 import { formatDateLong, fromUnixSeconds } from "~/lib/date-format";
-import { defaultWindow, type AggregationWindow, type ClampResult, type TimeRange } from "./time";
+import type { ClampResult, TimeRange } from "~/lib/time-range";
+import { defaultWindow, type AggregationWindow } from "./aggregation-window";
 
 export const ROUTINE_LAG_MIN_SECONDS = 15 * 60;
 export const ROUTINE_LAG_BUCKETS = 2;

@@ -25,7 +25,8 @@ import { interfaceDescriptions } from "./interface-names.server";
 import type { RequestFilter } from "./service.types";
 import { sankey, timeseries, topTable } from "./sql";
 import { interfaceLabel, valueLabel } from "./value-labels";
-import { alignRange, clampToData, defaultWindow, tableForWindow, tableGranularity, type AggregationWindow, type ClampResult } from "./time";
+import { clampToData, type ClampResult } from "~/lib/time-range";
+import { alignRange, defaultWindow, tableForWindow, tableGranularity, type AggregationWindow } from "./aggregation-window";
 
 type Stores = Pick<Services, "pg" | "ch">;
 

@@ -12,7 +12,8 @@
  */
 import { DIMENSION_IDS, getDimension, OTHERS_AS, OTHERS_LABEL, type DimensionId, type Direction } from "./dimensions";
 import type { FlowFilter, IpVersion } from "./filters";
-import { defaultWindow, tableForWindow, type AggregationWindow, type FlowsTable, type TimeRange } from "./time";
+import type { TimeRange } from "~/lib/time-range";
+import { defaultWindow, tableForWindow, type AggregationWindow, type FlowsTable } from "./aggregation-window";
 
 export type BuiltQuery = { sql: string; params: Record<string, unknown> };
 

@@ -5,9 +5,10 @@
  */
 import { Button, Checkbox, Group, NativeSelect, Popover, SimpleGrid, Stack, Text, TextInput, Tooltip } from "@mantine/core";
 import { useState, type FormEvent } from "react";
-import { useHydrated } from "~/features/flows/ui/use-hydrated";
-import { ALL_VANTAGE_POINTS, keepForQueryType, PARAM, type LookingGlassUrlState, type QueryType, type VantagePointRef } from "./url-state";
-import { QUERY_TYPE_HELP, QUERY_TYPE_LABELS, QUERY_TYPE_PLACEHOLDERS, validateTerm } from "./validation";
+import { useHydrated } from "~/components/use-hydrated";
+import { QUERY_TYPE_HELP, QUERY_TYPE_LABELS, QUERY_TYPE_PLACEHOLDERS, type QueryType } from "~/lib/routing-query-types";
+import { ALL_VANTAGE_POINTS, keepForQueryType, PARAM, type LookingGlassUrlState, type VantagePointRef } from "./url-state";
+import { validateTerm } from "./validation";
 
 export type LookingGlassFormProps = {
   action: string;

@@ -5,15 +5,16 @@
  */
 import { Alert, Badge, Button, Group, Progress as ProgressBar, Stack, Text } from "@mantine/core";
 import { lazy, Suspense, useMemo } from "react";
-import { useHydrated } from "~/features/flows/ui/use-hydrated";
+import { useHydrated } from "~/components/use-hydrated";
 import { MESSAGES, resultsLimited } from "~/lib/messages";
+import { availableQueryTypes } from "~/lib/routing-query-types";
 import { flattenRunRows } from "./run-rows";
 import { LookingGlassForm } from "./LookingGlassForm";
 import { NetcommandResults } from "./NetcommandResults";
 import type { LookingGlassPageData } from "./page-data";
 import { PlainResultsTable } from "./PlainResultsTable";
 import { statusLabel, statusName } from "./status";
-import { availableQueryTypes, serializeLookingGlassUrl } from "./url-state";
+import { serializeLookingGlassUrl } from "./url-state";
 import { useLookingGlassRun } from "./use-lookingglass-run";
 
 // The interactive table (mantine-react-table) loads after hydration, in its own chunk.

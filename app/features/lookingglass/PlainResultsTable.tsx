@@ -6,7 +6,8 @@
  * a horizontal scroll to be found. On a phone the table scrolls in its own box, the action first.
  */
 import { Anchor, Group, Table, Text } from "@mantine/core";
-import { ACTION_COLUMN, cellText, columnHeader, dataColumns, DEFAULT_COLUMNS, PAGE_SIZE, type LookingGlassRow } from "./columns";
+import type { LookingGlassRow } from "~/features/routing/route-columns";
+import { ACTION_COLUMN, cellText, columnHeader, dataColumns, DEFAULT_COLUMNS, PAGE_SIZE } from "./columns";
 
 export function PlainResultsTable(props: {
   rows: readonly LookingGlassRow[];

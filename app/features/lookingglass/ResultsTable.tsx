@@ -9,6 +9,7 @@ import { Button, Checkbox, Group, Menu, Modal, Stack, Table, Text, Tooltip } fro
 import { MantineReactTable, useMantineReactTable, type MRT_ColumnDef } from "mantine-react-table";
 import { useMemo, useState } from "react";
 import { MESSAGES } from "~/lib/messages";
+import type { LookingGlassRow } from "~/features/routing/route-columns";
 import {
   ACTION_COLUMN,
   cellText,
@@ -19,7 +20,6 @@ import {
   PAGE_SIZE,
   RNA_COLUMNS,
   rnaLink,
-  type LookingGlassRow,
   type RnaColumn,
 } from "./columns";
 

@@ -3,23 +3,9 @@
  * of a response flattened for display and export, and the link the 'Show in RNA' action opens.
  * Pure and isomorphic: the screens, the export endpoint and the tests share it.
  */
-import type { Sheet, SheetColumn } from "~/features/flows/export/sheet";
+import type { Sheet, SheetColumn } from "~/lib/sheet";
+import type { LookingGlassRow } from "~/features/routing/route-columns";
 import { formatDateLongBare } from "~/lib/date-format";
-
-/** A row as api/lookingglass/ returns it (the private-only fields absent for the public variant). */
-export type LookingGlassRow = {
-  VantagePoint: string;
-  Prefix: string;
-  RouteDistinguisher: string;
-  "BGP as_path": string;
-  "BGP local_pref": number;
-  "BGP med": number;
-  "BGP next_hop": string;
-  "BGP community"?: string;
-  "BGP originator_id"?: string;
-  /** ISO 8601 UTC. */
-  LastUpdate: string;
-};
 
 export type DataColumn = Exclude<keyof LookingGlassRow, never>;
 export const PRIVATE_ONLY_COLUMNS: readonly DataColumn[] = ["BGP community", "BGP originator_id"];

@@ -2,52 +2,31 @@
  * Looking Glass exports (spec §2, §9): the table of a query — given by the screen's URL state —
  * as csv, xls or xlsx (both variants) or as a PNG image of the table (private variant). The query
  * runs again on the server from the URL, so an export link works without JavaScript. The sheet and
- * the csv/xls/xlsx/png writers are the Flow Explorer's.
+ * the csv/xls/xlsx/png writers are the shared ones (~/lib/sheet-csv, features/shared/export).
  */
-import { CONTENT_TYPES } from "~/features/flows/export/files";
-import { chartPng } from "~/features/flows/export/chart-image.server";
-import { writeXls, writeXlsx } from "~/features/flows/export/spreadsheet.server";
-import { sheetToCsv } from "~/features/flows/csv";
-import type { Sheet } from "~/features/flows/export/sheet";
+import { svgToPng } from "~/features/shared/export/png.server";
+import { writeXls, writeXlsx } from "~/features/shared/export/spreadsheet.server";
+import { tableSvg } from "~/features/shared/export/table-svg.server";
+import { CONTENT_TYPES, exportFilePrefix } from "~/lib/export-files";
+import { sheetToCsv } from "~/lib/sheet-csv";
 import { formatDateCompact } from "~/lib/date-format";
 import { MESSAGES } from "~/lib/messages";
+import { isNetcommandType } from "~/lib/routing-query-types";
 import type { UserContext } from "~/server/auth/user-context.server";
 import type { Services } from "~/server/services.server";
 import { getUserSettings } from "~/server/settings/user-settings.server";
 import { resultsSheet } from "./columns";
 import { loadLookingGlassPage } from "./page.server";
 import { flattenRunRows } from "./run-rows";
-import { isNetcommandType, parseQueryType } from "./url-state";
+import { parseQueryType } from "./url-state";
 
 export const LOOKING_GLASS_EXPORT_FORMATS = { public: ["csv", "xls", "xlsx"], private: ["csv", "xls", "xlsx", "png"] } as const;
 export type LookingGlassExportFormat = "csv" | "xls" | "xlsx" | "png";
 /** The spec's default CSV delimiter of this area (§9): the public page's, which has no user settings. */
 export const CSV_DELIMITER = ";";
-export const EXPORT_FILE_PREFIX = "flowlens_lookingglass_";
+export const EXPORT_FILE_PREFIX = exportFilePrefix("lookingglass");
 
 export class ExportInputError extends Error {}
-
-/** The table as an SVG image: a header row and one line per route, monospaced so columns align. */
-export function tableSvg(sheet: Sheet): string {
-  const esc = (s: string) => s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
-  const texts = [sheet.columns.map((c) => c.header), ...sheet.rows.map((r) => r.map(String))];
-  const widths = sheet.columns.map((_, i) => Math.min(60, Math.max(...texts.map((t) => t[i].length))) + 2);
-  const charPx = 7.2;
-  const rowPx = 18;
-  const width = Math.ceil(widths.reduce((a, w) => a + w, 0) * charPx) + 20;
-  const height = texts.length * rowPx + 20;
-  const lines = texts.map((t, r) => {
-    let x = 10;
-    const cells = t.map((cell, i) => {
-      const out = `<text x="${x.toFixed(1)}" y="${10 + (r + 1) * rowPx - 5}"${r === 0 ? ' font-weight="bold"' : ""}>${esc(cell.slice(0, 60))}</text>`;
-      x += widths[i] * charPx;
-      return out;
-    });
-    const band = r > 0 && r % 2 === 0 ? `<rect x="0" y="${10 + r * rowPx}" width="${width}" height="${rowPx}" fill="#f1f3f5"/>` : "";
-    return band + cells.join("");
-  });
-  return `<?xml version="1.0" encoding="UTF-8"?>\n<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" font-family="DejaVu Sans Mono, monospace" font-size="12"><rect width="100%" height="100%" fill="white"/>${lines.join("")}</svg>\n`;
-}
 
 export async function buildLookingGlassExport(
   services: Pick<Services, "pg" | "ch" | "config">,
@@ -76,7 +55,7 @@ export async function buildLookingGlassExport(
     case "xlsx":
       return { body: await writeXlsx(sheet), contentType: CONTENT_TYPES.xlsx, filename };
     case "png":
-      return { body: chartPng(tableSvg(sheet)), contentType: CONTENT_TYPES.png, filename };
+      return { body: svgToPng(tableSvg(sheet)), contentType: CONTENT_TYPES.png, filename };
   }
 }
 

@@ -24,16 +24,10 @@ import { clientAddress } from "~/server/auth/session.server";
 import type { UserContext } from "~/server/auth/user-context.server";
 import { log } from "~/server/log.server";
 import type { Services } from "~/server/services.server";
-import type { LookingGlassRow } from "./columns";
+import type { LookingGlassRow } from "~/features/routing/route-columns";
 import type { NetcommandBlockData } from "./NetcommandResults";
-import {
-  availableQueryTypes,
-  JOBS_PARAM,
-  isSubmitted,
-  parseLookingGlassUrl,
-  readLookingGlassUrl,
-  type LookingGlassUrlState,
-} from "./url-state";
+import { availableQueryTypes } from "~/lib/routing-query-types";
+import { JOBS_PARAM, isSubmitted, parseLookingGlassUrl, readLookingGlassUrl, type LookingGlassUrlState } from "./url-state";
 import { parseTerm } from "./validation";
 
 export const SELECT_VANTAGE_POINT = "Select at least one vantage point.";

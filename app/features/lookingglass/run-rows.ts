@@ -1,4 +1,4 @@
-import type { LookingGlassRow } from "./columns";
+import type { LookingGlassRow } from "~/features/routing/route-columns";
 import type { RunState } from "./status";
 
 /** The table rows of a run: every vantage point's rows in the order the answers came. */

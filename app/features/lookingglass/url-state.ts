@@ -10,10 +10,10 @@
  * JavaScript cannot build JSON: it sends the parameter once per ticked box, which is parsed the same
  * way. Names that do not exist among the available vantage points are dropped.
  */
-import { LEGACY_QUERY_TYPES, QUERY_TYPES, toQueryType, type QueryType } from "~/features/routing/rib-sql";
+import { toQueryType, type QueryType } from "~/lib/routing-query-types";
 import { ALL_VANTAGE_POINTS, findVantagePoint, resolveVantagePoints, type VantagePointRef } from "~/features/routing/vantage-point-names";
 
-export { ALL_VANTAGE_POINTS, findVantagePoint, LEGACY_QUERY_TYPES, QUERY_TYPES, type QueryType, type VantagePointRef };
+export { ALL_VANTAGE_POINTS, findVantagePoint, type VantagePointRef };
 
 /** Where the analytics deployment serves the public Looking Glass (while the site setting is on). */
 export const PUBLIC_LOOKING_GLASS_PATH = "/public/lookingglass";
@@ -26,15 +26,6 @@ export type LookingGlassUrlState = {
   queryType: QueryType;
   queryTerm: string;
 };
-
-/** Ping and traceroute are network commands; the flag canInvokeNetcommandApi offers them. */
-export const NETCOMMAND_TYPES: readonly QueryType[] = ["PingQuery", "TracerouteQuery"];
-export const isNetcommandType = (type: QueryType) => NETCOMMAND_TYPES.includes(type);
-
-/** The query types a visitor may choose (spec §3, §6). */
-export function availableQueryTypes(canInvokeNetcommandApi: boolean): QueryType[] {
-  return QUERY_TYPES.filter((type) => canInvokeNetcommandApi || !isNetcommandType(type));
-}
 
 /** The current id of a query type parameter (legacy codes mapped), or null when it names none. */
 export function parseQueryType(value: string | null): QueryType | null {

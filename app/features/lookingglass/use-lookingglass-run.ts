@@ -9,10 +9,11 @@ import { useCallback, useEffect, useReducer, useRef, useState } from "react";
 import { ApiClientError, createApiClient } from "~/lib/api-client";
 import { MESSAGES } from "~/lib/messages";
 import { runNetcommand } from "~/lib/netcommand-client";
-import type { LookingGlassRow } from "./columns";
+import { isNetcommandType, type NetcommandQueryType } from "~/lib/routing-query-types";
+import type { LookingGlassRow } from "~/features/routing/route-columns";
 import { IDLE_PROGRESS, PROGRESS_TICK_MS, startProgress, stopProgress, tickProgress, type Progress } from "./progress";
 import { eventsOfResponse, runReducer, type RunEvent, type RunState } from "./status";
-import { isNetcommandType, serializeLookingGlassUrl, type LookingGlassUrlState, type VantagePointRef } from "./url-state";
+import { serializeLookingGlassUrl, type LookingGlassUrlState, type VantagePointRef } from "./url-state";
 
 /** Looking Glass toasts are at most 40 em wide (spec §9). */
 const TOAST_STYLE = { maxWidth: "40em" } as const;
@@ -135,7 +136,7 @@ export function useLookingGlassRun(options: {
 
   async function runNetcommands(id: number, form: LookingGlassUrlState, selected: VantagePoint[]) {
     const destination = form.queryTerm.trim();
-    const queryType = form.queryType as "PingQuery" | "TracerouteQuery";
+    const queryType = form.queryType as NetcommandQueryType;
     dispatch({ jobs: selected.map((vp) => ({ vantagePoint: vp.display_name, ip: vp.ip, destination, state: "PENDING", result: "" })) });
     const outcomes = await Promise.all(
       selected.map((vp) =>

@@ -10,13 +10,8 @@
  */
 import { EventEmitter } from "node:events";
 import { and, asc, eq, inArray, isNull, lt, lte, or, sql } from "drizzle-orm";
-import {
-  NETCOMMAND_QUERY_TYPES,
-  netcommandJobs,
-  vantagePoints,
-  type NetcommandJobState,
-  type NetcommandQueryType,
-} from "~db/postgres/schema";
+import { netcommandJobs, vantagePoints, type NetcommandJobState, type NetcommandQueryType } from "~db/postgres/schema";
+import { isNetcommandType, toQueryType } from "~/lib/routing-query-types";
 import type { Db } from "~/server/postgres.server";
 import type { Services } from "~/server/services.server";
 import { checkNetcommandLimits } from "./limits.server";
@@ -25,9 +20,6 @@ import { checkNetcommandTarget, type NetcommandScope } from "./targets";
 
 export type { NetcommandJobState, NetcommandQueryType } from "~db/postgres/schema";
 export type { NetcommandScope } from "./targets";
-
-/** Legacy URL codes of the two query types (looking glass §3). */
-const LEGACY_QUERY_TYPES: Record<string, NetcommandQueryType> = { PING_QUERY: "PingQuery", TRACEROUTE_QUERY: "TracerouteQuery" };
 
 /** A job is run at most this often: once, and once more after a transient failure. */
 export const MAX_ATTEMPTS = 2;
@@ -85,8 +77,8 @@ export const jobCreated = new EventEmitter();
 
 export function toNetcommandQueryType(value: unknown): NetcommandQueryType | null {
   if (typeof value !== "string") return null;
-  if ((NETCOMMAND_QUERY_TYPES as readonly string[]).includes(value)) return value as NetcommandQueryType;
-  return LEGACY_QUERY_TYPES[value] ?? null;
+  const type = toQueryType(value);
+  return type && isNetcommandType(type) ? type : null;
 }
 
 /**

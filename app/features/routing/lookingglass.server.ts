@@ -4,7 +4,7 @@
  * spec's columns. The public variant sees only public vantage points and never the private-only
  * columns.
  */
-import type { LookingGlassRow } from "~/features/lookingglass/columns";
+import type { LookingGlassRow } from "./route-columns";
 import { eq } from "drizzle-orm";
 import { siteSettings } from "~db/postgres/schema";
 import { accessProblem, ApiProblem } from "~/server/api/contract.server";
@@ -12,15 +12,8 @@ import type { RequestContext } from "~/server/auth/guard.server";
 import type { UserContext } from "~/server/auth/user-context.server";
 import type { Services } from "~/server/services.server";
 import { publicQueryCache, queryCacheKey } from "./lookingglass-cache.server";
-import {
-  lookingGlassSql,
-  parseRibQuery,
-  toQueryType,
-  type LookingGlassDbRow,
-  type QueryType,
-  type RibMatch,
-  type RibQueryType,
-} from "./rib-sql";
+import { isNetcommandType, isRibQueryType, toQueryType, type RibQueryType } from "~/lib/routing-query-types";
+import { lookingGlassSql, parseRibQuery, type LookingGlassDbRow, type RibMatch } from "./rib-sql";
 import { resolveVantagePoints } from "./vantage-point-names";
 import { listVantagePoints, type LookingGlassVariant, type VantagePointJson } from "./vantage-points.server";
 
@@ -30,9 +23,6 @@ export type { LookingGlassVariant } from "./vantage-points.server";
 export const LOOKING_GLASS_RESULTS_LIMIT = 1000;
 export const VANTAGE_POINT_WITH_NO_DATA = "VantagePointWithNoData";
 
-/** One Looking Glass row in the spec's columns (§3), shared with the screens. */
-export type { LookingGlassRow };
-
 export type LookingGlassResult = {
   /** Keyed by vantage point key: its rows, or "VantagePointWithNoData" when nothing matched there. */
   results: Record<string, LookingGlassRow[] | typeof VANTAGE_POINT_WITH_NO_DATA>;
@@ -41,7 +31,7 @@ export type LookingGlassResult = {
   results_maximum: number | null;
   /** The normalised query term (compressed IPv6, network address of a prefix, canonical AS path pattern). */
   queryTerm: string;
-  queryType: "AsPathQuery" | "IpPrefixQuery";
+  queryType: RibQueryType;
 };
 
 /** Input the Looking Glass refuses: a 400 with the message (and the field it concerns). */
@@ -114,9 +104,9 @@ function toRow(db: LookingGlassDbRow, vantagePoint: VantagePointJson, variant: L
 
 /** The query type of a request (current or legacy id) that the routing tables answer; otherwise an input error. */
 export function ribQueryType(value: string): RibQueryType {
-  const type: QueryType | null = toQueryType(value);
-  if (type === "AsPathQuery" || type === "IpPrefixQuery") return type;
-  if (type === "PingQuery" || type === "TracerouteQuery") {
+  const type = toQueryType(value);
+  if (type && isRibQueryType(type)) return type;
+  if (type && isNetcommandType(type)) {
     throw new LookingGlassInputError(`${type} is a network command: use api/netcommand/.`, "queryType");
   }
   throw new LookingGlassInputError(`Unknown query type "${value}": use AsPathQuery or IpPrefixQuery.`, "queryType");

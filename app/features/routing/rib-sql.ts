@@ -11,26 +11,9 @@
  */
 import { asPathRegex, parseAsPathPattern, formatAsPathPattern } from "~/lib/as-path-pattern";
 import { MESSAGES } from "~/lib/messages";
-import { PATH_ATTRIBUTES, type ControlPlaneColumn } from "~/features/controlplane/columns";
+import type { RibQueryType } from "~/lib/routing-query-types";
+import { PATH_ATTRIBUTES, type ControlPlaneColumn } from "./route-columns";
 import { ADDRESS_BITS, formatNetwork, lastAddress, networkAddress, parseNetwork, toIpv6Column, type IpVersion } from "~/lib/ip";
-
-/** Query types of the Looking Glass (spec §3) and their legacy URL codes. */
-export const QUERY_TYPES = ["AsPathQuery", "IpPrefixQuery", "PingQuery", "TracerouteQuery"] as const;
-export type QueryType = (typeof QUERY_TYPES)[number];
-export const LEGACY_QUERY_TYPES: Record<string, QueryType> = {
-  AS_PATH_QUERY: "AsPathQuery",
-  IP_PREFIX_QUERY: "IpPrefixQuery",
-  PING_QUERY: "PingQuery",
-  TRACEROUTE_QUERY: "TracerouteQuery",
-};
-/** The query types answered from the routing tables (ping and traceroute are network commands). */
-export type RibQueryType = "AsPathQuery" | "IpPrefixQuery";
-
-/** A current or legacy query type id → the current id, or null. */
-export function toQueryType(value: string): QueryType | null {
-  if ((QUERY_TYPES as readonly string[]).includes(value)) return value as QueryType;
-  return LEGACY_QUERY_TYPES[value] ?? null;
-}
 
 /**
  * What a query term selects:

@@ -9,20 +9,22 @@
  * Refusals (400, spec shell §5): a pivoted table (the export is disabled there), an empty table
  * ("Table is empty, nothing to export"), a sankey that cannot be drawn (its own message).
  */
+import { svgToPng } from "~/features/shared/export/png.server";
+import { writeXls, writeXlsx } from "~/features/shared/export/spreadsheet.server";
+import { CONTENT_TYPES, exportFilename, TABLE_FORMATS, type ExportFormat, type ExportName } from "~/lib/export-files";
 import { MESSAGES } from "~/lib/messages";
+import type { Sheet } from "~/lib/sheet";
+import { sheetToCsv } from "~/lib/sheet-csv";
 import { ApiProblem } from "~/server/api/contract.server";
 import type { UserContext } from "~/server/auth/user-context.server";
 import type { Services } from "~/server/services.server";
-import { sheetToCsv } from "../csv";
 import type { Direction } from "../dimensions";
 import { loadExplorer, type ExplorerData } from "../explorer.server";
-import { fmtRange } from "../ui/format";
+import { formatUnixRange } from "~/lib/date-format";
 import { parseExplorerParams } from "../params";
 import { detailedRows } from "../table-views";
-import { chartPng, chartSvg, type ChartCaption, type ChartInput } from "./chart-image.server";
-import { CONTENT_TYPES, exportFilename, TABLE_FORMATS, type ExportFormat, type ExportName } from "./files";
-import { aggregatedSheet, detailedSheet, type Sheet } from "./sheet";
-import { writeXls, writeXlsx } from "./spreadsheet.server";
+import { chartSvg, type ChartCaption, type ChartInput } from "./chart-svg.server";
+import { aggregatedSheet, detailedSheet } from "./sheet";
 
 export type ExportFile = { body: string | Uint8Array<ArrayBuffer>; contentType: string; filename: string };
 
@@ -36,7 +38,7 @@ const screenOf = (scope: Direction | undefined) =>
 function chartCaption(title: string, data: ExplorerData, range: { start: number; end: number }): ChartCaption {
   const second = data.params.view === "sankey" ? data.dimensions.find((d) => d.value === data.params.dimension2) : undefined;
   const lines = [
-    `${fmtRange(range.start, range.end, data.timezone)}${data.traffic ? ` · ${data.traffic.label}` : ""}${data.params.ipVersion !== "all" ? ` · IPv${data.params.ipVersion} only` : ""}`,
+    `${formatUnixRange(range.start, range.end, data.timezone)}${data.traffic ? ` · ${data.traffic.label}` : ""}${data.params.ipVersion !== "all" ? ` · IPv${data.params.ipVersion} only` : ""}`,
   ];
   if (data.filterLabels.length) lines.push(`Filters: ${data.filterLabels.join("; ")}`);
   return { title: `${title}: ${[data.dimension?.label, second?.label].filter(Boolean).join(" → ")}`, lines };
@@ -106,5 +108,5 @@ export async function buildFlowExport(
     fileName = name([data.dimension.id], "timeseries");
   }
   const svg = chartSvg(chart, chartCaption(screen.title, data, flows.range));
-  return file(format === "svg" ? svg : chartPng(svg), fileName);
+  return file(format === "svg" ? svg : svgToPng(svg), fileName);
 }

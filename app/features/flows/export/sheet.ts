@@ -1,6 +1,6 @@
 /**
- * The exported table as one neutral model (header and typed cells), written out as CSV, XLS or XLSX
- * by the writers. Pure and isomorphic. Exports are for people: labelled headers, values as the
+ * The Flow Explorer's exported tables as sheets (~/lib/sheet), written out as CSV, XLS or XLSX by
+ * the shared writers. Pure and isomorphic. Exports are for people: labelled headers, values as the
  * screen names them, AS numbers as numbers, bit/s rounded to whole bits (finer digits are noise of
  * the averaging), shares in percent with two decimals.
  *
@@ -10,19 +10,12 @@
  * Detailed: Time (<timezone>) in the spec's dd.MM.yyyy HH:mm, Timestamp (unix seconds), <dimension
  * label>, Name, Bits per second.
  */
+import type { Sheet, SheetColumn } from "~/lib/sheet";
 import { getDimension, type DimensionId } from "../dimensions";
 import type { Comparison } from "../comparison";
 import type { DetailedRow } from "../table-views";
-import { fmtUnixLongBare } from "../ui/format";
+import { formatUnix } from "~/lib/date-format";
 import { valueLabel } from "../value-labels";
-
-/**
- * "text" cells stay text; "number" cells are numbers; "integer" cells are decimal strings of
- * UInt64 sums (bytes) that only become spreadsheet numbers while they are exact in a double.
- */
-export type ColumnKind = "text" | "number" | "integer";
-export type SheetColumn = { header: string; kind: ColumnKind };
-export type Sheet = { title: string; columns: SheetColumn[]; rows: (string | number)[][] };
 
 export type AggregatedRow = { key: string; name: string; bps: number; bytes: string } & Partial<Comparison>;
 
@@ -79,16 +72,6 @@ export function detailedSheet(title: string, dimension: DimensionId, rows: reado
       { header: "Name", kind: "text" },
       { header: "Bits per second", kind: "number" },
     ],
-    rows: rows.map((r) => [fmtUnixLongBare(r.time, tz), r.time, value.cell(r.key), r.name, wholeBits(r.bps)]),
+    rows: rows.map((r) => [formatUnix(r.time, tz), r.time, value.cell(r.key), r.name, wholeBits(r.bps)]),
   };
-}
-
-/** A cell as a spreadsheet stores it: numbers as numbers, exact integers as numbers, the rest as text. */
-export function spreadsheetValue(value: string | number, kind: ColumnKind): string | number {
-  if (kind === "number") return Number(value);
-  if (kind === "integer") {
-    const n = Number(value);
-    return Number.isSafeInteger(n) ? n : String(value);
-  }
-  return String(value);
 }

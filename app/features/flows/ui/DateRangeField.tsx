@@ -2,10 +2,10 @@ import { Group, NativeSelect, Text, TextInput } from "@mantine/core";
 import { notifications } from "@mantine/notifications";
 import { useEffect, useState } from "react";
 import { MESSAGES, rangeEndOutOfRange, rangeStartOutOfRange } from "~/lib/messages";
-import { CUSTOM_RANGE, parseInstant, toLocalInput } from "../params";
-import { DATE_RANGE_PRESETS, PRESET_LABELS, rangeProblem, TIME_PRESETS, type TimeRange } from "../time";
+import { CUSTOM_RANGE, parseInstant } from "../params";
+import { DATE_RANGE_PRESETS, PRESET_LABELS, rangeProblem, TIME_PRESETS, type TimeRange } from "~/lib/time-range";
 import { dataBounds, type DataBounds } from "./flows-client";
-import { fmtUnixLongBare } from "./format";
+import { formatUnix, toLocalInput } from "~/lib/date-format";
 
 const RANGE_OPTIONS = [
   { group: "Time", items: TIME_PRESETS.map((p) => ({ value: p, label: PRESET_LABELS[p] })) },
@@ -97,7 +97,7 @@ function DateRangeInputs({ rangeValue, timezone, error, onChange, initial, dates
     };
   }, []);
 
-  const fmt = (ts: number) => fmtUnixLongBare(ts, timezone);
+  const fmt = (ts: number) => formatUnix(ts, timezone);
 
   /** Checks the pair when an input is left: applies a valid change, explains an invalid one. */
   const check = () => {

@@ -2,7 +2,7 @@ import { Alert, Anchor, Stack, Text, Title } from "@mantine/core";
 import { useLocation } from "@remix-run/react";
 import type { ExplorerData } from "../explorer.server";
 import { SankeyChart, TimeseriesChart } from "./charts";
-import { fmtRange } from "./format";
+import { formatUnixRange } from "~/lib/date-format";
 import { OptionsForm } from "./OptionsForm";
 import { TableSection } from "./TableSection";
 
@@ -32,7 +32,7 @@ export function ExplorerView({ data, title, path }: { data: ExplorerData; title:
       ) : null}
       {range ? (
         <Text size="sm" data-testid="range">
-          {fmtRange(range.start, range.end, tz)}
+          {formatUnixRange(range.start, range.end, tz)}
           {flows?.window ? `, ${windowLabel(flows.window)} buckets` : ""}
           {data.rangeNotice ? (
             <Text span c="orange.9" size="sm" data-testid="range-adjusted">

@@ -1,7 +1,7 @@
 import { Button, Group, Text } from "@mantine/core";
 import { notifications } from "@mantine/notifications";
 import { MESSAGES } from "~/lib/messages";
-import { EXPORT_FORMATS, type ExportFormat } from "../export/files";
+import { EXPORT_FORMATS, type ExportFormat } from "~/lib/export-files";
 
 export type ExportBlock = "empty" | "pivoted" | null;
 

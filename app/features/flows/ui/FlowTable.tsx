@@ -14,8 +14,8 @@ import { formatBitsPerSecond } from "~/lib/units";
 import { formatPercentDifference, type Comparison } from "../comparison";
 import { detailedRows, pivotTable, type DetailedRow, type PivotRow, type TimeseriesData } from "../table-views";
 import { canApplyColumns, ColumnPicker } from "./ColumnPicker";
-import { fmtUnixLongBare } from "./format";
-import { matchesNumericFilter, NUMERIC_FILTER_HINT, parseNumericFilter } from "./numeric-filter";
+import { formatUnix } from "~/lib/date-format";
+import { matchesNumericFilter, NUMERIC_FILTER_HINT, parseNumericFilter } from "~/lib/numeric-filter";
 import { ValueName } from "./ValueName";
 import type { DimensionId } from "../dimensions";
 
@@ -228,7 +228,7 @@ export function DetailedTable({
         accessorKey: "time",
         header: `Time (${timezone})`,
         enableColumnFilter: false,
-        Cell: ({ cell }) => fmtUnixLongBare(cell.getValue<number>(), timezone),
+        Cell: ({ cell }) => formatUnix(cell.getValue<number>(), timezone),
       },
       {
         accessorKey: "name",
@@ -263,7 +263,7 @@ export function PivotedTable({ timeseries, timezone }: { timeseries: TimeseriesD
         accessorKey: "time",
         header: `Time (${timezone})`,
         enableColumnFilter: false,
-        Cell: ({ cell }) => fmtUnixLongBare(cell.getValue<number>(), timezone),
+        Cell: ({ cell }) => formatUnix(cell.getValue<number>(), timezone),
       },
       ...pivot.columns.map((c, i) =>
         numericColumn<PivotRow>({ accessorFn: (r) => r.values[i], id: `value:${c.key}`, header: c.name, Cell: bpsCell }),

@@ -5,7 +5,7 @@ import type { ExplorerData } from "../explorer.server";
 import { CUSTOM_RANGE, customRangeError, DEFAULT_DATE_RANGE } from "../params";
 import { DateRangeField } from "./DateRangeField";
 import { FilterBar } from "./FilterBar";
-import { useHydrated } from "./use-hydrated";
+import { useHydrated } from "~/components/use-hydrated";
 import { IpVersionField } from "./IpVersionField";
 
 const SUBMIT_DELAY_MS = 400;

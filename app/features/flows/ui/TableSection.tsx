@@ -6,7 +6,7 @@ import { formatPercentDifference } from "../comparison";
 import type { ExplorerData } from "../explorer.server";
 import { ExportMenu } from "./ExportMenu";
 import { AggregatedTable, DetailedTable, PivotedTable } from "./FlowTable";
-import { fmtRange } from "./format";
+import { formatUnixRange } from "~/lib/date-format";
 import { TableViewForm } from "./TableViewForm";
 
 /**
@@ -37,7 +37,7 @@ export function TableSection({ data }: { data: ExplorerData }) {
           </Text>
           {comparison ? (
             <Text size="sm" data-testid="total-previous">
-              Previous period ({fmtRange(comparison.range.start, comparison.range.end, tz)}):{" "}
+              Previous period ({formatUnixRange(comparison.range.start, comparison.range.end, tz)}):{" "}
               {formatBitsPerSecond(comparison.total.previousBps)},{" "}
               <span title={MESSAGES.percentDifferenceCutOff} style={{ textDecoration: "underline dotted", cursor: "help" }}>
                 Δ {formatPercentDifference(comparison.total)}

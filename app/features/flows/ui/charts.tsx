@@ -4,11 +4,11 @@ import { Sankey } from "@nivo/sankey";
 import { useMemo } from "react";
 import { formatBitsPerSecond } from "~/lib/units";
 import { describeSankey, describeTimeseries } from "./chart-descriptions";
-import { fmtUnix, fmtUnixLongBare } from "./format";
+import { formatUnix } from "~/lib/date-format";
 import { SankeyLinkTooltip, SankeyNodeTooltip, SankeyStages, SankeyTable, sankeyLabel, SANKEY_LABEL_COLOR } from "./sankey-extras";
-import { timeTicks } from "./time-ticks";
+import { timeTicks } from "~/lib/time-ticks";
 import { previousPeriodLayer, sliceTooltip, type PreviousTotals } from "./timeseries-extras";
-import { useHydrated } from "./use-hydrated";
+import { useHydrated } from "~/components/use-hydrated";
 
 /** Above this many buckets the areas are drawn with straight segments: a third of the SVG of smooth curves, no visible difference at this width. */
 const SMOOTH_CURVE_MAX_BUCKETS = 200;
@@ -52,7 +52,7 @@ export function TimeseriesChart({
     });
   }, [timeseries]);
   // nivo formats every point's x eagerly (buckets × series); a timezone conversion per bucket, once, keeps that cheap.
-  const labels = useMemo(() => new Map((timeseries?.buckets ?? []).map((b) => [b, fmtUnixLongBare(b, timezone)])), [timeseries, timezone]);
+  const labels = useMemo(() => new Map((timeseries?.buckets ?? []).map((b) => [b, formatUnix(b, timezone)])), [timeseries, timezone]);
   const colorOf = useMemo(() => new Map(series.map((s, i) => [s.id, seriesColor(s.id, i)])), [series]);
   // The hover slices (one rect per bucket) only matter with JavaScript: the server's HTML goes without them.
   const hydrated = useHydrated();
@@ -86,11 +86,11 @@ export function TimeseriesChart({
         colors={(serie) => colorOf.get(String(serie.id)) ?? OTHERS_COLOR}
         axisBottom={{
           tickValues: ticks.values,
-          format: (v) => fmtUnix(Number(v), timezone, ticks.format as Parameters<typeof fmtUnix>[2]),
+          format: (v) => formatUnix(Number(v), timezone, ticks.format),
         }}
         axisLeft={{ tickValues: 5, format: (v) => formatBitsPerSecond(Number(v)) }}
         yFormat={(v) => formatBitsPerSecond(Number(v))}
-        xFormat={(v) => labels.get(Number(v)) ?? fmtUnixLongBare(Number(v), timezone)}
+        xFormat={(v) => labels.get(Number(v)) ?? formatUnix(Number(v), timezone)}
         enableSlices={hydrated ? "x" : false}
         sliceTooltip={sliceTooltip({ timezone, window: bucketSeconds, previous: previousByBucket })}
         layers={[

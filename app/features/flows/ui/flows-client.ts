@@ -15,7 +15,7 @@ import {
   type MinTermLengths,
 } from "../autocomplete-cache";
 import { getDimension, type DimensionId } from "../dimensions";
-import { tableGranularity } from "../time";
+import { tableGranularity } from "../aggregation-window";
 
 const api = createApiClient({
   notify: (n) => notifications.show({ color: n.kind === "danger" ? "red" : "yellow", title: n.title, message: n.message }),

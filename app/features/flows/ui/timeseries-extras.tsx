@@ -6,7 +6,7 @@
 import type { LineCustomSvgLayerProps, SliceTooltipProps } from "@nivo/line";
 import { formatBitsPerSecond } from "~/lib/units";
 import { FloatingTooltip } from "./FloatingTooltip";
-import { fmtRange } from "./format";
+import { formatUnixRange } from "~/lib/date-format";
 
 /** The series the chart draws: one per value, bit/s per bucket. */
 export type ChartSeries = { id: string; data: { x: number; y: number }[] };
@@ -36,7 +36,7 @@ export function sliceTooltip({
     return (
       <FloatingTooltip testId="chart-tooltip">
         <div style={{ fontWeight: 600 }} data-testid="tooltip-time">
-          {fmtRange(bucket, bucket + window, timezone)}
+          {formatUnixRange(bucket, bucket + window, timezone)}
         </div>
         <div style={{ fontWeight: 600, marginBottom: 4 }} data-testid="tooltip-total">
           Total: {formatBitsPerSecond(total)}

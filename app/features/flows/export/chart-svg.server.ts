@@ -1,11 +1,8 @@
 /**
- * The Flow Explorer's chart as an image file: SVG rendered on the server by the very components of
- * the screen (ui/charts.tsx, nivo renders plain SVG without a browser), and PNG rasterised from that
- * SVG with resvg (@resvg/resvg-js: a native renderer shipped as prebuilt packages per platform, no
- * browser or canvas needed). Fonts come from the system; DejaVu Sans / Liberation Sans are the
- * fallbacks of a Debian machine when nivo's "sans-serif" has no match.
+ * The Flow Explorer's chart as an SVG file, rendered on the server by the very components of the
+ * screen (ui/charts.tsx, nivo renders plain SVG without a browser); the PNG export rasterises it
+ * (features/shared/export/png.server.ts).
  */
-import { Resvg } from "@resvg/resvg-js";
 import { createElement } from "react";
 import { renderToStaticMarkup } from "react-dom/server";
 import { SankeyDiagram, TimeseriesChart, type SankeyData, type TimeseriesData } from "../ui/charts";
@@ -21,9 +18,6 @@ export type ChartCaption = { title: string; lines: readonly string[] };
 const CAPTION_LINE = 18;
 
 const xml = (text: string) => text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;");
-
-/** PNGs are drawn at twice the chart's size so the 11 px labels stay legible when zoomed. */
-export const PNG_SCALE = 2;
 
 /**
  * The standalone SVG document of the chart (the <svg> element the screen shows, with an XML
@@ -56,13 +50,4 @@ export function chartSvg(chart: ChartInput, caption: ChartCaption): string {
     ),
   ].join("");
   return `<?xml version="1.0" encoding="UTF-8"?>\n<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height + top}" viewBox="0 0 ${width} ${height + top}"><rect width="100%" height="100%" fill="white"/>${text}<g transform="translate(0, ${top})">${chartMarkup}</g></svg>\n`;
-}
-
-export function chartPng(svg: string): Uint8Array<ArrayBuffer> {
-  const resvg = new Resvg(svg, {
-    background: "white",
-    fitTo: { mode: "zoom", value: PNG_SCALE },
-    font: { loadSystemFonts: true, defaultFontFamily: "DejaVu Sans", sansSerifFamily: "DejaVu Sans" },
-  });
-  return new Uint8Array(resvg.render().asPng());
 }

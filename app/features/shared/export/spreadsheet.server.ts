@@ -9,7 +9,7 @@
  */
 import ExcelJS from "exceljs";
 import XLSX from "xlsx";
-import { spreadsheetValue, type Sheet } from "./sheet";
+import { spreadsheetValue, type Sheet } from "~/lib/sheet";
 
 /** Excel's limit for a sheet name is 31 characters, without : \ / ? * [ ]. */
 function sheetName(title: string): string {

@@ -6,7 +6,7 @@
 import dayjs from "dayjs";
 import timezone from "dayjs/plugin/timezone";
 import utc from "dayjs/plugin/utc";
-import { DATE_FORMATS } from "~/lib/date-format";
+import { DATE_FORMATS, type DateFormat } from "~/lib/date-format";
 
 dayjs.extend(utc);
 dayjs.extend(timezone);
@@ -32,7 +32,7 @@ const STEPS = [
   364 * DAY,
 ];
 
-export type TimeTicks = { values: number[]; format: string };
+export type TimeTicks = { values: number[]; format: DateFormat };
 
 /**
  * Ticks within [first, last] (unix seconds), at most `maxTicks` of them, and the pattern to label

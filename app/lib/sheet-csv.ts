@@ -1,5 +1,5 @@
-/** CSV of an exported table (export/sheet.ts): the Flow Explorer's and the Looking Glass's. Pure and isomorphic. */
-import type { Sheet } from "./export/sheet";
+/** CSV of an exported table (sheet.ts), with the user's delimiter. Pure and isomorphic. */
+import type { Sheet } from "./sheet";
 
 /** A plain decimal number ("-101", "1.5e9"): a spreadsheet reads it as that number, never as a formula. */
 const PLAIN_NUMBER = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;

@@ -1,5 +1,5 @@
 /**
- * The numeric column filters of the flow tables (spec shell §2, §5: "Numeric column filters accept
+ * The numeric column filters of the tool tables (spec shell §2, §5: "Numeric column filters accept
  * only > and <"). Pure and isomorphic.
  *
  * A filter is `>` or `<`, a number, an optional SI prefix and an optional unit: ">10M", "< 5 %",

@@ -1,20 +1,16 @@
 /**
- * Export formats and file names of the Flow Explorer (spec §9: "Export files are named with a
- * prefix plus name; formats csv, xls, xlsx, png, svg"). Pure and isomorphic: the screen's links and
- * the export endpoint agree on both.
+ * Export formats, content types and file names of the tools (spec §9: "Export files are named with
+ * a prefix plus name; formats csv, xls, xlsx, png, svg"). Pure and isomorphic: a screen's links and
+ * its export endpoint agree on both.
  *
  * File name = prefix + name + "." + format. The prefix is "flowlens_" and the screen's path segment
- * ("flowlens_flow-explorer_", "flowlens_as-flows-egress_"); the name is
+ * ("flowlens_flow-explorer_", "flowlens_as-flows-egress_", "flowlens_lookingglass_"); for the flow
+ * screens (exportFilename) the name is
  * `<dimension>[_detailed | _<chart>]_<first day>-<last day>` with the days as yyyyMMdd (the spec's
  * compact date format) in the user's timezone, e.g.
  * `flowlens_flow-explorer_AS_SRC_INGRESS_20261120-20261122.xlsx`.
  */
-import dayjs from "dayjs";
-import timezone from "dayjs/plugin/timezone";
-import utc from "dayjs/plugin/utc";
-
-dayjs.extend(utc);
-dayjs.extend(timezone);
+import { DATE_FORMATS, formatUnix } from "~/lib/date-format";
 
 export const EXPORT_FORMATS = ["csv", "xls", "xlsx", "png", "svg"] as const;
 export type ExportFormat = (typeof EXPORT_FORMATS)[number];
@@ -51,7 +47,7 @@ const safe = (part: string) => part.replace(/[^A-Za-z0-9_-]+/g, "-");
 
 /** The day of the first and of the last second of the half-open range, yyyyMMdd in the user's timezone. */
 function days(range: { start: number; end: number }, tz: string): string {
-  const day = (t: number) => dayjs.unix(t).tz(tz).format("YYYYMMDD");
+  const day = (t: number) => formatUnix(t, tz, DATE_FORMATS.compact);
   return `${day(range.start)}-${day(Math.max(range.start, range.end - 1))}`;
 }
 

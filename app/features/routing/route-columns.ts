@@ -1,0 +1,56 @@
+/**
+ * The fields of the rows the routing queries answer, in the spec's names (§3): a Looking Glass
+ * route, and the Control Plane's columns (its row fields in display order) with the path attributes
+ * a withdrawal leaves empty. Pure and isomorphic: the SQL builders, the services and the tool
+ * screens share them; labels and cell texts are the screens' own.
+ */
+import type { ControlPlaneRow } from "./controlplane.server";
+
+/** A row as api/lookingglass/ returns it (the private-only fields absent for the public variant). */
+export type LookingGlassRow = {
+  VantagePoint: string;
+  Prefix: string;
+  RouteDistinguisher: string;
+  "BGP as_path": string;
+  "BGP local_pref": number;
+  "BGP med": number;
+  "BGP next_hop": string;
+  "BGP community"?: string;
+  "BGP originator_id"?: string;
+  /** ISO 8601 UTC. */
+  LastUpdate: string;
+};
+
+export const CONTROL_PLANE_COLUMNS = [
+  "timestamp",
+  "vantagePoint",
+  "withdrawn",
+  "prefix",
+  "ASPathSeq",
+  "BGPNextHop",
+  "localPref",
+  "Origin",
+  "communityIndex",
+  "IP",
+  "AFI",
+  "SAFI",
+  "ASConfedSeq",
+  "ASPathSet",
+  "Aggregator",
+  "Originator",
+  "expireMgmt",
+] as const satisfies readonly (keyof ControlPlaneRow)[];
+export type ControlPlaneColumn = (typeof CONTROL_PLANE_COLUMNS)[number];
+
+/** A withdrawal has no path attributes: its cells stay empty rather than show 0 or a default. */
+export const PATH_ATTRIBUTES: readonly ControlPlaneColumn[] = [
+  "ASPathSeq",
+  "BGPNextHop",
+  "localPref",
+  "Origin",
+  "communityIndex",
+  "ASConfedSeq",
+  "ASPathSet",
+  "Aggregator",
+  "Originator",
+];
