@@ -22,6 +22,8 @@ export function wireApp(): void {
   // Ping and traceroute jobs run in every app process; replicas share the work through PostgreSQL.
   runInBackground("netcommand runner", { start: startNetcommandRunner, stop: stopNetcommandRunner });
   onStoresClosing("flows data range", forgetDataRange);
+  // Ingest components (flow collector, SNMP poller, BMP station) register here with registerComponent()
+  // of app/server/components: the app on embedded stores and `npm run worker` on server stores read the same list.
   describeOperations([...FLOWS_OPERATIONS, ...TAGS_OPERATIONS, ...ROUTING_OPERATIONS]);
   // An anonymous public Looking Glass page shows everybody the same answer for as long as that answer is cached.
   sharePublicPage(PUBLIC_LOOKING_GLASS_PATH, PUBLIC_QUERY_CACHE_TTL_MS);

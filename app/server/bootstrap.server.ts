@@ -1,5 +1,7 @@
 import { ConfigError } from "./env.server";
 import { StoreUnavailableError } from "./clickhouse.server";
+import { startComponentsIfHost } from "./components/placement.server";
+import { ComponentStartError, stopRunningComponents } from "./components/supervisor.server";
 import { log } from "./log.server";
 import { warnIfMailLinksUnconfigured } from "./mail/links.server";
 import { demoNetwork, startBackgroundTasks, stopBackgroundTasks } from "./lifecycle.server";
@@ -23,8 +25,10 @@ export async function bootstrapOrExit(): Promise<void> {
     // Background work (ping and traceroute jobs) runs in every app process; replicas share it through PostgreSQL.
     startBackgroundTasks(services);
     closeStoresOnShutdown(services);
+    // On embedded stores only; on server stores `npm run worker` runs them, so replicas never listen or poll.
+    await startComponentsIfHost("app", services);
   } catch (error) {
-    if (error instanceof ConfigError || error instanceof StoreUnavailableError) {
+    if (error instanceof ConfigError || error instanceof StoreUnavailableError || error instanceof ComponentStartError) {
       console.error(`flowlens cannot start.\n${error.message}`);
     } else {
       console.error("flowlens cannot start: unexpected error while opening the stores.");
@@ -47,8 +51,10 @@ function closeStoresOnShutdown(services: Awaited<ReturnType<typeof getServices>>
     closing = true;
     log.info(`${signal}: closing the stores`);
     setTimeout(() => {
+      // Components write what they hold before the stores close (each bounded by its own stop timeout).
       // Running commands end within their hard time limit; jobs cut off are reset by another replica.
-      Promise.race([stopBackgroundTasks(), new Promise((resolve) => setTimeout(resolve, SHUTDOWN_GRACE_MS))])
+      stopRunningComponents()
+        .then(() => Promise.race([stopBackgroundTasks(), new Promise((resolve) => setTimeout(resolve, SHUTDOWN_GRACE_MS))]))
         .then(() => services.close())
         .catch((error) => log.error(`closing the stores failed: ${error instanceof Error ? error.message : String(error)}`))
         .finally(() => process.exit(0));

@@ -1,11 +1,19 @@
 import type { LimiterSnapshot } from "./analytics-query-limiter.server";
 import { pingClickhouse } from "./clickhouse.server";
+import type { ComponentHealth } from "./components/contract.server";
+import { componentHealth } from "./components/supervisor.server";
 import { pingPostgres } from "./postgres.server";
 import { outsideRequest } from "./request-scope.server";
 import type { Services } from "./services.server";
 
 export type StoreHealth = { ok: boolean; engine: string; latencyMs: number; error?: string; checkedBy?: "ping" | "recent queries" };
-export type Health = { status: "ok" | "degraded"; postgres: StoreHealth; clickhouse: StoreHealth };
+export type Health = {
+  status: "ok" | "degraded";
+  postgres: StoreHealth;
+  clickhouse: StoreHealth;
+  /** The ingest components running in this process, when any does. */
+  components?: Record<string, ComponentHealth>;
+};
 
 const TIMEOUT_MS = 5_000;
 
@@ -43,7 +51,9 @@ export function answeringQueries(snapshot: LimiterSnapshot | undefined, maxExecu
 }
 
 /**
- * Both stores answer a trivial query; either failing makes the service unhealthy. The ping runs
+ * Both stores answer a trivial query; either failing makes the service unhealthy. The ingest
+ * components running here are reported beside them but leave the status alone: the web answers do
+ * not depend on them, and a 503 would make a load balancer take the app away for a collector's fault. The ping runs
  * outside the query limits (never queued behind users' queries), and is skipped while
  * ClickHouse is visibly answering them.
  */
@@ -58,5 +68,11 @@ export async function checkHealth(services: Services): Promise<Health> {
           checkedBy: "ping" as const,
         })),
   ]);
-  return { status: postgres.ok && clickhouse.ok ? "ok" : "degraded", postgres, clickhouse };
+  const components = componentHealth();
+  return {
+    status: postgres.ok && clickhouse.ok ? "ok" : "degraded",
+    postgres,
+    clickhouse,
+    ...(Object.keys(components).length ? { components } : {}),
+  };
 }

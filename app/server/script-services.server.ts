@@ -5,14 +5,18 @@
 import { parseConfig, type AppConfig } from "./env.server";
 import { startServices, type Services } from "./services.server";
 
-export async function startScriptServices(): Promise<{ config: AppConfig; services: Services }> {
-  if (typeof process.loadEnvFile === "function") {
-    try {
-      process.loadEnvFile();
-    } catch {
-      // no .env file: the environment alone configures the app
-    }
+/** Adds the variables of ./.env, if there is one, to process.env. */
+export function loadDotEnvFile(): void {
+  if (typeof process.loadEnvFile !== "function") return;
+  try {
+    process.loadEnvFile();
+  } catch {
+    // no .env file: the environment alone configures the app
   }
+}
+
+export async function startScriptServices(): Promise<{ config: AppConfig; services: Services }> {
+  loadDotEnvFile();
   const config = parseConfig(process.env);
   return { config, services: await startServices(config, { loadDemo: false }) };
 }

@@ -7,20 +7,13 @@ import { fileURLToPath } from "node:url";
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { appURL, describeBothModes, launchBrowser, newPage, type BrowserMode } from "./browser";
+import { DEMO_USERS, logIn } from "./login";
 
 const AXE = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../node_modules/axe-core/axe.min.js");
 const WCAG_AA = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"];
-const ADMIN = { email: "admin@flowlens.example", password: "flowlens-admin" };
-const DELEGATED = { email: "delegated@flowlens.example", password: "flowlens-delegated" };
+const { admin: ADMIN, delegated: DELEGATED } = DEMO_USERS;
 const LG_RESULTS = "/lookingglass?selectedVantagePoints=%5B%22all%22%5D&queryType=IP_PREFIX_QUERY&queryTerm=203.0.113.0%2F24";
 const PUBLIC_LG_RESULTS = "/public/lookingglass?selectedVantagePoints=%5B%22all%22%5D&queryType=IP_PREFIX_QUERY&queryTerm=203.0.113.0%2F24";
-
-async function logIn(page: Page, who: { email: string; password: string }) {
-  await page.goto(appURL("/login"));
-  await page.fill("input[name=email]", who.email);
-  await page.fill("input[name=password]", who.password);
-  await Promise.all([page.waitForURL((url) => url.pathname !== "/login"), page.click("button[type=submit]")]);
-}
 
 /** Serious and critical WCAG 2.1 AA findings of the page as it is now, one line per rule with the elements. */
 async function axeFindings(page: Page): Promise<string[]> {

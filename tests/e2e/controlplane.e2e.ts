@@ -5,14 +5,8 @@
 // and search text; the spec's message for a filter that cannot apply; pager links that keep sort and filters).
 import { expect, it } from "vitest";
 import type { Page } from "playwright-core";
-import { appURL, describeBothModes } from "./browser";
-
-async function logIn(page: Page) {
-  await page.goto(appURL("/login"));
-  await page.fill("input[name=email]", "operator@flowlens.example");
-  await page.fill("input[name=password]", "flowlens-operator");
-  await Promise.all([page.waitForURL((url) => url.pathname !== "/login"), page.click("button[type=submit]")]);
-}
+import { describeBothModes } from "./browser";
+import { logIn } from "./login";
 
 const FORM = "form[aria-label='Control Plane query']";
 

@@ -8,17 +8,11 @@ import { expect, it } from "vitest";
 import type { Page } from "playwright-core";
 import { formatBitsPerSecond } from "~/lib/units";
 import { appURL, describeBothModes, type BrowserMode } from "./browser";
+import { DEMO_USERS, logIn } from "./login";
 
 const DEEP_LINK = "/flow-explorer?dimension=AS_SRC_INGRESS&dateRange=LAST_2_DAYS";
 const TABLE_ROWS = "[data-testid=flow-table] tbody tr";
 const FORM = "form[aria-label='Flow Explorer options']";
-
-async function logIn(page: Page, email = "operator@flowlens.example", password = "flowlens-operator") {
-  await page.goto(appURL("/login"));
-  await page.fill("input[name=email]", email);
-  await page.fill("input[name=password]", password);
-  await Promise.all([page.waitForURL((url) => url.pathname !== "/login"), page.click("button[type=submit]")]);
-}
 
 function noPageErrors(m: BrowserMode) {
   if (m.javaScriptEnabled) expect(m.pageErrors.map((e) => e.message)).toEqual([]);
@@ -307,7 +301,7 @@ describeBothModes("flow explorer filter bar and date pickers", (m) => {
   });
 
   it("a delegated user's restriction is a locked chip: no remove button, no input, not offered to add to", async () => {
-    await logIn(m.page, "delegated@flowlens.example", "flowlens-delegated");
+    await logIn(m.page, DEMO_USERS.delegated);
     const res = await m.goto(DEEP_LINK);
     expect(res?.status()).toBe(200);
     expect(await m.page.locator("[data-testid=active-filters]").innerText()).toMatch(/Destination AS \(ingress\): AS\d+ .+ \(locked\)/);

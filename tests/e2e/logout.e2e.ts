@@ -1,19 +1,13 @@
 // Logging out as a browser meets it, with JavaScript on and off: a link to /logout on another site does not end the
 // session but shows a one-button confirmation (a plain form, so it works without JavaScript), whose button logs out;
 // the app's own Log out logs out in one click; after either, Back shows no logged-in page.
-import type { BrowserContext, Page } from "playwright-core";
+import type { BrowserContext } from "playwright-core";
 import { expect, it } from "vitest";
 import { appURL, describeBothModes, type BrowserMode } from "./browser";
+import { logIn } from "./login";
 
 /** A site that is not the app: its page is served by the browser's request interception, never by the network. */
 const OTHER_SITE = "http://other-site.example";
-
-async function logIn(page: Page) {
-  await page.goto(appURL("/login"));
-  await page.fill("input[name=email]", "operator@flowlens.example");
-  await page.fill("input[name=password]", "flowlens-operator");
-  await Promise.all([page.waitForURL((url) => url.pathname !== "/login"), page.click("button[type=submit]")]);
-}
 
 /** The session's state as the app sees it (auth/user/ with the context's cookies): LOGGED_IN, or what else it is. */
 async function sessionStatus(context: BrowserContext): Promise<string> {

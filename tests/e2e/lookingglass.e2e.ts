@@ -9,18 +9,12 @@ import { pageJavaScript } from "../../bench/deep-link";
 import type { Page } from "playwright-core";
 import { MESSAGES } from "~/lib/messages";
 import { appURL, describeBothModes } from "./browser";
+import { DEMO_USERS, logIn } from "./login";
 import { enablePublicLookingGlass } from "./public-lookingglass";
 
 const CLIENT_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../build/client");
 const TABLE_ROWS = "[data-testid=lookingglass-table] tbody tr";
 const HEADERS = "[data-testid=lookingglass-table] thead th";
-
-async function logIn(page: Page, email: string, password: string) {
-  await page.goto(appURL("/login"));
-  await page.fill("input[name=email]", email);
-  await page.fill("input[name=password]", password);
-  await Promise.all([page.waitForURL((url) => url.pathname !== "/login"), page.click("button[type=submit]")]);
-}
 
 /**
  * The wide-table check at a laptop's 1,166 px and a phone's 390 px: the page itself never scrolls
@@ -51,7 +45,7 @@ describeBothModes("looking glass", (m) => {
   // test is registered for that mode only, so no run reports it as skipped.
   const withJavaScript: typeof it = m.javaScriptEnabled ? it : ((() => undefined) as unknown as typeof it);
   withJavaScript("private: a query by the form, results per vantage point with the private columns", async () => {
-    await logIn(m.page, "admin@flowlens.example", "flowlens-admin");
+    await logIn(m.page, DEMO_USERS.admin);
     await m.goto("/lookingglass");
     expect(await m.page.getByTestId("lookingglass-results").innerText()).toContain(MESSAGES.lookingGlassBeforeSubmit);
     expect(await m.page.getByTestId("lookingglass-status").textContent()).toBe("Ready");
@@ -105,7 +99,7 @@ describeBothModes("looking glass", (m) => {
   });
 
   it("private: a deep link renders its results on the server", async () => {
-    await logIn(m.page, "operator@flowlens.example", "flowlens-operator");
+    await logIn(m.page);
     const res = await m.goto("/lookingglass?selectedVantagePoints=%5B%22all%22%5D&queryType=IP_PREFIX_QUERY&queryTerm=203.0.113.0%2F24");
     expect(res?.status()).toBe(200);
     expect(await m.page.locator(TABLE_ROWS).count()).toBeGreaterThan(0);
@@ -120,7 +114,7 @@ describeBothModes("looking glass", (m) => {
   });
 
   it("no data at any vantage point: one message, not the first vantage point's name", async () => {
-    await logIn(m.page, "operator@flowlens.example", "flowlens-operator");
+    await logIn(m.page);
     await m.goto("/lookingglass?selectedVantagePoints=%5B%22all%22%5D&queryType=IpPrefixQuery&queryTerm=192.0.2.77");
     const notices = await m.page.getByTestId("lookingglass-notice").allInnerTexts();
     expect(notices).toEqual(["None of the selected vantage points has data for this search. Try with other parameters."]);
@@ -128,7 +122,7 @@ describeBothModes("looking glass", (m) => {
   });
 
   it("public: the GET form answers with server-rendered results, public vantage points and columns only", async () => {
-    await enablePublicLookingGlass(m, logIn);
+    await enablePublicLookingGlass(m);
     const res = await m.goto("/public/lookingglass");
     expect(res?.status()).toBe(200);
     expect(await m.page.getByTestId("lookingglass-results").innerText()).toContain(MESSAGES.lookingGlassBeforeSubmit);

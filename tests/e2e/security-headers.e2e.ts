@@ -4,14 +4,8 @@
 import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
 import { appURL, describeBothModes, launchBrowser, newPage, type BrowserMode } from "./browser";
+import { logIn } from "./login";
 import { enablePublicLookingGlass } from "./public-lookingglass";
-
-async function logIn(page: Page, email: string, password: string) {
-  await page.goto(appURL("/login"));
-  await page.fill("input[name=email]", email);
-  await page.fill("input[name=password]", password);
-  await Promise.all([page.waitForURL((url) => url.pathname !== "/login"), page.click("button[type=submit]")]);
-}
 
 /** Collects CSP violations (the DOM event, from the first script on) and console CSP errors of a page. */
 async function watchPolicy(page: Page): Promise<() => Promise<string[]>> {
@@ -34,7 +28,7 @@ const PUBLIC_LG = `/public/lookingglass?selectedVantagePoints=${encodeURICompone
 
 describeBothModes("after logging out", (m) => {
   it("Back shows no logged-in page", async () => {
-    await logIn(m.page, "operator@flowlens.example", "flowlens-operator");
+    await logIn(m.page);
     await m.goto("/flow-explorer?dimension=AS_SRC_INGRESS");
     await m.page.locator("nav[aria-label=Tools]").waitFor();
     await Promise.all([m.page.waitForURL(/\/login/), m.page.click("text=Log out")]);
@@ -49,7 +43,7 @@ describeBothModes("after logging out", (m) => {
 
 describeBothModes("content security policy", (m) => {
   it("lets every main screen run without a violation", async () => {
-    await enablePublicLookingGlass(m, logIn);
+    await enablePublicLookingGlass(m);
     const violations = await watchPolicy(m.page);
     const seen: Record<string, string[]> = {};
     const visit = async (path: string) => {
@@ -61,7 +55,7 @@ describeBothModes("content security policy", (m) => {
     await visit("/login");
     await visit(PUBLIC_LG);
     await visit(PUBLIC_LG); // the second anonymous visit is the cached page
-    await logIn(m.page, "operator@flowlens.example", "flowlens-operator");
+    await logIn(m.page);
     for (const path of [
       "/flow-explorer?dimension=AS_SRC_INGRESS&dateRange=LAST_24_HOURS",
       "/as-flows-analysis",
@@ -119,7 +113,7 @@ describe("cached public Looking Glass page", () => {
     try {
       const first = await newPage(browser);
       const mode = { newPage: () => newPage(browser) } as unknown as BrowserMode;
-      await enablePublicLookingGlass(mode, logIn);
+      await enablePublicLookingGlass(mode);
       const url = `${PUBLIC_LG}&cachetest=${Date.now()}`;
       const filled = await fetch(appURL(url));
       expect(filled.status).toBe(200);

@@ -3,17 +3,10 @@
 import type { Page } from "playwright-core";
 import { expect, it } from "vitest";
 import { appURL, describeBothModes } from "./browser";
+import { DEMO_USERS, logIn } from "./login";
 
-const OPERATOR = { email: "operator@flowlens.example", password: "flowlens-operator" };
-const MODERATOR = { email: "moderator@flowlens.example", password: "flowlens-moderator" };
+const { operator: OPERATOR, moderator: MODERATOR } = DEMO_USERS;
 const DEFAULT_PRIMARY = "#137cbd";
-
-async function logIn(page: Page, user: { email: string; password: string }) {
-  await page.goto(appURL("/login"));
-  await page.fill("input[name=email]", user.email);
-  await page.fill("input[name=password]", user.password);
-  await Promise.all([page.waitForURL((url) => url.pathname !== "/login"), page.click("button[type=submit]")]);
-}
 
 async function saveSettings(page: Page, values: { timezone: string; csv_delimiter: string }) {
   const form = page.locator('form[aria-label="User settings"]');

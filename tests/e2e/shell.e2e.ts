@@ -1,6 +1,7 @@
 // The application shell: health endpoint, login page, 404 page. Browser tests run with JavaScript on and off.
 import { describe, expect, it } from "vitest";
 import { appURL, describeBothModes } from "./browser";
+import { DEMO_USERS, logIn } from "./login";
 
 const NOT_FOUND_TEXT_1 = "We are sorry, the page you requested cannot be found.";
 const NOT_FOUND_TEXT_2 = "The URL may be misspelled or the page you are looking for is no longer available.";
@@ -51,7 +52,7 @@ describeBothModes("unknown page", (m) => {
   });
 
   it("shows the 404 page with a link to the flow explorer once logged in", async () => {
-    await logIn(m.page, "operator@flowlens.example", "flowlens-operator");
+    await logIn(m.page);
     const res = await m.goto("/this-page-does-not-exist");
     expect(res?.status()).toBe(404);
     const text = await m.page.locator("body").innerText();
@@ -79,7 +80,8 @@ describeBothModes("login", (m) => {
   });
 
   it("logs in to the first available route, shows the menu, and logs out", async () => {
-    await logIn(m.page, "operator@flowlens.example", "flowlens-operator");
+    await m.goto("/login");
+    await submitLogin(m.page, "operator@flowlens.example", "flowlens-operator");
     expect(new URL(m.page.url()).pathname).toBe("/flow-explorer");
     await m.page.locator("nav[aria-label=Tools] a").first().waitFor();
     const menu = await m.page.locator("nav[aria-label=Tools] a").allInnerTexts();
@@ -101,19 +103,15 @@ describeBothModes("login", (m) => {
   });
 
   it("sends a user without the route's permission to their first available route", async () => {
-    await logIn(m.page, "delegated@flowlens.example", "flowlens-delegated");
+    await logIn(m.page, DEMO_USERS.delegated);
     await m.goto("/controlplane");
     expect(new URL(m.page.url()).pathname).toBe("/flow-explorer");
   });
 });
 
+/** Types the credentials into the login form on screen and submits it (what this file tests; others log in by cookie). */
 async function submitLogin(page: import("playwright-core").Page, email: string, password: string) {
   await page.fill("input[name=email]", email);
   await page.fill("input[name=password]", password);
   await Promise.all([page.waitForURL((url) => url.pathname !== "/login"), page.click("button[type=submit]")]);
-}
-
-async function logIn(page: import("playwright-core").Page, email: string, password: string) {
-  await page.goto(appURL("/login"));
-  await submitLogin(page, email, password);
 }
