@@ -1,6 +1,7 @@
 import { eq } from "drizzle-orm";
 import { siteSettings, users } from "~db/postgres/schema";
 import { API_VERSIONS, endpoint, resourceRoute } from "~/server/api/contract.server";
+import { clickhouseVersion } from "~/server/clickhouse/query.server";
 import packageJson from "../../package.json";
 
 /** GET api/version/: versions of the app, the API and the data layout, and the user's database overrides. */
@@ -16,7 +17,7 @@ const route = resourceRoute({
           .select({ a: users.overrideClickhouseDb, b: users.overrideClickhouseRawFlowDb })
           .from(users)
           .where(eq(users.id, user!.id)),
-        services.ch.client.query({ query: "SELECT version() AS v", format: "JSONEachRow" }).then((rs) => rs.json<{ v: string }>()),
+        clickhouseVersion(services.ch),
       ]);
       return {
         version: packageJson.version,
@@ -24,7 +25,7 @@ const route = resourceRoute({
         variant: services.config.APP_VARIANT,
         clickhouse_db_version: settings?.clickhouseDbVersion ?? "",
         clickhouse_engine: services.ch.kind,
-        clickhouse_server_version: chVersion[0]?.v ?? "",
+        clickhouse_server_version: chVersion,
         postgres_engine: services.pg.kind,
         override_clickhouse_db: row?.a ?? null,
         override_clickhouse_raw_flow_db: row?.b ?? null,

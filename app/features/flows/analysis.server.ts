@@ -14,6 +14,7 @@ import { interfaces, routers } from "~db/postgres/schema";
 import { invalidInput } from "~/lib/messages";
 import { ApiProblem } from "~/server/api/contract.server";
 import type { UserContext } from "~/server/auth/user-context.server";
+import { chQuery } from "~/server/clickhouse/query.server";
 import type { Services } from "~/server/services.server";
 import { getUserSettings } from "~/server/settings/user-settings.server";
 import {
@@ -36,7 +37,6 @@ import { runSankeyQuery } from "./query.server";
 import { bodyIpVersion, filtersSchema, ipVersionSchema, normalizeFilters } from "./request-schema";
 import { nameAll, nameKeys, requireDimension, resolveFilters, resolveRange, type FlowsContext, type ResolvedRange } from "./service.server";
 import type { RequestFilter } from "./service.types";
-import type { BuiltQuery } from "./sql";
 import { alignRange, defaultWindow, tableForWindow, type FlowsTable } from "./time";
 
 type Stores = Pick<Services, "pg" | "ch">;
@@ -123,11 +123,6 @@ export const untrackedBodySchema = z
 
 const badRequest = (field: string, message: string) => new ApiProblem(400, { detail: "Invalid request.", errors: [{ field, message }] });
 
-async function run<T>(stores: Stores, q: BuiltQuery): Promise<T[]> {
-  const rs = await stores.ch.client.query({ query: q.sql, query_params: q.params, format: "JSONEachRow" });
-  return rs.json<T>();
-}
-
 export type PublicRange = { start: number; end: number; adjusted: ResolvedRange["adjusted"]; requested: ResolvedRange["requested"] };
 const publicRange = (r: ResolvedRange): PublicRange => ({ start: r.start, end: r.end, adjusted: r.adjusted, requested: r.requested });
 const publicFilters = (c: FlowsContext) =>
@@ -179,7 +174,7 @@ export async function runAsIndirect(stores: Stores, user: UserContext, version: 
     operatorAsn: context.operatorAsn,
     ipVersion: bodyIpVersion(body.ipVersion),
   });
-  const rows = await run<{ asn: number | string; handover: number | string; bps: number }>(stores, q);
+  const rows = await chQuery<{ asn: number | string; handover: number | string; bps: number }>(stores.ch, q);
   const names = await nameKeys(stores, "AS_SRC_INGRESS", [...asns, ...rows.map((r) => Number(r.handover))].map(String));
   const nameOf = (asn: number) => names.get(String(asn)) ?? `AS${asn}`;
   const results = asns.map((asn): IndirectResult => {
@@ -239,7 +234,7 @@ export async function runNetflowStatistics(
     operatorAsn: context.operatorAsn,
     ipVersion: bodyIpVersion(body.ipVersion),
   });
-  const rows = await run<{ value: string; router_bps: number; network_bps: number }>(stores, q);
+  const rows = await chQuery<{ value: string; router_bps: number; network_bps: number }>(stores.ch, q);
   const total = rows.reduce((a, r) => a + Number(r.router_bps), 0);
   const network = rows.reduce((a, r) => a + Number(r.network_bps), 0);
   const shown = rows.filter((r) => Number(r.router_bps) > 0).slice(0, body.limit ?? 1000);
@@ -329,8 +324,8 @@ async function flowLinks(stores: Stores, user: UserContext, version: number, que
   };
   if (!range) return { ...head, range: null, links: [] as FlowLink[], routerInfo, sqlRange: null };
   const ipVersion: IpVersion = query.ipVersion === undefined || query.ipVersion === "all" ? "all" : (Number(query.ipVersion) as 4 | 6);
-  const rows = await run<{ in_if: string; link_start: string; link_end: string; out_if: string; path_bps: number }>(
-    stores,
+  const rows = await chQuery<{ in_if: string; link_start: string; link_end: string; out_if: string; path_bps: number }>(
+    stores.ch,
     linkPathQuery(query.origin, query.destination, {
       range: sqlRange,
       table,
@@ -365,15 +360,13 @@ export async function runLinkTopology(stores: Stores, user: UserContext, version
   const used = new Set(result.links.flatMap((l) => [l.from.router, ...(l.to ? [l.to.router] : [])]));
   const nodes = [
     { id: "origin", type: result.origin.kind, name: result.origin.name, city: null as string | null, country: null as string | null },
-    ...[...used]
-      .sort()
-      .map((name) => ({
-        id: `router:${name}`,
-        type: "ROUTER" as const,
-        name,
-        city: routerInfo.get(name)?.city ?? null,
-        country: routerInfo.get(name)?.country ?? null,
-      })),
+    ...[...used].sort().map((name) => ({
+      id: `router:${name}`,
+      type: "ROUTER" as const,
+      name,
+      city: routerInfo.get(name)?.city ?? null,
+      country: routerInfo.get(name)?.country ?? null,
+    })),
     {
       id: "destination",
       type: result.destination.kind,
@@ -400,9 +393,9 @@ export async function runLinkStatistics(stores: Stores, user: UserContext, versi
   if (!sqlRange || !result.links.length) return { ...result, links: [] };
   const keys = [...new Set(result.links.map((l) => `${l.from.router}${INTERFACE_SEPARATOR}${l.from.interface}`))];
   const load = new Map(
-    (await run<{ key: string; in_bps: number; out_bps: number; capacity_bps: number }>(stores, interfaceLoadQuery(keys, sqlRange))).map(
-      (r) => [r.key, r],
-    ),
+    (
+      await chQuery<{ key: string; in_bps: number; out_bps: number; capacity_bps: number }>(stores.ch, interfaceLoadQuery(keys, sqlRange))
+    ).map((r) => [r.key, r]),
   );
   const inventory = await stores.pg.db
     .select({ router: routers.name, name: interfaces.name, capacityBps: interfaces.capacityBps, description: interfaces.description })
@@ -465,13 +458,13 @@ export async function runUntracked(stores: Stores, user: UserContext, version: n
     operatorAsn: context.operatorAsn,
     ipVersion: bodyIpVersion(body.ipVersion),
   });
-  const rows = await run<{
+  const rows = await chQuery<{
     bucket: number | string;
     total_bps: number;
     untracked_bps: number;
     others_bps: number;
     not_routable_bps: number;
-  }>(stores, q);
+  }>(stores.ch, q);
   const shares = (t: number, u: number, o: number, n: number) => ({
     total_bps: t,
     untracked_bps: u,

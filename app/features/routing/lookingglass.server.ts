@@ -12,6 +12,7 @@ import type { RequestContext } from "~/server/auth/guard.server";
 import type { UserContext } from "~/server/auth/user-context.server";
 import type { Services } from "~/server/services.server";
 import { publicQueryCache, queryCacheKey } from "./lookingglass-cache.server";
+import { chQuery } from "~/server/clickhouse/query.server";
 import { lookingGlassSql, parseRibQuery, toQueryType, type LookingGlassDbRow, type QueryType } from "./rib-sql";
 import { listVantagePoints, resolveVantagePoints, type LookingGlassVariant, type VantagePointJson } from "./vantage-points.server";
 
@@ -131,9 +132,10 @@ export async function runLookingGlassQuery(
   if (selected.length === 0) throw new LookingGlassInputError("No vantage point is available.", "vantagePoints");
 
   const limit = options.limit ?? LOOKING_GLASS_RESULTS_LIMIT;
-  const { query, params } = lookingGlassSql({ vantagePoints: selected.map((vp) => vp.key), match: parsed.match, limit });
-  const rs = await stores.ch.client.query({ query, query_params: params, format: "JSONEachRow" });
-  const dbRows = await rs.json<LookingGlassDbRow>();
+  const dbRows = await chQuery<LookingGlassDbRow>(
+    stores.ch,
+    lookingGlassSql({ vantagePoints: selected.map((vp) => vp.key), match: parsed.match, limit }),
+  );
 
   const byKey = new Map(selected.map((vp) => [vp.key, vp]));
   const rows = new Map<string, LookingGlassRow[]>();
