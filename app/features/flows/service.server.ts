@@ -33,7 +33,7 @@ import {
 import { dataRange, type DataRange } from "./data-range.server";
 import { interfaceDescriptions } from "./interface-names.server";
 import type { RequestFilter } from "./service.types";
-import { sankey, timeseries, topTable } from "./sql";
+import { keyedTimeseries, keyedTopTable, sankey } from "./sql";
 import { interfaceLabel, valueLabel } from "./value-labels";
 import { alignRange, clampToData, defaultWindow, tableForWindow, tableGranularity, type AggregationWindow, type ClampResult } from "./time";
 
@@ -287,7 +287,7 @@ export async function flowTable(
 ): Promise<TableRow[]> {
   const table = tableForWindow(q.window);
   const range = alignRange(q.range, table);
-  const built = topTable([dimension], {
+  const built = keyedTopTable(dimension, {
     range,
     filters: q.filters,
     operatorAsn: q.operatorAsn,
@@ -296,10 +296,7 @@ export async function flowTable(
     table,
     limit: q.limit,
   });
-  const rows = await chQuery<{ k: string; bps: number; b: string }>(stores.ch, {
-    ...built,
-    sql: `SELECT toString(${dimension}) AS k, bps, toString(total_bytes) AS b FROM (${built.sql})`,
-  });
+  const rows = await chQuery<{ k: string; bps: number; b: string }>(stores.ch, built);
   const names = await nameKeys(
     stores,
     dimension,
@@ -318,7 +315,7 @@ export async function flowTimeseries(
 ): Promise<Timeseries> {
   const table = tableForWindow(q.window);
   const range = alignRange(q.range, table);
-  const built = timeseries(dimension, {
+  const built = keyedTimeseries(dimension, {
     range,
     filters: q.filters,
     operatorAsn: q.operatorAsn,
@@ -328,10 +325,7 @@ export async function flowTimeseries(
     window: q.window,
     topN: q.topN ?? DEFAULT_TIMESERIES_TOP_N,
   });
-  const rows = await chQuery<{ b: number | string; v: string; bps: number }>(stores.ch, {
-    ...built,
-    sql: `SELECT toUInt32(bucket) AS b, toString(value) AS v, bps FROM (${built.sql})`,
-  });
+  const rows = await chQuery<{ b: number | string; v: string; bps: number }>(stores.ch, built);
   const first = Math.floor(range.start / q.window) * q.window;
   const buckets: number[] = [];
   for (let t = first; t < range.end; t += q.window) buckets.push(t);

@@ -172,6 +172,18 @@ export function topTable(dimensions: readonly DimensionId[], opts: FlowQueryOpti
   return { name: "flows.topTable", sql, params: { ...params, seconds: secs, limit: opts.limit ?? DEFAULT_TOP_TABLE_LIMIT } };
 }
 
+/** The top table of one dimension as the views read it: key and bytes as strings (exact 64-bit), bps. Columns: k, bps, b. */
+export function keyedTopTable(dimension: DimensionId, opts: FlowQueryOptions & { limit?: number }): BuiltQuery {
+  const inner = topTable([dimension], opts);
+  return { ...inner, name: "flows.table", sql: `SELECT toString(${dimension}) AS k, bps, toString(total_bytes) AS b FROM (${inner.sql})` };
+}
+
+/** The timeseries as the views read it: bucket as unix seconds, value as a string. Columns: b, v, bps. */
+export function keyedTimeseries(dimension: DimensionId, opts: FlowQueryOptions & { window: AggregationWindow; topN: number }): BuiltQuery {
+  const inner = timeseries(dimension, opts);
+  return { ...inner, name: "flows.timeseries", sql: `SELECT toUInt32(bucket) AS b, toString(value) AS v, bps FROM (${inner.sql})` };
+}
+
 /**
  * A sankey over ≥ 2 dimensions: links between consecutive dimensions, each dimension folded to
  * its top N over the range (rest: Others). Columns: step (0-based index of the source
