@@ -71,7 +71,11 @@ export function requestDatabases(ch: ClickhouseHandle): Promise<DatabaseOverride
   return scope ? doorOf(ch).resolvers.databases(scope) : Promise.resolve(NO_OVERRIDE);
 }
 
-/** Times a call under its name: debug log line and the `ch.<name>` duration metric, failures included. */
+/**
+ * Times a call under its name: debug log line and the `ch.<name>` duration metric, failures
+ * included. Measured as the caller sees it, a wait for a slot of the limiter included: that wait is
+ * what a request spends on the query, and the limiter's own figures tell the two apart.
+ */
 async function timed<R>(name: string, run: () => Promise<R>, count: (result: R) => string = () => ""): Promise<R> {
   const started = performance.now();
   let outcome = "failed";
