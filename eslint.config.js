@@ -24,6 +24,18 @@ const DATABASE_CALLS = [
   },
 ];
 
+/**
+ * ClickHouse is reached through the query door only (names, limits, override, schemas): no client
+ * handle, no client library. Types of the library stay importable.
+ */
+const CLICKHOUSE_DOOR_MESSAGE =
+  "ClickHouse is reached through the query door: chQuery, chInsert, chCommand of app/server/clickhouse/query.server.ts.";
+const CLICKHOUSE_DOOR = [
+  { selector: "MemberExpression[property.name='client'][object.property.name='ch']", message: CLICKHOUSE_DOOR_MESSAGE },
+  { selector: "ImportDeclaration[importKind='value'][source.value=/^(@clickhouse\\/|chdb)/]", message: CLICKHOUSE_DOOR_MESSAGE },
+  { selector: "ImportExpression[source.value=/^(@clickhouse\\/|chdb)/]", message: CLICKHOUSE_DOOR_MESSAGE },
+];
+
 /** Dynamic imports obey the same rules as static ones. */
 const DYNAMIC_DEMO_IMPORT = {
   selector: "ImportExpression[source.value=/^~db\\/demo/]",
@@ -119,6 +131,14 @@ export default tseslint.config(
     rules: { "no-restricted-imports": ["error", { patterns: [DEMO_IMPORT] }] },
   },
   {
+    files: ["app/features/**/*.{ts,tsx}"],
+    rules: { "no-restricted-syntax": ["error", DYNAMIC_DEMO_IMPORT, ...CLICKHOUSE_DOOR] },
+  },
+  {
+    files: ["db/demo/**/*.ts", "scripts/**/*.{ts,mjs}", "bench/**/*.ts"],
+    rules: { "no-restricted-syntax": ["error", ...CLICKHOUSE_DOOR] },
+  },
+  {
     files: ["app/server/**/*.{ts,tsx}"],
     rules: {
       "no-restricted-imports": [
@@ -133,7 +153,7 @@ export default tseslint.config(
           ],
         },
       ],
-      "no-restricted-syntax": ["error", DYNAMIC_DEMO_IMPORT, DYNAMIC_FEATURE_IMPORT],
+      "no-restricted-syntax": ["error", DYNAMIC_DEMO_IMPORT, DYNAMIC_FEATURE_IMPORT, ...CLICKHOUSE_DOOR],
       "@typescript-eslint/no-restricted-imports": [
         "error",
         {
@@ -150,6 +170,11 @@ export default tseslint.config(
         },
       ],
     },
+  },
+  {
+    // The two modules that own the client: the connection opener and the door itself.
+    files: ["app/server/clickhouse.server.ts", "app/server/clickhouse/**/*.ts"],
+    rules: { "no-restricted-syntax": ["error", DYNAMIC_DEMO_IMPORT, DYNAMIC_FEATURE_IMPORT] },
   },
   ...TOOLS.flatMap((tool) => {
     const otherTools = {

@@ -12,6 +12,7 @@ import { forgetDataRange } from "~/features/flows/data-range.server";
 import { getDimension, type DimensionId } from "~/features/flows/dimensions";
 import { parseFilterValue, type FlowFilter } from "~/features/flows/filters";
 import { runFlowsQuery } from "~/features/flows/query.server";
+import { chQuery } from "~/server/clickhouse/query.server";
 import { operatorAsn } from "~/features/flows/service.server";
 import { scanTotal } from "~/features/flows/sql";
 import { alignRange, defaultWindow, tableForWindow } from "~/features/flows/aggregation-window";
@@ -99,8 +100,7 @@ export async function measureAsDimensions(
       operatorAsn: operator,
       table,
     });
-    const scan = () =>
-      services.ch.client.query({ query: built.sql, query_params: built.params, format: "JSONEachRow" }).then((r) => r.json());
+    const scan = () => chQuery(services.ch, built);
     const figure: DimensionFigure = {
       dimension,
       filters: requestFilters.map((f) => `${f.dimension}:${f.values.join(",")}`).join(" & "),

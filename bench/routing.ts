@@ -20,6 +20,7 @@ import { eq } from "drizzle-orm";
 import { vantagePoints } from "~db/postgres/schema";
 import { runLookingGlassQuery } from "~/features/routing/lookingglass.server";
 import { importMrt } from "~/features/routing/rib-import.server";
+import { chCommand, chQuery } from "~/server/clickhouse/query.server";
 import { parseConfig } from "~/server/env.server";
 import { startServices, type Services } from "~/server/services.server";
 import { wireApp } from "~/wiring.server";
@@ -102,17 +103,14 @@ async function importBenchmark(figures: Figures) {
  * ASes ending at one of ~60,000 origins.
  */
 async function ensureRib(services: Services): Promise<number> {
-  const client = services.ch.client;
   const count = async () =>
     Number(
       (
-        await (
-          await client.query({
-            query: "SELECT count() AS n FROM rib_current WHERE vantage_point = {vp:String}",
-            query_params: { vp: VANTAGE_POINT.key },
-            format: "JSONEachRow",
-          })
-        ).json<{ n: string }>()
+        await chQuery<{ n: string }>(services.ch, {
+          name: "bench.ribCount",
+          sql: "SELECT count() AS n FROM rib_current WHERE vantage_point = {vp:String}",
+          params: { vp: VANTAGE_POINT.key },
+        })
       )[0].n,
     );
   const have = await count();
@@ -126,23 +124,25 @@ async function ensureRib(services: Services): Promise<number> {
   const path = `arrayConcat([toUInt32(64496), toUInt32(174 + number % 7)], if(number % 3 = 0, [toUInt32(3320)], []), [toUInt32(1000 + number % 60000)]) AS as_path`;
   const tail = `[] AS as_path_set, [] AS as_confed_seq, toUInt32(100) AS local_pref, toUInt32(0) AS med, '198.51.100.1' AS bgp_next_hop,
     'IGP' AS origin, '' AS aggregator, '' AS originator_id, ['64500:100'] AS communities, toDateTime(0, 'UTC') AS expire_at`;
-  await client.command({
-    query: `INSERT INTO rib_entries SELECT ${common},
+  await chCommand(services.ch, {
+    name: "bench.ribIpv4",
+    sql: `INSERT INTO rib_entries SELECT ${common},
       concat(IPv4NumToString(toUInt32(16777216 + (if(number % 257 = 256, intDiv(number, 257) * 65536, number - intDiv(number, 257)) * 256))), if(number % 257 = 256, '/16', '/24')) AS prefix,
       toIPv6(IPv4NumToString(toUInt32(16777216 + (if(number % 257 = 256, intDiv(number, 257) * 65536, number - intDiv(number, 257)) * 256)))) AS prefix_addr,
       toUInt8(if(number % 257 = 256, 16, 24)) AS prefix_len, toUInt8(1) AS afi, toUInt8(1) AS safi, toUInt8(0) AS is_withdrawn, ${path}, ${tail}
       FROM numbers({n:UInt64})`,
-    query_params: { vp: VANTAGE_POINT.key, n: v4 },
+    params: { vp: VANTAGE_POINT.key, n: v4 },
   });
-  await client.command({
-    query: `INSERT INTO rib_entries SELECT ${common},
+  await chCommand(services.ch, {
+    name: "bench.ribIpv6",
+    sql: `INSERT INTO rib_entries SELECT ${common},
       concat(toString(toIPv6(concat('2a0', toString(intDiv(number, 65536) % 10), ':', lower(hex(toUInt16(number % 65536))), '::'))), '/48') AS prefix,
       toIPv6(concat('2a0', toString(intDiv(number, 65536) % 10), ':', lower(hex(toUInt16(number % 65536))), '::')) AS prefix_addr,
       toUInt8(48) AS prefix_len, toUInt8(2) AS afi, toUInt8(1) AS safi, toUInt8(0) AS is_withdrawn, ${path}, ${tail}
       FROM numbers({n:UInt64})`,
-    query_params: { vp: VANTAGE_POINT.key, n: Math.min(v6, 655_360) },
+    params: { vp: VANTAGE_POINT.key, n: Math.min(v6, 655_360) },
   });
-  await client.command({ query: "OPTIMIZE TABLE rib_current FINAL" });
+  await chCommand(services.ch, { name: "bench.ribOptimize", sql: "OPTIMIZE TABLE rib_current FINAL" });
   console.log(`  generated in ${((performance.now() - started) / 1000).toFixed(1)} s`);
   return count();
 }

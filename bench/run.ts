@@ -21,6 +21,7 @@ import { fileURLToPath } from "node:url";
 import { eq } from "drizzle-orm";
 import { systemState } from "~db/postgres/schema";
 import { DEMO_DAYS, loadDemoNetwork } from "~db/demo/load";
+import { chQuery } from "~/server/clickhouse/query.server";
 import { parseConfig } from "~/server/env.server";
 import { startServices, storesAreEmpty, type Services } from "~/server/services.server";
 import { wireApp } from "~/wiring.server";
@@ -153,9 +154,7 @@ async function assertDemoComplete(services: Services, dataDir: string) {
 }
 
 async function measureQueries(services: Services, runs: number): Promise<Omit<QueryResult, "demoLoadMs">> {
-  const ch = services.ch.client;
-  const rows = async <T>(query: string, query_params?: Record<string, unknown>) =>
-    (await ch.query({ query, query_params, format: "JSONEachRow" })).json<T>();
+  const rows = <T>(sql: string, params?: Record<string, unknown>) => chQuery<T>(services.ch, { name: "bench.query", sql, params });
 
   const [{ version }] = await rows<{ version: string }>("SELECT version() AS version");
   const [{ latest }] = await rows<{ latest: number }>("SELECT toUInt32(max(time)) AS latest FROM flows_5m");

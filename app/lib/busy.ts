@@ -1,6 +1,6 @@
 /**
  * Answers of a request whose analytics queries were not run or ran too long (see
- * app/server/clickhouse-query-door.server.ts): their codes, and the texts screens and JSON
+ * app/server/clickhouse/limits.server.ts): their codes, and the texts screens and JSON
  * bodies show. The wording is not in the spec, except the time-out's server-error text.
  */
 import { MESSAGES } from "./messages";

@@ -1,4 +1,4 @@
-import { currentDataRange } from "~/features/flows/data-range.server";
+import { latestFlowBucket } from "~/features/flows/data-range.server";
 import { endpoint, resourceRoute } from "~/server/api/contract.server";
 
 /** GET api/max_timestamp/: the newest 5-minute bucket with flow data (unix seconds), null when empty. */
@@ -6,7 +6,7 @@ const route = resourceRoute({
   GET: endpoint({
     method: "GET",
     access: "login",
-    handler: async ({ context }) => ({ maxTimestamp: (await currentDataRange(context.services)).maxTimestamp }),
+    handler: async ({ context }) => ({ maxTimestamp: await latestFlowBucket(context.services) }),
   }),
 });
 

@@ -1,6 +1,6 @@
 /**
  * The analytics query limiter: every ClickHouse read made while serving a request waits here for a
- * slot (see clickhouse-query-door.server.ts, which puts it in front of the client).
+ * slot (see clickhouse/query.server.ts, the door every query passes).
  *
  * Two bounds on queries running at once — per user and overall — and a bounded first-in-first-out
  * queue behind them. Why: ClickHouse work is the expensive part of a request, and on the embedded

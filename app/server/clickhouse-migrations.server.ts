@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
-import type { ClickHouseClient } from "@clickhouse/client";
+import { chCommand, chInsert, chQuery, type ClickhouseHandle } from "./clickhouse/query.server";
 
 /** Retention in days; the same numbers for every deployment unless overridden. */
 export type ClickhouseLayout = {
@@ -76,26 +76,26 @@ export function loadMigrations(layout: ClickhouseLayout, dir = CLICKHOUSE_MIGRAT
 
 /** Applies the migrations not yet recorded in schema_migrations, in order. Returns the names applied. */
 export async function migrateClickhouse(
-  client: ClickHouseClient,
+  ch: ClickhouseHandle,
   layout: ClickhouseLayout,
   dir = CLICKHOUSE_MIGRATIONS_DIR,
 ): Promise<string[]> {
   const onCluster = layout.cluster ? `ON CLUSTER '${layout.cluster}'` : "";
   const engine = layout.cluster ? "ReplicatedMergeTree" : "MergeTree";
-  await client.command({
-    query: `CREATE TABLE IF NOT EXISTS schema_migrations ${onCluster}
+  await chCommand(ch, {
+    name: "migrations.createTable",
+    sql: `CREATE TABLE IF NOT EXISTS schema_migrations ${onCluster}
             (version UInt32, name String, checksum String, applied_at DateTime('UTC') DEFAULT now())
             ENGINE = ${engine} ORDER BY version`,
   });
-  const applied = await client
-    .query({ query: "SELECT version FROM schema_migrations", format: "JSONEachRow" })
-    .then((rs) => rs.json<{ version: number }>());
+  const applied = await chQuery<{ version: number }>(ch, { name: "migrations.applied", sql: "SELECT version FROM schema_migrations" });
   const done = new Set(applied.map((row) => Number(row.version)));
   const newlyApplied: string[] = [];
   for (const migration of loadMigrations(layout, dir)) {
     if (done.has(migration.version)) continue;
-    for (const statement of migration.statements) await client.command({ query: statement });
-    await client.insert({
+    for (const statement of migration.statements) await chCommand(ch, { name: "migrations.apply", sql: statement });
+    await chInsert(ch, {
+      name: "migrations.record",
       table: "schema_migrations",
       values: [{ version: migration.version, name: migration.name, checksum: migration.checksum }],
       format: "JSONEachRow",

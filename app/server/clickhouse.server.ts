@@ -1,14 +1,11 @@
 import { mkdirSync } from "node:fs";
 import path from "node:path";
 import { ClickHouseLogLevel, createClient, type ClickHouseClient, type ClickHouseClientConfigOptions } from "@clickhouse/client";
-import type { AnalyticsQueryLimiter } from "./analytics-query-limiter.server";
 import type { AppConfig } from "./env.server";
 
-export type ClickhouseHandle = {
-  /** Once the services are up, the query door's client (clickhouse-query-door.server.ts). */
+/** An open client; the services put the query door (clickhouse/query.server.ts) in front of it and hand out only the door. */
+export type ClickhouseConnection = {
   client: ClickHouseClient;
-  /** The analytics query limiter behind that door (absent on a bare handle). */
-  limiter?: AnalyticsQueryLimiter;
   kind: "chdb" | "clickhouse";
   database: string;
   close: () => Promise<void>;
@@ -26,7 +23,7 @@ const COMMON_SETTINGS = { output_format_json_quote_64bit_integers: 0 } as const;
 export async function openClickhouse(
   config: Pick<AppConfig, "CLICKHOUSE_URL" | "CLICKHOUSE_USER" | "CLICKHOUSE_PASSWORD" | "CLICKHOUSE_DATABASE" | "dataDir">,
   options: { chdbPath?: string } = {},
-): Promise<ClickhouseHandle> {
+): Promise<ClickhouseConnection> {
   const database = config.CLICKHOUSE_DATABASE;
   if (config.CLICKHOUSE_URL) {
     const admin = createClient({
@@ -85,9 +82,4 @@ export class StoreUnavailableError extends Error {
     super(`${store} is not available: ${detail}`);
     this.name = "StoreUnavailableError";
   }
-}
-
-export async function pingClickhouse(handle: ClickhouseHandle): Promise<void> {
-  const rs = await handle.client.query({ query: "SELECT 1 AS ok", format: "JSONEachRow" });
-  await rs.json();
 }

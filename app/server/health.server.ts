@@ -1,5 +1,5 @@
 import type { LimiterSnapshot } from "./analytics-query-limiter.server";
-import { pingClickhouse } from "./clickhouse.server";
+import { pingClickhouse } from "./clickhouse/query.server";
 import type { ComponentHealth } from "./components/contract.server";
 import { componentHealth } from "./components/supervisor.server";
 import { pingPostgres } from "./postgres.server";
@@ -58,7 +58,7 @@ export function answeringQueries(snapshot: LimiterSnapshot | undefined, maxExecu
  * ClickHouse is visibly answering them.
  */
 export async function checkHealth(services: Services): Promise<Health> {
-  const busy = answeringQueries(services.ch.limiter?.snapshot(), services.config.QUERY_MAX_EXECUTION_SECONDS * 1000);
+  const busy = answeringQueries(services.ch.limiter.snapshot(), services.config.QUERY_MAX_EXECUTION_SECONDS * 1000);
   const [postgres, clickhouse] = await Promise.all([
     probe(services.pg.kind, () => pingPostgres(services.pg)),
     busy

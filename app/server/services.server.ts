@@ -1,7 +1,9 @@
 import { count } from "drizzle-orm";
 import { users } from "~db/postgres/schema";
-import { openClickhouse, type ClickhouseHandle } from "./clickhouse.server";
-import { openQueryDoor, queryDoorSettings } from "./clickhouse-query-door.server";
+import { openClickhouse } from "./clickhouse.server";
+import { requestDatabaseOverride } from "./clickhouse/database-override.server";
+import { queryDoorSettings } from "./clickhouse/limits.server";
+import { chQuery, openQueryDoor, type ClickhouseHandle } from "./clickhouse/query.server";
 import { requestIdentity } from "./request-scope.server";
 import { DEFAULT_LAYOUT, migrateClickhouse } from "./clickhouse-migrations.server";
 import { getConfig, type AppConfig } from "./env.server";
@@ -42,18 +44,17 @@ export async function startServices(config: AppConfig, options: StartOptions = {
     throw error;
   }
   try {
-    const bare = await openClickhouse(config, { chdbPath: options.chdbPath });
-    const pgDb = pg.db;
-    const door = openQueryDoor(bare.client, queryDoorSettings(config), (scope) =>
-      requestIdentity(scope, { db: pgDb, sessionSecret: config.sessionSecret }),
-    );
-    ch = { ...bare, client: door.client, limiter: door.limiter };
+    const who = { db: pg.db, sessionSecret: config.sessionSecret };
+    ch = openQueryDoor(await openClickhouse(config, { chdbPath: options.chdbPath }), queryDoorSettings(config), {
+      identify: (scope) => requestIdentity(scope, who),
+      databases: (scope) => requestDatabaseOverride(scope, who),
+    });
   } catch (error) {
     await pg.close();
     unlock();
     throw error;
   }
-  const appliedCh = await migrateClickhouse(ch.client, { ...DEFAULT_LAYOUT, cluster: config.CLICKHOUSE_CLUSTER });
+  const appliedCh = await migrateClickhouse(ch, { ...DEFAULT_LAYOUT, cluster: config.CLICKHOUSE_CLUSTER });
   if (appliedCh.length) log.info(`ClickHouse migrations applied: ${appliedCh.join(", ")}`);
   await ensureReferenceData(pg.db);
   const services: Services = {
@@ -83,8 +84,7 @@ function shouldLoadDemo(config: AppConfig, options: StartOptions): boolean {
 export async function storesAreEmpty(services: Pick<Services, "pg" | "ch">): Promise<boolean> {
   const [{ n }] = await services.pg.db.select({ n: count() }).from(users);
   if (Number(n) > 0) return false;
-  const rs = await services.ch.client.query({ query: "SELECT toUInt64(count()) AS n FROM flows_5m", format: "JSONEachRow" });
-  const [row] = await rs.json<{ n: number }>();
+  const [row] = await chQuery<{ n: number }>(services.ch, { name: "flows.count", sql: "SELECT toUInt64(count()) AS n FROM flows_5m" });
   return Number(row.n) === 0;
 }
 

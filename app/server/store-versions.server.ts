@@ -1,5 +1,6 @@
 import { eq } from "drizzle-orm";
 import { siteSettings, users } from "~db/postgres/schema";
+import { clickhouseVersion } from "./clickhouse/query.server";
 import type { Services } from "./services.server";
 
 export type StoreVersions = {
@@ -14,11 +15,11 @@ export async function storeVersions(services: Pick<Services, "pg" | "ch">, userI
   const [[settings], [row], chVersion] = await Promise.all([
     services.pg.db.select({ clickhouseDbVersion: siteSettings.clickhouseDbVersion }).from(siteSettings).where(eq(siteSettings.id, 1)),
     services.pg.db.select({ a: users.overrideClickhouseDb, b: users.overrideClickhouseRawFlowDb }).from(users).where(eq(users.id, userId)),
-    services.ch.client.query({ query: "SELECT version() AS v", format: "JSONEachRow" }).then((rs) => rs.json<{ v: string }>()),
+    clickhouseVersion(services.ch),
   ]);
   return {
     clickhouseDbVersion: settings?.clickhouseDbVersion ?? "",
-    clickhouseServerVersion: chVersion[0]?.v ?? "",
+    clickhouseServerVersion: chVersion,
     overrideClickhouseDb: row?.a ?? null,
     overrideClickhouseRawFlowDb: row?.b ?? null,
   };

@@ -1,6 +1,6 @@
 import { count, sql } from "drizzle-orm";
-import type { ClickHouseClient } from "@clickhouse/client";
 import * as schema from "~db/postgres/schema";
+import { chCommand, chInsert, chQuery, type ClickhouseHandle } from "~/server/clickhouse/query.server";
 import type { Db } from "~/server/postgres.server";
 import { forgetDataRange } from "~/features/flows/data-range.server";
 import { hashPassword } from "~/server/password.server";
@@ -38,7 +38,7 @@ export type DemoOptions = {
   rawDays?: number;
 };
 
-type Stores = { pg: { db: Db }; ch: { client: ClickHouseClient } };
+type Stores = { pg: { db: Db }; ch: ClickhouseHandle };
 
 /**
  * Loads the deterministic demo network into both stores: inventory, users and mappings into
@@ -63,13 +63,13 @@ export async function loadDemoNetwork(stores: Stores, options: DemoOptions = {})
     end,
     totalInboundBps: options.totalInboundBps ?? 700e9,
   });
-  const ch = stores.ch.client;
+  const ch = stores.ch;
 
   await markLoading(stores.pg.db, { start, end, seed: options.seed ?? DEMO_SEED });
-  await ch.insert({
+  await chInsert(ch, {
+    name: "demo.trackedAs",
     table: "tracked_as",
     values: traffic.tracked.map((asn, rank) => ({ asn, rank, updated_at: end })),
-    format: "JSONEachRow",
   });
   const rawDays = options.rawDays ?? 1;
   // Ports are sized from the traffic they will carry, and named after their size, before any flow names them.
@@ -87,7 +87,7 @@ export async function loadDemoNetwork(stores: Stores, options: DemoOptions = {})
 
   const rib = buildRib({ ases: DEMO_ASES, operatorAsn: OPERATOR_ASN, topology, addresses, events: traffic.events, start, end });
   for (let i = 0; i < rib.length; i += 20_000) {
-    await ch.insert({ table: "rib_entries", values: rib.slice(i, i + 20_000), format: "JSONEachRow" });
+    await chInsert(ch, { name: "demo.rib", table: "rib_entries", values: rib.slice(i, i + 20_000) });
   }
 
   const customerAsn = DEMO_ASES.filter((a) => a.connection === "customer").sort((a, b) => b.weight - a.weight)[0].asn;
@@ -190,16 +190,17 @@ function dayWindows(start: number, end: number, rawDays: number) {
   return windows;
 }
 
-async function insertFlows(ch: ClickHouseClient, paths: DemoPath[], start: number, end: number, rawDays: number) {
+async function insertFlows(ch: ClickhouseHandle, paths: DemoPath[], start: number, end: number, rawDays: number) {
   await createPathTable(ch, paths);
   for (const { windowStart, detailed, params } of dayWindows(start, end, rawDays)) {
     const t0 = performance.now();
-    await ch.command({
-      query: detailed ? RAW_FLOWS_FROM_PATHS : AGGREGATES_FROM_PATHS,
-      query_params: params,
+    await chCommand(ch, {
+      name: detailed ? "demo.rawFlows" : "demo.aggregates",
+      sql: detailed ? RAW_FLOWS_FROM_PATHS : AGGREGATES_FROM_PATHS,
+      params,
       // Big blocks through the materialized views (fewer parts), and no summing at insert time:
       // collapsing LowCardinality keys while inserting costs 4x; background merges sum anyway.
-      clickhouse_settings: {
+      settings: {
         max_block_size: "2000000",
         min_insert_block_size_rows: "2000000",
         min_insert_block_size_bytes: "0",
@@ -209,14 +210,15 @@ async function insertFlows(ch: ClickHouseClient, paths: DemoPath[], start: numbe
     if (process.env.DEMO_TRACE)
       console.log(`day ${new Date(windowStart * 1000).toISOString()} ${((performance.now() - t0) / 1000).toFixed(1)} s`);
   }
-  await ch.command({ query: "DROP TABLE demo_paths" });
+  await chCommand(ch, { name: "demo.dropPaths", sql: "DROP TABLE demo_paths" });
 }
 
 /** The generator table the flow SQL reads: one row per path. */
-export async function createPathTable(ch: ClickHouseClient, paths: DemoPath[]) {
-  await ch.command({ query: "DROP TABLE IF EXISTS demo_paths" });
-  await ch.command({
-    query: `CREATE TABLE demo_paths (
+export async function createPathTable(ch: ClickhouseHandle, paths: DemoPath[]) {
+  await chCommand(ch, { name: "demo.dropPaths", sql: "DROP TABLE IF EXISTS demo_paths" });
+  await chCommand(ch, {
+    name: "demo.createPaths",
+    sql: `CREATE TABLE demo_paths (
       id UInt32, valid_from DateTime('UTC'), valid_to DateTime('UTC'), ip_version UInt8, rate_bps Float64,
       growth Float64, profile UInt8, records UInt8, sampling_rate UInt32, exporter_name String,
       exporter_address String, ingress_router String, in_if String, egress_router String, out_if String,
@@ -226,20 +228,24 @@ export async function createPathTable(ch: ClickHouseClient, paths: DemoPath[]) {
       src_prefix_len UInt8, dst_prefix_len UInt8, packet_size UInt16, vrf_name String
     ) ENGINE = MergeTree ORDER BY id`,
   });
-  await ch.insert({ table: "demo_paths", values: paths.map(pathRow), format: "JSONEachRow" });
+  await chInsert(ch, { name: "demo.paths", table: "demo_paths", values: paths.map(pathRow) });
 }
 
 /**
  * Peak 5-minute rate of every interface, over the whole period and over its last week, from the
  * generator table as the flows will be written (window by window, as insertFlows writes them).
  */
-async function interfacePeaks(ch: ClickHouseClient, interfaces: DemoInterface[], start: number, end: number, rawDays: number) {
+async function interfacePeaks(ch: ClickhouseHandle, interfaces: DemoInterface[], start: number, end: number, rawDays: number) {
   const period = new Map<DemoInterface, number>();
   const week = new Map<DemoInterface, number>();
   const byKey = new Map(interfaces.map((i) => [`${i.router}/${i.name}`, i]));
   for (const { windowStart, params } of dayWindows(start, end, rawDays)) {
-    const rs = await ch.query({ query: WINDOW_INTERFACE_PEAKS, query_params: params, format: "JSONEachRow" });
-    for (const row of await rs.json<{ router: string; interface: string; peak_bps: number }>()) {
+    const peaks = await chQuery<{ router: string; interface: string; peak_bps: number }>(ch, {
+      name: "demo.interfacePeaks",
+      sql: WINDOW_INTERFACE_PEAKS,
+      params,
+    });
+    for (const row of peaks) {
       const iface = byKey.get(`${row.router}/${row.interface}`);
       if (!iface) continue;
       period.set(iface, Math.max(period.get(iface) ?? 0, row.peak_bps));
@@ -324,18 +330,20 @@ function linkAlerts(interfaces: DemoInterface[], sizes: Map<DemoInterface, PortS
 }
 
 async function insertInterfaceUtil(
-  ch: ClickHouseClient,
+  ch: ClickhouseHandle,
   interfaces: DemoInterface[],
   capacities: Map<string, number>,
   start: number,
   end: number,
 ) {
-  await ch.command({ query: "DROP TABLE IF EXISTS demo_interfaces" });
-  await ch.command({
-    query: `CREATE TABLE demo_interfaces (router String, interface String, kind String, neighbor_asn Int64, capacity_bps UInt64)
+  await chCommand(ch, { name: "demo.dropInterfaces", sql: "DROP TABLE IF EXISTS demo_interfaces" });
+  await chCommand(ch, {
+    name: "demo.createInterfaces",
+    sql: `CREATE TABLE demo_interfaces (router String, interface String, kind String, neighbor_asn Int64, capacity_bps UInt64)
             ENGINE = MergeTree ORDER BY (router, interface)`,
   });
-  await ch.insert({
+  await chInsert(ch, {
+    name: "demo.interfaces",
     table: "demo_interfaces",
     values: interfaces.map((i) => ({
       router: i.router,
@@ -344,10 +352,9 @@ async function insertInterfaceUtil(
       neighbor_asn: i.neighborAsn ?? 0,
       capacity_bps: capacities.get(`${i.router}/${i.name}`) ?? 0,
     })),
-    format: "JSONEachRow",
   });
-  await ch.command({ query: INTERFACE_UTIL_FROM_FLOWS, query_params: { start, buckets: (end - start) / BUCKET } });
-  await ch.command({ query: "DROP TABLE demo_interfaces" });
+  await chCommand(ch, { name: "demo.interfaceUtil", sql: INTERFACE_UTIL_FROM_FLOWS, params: { start, buckets: (end - start) / BUCKET } });
+  await chCommand(ch, { name: "demo.dropInterfaces", sql: "DROP TABLE demo_interfaces" });
 }
 
 async function insertInventory(db: Db, interfaces: DemoInterface[], capacities: Map<string, number>) {
@@ -508,8 +515,7 @@ export async function countRows(stores: Stores): Promise<Record<string, number>>
     rows[`postgres.${name}`] = Number(n);
   }
   for (const table of CH_TABLES) {
-    const rs = await stores.ch.client.query({ query: `SELECT toUInt64(count()) AS n FROM ${table}`, format: "JSONEachRow" });
-    const [{ n }] = await rs.json<{ n: number }>();
+    const [{ n }] = await chQuery<{ n: number }>(stores.ch, { name: "demo.countRows", sql: `SELECT toUInt64(count()) AS n FROM ${table}` });
     rows[`clickhouse.${table}`] = Number(n);
   }
   return rows;

@@ -4,6 +4,7 @@ import path from "node:path";
 import postgres from "postgres";
 import { parseConfig } from "~/server/env.server";
 import { startServices, type Services } from "~/server/services.server";
+import { chQuery } from "~/server/clickhouse/query.server";
 import { wireApp } from "~/wiring.server";
 
 // Loaders and actions called directly see the app as it runs: features handed to the kernel.
@@ -57,6 +58,5 @@ export async function openTestStores(options: { loadDemo?: boolean; env?: Record
 
 /** Rows of a ClickHouse query as plain objects. */
 export async function chRows<T>(stores: Pick<Services, "ch">, query: string, params: Record<string, unknown> = {}): Promise<T[]> {
-  const rs = await stores.ch.client.query({ query, query_params: params, format: "JSONEachRow" });
-  return rs.json<T>();
+  return chQuery<T>(stores.ch, { name: "test.rows", sql: query, params });
 }

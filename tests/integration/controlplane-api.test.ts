@@ -14,6 +14,7 @@ import * as datesRoute from "~/routes/api.controlplane.dateswithdata";
 import { useServicesForTests } from "~/server/services.server";
 import { callRoute, sessionCookie } from "../helpers/http";
 import { openTestStores, type TestStores } from "../helpers/stores";
+import { chInsert } from "~/server/clickhouse/query.server";
 
 const T0 = 1_790_000_000;
 const HOUR = 3600;
@@ -122,7 +123,7 @@ const dates = async (userId = uid.cp) => {
 describe("control plane", () => {
   it("dates with data: nulls while the history is empty, then its first and last timestamp", async () => {
     expect(await dates()).toEqual({ status: 200, data: [{ minTimestamp: null, maxTimestamp: null }] });
-    await stores.ch.client.insert({ table: "rib_entries", values: ROWS, format: "JSONEachRow" });
+    await chInsert(stores.ch, { name: "test.fixture", table: "rib_entries", values: ROWS });
     const res = await dates();
     expect(res.data).toEqual([
       { minTimestamp: Math.min(...ROWS.map((r) => r.timestamp)), maxTimestamp: Math.max(...ROWS.map((r) => r.timestamp)) },

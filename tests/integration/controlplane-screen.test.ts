@@ -12,6 +12,7 @@ import { MESSAGES } from "~/lib/messages";
 import { useServicesForTests } from "~/server/services.server";
 import { controlPlaneScreen, controlPlaneUser } from "../helpers/controlplane";
 import { openTestStores, type TestStores } from "../helpers/stores";
+import { chInsert } from "~/server/clickhouse/query.server";
 
 const T0 = 1_790_000_000;
 const MIN = 60;
@@ -91,7 +92,7 @@ describe("Control Plane screen", () => {
   });
 
   it("without a query: Idle, the last 60 minutes of data and the new-data minutes", async () => {
-    await stores.ch.client.insert({ table: "rib_entries", values: ROWS, format: "JSONEachRow" });
+    await chInsert(stores.ch, { name: "test.fixture", table: "rib_entries", values: ROWS });
     const data = await screen("");
     expect(data.status).toBe("Idle");
     expect(data.dates).toEqual({ min: T0, max: MAX });

@@ -12,6 +12,7 @@ import { MESSAGES } from "~/lib/messages";
 import { useServicesForTests } from "~/server/services.server";
 import { controlPlaneScreen, controlPlaneUser } from "../helpers/controlplane";
 import { openTestStores, type TestStores } from "../helpers/stores";
+import { chInsert } from "~/server/clickhouse/query.server";
 
 const T0 = 1_790_000_000;
 /** Keys sort the other way round from the names the table shows. */
@@ -117,7 +118,7 @@ beforeAll(async () => {
       isPublic: true,
     });
   }
-  await stores.ch.client.insert({ table: "rib_entries", values: ROWS, format: "JSONEachRow" });
+  await chInsert(stores.ch, { name: "test.fixture", table: "rib_entries", values: ROWS });
   cookie = await controlPlaneUser(stores, "cp-table@cp.test");
 }, 120_000);
 

@@ -21,6 +21,7 @@ import { useServicesForTests } from "~/server/services.server";
 import { AS_PATH_CASES } from "../fixtures/as-path-cases";
 import { CSRF_TOKEN, ORIGIN, sessionCookie } from "../helpers/http";
 import { openTestStores, type TestStores } from "../helpers/stores";
+import { chInsert } from "~/server/clickhouse/query.server";
 
 const T0 = 1_790_000_000;
 
@@ -211,7 +212,7 @@ beforeAll(async () => {
   useServicesForTests(stores);
   await stores.pg.db.insert(vantagePoints).values(VANTAGE_POINTS.map((v) => ({ ...v, legacyDescription: v.router.toUpperCase() })));
   for (let i = 0; i < ROWS.length; i += 5000)
-    await stores.ch.client.insert({ table: "rib_entries", values: ROWS.slice(i, i + 5000), format: "JSONEachRow" });
+    await chInsert(stores.ch, { name: "test.fixture", table: "rib_entries", values: ROWS.slice(i, i + 5000) });
   uid.lg = await createUser("lg@lg.test", ["PRIVATE_LOOKING_GLASS"]);
   uid.noLg = await createUser("nolg@lg.test", ["CONTROL_PLANE"]);
 }, 120_000);
@@ -495,7 +496,8 @@ describe("public cache and rate limit", () => {
     await setPublicSite(true);
     const first = await post(ip("172.16.5.5", ["fra1"]));
     expect(first.data.results.fra1).toBe("VantagePointWithNoData");
-    await stores.ch.client.insert({
+    await chInsert(stores.ch, {
+      name: "test.fixture",
       table: "rib_entries",
       values: [route("fra1", "172.16.0.0/12", T0 + 900, { as_path: [64499] })],
       format: "JSONEachRow",

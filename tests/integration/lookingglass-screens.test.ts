@@ -21,6 +21,7 @@ import { useServicesForTests } from "~/server/services.server";
 import { readCsv } from "../helpers/csv";
 import { getRequest, runRoute, sessionCookie } from "../helpers/http";
 import { openTestStores, type TestStores } from "../helpers/stores";
+import { chInsert } from "~/server/clickhouse/query.server";
 
 const T0 = 1_790_000_000;
 const VPS = [
@@ -114,7 +115,7 @@ beforeAll(async () => {
   stores = await openTestStores();
   useServicesForTests(stores);
   await stores.pg.db.insert(vantagePoints).values(VPS);
-  await stores.ch.client.insert({ table: "rib_entries", values: ROWS, format: "JSONEachRow" });
+  await chInsert(stores.ch, { name: "test.fixture", table: "rib_entries", values: ROWS });
   cookies.lg = await createUser("lg@screens.test", ["PRIVATE_LOOKING_GLASS"]);
   cookies.noLg = await createUser("nolg@screens.test", []);
 }, 120_000);
@@ -363,7 +364,8 @@ describe("Looking Glass export", () => {
       legacyDescription: "",
     };
     await stores.pg.db.insert(vantagePoints).values(evil);
-    await stores.ch.client.insert({
+    await chInsert(stores.ch, {
+      name: "test.fixture",
       table: "rib_entries",
       values: [{ ...rib("fra1", "10.66.0.0/24"), vantage_point: evil.key, router_ip: evil.ip }],
       format: "JSONEachRow",

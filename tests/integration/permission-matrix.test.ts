@@ -43,6 +43,7 @@ import { hashPassword } from "~/server/password.server";
 import { useServicesForTests } from "~/server/services.server";
 import { CSRF_TOKEN, ORIGIN, sessionCookie } from "../helpers/http";
 import { openTestStores, type TestStores } from "../helpers/stores";
+import { chCommand } from "~/server/clickhouse/query.server";
 
 // ---------------------------------------------------------------------------------------------------------------
 // Roles
@@ -1215,7 +1216,8 @@ beforeAll(async () => {
     ["rib_entries", "timestamp"],
     ["rib_current", "timestamp"],
   ];
-  for (const [table, column] of tables) await stores.ch.client.command({ query: `INSERT INTO ${table} (${column}) VALUES (now())` });
+  for (const [table, column] of tables)
+    await chCommand(stores.ch, { name: "test.fixture", sql: `INSERT INTO ${table} (${column}) VALUES (now())` });
   await db.insert(vantagePoints).values({ key: "matrix-vp", city: "Zurich", country: "Switzerland", router: "matrix-r1", ip: "192.0.2.1" });
   expect([...(await tablesWithoutData(stores))]).toEqual([]);
 

@@ -16,6 +16,7 @@ import { useServicesForTests } from "~/server/services.server";
 import { demoTestNow } from "../helpers/clock";
 import { getRequest, jsonRequest, runRoute, sessionCookie, type Outcome } from "../helpers/http";
 import { openTestStores, type TestStores } from "../helpers/stores";
+import { chQuery } from "~/server/clickhouse/query.server";
 
 const NOW = demoTestNow();
 const DAY = 86_400;
@@ -64,8 +65,7 @@ describe("a query past max_execution_time", () => {
       flowsApi.action,
       jsonRequest("/api/flows/", { dimension: "AS_SRC_INGRESS", startTimestamp: NOW - DAY, endTimestamp: NOW }, { cookie }),
     );
-    const rs = await stores.ch.client.query({ query: "SELECT toUInt64(count()) AS n FROM flows_5m", format: "JSONEachRow" });
-    const [row] = await rs.json<{ n: number }>();
+    const [row] = await chQuery<{ n: number }>(stores.ch, { name: "test.count", sql: "SELECT toUInt64(count()) AS n FROM flows_5m" });
     expect(Number(row.n)).toBeGreaterThan(0);
   });
 });

@@ -11,6 +11,7 @@ import { checkHealth } from "~/server/health.server";
 import { startServices, storesAreEmpty } from "~/server/services.server";
 import { chRows, openTestStores, type TestStores } from "../helpers/stores";
 import { demoTestNow } from "../helpers/clock";
+import { chInsert } from "~/server/clickhouse/query.server";
 
 describe("stores on first start", () => {
   let stores: TestStores;
@@ -53,8 +54,8 @@ describe("stores on first start", () => {
   });
 
   it("feeds the 5-minute and 1-hour aggregates from raw flows, scaled by sampling and folded by the top-200 rule", async () => {
-    const ch = stores.ch.client;
-    await ch.insert({ table: "tracked_as", values: [{ asn: 2906, rank: 1, updated_at: 1_790_000_000 }], format: "JSONEachRow" });
+    const ch = stores.ch;
+    await chInsert(ch, { name: "test.fixture", table: "tracked_as", values: [{ asn: 2906, rank: 1, updated_at: 1_790_000_000 }] });
     const flow = (time: number, asSrc: number, bytes: number, sampling: number) => ({
       time_received: time,
       exporter_address: "::ffff:192.0.2.1",
@@ -89,7 +90,8 @@ describe("stores on first start", () => {
     });
     // hh:00:10 and hh:04:50 share a 5-minute bucket; hh:05:00 starts the next; all in one hour.
     const t0 = demoTestNow() - (demoTestNow() % 3600); // recent: older rows fall to the retention TTLs
-    await ch.insert({
+    await chInsert(ch, {
+      name: "test.fixture",
       table: "flows_raw",
       values: [flow(t0 + 10, 2906, 100, 1000), flow(t0 + 290, 2906, 50, 2000), flow(t0 + 300, 15169, 7, 1000), flow(t0 + 301, -1, 3, 1000)],
       format: "JSONEachRow",
@@ -129,7 +131,7 @@ describe("restart", () => {
     const first = await startServices(config());
     expect(await storesAreEmpty(first)).toBe(true);
     await first.pg.db.insert(users).values({ email: "kept@example.org" });
-    await first.ch.client.insert({ table: "tracked_as", values: [{ asn: 1, rank: 1, updated_at: 1_790_000_000 }], format: "JSONEachRow" });
+    await chInsert(first.ch, { name: "test.fixture", table: "tracked_as", values: [{ asn: 1, rank: 1, updated_at: 1_790_000_000 }] });
     await first.close();
 
     const second = await startServices(config());

@@ -21,6 +21,7 @@ describe("flow analysis SQL builders (golden)", () => {
         filters: [{ dimension: "AS_DST_INGRESS", value: "3320", isNegation: true }],
       }),
     ).toEqual({
+      name: "flows.indirectAs",
       sql: [
         "SELECT AS_SRC_INGRESS AS asn, AS_HND_INGRESS AS handover, bps",
         "FROM (",
@@ -48,6 +49,7 @@ describe("flow analysis SQL builders (golden)", () => {
 
   it("ingress router statistics of a directed dimension, IPv6", () => {
     expect(ingressRouterQuery("AS_DST_INGRESS", "fra-er1", { range: RANGE, operatorAsn: OP, ipVersion: 6 })).toEqual({
+      name: "flows.ingressRouter",
       sql: [
         "SELECT toString(AS_DST_INGRESS) AS value, sumIf(bps, ROUTER_IN = {ingressRouter:String}) AS router_bps, sum(bps) AS network_bps",
         "FROM (",
@@ -94,6 +96,7 @@ describe("flow analysis SQL builders (golden)", () => {
     expect(
       linkPathQuery({ kind: "AS", asn: 2906 }, { kind: "ROUTER", router: "ber-er1" }, { range: RANGE, operatorAsn: OP, table: "flows_1h" }),
     ).toEqual({
+      name: "flows.linkPath",
       sql: [
         "SELECT INTERFACE_IN AS in_if, INTERNAL_LINK_START AS link_start, INTERNAL_LINK_END AS link_end, INTERFACE_OUT AS out_if, sum(bps) AS path_bps",
         "FROM (",
@@ -124,6 +127,7 @@ describe("flow analysis SQL builders (golden)", () => {
 
   it("interface load over the range", () => {
     expect(interfaceLoadQuery(["fra-er1|et-0/0/1"], RANGE)).toEqual({
+      name: "flows.interfaceLoad",
       sql: [
         "SELECT concat(router, '|', interface) AS key,",
         "  toFloat64(sum(in_bytes)) * 8 / {seconds:UInt32} AS in_bps,",
@@ -143,6 +147,7 @@ describe("flow analysis SQL builders (golden)", () => {
 
   it("untracked shares per bucket over the unfolded timeseries", () => {
     expect(untrackedQuery("AS_SRC_INGRESS", { range: RANGE, operatorAsn: OP, window: 900 })).toEqual({
+      name: "flows.untracked",
       sql: [
         "SELECT toUInt32(bucket) AS bucket, sum(bps) AS total_bps,",
         "  sumIf(bps, value = {untrackedAs:Int64}) AS untracked_bps,",

@@ -12,6 +12,8 @@ import {
   forgetDataRange,
   type DataRange,
 } from "~/features/flows/data-range.server";
+import { NO_OVERRIDE } from "~/server/clickhouse/database-override.server";
+import { openQueryDoor } from "~/server/clickhouse/query.server";
 
 /** A client answering the range query with the next of `answers` (an Error is thrown), the last one repeated. */
 function fakeStore(answers: (DataRange | Error)[]) {
@@ -24,7 +26,10 @@ function fakeStore(answers: (DataRange | Error)[]) {
       return { json: async () => [answer] };
     },
   } as unknown as ClickHouseClient;
-  return { store: { ch: { client } }, reads: () => reads };
+  const connection = { client, kind: "chdb" as const, database: "flowlens", close: async () => {} };
+  const limits = { global: 1, perUser: 1, queue: 1, queuePerUser: 1, maxWaitMs: 1000, maxExecutionSeconds: 1 };
+  const ch = openQueryDoor(connection, limits, { identify: async () => "test", databases: async () => NO_OVERRIDE });
+  return { store: { ch }, reads: () => reads };
 }
 
 const range = (maxTimestamp: number): DataRange => ({ minTimestamp: 100, maxTimestamp });

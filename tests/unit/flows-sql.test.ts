@@ -7,6 +7,7 @@ const OP = 64500;
 describe("flows SQL builder (golden)", () => {
   it("topTable of one AS ingress dimension", () => {
     expect(topTable(["AS_SRC_INGRESS"], { range: RANGE, operatorAsn: OP, limit: 10 })).toEqual({
+      name: "flows.topTable",
       sql: [
         "SELECT",
         "  as_src AS AS_SRC_INGRESS,",
@@ -36,6 +37,7 @@ describe("flows SQL builder (golden)", () => {
       ],
     });
     expect(q).toEqual({
+      name: "flows.topTable",
       sql: [
         "SELECT",
         "  ingress_router AS ROUTER_IN,",
@@ -71,6 +73,7 @@ describe("flows SQL builder (golden)", () => {
     const q = timeseries("AS_APPLICATION", { range: RANGE, operatorAsn: OP, window: 300, topN: 5 });
     const where = "time >= toDateTime({start:UInt32}, 'UTC') AND time < toDateTime({end:UInt32}, 'UTC')";
     expect(q).toEqual({
+      name: "flows.timeseries",
       sql: [
         "SELECT",
         "  toStartOfInterval(time, toIntervalSecond({window:UInt32})) AS bucket,",
@@ -100,6 +103,7 @@ describe("flows SQL builder (golden)", () => {
     const folded = (col: string, others: string) =>
       `toString(if(${col} IN (SELECT k FROM (SELECT ${col} AS k, sum(bytes) AS b FROM flows_5m WHERE ${where} GROUP BY k ORDER BY b DESC, k ASC LIMIT {topN:UInt32})), ${col}, {${others}:Int64}))`;
     expect(q).toEqual({
+      name: "flows.sankey",
       sql: [
         "SELECT step, source, target, bps",
         "FROM (",

@@ -69,7 +69,7 @@ describe("parseRibQuery", () => {
 
 describe("lookingGlassSql (golden)", () => {
   it("an address: key lookup of the candidates, then the longest prefix per vantage point and route distinguisher", () => {
-    const { query, params } = lookingGlassSql({
+    const { sql: query, params } = lookingGlassSql({
       vantagePoints: ["fra1", "ber1"],
       match: matchOf("IpPrefixQuery", "192.0.2.77"),
       limit: 1000,
@@ -106,7 +106,7 @@ LIMIT {limit:UInt32}`,
   });
 
   it("a prefix: a prefix_addr range and lengths from the prefix's own, no longest-match step", () => {
-    const { query, params } = lookingGlassSql({ vantagePoints: ["fra1"], match: matchOf("IpPrefixQuery", "2001:db8::/32"), limit: 5 });
+    const { sql: query, params } = lookingGlassSql({ vantagePoints: ["fra1"], match: matchOf("IpPrefixQuery", "2001:db8::/32"), limit: 5 });
     expect(query).toContain(
       "AND prefix_addr BETWEEN {low:IPv6} AND {high:IPv6} AND prefix_len BETWEEN {length:UInt8} AND {maxLength:UInt8}\n",
     );
@@ -115,7 +115,7 @@ LIMIT {limit:UInt32}`,
   });
 
   it("an AS path: the pattern is matched on the newest row, after FINAL", () => {
-    const { query, params } = lookingGlassSql({ vantagePoints: ["fra1"], match: matchOf("AsPathQuery", "? 3356"), limit: 5 });
+    const { sql: query, params } = lookingGlassSql({ vantagePoints: ["fra1"], match: matchOf("AsPathQuery", "? 3356"), limit: 5 });
     expect(query).toContain("FROM rib_current FINAL\n            WHERE vantage_point IN {vantagePoints:Array(String)} AND 1\n");
     expect(query).toContain(
       "WHERE is_withdrawn = 0 AND match(arrayStringConcat(arrayMap(a -> concat(toString(a), ' '), as_path)), {asPathRegex:String})",
@@ -126,7 +126,7 @@ LIMIT {limit:UInt32}`,
 
 describe("controlPlaneSql and ribDatesSql (golden)", () => {
   it("history in the range, newest first; AS path patterns skip withdrawals", () => {
-    const { query, params } = controlPlaneSql({ match: matchOf("AsPathQuery", "*"), start: 100, end: 200, limit: 10 });
+    const { sql: query, params } = controlPlaneSql({ match: matchOf("AsPathQuery", "*"), start: 100, end: 200, limit: 10 });
     expect(query).toBe(
       `SELECT toUnixTimestamp(timestamp) AS timestamp, vantage_point, router_ip, prefix, as_path, as_path_set, as_confed_seq, local_pref,
        bgp_next_hop, afi, safi, aggregator, toString(origin) AS origin, originator_id, communities,
@@ -138,12 +138,12 @@ LIMIT {limit:UInt32}`,
     );
     expect(params).toMatchObject({ start: 100, end: 200, limit: 10, asPathRegex: "^(?:[0-9]+ )*$" });
     const prefix = controlPlaneSql({ match: matchOf("IpPrefixQuery", "10.0.0.0/8"), start: 1, end: 2, limit: 10 });
-    expect(prefix.query).toContain("AND afi = {afi:UInt8}\nORDER BY");
-    expect(prefix.query).not.toContain("is_withdrawn = 0");
+    expect(prefix.sql).toContain("AND afi = {afi:UInt8}\nORDER BY");
+    expect(prefix.sql).not.toContain("is_withdrawn = 0");
   });
 
   it("dates: NULLs for an empty history", () => {
-    expect(ribDatesSql().query).toBe(
+    expect(ribDatesSql().sql).toBe(
       "SELECT if(count() = 0, NULL, toUnixTimestamp(min(timestamp))) AS minTimestamp, if(count() = 0, NULL, toUnixTimestamp(max(timestamp))) AS maxTimestamp FROM rib_entries",
     );
   });

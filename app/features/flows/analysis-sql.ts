@@ -40,7 +40,7 @@ export function indirectAsQuery(asns: readonly number[], opts: FlowQueryOptions)
     "WHERE AS_SRC_INGRESS IN {asns:Array(Int64)}",
     "ORDER BY asn ASC, bps DESC, handover ASC",
   ].join("\n");
-  return { sql, params: { ...inner.params, asns: [...asns] } };
+  return { name: "flows.indirectAs", sql, params: { ...inner.params, asns: [...asns] } };
 }
 
 /**
@@ -61,7 +61,7 @@ export function ingressRouterQuery(target: DimensionId, ingressRouter: string | 
     "GROUP BY value",
     "ORDER BY router_bps DESC, network_bps DESC, value ASC",
   ].join("\n");
-  return { sql, params: ingressRouter === null ? inner.params : { ...inner.params, ingressRouter } };
+  return { name: "flows.ingressRouter", sql, params: ingressRouter === null ? inner.params : { ...inner.params, ingressRouter } };
 }
 
 /** An end of a link-level query: a neighbour or origin AS, or one of the operator's routers. */
@@ -100,7 +100,7 @@ export function linkPathQuery(origin: LinkEndpoint, destination: LinkEndpoint, o
     "GROUP BY in_if, link_start, link_end, out_if",
     "ORDER BY path_bps DESC, in_if ASC, link_start ASC, link_end ASC, out_if ASC",
   ].join("\n");
-  return { sql, params: { ...inner.params, origin: value(origin), destination: value(destination) } };
+  return { name: "flows.linkPath", sql, params: { ...inner.params, origin: value(origin), destination: value(destination) } };
 }
 
 /**
@@ -124,7 +124,7 @@ export function interfaceLoadQuery(keys: readonly string[], range: { start: numb
     "GROUP BY key",
     "ORDER BY key ASC",
   ].join("\n");
-  return { sql, params: { start: range.start, end: range.end, seconds, keys: [...keys] } };
+  return { name: "flows.interfaceLoad", sql, params: { start: range.start, end: range.end, seconds, keys: [...keys] } };
 }
 
 /**
@@ -146,5 +146,9 @@ export function untrackedQuery(dimension: DimensionId, opts: FlowQueryOptions & 
     "GROUP BY bucket",
     "ORDER BY bucket ASC",
   ].join("\n");
-  return { sql, params: { ...inner.params, untrackedAs: UNTRACKED_AS, othersAs: OTHERS_AS_VALUE, notRoutableAs: NOT_ROUTABLE_AS } };
+  return {
+    name: "flows.untracked",
+    sql,
+    params: { ...inner.params, untrackedAs: UNTRACKED_AS, othersAs: OTHERS_AS_VALUE, notRoutableAs: NOT_ROUTABLE_AS },
+  };
 }

@@ -14,6 +14,7 @@ import { interfaces, routers } from "~db/postgres/schema";
 import { invalidInput } from "~/lib/messages";
 import { ApiProblem } from "~/server/api/contract.server";
 import type { UserContext } from "~/server/auth/user-context.server";
+import { chQuery } from "~/server/clickhouse/query.server";
 import type { Services } from "~/server/services.server";
 import { getUserSettings } from "~/server/settings/user-settings.server";
 import {
@@ -45,7 +46,6 @@ import {
   type ResolvedRange,
 } from "./service.server";
 import type { RequestFilter } from "./service.types";
-import type { BuiltQuery } from "./sql";
 import { alignRange, defaultWindow, tableForWindow, type FlowsTable } from "./aggregation-window";
 
 type Stores = Pick<Services, "pg" | "ch">;
@@ -132,11 +132,6 @@ export const untrackedBodySchema = z
 
 const badRequest = (field: string, message: string) => new ApiProblem(400, { detail: "Invalid request.", errors: [{ field, message }] });
 
-async function run<T>(stores: Stores, q: BuiltQuery): Promise<T[]> {
-  const rs = await stores.ch.client.query({ query: q.sql, query_params: q.params, format: "JSONEachRow" });
-  return rs.json<T>();
-}
-
 export type PublicRange = { start: number; end: number; adjusted: ResolvedRange["adjusted"]; requested: ResolvedRange["requested"] };
 const publicRange = (r: ResolvedRange): PublicRange => ({ start: r.start, end: r.end, adjusted: r.adjusted, requested: r.requested });
 const publicFilters = (c: FlowsContext) =>
@@ -188,7 +183,7 @@ export async function runAsIndirect(stores: Stores, user: UserContext, version: 
     operatorAsn: context.operatorAsn,
     ipVersion: bodyIpVersion(body.ipVersion),
   });
-  const rows = await run<{ asn: number | string; handover: number | string; bps: number }>(stores, q);
+  const rows = await chQuery<{ asn: number | string; handover: number | string; bps: number }>(stores.ch, q);
   const names = await nameKeys(stores, "AS_SRC_INGRESS", [...asns, ...rows.map((r) => Number(r.handover))].map(String));
   const nameOf = (asn: number) => names.get(String(asn)) ?? `AS${asn}`;
   const results = asns.map((asn): IndirectResult => {
@@ -248,7 +243,7 @@ export async function runNetflowStatistics(
     operatorAsn: context.operatorAsn,
     ipVersion: bodyIpVersion(body.ipVersion),
   });
-  const rows = await run<{ value: string; router_bps: number; network_bps: number }>(stores, q);
+  const rows = await chQuery<{ value: string; router_bps: number; network_bps: number }>(stores.ch, q);
   const total = rows.reduce((a, r) => a + Number(r.router_bps), 0);
   const network = rows.reduce((a, r) => a + Number(r.network_bps), 0);
   const shown = rows.filter((r) => Number(r.router_bps) > 0).slice(0, body.limit ?? 1000);
@@ -338,8 +333,8 @@ async function flowLinks(stores: Stores, user: UserContext, version: number, que
   };
   if (!range) return { ...head, range: null, links: [] as FlowLink[], routerInfo, sqlRange: null };
   const ipVersion: IpVersion = query.ipVersion === undefined || query.ipVersion === "all" ? "all" : (Number(query.ipVersion) as 4 | 6);
-  const rows = await run<{ in_if: string; link_start: string; link_end: string; out_if: string; path_bps: number }>(
-    stores,
+  const rows = await chQuery<{ in_if: string; link_start: string; link_end: string; out_if: string; path_bps: number }>(
+    stores.ch,
     linkPathQuery(query.origin, query.destination, {
       range: sqlRange,
       table,
@@ -407,9 +402,9 @@ export async function runLinkStatistics(stores: Stores, user: UserContext, versi
   if (!sqlRange || !result.links.length) return { ...result, links: [] };
   const keys = [...new Set(result.links.map((l) => `${l.from.router}${INTERFACE_SEPARATOR}${l.from.interface}`))];
   const load = new Map(
-    (await run<{ key: string; in_bps: number; out_bps: number; capacity_bps: number }>(stores, interfaceLoadQuery(keys, sqlRange))).map(
-      (r) => [r.key, r],
-    ),
+    (
+      await chQuery<{ key: string; in_bps: number; out_bps: number; capacity_bps: number }>(stores.ch, interfaceLoadQuery(keys, sqlRange))
+    ).map((r) => [r.key, r]),
   );
   const inventory = await stores.pg.db
     .select({ router: routers.name, name: interfaces.name, capacityBps: interfaces.capacityBps, description: interfaces.description })
@@ -472,13 +467,13 @@ export async function runUntracked(stores: Stores, user: UserContext, version: n
     operatorAsn: context.operatorAsn,
     ipVersion: bodyIpVersion(body.ipVersion),
   });
-  const rows = await run<{
+  const rows = await chQuery<{
     bucket: number | string;
     total_bps: number;
     untracked_bps: number;
     others_bps: number;
     not_routable_bps: number;
-  }>(stores, q);
+  }>(stores.ch, q);
   const shares = (t: number, u: number, o: number, n: number) => ({
     total_bps: t,
     untracked_bps: u,

@@ -7,11 +7,13 @@
  * wildcards in the term are escaped, and terms with `*` or `_` are never searched at all.
  */
 import { and, asc, eq, ilike, inArray, or, sql } from "drizzle-orm";
+import { z } from "zod";
 import { asInfo, asServiceMappings, interfaces, routers, siteSettings, type AutocompleteMinLengths } from "~db/postgres/schema";
 import { loadTagObjects, searchTagObjects, type AnyTagObject } from "~/features/tags/tags.server";
 import { formatTagReference, parseTagReference } from "~/features/tags/tag-reference";
 import { SPECIAL_AS_VALUES } from "~/lib/special-as";
 import type { UserContext } from "~/server/auth/user-context.server";
+import { chQuery } from "~/server/clickhouse/query.server";
 import type { Services } from "~/server/services.server";
 import {
   AUTOCOMPLETE_LIMIT,
@@ -25,6 +27,7 @@ import {
 import { getDimension, INTERFACE_SEPARATOR, type DimensionId, type FilterKind } from "./dimensions";
 import { parseAsValue } from "./filters";
 import { interfaceDescriptions } from "./interface-names.server";
+import { vrfNamesQuery } from "./lookup-sql";
 import { IANA_PROTOCOLS, interfaceLabel, protocolLabel } from "./value-labels";
 
 type Stores = Pick<Services, "pg" | "ch">;
@@ -151,14 +154,10 @@ function searchProtocols(term: string, limit: number): AutocompleteItem[] {
   return (numeric ? items.sort((a, b) => Number(a.value) - Number(b.value)) : rankItems("IANA_PROTOCOL", items, term)).slice(0, limit);
 }
 
+const VrfRow = z.object({ v: z.string() });
+
 async function searchVrfs(stores: Stores, term: string, limit: number): Promise<AutocompleteItem[]> {
-  const rs = await stores.ch.client.query({
-    query:
-      "SELECT DISTINCT vrf_name AS v FROM flows_1h WHERE vrf_name != '' AND positionCaseInsensitiveUTF8(vrf_name, {term:String}) > 0 ORDER BY v LIMIT {limit:UInt32}",
-    query_params: { term, limit: 500 },
-    format: "JSONEachRow",
-  });
-  const rows = await rs.json<{ v: string }>();
+  const rows = await chQuery(stores.ch, { ...vrfNamesQuery(term, 500), schema: VrfRow });
   return rankItems(
     "VRF_NAME",
     rows.map((r) => item(r.v, r.v)),

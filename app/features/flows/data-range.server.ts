@@ -10,8 +10,11 @@
  * partitions expire (its start) — an answer a few seconds old clamps the same way. Writers in this
  * process (the demo loader) and closing the stores forget it.
  */
-import type { ClickHouseClient } from "@clickhouse/client";
+import { z } from "zod";
+import { chQuery, requestDatabases, type ClickhouseHandle } from "~/server/clickhouse/query.server";
+import type { DatabaseOverride } from "~/server/clickhouse/database-override.server";
 import { outsideRequest } from "~/server/request-scope.server";
+import { dataRangeQuery, latestBucketQuery } from "./lookup-sql";
 
 export type DataRange = { minTimestamp: number | null; maxTimestamp: number | null };
 
@@ -21,60 +24,68 @@ const REFRESH_AHEAD_MS = 1_000;
 /** How long after the last request that asked for it the range is kept fresh in the background. */
 export const DATA_RANGE_KEEP_FRESH_MS = 10 * 60_000;
 
-type ChStore = { ch: { client: ClickHouseClient } };
+type ChStore = { ch: ClickhouseHandle };
 type Known = { readAt: number; range: Promise<DataRange>; askedAt: number; refresh: ReturnType<typeof setTimeout> | null };
+/** One range per store and flows database: a user with a database override reads that database's range. */
+type Source = { ch: ClickhouseHandle; databases: DatabaseOverride; key: string };
 
-const known = new WeakMap<ClickHouseClient, Known>();
+const known = new WeakMap<ClickhouseHandle, Map<string, Known>>();
+
+const entryOf = (source: Source) => known.get(source.ch)?.get(source.key);
 
 /** min / max of flows_5m.time (bucket starts, unix seconds); nulls when there is no data. */
-export function dataRange(stores: ChStore): Promise<DataRange> {
-  const client = stores.ch.client;
+export async function dataRange(stores: ChStore): Promise<DataRange> {
+  const databases = await requestDatabases(stores.ch);
+  const source: Source = { ch: stores.ch, databases, key: databases.flows ?? "" };
   const now = Date.now();
-  const entry = known.get(client);
+  const entry = entryOf(source);
   if (entry && now >= entry.readAt && now - entry.readAt < DATA_RANGE_TTL_MS) {
     entry.askedAt = now;
     return entry.range;
   }
-  if (entry) forget(client, entry);
-  const fresh: Known = { readAt: now, range: readDataRange(client), askedAt: now, refresh: null };
-  known.set(client, fresh);
+  if (entry) forget(source, entry);
+  const fresh: Known = { readAt: now, range: readDataRange(source), askedAt: now, refresh: null };
+  let byDatabase = known.get(source.ch);
+  if (!byDatabase) known.set(source.ch, (byDatabase = new Map()));
+  byDatabase.set(source.key, fresh);
   fresh.range.then(
-    () => keepFresh(client, fresh),
-    () => forget(client, fresh), // a failed read is not kept: the next request tries again
+    () => keepFresh(source, fresh),
+    () => forget(source, fresh), // a failed read is not kept: the next request tries again
   );
   return fresh.range;
 }
 
-/** Drops the remembered range of a store (after writing flows to it, or when closing it). */
+/** Drops the remembered ranges of a store (after writing flows to it, or when closing it). */
 export function forgetDataRange(stores: ChStore): void {
-  const entry = known.get(stores.ch.client);
-  if (entry) forget(stores.ch.client, entry);
+  const byDatabase = known.get(stores.ch);
+  if (!byDatabase) return;
+  for (const [key, entry] of [...byDatabase]) forget({ ch: stores.ch, databases: { flows: null, rawFlows: null }, key }, entry);
 }
 
-function forget(client: ClickHouseClient, entry: Known) {
+function forget(source: Source, entry: Known) {
   if (entry.refresh) clearTimeout(entry.refresh);
   entry.refresh = null;
-  if (known.get(client) === entry) known.delete(client);
+  if (entryOf(source) === entry) known.get(source.ch)?.delete(source.key);
 }
 
 /** Schedules the next background read while the range is in use; the current answer stays until it lands. */
-function keepFresh(client: ClickHouseClient, entry: Known) {
-  if (known.get(client) !== entry || Date.now() - entry.askedAt >= DATA_RANGE_KEEP_FRESH_MS) return;
+function keepFresh(source: Source, entry: Known) {
+  if (entryOf(source) !== entry || Date.now() - entry.askedAt >= DATA_RANGE_KEEP_FRESH_MS) return;
   const delay = Math.max(0, entry.readAt + DATA_RANGE_TTL_MS - REFRESH_AHEAD_MS - Date.now());
   // Background work: not counted against (nor refused for) the request that happened to start it.
   entry.refresh = outsideRequest(() =>
     setTimeout(() => {
       entry.refresh = null;
-      if (known.get(client) !== entry) return;
+      if (entryOf(source) !== entry) return;
       const readAt = Date.now();
-      readDataRange(client).then(
+      readDataRange(source).then(
         (range) => {
-          if (known.get(client) !== entry) return;
+          if (entryOf(source) !== entry) return;
           entry.range = Promise.resolve(range);
           entry.readAt = readAt;
-          keepFresh(client, entry);
+          keepFresh(source, entry);
         },
-        () => forget(client, entry),
+        () => forget(source, entry),
       );
     }, delay),
   );
@@ -82,18 +93,20 @@ function keepFresh(client: ClickHouseClient, entry: Known) {
   entry.refresh.unref?.();
 }
 
-/** The range as it is now, never remembered (api/max_timestamp/ answers with the newest bucket as written). */
-export function currentDataRange(stores: ChStore): Promise<DataRange> {
-  return readDataRange(stores.ch.client);
+const timestamp = z
+  .union([z.number(), z.string()])
+  .nullish()
+  .transform((v) => (v === null || v === undefined ? null : Number(v)));
+const DataRangeRow = z.object({ minTimestamp: timestamp, maxTimestamp: timestamp });
+
+/** The databases are passed on: the background refresh reads for the user without being their request. */
+async function readDataRange(source: Source): Promise<DataRange> {
+  const [row] = await chQuery(source.ch, { ...dataRangeQuery(), schema: DataRangeRow, databases: source.databases });
+  return { minTimestamp: row?.minTimestamp ?? null, maxTimestamp: row?.maxTimestamp ?? null };
 }
 
-async function readDataRange(client: ClickHouseClient): Promise<DataRange> {
-  const rs = await client.query({
-    query:
-      "SELECT if(count() = 0, NULL, toUInt32(min(time))) AS minTimestamp, if(count() = 0, NULL, toUInt32(max(time))) AS maxTimestamp FROM flows_5m",
-    format: "JSONEachRow",
-  });
-  const [row] = await rs.json<{ minTimestamp: number | string | null; maxTimestamp: number | string | null }>();
-  const num = (v: number | string | null | undefined) => (v === null || v === undefined ? null : Number(v));
-  return { minTimestamp: num(row?.minTimestamp), maxTimestamp: num(row?.maxTimestamp) };
+/** The newest bucket as of now, read for the request (api/max_timestamp/), not the shared range. */
+export async function latestFlowBucket(stores: ChStore): Promise<number | null> {
+  const [row] = await chQuery(stores.ch, { ...latestBucketQuery(), schema: z.object({ maxTimestamp: timestamp }) });
+  return row?.maxTimestamp ?? null;
 }

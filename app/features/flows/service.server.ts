@@ -15,6 +15,7 @@ import { asInfo } from "~db/postgres/schema";
 import { SPECIAL_AS_VALUES } from "~/lib/special-as";
 import { ApiProblem } from "~/server/api/contract.server";
 import type { UserContext } from "~/server/auth/user-context.server";
+import { chQuery } from "~/server/clickhouse/query.server";
 import type { Services } from "~/server/services.server";
 import { availableDimensions, getDimension, isDimensionId, OTHERS_LABEL, type DimensionId, type Direction } from "./dimensions";
 import { NO_DELEGATION } from "./delegation-policy.server";
@@ -23,7 +24,7 @@ import { applyFilterRules, resolveParsedFilters, type ParsedFilters } from "./fi
 import { dataRange, type DataRange } from "./data-range.server";
 import { interfaceDescriptions } from "./interface-names.server";
 import type { RequestFilter } from "./service.types";
-import { sankey, timeseries, topTable } from "./sql";
+import { keyedTimeseries, keyedTopTable, sankey } from "./sql";
 import { interfaceLabel, valueLabel } from "./value-labels";
 import { clampToData, type ClampResult } from "~/lib/time-range";
 import { alignRange, defaultWindow, tableForWindow, tableGranularity, type AggregationWindow } from "./aggregation-window";
@@ -43,11 +44,6 @@ export const DEFAULT_TIMESERIES_TOP_N = 10;
 export const MAX_BUCKETS = 20_000;
 
 const badRequest = (detail: string, errors: { field: string; message: string }[]) => new ApiProblem(400, { detail, errors });
-
-async function chQuery<T>(stores: Stores, query: string, params: Record<string, unknown> = {}): Promise<T[]> {
-  const rs = await stores.ch.client.query({ query, query_params: params, format: "JSONEachRow" });
-  return rs.json<T>();
-}
 
 /** The operator's own AS number (as_info with category 'operator'), read per request. */
 export async function operatorAsn(stores: Stores): Promise<number> {
@@ -202,7 +198,7 @@ export async function flowTable(
 ): Promise<TableRow[]> {
   const table = tableForWindow(q.window);
   const range = alignRange(q.range, table);
-  const built = topTable([dimension], {
+  const built = keyedTopTable(dimension, {
     range,
     filters: q.filters,
     operatorAsn: q.operatorAsn,
@@ -211,11 +207,7 @@ export async function flowTable(
     table,
     limit: q.limit,
   });
-  const rows = await chQuery<Record<string, unknown> & { bps: number; total_bytes: string }>(
-    stores,
-    `SELECT toString(${dimension}) AS k, bps, toString(total_bytes) AS b FROM (${built.sql})`,
-    built.params,
-  );
+  const rows = await chQuery<{ k: string; bps: number; b: string }>(stores.ch, built);
   const names = await nameKeys(
     stores,
     dimension,
@@ -234,7 +226,7 @@ export async function flowTimeseries(
 ): Promise<Timeseries> {
   const table = tableForWindow(q.window);
   const range = alignRange(q.range, table);
-  const built = timeseries(dimension, {
+  const built = keyedTimeseries(dimension, {
     range,
     filters: q.filters,
     operatorAsn: q.operatorAsn,
@@ -244,11 +236,7 @@ export async function flowTimeseries(
     window: q.window,
     topN: q.topN ?? DEFAULT_TIMESERIES_TOP_N,
   });
-  const rows = await chQuery<{ b: number | string; v: string; bps: number }>(
-    stores,
-    `SELECT toUInt32(bucket) AS b, toString(value) AS v, bps FROM (${built.sql})`,
-    built.params,
-  );
+  const rows = await chQuery<{ b: number | string; v: string; bps: number }>(stores.ch, built);
   const first = Math.floor(range.start / q.window) * q.window;
   const buckets: number[] = [];
   for (let t = first; t < range.end; t += q.window) buckets.push(t);
@@ -294,7 +282,7 @@ export async function flowSankey(
     table,
     topN: q.topN,
   });
-  const rows = await chQuery<{ step: number | string; source: string; target: string; bps: number }>(stores, built.sql, built.params);
+  const rows = await chQuery<{ step: number | string; source: string; target: string; bps: number }>(stores.ch, built);
   const id = (dimension: DimensionId, key: string) => `${dimension}:${key}`;
   const seen = new Map<string, { dimension: DimensionId; key: string; column: number }>();
   const links: SankeyLink[] = [];

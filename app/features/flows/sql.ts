@@ -1,6 +1,6 @@
 /**
- * A pure SQL builder for the flow views over flows_5m / flows_1h: SQL strings plus
- * `query_params` objects, no I/O. Every value is bound as a `{name:Type}` parameter; identifiers
+ * A pure SQL builder for the flow views over flows_5m / flows_1h: named statements (SQL plus
+ * bound parameters), no I/O. Every value is bound as a `{name:Type}` parameter; identifiers
  * and expressions come only from the dimension catalogue.
  *
  * - bit/s = toFloat64(sum(bytes)) * 8 / seconds (of the range, or of the window for timeseries;
@@ -10,12 +10,14 @@
  * - The operator AS (`operatorAsn`) is a parameter, only bound when a direction needs it.
  * - The range is read as given: callers align it to the table's granularity (time.alignRange).
  */
+import type { Statement } from "~/server/clickhouse/query.server";
 import { DIMENSION_IDS, getDimension, OTHERS_AS, OTHERS_LABEL, type DimensionId, type Direction } from "./dimensions";
 import type { FlowFilter, IpVersion } from "./filters";
 import type { TimeRange } from "~/lib/time-range";
 import { defaultWindow, tableForWindow, type AggregationWindow, type FlowsTable } from "./aggregation-window";
 
-export type BuiltQuery = { sql: string; params: Record<string, unknown> };
+/** A statement for the query door (app/server/clickhouse/query.server.ts): its name, SQL and bound parameters. */
+export type BuiltQuery = Statement & { params: Record<string, unknown> };
 
 export type FlowQueryOptions = {
   filters?: readonly FlowFilter[];
@@ -144,7 +146,7 @@ export function timeseries(dimension: DimensionId, opts: FlowQueryOptions & { wi
     "GROUP BY bucket, value",
     "ORDER BY bucket ASC, bps DESC, value ASC",
   ].join("\n");
-  return { sql, params: { ...params, window: opts.window, topN: opts.topN, others: othersFor(dimension) } };
+  return { name: "flows.timeseries", sql, params: { ...params, window: opts.window, topN: opts.topN, others: othersFor(dimension) } };
 }
 
 /**
@@ -168,7 +170,19 @@ export function topTable(dimensions: readonly DimensionId[], opts: FlowQueryOpti
     `ORDER BY bps DESC, ${dimensions.map((d) => `${d} ASC`).join(", ")}`,
     "LIMIT {limit:UInt32}",
   ].join("\n");
-  return { sql, params: { ...params, seconds: secs, limit: opts.limit ?? DEFAULT_TOP_TABLE_LIMIT } };
+  return { name: "flows.topTable", sql, params: { ...params, seconds: secs, limit: opts.limit ?? DEFAULT_TOP_TABLE_LIMIT } };
+}
+
+/** The top table of one dimension as the views read it: key and bytes as strings (exact 64-bit), bps. Columns: k, bps, b. */
+export function keyedTopTable(dimension: DimensionId, opts: FlowQueryOptions & { limit?: number }): BuiltQuery {
+  const inner = topTable([dimension], opts);
+  return { ...inner, name: "flows.table", sql: `SELECT toString(${dimension}) AS k, bps, toString(total_bytes) AS b FROM (${inner.sql})` };
+}
+
+/** The timeseries as the views read it: bucket as unix seconds, value as a string. Columns: b, v, bps. */
+export function keyedTimeseries(dimension: DimensionId, opts: FlowQueryOptions & { window: AggregationWindow; topN: number }): BuiltQuery {
+  const inner = timeseries(dimension, opts);
+  return { ...inner, name: "flows.timeseries", sql: `SELECT toUInt32(bucket) AS b, toString(value) AS v, bps FROM (${inner.sql})` };
 }
 
 /**
@@ -204,7 +218,7 @@ export function sankey(dimensions: readonly DimensionId[], opts: FlowQueryOption
     ")",
     "ORDER BY step ASC, bps DESC, source ASC, target ASC",
   ].join("\n");
-  return { sql, params: { ...params, ...extra } };
+  return { name: "flows.sankey", sql, params: { ...params, ...extra } };
 }
 
 /**
@@ -214,5 +228,9 @@ export function sankey(dimensions: readonly DimensionId[], opts: FlowQueryOption
 export function scanTotal(dimensions: readonly DimensionId[], opts: FlowQueryOptions): BuiltQuery {
   seconds(opts.range);
   const { where, params } = whereClause(dimensions, opts);
-  return { sql: [`SELECT sum(bytes) AS total_bytes`, `FROM ${tableOf(opts)}`, `WHERE ${where}`].join("\n"), params };
+  return {
+    name: "flows.scanTotal",
+    sql: [`SELECT sum(bytes) AS total_bytes`, `FROM ${tableOf(opts)}`, `WHERE ${where}`].join("\n"),
+    params,
+  };
 }

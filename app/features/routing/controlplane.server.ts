@@ -3,8 +3,10 @@
  * range, selected by an AS path pattern or an IP address / prefix, in the spec's row fields; and
  * the first and last time with data.
  */
+import { z } from "zod";
 import type { Services } from "~/server/services.server";
 import { LookingGlassInputError, ribQueryType } from "./lookingglass.server";
+import { chQuery } from "~/server/clickhouse/query.server";
 import { controlPlaneSql, parseRibQuery, ribDatesSql, type ControlPlaneDbRow, type ControlPlaneTableQuery } from "./rib-sql";
 
 /** Rows returned per request at most (newest first); the rows found beyond are counted. */
@@ -84,27 +86,26 @@ export async function controlPlaneQuery(
   if (!parsed.ok) throw new LookingGlassInputError(parsed.error, "queryTerm");
   if (options.endDate < options.startDate) throw new LookingGlassInputError("The end date is before the start date.", "endDate");
   const limit = options.limit ?? CONTROL_PLANE_RESULTS_LIMIT;
-  const { query, params } = controlPlaneSql({
-    match: parsed.match,
-    start: options.startDate,
-    end: options.endDate,
-    limit,
-    table: options.table,
-  });
-  const rs = await stores.ch.client.query({ query, query_params: params, format: "JSONEachRow" });
-  const rows = await rs.json<ControlPlaneDbRow>();
+  const rows = await chQuery<ControlPlaneDbRow>(
+    stores.ch,
+    controlPlaneSql({ match: parsed.match, start: options.startDate, end: options.endDate, limit, table: options.table }),
+  );
   const found = rows.length ? Number(rows[0].total) : 0;
   const cut = found > rows.length;
   return { data: rows.map(toRow), results_limit: cut ? rows.length : null, results_maximum: cut ? found : null, queryTerm: parsed.term };
 }
 
+const timestamp = z
+  .union([z.number(), z.string()])
+  .nullable()
+  .transform((v) => (v === null ? null : Number(v)));
+const RibDatesRow = z.object({ minTimestamp: timestamp, maxTimestamp: timestamp });
+
 /** First and last timestamp of the routing history (nulls when there is none). */
 export async function controlPlaneDates(stores: Pick<Services, "ch">): Promise<ControlPlaneDates> {
-  const { query, params } = ribDatesSql();
-  const rs = await stores.ch.client.query({ query, query_params: params, format: "JSONEachRow" });
-  const [row] = await rs.json<ControlPlaneDates>();
+  const [row] = await chQuery(stores.ch, { ...ribDatesSql(), schema: RibDatesRow });
   return {
-    minTimestamp: row?.minTimestamp == null ? null : Number(row.minTimestamp),
-    maxTimestamp: row?.maxTimestamp == null ? null : Number(row.maxTimestamp),
+    minTimestamp: row?.minTimestamp ?? null,
+    maxTimestamp: row?.maxTimestamp ?? null,
   };
 }

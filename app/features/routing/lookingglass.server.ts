@@ -13,6 +13,7 @@ import type { UserContext } from "~/server/auth/user-context.server";
 import type { Services } from "~/server/services.server";
 import { publicQueryCache, queryCacheKey } from "./lookingglass-cache.server";
 import { isNetcommandType, isRibQueryType, toQueryType, type RibQueryType } from "~/lib/routing-query-types";
+import { chQuery } from "~/server/clickhouse/query.server";
 import { lookingGlassSql, parseRibQuery, type LookingGlassDbRow, type RibMatch } from "./rib-sql";
 import { resolveVantagePoints } from "./vantage-point-names";
 import { listVantagePoints, type LookingGlassVariant, type VantagePointJson } from "./vantage-points.server";
@@ -164,9 +165,10 @@ export async function runResolvedQuery(
   limit = LOOKING_GLASS_RESULTS_LIMIT,
 ): Promise<LookingGlassResult> {
   const selected = q.vantagePoints;
-  const { query, params } = lookingGlassSql({ vantagePoints: selected.map((vp) => vp.key), match: q.match, limit });
-  const rs = await stores.ch.client.query({ query, query_params: params, format: "JSONEachRow" });
-  const dbRows = await rs.json<LookingGlassDbRow>();
+  const dbRows = await chQuery<LookingGlassDbRow>(
+    stores.ch,
+    lookingGlassSql({ vantagePoints: selected.map((vp) => vp.key), match: q.match, limit }),
+  );
 
   const byKey = new Map(selected.map((vp) => [vp.key, vp]));
   const rows = new Map<string, LookingGlassRow[]>();

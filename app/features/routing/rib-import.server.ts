@@ -7,6 +7,7 @@
 import type { Readable } from "node:stream";
 import { asc } from "drizzle-orm";
 import { vantagePoints } from "~db/postgres/schema";
+import { chInsert } from "~/server/clickhouse/query.server";
 import type { Services } from "~/server/services.server";
 import type { Compression } from "./mrt/decompress";
 import { decodeMrt } from "./mrt/decoder";
@@ -107,11 +108,15 @@ export async function importMrt(
     const values = batch;
     batch = [];
     await inFlight;
-    inFlight = stores.ch.client
-      .insert({ table: "rib_entries", values, format: "JSONCompactEachRow", columns: [...RIB_COLUMNS] as [string, ...string[]] })
-      .then(() => {
-        summary.rowsWritten += values.length;
-      });
+    inFlight = chInsert(stores.ch, {
+      name: "routing.ribImport",
+      table: "rib_entries",
+      values,
+      format: "JSONCompactEachRow",
+      columns: RIB_COLUMNS,
+    }).then(() => {
+      summary.rowsWritten += values.length;
+    });
   };
   const add = async (rows: CompactRibRow[]) => {
     for (const row of rows) batch.push(row);

@@ -12,6 +12,7 @@
 import { asPathRegex, parseAsPathPattern, formatAsPathPattern } from "~/lib/as-path-pattern";
 import { MESSAGES } from "~/lib/messages";
 import type { RibQueryType } from "~/lib/routing-query-types";
+import type { Statement } from "~/server/clickhouse/query.server";
 import { PATH_ATTRIBUTES, type ControlPlaneColumn } from "./route-columns";
 import { ADDRESS_BITS, formatNetwork, lastAddress, networkAddress, parseNetwork, toIpv6Column, type IpVersion } from "~/lib/ip";
 
@@ -62,7 +63,8 @@ export function parseRibQuery(queryType: RibQueryType, rawTerm: string): ParsedR
   };
 }
 
-export type Sql = { query: string; params: Record<string, unknown> };
+/** A statement for the query door (app/server/clickhouse/query.server.ts). */
+export type Sql = Statement & { params: Record<string, unknown> };
 
 /**
  * AS path patterns are one anchored RE2 expression over the path as text, exact for every pattern.
@@ -126,7 +128,7 @@ export type LookingGlassDbRow = {
 export function lookingGlassSql(options: { vantagePoints: string[]; match: RibMatch; limit: number }): Sql {
   const { key, row, params } = matchConditions(options.match);
   const longestOnly = options.match.kind === "address";
-  const query = `
+  const sql = `
 SELECT vantage_point, route_distinguisher, prefix, as_path, local_pref, med, bgp_next_hop, communities, originator_id,
        toUnixTimestamp(timestamp) AS last_update, total
 FROM (
@@ -145,7 +147,7 @@ FROM (
 )
 ORDER BY turn, vantage_point
 LIMIT {limit:UInt32}`.trim();
-  return { query, params: { ...params, vantagePoints: options.vantagePoints, limit: options.limit } };
+  return { name: "routing.lookingGlass", sql, params: { ...params, vantagePoints: options.vantagePoints, limit: options.limit } };
 }
 
 /** Columns of a Control Plane row as read from rib_entries. */
@@ -186,7 +188,7 @@ export function controlPlaneSql(options: {
   const { key, row, params } = matchConditions(options.match);
   const table = tableClauses(options.table ?? { sort: "timestamp", order: "desc" });
   const rowCondition = [options.match.kind === "asPath" ? `is_withdrawn = 0 AND ${row}` : row, ...table.conditions].join(" AND ");
-  const query = `
+  const sql = `
 SELECT toUnixTimestamp(timestamp) AS timestamp, vantage_point, router_ip, prefix, as_path, as_path_set, as_confed_seq, local_pref,
        bgp_next_hop, afi, safi, aggregator, toString(origin) AS origin, originator_id, communities,
        toUnixTimestamp(expire_at) AS expire_at, is_withdrawn, count() OVER () AS total
@@ -194,7 +196,11 @@ FROM rib_entries
 WHERE timestamp BETWEEN toDateTime({start:UInt32}, 'UTC') AND toDateTime({end:UInt32}, 'UTC') AND ${key} AND ${rowCondition}
 ORDER BY ${table.orderBy}timestamp DESC, vantage_point, prefix_addr, prefix_len, peer_ip
 LIMIT {limit:UInt32}`.trim();
-  return { query, params: { ...params, ...table.params, start: options.start, end: options.end, limit: options.limit } };
+  return {
+    name: "routing.controlPlane",
+    sql,
+    params: { ...params, ...table.params, start: options.start, end: options.end, limit: options.limit },
+  };
 }
 
 /**
@@ -278,7 +284,8 @@ function tableClauses(table: ControlPlaneTableQuery): { conditions: string[]; or
 /** First and last time of the routing history; NULLs when it is empty. */
 export function ribDatesSql(): Sql {
   return {
-    query:
+    name: "routing.ribDates",
+    sql:
       "SELECT if(count() = 0, NULL, toUnixTimestamp(min(timestamp))) AS minTimestamp, " +
       "if(count() = 0, NULL, toUnixTimestamp(max(timestamp))) AS maxTimestamp FROM rib_entries",
     params: {},

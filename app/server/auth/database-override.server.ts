@@ -2,6 +2,7 @@ import { eq } from "drizzle-orm";
 import { z } from "zod";
 import { users } from "~db/postgres/schema";
 import { apiError, endpoint, resourceRoute } from "../api/contract.server";
+import { chQuery } from "../clickhouse/query.server";
 
 const Override = z.object({
   database: z
@@ -24,12 +25,12 @@ export function databaseOverrideRoute(column: "overrideClickhouseDb" | "override
       handler: async ({ context, user, body }) => {
         const { services } = context;
         if (body.database) {
-          const rs = await services.ch.client.query({
-            query: "SELECT toUInt32(count()) AS n FROM system.databases WHERE name = {name:String}",
-            query_params: { name: body.database },
-            format: "JSONEachRow",
+          const [{ n }] = await chQuery(services.ch, {
+            name: "databaseOverride.exists",
+            sql: "SELECT toUInt32(count()) AS n FROM system.databases WHERE name = {name:String}",
+            params: { name: body.database },
+            schema: z.object({ n: z.coerce.number() }),
           });
-          const [{ n }] = await rs.json<{ n: number }>();
           if (Number(n) === 0)
             return apiError(400, "Invalid request body.", {
               errors: [{ field: "database", message: `no ClickHouse database named ${body.database}` }],

@@ -1,7 +1,9 @@
 import { data, redirect } from "@remix-run/node";
 import { count } from "drizzle-orm";
+import { z } from "zod";
 import { vantagePoints } from "~db/postgres/schema";
 import { firstAvailableRoute, menuItems, mayOpen, type ToolRoute } from "~/lib/routes";
+import { chQuery } from "../clickhouse/query.server";
 import { BodyProblem, readFormBody } from "../request-body.server";
 import { oncePerRequest, requestSession } from "../request-scope.server";
 import { getServices, type Services } from "../services.server";
@@ -33,16 +35,18 @@ export async function getApiRequestContext(request: Request): Promise<RequestCon
   return { services, session, viaToken: true };
 }
 
+const TableRows = z.object({ name: z.string(), total_rows: z.coerce.number() });
+
 /** ClickHouse tables without rows (spec: api/tables_without_data hides their menu items for non-staff). */
 export async function tablesWithoutData(services: Services): Promise<Set<string>> {
   const tables = ["flows_raw", "flows_5m", "flows_1h", "interface_util_5m", "rib_entries", "rib_current"];
-  const rs = await services.ch.client.query({
-    query: `SELECT name, toUInt64(ifNull(total_rows, 0)) AS total_rows FROM system.tables
+  const rows = await chQuery(services.ch, {
+    name: "menu.tablesWithRows",
+    sql: `SELECT name, toUInt64(ifNull(total_rows, 0)) AS total_rows FROM system.tables
             WHERE database = currentDatabase() AND name IN {tables:Array(String)}`,
-    query_params: { tables },
-    format: "JSONEachRow",
+    params: { tables },
+    schema: TableRows,
   });
-  const rows = await rs.json<{ name: string; total_rows: number }>();
   const filled = new Set(rows.filter((r) => Number(r.total_rows) > 0).map((r) => r.name));
   return new Set(tables.filter((t) => !filled.has(t)));
 }

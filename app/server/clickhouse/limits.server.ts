@@ -1,0 +1,82 @@
+/**
+ * The query limits of the ClickHouse door (query.server.ts): which calls are analytics queries and
+ * how a refused or timed-out one is answered.
+ *
+ * Reads made while serving a request are analytics queries: they wait for a slot of the
+ * AnalyticsQueryLimiter (per user and overall) and run with `max_execution_time`. A refused or
+ * timed-out query is thrown as a ready HTTP answer — 429 or 503 with Retry-After and a JSON body —
+ * which JSON endpoints return as they are and screens show in their error boundary (BusyNotice).
+ *
+ * Background work is never refused and has no time limit: anything outside a request scope
+ * (migrations, the demo loader, command-line importers, the flows data-range refresh) and every
+ * write (inserts and commands: MRT imports run from a request too). It still sets
+ * max_execution_time explicitly (0 = none): chDB keeps a SET for its whole session, so a query
+ * that said nothing would inherit the last analytics query's limit.
+ */
+import type { ClickHouseSettings } from "@clickhouse/client";
+import { busyText, type BusyCode } from "~/lib/busy";
+import { MESSAGES } from "~/lib/messages";
+import { QueryRefusal, type AnalyticsQueryLimiter, type LimiterSettings } from "../analytics-query-limiter.server";
+import type { AppConfig } from "../env.server";
+
+export type QueryDoorSettings = LimiterSettings & { maxExecutionSeconds: number };
+
+/**
+ * The limits from the configuration. Defaults by engine: chDB runs one query at a time, so more
+ * than two in flight would only queue inside it, out of sight of the limiter (and of /healthz);
+ * a server runs queries in parallel.
+ */
+export function queryDoorSettings(config: AppConfig): QueryDoorSettings {
+  const embedded = config.embeddedClickhouse;
+  return {
+    global: config.ANALYTICS_QUERIES ?? (embedded ? 2 : 8),
+    perUser: config.ANALYTICS_QUERIES_PER_USER ?? (embedded ? 1 : 4),
+    queue: config.ANALYTICS_QUEUE,
+    queuePerUser: config.ANALYTICS_QUEUE_PER_USER,
+    maxWaitMs: config.ANALYTICS_QUEUE_WAIT_SECONDS * 1000,
+    maxExecutionSeconds: config.QUERY_MAX_EXECUTION_SECONDS,
+  };
+}
+
+/** ClickHouse's error code for a query past max_execution_time. */
+const TIMEOUT_EXCEEDED = "159";
+/** After a time-out the same query would time out again at once: suggest a pause of this much. */
+const RETRY_AFTER_TIMEOUT_SECONDS = 30;
+
+/** The call's own settings with a time limit: a limit the caller sets itself wins (a query that knows it may take longer, or must be quicker). */
+export function withTimeLimit(settings: ClickHouseSettings | undefined, seconds: number): ClickHouseSettings {
+  return { max_execution_time: seconds, ...settings };
+}
+
+/**
+ * Runs an analytics query under the limiter for `key`; a refusal or time-out becomes its HTTP answer.
+ */
+export async function runLimited<R>(limiter: AnalyticsQueryLimiter, key: string, run: () => Promise<R>): Promise<R> {
+  try {
+    return await limiter.run(key, run);
+  } catch (error) {
+    throw answerFor(error);
+  }
+}
+
+/** The HTTP answer for a refused or timed-out query; any other error unchanged. */
+function answerFor(error: unknown): unknown {
+  if (error instanceof QueryRefusal) {
+    const code: BusyCode = error.status === 429 ? "too_many_queries" : "server_busy";
+    return busyResponse(error.status, code, busyText(code, error.retryAfterSeconds), error.retryAfterSeconds);
+  }
+  if (isTimeout(error)) return busyResponse(503, "query_timeout", MESSAGES.serverError, RETRY_AFTER_TIMEOUT_SECONDS);
+  return error;
+}
+
+export function isTimeout(error: unknown): boolean {
+  const e = error as { code?: unknown; type?: unknown } | null;
+  return !!e && (String(e.code) === TIMEOUT_EXCEEDED || e.type === "TIMEOUT_EXCEEDED");
+}
+
+export function busyResponse(status: 429 | 503, code: BusyCode, detail: string, retryAfterSeconds: number): Response {
+  return Response.json(
+    { detail, exception_code: code, retry_after_seconds: retryAfterSeconds },
+    { status, headers: { "Retry-After": String(retryAfterSeconds), "Cache-Control": "no-store" } },
+  );
+}

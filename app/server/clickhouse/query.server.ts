@@ -1,0 +1,181 @@
+/**
+ * The one door into ClickHouse: every read (`chQuery`), batched insert (`chInsert`) and statement
+ * without rows (`chCommand`) of the app, the demo loader, the scripts and the benchmarks passes
+ * here. The client itself stays inside this module (the handle the services hand out has none), so
+ * no query path escapes what the door does for each call:
+ *   - a name (`flows.topTable`, `routing.lookingGlass`): logged with its duration at debug level and
+ *     recorded as the duration metric `ch.<name>`;
+ *   - the query limits (limits.server.ts) for reads made while serving a request;
+ *   - the database override of the request's user for reads (database-override.server.ts);
+ *   - rows checked against a zod schema when one is given.
+ */
+import type { ClickHouseClient, ClickHouseSettings, DataFormat } from "@clickhouse/client";
+import { z } from "zod";
+import { AnalyticsQueryLimiter } from "../analytics-query-limiter.server";
+import type { ClickhouseConnection } from "../clickhouse.server";
+import { log } from "../log.server";
+import { recordDuration } from "../metrics.server";
+import { currentRequestScope, type RequestScope } from "../request-scope.server";
+import { NO_OVERRIDE, qualifyFlowsTables, type DatabaseOverride } from "./database-override.server";
+import { runLimited, withTimeLimit, type QueryDoorSettings } from "./limits.server";
+
+/** What a SQL builder returns: a statement with its name and bound parameters. */
+export type Statement = { name: string; sql: string; params?: Record<string, unknown> };
+
+export type ReadOptions = {
+  /** Settings of this call (a limit of its own wins over the door's). */
+  settings?: ClickHouseSettings;
+  /** The databases to read the flows tables from, instead of those of the request's user (background work for a user). */
+  databases?: DatabaseOverride;
+};
+
+/** The services' ClickHouse: the engine, its database, the limiter of analytics queries; the client is the door's. */
+export type ClickhouseHandle = {
+  kind: ClickhouseConnection["kind"];
+  database: string;
+  limiter: AnalyticsQueryLimiter;
+  close: () => Promise<void>;
+};
+
+/** Who a request is, for the limits (identify) and the override (databases). */
+export type RequestResolvers = {
+  identify: (scope: RequestScope) => Promise<string>;
+  databases: (scope: RequestScope) => Promise<DatabaseOverride>;
+};
+
+type Door = { client: ClickHouseClient; settings: QueryDoorSettings; resolvers: RequestResolvers; limiter: AnalyticsQueryLimiter };
+
+const doors = new WeakMap<ClickhouseHandle, Door>();
+
+/** Puts the door in front of an open connection; the returned handle is what the app gets. */
+export function openQueryDoor(
+  connection: ClickhouseConnection,
+  settings: QueryDoorSettings,
+  resolvers: RequestResolvers,
+): ClickhouseHandle {
+  const limiter = new AnalyticsQueryLimiter(settings);
+  const handle: ClickhouseHandle = { kind: connection.kind, database: connection.database, limiter, close: connection.close };
+  doors.set(handle, { client: connection.client, settings, resolvers, limiter });
+  return handle;
+}
+
+function doorOf(ch: ClickhouseHandle): Door {
+  const door = doors.get(ch);
+  if (!door) throw new Error("Not a ClickHouse handle of the query door");
+  return door;
+}
+
+/** The databases the current request's reads use (the application's own outside a request): for caches kept per database. */
+export function requestDatabases(ch: ClickhouseHandle): Promise<DatabaseOverride> {
+  const scope = currentRequestScope();
+  return scope ? doorOf(ch).resolvers.databases(scope) : Promise.resolve(NO_OVERRIDE);
+}
+
+/**
+ * Times a call under its name: debug log line and the `ch.<name>` duration metric, failures
+ * included. Measured as the caller sees it, a wait for a slot of the limiter included: that wait is
+ * what a request spends on the query, and the limiter's own figures tell the two apart.
+ */
+async function timed<R>(name: string, run: () => Promise<R>, count: (result: R) => string = () => ""): Promise<R> {
+  const started = performance.now();
+  let outcome = "failed";
+  try {
+    const result = await run();
+    outcome = count(result);
+    return result;
+  } finally {
+    const ms = performance.now() - started;
+    recordDuration(`ch.${name}`, ms);
+    log.debug(`clickhouse ${name} ${ms.toFixed(1)} ms${outcome ? ` ${outcome}` : ""}`);
+  }
+}
+
+/** Rows of a read as plain objects (JSONEachRow), checked against `schema` when given. */
+export async function chQuery<S extends z.ZodType>(
+  ch: ClickhouseHandle,
+  query: Statement & ReadOptions & { schema: S },
+): Promise<z.output<S>[]>;
+export async function chQuery<T = Record<string, unknown>>(
+  ch: ClickhouseHandle,
+  query: Statement & ReadOptions & { schema?: undefined },
+): Promise<T[]>;
+export async function chQuery(ch: ClickhouseHandle, query: Statement & ReadOptions & { schema?: z.ZodType }): Promise<unknown[]> {
+  const door = doorOf(ch);
+  const scope = currentRequestScope();
+  const run = async (settings: ClickHouseSettings, override: DatabaseOverride) => {
+    const { sql, params } = qualifyFlowsTables(query.sql, query.params ?? {}, override);
+    const rs = await door.client.query({ query: sql, query_params: params, format: "JSONEachRow", clickhouse_settings: settings });
+    return rs.json<unknown>();
+  };
+  const rows = await timed(
+    query.name,
+    async () => {
+      if (!scope) return run(withTimeLimit(query.settings, 0), query.databases ?? NO_OVERRIDE);
+      const [key, override] = await Promise.all([
+        door.resolvers.identify(scope),
+        query.databases ? Promise.resolve(query.databases) : door.resolvers.databases(scope),
+      ]);
+      return runLimited(door.limiter, key, () => run(withTimeLimit(query.settings, door.settings.maxExecutionSeconds), override));
+    },
+    (result) => `${result.length} rows`,
+  );
+  return query.schema ? checkRows(query.name, query.schema, rows) : rows;
+}
+
+function checkRows(name: string, schema: z.ZodType, rows: unknown[]): unknown[] {
+  return rows.map((row, i) => {
+    const checked = schema.safeParse(row);
+    if (!checked.success)
+      throw new Error(`ClickHouse query ${name}: row ${i} does not match its schema: ${z.prettifyError(checked.error)}`);
+    return checked.data;
+  });
+}
+
+export type Insert = {
+  name: string;
+  table: string;
+  values: readonly unknown[];
+  /** The columns of compact formats, in order. */
+  columns?: readonly [string, ...string[]];
+  /** Default JSONEachRow (objects); JSONCompactEachRow for arrays in `columns` order. */
+  format?: DataFormat;
+  settings?: ClickHouseSettings;
+};
+
+/** One batch of rows into a table. Writes are background work: never limited, never time-limited, no override. */
+export async function chInsert(ch: ClickhouseHandle, insert: Insert): Promise<void> {
+  const door = doorOf(ch);
+  await timed(
+    insert.name,
+    () =>
+      door.client.insert({
+        table: insert.table,
+        values: insert.values as unknown[],
+        format: insert.format ?? "JSONEachRow",
+        ...(insert.columns ? { columns: [...insert.columns] as [string, ...string[]] } : {}),
+        clickhouse_settings: withTimeLimit(insert.settings, 0),
+      }),
+    () => `${insert.values.length} rows`,
+  );
+}
+
+/** A statement without rows (DDL, INSERT … SELECT, OPTIMIZE): background work like an insert. */
+export async function chCommand(ch: ClickhouseHandle, command: Statement & { settings?: ClickHouseSettings }): Promise<void> {
+  const door = doorOf(ch);
+  await timed(command.name, () =>
+    door.client.command({ query: command.sql, query_params: command.params, clickhouse_settings: withTimeLimit(command.settings, 0) }),
+  );
+}
+
+/** A trivial read outside the limits (the health check must not queue behind users' queries). */
+export async function pingClickhouse(ch: ClickhouseHandle): Promise<void> {
+  const door = doorOf(ch);
+  const rs = await door.client.query({ query: "SELECT 1 AS ok", format: "JSONEachRow", clickhouse_settings: withTimeLimit(undefined, 0) });
+  await rs.json();
+}
+
+/** The engine's version (chDB reports the ClickHouse version it embeds). */
+export async function clickhouseVersion(ch: ClickhouseHandle): Promise<string> {
+  const [row] = await chQuery(ch, { name: "version", sql: "SELECT version() AS v", schema: z.object({ v: z.string() }) });
+  return row?.v ?? "";
+}

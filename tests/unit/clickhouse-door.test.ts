@@ -1,0 +1,93 @@
+/**
+ * The ClickHouse door without an engine: each call is timed under its name, rows are checked
+ * against the schema, the database override qualifies only the flows tables, and reads inside a
+ * request run with the time limit while background work runs without one.
+ */
+import type { ClickHouseClient } from "@clickhouse/client";
+import { afterEach, describe, expect, it } from "vitest";
+import { z } from "zod";
+import { NO_OVERRIDE, qualifyFlowsTables } from "~/server/clickhouse/database-override.server";
+import { chCommand, chInsert, chQuery, openQueryDoor } from "~/server/clickhouse/query.server";
+import { metricsSnapshot, resetMetrics } from "~/server/metrics.server";
+import { runInRequestScope } from "~/server/request-scope.server";
+
+type Call = { kind: string; query?: string; table?: string; params?: Record<string, unknown>; settings?: Record<string, unknown> };
+
+function fakeDoor(rows: unknown[], databases = NO_OVERRIDE) {
+  const calls: Call[] = [];
+  const client = {
+    query: async (p: { query: string; query_params?: Record<string, unknown>; clickhouse_settings?: Record<string, unknown> }) => {
+      calls.push({ kind: "query", query: p.query, params: p.query_params, settings: p.clickhouse_settings });
+      return { json: async () => rows };
+    },
+    insert: async (p: { table: string; clickhouse_settings?: Record<string, unknown> }) => {
+      calls.push({ kind: "insert", table: p.table, settings: p.clickhouse_settings });
+    },
+    command: async (p: { query: string; clickhouse_settings?: Record<string, unknown> }) => {
+      calls.push({ kind: "command", query: p.query, settings: p.clickhouse_settings });
+    },
+  } as unknown as ClickHouseClient;
+  const limits = { global: 2, perUser: 1, queue: 4, queuePerUser: 2, maxWaitMs: 1000, maxExecutionSeconds: 7 };
+  const ch = openQueryDoor({ client, kind: "chdb", database: "flowlens", close: async () => {} }, limits, {
+    identify: async () => "user:1",
+    databases: async () => databases,
+  });
+  return { ch, calls };
+}
+
+afterEach(() => resetMetrics());
+
+describe("the ClickHouse door", () => {
+  it("records each call's duration under ch.<name>", async () => {
+    const { ch } = fakeDoor([{ n: 1 }]);
+    await chQuery(ch, { name: "flows.count", sql: "SELECT 1 AS n" });
+    await chQuery(ch, { name: "flows.count", sql: "SELECT 1 AS n" });
+    await chInsert(ch, { name: "demo.rows", table: "t", values: [{ a: 1 }] });
+    await chCommand(ch, { name: "demo.drop", sql: "DROP TABLE t" });
+    const { durations } = metricsSnapshot();
+    expect(durations["ch.flows.count"].count).toBe(2);
+    expect(durations["ch.demo.rows"].count).toBe(1);
+    expect(durations["ch.demo.drop"].count).toBe(1);
+  });
+
+  it("checks rows against the schema when one is given, naming the query", async () => {
+    const { ch } = fakeDoor([{ n: "12" }]);
+    expect(await chQuery(ch, { name: "ok", sql: "SELECT 1", schema: z.object({ n: z.coerce.number() }) })).toEqual([{ n: 12 }]);
+    await expect(chQuery(ch, { name: "menu.tables", sql: "SELECT 1", schema: z.object({ n: z.array(z.string()) }) })).rejects.toThrow(
+      /menu\.tables: row 0/,
+    );
+  });
+
+  it("limits reads inside a request and nothing outside, and applies the user's override there only", async () => {
+    const { ch, calls } = fakeDoor([], { flows: "archive", rawFlows: null });
+    await chQuery(ch, { name: "bg", sql: "SELECT count() FROM flows_5m" });
+    await runInRequestScope({}, () => chQuery(ch, { name: "req", sql: "SELECT count() FROM flows_5m" }));
+    await runInRequestScope({}, () => chInsert(ch, { name: "write", table: "flows_raw", values: [] }));
+    expect(calls[0]).toMatchObject({ query: "SELECT count() FROM flows_5m", settings: { max_execution_time: 0 } });
+    expect(calls[1]).toMatchObject({
+      query: "SELECT count() FROM {flowsDatabase:Identifier}.flows_5m",
+      params: { flowsDatabase: "archive" },
+      settings: { max_execution_time: 7 },
+    });
+    expect(calls[2]).toMatchObject({ kind: "insert", table: "flows_raw", settings: { max_execution_time: 0 } });
+  });
+});
+
+describe("qualifyFlowsTables", () => {
+  it("qualifies the flows tables read, raw and aggregated apart, and nothing else", () => {
+    const sql =
+      "SELECT * FROM flows_5m JOIN flows_raw USING (x) WHERE k IN (SELECT k FROM flows_1h) AND y IN (SELECT y FROM interface_util_5m)";
+    expect(qualifyFlowsTables(sql, { a: 1 }, { flows: "agg", rawFlows: null })).toEqual({
+      sql: "SELECT * FROM {flowsDatabase:Identifier}.flows_5m JOIN flows_raw USING (x) WHERE k IN (SELECT k FROM {flowsDatabase:Identifier}.flows_1h) AND y IN (SELECT y FROM interface_util_5m)",
+      params: { a: 1, flowsDatabase: "agg" },
+    });
+    expect(qualifyFlowsTables(sql, {}, { flows: null, rawFlows: "raw" }).sql).toContain("JOIN {rawFlowsDatabase:Identifier}.flows_raw");
+    expect(qualifyFlowsTables("SELECT 1 FROM other.flows_5m, flows_5m_mv", {}, { flows: "agg", rawFlows: null }).sql).toBe(
+      "SELECT 1 FROM other.flows_5m, flows_5m_mv",
+    );
+  });
+
+  it("never puts a name that is not a database name into a statement", () => {
+    expect(() => qualifyFlowsTables("SELECT 1 FROM flows_5m", {}, { flows: "x; DROP TABLE y", rawFlows: null })).toThrow();
+  });
+});
