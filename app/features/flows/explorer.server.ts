@@ -12,7 +12,7 @@ import { compareRows, compareTotals, type Compared } from "./comparison";
 import { previousPeriodTable } from "./comparison.server";
 import { availableDimensions, getDimension, isDimensionId, MAX_API_VERSION, type DimensionId, type Direction } from "./dimensions";
 import type { IpVersion } from "./filters";
-import { parseRequestFilters, policyFiltersOnly, resolveParsedFilters, type DimensionWording } from "./filter-resolver.server";
+import { policyFiltersOnly, resolveScreenFilters, type DimensionWording } from "./filter-resolver.server";
 import { countedTraffic, COUNTED_TRAFFIC_LABELS } from "./counted-traffic";
 import { filterParamsToRequest, notApplied, parseExplorerParams, requestedRange, unappliedParams } from "./params";
 import { rangeNotice } from "./range-notice";
@@ -96,15 +96,18 @@ export async function loadExplorer(services: Services, user: UserContext, url: U
   if (dimension2Asked && !allowed.has(dimension2Asked))
     errors.push(notApplied("dimension2", dimension2Asked, whyNot(dimension2Asked), "no second dimension"));
 
-  const settings = await getUserSettings(services.pg.db, user.id);
+  // The filters are resolved once, here, for every view below (parse, delegation policy, tags).
+  const [settings, filterResolution] = await Promise.all([
+    getUserSettings(services.pg.db, user.id),
+    resolveScreenFilters(services, user, filterParamsToRequest(params.filter), allowed, SCREEN_WORDING),
+  ]);
   const now = options.now ?? Math.floor(Date.now() / 1000);
   const requested = requestedRange(params, now, settings.timezone || "UTC");
   const ipVersion: IpVersion = params.ipVersion === "all" ? "all" : (Number(params.ipVersion) as 4 | 6);
-  const parsedFilters = parseRequestFilters(filterParamsToRequest(params.filter), allowed, SCREEN_WORDING);
   errors.push(
     ...unappliedParams(url.searchParams, params, { rangeLabel: requested.preset ? PRESET_LABELS[requested.preset] : "the custom range" }),
   );
-  errors.push(...parsedFilters.errors.map((e) => e.message));
+  errors.push(...filterResolution.parseErrors.map((e) => e.message));
 
   const base = {
     params,
@@ -163,10 +166,10 @@ export async function loadExplorer(services: Services, user: UserContext, url: U
     };
   }
 
-  // Resolved once for every view below. Filters the policy or the tags refuse (e.g. on a dimension
-  // locked by a delegation) are said, and the views show what the policy alone allows.
-  // Its parse errors are shown above already, and the valid values run without them.
-  let resolved = await resolveParsedFilters(services, user, { values: parsedFilters.values, errors: [] });
+  // Filters the policy or the tags refuse (e.g. on a dimension locked by a delegation) are said, and
+  // the views show what the policy alone allows. Parse errors are shown above already, and the valid
+  // values run without them.
+  let resolved = filterResolution.resolved;
   if (resolved.errors.length) {
     errors.push(...resolved.errors.map((e) => e.message));
     resolved = policyFiltersOnly(resolved);

@@ -140,6 +140,23 @@ export async function resolveFilters(
   return resolveParsedFilters(stores, user, parseApiFilters(user, version, requested));
 }
 
+/**
+ * Both steps for a screen, in one call: the parse errors apart from the rest, because a screen runs
+ * the valid values despite a value it cannot parse, but falls back to the policy's filters when the
+ * policy or a tag refuses one (`resolved.errors`).
+ */
+export async function resolveScreenFilters(
+  stores: Pick<Services, "pg">,
+  user: Pick<UserContext, "id">,
+  requested: readonly RequestFilter[],
+  allowed: ReadonlySet<string>,
+  wording: DimensionWording,
+): Promise<{ parseErrors: FilterError[]; resolved: ResolvedFilters }> {
+  const parsed = parseRequestFilters(requested, allowed, wording);
+  const resolved = await resolveParsedFilters(stores, user, { values: parsed.values, errors: [] });
+  return { parseErrors: parsed.errors.map(({ field, message }) => ({ field, message })), resolved };
+}
+
 /** The resolution without the request's filters: only what the policy forces (a screen's fallback when some were refused). */
 export function policyFiltersOnly(resolved: ResolvedFilters): ResolvedFilters {
   return { filters: resolved.filters.filter((f) => f.locked), errors: [], notices: [], locked: resolved.locked };
