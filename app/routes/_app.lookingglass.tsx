@@ -1,7 +1,7 @@
 import { Title } from "@mantine/core";
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
-import { LookingGlassScreen } from "~/features/lookingglass/LookingGlassScreen";
+import { LookingGlassScreen } from "~/features/lookingglass/ui/LookingGlassScreen";
 import { loadLookingGlassPage } from "~/features/lookingglass/page.server";
 import { refreshMeta } from "~/features/lookingglass/url-state";
 import { findToolRoute, isToolBuilt } from "~/lib/routes";

@@ -2,9 +2,9 @@ import type { HeadersFunction, LoaderFunctionArgs, MetaFunction } from "@remix-r
 import { isRouteErrorResponse, useLoaderData, useRouteError } from "@remix-run/react";
 import { BusyNotice } from "~/components/BusyNotice";
 import { NotFoundPage, StartupErrorPage } from "~/components/ErrorPages";
-import { LookingGlassScreen } from "~/features/lookingglass/LookingGlassScreen";
+import { LookingGlassScreen } from "~/features/lookingglass/ui/LookingGlassScreen";
 import { loadPublicLookingGlass } from "~/features/lookingglass/public-page.server";
-import { PublicLayout } from "~/features/lookingglass/PublicLayout";
+import { PublicLayout } from "~/features/lookingglass/ui/PublicLayout";
 import { busyAnswerOf } from "~/lib/busy";
 import { PAGE_CACHE_HEADER } from "~/server/public-page-cache.server";
 import { PUBLIC_LOOKING_GLASS_PATH, refreshMeta } from "~/features/lookingglass/url-state";
