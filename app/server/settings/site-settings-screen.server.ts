@@ -44,6 +44,13 @@ export async function requireSiteRole(request: Request) {
 
 export type SiteRoleContext = Awaited<ReturnType<typeof requireSiteRole>>;
 
+/** The logged-in user, if a staff member or superuser (the screens only they use); 403 for anyone else. */
+export async function requireSiteAdmin(request: Request) {
+  const context = await requireUser(request);
+  if (siteSettingsRole(context.user) !== "admin") throw data({ detail: MESSAGES.permissionDenied }, { status: 403 });
+  return context;
+}
+
 export async function loadSiteSettingsScreen({ services, role }: SiteRoleContext, request: Request) {
   const db = services.pg.db;
   const style = styleToJson(await ensureDefaultStyle(db));
