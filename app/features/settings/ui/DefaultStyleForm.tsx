@@ -1,6 +1,5 @@
 import {
   Alert,
-  Box,
   Button,
   Checkbox,
   Divider,
@@ -18,9 +17,9 @@ import { Form } from "@remix-run/react";
 import { useState } from "react";
 import { CsrfField } from "~/components/CsrfField";
 import { StylePreview, type StyleColours } from "~/components/StylePreview";
-import { isHexColor } from "~/lib/colors";
 import { MAX_FOOTER_ROWS } from "~/lib/footer-links";
 import type { StyleJson } from "~/server/settings/site-settings.server";
+import { ColourInput } from "./ColourInput";
 
 type Colours = StyleColours;
 
@@ -82,26 +81,13 @@ export function DefaultStyleForm({
           </SimpleGrid>
           <SimpleGrid cols={{ base: 1, sm: 3 }}>
             {(["color_primary", "color_secondary", "color_tertiary"] as const).map((field) => (
-              <TextInput
+              <ColourInput
                 key={field}
                 name={field}
                 label={{ color_primary: "Primary colour", color_secondary: "Secondary colour", color_tertiary: "Tertiary colour" }[field]}
                 value={colours[field]}
                 onChange={set(field)}
                 error={errors[field]}
-                placeholder="#rrggbb"
-                maxLength={7}
-                leftSection={
-                  <Box
-                    w={16}
-                    h={16}
-                    style={{
-                      borderRadius: 3,
-                      border: "1px solid #ccc",
-                      background: isHexColor(colours[field]) ? colours[field] : "transparent",
-                    }}
-                  />
-                }
               />
             ))}
           </SimpleGrid>

@@ -1,10 +1,10 @@
-import { Alert, Box, Button, Group, Paper, SimpleGrid, Stack, Text, TextInput, Title } from "@mantine/core";
+import { Alert, Button, Group, Paper, SimpleGrid, Stack, Text, TextInput, Title } from "@mantine/core";
 import { Form } from "@remix-run/react";
 import { useState } from "react";
 import { CsrfField } from "~/components/CsrfField";
 import { StylePreview, type StyleColours } from "~/components/StylePreview";
-import { isHexColor } from "~/lib/colors";
 import type { SettingsFormErrors } from "~/server/settings/settings-screen.server";
+import { ColourInput } from "./ColourInput";
 
 type StyleView = StyleColours;
 
@@ -114,34 +114,5 @@ function PersonalStyleFields({
         ) : null}
       </Group>
     </Stack>
-  );
-}
-
-function ColourInput({
-  name,
-  label,
-  value,
-  onChange,
-  error,
-}: {
-  name: string;
-  label: string;
-  value: string;
-  onChange: (e: React.ChangeEvent<HTMLInputElement>) => void;
-  error?: string;
-}) {
-  return (
-    <TextInput
-      name={name}
-      label={label}
-      value={value}
-      onChange={onChange}
-      error={error}
-      placeholder="#rrggbb"
-      maxLength={7}
-      leftSection={
-        <Box w={16} h={16} style={{ borderRadius: 3, border: "1px solid #ccc", background: isHexColor(value) ? value : "transparent" }} />
-      }
-    />
   );
 }
