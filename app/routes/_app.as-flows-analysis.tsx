@@ -1,17 +1,9 @@
-import { Alert, Anchor, Button, Group, Paper, Stack, Table, Text, TextInput, Title } from "@mantine/core";
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { Form, useLoaderData, useLocation, useNavigation, useRouteError } from "@remix-run/react";
-import { loadAsFlowsAnalysis, type AsFlowsAnalysisData } from "~/features/flows/analysis.server";
-import { CUSTOM_RANGE, DEFAULT_DATE_RANGE } from "~/features/flows/params";
-import { DateRangeField } from "~/features/flows/ui/DateRangeField";
-import { useHydrated } from "~/components/use-hydrated";
-import { SankeyChart } from "~/features/flows/ui/charts";
-import { formatUnixRange } from "~/lib/date-format";
-import { ValueName } from "~/features/flows/ui/ValueName";
+import { useLoaderData, useRouteError } from "@remix-run/react";
+import { loadAsFlowsAnalysis } from "~/features/flows/analysis.server";
+import { AnalysisError, AnalysisView } from "~/features/flows/ui/AnalysisView";
 import { findToolRoute } from "~/lib/routes";
-import { formatBitsPerSecond } from "~/lib/units";
 import { requireUser } from "~/server/auth/guard.server";
-import { IpVersionField } from "~/features/flows/ui/IpVersionField";
 import { MODERN_BROWSER_HANDLE } from "~/lib/browser-support";
 import { BusyNotice } from "~/components/BusyNotice";
 import { busyAnswerOf } from "~/lib/busy";
@@ -30,174 +22,12 @@ export async function loader({ request }: LoaderFunctionArgs) {
   return loadAsFlowsAnalysis(services, user, new URL(request.url));
 }
 
-/** The four columns of the analysis Sankey (FOUR_DIMENSIONS of analysis.server.ts). */
-const ANALYSIS_STAGES = ["Source AS", "Handover AS", "Next-hop AS", "Destination AS"];
-
-const pct = (share: number) => `${(share * 100).toFixed(1)} %`;
-
-function OptionsForm({ data }: { data: AsFlowsAnalysisData }) {
-  const navigation = useNavigation();
-  const hydrated = useHydrated();
-  const { params } = data;
-  const rangeValue = params.dateRange ?? (params.start !== null && params.end !== null ? CUSTOM_RANGE : DEFAULT_DATE_RANGE);
-  return (
-    <Form method="get" aria-label={`${TITLE} options`}>
-      <Paper withBorder p="md">
-        <Stack gap="sm">
-          <Group align="flex-end" gap="md" wrap="wrap">
-            <TextInput
-              label="AS numbers"
-              name="as"
-              defaultValue={params.as}
-              placeholder="2906, AS15169"
-              description="Separated by commas or spaces"
-              w={260}
-              required
-            />
-            <IpVersionField value={params.ipVersion} />
-          </Group>
-          {/* The same date inputs as the Flow Explorer; the analysis reads date ranges only. */}
-          <DateRangeField
-            rangeValue={rangeValue}
-            start={params.start ?? undefined}
-            end={params.end ?? undefined}
-            shown={data.range ?? data.requested}
-            timezone={data.timezone}
-            error={data.rangeError}
-            hydrated={hydrated}
-            onChange={() => undefined}
-            datesOnly
-          />
-          <Group>
-            <Button type="submit" loading={navigation.state === "loading" && navigation.location?.pathname === PATH}>
-              Show
-            </Button>
-          </Group>
-        </Stack>
-      </Paper>
-    </Form>
-  );
-}
-
-/** Direct vs indirect ingress traffic of each chosen AS, with the neighbours that hand the indirect part over. */
-function IndirectTable({ data }: { data: AsFlowsAnalysisData }) {
-  if (!data.indirect) return null;
-  return (
-    <Table striped withTableBorder data-testid="indirect-table">
-      <Table.Thead>
-        <Table.Tr>
-          <Table.Th>Source AS</Table.Th>
-          <Table.Th ta="right">Total</Table.Th>
-          <Table.Th ta="right">Direct</Table.Th>
-          <Table.Th ta="right">Indirect</Table.Th>
-          <Table.Th>Indirect via handover AS</Table.Th>
-        </Table.Tr>
-      </Table.Thead>
-      <Table.Tbody>
-        {data.indirect.map((r) => (
-          <Table.Tr key={r.asn} data-asn={r.asn}>
-            <Table.Td>
-              <ValueName row={{ key: String(r.asn), name: r.name }} dimension="AS_SRC_INGRESS" /> (AS{r.asn})
-            </Table.Td>
-            <Table.Td ta="right" data-testid="total-bps">
-              {formatBitsPerSecond(r.total_bps)}
-            </Table.Td>
-            <Table.Td ta="right">
-              {formatBitsPerSecond(r.direct_bps)} ({pct(r.direct_share)})
-            </Table.Td>
-            <Table.Td ta="right">
-              {formatBitsPerSecond(r.indirect_bps)} ({pct(r.indirect_share)})
-            </Table.Td>
-            <Table.Td>
-              {r.via.length ? (
-                <Stack gap={0}>
-                  {r.via.map((v) => (
-                    <Text key={v.asn} size="sm">
-                      <ValueName row={{ key: String(v.asn), name: v.name }} dimension="AS_HND_INGRESS" /> (AS{v.asn}):{" "}
-                      {formatBitsPerSecond(v.bps)}, {pct(v.share)}
-                    </Text>
-                  ))}
-                </Stack>
-              ) : (
-                "—"
-              )}
-            </Table.Td>
-          </Table.Tr>
-        ))}
-      </Table.Tbody>
-    </Table>
-  );
-}
-
 export default function AsFlowsAnalysis() {
-  const data = useLoaderData<typeof loader>();
-  const location = useLocation();
-  const tz = data.timezone;
-  return (
-    <Stack>
-      <Title order={1} size="h2">
-        {TITLE}
-      </Title>
-      <Text size="sm" c="dimmed">
-        The ingress traffic of the chosen source ASes along its four ASes — source, handover, next hop, destination — and how much of it
-        each AS hands over itself (direct) or reaches the network through other neighbours (indirect).
-      </Text>
-      {/* Keyed by the URL: Back/Forward reset the uncontrolled controls to the URL's state. */}
-      <OptionsForm key={location.search} data={data} />
-      {data.errors.length ? (
-        <Alert color="red" title="Some options could not be applied" data-testid="errors">
-          {data.errors.map((e, i) => (
-            <Text key={i} size="sm">
-              {e}
-            </Text>
-          ))}
-        </Alert>
-      ) : null}
-      {data.notices.length ? (
-        <Alert color="yellow" data-testid="notices">
-          {data.notices.map((n, i) => (
-            <Text key={i} size="sm">
-              {n}
-            </Text>
-          ))}
-        </Alert>
-      ) : null}
-      {!data.asns.length ? <Text c="dimmed">Enter one or more AS numbers and click Show.</Text> : null}
-      {data.filters.some((f) => f.locked) ? (
-        <Text size="sm" data-testid="locked-filters">
-          Restricted to: {data.lockedLabels.join("; ")}
-        </Text>
-      ) : null}
-      {data.range ? (
-        <Text size="sm" data-testid="range">
-          {formatUnixRange(data.range.start, data.range.end, tz)}
-        </Text>
-      ) : data.asns.length && !data.errors.length ? (
-        <Alert color="gray">No flow data is available yet.</Alert>
-      ) : null}
-      {data.sankey ? (
-        <>
-          <Title order={4}>Source AS → handover AS → next-hop AS → destination AS</Title>
-          <SankeyChart sankey={data.sankey} height={560} stages={ANALYSIS_STAGES} />
-        </>
-      ) : null}
-      {data.indirect ? (
-        <>
-          <Title order={4}>Direct and indirect traffic</Title>
-          <IndirectTable data={data} />
-        </>
-      ) : null}
-    </Stack>
-  );
+  return <AnalysisView data={useLoaderData<typeof loader>()} title={TITLE} path={PATH} />;
 }
 
 export function ErrorBoundary() {
   const error = useRouteError();
   if (busyAnswerOf(error)) return <BusyNotice error={error} />;
-  return (
-    <Alert color="red" title={`The ${TITLE} could not be shown`}>
-      {error instanceof Error ? error.message : "Unexpected error."} Change the options in the address or go back to{" "}
-      <Anchor href={PATH}>the empty form</Anchor>.
-    </Alert>
-  );
+  return <AnalysisError error={error} title={TITLE} path={PATH} />;
 }

@@ -1,11 +1,12 @@
 import { Alert, Anchor, Button, Center, Code, Group, Image, Paper, Stack, Text, TextInput, Title } from "@mantine/core";
-import { data, redirect, type ActionFunctionArgs, type HeadersFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { useEffect, useState } from "react";
 import { CsrfField } from "~/components/CsrfField";
 import { getRequestContext, readProtectedForm, type RequestContext } from "~/server/auth/guard.server";
 import { redirectTarget, safeNext } from "~/server/auth/redirect-target.server";
 import { clientAddress } from "~/server/auth/session.server";
+import { neverCachedHeaders } from "~/server/security-headers.server";
 import {
   confirmDevice,
   enrolmentKey,
@@ -20,12 +21,8 @@ import {
 
 export const meta: MetaFunction = () => [{ title: "Two-factor authentication · flowlens" }];
 
-/** Secrets and one-time data: never cached. Keeps the root's headers (its CSRF cookie). */
-export const headers: HeadersFunction = ({ parentHeaders }) => {
-  const headers = new Headers(parentHeaders);
-  headers.set("Cache-Control", "no-store");
-  return headers;
-};
+/** Secrets and one-time data: never cached. */
+export const headers = neverCachedHeaders;
 
 /** Where a session that is not waiting for its second factor belongs. */
 function notPending({ session }: RequestContext, next: string | null): string {

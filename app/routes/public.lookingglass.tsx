@@ -1,13 +1,11 @@
-import type { HeadersFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { isRouteErrorResponse, useLoaderData, useRouteError } from "@remix-run/react";
+import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { useLoaderData, useRouteError } from "@remix-run/react";
 import { BusyNotice } from "~/components/BusyNotice";
-import { NotFoundPage, StartupErrorPage } from "~/components/ErrorPages";
-import { LookingGlassScreen } from "~/features/lookingglass/LookingGlassScreen";
 import { loadPublicLookingGlass } from "~/features/lookingglass/public-page.server";
-import { PublicLayout } from "~/features/lookingglass/PublicLayout";
+import { PublicLookingGlassError, PublicLookingGlassView } from "~/features/lookingglass/ui/PublicLookingGlassView";
+import { refreshMeta } from "~/features/lookingglass/url-state";
 import { busyAnswerOf } from "~/lib/busy";
-import { PAGE_CACHE_HEADER } from "~/server/public-page-cache.server";
-import { PUBLIC_LOOKING_GLASS_PATH, refreshMeta } from "~/features/lookingglass/url-state";
+import { sharedPageHeaders } from "~/server/public-page-cache.server";
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [
   { title: data ? `${data.title} Looking Glass` : "Looking Glass" },
@@ -15,41 +13,24 @@ export const meta: MetaFunction<typeof loader> = ({ data }) => [
   ...refreshMeta(data?.page.refreshUrl),
 ];
 
+export const headers = sharedPageHeaders;
+
 /**
  * The public Looking Glass in the analytics deployment: open to anyone, no login, while the site
  * setting public_looking_glass_enabled is on (404 otherwise). Only public vantage points and the
  * public columns; the GET form and this loader make it work completely without JavaScript.
  */
-/** The root's cookies, and the loader's word on whether anonymous visitors may share the page. */
-export const headers: HeadersFunction = ({ loaderHeaders, parentHeaders }) => {
-  const headers = new Headers(parentHeaders);
-  const shared = loaderHeaders.get(PAGE_CACHE_HEADER);
-  if (shared) headers.set(PAGE_CACHE_HEADER, shared);
-  return headers;
-};
-
 export async function loader({ request }: LoaderFunctionArgs) {
   return loadPublicLookingGlass(request);
 }
 
 export default function PublicLookingGlass() {
-  const { page, style, asNameOfDeployment, currentPage } = useLoaderData<typeof loader>();
-  return (
-    <PublicLayout style={style} asNameOfDeployment={asNameOfDeployment}>
-      <LookingGlassScreen
-        page={page}
-        path={PUBLIC_LOOKING_GLASS_PATH}
-        exportPath="/api/lookingglass/export/"
-        currentPage={currentPage}
-        rna={null}
-      />
-    </PublicLayout>
-  );
+  return <PublicLookingGlassView data={useLoaderData<typeof loader>()} />;
 }
 
 export function ErrorBoundary() {
   const error = useRouteError();
-  if (isRouteErrorResponse(error) && error.status === 404) return <NotFoundPage />;
+  // A 404 is never a busy answer (busyAnswerOf wants 429/503), so the order of the checks does not matter.
   if (busyAnswerOf(error)) return <BusyNotice error={error} />;
-  return <StartupErrorPage kind="application" debug={error instanceof Error ? `${error.name}: ${error.message}` : String(error)} />;
+  return <PublicLookingGlassError error={error} />;
 }

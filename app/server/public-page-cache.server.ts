@@ -13,6 +13,7 @@
  * Content-Security-Policy lists the hashes of its inline scripts instead of a nonce, which must
  * never be served twice.
  */
+import type { HeadersFunction } from "@remix-run/node";
 import { createHash } from "node:crypto";
 import { gzipSync } from "node:zlib";
 import { browserSupport } from "~/lib/browser-support";
@@ -23,6 +24,14 @@ import { documentPolicy } from "./security-headers.server";
 /** Set by a loader on a page anonymous visitors may share; never sent to the browser. */
 export const PAGE_CACHE_HEADER = "X-Flowlens-Page-Cache";
 export const PAGE_CACHE_PUBLIC = "public";
+
+/** A shareable page route's `headers`: the root's cookies, and the loader's word on whether anonymous visitors may share the page. */
+export const sharedPageHeaders: HeadersFunction = ({ loaderHeaders, parentHeaders }) => {
+  const headers = new Headers(parentHeaders);
+  const shared = loaderHeaders.get(PAGE_CACHE_HEADER);
+  if (shared) headers.set(PAGE_CACHE_HEADER, shared);
+  return headers;
+};
 
 export type CachedPage = { html: Buffer; gzip: Buffer; status: number; contentSecurityPolicy: string };
 

@@ -10,6 +10,7 @@
  * part, never are; an injected style can restyle a page but cannot run code or send requests
  * (connect-src, img-src and font-src are limited to this origin, data: and blob:).
  */
+import type { HeadersFunction } from "@remix-run/node";
 import { randomBytes } from "node:crypto";
 import { isHttps } from "./auth/session.server";
 
@@ -57,3 +58,10 @@ export function defaultHeaders(request: Pick<Request, "headers" | "url">): Recor
     ...(isHttps(request) ? { "Strict-Transport-Security": HSTS } : {}),
   };
 }
+
+/** A route's `headers` for pages showing secrets or one-time data: never cached, keeping the parents' headers (the root's CSRF cookie). */
+export const neverCachedHeaders: HeadersFunction = ({ parentHeaders }) => {
+  const headers = new Headers(parentHeaders);
+  headers.set("Cache-Control", "no-store");
+  return headers;
+};

@@ -3,7 +3,7 @@ import { sheetToCsv } from "~/lib/sheet-csv";
 import type { LookingGlassRow } from "~/features/routing/route-columns";
 import { cellText, columnHeader, dataColumns, flattenResults, resultsSheet, rnaLink } from "~/features/lookingglass/columns";
 import { tableSvg } from "~/features/shared/export/table-svg.server";
-import { brandedFooterLinks } from "~/features/lookingglass/PublicLayout";
+import { brandedFooterLinks } from "~/features/lookingglass/ui/PublicLayout";
 import { validateTerm } from "~/features/lookingglass/validation";
 import { resultsLimited, MESSAGES } from "~/lib/messages";
 

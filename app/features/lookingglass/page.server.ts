@@ -25,7 +25,7 @@ import type { UserContext } from "~/server/auth/user-context.server";
 import { log } from "~/server/log.server";
 import type { Services } from "~/server/services.server";
 import type { LookingGlassRow } from "~/features/routing/route-columns";
-import type { NetcommandBlockData } from "./NetcommandResults";
+import type { NetcommandBlockData } from "./ui/NetcommandResults";
 import { availableQueryTypes } from "~/lib/routing-query-types";
 import { JOBS_PARAM, isSubmitted, parseLookingGlassUrl, readLookingGlassUrl, type LookingGlassUrlState } from "./url-state";
 import { parseTerm } from "./validation";

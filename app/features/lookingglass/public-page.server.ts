@@ -50,3 +50,5 @@ export async function loadPublicLookingGlass(request: Request) {
     { headers },
   );
 }
+/** What the page renders: the loader's body without its response headers. */
+export type PublicLookingGlassData = Awaited<ReturnType<typeof loadPublicLookingGlass>>["data"];

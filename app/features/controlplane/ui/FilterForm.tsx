@@ -1,7 +1,7 @@
 import { Anchor, Button, Group, TextInput } from "@mantine/core";
 import { Link } from "@remix-run/react";
-import { COLUMN_LABELS } from "./columns";
-import { NUMERIC_FILTER_COLUMNS, SEARCH_LABEL, SEARCH_MAX_LENGTH, SEARCH_PARAM, type ControlPlaneTableState } from "./table-state";
+import { COLUMN_LABELS } from "../columns";
+import { NUMERIC_FILTER_COLUMNS, SEARCH_LABEL, SEARCH_MAX_LENGTH, SEARCH_PARAM, type ControlPlaneTableState } from "../table-state";
 
 /**
  * The table's filters as a GET form (works without JavaScript): a search text and a '>' / '<'

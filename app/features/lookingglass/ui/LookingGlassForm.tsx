@@ -7,8 +7,8 @@ import { Button, Checkbox, Group, NativeSelect, Popover, SimpleGrid, Stack, Text
 import { useState, type FormEvent } from "react";
 import { useHydrated } from "~/components/use-hydrated";
 import { QUERY_TYPE_HELP, QUERY_TYPE_LABELS, QUERY_TYPE_PLACEHOLDERS, type QueryType } from "~/lib/routing-query-types";
-import { ALL_VANTAGE_POINTS, keepForQueryType, PARAM, type LookingGlassUrlState, type VantagePointRef } from "./url-state";
-import { validateTerm } from "./validation";
+import { ALL_VANTAGE_POINTS, keepForQueryType, PARAM, type LookingGlassUrlState, type VantagePointRef } from "../url-state";
+import { validateTerm } from "../validation";
 
 export type LookingGlassFormProps = {
   action: string;

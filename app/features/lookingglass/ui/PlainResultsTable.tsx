@@ -7,7 +7,7 @@
  */
 import { Anchor, Group, Table, Text } from "@mantine/core";
 import type { LookingGlassRow } from "~/features/routing/route-columns";
-import { ACTION_COLUMN, cellText, columnHeader, dataColumns, DEFAULT_COLUMNS, PAGE_SIZE } from "./columns";
+import { ACTION_COLUMN, cellText, columnHeader, dataColumns, DEFAULT_COLUMNS, PAGE_SIZE } from "../columns";
 
 export function PlainResultsTable(props: {
   rows: readonly LookingGlassRow[];

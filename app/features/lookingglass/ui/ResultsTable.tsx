@@ -21,7 +21,7 @@ import {
   RNA_COLUMNS,
   rnaLink,
   type RnaColumn,
-} from "./columns";
+} from "../columns";
 
 /** Row height of the dense table, for the minimum height of 20 rows. */
 const ROW_HEIGHT_PX = 34;

@@ -11,9 +11,9 @@ import { MESSAGES } from "~/lib/messages";
 import { runNetcommand } from "~/lib/netcommand-client";
 import { isNetcommandType, type NetcommandQueryType } from "~/lib/routing-query-types";
 import type { LookingGlassRow } from "~/features/routing/route-columns";
-import { IDLE_PROGRESS, PROGRESS_TICK_MS, startProgress, stopProgress, tickProgress, type Progress } from "./progress";
-import { eventsOfResponse, runReducer, type RunEvent, type RunState } from "./status";
-import { serializeLookingGlassUrl, type LookingGlassUrlState, type VantagePointRef } from "./url-state";
+import { IDLE_PROGRESS, PROGRESS_TICK_MS, startProgress, stopProgress, tickProgress, type Progress } from "../progress";
+import { eventsOfResponse, runReducer, type RunEvent, type RunState } from "../status";
+import { serializeLookingGlassUrl, type LookingGlassUrlState, type VantagePointRef } from "../url-state";
 
 /** Looking Glass toasts are at most 40 em wide (spec §9). */
 const TOAST_STYLE = { maxWidth: "40em" } as const;

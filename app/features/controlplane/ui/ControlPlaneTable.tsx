@@ -3,8 +3,8 @@ import { Link } from "@remix-run/react";
 import { IconArrowDown, IconArrowsSort, IconArrowUp } from "@tabler/icons-react";
 import type { ControlPlaneRow } from "~/features/routing/controlplane.server";
 import { CONTROL_PLANE_COLUMNS, type ControlPlaneColumn } from "~/features/routing/route-columns";
-import { cellText, columnLabel, COLUMNS_PARAM } from "./columns";
-import type { SortOrder } from "./table-state";
+import { cellText, columnLabel, COLUMNS_PARAM } from "../columns";
+import type { SortOrder } from "../table-state";
 
 type TableProps = {
   rows: readonly ControlPlaneRow[];

@@ -8,13 +8,13 @@ import { lazy, Suspense, useMemo } from "react";
 import { useHydrated } from "~/components/use-hydrated";
 import { MESSAGES, resultsLimited } from "~/lib/messages";
 import { availableQueryTypes } from "~/lib/routing-query-types";
-import { flattenRunRows } from "./run-rows";
+import { flattenRunRows } from "../run-rows";
 import { LookingGlassForm } from "./LookingGlassForm";
 import { NetcommandResults } from "./NetcommandResults";
-import type { LookingGlassPageData } from "./page-data";
+import type { LookingGlassPageData } from "../page-data";
 import { PlainResultsTable } from "./PlainResultsTable";
-import { statusLabel, statusName } from "./status";
-import { serializeLookingGlassUrl } from "./url-state";
+import { statusLabel, statusName } from "../status";
+import { serializeLookingGlassUrl } from "../url-state";
 import { useLookingGlassRun } from "./use-lookingglass-run";
 
 // The interactive table (mantine-react-table) loads after hydration, in its own chunk.
