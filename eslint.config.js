@@ -1,5 +1,6 @@
 // The linter holds the layering rules of docs/architecture.md §2 (which module may import which);
 // formatting is prettier's job (.prettierrc.json), so no stylistic rule lives here.
+import { readdirSync } from "node:fs";
 import js from "@eslint/js";
 import prettier from "eslint-config-prettier";
 import reactHooks from "eslint-plugin-react-hooks";
@@ -52,8 +53,16 @@ const DEMO_IMPORT = {
   message: "The app does not import the demo generator: db/demo uses the app; app/wiring.server.ts alone hands it to the kernel.",
 };
 
-/** The tool screens: none imports another's internals (shared code lives in app/lib, app/components, app/features/shared). */
-const TOOLS = ["flows", "lookingglass", "controlplane"];
+/**
+ * The folders of app/features that are not tools: services several tools share, and the views of
+ * the screens that are not tools. Every other folder is a tool, and no tool imports another's
+ * internals (shared code lives in app/lib, app/components, app/features/shared). Read from disk, so
+ * a new tool's folder is covered the day it appears.
+ */
+const SHARED_FEATURES = new Set(["shared", "routing", "tags", "netcommand", "settings", "notifications", "help"]);
+const TOOLS = readdirSync(new URL("./app/features/", import.meta.url), { withFileTypes: true })
+  .filter((entry) => entry.isDirectory() && !SHARED_FEATURES.has(entry.name))
+  .map((entry) => entry.name);
 
 export default tseslint.config(
   { ignores: ["build/**", "node_modules/**", "test-results/**", "data/**", "public/**", "db/postgres/migrations/**", "coverage/**"] },

@@ -1,12 +1,11 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { useLoaderData, useRouteError } from "@remix-run/react";
 import { loadAsFlowsAnalysis } from "~/features/flows/analysis.server";
-import { AnalysisError, AnalysisView } from "~/features/flows/ui/AnalysisView";
+import { AnalysisView } from "~/features/flows/ui/AnalysisView";
 import { findToolRoute } from "~/lib/routes";
 import { requireUser } from "~/server/auth/guard.server";
 import { MODERN_BROWSER_HANDLE } from "~/lib/browser-support";
-import { BusyNotice } from "~/components/BusyNotice";
-import { busyAnswerOf } from "~/lib/busy";
+import { ToolError } from "~/components/ToolError";
 
 const PATH = "/as-flows-analysis";
 const TITLE = "AS Flows Analysis";
@@ -27,7 +26,5 @@ export default function AsFlowsAnalysis() {
 }
 
 export function ErrorBoundary() {
-  const error = useRouteError();
-  if (busyAnswerOf(error)) return <BusyNotice error={error} />;
-  return <AnalysisError error={error} title={TITLE} path={PATH} />;
+  return <ToolError error={useRouteError()} title={TITLE} path={PATH} startLabel="the empty form" />;
 }

@@ -1,12 +1,11 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { useLoaderData, useRouteError } from "@remix-run/react";
 import { loadExplorer } from "~/features/flows/explorer.server";
-import { ExplorerError, ExplorerView } from "~/features/flows/ui/ExplorerView";
+import { ExplorerView } from "~/features/flows/ui/ExplorerView";
 import { findToolRoute } from "~/lib/routes";
 import { requireUser } from "~/server/auth/guard.server";
 import { MODERN_BROWSER_HANDLE } from "~/lib/browser-support";
-import { BusyNotice } from "~/components/BusyNotice";
-import { busyAnswerOf } from "~/lib/busy";
+import { ToolError } from "~/components/ToolError";
 
 const TITLE = "Flow Explorer";
 const PATH = "/flow-explorer";
@@ -27,7 +26,5 @@ export default function FlowExplorer() {
 }
 
 export function ErrorBoundary() {
-  const error = useRouteError();
-  if (busyAnswerOf(error)) return <BusyNotice error={error} />;
-  return <ExplorerError error={error} title={TITLE} path={PATH} />;
+  return <ToolError error={useRouteError()} title={TITLE} path={PATH} startLabel="the default view" />;
 }

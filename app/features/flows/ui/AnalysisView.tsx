@@ -1,4 +1,4 @@
-import { Alert, Anchor, Button, Group, Paper, Stack, Table, Text, TextInput, Title } from "@mantine/core";
+import { Alert, Button, Group, Paper, Stack, Table, Text, TextInput, Title } from "@mantine/core";
 import { Form, useLocation, useNavigation } from "@remix-run/react";
 import { useHydrated } from "~/components/use-hydrated";
 import { formatUnixRange } from "~/lib/date-format";
@@ -168,15 +168,5 @@ export function AnalysisView({ data, title, path }: { data: AsFlowsAnalysisData;
         </>
       ) : null}
     </Stack>
-  );
-}
-
-/** What the screen shows when its loader fails for another reason than a busy database. */
-export function AnalysisError({ error, title, path }: { error: unknown; title: string; path: string }) {
-  return (
-    <Alert color="red" title={`The ${title} could not be shown`}>
-      {error instanceof Error ? error.message : "Unexpected error."} Change the options in the address or go back to{" "}
-      <Anchor href={path}>the empty form</Anchor>.
-    </Alert>
   );
 }

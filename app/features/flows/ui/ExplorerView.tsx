@@ -1,4 +1,4 @@
-import { Alert, Anchor, Stack, Text, Title } from "@mantine/core";
+import { Alert, Stack, Text, Title } from "@mantine/core";
 import { useLocation } from "@remix-run/react";
 import type { ExplorerData } from "../explorer.server";
 import { SankeyChart, TimeseriesChart } from "./charts";
@@ -82,14 +82,4 @@ function windowLabel(seconds: number): string {
   if (seconds % 86_400 === 0) return `${seconds / 86_400}-day`;
   if (seconds % 3600 === 0) return `${seconds / 3600}-hour`;
   return `${seconds / 60}-minute`;
-}
-
-/** The error boundary body of a flows screen. */
-export function ExplorerError({ error, title, path }: { error: unknown; title: string; path: string }) {
-  return (
-    <Alert color="red" title={`The ${title} could not be shown`}>
-      {error instanceof Error ? error.message : "Unexpected error."} Change the options in the address or go back to{" "}
-      <Anchor href={path}>the default view</Anchor>.
-    </Alert>
-  );
 }
