@@ -3,7 +3,9 @@
  * reads of that user's requests come from the other database; other users, background work and
  * the other tables stay on the application's database.
  */
+import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { userPermissions, users } from "~db/postgres/schema";
 import * as override from "~/routes/auth.clickhouse_override";
 import * as maxTimestamp from "~/routes/api.max_timestamp";
 import * as timestamps from "~/routes/api.flows.timestamps";
@@ -63,5 +65,20 @@ describe("the ClickHouse database override", () => {
     expect(theirs.data).toEqual({ maxTimestamp: null });
     const [background] = await chQuery(stores.ch, dataRangeQuery());
     expect(background).toEqual({ minTimestamp: null, maxTimestamp: null });
+  });
+
+  it("applies a stored override only while the user holds CLICKHOUSE_DIRECT_QUERY", async () => {
+    const [row] = await stores.pg.db
+      .insert(users)
+      .values({ email: "analyst@example.org", firstName: "Analyst", passwordHash: "unused", hasConsented: true, consentedAt: new Date() })
+      .returning({ id: users.id });
+    // Set while the permission was held, then the permission was taken away.
+    await stores.pg.db.update(users).set({ overrideClickhouseDb: "flows_archive" }).where(eq(users.id, row.id));
+    const cookie = await sessionCookie(stores, row.id);
+    const notAllowed = await served(maxTimestamp.loader, getRequest("/api/max_timestamp/", cookie));
+    expect(notAllowed.data).toEqual({ maxTimestamp: null });
+    await stores.pg.db.insert(userPermissions).values([{ userId: row.id, permission: "CLICKHOUSE_DIRECT_QUERY" }]);
+    const allowed = await served(maxTimestamp.loader, getRequest("/api/max_timestamp/", cookie));
+    expect(allowed.data).toEqual({ maxTimestamp: ARCHIVED });
   });
 });

@@ -11,8 +11,9 @@
  * and only moves the flows tables: the other tables of a statement (interface_util_5m, the RIB)
  * stay in the application's database.
  */
-import { eq } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import { users } from "~db/postgres/schema";
+import type { Permission } from "~/lib/permissions";
 import { userIdForToken } from "../auth/api-tokens.server";
 import type { Db } from "../postgres.server";
 import { requestIdentity, type RequestScope } from "../request-scope.server";
@@ -25,6 +26,9 @@ export type DatabaseOverride = {
 };
 
 export const NO_OVERRIDE: DatabaseOverride = { flows: null, rawFlows: null };
+
+/** Who may set an override (auth/clickhouse_override/), and whose stored override is applied. */
+const OVERRIDE_PERMISSION: Permission = "CLICKHOUSE_DIRECT_QUERY";
 
 /** The names the override endpoints accept; anything else is never put in a statement. */
 const DATABASE_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
@@ -69,11 +73,21 @@ async function requestUserId(scope: RequestScope, stores: { db: Db; sessionSecre
 async function readOverride(scope: RequestScope, stores: { db: Db; sessionSecret: string }): Promise<DatabaseOverride> {
   const userId = await requestUserId(scope, stores);
   if (userId === null) return NO_OVERRIDE;
+  // The override is honoured only while the user still holds the permission that set it: a user who
+  // lost CLICKHOUSE_DIRECT_QUERY reads the application's database again, whatever is still stored.
   const [row] = await stores.db
-    .select({ flows: users.overrideClickhouseDb, rawFlows: users.overrideClickhouseRawFlowDb })
+    .select({
+      flows: users.overrideClickhouseDb,
+      rawFlows: users.overrideClickhouseRawFlowDb,
+      // Column names qualified by hand: drizzle leaves them bare inside a template, which is ambiguous in the subqueries.
+      allowed: sql<boolean>`(users.is_superuser
+        OR EXISTS (SELECT 1 FROM user_permissions up WHERE up.user_id = users.id AND up.permission = ${OVERRIDE_PERMISSION})
+        OR EXISTS (SELECT 1 FROM group_permissions gp JOIN user_groups ug ON ug.group_id = gp.group_id
+                   WHERE ug.user_id = users.id AND gp.permission = ${OVERRIDE_PERMISSION}))`,
+    })
     .from(users)
     .where(eq(users.id, userId));
-  return row ? { flows: row.flows || null, rawFlows: row.rawFlows || null } : NO_OVERRIDE;
+  return row?.allowed ? { flows: row.flows || null, rawFlows: row.rawFlows || null } : NO_OVERRIDE;
 }
 
 /** Read once per request, on its first ClickHouse read: later reads of the request reuse it. */
