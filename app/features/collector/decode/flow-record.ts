@@ -1,0 +1,106 @@
+/**
+ * One flow as a decoder read it from a datagram, before enrichment: the common shape of NetFlow
+ * v5, NetFlow v9, IPFIX and sFlow v5 records. Everything a record did not carry is null (never a
+ * guessed 0), so enrichment can tell "absent" from "zero" — e.g. a missing source AS is looked up
+ * in the RIB, a 0 from the exporter is kept.
+ *
+ * Addresses are text (IPv4 dotted, IPv6 RFC 5952). Bytes and packets are as sampled: the sampling
+ * rate is applied once, by the aggregates (flows_5m_mv), never by a decoder.
+ */
+export type FlowProtocol = "netflow5" | "netflow9" | "ipfix" | "sflow5";
+
+export type DecodedFlow = {
+  protocol: FlowProtocol;
+  /** Address the datagram came from (the UDP source), as the collector saw it. */
+  exporter: string;
+  /** NetFlow v9 source id / IPFIX observation domain / sFlow agent sub-id; 0 for v5. */
+  sourceId: number;
+  /** 1 when unsampled or unknown; the rate the record or its sampler names otherwise. */
+  samplingRate: number;
+  ipVersion: 4 | 6 | null;
+  srcAddr: string | null;
+  dstAddr: string | null;
+  srcPrefixLen: number | null;
+  dstPrefixLen: number | null;
+  srcPort: number | null;
+  dstPort: number | null;
+  /** IP protocol number (6 TCP, 17 UDP, 1 ICMP, 58 ICMPv6 …). */
+  ipProtocol: number | null;
+  tcpFlags: number | null;
+  bytes: number;
+  packets: number;
+  inIfIndex: number | null;
+  outIfIndex: number | null;
+  srcAs: number | null;
+  dstAs: number | null;
+  /** AS path towards the destination when the record carries it (sFlow extended gateway). */
+  asPath: number[] | null;
+  nextHop: string | null;
+  bgpNextHop: string | null;
+  /** Outer first: [outer, inner] for QinQ. */
+  vlans: number[];
+  /** 0 ingress, 1 egress (NetFlow/IPFIX flowDirection), null when not said. */
+  direction: 0 | 1 | null;
+  ingressVrfId: number | null;
+  egressVrfId: number | null;
+  /** Unix milliseconds; from the record (v5/v9 via the exporter's uptime, IPFIX absolute), null for sFlow. */
+  flowStartMs: number | null;
+  flowEndMs: number | null;
+  /** Unix milliseconds of the datagram's export time by the exporter's clock (null for sFlow). */
+  exportTimeMs: number | null;
+  icmpType: number | null;
+  icmpCode: number | null;
+};
+
+/** A flow with every optional field absent: decoders start from it and fill what the record says. */
+export function emptyFlow(protocol: FlowProtocol, exporter: string, sourceId: number): DecodedFlow {
+  return {
+    protocol,
+    exporter,
+    sourceId,
+    samplingRate: 1,
+    ipVersion: null,
+    srcAddr: null,
+    dstAddr: null,
+    srcPrefixLen: null,
+    dstPrefixLen: null,
+    srcPort: null,
+    dstPort: null,
+    ipProtocol: null,
+    tcpFlags: null,
+    bytes: 0,
+    packets: 0,
+    inIfIndex: null,
+    outIfIndex: null,
+    srcAs: null,
+    dstAs: null,
+    asPath: null,
+    nextHop: null,
+    bgpNextHop: null,
+    vlans: [],
+    direction: null,
+    ingressVrfId: null,
+    egressVrfId: null,
+    flowStartMs: null,
+    flowEndMs: null,
+    exportTimeMs: null,
+    icmpType: null,
+    icmpCode: null,
+  };
+}
+
+/** Why a datagram, or part of it, could not be decoded: counted per exporter and reason, never thrown out of a listener. */
+export type DecodeErrorReason = "truncated" | "unknown-version" | "bad-header" | "bad-set" | "bad-template" | "bad-record" | "unsupported";
+
+export type DecodeProblem = { reason: DecodeErrorReason; detail: string };
+
+/** What one datagram gave. */
+export type DecodeResult = {
+  protocol: FlowProtocol | null;
+  flows: DecodedFlow[];
+  problems: DecodeProblem[];
+  /** Data records whose template has not arrived (yet): buffered by the caller's state, counted here. */
+  templateMisses: number;
+  /** sFlow counter samples seen (counted, not stored as flows). */
+  counterSamples: number;
+};
