@@ -59,7 +59,7 @@ const DEMO_IMPORT = {
  * internals (shared code lives in app/lib, app/components, app/features/shared). Read from disk, so
  * a new tool's folder is covered the day it appears.
  */
-const SHARED_FEATURES = new Set(["shared", "routing", "tags", "netcommand", "settings", "notifications", "help"]);
+const SHARED_FEATURES = new Set(["shared", "routing", "tags", "netcommand", "collector", "settings", "notifications", "help"]);
 const TOOLS = readdirSync(new URL("./app/features/", import.meta.url), { withFileTypes: true })
   .filter((entry) => entry.isDirectory() && !SHARED_FEATURES.has(entry.name))
   .map((entry) => entry.name);
