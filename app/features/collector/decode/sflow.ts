@@ -1,0 +1,225 @@
+/**
+ * sFlow version 5 datagrams (sflow.org, sflow_version_5.txt) → one DecodedFlow per flow sample.
+ *
+ * A flow sample is one sampled packet: bytes are its frame length (or IP length for the IPv4/IPv6
+ * data records), packets 1, and the sample's sampling rate says how many packets it stands for
+ * (applied later, once, by the aggregates). Flow times stay null: sFlow carries none, the collector
+ * times these flows by arrival. Counter samples are counted, not turned into flows.
+ *
+ * Robustness: every structure is read inside the length its parent declared, so an unknown sample
+ * or record format is stepped over by its length, and a malformed one costs only itself: the
+ * problem is reported (reason and where), the samples around it still decode. Nothing throws out of
+ * decodeSflow and every loop consumes bytes, so it ends on any input.
+ */
+import { emptyFlow, type DecodedFlow, type DecodeErrorReason, type DecodeProblem, type DecodeResult } from "./flow-record";
+import { parseEthernetHeader, parseIpHeader, type PacketFields } from "./packet-header";
+import { XdrReader } from "./sflow-xdr";
+
+const SFLOW_VERSION = 5;
+
+/** Sample formats of enterprise 0 (the tag is enterprise << 12 | format). */
+const FLOW_SAMPLE = 1;
+const COUNTER_SAMPLE = 2;
+const EXPANDED_FLOW_SAMPLE = 3;
+const EXPANDED_COUNTER_SAMPLE = 4;
+
+/** Flow record formats of enterprise 0. */
+const RAW_PACKET_HEADER = 1;
+const SAMPLED_ETHERNET = 2;
+const SAMPLED_IPV4 = 3;
+const SAMPLED_IPV6 = 4;
+const EXTENDED_SWITCH = 1001;
+const EXTENDED_ROUTER = 1002;
+const EXTENDED_GATEWAY = 1003;
+
+/** header_protocol values of the raw packet header record. */
+const HEADER_ETHERNET = 1;
+const HEADER_IPV4 = 11;
+const HEADER_IPV6 = 12;
+
+/** Interface value meaning "no such interface" (0 means "not known"): both are null to enrichment. */
+const NO_INTERFACE = 0x3fffffff;
+
+/** A structure whose content contradicts the format (not merely cut short). */
+class SflowFormatError extends Error {}
+
+type Datagram = { exporter: string; subAgentId: number };
+
+export function decodeSflow(exporter: string, payload: Uint8Array, _receivedAtMs: number): DecodeResult {
+  const result: DecodeResult = { protocol: null, flows: [], problems: [], templateMisses: 0, counterSamples: 0 };
+  const reader = new XdrReader(payload);
+  let sampleCount: number;
+  let datagram: Datagram;
+  try {
+    const version = reader.u32("datagram version");
+    if (version !== SFLOW_VERSION) {
+      result.problems.push({ reason: "unknown-version", detail: `sFlow version ${version}, expected ${SFLOW_VERSION}` });
+      return result;
+    }
+    result.protocol = "sflow5";
+    readAddress(reader, "agent address");
+    datagram = { exporter, subAgentId: reader.u32("sub-agent id") };
+    reader.skip(8, "sequence number and uptime");
+    sampleCount = reader.u32("sample count");
+  } catch (error) {
+    result.problems.push(problemOf(error, "datagram header", error instanceof SflowFormatError ? "bad-header" : "truncated"));
+    return result;
+  }
+
+  for (let index = 0; index < sampleCount; index++) {
+    let tag: number;
+    let body: XdrReader;
+    try {
+      tag = reader.u32("sample tag");
+      body = reader.window(reader.u32("sample length"), "sample");
+    } catch (error) {
+      result.problems.push(problemOf(error, `sample ${index + 1} of ${sampleCount}`, "truncated"));
+      break;
+    }
+    try {
+      decodeSample(tag, body, datagram, result);
+    } catch (error) {
+      result.problems.push(problemOf(error, `sample ${index + 1} of ${sampleCount}`, "bad-record"));
+    }
+  }
+  return result;
+}
+
+/** Short and contradictory structures, and a decoder bug too: none of them may stop the listener. */
+function problemOf(error: unknown, where: string, reason: DecodeErrorReason): DecodeProblem {
+  return { reason, detail: `${where}: ${error instanceof Error ? error.message : String(error)}` };
+}
+
+function decodeSample(tag: number, body: XdrReader, datagram: Datagram, result: DecodeResult): void {
+  if (tag >>> 12 !== 0) return;
+  switch (tag & 0xfff) {
+    case FLOW_SAMPLE:
+    case EXPANDED_FLOW_SAMPLE: {
+      const flow = decodeFlowSample(body, (tag & 0xfff) === EXPANDED_FLOW_SAMPLE, datagram);
+      if (flow) result.flows.push(flow);
+      else result.problems.push({ reason: "unsupported", detail: "flow sample without a packet header or sampled packet record" });
+      return;
+    }
+    case COUNTER_SAMPLE:
+    case EXPANDED_COUNTER_SAMPLE:
+      result.counterSamples++;
+      return;
+  }
+}
+
+/** The compact form packs the format in the top 2 bits and the value in the other 30. */
+function compactInterface(word: number): number | null {
+  return interfaceIndex(word >>> 30, word & NO_INTERFACE);
+}
+
+/** Only format 0 names one interface; 1 (discarded) and 2 (several outputs) name none. */
+function interfaceIndex(format: number, value: number): number | null {
+  return format === 0 && value !== 0 && value !== NO_INTERFACE ? value : null;
+}
+
+function decodeFlowSample(body: XdrReader, expanded: boolean, datagram: Datagram): DecodedFlow | null {
+  body.skip(expanded ? 12 : 8, "sequence number and source id");
+  const flow = emptyFlow("sflow5", datagram.exporter, datagram.subAgentId);
+  flow.samplingRate = Math.max(1, body.u32("sampling rate"));
+  body.skip(8, "sample pool and drops");
+  if (expanded) {
+    flow.inIfIndex = interfaceIndex(body.u32("input format"), body.u32("input value"));
+    flow.outIfIndex = interfaceIndex(body.u32("output format"), body.u32("output value"));
+  } else {
+    flow.inIfIndex = compactInterface(body.u32("input interface"));
+    flow.outIfIndex = compactInterface(body.u32("output interface"));
+  }
+  const recordCount = body.u32("flow record count");
+  let sawPacket = false;
+  let switchVlan: number | null = null;
+  for (let index = 0; index < recordCount; index++) {
+    const tag = body.u32("flow record tag");
+    const record = body.window(body.u32("flow record length"), `flow record ${index + 1} of ${recordCount}`);
+    if (tag >>> 12 !== 0) continue;
+    const format = tag & 0xfff;
+    if (format === RAW_PACKET_HEADER || format === SAMPLED_ETHERNET || format === SAMPLED_IPV4 || format === SAMPLED_IPV6) {
+      // One sampled packet per sample; should an agent describe it twice, the first description stands.
+      if (!sawPacket) readPacketRecord(format, record, flow);
+      sawPacket = true;
+    } else if (format === EXTENDED_SWITCH) {
+      switchVlan = record.u32("source VLAN");
+    } else if (format === EXTENDED_ROUTER) {
+      flow.nextHop = readAddress(record, "next hop");
+      flow.srcPrefixLen = record.u32("source mask length");
+      flow.dstPrefixLen = record.u32("destination mask length");
+    } else if (format === EXTENDED_GATEWAY) {
+      readGateway(record, flow);
+    }
+  }
+  // The tags in the sampled header are what was on the wire; the switch's VLAN fills in when the header had none.
+  if (flow.vlans.length === 0 && switchVlan) flow.vlans = [switchVlan];
+  return sawPacket ? flow : null;
+}
+
+function readPacketRecord(format: number, record: XdrReader, flow: DecodedFlow): void {
+  flow.packets = 1;
+  if (format === RAW_PACKET_HEADER) {
+    const headerProtocol = record.u32("header protocol");
+    flow.bytes = record.u32("frame length");
+    record.skip(4, "stripped octets");
+    const header = record.opaque("packet header");
+    if (headerProtocol === HEADER_ETHERNET) applyPacket(flow, parseEthernetHeader(header));
+    else if (headerProtocol === HEADER_IPV4 || headerProtocol === HEADER_IPV6) applyPacket(flow, parseIpHeader(header));
+  } else if (format === SAMPLED_ETHERNET) {
+    flow.bytes = record.u32("frame length");
+  } else {
+    const v6 = format === SAMPLED_IPV6;
+    flow.bytes = record.u32("IP packet length");
+    flow.ipProtocol = record.u32("IP protocol");
+    flow.ipVersion = v6 ? 6 : 4;
+    flow.srcAddr = v6 ? record.ipv6("source address") : record.ipv4("source address");
+    flow.dstAddr = v6 ? record.ipv6("destination address") : record.ipv4("destination address");
+    flow.srcPort = record.u32("source port");
+    flow.dstPort = record.u32("destination port");
+    flow.tcpFlags = record.u32("TCP flags");
+  }
+}
+
+function applyPacket(flow: DecodedFlow, packet: PacketFields): void {
+  flow.vlans = packet.vlans;
+  flow.ipVersion = packet.ipVersion;
+  flow.srcAddr = packet.srcAddr;
+  flow.dstAddr = packet.dstAddr;
+  flow.ipProtocol = packet.ipProtocol;
+  flow.srcPort = packet.srcPort;
+  flow.dstPort = packet.dstPort;
+  flow.tcpFlags = packet.tcpFlags;
+  flow.icmpType = packet.icmpType;
+  flow.icmpCode = packet.icmpCode;
+}
+
+/**
+ * Extended gateway: BGP next hop, the router's AS, source AS, source peer AS, then the path to the
+ * destination as segments (1 AS_SET, 2 AS_SEQUENCE). The destination AS is the path's last AS; an
+ * empty path means the destination is in the router's own AS. Communities and local preference
+ * follow and are not used.
+ */
+function readGateway(record: XdrReader, flow: DecodedFlow): void {
+  flow.bgpNextHop = readAddress(record, "BGP next hop");
+  const routerAs = record.u32("router AS");
+  flow.srcAs = record.u32("source AS");
+  record.skip(4, "source peer AS");
+  const segmentCount = record.u32("AS path segment count");
+  const path: number[] = [];
+  for (let segment = 0; segment < segmentCount; segment++) {
+    record.skip(4, "AS path segment type");
+    const length = record.u32("AS path segment length");
+    for (let i = 0; i < length; i++) path.push(record.u32("AS number"));
+  }
+  flow.asPath = path;
+  flow.dstAs = path.length > 0 ? path[path.length - 1] : routerAs;
+}
+
+/** sFlow's address: a type word (1 IPv4, 2 IPv6, 0 unknown and no bytes), then the address. */
+function readAddress(reader: XdrReader, what: string): string | null {
+  const type = reader.u32(`${what} type`);
+  if (type === 1) return reader.ipv4(what);
+  if (type === 2) return reader.ipv6(what);
+  if (type === 0) return null;
+  throw new SflowFormatError(`${what} has type ${type} (1 IPv4, 2 IPv6 or 0 unknown expected)`);
+}
