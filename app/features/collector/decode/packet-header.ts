@@ -83,8 +83,9 @@ function readEthernet(b: Uint8Array, at: number, fields: PacketFields, depth: nu
   let etherType = u16(b, offset);
   offset += 2;
   while (VLAN_TAGS.has(etherType)) {
-    if (offset + 4 > b.length) return;
+    if (offset + 2 > b.length) return;
     fields.vlans.push(u16(b, offset) & 0x0fff);
+    if (offset + 4 > b.length) return;
     etherType = u16(b, offset + 2);
     offset += 4;
   }

@@ -40,6 +40,11 @@ const HEADER_IPV6 = 12;
 /** Interface value meaning "no such interface" (0 means "not known"): both are null to enrichment. */
 const NO_INTERFACE = 0x3fffffff;
 
+const NO_PACKET: DecodeProblem = {
+  reason: "unsupported",
+  detail: "flow sample describes no packet (no packet header or sampled packet record)",
+};
+
 /** A structure whose content contradicts the format (not merely cut short). */
 class SflowFormatError extends Error {}
 
@@ -97,7 +102,7 @@ function decodeSample(tag: number, body: XdrReader, datagram: Datagram, result: 
     case EXPANDED_FLOW_SAMPLE: {
       const flow = decodeFlowSample(body, (tag & 0xfff) === EXPANDED_FLOW_SAMPLE, datagram);
       if (flow) result.flows.push(flow);
-      else result.problems.push({ reason: "unsupported", detail: "flow sample without a packet header or sampled packet record" });
+      else result.problems.push({ ...NO_PACKET });
       return;
     }
     case COUNTER_SAMPLE:
