@@ -213,7 +213,7 @@ describe("sFlow extended records", () => {
     expect(decodeOne([HEADER, gateway])).toMatchObject({ bgpNextHop: "2001:db8::ff", srcAs: 0, dstAs: 64500, asPath: [] });
   });
 
-  it("extended switch: its source VLAN when the sampled header had no tag; the header's tags otherwise", () => {
+  it("extended switch: its source VLAN when the sampled header had no tag (and the VLAN is known); the header's tags otherwise", () => {
     expect(decodeOne([HEADER, extendedSwitchRecord({ srcVlan: 300, dstVlan: 301 })]).vlans).toEqual([300]);
     const tagged8021q = rawHeaderRecord({
       frameLength: 100,
@@ -221,6 +221,7 @@ describe("sFlow extended records", () => {
     });
     expect(decodeOne([extendedSwitchRecord({ srcVlan: 300, dstVlan: 301 }), tagged8021q]).vlans).toEqual([55]);
     expect(decodeOne([HEADER, extendedSwitchRecord({ srcVlan: 0, dstVlan: 0 })]).vlans).toEqual([]);
+    expect(decodeOne([HEADER, extendedSwitchRecord({ srcVlan: 0xffffffff, dstVlan: 100 })]).vlans).toEqual([]);
   });
 
   it("steps over records of other formats and enterprises by their length", () => {

@@ -157,7 +157,8 @@ function decodeFlowSample(body: XdrReader, expanded: boolean, datagram: Datagram
     }
   }
   // The tags in the sampled header are what was on the wire; the switch's VLAN fills in when the header had none.
-  if (flow.vlans.length === 0 && switchVlan) flow.vlans = [switchVlan];
+  // Agents write 0 or 0xFFFFFFFF for "no VLAN known": only an 802.1Q id (1–4094) counts.
+  if (flow.vlans.length === 0 && switchVlan !== null && switchVlan >= 1 && switchVlan <= 4094) flow.vlans = [switchVlan];
   return sawPacket ? flow : null;
 }
 
