@@ -6,7 +6,7 @@
  */
 import { ipv4At, ipv6At } from "./packet-address";
 
-export class XdrShortError extends Error {
+class XdrShortError extends Error {
   constructor(what: string) {
     super(`${what} runs past the end of its data`);
   }
