@@ -1,8 +1,8 @@
 /**
  * In-process metrics of this process: counters (plain or labelled), gauges and duration summaries.
  * The query door records each named query here, long-running components their own figures;
- * /healthz reads the snapshot and /metrics (metrics-exposition.server.ts) all of it. Kept in memory
- * on purpose: each replica reports its own.
+ * GET /metrics renders all of it (metrics-exposition.server.ts). Kept in memory on purpose: each
+ * replica reports its own.
  *
  * Label values come from the network (an exporter's address) as well as from code, so each metric
  * keeps at most MAX_SERIES_PER_METRIC label sets: updates of further sets are dropped and counted

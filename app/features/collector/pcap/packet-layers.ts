@@ -13,6 +13,7 @@ export type UdpDatagram = {
   srcPort: number;
   dstAddr: string;
   dstPort: number;
+  /** A view into the capture's bytes, not a copy. */
   payload: Uint8Array;
 };
 
