@@ -174,6 +174,14 @@ export const EnvSchema = z.object({
   REQUESTS_PER_USER: z.preprocess(emptyToUndefined, positiveInt().default(6)),
   /** ClickHouse's max_execution_time for analytics queries; past it the request answers 503. */
   QUERY_MAX_EXECUTION_SECONDS: z.preprocess(emptyToUndefined, positiveNumber().default(15)),
+  /** Bearer token of GET /metrics (Prometheus); unset: the endpoint does not exist. */
+  METRICS_TOKEN: z.preprocess(
+    emptyToUndefined,
+    z
+      .string()
+      .regex(/^[\x21-\x7e]{16,}$/, "must be at least 16 printable characters without spaces (e.g. from `openssl rand -hex 24`)")
+      .optional(),
+  ),
 });
 
 export type Env = z.infer<typeof EnvSchema>;

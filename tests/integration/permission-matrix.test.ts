@@ -995,6 +995,8 @@ const MATRIX: Record<string, Sample[]> = {
     { method: "POST", url: "/healthz", json: {}, note: "no action: Remix answers 405", expect: everyone(405) },
   ],
   "siteconfig.ts": [{ url: "/siteconfig", expect: everyone(200) }, GET_ONLY_405("/siteconfig")],
+  // The Prometheus scrape answers to METRICS_TOKEN alone (unset here), never to a session.
+  "metrics.ts": [{ url: "/metrics", expect: everyone(404) }, GET_ONLY_405("/metrics")],
 };
 
 // ---------------------------------------------------------------------------------------------------------------

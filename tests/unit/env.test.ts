@@ -114,4 +114,14 @@ describe("configuration rules across variables", () => {
       /NETCOMMAND_STAFF_ALLOWED_RANGES: "intranet" is not an IP address or CIDR prefix/,
     );
   });
+
+  it("reads the metrics token: unset by default, 16+ printable characters without spaces", () => {
+    expect(parseConfig({ DATA_DIR: dataDir() }).METRICS_TOKEN).toBeUndefined();
+    expect(parseConfig({ DATA_DIR: dataDir(), METRICS_TOKEN: "0123456789abcdef" }).METRICS_TOKEN).toBe("0123456789abcdef");
+    for (const bad of ["short", "0123456789 abcdef"]) {
+      expect(() => parseConfig({ DATA_DIR: dataDir(), METRICS_TOKEN: bad })).toThrow(
+        /METRICS_TOKEN: must be at least 16 printable characters/,
+      );
+    }
+  });
 });
