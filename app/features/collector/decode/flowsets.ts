@@ -98,8 +98,8 @@ function readRecords(message: MessageContext, template: Template, view: DataView
   // v9 options scope fields use their own type space (1 System, 2 Interface …), not element ids.
   const skipScope = message.protocol === "netflow9" ? template.scopeCount : 0;
   let at = start;
-  // What is left after the last record shorter than the shortest record is padding (RFC 7011 §3.3.1).
   while (end - at >= template.minRecordLength) {
+    if (isPadding(view, at, end)) return;
     const forward = emptyValues();
     let reverse: ElementValues | null = null;
     for (let i = 0; i < template.fields.length; i++) {
@@ -128,6 +128,14 @@ function readRecords(message: MessageContext, template: Template, view: DataView
     if (template.options) applyOptions(message, forward);
     else emitFlows(message, forward, reverse);
   }
+  if (at < end && !isPadding(view, at, end)) recordTooShort(message, template);
+}
+
+/** Both protocols pad sets to 4 bytes with zeros; more, or non-zero bytes, is a cut record. */
+function isPadding(view: DataView, start: number, end: number): boolean {
+  if (end - start >= 4) return false;
+  for (let at = start; at < end; at++) if (view.getUint8(at) !== 0) return false;
+  return true;
 }
 
 function recordTooShort(message: MessageContext, template: Template): void {
