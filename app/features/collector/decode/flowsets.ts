@@ -76,7 +76,7 @@ export function learnTemplate(message: MessageContext, template: Template): void
   }
 }
 
-/** A data set: read now, or kept until its template arrives (a full buffer counts it as a miss). */
+/** A data set: read now, or kept until its template arrives (what the full buffer loses counts as misses). */
 export function decodeDataSet(message: MessageContext, templateId: number, view: DataView, start: number, end: number): void {
   const template = message.domain.templates.get(templateId);
   if (template) {
@@ -84,14 +84,13 @@ export function decodeDataSet(message: MessageContext, templateId: number, view:
     return;
   }
   const body = new Uint8Array(view.buffer, view.byteOffset + start, end - start);
-  const kept = message.state.buffer(message.domain, {
+  message.result.templateMisses += message.state.buffer(message.domain, {
     templateId,
     body,
     exportTimeMs: message.exportTimeMs,
     uptimeMs: message.uptimeMs,
     receivedAtMs: message.receivedAtMs,
   });
-  if (!kept) message.result.templateMisses++;
 }
 
 function readRecords(message: MessageContext, template: Template, view: DataView, start: number, end: number): void {

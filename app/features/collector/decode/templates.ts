@@ -150,25 +150,26 @@ export class TemplateState {
     if (domain.samplers.size > this.limits.maxSamplers) domain.samplers.delete(domain.samplers.keys().next().value as number);
   }
 
-  /** Keeps a data set for its template; false when it could not be kept (counted as dropped). */
-  buffer(domain: TemplateDomain, set: PendingSet): boolean {
+  /**
+   * Keeps a data set for its template. Returns how many sets were lost doing so (template misses):
+   * the domain's oldest when its buffer is full, or this one when the bytes cap leaves no room.
+   */
+  buffer(domain: TemplateDomain, set: PendingSet): number {
     const size = set.body.length;
-    if (size > this.limits.maxPendingBytes) {
-      this.counters.pendingDropped++;
-      return false;
-    }
+    let lost = 0;
     while (domain.pending.length >= this.limits.maxPendingSets) {
       this.removePending(domain, 0);
-      this.counters.pendingDropped++;
+      lost++;
     }
     if (this.pendingBytes + size > this.limits.maxPendingBytes) {
-      this.counters.pendingDropped++;
-      return false;
+      lost++;
+    } else {
+      // The caller's buffer is reused for the next datagram: keep a copy.
+      domain.pending.push({ ...set, body: set.body.slice() });
+      this.pendingBytes += size;
     }
-    // The caller's buffer is reused for the next datagram: keep a copy.
-    domain.pending.push({ ...set, body: set.body.slice() });
-    this.pendingBytes += size;
-    return true;
+    this.counters.pendingDropped += lost;
+    return lost;
   }
 
   /** The buffered sets a template just made readable, removed from the buffer. */
