@@ -39,6 +39,8 @@ export type DecodedFlow = {
   bgpNextHop: string | null;
   /** Outer first: [outer, inner] for QinQ. */
   vlans: number[];
+  /** VLAN the flow leaves on when the exporter says it (NetFlow/IPFIX postVlanId, postdot1qVlanId). */
+  egressVlan: number | null;
   /** 0 ingress, 1 egress (NetFlow/IPFIX flowDirection), null when not said. */
   direction: 0 | 1 | null;
   ingressVrfId: number | null;
@@ -78,6 +80,7 @@ export function emptyFlow(protocol: FlowProtocol, exporter: string, sourceId: nu
     nextHop: null,
     bgpNextHop: null,
     vlans: [],
+    egressVlan: null,
     direction: null,
     ingressVrfId: null,
     egressVrfId: null,

@@ -1,0 +1,229 @@
+/**
+ * The information elements the decoders read, shared by NetFlow v9 (RFC 3954 field types 1–127
+ * are IPFIX elements with the same numbers) and IPFIX (RFC 7011, IANA IPFIX registry). A record's
+ * fields are collected into `ElementValues` first, because the flow needs several of them at once
+ * (which counter, which timestamp, which sampling element wins).
+ */
+import { readAddress, readNtpMs, readUnsigned } from "./bytes";
+
+export type ElementValues = {
+  srcAddr: string | null;
+  dstAddr: string | null;
+  ipVersion: number | null;
+  srcPrefixLen: number | null;
+  dstPrefixLen: number | null;
+  srcPort: number | null;
+  dstPort: number | null;
+  ipProtocol: number | null;
+  tcpFlags: number | null;
+  octetDelta: number | null;
+  octetTotal: number | null;
+  postOctetDelta: number | null;
+  packetDelta: number | null;
+  packetTotal: number | null;
+  postPacketDelta: number | null;
+  inIfIndex: number | null;
+  outIfIndex: number | null;
+  srcAs: number | null;
+  dstAs: number | null;
+  nextHop: string | null;
+  bgpNextHop: string | null;
+  vlan: number | null;
+  outerVlan: number | null;
+  innerVlan: number | null;
+  egressVlan: number | null;
+  direction: number | null;
+  ingressVrfId: number | null;
+  egressVrfId: number | null;
+  icmpTypeCode: number | null;
+  icmpType: number | null;
+  icmpCode: number | null;
+  /** Absolute stamps in Unix ms (IPFIX 150–157). */
+  startMs: number | null;
+  endMs: number | null;
+  /** Uptime stamps in ms (v9 FIRST/LAST_SWITCHED, IPFIX flowStart/EndSysUpTime). */
+  startUptimeMs: number | null;
+  endUptimeMs: number | null;
+  /** Microseconds before the export time (IPFIX 158/159). */
+  startDeltaUs: number | null;
+  endDeltaUs: number | null;
+  systemInitMs: number | null;
+  samplingInterval: number | null;
+  samplerRandomInterval: number | null;
+  samplerId: number | null;
+  packetInterval: number | null;
+  packetSpace: number | null;
+  samplingSize: number | null;
+  samplingPopulation: number | null;
+};
+
+export function emptyValues(): ElementValues {
+  return {
+    srcAddr: null,
+    dstAddr: null,
+    ipVersion: null,
+    srcPrefixLen: null,
+    dstPrefixLen: null,
+    srcPort: null,
+    dstPort: null,
+    ipProtocol: null,
+    tcpFlags: null,
+    octetDelta: null,
+    octetTotal: null,
+    postOctetDelta: null,
+    packetDelta: null,
+    packetTotal: null,
+    postPacketDelta: null,
+    inIfIndex: null,
+    outIfIndex: null,
+    srcAs: null,
+    dstAs: null,
+    nextHop: null,
+    bgpNextHop: null,
+    vlan: null,
+    outerVlan: null,
+    innerVlan: null,
+    egressVlan: null,
+    direction: null,
+    ingressVrfId: null,
+    egressVrfId: null,
+    icmpTypeCode: null,
+    icmpType: null,
+    icmpCode: null,
+    startMs: null,
+    endMs: null,
+    startUptimeMs: null,
+    endUptimeMs: null,
+    startDeltaUs: null,
+    endDeltaUs: null,
+    systemInitMs: null,
+    samplingInterval: null,
+    samplerRandomInterval: null,
+    samplerId: null,
+    packetInterval: null,
+    packetSpace: null,
+    samplingSize: null,
+    samplingPopulation: null,
+  };
+}
+
+type NumberKey = { [K in keyof ElementValues]: ElementValues[K] extends number | null ? K : never }[keyof ElementValues];
+type AddressKey = { [K in keyof ElementValues]: ElementValues[K] extends string | null ? K : never }[keyof ElementValues];
+type Reader = (values: ElementValues, view: DataView, offset: number, length: number) => void;
+
+const unsigned =
+  (key: NumberKey): Reader =>
+  (values, view, offset, length) => {
+    values[key] = readUnsigned(view, offset, length);
+  };
+const address =
+  (key: AddressKey, version: 4 | 6): Reader =>
+  (values, view, offset, length) => {
+    const text = readAddress(view, offset, length);
+    if (text === null) return;
+    values[key] = text;
+    if (key === "srcAddr" || key === "dstAddr") values.ipVersion ??= version;
+  };
+const vlan =
+  (key: NumberKey): Reader =>
+  (values, view, offset, length) => {
+    const value = readUnsigned(view, offset, length);
+    values[key] = value === null ? null : value & 0x0fff;
+  };
+const ntp =
+  (key: "startMs" | "endMs"): Reader =>
+  (values, view, offset, length) => {
+    if (length === 8) values[key] = readNtpMs(view, offset);
+  };
+const seconds =
+  (key: "startMs" | "endMs"): Reader =>
+  (values, view, offset, length) => {
+    const value = readUnsigned(view, offset, length);
+    if (value !== null) values[key] = value * 1000;
+  };
+
+/** Element id (enterprise 0) → reader. Elements not listed are skipped by their length. */
+export const ELEMENT_READERS: ReadonlyMap<number, Reader> = new Map<number, Reader>([
+  [1, unsigned("octetDelta")],
+  [2, unsigned("packetDelta")],
+  [4, unsigned("ipProtocol")],
+  [6, unsigned("tcpFlags")],
+  [7, unsigned("srcPort")],
+  [8, address("srcAddr", 4)],
+  [9, unsigned("srcPrefixLen")],
+  [10, unsigned("inIfIndex")],
+  [11, unsigned("dstPort")],
+  [12, address("dstAddr", 4)],
+  [13, unsigned("dstPrefixLen")],
+  [14, unsigned("outIfIndex")],
+  [15, address("nextHop", 4)],
+  [16, unsigned("srcAs")],
+  [17, unsigned("dstAs")],
+  [18, address("bgpNextHop", 4)],
+  [21, unsigned("endUptimeMs")],
+  [22, unsigned("startUptimeMs")],
+  [23, unsigned("postOctetDelta")],
+  [24, unsigned("postPacketDelta")],
+  [27, address("srcAddr", 6)],
+  [28, address("dstAddr", 6)],
+  [29, unsigned("srcPrefixLen")],
+  [30, unsigned("dstPrefixLen")],
+  [32, unsigned("icmpTypeCode")],
+  [34, unsigned("samplingInterval")],
+  [48, unsigned("samplerId")],
+  [50, unsigned("samplerRandomInterval")],
+  [58, vlan("vlan")],
+  [59, vlan("egressVlan")],
+  [60, unsigned("ipVersion")],
+  [61, unsigned("direction")],
+  [62, address("nextHop", 6)],
+  [63, address("bgpNextHop", 6)],
+  [85, unsigned("octetTotal")],
+  [86, unsigned("packetTotal")],
+  [139, unsigned("icmpTypeCode")],
+  [150, seconds("startMs")],
+  [151, seconds("endMs")],
+  [152, unsigned("startMs")],
+  [153, unsigned("endMs")],
+  [154, ntp("startMs")],
+  [155, ntp("endMs")],
+  [156, ntp("startMs")],
+  [157, ntp("endMs")],
+  [158, unsigned("startDeltaUs")],
+  [159, unsigned("endDeltaUs")],
+  [160, unsigned("systemInitMs")],
+  [176, unsigned("icmpType")],
+  [177, unsigned("icmpCode")],
+  [178, unsigned("icmpType")],
+  [179, unsigned("icmpCode")],
+  [180, unsigned("srcPort")],
+  [181, unsigned("dstPort")],
+  [182, unsigned("srcPort")],
+  [183, unsigned("dstPort")],
+  [234, unsigned("ingressVrfId")],
+  [235, unsigned("egressVrfId")],
+  [243, vlan("outerVlan")],
+  [245, vlan("innerVlan")],
+  [254, vlan("egressVlan")],
+  [302, unsigned("samplerId")],
+  [305, unsigned("packetInterval")],
+  [306, unsigned("packetSpace")],
+  [309, unsigned("samplingSize")],
+  [310, unsigned("samplingPopulation")],
+]);
+
+/** RFC 5103: the reverse direction of a biflow reuses the forward element ids under this enterprise number. */
+export const REVERSE_PEN = 29305;
+
+/**
+ * The rate a record's own sampling elements name, or null when they name none: SAMPLING_INTERVAL
+ * (34), the sampler's random interval (50), count-based selection (RFC 5477: 305 packets taken
+ * every 305 + 306) and random n-out-of-N (309 of 310).
+ */
+export function samplingRateOf(values: ElementValues): number | null {
+  if (values.samplingInterval) return values.samplingInterval;
+  if (values.samplerRandomInterval) return values.samplerRandomInterval;
+  if (values.packetInterval && values.packetSpace !== null) return (values.packetInterval + values.packetSpace) / values.packetInterval;
+  if (values.samplingSize && values.samplingPopulation) return values.samplingPopulation / values.samplingSize;
+  return null;
+}

@@ -1,0 +1,169 @@
+/**
+ * What NetFlow v9 (RFC 3954) and IPFIX (RFC 7011) share once their headers are read: walking the
+ * sets of a message, reading data records through their template (buffering sets whose template
+ * has not arrived), turning options data into sampler rates, and sampling precedence.
+ */
+import { viewOf } from "./bytes";
+import { ELEMENT_READERS, REVERSE_PEN, emptyValues, samplingRateOf, type ElementValues } from "./elements";
+import type { DecodeResult } from "./flow-record";
+import { flowFromValues, reverseFlow, type RecordContext } from "./record-flows";
+import { DEFAULT_SAMPLER, VARIABLE_LENGTH, type Template, type TemplateDomain, type TemplateField, type TemplateState } from "./templates";
+
+/** One message being decoded: where its flows and problems go, and the header facts records are timed by. */
+export type MessageContext = {
+  state: TemplateState;
+  domain: TemplateDomain;
+  protocol: "netflow9" | "ipfix";
+  exportTimeMs: number;
+  uptimeMs: number | null;
+  receivedAtMs: number;
+  result: DecodeResult;
+};
+
+export const SET_HEADER_LENGTH = 4;
+/** Data sets use template ids from 256 up (both protocols); lower ids name template and options sets. */
+export const FIRST_DATA_SET_ID = 256;
+
+/** Calls `visit` for each set between `start` and `end`; a set that does not fit ends the walk with a problem. */
+export function walkSets(
+  view: DataView,
+  start: number,
+  end: number,
+  result: DecodeResult,
+  visit: (setId: number, bodyStart: number, bodyEnd: number) => void,
+): void {
+  let at = start;
+  while (at < end) {
+    if (end - at < SET_HEADER_LENGTH) {
+      result.problems.push({ reason: "truncated", detail: `${end - at} bytes after the last set, too few for a set header` });
+      return;
+    }
+    const setId = view.getUint16(at);
+    const length = view.getUint16(at + 2);
+    if (length < SET_HEADER_LENGTH) {
+      result.problems.push({ reason: "bad-set", detail: `set ${setId} has length ${length}, shorter than its header` });
+      return;
+    }
+    if (at + length > end) {
+      result.problems.push({
+        reason: "bad-set",
+        detail: `set ${setId} of length ${length} runs ${at + length - end} bytes beyond the datagram`,
+      });
+      return;
+    }
+    visit(setId, at + SET_HEADER_LENGTH, at + length);
+    at += length;
+  }
+}
+
+/** A template from its fields, or a problem text when no record could ever be read through it. */
+export function makeTemplate(id: number, fields: TemplateField[], scopeCount: number, options: boolean): Template | string {
+  if (fields.length === 0) return `template ${id} has no fields`;
+  let minRecordLength = 0;
+  for (const field of fields) {
+    if (field.length === 0) return `template ${id} has a zero-length field (element ${field.id})`;
+    minRecordLength += field.length === VARIABLE_LENGTH ? 1 : field.length;
+  }
+  return { id, fields, scopeCount, options, minRecordLength };
+}
+
+/** Registers a template and decodes the sets that were waiting for it. */
+export function learnTemplate(message: MessageContext, template: Template): void {
+  message.state.setTemplate(message.domain, template);
+  for (const pending of message.state.takePending(message.domain, template.id)) {
+    const timed = { ...message, exportTimeMs: pending.exportTimeMs, uptimeMs: pending.uptimeMs };
+    readRecords(timed, template, viewOf(pending.body), 0, pending.body.length);
+  }
+}
+
+/** A data set: read now, or kept until its template arrives (what the full buffer loses counts as misses). */
+export function decodeDataSet(message: MessageContext, templateId: number, view: DataView, start: number, end: number): void {
+  const template = message.domain.templates.get(templateId);
+  if (template) {
+    readRecords(message, template, view, start, end);
+    return;
+  }
+  const body = new Uint8Array(view.buffer, view.byteOffset + start, end - start);
+  message.result.templateMisses += message.state.buffer(message.domain, {
+    templateId,
+    body,
+    exportTimeMs: message.exportTimeMs,
+    uptimeMs: message.uptimeMs,
+    receivedAtMs: message.receivedAtMs,
+  });
+}
+
+function readRecords(message: MessageContext, template: Template, view: DataView, start: number, end: number): void {
+  // v9 options scope fields use their own type space (1 System, 2 Interface …), not element ids.
+  const skipScope = message.protocol === "netflow9" ? template.scopeCount : 0;
+  let at = start;
+  while (end - at >= template.minRecordLength) {
+    if (isPadding(view, at, end)) return;
+    const forward = emptyValues();
+    let reverse: ElementValues | null = null;
+    for (let i = 0; i < template.fields.length; i++) {
+      const field = template.fields[i];
+      let length = field.length;
+      if (length === VARIABLE_LENGTH) {
+        if (at + 1 > end) return recordTooShort(message, template);
+        length = view.getUint8(at++);
+        if (length === 255) {
+          if (at + 2 > end) return recordTooShort(message, template);
+          length = view.getUint16(at);
+          at += 2;
+        }
+      }
+      if (at + length > end) return recordTooShort(message, template);
+      if (i >= skipScope) {
+        if (field.enterprise === 0) {
+          ELEMENT_READERS.get(field.id)?.(forward, view, at, length);
+        } else if (field.enterprise === REVERSE_PEN) {
+          const reader = ELEMENT_READERS.get(field.id);
+          if (reader) reader((reverse ??= emptyValues()), view, at, length);
+        }
+      }
+      at += length;
+    }
+    if (template.options) applyOptions(message, forward);
+    else emitFlows(message, forward, reverse);
+  }
+  if (at < end && !isPadding(view, at, end)) recordTooShort(message, template);
+}
+
+/** Both protocols pad sets to 4 bytes with zeros; more, or non-zero bytes, is a cut record. */
+function isPadding(view: DataView, start: number, end: number): boolean {
+  if (end - start >= 4) return false;
+  for (let at = start; at < end; at++) if (view.getUint8(at) !== 0) return false;
+  return true;
+}
+
+function recordTooShort(message: MessageContext, template: Template): void {
+  message.result.problems.push({ reason: "bad-record", detail: `a record ends before the fields of template ${template.id}` });
+}
+
+/** Options data: a sampler's rate (by its id, or the exporter's one rate) and the system init time. */
+function applyOptions(message: MessageContext, values: ElementValues): void {
+  const rate = samplingRateOf(values);
+  if (rate !== null) message.state.setSampler(message.domain, values.samplerId ?? DEFAULT_SAMPLER, rate);
+  if (values.systemInitMs !== null) message.domain.systemInitMs = values.systemInitMs;
+}
+
+/** Sampling precedence: the record's own sampling elements, its sampler's rate, the exporter's only sampler, 1. */
+function emitFlows(message: MessageContext, forward: ElementValues, reverse: ElementValues | null): void {
+  const rate = samplingRateOf(forward) ?? message.domain.samplingRate(forward.samplerId) ?? 1;
+  const context: RecordContext = {
+    protocol: message.protocol,
+    exporter: message.domain.exporter,
+    sourceId: message.domain.sourceId,
+    exportTimeMs: message.exportTimeMs,
+    uptimeMs: message.uptimeMs,
+    systemInitMs: forward.systemInitMs ?? message.domain.systemInitMs,
+    samplingRate: Math.max(1, Math.round(rate)),
+  };
+  const flow = flowFromValues(forward, context);
+  message.result.flows.push(flow);
+  if (reverse) {
+    const back = reverseFlow(flow, reverse, context);
+    if (back) message.result.flows.push(back);
+  }
+}

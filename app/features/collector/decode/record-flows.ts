@@ -1,0 +1,108 @@
+/**
+ * From the elements of one NetFlow v9 / IPFIX data record to the DecodedFlows it stands for: one,
+ * or two for an RFC 5103 biflow.
+ */
+import { fromUptime } from "./bytes";
+import type { ElementValues } from "./elements";
+import { emptyFlow, type DecodedFlow } from "./flow-record";
+
+export type RecordContext = {
+  protocol: "netflow9" | "ipfix";
+  exporter: string;
+  sourceId: number;
+  exportTimeMs: number;
+  /** v9: the header's sysUptime; IPFIX: null (uptime stamps count from systemInitTimeMilliseconds). */
+  uptimeMs: number | null;
+  /** IPFIX systemInitTimeMilliseconds from the domain's options data, when the record lacks it. */
+  systemInitMs: number | null;
+  samplingRate: number;
+};
+
+export function flowFromValues(values: ElementValues, context: RecordContext): DecodedFlow {
+  const flow = emptyFlow(context.protocol, context.exporter, context.sourceId);
+  flow.samplingRate = context.samplingRate;
+  flow.exportTimeMs = context.exportTimeMs;
+  flow.ipVersion = values.ipVersion === 4 || values.ipVersion === 6 ? values.ipVersion : null;
+  flow.srcAddr = values.srcAddr;
+  flow.dstAddr = values.dstAddr;
+  flow.srcPrefixLen = values.srcPrefixLen;
+  flow.dstPrefixLen = values.dstPrefixLen;
+  flow.srcPort = values.srcPort;
+  flow.dstPort = values.dstPort;
+  flow.ipProtocol = values.ipProtocol;
+  flow.tcpFlags = values.tcpFlags;
+  // Egress-only exporters send the post* counters; totals are what long-lived flows may carry instead.
+  flow.bytes = values.octetDelta ?? values.postOctetDelta ?? values.octetTotal ?? 0;
+  flow.packets = values.packetDelta ?? values.postPacketDelta ?? values.packetTotal ?? 0;
+  flow.inIfIndex = values.inIfIndex;
+  flow.outIfIndex = values.outIfIndex;
+  flow.srcAs = values.srcAs;
+  flow.dstAs = values.dstAs;
+  flow.nextHop = values.nextHop;
+  flow.bgpNextHop = values.bgpNextHop;
+  const outer = values.outerVlan ?? values.vlan;
+  if (outer !== null) flow.vlans = values.innerVlan !== null ? [outer, values.innerVlan] : [outer];
+  flow.egressVlan = values.egressVlan;
+  flow.direction = values.direction === 0 || values.direction === 1 ? values.direction : null;
+  flow.ingressVrfId = values.ingressVrfId;
+  flow.egressVrfId = values.egressVrfId;
+  flow.icmpType = values.icmpType ?? (values.icmpTypeCode === null ? null : values.icmpTypeCode >> 8);
+  flow.icmpCode = values.icmpCode ?? (values.icmpTypeCode === null ? null : values.icmpTypeCode & 0xff);
+  flow.flowStartMs = stamp(values.startMs, values.startUptimeMs, values.startDeltaUs, values, context);
+  flow.flowEndMs = stamp(values.endMs, values.endUptimeMs, values.endDeltaUs, values, context);
+  return flow;
+}
+
+function stamp(
+  absoluteMs: number | null,
+  uptimeMs: number | null,
+  deltaUs: number | null,
+  values: ElementValues,
+  context: RecordContext,
+): number | null {
+  if (absoluteMs !== null) return absoluteMs;
+  if (uptimeMs !== null) {
+    if (context.uptimeMs !== null) return fromUptime(context.exportTimeMs, context.uptimeMs, uptimeMs);
+    const initMs = values.systemInitMs ?? context.systemInitMs;
+    if (initMs !== null) return initMs + uptimeMs;
+  }
+  if (deltaUs !== null) return context.exportTimeMs - Math.floor(deltaUs / 1000);
+  return null;
+}
+
+/**
+ * The reverse half of an RFC 5103 biflow: the forward flow seen from the other end (addresses,
+ * ports, prefixes, interfaces, ASes, VRFs and VLANs swapped) with the reverse elements' counters;
+ * what only the forward direction said (next hops, TCP flags, ICMP) is not carried over. Null when
+ * the reverse direction saw no traffic.
+ */
+export function reverseFlow(forward: DecodedFlow, reverse: ElementValues, context: RecordContext): DecodedFlow | null {
+  const own = flowFromValues(reverse, context);
+  if (own.bytes === 0 && own.packets === 0) return null;
+  return {
+    ...forward,
+    srcAddr: forward.dstAddr,
+    dstAddr: forward.srcAddr,
+    srcPrefixLen: forward.dstPrefixLen,
+    dstPrefixLen: forward.srcPrefixLen,
+    srcPort: forward.dstPort,
+    dstPort: forward.srcPort,
+    inIfIndex: forward.outIfIndex,
+    outIfIndex: forward.inIfIndex,
+    srcAs: forward.dstAs,
+    dstAs: forward.srcAs,
+    ingressVrfId: forward.egressVrfId,
+    egressVrfId: forward.ingressVrfId,
+    vlans: forward.egressVlan !== null ? [forward.egressVlan] : [],
+    egressVlan: forward.vlans.length > 0 ? forward.vlans[0] : null,
+    bytes: own.bytes,
+    packets: own.packets,
+    tcpFlags: own.tcpFlags,
+    nextHop: own.nextHop,
+    bgpNextHop: own.bgpNextHop,
+    icmpType: own.icmpType,
+    icmpCode: own.icmpCode,
+    flowStartMs: own.flowStartMs ?? forward.flowStartMs,
+    flowEndMs: own.flowEndMs ?? forward.flowEndMs,
+  };
+}
