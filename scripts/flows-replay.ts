@@ -4,9 +4,8 @@
  * store: it only reads files and sends datagrams. Per file a line to stderr, the summary to stdout;
  * exit code 2 for bad arguments, 1 for an unreadable file or a failed send.
  */
-import { readFileSync } from "node:fs";
 import path from "node:path";
-import { CaptureFormatError, readCapture } from "~/features/collector/pcap/pcap-reader";
+import { CaptureFileError, readCaptureFile } from "~/features/collector/pcap/capture-file-reader.server";
 import { parseReplayTarget, replayDatagrams, type ReplayTarget } from "~/features/collector/pcap/replay.server";
 
 const USAGE = "usage: npm run flows:replay -- --to HOST:PORT [--rate N/s] [--loop N] FILE.pcap…";
@@ -47,7 +46,7 @@ const number = (n: number) => n.toLocaleString("en-US");
 /** Every file is read before the first datagram leaves: a bad file should not leave a collector with half a replay. */
 function readPayloads(files: string[]): Uint8Array[] {
   return files.flatMap((file) => {
-    const capture = readFileCapture(file);
+    const capture = readCaptureFile(file);
     const skipped = Object.entries(capture.skipped).map(([reason, count]) => `${number(count)} ${reason}`);
     const notes = [
       skipped.length ? `skipped: ${skipped.join(", ")}` : "",
@@ -62,19 +61,6 @@ function readPayloads(files: string[]): Uint8Array[] {
     );
     return capture.datagrams.map((d) => d.payload);
   });
-}
-
-class FileError extends Error {}
-
-function readFileCapture(file: string) {
-  try {
-    return readCapture(readFileSync(file));
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    if (error instanceof CaptureFormatError) throw new FileError(`${file}: ${error.message}`);
-    if (code === "ENOENT" || code === "EISDIR" || code === "EACCES") throw new FileError(`${file}: cannot be read (${code})`);
-    throw error;
-  }
 }
 
 async function main(): Promise<void> {
@@ -92,7 +78,7 @@ main().then(
       console.error(error.message);
       process.exit(2);
     }
-    console.error(error instanceof FileError ? error.message : error);
+    console.error(error instanceof CaptureFileError ? error.message : error);
     process.exit(1);
   },
 );

@@ -1,0 +1,98 @@
+/**
+ * npm run -s flows:decode -- FILE.pcap [FILE.pcap …]
+ * Prints the flow records of libpcap/pcapng captures as a collector would decode them: the UDP
+ * payloads in file order (files in the order given, sharing one template state, so a template file
+ * can precede its data file), one JSON object per flow on stdout. Nothing is stored and no store is
+ * opened. Per file a summary line, and every decode problem, go to stderr; exit code 2 for bad
+ * arguments, 1 for an unreadable file.
+ */
+import path from "node:path";
+import { decodeDatagram, TemplateState, type DecodedFlow } from "~/features/collector/decode";
+import { CaptureFileError, readCaptureFile } from "~/features/collector/pcap/capture-file-reader.server";
+
+const USAGE = "usage: npm run -s flows:decode -- FILE.pcap [FILE.pcap …]";
+
+const iso = (ms: number | null) => (ms === null ? undefined : new Date(ms).toISOString());
+
+/** The printed record: the field names a support engineer greps for; flow times only when the record has them. */
+function printable(flow: DecodedFlow) {
+  return {
+    exporter: flow.exporter,
+    version: flow.protocol,
+    source_id: flow.sourceId,
+    sampling_rate: flow.samplingRate,
+    ip_version: flow.ipVersion,
+    src_addr: flow.srcAddr,
+    src_port: flow.srcPort,
+    dst_addr: flow.dstAddr,
+    dst_port: flow.dstPort,
+    protocol: flow.ipProtocol,
+    bytes: flow.bytes,
+    packets: flow.packets,
+    in_if: flow.inIfIndex,
+    out_if: flow.outIfIndex,
+    src_as: flow.srcAs,
+    dst_as: flow.dstAs,
+    as_path: flow.asPath,
+    src_prefix_len: flow.srcPrefixLen,
+    dst_prefix_len: flow.dstPrefixLen,
+    next_hop: flow.nextHop,
+    bgp_next_hop: flow.bgpNextHop,
+    vlans: flow.vlans,
+    tcp_flags: flow.tcpFlags,
+    icmp_type: flow.icmpType,
+    icmp_code: flow.icmpCode,
+    direction: flow.direction === null ? null : flow.direction === 0 ? "ingress" : "egress",
+    ingress_vrf: flow.ingressVrfId,
+    egress_vrf: flow.egressVrfId,
+    flow_start: iso(flow.flowStartMs),
+    flow_end: iso(flow.flowEndMs),
+  };
+}
+
+function main(argv: string[]): number {
+  if (argv.includes("--help") || argv.includes("-h")) {
+    console.error(USAGE);
+    return 2;
+  }
+  const unknown = argv.find((arg) => arg.startsWith("-"));
+  if (unknown || !argv.length) {
+    console.error(unknown ? `unknown option ${unknown}; ${USAGE}` : `no capture file given; ${USAGE}`);
+    return 2;
+  }
+  const state = new TemplateState();
+  for (const file of argv) {
+    const capture = readCaptureFile(file);
+    let flows = 0;
+    let problems = 0;
+    let templateMisses = 0;
+    capture.datagrams.forEach((datagram, index) => {
+      const result = decodeDatagram(state, datagram.srcAddr, datagram.payload, datagram.timestampMs ?? Date.now());
+      for (const flow of result.flows) process.stdout.write(`${JSON.stringify(printable(flow))}\n`);
+      for (const problem of result.problems)
+        console.error(`${path.basename(file)}: datagram ${index + 1} from ${datagram.srcAddr}: ${problem.reason}: ${problem.detail}`);
+      flows += result.flows.length;
+      problems += result.problems.length;
+      templateMisses += result.templateMisses;
+    });
+    console.error(
+      `${path.basename(file)}: ${capture.datagrams.length} datagrams, ${flows} flows` +
+        (problems ? `, ${problems} decode problems` : "") +
+        (templateMisses ? `, ${templateMisses} data sets waiting for their template` : ""),
+    );
+  }
+  return 0;
+}
+
+// Piped into `head`: the reader going away ends the listing, it is no failure.
+process.stdout.on("error", (error: NodeJS.ErrnoException) => {
+  if (error.code === "EPIPE") process.exit(0);
+  throw error;
+});
+
+try {
+  process.exitCode = main(process.argv.slice(2));
+} catch (error) {
+  console.error(error instanceof CaptureFileError ? error.message : error);
+  process.exitCode = 1;
+}

@@ -1,0 +1,163 @@
+/**
+ * npm run -s flows:decode: the script run as a support engineer runs it, on captures written here
+ * (datagrams from the RFC-based encoders of tests/fixtures/flow-encoders.ts).
+ */
+import { spawn } from "node:child_process";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { writePcap } from "~/features/collector/pcap/pcap-writer";
+import { encodeNetflow5, encodeNetflow9, IE, type TemplateSpec } from "../fixtures/flow-encoders";
+
+const ROOT = path.resolve(__dirname, "../..");
+const TSX = path.join(ROOT, "node_modules/.bin/tsx");
+const EXPORTER = "192.0.2.9";
+const UPTIME = 3_600_000;
+const UNIX_SECS = 1_700_000_000;
+
+let dir: string;
+beforeAll(() => {
+  dir = mkdtempSync(path.join(tmpdir(), "flowlens-decode-"));
+});
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+function capture(name: string, payloads: Uint8Array[]): string {
+  const file = path.join(dir, name);
+  const datagrams = payloads.map((payload, i) => ({
+    timestampMs: UNIX_SECS * 1000 + i,
+    srcAddr: EXPORTER,
+    srcPort: 50000,
+    dstAddr: "192.0.2.1",
+    dstPort: 2055,
+    payload,
+  }));
+  writeFileSync(file, writePcap(datagrams));
+  return file;
+}
+
+function run(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(TSX, ["scripts/flows-decode.ts", ...args], { cwd: ROOT });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (chunk) => (stdout += chunk));
+    child.stderr.on("data", (chunk) => (stderr += chunk));
+    child.on("error", reject);
+    child.on("close", (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+const template: TemplateSpec = {
+  id: 300,
+  fields: [
+    { id: IE.sourceIPv4Address, length: 4 },
+    { id: IE.destinationIPv4Address, length: 4 },
+    { id: IE.sourceTransportPort, length: 2 },
+    { id: IE.destinationTransportPort, length: 2 },
+    { id: IE.protocolIdentifier, length: 1 },
+    { id: IE.octetDeltaCount, length: 4 },
+    { id: IE.packetDeltaCount, length: 4 },
+    { id: IE.ingressInterface, length: 2 },
+    { id: IE.egressInterface, length: 2 },
+    { id: IE.samplingInterval, length: 4 },
+    { id: IE.flowStartSysUpTime, length: 4 },
+    { id: IE.flowEndSysUpTime, length: 4 },
+  ],
+};
+
+describe("npm run -s flows:decode", () => {
+  it("prints one JSON object per flow, a template file before its data file sharing one template state", async () => {
+    const templates = capture("template.pcap", [
+      encodeNetflow9({ sysUptimeMs: UPTIME, unixSecs: UNIX_SECS, sourceId: 3, sets: [{ kind: "template", templates: [template] }] }),
+    ]);
+    const data = capture("data.pcap", [
+      encodeNetflow9({
+        sysUptimeMs: UPTIME,
+        unixSecs: UNIX_SECS,
+        sourceId: 3,
+        sets: [
+          {
+            kind: "data",
+            template,
+            records: [
+              ["198.51.100.7", "203.0.113.9", 40000, 443, 6, 1500, 2, 11, 22, 512, UPTIME - 9_000, UPTIME - 1_000],
+              ["198.51.100.8", "203.0.113.9", 40001, 53, 17, 80, 1, 11, 23, 512, UPTIME - 5_000, UPTIME - 4_000],
+            ],
+          },
+        ],
+      }),
+    ]);
+    const v5 = capture("v5.pcap", [
+      encodeNetflow5({ sysUptimeMs: UPTIME, unixSecs: UNIX_SECS, samplingInterval: 100 }, [
+        {
+          srcAddr: "192.0.2.50",
+          dstAddr: "198.51.100.60",
+          packets: 4,
+          bytes: 400,
+          firstMs: UPTIME - 3_000,
+          lastMs: UPTIME - 1_000,
+          protocol: 6,
+          srcAs: 64501,
+          dstAs: 64502,
+          input: 5,
+          output: 6,
+        },
+      ]),
+    ]);
+    const result = await run([templates, data, v5]);
+    expect(result.code).toBe(0);
+    const flows = result.stdout
+      .trim()
+      .split("\n")
+      .map((line) => JSON.parse(line));
+    expect(flows).toHaveLength(3);
+    expect(flows[0]).toMatchObject({
+      exporter: EXPORTER,
+      version: "netflow9",
+      source_id: 3,
+      sampling_rate: 512,
+      src_addr: "198.51.100.7",
+      src_port: 40000,
+      dst_addr: "203.0.113.9",
+      dst_port: 443,
+      protocol: 6,
+      bytes: 1500,
+      packets: 2,
+      in_if: 11,
+      out_if: 22,
+      flow_start: new Date(UNIX_SECS * 1000 - 9_000).toISOString(),
+      flow_end: new Date(UNIX_SECS * 1000 - 1_000).toISOString(),
+    });
+    expect(flows[1]).toMatchObject({ protocol: 17, dst_port: 53, bytes: 80 });
+    expect(flows[2]).toMatchObject({ version: "netflow5", sampling_rate: 100, src_as: 64501, dst_as: 64502, bytes: 400, packets: 4 });
+    expect(result.stderr).toContain("template.pcap: 1 datagrams, 0 flows");
+    expect(result.stderr).toContain("data.pcap: 1 datagrams, 2 flows");
+  }, 60_000);
+
+  it("says on stderr which datagram could not be decoded and why, and goes on", async () => {
+    const garbage = capture("garbage.pcap", [
+      Uint8Array.from([0, 9, 0, 1, 2]),
+      encodeNetflow5({ sysUptimeMs: UPTIME, unixSecs: UNIX_SECS }, []),
+    ]);
+    const result = await run([garbage]);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toBe("");
+    expect(result.stderr).toMatch(/garbage\.pcap: datagram 1 from 192\.0\.2\.9: truncated: /);
+    expect(result.stderr).toContain("garbage.pcap: 2 datagrams, 0 flows, 1 decode problems");
+  }, 60_000);
+
+  it("refuses a file that is not a capture (exit 1) and a call without files (exit 2)", async () => {
+    const notCapture = path.join(dir, "notes.txt");
+    writeFileSync(notCapture, "not a capture at all");
+    const bad = await run([notCapture]);
+    expect(bad.code).toBe(1);
+    expect(bad.stderr).toContain(`${notCapture}: `);
+    const missing = await run([path.join(dir, "missing.pcap")]);
+    expect(missing.code).toBe(1);
+    expect(missing.stderr).toContain("cannot be read (ENOENT)");
+    const none = await run([]);
+    expect(none.code).toBe(2);
+    expect(none.stderr).toContain("usage: npm run -s flows:decode");
+  }, 60_000);
+});
