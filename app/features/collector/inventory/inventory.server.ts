@@ -196,3 +196,30 @@ export async function routerSecrets(stores: Stores, name: string): Promise<Route
     sshPassword: open("ssh_password_enc", row.sshPasswordEnc),
   };
 }
+
+/**
+ * A vantage point named on the command line (rib:import --new-vantage-point): city, country and
+ * address default to the router's when the router is in the inventory.
+ */
+export async function createVantagePointOfRouter(
+  stores: Pick<Services, "pg">,
+  options: { key: string; router: string; city?: string; country?: string; ip?: string; public?: boolean; description?: string },
+): Promise<VantagePointView> {
+  const router = await getRouter(stores, options.router);
+  if (!router) {
+    const missing = (["city", "country", "ip"] as const).filter((field) => options[field] === undefined);
+    if (missing.length)
+      throw new InventoryInputError(
+        missing.map((path) => ({ path, message: `is required: router ${options.router} is not in the inventory to take it from` })),
+      );
+  }
+  return createVantagePoint(stores, {
+    key: options.key,
+    router: options.router,
+    city: options.city ?? router?.city,
+    country: options.country ?? router?.country,
+    ip: options.ip ?? router?.loopback,
+    public: options.public ?? false,
+    description: options.description ?? "",
+  });
+}

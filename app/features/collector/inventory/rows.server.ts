@@ -171,7 +171,9 @@ function nextSecret(key: Buffer | undefined, column: string, input: SecretInput,
     if (!stored) throw new InventoryInputError([{ path, message: "no secret is stored to keep: give the secret itself" }]);
     return stored;
   }
-  if (stored && key) {
+  if (!key)
+    throw new InventoryInputError([{ path, message: "INVENTORY_SECRET_KEY is not set, so secrets cannot be saved (docs/inventory.md)" }]);
+  if (stored) {
     try {
       if (decryptSecret(key, column, stored) === input) return stored;
     } catch {
