@@ -54,7 +54,10 @@ describe("migration of the inventory", () => {
 
       const db = drizzle(client, { schema });
       await migrate(db, { migrationsFolder: PG_MIGRATIONS_DIR });
-      const stores = { pg: { db: db as unknown as Db }, config: parseConfig({ DATA_DIR: tmpdir() }) };
+      const stores = {
+        pg: { db: db as unknown as Db, kind: "pglite" as const, close: () => client.close() },
+        config: parseConfig({ DATA_DIR: tmpdir() }),
+      };
       const routers = await listRouters(stores);
       expect(routers.map((r) => [r.name, r.city, r.vendor, r.loopback, r.exporters, r.snmp, r.ssh])).toEqual([
         ["ber1-r1", "Berlin", "cisco", "198.51.100.2", [], null, null],
