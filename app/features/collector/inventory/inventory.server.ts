@@ -223,3 +223,10 @@ export async function createVantagePointOfRouter(
     description: options.description ?? "",
   });
 }
+
+/** Sets a router's SSH settings, keeping everything else (its secrets included). */
+export async function setRouterSsh(stores: Stores, name: string, ssh: unknown): Promise<RouterView> {
+  const router = await getRouter(stores, name);
+  if (!router) throw new InventoryInputError([{ path: "router", message: `no router named ${name}` }]);
+  return saveRouter(stores, parseInput(routerSchema, { ...routerDocument(router), ssh }), name);
+}
