@@ -11,6 +11,7 @@ import { forgetDataRange } from "~/features/flows/data-range.server";
 import { FLOWS_OPERATIONS } from "~/features/flows/openapi.server";
 import { PUBLIC_LOOKING_GLASS_PATH } from "~/features/lookingglass/url-state";
 import { startNetcommandRunner, stopNetcommandRunner } from "~/features/netcommand/runner.server";
+import { inventorySshSeedTask } from "~/features/netcommand/ssh-seed.server";
 import { PUBLIC_QUERY_CACHE_TTL_MS } from "~/features/routing/lookingglass-cache.server";
 import { ROUTING_OPERATIONS } from "~/features/routing/openapi.server";
 import { TAGS_OPERATIONS } from "~/features/tags/openapi.server";
@@ -21,6 +22,8 @@ import { sharePublicPage } from "~/server/public-page-cache.server";
 export function wireApp(): void {
   // Ping and traceroute jobs run in every app process; replicas share the work through PostgreSQL.
   runInBackground("netcommand runner", { start: startNetcommandRunner, stop: stopNetcommandRunner });
+  // NETCOMMAND_SSH fills the inventory's SSH settings of routers that have none; once, at start.
+  runInBackground("inventory SSH from NETCOMMAND_SSH", inventorySshSeedTask);
   onStoresClosing("flows data range", forgetDataRange);
   // Ingest components (flow collector, SNMP poller, BMP station) register here with registerComponent()
   // of app/server/components: the app on embedded stores and `npm run worker` on server stores read the same list.

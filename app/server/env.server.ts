@@ -80,6 +80,26 @@ const netcommandSsh = z.preprocess(
   z.record(z.string().min(1), NetcommandSshTargetSchema).default({}),
 );
 
+/**
+ * INVENTORY_SECRET_KEY: the AES-256 key of the inventory's secrets (SNMP communities and passwords,
+ * SSH keys and passwords), 32 bytes as 64 hex digits or base64. Unset: secrets cannot be saved.
+ */
+const inventorySecretKey = z.preprocess(
+  emptyToUndefined,
+  z
+    .string()
+    .transform((text, ctx) => {
+      const value = text.trim();
+      const key = /^[0-9a-f]{64}$/i.test(value) ? Buffer.from(value, "hex") : Buffer.from(value, "base64");
+      if (key.length !== 32 || (!/^[0-9a-f]{64}$/i.test(value) && key.toString("base64") !== value)) {
+        ctx.addIssue({ code: "custom", message: "must be 32 bytes as 64 hex digits or base64, e.g. from `openssl rand -hex 32`" });
+        return z.NEVER;
+      }
+      return key;
+    })
+    .optional(),
+);
+
 /** NETCOMMAND_STAFF_ALLOWED_RANGES: comma-separated addresses or CIDR prefixes → networks (empty: none). */
 const netcommandStaffRanges = z.preprocess(
   emptyToUndefined,
@@ -157,6 +177,7 @@ export const EnvSchema = z.object({
   LOG_LEVEL: z.preprocess(emptyToUndefined, z.enum(["debug", "info", "warn", "error"]).default("info")),
   /** Router vantage points reached over SSH for ping and traceroute (see NetcommandSshTargetSchema). */
   NETCOMMAND_SSH: netcommandSsh,
+  INVENTORY_SECRET_KEY: inventorySecretKey,
   /** Internal ranges staff may ping and trace besides public addresses (see app/features/netcommand/targets.ts). */
   NETCOMMAND_STAFF_ALLOWED_RANGES: netcommandStaffRanges,
   /**

@@ -1,4 +1,4 @@
-import { bigint, boolean, index, integer, pgTable, serial, text, unique } from "drizzle-orm/pg-core";
+import { bigint, boolean, index, integer, pgTable, serial, text, unique, type AnyPgColumn } from "drizzle-orm/pg-core";
 
 /** Autonomous systems known to the installation (names shown next to AS numbers). */
 export const asInfo = pgTable("as_info", {
@@ -9,6 +9,10 @@ export const asInfo = pgTable("as_info", {
   category: text("category").notNull().default("other"),
 });
 
+/**
+ * Routers of the inventory. Columns ending in `_enc` hold secrets encrypted with INVENTORY_SECRET_KEY
+ * (app/features/collector/inventory/secrets.server.ts), never plaintext.
+ */
 export const routers = pgTable("routers", {
   id: serial("id").primaryKey(),
   name: text("name").notNull().unique(),
@@ -17,7 +21,38 @@ export const routers = pgTable("routers", {
   loopback: text("loopback").notNull(),
   vendor: text("vendor").notNull().default(""),
   role: text("role").notNull().default("edge"),
+  /** SNMP for the pollers: null version = not polled. */
+  snmpVersion: text("snmp_version", { enum: ["2c", "3"] }),
+  snmpPort: integer("snmp_port").notNull().default(161),
+  snmpCommunityEnc: text("snmp_community_enc"),
+  snmpV3User: text("snmp_v3_user"),
+  /** MD5 | SHA | SHA-224 | SHA-256 | SHA-384 | SHA-512, null = noAuth */
+  snmpV3AuthProtocol: text("snmp_v3_auth_protocol"),
+  snmpV3AuthPasswordEnc: text("snmp_v3_auth_password_enc"),
+  /** DES | AES-128 | AES-192 | AES-256, null = noPriv */
+  snmpV3PrivProtocol: text("snmp_v3_priv_protocol"),
+  snmpV3PrivPasswordEnc: text("snmp_v3_priv_password_enc"),
+  /** SSH for the Looking Glass executor: null host = commands do not run on this router. */
+  sshHost: text("ssh_host"),
+  sshPort: integer("ssh_port").notNull().default(22),
+  sshUser: text("ssh_user"),
+  sshPrivateKeyEnc: text("ssh_private_key_enc"),
+  sshPasswordEnc: text("ssh_password_enc"),
+  /** The router's public host key (known_hosts form without the host name): host keys are always checked. */
+  sshHostKey: text("ssh_host_key"),
 });
+
+/** Source addresses a router exports flows from; an address belongs to one router. */
+export const routerExporters = pgTable(
+  "router_exporters",
+  {
+    address: text("address").primaryKey(),
+    routerId: integer("router_id")
+      .notNull()
+      .references(() => routers.id, { onDelete: "cascade" }),
+  },
+  (t) => [index("router_exporters_router_idx").on(t.routerId)],
+);
 
 export const interfaces = pgTable(
   "interfaces",
@@ -37,9 +72,16 @@ export const interfaces = pgTable(
     connection: text("connection"),
     neighborAsn: bigint("neighbor_asn", { mode: "number" }),
     /** For core links: the interface at the other end. */
-    remoteInterfaceId: integer("remote_interface_id"),
+    remoteInterfaceId: integer("remote_interface_id").references((): AnyPgColumn => interfaces.id, { onDelete: "set null" }),
+    /** The VRF the interface belongs to (null: the global table). */
+    vrf: text("vrf"),
   },
-  (t) => [unique("interfaces_router_name_uq").on(t.routerId, t.name), index("interfaces_neighbor_idx").on(t.neighborAsn)],
+  (t) => [
+    unique("interfaces_router_name_uq").on(t.routerId, t.name),
+    // Flow records name interfaces by SNMP ifIndex: one interface per index and router.
+    unique("interfaces_router_snmp_index_uq").on(t.routerId, t.snmpIndex),
+    index("interfaces_neighbor_idx").on(t.neighborAsn),
+  ],
 );
 
 export const vantagePoints = pgTable("vantage_points", {
