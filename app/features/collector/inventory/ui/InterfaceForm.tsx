@@ -2,7 +2,7 @@ import { Button, NativeSelect, Paper, SimpleGrid, Stack, TextInput, Title } from
 import { Form } from "@remix-run/react";
 import { CsrfField } from "~/components/CsrfField";
 import { INTERFACE_KINDS, PEERING_TYPES } from "../schema";
-import { FormProblem, type FormState } from "./fields";
+import { FormProblem, useFormReset, type FormState } from "./fields";
 
 /** Adds an interface to a router (no `current`) or edits the one named `current`. */
 export function InterfaceForm({
@@ -17,11 +17,12 @@ export function InterfaceForm({
   action: string;
 }) {
   const { values, errors } = state;
+  const ref = useFormReset();
   const field = (name: string) => ({ name, defaultValue: values[name] ?? "", error: errors[name] });
   const title = current ? `Edit interface ${current} of ${routerName}` : `Add an interface to ${routerName}`;
   return (
     <Paper withBorder p="md">
-      <Form method="post" action={action} aria-label={title}>
+      <Form ref={ref} method="post" action={action} aria-label={title}>
         <CsrfField />
         <input type="hidden" name="intent" value={current ? "update-interface" : "create-interface"} />
         <input type="hidden" name="router_name" value={routerName} />

@@ -26,7 +26,6 @@ function RouterPage({ data, result }: { data: InventoryScreen; result: Inventory
         Back to the inventory
       </Anchor>
       <RouterForm
-        key={JSON.stringify(result ?? router)}
         stored={router}
         state={formState(result, "update-router", routerValues(router))}
         action={here}
@@ -92,7 +91,6 @@ function RouterPage({ data, result }: { data: InventoryScreen; result: Inventory
       )}
       {edited ? (
         <InterfaceForm
-          key={`edit ${edited.name} ${JSON.stringify(result ?? edited)}`}
           routerName={router.name}
           current={edited.name}
           state={formState(result, "update-interface", interfaceValues(edited))}
@@ -100,7 +98,6 @@ function RouterPage({ data, result }: { data: InventoryScreen; result: Inventory
         />
       ) : (
         <InterfaceForm
-          key={`add ${JSON.stringify(result ?? null)}`}
           routerName={router.name}
           current={null}
           state={formState(result, "create-interface", { kind: "external" })}
@@ -154,13 +151,7 @@ function OverviewPage({ data, result }: { data: InventoryScreen; result: Invento
       ) : (
         <Text size="sm">No routers yet.</Text>
       )}
-      <RouterForm
-        key={`add ${JSON.stringify(result ?? null)}`}
-        stored={null}
-        state={formState(result, "create-router", {})}
-        action={PATH}
-        secretsEnabled={data.secretsEnabled}
-      />
+      <RouterForm stored={null} state={formState(result, "create-router", {})} action={PATH} secretsEnabled={data.secretsEnabled} />
       <Title order={2} size="h3">
         Vantage points
       </Title>
@@ -207,7 +198,6 @@ function OverviewPage({ data, result }: { data: InventoryScreen; result: Invento
       )}
       {point ? (
         <VantagePointForm
-          key={`edit ${JSON.stringify(result ?? point)}`}
           current={point.key}
           state={formState(result, "update-vantage-point", {
             key: point.key,
@@ -222,12 +212,7 @@ function OverviewPage({ data, result }: { data: InventoryScreen; result: Invento
           action={to({ vantage_point: point.key })}
         />
       ) : (
-        <VantagePointForm
-          key={`add ${JSON.stringify(result ?? null)}`}
-          current={null}
-          state={formState(result, "create-vantage-point", {})}
-          action={PATH}
-        />
+        <VantagePointForm current={null} state={formState(result, "create-vantage-point", {})} action={PATH} />
       )}
     </Stack>
   );

@@ -4,7 +4,7 @@ import { CsrfField } from "~/components/CsrfField";
 import { ROLE_LABELS } from "../inventory-form";
 import type { RouterView } from "../rows.server";
 import { ROUTER_ROLES, SNMP_AUTH_PROTOCOLS, SNMP_PRIV_PROTOCOLS } from "../schema";
-import { FormProblem, SecretField, type FormState } from "./fields";
+import { FormProblem, useFormReset, SecretField, type FormState } from "./fields";
 
 const NONE = { value: "", label: "None" };
 
@@ -21,6 +21,7 @@ export function RouterForm({
   secretsEnabled: boolean;
 }) {
   const { values, errors } = state;
+  const ref = useFormReset();
   const field = (name: string) => ({ name, defaultValue: values[name] ?? "", error: errors[name] });
   const secret = (name: string, label: string, current: "set" | "not set" | undefined, multiline = false) => (
     <SecretField name={name} label={label} stored={current} error={errors[name]} secretsEnabled={secretsEnabled} multiline={multiline} />
@@ -28,7 +29,7 @@ export function RouterForm({
   const title = stored ? `Edit router ${stored.name}` : "Add a router";
   return (
     <Paper withBorder p="md">
-      <Form method="post" action={action} aria-label={title}>
+      <Form ref={ref} method="post" action={action} aria-label={title}>
         <CsrfField />
         <input type="hidden" name="intent" value={stored ? "update-router" : "create-router"} />
         {stored ? <input type="hidden" name="current" value={stored.name} /> : null}
@@ -53,8 +54,7 @@ export function RouterForm({
           <Textarea
             label="Exporter addresses"
             description="The addresses this router sends flows from, one per line (IPv4 or IPv6)."
-            autosize
-            minRows={2}
+            rows={3}
             {...field("exporters")}
           />
           <Fieldset legend="SNMP (for the pollers)">

@@ -1,16 +1,17 @@
 import { Button, Checkbox, Paper, SimpleGrid, Stack, TextInput, Title } from "@mantine/core";
 import { Form } from "@remix-run/react";
 import { CsrfField } from "~/components/CsrfField";
-import { FormProblem, type FormState } from "./fields";
+import { FormProblem, useFormReset, type FormState } from "./fields";
 
 /** Adds a vantage point (no `current`) or edits the one keyed `current`. */
 export function VantagePointForm({ current, state, action }: { current: string | null; state: FormState; action: string }) {
   const { values, errors } = state;
+  const ref = useFormReset();
   const field = (name: string) => ({ name, defaultValue: values[name] ?? "", error: errors[name] });
   const title = current ? `Edit vantage point ${current}` : "Add a vantage point";
   return (
     <Paper withBorder p="md">
-      <Form method="post" action={action} aria-label={title}>
+      <Form ref={ref} method="post" action={action} aria-label={title}>
         <CsrfField />
         <input type="hidden" name="intent" value={current ? "update-vantage-point" : "create-vantage-point"} />
         {current ? <input type="hidden" name="current" value={current} /> : null}

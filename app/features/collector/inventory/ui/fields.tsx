@@ -1,12 +1,24 @@
 import { Button, Checkbox, PasswordInput, Stack, Text, Textarea } from "@mantine/core";
-import { Form } from "@remix-run/react";
-import type { ReactNode } from "react";
+import { Form, useLocation } from "@remix-run/react";
+import { useEffect, useRef, type ReactNode } from "react";
 import { CsrfField } from "~/components/CsrfField";
 import type { FormErrors, FormValues } from "../inventory-form";
 import type { SecretState } from "../rows.server";
 
 /** What a form shows: the values typed when it came back refused, else the stored ones. */
 export type FormState = { values: FormValues; errors: FormErrors };
+
+/**
+ * A form's element, reset to its default values after every navigation: after a save they are the
+ * stored ones (or empty for an "add" form), after a refusal what was typed. The forms are not
+ * re-keyed to start afresh, because remounting them left the old form in the page.
+ */
+export function useFormReset() {
+  const ref = useRef<HTMLFormElement>(null);
+  const { key } = useLocation();
+  useEffect(() => ref.current?.reset(), [key]);
+  return ref;
+}
 
 /** Tables keep their columns on a phone: they scroll sideways inside their box, not the page. */
 export function ScrollBox({ children, label }: { children: ReactNode; label: string }) {
@@ -48,11 +60,7 @@ export function SecretField({
   };
   return (
     <Stack gap={4}>
-      {multiline ? (
-        <Textarea {...props} minRows={3} autosize spellCheck={false} />
-      ) : (
-        <PasswordInput {...props} autoComplete="new-password" />
-      )}
+      {multiline ? <Textarea {...props} rows={4} spellCheck={false} /> : <PasswordInput {...props} autoComplete="new-password" />}
       {stored === "set" ? <Checkbox name={`${name}_clear`} label={`Clear the stored ${label.toLowerCase()}`} /> : null}
     </Stack>
   );
