@@ -110,6 +110,8 @@ describeBothModes("WCAG 2.1 AA (axe) as the superuser", (m) => {
     "/notifications",
     "/settings",
     "/site-settings",
+    "/site-settings/inventory",
+    "/site-settings/inventory?router=fra-er1",
     "/no-such-page",
   ];
   for (const url of screens) {

@@ -325,6 +325,26 @@ const MATRIX: Record<string, Sample[]> = {
       expect: { ...toLogin("/site-settings"), ...perRole((role) => (siteRole(role) ? CSRF_FAILED : 403)) },
     },
   ],
+  "_app.site-settings_.inventory.tsx": [
+    {
+      url: "/site-settings/inventory",
+      expect: { ...toLogin("/site-settings/inventory"), ...perRole((role) => (siteRole(role) === "admin" ? 200 : 403)) },
+    },
+    {
+      method: "POST",
+      url: "/site-settings/inventory",
+      form: { intent: "create-router", name: "" },
+      note: "invalid values: 400 for admins after the access check, nothing stored",
+      expect: { ...toLogin("/site-settings/inventory"), ...perRole((role) => (siteRole(role) === "admin" ? 400 : 403)) },
+    },
+    {
+      method: "POST",
+      url: "/site-settings/inventory",
+      form: { intent: "bogus" },
+      csrf: false,
+      expect: { ...toLogin("/site-settings/inventory"), ...perRole((role) => (siteRole(role) === "admin" ? CSRF_FAILED : 403)) },
+    },
+  ],
   "_app.site-settings_.routing-data.tsx": [
     {
       url: "/site-settings/routing-data",

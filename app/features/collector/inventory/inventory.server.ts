@@ -69,8 +69,33 @@ export async function updateRouter(stores: Stores, name: string, input: unknown)
   return saveRouter(stores, parseInput(routerSchema, input), name);
 }
 
-/** Removes a router with its exporters and interfaces; remote ends pointing at them are cleared. */
+/** What a router's removal touches: the vantage points on it (which keep it), and other routers' interfaces whose remote end is on it (cleared). */
+export async function routerDependents(
+  stores: Pick<Services, "pg">,
+  name: string,
+): Promise<{ vantagePoints: string[]; remoteEnds: { router: string; interface: string }[] }> {
+  const points = await stores.pg.db.select({ key: vantagePoints.key }).from(vantagePoints).where(eq(vantagePoints.router, name));
+  const remoteEnds = (await readRouters(stores.pg.db))
+    .filter((r) => r.name !== name)
+    .flatMap((r) => r.interfaces.filter((i) => i.remote?.router === name).map((i) => ({ router: r.name, interface: i.name })));
+  return { vantagePoints: points.map((p) => p.key).sort(), remoteEnds };
+}
+
+/**
+ * Removes a router with its exporters and interfaces; remote ends pointing at them are cleared.
+ * Refused while vantage points name it: their routing history would be left without a router.
+ */
 export async function deleteRouter(stores: Pick<Services, "pg">, name: string): Promise<boolean> {
+  const { vantagePoints: keys } = await routerDependents(stores, name);
+  if (keys.length)
+    throw new InventoryInputError([
+      {
+        path: "",
+        message: `router ${name} is the router of the vantage point${keys.length > 1 ? "s" : ""} ${keys.join(", ")}: delete ${
+          keys.length > 1 ? "them" : "it"
+        } or move ${keys.length > 1 ? "them" : "it"} to another router first`,
+      },
+    ]);
   return (await stores.pg.db.delete(routers).where(eq(routers.name, name)).returning({ id: routers.id })).length > 0;
 }
 

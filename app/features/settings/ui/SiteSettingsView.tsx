@@ -22,6 +22,10 @@ export function SiteSettingsView({ data, result }: { data: SiteSettingsScreen; r
           <Anchor component={Link} to="/site-settings/routing-data">
             import MRT files
           </Anchor>
+          . Routers, interfaces and vantage points:{" "}
+          <Anchor component={Link} to="/site-settings/inventory">
+            the network inventory
+          </Anchor>
           .
         </Text>
       ) : null}

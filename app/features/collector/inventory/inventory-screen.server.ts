@@ -1,0 +1,191 @@
+/**
+ * The /site-settings/inventory screen: staff and superusers list and edit routers (with their
+ * exporters, SNMP and SSH settings), a router's interfaces and the vantage points. GET parameters
+ * choose what is open (`router`, `interface`, `vantage_point`); every change is a POST form with
+ * one `intent`, answered by a redirect with `saved=<what>` (PRG), or a 400 with the service's
+ * messages next to the fields and the values as typed.
+ */
+import { data, redirect } from "@remix-run/node";
+import { readProtectedForm } from "~/server/auth/guard.server";
+import type { Services } from "~/server/services.server";
+import {
+  createInterface,
+  createRouter,
+  createVantagePoint,
+  deleteInterface,
+  deleteRouter,
+  deleteVantagePoint,
+  getRouter,
+  getVantagePoint,
+  InventoryInputError,
+  listInventoryVantagePoints,
+  listRouters,
+  routerDependents,
+  updateInterface,
+  updateRouter,
+  updateVantagePoint,
+} from "./inventory.server";
+import { routerDocument } from "./document";
+import {
+  formErrors,
+  INTERFACE_FIELDS,
+  interfaceInput,
+  ROUTER_FIELDS,
+  routerInput,
+  VANTAGE_POINT_FIELDS,
+  vantagePointInput,
+  type FormErrors,
+  type FormValues,
+} from "./inventory-form";
+
+export const INVENTORY_PATH = "/site-settings/inventory";
+
+const SAVED: Record<string, string> = {
+  "router-created": "The router was added.",
+  "router-updated": "The router was saved.",
+  "router-deleted": "The router was deleted, with its exporters and interfaces.",
+  "interface-created": "The interface was added.",
+  "interface-updated": "The interface was saved.",
+  "interface-deleted": "The interface was deleted.",
+  "vantage-point-created": "The vantage point was added.",
+  "vantage-point-updated": "The vantage point was saved.",
+  "vantage-point-deleted": "The vantage point was deleted.",
+};
+
+type Stores = Pick<Services, "pg" | "config">;
+
+export async function loadInventoryScreen(services: Stores, request: Request) {
+  const url = new URL(request.url);
+  const routerName = url.searchParams.get("router");
+  const interfaceName = url.searchParams.get("interface");
+  const pointKey = url.searchParams.get("vantage_point");
+  const router = routerName ? await getRouter(services, routerName) : null;
+  const saved = url.searchParams.get("saved");
+  return {
+    savedMessage: saved ? (SAVED[saved] ?? null) : null,
+    secretsEnabled: Boolean(services.config.INVENTORY_SECRET_KEY),
+    routers: (await listRouters(services)).map((r) => ({
+      name: r.name,
+      city: r.city,
+      country: r.country,
+      role: r.role,
+      vendor: r.vendor,
+      loopback: r.loopback,
+      exporters: r.exporters,
+      interfaceCount: r.interfaces.length,
+    })),
+    vantagePoints: await listInventoryVantagePoints(services),
+    missing:
+      (routerName && !router) || (pointKey && !(await getVantagePoint(services, pointKey)))
+        ? "It is not in the inventory (any more)."
+        : null,
+    router,
+    dependents: router ? await routerDependents(services, router.name) : null,
+    editedInterface: router && interfaceName ? (router.interfaces.find((i) => i.name === interfaceName) ?? null) : null,
+    editedVantagePoint: pointKey ? await getVantagePoint(services, pointKey) : null,
+  };
+}
+
+export type InventoryScreen = Awaited<ReturnType<typeof loadInventoryScreen>>;
+
+export type InventoryIntent =
+  | "create-router"
+  | "update-router"
+  | "delete-router"
+  | "create-interface"
+  | "update-interface"
+  | "delete-interface"
+  | "create-vantage-point"
+  | "update-vantage-point"
+  | "delete-vantage-point";
+
+export type InventoryActionResult = { intent: InventoryIntent | ""; errors: FormErrors; values: FormValues };
+
+const back = (saved: string, params: Record<string, string> = {}) =>
+  redirect(`${INVENTORY_PATH}?${new URLSearchParams({ ...params, saved })}`);
+
+export async function saveInventoryScreen(services: Stores, request: Request) {
+  const form = await readProtectedForm(request);
+  const values: FormValues = {};
+  for (const [key, value] of form.entries()) if (typeof value === "string" && key !== "csrfmiddlewaretoken") values[key] = value;
+  const intent = (values.intent ?? "") as InventoryIntent;
+  const refuse = (errors: FormErrors) => data<InventoryActionResult>({ intent, errors, values }, { status: 400 });
+  // The name the router or vantage point had when the form was opened (a rename changes the typed one).
+  const current = values.current ?? "";
+  const routerName = values.router_name ?? "";
+
+  async function attempt(fields: readonly string[], formLevel: FormErrors, run: () => Promise<Response>) {
+    if (Object.keys(formLevel).length) return refuse(formLevel);
+    try {
+      return await run();
+    } catch (error) {
+      if (error instanceof InventoryInputError) return refuse(formErrors(error.issues, fields));
+      throw error;
+    }
+  }
+
+  switch (intent) {
+    case "create-router": {
+      const { input, errors } = routerInput(values);
+      return attempt(ROUTER_FIELDS, errors, async () => {
+        const made = await createRouter(services, input);
+        return back("router-created", { router: made.name });
+      });
+    }
+    case "update-router": {
+      const stored = await getRouter(services, current);
+      if (!stored) return refuse({ "": `There is no router named ${current}.` });
+      const { input, errors } = routerInput(values, stored);
+      return attempt(ROUTER_FIELDS, errors, async () => {
+        // The router form does not carry the interfaces: they stay as they are.
+        const saved = await updateRouter(services, current, { ...input, interfaces: routerDocument(stored).interfaces ?? [] });
+        return back("router-updated", { router: saved.name });
+      });
+    }
+    case "delete-router":
+      return attempt([], {}, async () => {
+        await deleteRouter(services, current);
+        return back("router-deleted");
+      });
+    case "create-interface": {
+      const { input, errors } = interfaceInput(values);
+      return attempt(INTERFACE_FIELDS, errors, async () => {
+        await createInterface(services, routerName, input);
+        return back("interface-created", { router: routerName });
+      });
+    }
+    case "update-interface": {
+      const { input, errors } = interfaceInput(values);
+      return attempt(INTERFACE_FIELDS, errors, async () => {
+        await updateInterface(services, routerName, current, input);
+        return back("interface-updated", { router: routerName });
+      });
+    }
+    case "delete-interface":
+      return attempt([], {}, async () => {
+        await deleteInterface(services, routerName, current);
+        return back("interface-deleted", { router: routerName });
+      });
+    case "create-vantage-point": {
+      const { input } = vantagePointInput(values);
+      return attempt(VANTAGE_POINT_FIELDS, {}, async () => {
+        await createVantagePoint(services, input);
+        return back("vantage-point-created");
+      });
+    }
+    case "update-vantage-point": {
+      const { input } = vantagePointInput(values);
+      return attempt(VANTAGE_POINT_FIELDS, {}, async () => {
+        await updateVantagePoint(services, current, input);
+        return back("vantage-point-updated");
+      });
+    }
+    case "delete-vantage-point":
+      return attempt([], {}, async () => {
+        await deleteVantagePoint(services, current);
+        return back("vantage-point-deleted");
+      });
+    default:
+      return refuse({ "": "Unknown action." });
+  }
+}
