@@ -18,8 +18,17 @@ export type ProcessOutcome =
   | { kind: "missing" }
   | { kind: "error"; message: string };
 
-/** Runs `file` with `args`; stdout and stderr are kept together, in arrival order. */
-export function runProcess(spawn: SpawnFn, file: string, args: readonly string[], limits: ProcessLimits): Promise<ProcessOutcome> {
+/**
+ * Runs `file` with `args`; stdout and stderr are kept together, in arrival order. The program sees
+ * only a fixed environment plus `extraEnv` (e.g. ssh's askpass settings).
+ */
+export function runProcess(
+  spawn: SpawnFn,
+  file: string,
+  args: readonly string[],
+  limits: ProcessLimits,
+  extraEnv: Record<string, string> = {},
+): Promise<ProcessOutcome> {
   return new Promise((resolve) => {
     let child: ChildProcess;
     try {
@@ -32,6 +41,7 @@ export function runProcess(spawn: SpawnFn, file: string, args: readonly string[]
           PATH: process.env.PATH ?? "/usr/local/bin:/usr/bin:/bin:/usr/sbin:/sbin",
           LC_ALL: "C",
           LANG: "C",
+          ...extraEnv,
         },
       });
     } catch (error) {

@@ -10,6 +10,7 @@ import { hostname } from "node:os";
 import type { AppConfig } from "~/server/env.server";
 import { log } from "~/server/log.server";
 import type { Services } from "~/server/services.server";
+import { inventorySshRouter, runInventorySshCommand } from "./inventory-ssh.server";
 import { claimNextJob, deleteOldJobs, finishJob, jobCreated, resetStaleJobs, type NetcommandJobRow } from "./jobs.server";
 import { runLocalCommand } from "./local.server";
 import type { CommandOutcome } from "./outcome";
@@ -28,7 +29,7 @@ export type RunnerOptions = {
 
 export const RUNNER_DEFAULTS = { concurrency: 4, pollIntervalMs: 1_000, maintenanceIntervalMs: 30_000 } as const;
 
-/** Runs a job's command from its vantage point: over SSH when NETCOMMAND_SSH names it, else on this server. */
+/** Runs a job's command as NETCOMMAND_SSH says: over SSH when it names the vantage point, else on this server. */
 export function executeJob(
   config: Pick<AppConfig, "NETCOMMAND_SSH">,
   job: Pick<NetcommandJobRow, "vantagePoint" | "queryType" | "targetAddress">,
@@ -38,6 +39,21 @@ export function executeJob(
   return ssh
     ? runSshCommand(ssh, job.queryType, job.targetAddress, { spawn })
     : runLocalCommand(job.queryType, job.targetAddress, { spawn });
+}
+
+/**
+ * Runs a job's command from its vantage point: over SSH with the inventory's settings when the
+ * vantage point's router has some (they win over NETCOMMAND_SSH, whose vendor is only used when
+ * the inventory's vendor text names none), else as NETCOMMAND_SSH says.
+ */
+export async function executeJobFromInventory(
+  stores: Pick<Services, "pg" | "config">,
+  job: Pick<NetcommandJobRow, "vantagePoint" | "queryType" | "targetAddress">,
+  spawn?: SpawnFn,
+): Promise<CommandOutcome> {
+  const router = await inventorySshRouter(stores, job.vantagePoint);
+  if (!router) return executeJob(stores.config, job, spawn);
+  return runInventorySshCommand(stores, router, job, { spawn, fallbackVendor: stores.config.NETCOMMAND_SSH[job.vantagePoint]?.vendor });
 }
 
 export class NetcommandRunner {
@@ -112,7 +128,7 @@ export class NetcommandRunner {
   private async run(job: NetcommandJobRow): Promise<void> {
     let outcome: CommandOutcome;
     try {
-      outcome = await executeJob(this.services.config, job, this.options.spawn);
+      outcome = await executeJobFromInventory(this.services, job, this.options.spawn);
     } catch (error) {
       outcome = {
         ok: false,

@@ -1,7 +1,8 @@
 /**
- * Ping and traceroute run on a router vantage point over SSH (NETCOMMAND_SSH): the system's `ssh`
- * in batch mode (key authentication only, never a password prompt), host keys checked, and the
- * vendor's own ping or traceroute command. The router's CLI reads the command line, so only a
+ * Ping and traceroute run on a router vantage point over SSH (settings from the inventory or
+ * NETCOMMAND_SSH): the system's `ssh` in batch mode (key authentication, never a prompt) or, for a
+ * router with a stored password, with the password handed over by an askpass program; host keys
+ * always checked, and the vendor's own ping or traceroute command. The router's CLI reads the command line, so only a
  * validated, normalised address is ever placed into it.
  */
 import type { NetcommandQueryType } from "~db/postgres/schema";
@@ -35,12 +36,19 @@ export function routerCommand(
     : `traceroute ${six ? "ipv6" : "ipv4"} ${text} numeric timeout 2 maxttl 20`;
 }
 
+/**
+ * A password login: ssh runs `askpassFile` for the password (SSH_ASKPASS_REQUIRE=force) instead of
+ * asking a terminal, once; batch mode stays off only for this, and host keys are still checked.
+ */
+export type SshPasswordLogin = { askpassFile: string };
+
 /** ssh's arguments: options, then "--", the host and the remote command as one argument. */
-export function sshArgs(target: NetcommandSshTarget, remoteCommand: string): string[] {
+export function sshArgs(target: NetcommandSshTarget, remoteCommand: string, password?: SshPasswordLogin): string[] {
   return [
     "-T",
     "-o",
-    "BatchMode=yes",
+    password ? "BatchMode=no" : "BatchMode=yes",
+    ...(password ? ["-o", "NumberOfPasswordPrompts=1"] : []),
     "-o",
     `ConnectTimeout=${SSH_CONNECT_TIMEOUT_S}`,
     "-o",
@@ -61,13 +69,16 @@ export async function runSshCommand(
   target: NetcommandSshTarget,
   queryType: NetcommandQueryType,
   targetAddress: string,
-  options: { spawn?: SpawnFn; timeoutMs?: number } = {},
+  options: { spawn?: SpawnFn; timeoutMs?: number; password?: SshPasswordLogin } = {},
 ): Promise<CommandOutcome> {
   const address = normalizeAddressTerm(targetAddress);
   if (!address.ok) return { ok: false, message: MESSAGES.invalidIpAddress, transient: false };
-  const args = sshArgs(target, routerCommand(target.vendor, queryType, address.address, address.value));
+  const args = sshArgs(target, routerCommand(target.vendor, queryType, address.address, address.value), options.password);
   const timeoutMs = options.timeoutMs ?? SSH_TIMEOUT_MS;
-  const outcome = await runProcess(options.spawn ?? defaultSpawn, "ssh", args, { timeoutMs, maxOutputBytes: MAX_OUTPUT_BYTES });
+  const askpass: Record<string, string> = options.password
+    ? { SSH_ASKPASS: options.password.askpassFile, SSH_ASKPASS_REQUIRE: "force" }
+    : {};
+  const outcome = await runProcess(options.spawn ?? defaultSpawn, "ssh", args, { timeoutMs, maxOutputBytes: MAX_OUTPUT_BYTES }, askpass);
   switch (outcome.kind) {
     case "missing":
       return { ok: false, message: "ssh is not installed on the server (install openssh-client).", transient: false };
