@@ -2,8 +2,9 @@
  * NETCOMMAND_SSH seeds the inventory's SSH settings: at start, a router reached through a vantage
  * point the variable names, and that has no SSH settings in the inventory yet, gets the variable's
  * host, port and user, the private key read from `identityFile` and the host key found for the
- * host in `knownHostsFile`. Settings already in the inventory are never overwritten. The
- * variable itself keeps driving ping and traceroute as before.
+ * host in `knownHostsFile`. Settings already in the inventory are never overwritten. Ping and
+ * traceroute use the inventory's settings when a router has them, and the variable otherwise
+ * (runner.server.ts).
  */
 import { readFile } from "node:fs/promises";
 import { getRouter, getVantagePoint, setRouterSsh } from "~/features/collector/inventory/inventory.server";
