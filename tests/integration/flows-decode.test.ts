@@ -2,16 +2,14 @@
  * npm run -s flows:decode: the script run as a support engineer runs it, on captures written here
  * (datagrams from the RFC-based encoders of tests/fixtures/flow-encoders.ts).
  */
-import { spawn } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { runScript } from "../helpers/run-script";
 import { writePcap } from "~/features/collector/pcap/pcap-writer";
 import { encodeNetflow5, encodeNetflow9, IE, type TemplateSpec } from "../fixtures/flow-encoders";
 
-const ROOT = path.resolve(__dirname, "../..");
-const TSX = path.join(ROOT, "node_modules/.bin/tsx");
 const EXPORTER = "192.0.2.9";
 const UPTIME = 3_600_000;
 const UNIX_SECS = 1_700_000_000;
@@ -36,17 +34,7 @@ function capture(name: string, payloads: Uint8Array[]): string {
   return file;
 }
 
-function run(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(TSX, ["scripts/flows-decode.ts", ...args], { cwd: ROOT });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (chunk) => (stdout += chunk));
-    child.stderr.on("data", (chunk) => (stderr += chunk));
-    child.on("error", reject);
-    child.on("close", (code) => resolve({ code, stdout, stderr }));
-  });
-}
+const run = (args: string[]) => runScript("flows-decode.ts", args);
 
 const template: TemplateSpec = {
   id: 300,
