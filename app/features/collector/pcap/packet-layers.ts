@@ -4,7 +4,7 @@
  * then UDP. Fragments are not reassembled: flow exports are sent below the path MTU, so a
  * fragmented datagram is rare and is skipped (counted) rather than half-read.
  */
-import { formatIpv4, formatIpv6 } from "~/lib/ip";
+import { ipv4At, ipv6At } from "../decode/packet-address";
 
 export type UdpDatagram = {
   /** Unix milliseconds of the capture; null when the record carried none (pcapng simple packet block). */
@@ -96,7 +96,7 @@ function ipv4(packet: Uint8Array): FrameOutcome {
   if (packet[9] !== 17) return skip("not-udp");
   if (headerLength < 20 || totalLength < headerLength || totalLength > packet.length) return skip("short");
   // The IP length, not the frame, bounds the datagram: Ethernet pads short frames.
-  return udp(packet.subarray(headerLength, totalLength), formatIpv4(addressValue(packet, 12, 4)), formatIpv4(addressValue(packet, 16, 4)));
+  return udp(packet.subarray(headerLength, totalLength), ipv4At(packet, 12), ipv4At(packet, 16));
 }
 
 const IPV6_EXTENSIONS = { hopByHop: 0, routing: 43, fragment: 44, authentication: 51, destination: 60 } as const;
@@ -126,7 +126,7 @@ function ipv6(packet: Uint8Array): FrameOutcome {
     }
   }
   if (at > end) return skip("short");
-  return udp(packet.subarray(at, end), formatIpv6(addressValue(packet, 8, 16)), formatIpv6(addressValue(packet, 24, 16)));
+  return udp(packet.subarray(at, end), ipv6At(packet, 8), ipv6At(packet, 24));
 }
 
 function udp(segment: Uint8Array, srcAddr: string, dstAddr: string): FrameOutcome {
@@ -141,10 +141,4 @@ function udp(segment: Uint8Array, srcAddr: string, dstAddr: string): FrameOutcom
 
 function readU16(bytes: Uint8Array, at: number): number {
   return (bytes[at] << 8) | bytes[at + 1];
-}
-
-function addressValue(bytes: Uint8Array, at: number, size: number): bigint {
-  let value = 0n;
-  for (let i = 0; i < size; i++) value = (value << 8n) | BigInt(bytes[at + i]);
-  return value;
 }
