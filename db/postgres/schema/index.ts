@@ -3,3 +3,4 @@ export * from "./network";
 export * from "./account";
 export * from "./tags";
 export * from "./jobs";
+export * from "./collector";
