@@ -381,6 +381,7 @@ async function insertInventory(db: Db, interfaces: DemoInterface[], capacities: 
       )
       .returning({ id: schema.routers.id, name: schema.routers.name });
     const routerId = new Map(routerRows.map((r) => [r.name, r.id]));
+    await tx.insert(schema.routerExporters).values(topologyRouters.map((r) => ({ address: r.exporter, routerId: routerId.get(r.name)! })));
     const inserted = await tx
       .insert(schema.interfaces)
       .values(
@@ -500,6 +501,7 @@ const PG_TABLES = {
   users: schema.users,
   as_info: schema.asInfo,
   routers: schema.routers,
+  router_exporters: schema.routerExporters,
   interfaces: schema.interfaces,
   vantage_points: schema.vantagePoints,
   mappings: schema.mappings,

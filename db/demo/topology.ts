@@ -7,6 +7,13 @@ export type DemoRouter = {
   country: string;
   countryName: string;
   loopback: string;
+  /**
+   * The address the router exports flows from (router_exporters). Demo only: a loopback address
+   * of 127.0.1.0/24 rather than the router's 192.0.2.x loopback, because the built-in flow generator
+   * sends each router's NetFlow from a socket bound to this address, and on Linux every
+   * 127.0.0.0/8 address is local without configuration. Any address of the machine would do.
+   */
+  exporter: string;
   vendor: "juniper" | "cisco";
   vantagePointKey: string;
   isPublicVantagePoint: boolean;
@@ -37,6 +44,7 @@ export const ROUTERS: DemoRouter[] = [
     country: "DE",
     countryName: "Germany",
     loopback: "192.0.2.1",
+    exporter: "127.0.1.1",
     vendor: "juniper",
     vantagePointKey: "fra1",
     isPublicVantagePoint: true,
@@ -47,6 +55,7 @@ export const ROUTERS: DemoRouter[] = [
     country: "DE",
     countryName: "Germany",
     loopback: "192.0.2.2",
+    exporter: "127.0.1.2",
     vendor: "cisco",
     vantagePointKey: "fra2",
     isPublicVantagePoint: true,
@@ -57,6 +66,7 @@ export const ROUTERS: DemoRouter[] = [
     country: "DE",
     countryName: "Germany",
     loopback: "192.0.2.3",
+    exporter: "127.0.1.3",
     vendor: "juniper",
     vantagePointKey: "ber1",
     isPublicVantagePoint: true,
@@ -67,6 +77,7 @@ export const ROUTERS: DemoRouter[] = [
     country: "DE",
     countryName: "Germany",
     loopback: "192.0.2.4",
+    exporter: "127.0.1.4",
     vendor: "cisco",
     vantagePointKey: "ham1",
     isPublicVantagePoint: false,
@@ -77,6 +88,7 @@ export const ROUTERS: DemoRouter[] = [
     country: "DE",
     countryName: "Germany",
     loopback: "192.0.2.5",
+    exporter: "127.0.1.5",
     vendor: "juniper",
     vantagePointKey: "muc1",
     isPublicVantagePoint: true,
@@ -87,6 +99,7 @@ export const ROUTERS: DemoRouter[] = [
     country: "NL",
     countryName: "Netherlands",
     loopback: "192.0.2.6",
+    exporter: "127.0.1.6",
     vendor: "cisco",
     vantagePointKey: "ams1",
     isPublicVantagePoint: true,
@@ -97,6 +110,7 @@ export const ROUTERS: DemoRouter[] = [
     country: "GB",
     countryName: "United Kingdom",
     loopback: "192.0.2.7",
+    exporter: "127.0.1.7",
     vendor: "juniper",
     vantagePointKey: "lon1",
     isPublicVantagePoint: false,
@@ -107,6 +121,7 @@ export const ROUTERS: DemoRouter[] = [
     country: "FR",
     countryName: "France",
     loopback: "192.0.2.8",
+    exporter: "127.0.1.8",
     vendor: "cisco",
     vantagePointKey: "par1",
     isPublicVantagePoint: false,
@@ -117,6 +132,7 @@ export const ROUTERS: DemoRouter[] = [
     country: "AT",
     countryName: "Austria",
     loopback: "192.0.2.9",
+    exporter: "127.0.1.9",
     vendor: "juniper",
     vantagePointKey: "vie1",
     isPublicVantagePoint: true,

@@ -138,7 +138,8 @@ export function buildTraffic(options: {
     const path: DemoPath = {
       id: nextId++,
       exporterName: exporter.name,
-      exporterAddress: exporter.loopback,
+      // As the collector would record it: the address the router exports from.
+      exporterAddress: exporter.exporter,
       samplingRate: exporter.vendor === "juniper" ? 1000 : 2000,
       linkStartRouter: link?.start.router ?? "",
       linkStartIf: link?.start.name ?? "",

@@ -673,6 +673,18 @@ describe("demo network", () => {
 
     const routers = await db.select().from(schema.routers);
     expect(routers).toHaveLength(9);
+    // One exporter address per router, a loopback address the built-in flow generator can send from.
+    const exporters = await db.select().from(schema.routerExporters);
+    expect(exporters.map((e) => e.routerId).sort()).toEqual(routers.map((r) => r.id).sort());
+    expect(exporters.every((e) => /^127\.0\.1\.\d+$/.test(e.address))).toBe(true);
+    // The raw flows name each router by the address it exports from, as the collector would.
+    const nameOf = new Map(routers.map((r) => [r.id, r.name]));
+    const inventoryPairs = exporters.map((e) => `${nameOf.get(e.routerId)} ${e.address}`).sort();
+    const rawPairs = await chRows<{ pair: string }>(
+      stores,
+      "SELECT DISTINCT concat(exporter_name, ' ', replaceOne(toString(exporter_address), '::ffff:', '')) AS pair FROM flows_raw",
+    );
+    expect(rawPairs.map((r) => r.pair).sort()).toEqual(inventoryPairs);
     const vantagePoints = await db.select().from(schema.vantagePoints);
     expect(vantagePoints).toHaveLength(9);
     expect(new Set(vantagePoints.map((v) => v.router))).toEqual(new Set(routers.map((r) => r.name)));
