@@ -8,6 +8,7 @@
 import { printDemoCredentialsIfLoaded } from "~db/demo/credentials";
 import { loadDemoNetwork, printDemoSummary } from "~db/demo/load";
 import { forgetDataRange } from "~/features/flows/data-range.server";
+import { flowsGenerator } from "~/features/collector/export/generator.server";
 import { FLOWS_OPERATIONS } from "~/features/flows/openapi.server";
 import { PUBLIC_LOOKING_GLASS_PATH } from "~/features/lookingglass/url-state";
 import { startNetcommandRunner, stopNetcommandRunner } from "~/features/netcommand/runner.server";
@@ -16,6 +17,7 @@ import { PUBLIC_QUERY_CACHE_TTL_MS } from "~/features/routing/lookingglass-cache
 import { ROUTING_OPERATIONS } from "~/features/routing/openapi.server";
 import { TAGS_OPERATIONS } from "~/features/tags/openapi.server";
 import { describeOperations } from "~/server/api/openapi.server";
+import { registerComponent } from "~/server/components/registry.server";
 import { onStoresClosing, provideDemoNetwork, runInBackground } from "~/server/lifecycle.server";
 import { sharePublicPage } from "~/server/public-page-cache.server";
 
@@ -27,6 +29,8 @@ export function wireApp(): void {
   onStoresClosing("flows data range", forgetDataRange);
   // Ingest components (flow collector, SNMP poller, BMP station) register here with registerComponent()
   // of app/server/components: the app on embedded stores and `npm run worker` on server stores read the same list.
+  // The flow generator (off unless FLOWS_GENERATOR_TARGET is set) feeds a collector NetFlow v9 for the inventory's routers.
+  registerComponent(flowsGenerator);
   describeOperations([...FLOWS_OPERATIONS, ...TAGS_OPERATIONS, ...ROUTING_OPERATIONS]);
   // An anonymous public Looking Glass page shows everybody the same answer for as long as that answer is cached.
   sharePublicPage(PUBLIC_LOOKING_GLASS_PATH, PUBLIC_QUERY_CACHE_TTL_MS);
