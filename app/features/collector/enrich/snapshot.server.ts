@@ -1,0 +1,156 @@
+/**
+ * Reads the enrichment snapshot (snapshot.ts) from the stores: the inventory and the AS mappings
+ * from PostgreSQL, the routing tables of the routers' vantage points from ClickHouse (rib_current,
+ * through the query door). The collector's runtime calls it at start and whenever it refreshes, on
+ * the main thread, and posts the result to its workers.
+ *
+ * A routing table is read in pages of PAGE_ROWS prefixes, in the table's sorting-key order (keyset
+ * paging on prefix_addr, prefix_len), one best path per prefix chosen by ClickHouse, and packed into
+ * typed arrays as it arrives. Memory: per prefix 13 bytes of attributes plus at most two ranges of
+ * the longest-prefix match (8 bytes each for IPv4, 20 for IPv6), so a full table of 1M IPv4 and
+ * 200k IPv6 prefixes takes at most about 29 MB + 11 MB = 40 MB per vantage point (nested prefixes
+ * share ranges: about 30 MB in practice), in SharedArrayBuffers that the workers share. While
+ * loading, one page of rows (about 20 MB of objects) and the growing arrays (up to twice their
+ * final size) are held in addition. Measured with embedded chDB: 1M IPv4 + 200k IPv6 prefixes with
+ * two paths each load in about 15 s into 32 MB. Each page re-reads the table from its key on, so a
+ * read costs a few scans of the vantage point's rows: fine for a refresh, not for every flow.
+ */
+import { asc, eq } from "drizzle-orm";
+import { asInfo, asServiceMappings } from "~db/postgres/schema";
+import { chQuery, type Statement } from "~/server/clickhouse/query.server";
+import { log, logValue } from "~/server/log.server";
+import type { Services } from "~/server/services.server";
+import { listInventoryVantagePoints, listRouters } from "../inventory/inventory.server";
+import { canonicalIp } from "./address";
+import { RibTableBuilder, ribTableBytes, type AsService, type EnrichmentSnapshot, type RibTable, type SnapshotRouter } from "./snapshot";
+
+const PAGE_ROWS = 100_000;
+
+type RibRow = { a: string; l: number; o: number; f: number; n: string };
+
+/**
+ * One page of the best paths of a table: not withdrawn, then the usual BGP preference (highest
+ * local preference, shortest AS path, lowest origin, lowest MED), then the lowest peer address so
+ * the choice is stable. The origin is the last AS of the path; a path that is only an AS_SET (an
+ * aggregate) takes the set's lowest AS; an empty path gives 0 (the operator's own).
+ */
+export function ribPageSql(options: {
+  vantagePoint: string;
+  routeDistinguisher: string;
+  after: { address: string; length: number } | null;
+  limit: number;
+}): Statement {
+  const after = options.after
+    ? "AND (prefix_addr > {afterAddress:IPv6} OR (prefix_addr = {afterAddress:IPv6} AND prefix_len > {afterLength:UInt8}))"
+    : "";
+  return {
+    name: "collector.ribSnapshot",
+    sql: `
+SELECT toString(prefix_addr) AS a, prefix_len AS l,
+       if(notEmpty(as_path), as_path[-1], if(notEmpty(as_path_set), arrayMin(as_path_set), 0)) AS o,
+       if(notEmpty(as_path), as_path[1], 0) AS f,
+       bgp_next_hop AS n
+FROM (
+    SELECT prefix_addr, prefix_len, peer_ip, is_withdrawn, as_path, as_path_set, bgp_next_hop, local_pref, med, origin
+    FROM rib_current FINAL
+    WHERE vantage_point = {vantagePoint:String} AND route_distinguisher = {routeDistinguisher:String} ${after}
+)
+WHERE is_withdrawn = 0
+ORDER BY prefix_addr, prefix_len, local_pref DESC, length(as_path), origin, med, peer_ip
+LIMIT 1 BY prefix_addr, prefix_len
+LIMIT {limit:UInt32}`.trim(),
+    params: {
+      vantagePoint: options.vantagePoint,
+      routeDistinguisher: options.routeDistinguisher,
+      limit: options.limit,
+      ...(options.after ? { afterAddress: options.after.address, afterLength: options.after.length } : {}),
+    },
+  };
+}
+
+async function loadRibTable(
+  services: Pick<Services, "ch">,
+  vantagePoint: string,
+  routeDistinguisher: string,
+  pageRows: number,
+): Promise<RibTable> {
+  const builder = new RibTableBuilder(vantagePoint, routeDistinguisher);
+  let after: { address: string; length: number } | null = null;
+  for (;;) {
+    const rows: RibRow[] = await chQuery<RibRow>(services.ch, ribPageSql({ vantagePoint, routeDistinguisher, after, limit: pageRows }));
+    for (const row of rows) builder.addParsed(row.a, Number(row.l), Number(row.o), Number(row.f), row.n);
+    if (rows.length < pageRows) break;
+    const last: RibRow = rows[rows.length - 1];
+    after = { address: last.a, length: Number(last.l) };
+  }
+  if (builder.skipped)
+    log.warn(
+      `collector: ${builder.skipped} routes of vantage point ${vantagePoint} (${logValue(routeDistinguisher || "global", 100)}) have no readable prefix: left out of enrichment`,
+    );
+  return builder.build();
+}
+
+/** `pageRows`: prefixes per read (tests make it small to cross page boundaries). */
+export async function loadEnrichmentSnapshot(services: Services, options: { pageRows?: number } = {}): Promise<EnrichmentSnapshot> {
+  const pageRows = Math.max(1, options.pageRows ?? PAGE_ROWS);
+  const db = services.pg.db;
+  const [routerViews, points, operatorRows, mappingRows] = await Promise.all([
+    listRouters(services),
+    listInventoryVantagePoints(services),
+    db.select({ asn: asInfo.asn }).from(asInfo).where(eq(asInfo.category, "operator")).orderBy(asc(asInfo.asn)).limit(1),
+    db.select().from(asServiceMappings).orderBy(asc(asServiceMappings.asn)),
+  ]);
+
+  const pointsOf = new Map<string, string[]>();
+  for (const point of points) pointsOf.set(point.router, [...(pointsOf.get(point.router) ?? []), point.key]);
+
+  const routers: SnapshotRouter[] = routerViews.map((r) => ({
+    name: r.name,
+    loopback: canonicalIp(r.loopback) ?? r.loopback,
+    exporters: r.exporters.map((e) => canonicalIp(e) ?? e),
+    vantagePoints: (pointsOf.get(r.name) ?? []).sort(),
+    interfaces: r.interfaces.map((i) => ({
+      ifIndex: i.ifindex,
+      name: i.name,
+      kind: i.kind,
+      neighborAsn: i.neighbour_as,
+      vrf: i.vrf,
+      remoteRouter: i.remote?.router ?? null,
+      remoteInterface: i.remote?.interface ?? null,
+    })),
+  }));
+
+  // Only the tables a router looks flows up in: vantage points of routers in the inventory.
+  const used = [...new Set(routers.flatMap((r) => r.vantagePoints))].sort();
+  const ribs: RibTable[] = [];
+  for (const vantagePoint of used) {
+    const distinguishers = await chQuery<{ rd: string }>(services.ch, {
+      name: "collector.ribDistinguishers",
+      sql: "SELECT DISTINCT route_distinguisher AS rd FROM rib_current WHERE vantage_point = {vantagePoint:String} ORDER BY rd",
+      params: { vantagePoint },
+    });
+    for (const { rd } of distinguishers) ribs.push(await loadRibTable(services, vantagePoint, rd, pageRows));
+  }
+
+  const byAsn = new Map<number, AsService>();
+  for (const row of mappingRows) {
+    const service = byAsn.get(row.asn) ?? { asn: row.asn, application: "", infrastructure: "" };
+    if (row.kind === "Application") service.application = row.name;
+    else service.infrastructure = row.name;
+    byAsn.set(row.asn, service);
+  }
+
+  const snapshot: EnrichmentSnapshot = {
+    loadedAtMs: Date.now(),
+    operatorAsn: operatorRows.length ? Number(operatorRows[0].asn) : null,
+    routers,
+    ribs,
+    asServices: [...byAsn.values()],
+  };
+  const prefixes = ribs.reduce((sum, t) => sum + t.ipv4.count + t.ipv6.count, 0);
+  const megabytes = ribs.reduce((sum, t) => sum + ribTableBytes(t), 0) / 1e6;
+  log.info(
+    `collector: enrichment snapshot of ${routers.length} routers, ${ribs.length} routing tables (${prefixes} prefixes, ${megabytes.toFixed(1)} MB)`,
+  );
+  return snapshot;
+}
