@@ -22,17 +22,19 @@ ALTER TABLE flows_raw {{ON_CLUSTER}}
     ADD COLUMN IF NOT EXISTS counted UInt8 DEFAULT 1;
 
 -- The 5-minute aggregates count each flow once: re-exported records stay out. A view is only a
--- trigger on inserts, so replacing it keeps every row of flows_5m and flows_1h.
+-- trigger on inserts, so replacing it keeps every row of flows_5m and flows_1h. On a cluster the
+-- view reads the tracked set through the Distributed table: tracked_as is sharded by asn, so a
+-- shard's local part holds only some of the tracked ASes and would fold the others into Others.
 DROP VIEW IF EXISTS flows_5m_mv{{LOCAL}} {{ON_CLUSTER}};
 
 CREATE MATERIALIZED VIEW IF NOT EXISTS flows_5m_mv{{LOCAL}} {{ON_CLUSTER}} TO flows_5m{{LOCAL}} AS
 SELECT
     toStartOfFiveMinutes(time_received) AS time,
     ip_version,
-    if(as_src < 0 OR as_src IN (SELECT asn FROM tracked_as{{LOCAL}}), as_src, -101) AS as_src,
-    if(as_hnd < 0 OR as_hnd IN (SELECT asn FROM tracked_as{{LOCAL}}), as_hnd, -101) AS as_hnd,
-    if(as_nxt < 0 OR as_nxt IN (SELECT asn FROM tracked_as{{LOCAL}}), as_nxt, -101) AS as_nxt,
-    if(as_dst < 0 OR as_dst IN (SELECT asn FROM tracked_as{{LOCAL}}), as_dst, -101) AS as_dst,
+    if(as_src < 0 OR as_src IN (SELECT asn FROM tracked_as), as_src, -101) AS as_src,
+    if(as_hnd < 0 OR as_hnd IN (SELECT asn FROM tracked_as), as_hnd, -101) AS as_hnd,
+    if(as_nxt < 0 OR as_nxt IN (SELECT asn FROM tracked_as), as_nxt, -101) AS as_nxt,
+    if(as_dst < 0 OR as_dst IN (SELECT asn FROM tracked_as), as_dst, -101) AS as_dst,
     application, infrastructure, ingress_router, in_if, egress_router, out_if,
     link_start_router, link_start_if, link_end_router, link_end_if, exporter_name, vrf_name, protocol,
     sum(bytes * sampling_rate) AS bytes,
