@@ -3,9 +3,8 @@
  * per router) keeps the routers, interfaces and vantage points of an existing installation, and
  * what it keeps exports to a file the import takes back unchanged.
  */
-import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { rmSync } from "node:fs";
 import { tmpdir } from "node:os";
-import path from "node:path";
 import { PGlite } from "@electric-sql/pglite";
 import { drizzle } from "drizzle-orm/pglite";
 import { migrate } from "drizzle-orm/pglite/migrator";
@@ -15,23 +14,11 @@ import { exportInventory, importInventory } from "~/features/collector/inventory
 import { listInventoryVantagePoints, listRouters } from "~/features/collector/inventory/inventory.server";
 import { parseConfig } from "~/server/env.server";
 import { PG_MIGRATIONS_DIR, type Db } from "~/server/postgres.server";
-
-/** A copy of the migrations folder holding those before the first that contains `marker`. */
-function migrationsBefore(marker: string): string {
-  const journal = JSON.parse(readFileSync(path.join(PG_MIGRATIONS_DIR, "meta/_journal.json"), "utf8")) as { entries: { tag: string }[] };
-  const adding = journal.entries.findIndex((e) => readFileSync(path.join(PG_MIGRATIONS_DIR, `${e.tag}.sql`), "utf8").includes(marker));
-  expect(adding).toBeGreaterThan(0);
-  const previous = mkdtempSync(path.join(tmpdir(), "flowlens-migrations-"));
-  cpSync(PG_MIGRATIONS_DIR, previous, { recursive: true });
-  const kept = new Set(journal.entries.slice(0, adding).map((e) => `${e.tag}.sql`));
-  for (const file of readdirSync(previous)) if (file.endsWith(".sql") && !kept.has(file)) rmSync(path.join(previous, file));
-  writeFileSync(path.join(previous, "meta/_journal.json"), JSON.stringify({ ...journal, entries: journal.entries.slice(0, adding) }));
-  return previous;
-}
+import { pgMigrationsBefore } from "../helpers/migrations";
 
 describe("migration of the inventory", () => {
   it("keeps routers, interfaces with their core links, and vantage points", async () => {
-    const previous = migrationsBefore('CREATE TABLE "router_exporters"');
+    const previous = pgMigrationsBefore('CREATE TABLE "router_exporters"');
     const client = new PGlite();
     try {
       await migrate(drizzle(client), { migrationsFolder: previous });

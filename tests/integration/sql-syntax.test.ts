@@ -2,7 +2,8 @@
  * Every statement the SQL builders can generate is valid ClickHouse SQL: `EXPLAIN SYNTAX` on chDB
  * for every dimension as shown, every filter kind (positive and negated), every table, IP version
  * and traffic direction, every view (table, timeseries, sankey, the analysis calls), every RIB
- * match and Control Plane sort — and with a user's database override applied by the door.
+ * match and Control Plane sort, the flow generator's routing-table sample — and with a user's
+ * database override applied by the door.
  * The golden tests fix the text; this one proves the engine parses all of it.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -28,6 +29,7 @@ import {
   type BuiltQuery,
   type FlowQueryOptions,
 } from "~/features/flows/sql";
+import { ribSampleStatement } from "~/features/collector/export/rib-sample-sql";
 import { CONTROL_PLANE_COLUMNS } from "~/features/routing/route-columns";
 import { controlPlaneSql, lookingGlassSql, parseRibQuery, ribDatesSql, type RibMatch } from "~/features/routing/rib-sql";
 import { qualifyFlowsTables } from "~/server/clickhouse/database-override.server";
@@ -157,6 +159,10 @@ function ribStatements(): BuiltQuery[] {
   return out;
 }
 
+/** The routes the flow generator draws addresses from, with the default bounds and small ones. */
+const generatorStatements = (): BuiltQuery[] =>
+  [ribSampleStatement(), ribSampleStatement(10, 50)].map((q) => ({ ...q, params: q.params ?? {} }));
+
 const lookupStatements = (): BuiltQuery[] => [dataRangeQuery(), latestBucketQuery(), vrfNamesQuery("blue", 500)];
 
 /** Runs EXPLAIN SYNTAX for each statement; returns the ones ClickHouse refused, with its message. */
@@ -190,6 +196,10 @@ describe("EXPLAIN SYNTAX of every statement the builders generate", () => {
   it("Looking Glass and Control Plane: every match kind, sort column and order, search and numeric filter", async () => {
     expect(await refused(ribStatements())).toEqual([]);
   }, 120_000);
+
+  it("the flow generator's routing-table sample", async () => {
+    expect(await refused(generatorStatements())).toEqual([]);
+  });
 
   it("lookups (data range, latest bucket, VRF names)", async () => {
     expect(await refused(lookupStatements())).toEqual([]);
