@@ -7,6 +7,7 @@
  */
 import { printDemoCredentialsIfLoaded } from "~db/demo/credentials";
 import { loadDemoNetwork, printDemoSummary } from "~db/demo/load";
+import { collectorHealthTask } from "~/features/collector/data-sources/collector-health.server";
 import { forgetDataRange } from "~/features/flows/data-range.server";
 import { flowsGenerator } from "~/features/collector/export/generator.server";
 import { FLOWS_OPERATIONS } from "~/features/flows/openapi.server";
@@ -26,6 +27,8 @@ export function wireApp(): void {
   runInBackground("netcommand runner", { start: startNetcommandRunner, stop: stopNetcommandRunner });
   // NETCOMMAND_SSH fills the inventory's SSH settings of routers that have none; once, at start.
   runInBackground("inventory SSH from NETCOMMAND_SSH", inventorySshSeedTask);
+  // Silent exporters and decode error bursts, told to staff: once a minute, only where the collector runs.
+  runInBackground("collector health", collectorHealthTask);
   onStoresClosing("flows data range", forgetDataRange);
   // Ingest components (flow collector, SNMP poller, BMP station) register here with registerComponent()
   // of app/server/components: the app on embedded stores and `npm run worker` on server stores read the same list.

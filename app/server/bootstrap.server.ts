@@ -23,7 +23,8 @@ export async function bootstrapOrExit(): Promise<void> {
     warnIfMailLinksUnconfigured();
     await demoNetwork()?.printCredentials(services);
     // Background work (ping and traceroute jobs) runs in every app process; replicas share it through PostgreSQL.
-    startBackgroundTasks(services);
+    // Tasks that belong with the ingest components (the collector's health check) start here on embedded stores only.
+    startBackgroundTasks(services, "app");
     closeStoresOnShutdown(services);
     // On embedded stores only; on server stores `npm run worker` runs them, so replicas never listen or poll.
     await startComponentsIfHost("app", services);

@@ -195,6 +195,11 @@ export const EnvSchema = z.object({
   REQUESTS_PER_USER: z.preprocess(emptyToUndefined, positiveInt().default(6)),
   /** ClickHouse's max_execution_time for analytics queries; past it the request answers 503. */
   QUERY_MAX_EXECUTION_SECONDS: z.preprocess(emptyToUndefined, positiveNumber().default(15)),
+  /**
+   * Minutes without a datagram after which an exporter that sent within the last 24 hours counts as
+   * silent: flagged on the Data sources page, and staff are notified once per silence.
+   */
+  FLOWS_SILENT_AFTER: z.preprocess(emptyToUndefined, positiveInt().max(1440, "must be at most 1440 (a day)").default(10)),
   /** Bearer token of GET /metrics (Prometheus); unset: the endpoint does not exist. */
   METRICS_TOKEN: z.preprocess(
     emptyToUndefined,

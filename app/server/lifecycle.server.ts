@@ -5,10 +5,20 @@
  * once, for everything that runs the app (entry.server.tsx, the scripts, the test helpers).
  * Registrations are keyed by name: wiring twice (a development reload) replaces, never doubles.
  */
+import { componentHost, type ComponentHost } from "./components/placement.server";
 import type { Services } from "./services.server";
 
-/** Work beside the requests while the process lives (ping and traceroute jobs today). */
-export type BackgroundTask = { start: (services: Services) => void; stop: () => Promise<unknown> };
+/**
+ * Work beside the requests while the process lives. By default it runs in every app process
+ * (ping and traceroute jobs, shared by the replicas through PostgreSQL); `where: "component host"`
+ * runs it only in the one process that runs the ingest components (placement.server.ts): the app
+ * on embedded stores, `npm run worker` on server stores (the collector's health check).
+ */
+export type BackgroundTask = {
+  start: (services: Services) => void;
+  stop: () => Promise<unknown>;
+  where?: "every app process" | "component host";
+};
 
 /** Memory of a feature about one set of stores, dropped when they close (no background read of a closed store). */
 export type StoresClosing = (stores: Pick<Services, "pg" | "ch">) => void;
@@ -20,6 +30,7 @@ export type DemoNetwork = {
 };
 
 const tasks = new Map<string, BackgroundTask>();
+const started = new Set<BackgroundTask>();
 const closing = new Map<string, StoresClosing>();
 let demo: DemoNetwork | null = null;
 
@@ -35,12 +46,21 @@ export function provideDemoNetwork(network: DemoNetwork): void {
   demo = network;
 }
 
-export function startBackgroundTasks(services: Services): void {
-  for (const task of tasks.values()) task.start(services);
+/** Starts the tasks that belong in this process: `here` is "app" for the web process, "worker" for `npm run worker`. */
+export function startBackgroundTasks(services: Services, here: ComponentHost = "app"): void {
+  const host = componentHost(services.config) === here;
+  for (const task of tasks.values()) {
+    if (started.has(task) || !(task.where === "component host" ? host : here === "app")) continue;
+    started.add(task);
+    task.start(services);
+  }
 }
 
+/** Stops the tasks this process started. */
 export function stopBackgroundTasks(): Promise<unknown> {
-  return Promise.allSettled([...tasks.values()].map((task) => task.stop()));
+  const stopping = [...started].map((task) => task.stop());
+  started.clear();
+  return Promise.allSettled(stopping);
 }
 
 export function forgetStores(stores: Pick<Services, "pg" | "ch">): void {

@@ -112,6 +112,7 @@ describeBothModes("WCAG 2.1 AA (axe) as the superuser", (m) => {
     "/site-settings",
     "/site-settings/inventory",
     "/site-settings/inventory?router=fra-er1",
+    "/site-settings/data-sources",
     "/no-such-page",
   ];
   for (const url of screens) {

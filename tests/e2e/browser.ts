@@ -135,7 +135,14 @@ export interface BrowserMode {
  * Registers `fn`'s tests twice: in describe("<name> (JavaScript on)") and describe("<name> (JavaScript off)").
  * `fn` receives the mode fixture; only use its page/context inside tests and hooks, not at collection time.
  */
-export function describeBothModes(name: string, fn: (mode: BrowserMode) => void): void {
+export function describeBothModes(
+  name: string,
+  fn: (mode: BrowserMode) => void,
+  /** `baseURL`: for a file that starts an app server of its own (its stores seeded before the start). */
+  options: { baseURL?: () => string } = {},
+): void {
+  const base = options.baseURL ?? baseURL;
+  const urlOf = (p: string) => new URL(p, base() + "/").toString();
   for (const javaScriptEnabled of [true, false]) {
     const label: ModeLabel = javaScriptEnabled ? "JavaScript on" : "JavaScript off";
     describe(`${name} (${label})`, () => {
@@ -167,15 +174,15 @@ export function describeBothModes(name: string, fn: (mode: BrowserMode) => void)
         get pageErrors() {
           return need(current, "pageErrors").pageErrors;
         },
-        url: appURL,
+        url: urlOf,
         async goto(p, options) {
           const page = need(current, "page").page;
-          const res = await page.goto(appURL(p), { waitUntil: "load", ...options });
+          const res = await page.goto(urlOf(p), { waitUntil: "load", ...options });
           if (javaScriptEnabled) await page.waitForLoadState("networkidle", { timeout: 10_000 }).catch(() => {});
           return res;
         },
         async newPage(options) {
-          const h = await newPage(need(browser, "browser"), { ...options, javaScriptEnabled });
+          const h = await newPage(need(browser, "browser"), { baseURL: base(), ...options, javaScriptEnabled });
           extra.push(h);
           return h;
         },
@@ -193,7 +200,7 @@ export function describeBothModes(name: string, fn: (mode: BrowserMode) => void)
       });
       beforeEach(async (ctx) => {
         testName = ctx.task.name;
-        current = await newPage(need(browser, "browser"), { javaScriptEnabled });
+        current = await newPage(need(browser, "browser"), { baseURL: base(), javaScriptEnabled });
       });
       afterEach(async (ctx) => {
         try {

@@ -5,7 +5,7 @@
 // The form itself is tested by shell.e2e.ts and login-feedback.e2e.ts; a second factor by two-factor.e2e.ts.
 import { randomBytes } from "node:crypto";
 import type { BrowserContext, Page } from "playwright-core";
-import { appURL, baseURL } from "./browser";
+import { baseURL } from "./browser";
 
 export interface Credentials {
   email: string;
@@ -23,11 +23,11 @@ export const DEMO_USERS = {
 const CSRF_COOKIE = "csrftoken";
 
 /** The context's CSRF token; a fresh one is set when it has none yet (the check compares cookie and header only). */
-async function csrfToken(context: BrowserContext): Promise<string> {
-  const existing = (await context.cookies(baseURL())).find((c) => c.name === CSRF_COOKIE);
+async function csrfToken(context: BrowserContext, base: string): Promise<string> {
+  const existing = (await context.cookies(base)).find((c) => c.name === CSRF_COOKIE);
   if (existing) return existing.value;
   const token = randomBytes(24).toString("base64url");
-  await context.addCookies([{ name: CSRF_COOKIE, value: token, url: baseURL(), sameSite: "Lax" }]);
+  await context.addCookies([{ name: CSRF_COOKIE, value: token, url: base, sameSite: "Lax" }]);
   return token;
 }
 
@@ -35,10 +35,10 @@ async function csrfToken(context: BrowserContext): Promise<string> {
  * Logs the page's browser context in as `user`. The page stays where it is: the test opens the screen it needs next.
  * Users with a second factor are refused here, since a test of them goes through /login/2fa.
  */
-export async function logIn(page: Page, user: Credentials = DEMO_USERS.operator): Promise<void> {
+export async function logIn(page: Page, user: Credentials = DEMO_USERS.operator, base = baseURL()): Promise<void> {
   const context = page.context();
-  const token = await csrfToken(context);
-  const res = await context.request.post(appURL("/auth/login/"), {
+  const token = await csrfToken(context, base);
+  const res = await context.request.post(new URL("/auth/login/", base + "/").toString(), {
     data: { email: user.email, password: user.password },
     headers: { "X-CSRFToken": token },
     failOnStatusCode: false,

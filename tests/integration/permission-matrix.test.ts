@@ -325,6 +325,13 @@ const MATRIX: Record<string, Sample[]> = {
       expect: { ...toLogin("/site-settings"), ...perRole((role) => (siteRole(role) ? CSRF_FAILED : 403)) },
     },
   ],
+  "_app.site-settings_.data-sources.tsx": [
+    {
+      url: "/site-settings/data-sources",
+      expect: { ...toLogin("/site-settings/data-sources"), ...perRole((role) => (siteRole(role) === "admin" ? 200 : 403)) },
+    },
+    GET_ONLY_405("/site-settings/data-sources"),
+  ],
   "_app.site-settings_.inventory.tsx": [
     {
       url: "/site-settings/inventory",

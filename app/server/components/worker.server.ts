@@ -4,6 +4,7 @@
  * component, and on SIGTERM or SIGINT stops them gracefully before closing the stores.
  */
 import { parseConfig, type AppConfig } from "../env.server";
+import { startBackgroundTasks, stopBackgroundTasks } from "../lifecycle.server";
 import { log } from "../log.server";
 import { startServices, type Services } from "../services.server";
 import { componentEnv, envPrefix, type IngestComponent } from "./contract.server";
@@ -54,11 +55,14 @@ export async function runWorker(options: WorkerOptions = {}): Promise<number> {
   const keepAlive = setInterval(() => {}, 60 * 60_000);
   try {
     const running = await startComponents(components, services, env);
+    // The work that belongs with the components (the collector's health check) runs here too, once.
+    startBackgroundTasks(services, "worker");
     log.info(`worker running: ${running.names.join(", ")}`);
     const reason = await stopRequested;
     log.info(`${reason}: stopping the components`);
     await running.stop();
   } finally {
+    await stopBackgroundTasks();
     clearInterval(keepAlive);
     await services.close();
   }

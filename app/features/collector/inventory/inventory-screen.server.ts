@@ -25,6 +25,8 @@ import {
   updateRouter,
   updateVantagePoint,
 } from "./inventory.server";
+import { exporterKey } from "../exporter-address";
+import { totalsByAddress, exporterRows, inventoryExporters, unnamedIfIndexes } from "../data-sources/data-sources.server";
 import { routerDocument } from "./document";
 import {
   formErrors,
@@ -54,6 +56,40 @@ const SAVED: Record<string, string> = {
 
 type Stores = Pick<Services, "pg" | "config">;
 
+/** A router name from an exporter address: "exporter-192-0-2-9", "exporter-2001-db8--1". */
+export const adoptedRouterName = (address: string) => `exporter-${address.replace(/[.:]/g, "-")}`;
+
+/**
+ * `adopt=<address>` (the Data sources page's "Adopt"): the new-router form filled in from an
+ * exporter the inventory does not know. Name and loopback come from the address (routers often
+ * export from their loopback), city and country say "Unknown" until someone knows better; the
+ * ifIndexes the collector saw are listed to be named once the router exists. An address that is no
+ * address, or is an exporter already, gives a notice instead.
+ */
+async function adoption(services: Stores, raw: string | null) {
+  if (raw === null) return { adopt: null, adoptNotice: null };
+  const address = exporterKey(raw);
+  if (!address) return { adopt: null, adoptNotice: `"${raw.slice(0, 100)}" is not an exporter address: nothing to adopt.` };
+  const owner = (await inventoryExporters(services.pg.db)).get(address);
+  if (owner) return { adopt: null, adoptNotice: `${address} is an exporter of router ${owner} already.` };
+  const seen = totalsByAddress(await exporterRows(services.pg.db)).find((t) => t.key === address);
+  return {
+    adopt: {
+      address,
+      ifIndexes: seen?.ifIndexes ?? [],
+      values: {
+        name: adoptedRouterName(address),
+        city: "Unknown",
+        country: "Unknown",
+        role: "edge",
+        loopback: address,
+        exporters: address,
+      } as FormValues,
+    },
+    adoptNotice: null,
+  };
+}
+
 export async function loadInventoryScreen(services: Stores, request: Request) {
   const url = new URL(request.url);
   const routerName = url.searchParams.get("router");
@@ -61,7 +97,19 @@ export async function loadInventoryScreen(services: Stores, request: Request) {
   const pointKey = url.searchParams.get("vantage_point");
   const router = routerName ? await getRouter(services, routerName) : null;
   const saved = url.searchParams.get("saved");
+  const ifindex = url.searchParams.get("ifindex");
   return {
+    ...(router ? { adopt: null, adoptNotice: null } : await adoption(services, url.searchParams.get("adopt"))),
+    /** ifIndexes seen from the router's exporters that no interface has yet. */
+    unnamedIfIndexes: router
+      ? await unnamedIfIndexes(
+          services.pg.db,
+          router.exporters,
+          router.interfaces.map((i) => i.ifindex),
+        )
+      : [],
+    /** `ifindex=<n>` prefills the new-interface form (a link of the list above). */
+    newInterfaceIfIndex: ifindex && /^\d{1,10}$/.test(ifindex) ? ifindex : null,
     savedMessage: saved ? (SAVED[saved] ?? null) : null,
     secretsEnabled: Boolean(services.config.INVENTORY_SECRET_KEY),
     routers: (await listRouters(services)).map((r) => ({

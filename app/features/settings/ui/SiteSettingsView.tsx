@@ -26,6 +26,10 @@ export function SiteSettingsView({ data, result }: { data: SiteSettingsScreen; r
           <Anchor component={Link} to="/site-settings/inventory">
             the network inventory
           </Anchor>
+          . Flow collector listeners and exporters:{" "}
+          <Anchor component={Link} to="/site-settings/data-sources">
+            data sources
+          </Anchor>
           .
         </Text>
       ) : null}

@@ -89,6 +89,27 @@ function RouterPage({ data, result }: { data: InventoryScreen; result: Inventory
       ) : (
         <Text size="sm">No interfaces yet.</Text>
       )}
+      {data.unnamedIfIndexes.length ? (
+        <Alert color="blue" title="ifIndexes to name" data-testid="unnamed-ifindexes">
+          <Text size="sm">
+            The collector saw these ifIndexes in flows from {router.name}&apos;s exporter addresses, and no interface has them yet. Add each
+            as an interface so its flows show the interface&apos;s name:{" "}
+            {data.unnamedIfIndexes.map((n, i) => (
+              <span key={n}>
+                {i ? ", " : ""}
+                <Anchor
+                  component={Link}
+                  to={to({ router: router.name, ifindex: String(n) })}
+                  aria-label={`Add an interface with ifIndex ${n}`}
+                >
+                  {n}
+                </Anchor>
+              </span>
+            ))}
+            .
+          </Text>
+        </Alert>
+      ) : null}
       {edited ? (
         <InterfaceForm
           routerName={router.name}
@@ -100,7 +121,10 @@ function RouterPage({ data, result }: { data: InventoryScreen; result: Inventory
         <InterfaceForm
           routerName={router.name}
           current={null}
-          state={formState(result, "create-interface", { kind: "external" })}
+          state={formState(result, "create-interface", {
+            kind: "external",
+            ...(data.newInterfaceIfIndex ? { ifindex: data.newInterfaceIfIndex } : {}),
+          })}
           action={here}
         />
       )}
@@ -110,8 +134,28 @@ function RouterPage({ data, result }: { data: InventoryScreen; result: Inventory
 
 function OverviewPage({ data, result }: { data: InventoryScreen; result: InventoryActionResult | undefined }) {
   const point = data.editedVantagePoint;
+  const adopt = data.adopt;
   return (
     <Stack>
+      {adopt ? (
+        <>
+          <Alert color="blue" title={`Adopting the exporter ${adopt.address}`} data-testid="adopt-notice">
+            <Text size="sm">
+              The form below is filled in from the exporter: the name and the loopback from its address, city and country
+              &quot;Unknown&quot;. Correct what you know, then add the router.
+              {adopt.ifIndexes.length
+                ? ` Its flows carry the ifIndexes ${adopt.ifIndexes.join(", ")}: once the router exists, its page lists them to name as interfaces.`
+                : ""}
+            </Text>
+          </Alert>
+          <RouterForm
+            stored={null}
+            state={formState(result, "create-router", adopt.values)}
+            action={to({ adopt: adopt.address })}
+            secretsEnabled={data.secretsEnabled}
+          />
+        </>
+      ) : null}
       <Title order={2} size="h3">
         Routers
       </Title>
@@ -151,7 +195,9 @@ function OverviewPage({ data, result }: { data: InventoryScreen; result: Invento
       ) : (
         <Text size="sm">No routers yet.</Text>
       )}
-      <RouterForm stored={null} state={formState(result, "create-router", {})} action={PATH} secretsEnabled={data.secretsEnabled} />
+      {adopt ? null : (
+        <RouterForm stored={null} state={formState(result, "create-router", {})} action={PATH} secretsEnabled={data.secretsEnabled} />
+      )}
       <Title order={2} size="h3">
         Vantage points
       </Title>
@@ -239,6 +285,11 @@ export function InventoryView({ data, result }: { data: InventoryScreen; result:
         </Alert>
       ) : null}
       {data.missing ? <Alert color="yellow">{data.missing}</Alert> : null}
+      {data.adoptNotice ? (
+        <Alert color="yellow" data-testid="adopt-refused">
+          {data.adoptNotice}
+        </Alert>
+      ) : null}
       {refusedDelete ? (
         <Alert color="red" role="alert" title="Not deleted" data-testid="inventory-refused">
           {refusedDelete}

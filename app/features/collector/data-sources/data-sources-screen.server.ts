@@ -1,0 +1,131 @@
+/**
+ * The /site-settings/data-sources screen: which collector listeners run, what every exporter in
+ * the inventory sent (datagrams, flows, what was stored, decode errors, drops, sampling, clock),
+ * and the exporters that send but are in no router's exporter addresses yet, each with an "Adopt"
+ * link to the inventory's new-router form prefilled from it (inventory-screen.server.ts, `adopt`).
+ * Read only, so no action; GET parameters are not used, and any given are ignored.
+ */
+import { formatDateLongBare, safeTimezone } from "~/lib/date-format";
+import type { UserContext } from "~/server/auth/user-context.server";
+import type { Services } from "~/server/services.server";
+import { getUserSettings } from "~/server/settings/user-settings.server";
+import { exporterKeyOrText } from "../exporter-address";
+import { exporterRows, inventoryExporters, listenerRows, listenerRunning, totalsByAddress, type ExporterRow } from "./data-sources.server";
+import {
+  COMPONENT_VARIABLES,
+  componentLabel,
+  decodeErrorLabel,
+  dropLabel,
+  formatCount,
+  formatMinutes,
+  formatSamplingRate,
+  protocolLabel,
+  reasonCounts,
+} from "./labels";
+
+export const DATA_SOURCES_PATH = "/site-settings/data-sources";
+const INVENTORY_PATH = "/site-settings/inventory";
+
+const routerLink = (name: string) => `${INVENTORY_PATH}?${new URLSearchParams({ router: name })}`;
+export const adoptLink = (address: string) => `${INVENTORY_PATH}?${new URLSearchParams({ adopt: address })}`;
+
+function clockSkewText(row: ExporterRow): string | null {
+  if (!row.clockSkewed) return null;
+  const seconds = Math.round(Math.abs(row.clockSkewMs ?? 0) / 1000);
+  return `Clock off by ${formatCount(seconds)} s: flows timed by arrival`;
+}
+
+export async function loadDataSourcesScreen(services: Pick<Services, "pg" | "config">, user: Pick<UserContext, "id">, now = new Date()) {
+  const [settings, listeners, rows, inventory] = await Promise.all([
+    getUserSettings(services.pg.db, user.id),
+    listenerRows(services.pg.db),
+    exporterRows(services.pg.db),
+    inventoryExporters(services.pg.db),
+  ]);
+  const timezone = safeTimezone(settings.timezone);
+  const date = (d: Date) => formatDateLongBare(d, timezone);
+  const silentAfterMinutes = services.config.FLOWS_SILENT_AFTER;
+  const silentFor = (lastSeen: Date) => {
+    const minutes = (now.getTime() - lastSeen.getTime()) / 60_000;
+    return minutes >= silentAfterMinutes ? `Silent for ${formatMinutes(minutes)}` : null;
+  };
+
+  const heard = new Set<string>();
+  const known = rows
+    .filter((row) => inventory.has(exporterKeyOrText(row.address)))
+    .map((row) => {
+      const key = exporterKeyOrText(row.address);
+      heard.add(key);
+      const router = inventory.get(key)!;
+      return {
+        key: `${row.address} ${row.protocol}`,
+        router,
+        routerLink: routerLink(router),
+        address: key,
+        protocol: protocolLabel(row.protocol),
+        datagrams: formatCount(row.datagrams),
+        flows: formatCount(row.flows),
+        stored: formatCount(row.flowsStored),
+        decodeErrors: reasonCounts(row.decodeErrors, decodeErrorLabel),
+        templateMisses: formatCount(row.templateMisses),
+        drops: reasonCounts(row.drops, dropLabel),
+        samplingRates: [...new Set(row.samplingRates ?? [])].sort((a, b) => a - b).map(formatSamplingRate),
+        lastPacket: date(row.lastSeen) as string | null,
+        clockSkew: clockSkewText(row),
+        silent: silentFor(row.lastSeen),
+      };
+    });
+  // Exporter addresses of the inventory that nothing was received from yet: listed, so a typo shows.
+  for (const [key, router] of inventory)
+    if (!heard.has(key))
+      known.push({
+        key,
+        router,
+        routerLink: routerLink(router),
+        address: key,
+        protocol: "",
+        datagrams: "0",
+        flows: "0",
+        stored: "0",
+        decodeErrors: [],
+        templateMisses: "0",
+        drops: [],
+        samplingRates: [],
+        lastPacket: null,
+        clockSkew: null,
+        silent: null,
+      });
+  known.sort((a, b) => a.router.localeCompare(b.router) || a.address.localeCompare(b.address) || a.protocol.localeCompare(b.protocol));
+
+  const unknown = totalsByAddress(rows.filter((row) => !inventory.has(exporterKeyOrText(row.address)))).map((t) => ({
+    address: t.key,
+    protocols: t.protocols.map(protocolLabel).join(", "),
+    packets: formatCount(t.datagrams),
+    firstSeen: date(t.firstSeen),
+    lastSeen: date(t.lastSeen),
+    ifIndexes: t.ifIndexes.join(", "),
+    adoptLink: adoptLink(t.key),
+  }));
+
+  const listed = listeners.map((l) => ({
+    key: `${l.component} ${l.address} ${l.host} ${l.pid}`,
+    component: componentLabel(l.component),
+    address: l.address,
+    host: `${l.host} (pid ${l.pid})`,
+    since: date(l.startedAt),
+    running: listenerRunning(l, now),
+    heartbeat: date(l.heartbeatAt),
+  }));
+
+  return {
+    timezone,
+    silentAfterMinutes,
+    listeners: listed,
+    anyRunning: listed.some((l) => l.running),
+    listenVariables: Object.entries(COMPONENT_VARIABLES).map(([component, variable]) => ({ variable, label: componentLabel(component) })),
+    known,
+    unknown,
+  };
+}
+
+export type DataSourcesScreen = Awaited<ReturnType<typeof loadDataSourcesScreen>>;

@@ -1,0 +1,234 @@
+import { Alert, Anchor, Button, Code, List, Stack, Table, Text, Title } from "@mantine/core";
+import { Link } from "@remix-run/react";
+import { ScrollBox } from "../../inventory/ui/fields";
+import type { DataSourcesScreen } from "../data-sources-screen.server";
+
+const NUMBER = { style: { textAlign: "right", whiteSpace: "nowrap" } } as const;
+const NOWRAP = { style: { whiteSpace: "nowrap" } } as const;
+
+function Reasons({ items }: { items: { reason: string; label: string; count: string }[] }) {
+  if (!items.length) return <>0</>;
+  return (
+    <List size="sm" listStyleType="none" spacing={0}>
+      {items.map((i) => (
+        <List.Item key={i.reason}>{`${i.label}: ${i.count}`}</List.Item>
+      ))}
+    </List>
+  );
+}
+
+function Listeners({ data }: { data: DataSourcesScreen }) {
+  return (
+    <Stack gap="sm">
+      <Title order={2} size="h3">
+        Listeners
+      </Title>
+      {!data.anyRunning ? (
+        <Alert color="yellow" title="No collector listener is running" data-testid="no-listener">
+          <Text size="sm">
+            Flows arrive only while a listener runs. Set{" "}
+            {data.listenVariables.map((v, i) => (
+              <span key={v.variable}>
+                {i ? " or " : ""}
+                <Code>{v.variable}</Code> ({v.label})
+              </span>
+            ))}{" "}
+            to the address to listen on, e.g. <Code>FLOWS_NETFLOW_LISTEN=:2055</Code>, and restart the app (on server stores:{" "}
+            <Code>npm run worker</Code>). See docs/operations.md, section 4a.
+          </Text>
+        </Alert>
+      ) : null}
+      {data.listeners.length ? (
+        <ScrollBox label="Listeners">
+          <Table striped miw={640} data-testid="listeners-table">
+            <Table.Thead>
+              <Table.Tr>
+                <Table.Th>Flows</Table.Th>
+                <Table.Th>Address</Table.Th>
+                <Table.Th>Host</Table.Th>
+                <Table.Th>Since ({data.timezone})</Table.Th>
+                <Table.Th>State</Table.Th>
+              </Table.Tr>
+            </Table.Thead>
+            <Table.Tbody>
+              {data.listeners.map((l) => (
+                <Table.Tr key={l.key}>
+                  <Table.Td>{l.component}</Table.Td>
+                  <Table.Td {...NOWRAP}>{l.address}</Table.Td>
+                  <Table.Td>{l.host}</Table.Td>
+                  <Table.Td {...NOWRAP}>{l.since}</Table.Td>
+                  <Table.Td>
+                    {l.running ? (
+                      <Text size="sm" fw={600}>
+                        Running
+                      </Text>
+                    ) : (
+                      <Text size="sm">
+                        <Text span size="sm" c="red.9" fw={600}>
+                          Not running
+                        </Text>
+                        , last heard {l.heartbeat}
+                      </Text>
+                    )}
+                  </Table.Td>
+                </Table.Tr>
+              ))}
+            </Table.Tbody>
+          </Table>
+        </ScrollBox>
+      ) : null}
+    </Stack>
+  );
+}
+
+function KnownExporters({ data }: { data: DataSourcesScreen }) {
+  return (
+    <Stack gap="sm">
+      <Title order={2} size="h3">
+        Exporters in the inventory
+      </Title>
+      {data.known.length ? (
+        <ScrollBox label="Exporters in the inventory">
+          <Table striped miw={1400} data-testid="exporters-table">
+            <Table.Thead>
+              <Table.Tr>
+                <Table.Th>Router</Table.Th>
+                <Table.Th>Address</Table.Th>
+                <Table.Th>Protocol</Table.Th>
+                <Table.Th>Last packet ({data.timezone})</Table.Th>
+                <Table.Th>Notes</Table.Th>
+                <Table.Th {...NUMBER}>Datagrams</Table.Th>
+                <Table.Th {...NUMBER}>Flows</Table.Th>
+                <Table.Th {...NUMBER}>Stored</Table.Th>
+                <Table.Th>Decode errors</Table.Th>
+                <Table.Th {...NUMBER}>Template misses</Table.Th>
+                <Table.Th>Dropped</Table.Th>
+                <Table.Th>Sampling rates</Table.Th>
+              </Table.Tr>
+            </Table.Thead>
+            <Table.Tbody>
+              {data.known.map((e) => (
+                <Table.Tr key={e.key}>
+                  <Table.Td {...NOWRAP}>
+                    <Anchor component={Link} to={e.routerLink}>
+                      {e.router}
+                    </Anchor>
+                  </Table.Td>
+                  <Table.Td {...NOWRAP}>{e.address}</Table.Td>
+                  <Table.Td {...NOWRAP}>{e.protocol || "–"}</Table.Td>
+                  <Table.Td {...NOWRAP}>{e.lastPacket ?? "No packet yet"}</Table.Td>
+                  <Table.Td>
+                    <Stack gap={4}>
+                      {e.silent ? (
+                        <Text size="sm" c="red.9" fw={600}>
+                          {e.silent}
+                        </Text>
+                      ) : null}
+                      {e.clockSkew ? <Text size="sm">{e.clockSkew}</Text> : null}
+                    </Stack>
+                  </Table.Td>
+                  <Table.Td {...NUMBER}>{e.datagrams}</Table.Td>
+                  <Table.Td {...NUMBER}>{e.flows}</Table.Td>
+                  <Table.Td {...NUMBER}>{e.stored}</Table.Td>
+                  <Table.Td>
+                    <Reasons items={e.decodeErrors} />
+                  </Table.Td>
+                  <Table.Td {...NUMBER}>{e.templateMisses}</Table.Td>
+                  <Table.Td>
+                    <Reasons items={e.drops} />
+                  </Table.Td>
+                  <Table.Td>{e.samplingRates.join(", ") || "–"}</Table.Td>
+                </Table.Tr>
+              ))}
+            </Table.Tbody>
+          </Table>
+        </ScrollBox>
+      ) : (
+        <Text size="sm">
+          No router in the inventory has an exporter address yet. Add them in{" "}
+          <Anchor component={Link} to="/site-settings/inventory">
+            the network inventory
+          </Anchor>
+          , or adopt an exporter below.
+        </Text>
+      )}
+    </Stack>
+  );
+}
+
+function UnknownExporters({ data }: { data: DataSourcesScreen }) {
+  return (
+    <Stack gap="sm">
+      <Title order={2} size="h3">
+        Not in inventory yet
+      </Title>
+      {data.unknown.length ? (
+        <>
+          <Text size="sm">
+            These addresses send flows but are no router&apos;s exporter address: their flows have no router name. &quot;Adopt&quot; opens
+            the inventory&apos;s form for a new router, filled in from the exporter; check it and save.
+          </Text>
+          <ScrollBox label="Exporters not in the inventory">
+            <Table striped miw={860} data-testid="unknown-exporters-table">
+              <Table.Thead>
+                <Table.Tr>
+                  <Table.Th>Address</Table.Th>
+                  <Table.Th>Protocol</Table.Th>
+                  <Table.Th {...NUMBER}>Datagrams</Table.Th>
+                  <Table.Th>First seen ({data.timezone})</Table.Th>
+                  <Table.Th>Last seen ({data.timezone})</Table.Th>
+                  <Table.Th>ifIndexes seen</Table.Th>
+                  <Table.Th>Action</Table.Th>
+                </Table.Tr>
+              </Table.Thead>
+              <Table.Tbody>
+                {data.unknown.map((u) => (
+                  <Table.Tr key={u.address}>
+                    <Table.Td {...NOWRAP}>{u.address}</Table.Td>
+                    <Table.Td>{u.protocols}</Table.Td>
+                    <Table.Td {...NUMBER}>{u.packets}</Table.Td>
+                    <Table.Td {...NOWRAP}>{u.firstSeen}</Table.Td>
+                    <Table.Td {...NOWRAP}>{u.lastSeen}</Table.Td>
+                    <Table.Td>{u.ifIndexes || "none"}</Table.Td>
+                    <Table.Td>
+                      <Button component={Link} to={u.adoptLink} size="xs" variant="light" aria-label={`Adopt ${u.address}`}>
+                        Adopt
+                      </Button>
+                    </Table.Td>
+                  </Table.Tr>
+                ))}
+              </Table.Tbody>
+            </Table>
+          </ScrollBox>
+        </>
+      ) : (
+        <Text size="sm" data-testid="no-unknown-exporters">
+          Every exporter that sent flows is in the inventory.
+        </Text>
+      )}
+    </Stack>
+  );
+}
+
+/** The Data sources screen: listeners, the inventory's exporters with their figures, and the exporters to adopt. */
+export function DataSourcesView({ data }: { data: DataSourcesScreen }) {
+  return (
+    <Stack maw={1280} gap="lg">
+      <Stack gap="xs">
+        <Title order={1} size="h2">
+          Data sources
+        </Title>
+        <Text size="sm">
+          The flow collector&apos;s listeners and what each exporter sent since it was first heard. An exporter that sent nothing for{" "}
+          {data.silentAfterMinutes} minutes (<Code>FLOWS_SILENT_AFTER</Code>) is marked silent.{" "}
+          <Anchor component={Link} to="/site-settings">
+            Back to the site settings
+          </Anchor>
+        </Text>
+      </Stack>
+      <Listeners data={data} />
+      <KnownExporters data={data} />
+      <UnknownExporters data={data} />
+    </Stack>
+  );
+}

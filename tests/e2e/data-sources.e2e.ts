@@ -1,0 +1,232 @@
+// The Data sources page in the browser, with JavaScript on and off, against an app server of this file's own: its
+// PostgreSQL is seeded before the start with what a collector would have written (exporters not in the inventory, one
+// router's exporter with figures), since the shared server of the run has no collector to send to. Staff reach the page
+// from the site settings, adopt an exporter in two clicks ("Adopt", then "Add the router" on the prefilled form) and find
+// it among the inventory's exporters; the page passes axe and fits a phone's width (screenshots of both are kept).
+import { spawn, type ChildProcess } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import net from "node:net";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import type { Page } from "playwright-core";
+import { afterAll, beforeAll, expect, it } from "vitest";
+import { collectorExporters, collectorListeners, users } from "~db/postgres/schema";
+import { createRouter } from "~/features/collector/inventory/inventory.server";
+import { hashPassword } from "~/server/password.server";
+import { openPostgres } from "~/server/postgres.server";
+import { describeBothModes, newPage, screenshot, type BrowserMode } from "./browser";
+import { logIn } from "./login";
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
+const AXE = path.join(ROOT, "node_modules/axe-core/axe.min.js");
+const STAFF = { email: "staff@sources.example", password: "data-sources-staff-password" };
+const EXPORTER = { js: "192.0.2.77", nojs: "192.0.2.78" };
+let base = "";
+let server: ChildProcess | null = null;
+let dataDir = "";
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = net.createServer();
+    srv.on("error", reject);
+    srv.listen(0, "127.0.0.1", () => {
+      const address = srv.address();
+      const port = typeof address === "object" && address ? address.port : 0;
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+/** What a collector would have written, and a staff user, into the PostgreSQL the server will open. */
+async function seed(dir: string) {
+  const pg = await openPostgres({ dataDir: dir });
+  try {
+    await pg.db.insert(users).values({
+      email: STAFF.email,
+      firstName: "Staff",
+      passwordHash: await hashPassword(STAFF.password),
+      isStaff: true,
+      hasConsented: true,
+      consentedAt: new Date(),
+    });
+    await createRouter(
+      { pg, config: { INVENTORY_SECRET_KEY: undefined } as never },
+      { name: "fra1-r1", city: "Frankfurt", country: "Germany", loopback: "198.51.100.1", exporters: ["192.0.2.1"] },
+    );
+    const minutesAgo = (m: number) => new Date(Date.now() - m * 60_000);
+    // A listener of a process that ended two hours ago: listed as not running.
+    await pg.db.insert(collectorListeners).values({
+      component: "flows-netflow",
+      address: "0.0.0.0:2055",
+      host: "collector1",
+      pid: 4242,
+      startedAt: minutesAgo(600),
+      heartbeatAt: minutesAgo(120),
+    });
+    await pg.db.insert(collectorExporters).values([
+      {
+        address: "192.0.2.1",
+        protocol: "ipfix",
+        firstSeen: minutesAgo(600),
+        lastSeen: minutesAgo(1),
+        datagrams: 2_345_678,
+        flows: 12_345_678,
+        flowsStored: 12_345_000,
+        templateMisses: 42,
+        decodeErrors: { truncated: 17 },
+        drops: { "queue-full": 678 },
+        samplingRates: [1000],
+        clockSkewed: true,
+        clockSkewMs: 125_000,
+      },
+      // The listener of an IPv6 socket writes IPv4 senders mapped.
+      {
+        address: `::ffff:${EXPORTER.js}`,
+        protocol: "netflow9",
+        firstSeen: minutesAgo(90),
+        lastSeen: minutesAgo(2),
+        datagrams: 1_234,
+        unknownIfIndexes: [5, 9],
+      },
+      {
+        address: EXPORTER.nojs,
+        protocol: "sflow5",
+        firstSeen: minutesAgo(80),
+        lastSeen: minutesAgo(3),
+        datagrams: 4_321,
+        unknownIfIndexes: [11],
+      },
+    ]);
+  } finally {
+    await pg.close();
+  }
+}
+
+beforeAll(async () => {
+  dataDir = mkdtempSync(path.join(process.env.E2E_TMPDIR || tmpdir(), "flowlens-e2e-sources-"));
+  await seed(dataDir);
+  const port = await freePort();
+  base = `http://127.0.0.1:${port}`;
+  const env: NodeJS.ProcessEnv = { ...process.env };
+  for (const k of Object.keys(env)) if (k.startsWith("VITEST") || k === "TEST") delete env[k];
+  delete env.DATABASE_URL;
+  Object.assign(env, { PORT: String(port), HOST: "127.0.0.1", DATA_DIR: dataDir, NODE_ENV: "production", DEMO_DATA: "off" });
+  const child = spawn(process.execPath, ["server.mjs", "build/server/index.js"], { cwd: ROOT, env, stdio: ["ignore", "pipe", "pipe"] });
+  server = child;
+  let output = "";
+  child.stdout?.on("data", (chunk) => (output += chunk));
+  child.stderr?.on("data", (chunk) => (output += chunk));
+  for (let i = 0; ; i++) {
+    if (child.exitCode !== null) throw new Error(`the app server exited during start:\n${output}`);
+    const ok = await fetch(`${base}/healthz`)
+      .then((r) => r.status === 200)
+      .catch(() => false);
+    if (ok) break;
+    if (i > 600) throw new Error(`the app server did not answer /healthz within 5 minutes:\n${output}`);
+    await new Promise((r) => setTimeout(r, 500));
+  }
+}, 600_000);
+
+afterAll(async () => {
+  if (server && server.exitCode === null) {
+    const exited = new Promise((resolve) => server!.once("exit", resolve));
+    server.kill("SIGTERM");
+    await Promise.race([exited, new Promise((r) => setTimeout(r, 15_000))]);
+    if (server.exitCode === null) server.kill("SIGKILL");
+  }
+  if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+}, 60_000);
+
+/** Serious and critical WCAG 2.1 AA findings; axe is injected in a page that bypasses the CSP, scripts blocked with JavaScript off. */
+async function axeFindings(m: BrowserMode, url: string): Promise<string[]> {
+  const handle = await newPage(m.browser, { baseURL: base, javaScriptEnabled: true, bypassCSP: true });
+  try {
+    await handle.context.addCookies(await m.context.cookies());
+    if (!m.javaScriptEnabled)
+      await handle.page.route("**/*", (route) => (route.request().resourceType() === "script" ? route.abort() : route.continue()));
+    await handle.page.goto(m.url(url), { waitUntil: "load" });
+    await handle.page.addScriptTag({ path: AXE });
+    return await handle.page.evaluate(async () => {
+      const axe = (
+        window as unknown as {
+          axe: {
+            run: (
+              c: Document,
+              o: object,
+            ) => Promise<{ violations: { id: string; impact: string | null; nodes: { target: string[] }[] }[] }>;
+          };
+        }
+      ).axe;
+      const result = await axe.run(document, { runOnly: { type: "tag", values: ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"] } });
+      return result.violations
+        .filter((v) => v.impact === "serious" || v.impact === "critical")
+        .map((v) => `${v.impact} ${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`);
+    });
+  } finally {
+    await handle.context.close();
+  }
+}
+
+const unknownRow = (page: Page, address: string) => page.getByTestId("unknown-exporters-table").locator("tr", { hasText: address });
+
+describeBothModes(
+  "data sources",
+  (m) => {
+    it("adopts an exporter in two clicks and then lists it among the inventory's exporters", async () => {
+      const address = m.javaScriptEnabled ? EXPORTER.js : EXPORTER.nojs;
+      const name = `exporter-${address.replace(/\./g, "-")}`;
+      await logIn(m.page, STAFF, base);
+      await m.goto("/site-settings");
+      await Promise.all([m.page.waitForURL(/\/site-settings\/data-sources$/), m.page.getByRole("link", { name: "data sources" }).click()]);
+      await m.page.getByRole("heading", { name: "Data sources", level: 1 }).waitFor();
+      await m.page.getByTestId("no-listener").waitFor();
+      const listener = await m.page.getByTestId("listeners-table").locator("tbody tr").innerText();
+      for (const text of ["NetFlow v5/v9 and IPFIX", "0.0.0.0:2055", "collector1 (pid 4242)", "Not running"])
+        expect(listener).toContain(text);
+      const known = m.page.getByTestId("exporters-table").locator("tr", { hasText: "192.0.2.1" });
+      const knownText = await known.innerText();
+      for (const figure of ["IPFIX", "2,345,678", "12,345,678", "12,345,000", "Truncated datagram: 17", "Write queue full: 678", "1:1,000"])
+        expect(knownText).toContain(figure);
+      expect(knownText).toContain("Clock off by 125 s: flows timed by arrival");
+      expect(await unknownRow(m.page, address).innerText()).toContain(m.javaScriptEnabled ? "1,234" : "4,321");
+
+      // Click 1: "Adopt" opens the inventory's new-router form, filled in from the exporter.
+      await Promise.all([
+        m.page.waitForURL(/\/site-settings\/inventory\?adopt=/),
+        m.page.getByRole("link", { name: `Adopt ${address}` }).click(),
+      ]);
+      const form = m.page.locator('form[aria-label="Add a router"]');
+      await m.page.getByTestId("adopt-notice").waitFor();
+      expect(await form.locator("input[name=name]").inputValue()).toBe(name);
+      expect(await form.locator("textarea[name=exporters]").inputValue()).toBe(address);
+      // Click 2: save.
+      await Promise.all([m.page.waitForURL(/saved=router-created/), form.getByRole("button", { name: "Add the router" }).click()]);
+      await m.page.getByTestId("inventory-saved").waitFor();
+      expect(await m.page.getByTestId("unnamed-ifindexes").innerText()).toContain(m.javaScriptEnabled ? "5, 9" : "11");
+
+      await m.goto("/site-settings/data-sources");
+      await m.page.getByRole("heading", { name: "Data sources", level: 1 }).waitFor();
+      const adopted = m.page.getByTestId("exporters-table").locator("tr", { hasText: name });
+      expect(await adopted.innerText()).toContain(address);
+      expect(await m.page.getByText(`Adopt ${address}`).count()).toBe(0);
+      expect(await m.page.getByRole("link", { name: `Adopt ${address}` }).count()).toBe(0);
+      if (m.javaScriptEnabled) expect(m.pageErrors).toEqual([]);
+    });
+
+    it("passes axe, and fits a phone's width: only the tables scroll sideways", async () => {
+      await logIn(m.page, STAFF, base);
+      await m.goto("/site-settings/data-sources");
+      await m.page.getByRole("heading", { name: "Data sources", level: 1 }).waitFor();
+      await screenshot(m.page, `data-sources desktop (${m.label})`);
+      expect(await axeFindings(m, "/site-settings/data-sources")).toEqual([]);
+      const phone = await m.newPage({ viewport: { width: 390, height: 844 } });
+      await logIn(phone.page, STAFF, base);
+      await phone.page.goto(m.url("/site-settings/data-sources"));
+      await phone.page.getByRole("heading", { name: "Data sources", level: 1 }).waitFor();
+      await screenshot(phone.page, `data-sources phone (${m.label})`);
+      expect(await phone.page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+    });
+  },
+  { baseURL: () => base },
+);

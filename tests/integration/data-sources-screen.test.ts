@@ -1,0 +1,269 @@
+/**
+ * The Data sources screen (/site-settings/data-sources) through its route module: staff and
+ * superusers only; the listeners (running or not by their heartbeat), the inventory's exporters
+ * with the figures of collector_exporters as inserted here, formatted independently in the test;
+ * the exporters not in the inventory (an IPv4-mapped spelling matches the plain IPv4 of a router),
+ * which leave the list once adopted through the inventory's prefilled form; GET parameters of any
+ * kind tolerated.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { collectorExporters, collectorListeners, userSettings, users } from "~db/postgres/schema";
+import { createRouter, getRouter } from "~/features/collector/inventory/inventory.server";
+import { formatDateLongBare } from "~/lib/date-format";
+import * as route from "~/routes/_app.site-settings_.data-sources";
+import * as inventoryRoute from "~/routes/_app.site-settings_.inventory";
+import { useServicesForTests } from "~/server/services.server";
+import { formRequest, getRequest, ORIGIN, runRoute, sessionCookie } from "../helpers/http";
+import { openTestStores, type TestStores } from "../helpers/stores";
+import { insertSuperuser } from "../helpers/users";
+
+const PATH = "/site-settings/data-sources";
+const TZ = "Europe/Berlin";
+let stores: TestStores;
+const cookies = { staff: "", superuser: "", user: "", delegated: "" };
+const now = Date.now();
+const ago = (minutes: number) => new Date(now - minutes * 60_000);
+const count = (n: number) => new Intl.NumberFormat("en-US").format(n);
+
+const KNOWN = {
+  address: "192.0.2.1",
+  protocol: "netflow9",
+  listener: "flows-netflow 0.0.0.0:2055",
+  firstSeen: ago(600),
+  lastSeen: ago(1),
+  datagrams: 1_234_567,
+  flows: 9_876_543,
+  flowsStored: 9_870_000,
+  templateMisses: 1_503,
+  decodeErrors: { "bad-record": 12, truncated: 3_456 },
+  drops: { "queue-full": 6_543 },
+  samplingRates: [1000, 100],
+  unknownIfIndexes: [],
+  clockSkewMs: -93_400,
+  clockSkewed: true,
+};
+// The same router's second exporter address, over sFlow, silent for 45 minutes.
+const SILENT = {
+  address: "2001:db8::1",
+  protocol: "sflow5",
+  firstSeen: ago(900),
+  lastSeen: ago(45),
+  datagrams: 10,
+  flows: 20,
+  flowsStored: 20,
+};
+// Not in the inventory: one address over two protocols, one in its IPv4-mapped spelling.
+const STRANGER = [
+  { address: "198.51.100.7", protocol: "ipfix", firstSeen: ago(300), lastSeen: ago(2), datagrams: 5_000, unknownIfIndexes: [7, 3] },
+  {
+    address: "::ffff:198.51.100.7",
+    protocol: "netflow5",
+    firstSeen: ago(400),
+    lastSeen: ago(20),
+    datagrams: 1_200,
+    unknownIfIndexes: [3, 12],
+  },
+];
+// Spelled as an IPv6 socket sees it; the inventory has the plain IPv4 of router ber1-r1.
+const MAPPED_KNOWN = { address: "::ffff:192.0.2.50", protocol: "netflow5", firstSeen: ago(50), lastSeen: ago(3), datagrams: 77 };
+
+beforeAll(async () => {
+  stores = await openTestStores();
+  useServicesForTests(stores);
+  const insert = async (email: string, extra: Partial<typeof users.$inferInsert>) =>
+    (
+      await stores.pg.db
+        .insert(users)
+        .values({ email, firstName: "T", passwordHash: "!unusable", hasConsented: true, ...extra })
+        .returning({ id: users.id })
+    )[0].id;
+  const staff = await insert("staff@sources.test", { isStaff: true });
+  await stores.pg.db.insert(userSettings).values({ userId: staff, timezone: TZ });
+  const user = await insert("user@sources.test", {});
+  const delegated = await insert("delegated@sources.test", { isDelegated: true, delegatedById: user });
+  cookies.staff = await sessionCookie(stores, staff);
+  cookies.superuser = await sessionCookie(stores, await insertSuperuser(stores, "root@sources.test"));
+  cookies.user = await sessionCookie(stores, user);
+  cookies.delegated = await sessionCookie(stores, delegated);
+  await createRouter(stores, {
+    name: "fra1-r1",
+    city: "Frankfurt",
+    country: "Germany",
+    loopback: "198.51.100.1",
+    exporters: ["192.0.2.1", "2001:db8::1"],
+  });
+  await createRouter(stores, { name: "ber1-r1", city: "Berlin", country: "Germany", loopback: "198.51.100.2", exporters: ["192.0.2.50"] });
+  await createRouter(stores, { name: "ham1-r1", city: "Hamburg", country: "Germany", loopback: "198.51.100.3", exporters: ["192.0.2.99"] });
+  await stores.pg.db.insert(collectorExporters).values([KNOWN, SILENT, MAPPED_KNOWN, ...STRANGER]);
+}, 120_000);
+
+afterAll(async () => {
+  await stores?.dispose();
+}, 60_000);
+
+const get = (query = "", cookie = cookies.staff) => runRoute(route.loader, getRequest(`${PATH}${query}`, cookie));
+
+describe("access", () => {
+  it("is for staff and superusers; others get a 403, signed-out visitors the login page", async () => {
+    expect((await get("", cookies.staff)).status).toBe(200);
+    expect((await get("", cookies.superuser)).status).toBe(200);
+    expect((await get("", cookies.user)).status).toBe(403);
+    expect((await get("", cookies.delegated)).status).toBe(403);
+    const anonymous = await runRoute(route.loader, new Request(`${ORIGIN}${PATH}`));
+    expect(anonymous.status).toBe(302);
+    expect(anonymous.location).toBe(`/login?next=${encodeURIComponent(PATH)}`);
+  });
+
+  it("tolerates any GET parameters", async () => {
+    for (const query of ["?router=%ZZ", "?adopt=<script>&x=1&x=2", `?${"a".repeat(3000)}=1`]) expect((await get(query)).status).toBe(200);
+  });
+});
+
+describe("listeners", () => {
+  it("with none, the page says which variables start one", async () => {
+    const { data } = await get();
+    expect(data.listeners).toEqual([]);
+    expect(data.anyRunning).toBe(false);
+    expect(data.listenVariables.map((v: { variable: string }) => v.variable)).toEqual(["FLOWS_NETFLOW_LISTEN", "FLOWS_SFLOW_LISTEN"]);
+  });
+
+  it("are listed with their label, running while the heartbeat is under a minute old; a restarted process replaces its old row", async () => {
+    await stores.pg.db.insert(collectorListeners).values([
+      { component: "flows-netflow", address: "0.0.0.0:2055", host: "collector1", pid: 100, startedAt: ago(120), heartbeatAt: ago(60) },
+      { component: "flows-netflow", address: "0.0.0.0:2055", host: "collector1", pid: 200, startedAt: ago(30), heartbeatAt: ago(0.1) },
+      { component: "flows-sflow", address: "[::]:6343", host: "collector1", pid: 200, startedAt: ago(30), heartbeatAt: ago(5) },
+    ]);
+    const { data } = await get();
+    expect(data.anyRunning).toBe(true);
+    expect(data.listeners).toEqual([
+      expect.objectContaining({
+        component: "NetFlow v5/v9 and IPFIX",
+        address: "0.0.0.0:2055",
+        host: "collector1 (pid 200)",
+        since: formatDateLongBare(ago(30), TZ),
+        running: true,
+      }),
+      expect.objectContaining({ component: "sFlow v5", address: "[::]:6343", running: false, heartbeat: formatDateLongBare(ago(5), TZ) }),
+    ]);
+  });
+});
+
+describe("exporters in the inventory", () => {
+  it("show the table's figures, labels instead of codes, dates in the user's timezone", async () => {
+    const { data } = await get();
+    expect(data.timezone).toBe(TZ);
+    expect(data.known.map((e: { router: string; address: string }) => `${e.router} ${e.address}`)).toEqual([
+      "ber1-r1 192.0.2.50",
+      "fra1-r1 192.0.2.1",
+      "fra1-r1 2001:db8::1",
+      "ham1-r1 192.0.2.99",
+    ]);
+    const fra = data.known[1];
+    expect(fra).toEqual({
+      key: "192.0.2.1 netflow9",
+      router: "fra1-r1",
+      routerLink: "/site-settings/inventory?router=fra1-r1",
+      address: "192.0.2.1",
+      protocol: "NetFlow v9",
+      datagrams: count(KNOWN.datagrams),
+      flows: count(KNOWN.flows),
+      stored: count(KNOWN.flowsStored),
+      decodeErrors: [
+        { reason: "truncated", label: "Truncated datagram", count: count(3_456) },
+        { reason: "bad-record", label: "Malformed record", count: "12" },
+      ],
+      templateMisses: count(KNOWN.templateMisses),
+      drops: [{ reason: "queue-full", label: "Write queue full", count: count(6_543) }],
+      samplingRates: ["1:100", "1:1,000"],
+      lastPacket: formatDateLongBare(KNOWN.lastSeen, TZ),
+      clockSkew: "Clock off by 93 s: flows timed by arrival",
+      silent: null,
+    });
+    expect(fra.datagrams).toBe("1,234,567");
+    const silent = data.known[2];
+    expect(silent).toMatchObject({ protocol: "sFlow v5", datagrams: "10", clockSkew: null });
+    expect(silent.silent).toMatch(/^Silent for 4[56] min$/);
+    expect(data.known[0]).toMatchObject({ protocol: "NetFlow v5", datagrams: "77", silent: null });
+    expect(data.known[3]).toMatchObject({ protocol: "", datagrams: "0", lastPacket: null });
+  });
+});
+
+describe("not in inventory yet", () => {
+  it("lists each address once over its protocols and spellings, with packets, first/last seen and ifIndexes", async () => {
+    const { data } = await get();
+    expect(data.unknown).toEqual([
+      {
+        address: "198.51.100.7",
+        protocols: "IPFIX, NetFlow v5",
+        packets: count(6_200),
+        firstSeen: formatDateLongBare(ago(400), TZ),
+        lastSeen: formatDateLongBare(ago(2), TZ),
+        ifIndexes: "3, 7, 12",
+        adoptLink: "/site-settings/inventory?adopt=198.51.100.7",
+      },
+    ]);
+  });
+
+  it("adopting: the link opens a prefilled new-router form, its values saved as they are make the router, and the address leaves the list", async () => {
+    const form = await runRoute(inventoryRoute.loader, getRequest("/site-settings/inventory?adopt=198.51.100.7", cookies.staff));
+    expect(form.status).toBe(200);
+    expect(form.data.adopt).toEqual({
+      address: "198.51.100.7",
+      ifIndexes: [3, 7, 12],
+      values: {
+        name: "exporter-198-51-100-7",
+        city: "Unknown",
+        country: "Unknown",
+        role: "edge",
+        loopback: "198.51.100.7",
+        exporters: "198.51.100.7",
+      },
+    });
+    const saved = await runRoute(
+      inventoryRoute.action,
+      formRequest("/site-settings/inventory?adopt=198.51.100.7", { intent: "create-router", ...form.data.adopt.values }, cookies.staff),
+    );
+    expect(saved.status).toBe(302);
+    expect(saved.location).toBe("/site-settings/inventory?router=exporter-198-51-100-7&saved=router-created");
+    expect((await getRouter(stores, "exporter-198-51-100-7"))!.exporters).toEqual(["198.51.100.7"]);
+    const page = await runRoute(inventoryRoute.loader, getRequest("/site-settings/inventory?router=exporter-198-51-100-7", cookies.staff));
+    expect(page.data.unnamedIfIndexes).toEqual([3, 7, 12]);
+    const { data } = await get();
+    expect(data.unknown).toEqual([]);
+    expect(
+      data.known.filter((e: { router: string }) => e.router === "exporter-198-51-100-7").map((e: { protocol: string }) => e.protocol),
+    ).toEqual(["IPFIX", "NetFlow v5"]);
+  });
+
+  it("the inventory refuses to adopt what is no address or an exporter already, without an error page", async () => {
+    const bad = await runRoute(inventoryRoute.loader, getRequest("/site-settings/inventory?adopt=not-an-address", cookies.staff));
+    expect(bad.status).toBe(200);
+    expect(bad.data.adopt).toBeNull();
+    expect(bad.data.adoptNotice).toBe('"not-an-address" is not an exporter address: nothing to adopt.');
+    const taken = await runRoute(inventoryRoute.loader, getRequest("/site-settings/inventory?adopt=::ffff:192.0.2.1", cookies.staff));
+    expect(taken.data.adoptNotice).toBe("192.0.2.1 is an exporter of router fra1-r1 already.");
+  });
+
+  it("a refused adoption (400) shows the form again with the values typed", async () => {
+    await stores.pg.db.insert(collectorExporters).values({ address: "203.0.113.9", protocol: "netflow9", datagrams: 3 });
+    const out = await runRoute(
+      inventoryRoute.action,
+      formRequest(
+        "/site-settings/inventory?adopt=203.0.113.9",
+        {
+          intent: "create-router",
+          name: "exporter-203-0-113-9",
+          city: "",
+          country: "Unknown",
+          loopback: "203.0.113.9",
+          exporters: "203.0.113.9",
+        },
+        cookies.staff,
+      ),
+    );
+    expect(out.status).toBe(400);
+    expect(out.data.errors.city).toBe("must not be empty");
+    expect(out.data.values.name).toBe("exporter-203-0-113-9");
+    expect((await get()).data.unknown.map((u: { address: string }) => u.address)).toEqual(["203.0.113.9"]);
+  });
+});
