@@ -7,6 +7,7 @@
  */
 import { printDemoCredentialsIfLoaded } from "~db/demo/credentials";
 import { loadDemoNetwork, printDemoSummary } from "~db/demo/load";
+import { flowsNetflow, flowsSflow } from "~/features/collector/runtime/collector.server";
 import { forgetDataRange } from "~/features/flows/data-range.server";
 import { FLOWS_OPERATIONS } from "~/features/flows/openapi.server";
 import { PUBLIC_LOOKING_GLASS_PATH } from "~/features/lookingglass/url-state";
@@ -16,6 +17,7 @@ import { PUBLIC_QUERY_CACHE_TTL_MS } from "~/features/routing/lookingglass-cache
 import { ROUTING_OPERATIONS } from "~/features/routing/openapi.server";
 import { TAGS_OPERATIONS } from "~/features/tags/openapi.server";
 import { describeOperations } from "~/server/api/openapi.server";
+import { registerComponent } from "~/server/components/registry.server";
 import { onStoresClosing, provideDemoNetwork, runInBackground } from "~/server/lifecycle.server";
 import { sharePublicPage } from "~/server/public-page-cache.server";
 
@@ -27,6 +29,9 @@ export function wireApp(): void {
   onStoresClosing("flows data range", forgetDataRange);
   // Ingest components (flow collector, SNMP poller, BMP station) register here with registerComponent()
   // of app/server/components: the app on embedded stores and `npm run worker` on server stores read the same list.
+  // Each is off until its <COMPONENT>_LISTEN is set.
+  registerComponent(flowsNetflow);
+  registerComponent(flowsSflow);
   describeOperations([...FLOWS_OPERATIONS, ...TAGS_OPERATIONS, ...ROUTING_OPERATIONS]);
   // An anonymous public Looking Glass page shows everybody the same answer for as long as that answer is cached.
   sharePublicPage(PUBLIC_LOOKING_GLASS_PATH, PUBLIC_QUERY_CACHE_TTL_MS);
