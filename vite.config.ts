@@ -1,11 +1,43 @@
 import { vitePlugin as remix } from "@remix-run/dev";
+import { build as esbuild } from "esbuild";
+import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { defineConfig } from "vite";
+import { defineConfig, type Plugin } from "vite";
 
 declare module "@remix-run/node" {
   interface Future {
     v3_singleFetch: true;
   }
+}
+
+/**
+ * The flow collector decodes in worker threads, and a thread starts from a file: the server bundle
+ * has none to offer, so the thread's entry is bundled on its own beside it
+ * (build/server/collector-worker.js, found by app/features/collector/runtime/thread-pool.server.ts).
+ * Part of the server build, so `npm run build`, `npm start` and the tests' build all write it.
+ */
+function collectorWorker(): Plugin {
+  let ssr = false;
+  return {
+    name: "flowlens-collector-worker",
+    apply: "build",
+    configResolved(config) {
+      ssr = Boolean(config.build.ssr);
+    },
+    async writeBundle(options) {
+      if (!ssr || !options.dir) return;
+      await esbuild({
+        entryPoints: [fileURLToPath(new URL("./app/features/collector/runtime/decode-worker.ts", import.meta.url))],
+        outfile: path.join(options.dir, "collector-worker.js"),
+        bundle: true,
+        platform: "node",
+        format: "esm",
+        target: "node20",
+        logLevel: "warning",
+        alias: { "~db": fileURLToPath(new URL("./db", import.meta.url)), "~": fileURLToPath(new URL("./app", import.meta.url)) },
+      });
+    },
+  };
 }
 
 // This file takes the role of remix.config.js (see docs/decisions/001-vite-config-replaces-remix-config.md).
@@ -22,6 +54,7 @@ export default defineConfig({
           v3_lazyRouteDiscovery: true,
         },
       }),
+    !process.env.VITEST && collectorWorker(),
   ],
   resolve: {
     alias: {

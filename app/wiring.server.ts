@@ -8,6 +8,7 @@
 import { printDemoCredentialsIfLoaded } from "~db/demo/credentials";
 import { loadDemoNetwork, printDemoSummary } from "~db/demo/load";
 import { collectorHealthTask } from "~/features/collector/data-sources/collector-health.server";
+import { flowsNetflow, flowsSflow } from "~/features/collector/runtime/collector.server";
 import { forgetDataRange } from "~/features/flows/data-range.server";
 import { flowsGenerator } from "~/features/collector/export/generator.server";
 import { FLOWS_OPERATIONS } from "~/features/flows/openapi.server";
@@ -32,7 +33,10 @@ export function wireApp(): void {
   onStoresClosing("flows data range", forgetDataRange);
   // Ingest components (flow collector, SNMP poller, BMP station) register here with registerComponent()
   // of app/server/components: the app on embedded stores and `npm run worker` on server stores read the same list.
-  // The flow generator (off unless FLOWS_GENERATOR_TARGET is set) feeds a collector NetFlow v9 for the inventory's routers.
+  // Each is off until its <COMPONENT>_LISTEN is set.
+  registerComponent(flowsNetflow);
+  registerComponent(flowsSflow);
+  // After the collectors, so its first packets find a socket listening. The flow generator (off unless FLOWS_GENERATOR_TARGET is set) feeds a collector NetFlow v9 for the inventory's routers.
   registerComponent(flowsGenerator);
   describeOperations([...FLOWS_OPERATIONS, ...TAGS_OPERATIONS, ...ROUTING_OPERATIONS]);
   // An anonymous public Looking Glass page shows everybody the same answer for as long as that answer is cached.

@@ -1,0 +1,90 @@
+/**
+ * What the collector's main thread and its decoding threads say to each other. Datagrams travel in
+ * batches: their payloads packed into one ArrayBuffer that is transferred, not copied, with the
+ * exporter and arrival time of each. Results come back as rows in FLOW_ROW_COLUMNS order (a
+ * compact form: arrays clone faster than objects) and counters per exporter and protocol.
+ */
+import type { FlowProtocol } from "../decode/flow-record";
+import type { EnrichmentSnapshot } from "../enrich/snapshot";
+
+/** A datagram whose version names no flow protocol (garbage, another service) has no protocol. */
+export type ExporterProtocol = FlowProtocol | "unknown";
+
+export type DatagramBatch = {
+  type: "batch";
+  id: number;
+  /** Payloads back to back; datagram i is bytes offsets[i] … offsets[i + 1]. */
+  buffer: ArrayBuffer;
+  offsets: number[];
+  exporters: string[];
+  arrivalsMs: number[];
+};
+
+export type ToThread = DatagramBatch | { type: "snapshot"; snapshot: EnrichmentSnapshot } | { type: "finish" };
+
+/** What one exporter (address and protocol) did in a batch or a template sweep. */
+export type ExporterDelta = {
+  address: string;
+  protocol: ExporterProtocol;
+  datagrams: number;
+  /** Flows decoded: rows produced plus flows whose enrichment failed. */
+  flows: number;
+  /** Decoded flows that gave no row (the enricher failed on them). */
+  enrichFailed: number;
+  templateMisses: number;
+  decodeErrors: Record<string, number>;
+  /** Distinct, bounded. */
+  samplingRates: number[];
+  unknownIfIndexes: number[];
+  /** Exporter clock minus arrival at the last datagram that carried an export time. */
+  clockSkewMs: number | null;
+  clockSkewed: boolean | null;
+  lastSeenMs: number;
+};
+
+export type FromThread =
+  | { type: "result"; id: number; datagrams: number; rows: unknown[][]; exporters: ExporterDelta[] }
+  /** Data sets whose template never came (periodic sweep, and all that wait at the finish). */
+  | { type: "misses"; exporters: ExporterDelta[]; final: boolean }
+  | { type: "log"; level: "info" | "warn" | "error"; message: string };
+
+export const MAX_SAMPLING_RATES = 16;
+export const MAX_UNKNOWN_IF_INDEXES = 256;
+
+export function emptyDelta(address: string, protocol: ExporterProtocol, nowMs: number): ExporterDelta {
+  return {
+    address,
+    protocol,
+    datagrams: 0,
+    flows: 0,
+    enrichFailed: 0,
+    templateMisses: 0,
+    decodeErrors: {},
+    samplingRates: [],
+    unknownIfIndexes: [],
+    clockSkewMs: null,
+    clockSkewed: null,
+    lastSeenMs: nowMs,
+  };
+}
+
+/** Adds a value to a distinct list kept at most `max` long (later values beyond it are not kept). */
+export function addDistinct(list: number[], value: number, max: number): void {
+  if (list.length < max && !list.includes(value)) list.push(value);
+}
+
+/** `into` += `from`, both of one exporter and protocol. */
+export function mergeDelta(into: ExporterDelta, from: ExporterDelta): void {
+  into.datagrams += from.datagrams;
+  into.flows += from.flows;
+  into.enrichFailed += from.enrichFailed;
+  into.templateMisses += from.templateMisses;
+  for (const [reason, count] of Object.entries(from.decodeErrors)) into.decodeErrors[reason] = (into.decodeErrors[reason] ?? 0) + count;
+  for (const rate of from.samplingRates) addDistinct(into.samplingRates, rate, MAX_SAMPLING_RATES);
+  for (const index of from.unknownIfIndexes) addDistinct(into.unknownIfIndexes, index, MAX_UNKNOWN_IF_INDEXES);
+  if (from.clockSkewMs !== null) into.clockSkewMs = from.clockSkewMs;
+  if (from.clockSkewed !== null) into.clockSkewed = from.clockSkewed;
+  into.lastSeenMs = Math.max(into.lastSeenMs, from.lastSeenMs);
+}
+
+export const exporterKey = (address: string, protocol: ExporterProtocol) => `${protocol}|${address}`;
