@@ -75,7 +75,7 @@ async function seed(dir: string) {
         flowsStored: 12_345_000,
         templateMisses: 42,
         decodeErrors: { truncated: 17 },
-        drops: { "queue-full": 678 },
+        drops: { queue_full: 678 },
         samplingRates: [1000],
         clockSkewed: true,
         clockSkewMs: 125_000,

@@ -3,12 +3,15 @@
  * codes the collector stores: protocols, listener components, decode error and drop reasons,
  * counts with thousands separators. Pure and isomorphic.
  */
+import { DROP_REASON_LABELS } from "../drop-reasons";
 
 export const PROTOCOL_LABELS: Record<string, string> = {
   netflow5: "NetFlow v5",
   netflow9: "NetFlow v9",
   ipfix: "IPFIX",
   sflow5: "sFlow v5",
+  // Datagrams of no flow format (the decoder could not tell the version) are counted under this protocol.
+  unknown: "Not a flow protocol",
 };
 
 export const COMPONENT_LABELS: Record<string, string> = {
@@ -33,14 +36,8 @@ export const DECODE_ERROR_LABELS: Record<string, string> = {
   unsupported: "Unsupported content",
 };
 
-/** Why decoded flows were not stored. */
-export const DROP_LABELS: Record<string, string> = {
-  "queue-full": "Write queue full",
-  "store-failed": "Store failed",
-  "store-unavailable": "Store unavailable",
-  shutdown: "Stopped before written",
-  invalid: "Invalid flow",
-};
+/** Why decoded flows were not stored: the runtime's codes (drop-reasons.ts). */
+export const DROP_LABELS: Record<string, string> = DROP_REASON_LABELS;
 
 /** A code the catalogues above do not know yet, as words: "rate-limited" → "Rate limited". */
 function words(code: string): string {

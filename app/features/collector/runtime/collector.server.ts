@@ -9,6 +9,7 @@
  * threads. Nothing here waits for the store on the network's behalf: inserts are asynchronous and
  * the queue in front of them is bounded.
  */
+import type { FlowDropReason } from "../drop-reasons";
 import dgram from "node:dgram";
 import { hostname } from "node:os";
 import { chInsert } from "~/server/clickhouse/query.server";
@@ -20,7 +21,7 @@ import { describeCollectorMetrics, ExporterStats, heartbeatListener, removeListe
 import { normaliseExporter } from "./exporter-address";
 import { exporterKey, type ExporterDelta } from "./messages";
 import { collectorSettings, type CollectorSettings } from "./settings.server";
-import { StoreQueue, type DropReason, type RowBatch } from "./store-queue.server";
+import { StoreQueue, type RowBatch } from "./store-queue.server";
 import { DecodePool } from "./thread-pool.server";
 import { joinTrackedAsSchedule } from "./tracked-as-schedule.server";
 
@@ -235,7 +236,7 @@ class RunningCollector {
     this.queue.push(batch);
   }
 
-  private dropped(counts: Map<string, number>, rows: number, reason: DropReason | "enrich_failed", error?: unknown): void {
+  private dropped(counts: Map<string, number>, rows: number, reason: FlowDropReason, error?: unknown): void {
     this.totals.dropped[reason] = (this.totals.dropped[reason] ?? 0) + rows;
     this.stats.dropped(counts, reason);
     // One line per minute at most: under overload every batch would otherwise log.

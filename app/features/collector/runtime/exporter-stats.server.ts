@@ -6,12 +6,13 @@
  * Per flush interval the deltas are bounded (MAX_EXPORTERS_PER_FLUSH): a flood of spoofed source
  * addresses costs a counter, not the process's memory.
  */
+import type { FlowDropReason } from "../drop-reasons";
 import { sql } from "drizzle-orm";
 import { collectorExporters, collectorListeners } from "~db/postgres/schema";
 import { describeMetric, incrementCounter } from "~/server/metrics.server";
 import type { Db } from "~/server/postgres.server";
 import { emptyDelta, exporterKey, mergeDelta, MAX_SAMPLING_RATES, MAX_UNKNOWN_IF_INDEXES, type ExporterDelta } from "./messages";
-import type { DropReason, RowCounts } from "./store-queue.server";
+import type { RowCounts } from "./store-queue.server";
 
 export const METRICS = {
   datagrams: "flowlens_collector_datagrams_total",
@@ -82,7 +83,7 @@ export class ExporterStats {
     }
   }
 
-  dropped(counts: RowCounts, reason: DropReason | "enrich_failed"): void {
+  dropped(counts: RowCounts, reason: FlowDropReason): void {
     for (const [key, rows] of counts) {
       const { address, protocol } = splitKey(key);
       incrementCounter(METRICS.drops, { exporter: address, protocol, reason }, rows);

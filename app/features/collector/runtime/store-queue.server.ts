@@ -6,13 +6,15 @@
  * batch is dropped ("store_failed"). Every row pushed is, at any moment, exactly one of: stored,
  * dropped (counted per exporter and reason), or pending here.
  */
+import type { FlowDropReason } from "../drop-reasons";
 
 /** Rows of one exporter (address and protocol key) in a batch. */
 export type RowCounts = Map<string, number>;
 
 export type RowBatch = { rows: unknown[][]; counts: RowCounts };
 
-export type DropReason = "queue_full" | "store_failed" | "shutdown";
+/** The reasons the queue itself drops for (the catalogue: ../drop-reasons.ts). */
+export type DropReason = Extract<FlowDropReason, "queue_full" | "store_failed" | "shutdown">;
 
 export type StoreQueueOptions = {
   maxRows: number;
