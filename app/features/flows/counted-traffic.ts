@@ -16,6 +16,14 @@ export const COUNTED_TRAFFIC_LABELS: Record<CountedTraffic, string> = {
   NONE: "no traffic: the ingress and egress filters exclude each other",
 };
 
+/**
+ * The rule behind every total, said next to it: the collector marks the observation of a flow where
+ * it enters the network as the one that counts (flows_raw.counted, docs/architecture.md section 8a);
+ * copies exported again by routers further along are kept as raw records only.
+ */
+export const COUNTED_ONCE_NOTE =
+  "Each flow counts once, where it enters the network (external or access interface); the same traffic exported again by other routers on core interfaces is not added.";
+
 export function countedTraffic(
   dimensions: readonly DimensionId[],
   scope: Direction | null | undefined,

@@ -1,4 +1,5 @@
 import { Alert, Button, Group, Paper, Stack, Table, Text, TextInput, Title } from "@mantine/core";
+import { COUNTED_ONCE_NOTE } from "../counted-traffic";
 import { Form, useLocation, useNavigation } from "@remix-run/react";
 import { useHydrated } from "~/components/use-hydrated";
 import { formatUnixRange } from "~/lib/date-format";
@@ -166,6 +167,11 @@ export function AnalysisView({ data, title, path }: { data: AsFlowsAnalysisData;
           <Title order={4}>Direct and indirect traffic</Title>
           <IndirectTable data={data} />
         </>
+      ) : null}
+      {data.sankey || data.indirect ? (
+        <Text size="xs" data-testid="counted-once">
+          {COUNTED_ONCE_NOTE}
+        </Text>
       ) : null}
     </Stack>
   );

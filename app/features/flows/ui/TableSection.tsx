@@ -2,6 +2,7 @@ import { Group, Stack, Text } from "@mantine/core";
 import { useLocation } from "@remix-run/react";
 import { MESSAGES } from "~/lib/messages";
 import { formatBitsPerSecond } from "~/lib/units";
+import { COUNTED_ONCE_NOTE } from "../counted-traffic";
 import { formatPercentDifference } from "../comparison";
 import type { ExplorerData } from "../explorer.server";
 import { ExportMenu } from "./ExportMenu";
@@ -34,6 +35,9 @@ export function TableSection({ data }: { data: ExplorerData }) {
                 — {data.traffic.label}
               </Text>
             ) : null}
+          </Text>
+          <Text size="xs" data-testid="counted-once">
+            {COUNTED_ONCE_NOTE}
           </Text>
           {comparison ? (
             <Text size="sm" data-testid="total-previous">
