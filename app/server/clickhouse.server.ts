@@ -6,6 +6,12 @@ import type { AppConfig } from "./env.server";
 /** An open client; the services put the query door (clickhouse/query.server.ts) in front of it and hand out only the door. */
 export type ClickhouseConnection = {
   client: ClickHouseClient;
+  /**
+   * chDB only: a second session on the same data for the collector's continuous inserts. A chDB
+   * session runs one statement at a time, so reads (health checks, users' queries) sharing the
+   * session with inserts waited up to a whole insert; two sessions run side by side.
+   */
+  writer?: ClickHouseClient;
   kind: "chdb" | "clickhouse";
   database: string;
   close: () => Promise<void>;
@@ -18,7 +24,8 @@ const COMMON_SETTINGS = { output_format_json_quote_64bit_integers: 0 } as const;
  * chDB (embedded, persisted under DATA_DIR/ch) when no CLICKHOUSE_URL is set, otherwise a server.
  * Both are driven through @clickhouse/client, so every query is the same ClickHouse SQL.
  * chDB runs queries off the event loop (queryAsync), but one at a time per session: a slow query
- * delays every later one, which is why requests reach it through the query door.
+ * delays every later one, which is why requests reach it through the query door, and why raw
+ * inserts (the flow collector's) go through a session of their own (`writer`).
  */
 export async function openClickhouse(
   config: Pick<AppConfig, "CLICKHOUSE_URL" | "CLICKHOUSE_USER" | "CLICKHOUSE_PASSWORD" | "CLICKHOUSE_DATABASE" | "dataDir">,
@@ -71,7 +78,21 @@ export async function openClickhouse(
   await client.command({ query: `CREATE DATABASE IF NOT EXISTS ${database}` });
   // A chDB session is one connection: select the database for everything that follows.
   await client.command({ query: `USE ${database}` });
-  return { client, kind: "chdb", database, close: () => client.close() };
+  const writer = createClient({
+    connection: createChdbConnection({ path: chdbPath }) as unknown as NonNullable<ClickHouseClientConfigOptions["connection"]>,
+    clickhouse_settings: COMMON_SETTINGS,
+  });
+  await writer.command({ query: `USE ${database}` });
+  return {
+    client,
+    writer,
+    kind: "chdb",
+    database,
+    close: async () => {
+      await writer.close();
+      await client.close();
+    },
+  };
 }
 
 export class StoreUnavailableError extends Error {

@@ -357,9 +357,9 @@ describe("back-pressure", () => {
     let inserted = 0;
     const collector = flowCollector("flows-netflow", {
       statsIntervalMs: 100,
-      insert: async (_services, rows) => {
+      insert: async (_services, body) => {
         await new Promise((resolve) => setTimeout(resolve, 300));
-        inserted += rows.length;
+        inserted += body.rows;
       },
     });
     // Earlier tests of this file counted for the same exporter: the figures here are what this one adds.

@@ -9,6 +9,7 @@
  *   - the database override of the request's user for reads (database-override.server.ts);
  *   - rows checked against a zod schema when one is given.
  */
+import { Readable } from "node:stream";
 import type { ClickHouseClient, ClickHouseSettings, DataFormat } from "@clickhouse/client";
 import { z } from "zod";
 import { AnalyticsQueryLimiter } from "../analytics-query-limiter.server";
@@ -43,7 +44,13 @@ export type RequestResolvers = {
   databases: (scope: RequestScope) => Promise<DatabaseOverride>;
 };
 
-type Door = { client: ClickHouseClient; settings: QueryDoorSettings; resolvers: RequestResolvers; limiter: AnalyticsQueryLimiter };
+type Door = {
+  client: ClickHouseClient;
+  writer: ClickHouseClient;
+  settings: QueryDoorSettings;
+  resolvers: RequestResolvers;
+  limiter: AnalyticsQueryLimiter;
+};
 
 const doors = new WeakMap<ClickhouseHandle, Door>();
 
@@ -55,7 +62,7 @@ export function openQueryDoor(
 ): ClickhouseHandle {
   const limiter = new AnalyticsQueryLimiter(settings);
   const handle: ClickhouseHandle = { kind: connection.kind, database: connection.database, limiter, close: connection.close };
-  doors.set(handle, { client: connection.client, settings, resolvers, limiter });
+  doors.set(handle, { client: connection.client, writer: connection.writer ?? connection.client, settings, resolvers, limiter });
   return handle;
 }
 
@@ -156,6 +163,46 @@ export async function chInsert(ch: ClickhouseHandle, insert: Insert): Promise<vo
         clickhouse_settings: withTimeLimit(insert.settings, 0),
       }),
     () => `${insert.values.length} rows`,
+  );
+}
+
+/** Text formats whose body is already encoded by the caller (rows written elsewhere, e.g. in a worker thread). */
+export type RawFormat = "TabSeparated" | "CSV" | "JSONEachRow" | "JSONCompactEachRow";
+
+export type RawInsert = {
+  name: string;
+  table: string;
+  columns: readonly [string, ...string[]];
+  format: RawFormat;
+  /** The rows, already in `format`, each chunk ending at a row's end; sent as they are. */
+  body: Uint8Array | readonly Uint8Array[];
+  /** For the log line (the door does not parse the body to count). */
+  rows?: number;
+  settings?: ClickHouseSettings;
+};
+
+/**
+ * One batch of rows already encoded: the bytes go to the engine as they are, nothing is parsed or
+ * serialised here. The body is joined into one buffer (a copy, cheap next to encoding rows) and
+ * handed to the client as a byte stream, which the client sends as the request body to a server
+ * and chDB's connection appends to the INSERT statement as text — so only text formats. On chDB it
+ * runs in the writer session (clickhouse.server.ts), beside the reads rather than before them.
+ */
+export async function chInsertRaw(ch: ClickhouseHandle, insert: RawInsert): Promise<void> {
+  const door = doorOf(ch);
+  const parts = insert.body instanceof Uint8Array ? [insert.body] : insert.body;
+  const body = Buffer.concat(parts.map((p) => Buffer.from(p.buffer, p.byteOffset, p.byteLength)));
+  await timed(
+    insert.name,
+    () =>
+      door.writer.insert({
+        table: insert.table,
+        values: Readable.from([body], { objectMode: false }),
+        format: insert.format,
+        columns: [...insert.columns] as [string, ...string[]],
+        clickhouse_settings: withTimeLimit(insert.settings, 0),
+      }),
+    () => (insert.rows === undefined ? `${body.length} bytes` : `${insert.rows} rows`),
   );
 }
 

@@ -1,4 +1,4 @@
-import { formatIpv6 } from "~/lib/ip";
+import { ipv6AtView } from "./packet-address";
 
 /** A big-endian view over one datagram; every read is bounds-checked by the caller against `length`. */
 export function viewOf(payload: Uint8Array): DataView {
@@ -33,9 +33,7 @@ export function readIpv4(view: DataView, offset: number): string {
 }
 
 export function readIpv6(view: DataView, offset: number): string {
-  let value = 0n;
-  for (let i = 0; i < 4; i++) value = (value << 32n) | BigInt(view.getUint32(offset + i * 4));
-  return formatIpv6(value);
+  return ipv6AtView(view, offset);
 }
 
 /** An address field: 4 bytes IPv4, 16 bytes IPv6, anything else is not an address (null). */

@@ -109,15 +109,15 @@ export function emptyValues(): ElementValues {
 
 type NumberKey = { [K in keyof ElementValues]: ElementValues[K] extends number | null ? K : never }[keyof ElementValues];
 type AddressKey = { [K in keyof ElementValues]: ElementValues[K] extends string | null ? K : never }[keyof ElementValues];
-type Reader = (values: ElementValues, view: DataView, offset: number, length: number) => void;
+export type ElementReader = (values: ElementValues, view: DataView, offset: number, length: number) => void;
 
 const unsigned =
-  (key: NumberKey): Reader =>
+  (key: NumberKey): ElementReader =>
   (values, view, offset, length) => {
     values[key] = readUnsigned(view, offset, length);
   };
 const address =
-  (key: AddressKey, version: 4 | 6): Reader =>
+  (key: AddressKey, version: 4 | 6): ElementReader =>
   (values, view, offset, length) => {
     const text = readAddress(view, offset, length);
     if (text === null) return;
@@ -125,25 +125,25 @@ const address =
     if (key === "srcAddr" || key === "dstAddr") values.ipVersion ??= version;
   };
 const vlan =
-  (key: NumberKey): Reader =>
+  (key: NumberKey): ElementReader =>
   (values, view, offset, length) => {
     const value = readUnsigned(view, offset, length);
     values[key] = value === null ? null : value & 0x0fff;
   };
 const ntp =
-  (key: "startMs" | "endMs"): Reader =>
+  (key: "startMs" | "endMs"): ElementReader =>
   (values, view, offset, length) => {
     if (length === 8) values[key] = readNtpMs(view, offset);
   };
 const seconds =
-  (key: "startMs" | "endMs"): Reader =>
+  (key: "startMs" | "endMs"): ElementReader =>
   (values, view, offset, length) => {
     const value = readUnsigned(view, offset, length);
     if (value !== null) values[key] = value * 1000;
   };
 
 /** Element id (enterprise 0) → reader. Elements not listed are skipped by their length. */
-export const ELEMENT_READERS: ReadonlyMap<number, Reader> = new Map<number, Reader>([
+export const ELEMENT_READERS: ReadonlyMap<number, ElementReader> = new Map<number, ElementReader>([
   [1, unsigned("octetDelta")],
   [2, unsigned("packetDelta")],
   [4, unsigned("ipProtocol")],

@@ -4,7 +4,7 @@
  * has not arrived), turning options data into sampler rates, and sampling precedence.
  */
 import { viewOf } from "./bytes";
-import { ELEMENT_READERS, REVERSE_PEN, emptyValues, samplingRateOf, type ElementValues } from "./elements";
+import { ELEMENT_READERS, REVERSE_PEN, emptyValues, samplingRateOf, type ElementReader, type ElementValues } from "./elements";
 import type { DecodeResult } from "./flow-record";
 import { flowFromValues, reverseFlow, type RecordContext } from "./record-flows";
 import { DEFAULT_SAMPLER, VARIABLE_LENGTH, type Template, type TemplateDomain, type TemplateField, type TemplateState } from "./templates";
@@ -64,7 +64,14 @@ export function makeTemplate(id: number, fields: TemplateField[], scopeCount: nu
     if (field.length === 0) return `template ${id} has a zero-length field (element ${field.id})`;
     minRecordLength += field.length === VARIABLE_LENGTH ? 1 : field.length;
   }
-  return { id, fields, scopeCount, options, minRecordLength };
+  const readers: (ElementReader | null)[] = [];
+  const reverse: boolean[] = [];
+  for (const field of fields) {
+    const known = field.enterprise === 0 || field.enterprise === REVERSE_PEN;
+    readers.push(known ? (ELEMENT_READERS.get(field.id) ?? null) : null);
+    reverse.push(field.enterprise === REVERSE_PEN);
+  }
+  return { id, fields, scopeCount, options, minRecordLength, readers, reverse };
 }
 
 /** Registers a template and decodes the sets that were waiting for it. */
@@ -96,14 +103,14 @@ export function decodeDataSet(message: MessageContext, templateId: number, view:
 function readRecords(message: MessageContext, template: Template, view: DataView, start: number, end: number): void {
   // v9 options scope fields use their own type space (1 System, 2 Interface …), not element ids.
   const skipScope = message.protocol === "netflow9" ? template.scopeCount : 0;
+  const { fields, readers, reverse: reverseOf } = template;
   let at = start;
   while (end - at >= template.minRecordLength) {
     if (isPadding(view, at, end)) return;
     const forward = emptyValues();
     let reverse: ElementValues | null = null;
-    for (let i = 0; i < template.fields.length; i++) {
-      const field = template.fields[i];
-      let length = field.length;
+    for (let i = 0; i < fields.length; i++) {
+      let length = fields[i].length;
       if (length === VARIABLE_LENGTH) {
         if (at + 1 > end) return recordTooShort(message, template);
         length = view.getUint8(at++);
@@ -114,13 +121,10 @@ function readRecords(message: MessageContext, template: Template, view: DataView
         }
       }
       if (at + length > end) return recordTooShort(message, template);
-      if (i >= skipScope) {
-        if (field.enterprise === 0) {
-          ELEMENT_READERS.get(field.id)?.(forward, view, at, length);
-        } else if (field.enterprise === REVERSE_PEN) {
-          const reader = ELEMENT_READERS.get(field.id);
-          if (reader) reader((reverse ??= emptyValues()), view, at, length);
-        }
+      const reader = readers[i];
+      if (reader !== null && i >= skipScope) {
+        if (!reverseOf[i]) reader(forward, view, at, length);
+        else reader((reverse ??= emptyValues()), view, at, length);
       }
       at += length;
     }

@@ -5,6 +5,7 @@
  * their template. Everything is bounded — exporters (or anyone spoofing them) choose how many
  * domains and template ids exist — and what is evicted or expires is counted.
  */
+import type { ElementReader } from "./elements";
 import type { FlowProtocol } from "./flow-record";
 
 /** IPFIX field length meaning "variable": the record says the length (RFC 7011 §7). */
@@ -20,6 +21,12 @@ export type Template = {
   options: boolean;
   /** The shortest record: fixed lengths plus one length byte per variable-length field. */
   minRecordLength: number;
+  /**
+   * Per field, resolved once when the template is learnt rather than for every record: the element
+   * reader (null: skipped by its length) and whether it fills the reverse direction (RFC 5103).
+   */
+  readers: (ElementReader | null)[];
+  reverse: boolean[];
 };
 
 /** A data set kept until its template arrives, with the header facts its records are timed by. */

@@ -274,9 +274,11 @@ export function createEnricher(snapshot: EnrichmentSnapshot): Enricher {
 
     unknownIfIndexes(flow: DecodedFlow): number[] {
       const router = routerOfFlow(flow);
-      const unknown = (index: number | null) => index !== null && index !== 0 && !router?.interfaces.has(index);
-      const inUnknown = unknown(flow.inIfIndex);
-      const outUnknown = unknown(flow.outIfIndex) && flow.outIfIndex !== flow.inIfIndex;
+      // Inline rather than a closure made per flow: this runs for every flow.
+      const inIndex = flow.inIfIndex;
+      const outIndex = flow.outIfIndex;
+      const inUnknown = inIndex !== null && inIndex !== 0 && !router?.interfaces.has(inIndex);
+      const outUnknown = outIndex !== null && outIndex !== 0 && !router?.interfaces.has(outIndex) && outIndex !== inIndex;
       if (!inUnknown && !outUnknown) return NO_INDEXES;
       return inUnknown && outUnknown ? [flow.inIfIndex!, flow.outIfIndex!] : [inUnknown ? flow.inIfIndex! : flow.outIfIndex!];
     },

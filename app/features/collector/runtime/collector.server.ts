@@ -12,7 +12,7 @@
 import type { FlowDropReason } from "../drop-reasons";
 import dgram from "node:dgram";
 import { hostname } from "node:os";
-import { chInsert } from "~/server/clickhouse/query.server";
+import { chInsertRaw } from "~/server/clickhouse/query.server";
 import type { ComponentContext, ComponentHealth, IngestComponent } from "~/server/components/contract.server";
 import type { Services } from "~/server/services.server";
 import { FLOW_ROW_COLUMNS } from "../enrich/flow-row";
@@ -21,13 +21,13 @@ import { describeCollectorMetrics, ExporterStats, heartbeatListener, removeListe
 import { normaliseExporter } from "./exporter-address";
 import { exporterKey, type ExporterDelta } from "./messages";
 import { collectorSettings, type CollectorSettings } from "./settings.server";
-import { StoreQueue, type RowBatch } from "./store-queue.server";
+import { StoreQueue, type InsertBody, type RowBatch } from "./store-queue.server";
 import { DecodePool } from "./thread-pool.server";
 import { joinTrackedAsSchedule } from "./tracked-as-schedule.server";
 
 export type CollectorOptions = {
-  /** Writes one batch (rows in FLOW_ROW_COLUMNS order). Default: chInsert into flows_raw; tests hand in slow or failing stores. */
-  insert?: (services: Services, rows: unknown[][]) => Promise<void>;
+  /** Writes one batch (TabSeparated rows in FLOW_ROW_COLUMNS order). Default: into flows_raw; tests hand in slow or failing stores. */
+  insert?: (services: Services, body: InsertBody) => Promise<void>;
   /** How often the per-exporter figures are added to PostgreSQL and the listener's heartbeat written. */
   statsIntervalMs?: number;
   /** How often the enrichment snapshot is reloaded. */
@@ -56,15 +56,18 @@ export type FlowCollector = IngestComponent<CollectorSettings> & {
   port(): number;
 };
 
-export async function insertFlowRows(services: Services, rows: unknown[][]): Promise<void> {
-  await chInsert(services.ch, {
+export async function insertFlowRows(services: Services, body: InsertBody): Promise<void> {
+  await chInsertRaw(services.ch, {
     name: "collector.flowsRaw",
     table: "flows_raw",
-    values: rows,
-    columns: FLOW_ROW_COLUMNS as unknown as [string, ...string[]],
-    format: "JSONCompactEachRow",
+    columns: FLOW_ROW_COLUMNS,
+    format: "TabSeparated",
+    body: body.chunks,
+    rows: body.rows,
   });
 }
+
+const emptyBatch = (): RowBatch => ({ chunks: [], bytes: 0, rows: 0, counts: new Map() });
 
 const mib = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(bytes < 1024 * 1024 ? 2 : 0)} MiB`;
 
@@ -77,7 +80,7 @@ class RunningCollector {
   private pool: DecodePool;
   private queue: StoreQueue;
   private stats!: ExporterStats;
-  private open: RowBatch = { rows: [], counts: new Map() };
+  private open: RowBatch = emptyBatch();
   private readonly timers: NodeJS.Timeout[] = [];
   private releaseTrackedAs: () => void = () => {};
   private listenText = "";
@@ -99,7 +102,7 @@ class RunningCollector {
       settings.workers,
       { maxClockSkewMs: settings.maxClockSkewMs, sweepIntervalMs: options.sweepIntervalMs ?? 10_000 },
       {
-        onResult: (rows, exporters) => this.received(rows, exporters),
+        onResult: (body, rows, exporters) => this.received(body, rows, exporters),
         onMisses: (exporters) => exporters.forEach((delta) => this.stats.record(delta)),
         onLost: (datagrams, reason) => {
           this.totals.datagramsLost += datagrams;
@@ -111,7 +114,7 @@ class RunningCollector {
     const insert = options.insert ?? insertFlowRows;
     this.queue = new StoreQueue({
       maxRows: settings.queueRows,
-      insert: (rows) => insert(services, rows),
+      insert: (body) => insert(services, body),
       maxAttempts: options.insertAttempts,
       retryDelayMs: options.insertRetryDelayMs,
       onStored: (counts, rows) => {
@@ -203,7 +206,7 @@ class RunningCollector {
   }
 
   pendingRows(): number {
-    return this.open.rows.length + this.queue.pendingRows;
+    return this.open.rows + this.queue.pendingRows;
   }
 
   private every(ms: number, run: () => void): void {
@@ -216,7 +219,7 @@ class RunningCollector {
     return { component: this.name, address: this.listenText, host: hostname(), pid: process.pid, startedAt: this.startedAt };
   }
 
-  private received(rows: unknown[][], exporters: ExporterDelta[]): void {
+  private received(body: Uint8Array, rows: number, exporters: ExporterDelta[]): void {
     for (const delta of exporters) {
       this.stats.record(delta);
       this.totals.flows += delta.flows;
@@ -225,14 +228,18 @@ class RunningCollector {
       if (stored > 0) this.open.counts.set(key, (this.open.counts.get(key) ?? 0) + stored);
       if (delta.enrichFailed) this.dropped(new Map([[key, delta.enrichFailed]]), delta.enrichFailed, "enrich_failed");
     }
-    for (const row of rows) this.open.rows.push(row);
-    if (this.open.rows.length >= this.context.settings.batchRows) this.seal();
+    if (rows > 0) {
+      this.open.chunks.push(body);
+      this.open.bytes += body.length;
+      this.open.rows += rows;
+    }
+    if (this.open.rows >= this.context.settings.batchRows) this.seal();
   }
 
   private seal(): void {
-    if (!this.open.rows.length) return;
+    if (!this.open.rows) return;
     const batch = this.open;
-    this.open = { rows: [], counts: new Map() };
+    this.open = emptyBatch();
     this.queue.push(batch);
   }
 

@@ -8,7 +8,7 @@ import { decodeDatagram } from "../decode";
 import { TemplateState } from "../decode/templates";
 import type { Enricher } from "../enrich/enricher";
 import { createEnricher } from "../enrich/enrich";
-import { FLOW_ROW_COLUMNS } from "../enrich/flow-row";
+import { TsvWriter } from "../enrich/flow-row-tsv";
 import type { EnrichmentSnapshot } from "../enrich/snapshot";
 import {
   addDistinct,
@@ -24,11 +24,14 @@ import {
 /** Exporters whose clock state is remembered; beyond, the least recently heard is forgotten. */
 const MAX_CLOCK_STATES = 8192;
 
-export type BatchResult = { rows: unknown[][]; exporters: ExporterDelta[] };
+/** The batch's rows as the body of a TabSeparated insert in FLOW_ROW_COLUMNS order (its own ArrayBuffer, transferable). */
+export type BatchResult = { body: Uint8Array; rows: number; exporters: ExporterDelta[] };
 
 export class DecodeThread {
   readonly templates = new TemplateState();
   private enricher: Enricher | null = null;
+  /** Reused from batch to batch: it keeps the size the batches need. */
+  private readonly writer = new TsvWriter();
   /** Per exporter and protocol: is its clock off by more than the allowed skew (as of its last export time). */
   private readonly skewed = new Map<string, boolean>();
 
@@ -39,7 +42,7 @@ export class DecodeThread {
   }
 
   decodeBatch(batch: Pick<DatagramBatch, "buffer" | "offsets" | "exporters" | "arrivalsMs">): BatchResult {
-    const rows: unknown[][] = [];
+    const out = this.writer;
     const deltas = new Map<string, ExporterDelta>();
     const bytes = new Uint8Array(batch.buffer);
     for (let i = 0; i < batch.exporters.length; i++) {
@@ -65,14 +68,15 @@ export class DecodeThread {
           if (!enricher) throw new Error("no enrichment snapshot yet");
           for (const index of enricher.unknownIfIndexes(flow)) addDistinct(delta.unknownIfIndexes, index, MAX_UNKNOWN_IF_INDEXES);
           const row = enricher.enrich(flow, { arrivalMs, clockSkewed });
-          rows.push(FLOW_ROW_COLUMNS.map((column) => row[column]));
+          out.row(row);
         } catch {
           // The enricher promises not to throw; a fault of its own costs the flow, counted, never the batch.
           delta.enrichFailed++;
         }
       }
     }
-    return { rows, exporters: [...deltas.values()] };
+    const rows = out.rows;
+    return { body: out.take(), rows, exporters: [...deltas.values()] };
   }
 
   /**

@@ -32,7 +32,19 @@ port.on("message", (message: ToThread) => {
       break;
     case "batch": {
       const result = thread.decodeBatch(message);
-      send({ type: "result", id: message.id, datagrams: message.exporters.length, rows: result.rows, exporters: result.exporters });
+      const body = result.body.buffer as ArrayBuffer;
+      // The body is transferred, not cloned: the main thread gets the bytes without copying them.
+      port.postMessage(
+        {
+          type: "result",
+          id: message.id,
+          datagrams: message.exporters.length,
+          body,
+          rows: result.rows,
+          exporters: result.exporters,
+        } satisfies FromThread,
+        [body],
+      );
       break;
     }
     case "finish":

@@ -1,8 +1,9 @@
 /**
  * What the collector's main thread and its decoding threads say to each other. Datagrams travel in
  * batches: their payloads packed into one ArrayBuffer that is transferred, not copied, with the
- * exporter and arrival time of each. Results come back as rows in FLOW_ROW_COLUMNS order (a
- * compact form: arrays clone faster than objects) and counters per exporter and protocol.
+ * exporter and arrival time of each. Results come back as the body of an insert — the rows as
+ * TabSeparated text in FLOW_ROW_COLUMNS order, in a transferred ArrayBuffer, with their count — and
+ * counters per exporter and protocol (which say how many of those rows are each exporter's).
  */
 import type { FlowProtocol } from "../decode/flow-record";
 import type { EnrichmentSnapshot } from "../enrich/snapshot";
@@ -43,7 +44,7 @@ export type ExporterDelta = {
 };
 
 export type FromThread =
-  | { type: "result"; id: number; datagrams: number; rows: unknown[][]; exporters: ExporterDelta[] }
+  | { type: "result"; id: number; datagrams: number; body: ArrayBuffer; rows: number; exporters: ExporterDelta[] }
   /** Data sets whose template never came (periodic sweep, and all that wait at the finish). */
   | { type: "misses"; exporters: ExporterDelta[]; final: boolean }
   | { type: "log"; level: "info" | "warn" | "error"; message: string };

@@ -1,5 +1,7 @@
 /**
- * Between the decoding threads and ClickHouse: batches of rows wait here, one insert at a time. The
+ * Between the decoding threads and ClickHouse: batches of rows wait here, one insert at a time. A
+ * batch is the insert's body as the threads wrote it (TabSeparated text in chunks, one per thread
+ * result) with its row count: the main thread only moves bytes. The
  * network does not wait for the store, so the queue is bounded in rows: when the store is slower
  * than the exporters, the OLDEST waiting batches are dropped (their flows counted as "queue_full")
  * — newer traffic is worth more than a backlog. A failed insert is retried a few times, then its
@@ -11,14 +13,18 @@ import type { FlowDropReason } from "../drop-reasons";
 /** Rows of one exporter (address and protocol key) in a batch. */
 export type RowCounts = Map<string, number>;
 
-export type RowBatch = { rows: unknown[][]; counts: RowCounts };
+/** `chunks` hold `rows` whole rows (each chunk ends with a row's newline); `counts` says whose they are. */
+export type RowBatch = { chunks: Uint8Array[]; bytes: number; rows: number; counts: RowCounts };
+
+/** The body of one insert. */
+export type InsertBody = { chunks: readonly Uint8Array[]; bytes: number; rows: number };
 
 /** The reasons the queue itself drops for (the catalogue: ../drop-reasons.ts). */
 export type DropReason = Extract<FlowDropReason, "queue_full" | "store_failed" | "shutdown">;
 
 export type StoreQueueOptions = {
   maxRows: number;
-  insert: (rows: unknown[][]) => Promise<void>;
+  insert: (body: InsertBody) => Promise<void>;
   /** Attempts per batch, the first included. */
   maxAttempts?: number;
   /** Wait before the n-th retry: n × this. */
@@ -45,18 +51,18 @@ export class StoreQueue {
 
   /** Rows waiting or being written. */
   get pendingRows(): number {
-    return this.waitingRows + (this.inFlight?.rows.length ?? 0);
+    return this.waitingRows + (this.inFlight?.rows ?? 0);
   }
 
   push(batch: RowBatch): void {
-    if (!batch.rows.length) return;
+    if (!batch.rows) return;
     this.waiting.push(batch);
-    this.waitingRows += batch.rows.length;
+    this.waitingRows += batch.rows;
     // The newest batch always stays: it alone is within bounds (at most BATCH_ROWS ≤ QUEUE_ROWS).
     while (this.waitingRows > this.options.maxRows && this.waiting.length > 1) {
       const oldest = this.waiting.shift() as RowBatch;
-      this.waitingRows -= oldest.rows.length;
-      this.options.onDropped(oldest.counts, oldest.rows.length, "queue_full");
+      this.waitingRows -= oldest.rows;
+      this.options.onDropped(oldest.counts, oldest.rows, "queue_full");
     }
     this.running ??= this.run().finally(() => (this.running = null));
   }
@@ -72,7 +78,7 @@ export class StoreQueue {
     while (this.running && Date.now() < deadline) {
       await Promise.race([this.running, new Promise((resolve) => setTimeout(resolve, Math.max(1, deadline - Date.now())).unref())]);
     }
-    for (const batch of this.waiting.splice(0)) this.options.onDropped(batch.counts, batch.rows.length, "shutdown");
+    for (const batch of this.waiting.splice(0)) this.options.onDropped(batch.counts, batch.rows, "shutdown");
     this.waitingRows = 0;
     // An insert still running past the deadline is accounted when it ends (stored or failed).
     if (this.running) await this.running;
@@ -81,7 +87,7 @@ export class StoreQueue {
   private async run(): Promise<void> {
     while (this.waiting.length) {
       const batch = this.waiting.shift() as RowBatch;
-      this.waitingRows -= batch.rows.length;
+      this.waitingRows -= batch.rows;
       this.inFlight = batch;
       try {
         await this.write(batch);
@@ -95,13 +101,13 @@ export class StoreQueue {
   private async write(batch: RowBatch): Promise<void> {
     for (let attempt = 1; ; attempt++) {
       try {
-        await this.options.insert(batch.rows);
-        this.options.onStored(batch.counts, batch.rows.length);
+        await this.options.insert(batch);
+        this.options.onStored(batch.counts, batch.rows);
         return;
       } catch (error) {
         const pastDeadline = this.draining !== null && Date.now() >= this.draining;
         if (attempt >= this.maxAttempts || pastDeadline) {
-          this.options.onDropped(batch.counts, batch.rows.length, "store_failed", error);
+          this.options.onDropped(batch.counts, batch.rows, "store_failed", error);
           return;
         }
         await this.pause(attempt * this.retryDelayMs);

@@ -26,7 +26,8 @@ export const MAX_IN_FLIGHT_DATAGRAMS = 20_000;
 export const BUNDLED_WORKER_FILE = "collector-worker.js";
 
 export type PoolEvents = {
-  onResult(rows: unknown[][], exporters: ExporterDelta[]): void;
+  /** `body`: `rows` rows as TabSeparated text (messages.ts). */
+  onResult(body: Uint8Array, rows: number, exporters: ExporterDelta[]): void;
   onMisses(exporters: ExporterDelta[]): void;
   /** Datagrams that never reached a decoder: the thread was busy, or died holding them. */
   onLost(datagrams: number, reason: "threads_busy" | "thread_failed"): void;
@@ -191,7 +192,7 @@ export class DecodePool {
         const sent = thread.inFlight.get(message.id) ?? 0;
         thread.inFlight.delete(message.id);
         thread.inFlightDatagrams -= sent;
-        this.events.onResult(message.rows, message.exporters);
+        this.events.onResult(new Uint8Array(message.body), message.rows, message.exporters);
         break;
       }
       case "misses":
