@@ -5,13 +5,18 @@
 // with a fresh temporary DATA_DIR, a free PORT, NODE_ENV=production and, when set, DATABASE_URL (scripts/test.mjs
 // points it at a throwaway PostgreSQL database) plus a random SESSION_SECRET. Waits for GET /healthz to return 200
 // and provides the base URL to the test files: `inject("baseURL")` from "vitest".
+// The server's flow collector (flows-netflow) listens on a free UDP port of 127.0.0.1, provided as inject("netflowTarget")
+// ("127.0.0.1:<port>"); nothing sends to it unless a test does (tests/e2e/collector.e2e.ts). FLOWS_SILENT_AFTER is a
+// day, so the exporters a test used and left are not told to staff as silent while later files run.
 // Teardown: SIGTERM, SIGKILL after 15 s, then removes the temporary DATA_DIR.
 //
 // Env knobs: E2E_TMPDIR = parent of the temporary DATA_DIR (default os.tmpdir()). E2E_BASE_URL=http://host:port skips starting a server and tests that URL instead (handy against
-// `npm run dev` or an already running instance). E2E_APP_LOG=0 hides the server's request log after startup.
+// `npm run dev` or an already running instance); E2E_NETFLOW_TARGET=host:port then names its NetFlow listener (unset: the
+// collector tests are skipped). E2E_APP_LOG=0 hides the server's request log after startup.
 
 import { spawn, type ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
+import dgram from "node:dgram";
 import fs from "node:fs";
 import net from "node:net";
 import os from "node:os";
@@ -22,6 +27,8 @@ import type { TestProject } from "vitest/node";
 declare module "vitest" {
   export interface ProvidedContext {
     baseURL: string;
+    /** host:port of the app server's NetFlow/IPFIX listener; "" when unknown (E2E_BASE_URL without E2E_NETFLOW_TARGET). */
+    netflowTarget: string;
   }
 }
 
@@ -41,6 +48,19 @@ function freePort(): Promise<number> {
       const addr = srv.address();
       const port = typeof addr === "object" && addr ? addr.port : 0;
       srv.close(() => (port ? resolve(port) : reject(new Error("could not determine a free port"))));
+    });
+  });
+}
+
+/** A UDP port free on 127.0.0.1 right now (the app server binds it a moment later). */
+function freeUdpPort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const socket = dgram.createSocket("udp4");
+    socket.unref();
+    socket.on("error", reject);
+    socket.bind(0, "127.0.0.1", () => {
+      const port = socket.address().port;
+      socket.close(() => (port ? resolve(port) : reject(new Error("could not determine a free UDP port"))));
     });
   });
 }
@@ -99,6 +119,7 @@ export default async function setup(project: TestProject) {
   if (external) {
     console.log(`[e2e] E2E_BASE_URL is set: testing ${external} (no server started)`);
     project.provide("baseURL", external);
+    project.provide("netflowTarget", process.env.E2E_NETFLOW_TARGET?.trim() ?? "");
     return;
   }
 
@@ -112,6 +133,7 @@ export default async function setup(project: TestProject) {
   const dataDir = await fs.promises.mkdtemp(path.join(tmpRoot, "flowlens-e2e-"));
   const port = await freePort();
   const baseURL = `http://127.0.0.1:${port}`;
+  const netflowTarget = `127.0.0.1:${await freeUdpPort()}`;
 
   const env: NodeJS.ProcessEnv = { ...process.env };
   for (const k of Object.keys(env)) {
@@ -127,6 +149,8 @@ export default async function setup(project: TestProject) {
     NODE_ENV: "production",
     DEMO_DATA: "on",
     DEMO_DAYS: env.DEMO_DAYS ?? "3",
+    FLOWS_NETFLOW_LISTEN: netflowTarget,
+    FLOWS_SILENT_AFTER: "1440",
   });
   if (process.env.DATABASE_URL) {
     env.DATABASE_URL = process.env.DATABASE_URL;
@@ -136,7 +160,7 @@ export default async function setup(project: TestProject) {
   }
 
   const dbInfo = env.DATABASE_URL ? `PostgreSQL database ${new URL(env.DATABASE_URL).pathname.slice(1)}` : "PGlite";
-  console.log(`[e2e] starting the app: ${baseURL}, DATA_DIR=${dataDir}, ${dbInfo}`);
+  console.log(`[e2e] starting the app: ${baseURL}, NetFlow on udp ${netflowTarget}, DATA_DIR=${dataDir}, ${dbInfo}`);
   const started = Date.now();
   const child = spawn(process.execPath, [SERVE_CLI, SERVER_BUILD], {
     cwd: ROOT, // server.mjs serves ./public relative to the cwd
@@ -200,6 +224,7 @@ export default async function setup(project: TestProject) {
   }
 
   project.provide("baseURL", baseURL);
+  project.provide("netflowTarget", netflowTarget);
 
   return async () => {
     console.log("[e2e] stopping the app server");

@@ -4,6 +4,7 @@
 import dgram from "node:dgram";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { collectorExporters, collectorListeners } from "~db/postgres/schema";
+import { createRouter, deleteRouter } from "~/features/collector/inventory/inventory.server";
 import { flowCollector, type FlowCollector } from "~/features/collector/runtime/collector.server";
 import { startComponentsIfHost } from "~/server/components/placement.server";
 import { stopRunningComponents } from "~/server/components/supervisor.server";
@@ -305,6 +306,48 @@ describe("flows-netflow", () => {
     const rows = await stores.pg.db.select().from(collectorExporters);
     expect(rows.map((r) => r.address)).toEqual(expect.arrayContaining(["127.0.0.1", "::1"]));
     expect(rows.some((r) => r.address.startsWith("::ffff:"))).toBe(false);
+  });
+
+  it("loads an inventory change within seconds: flows of an exporter adopted meanwhile are its router's", async () => {
+    // The regular reload is an hour away: only the check for a changed inventory can bring the router in.
+    const collector = flowCollector("flows-netflow", { snapshotIntervalMs: 3_600_000, inventoryCheckMs: 100 });
+    await start(collector);
+    const routerOf = async (port: number) =>
+      (
+        await chRows<{ r: string }>(
+          stores,
+          "SELECT ingress_router AS r FROM flows_raw WHERE flow_protocol = 'netflow9' AND src_port = {p:UInt16}",
+          {
+            p: port,
+          },
+        )
+      ).map((row) => row.r);
+    let port = 61_000;
+    /** One flow on its own source port, waited for until stored; its ingress router. */
+    const sendOne = async () => {
+      const stored = collector.totals().stored;
+      await send(collector.port(), [v9(1, ++port, true)]);
+      await expect.poll(() => collector.totals().stored, { timeout: 20_000 }).toBe(stored + 1);
+      return (await routerOf(port))[0];
+    };
+    expect(await sendOne()).toBe("");
+    const before = port;
+    await createRouter(stores, {
+      name: "adopted-r1",
+      city: "Berlin",
+      country: "Germany",
+      loopback: "198.51.100.9",
+      exporters: ["127.0.0.1"],
+    });
+    try {
+      let router = "";
+      for (let tries = 0; tries < 100 && router !== "adopted-r1"; tries++) router = await sendOne();
+      expect(router).toBe("adopted-r1");
+      // What was stored before stays as it was.
+      expect(await routerOf(before)).toEqual([""]);
+    } finally {
+      await deleteRouter(stores, "adopted-r1");
+    }
   });
 });
 

@@ -15,12 +15,12 @@
  * two paths each load in about 15 s into 32 MB. Each page re-reads the table from its key on, so a
  * read costs a few scans of the vantage point's rows: fine for a refresh, not for every flow.
  */
-import { asc, eq } from "drizzle-orm";
+import { asc, eq, sql } from "drizzle-orm";
 import { asInfo, asServiceMappings } from "~db/postgres/schema";
 import { chQuery, type Statement } from "~/server/clickhouse/query.server";
 import { log, logValue } from "~/server/log.server";
 import type { Services } from "~/server/services.server";
-import { listInventoryVantagePoints, listRouters } from "../inventory/inventory.server";
+import { inventoryVersion, listInventoryVantagePoints, listRouters } from "../inventory/inventory.server";
 import { canonicalIp } from "./address";
 import { RibTableBuilder, ribTableBytes, type AsService, type EnrichmentSnapshot, type RibTable, type SnapshotRouter } from "./snapshot";
 
@@ -91,6 +91,25 @@ async function loadRibTable(
 }
 
 /** `pageRows`: prefixes per read (tests make it small to cross page boundaries). */
+/**
+ * Changes whenever what the snapshot reads from PostgreSQL changes (the inventory, the operator's AS,
+ * the AS service mappings); the routing tables are not part of it (they change all the time and are
+ * reloaded on the runtime's slower schedule). Lets the runtime reload a few seconds after an
+ * operator adopts an exporter or names an interface.
+ */
+export async function enrichmentInputsVersion(services: Pick<Services, "pg">): Promise<string> {
+  const [inventory, result] = await Promise.all([
+    inventoryVersion(services),
+    services.pg.db.execute(sql`
+      SELECT md5(
+        coalesce((SELECT string_agg(asn::text, ',' ORDER BY asn) FROM as_info WHERE category = 'operator'), '') || '#' ||
+        coalesce((SELECT string_agg(t::text, '|' ORDER BY t.id) FROM as_service_mappings t), '')
+      ) AS version`),
+  ]);
+  // node-postgres and PGlite both answer { rows }.
+  return `${inventory}/${(result as unknown as { rows: { version: string }[] }).rows[0].version}`;
+}
+
 export async function loadEnrichmentSnapshot(services: Services, options: { pageRows?: number } = {}): Promise<EnrichmentSnapshot> {
   const pageRows = Math.max(1, options.pageRows ?? PAGE_ROWS);
   const db = services.pg.db;

@@ -6,7 +6,7 @@
  * schemas of schema.ts; every refusal is an InventoryInputError naming the fields. Secrets are
  * never part of a view: reads say "set" or "not set", and only routerSecrets decrypts them.
  */
-import { and, eq } from "drizzle-orm";
+import { and, eq, sql } from "drizzle-orm";
 import type { z } from "zod";
 import { interfaces, routerExporters, routers, vantagePoints } from "~db/postgres/schema";
 import { formatIpAddress, parseIpAddress } from "~/lib/ip";
@@ -67,6 +67,26 @@ export async function createRouter(stores: Stores, input: unknown): Promise<Rout
  */
 export async function updateRouter(stores: Stores, name: string, input: unknown): Promise<RouterView> {
   return saveRouter(stores, parseInput(routerSchema, input), name);
+}
+
+/**
+ * A fingerprint of the whole inventory (routers with their settings, exporter addresses, interfaces,
+ * vantage points) that any write changes, a deletion included: one aggregate query in PostgreSQL,
+ * cheap enough for a reader that keeps a copy (the collector's enrichment snapshot) to ask every few
+ * seconds and load the inventory only after a change. Whoever writes (this screen, the inventory
+ * file, another process) needs to do nothing for it.
+ */
+export async function inventoryVersion(stores: Pick<Services, "pg">): Promise<string> {
+  const result = await stores.pg.db.execute(sql`
+    SELECT md5(
+      coalesce((SELECT string_agg(t::text, '|' ORDER BY t.id) FROM routers t), '') || '#' ||
+      coalesce((SELECT string_agg(t::text, '|' ORDER BY t.address) FROM router_exporters t), '') || '#' ||
+      coalesce((SELECT string_agg(t::text, '|' ORDER BY t.id) FROM interfaces t), '') || '#' ||
+      coalesce((SELECT string_agg(t::text, '|' ORDER BY t.id) FROM vantage_points t), '')
+    ) AS version`);
+  // node-postgres and PGlite both answer { rows }.
+  const rows = (result as unknown as { rows: { version: string }[] }).rows;
+  return rows[0].version;
 }
 
 /** What a router's removal touches: the vantage points on it (which keep it), and other routers' interfaces whose remote end is on it (cleared). */

@@ -16,7 +16,7 @@ import { chInsertRaw } from "~/server/clickhouse/query.server";
 import type { ComponentContext, ComponentHealth, IngestComponent } from "~/server/components/contract.server";
 import type { Services } from "~/server/services.server";
 import { FLOW_ROW_COLUMNS } from "../enrich/flow-row";
-import { loadEnrichmentSnapshot } from "../enrich/snapshot.server";
+import { enrichmentInputsVersion, loadEnrichmentSnapshot } from "../enrich/snapshot.server";
 import { describeCollectorMetrics, ExporterStats, heartbeatListener, removeListener } from "./exporter-stats.server";
 import { normaliseExporter } from "./exporter-address";
 import { exporterKey, type ExporterDelta } from "./messages";
@@ -30,8 +30,10 @@ export type CollectorOptions = {
   insert?: (services: Services, body: InsertBody) => Promise<void>;
   /** How often the per-exporter figures are added to PostgreSQL and the listener's heartbeat written. */
   statsIntervalMs?: number;
-  /** How often the enrichment snapshot is reloaded. */
+  /** How often the enrichment snapshot is reloaded (the routing tables change all the time). */
   snapshotIntervalMs?: number;
+  /** How often the inventory and AS mappings are checked for a change, which reloads the snapshot at once. */
+  inventoryCheckMs?: number;
   /** Attempts per batch and the wait before the n-th retry (n × this). */
   insertAttempts?: number;
   insertRetryDelayMs?: number;
@@ -89,6 +91,9 @@ class RunningCollector {
   private rate = { flows: 0, atMs: Date.now(), perSecond: 0 };
   private stopping = false;
   private lastDropLogMs = 0;
+  /** enrichmentInputsVersion as of the snapshot in use; a reload is running while `reloading` is set. */
+  private inputsVersion = "";
+  private reloading: Promise<void> | null = null;
   readonly totals: CollectorTotals = { datagrams: 0, flows: 0, stored: 0, dropped: {}, pending: 0, datagramsLost: 0 };
 
   constructor(
@@ -129,6 +134,8 @@ class RunningCollector {
     const { settings, log } = this.context;
     describeCollectorMetrics();
     // Without the inventory's view the flows could not be enriched: a failed first load fails the start.
+    // The version is read first: a change while the snapshot loads is then seen by the next check.
+    this.inputsVersion = await enrichmentInputsVersion(this.services);
     const snapshot = await loadEnrichmentSnapshot(this.services);
     const socket = dgram.createSocket({
       type: settings.listen.host.includes(":") ? "udp6" : "udp4",
@@ -164,6 +171,8 @@ class RunningCollector {
     this.every(settings.flushMs, () => this.seal());
     this.every(this.options.statsIntervalMs ?? 5_000, () => void this.writeStats());
     this.every(this.options.snapshotIntervalMs ?? 60_000, () => void this.reloadSnapshot());
+    // An exporter adopted or an interface named on the inventory screen is used within seconds, not at the next minute.
+    this.every(this.options.inventoryCheckMs ?? 5_000, () => void this.reloadIfInputsChanged());
     this.releaseTrackedAs = joinTrackedAsSchedule(this.services);
   }
 
@@ -268,12 +277,31 @@ class RunningCollector {
     }
   }
 
-  private async reloadSnapshot(): Promise<void> {
+  private reloadSnapshot(): Promise<void> {
+    // One load at a time: the timers may fire while a big routing table is still loading.
+    this.reloading ??= this.loadSnapshot().finally(() => (this.reloading = null));
+    return this.reloading;
+  }
+
+  private async loadSnapshot(): Promise<void> {
     try {
+      const version = await enrichmentInputsVersion(this.services);
       this.pool.useSnapshot(await loadEnrichmentSnapshot(this.services));
+      this.inputsVersion = version;
     } catch (error) {
       this.context.log.error(`enrichment data not reloaded, the previous stays: ${error instanceof Error ? error.message : String(error)}`);
     }
+  }
+
+  private async reloadIfInputsChanged(): Promise<void> {
+    if (this.reloading || this.stopping) return;
+    try {
+      if ((await enrichmentInputsVersion(this.services)) === this.inputsVersion) return;
+    } catch {
+      return; // PostgreSQL unavailable for a moment: the next check, or the regular reload, tells
+    }
+    this.context.log.info("inventory or AS mappings changed: reloading the enrichment data");
+    await this.reloadSnapshot();
   }
 }
 
