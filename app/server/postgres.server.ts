@@ -1,6 +1,6 @@
 import { mkdirSync } from "node:fs";
 import path from "node:path";
-import { sql } from "drizzle-orm";
+import { sql, type SQL } from "drizzle-orm";
 import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
 import * as schema from "~db/postgres/schema";
 import { StoreUnavailableError } from "./clickhouse.server";
@@ -61,4 +61,13 @@ function describeConnectionError(error: unknown, url: string): string {
 
 export async function pingPostgres(handle: PostgresHandle): Promise<void> {
   await handle.db.execute(sql`select 1`);
+}
+
+/**
+ * The rows of a raw SQL statement (`db.execute(sql\`…\`)`) on either driver: PGlite answers
+ * `{ rows }`, postgres.js an array of rows. Aggregates drizzle's query builder cannot say go here.
+ */
+export async function executeRows<Row>(db: Db, statement: SQL): Promise<Row[]> {
+  const result = (await db.execute(statement)) as unknown as Row[] | { rows: Row[] };
+  return Array.isArray(result) ? result : result.rows;
 }

@@ -15,6 +15,7 @@
  * two paths each load in about 15 s into 32 MB. Each page re-reads the table from its key on, so a
  * read costs a few scans of the vantage point's rows: fine for a refresh, not for every flow.
  */
+import { executeRows } from "~/server/postgres.server";
 import { asc, eq, sql } from "drizzle-orm";
 import { asInfo, asServiceMappings } from "~db/postgres/schema";
 import { chQuery, type Statement } from "~/server/clickhouse/query.server";
@@ -98,16 +99,18 @@ async function loadRibTable(
  * operator adopts an exporter or names an interface.
  */
 export async function enrichmentInputsVersion(services: Pick<Services, "pg">): Promise<string> {
-  const [inventory, result] = await Promise.all([
+  const [inventory, rows] = await Promise.all([
     inventoryVersion(services),
-    services.pg.db.execute(sql`
+    executeRows<{ version: string }>(
+      services.pg.db,
+      sql`
       SELECT md5(
         coalesce((SELECT string_agg(asn::text, ',' ORDER BY asn) FROM as_info WHERE category = 'operator'), '') || '#' ||
         coalesce((SELECT string_agg(t::text, '|' ORDER BY t.id) FROM as_service_mappings t), '')
-      ) AS version`),
+      ) AS version`,
+    ),
   ]);
-  // node-postgres and PGlite both answer { rows }.
-  return `${inventory}/${(result as unknown as { rows: { version: string }[] }).rows[0].version}`;
+  return `${inventory}/${rows[0].version}`;
 }
 
 export async function loadEnrichmentSnapshot(services: Services, options: { pageRows?: number } = {}): Promise<EnrichmentSnapshot> {

@@ -10,7 +10,7 @@ import { and, eq, sql } from "drizzle-orm";
 import type { z } from "zod";
 import { interfaces, routerExporters, routers, vantagePoints } from "~db/postgres/schema";
 import { formatIpAddress, parseIpAddress } from "~/lib/ip";
-import type { Db } from "~/server/postgres.server";
+import { executeRows, type Db } from "~/server/postgres.server";
 import type { Services } from "~/server/services.server";
 import { routerDocument } from "./document";
 import {
@@ -77,15 +77,16 @@ export async function updateRouter(stores: Stores, name: string, input: unknown)
  * file, another process) needs to do nothing for it.
  */
 export async function inventoryVersion(stores: Pick<Services, "pg">): Promise<string> {
-  const result = await stores.pg.db.execute(sql`
+  const rows = await executeRows<{ version: string }>(
+    stores.pg.db,
+    sql`
     SELECT md5(
       coalesce((SELECT string_agg(t::text, '|' ORDER BY t.id) FROM routers t), '') || '#' ||
       coalesce((SELECT string_agg(t::text, '|' ORDER BY t.address) FROM router_exporters t), '') || '#' ||
       coalesce((SELECT string_agg(t::text, '|' ORDER BY t.id) FROM interfaces t), '') || '#' ||
       coalesce((SELECT string_agg(t::text, '|' ORDER BY t.id) FROM vantage_points t), '')
-    ) AS version`);
-  // node-postgres and PGlite both answer { rows }.
-  const rows = (result as unknown as { rows: { version: string }[] }).rows;
+    ) AS version`,
+  );
   return rows[0].version;
 }
 
