@@ -81,7 +81,8 @@ class RunningCollector {
   private socket: dgram.Socket | null = null;
   private pool: DecodePool;
   private queue: StoreQueue;
-  private stats!: ExporterStats;
+  /** Null until the socket is bound: a start that failed before has nothing to write at stop. */
+  private stats: ExporterStats | null = null;
   private open: RowBatch = emptyBatch();
   private readonly timers: NodeJS.Timeout[] = [];
   private releaseTrackedAs: () => void = () => {};
@@ -108,7 +109,7 @@ class RunningCollector {
       { maxClockSkewMs: settings.maxClockSkewMs, sweepIntervalMs: options.sweepIntervalMs ?? 10_000 },
       {
         onResult: (body, rows, exporters) => this.received(body, rows, exporters),
-        onMisses: (exporters) => exporters.forEach((delta) => this.stats.record(delta)),
+        onMisses: (exporters) => exporters.forEach((delta) => this.stats?.record(delta)),
         onLost: (datagrams, reason) => {
           this.totals.datagramsLost += datagrams;
           context.metrics.increment(`datagrams_lost_${reason}`, datagrams);
@@ -124,7 +125,7 @@ class RunningCollector {
       retryDelayMs: options.insertRetryDelayMs,
       onStored: (counts, rows) => {
         this.totals.stored += rows;
-        this.stats.stored(counts);
+        this.stats?.stored(counts);
       },
       onDropped: (counts, rows, reason, error) => this.dropped(counts, rows, reason, error),
     });
@@ -230,7 +231,7 @@ class RunningCollector {
 
   private received(body: Uint8Array, rows: number, exporters: ExporterDelta[]): void {
     for (const delta of exporters) {
-      this.stats.record(delta);
+      this.stats?.record(delta);
       this.totals.flows += delta.flows;
       const key = exporterKey(delta.address, delta.protocol);
       const stored = delta.flows - delta.enrichFailed;
@@ -254,7 +255,7 @@ class RunningCollector {
 
   private dropped(counts: Map<string, number>, rows: number, reason: FlowDropReason, error?: unknown): void {
     this.totals.dropped[reason] = (this.totals.dropped[reason] ?? 0) + rows;
-    this.stats.dropped(counts, reason);
+    this.stats?.dropped(counts, reason);
     // One line per minute at most: under overload every batch would otherwise log.
     if (Date.now() - this.lastDropLogMs > 60_000) {
       this.lastDropLogMs = Date.now();
@@ -267,6 +268,7 @@ class RunningCollector {
     const now = Date.now();
     const seconds = (now - this.rate.atMs) / 1000;
     if (seconds > 0) this.rate = { flows: this.totals.flows, atMs: now, perSecond: (this.totals.flows - this.rate.flows) / seconds };
+    if (!this.stats) return;
     try {
       await this.stats.flush(this.services.pg.db);
       if (!this.stopping) await heartbeatListener(this.services.pg.db, this.listenerRow());
