@@ -1,6 +1,7 @@
 import { mkdirSync } from "node:fs";
 import path from "node:path";
 import { ClickHouseLogLevel, createClient, type ClickHouseClient, type ClickHouseClientConfigOptions } from "@clickhouse/client";
+import type { RawInsertParams } from "chdb";
 import type { AppConfig } from "./env.server";
 
 /** An open client; the services put the query door (clickhouse/query.server.ts) in front of it and hand out only the door. */
@@ -12,6 +13,12 @@ export type ClickhouseConnection = {
    * session with inserts waited up to a whole insert; two sessions run side by side.
    */
   writer?: ClickHouseClient;
+  /**
+   * chDB only: inserts of rows already encoded, in the writer session, through chDB's own raw
+   * insert: the bytes go to the engine as they are, off the event loop. The client's insert would
+   * first turn them into a JavaScript string and append that to the statement.
+   */
+  rawInsert?: (insert: RawInsertParams) => Promise<void>;
   kind: "chdb" | "clickhouse";
   database: string;
   close: () => Promise<void>;
@@ -78,14 +85,18 @@ export async function openClickhouse(
   await client.command({ query: `CREATE DATABASE IF NOT EXISTS ${database}` });
   // A chDB session is one connection: select the database for everything that follows.
   await client.command({ query: `USE ${database}` });
+  const writerConnection = createChdbConnection({ path: chdbPath });
   const writer = createClient({
-    connection: createChdbConnection({ path: chdbPath }) as unknown as NonNullable<ClickHouseClientConfigOptions["connection"]>,
+    connection: writerConnection as unknown as NonNullable<ClickHouseClientConfigOptions["connection"]>,
     clickhouse_settings: COMMON_SETTINGS,
   });
   await writer.command({ query: `USE ${database}` });
   return {
     client,
     writer,
+    rawInsert: async (insert) => {
+      await writerConnection.chdb.rawInsert(insert);
+    },
     kind: "chdb",
     database,
     close: async () => {

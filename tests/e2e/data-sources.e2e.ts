@@ -186,7 +186,15 @@ describeBothModes(
         expect(listener).toContain(text);
       const known = m.page.getByTestId("exporters-table").locator("tr", { hasText: "192.0.2.1" });
       const knownText = await known.innerText();
-      for (const figure of ["IPFIX", "2,345,678", "12,345,678", "12,345,000", "Truncated datagram: 17", "Write queue full (the store was slower than the network): 678", "1:1,000"])
+      for (const figure of [
+        "IPFIX",
+        "2,345,678",
+        "12,345,678",
+        "12,345,000",
+        "Truncated datagram: 17",
+        "Write queue full (the store was slower than the network): 678",
+        "1:1,000",
+      ])
         expect(knownText).toContain(figure);
       expect(knownText).toContain("Clock off by 125 s: flows timed by arrival");
       expect(await unknownRow(m.page, address).innerText()).toContain(m.javaScriptEnabled ? "1,234" : "4,321");

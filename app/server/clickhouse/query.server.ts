@@ -47,6 +47,7 @@ export type RequestResolvers = {
 type Door = {
   client: ClickHouseClient;
   writer: ClickHouseClient;
+  rawInsert?: ClickhouseConnection["rawInsert"];
   settings: QueryDoorSettings;
   resolvers: RequestResolvers;
   limiter: AnalyticsQueryLimiter;
@@ -62,7 +63,14 @@ export function openQueryDoor(
 ): ClickhouseHandle {
   const limiter = new AnalyticsQueryLimiter(settings);
   const handle: ClickhouseHandle = { kind: connection.kind, database: connection.database, limiter, close: connection.close };
-  doors.set(handle, { client: connection.client, writer: connection.writer ?? connection.client, settings, resolvers, limiter });
+  doors.set(handle, {
+    client: connection.client,
+    writer: connection.writer ?? connection.client,
+    rawInsert: connection.rawInsert,
+    settings,
+    resolvers,
+    limiter,
+  });
   return handle;
 }
 
@@ -183,27 +191,50 @@ export type RawInsert = {
 
 /**
  * One batch of rows already encoded: the bytes go to the engine as they are, nothing is parsed or
- * serialised here. The body is joined into one buffer (a copy, cheap next to encoding rows) and
- * handed to the client as a byte stream, which the client sends as the request body to a server
- * and chDB's connection appends to the INSERT statement as text — so only text formats. On chDB it
- * runs in the writer session (clickhouse.server.ts), beside the reads rather than before them.
+ * serialised here. The body is joined into one buffer (a copy, cheap next to encoding rows). On a
+ * server it is the request body. On chDB it goes through chDB's raw insert in the writer session
+ * (clickhouse.server.ts), beside the reads rather than before them: the buffer is handed to the
+ * engine as it is, where the client's insert would decode it into a JavaScript string on the event
+ * loop and append it to the statement — so only text formats, which both take.
  */
 export async function chInsertRaw(ch: ClickhouseHandle, insert: RawInsert): Promise<void> {
   const door = doorOf(ch);
   const parts = insert.body instanceof Uint8Array ? [insert.body] : insert.body;
-  const body = Buffer.concat(parts.map((p) => Buffer.from(p.buffer, p.byteOffset, p.byteLength)));
+  const body = parts.length === 1 ? parts[0] : Buffer.concat(parts.map((p) => Buffer.from(p.buffer, p.byteOffset, p.byteLength)));
+  const settings = withTimeLimit(insert.settings, 0);
+  const rawInsert = door.rawInsert;
   await timed(
     insert.name,
-    () =>
-      door.writer.insert({
+    async () => {
+      if (rawInsert) {
+        await rawInsert({
+          table: insert.table,
+          columns: insert.columns,
+          format: insert.format,
+          values: body,
+          settings: plainSettings(settings),
+        });
+        return;
+      }
+      await door.writer.insert({
         table: insert.table,
         values: Readable.from([body], { objectMode: false }),
         format: insert.format,
         columns: [...insert.columns] as [string, ...string[]],
-        clickhouse_settings: withTimeLimit(insert.settings, 0),
-      }),
+        clickhouse_settings: settings,
+      });
+    },
     () => (insert.rows === undefined ? `${body.length} bytes` : `${insert.rows} rows`),
   );
+}
+
+/** Settings as chDB's raw insert takes them (SETTINGS of the statement): scalar values only. */
+function plainSettings(settings: ClickHouseSettings): Record<string, string | number | boolean> {
+  const out: Record<string, string | number | boolean> = {};
+  for (const [key, value] of Object.entries(settings)) {
+    if (typeof value === "string" || typeof value === "number" || typeof value === "boolean") out[key] = value;
+  }
+  return out;
 }
 
 /** A statement without rows (DDL, INSERT … SELECT, OPTIMIZE): background work like an insert. */
