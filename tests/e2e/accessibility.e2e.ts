@@ -113,6 +113,8 @@ describeBothModes("WCAG 2.1 AA (axe) as the superuser", (m) => {
     "/site-settings/inventory",
     "/site-settings/inventory?router=fra-er1",
     "/site-settings/data-sources",
+    "/manage-tags",
+    "/manage-tags?kind=ROUTER",
     "/no-such-page",
   ];
   for (const url of screens) {
