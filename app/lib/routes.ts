@@ -63,7 +63,7 @@ export const TOOL_ROUTES: ToolRoute[] = [
   },
   { path: "/revenues-and-costs", aliases: [], permission: "REVENUES_AND_COSTS", built: false, menuLabel: "Revenues & Costs" },
   { path: "/as-relations", aliases: [], permission: "AS_RELATIONS", built: false, menuLabel: "AS Relations", table: "flows_5m" },
-  { path: "/manage-tags", aliases: [], permission: "MANAGE_TAGS", built: false, menuLabel: "Tag list" },
+  { path: "/manage-tags", aliases: [], permission: "MANAGE_TAGS", built: true, menuLabel: "Tag list" },
   { path: "/manage-users", aliases: [], permission: "VIEW_USERS", built: false, menuLabel: "Users" },
   { path: "/manage-delegated-users", aliases: [], permission: "MANAGE_DELEGATED_USERS", built: false, menuLabel: "Delegated Users" },
   { path: "/faq", aliases: [], permission: null, built: true, menuLabel: "FAQ" },

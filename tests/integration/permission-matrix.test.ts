@@ -17,7 +17,7 @@
 import { readdirSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { and, eq } from "drizzle-orm";
+import { and, eq, notInArray } from "drizzle-orm";
 import { generate } from "otplib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { demoUsers, type DemoUser } from "~db/demo/users";
@@ -28,6 +28,8 @@ import {
   notifications,
   sessions,
   siteSettings,
+  tags,
+  tagValues,
   totpDevices,
   userGroups,
   userPermissions,
@@ -160,6 +162,29 @@ function siteRole(role: LoggedInRole): "admin" | "moderator" | null {
   return p.moderator ? "moderator" : null;
 }
 
+/** A Tag list action: MANAGE_TAGS holders get `ok`, others their landing route (the screen's guard). */
+function tagListAction(ok: (role: LoggedInRole) => Outcome): Expect {
+  return { ...toLogin("/manage-tags"), ...perRole((role) => (has(role, "MANAGE_TAGS") ? ok(role) : landing(role))) };
+}
+
+/** Shared tags and groups: staff, superusers and moderators. */
+const editsShared = (role: LoggedInRole) => PROFILES[role].isStaff || PROFILES[role].isSuperuser || PROFILES[role].moderator;
+
+/** The shared AS tag the Tag list samples change (made again when a sample deleted it). */
+async function ensureSharedTag() {
+  const db = stores.pg.db;
+  const [found] = await db.select({ id: tags.id }).from(tags).where(eq(tags.id, fx.sharedTag));
+  if (found) return;
+  const [made] = await db.insert(tags).values({ name: "Matrix shared", dimension: "AS_NUMBER" }).returning({ id: tags.id });
+  await db.insert(tagValues).values({ tagId: made.id, value: "64500" });
+  fx.sharedTag = made.id;
+}
+
+/** Removes the tags the samples added (all but the fixtures). */
+async function removeMadeTags() {
+  await stores.pg.db.delete(tags).where(notInArray(tags.id, [fx.sharedTag, fx.foreignTag]));
+}
+
 // ---------------------------------------------------------------------------------------------------------------
 // The matrix
 
@@ -184,7 +209,7 @@ type Sample = {
 
 const ERROR_SECRET = "matrix-error-secret-0123";
 /** Rows of another account (the pending user's): nobody else may touch them. */
-const fx = { device: 0, notification: 0 };
+const fx = { device: 0, notification: 0, sharedTag: 0, foreignTag: 0 };
 let loginSerial = 0;
 /** Unique e-mail addresses, so the per-account login throttle (5 failures) never turns a 401 into a 429. */
 const wrongLogin = () => ({ email: `nobody-${++loginSerial}@matrix.test`, password: "not-the-password" });
@@ -244,6 +269,78 @@ const MATRIX: Record<string, Sample[]> = {
     { method: "POST", url: "/controlplane", json: {}, note: "no action: Remix answers 405", expect: everyone(405) },
   ],
   "_app.faq.tsx": [{ url: "/faq", expect: screen("/faq", null) }],
+  "_app.manage-tags.tsx": [
+    { url: "/manage-tags", expect: screen("/manage-tags", "MANAGE_TAGS") },
+    {
+      url: "/manage-tags?kind=BOGUS&tag=abc&group=999999",
+      note: "bad options fall back to the list, with a notice",
+      expect: screen("/manage-tags?kind=BOGUS&tag=abc&group=999999", "MANAGE_TAGS"),
+    },
+    {
+      method: "POST",
+      url: "/manage-tags",
+      form: { intent: "create-tag", kind: "AS_NUMBER", name: "", values: "not-an-as" },
+      note: "invalid values: 400 after the access check, nothing stored",
+      expect: tagListAction(() => 400),
+    },
+    {
+      method: "POST",
+      url: "/manage-tags",
+      form: { intent: "create-tag", kind: "AS_NUMBER", name: "Matrix personal", scope: "personal", values: "64501" },
+      after: removeMadeTags,
+      expect: tagListAction(() => "/manage-tags?kind=AS_NUMBER&saved=tag-created"),
+    },
+    {
+      method: "POST",
+      url: "/manage-tags",
+      form: { intent: "create-tag", kind: "AS_NUMBER", name: "Matrix new shared", scope: "shared", values: "64502" },
+      note: "a shared tag: staff, superusers and moderators; other tag managers get the scope refused",
+      after: removeMadeTags,
+      expect: tagListAction((role) => (editsShared(role) ? "/manage-tags?kind=AS_NUMBER&saved=tag-created" : 400)),
+    },
+    {
+      method: "POST",
+      url: "/manage-tags",
+      form: () => ({ intent: "update-tag", id: String(fx.sharedTag), name: "Matrix shared", scope: "shared", values: "" }),
+      note: "a shared tag's edit: refused values for those who may, 403 for the others",
+      expect: tagListAction((role) => (editsShared(role) ? 400 : 403)),
+    },
+    {
+      method: "POST",
+      url: "/manage-tags",
+      form: () => ({ intent: "delete-tag", id: String(fx.sharedTag) }),
+      after: ensureSharedTag,
+      expect: tagListAction((role) => (editsShared(role) ? "/manage-tags?kind=AS_NUMBER&saved=tag-deleted" : 403)),
+    },
+    {
+      method: "POST",
+      url: "/manage-tags",
+      form: () => ({ intent: "delete-tag", id: String(fx.foreignTag) }),
+      note: "another user's personal tag: as if it did not exist",
+      expect: tagListAction(() => 404),
+    },
+    {
+      method: "POST",
+      url: "/manage-tags",
+      form: { intent: "create-group", kind: "AS_NUMBER", name: "Matrix group", scope: "personal" },
+      note: "groups need AGGREGATE_TAG_GROUPS; no tags chosen: 400",
+      expect: tagListAction((role) => (has(role, "AGGREGATE_TAG_GROUPS") ? 400 : 403)),
+    },
+    {
+      method: "POST",
+      url: "/manage-tags",
+      form: { intent: "delete-group", id: "999999" },
+      expect: tagListAction((role) => (has(role, "AGGREGATE_TAG_GROUPS") ? 404 : 403)),
+    },
+    { method: "POST", url: "/manage-tags", form: { intent: "bogus" }, expect: tagListAction(() => 400) },
+    {
+      method: "POST",
+      url: "/manage-tags",
+      form: { intent: "create-tag", kind: "AS_NUMBER", name: "No CSRF", values: "64503" },
+      csrf: false,
+      expect: tagListAction(() => CSRF_FAILED),
+    },
+  ],
   "_app.lookingglass.tsx": [
     { url: "/lookingglass", expect: screen("/lookingglass", "PRIVATE_LOOKING_GLASS") },
     {
@@ -1296,6 +1393,13 @@ beforeAll(async () => {
     .values({ userId: ids.pending, title: "Private to the pending user" })
     .returning({ id: notifications.id });
   fx.notification = note.id;
+  const [foreign] = await db
+    .insert(tags)
+    .values({ name: "Private to the pending user", dimension: "AS_NUMBER", ownerUserId: ids.pending })
+    .returning({ id: tags.id });
+  await db.insert(tagValues).values({ tagId: foreign.id, value: "64510" });
+  fx.foreignTag = foreign.id;
+  await ensureSharedTag();
 
   // EXPIRED: the cookies of a superuser session whose row has lapsed (the logged_in marker stays).
   expiredCookie = await sessionCookie(stores, ids.superuser);

@@ -434,10 +434,15 @@ describe("tags as flow filters", () => {
     ]);
     const unknown = await flows(uid.operator, "AS_SRC_INGRESS", ["AS_SRC_INGRESS:#999999,#g999999"]);
     expect(unknown.status).toBe(400);
-    expect(unknown.data.errors.map((e: Json) => e.message)).toEqual(["Unknown tag #999999.", "Unknown tag group #g999999."]);
+    expect(unknown.data.errors.map((e: Json) => e.message)).toEqual([
+      "Unknown tag #999999: it was deleted, or it is another user's personal one.",
+      "Unknown tag group #g999999: it was deleted, or it is another user's personal one.",
+    ]);
     const foreign = await flows(uid.admin, "AS_SRC_INGRESS", [{ dimension: "AS_SRC_INGRESS", values: [`#${tagId["My watch list"]}`] }]);
     expect(foreign.status).toBe(400);
-    expect(foreign.data.errors[0].message).toBe(`Unknown tag #${tagId["My watch list"]}.`);
+    expect(foreign.data.errors[0].message).toBe(
+      `Unknown tag #${tagId["My watch list"]}: it was deleted, or it is another user's personal one.`,
+    );
     const own = await flows(uid.operator, "AS_SRC_INGRESS", [{ dimension: "AS_SRC_INGRESS", values: [`#${tagId["My watch list"]}`] }]);
     expect(own.status).toBe(200);
   });

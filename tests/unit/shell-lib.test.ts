@@ -85,6 +85,8 @@ describe("routes and menu", () => {
   it("lands on the first tool the user may open, and nowhere without any", () => {
     expect(firstAvailableRoute(menuItems(access(["CONTROL_PLANE"]), new Set(), { hasVantagePoints: true }))).toBe("/controlplane");
     expect(firstAvailableRoute(menuItems(access([]), new Set(), { hasVantagePoints: true }))).toBeNull();
+    // The Tag list shows an empty store too (no backing table): a tag manager alone lands there.
+    expect(firstAvailableRoute(menuItems(access(["MANAGE_TAGS"]), new Set(["flows_5m"]), { hasVantagePoints: true }))).toBe("/manage-tags");
   });
 
   it("lists no tool this version does not have, whatever the permissions", () => {
@@ -96,6 +98,7 @@ describe("routes and menu", () => {
       "AS Flows Egress",
       "Looking Glass",
       "Control Plane",
+      "Tag list",
       "FAQ",
       "Notifications",
     ]);

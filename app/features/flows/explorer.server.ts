@@ -136,6 +136,15 @@ export async function loadExplorer(services: Services, user: UserContext, url: U
     };
   }
 
+  // Filters the policy or the tags refuse (e.g. on a dimension locked by a delegation, or a tag deleted
+  // since the link was saved) are said, even when there is nothing to query, and the views show what
+  // the policy alone allows. Parse errors are shown above already, and the valid values run without them.
+  let resolved = filterResolution.resolved;
+  if (resolved.errors.length) {
+    errors.push(...resolved.errors.map((e) => e.message));
+    resolved = policyFiltersOnly(resolved);
+  }
+
   // An empty install (no flows, possibly no operator AS yet): nothing to query.
   // Read once here and handed to every view below, which would otherwise each read it again.
   const [dataAvailable, operator] = await Promise.all([
@@ -166,14 +175,6 @@ export async function loadExplorer(services: Services, user: UserContext, url: U
     };
   }
 
-  // Filters the policy or the tags refuse (e.g. on a dimension locked by a delegation) are said, and
-  // the views show what the policy alone allows. Parse errors are shown above already, and the valid
-  // values run without them.
-  let resolved = filterResolution.resolved;
-  if (resolved.errors.length) {
-    errors.push(...resolved.errors.map((e) => e.message));
-    resolved = policyFiltersOnly(resolved);
-  }
   const context: FlowsContext = { filters: resolved.filters, notices: resolved.notices, locked: resolved.locked, operatorAsn: operator };
   const flows = await runFlowsQuery(services, user, version, {
     dimension,

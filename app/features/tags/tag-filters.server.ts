@@ -38,7 +38,7 @@ export function expandTagFilter(found: FilterTags, filter: FlowFilter): { filter
   if (!filter.tag) return { filters: [filter] };
   const reference = formatTagReference(filter.tag);
   const object = found.get(reference);
-  if (!object) return { error: `Unknown ${label(filter.tag.type)} ${reference}.` };
+  if (!object) return { error: `Unknown ${label(filter.tag.type)} ${reference}: it was deleted, or it is another user's personal one.` };
   const def = getDimension(filter.dimension);
   const what = `The ${label(object.type)} "${object.name}" (${reference})`;
   if (object.kind !== def.filterKind) {

@@ -1,0 +1,128 @@
+import { Button, Checkbox, Fieldset, Group, Paper, Radio, SimpleGrid, Stack, Text, Textarea, TextInput, Title } from "@mantine/core";
+import { Form } from "@remix-run/react";
+import { CsrfField } from "~/components/CsrfField";
+import { FormProblem, useFormReset, type FormErrors } from "~/components/EditForms";
+import type { TagListScreen } from "../tag-list-screen.server";
+
+/** What a form shows: the values typed when its post was refused, else the stored ones. */
+export type TagFormState = { values: Record<string, string>; errors: FormErrors };
+
+function ScopeField({ values, errors, mayEditShared, what }: TagFormState & { mayEditShared: boolean; what: string }) {
+  return (
+    <Radio.Group
+      name="scope"
+      label="Who sees it"
+      defaultValue={values.scope || "personal"}
+      error={errors.scope}
+      description={mayEditShared ? undefined : `Only staff, superusers and moderators may make a shared ${what}.`}
+    >
+      <Group mt={4}>
+        <Radio value="personal" label="Only me (personal)" />
+        <Radio value="shared" label="Every user (shared)" disabled={!mayEditShared && values.scope !== "shared"} />
+      </Group>
+    </Radio.Group>
+  );
+}
+
+/** Adds a tag of the screen's kind (no `id`) or edits tag `id`. */
+export function TagForm({ data, id, state, action }: { data: TagListScreen; id: number | null; state: TagFormState; action: string }) {
+  const { values, errors } = state;
+  const ref = useFormReset();
+  const title = id ? `Edit tag ${values.name || data.editedTag?.name || ""}`.trim() : `Add a tag of ${data.kindLabel.toLowerCase()}`;
+  return (
+    <Paper withBorder p="md">
+      <Form ref={ref} method="post" action={action} aria-label={id ? "Edit the tag" : "Add a tag"}>
+        <CsrfField />
+        <input type="hidden" name="intent" value={id ? "update-tag" : "create-tag"} />
+        <input type="hidden" name="kind" value={data.kind} />
+        {id ? <input type="hidden" name="id" value={id} /> : null}
+        <Stack>
+          <Title order={2} size="h4">
+            {title}
+          </Title>
+          <FormProblem errors={errors} />
+          <SimpleGrid cols={{ base: 1, sm: 2 }}>
+            <TextInput label="Name" required maxLength={100} name="name" defaultValue={values.name ?? ""} error={errors.name} />
+            <TextInput label="Colour" type="color" name="color" defaultValue={values.color || "#5c7080"} error={errors.color} w={120} />
+          </SimpleGrid>
+          <ScopeField values={values} errors={errors} mayEditShared={data.mayEditShared} what="tag" />
+          <Textarea
+            label="Values"
+            required
+            name="values"
+            autosize
+            minRows={4}
+            maxRows={16}
+            spellCheck={false}
+            description={`${data.valuesHint} Paste a whole list; repeats are kept once.`}
+            defaultValue={values.values ?? ""}
+            error={errors.values}
+          />
+          <Button type="submit" w="fit-content">
+            {id ? "Save the tag" : "Add the tag"}
+          </Button>
+        </Stack>
+      </Form>
+    </Paper>
+  );
+}
+
+/** Adds a tag group of the screen's kind (no `id`) or edits group `id`. */
+export function TagGroupForm({ data, id, state, action }: { data: TagListScreen; id: number | null; state: TagFormState; action: string }) {
+  const { values, errors } = state;
+  const ref = useFormReset();
+  const chosen = new Set((values.tags ?? "").split(",").filter(Boolean).map(Number));
+  const title = id
+    ? `Edit tag group ${values.name || data.editedGroup?.name || ""}`.trim()
+    : `Add a tag group of ${data.kindLabel.toLowerCase()}`;
+  return (
+    <Paper withBorder p="md">
+      <Form ref={ref} method="post" action={action} aria-label={id ? "Edit the tag group" : "Add a tag group"}>
+        <CsrfField />
+        <input type="hidden" name="intent" value={id ? "update-group" : "create-group"} />
+        <input type="hidden" name="kind" value={data.kind} />
+        {id ? <input type="hidden" name="id" value={id} /> : null}
+        <Stack>
+          <Title order={2} size="h4">
+            {title}
+          </Title>
+          <FormProblem errors={errors} />
+          <SimpleGrid cols={{ base: 1, sm: 2 }}>
+            <TextInput label="Name" required maxLength={100} name="name" defaultValue={values.name ?? ""} error={errors.name} />
+            <TextInput label="Colour" type="color" name="color" defaultValue={values.color || "#5c7080"} error={errors.color} w={120} />
+          </SimpleGrid>
+          <ScopeField values={values} errors={errors} mayEditShared={data.mayEditShared} what="tag group" />
+          {/* Plain checkboxes (no Checkbox.Group state): the browser posts them and a form reset restores them. */}
+          <Fieldset legend="Tags in the group" variant="unstyled" p={0}>
+            <Text size="xs" c="dimmed">
+              A shared group holds shared tags only.
+            </Text>
+            {errors.tags ? (
+              <Text size="sm" c="red" role="alert">
+                {errors.tags}
+              </Text>
+            ) : null}
+            <Stack gap={4} mt={4}>
+              {data.tags.length ? (
+                data.tags.map((t) => (
+                  <Checkbox
+                    key={t.id}
+                    name="tags"
+                    value={String(t.id)}
+                    defaultChecked={chosen.has(t.id)}
+                    label={`${t.name} (${t.reference}, ${t.personal ? "personal" : "shared"})`}
+                  />
+                ))
+              ) : (
+                <Text size="sm">There are no tags of this kind yet: add one first.</Text>
+              )}
+            </Stack>
+          </Fieldset>
+          <Button type="submit" w="fit-content">
+            {id ? "Save the tag group" : "Add the tag group"}
+          </Button>
+        </Stack>
+      </Form>
+    </Paper>
+  );
+}

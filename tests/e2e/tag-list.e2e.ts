@@ -1,0 +1,63 @@
+// The Tag list in the browser, with JavaScript on and off: an operator opens it from the menu, pastes AS numbers of
+// which one is not an AS number (refused next to the field, the list kept as typed), saves the corrected list, filters
+// the Flow Explorer by the tag, deletes it, and the saved Flow Explorer link then shows a notice instead of a result.
+import { expect, it } from "vitest";
+import { describeBothModes } from "./browser";
+import { DEMO_USERS, logIn } from "./login";
+
+describeBothModes("tag list", (m) => {
+  it("adds a tag from a pasted list, filters by it, and deleting it leaves saved links with a notice", async () => {
+    const name = m.javaScriptEnabled ? "E2E transits (JS)" : "E2E transits (no JS)";
+    await logIn(m.page, DEMO_USERS.operator);
+    await m.goto("/faq");
+    await Promise.all([
+      m.page.waitForURL(/\/manage-tags$/),
+      m.page.locator("nav[aria-label=Tools]").getByRole("link", { name: "Tag list" }).click(),
+    ]);
+    await m.page.getByRole("heading", { name: "Tag list", level: 1 }).waitFor();
+    const form = m.page.locator('form[aria-label="Add a tag"]');
+    await form.locator("input[name=name]").fill(name);
+    await form.locator("textarea[name=values]").fill("AS3320\nbanana, 1299");
+    await form.getByRole("button", { name: "Add the tag" }).click();
+    await m.page.getByText("banana is not a valid AS number input").waitFor();
+    expect(await m.page.inputValue('form[aria-label="Add a tag"] textarea[name=values]')).toBe("AS3320\nbanana, 1299");
+
+    await m.page.locator('form[aria-label="Add a tag"] textarea[name=values]').fill("AS3320\n1299\n3320");
+    await Promise.all([
+      m.page.waitForURL(/saved=tag-created/),
+      m.page.locator('form[aria-label="Add a tag"]').getByRole("button", { name: "Add the tag" }).click(),
+    ]);
+    expect(await m.page.getByTestId("tags-saved").innerText()).toContain("The tag was added.");
+    const row = m.page.getByTestId("tags-table").locator("tr", { hasText: name });
+    expect(await row.innerText()).toContain("3320, 1299");
+    const reference = (await row.locator("code").innerText()).trim();
+    expect(reference).toMatch(/^#\d+$/);
+
+    const link = `/flow-explorer?dimension=AS_SRC_INGRESS&filter=AS_SRC_INGRESS:${encodeURIComponent(reference)}`;
+    await m.goto(link);
+    await m.page.getByRole("heading", { name: "Flow Explorer" }).first().waitFor();
+    expect(await m.page.getByTestId("filter-errors").count()).toBe(0);
+
+    await m.goto("/manage-tags?kind=AS_NUMBER");
+    await Promise.all([
+      m.page.waitForURL(/saved=tag-deleted/),
+      m.page.locator(`form[aria-label="Delete tag ${name}"]`).getByRole("button").click(),
+    ]);
+    expect(await m.page.getByTestId("tags-saved").innerText()).toContain("Saved links and bookmarks that name it now show a notice");
+    expect(await m.page.getByTestId("tags-table").locator("tr", { hasText: name }).count()).toBe(0);
+
+    const res = await m.goto(link);
+    expect(res?.status()).toBe(200);
+    expect(await m.page.getByTestId("filter-errors").innerText()).toContain(`Unknown tag ${reference}: it was deleted`);
+    if (m.javaScriptEnabled) expect(m.pageErrors).toEqual([]);
+  });
+
+  it("keeps shared tags out of an operator's reach", async () => {
+    await logIn(m.page, DEMO_USERS.operator);
+    await m.goto("/manage-tags?kind=AS_NUMBER");
+    const shared = m.page.locator('form[aria-label="Add a tag"] input[name=scope][value=shared]');
+    expect(await shared.isDisabled()).toBe(true);
+    const rows = m.page.getByTestId("tags-table").locator("tbody tr", { hasText: "Shared" });
+    if (await rows.count()) expect(await rows.first().innerText()).toContain("staff and moderators edit it");
+  });
+});
