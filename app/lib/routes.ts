@@ -66,6 +66,10 @@ export const TOOL_ROUTES: ToolRoute[] = [
   { path: "/manage-tags", aliases: [], permission: "MANAGE_TAGS", built: true, menuLabel: "Tag list" },
   { path: "/manage-users", aliases: [], permission: "VIEW_USERS", built: false, menuLabel: "Users" },
   { path: "/manage-delegated-users", aliases: [], permission: "MANAGE_DELEGATED_USERS", built: false, menuLabel: "Delegated Users" },
+  // The spec names these in its menu without paths (shell §2); they show data of PostgreSQL, never hidden as empty.
+  { path: "/mappings/applications", aliases: [], permission: "API_FLOWS_4D", built: true, menuLabel: "Applications" },
+  { path: "/mappings/infrastructures", aliases: [], permission: "API_FLOWS_4D", built: true, menuLabel: "Infrastructures" },
+  { path: "/mappings/as", aliases: [], permission: "API_FLOWS_4D", built: true, menuLabel: "AS Mappings" },
   { path: "/faq", aliases: [], permission: null, built: true, menuLabel: "FAQ" },
   { path: "/notifications", aliases: [], permission: null, built: true, menuLabel: "Notifications" },
 ];

@@ -10,8 +10,10 @@ import { ApiProblem, endpoint, resourceRoute } from "~/server/api/contract.serve
  * - PUT ?id=&priority=&type= with {color, id, name} → the same, after creating or replacing that layer's row
  * - DELETE ?id=&priority=&type= → the same, after removing it (404 when it did not exist)
  *
- * Access: API_FLOWS_4D. Layer 30 is each user's own row; layers 0, 10 and 20 are written by staff
- * and superusers only (403 for others). Another user's layer-30 row is never read nor written.
+ * Access: API_FLOWS_4D. Layer 30 is each user's own row (an AS's name there needs
+ * API_CHANGE_AS_INFO); layer 20, the site's defaults, is written by moderators, staff and
+ * superusers (shell §6); layers 0 and 10 by staff and superusers only (403 for others). Another
+ * user's layer-30 row is never read nor written.
  */
 const route = resourceRoute({
   GET: endpoint({

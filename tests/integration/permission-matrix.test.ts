@@ -268,6 +268,123 @@ const MATRIX: Record<string, Sample[]> = {
     { url: "/controlplane", site: WELCOME, expect: screen("/controlplane", "CONTROL_PLANE", { site: WELCOME }) },
     { method: "POST", url: "/controlplane", json: {}, note: "no action: Remix answers 405", expect: everyone(405) },
   ],
+  "_app.mappings.applications.tsx": [
+    { url: "/mappings/applications", expect: screen("/mappings/applications", "API_FLOWS_4D") },
+    {
+      url: "/mappings/applications?q=net&page=2&id=Netflix",
+      expect: screen("/mappings/applications?q=net&page=2&id=Netflix", "API_FLOWS_4D"),
+    },
+    {
+      method: "POST",
+      url: "/mappings/applications",
+      form: { intent: "import", csv: "id,layer,name\nMatrix app,20,Matrix" },
+      note: "an import into the site layer: moderators, staff and superusers (removed afterwards); others a 400 naming the line",
+      after: async () => {
+        await stores.pg.db.delete(mappings).where(eq(mappings.objectId, "Matrix app"));
+      },
+      expect: {
+        ...screen("/mappings/applications", "API_FLOWS_4D"),
+        ...perRole((role) => (siteRole(role) ? "/mappings/applications?rows=1&saved=imported" : 400)),
+      },
+    },
+    {
+      method: "POST",
+      url: "/mappings/applications",
+      form: { intent: "bogus", id: "Netflix" },
+      expect: screen("/mappings/applications", "API_FLOWS_4D", { ok: 400 }),
+    },
+    {
+      method: "POST",
+      url: "/mappings/applications",
+      form: { intent: "bogus" },
+      csrf: false,
+      expect: csrfAfterGuard("/mappings/applications"),
+    },
+  ],
+  "_app.mappings.infrastructures.tsx": [
+    { url: "/mappings/infrastructures", expect: screen("/mappings/infrastructures", "API_FLOWS_4D") },
+    {
+      method: "POST",
+      url: "/mappings/infrastructures",
+      form: { intent: "save-layer", id: "Matrix CDN", layer: "30", color: "#123456" },
+      note: "the user's own layer: every flows user (removed afterwards)",
+      after: async () => {
+        await stores.pg.db.delete(mappings).where(eq(mappings.objectId, "Matrix CDN"));
+      },
+      expect: screen("/mappings/infrastructures", "API_FLOWS_4D", {
+        ok: `/mappings/infrastructures?${new URLSearchParams({ id: "Matrix CDN", saved: "layer-saved" })}`,
+      }),
+    },
+    {
+      method: "POST",
+      url: "/mappings/infrastructures",
+      form: { intent: "save-layer", id: "Matrix CDN", layer: "10", color: "#123456" },
+      note: "the product layer: staff and superusers (removed afterwards)",
+      after: async () => {
+        await stores.pg.db.delete(mappings).where(eq(mappings.objectId, "Matrix CDN"));
+      },
+      expect: {
+        ...screen("/mappings/infrastructures", "API_FLOWS_4D"),
+        ...perRole((role) =>
+          PROFILES[role].isStaff || PROFILES[role].isSuperuser
+            ? `/mappings/infrastructures?${new URLSearchParams({ id: "Matrix CDN", saved: "layer-saved" })}`
+            : 400,
+        ),
+      },
+    },
+    {
+      method: "POST",
+      url: "/mappings/infrastructures",
+      form: { intent: "bogus" },
+      csrf: false,
+      expect: csrfAfterGuard("/mappings/infrastructures"),
+    },
+  ],
+  "_app.mappings.as.tsx": [
+    { url: "/mappings/as", expect: screen("/mappings/as", "API_FLOWS_4D") },
+    {
+      url: "/mappings/as?id=AS2906&page=abc",
+      note: "a bad page falls back with a notice",
+      expect: screen("/mappings/as?id=AS2906&page=abc", "API_FLOWS_4D"),
+    },
+    {
+      method: "POST",
+      url: "/mappings/as",
+      form: { intent: "save-layer", id: "2906", layer: "20", color: "#123456" },
+      note: "the site layer: moderators, staff and superusers (shell §6; removed afterwards)",
+      after: async () => {
+        await stores.pg.db.delete(mappings).where(eq(mappings.objectId, "2906"));
+      },
+      expect: {
+        ...screen("/mappings/as", "API_FLOWS_4D"),
+        ...perRole((role) => (siteRole(role) ? "/mappings/as?id=2906&saved=layer-saved" : 400)),
+      },
+    },
+    {
+      method: "POST",
+      url: "/mappings/as",
+      form: { intent: "save-layer", id: "2906", layer: "30", name: "Mine" },
+      note: "an AS name in one's own layer: API_CHANGE_AS_INFO (removed afterwards)",
+      after: async () => {
+        await stores.pg.db.delete(mappings).where(eq(mappings.objectId, "2906"));
+      },
+      expect: {
+        ...screen("/mappings/as", "API_FLOWS_4D"),
+        ...perRole((role) => (has(role, "API_CHANGE_AS_INFO") ? "/mappings/as?id=2906&saved=layer-saved" : 400)),
+      },
+    },
+    {
+      method: "POST",
+      url: "/mappings/as",
+      form: { intent: "assign", id: "2906", application: "", infrastructure: "" },
+      note: "the AS assignment: moderators, staff and superusers (nothing assigned: nothing changes)",
+      expect: {
+        ...screen("/mappings/as", "API_FLOWS_4D"),
+        ...perRole((role) => (siteRole(role) ? "/mappings/as?id=2906&saved=assigned" : 400)),
+      },
+    },
+    { method: "POST", url: "/mappings/as", form: { intent: "bogus" }, csrf: false, expect: csrfAfterGuard("/mappings/as") },
+  ],
   "_app.faq.tsx": [{ url: "/faq", expect: screen("/faq", null) }],
   "_app.manage-tags.tsx": [
     { url: "/manage-tags", expect: screen("/manage-tags", "MANAGE_TAGS") },
@@ -872,15 +989,39 @@ const MATRIX: Record<string, Sample[]> = {
       method: "PUT",
       url: "/api/mapping?id=2906&type=AS&priority=20",
       json: { color: "#123456" },
-      note: "the site layer: staff and superusers only (the row is removed afterwards)",
+      note: "the site layer: moderators, staff and superusers (shell §6; the row is removed afterwards)",
       after: async () => {
         await stores.pg.db.delete(mappings).where(eq(mappings.objectId, "2906"));
       },
       expect: {
         ...api("API_FLOWS_4D"),
-        ...perRole((role) =>
-          has(role, "API_FLOWS_4D") && (PROFILES[role].isStaff || PROFILES[role].isSuperuser) ? 200 : "403:permission_denied",
-        ),
+        ...perRole((role) => (has(role, "API_FLOWS_4D") && siteRole(role) ? 200 : "403:permission_denied")),
+      },
+    },
+    {
+      method: "PUT",
+      url: "/api/mapping?id=2906&type=AS&priority=10",
+      json: { color: "#123456" },
+      note: "the product layer: staff and superusers only (the row is removed afterwards)",
+      after: async () => {
+        await stores.pg.db.delete(mappings).where(eq(mappings.objectId, "2906"));
+      },
+      expect: {
+        ...api("API_FLOWS_4D"),
+        ...perRole((role) => (siteRole(role) === "admin" ? 200 : "403:permission_denied")),
+      },
+    },
+    {
+      method: "PUT",
+      url: "/api/mapping?id=2906&type=AS&priority=30",
+      json: { name: "Mine" },
+      note: "an AS name in one's own layer: API_CHANGE_AS_INFO (the row is removed afterwards)",
+      after: async () => {
+        await stores.pg.db.delete(mappings).where(eq(mappings.objectId, "2906"));
+      },
+      expect: {
+        ...api("API_FLOWS_4D"),
+        ...perRole((role) => (has(role, "API_CHANGE_AS_INFO") ? 200 : "403:permission_denied")),
       },
     },
     {

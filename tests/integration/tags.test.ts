@@ -34,7 +34,7 @@ const GERMAN_EYEBALLS = DEMO_ASES.filter((a) => a.category === "eyeball" && a.co
 
 let stores: TestStores;
 let rows: FlowRow[];
-const uid = { admin: 0, operator: 0, delegated: 0, staff: 0, noFlows: 0 };
+const uid = { admin: 0, operator: 0, delegated: 0, staff: 0, moderator: 0, noFlows: 0 };
 /** Tag and group ids of the demo by name. */
 const tagId: Record<string, number> = {};
 const groupId: Record<string, number> = {};
@@ -59,6 +59,7 @@ beforeAll(async () => {
   uid.operator = await idOf("operator@flowlens.example");
   uid.delegated = await idOf("delegated@flowlens.example");
   uid.staff = await idOf("staff@flowlens.example");
+  uid.moderator = await idOf("moderator@flowlens.example");
   uid.noFlows = await createUser("noflows@tags.test", ["CONTROL_PLANE"]);
   for (const t of await stores.pg.db.select({ id: tags.id, name: tags.name }).from(tags)) tagId[t.name] = t.id;
   for (const g of await stores.pg.db.select({ id: tagGroups.id, name: tagGroups.name }).from(tagGroups)) groupId[g.name] = g.id;
@@ -303,8 +304,17 @@ describe("api/mapping/", () => {
     expect(mine.status).toBe(200);
     expect(mine.data.effective).toEqual({ name: "Our network", color: "#ff0000", nameLayer: 20, colorLayer: 30 });
     expect(mine.data.layers.at(-1)).toEqual({ priority: 30, layer: "user", name: null, color: "#ff0000", own: true });
+    // An AS's name, even in one's own layer, needs API_CHANGE_AS_INFO (shell §6); the colour does not.
+    const renamed = await put(uid.operator, { id: OPERATOR_ASN, type: "AS", priority: 30 }, { color: "#00ff00", name: "Home" });
+    expect(renamed.status).toBe(403);
+    expect(renamed.data.detail).toContain("API_CHANGE_AS_INFO");
+    await stores.pg.db.insert(userPermissions).values({ userId: uid.operator, permission: "API_CHANGE_AS_INFO" });
     // Replaced, not duplicated.
     const again = await put(uid.operator, { id: OPERATOR_ASN, type: "AS", priority: 30 }, { color: "#00ff00", name: "Home" });
+    await stores.pg.db
+      .delete(userPermissions)
+      .where(and(eq(userPermissions.userId, uid.operator), eq(userPermissions.permission, "API_CHANGE_AS_INFO")));
+    expect(again.status).toBe(200);
     expect(again.data.effective).toEqual({ name: "Home", color: "#00ff00", nameLayer: 30, colorLayer: 30 });
     const stored = await stores.pg.db
       .select()
@@ -321,7 +331,22 @@ describe("api/mapping/", () => {
     expect((await del(uid.operator, { id: OPERATOR_ASN, type: "AS", priority: 30 })).status).toBe(404);
   });
 
-  it("layers 0, 10 and 20: staff and superusers only", async () => {
+  it("the site layer 20: moderators too (shell §6), not the base and product layers", async () => {
+    const site = await put(uid.moderator, { id: "Steam", type: "Application", priority: 20 }, { name: "Steam", color: "#171a21" });
+    expect(site.status).toBe(200);
+    expect(site.data.effective).toMatchObject({ nameLayer: 20, colorLayer: 20 });
+    // AS names in the site layer are the moderators' too: API_CHANGE_AS_INFO is about one's own layer.
+    expect((await put(uid.moderator, { id: 3320, type: "AS", priority: 20 }, { name: "Telekom" })).status).toBe(200);
+    const product = await put(uid.moderator, { id: "Steam", type: "Application", priority: 10 }, { name: "Steam" });
+    expect(product.status).toBe(403);
+    expect(product.data.detail).toContain("Only staff");
+    expect((await del(uid.moderator, { id: "Steam", type: "Application", priority: 20 })).status).toBe(200);
+    expect(
+      (await put(uid.moderator, { id: 3320, type: "AS", priority: 20 }, { name: "Deutsche Telekom (DTAG)", color: "#e20074" })).status,
+    ).toBe(200);
+  });
+
+  it("layers 0 and 10: staff and superusers only; 20 not for other users", async () => {
     const refused = await put(
       uid.operator,
       { id: "Steam", type: "Application", priority: 20 },

@@ -60,6 +60,7 @@ describe("routes and menu", () => {
     expect(findToolRoute("/external-links")?.path).toBe("/border-planner");
     expect(findToolRoute("/rawnetworkanalyzer")?.path).toBe("/rna");
     expect(findToolRoute("/nope")).toBeUndefined();
+    expect(findToolRoute("/mappings/as/")?.menuLabel).toBe("AS Mappings");
   });
 
   it("shows items by permission, hides empty tables from non-staff and the Looking Glass without vantage points", () => {
@@ -70,6 +71,17 @@ describe("routes and menu", () => {
       "Flow Explorer",
       "AS Flows Analysis",
       "Looking Glass",
+      "Applications",
+      "Infrastructures",
+      "AS Mappings",
+      "FAQ",
+      "Notifications",
+    ]);
+    // The mappings screens read PostgreSQL: no table hides them, so with empty flows they stay (and can be the landing route).
+    expect(labels(menuItems(access(["API_FLOWS_4D"]), new Set(["flows_5m"]), { hasVantagePoints: true }))).toEqual([
+      "Applications",
+      "Infrastructures",
+      "AS Mappings",
       "FAQ",
       "Notifications",
     ]);
@@ -77,6 +89,9 @@ describe("routes and menu", () => {
       "Flow Explorer",
       "AS Flows Analysis",
       "Control Plane",
+      "Applications",
+      "Infrastructures",
+      "AS Mappings",
       "FAQ",
       "Notifications",
     ]);
@@ -99,6 +114,9 @@ describe("routes and menu", () => {
       "Looking Glass",
       "Control Plane",
       "Tag list",
+      "Applications",
+      "Infrastructures",
+      "AS Mappings",
       "FAQ",
       "Notifications",
     ]);

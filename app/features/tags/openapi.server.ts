@@ -50,7 +50,8 @@ export const TAGS_OPERATIONS: Operation[] = [
     file: "api.mapping.ts",
     method: "PUT",
     path: "/api/mapping/",
-    summary: "Creates or replaces one layer's mapping.",
+    summary:
+      "Creates or replaces one layer's mapping. Layer 30: the caller's own (an AS name needs API_CHANGE_AS_INFO); 20: moderators, staff, superusers; 0 and 10: staff and superusers.",
     access: FLOWS,
     query: mappingLayerQuerySchema,
     body: mappingBodySchema,
@@ -60,7 +61,7 @@ export const TAGS_OPERATIONS: Operation[] = [
     file: "api.mapping.ts",
     method: "DELETE",
     path: "/api/mapping/",
-    summary: "Removes one layer's mapping (404 when absent).",
+    summary: "Removes one layer's mapping (404 when absent); the same layer rights as PUT.",
     access: FLOWS,
     query: mappingLayerQuerySchema,
     response: anyObject,
