@@ -115,6 +115,10 @@ describeBothModes("WCAG 2.1 AA (axe) as the superuser", (m) => {
     "/site-settings/data-sources",
     "/manage-tags",
     "/manage-tags?kind=ROUTER",
+    "/mappings/applications",
+    "/mappings/infrastructures",
+    "/mappings/as",
+    "/mappings/as?id=3320",
     "/no-such-page",
   ];
   for (const url of screens) {
