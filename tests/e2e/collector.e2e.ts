@@ -235,8 +235,9 @@ describeBothModes("flow collector", (m) => {
           m.page.getByRole("link", { name: `Adopt ${address}` }).click(),
         ]);
         const form = m.page.locator('form[aria-label="Add a router"]');
-        expect(await form.locator("textarea[name=exporters]").inputValue()).toBe(address);
-        expect(await form.locator("input[name=name]").inputValue()).toBe(router);
+        // With JavaScript the URL changes before the new page has rendered: wait for the prefilled values.
+        await expect.poll(() => form.locator("textarea[name=exporters]").inputValue()).toBe(address);
+        await expect.poll(() => form.locator("input[name=name]").inputValue()).toBe(router);
         await Promise.all([m.page.waitForURL(/saved=router-created/), form.getByRole("button", { name: "Add the router" }).click()]);
         adopted = true;
         expect(await m.page.getByTestId("unnamed-ifindexes").innerText()).toMatch(new RegExp(`\\b${IN_IF}, ${OUT_IF}\\b`));
@@ -247,7 +248,7 @@ describeBothModes("flow collector", (m) => {
           m.page.getByRole("link", { name: `Add an interface with ifIndex ${IN_IF}` }).click(),
         ]);
         const iface = m.page.locator(`form[aria-label="Add an interface to ${router}"]`);
-        expect(await iface.locator("input[name=ifindex]").inputValue()).toBe(String(IN_IF));
+        await expect.poll(() => iface.locator("input[name=ifindex]").inputValue()).toBe(String(IN_IF));
         await iface.locator("input[name=name]").fill("et-0/0/1");
         await iface.locator("input[name=capacity_gbps]").fill("100");
         await iface.locator("select[name=kind]").selectOption("external");
