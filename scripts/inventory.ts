@@ -64,6 +64,7 @@ async function main(): Promise<number> {
     }
     try {
       const report = await importInventory(stores, text, command);
+      if (report.operatorAs) console.log(`operator AS: ${report.operatorAs.before ?? "not set"} → ${report.operatorAs.after}`);
       console.log(changeLine("routers", report.routers));
       console.log(changeLine("interfaces", report.interfaces));
       console.log(changeLine("vantage points", report.vantagePoints));

@@ -156,7 +156,7 @@ export async function loadExplorer(services: Services, user: UserContext, url: U
   ]);
   if (operator === null)
     errors.push(
-      "The operator's own AS is not configured yet (as_info category 'operator'), so flows cannot be split into ingress and egress.",
+      "The operator's own AS is not configured yet: staff set it in Site settings → Network inventory. Until then flows cannot be split into ingress and egress.",
     );
   if (dataAvailable.minTimestamp === null || operator === null) {
     const empty = { range: null, window: null, table: [], timeseries: { buckets: [], series: [] }, filters: [], noData: true as const };

@@ -2,7 +2,8 @@
  * The inventory as a YAML file (docs/inventory.md), for bulk work: export writes routers with
  * their exporters, SNMP and SSH settings (secrets only as `{ secret: set }`) and interfaces, then
  * the vantage points; import applies such a file in one transaction, all or nothing, and reports
- * what it created, updated and removed. Export → import → export gives the same file.
+ * what it created, updated and removed. Export → import → export gives the same file. The
+ * operator's own AS (`operator_as`) travels with it: it is set once per installation, like the routers.
  */
 import { inArray, notInArray } from "drizzle-orm";
 import { Document, isMap, isScalar, isSeq, parseDocument, visit } from "yaml";
@@ -10,7 +11,7 @@ import { routerExporters, routers, vantagePoints } from "~db/postgres/schema";
 import type { Db } from "~/server/postgres.server";
 import type { Services } from "~/server/services.server";
 import { interfaceDocument, routerDocument, vantagePointDocument } from "./document";
-import { parseInput } from "./inventory.server";
+import { getOperatorAs, parseInput, readOperatorAs, writeOperatorAs } from "./inventory.server";
 import { InventoryInputError, linkRemoteEnds, readRouters, readVantagePoints, writeRouter, writeVantagePoint } from "./rows.server";
 import { inventoryFileSchema } from "./schema";
 
@@ -18,8 +19,17 @@ const INLINE = new Set(["remote", "exporters"]);
 const HEADER = "# flowlens network inventory (format: docs/inventory.md)\n";
 
 export async function exportInventory(stores: Pick<Services, "pg">): Promise<string> {
-  const [routerViews, points] = await Promise.all([readRouters(stores.pg.db), readVantagePoints(stores.pg.db)]);
-  const doc = new Document({ version: 1, routers: routerViews.map(routerDocument), vantage_points: points.map(vantagePointDocument) });
+  const [routerViews, points, operator] = await Promise.all([
+    readRouters(stores.pg.db),
+    readVantagePoints(stores.pg.db),
+    getOperatorAs(stores),
+  ]);
+  const doc = new Document({
+    version: 1,
+    ...(operator ? { operator_as: operator.asn } : {}),
+    routers: routerViews.map(routerDocument),
+    vantage_points: points.map(vantagePointDocument),
+  });
   // Short values on one line, as people write them: `{ secret: set }`, remote ends, exporter lists.
   visit(doc, {
     Pair(_, pair) {
@@ -33,7 +43,14 @@ export async function exportInventory(stores: Pick<Services, "pg">): Promise<str
 }
 
 export type Changes = { created: string[]; updated: string[]; removed: string[]; unchanged: number };
-export type ImportReport = { routers: Changes; interfaces: Changes; vantagePoints: Changes; dryRun: boolean };
+export type ImportReport = {
+  /** The operator AS as the file sets it (before → after), null when the file leaves it alone or it was that already. */
+  operatorAs: { before: number | null; after: number } | null;
+  routers: Changes;
+  interfaces: Changes;
+  vantagePoints: Changes;
+  dryRun: boolean;
+};
 
 /** What each object looks like, secrets' ciphertexts included, so a changed secret counts as a change. */
 async function snapshot(db: Db) {
@@ -104,6 +121,9 @@ export async function importInventory(
     return await stores.pg.db.transaction(async (tx) => {
       const db = tx as unknown as Db;
       const before = await snapshot(db);
+      const operatorBefore = (await readOperatorAs(db))?.asn ?? null;
+      // Not removed by `replace` when the file has none: without it the flows screens stop working.
+      if (file.operator_as !== null) await writeOperatorAs(db, file.operator_as);
       const names = file.routers.map((r) => r.name);
       if (options.replace) {
         await db.delete(routers).where(names.length ? notInArray(routers.name, names) : undefined);
@@ -124,6 +144,8 @@ export async function importInventory(
       for (const point of file.vantage_points) await writeVantagePoint(db, point);
       const after = await snapshot(db);
       const report: ImportReport = {
+        operatorAs:
+          file.operator_as !== null && file.operator_as !== operatorBefore ? { before: operatorBefore, after: file.operator_as } : null,
         routers: compare(before.routers, after.routers),
         interfaces: compare(before.interfaces, after.interfaces),
         vantagePoints: compare(before.vantagePoints, after.vantagePoints),

@@ -15,12 +15,14 @@ import {
   deleteInterface,
   deleteRouter,
   deleteVantagePoint,
+  getOperatorAs,
   getRouter,
   getVantagePoint,
   InventoryInputError,
   listInventoryVantagePoints,
   listRouters,
   routerDependents,
+  setOperatorAs,
   updateInterface,
   updateRouter,
   updateVantagePoint,
@@ -52,6 +54,7 @@ const SAVED: Record<string, string> = {
   "vantage-point-created": "The vantage point was added.",
   "vantage-point-updated": "The vantage point was saved.",
   "vantage-point-deleted": "The vantage point was deleted.",
+  "operator-as": "Your network's AS number was saved.",
 };
 
 type Stores = Pick<Services, "pg" | "config">;
@@ -111,6 +114,7 @@ export async function loadInventoryScreen(services: Stores, request: Request) {
     /** `ifindex=<n>` prefills the new-interface form (a link of the list above). */
     newInterfaceIfIndex: ifindex && /^\d{1,10}$/.test(ifindex) ? ifindex : null,
     savedMessage: saved ? (SAVED[saved] ?? null) : null,
+    operatorAs: await getOperatorAs(services),
     secretsEnabled: Boolean(services.config.INVENTORY_SECRET_KEY),
     routers: (await listRouters(services)).map((r) => ({
       name: r.name,
@@ -145,7 +149,8 @@ export type InventoryIntent =
   | "delete-interface"
   | "create-vantage-point"
   | "update-vantage-point"
-  | "delete-vantage-point";
+  | "delete-vantage-point"
+  | "set-operator-as";
 
 export type InventoryActionResult = { intent: InventoryIntent | ""; errors: FormErrors; values: FormValues };
 
@@ -233,6 +238,14 @@ export async function saveInventoryScreen(services: Stores, request: Request) {
         await deleteVantagePoint(services, current);
         return back("vantage-point-deleted");
       });
+    case "set-operator-as": {
+      const typed = (values.operator_as ?? "").trim().replace(/^AS/i, "");
+      if (!/^\d{1,10}$/.test(typed)) return refuse({ operator_as: "Enter the AS number as digits, for example 64500." });
+      return attempt(["operator_as"], {}, async () => {
+        await setOperatorAs(services, Number(typed));
+        return back("operator-as");
+      });
+    }
     default:
       return refuse({ "": "Unknown action." });
   }

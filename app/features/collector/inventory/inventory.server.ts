@@ -8,7 +8,7 @@
  */
 import { and, eq, sql } from "drizzle-orm";
 import type { z } from "zod";
-import { interfaces, routerExporters, routers, vantagePoints } from "~db/postgres/schema";
+import { asInfo, interfaces, routerExporters, routers, vantagePoints } from "~db/postgres/schema";
 import { formatIpAddress, parseIpAddress } from "~/lib/ip";
 import { executeRows, type Db } from "~/server/postgres.server";
 import type { Services } from "~/server/services.server";
@@ -24,7 +24,15 @@ import {
   type RouterView,
   type VantagePointView,
 } from "./rows.server";
-import { interfaceSchema, routerSchema, vantagePointSchema, zodIssues, type InterfaceInput, type RouterInput } from "./schema";
+import {
+  interfaceSchema,
+  operatorAsSchema,
+  routerSchema,
+  vantagePointSchema,
+  zodIssues,
+  type InterfaceInput,
+  type RouterInput,
+} from "./schema";
 import { decryptSecret } from "./secrets.server";
 
 export { InventoryInputError };
@@ -275,4 +283,48 @@ export async function setRouterSsh(stores: Stores, name: string, ssh: unknown): 
   const router = await getRouter(stores, name);
   if (!router) throw new InventoryInputError([{ path: "router", message: `no router named ${name}` }]);
   return saveRouter(stores, parseInput(routerSchema, { ...routerDocument(router), ssh }), name);
+}
+
+export type OperatorAs = { asn: number; name: string; country: string };
+
+/** The operator's own AS (as_info category 'operator'), or null while none is set. */
+export async function getOperatorAs(stores: Pick<Services, "pg">): Promise<OperatorAs | null> {
+  return readOperatorAs(stores.pg.db);
+}
+
+export async function readOperatorAs(db: Db): Promise<OperatorAs | null> {
+  const [row] = await db
+    .select({ asn: asInfo.asn, name: asInfo.name, country: asInfo.country })
+    .from(asInfo)
+    .where(eq(asInfo.category, "operator"))
+    .orderBy(asInfo.asn)
+    .limit(1);
+  return row ? { asn: Number(row.asn), name: row.name, country: row.country } : null;
+}
+
+/**
+ * Makes `asn` the operator's own AS inside `db` (a transaction of the caller): its as_info row
+ * keeps the name and country it has (the AS may be known already from a mapping), a new one is
+ * named `name`; any other row marked 'operator' becomes 'other', since the flows screens and the
+ * collector read only one.
+ */
+export async function writeOperatorAs(db: Db, asn: number, name?: string): Promise<void> {
+  const given = name?.trim();
+  await db
+    .update(asInfo)
+    .set({ category: "other" })
+    .where(and(eq(asInfo.category, "operator"), sql`${asInfo.asn} <> ${asn}`));
+  await db
+    .insert(asInfo)
+    .values({ asn, name: given || "Own network", category: "operator" })
+    .onConflictDoUpdate({ target: asInfo.asn, set: given ? { category: "operator", name: given } : { category: "operator" } });
+}
+
+/** Sets the operator's own AS (see writeOperatorAs); refusals are InventoryInputErrors on `operator_as`. */
+export async function setOperatorAs(stores: Pick<Services, "pg">, asn: number, name?: string): Promise<OperatorAs> {
+  const checked = parseInput(operatorAsSchema, asn, ["operator_as"]);
+  if (name !== undefined && (name.length > 200 || /[\u0000-\u001f\u007f]/.test(name)))
+    throw new InventoryInputError([{ path: "operator_as_name", message: "must be at most 200 characters, without control characters" }]);
+  await stores.pg.db.transaction(async (tx) => writeOperatorAs(tx as unknown as Db, checked, name));
+  return (await getOperatorAs(stores))!;
 }

@@ -243,9 +243,22 @@ export const vantagePointSchema = z
   .strict();
 export type VantagePointInput = z.output<typeof vantagePointSchema>;
 
+/**
+ * The operator's own AS number (as_info category 'operator'): the flows screens split traffic into
+ * ingress and egress by it. Public or private, 16 or 32 bits; 23456 (AS_TRANS) only stands in for a
+ * 4-byte AS on old BGP speakers and is never a network's own.
+ */
+export const operatorAsSchema = z
+  .number({ error: "must be an AS number" })
+  .int("must be a whole number")
+  .min(1, "must be at least 1")
+  .max(MAX_ASN, `must be at most ${MAX_ASN}`)
+  .refine((asn) => asn !== 23456, "23456 (AS_TRANS) is a placeholder for 4-byte AS numbers, not a network's own AS");
+
 export const inventoryFileSchema = z
   .object({
     version: z.literal(1, { error: "must be 1 (the format of docs/inventory.md)" }),
+    operator_as: operatorAsSchema.nullish().transform((a) => a ?? null),
     routers: z
       .array(routerSchema)
       .nullish()

@@ -5,6 +5,7 @@ import type { InventoryActionResult, InventoryIntent, InventoryScreen } from "..
 import { DeleteForm, ScrollBox, type FormState } from "./fields";
 import { InterfaceForm } from "./InterfaceForm";
 import { RouterForm } from "./RouterForm";
+import { OperatorAsForm } from "./OperatorAsForm";
 import { VantagePointForm } from "./VantagePointForm";
 
 const PATH = "/site-settings/inventory";
@@ -156,6 +157,10 @@ function OverviewPage({ data, result }: { data: InventoryScreen; result: Invento
           />
         </>
       ) : null}
+      <OperatorAsForm
+        stored={data.operatorAs}
+        state={formState(result, "set-operator-as", { operator_as: String(data.operatorAs?.asn ?? "") })}
+      />
       <Title order={2} size="h3">
         Routers
       </Title>
