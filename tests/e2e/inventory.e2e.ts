@@ -1,6 +1,7 @@
 // The network inventory screen in the browser, with JavaScript on and off: staff reach it from the site settings,
 // add a router with an exporter address and find it listed; a bad address is refused next to its field; at phone
 // width the page does not scroll sideways (its tables do, inside their box). Each test deletes the router it added.
+// "Your network" shows the demo's AS, refuses AS_TRANS next to its field and saves the AS again (a change of nothing).
 import type { Page } from "playwright-core";
 import { expect, it } from "vitest";
 import { describeBothModes } from "./browser";
@@ -52,6 +53,25 @@ describeBothModes("network inventory", (m) => {
       await deleteRouter(m.page, name, (p) => m.goto(p));
     }
     expect(await m.page.getByTestId("inventory-saved").innerText()).toContain("The router was deleted");
+  });
+
+  it("shows the operator's AS and sets it, a bad number refused next to the field", async () => {
+    await logIn(m.page, DEMO_USERS.admin);
+    await m.goto("/site-settings/inventory");
+    expect(await m.page.getByTestId("operator-as-current").innerText()).toContain("AS64500");
+    const form = m.page.locator('form[aria-label="Your network"]');
+    await form.locator("input[name=operator_as]").fill("23456");
+    await form.getByRole("button", { name: "Save the AS number" }).click();
+    await m.page.getByText("23456 (AS_TRANS) is a placeholder for 4-byte AS numbers, not a network's own AS").waitFor();
+    expect(await m.page.inputValue('form[aria-label="Your network"] input[name=operator_as]')).toBe("23456");
+    await m.page.locator('form[aria-label="Your network"] input[name=operator_as]').fill("64500");
+    await Promise.all([
+      m.page.waitForURL(/saved=operator-as/),
+      m.page.locator('form[aria-label="Your network"]').getByRole("button", { name: "Save the AS number" }).click(),
+    ]);
+    expect(await m.page.getByTestId("inventory-saved").innerText()).toContain("Your network's AS number was saved.");
+    expect(await m.page.getByTestId("operator-as-current").innerText()).toContain("AS64500");
+    if (m.javaScriptEnabled) expect(m.pageErrors).toEqual([]);
   });
 
   it("fits a phone's width: only the tables scroll sideways", async () => {
