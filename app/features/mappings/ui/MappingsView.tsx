@@ -1,7 +1,7 @@
 import { Alert, Anchor, Button, Card, Group, Stack, Table, Text, Textarea, TextInput, Title } from "@mantine/core";
 import { Form, Link } from "@remix-run/react";
 import { CsrfField } from "~/components/CsrfField";
-import { ScrollBox, useFormReset } from "~/features/collector/inventory/ui/fields";
+import { ScrollBox, useFormReset } from "~/components/EditForms";
 import type { MappingObject, MappingsActionResult, MappingsScreen } from "../mappings-screen.server";
 
 type Props = { data: MappingsScreen; result: MappingsActionResult | undefined };

@@ -35,6 +35,26 @@ function Scope({ personal }: { personal: boolean }) {
   );
 }
 
+/** The first three columns of both tables: name with its colour, the filter value that names it, its scope. */
+function NameCells({ item }: { item: { name: string; color: string; reference: string; personal: boolean } }) {
+  return (
+    <>
+      <Table.Td>
+        <Group gap={6} wrap="nowrap">
+          <Swatch color={item.color} />
+          <span>{item.name}</span>
+        </Group>
+      </Table.Td>
+      <Table.Td>
+        <code>{item.reference}</code>
+      </Table.Td>
+      <Table.Td>
+        <Scope personal={item.personal} />
+      </Table.Td>
+    </>
+  );
+}
+
 function TagsTable({ data }: { data: TagListScreen }) {
   if (!data.tags.length) return <Text size="sm">No tags of {data.kindLabel.toLowerCase()} yet.</Text>;
   return (
@@ -53,18 +73,7 @@ function TagsTable({ data }: { data: TagListScreen }) {
         <Table.Tbody>
           {data.tags.map((t) => (
             <Table.Tr key={t.id}>
-              <Table.Td>
-                <Group gap={6} wrap="nowrap">
-                  <Swatch color={t.color} />
-                  <span>{t.name}</span>
-                </Group>
-              </Table.Td>
-              <Table.Td>
-                <code>{t.reference}</code>
-              </Table.Td>
-              <Table.Td>
-                <Scope personal={t.personal} />
-              </Table.Td>
+              <NameCells item={t} />
               <Table.Td>
                 {t.values.slice(0, SHOWN_VALUES).join(", ")}
                 {t.values.length > SHOWN_VALUES ? ` … (${t.values.length} values)` : ""}
@@ -109,18 +118,7 @@ function GroupsTable({ data }: { data: TagListScreen }) {
         <Table.Tbody>
           {data.groups.map((g) => (
             <Table.Tr key={g.id}>
-              <Table.Td>
-                <Group gap={6} wrap="nowrap">
-                  <Swatch color={g.color} />
-                  <span>{g.name}</span>
-                </Group>
-              </Table.Td>
-              <Table.Td>
-                <code>{g.reference}</code>
-              </Table.Td>
-              <Table.Td>
-                <Scope personal={g.personal} />
-              </Table.Td>
+              <NameCells item={g} />
               <Table.Td>
                 {g.tags.map((t) => t.name).join(", ")} ({g.valueCount} values)
               </Table.Td>

@@ -1,6 +1,6 @@
 import { Alert, Anchor, Button, Code, List, Stack, Table, Text, Title } from "@mantine/core";
 import { Link } from "@remix-run/react";
-import { ScrollBox } from "../../inventory/ui/fields";
+import { ScrollBox } from "~/components/EditForms";
 import type { DataSourcesScreen } from "../data-sources-screen.server";
 
 const NUMBER = { style: { textAlign: "right", whiteSpace: "nowrap" } } as const;

@@ -2,7 +2,8 @@ import { Button, NativeSelect, Paper, SimpleGrid, Stack, TextInput, Title } from
 import { Form } from "@remix-run/react";
 import { CsrfField } from "~/components/CsrfField";
 import { INTERFACE_KINDS, PEERING_TYPES } from "../schema";
-import { FormProblem, useFormReset, type FormState } from "./fields";
+import { FormProblem, useFormReset } from "~/components/EditForms";
+import { type FormState } from "./fields";
 
 /** Adds an interface to a router (no `current`) or edits the one named `current`. */
 export function InterfaceForm({

@@ -2,7 +2,8 @@ import { Button, Group, Paper, Stack, Text, TextInput, Title } from "@mantine/co
 import { Form } from "@remix-run/react";
 import { CsrfField } from "~/components/CsrfField";
 import type { OperatorAs } from "../inventory.server";
-import { FormProblem, useFormReset, type FormState } from "./fields";
+import { FormProblem, useFormReset } from "~/components/EditForms";
+import { type FormState } from "./fields";
 
 /** "Your network": the operator's own AS number, by which the flows screens tell ingress from egress. */
 export function OperatorAsForm({ stored, state }: { stored: OperatorAs | null; state: FormState }) {

@@ -4,7 +4,8 @@ import { CsrfField } from "~/components/CsrfField";
 import { ROLE_LABELS } from "../inventory-form";
 import type { RouterView } from "../rows.server";
 import { ROUTER_ROLES, SNMP_AUTH_PROTOCOLS, SNMP_PRIV_PROTOCOLS } from "../schema";
-import { FormProblem, useFormReset, SecretField, type FormState } from "./fields";
+import { FormProblem, useFormReset } from "~/components/EditForms";
+import { SecretField, type FormState } from "./fields";
 
 const NONE = { value: "", label: "None" };
 

@@ -1,7 +1,8 @@
 import { Button, Checkbox, Paper, SimpleGrid, Stack, TextInput, Title } from "@mantine/core";
 import { Form } from "@remix-run/react";
 import { CsrfField } from "~/components/CsrfField";
-import { FormProblem, useFormReset, type FormState } from "./fields";
+import { FormProblem, useFormReset } from "~/components/EditForms";
+import { type FormState } from "./fields";
 
 /** Adds a vantage point (no `current`) or edits the one keyed `current`. */
 export function VantagePointForm({ current, state, action }: { current: string | null; state: FormState; action: string }) {

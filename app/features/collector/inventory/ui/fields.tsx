@@ -2,9 +2,6 @@ import { Checkbox, PasswordInput, Stack, Textarea } from "@mantine/core";
 import type { FormErrors, FormValues } from "../inventory-form";
 import type { SecretState } from "../rows.server";
 
-// The edit-form pieces every editing screen shares live in app/components.
-export { DeleteForm, FormProblem, ScrollBox, useFormReset } from "~/components/EditForms";
-
 /** What a form shows: the values typed when it came back refused, else the stored ones. */
 export type FormState = { values: FormValues; errors: FormErrors };
 
