@@ -195,6 +195,10 @@ export const delegationRestrictions = pgTable("delegation_restrictions", {
     .$type<ExternalLinksViewRestrictions>()
     .notNull()
     .default(sql`'{"ASNumberList":[],"routerList":[],"interfaceList":[]}'::jsonb`),
+  /** Which flows restriction is current (shell §4: the first one after login; the user cycles through them in turn). */
+  currentIndex: integer("current_index").notNull().default(0),
+  /** What the welcome page says to this account (plain paragraphs), written by whoever manages it; empty = the default text. */
+  welcomeText: text("welcome_text").notNull().default(""),
 });
 
 /** Small key/value facts about the installation (e.g. when the demo network was loaded). */
@@ -203,3 +207,28 @@ export const systemState = pgTable("system_state", {
   value: jsonb("value").notNull(),
   updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
 });
+
+/**
+ * Every administrative change (users, delegated users, applicant decisions, 2FA resets …): who,
+ * what, when, and the record before and after. Actor and target are kept as text too, so an entry
+ * still reads after either account is deleted. Staff read it on the Users screen.
+ */
+export const auditLog = pgTable(
+  "audit_log",
+  {
+    id: serial("id").primaryKey(),
+    at: timestamp("at", { withTimezone: true }).notNull().defaultNow(),
+    actorUserId: integer("actor_user_id").references(() => users.id, { onDelete: "set null" }),
+    actorEmail: text("actor_email").notNull().default(""),
+    /** A machine name, e.g. user.create, user.update, user.deactivate, delegated_user.update, user_request.accept. */
+    action: text("action").notNull(),
+    /** user | delegated_user | user_request | … */
+    targetType: text("target_type").notNull(),
+    targetId: text("target_id").notNull().default(""),
+    targetLabel: text("target_label").notNull().default(""),
+    before: jsonb("before").$type<Record<string, unknown> | null>(),
+    after: jsonb("after").$type<Record<string, unknown> | null>(),
+    clientAddress: text("client_address"),
+  },
+  (t) => [index("audit_log_at_idx").on(t.at), index("audit_log_target_idx").on(t.targetType, t.targetId)],
+);
