@@ -25,8 +25,9 @@ describe("migration of users and delegation restrictions (audit log)", () => {
           (2, '[{"dimension":"AS_DST_INGRESS","constrained_values":["64501"],"output":"AS_SRC_INGRESS"}]',
               '{"ASNumberList":[64501],"routerList":["fra1-r1"],"interfaceList":[]}');
       `);
-      const db = drizzle(client, { schema }) as unknown as Db;
-      await migrate(db, { migrationsFolder: PG_MIGRATIONS_DIR });
+      const pglite = drizzle(client, { schema });
+      await migrate(pglite, { migrationsFolder: PG_MIGRATIONS_DIR });
+      const db = pglite as unknown as Db;
 
       const rows = await db.select().from(schema.delegationRestrictions).where(eq(schema.delegationRestrictions.userId, 2));
       expect(rows).toEqual([
