@@ -1,5 +1,5 @@
-import { and, desc, eq } from "drizzle-orm";
-import { notifications } from "~db/postgres/schema";
+import { and, desc, eq, inArray, or } from "drizzle-orm";
+import { groupPermissions, notifications, userGroups, userPermissions, users } from "~db/postgres/schema";
 import type { Db } from "../postgres.server";
 
 export type NotificationView = {
@@ -66,7 +66,7 @@ export async function deleteNotification(db: Db, userId: number, id: number): Pr
 }
 
 export async function notify(
-  db: Db,
+  db: Pick<Db, "insert">,
   userIds: number[],
   notification: { title: string; message?: string; doPopUp?: boolean },
 ): Promise<void> {
@@ -87,4 +87,58 @@ export async function unreadCount(db: Db, userId: number): Promise<number> {
     .from(notifications)
     .where(and(eq(notifications.userId, userId), eq(notifications.isRead, false), eq(notifications.isArchived, false)));
   return rows.length;
+}
+
+/**
+ * The active, non-delegated accounts holding a permission (directly, through a group, or as
+ * superusers): who is told about things that need someone with that right, e.g. VIEW_USERS for
+ * a new applicant request.
+ */
+export async function usersHoldingPermission(db: Db, permission: string): Promise<number[]> {
+  const direct = db.select({ id: userPermissions.userId }).from(userPermissions).where(eq(userPermissions.permission, permission));
+  const viaGroup = db
+    .select({ id: userGroups.userId })
+    .from(userGroups)
+    .innerJoin(groupPermissions, eq(groupPermissions.groupId, userGroups.groupId))
+    .where(eq(groupPermissions.permission, permission));
+  const rows = await db
+    .select({ id: users.id })
+    .from(users)
+    .where(
+      and(
+        eq(users.isActive, true),
+        eq(users.isDelegated, false),
+        or(eq(users.isSuperuser, true), inArray(users.id, direct), inArray(users.id, viaGroup)),
+      ),
+    )
+    .orderBy(users.id);
+  return rows.map((r) => r.id);
+}
+
+/** What an account is told when something about it changes that its owner should know (and may not have done). */
+export const ACCOUNT_CHANGE_NOTICES = {
+  passwordChanged: {
+    title: "Your password was changed",
+    message: "If you did not change it, reset your password at once and tell your administrator.",
+  },
+  twoFactorReset: {
+    title: "Your two-factor authentication was reset",
+    message: "An administrator removed your authenticators and recovery codes. Set up two-factor authentication again under Settings.",
+  },
+  twoFactorChanged: {
+    title: "Your two-factor authentication changed",
+    message: "An authenticator or your recovery codes changed. If this was not you, tell your administrator.",
+  },
+  accountChanged: {
+    title: "Your account was changed",
+    message: "An administrator changed your name, groups, permissions or feature flags.",
+  },
+} as const;
+
+export async function notifyAccountChange(
+  db: Pick<Db, "insert">,
+  userId: number,
+  change: keyof typeof ACCOUNT_CHANGE_NOTICES,
+): Promise<void> {
+  await notify(db, [userId], { ...ACCOUNT_CHANGE_NOTICES[change], doPopUp: true });
 }
