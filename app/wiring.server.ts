@@ -20,6 +20,7 @@ import { ROUTING_OPERATIONS } from "~/features/routing/openapi.server";
 import { TAGS_OPERATIONS } from "~/features/tags/openapi.server";
 import { describeOperations } from "~/server/api/openapi.server";
 import { registerComponent } from "~/server/components/registry.server";
+import { dataAvailabilityTask } from "~/server/notifications/data-availability.server";
 import { onStoresClosing, provideDemoNetwork, runInBackground } from "~/server/lifecycle.server";
 import { sharePublicPage } from "~/server/public-page-cache.server";
 
@@ -30,6 +31,8 @@ export function wireApp(): void {
   runInBackground("inventory SSH from NETCOMMAND_SSH", inventorySshSeedTask);
   // Silent exporters and decode error bursts, told to staff: once a minute, only where the collector runs.
   runInBackground("collector health", collectorHealthTask);
+  // Flows (and imported routing tables) that stop arriving, and arrive again, told to staff: once a minute, in the same process.
+  runInBackground("data availability", dataAvailabilityTask);
   onStoresClosing("flows data range", forgetDataRange);
   // Ingest components (flow collector, SNMP poller, BMP station) register here with registerComponent()
   // of app/server/components: the app on embedded stores and `npm run worker` on server stores read the same list.

@@ -1,5 +1,5 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { useLoaderData } from "@remix-run/react";
+import { useActionData, useLoaderData } from "@remix-run/react";
 import { NotificationsView } from "~/features/notifications/ui/NotificationsView";
 import { requireUser } from "~/server/auth/guard.server";
 import { applyNotificationAction, loadNotificationsScreen } from "~/server/notifications/notifications-screen.server";
@@ -18,5 +18,5 @@ export async function action({ request }: ActionFunctionArgs) {
 }
 
 export default function Notifications() {
-  return <NotificationsView data={useLoaderData<typeof loader>()} />;
+  return <NotificationsView data={useLoaderData<typeof loader>()} result={useActionData<typeof action>()} />;
 }

@@ -200,6 +200,13 @@ export const EnvSchema = z.object({
    * silent: flagged on the Data sources page, and staff are notified once per silence.
    */
   FLOWS_SILENT_AFTER: z.preprocess(emptyToUndefined, positiveInt().max(1440, "must be at most 1440 (a day)").default(10)),
+  /**
+   * Minutes after the end of the newest 5-minute bucket of flows_5m after which staff are told once
+   * "No new flow data since …" (and once more when data arrives again). Not before flows ever arrived.
+   */
+  FLOWS_STALE_AFTER: z.preprocess(emptyToUndefined, positiveInt().max(10080, "must be at most 10080 (a week)").default(30)),
+  /** The same for the routing history (rib_entries), once a routing table was imported. */
+  ROUTING_STALE_AFTER: z.preprocess(emptyToUndefined, positiveInt().max(43200, "must be at most 43200 (30 days)").default(1440)),
   /** Bearer token of GET /metrics (Prometheus); unset: the endpoint does not exist. */
   METRICS_TOKEN: z.preprocess(
     emptyToUndefined,

@@ -7,7 +7,8 @@
 // and provides the base URL to the test files: `inject("baseURL")` from "vitest".
 // The server's flow collector (flows-netflow) listens on a free UDP port of 127.0.0.1, provided as inject("netflowTarget")
 // ("127.0.0.1:<port>"); nothing sends to it unless a test does (tests/e2e/collector.e2e.ts). FLOWS_SILENT_AFTER is a
-// day, so the exporters a test used and left are not told to staff as silent while later files run.
+// day, so the exporters a test used and left are not told to staff as silent while later files run; FLOWS_STALE_AFTER and
+// ROUTING_STALE_AFTER are their longest, so the demo network's data, which stops at the start, is not told as stale.
 // Teardown: SIGTERM, SIGKILL after 15 s, then removes the temporary DATA_DIR.
 //
 // Env knobs: E2E_TMPDIR = parent of the temporary DATA_DIR (default os.tmpdir()). E2E_BASE_URL=http://host:port skips starting a server and tests that URL instead (handy against
@@ -151,6 +152,8 @@ export default async function setup(project: TestProject) {
     DEMO_DAYS: env.DEMO_DAYS ?? "3",
     FLOWS_NETFLOW_LISTEN: netflowTarget,
     FLOWS_SILENT_AFTER: "1440",
+    FLOWS_STALE_AFTER: "10080",
+    ROUTING_STALE_AFTER: "43200",
   });
   if (process.env.DATABASE_URL) {
     env.DATABASE_URL = process.env.DATABASE_URL;

@@ -6,6 +6,7 @@ import { MESSAGES } from "~/lib/messages";
 import { log } from "../log.server";
 import { mailLink } from "../mail/links.server";
 import { sendMail } from "../mail/mailer.server";
+import { notifyAccountChange } from "../notifications/notifications.server";
 import { hashPassword } from "../password.server";
 import type { Db } from "../postgres.server";
 
@@ -167,7 +168,8 @@ export async function revokeUserSessions(db: Db, userId: number): Promise<void> 
  * Sets the new password with a mailed token: the token must be unused and unexpired, and is used
  * up atomically (two concurrent submissions cannot both succeed). The password rules are checked
  * before the token is spent, so a rejected password can be corrected with the same link. On
- * success every session of the user ends.
+ * success every session of the user ends, and an account that had a password before gets the
+ * "Your password was changed" notification (a first password set with the welcome link does not).
  */
 export async function confirmReset(db: Db, token: string, newPassword: string): Promise<ConfirmResult> {
   const holder = await checkResetToken(db, token);
@@ -189,6 +191,7 @@ export async function confirmReset(db: Db, token: string, newPassword: string): 
       )
       .returning({ userId: passwordResetTokens.userId });
     if (!used) return null;
+    const [earlier] = await tx.select({ passwordHash: users.passwordHash }).from(users).where(eq(users.id, used.userId));
     const [updated] = await tx
       .update(users)
       .set({ passwordHash })
@@ -199,6 +202,8 @@ export async function confirmReset(db: Db, token: string, newPassword: string): 
       .update(sessions)
       .set({ revokedAt: now })
       .where(and(eq(sessions.userId, used.userId), isNull(sessions.revokedAt)));
+    // A first password (the welcome link of a new account) changes nothing its owner must be warned of.
+    if (earlier?.passwordHash) await notifyAccountChange(tx, used.userId, "passwordChanged");
     return used.userId;
   });
   if (userId === null) return { ok: false, reason: "token", message: MESSAGES.tokenInvalid };

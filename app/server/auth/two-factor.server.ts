@@ -5,6 +5,7 @@ import QRCode from "qrcode";
 import { loginAttempts, recoveryCodes, sessions, siteSettings, totpDevices, userSettings, users } from "~db/postgres/schema";
 import { MESSAGES } from "~/lib/messages";
 import { ApiProblem } from "../api/contract.server";
+import { notifyAccountChange } from "../notifications/notifications.server";
 import type { Db } from "../postgres.server";
 import { resolveStyle } from "../site-style.server";
 import { createSession } from "./session.server";
@@ -205,6 +206,7 @@ export async function confirmDevice(db: Db, userId: number, deviceId: number, co
   if (step === null || !(await claimStep(db, device.id, step, true))) {
     throw new TwoFactorError(TWO_FACTOR_MESSAGES.tokenInvalid, 400, "token_invalid");
   }
+  await notifyAccountChange(db, userId, "twoFactorChanged");
   return { id: device.id, name: device.name, confirmed: true, createdAt: device.createdAt };
 }
 
@@ -225,7 +227,14 @@ export async function deleteDevice(db: Db, userId: number, deviceId: number): Pr
       if (status.enabled) throw new TwoFactorError(TWO_FACTOR_MESSAGES.lastDeviceVoluntary, 400, "last_device");
     }
   }
-  await db.delete(totpDevices).where(and(eq(totpDevices.id, deviceId), eq(totpDevices.userId, userId)));
+  await db.transaction(async (tx) => {
+    const gone = await tx
+      .delete(totpDevices)
+      .where(and(eq(totpDevices.id, deviceId), eq(totpDevices.userId, userId)))
+      .returning({ id: totpDevices.id });
+    // An enrolment never confirmed was no authenticator yet: nothing changed that its owner must hear of.
+    if (gone.length && device.confirmed) await notifyAccountChange(tx, userId, "twoFactorChanged");
+  });
 }
 
 /** Switches voluntary 2FA on or off; on needs a confirmed device. */
@@ -264,6 +273,7 @@ export async function generateRecoveryCodes(db: Db, userId: number): Promise<str
   await db.transaction(async (tx) => {
     await tx.delete(recoveryCodes).where(eq(recoveryCodes.userId, userId));
     await tx.insert(recoveryCodes).values(list.map((code) => ({ userId, codeHash: hashCode(code) })));
+    await notifyAccountChange(tx, userId, "twoFactorChanged");
   });
   return list;
 }

@@ -3,6 +3,7 @@ import { siteSettings, userRequests, users } from "~db/postgres/schema";
 import { isValidEmail, normalizeEmail } from "~/lib/email";
 import { MESSAGES } from "~/lib/messages";
 import { log } from "../log.server";
+import { notify, usersHoldingPermission } from "../notifications/notifications.server";
 import type { Db } from "../postgres.server";
 import { sendPasswordSetMail } from "./password-reset.server";
 
@@ -81,8 +82,17 @@ export type CreateRequestResult =
   /** `detail` is the spec's user-creation message whenever the address is the problem. */
   | { ok: false; detail: string; errors: FieldError[] };
 
+/** What every manager (VIEW_USERS) is told of a new applicant request. */
+export function applicantRequestNotice(row: { firstName: string; lastName: string; email: string }) {
+  return {
+    title: `New user request: ${row.firstName} ${row.lastName}`,
+    message: `${row.firstName} ${row.lastName} (${row.email}) asked for an account. Accept or reject the request under Users: /manage-users`,
+    doPopUp: true,
+  };
+}
+
 /**
- * A new PENDING request. An invalid address or one that is already an account (or pending) gives
+ * A new PENDING request; every manager (VIEW_USERS) gets a notification naming the applicant. An invalid address or one that is already an account (or pending) gives
  * the spec's "Provided email already exists or is invalid." — the format error names the rule too.
  */
 export async function createUserRequest(db: Db, input: Partial<Record<keyof ApplicantInput, unknown>>): Promise<CreateRequestResult> {
@@ -101,7 +111,13 @@ export async function createUserRequest(db: Db, input: Partial<Record<keyof Appl
     const emailProblem = errors.some((e) => e.field === "email");
     return { ok: false, detail: emailProblem ? MESSAGES.userCreation : errors[0].message, errors };
   }
-  const [row] = await db.insert(userRequests).values({ email, firstName, lastName }).returning();
+  // The managers hear of it with the request, or neither happens.
+  const row = await db.transaction(async (transaction) => {
+    const tx = transaction as unknown as Db;
+    const [created] = await tx.insert(userRequests).values({ email, firstName, lastName }).returning();
+    await notify(tx, await usersHoldingPermission(tx, "VIEW_USERS"), applicantRequestNotice(created));
+    return created;
+  });
   log.info(`user request #${row.id} created`);
   return { ok: true, request: toView(row) };
 }

@@ -115,6 +115,16 @@ export async function usersHoldingPermission(db: Db, permission: string): Promis
   return rows.map((r) => r.id);
 }
 
+/** The active, non-delegated accounts with the staff or superuser flag: who is told how the installation runs. */
+export async function staffAndSuperusers(db: Db): Promise<number[]> {
+  const rows = await db
+    .select({ id: users.id })
+    .from(users)
+    .where(and(eq(users.isActive, true), eq(users.isDelegated, false), or(eq(users.isStaff, true), eq(users.isSuperuser, true))))
+    .orderBy(users.id);
+  return rows.map((r) => r.id);
+}
+
 /** What an account is told when something about it changes that its owner should know (and may not have done). */
 export const ACCOUNT_CHANGE_NOTICES = {
   passwordChanged: {

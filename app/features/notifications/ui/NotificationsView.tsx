@@ -1,8 +1,8 @@
-import { Badge, Button, Card, Group, SegmentedControl, Stack, Text, Title } from "@mantine/core";
+import { Alert, Badge, Button, Card, Group, SegmentedControl, Stack, Text, Title } from "@mantine/core";
 import { Form, Link, useNavigation } from "@remix-run/react";
 import { CsrfField } from "~/components/CsrfField";
 import { formatDateLong } from "~/lib/date-format";
-import type { NotificationsScreen } from "~/server/notifications/notifications-screen.server";
+import type { NotificationActionResult, NotificationsScreen } from "~/server/notifications/notifications-screen.server";
 
 function ActionButton({ id, intent, label }: { id: number; intent: string; label: string }) {
   return (
@@ -17,8 +17,26 @@ function ActionButton({ id, intent, label }: { id: number; intent: string; label
   );
 }
 
-/** The inbox (or every notification, archived ones too) with a form per action on each. */
-export function NotificationsView({ data }: { data: NotificationsScreen }) {
+/** A message with the app's paths in it (" /manage-users") as links. */
+function MessageText({ text }: { text: string }) {
+  const parts = text.split(/(?<=^|\s)(\/[a-z0-9][a-z0-9\-_/]*[a-z0-9])/g);
+  return (
+    <Text size="sm">
+      {parts.map((part, i) =>
+        i % 2 === 1 ? (
+          <Link key={i} to={part}>
+            {part}
+          </Link>
+        ) : (
+          part
+        ),
+      )}
+    </Text>
+  );
+}
+
+/** The inbox (or every notification, archived ones too) with a form per action on each; a refused action's message above the list. */
+export function NotificationsView({ data, result }: { data: NotificationsScreen; result?: NotificationActionResult }) {
   const { notifications, showArchived, timezone } = data;
   const navigation = useNavigation();
   return (
@@ -49,6 +67,11 @@ export function NotificationsView({ data }: { data: NotificationsScreen }) {
           ]}
         />
       </Group>
+      {result?.error && navigation.state === "idle" ? (
+        <Alert color="red" role="alert" title="Not done">
+          {result.error}
+        </Alert>
+      ) : null}
       {notifications.length === 0 ? <Text c="dimmed">No notifications.</Text> : null}
       {notifications.map((n) => (
         <Card key={n.id} withBorder padding="md" opacity={navigation.state !== "idle" ? 0.7 : 1} data-testid="notification">
@@ -63,14 +86,18 @@ export function NotificationsView({ data }: { data: NotificationsScreen }) {
                   </Badge>
                 ) : null}
               </Group>
-              {n.message ? <Text size="sm">{n.message}</Text> : null}
+              {n.message ? <MessageText text={n.message} /> : null}
               <Text size="xs" c="dimmed" data-testid="notification-time">
                 {formatDateLong(n.created_at, timezone)}
               </Text>
             </Stack>
             <Group gap={6}>
               <ActionButton id={n.id} intent={n.is_read ? "unread" : "read"} label={n.is_read ? "Mark unread" : "Mark read"} />
-              {!n.is_archived ? <ActionButton id={n.id} intent="archive" label="Archive" /> : null}
+              {n.is_archived ? (
+                <ActionButton id={n.id} intent="unarchive" label="Move to inbox" />
+              ) : (
+                <ActionButton id={n.id} intent="archive" label="Archive" />
+              )}
               <ActionButton id={n.id} intent="delete" label="Delete" />
             </Group>
           </Group>
