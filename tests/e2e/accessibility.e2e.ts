@@ -108,6 +108,7 @@ describeBothModes("WCAG 2.1 AA (axe) as the superuser", (m) => {
     LG_RESULTS,
     "/faq",
     "/notifications",
+    "/notifications?archived=1",
     "/settings",
     "/site-settings",
     "/site-settings/inventory",
@@ -115,6 +116,8 @@ describeBothModes("WCAG 2.1 AA (axe) as the superuser", (m) => {
     "/site-settings/data-sources",
     "/manage-tags",
     "/manage-tags?kind=ROUTER",
+    // The confirm step of deleting the demo network's first tag (a shared one).
+    "/manage-tags?delete_tag=1",
     "/mappings/applications",
     "/mappings/infrastructures",
     "/mappings/as",

@@ -1,6 +1,7 @@
 // The Tag list in the browser, with JavaScript on and off: an operator opens it from the menu, pastes AS numbers of
 // which one is not an AS number (refused next to the field, the list kept as typed), saves the corrected list, filters
-// the Flow Explorer by the tag, deletes it, and the saved Flow Explorer link then shows a notice instead of a result.
+// the Flow Explorer by the tag, deletes it through the confirm step, and the saved Flow Explorer link then shows a
+// notice instead of a result. Routers not in the inventory are refused one by one; the page fits a phone's width.
 import { expect, it } from "vitest";
 import { describeBothModes } from "./browser";
 import { DEMO_USERS, logIn } from "./login";
@@ -39,9 +40,18 @@ describeBothModes("tag list", (m) => {
     expect(await m.page.getByTestId("filter-errors").count()).toBe(0);
 
     await m.goto("/manage-tags?kind=AS_NUMBER");
+    // Delete asks first: the confirm step says what happens; cancelling keeps the tag.
+    await m.page.getByRole("link", { name: `Delete tag ${name}` }).click();
+    const step = m.page.getByTestId("delete-step");
+    await step.waitFor();
+    expect(await step.innerText()).toContain(`Saved links and bookmarks that filter by ${reference}`);
+    await step.getByRole("link", { name: "Cancel, keep it" }).click();
+    await step.waitFor({ state: "detached" });
+    expect(await m.page.getByTestId("tags-table").locator("tr", { hasText: name }).count()).toBe(1);
+    await m.page.getByRole("link", { name: `Delete tag ${name}` }).click();
     await Promise.all([
       m.page.waitForURL(/saved=tag-deleted/),
-      m.page.locator(`form[aria-label="Delete tag ${name}"]`).getByRole("button").click(),
+      m.page.locator(`form[aria-label="Delete tag ${name}"]`).getByRole("button", { name: "Delete the tag" }).click(),
     ]);
     expect(await m.page.getByTestId("tags-saved").innerText()).toContain("Saved links and bookmarks that name it now show a notice");
     expect(await m.page.getByTestId("tags-table").locator("tr", { hasText: name }).count()).toBe(0);
@@ -59,5 +69,56 @@ describeBothModes("tag list", (m) => {
     expect(await shared.isDisabled()).toBe(true);
     const rows = m.page.getByTestId("tags-table").locator("tbody tr", { hasText: "Shared" });
     if (await rows.count()) expect(await rows.first().innerText()).toContain("staff and moderators edit it");
+  });
+
+  it("refuses routers the inventory lacks, each with its own message, and keeps the known ones", async () => {
+    const name = m.javaScriptEnabled ? "E2E edge (JS)" : "E2E edge (no JS)";
+    await logIn(m.page, DEMO_USERS.operator);
+    await m.goto("/manage-tags?kind=ROUTER");
+    const values = 'form[aria-label="Add a tag"] textarea[name=values]';
+    await m.page.locator('form[aria-label="Add a tag"] input[name=name]').fill(name);
+    await m.page.locator(values).fill("FRA-ER1\nnowhere-r1, nowhere-r2");
+    await m.page.locator('form[aria-label="Add a tag"]').getByRole("button", { name: "Add the tag" }).click();
+    await m.page.getByText("nowhere-r1 is not a router of the network inventory.", { exact: false }).waitFor();
+    expect(await m.page.getByText("nowhere-r2 is not a router of the network inventory.", { exact: false }).count()).toBe(1);
+    await expect.poll(() => m.page.inputValue(values)).toBe("FRA-ER1\nnowhere-r1, nowhere-r2");
+    await m.page.locator(values).fill("FRA-ER1");
+    await Promise.all([
+      m.page.waitForURL(/saved=tag-created/),
+      m.page.locator('form[aria-label="Add a tag"]').getByRole("button", { name: "Add the tag" }).click(),
+    ]);
+    // Stored as the inventory spells it.
+    const row = m.page.getByTestId("tags-table").locator("tr", { hasText: name });
+    expect(await row.innerText()).toContain("fra-er1");
+    await m.page.getByRole("link", { name: `Delete tag ${name}` }).click();
+    await Promise.all([
+      m.page.waitForURL(/saved=tag-deleted/),
+      m.page.locator(`form[aria-label="Delete tag ${name}"]`).getByRole("button", { name: "Delete the tag" }).click(),
+    ]);
+    if (m.javaScriptEnabled) expect(m.pageErrors).toEqual([]);
+  });
+
+  it("fits a phone's width (390 px): only the tables scroll sideways, the forms and the confirm step fit", async () => {
+    const phone = await m.newPage({ viewport: { width: 390, height: 844 } });
+    await logIn(phone.page, DEMO_USERS.admin);
+    await phone.page.goto(m.url("/manage-tags?kind=AS_NUMBER"));
+    await phone.page.getByRole("heading", { name: "Tag list", level: 1 }).waitFor();
+    const pageWidth = () => phone.page.evaluate(() => document.documentElement.scrollWidth);
+    expect(await pageWidth()).toBeLessThanOrEqual(390);
+    for (const label of ["Add a tag", "Add a tag group"]) {
+      const box = await phone.page.locator(`form[aria-label="${label}"]`).boundingBox();
+      expect(box, label).not.toBeNull();
+      expect(box!.x).toBeGreaterThanOrEqual(0);
+      expect(box!.x + box!.width, label).toBeLessThanOrEqual(390);
+    }
+    // The confirm step of a shared tag of the demo network (the superuser may delete it); opened, not confirmed.
+    await phone.page.getByRole("link", { name: "Delete tag Tier-1 transits" }).click();
+    const step = phone.page.getByTestId("delete-step");
+    await step.waitFor();
+    expect(await step.innerText()).toContain("It is shared: it disappears for every user.");
+    const box = (await step.boundingBox())!;
+    expect(box.x).toBeGreaterThanOrEqual(0);
+    expect(box.x + box.width).toBeLessThanOrEqual(390);
+    expect(await pageWidth()).toBeLessThanOrEqual(390);
   });
 });

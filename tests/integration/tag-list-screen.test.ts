@@ -2,11 +2,13 @@
  * The Tag list screen (/manage-tags) through its route module: tags created, edited and deleted by
  * plain form posts (redirect with a notice), values pasted as a list and checked for the tag's
  * kind (400 with the message next to the field, nothing stored), who may touch shared tags, tag
- * groups behind AGGREGATE_TAG_GROUPS, and what a Flow Explorer link naming a deleted tag shows.
+ * groups behind AGGREGATE_TAG_GROUPS, routers and interfaces checked against the network inventory,
+ * deleting through a confirm step, and what a Flow Explorer link naming a deleted tag shows.
  */
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { asInfo, groups, tags, tagValues, userGroups, userPermissions, users } from "~db/postgres/schema";
+import { createRouter } from "~/features/collector/inventory/inventory.server";
 import { MODERATORS_GROUP } from "~/lib/permissions";
 import * as route from "~/routes/_app.manage-tags";
 import * as explorerRoute from "~/routes/_app.flow-explorer";
@@ -34,6 +36,22 @@ beforeAll(async () => {
     if (permissions.length) await db.insert(userPermissions).values(permissions.map((permission) => ({ userId: row.id, permission })));
     return row.id;
   };
+  // The routers the tags below name, two with interfaces.
+  for (const [index, name] of ["fra1-r1", "ber1-r1", "ham1-r1", "muc1-r1"].entries()) {
+    await createRouter(stores, {
+      name,
+      city: "City",
+      country: "Germany",
+      loopback: `198.51.100.${index + 1}`,
+      interfaces:
+        index < 2
+          ? [
+              { name: "et-0/0/1", ifindex: 501, capacity: 100_000_000_000, kind: "external", peering: "Transit", neighbour_as: 3356 },
+              { name: "ae1", ifindex: 601, capacity: 400_000_000_000, kind: "core" },
+            ]
+          : [],
+    });
+  }
   uid.operator = await insert("operator@tags.test", ["MANAGE_TAGS", "API_FLOWS_4D"]);
   uid.moderator = await insert("moderator@tags.test", ["MANAGE_TAGS", "AGGREGATE_TAG_GROUPS"]);
   uid.other = await insert("other@tags.test", ["MANAGE_TAGS"]);
@@ -101,6 +119,44 @@ describe("tags", () => {
     expect(twice.data.errors.name).toBe('There is a tag "transits" of AS numbers already.');
   });
 
+  it("takes routers and interfaces of the network inventory only, each unknown one with its own message, in the inventory's spelling", async () => {
+    const refused = await post({ intent: "create-tag", kind: "ROUTER", name: "Edge", values: "fra1-r1\nfra9-r9, lon1-r1" });
+    expect(refused.status).toBe(400);
+    expect(refused.data.errors.values).toBe(
+      "fra9-r9 is not a router of the network inventory. lon1-r1 is not a router of the network inventory.",
+    );
+    expect(await storedTag("Edge")).toBeUndefined();
+    const ifaces = await post({
+      intent: "create-tag",
+      kind: "INTERFACE",
+      name: "Uplinks",
+      values: "fra1-r1|et-0/0/1\nfra1-r1|et-0/0/9\nlon1-r1|et-0/0/1",
+    });
+    expect(ifaces.status).toBe(400);
+    expect(ifaces.data.errors.values).toBe(
+      "fra1-r1|et-0/0/9: fra1-r1 has no interface et-0/0/9 in the network inventory. lon1-r1|et-0/0/1: lon1-r1 is not a router of the network inventory.",
+    );
+    expect(ifaces.data.values.values).toBe("fra1-r1|et-0/0/1\nfra1-r1|et-0/0/9\nlon1-r1|et-0/0/1");
+    // Known ones, written in another case: stored as the inventory spells them, once.
+    const made = await post({
+      intent: "create-tag",
+      kind: "INTERFACE",
+      name: "Uplinks",
+      values: "FRA1-R1|ET-0/0/1\nfra1-r1|et-0/0/1, ber1-r1|ae1",
+    });
+    expect(made.status).toBe(302);
+    expect(await storedValues((await storedTag("Uplinks")).id)).toEqual(["fra1-r1|et-0/0/1", "ber1-r1|ae1"]);
+    const edge = await post({ intent: "create-tag", kind: "ROUTER", name: "Edge", values: "FRA1-R1" });
+    expect(edge.status).toBe(302);
+    expect(await storedValues((await storedTag("Edge")).id)).toEqual(["fra1-r1"]);
+    // Editing checks the same way.
+    const edited = await post({ intent: "update-tag", id: String((await storedTag("Edge")).id), name: "Edge", values: "fra1-r1\nnope" });
+    expect(edited.status).toBe(400);
+    expect(edited.data.errors.values).toBe("nope is not a router of the network inventory.");
+    // Other kinds are not checked against the inventory.
+    expect((await post({ intent: "create-tag", kind: "VRF_NAME", name: "VRFs", values: "anything" })).status).toBe(302);
+  });
+
   it("keeps shared tags to staff, superusers and moderators", async () => {
     const refused = await post({ intent: "create-tag", kind: "ROUTER", name: "Core", scope: "shared", values: "fra1-r1" });
     expect(refused.status).toBe(400);
@@ -118,7 +174,11 @@ describe("tags", () => {
     expect(seen.data.mayEditShared).toBe(false);
     const edit = await post({ intent: "update-tag", id: String(core.id), name: "Mine now", scope: "personal", values: "x" });
     expect(edit.status).toBe(403);
-    expect((await post({ intent: "delete-tag", id: String(core.id) })).status).toBe(403);
+    expect((await post({ intent: "delete-tag", id: String(core.id), confirm: "yes" })).status).toBe(403);
+    expect((await get(`?delete_tag=${core.id}`)).data).toMatchObject({
+      deleting: null,
+      notices: ['The tag "Core" is shared: only staff, superusers and moderators may delete it.'],
+    });
     expect((await get(`?tag=${core.id}`)).data.notices).toEqual([
       'The tag "Core" is shared: only staff, superusers and moderators may change it.',
     ]);
@@ -130,7 +190,7 @@ describe("tags", () => {
     expect(await storedValues(core.id)).toEqual(["ber1-r1", "ham1-r1"]);
     // Another user's personal tag is as if it did not exist.
     const transits = await storedTag("Transits");
-    expect((await post({ intent: "delete-tag", id: String(transits.id) }, cookies.moderator)).status).toBe(404);
+    expect((await post({ intent: "delete-tag", id: String(transits.id), confirm: "yes" }, cookies.moderator)).status).toBe(404);
     expect((await get(`?tag=${transits.id}`, cookies.moderator)).data.notices).toEqual([
       `There is no tag #${transits.id} (any more): it may have been deleted.`,
     ]);
@@ -170,6 +230,24 @@ describe("tag groups", () => {
     const page = await get("?kind=ROUTER", cookies.moderator);
     expect(page.data.groups).toMatchObject([{ name: "All routers", personal: true, valueCount: 3 }]);
     expect(page.data.tags.find((t: { name: string }) => t.name === "Core routers").groups).toEqual(["All routers"]);
+
+    // Deleting the group: the confirm step names what stays; a tag in it says it leaves the group.
+    const group = page.data.groups[0] as { id: number };
+    const tagStep = await get(`?delete_tag=${mine.id}`, cookies.moderator);
+    expect(tagStep.data.deleting.effects[0]).toBe("It is taken out of the tag groups All routers.");
+    const step = await get(`?delete_group=${group.id}`, cookies.moderator);
+    expect(step.data.kind).toBe("ROUTER");
+    expect(step.data.deleting).toMatchObject({ type: "group", intent: "delete-group", name: "All routers", reference: `#g${group.id}` });
+    expect(step.data.deleting.effects[0]).toBe("Its tags (Core routers, My routers) stay.");
+    expect(await post({ intent: "delete-group", id: String(group.id) }, cookies.moderator)).toMatchObject({
+      status: 302,
+      location: `/manage-tags?kind=AS_NUMBER&delete_group=${group.id}`,
+    });
+    expect((await get("?kind=ROUTER", cookies.moderator)).data.groups).toHaveLength(1);
+    expect((await get(`?delete_group=${group.id}`)).data.notices).toEqual(["Tag groups need the AGGREGATE_TAG_GROUPS permission."]);
+    const gone = await post({ intent: "delete-group", id: String(group.id), confirm: "yes" }, cookies.moderator);
+    expect(gone.location).toBe("/manage-tags?kind=ROUTER&saved=group-deleted");
+    expect((await get("?kind=ROUTER", cookies.moderator)).data.groups).toEqual([]);
   });
 });
 
@@ -183,7 +261,21 @@ describe("deleting a tag that saved links name", () => {
     expect(aboutTags((await explore()).data.errors)).toEqual([]);
     const open = await get(`?tag=${watch.id}`);
     expect(open.data.editedTag).toMatchObject({ name: "Watch", values: ["64500"], groups: [] });
-    const gone = await post({ intent: "delete-tag", id: String(watch.id) });
+    // Deleting asks first: the list's Delete link opens the confirm step, which says what happens.
+    const step = await get(`?kind=AS_NUMBER&delete_tag=${watch.id}`);
+    expect(step.data.deleting).toEqual({
+      type: "tag",
+      id: watch.id,
+      name: "Watch",
+      reference: `#${watch.id}`,
+      intent: "delete-tag",
+      effects: [`Saved links and bookmarks that filter by #${watch.id} then show a notice that it is gone, in place of its values.`],
+    });
+    // A delete posted without the confirmation is sent to that step, and deletes nothing.
+    const unconfirmed = await post({ intent: "delete-tag", id: String(watch.id) });
+    expect(unconfirmed).toMatchObject({ status: 302, location: `/manage-tags?kind=AS_NUMBER&delete_tag=${watch.id}` });
+    expect(await storedTag("Watch")).toBeDefined();
+    const gone = await post({ intent: "delete-tag", id: String(watch.id), confirm: "yes" });
     expect(gone.location).toBe("/manage-tags?kind=AS_NUMBER&saved=tag-deleted");
     expect((await get("?kind=AS_NUMBER&saved=tag-deleted")).data.savedMessage).toMatch(
       /Saved links and bookmarks that name it now show a notice/,
@@ -191,6 +283,11 @@ describe("deleting a tag that saved links name", () => {
     const after = await explore();
     expect(after.status).toBe(200);
     expect(aboutTags(after.data.errors)).toEqual([`Unknown tag #${watch.id}: it was deleted, or it is another user's personal one.`]);
-    expect((await post({ intent: "delete-tag", id: String(watch.id) })).status).toBe(404);
+    const again = await post({ intent: "delete-tag", id: String(watch.id), confirm: "yes" });
+    expect(again.status).toBe(404);
+    expect(again.data.errors).toEqual({ "": `There is no tag #${watch.id} (any more).` });
+    expect((await get(`?delete_tag=${watch.id}`)).data.notices).toEqual([
+      `There is no tag #${watch.id} (any more): it may have been deleted.`,
+    ]);
   });
 });

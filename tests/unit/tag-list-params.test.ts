@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { parseTagListParams, tagListUrl } from "~/features/tags/tag-list-params";
-import { normalizeTagValue, parseTagValues, TAG_KINDS } from "~/features/tags/tag-values";
+import { checkInventoryValues, normalizeTagValue, parseTagValues, TAG_KINDS, type InventoryNames } from "~/features/tags/tag-values";
 import { TAG_DIMENSION_KINDS } from "~db/postgres/schema/tags";
 
 describe("Tag list parameters", () => {
@@ -9,6 +9,8 @@ describe("Tag list parameters", () => {
       kind: "ROUTER",
       tag: 12,
       group: null,
+      deleteTag: null,
+      deleteGroup: null,
       saved: "tag-created",
       notApplied: [],
     });
@@ -54,5 +56,33 @@ describe("tag values", () => {
     expect(garbage.errors[10]).toBe("… and 2 more values that are not valid.");
     const many = parseTagValues("AS_NUMBER", Array.from({ length: 5001 }, (_, i) => String(i + 1)).join(","));
     expect(many.errors).toEqual(["A tag holds at most 5000 values; this list has 5001."]);
+  });
+
+  it("checks routers and interfaces against the inventory's names: each unknown one named, known ones as the inventory spells them", () => {
+    const names: InventoryNames = new Map([
+      ["fra1-r1", { name: "fra1-r1", interfaces: new Map([["et-0/0/1", "et-0/0/1"]]) }],
+      ["ber1-r1", { name: "BER1-R1", interfaces: new Map() }],
+    ]);
+    expect(checkInventoryValues("ROUTER", ["FRA1-R1", "ber1-r1", "fra1-r1"], names)).toEqual({
+      values: ["fra1-r1", "BER1-R1"],
+      errors: [],
+    });
+    expect(checkInventoryValues("ROUTER", ["x", "fra1-r1"], names)).toEqual({
+      values: ["fra1-r1"],
+      errors: ["x is not a router of the network inventory."],
+    });
+    expect(checkInventoryValues("INTERFACE", ["fra1-r1|ET-0/0/1", "ber1-r1|ae1", "x|y"], names)).toEqual({
+      values: ["fra1-r1|et-0/0/1"],
+      errors: ["ber1-r1|ae1: BER1-R1 has no interface ae1 in the network inventory.", "x|y: x is not a router of the network inventory."],
+    });
+    // Other kinds pass as they are, even names the inventory lacks.
+    expect(checkInventoryValues("INTERNAL_LINK", ["x|y"], names)).toEqual({ values: ["x|y"], errors: [] });
+    const unknown = checkInventoryValues(
+      "ROUTER",
+      Array.from({ length: 13 }, (_, i) => `r${i}`),
+      names,
+    );
+    expect(unknown.errors).toHaveLength(11);
+    expect(unknown.errors[10]).toBe("… and 3 more values that are not in the network inventory.");
   });
 });

@@ -4,13 +4,23 @@
  *
  * - `kind`: what the listed tags hold (AS_NUMBER …), default AS numbers;
  * - `tag=<id>` / `group=<id>`: the tag or tag group whose edit form is open;
+ * - `delete_tag=<id>` / `delete_group=<id>`: the confirm step of deleting a tag or tag group (a page
+ *   of its own, so deleting asks first without JavaScript too);
  * - `saved=<what>`: the notice after a change (post, redirect, get).
  */
 import { isTagKind, TAG_KINDS, type TagKind } from "./tag-values";
 
 export const TAG_LIST_PATH = "/manage-tags";
 
-export type TagListParams = { kind: TagKind; tag: number | null; group: number | null; saved: string | null; notApplied: string[] };
+export type TagListParams = {
+  kind: TagKind;
+  tag: number | null;
+  group: number | null;
+  deleteTag: number | null;
+  deleteGroup: number | null;
+  saved: string | null;
+  notApplied: string[];
+};
 
 const id = (raw: string | null, what: string, notApplied: string[]) => {
   if (raw === null || raw === "") return null;
@@ -31,16 +41,27 @@ export function parseTagListParams(search: URLSearchParams): TagListParams {
     kind,
     tag: id(search.get("tag"), "tag", notApplied),
     group: id(search.get("group"), "tag group", notApplied),
+    deleteTag: id(search.get("delete_tag"), "tag", notApplied),
+    deleteGroup: id(search.get("delete_group"), "tag group", notApplied),
     saved: search.get("saved"),
     notApplied,
   };
 }
 
 /** The Tag list's URL for a state (empty parts left out). */
-export function tagListUrl(params: { kind: TagKind; tag?: number; group?: number; saved?: string }): string {
+export function tagListUrl(params: {
+  kind: TagKind;
+  tag?: number;
+  group?: number;
+  deleteTag?: number;
+  deleteGroup?: number;
+  saved?: string;
+}): string {
   const search = new URLSearchParams({ kind: params.kind });
   if (params.tag) search.set("tag", String(params.tag));
   if (params.group) search.set("group", String(params.group));
+  if (params.deleteTag) search.set("delete_tag", String(params.deleteTag));
+  if (params.deleteGroup) search.set("delete_group", String(params.deleteGroup));
   if (params.saved) search.set("saved", params.saved);
   return `${TAG_LIST_PATH}?${search}`;
 }

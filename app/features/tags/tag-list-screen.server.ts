@@ -3,7 +3,9 @@
  * kind with their values, and tag groups for users with AGGREGATE_TAG_GROUPS. GET parameters
  * choose the kind and what is open (tag-list-params.ts); every change is a POST form with one
  * `intent`, answered by a redirect with `saved=<what>` (PRG), or by the service's refusal (400 with
- * the message next to each field, 403, 404) with the values as typed.
+ * the message next to each field, 403, 404) with the values as typed. Deleting asks first: the
+ * Delete links open a confirm step (`delete_tag` / `delete_group`) whose form posts the delete with
+ * `confirm=yes`; a delete posted without it is sent to that step.
  */
 import { data, redirect } from "@remix-run/node";
 import { readProtectedForm } from "~/server/auth/guard.server";
@@ -11,7 +13,7 @@ import type { UserContext } from "~/server/auth/user-context.server";
 import type { Services } from "~/server/services.server";
 import { formatTagReference } from "./tag-reference";
 import { parseTagListParams, tagListUrl, type TagListParams } from "./tag-list-params";
-import { TAG_KIND_HINTS, TAG_KIND_LABELS, TAG_KINDS, type TagKind } from "./tag-values";
+import { isTagKind, TAG_KIND_HINTS, TAG_KIND_LABELS, TAG_KINDS, type TagKind } from "./tag-values";
 import {
   createTag,
   createTagGroup,
@@ -63,8 +65,22 @@ export async function loadTagList(services: Stores, user: UserContext, url: URL)
     notices.push(`The tag group "${editedGroup.name}" is shared: only staff, superusers and moderators may change it.`);
     editedGroup = null;
   }
+  let deletingTag = params.deleteTag ? (allTags.find((t) => t.id === params.deleteTag) ?? null) : null;
+  if (params.deleteTag && !deletingTag) notices.push(`There is no tag #${params.deleteTag} (any more): it may have been deleted.`);
+  if (deletingTag && !mayEdit(deletingTag)) {
+    notices.push(`The tag "${deletingTag.name}" is shared: only staff, superusers and moderators may delete it.`);
+    deletingTag = null;
+  }
+  let deletingGroup = params.deleteGroup && withGroups ? (allGroups.find((g) => g.id === params.deleteGroup) ?? null) : null;
+  if (params.deleteGroup && !withGroups) notices.push("Tag groups need the AGGREGATE_TAG_GROUPS permission.");
+  else if (params.deleteGroup && !deletingGroup)
+    notices.push(`There is no tag group #g${params.deleteGroup} (any more): it may have been deleted.`);
+  if (deletingGroup && !mayEdit(deletingGroup)) {
+    notices.push(`The tag group "${deletingGroup.name}" is shared: only staff, superusers and moderators may delete it.`);
+    deletingGroup = null;
+  }
   // The open object decides the kind: a link to a tag of routers shows the routers.
-  const kind: TagKind = editedTag?.kind ?? editedGroup?.kind ?? params.kind;
+  const kind: TagKind = deletingTag?.kind ?? deletingGroup?.kind ?? editedTag?.kind ?? editedGroup?.kind ?? params.kind;
   const groupsByTag = new Map<number, string[]>();
   for (const g of allGroups) for (const t of g.tags) groupsByTag.set(t.id, [...(groupsByTag.get(t.id) ?? []), g.name]);
   return {
@@ -116,6 +132,11 @@ export async function loadTagList(services: Stores, user: UserContext, url: URL)
           groups: await groupsOfTag(services.pg.db, user, editedTag.id),
         }
       : null,
+    deleting: deletingTag
+      ? await deleteStep(services, user, "tag", deletingTag)
+      : deletingGroup
+        ? await deleteStep(services, user, "group", deletingGroup)
+        : null,
     editedGroup: editedGroup
       ? {
           id: editedGroup.id,
@@ -129,6 +150,31 @@ export async function loadTagList(services: Stores, user: UserContext, url: URL)
   };
 }
 
+/** What the confirm step of a delete says will happen. */
+async function deleteStep(
+  services: Stores,
+  user: UserContext,
+  type: "tag" | "group",
+  item: { id: number; name: string; kind: TagKind; personal: boolean; tags?: { name: string }[] },
+) {
+  const reference = formatTagReference({ type: type === "tag" ? "TAG" : "TAG_GROUP", id: item.id });
+  const effects: string[] = [];
+  if (type === "tag") {
+    const groups = await groupsOfTag(services.pg.db, user, item.id);
+    if (groups.length) effects.push(`It is taken out of the tag groups ${groups.join(", ")}.`);
+  } else effects.push(`Its tags (${(item.tags ?? []).map((t) => t.name).join(", ")}) stay.`);
+  if (!item.personal) effects.push("It is shared: it disappears for every user.");
+  effects.push(`Saved links and bookmarks that filter by ${reference} then show a notice that it is gone, in place of its values.`);
+  return {
+    type,
+    id: item.id,
+    name: item.name,
+    reference,
+    intent: type === "tag" ? ("delete-tag" as const) : ("delete-group" as const),
+    effects,
+  };
+}
+
 export type TagListScreen = Awaited<ReturnType<typeof loadTagList>>;
 
 export type TagListIntent = "create-tag" | "update-tag" | "delete-tag" | "create-group" | "update-group" | "delete-group";
@@ -136,6 +182,8 @@ export type TagListIntent = "create-tag" | "update-tag" | "delete-tag" | "create
 export type TagListActionResult = { intent: TagListIntent | ""; errors: Record<string, string>; values: Record<string, string> };
 
 const INTENTS = new Set<string>(["create-tag", "update-tag", "delete-tag", "create-group", "update-group", "delete-group"]);
+
+const kindOf = (raw: string | undefined): TagKind => (raw && isTagKind(raw) ? raw : TAG_KINDS[0]);
 
 export async function saveTagList(services: Stores, user: UserContext & TagEditor, request: Request) {
   const form = await readProtectedForm(request);
@@ -173,6 +221,7 @@ export async function saveTagList(services: Stores, user: UserContext & TagEdito
         return redirect(tagListUrl({ kind: saved.kind, tag: saved.id, saved: "tag-updated" }));
       }
       case "delete-tag": {
+        if (values.confirm !== "yes") return redirect(tagListUrl({ kind: kindOf(values.kind), deleteTag: id || undefined }));
         const gone = await deleteTag(db, user, id);
         return redirect(tagListUrl({ kind: gone.kind, saved: "tag-deleted" }));
       }
@@ -185,6 +234,7 @@ export async function saveTagList(services: Stores, user: UserContext & TagEdito
         return redirect(tagListUrl({ kind: saved.kind, group: saved.id, saved: "group-updated" }));
       }
       case "delete-group": {
+        if (values.confirm !== "yes") return redirect(tagListUrl({ kind: kindOf(values.kind), deleteGroup: id || undefined }));
         const gone = await deleteTagGroup(db, user, id);
         return redirect(tagListUrl({ kind: gone.kind, saved: "group-deleted" }));
       }

@@ -12,6 +12,13 @@
  * - routers: a name without `|`;
  * - applications, infrastructures, VRF names: any text.
  * No value starts with `!` (negation belongs to the filter, not to the tag) or names another tag.
+ *
+ * Routers and interfaces must also exist in the network inventory (checkInventoryValues, with the
+ * names the service reads): a tag of a router nobody has would filter by nothing. They are stored in
+ * the inventory's spelling.
+ *
+ * Prefixes are not a kind of tag: the spec's filter kinds (shell §3) have none, so a set of prefixes
+ * cannot be a tag.
  */
 import { parseAsValue } from "~/features/flows/filters";
 import { FILTER_KINDS, INTERFACE_SEPARATOR, type FilterKind } from "~/features/flows/dimensions";
@@ -50,7 +57,7 @@ const VALUE_NAME: Record<TagKind, string> = {
 export const TAG_KIND_HINTS: Record<TagKind, string> = {
   AS_NUMBER: "One AS number per line or separated by commas, e.g. 3320 or AS3320.",
   ROUTER: "One router name per line or separated by commas, as in the network inventory.",
-  INTERFACE: "One router|interface per line or separated by commas, e.g. fra1-r1|et-0/0/1.",
+  INTERFACE: "One router|interface per line or separated by commas, as in the network inventory, e.g. fra1-r1|et-0/0/1.",
   INTERNAL_LINK: "One router|interface per line or separated by commas, e.g. fra1-r1|ae1.",
   APPLICATION: "One application name per line or separated by commas.",
   INFRASTRUCTURE: "One infrastructure name per line or separated by commas.",
@@ -113,4 +120,55 @@ export function parseTagValues(kind: TagKind, pasted: string): { values: string[
   if (bad > MAX_REPORTED) errors.push(`… and ${bad - MAX_REPORTED} more values that are not valid.`);
   if (values.length > MAX_TAG_VALUES) errors.push(`A tag holds at most ${MAX_TAG_VALUES} values; this list has ${values.length}.`);
   return { values, errors };
+}
+
+/** The inventory's names as checkInventoryValues reads them: lower-case router → its name and its interfaces (lower-case → name). */
+export type InventoryNames = ReadonlyMap<string, { name: string; interfaces: ReadonlyMap<string, string> }>;
+
+/** The kinds whose values name things of the inventory. */
+export const INVENTORY_TAG_KINDS: readonly TagKind[] = ["ROUTER", "INTERFACE"];
+
+/**
+ * Values of a ROUTER or INTERFACE tag (already normalised) against the inventory: each unknown router
+ * or interface refused with its own message; known ones in the inventory's spelling. Other kinds pass.
+ */
+export function checkInventoryValues(
+  kind: TagKind,
+  values: readonly string[],
+  names: InventoryNames,
+): { values: string[]; errors: string[] } {
+  if (!INVENTORY_TAG_KINDS.includes(kind)) return { values: [...values], errors: [] };
+  const known: string[] = [];
+  const seen = new Set<string>();
+  const errors: string[] = [];
+  let bad = 0;
+  const refuse = (message: string) => {
+    bad += 1;
+    if (bad <= MAX_REPORTED) errors.push(message);
+  };
+  for (const value of values) {
+    if (kind === "ROUTER") {
+      const router = names.get(value.toLowerCase());
+      if (!router) refuse(`${value} is not a router of the network inventory.`);
+      else if (!seen.has(router.name)) {
+        seen.add(router.name);
+        known.push(router.name);
+      }
+      continue;
+    }
+    const [routerName, interfaceName] = value.split(INTERFACE_SEPARATOR);
+    const router = names.get(routerName.toLowerCase());
+    const iface = router?.interfaces.get(interfaceName.toLowerCase());
+    if (!router) refuse(`${value}: ${routerName} is not a router of the network inventory.`);
+    else if (!iface) refuse(`${value}: ${router.name} has no interface ${interfaceName} in the network inventory.`);
+    else {
+      const spelled = `${router.name}${INTERFACE_SEPARATOR}${iface}`;
+      if (!seen.has(spelled)) {
+        seen.add(spelled);
+        known.push(spelled);
+      }
+    }
+  }
+  if (bad > MAX_REPORTED) errors.push(`… and ${bad - MAX_REPORTED} more values that are not in the network inventory.`);
+  return { values: known, errors };
 }

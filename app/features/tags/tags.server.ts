@@ -16,7 +16,8 @@ import { MODERATORS_GROUP } from "~/lib/permissions";
 import type { UserContext } from "~/server/auth/user-context.server";
 import type { Db } from "~/server/postgres.server";
 import { formatTagReference, type TagObjectType } from "./tag-reference";
-import { isTagKind, parseTagValues, TAG_KIND_LABELS } from "./tag-values";
+import { inventoryNames } from "~/features/collector/inventory/inventory.server";
+import { checkInventoryValues, INVENTORY_TAG_KINDS, isTagKind, parseTagValues, TAG_KIND_LABELS, type TagKind } from "./tag-values";
 
 export type TagObject = {
   type: "TAG";
@@ -267,14 +268,21 @@ async function nameTaken(db: Db, user: TagEditor, table: "tag" | "group", kind: 
   return objects.some((o) => o.id !== except && o.name.toLowerCase() === name.toLowerCase());
 }
 
-/** Creates a tag; the values are a pasted list (parseTagValues). */
+/** A pasted list checked for the kind, then (routers, interfaces) against the network inventory. */
+async function tagValuesOf(db: Db, kind: TagKind, pasted: string): Promise<{ values: string[]; errors: string[] }> {
+  const parsed = parseTagValues(kind, pasted);
+  if (parsed.errors.length || !INVENTORY_TAG_KINDS.includes(kind)) return parsed;
+  return checkInventoryValues(kind, parsed.values, await inventoryNames(db));
+}
+
+/** Creates a tag; the values are a pasted list (parseTagValues, and the inventory for routers and interfaces). */
 export async function createTag(db: Db, user: TagEditor, input: TagInput): Promise<TagObject> {
   const errors: Record<string, string> = {};
   const { name, color } = checkNameAndColor(input, errors);
   const kind = input.kind ?? "";
   if (!isTagKind(kind)) errors.kind = "Choose what the tag holds.";
   checkScope(user, input.shared, "tag", errors);
-  const parsed = isTagKind(kind) ? parseTagValues(kind, input.values) : { values: [], errors: [] };
+  const parsed = isTagKind(kind) ? await tagValuesOf(db, kind, input.values) : { values: [], errors: [] };
   if (parsed.errors.length) errors.values = parsed.errors.join(" ");
   else if (isTagKind(kind) && !parsed.values.length) errors.values = "Give at least one value.";
   if (!errors.name && isTagKind(kind) && (await nameTaken(db, user, "tag", kind, name))) {
@@ -299,7 +307,7 @@ export async function updateTag(db: Db, user: TagEditor, id: number, input: TagI
   const errors: Record<string, string> = {};
   const { name, color } = checkNameAndColor(input, errors);
   checkScope(user, input.shared, "tag", errors);
-  const parsed = parseTagValues(stored.kind, input.values);
+  const parsed = await tagValuesOf(db, stored.kind, input.values);
   if (parsed.errors.length) errors.values = parsed.errors.join(" ");
   else if (!parsed.values.length) errors.values = "Give at least one value (or delete the tag).";
   if (!errors.name && (await nameTaken(db, user, "tag", stored.kind, name, id))) {

@@ -139,6 +139,25 @@ export async function listInterfaces(stores: Pick<Services, "pg">, routerName: s
   return (await getRouter(stores, routerName))?.interfaces ?? null;
 }
 
+/**
+ * The names of the inventory's routers and their interfaces, keyed by their lower-case spelling
+ * (what a tag's values are checked against): router → { name, interfaces: lower-case → name }.
+ */
+export async function inventoryNames(db: Db): Promise<Map<string, { name: string; interfaces: Map<string, string> }>> {
+  const rows = await db
+    .select({ router: routers.name, iface: interfaces.name })
+    .from(routers)
+    .leftJoin(interfaces, eq(interfaces.routerId, routers.id));
+  const names = new Map<string, { name: string; interfaces: Map<string, string> }>();
+  for (const row of rows) {
+    const key = row.router.toLowerCase();
+    const entry = names.get(key) ?? { name: row.router, interfaces: new Map<string, string>() };
+    names.set(key, entry);
+    if (row.iface !== null) entry.interfaces.set(row.iface.toLowerCase(), row.iface);
+  }
+  return names;
+}
+
 async function saveInterfaces(stores: Stores, router: RouterInput, list: InterfaceInput[], index: number): Promise<InterfaceView> {
   try {
     await saveRouter(stores, { ...router, interfaces: list }, router.name);

@@ -1,6 +1,7 @@
-import { Alert, Anchor, Badge, Box, Group, Stack, Table, Text, Title } from "@mantine/core";
-import { Link } from "@remix-run/react";
-import { DeleteForm, ScrollBox } from "~/components/EditForms";
+import { Alert, Anchor, Badge, Box, Button, Group, List, Paper, Stack, Table, Text, Title } from "@mantine/core";
+import { Form, Link } from "@remix-run/react";
+import { CsrfField } from "~/components/CsrfField";
+import { ScrollBox } from "~/components/EditForms";
 import { tagListUrl } from "../tag-list-params";
 import type { TagListActionResult, TagListIntent, TagListScreen } from "../tag-list-screen.server";
 import { TagForm, TagGroupForm, type TagFormState } from "./TagForms";
@@ -85,7 +86,14 @@ function TagsTable({ data }: { data: TagListScreen }) {
                     <Anchor component={Link} to={tagListUrl({ kind: data.kind, tag: t.id })} aria-label={`Edit tag ${t.name}`}>
                       Edit
                     </Anchor>
-                    <DeleteForm intent="delete-tag" fields={{ id: String(t.id) }} label={`Delete tag ${t.name}`} />
+                    <Anchor
+                      component={Link}
+                      to={tagListUrl({ kind: data.kind, deleteTag: t.id })}
+                      c="red"
+                      aria-label={`Delete tag ${t.name}`}
+                    >
+                      Delete
+                    </Anchor>
                   </Group>
                 ) : (
                   <Text size="xs" c="dimmed">
@@ -128,7 +136,14 @@ function GroupsTable({ data }: { data: TagListScreen }) {
                     <Anchor component={Link} to={tagListUrl({ kind: data.kind, group: g.id })} aria-label={`Edit tag group ${g.name}`}>
                       Edit
                     </Anchor>
-                    <DeleteForm intent="delete-group" fields={{ id: String(g.id) }} label={`Delete tag group ${g.name}`} />
+                    <Anchor
+                      component={Link}
+                      to={tagListUrl({ kind: data.kind, deleteGroup: g.id })}
+                      c="red"
+                      aria-label={`Delete tag group ${g.name}`}
+                    >
+                      Delete
+                    </Anchor>
                   </Group>
                 ) : (
                   <Text size="xs" c="dimmed">
@@ -141,6 +156,39 @@ function GroupsTable({ data }: { data: TagListScreen }) {
         </Table.Tbody>
       </Table>
     </ScrollBox>
+  );
+}
+
+/** The confirm step of a delete: what happens, the form that deletes, and the way back. */
+function DeleteStep({ step, back }: { step: NonNullable<TagListScreen["deleting"]>; back: string }) {
+  const what = step.type === "tag" ? "tag" : "tag group";
+  return (
+    <Paper withBorder p="md" data-testid="delete-step" role="region" aria-labelledby="delete-step-title">
+      <Stack gap="sm">
+        <Title order={2} size="h4" id="delete-step-title">
+          Delete {what} {step.name} ({step.reference})?
+        </Title>
+        <List size="sm">
+          {step.effects.map((e) => (
+            <List.Item key={e}>{e}</List.Item>
+          ))}
+        </List>
+        <Group gap="sm">
+          <Form method="post" action={back} aria-label={`Delete ${what} ${step.name}`}>
+            <CsrfField />
+            <input type="hidden" name="intent" value={step.intent} />
+            <input type="hidden" name="id" value={step.id} />
+            <input type="hidden" name="confirm" value="yes" />
+            <Button type="submit" color="red">
+              Delete the {what}
+            </Button>
+          </Form>
+          <Anchor component={Link} to={back}>
+            Cancel, keep it
+          </Anchor>
+        </Group>
+      </Stack>
+    </Paper>
   );
 }
 
@@ -177,6 +225,7 @@ export function TagListView({ data, result }: { data: TagListScreen; result: Tag
           {Object.values(result.errors).join(" ")}
         </Alert>
       ) : null}
+      {data.deleting ? <DeleteStep step={data.deleting} back={here} /> : null}
       <nav aria-label="Kinds of tags">
         <Group gap="xs">
           {data.kinds.map((k) => (
@@ -214,7 +263,9 @@ export function TagListView({ data, result }: { data: TagListScreen; result: Tag
             })}
           />
           <Group gap="sm" align="center">
-            <DeleteForm intent="delete-tag" fields={{ id: String(tag.id) }} label={`Delete tag ${tag.name}`} />
+            <Anchor component={Link} to={tagListUrl({ kind: data.kind, deleteTag: tag.id })} c="red">
+              Delete this tag…
+            </Anchor>
             <Text size="sm" c="dimmed" data-testid="tag-delete-effect">
               {tag.groups.length ? `Deleting it takes it out of the tag groups ${tag.groups.join(", ")}. ` : ""}
               Saved links and bookmarks that filter by {tag.reference} then show a notice that the tag is gone, in place of its values.
