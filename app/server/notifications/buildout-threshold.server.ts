@@ -17,7 +17,7 @@
 import { eq } from "drizzle-orm";
 import { systemState } from "~db/postgres/schema";
 import type { Db } from "../postgres.server";
-import { getUserSettings } from "../settings/user-settings.server";
+import { getUserSettings, type UserSettingsJson } from "../settings/user-settings.server";
 import { notify } from "./notifications.server";
 
 export type BuildoutLink = {
@@ -42,7 +42,7 @@ export type BuildoutOutcome =
   /** The link lacks the figure the user's threshold type needs (daysLeft for DAYS, percent for PERCENT). */
   | "no figure";
 
-type Told = { type: "DAYS" | "PERCENT"; threshold: number };
+export type Told = { type: "DAYS" | "PERCENT"; threshold: number };
 type Memory = { links: Record<string, Told> };
 
 export const buildoutStateKey = (userId: number) => `buildout_threshold:${userId}`;
@@ -69,16 +69,30 @@ export function buildoutNotice(link: BuildoutLink, told: Told) {
       };
 }
 
-/** Compares the link's figure with the user's threshold; notifies the user once per crossing. */
-export async function notifyBuildoutThreshold(db: Db, userId: number, link: BuildoutLink): Promise<BuildoutOutcome> {
-  const settings = await getUserSettings(db, userId);
-  const told: Told =
+/**
+ * The user's threshold for the link's kind, and whether the link crosses it (null: the link lacks
+ * the figure the threshold's type needs). Pure.
+ */
+export function buildoutCrossing(
+  settings: Pick<
+    UserSettingsJson,
+    "extlinks_buildout_type" | "extlinks_buildout_threshold" | "intlinks_buildout_type" | "intlinks_buildout_threshold"
+  >,
+  link: BuildoutLink,
+): { threshold: Told; crossed: boolean | null } {
+  const threshold: Told =
     link.kind === "external"
       ? { type: settings.extlinks_buildout_type, threshold: settings.extlinks_buildout_threshold }
       : { type: settings.intlinks_buildout_type, threshold: settings.intlinks_buildout_threshold };
-  const figure = told.type === "DAYS" ? link.daysLeft : link.percent;
-  if (figure === null || figure === undefined || !Number.isFinite(figure)) return "no figure";
-  const crossed = told.type === "DAYS" ? figure <= told.threshold : figure >= told.threshold;
+  const figure = threshold.type === "DAYS" ? link.daysLeft : link.percent;
+  if (figure === null || figure === undefined || !Number.isFinite(figure)) return { threshold, crossed: null };
+  return { threshold, crossed: threshold.type === "DAYS" ? figure <= threshold.threshold : figure >= threshold.threshold };
+}
+
+/** Compares the link's figure with the user's threshold; notifies the user once per crossing. */
+export async function notifyBuildoutThreshold(db: Db, userId: number, link: BuildoutLink): Promise<BuildoutOutcome> {
+  const { threshold: told, crossed } = buildoutCrossing(await getUserSettings(db, userId), link);
+  if (crossed === null) return "no figure";
   const key = buildoutStateKey(userId);
   return db.transaction(async (transaction) => {
     const tx = transaction as unknown as Db;
