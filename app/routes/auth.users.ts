@@ -1,6 +1,6 @@
 import { apiError, endpoint, resourceRoute } from "~/server/api/contract.server";
 import { clientAddress } from "~/server/auth/session.server";
-import { createUser, listUsers, UserAdminError } from "~/server/auth/user-admin.server";
+import { createUser, listUsers, USER_ADMIN_TEXTS, UserAdminError } from "~/server/auth/user-admin.server";
 import { createUserBody, userListQuery } from "~/lib/user-admin-request";
 
 /**
@@ -13,8 +13,10 @@ const route = resourceRoute({
     method: "GET",
     access: { permission: "VIEW_USERS" },
     query: userListQuery,
-    handler: async ({ context, query }) =>
-      listUsers(context.services.pg.db, { search: query.search, sort: query.sort, page: query.page, pageSize: query.page_size }),
+    handler: async ({ context, query, user }) =>
+      user.isDelegated
+        ? apiError(403, USER_ADMIN_TEXTS.delegatedCaller)
+        : listUsers(context.services.pg.db, { search: query.search, sort: query.sort, page: query.page, pageSize: query.page_size }),
   }),
   POST: endpoint({
     method: "POST",

@@ -153,7 +153,13 @@ function rowKinds(r: UserRecord): string[] {
 
 type Stores = Pick<Services, "pg">;
 
+/** A delegated account holding VIEW_USERS still gets no user administration: a 403 page. */
+function refuseDelegated(user: UserContext): void {
+  if (user.isDelegated) throw data({ detail: USER_ADMIN_TEXTS.delegatedCaller }, { status: 403 });
+}
+
 export async function loadUsersScreen(services: Stores, user: UserContext, url: URL) {
+  refuseDelegated(user);
   const db = services.pg.db;
   const params = parseUsersParams(url.searchParams);
   const administer = mayAdministerUsers(user);
@@ -261,6 +267,7 @@ export type UsersActionResult = { intent: UsersIntent | ""; errors: Record<strin
 const LIST_FIELDS = ["groups", "permissions", "feature_flags"] as const;
 
 export async function saveUsersScreen(services: Stores, user: UserContext, request: Request) {
+  refuseDelegated(user);
   const form = await readProtectedForm(request);
   const values: Record<string, string> = {};
   for (const [key, value] of form.entries()) {

@@ -46,6 +46,7 @@ export const USERS_MAX_PAGE_SIZE = 200;
 /** The refusals of this service (the spec leaves their wording open: shell §8 "each has its own message"). */
 export const USER_ADMIN_TEXTS = {
   staffOnly: "Only staff and superusers can create, change, deactivate or delete users.",
+  delegatedCaller: "Delegated accounts cannot use the user administration.",
   resetNeedsPermission: "Resetting someone's two-factor authentication needs the permission 'Reset two-factor' (RESET_USER_2FA).",
   notFound: "There is no such user (any more): the account may have been deleted.",
   delegated: "This is a delegated account: change it on the Delegated Users screen (/manage-delegated-users).",
@@ -81,7 +82,7 @@ export class UserAdminError extends Error {
 
 export type UserAdminActor = Pick<
   UserContext,
-  "id" | "email" | "firstName" | "lastName" | "isStaff" | "isSuperuser" | "permissions" | "featureFlags"
+  "id" | "email" | "firstName" | "lastName" | "isStaff" | "isSuperuser" | "isDelegated" | "permissions" | "featureFlags"
 >;
 export type ChangeMeta = { clientAddress?: string | null };
 
@@ -89,7 +90,13 @@ export const mayAdministerUsers = (actor: Pick<UserContext, "isStaff" | "isSuper
 export const mayResetTwoFactor = (actor: Pick<UserContext, "isSuperuser" | "permissions">) =>
   actor.isSuperuser || actor.permissions.includes("RESET_USER_2FA");
 
+/** Delegated accounts never see or change other accounts, whatever permissions they were given. */
+export function refuseDelegatedCaller(actor: Pick<UserContext, "isDelegated">): void {
+  if (actor.isDelegated) throw new UserAdminError(403, USER_ADMIN_TEXTS.delegatedCaller);
+}
+
 function requireAdministrator(actor: UserAdminActor): void {
+  refuseDelegatedCaller(actor);
   if (!mayAdministerUsers(actor)) throw new UserAdminError(403, USER_ADMIN_TEXTS.staffOnly);
 }
 
@@ -398,6 +405,20 @@ async function writeGrants(tx: Tx, id: number, next: UserInput, groupIds: Map<st
   }
 }
 
+type Flags = { is_active: boolean; is_staff: boolean; is_superuser: boolean };
+
+/**
+ * What is wrong with an actor changing their own account from `current` to `next`: nobody
+ * deactivates themself or drops their own superuser or staff flag. Null when allowed (or not self).
+ */
+export function selfLockOutProblem(actorId: number, current: Flags & { id: number }, next: Flags): string | null {
+  if (actorId !== current.id) return null;
+  if (current.is_active && !next.is_active) return USER_ADMIN_TEXTS.selfDeactivate;
+  if (current.is_superuser && !next.is_superuser) return USER_ADMIN_TEXTS.selfSuperuser;
+  if (current.is_staff && !next.is_staff) return USER_ADMIN_TEXTS.selfStaff;
+  return null;
+}
+
 // ---------------------------------------------------------------------------------------------------------------
 // Changes
 
@@ -459,11 +480,8 @@ export async function updateUser(db: Db, actor: UserAdminActor, id: number, patc
     const nextActive = patch.is_active ?? current.is_active;
     const groupIds = await checkInput(tx, next, id);
     refuseGrants(actor, next, current);
-    if (actor.id === id) {
-      if (!nextActive) throw new UserAdminError(409, USER_ADMIN_TEXTS.selfDeactivate);
-      if (current.is_superuser && !next.is_superuser) throw new UserAdminError(409, USER_ADMIN_TEXTS.selfSuperuser);
-      if (current.is_staff && !next.is_staff) throw new UserAdminError(409, USER_ADMIN_TEXTS.selfStaff);
-    }
+    const lockOut = selfLockOutProblem(actor.id, current, { ...next, is_active: nextActive });
+    if (lockOut) throw new UserAdminError(409, lockOut);
     if ((current.is_superuser && !next.is_superuser) || (current.is_active && !nextActive)) await keepOneSuperuser(tx, current);
     await tx
       .update(users)
@@ -561,6 +579,7 @@ export async function resetTwoFactor(
   id: number,
   meta: ChangeMeta = {},
 ): Promise<{ devices: number; codes: number; sessions: number }> {
+  refuseDelegatedCaller(actor);
   if (!mayResetTwoFactor(actor)) throw new UserAdminError(403, USER_ADMIN_TEXTS.resetNeedsPermission);
   if (actor.id === id) throw new UserAdminError(409, USER_ADMIN_TEXTS.selfReset);
   return db.transaction(async (tx) => {
