@@ -571,7 +571,7 @@ describe("password reset", () => {
     const token = tokenFrom((await outboxTo(user.email)).at(-1)!.body);
     const good = await run(resetConfirmPage.loader, getRequest(`/password-reset-confirm?token=${token}`));
     expect(good.data).toMatchObject({ valid: true, error: null, token });
-    expect(good.headers.get("Referrer-Policy")).toBe("no-referrer");
+    expect(good.headers.get("Referrer-Policy")).toBe("strict-origin");
 
     const mismatch = await run(
       resetConfirmPage.action,
