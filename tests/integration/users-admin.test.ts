@@ -11,12 +11,15 @@ import {
   apiTokens,
   auditLog,
   delegationRestrictions,
+  groupPermissions,
+  groups,
   netcommandJobs,
   notifications,
   outboxEmails,
   recoveryCodes,
   sessions,
   totpDevices,
+  userGroups,
   userPermissions,
   userRequests,
   users,
@@ -543,6 +546,25 @@ describe("rules", () => {
     const made = await post("superuser", { intent: "update", id: String(t), email, is_staff: "on" });
     expect(made.location).toBe(`/manage-users?user=${t}&saved=updated`);
     expect((await row(t)).isStaff).toBe(true);
+  });
+
+  it("joining a group grants what the group holds: only with those permissions", async () => {
+    const [group] = await db().insert(groups).values({ name: "rna-analysts" }).returning();
+    await db().insert(groupPermissions).values({ groupId: group.id, permission: "RAW_NETWORK_ANALYZER" });
+    const t = await account({});
+    const email = (await row(t)).email;
+    const refused = await post("staff", { intent: "update", id: String(t), email, groups: "rna-analysts" });
+    expect(refused.status).toBe(403);
+    expect(refused.data.errors[""]).toContain(USER_ADMIN_TEXTS.groupGrants("rna-analysts", "RAW_NETWORK_ANALYZER"));
+    expect(await db().select().from(userGroups).where(eq(userGroups.userId, t))).toHaveLength(0);
+    const created = await post("staff", { intent: "create", email: "grouped-new@users.test", groups: "rna-analysts" });
+    expect(created.status).toBe(403);
+    const ok = await post("superuser", { intent: "update", id: String(t), email, groups: "rna-analysts" });
+    expect(ok.location).toBe(`/manage-users?user=${t}&saved=updated`);
+    // A membership the account has may stay when staff save it.
+    const kept = await post("staff", { intent: "update", id: String(t), email, first_name: "Kept", groups: "rna-analysts" });
+    expect(kept.location).toBe(`/manage-users?user=${t}&saved=updated`);
+    expect(await db().select().from(userGroups).where(eq(userGroups.userId, t))).toHaveLength(1);
   });
 
   it("every change is audited with the record before and after, never a password hash; permission changes notify the account", async () => {

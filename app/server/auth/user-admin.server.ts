@@ -59,6 +59,8 @@ export const USER_ADMIN_TEXTS = {
   selfSessions: "You cannot end your own sessions here: log out instead.",
   lastSuperuser: "This is the last active superuser: make another account superuser first.",
   unknownGroup: (name: string) => `There is no group "${name}".`,
+  groupGrants: (group: string, permission: string) =>
+    `You cannot add someone to the group "${group}": it grants ${permission}, which you do not hold yourself.`,
   nameTooLong: `At most ${NAME_MAX_LENGTH} characters.`,
   passwordAlreadySet:
     "This account has already chosen its password, so there is no invitation to send: it can use 'Forgot your password?' on the login page.",
@@ -352,6 +354,29 @@ function refuseGrants(actor: UserAdminActor, next: UserInput, current?: UserReco
   if (problems.length) throw new UserAdminError(403, problems.join(" "));
 }
 
+/**
+ * Joining a group grants what the group holds: an actor who is not a superuser may add an account
+ * only to groups whose permissions they hold themselves (memberships the account had may stay).
+ */
+async function refuseGroupGrants(
+  tx: Tx,
+  actor: UserAdminActor,
+  next: UserInput,
+  groupIds: Map<string, number>,
+  current?: UserRecord,
+): Promise<void> {
+  if (actor.isSuperuser) return;
+  const added = next.groups.filter((g) => !current?.groups.includes(g)).map((g) => groupIds.get(g)!);
+  if (!added.length) return;
+  const rows = await tx
+    .select({ group: groups.name, code: groupPermissions.permission })
+    .from(groupPermissions)
+    .innerJoin(groups, eq(groups.id, groupPermissions.groupId))
+    .where(inArray(groupPermissions.groupId, added));
+  const problems = rows.filter((r) => !actor.permissions.includes(r.code)).map((r) => USER_ADMIN_TEXTS.groupGrants(r.group, r.code));
+  if (problems.length) throw new UserAdminError(403, [...new Set(problems)].join(" "));
+}
+
 /** What the audit log keeps of an account: its record without dates and without anything secret. */
 function auditRecord(r: UserRecord): Record<string, unknown> {
   return {
@@ -434,6 +459,7 @@ export async function createUser(db: Db, actor: UserAdminActor, raw: Partial<Use
   const created = await db.transaction(async (tx) => {
     const groupIds = await checkInput(tx, input, null);
     refuseGrants(actor, input);
+    await refuseGroupGrants(tx, actor, input, groupIds);
     const [row] = await tx
       .insert(users)
       .values({
@@ -480,6 +506,7 @@ export async function updateUser(db: Db, actor: UserAdminActor, id: number, patc
     const nextActive = patch.is_active ?? current.is_active;
     const groupIds = await checkInput(tx, next, id);
     refuseGrants(actor, next, current);
+    await refuseGroupGrants(tx, actor, next, groupIds, current);
     const lockOut = selfLockOutProblem(actor.id, current, { ...next, is_active: nextActive });
     if (lockOut) throw new UserAdminError(409, lockOut);
     if ((current.is_superuser && !next.is_superuser) || (current.is_active && !nextActive)) await keepOneSuperuser(tx, current);

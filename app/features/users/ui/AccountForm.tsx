@@ -145,6 +145,9 @@ export function AccountForm({
             </Stack>
           </Fieldset>
           <Fieldset legend="Groups">
+            <Text size="xs" c="dimmed" mb="xs">
+              A group grants its permissions to its members: you can add someone only to groups whose permissions you hold.
+            </Text>
             <FieldError message={errors.groups} />
             {data.groups.length ? (
               <SimpleGrid cols={{ base: 1, sm: 3 }}>
