@@ -324,6 +324,30 @@ describe("screen: who may do what", () => {
     expect(already.data.errors[""]).toBe(`The account was not reactivated: ${USER_ADMIN_TEXTS.alreadyActive}`);
   });
 
+  it("a refused edit answers 400 with the message next to the field and the values as typed", async () => {
+    const t = await account({ permissions: ["API_FLOWS_4D"] });
+    const out = await runRoute(
+      screen.action,
+      new Request(`${ORIGIN}${PATH}?user=${t}`, {
+        method: "POST",
+        headers: { "Content-Type": "application/x-www-form-urlencoded", Cookie: withCsrf(await cookie("staff")) },
+        body: new URLSearchParams([
+          ["csrfmiddlewaretoken", CSRF_TOKEN],
+          ["intent", "update"],
+          ["id", String(t)],
+          ["email", "broken@"],
+          ["first_name", "Typed"],
+          ["permissions", "API_FLOWS_4D"],
+          ["permissions", "CONTROL_PLANE"],
+        ]).toString(),
+      }),
+    );
+    expect(out.status).toBe(400);
+    expect(out.data.errors).toMatchObject({ "": `The changes were not saved: ${MESSAGES.userCreation}`, email: MESSAGES.emailFormat });
+    expect(out.data.values).toMatchObject({ first_name: "Typed", email: "broken@", permissions: "API_FLOWS_4D\nCONTROL_PLANE" });
+    expect((await row(t)).firstName).not.toBe("Typed");
+  });
+
   it("the delete button asks first: the confirmation is a page of its own (no JavaScript needed)", async () => {
     const t = await account({});
     const page = await get("staff", `?user=${t}&confirm=delete`);

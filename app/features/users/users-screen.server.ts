@@ -277,7 +277,8 @@ export async function saveUsersScreen(services: Stores, user: UserContext, reque
   const lists = Object.fromEntries(
     LIST_FIELDS.map((f) => [f, form.getAll(f).filter((v): v is string => typeof v === "string" && v.length > 0 && v.length <= 200)]),
   ) as Record<(typeof LIST_FIELDS)[number], string[]>;
-  for (const f of LIST_FIELDS) values[f] = lists[f].join(",");
+  // One per line: group names may hold commas.
+  for (const f of LIST_FIELDS) values[f] = lists[f].join("\n");
   const intent = ((INTENTS as readonly string[]).includes(values.intent ?? "") ? values.intent : "") as UsersIntent | "";
   const refuse = (errors: Record<string, string>, status: 400 | 403 | 404 | 409) =>
     data<UsersActionResult>({ intent, errors, values }, { status });

@@ -5,10 +5,10 @@ import { FormProblem, useFormReset, type FormErrors } from "~/components/EditFor
 import { FEATURE_FLAG_CATALOGUE, groupedPermissions } from "~/lib/permission-catalogue";
 import type { UsersScreen } from "../users-screen.server";
 
-/** What the form shows: the values typed when its post was refused, else the stored ones (lists comma-joined). */
+/** What the form shows: the values typed when its post was refused, else the stored ones (lists one per line). */
 export type AccountFormState = { values: Record<string, string>; errors: FormErrors };
 
-const listOf = (text: string | undefined) => new Set((text ?? "").split(",").filter(Boolean));
+const listOf = (text: string | undefined) => new Set((text ?? "").split("\n").filter(Boolean));
 
 function FieldError({ message }: { message?: string }) {
   return message ? (
