@@ -116,8 +116,8 @@ describe("audit entries as field changes", () => {
       { field: "Permissions", before: "Flow Explorer", after: "Flow Explorer, View users" },
     ]);
   });
-  it("shows every field of a creation or a deletion", () => {
-    expect(auditChanges(null, { email: "n@x.test", groups: [] })).toEqual([
+  it("shows every field of a creation or a deletion, in the form's order whatever the stored order", () => {
+    expect(auditChanges(null, { groups: [], email: "n@x.test" })).toEqual([
       { field: "E-mail", before: null, after: "n@x.test" },
       { field: "Groups", before: null, after: "none" },
     ]);

@@ -131,7 +131,9 @@ function auditValue(field: string, value: unknown): string {
 
 /** The fields an entry changed (for a creation or deletion: every field it names). */
 export function auditChanges(before: Record<string, unknown> | null, after: Record<string, unknown> | null) {
-  const fields = [...new Set([...Object.keys(before ?? {}), ...Object.keys(after ?? {})])];
+  // In the order of the form (stored records do not keep the order of their keys); unknown fields last.
+  const rank = (f: string) => (f in FIELD_LABELS ? Object.keys(FIELD_LABELS).indexOf(f) : Number.MAX_SAFE_INTEGER);
+  const fields = [...new Set([...Object.keys(before ?? {}), ...Object.keys(after ?? {})])].sort((a, b) => rank(a) - rank(b));
   return fields
     .filter((f) => !before || !after || JSON.stringify(before[f]) !== JSON.stringify(after[f]))
     .map((f) => ({
