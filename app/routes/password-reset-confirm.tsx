@@ -8,10 +8,13 @@ import { checkResetToken, confirmReset, PASSWORD_MIN_LENGTH, RESET_TEXTS } from 
 import { destroySession } from "~/server/auth/session.server";
 
 // The token is in the URL: it must not travel on in a Referer header, not even to this site's own
-// assets (the meta tag holds even where a global header policy is looser).
-export const meta: MetaFunction = () => [{ title: "Choose a new password · flowlens" }, { name: "referrer", content: "no-referrer" }];
+// assets (the meta tag holds even where a global header policy is looser). "strict-origin" sends
+// the origin only, never the path and query; not "no-referrer", under which browsers send
+// `Origin: null` with the form's POST, which the framework's own CSRF check refuses (the page then
+// failed without JavaScript).
+export const meta: MetaFunction = () => [{ title: "Choose a new password · flowlens" }, { name: "referrer", content: "strict-origin" }];
 
-const NO_REFERRER = { "Referrer-Policy": "no-referrer", "Cache-Control": "no-store" };
+const NO_REFERRER = { "Referrer-Policy": "strict-origin", "Cache-Control": "no-store" };
 export const headers: HeadersFunction = () => NO_REFERRER;
 
 /** The page a reset (or account) mail links to (shell §2: session initialised only). */

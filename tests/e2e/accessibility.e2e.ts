@@ -118,6 +118,11 @@ describeBothModes("WCAG 2.1 AA (axe) as the superuser", (m) => {
     "/manage-tags?kind=ROUTER",
     // The confirm step of deleting the demo network's first tag (a shared one).
     "/manage-tags?delete_tag=1",
+    "/manage-users",
+    "/manage-users?new=1",
+    "/manage-users?user=2",
+    "/manage-users?view=requests",
+    "/manage-users?view=audit",
     "/mappings/applications",
     "/mappings/infrastructures",
     "/mappings/as",
@@ -342,7 +347,8 @@ describeBothModes("menu", (m) => {
     await m.goto("/faq");
     const menu = await m.page.locator("nav[aria-label=Tools]").innerText();
     expect(menu).toContain("Flow Explorer");
-    for (const missing of ["Core Planner", "Border Planner", "Raw Network Analyzer", "Revenues & Costs", "AS Relations", "Users"])
+    expect(menu).toContain("Users");
+    for (const missing of ["Core Planner", "Border Planner", "Raw Network Analyzer", "Revenues & Costs", "AS Relations", "Delegated Users"])
       expect(menu).not.toContain(missing);
     const res = await m.goto("/core-planner");
     expect(res?.status()).toBe(404);

@@ -75,7 +75,14 @@ const db = () => stores.pg.db;
 let serial = 0;
 
 async function makeUser(
-  options: { password?: string | null; consented?: boolean; superuser?: boolean; permissions?: string[]; email?: string } = {},
+  options: {
+    password?: string | null;
+    consented?: boolean;
+    superuser?: boolean;
+    staff?: boolean;
+    permissions?: string[];
+    email?: string;
+  } = {},
 ) {
   serial += 1;
   const email = options.email ?? `user${serial}-${Date.now().toString(36)}@flowlens.test`;
@@ -90,7 +97,7 @@ async function makeUser(
       hasConsented: options.consented ?? true,
       consentedAt: options.consented === false ? null : new Date(),
       isSuperuser: options.superuser ?? false,
-      isStaff: options.superuser ?? false,
+      isStaff: options.staff ?? options.superuser ?? false,
     })
     .returning();
   if (options.permissions?.length) {
@@ -328,10 +335,25 @@ describe("user requests (applicant flow)", () => {
       { id: "1", decision: "accept" },
     );
     expect(decision.status).toBe(403);
+    // VIEW_USERS alone reads the requests; deciding is for staff and superusers.
+    const viewer = await makeUser({ permissions: ["VIEW_USERS"] });
+    const [pending] = await db()
+      .insert(userRequests)
+      .values({ email: "undecided@flowlens.test", firstName: "Un", lastName: "Decided" })
+      .returning();
+    const refused = await run(
+      userRequestDecisionApi.action,
+      jsonRequest(`/auth/usermanagement/user_requests/${pending.id}/accept/`, undefined, { method: "PUT", cookie: await logIn(viewer.id) }),
+      { id: String(pending.id), decision: "accept" },
+    );
+    expect(refused.status).toBe(403);
+    expect(refused.data.detail).toBe("Only staff and superusers can create, change, deactivate or delete users.");
+    const [still] = await db().select().from(userRequests).where(eq(userRequests.id, pending.id));
+    expect(still.status).toBe("PENDING");
   });
 
   it("lists and creates requests; accepting creates the account and mails a link to set the password", async () => {
-    const manager = await makeUser({ permissions: ["VIEW_USERS"] });
+    const manager = await makeUser({ permissions: ["VIEW_USERS"], staff: true });
     const cookie = await logIn(manager.id);
 
     const created = await run(
@@ -382,8 +404,8 @@ describe("user requests (applicant flow)", () => {
     expect(twice.status).toBe(409);
   });
 
-  it("rejecting only marks the request; unknown ids and decisions are 404", async () => {
-    const manager = await makeUser({ permissions: ["VIEW_USERS"] });
+  it("rejecting marks the request and mails the applicant a short notice; unknown ids and decisions are 404", async () => {
+    const manager = await makeUser({ permissions: ["VIEW_USERS"], staff: true });
     const cookie = await logIn(manager.id);
     const [request] = await db()
       .insert(userRequests)
@@ -397,7 +419,10 @@ describe("user requests (applicant flow)", () => {
     expect(rejected.status).toBe(200);
     expect(rejected.data).toMatchObject({ status: "REJECTED", user_id: null });
     expect(await db().select().from(users).where(eq(users.email, "rejected@flowlens.test"))).toHaveLength(0);
-    expect(await outboxTo("rejected@flowlens.test")).toHaveLength(0);
+    const [notice] = await outboxTo("rejected@flowlens.test");
+    expect(notice.subject).toBe("Your flowlens account request");
+    expect(notice.body).toContain("has not been accepted");
+    expect(notice.body).not.toContain("password-reset-confirm");
 
     const unknown = await run(
       userRequestDecisionApi.action,
@@ -414,7 +439,7 @@ describe("user requests (applicant flow)", () => {
   });
 
   it("accepting a request whose address meanwhile became an account fails with the spec's message", async () => {
-    const manager = await makeUser({ permissions: ["VIEW_USERS"] });
+    const manager = await makeUser({ permissions: ["VIEW_USERS"], staff: true });
     const cookie = await logIn(manager.id);
     const existing = await makeUser();
     const [request] = await db().insert(userRequests).values({ email: existing.email, firstName: "Late", lastName: "Comer" }).returning();
@@ -546,7 +571,7 @@ describe("password reset", () => {
     const token = tokenFrom((await outboxTo(user.email)).at(-1)!.body);
     const good = await run(resetConfirmPage.loader, getRequest(`/password-reset-confirm?token=${token}`));
     expect(good.data).toMatchObject({ valid: true, error: null, token });
-    expect(good.headers.get("Referrer-Policy")).toBe("no-referrer");
+    expect(good.headers.get("Referrer-Policy")).toBe("strict-origin");
 
     const mismatch = await run(
       resetConfirmPage.action,
@@ -739,7 +764,7 @@ describe("username check", () => {
       jsonRequest("/auth/usernamecheck/", { username: user.email }, { cookie: await logIn(plain.id) }),
     );
     expect(asPlainUser.status).toBe(403);
-    const manager = await makeUser({ permissions: ["VIEW_USERS"] });
+    const manager = await makeUser({ permissions: ["VIEW_USERS"], staff: true });
     const asManager = await run(
       usernameCheckApi.action,
       jsonRequest("/auth/usernamecheck/", { username: user.email }, { cookie: await logIn(manager.id) }),

@@ -167,6 +167,25 @@ function tagListAction(ok: (role: LoggedInRole) => Outcome): Expect {
   return { ...toLogin("/manage-tags"), ...perRole((role) => (has(role, "MANAGE_TAGS") ? ok(role) : landing(role))) };
 }
 
+/** Changes of the Users screen and auth/users/: staff and superusers. */
+const administersUsers = (role: LoggedInRole) => PROFILES[role].isStaff || PROFILES[role].isSuperuser;
+
+/** A Users screen action: VIEW_USERS holders reach the service (staff and superusers `admin`, the others 403); the rest their landing route. */
+function usersAction(admin: Outcome): Expect {
+  return {
+    ...toLogin("/manage-users"),
+    ...perRole((role) => (has(role, "VIEW_USERS") ? (administersUsers(role) ? admin : 403) : landing(role))),
+  };
+}
+
+/** A change through auth/users/ (or an applicant decision): VIEW_USERS, then staff or superuser (403 from the service). */
+function usersApiChange(admin: Outcome): Expect {
+  return {
+    ...api("VIEW_USERS", admin),
+    ...perRole((role) => (!has(role, "VIEW_USERS") ? "403:permission_denied" : administersUsers(role) ? admin : 403)),
+  };
+}
+
 /** Shared tags and groups: staff, superusers and moderators. */
 const editsShared = (role: LoggedInRole) => PROFILES[role].isStaff || PROFILES[role].isSuperuser || PROFILES[role].moderator;
 
@@ -225,7 +244,6 @@ const MATRIX: Record<string, Sample[]> = {
     { url: "/external-links", note: "alias of /border-planner, not built yet", expect: screen("/external-links", null, { ok: 404 }) },
     { url: "/rna", note: "not built yet", expect: screen("/rna", null, { ok: 404 }) },
     { url: "/revenues-and-costs", note: "not built yet", expect: screen("/revenues-and-costs", null, { ok: 404 }) },
-    { url: "/manage-users", note: "not built yet", expect: screen("/manage-users", null, { ok: 404 }) },
     { url: "/manage-delegated-users", note: "not built yet", expect: screen("/manage-delegated-users", null, { ok: 404 }) },
     { url: "/nope", note: "unknown: 404 after login", expect: screen("/nope", null, { ok: 404 }) },
     { url: "/error-not-the-secret", expect: screen("/error-not-the-secret", null, { ok: 404 }) },
@@ -456,6 +474,48 @@ const MATRIX: Record<string, Sample[]> = {
       form: { intent: "create-tag", kind: "AS_NUMBER", name: "No CSRF", values: "64503" },
       csrf: false,
       expect: tagListAction(() => CSRF_FAILED),
+    },
+  ],
+  "_app.manage-users.tsx": [
+    { url: "/manage-users", expect: screen("/manage-users", "VIEW_USERS") },
+    {
+      url: "/manage-users?view=audit&sort=bogus&user=abc&page=x",
+      note: "bad options fall back with a notice; the audit log only for staff and superusers (others see the list)",
+      expect: screen("/manage-users?view=audit&sort=bogus&user=abc&page=x", "VIEW_USERS"),
+    },
+    { url: "/manage-users?view=requests&new=1", expect: screen("/manage-users?view=requests&new=1", "VIEW_USERS") },
+    {
+      method: "POST",
+      url: "/manage-users",
+      form: { intent: "create", email: "not-an-address" },
+      note: "a bad address: 400 after the access check, nothing stored",
+      expect: usersAction(400),
+    },
+    { method: "POST", url: "/manage-users", form: { intent: "deactivate", id: "99999999" }, expect: usersAction(404) },
+    { method: "POST", url: "/manage-users", form: { intent: "delete", id: "99999999" }, expect: usersAction(404) },
+    { method: "POST", url: "/manage-users", form: { intent: "accept-request", id: "99999999" }, expect: usersAction(404) },
+    {
+      method: "POST",
+      url: "/manage-users",
+      form: { intent: "reset-2fa", id: "99999999" },
+      note: "RESET_USER_2FA (superusers hold it)",
+      expect: {
+        ...toLogin("/manage-users"),
+        ...perRole((role) => (has(role, "VIEW_USERS") ? (has(role, "RESET_USER_2FA") ? 404 : 403) : landing(role))),
+      },
+    },
+    {
+      method: "POST",
+      url: "/manage-users",
+      form: { intent: "bogus" },
+      expect: { ...toLogin("/manage-users"), ...perRole((role) => (has(role, "VIEW_USERS") ? 400 : landing(role))) },
+    },
+    {
+      method: "POST",
+      url: "/manage-users",
+      form: { intent: "deactivate", id: "99999999" },
+      csrf: false,
+      expect: { ...toLogin("/manage-users"), ...perRole((role) => (has(role, "VIEW_USERS") ? CSRF_FAILED : landing(role))) },
     },
   ],
   "_app.lookingglass.tsx": [
@@ -1226,9 +1286,34 @@ const MATRIX: Record<string, Sample[]> = {
     GET_ONLY_405("/auth/user"),
   ],
   "auth.usermanagement.user_requests.$id.$decision.ts": [
-    { method: "PUT", url: "/auth/usermanagement/user_requests/999999/accept", expect: api("VIEW_USERS", 404) },
+    {
+      method: "PUT",
+      url: "/auth/usermanagement/user_requests/999999/accept",
+      note: "deciding: staff and superusers",
+      expect: usersApiChange(404),
+    },
     { method: "PUT", url: "/auth/usermanagement/user_requests/999999/reject", csrf: false, expect: api("VIEW_USERS", CSRF_FAILED) },
     { method: "GET", url: "/auth/usermanagement/user_requests/999999/accept", expect: everyone(405) },
+  ],
+  "auth.users.ts": [
+    { url: "/auth/users", expect: api("VIEW_USERS") },
+    { url: "/auth/users?search=matrix&sort=-last_login&page=1&page_size=10", expect: api("VIEW_USERS") },
+    { url: "/auth/users?sort=password_hash", expect: api("VIEW_USERS", 400) },
+    {
+      method: "POST",
+      url: "/auth/users",
+      json: { email: "not-an-address" },
+      note: "a bad address: 400 from the service after the staff check",
+      expect: usersApiChange(400),
+    },
+    { method: "POST", url: "/auth/users", json: { email: "x@matrix.test" }, csrf: false, expect: api("VIEW_USERS", CSRF_FAILED) },
+    { method: "DELETE", url: "/auth/users", expect: everyone(405) },
+  ],
+  "auth.users.$id.ts": [
+    { method: "PUT", url: "/auth/users/99999999", json: { first_name: "X" }, expect: usersApiChange(404) },
+    { method: "DELETE", url: "/auth/users/99999999", expect: usersApiChange(404) },
+    { method: "DELETE", url: "/auth/users/99999999", csrf: false, expect: api("VIEW_USERS", CSRF_FAILED) },
+    { method: "GET", url: "/auth/users/99999999", expect: everyone(405) },
   ],
   "auth.usermanagement.user_requests.ts": [
     { url: "/auth/usermanagement/user_requests", expect: api("VIEW_USERS") },

@@ -11,6 +11,7 @@
  */
 import { z } from "zod";
 import { REAUTH_HEADERS } from "~/lib/reauthentication";
+import { createUserBody, updateUserBody, userListQuery } from "~/lib/user-admin-request";
 import { API_VERSIONS, type Access, type Method } from "./contract.server";
 
 export type JsonSchema = Record<string, unknown>;
@@ -51,6 +52,24 @@ export const obj = (properties: Record<string, JsonSchema>, required: string[] =
 export const anyObject: JsonSchema = { type: "object", additionalProperties: true };
 export const unix: JsonSchema = { type: "integer", minimum: 0, description: "unix seconds" };
 const ok: JsonSchema = obj({ status: str }, []);
+/** An account as auth/users/ answers it (user-admin.server.ts UserRecord). */
+const userRecord: JsonSchema = obj({
+  id: int,
+  email: str,
+  first_name: str,
+  last_name: str,
+  is_active: bool,
+  is_staff: bool,
+  is_superuser: bool,
+  is_delegated: bool,
+  can_change_own_group: bool,
+  groups: arr(str),
+  permissions: arr(str),
+  feature_flags: arr(str),
+  date_joined: str,
+  last_login: nullable(str),
+  password_set: bool,
+});
 
 /** JSON Schema of a zod schema as a client writes it (the input side of transforms and defaults). */
 export function toJsonSchema(schema: z.ZodType): JsonSchema {
@@ -318,7 +337,50 @@ export const OPERATIONS: Operation[] = [
     path: "/auth/usermanagement/user_requests/{id}/{decision}/",
     summary: "Accepts or rejects a signup request (decision: accept | reject).",
     access: { permission: "VIEW_USERS" },
+    description:
+      "Staff and superusers only (403 otherwise). Accepting creates the account and mails a link to choose a password; rejecting mails a short notice. Both are written to the audit log.",
     response: anyObject,
+  },
+  {
+    file: "auth.users.ts",
+    method: "GET",
+    path: "/auth/users/",
+    summary: "The accounts: search (e-mail or name), sort, page; never a password hash.",
+    access: { permission: "VIEW_USERS" },
+    query: userListQuery,
+    description: "Delegated accounts get 403 whatever they hold.",
+    response: obj({ count: int, page: int, page_size: int, pages: int, results: arr(userRecord) }),
+  },
+  {
+    file: "auth.users.ts",
+    method: "POST",
+    path: "/auth/users/",
+    summary: "Creates an account without a password and mails an invitation (single-use link, 72 hours).",
+    access: { permission: "VIEW_USERS" },
+    body: createUserBody,
+    description:
+      "Staff and superusers only. Nobody grants a permission or feature flag they do not hold; only superusers set is_staff or is_superuser (403). A bad or taken address: 400 'Provided email already exists or is invalid.' with the field errors.",
+    response: userRecord,
+  },
+  {
+    file: "auth.users.$id.ts",
+    method: "PUT",
+    path: "/auth/users/{id}/",
+    summary: "Changes the fields given (also is_active); the others stay.",
+    access: { permission: "VIEW_USERS" },
+    body: updateUserBody,
+    description:
+      "Staff and superusers only; a superuser's account only by superusers. is_active false ends the account's sessions, API tokens and unfinished jobs. 409: your own lock-out (deactivating yourself, dropping your own staff or superuser flag), the last active superuser, or a delegated account (managed by auth/delegated_users/).",
+    response: userRecord,
+  },
+  {
+    file: "auth.users.$id.ts",
+    method: "DELETE",
+    path: "/auth/users/{id}/",
+    summary: "Deletes an account and its personal data, after ending its access.",
+    access: { permission: "VIEW_USERS" },
+    description: "Staff and superusers only. 409 for yourself, the last active superuser or a delegated account.",
+    response: obj({ deleted: int }),
   },
   {
     file: "auth.clickhouse_override.ts",

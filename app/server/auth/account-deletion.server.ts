@@ -23,12 +23,21 @@ export async function deleteOwnAccount(db: Db, userId: number, password: string)
         .where(and(eq(users.isSuperuser, true), eq(users.isActive, true), ne(users.id, account.id)));
       if (Number(n) === 0) return true;
     }
-    await tx.delete(styles).where(eq(styles.ownerUserId, account.id));
-    await tx.delete(mappings).where(eq(mappings.ownerUserId, account.id));
-    await tx.delete(loginAttempts).where(eq(sql`lower(${loginAttempts.email})`, account.email.toLowerCase()));
-    await tx.delete(outboxEmails).where(eq(sql`lower(${outboxEmails.to})`, account.email.toLowerCase()));
-    await tx.delete(users).where(eq(users.id, account.id));
+    await deleteAccountRows(tx, account);
     return false;
   });
   return refused ? { deleted: false, reason: "last_superuser" } : { deleted: true };
+}
+
+/**
+ * Removes an account and the personal data kept beside it (sessions, settings, tokens, devices,
+ * memberships and grants go with the row; personal styles and mappings, login attempts and mail
+ * are removed here). Pass the transaction of the deletion; the caller checks who may delete.
+ */
+export async function deleteAccountRows(tx: Pick<Db, "delete">, account: { id: number; email: string }): Promise<void> {
+  await tx.delete(styles).where(eq(styles.ownerUserId, account.id));
+  await tx.delete(mappings).where(eq(mappings.ownerUserId, account.id));
+  await tx.delete(loginAttempts).where(eq(sql`lower(${loginAttempts.email})`, account.email.toLowerCase()));
+  await tx.delete(outboxEmails).where(eq(sql`lower(${outboxEmails.to})`, account.email.toLowerCase()));
+  await tx.delete(users).where(eq(users.id, account.id));
 }

@@ -135,6 +135,41 @@ export async function sendPasswordSetMail(db: Db, user: { id: number; email: str
   );
 }
 
+/**
+ * The mail to someone an administrator added (Users screen, POST auth/users/): an invitation with a
+ * link to choose the first password, single-use and valid for 72 hours like an accepted applicant's.
+ * `ttlMs` is the validity (tests shorten it; the screens use the default).
+ */
+export async function sendInvitationMail(
+  db: Db,
+  user: { id: number; email: string; firstName: string },
+  invitedBy: { email: string; firstName?: string; lastName?: string },
+  ttlMs = WELCOME_TOKEN_TTL_MS,
+): Promise<void> {
+  const token = await issueResetToken(db, user.id, ttlMs);
+  const inviter = [invitedBy.firstName, invitedBy.lastName].filter(Boolean).join(" ").trim();
+  await sendMail(
+    db,
+    {
+      to: user.email,
+      subject: "You are invited to flowlens",
+      text: [
+        `Hello${user.firstName ? ` ${user.firstName}` : ""},`,
+        "",
+        `${inviter ? `${inviter} (${invitedBy.email})` : invitedBy.email} has created a flowlens account for you.`,
+        "flowlens shows the traffic flows and routing of your network.",
+        "Open this link within 72 hours to choose your password:",
+        "",
+        resetLink(token),
+        "",
+        "The link works once. Your login is this e-mail address. If the link has expired, ask for a new invitation",
+        "or use 'Forgot your password?' on the login page.",
+      ].join("\n"),
+    },
+    { background: true },
+  );
+}
+
 /** The user a token belongs to when it is unused, unexpired and the account active; otherwise null. Does not use it up. */
 export async function checkResetToken(db: Db, token: string | null | undefined): Promise<{ userId: number; email: string } | null> {
   if (!token || !TOKEN_SHAPE.test(token)) return null;

@@ -2,8 +2,10 @@ import { and, desc, eq, sql } from "drizzle-orm";
 import { siteSettings, userRequests, users } from "~db/postgres/schema";
 import { isValidEmail, normalizeEmail } from "~/lib/email";
 import { MESSAGES } from "~/lib/messages";
+import { recordAudit } from "../audit/audit-log.server";
 import { log } from "../log.server";
 import { notify, usersHoldingPermission } from "../notifications/notifications.server";
+import { sendMail } from "../mail/mailer.server";
 import type { Db } from "../postgres.server";
 import { sendPasswordSetMail } from "./password-reset.server";
 
@@ -140,11 +142,45 @@ class DecisionAbort extends Error {
   }
 }
 
+/** The short mail to an applicant whose request was rejected. */
+export async function sendRejectionMail(db: Db, request: { email: string; firstName: string }): Promise<void> {
+  await sendMail(
+    db,
+    {
+      to: request.email,
+      subject: "Your flowlens account request",
+      text: [
+        `Hello${request.firstName ? ` ${request.firstName}` : ""},`,
+        "",
+        "your request for a flowlens account has not been accepted, so no account was created for this address.",
+        "If you think this is a mistake, please contact the administrators of this installation.",
+      ].join("\n"),
+    },
+    { background: true },
+  );
+}
+
+/** Audit view of a request: what it asked for and how it was decided. */
+const requestSnapshot = (row: typeof userRequests.$inferSelect) => ({
+  email: row.email,
+  first_name: row.firstName,
+  last_name: row.lastName,
+  status: row.status,
+});
+
 /**
  * Accept: the account is created (no password, not yet consented) and the applicant is mailed a
- * link to set the password; reject: the request is only marked. Each request is decided once.
+ * link to set the password; reject: the request is marked and the applicant told. Each request is
+ * decided once; the decision is written to the audit log in its transaction. Who may decide is the
+ * caller's rule (user-admin.server.ts: staff and superusers).
  */
-export async function decideUserRequest(db: Db, id: number, decision: "accept" | "reject", deciderId: number): Promise<DecisionResult> {
+export async function decideUserRequest(
+  db: Db,
+  id: number,
+  decision: "accept" | "reject",
+  decider: { id: number; email: string },
+  options: { clientAddress?: string | null } = {},
+): Promise<DecisionResult> {
   let created: { id: number; email: string; firstName: string } | null = null;
   let decided: typeof userRequests.$inferSelect;
   try {
@@ -153,7 +189,7 @@ export async function decideUserRequest(db: Db, id: number, decision: "accept" |
       if (!existing) throw new DecisionAbort({ ok: false, status: 404, detail: SIGNUP_TEXTS.notFound });
       const [row] = await tx
         .update(userRequests)
-        .set({ status: decision === "accept" ? "ACCEPTED" : "REJECTED", decidedById: deciderId, decidedAt: new Date() })
+        .set({ status: decision === "accept" ? "ACCEPTED" : "REJECTED", decidedById: decider.id, decidedAt: new Date() })
         .where(and(eq(userRequests.id, id), eq(userRequests.status, "PENDING")))
         .returning();
       if (!row) throw new DecisionAbort({ ok: false, status: 409, detail: SIGNUP_TEXTS.notPending });
@@ -170,14 +206,25 @@ export async function decideUserRequest(db: Db, id: number, decision: "accept" |
           .returning({ id: users.id, email: users.email, firstName: users.firstName });
         created = user;
       }
+      await recordAudit(tx, {
+        actor: decider,
+        action: decision === "accept" ? "user_request.accept" : "user_request.reject",
+        targetType: "user_request",
+        targetId: row.id,
+        targetLabel: row.email,
+        before: requestSnapshot(existing),
+        after: { ...requestSnapshot(row), ...(created ? { created_user_id: (created as { id: number }).id } : {}) },
+        clientAddress: options.clientAddress ?? null,
+      });
       return row;
     });
   } catch (error) {
     if (error instanceof DecisionAbort) return error.result;
     throw error;
   }
-  log.info(`user request #${id} ${decision === "accept" ? "accepted" : "rejected"} by user #${deciderId}`);
+  log.info(`user request #${id} ${decision === "accept" ? "accepted" : "rejected"} by user #${decider.id}`);
   const user = created as { id: number; email: string; firstName: string } | null;
   if (user) await sendPasswordSetMail(db, user);
+  else await sendRejectionMail(db, decided);
   return { ok: true, request: toView(decided), userId: user?.id ?? null };
 }

@@ -1,0 +1,219 @@
+import { Button, Checkbox, Fieldset, Paper, SimpleGrid, Stack, Text, TextInput, Title } from "@mantine/core";
+import { Form } from "@remix-run/react";
+import { CsrfField } from "~/components/CsrfField";
+import { FormProblem, useFormReset, type FormErrors } from "~/components/EditForms";
+import { FEATURE_FLAG_CATALOGUE, groupedPermissions } from "~/lib/permission-catalogue";
+import type { UsersScreen } from "../users-screen.server";
+
+/** What the form shows: the values typed when its post was refused, else the stored ones (lists one per line). */
+export type AccountFormState = { values: Record<string, string>; errors: FormErrors };
+
+const listOf = (text: string | undefined) => new Set((text ?? "").split("\n").filter(Boolean));
+
+function FieldError({ message }: { message?: string }) {
+  return message ? (
+    <Text size="sm" c="red" role="alert">
+      {message}
+    </Text>
+  ) : null;
+}
+
+/**
+ * A checkbox the actor may not change is shown disabled; when it is on, a hidden field keeps it on
+ * (a disabled box is not posted). Plain checkboxes: the browser posts them and a form reset restores them.
+ */
+function Box({
+  name,
+  value,
+  label,
+  description,
+  checked,
+  locked,
+}: {
+  name: string;
+  value: string;
+  label: string;
+  description?: string;
+  checked: boolean;
+  locked: boolean;
+}) {
+  return (
+    <>
+      <Checkbox name={name} value={value} label={label} description={description} defaultChecked={checked} disabled={locked} />
+      {locked && checked ? <input type="hidden" name={name} value={value} /> : null}
+    </>
+  );
+}
+
+/** Adds an account (no `id`: an invitation is mailed) or edits account `id`. */
+export function AccountForm({
+  data,
+  id,
+  state,
+  action,
+  stored,
+  viaGroups,
+}: {
+  data: UsersScreen;
+  id: number | null;
+  state: AccountFormState;
+  action: string;
+  /** The stored grants (an account keeps what it has even where the actor could not grant it). */
+  stored: { permissions: string[]; feature_flags: string[]; is_staff: boolean; is_superuser: boolean; self: boolean };
+  viaGroups: { code: string; group: string }[];
+}) {
+  const { values, errors } = state;
+  const ref = useFormReset();
+  const permissions = listOf(values.permissions);
+  const flags = listOf(values.feature_flags);
+  const memberOf = listOf(values.groups);
+  const holds = new Set([...data.actorPermissions]);
+  const flagsOn = new Set(data.actorFlags);
+  const had = new Set(stored.permissions);
+  const hadFlags = new Set(stored.feature_flags);
+  const viaGroup = new Map<string, string[]>();
+  for (const g of viaGroups) viaGroup.set(g.code, [...(viaGroup.get(g.code) ?? []), g.group]);
+  const title = id ? "Edit the account" : "Add a user";
+  return (
+    <Paper withBorder p="md">
+      <Form ref={ref} method="post" action={action} aria-label={title}>
+        <CsrfField />
+        <input type="hidden" name="intent" value={id ? "update" : "create"} />
+        {id ? <input type="hidden" name="id" value={id} /> : null}
+        <Stack>
+          <Title order={3} size="h4">
+            {title}
+          </Title>
+          {id ? null : (
+            <Text size="sm">
+              The new user is mailed an invitation with a link to choose a password. The link works once and expires after 72 hours; you can
+              send a new one from the account's panel.
+            </Text>
+          )}
+          <FormProblem errors={errors} />
+          <SimpleGrid cols={{ base: 1, sm: 3 }}>
+            <TextInput
+              label="E-mail address"
+              type="email"
+              required
+              maxLength={254}
+              name="email"
+              autoComplete="off"
+              defaultValue={values.email ?? ""}
+              error={errors.email}
+            />
+            <TextInput
+              label="First name"
+              maxLength={150}
+              name="first_name"
+              defaultValue={values.first_name ?? ""}
+              error={errors.first_name}
+            />
+            <TextInput label="Last name" maxLength={150} name="last_name" defaultValue={values.last_name ?? ""} error={errors.last_name} />
+          </SimpleGrid>
+          <Fieldset legend="Role">
+            <Stack gap="xs">
+              <Box
+                name="is_superuser"
+                value="on"
+                label="Superuser"
+                description="Holds every permission and may make others staff or superuser."
+                checked={values.is_superuser === "on"}
+                locked={!data.isSuperuser || (stored.self && stored.is_superuser)}
+              />
+              <Box
+                name="is_staff"
+                value="on"
+                label="Staff"
+                description="May manage users and site settings and sees menu items without data."
+                checked={values.is_staff === "on"}
+                locked={!data.isSuperuser || (stored.self && stored.is_staff)}
+              />
+              <Box
+                name="can_change_own_group"
+                value="on"
+                label="Can change own group"
+                description="Sees the group switcher and may choose their own groups."
+                checked={values.can_change_own_group === "on"}
+                locked={false}
+              />
+              {data.isSuperuser ? null : (
+                <Text size="xs" c="dimmed">
+                  Only superusers make someone staff or superuser, or take it away.
+                </Text>
+              )}
+            </Stack>
+          </Fieldset>
+          <Fieldset legend="Groups">
+            <Text size="xs" c="dimmed" mb="xs">
+              A group grants its permissions to its members: you can add someone only to groups whose permissions you hold.
+            </Text>
+            <FieldError message={errors.groups} />
+            {data.groups.length ? (
+              <SimpleGrid cols={{ base: 1, sm: 3 }}>
+                {data.groups.map((g) => (
+                  <Checkbox key={g} name="groups" value={g} label={g} defaultChecked={memberOf.has(g)} />
+                ))}
+              </SimpleGrid>
+            ) : (
+              <Text size="sm">There are no groups.</Text>
+            )}
+          </Fieldset>
+          <Fieldset legend="Permissions">
+            <Text size="xs" c="dimmed" mb="xs">
+              You can grant only what you hold yourself; what the account already has stays unless you untick it.
+            </Text>
+            <FieldError message={errors.permissions} />
+            <Stack gap="md">
+              {groupedPermissions().map((group) => (
+                <div key={group.key} role="group" aria-labelledby={`perm-group-${group.key}`}>
+                  <Text fw={600} size="sm" id={`perm-group-${group.key}`}>
+                    {group.title}
+                  </Text>
+                  <Text size="xs" c="dimmed" mb={4}>
+                    {group.explanation}
+                  </Text>
+                  <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="xs">
+                    {group.permissions.map((p) => {
+                      const groupsGranting = viaGroup.get(p.code);
+                      return (
+                        <Box
+                          key={p.code}
+                          name="permissions"
+                          value={p.code}
+                          label={`${p.title} (${p.code})`}
+                          description={`${p.explanation}${groupsGranting ? ` Also granted by the group ${groupsGranting.join(", ")}.` : ""}`}
+                          checked={permissions.has(p.code)}
+                          locked={!data.isSuperuser && !holds.has(p.code) && !had.has(p.code)}
+                        />
+                      );
+                    })}
+                  </SimpleGrid>
+                </div>
+              ))}
+            </Stack>
+          </Fieldset>
+          <Fieldset legend="Feature flags">
+            <FieldError message={errors.feature_flags} />
+            <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="xs">
+              {FEATURE_FLAG_CATALOGUE.map((f) => (
+                <Box
+                  key={f.code}
+                  name="feature_flags"
+                  value={f.code}
+                  label={`${f.title} (${f.code})`}
+                  description={f.explanation}
+                  checked={flags.has(f.code)}
+                  locked={!data.isSuperuser && !flagsOn.has(f.code) && !hadFlags.has(f.code)}
+                />
+              ))}
+            </SimpleGrid>
+          </Fieldset>
+          <Button type="submit" w="fit-content">
+            {id ? "Save the account" : "Add the user and send the invitation"}
+          </Button>
+        </Stack>
+      </Form>
+    </Paper>
+  );
+}

@@ -1,0 +1,101 @@
+import { FEATURE_FLAGS, PERMISSIONS, type FeatureFlag, type Permission } from "./permissions";
+
+/**
+ * What each permission and feature flag of the spec (shell §6) means, for the screens that grant
+ * them (Users, Delegated Users): a title people read, one line of explanation, and the group it is
+ * shown in. The codes stay the contract; these texts are ours. Every code has exactly one entry
+ * (tests/unit/permission-catalogue.test.ts).
+ */
+
+export type PermissionGroupKey = "flows" | "planning" | "routing" | "administration" | "developer";
+
+export type PermissionInfo = { code: Permission; title: string; explanation: string; group: PermissionGroupKey };
+export type FeatureFlagInfo = { code: FeatureFlag; title: string; explanation: string };
+
+export const PERMISSION_GROUPS: { key: PermissionGroupKey; title: string; explanation: string }[] = [
+  { key: "flows", title: "Flows analysis", explanation: "The flows tools and which dimensions and figures they show." },
+  { key: "planning", title: "Planning", explanation: "Link utilisation, capacity and commercial views." },
+  { key: "routing", title: "Routing", explanation: "Looking Glass, Control Plane and the raw flow records." },
+  { key: "administration", title: "Administration", explanation: "Accounts, tags and shared names." },
+  { key: "developer", title: "Developer", explanation: "Direct access for integrations and testing." },
+];
+
+const P = (code: Permission, group: PermissionGroupKey, title: string, explanation: string): PermissionInfo => ({
+  code,
+  group,
+  title,
+  explanation,
+});
+
+export const PERMISSION_CATALOGUE: readonly PermissionInfo[] = [
+  P("API_FLOWS_4D", "flows", "Flow Explorer", "Open the Flow Explorer, AS Flows Analysis and the mapping screens."),
+  P("FLOWS_EGRESS", "flows", "AS Flows Egress", "Open AS Flows Egress and use the egress dimensions."),
+  P("API_FLOWS_DNS", "flows", "Applications and infrastructures", "Break flows down by application and infrastructure."),
+  P("API_FLOWS_INTERFACES", "flows", "Routers and interfaces", "Break flows down by ingress/egress router and interface."),
+  P("FLOWS_BY_LINK_FILTER", "flows", "Internal links", "Filter and break flows down by internal link start and end."),
+  P("VRF_DIMENSION", "flows", "VRF names", "Break flows down by VRF name."),
+  P("SANKEY_TOPOLOGY", "flows", "Sankey and link topology", "Show flows as a Sankey chart and the link-level topology."),
+  P("API_FLOWS_INDIRECT_KPI", "flows", "Indirect traffic figures", "See the indirect-traffic key figures of an AS."),
+  P("NETFLOW95TH", "flows", "95th percentile of flows", "See the 95th percentile of flow traffic."),
+  P("AGGREGATE_TAG_GROUPS", "flows", "Tag groups", "Make tag groups and filter by them."),
+  P("FRONTEND_LINK_UTIL_EXTERNAL", "planning", "Border Planner", "Open the Border Planner (external links)."),
+  P("API_LINK_UTIL_EXTERNAL", "planning", "External link data", "Read the utilisation data of external links."),
+  P("API_LINK_UTIL_INTERNAL", "planning", "Core Planner", "Open the Core Planner (internal links)."),
+  P("LINK_UTILIZATION_95TH", "planning", "95th percentile of links", "See the 95th percentile of link utilisation."),
+  P("REVENUES_AND_COSTS", "planning", "Revenues & Costs", "Open the revenues and costs view."),
+  P("AS_RELATIONS", "planning", "AS Relations", "Open the AS Relations view."),
+  P("PRIVATE_LOOKING_GLASS", "routing", "Looking Glass", "Query routes, ping and traceroute from the vantage points."),
+  P("CONTROL_PLANE", "routing", "Control Plane", "Read the routing tables and their history."),
+  P("RAW_NETWORK_ANALYZER", "routing", "Raw Network Analyzer", "Open the Raw Network Analyzer and its 'Show in RNA' actions."),
+  P(
+    "RNA_APPLICATIONS_AND_INFRASTRUCTURE",
+    "routing",
+    "RNA applications",
+    "See applications and infrastructures in the Raw Network Analyzer.",
+  ),
+  P("VIEW_USERS", "administration", "View users", "Open the Users screen and the applicant requests (changes need staff)."),
+  P("MANAGE_DELEGATED_USERS", "administration", "Delegated users", "Create and manage delegated (restricted) accounts."),
+  P("RESET_USER_2FA", "administration", "Reset two-factor", "Remove another account's authenticators and recovery codes."),
+  P("MANAGE_TAGS", "administration", "Tag list", "Open the Tag list and manage tags."),
+  P("API_CHANGE_AS_INFO", "administration", "Rename ASes", "Change the names of ASes in the mappings."),
+  P("CLICKHOUSE_DIRECT_QUERY", "developer", "Database override", "Read the flows from another ClickHouse database."),
+  P("DEVELOPER_API_TOKEN", "developer", "API tokens", "Create API tokens for integrations."),
+  P("API_APP_VERSION", "developer", "Version details", "Read the application's version details."),
+  P("TOUR_DEMOLYTICS", "developer", "Demo tour", "See the demo analytics tour."),
+];
+
+export const FEATURE_FLAG_CATALOGUE: readonly FeatureFlagInfo[] = [
+  { code: "fetchMaxTimestamp", title: "Newest data time", explanation: "The flows tools ask for the time of the newest data." },
+  { code: "canInvokeNetcommandApi", title: "Ping and traceroute", explanation: "Run ping and traceroute in the Looking Glass." },
+  { code: "extrapolatedNetflow", title: "Extrapolated flows", explanation: "Show flow figures extrapolated to full traffic." },
+  {
+    code: "replaceStatisticsTableByDisaggregationTable",
+    title: "Disaggregation table",
+    explanation: "Show the disaggregation table in place of the statistics table.",
+  },
+  { code: "rnaTagColumn", title: "RNA tag column", explanation: "Show the tag column in the Raw Network Analyzer." },
+];
+
+const permissionInfo = new Map(PERMISSION_CATALOGUE.map((p) => [p.code as string, p]));
+const flagInfo = new Map(FEATURE_FLAG_CATALOGUE.map((f) => [f.code as string, f]));
+
+/** The catalogue's entry of a code (a code unknown to it gets its own name as title). */
+export function describePermission(code: string): { code: string; title: string; explanation: string } {
+  return permissionInfo.get(code) ?? { code, title: code, explanation: "" };
+}
+
+export function describeFeatureFlag(code: string): { code: string; title: string; explanation: string } {
+  return flagInfo.get(code) ?? { code, title: code, explanation: "" };
+}
+
+/** The permissions grouped for a form, in the catalogue's order. */
+export function groupedPermissions(): { key: PermissionGroupKey; title: string; explanation: string; permissions: PermissionInfo[] }[] {
+  return PERMISSION_GROUPS.map((g) => ({ ...g, permissions: PERMISSION_CATALOGUE.filter((p) => p.group === g.key) }));
+}
+
+/** Codes of the spec without an entry, or entries of unknown codes (both empty when the catalogue is complete). */
+export function catalogueGaps(): { missing: string[]; unknown: string[] } {
+  const codes = [...PERMISSIONS, ...FEATURE_FLAGS] as string[];
+  const described = [...permissionInfo.keys(), ...flagInfo.keys()];
+  return { missing: codes.filter((c) => !described.includes(c)), unknown: described.filter((c) => !codes.includes(c)) };
+}
