@@ -504,6 +504,27 @@ const MATRIX: Record<string, Sample[]> = {
     },
     { method: "POST", url: "/settings/group", form: { back: "/faq" }, csrf: false, expect: csrfAfterGuard("/settings/group") },
   ],
+  "_app.settings_.restriction.tsx": [
+    {
+      url: "/settings/restriction",
+      note: "nothing to show: the landing route",
+      expect: { ...toLogin("/settings/restriction"), ...perRole(() => "/") },
+    },
+    {
+      method: "POST",
+      url: "/settings/restriction",
+      form: { back: "/faq?x=1" },
+      note: "the next flows restriction (a no-op with fewer than two), back to the path",
+      expect: { ...toLogin("/settings/restriction"), ...perRole(() => "/faq") },
+    },
+    {
+      method: "POST",
+      url: "/settings/restriction",
+      form: { back: "/faq" },
+      csrf: false,
+      expect: csrfAfterGuard("/settings/restriction"),
+    },
+  ],
   "_app.settings_.security.tsx": [
     { url: "/settings/security", expect: screen("/settings/security", null) },
     { method: "POST", url: "/settings/security", form: { intent: "bogus" }, expect: screen("/settings/security", null, { ok: 400 }) },
@@ -873,8 +894,8 @@ const MATRIX: Record<string, Sample[]> = {
       method: "POST",
       url: "/api/autocomplete",
       json: { dimension: "IANA_PROTOCOL", searchTerm: "tcp" },
-      note: "IANA_PROTOCOL needs no extra permission",
-      expect: api("API_FLOWS_4D"),
+      note: "IANA_PROTOCOL needs no extra permission; the delegated user may only use the restricted dimension and its output",
+      expect: { ...api("API_FLOWS_4D"), delegated: "403:permission_denied" },
     },
     {
       method: "POST",

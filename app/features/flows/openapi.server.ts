@@ -25,7 +25,7 @@ export const FLOWS_OPERATIONS: Operation[] = [
     path: "/api/flows/",
     summary: "Timeseries (top N + Others) and table of one dimension.",
     description:
-      "Needs the dimension's permission too. Delegated users' restrictions are forced as locked filters; the range is clamped to the data.",
+      "Needs the dimension's permission too. A delegated user's current restriction is a forced, locked filter, and only its dimension and output may be used (403 otherwise); the range is clamped to the data.",
     access: FLOWS,
     body: flowsBodySchema,
     response: obj({
@@ -43,7 +43,7 @@ export const FLOWS_OPERATIONS: Operation[] = [
     path: "/api/flows/export/",
     summary: "The Flow Explorer's table (csv in the user's delimiter, xls, xlsx) or chart (png, svg) as a download.",
     description:
-      "Takes the screen's query parameters (dimension, dateRange or start/end, filter, ipVersion, view, dimension2, compare, table, pivot) plus format (default csv) and scope=EGRESS for the AS Flows Egress screen. 400 for an unsupported format, a pivoted table, or an empty table ('Table is empty, nothing to export').",
+      "Takes the screen's query parameters (dimension, dateRange or start/end, filter, ipVersion, view, dimension2, compare, table, pivot) plus format (default csv) and scope=EGRESS for the AS Flows Egress screen. 400 for an unsupported format, a pivoted table, or an empty table ('Table is empty, nothing to export'); 403 for a delegated user's dimension or filter outside the restricted dimension and its output.",
     access: FLOWS,
     query: obj({ format: { type: "string", enum: ["csv", "xls", "xlsx", "png", "svg"] }, scope: { type: "string", enum: ["EGRESS"] } }, []),
     response: str,
@@ -54,6 +54,7 @@ export const FLOWS_OPERATIONS: Operation[] = [
     method: "POST",
     path: "/api/sankey/",
     summary: "Sankey nodes and links (bit/s) between consecutive dimensions.",
+    description: "A delegated user: only the restricted dimension and its output (403 otherwise).",
     access: FLOWS,
     body: sankeyBodySchema,
     response: obj({
@@ -69,6 +70,7 @@ export const FLOWS_OPERATIONS: Operation[] = [
     method: "POST",
     path: "/api/autocomplete/",
     summary: "Values of a dimension matching a search term.",
+    description: "A delegated user: only the restricted dimension (its constrained values) and its output (403 otherwise).",
     access: FLOWS,
     body: obj({ searchTerm: str, dimension: str }),
     response: obj({ results: arr(obj({ id: str, name: str, value: str, type: str })) }),
@@ -78,6 +80,7 @@ export const FLOWS_OPERATIONS: Operation[] = [
     method: "POST",
     path: "/api/filter/metadata/",
     summary: "Names of filter values.",
+    description: "A delegated user: only the restricted dimension (its constrained values) and its output (403 otherwise).",
     access: FLOWS,
     body: obj({ filters: arr(obj({ dimension: str, value: str }, ["value"])), fallbackDimensionType: str }, ["filters"]),
     response: anyObject,
