@@ -114,6 +114,7 @@ describe("routes and menu", () => {
       "Looking Glass",
       "Control Plane",
       "Tag list",
+      "Delegated Users",
       "Applications",
       "Infrastructures",
       "AS Mappings",
