@@ -23,7 +23,8 @@ export function RestrictionSwitcher({ badge, className }: { badge: RestrictionBa
   const id = useId();
   if (!badge) return null;
   return (
-    <Form method="post" action="/settings/restriction" aria-label="Flow restriction" data-testid="restriction-switcher">
+    // A document request, also with JavaScript: every screen's state starts afresh under the new restriction.
+    <Form method="post" action="/settings/restriction" reloadDocument aria-label="Flow restriction" data-testid="restriction-switcher">
       <CsrfField />
       <input type="hidden" name="back" value={location.pathname} />
       <span id={id} title={badge.label} style={{ fontSize: "0.875rem", overflowWrap: "anywhere" }}>

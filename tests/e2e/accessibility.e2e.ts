@@ -115,6 +115,8 @@ describeBothModes("WCAG 2.1 AA (axe) as the superuser", (m) => {
     "/site-settings/data-sources",
     "/manage-tags",
     "/manage-tags?kind=ROUTER",
+    "/manage-delegated-users",
+    "/manage-delegated-users?new=1",
     "/mappings/applications",
     "/mappings/infrastructures",
     "/mappings/as",

@@ -39,7 +39,7 @@ export function DelegatedUsersView({ data, result }: { data: DelegatedUsersScree
         {data.managesAll ? "You manage every delegated account." : "You manage the delegated accounts you created."}
       </Text>
       {data.savedMessage ? (
-        <Alert color="green" role="status">
+        <Alert color="green" role="status" data-testid="delegated-users-saved">
           {data.savedMessage}
         </Alert>
       ) : null}
