@@ -25,11 +25,14 @@ import * as lookingGlassExportRoute from "~/routes/api.lookingglass_.export";
 import * as vantagePointsRoute from "~/routes/api.lookingglass.vantagepoints";
 import * as netcommandRoute from "~/routes/api.netcommand";
 import * as sankeyRoute from "~/routes/api.sankey";
+import * as tagValuesRoute from "~/routes/api.tag.values";
+import * as tagsRoute from "~/routes/api.tags";
 import * as untrackedRoute from "~/routes/api.untracked_data";
 import { userMenu } from "~/server/auth/guard.server";
 import { loadUserContext } from "~/server/auth/user-context.server";
 import { useServicesForTests } from "~/server/services.server";
 import { demoTestNow } from "../helpers/clock";
+import { readCsv } from "../helpers/csv";
 import { readFlowRows, type FlowRow } from "../helpers/flow-rows";
 import { callRoute, formRequest, ORIGIN, runRoute, sessionCookie } from "../helpers/http";
 import { openTestStores, type TestStores } from "../helpers/stores";
@@ -275,12 +278,20 @@ describe("the Flow Explorer screen and its exports", () => {
       }) as Promise<Response>;
     const ok = await download(`${range}&format=csv`);
     expect(ok.status).toBe(200);
-    const csv = await ok.text();
-    const expected = bitsBy(rows.filter(toCustomer), (r) => r.as_src);
-    // One line per source AS besides the header (and the total line, when there is one).
-    const lines = csv.trim().split(/\r?\n/);
-    expect(lines.length).toBeGreaterThanOrEqual(expected.size + 1);
-    expect(lines.length).toBeLessThanOrEqual(expected.size + 2);
+    const csv = readCsv((await ok.text()).replace(/^\uFEFF/, ""), ",");
+    const header = csv[0];
+    expect(header[0]).toBe("Source AS (ingress)");
+    const bytesAt = header.indexOf("Bytes");
+    const exported = new Map<string, number>(
+      csv
+        .slice(1)
+        .filter((r) => /^-?\d+$/.test(r[0]))
+        .map((r) => [r[0], Number(r[bytesAt]) * 8]),
+    );
+    expectSameBits(
+      exported,
+      bitsBy(rows.filter(toCustomer), (r) => r.as_src),
+    );
     for (const search of [
       `${range}&dimension=AS_HND_INGRESS`,
       `${range}&filter=AS_NXT_INGRESS:64500`,
@@ -339,6 +350,17 @@ describe("autocomplete and metadata", () => {
       const refused = await call(metadataRoute, "/api/filter/metadata", cookie, { filters });
       expect(refused.status).toBe(403);
     }
+  });
+});
+
+describe("the tag calls", () => {
+  it("api/tags/ and api/tag/values/: the restricted dimension and its output only", async () => {
+    const cookie = await sessionCookie(stores, uid.cycler);
+    expect((await call(tagsRoute, "/api/tags?dimension=AS_SRC_INGRESS", cookie)).status).toBe(200);
+    const refused = await call(tagsRoute, "/api/tags?dimension=AS_HND_INGRESS", cookie);
+    expect(refused.status).toBe(403);
+    expect(refused.data.detail).toBe(refusal("Handover AS (ingress)", FIRST));
+    expect((await call(tagValuesRoute, "/api/tag/values", cookie, { dimension: "AS_NXT_INGRESS", id: 1 })).status).toBe(403);
   });
 });
 

@@ -1,7 +1,8 @@
 /**
  * What a delegated user may see of the flows: the security boundary, so it lives here alone and
  * every flows path (api/flows/, api/sankey/, the analysis calls, api/flows/export/, the Flow
- * Explorer and AS Flows screens and their exports, api/autocomplete/, api/filter/metadata/) applies
+ * Explorer and AS Flows screens and their exports, api/autocomplete/, api/filter/metadata/, and
+ * the tag calls api/tags/, api/tag_groups/, api/tag/values/) applies
  * it through this module. docs/delegated-users.md states the rules; in short:
  *
  * - A restriction is { dimension, constrained_values, output }. Exactly one is CURRENT:
@@ -21,6 +22,7 @@
 import { ApiProblem } from "~/server/api/contract.server";
 import { readDelegation, reduceIndex } from "~/server/auth/delegation.server";
 import type { UserContext } from "~/server/auth/user-context.server";
+import type { Db } from "~/server/postgres.server";
 import type { Services } from "~/server/services.server";
 import { getDimension, isDimensionId, type DimensionId } from "./dimensions";
 import { restrictionFilters, type FlowFilter, type FlowsRestriction } from "./filters";
@@ -76,7 +78,15 @@ export async function loadDelegationPolicy(
   stores: Pick<Services, "pg">,
   user: Pick<UserContext, "id"> & Partial<Pick<UserContext, "isDelegated">>,
 ): Promise<DelegationPolicy> {
-  const row = await readDelegation(stores.pg.db, user.id);
+  return delegationPolicyOf(stores.pg.db, user);
+}
+
+/** loadDelegationPolicy for callers holding only the database (the tag calls). */
+export async function delegationPolicyOf(
+  db: Db,
+  user: Pick<UserContext, "id"> & Partial<Pick<UserContext, "isDelegated">>,
+): Promise<DelegationPolicy> {
+  const row = await readDelegation(db, user.id);
   const restrictions = row?.flows ?? [];
   const policy = user.isDelegated && !restrictions.length ? null : delegationPolicy(restrictions, row?.currentIndex ?? 0);
   if (!policy) throw new ApiProblem(403, { detail: RESTRICTIONS_CANNOT_BE_APPLIED, exception_code: "permission_denied" });

@@ -20,7 +20,11 @@ import { Form, Link } from "@remix-run/react";
 import { CsrfField } from "~/components/CsrfField";
 import { FormProblem, ScrollBox, useFormReset, type FormErrors } from "~/components/EditForms";
 import { formatBitsPerSecond as formatBps } from "~/lib/units";
-import { delegatedUsersUrl, type DelegatedUserForm } from "../params";
+import { useRef, useState } from "react";
+import { useHydrated } from "~/components/use-hydrated";
+import { isDimensionId } from "../../dimensions";
+import { FilterInput } from "../../ui/FilterInput";
+import { delegatedUsersUrl, type DelegatedUserForm, type RestrictionRow as RestrictionRowValue } from "../params";
 import type { DelegatedUsersActionResult, DelegatedUsersScreen, Preview } from "../delegated-users-screen.server";
 
 /** The Delegated Users screen: list, create/edit form with the restrictions editor and preview, deletion step. */
@@ -353,43 +357,7 @@ function RestrictionsEditor({
           </Text>
         ) : null}
         {form.restrictions.map((r, i) => (
-          <Fieldset key={`${i}-${form.restrictions.length}`} legend={`Restriction ${i + 1}`} data-testid={`restriction-${i}`}>
-            <SimpleGrid cols={{ base: 1, sm: 3 }}>
-              <NativeSelect
-                label="Dimension"
-                name={`r.${i}.dimension`}
-                defaultValue={r.dimension}
-                data={data.dimensions}
-                error={errors[`r.${i}.dimension`]}
-              />
-              <Textarea
-                label="Allowed values"
-                name={`r.${i}.values`}
-                autosize
-                minRows={2}
-                spellCheck={false}
-                description="One per line or comma-separated, e.g. AS64501."
-                defaultValue={r.values}
-                error={errors[`r.${i}.values`]}
-              />
-              <NativeSelect
-                label="Output (broken down by)"
-                name={`r.${i}.output`}
-                defaultValue={r.output}
-                data={data.dimensions}
-                error={errors[`r.${i}.output`]}
-              />
-            </SimpleGrid>
-            <Group mt="xs" gap="xs">
-              <Button type="submit" name="intent" value={`preview-${i}`} variant="light" size="xs">
-                Preview restriction {i + 1}
-              </Button>
-              <Button type="submit" name="intent" value={`remove-restriction-${i}`} variant="subtle" color="red" size="xs">
-                Remove restriction {i + 1}
-              </Button>
-            </Group>
-            {preview && preview.restriction === i ? <PreviewBox preview={preview} /> : null}
-          </Fieldset>
+          <RestrictionRow key={`${i}-${form.restrictions.length}`} data={data} row={r} index={i} errors={errors} preview={preview} />
         ))}
         <Group>
           <Button type="submit" name="intent" value="add-restriction" variant="light">
@@ -397,6 +365,84 @@ function RestrictionsEditor({
           </Button>
         </Group>
       </Stack>
+    </Fieldset>
+  );
+}
+
+/** One restriction's fieldset; with JavaScript the values field gets an autocomplete (api/autocomplete/) that appends what is picked. */
+function RestrictionRow({
+  data,
+  row,
+  index: i,
+  errors,
+  preview,
+}: {
+  data: DelegatedUsersScreen;
+  row: RestrictionRowValue;
+  index: number;
+  errors: FormErrors;
+  preview: Preview | null;
+}) {
+  const hydrated = useHydrated();
+  const [dimension, setDimension] = useState(row.dimension);
+  const values = useRef<HTMLTextAreaElement>(null);
+  const append = (value: string) => {
+    // Restrictions list values: no negation, no tag.
+    if (!values.current || value.startsWith("!") || value.startsWith("#")) return false;
+    const current = values.current.value.trim();
+    values.current.value = current ? `${current}\n${value}` : value;
+    return true;
+  };
+  return (
+    <Fieldset legend={`Restriction ${i + 1}`} data-testid={`restriction-${i}`}>
+      <SimpleGrid cols={{ base: 1, sm: 3 }}>
+        <NativeSelect
+          label="Dimension"
+          name={`r.${i}.dimension`}
+          defaultValue={row.dimension}
+          data={data.dimensions}
+          error={errors[`r.${i}.dimension`]}
+          onChange={(e) => setDimension(e.currentTarget.value)}
+        />
+        <Stack gap={4}>
+          <Textarea
+            ref={values}
+            label="Allowed values"
+            name={`r.${i}.values`}
+            autosize
+            minRows={2}
+            spellCheck={false}
+            description="One per line or comma-separated, e.g. AS64501."
+            defaultValue={row.values}
+            error={errors[`r.${i}.values`]}
+          />
+          {hydrated && isDimensionId(dimension) ? (
+            <FilterInput
+              dimension={dimension}
+              onPick={append}
+              ariaLabel={`Find values for restriction ${i + 1}`}
+              placeholder="Search a value to add"
+              width={240}
+            />
+          ) : null}
+        </Stack>
+        <NativeSelect
+          label="Output (broken down by)"
+          name={`r.${i}.output`}
+          defaultValue={row.output}
+          data={data.dimensions}
+          error={errors[`r.${i}.output`]}
+        />
+      </SimpleGrid>
+      <Group mt="xs" gap="xs">
+        <Button type="submit" name="intent" value={`preview-${i}`} variant="light" size="xs">
+          Preview restriction {i + 1}
+        </Button>
+        <Button type="submit" name="intent" value={`remove-restriction-${i}`} variant="subtle" color="red" size="xs">
+          Remove restriction {i + 1}
+        </Button>
+      </Group>
+      {preview && preview.restriction === i ? <PreviewBox preview={preview} /> : null}
     </Fieldset>
   );
 }
