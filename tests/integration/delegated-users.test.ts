@@ -301,6 +301,15 @@ describe("the screen", () => {
       `/manage-delegated-users?id=${id}&saved=reactivated`,
     );
     expect((await post("managerB", { id: String(id), intent: "deactivate" })).status).toBe(404);
+    // Staff and superusers manage every delegated account on the screen too.
+    for (const who of ["staff", "admin"] as const) {
+      expect((await post(who, { id: String(id), intent: "deactivate" })).location).toBe(
+        `/manage-delegated-users?id=${id}&saved=deactivated`,
+      );
+      expect((await post(who, { id: String(id), intent: "reactivate" })).location).toBe(
+        `/manage-delegated-users?id=${id}&saved=reactivated`,
+      );
+    }
 
     const ask = await post("managerA", { id: String(id), intent: "delete" });
     expect(ask.location).toBe(`/manage-delegated-users?delete=${id}`);
@@ -308,12 +317,16 @@ describe("the screen", () => {
     expect(confirm.data.toDelete).toEqual({ id, email: "screen@cust.test" });
     const gone = await post("managerA", { id: String(id), intent: "delete", confirm: "yes" });
     expect(gone.location).toBe("/manage-delegated-users?saved=deleted");
-    expect((await auditOf(id)).map((e) => e.action)).toEqual([
-      "delegated_user.delete",
-      "delegated_user.reactivate",
-      "delegated_user.deactivate",
-      "delegated_user.update",
-      "delegated_user.create",
+    expect((await auditOf(id)).map((e) => [e.action, e.actorUserId])).toEqual([
+      ["delegated_user.delete", uid.managerA],
+      ["delegated_user.reactivate", uid.admin],
+      ["delegated_user.deactivate", uid.admin],
+      ["delegated_user.reactivate", uid.staff],
+      ["delegated_user.deactivate", uid.staff],
+      ["delegated_user.reactivate", uid.managerA],
+      ["delegated_user.deactivate", uid.managerA],
+      ["delegated_user.update", uid.managerA],
+      ["delegated_user.create", uid.managerA],
     ]);
   });
 

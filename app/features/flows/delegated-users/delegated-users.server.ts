@@ -409,12 +409,13 @@ export async function updateDelegatedUser(
     await tx.delete(userPermissions).where(eq(userPermissions.userId, id));
     if (form.permissions.length)
       await tx.insert(userPermissions).values([...new Set(form.permissions)].map((permission) => ({ userId: id, permission })));
+    const restrictionsChanged = JSON.stringify(checked.flows) !== JSON.stringify(before.flows_views_restrictions);
     const values = {
       flowsViewsRestrictions: checked.flows,
       externalLinksViewsRestrictions: checked.external,
       welcomeText: form.welcomeText.trim(),
       // Changed restrictions start again at the first.
-      currentIndex: 0,
+      ...(restrictionsChanged ? { currentIndex: 0 } : {}),
     };
     await tx
       .insert(delegationRestrictions)
