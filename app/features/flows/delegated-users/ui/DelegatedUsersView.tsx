@@ -24,7 +24,7 @@ import { useRef, useState } from "react";
 import { useHydrated } from "~/components/use-hydrated";
 import { isDimensionId } from "../../dimensions";
 import { FilterInput } from "../../ui/FilterInput";
-import { delegatedUsersUrl, type DelegatedUserForm, type RestrictionRow as RestrictionRowValue } from "../params";
+import { DELEGABLE_PERMISSIONS, delegatedUsersUrl, type DelegatedUserForm, type RestrictionRow as RestrictionRowValue } from "../params";
 import type { DelegatedUsersActionResult, DelegatedUsersScreen, Preview } from "../delegated-users-screen.server";
 
 /** The Delegated Users screen: list, create/edit form with the restrictions editor and preview, deletion step. */
@@ -260,7 +260,10 @@ function AccountForm({
           </SimpleGrid>
           <Fieldset legend="Permissions">
             <Stack gap={6}>
-              {data.permissions.map((p) => (
+              {DELEGABLE_PERMISSIONS.filter(
+                // What the manager may grant, and what the account holds already (it may keep that).
+                (p) => data.permissions.some((mine) => mine.permission === p.permission) || stored.permissions.includes(p.permission),
+              ).map((p) => (
                 <Checkbox
                   key={p.permission}
                   name="permissions"
