@@ -8,6 +8,10 @@ import classes from "./AppLayout.module.css";
 import { CsrfField } from "./CsrfField";
 import { GroupSwitcher } from "./GroupSwitcher";
 import { NotificationPoller } from "./NotificationPoller";
+import { RestrictionSwitcher, type RestrictionBadge } from "./RestrictionSwitcher";
+
+/** The frame, with a delegated account's current flows restriction when it has two or more. */
+export type LayoutFrame = AppFrame & { restriction?: RestrictionBadge | null };
 
 /**
  * The frame of every logged-in screen: header with the company name and the account actions, the
@@ -15,7 +19,7 @@ import { NotificationPoller } from "./NotificationPoller";
  * on phones). Below the "sm" breakpoint the menu and the header's actions fold into one "Menu"
  * disclosure (a native <details>: keyboard and no-JavaScript friendly).
  */
-export function AppLayout({ frame, children }: { frame: AppFrame; children: ReactNode }) {
+export function AppLayout({ frame, children }: { frame: LayoutFrame; children: ReactNode }) {
   const { style, menu, user } = frame;
   const headerText = contrastText(style.colorTertiary);
   return (
@@ -88,10 +92,11 @@ function ToolMenu({ menu }: { menu: AppFrame["menu"] }) {
   );
 }
 
-/** Notifications, group, settings, site settings and log out: in the header, or in the phone menu. */
-function HeaderActions({ frame }: { frame: AppFrame }) {
+/** The flows restriction, notifications, group, settings, site settings and log out: in the header, or in the phone menu. */
+function HeaderActions({ frame }: { frame: LayoutFrame }) {
   return (
     <>
+      <RestrictionSwitcher badge={frame.restriction} className={classes.action} />
       <Link to="/notifications" className={classes.action}>
         Notifications
         {frame.unreadNotifications ? (

@@ -65,7 +65,7 @@ export const TOOL_ROUTES: ToolRoute[] = [
   { path: "/as-relations", aliases: [], permission: "AS_RELATIONS", built: false, menuLabel: "AS Relations", table: "flows_5m" },
   { path: "/manage-tags", aliases: [], permission: "MANAGE_TAGS", built: true, menuLabel: "Tag list" },
   { path: "/manage-users", aliases: [], permission: "VIEW_USERS", built: true, menuLabel: "Users" },
-  { path: "/manage-delegated-users", aliases: [], permission: "MANAGE_DELEGATED_USERS", built: false, menuLabel: "Delegated Users" },
+  { path: "/manage-delegated-users", aliases: [], permission: "MANAGE_DELEGATED_USERS", built: true, menuLabel: "Delegated Users" },
   // The spec names these in its menu without paths (shell §2); they show data of PostgreSQL, never hidden as empty.
   { path: "/mappings/applications", aliases: [], permission: "API_FLOWS_4D", built: true, menuLabel: "Applications" },
   { path: "/mappings/infrastructures", aliases: [], permission: "API_FLOWS_4D", built: true, menuLabel: "Infrastructures" },

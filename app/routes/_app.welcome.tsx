@@ -19,18 +19,28 @@ export async function loader({ request }: LoaderFunctionArgs) {
     tools: menu.filter((m) => m.permission !== null).map((m) => m.menuLabel),
     flowViews: page.flowViews,
     asNumbers: page.asNumbers,
+    text: page.text,
   };
 }
 
 export default function Welcome() {
-  const { name, continueTo, tools, flowViews, asNumbers } = useLoaderData<typeof loader>();
+  const { name, continueTo, tools, flowViews, asNumbers, text } = useLoaderData<typeof loader>();
   return (
     <Paper withBorder p="xl" maw={720}>
       <Stack>
         <Title order={1} size="h2">
           Welcome, {name}
         </Title>
-        <Text>Your account shows the part of the network's traffic that was shared with you. You can use:</Text>
+        {text ? (
+          text.split(/\n\s*\n/).map((p, i) => (
+            <Text key={i} style={{ whiteSpace: "pre-line" }} data-testid="welcome-text">
+              {p}
+            </Text>
+          ))
+        ) : (
+          <Text>Your account shows the part of the network's traffic that was shared with you.</Text>
+        )}
+        <Text>You can use:</Text>
         <List>
           {tools.map((t) => (
             <List.Item key={t}>{t}</List.Item>

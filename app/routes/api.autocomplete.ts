@@ -1,6 +1,5 @@
 import { z } from "zod";
-import { AUTOCOMPLETE_LIMIT } from "~/features/flows/autocomplete-cache";
-import { autocomplete } from "~/features/flows/autocomplete.server";
+import { autocompleteFor } from "~/features/flows/lookup-access.server";
 import { requireDimension } from "~/features/flows/service.server";
 import { endpoint, resourceRoute } from "~/server/api/contract.server";
 
@@ -10,7 +9,8 @@ import { endpoint, resourceRoute } from "~/server/api/contract.server";
  * api/flows/). Empty terms, terms with * or _, and terms below the site's minimum length give
  * {results: []}; a leading ! and a trailing # are carried over to the values. At most 20 plain
  * results, then at most 20 of the user's tags and tag groups whose name matches (type TAG /
- * TAG_GROUP, value #<id> / #g<id>).
+ * TAG_GROUP, value #<id> / #g<id>). A delegated user may complete only the restricted dimension
+ * and its output (403 otherwise), and on the restricted dimension only gets its constrained values.
  */
 const route = resourceRoute({
   POST: endpoint({
@@ -23,7 +23,7 @@ const route = resourceRoute({
     handler: async ({ context, user, body, version }) => {
       const dimension = requireDimension(user, version, body.dimension, "dimension");
       return {
-        results: await autocomplete(context.services, dimension, body.searchTerm, AUTOCOMPLETE_LIMIT, user),
+        results: await autocompleteFor(context.services, user, dimension, body.searchTerm),
       };
     },
   }),

@@ -1,5 +1,6 @@
 import { z } from "zod";
-import { filterMetadata, type MetadataInput } from "~/features/flows/autocomplete.server";
+import type { MetadataInput } from "~/features/flows/autocomplete.server";
+import { filterMetadataFor } from "~/features/flows/lookup-access.server";
 import { availableDimensions, FILTER_KINDS, getDimension, isDimensionId, type FilterKind } from "~/features/flows/dimensions";
 import { requireDimension } from "~/features/flows/service.server";
 import { ApiProblem, endpoint, resourceRoute } from "~/server/api/contract.server";
@@ -13,7 +14,8 @@ const isFilterKind = (v: string): v is FilterKind => (FILTER_KINDS as readonly s
  * A filter without a dimension is read as fallbackDimensionType (a dimension id or a filter kind:
  * AS_NUMBER, ROUTER, ...); without either its name is null. Access: API_FLOWS_4D; a named
  * dimension must be available to the user (400 otherwise), and a fallback kind none of the
- * user's dimensions has gives null names.
+ * user's dimensions has gives null names. A delegated user may ask only about the restricted
+ * dimension (its constrained values) and its output: anything else is a 403.
  */
 const route = resourceRoute({
   POST: endpoint({
@@ -60,7 +62,7 @@ const route = resourceRoute({
         }
         return { dimension: null, kind: fallbackKind, value: String(f.value) };
       });
-      return { results: await filterMetadata(context.services, inputs, user) };
+      return { results: await filterMetadataFor(context.services, user, inputs) };
     },
   }),
 });

@@ -6,6 +6,7 @@ import {
   LookingGlassInputError,
   requireLookingGlassVariant,
   resolveLookingGlassRequest,
+  vantagePointRouters,
 } from "~/features/routing/lookingglass.server";
 import { apiError, endpoint, parseBody, resourceRoute } from "~/server/api/contract.server";
 import { verifyCsrf } from "~/server/auth/csrf.server";
@@ -27,7 +28,8 @@ const bodySchema = z.object({
  * needs no token; that lets the public page and plain HTTP clients query without a prior GET.
  * Access and CSRF come before the body is read, so an unauthorised caller learns nothing from
  * validation. Public queries are limited per client address (429 with Retry-After) and identical
- * ones are answered from a one-minute cache.
+ * ones are answered from a one-minute cache. A delegated user may query only the vantage points of
+ * the routers in their routerList (403 naming the others; none when the list is empty).
  */
 const route = resourceRoute({
   POST: endpoint({
@@ -47,7 +49,8 @@ const route = resourceRoute({
         }
       }
       try {
-        const query = await resolveLookingGlassRequest(context.services, { variant, ...body });
+        const routers = await vantagePointRouters(context.services, user);
+        const query = await resolveLookingGlassRequest(context.services, { variant, ...body, routers });
         const { cached: _cached, ...result } = await cachedLookingGlassQuery(context.services, query);
         return result;
       } catch (error) {

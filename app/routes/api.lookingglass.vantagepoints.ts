@@ -1,11 +1,12 @@
-import { requireLookingGlassVariant } from "~/features/routing/lookingglass.server";
+import { requireLookingGlassVariant, vantagePointRouters } from "~/features/routing/lookingglass.server";
 import { listVantagePoints } from "~/features/routing/vantage-points.server";
 import { endpoint, resourceRoute } from "~/server/api/contract.server";
 
 /**
  * GET api/lookingglass/vantagepoints/: the vantage points the caller may query — every one for
  * logged-in users with PRIVATE_LOOKING_GLASS, the public ones for anybody else while the public
- * Looking Glass is on — with their display names.
+ * Looking Glass is on — with their display names; for a delegated user only those of the routers
+ * in their routerList (none when it is empty).
  */
 const route = resourceRoute({
   GET: endpoint({
@@ -13,7 +14,8 @@ const route = resourceRoute({
     access: "public",
     handler: async ({ context, user }) => {
       const variant = await requireLookingGlassVariant(context, user);
-      return Response.json(await listVantagePoints(context.services, { variant }), { headers: { "Cache-Control": "no-store" } });
+      const routers = await vantagePointRouters(context.services, user);
+      return Response.json(await listVantagePoints(context.services, { variant, routers }), { headers: { "Cache-Control": "no-store" } });
     },
   }),
 });

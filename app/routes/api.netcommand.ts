@@ -1,4 +1,9 @@
-import { createNetcommandJob, NetcommandInputError, NetcommandLimitError } from "~/features/netcommand/jobs.server";
+import {
+  createNetcommandJob,
+  NetcommandForbiddenError,
+  NetcommandInputError,
+  NetcommandLimitError,
+} from "~/features/netcommand/jobs.server";
 import { requestOwner, requireNetcommandScope } from "~/features/netcommand/access.server";
 import { netcommandBodySchema } from "~/features/netcommand/request-schema";
 import { apiError, ApiProblem, endpoint, parseBody, resourceRoute } from "~/server/api/contract.server";
@@ -8,7 +13,8 @@ import { verifyCsrf } from "~/server/auth/csrf.server";
  * POST api/netcommand/: starts a ping or traceroute from a vantage point → [{jobID}]; the result
  * is polled at api/netcommand/{jobId}/. Access and CSRF are checked before the body is read (see
  * access.server.ts); like the Looking Glass query, an anonymous public call carries no authority
- * and needs no CSRF header. Bad input 400, too many jobs 429 with Retry-After.
+ * and needs no CSRF header. Bad input 400, a delegated user's vantage point outside their routers
+ * 403, too many jobs 429 with Retry-After.
  */
 const route = resourceRoute({
   POST: endpoint({
@@ -32,6 +38,8 @@ const route = resourceRoute({
         if (setCookie) response.headers.append("Set-Cookie", setCookie);
         return response;
       } catch (error) {
+        if (error instanceof NetcommandForbiddenError)
+          throw new ApiProblem(403, { detail: error.message, exception_code: "permission_denied" });
         if (error instanceof NetcommandInputError) {
           throw new ApiProblem(400, { detail: error.message, errors: [{ field: error.field, message: error.message }] });
         }

@@ -44,7 +44,7 @@ type Row = {
 
 let stores: TestStores;
 let rows: Row[];
-const uid = { admin: 0, restricted: 0, flowsOnly: 0 };
+const uid = { admin: 0, restricted: 0, flowsOnly: 0, restrictedSource: 0, restrictedRouter: 0 };
 
 async function createUser(
   email: string,
@@ -90,7 +90,23 @@ beforeAll(async () => {
     [{ dimension: "AS_DST_INGRESS", constrained_values: [String(TOP_CUSTOMER)], output: "AS_SRC_INGRESS" }],
   );
   uid.flowsOnly = await createUser("flowsonly@analysis.test", ["API_FLOWS_4D"]);
+  // Restrictions whose two dimensions (restricted + output) are what an analysis call reads.
+  uid.restrictedSource = await createUser(
+    "source@analysis.test",
+    ["API_FLOWS_4D"],
+    [{ dimension: "AS_SRC_INGRESS", constrained_values: [String(splitSources()[1])], output: "AS_HND_INGRESS" }],
+  );
+  uid.restrictedRouter = await createUser(
+    "router@analysis.test",
+    ["API_FLOWS_4D", "API_FLOWS_INTERFACES"],
+    [{ dimension: "ROUTER_IN", constrained_values: [topIngressRouter()], output: "AS_DST_INGRESS" }],
+  );
 }, 300_000);
+
+/** The ingress router that carries the most ingress traffic. */
+function topIngressRouter(): string {
+  return [...sumBy(rows.filter(ingress), (r) => r.ingress_router)].sort((a, b) => b[1] - a[1])[0][0];
+}
 
 afterAll(async () => {
   await stores?.dispose();
@@ -195,18 +211,38 @@ describe("POST api/asflows/indirect/", () => {
     expect(data.results[0].total_bps / expected).toBeCloseTo(1, 9);
   });
 
-  it("a delegated user sees only the traffic to their customer", async () => {
+  it("a delegated user: the handover split is refused unless the restriction allows both source and handover AS", async () => {
     const [asn] = [...new Set(rows.filter((r) => ingress(r) && r.as_dst === TOP_CUSTOMER && r.as_src > 0).map((r) => r.as_src))];
-    const { status, data } = await post(indirectRoute, "/api/asflows/indirect", uid.restricted, {
+    const refused = await post(indirectRoute, "/api/asflows/indirect", uid.restricted, {
       ASNumberList: [asn],
       startTime: RANGE.start,
       endTime: RANGE.end,
     });
+    expect(refused.status).toBe(403);
+    expect(refused.data.detail).toBe(
+      "Handover AS (ingress) is not available to your account: it may only use Destination AS (ingress) and Source AS (ingress).",
+    );
+  });
+
+  it("a delegated user restricted to a source AS with the handover as output: the split of that source only", async () => {
+    const source = splitSources()[1];
+    const { status, data } = await post(indirectRoute, "/api/asflows/indirect", uid.restrictedSource, {
+      ASNumberList: [source, splitSources()[0]],
+      startTime: RANGE.start,
+      endTime: RANGE.end,
+    });
     expect(status).toBe(200);
-    const expected = bps(rows.filter((r) => ingress(r) && r.as_src === asn && r.as_dst === TOP_CUSTOMER));
-    expect(expected).toBeLessThan(bps(rows.filter((r) => ingress(r) && r.as_src === asn)));
-    expect(data.results[0].total_bps / expected).toBeCloseTo(1, 9);
-    expect(data.filters).toEqual([{ dimension: "AS_DST_INGRESS", value: String(TOP_CUSTOMER), isNegation: false, locked: true }]);
+    expect(data.filters).toEqual([{ dimension: "AS_SRC_INGRESS", value: String(source), isNegation: false, locked: true }]);
+    const mine = rows.filter((r) => ingress(r) && r.as_src === source);
+    expect(data.results[0].total_bps / bps(mine)).toBeCloseTo(1, 9);
+    const via = sumBy(
+      mine.filter((r) => r.as_hnd !== source),
+      (r) => r.as_hnd,
+    );
+    expect(data.results[0].via.length).toBe(via.size);
+    for (const v of data.results[0].via) expect(v.bps / via.get(v.asn)!).toBeCloseTo(1, 9);
+    // Another source AS gets nothing: the restriction's filter is forced.
+    expect(data.results[1].total_bps).toBe(0);
   });
 
   it("bad input is a 400 naming the field", async () => {
@@ -269,6 +305,40 @@ describe("POST api/netflowstatistics/", () => {
     expect(mine.length).toBeGreaterThan(0);
     expect(data.totals.total_bps / bps(mine)).toBeCloseTo(1, 9);
     expect(data.results.some((r: { key: string }) => r.key === "15169")).toBe(false);
+  });
+
+  it("a delegated user: their router's traffic per output value; other dimensions are a 403", async () => {
+    const at = topIngressRouter();
+    const { status, data } = await post(netflowRoute, "/api/netflowstatistics", uid.restrictedRouter, {
+      start: RANGE.start,
+      end: RANGE.end,
+      ingressRouter: at,
+      targetDimension: "AS_DST_INGRESS",
+    });
+    expect(status).toBe(200);
+    const mine = rows.filter((r) => ingress(r) && r.ingress_router === at);
+    const expected = sumBy(mine, (r) => String(r.as_dst));
+    expect(data.totals.total_bps / bps(mine)).toBeCloseTo(1, 9);
+    // The network total is the restricted traffic too: only this router's.
+    expect(data.totals.network_bps / bps(mine)).toBeCloseTo(1, 9);
+    expect(data.results.length).toBe(expected.size);
+    for (const r of data.results) expect(r.bps / expected.get(r.key)!).toBeCloseTo(1, 9);
+    const other = await post(netflowRoute, "/api/netflowstatistics", uid.restrictedRouter, {
+      start: RANGE.start,
+      end: RANGE.end,
+      targetDimension: "AS_SRC_INGRESS",
+    });
+    expect(other.status).toBe(403);
+    expect(other.data.detail).toBe(
+      "Source AS (ingress) is not available to your account: it may only use Ingress router and Destination AS (ingress).",
+    );
+    const viaRouter = await post(netflowRoute, "/api/netflowstatistics", uid.restricted, {
+      start: RANGE.start,
+      end: RANGE.end,
+      ingressRouter: at,
+      targetDimension: "AS_SRC_INGRESS",
+    });
+    expect(viaRouter.status).toBe(403);
   });
 
   it("the router dimension needs its permission; an unknown dimension is a 400", async () => {
@@ -334,20 +404,17 @@ describe("GET api/linkleveltopology/ and api/linklevelstatistics/", () => {
     }
   });
 
-  it("a delegated user's links carry only the traffic to their customer", async () => {
-    const at = [
-      ...sumBy(
-        rows.filter((r) => ingress(r) && r.as_dst === TOP_CUSTOMER),
-        (r) => r.ingress_router,
-      ),
-    ].sort((a, b) => b[1] - a[1])[0][0];
-    const { status, data } = await get(topologyRoute, `/api/linkleveltopology?${query(at, `AS${TOP_CUSTOMER}`)}`, uid.restricted);
-    expect(status).toBe(200);
-    expect(data.total_bps / bps(rows.filter((r) => ingress(r) && r.ingress_router === at && r.as_dst === TOP_CUSTOMER))).toBeCloseTo(1, 9);
-    const other = DEMO_ASES.find((a) => a.connection === "customer" && a.asn !== TOP_CUSTOMER)!.asn;
-    const none = await get(topologyRoute, `/api/linkleveltopology?${query(at, `AS${other}`)}`, uid.restricted);
-    expect(none.status).toBe(200);
-    expect(none.data.links).toEqual([]);
+  it("a delegated user never sees the operator's links: a 403 naming the allowed dimensions", async () => {
+    const at = topIngressRouter();
+    for (const route of [topologyRoute, statisticsRoute]) {
+      const path = route === topologyRoute ? "/api/linkleveltopology" : "/api/linklevelstatistics";
+      const { status, data } = await get(route, `${path}?${query(at, `AS${TOP_CUSTOMER}`)}`, uid.restricted);
+      expect(status).toBe(403);
+      expect(data.exception_code).toBe("permission_denied");
+      expect(data.detail).toBe(
+        "In-interface is not available to your account: it may only use Destination AS (ingress) and Source AS (ingress).",
+      );
+    }
   });
 
   it("needs the interface and link permissions; bad parameters are a 400", async () => {
@@ -452,15 +519,16 @@ describe("the AS Flows Analysis screen's loader", () => {
     }
   });
 
-  it("a delegated user's screen shows only their traffic; bad AS numbers are named", async () => {
+  it("a delegated user's screen says the four dimensions are not theirs; bad AS numbers are named", async () => {
     const [asn] = [...new Set(rows.filter((r) => ingress(r) && r.as_dst === TOP_CUSTOMER && r.as_src > 0).map((r) => r.as_src))];
     const res = await screen(uid.restricted, `as=${asn},AS-x&start=${RANGE.start}&end=${RANGE.end}&ipVersion=all`);
     expect(res.status).toBe(200);
-    expect(res.data.errors).toEqual(["AS-x is not a valid AS number input"]);
-    const expected = bps(rows.filter((r) => ingress(r) && r.as_src === asn && r.as_dst === TOP_CUSTOMER));
-    expect(res.data.indirect[0].total_bps / expected).toBeCloseTo(1, 9);
-    const dstNodes = res.data.sankey.nodes.filter((n: { dimension: string }) => n.dimension === "AS_DST_INGRESS");
-    expect(dstNodes.map((n: { key: string }) => n.key)).toEqual([String(TOP_CUSTOMER)]);
+    expect(res.data.errors).toEqual([
+      "AS-x is not a valid AS number input",
+      "Handover AS (ingress) is not available to your account: it may only use Destination AS (ingress) and Source AS (ingress).",
+    ]);
+    expect(res.data.sankey).toBeNull();
+    expect(res.data.indirect).toBeNull();
   });
 
   it("without AS numbers: the form only; without the permission: the landing route", async () => {

@@ -207,7 +207,7 @@ async function removeMadeTags() {
 // ---------------------------------------------------------------------------------------------------------------
 // The matrix
 
-type Method = "GET" | "POST" | "PUT" | "DELETE";
+type Method = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
 type Sample = {
   method?: Method;
   /** Path and search; the route params are derived from it and the file name. */
@@ -244,7 +244,6 @@ const MATRIX: Record<string, Sample[]> = {
     { url: "/external-links", note: "alias of /border-planner, not built yet", expect: screen("/external-links", null, { ok: 404 }) },
     { url: "/rna", note: "not built yet", expect: screen("/rna", null, { ok: 404 }) },
     { url: "/revenues-and-costs", note: "not built yet", expect: screen("/revenues-and-costs", null, { ok: 404 }) },
-    { url: "/manage-delegated-users", note: "not built yet", expect: screen("/manage-delegated-users", null, { ok: 404 }) },
     { url: "/nope", note: "unknown: 404 after login", expect: screen("/nope", null, { ok: 404 }) },
     { url: "/error-not-the-secret", expect: screen("/error-not-the-secret", null, { ok: 404 }) },
     { url: `/error-${ERROR_SECRET}`, note: "the error test page (session initialised only)", expect: everyone("throws:TestPageError") },
@@ -404,6 +403,43 @@ const MATRIX: Record<string, Sample[]> = {
     { method: "POST", url: "/mappings/as", form: { intent: "bogus" }, csrf: false, expect: csrfAfterGuard("/mappings/as") },
   ],
   "_app.faq.tsx": [{ url: "/faq", expect: screen("/faq", null) }],
+  "_app.manage-delegated-users.tsx": [
+    { url: "/manage-delegated-users", expect: screen("/manage-delegated-users", "MANAGE_DELEGATED_USERS") },
+    {
+      url: "/manage-delegated-users?id=999999&page=x&delete=abc",
+      note: "an unknown account and bad options: the list, with a notice",
+      expect: screen("/manage-delegated-users?id=999999&page=x&delete=abc", "MANAGE_DELEGATED_USERS"),
+    },
+    {
+      method: "POST",
+      url: "/manage-delegated-users",
+      form: { intent: "bogus" },
+      expect: {
+        ...toLogin("/manage-delegated-users"),
+        ...perRole((role) => (has(role, "MANAGE_DELEGATED_USERS") ? 400 : landing(role))),
+      },
+    },
+    {
+      method: "POST",
+      url: "/manage-delegated-users",
+      form: { intent: "deactivate", id: "999999" },
+      note: "no such account of theirs: 404",
+      expect: {
+        ...toLogin("/manage-delegated-users"),
+        ...perRole((role) => (has(role, "MANAGE_DELEGATED_USERS") ? 404 : landing(role))),
+      },
+    },
+    {
+      method: "POST",
+      url: "/manage-delegated-users",
+      form: { intent: "bogus" },
+      csrf: false,
+      expect: {
+        ...toLogin("/manage-delegated-users"),
+        ...perRole((role) => (has(role, "MANAGE_DELEGATED_USERS") ? CSRF_FAILED : landing(role))),
+      },
+    },
+  ],
   "_app.manage-tags.tsx": [
     { url: "/manage-tags", expect: screen("/manage-tags", "MANAGE_TAGS") },
     {
@@ -563,6 +599,27 @@ const MATRIX: Record<string, Sample[]> = {
       expect: { ...toLogin("/settings/group"), ...perRole((role) => (PROFILES[role].isSuperuser ? 400 : 403)) },
     },
     { method: "POST", url: "/settings/group", form: { back: "/faq" }, csrf: false, expect: csrfAfterGuard("/settings/group") },
+  ],
+  "_app.settings_.restriction.tsx": [
+    {
+      url: "/settings/restriction",
+      note: "nothing to show: the landing route",
+      expect: { ...toLogin("/settings/restriction"), ...perRole(() => "/") },
+    },
+    {
+      method: "POST",
+      url: "/settings/restriction",
+      form: { back: "/faq?x=1" },
+      note: "the next flows restriction (a no-op with fewer than two), back to the path",
+      expect: { ...toLogin("/settings/restriction"), ...perRole(() => "/faq") },
+    },
+    {
+      method: "POST",
+      url: "/settings/restriction",
+      form: { back: "/faq" },
+      csrf: false,
+      expect: csrfAfterGuard("/settings/restriction"),
+    },
   ],
   "_app.settings_.security.tsx": [
     { url: "/settings/security", expect: screen("/settings/security", null) },
@@ -933,8 +990,8 @@ const MATRIX: Record<string, Sample[]> = {
       method: "POST",
       url: "/api/autocomplete",
       json: { dimension: "IANA_PROTOCOL", searchTerm: "tcp" },
-      note: "IANA_PROTOCOL needs no extra permission",
-      expect: api("API_FLOWS_4D"),
+      note: "IANA_PROTOCOL needs no extra permission; the delegated user may only use the restricted dimension and its output",
+      expect: { ...api("API_FLOWS_4D"), delegated: "403:permission_denied" },
     },
     {
       method: "POST",
@@ -1314,6 +1371,26 @@ const MATRIX: Record<string, Sample[]> = {
     { method: "DELETE", url: "/auth/users/99999999", expect: usersApiChange(404) },
     { method: "DELETE", url: "/auth/users/99999999", csrf: false, expect: api("VIEW_USERS", CSRF_FAILED) },
     { method: "GET", url: "/auth/users/99999999", expect: everyone(405) },
+  ],
+  "auth.delegated_users.ts": [
+    { url: "/auth/delegated_users", expect: api("MANAGE_DELEGATED_USERS") },
+    { url: "/auth/delegated_users?q=x&page=abc", note: "bad options: the first page", expect: api("MANAGE_DELEGATED_USERS") },
+    {
+      method: "POST",
+      url: "/auth/delegated_users",
+      json: { email: "not-an-email" },
+      note: "invalid: 400 after the access check, nothing stored",
+      expect: api("MANAGE_DELEGATED_USERS", 400),
+    },
+    { method: "POST", url: "/auth/delegated_users", json: {}, csrf: false, expect: api("login", CSRF_FAILED) },
+    { method: "DELETE", url: "/auth/delegated_users", expect: everyone(405) },
+  ],
+  "auth.delegated_users.$id.ts": [
+    { url: "/auth/delegated_users/999999", note: "no such account of theirs", expect: api("MANAGE_DELEGATED_USERS", 404) },
+    { method: "PATCH", url: "/auth/delegated_users/999999", json: { first_name: "X" }, expect: api("MANAGE_DELEGATED_USERS", 404) },
+    { method: "DELETE", url: "/auth/delegated_users/999999", expect: api("MANAGE_DELEGATED_USERS", 404) },
+    { method: "DELETE", url: "/auth/delegated_users/999999", csrf: false, expect: api("login", CSRF_FAILED) },
+    { method: "PUT", url: "/auth/delegated_users/999999", json: {}, expect: everyone(405) },
   ],
   "auth.usermanagement.user_requests.ts": [
     { url: "/auth/usermanagement/user_requests", expect: api("VIEW_USERS") },

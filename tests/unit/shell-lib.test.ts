@@ -115,6 +115,7 @@ describe("routes and menu", () => {
       "Control Plane",
       "Tag list",
       "Users",
+      "Delegated Users",
       "Applications",
       "Infrastructures",
       "AS Mappings",

@@ -28,7 +28,8 @@ import {
   endpointDimension,
   type LinkEndpoint,
 } from "./analysis-sql";
-import { getDimension, INTERFACE_SEPARATOR, isDimensionId, MAX_API_VERSION } from "./dimensions";
+import { getDimension, INTERFACE_SEPARATOR, isDimensionId, MAX_API_VERSION, type DimensionId } from "./dimensions";
+import { requireAllowedDimensions } from "./delegation-policy.server";
 import { parseAsValue, type IpVersion } from "./filters";
 import { customRangeError, parseExplorerParams, requestedRange, unappliedParams } from "./params";
 import { PRESET_LABELS } from "~/lib/time-range";
@@ -142,9 +143,11 @@ async function prepare(
   stores: Stores,
   user: UserContext,
   version: number,
-  input: { start: number; end: number; filters: readonly RequestFilter[] },
+  input: { start: number; end: number; filters: readonly RequestFilter[]; dimensions: readonly DimensionId[] },
 ) {
   const context = await apiFlowsContext(stores, user, parseApiFilters(user, version, input.filters));
+  // What the run groups by or reads besides the filters: a delegated user may use only the policy's dimensions.
+  requireAllowedDimensions(context.policy, input.dimensions);
   const range = await resolveRange(stores, input.start, input.end);
   if (!range) return { context, range: null, table: null, sqlRange: null };
   const table: FlowsTable = tableForWindow(defaultWindow(range));
@@ -173,6 +176,7 @@ export async function runAsIndirect(stores: Stores, user: UserContext, version: 
     start: body.startTime,
     end: body.endTime,
     filters: normalizeFilters(body.filters),
+    dimensions: ["AS_SRC_INGRESS", "AS_HND_INGRESS"],
   });
   const base = { filters: publicFilters(context), notices: context.notices };
   if (!range) return { range: null, results: [] as IndirectResult[], ...base, notes: ["No flow data."] };
@@ -227,6 +231,7 @@ export async function runNetflowStatistics(
     start: body.start,
     end: body.end,
     filters: normalizeFilters(body.filters),
+    dimensions: router !== null ? [target, "ROUTER_IN"] : [target],
   });
   const base = {
     targetDimension: { id: target, label: getDimension(target).label },
@@ -319,6 +324,7 @@ async function flowLinks(stores: Stores, user: UserContext, version: number, que
     start: query.begin_timestamp,
     end: query.end_timestamp,
     filters: [],
+    dimensions: [...LINK_DIMENSIONS, endpointDimension("origin", query.origin), endpointDimension("destination", query.destination)],
   });
   const asNames = await nameKeys(
     stores,
@@ -441,6 +447,7 @@ export async function runUntracked(stores: Stores, user: UserContext, version: n
     start: body.startTimestamp,
     end: body.endTimestamp,
     filters: normalizeFilters(body.filters),
+    dimensions: [dimension],
   });
   const base = {
     dimension: { id: dimension, label: getDimension(dimension).label },
@@ -585,8 +592,9 @@ export async function loadAsFlowsAnalysis(services: Services, user: UserContext,
       filters: sankey.filters,
     };
   } catch (e) {
-    // A refusal of the service (e.g. a source-AS filter on a dimension locked for a delegated user): say why.
-    if (!(e instanceof ApiProblem) || e.status !== 400) throw e;
+    // A refusal of the service (e.g. a source-AS filter on a dimension locked for a delegated user, or
+    // a dimension outside their restriction): say why.
+    if (!(e instanceof ApiProblem) || (e.status !== 400 && e.status !== 403)) throw e;
     return { ...empty, errors: [...errors, ...(e.body.errors?.length ? e.body.errors.map((x) => x.message) : [e.body.detail])] };
   }
 }

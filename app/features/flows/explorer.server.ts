@@ -13,6 +13,7 @@ import { previousPeriodTable } from "./comparison.server";
 import { availableDimensions, getDimension, isDimensionId, MAX_API_VERSION, type DimensionId, type Direction } from "./dimensions";
 import type { IpVersion } from "./filters";
 import { policyFiltersOnly, resolveScreenFilters, type DimensionWording } from "./filter-resolver.server";
+import { dimensionRefusal, loadDelegationPolicy, mayUseDimension, type DelegationPolicy } from "./delegation-policy.server";
 import { countedTraffic, COUNTED_TRAFFIC_LABELS } from "./counted-traffic";
 import { filterParamsToRequest, notApplied, parseExplorerParams, requestedRange, unappliedParams } from "./params";
 import { rangeNotice } from "./range-notice";
@@ -61,6 +62,9 @@ type FlowsResult = {
   noData: boolean;
 };
 
+/** A policy whose restrictions cannot be applied: no dimension at all (the screen says why). */
+const UNUSABLE_POLICY: DelegationPolicy = { lockedFilters: [], locked: new Set(), allowed: new Set(), current: null };
+
 export type ExplorerOptions = {
   now?: number;
   tableOnly?: boolean;
@@ -74,32 +78,77 @@ export function scopedDimensions(permissions: readonly string[], version: number
 }
 
 export async function loadExplorer(services: Services, user: UserContext, url: URL, options: ExplorerOptions = {}) {
-  const params = parseExplorerParams(url.searchParams);
+  const params = { ...parseExplorerParams(url.searchParams) };
   const version = MAX_API_VERSION;
-  const available = scopedDimensions(user.permissions, version, options.scope);
-  const allowed = new Set<string>(available.map((d) => d.id));
   const notices: string[] = [];
   const errors: string[] = [];
+  /** What the delegation policy refused (also in `errors`): the exports answer them with a 403. */
+  const refusals: string[] = [];
+  // The delegation policy first: a delegated user's screen offers only the restricted dimension and
+  // its output, and opens on the output (the restricted dimension as the Sankey's second).
+  let policy: DelegationPolicy;
+  try {
+    policy = await loadDelegationPolicy(services, user);
+  } catch (e) {
+    if (!(e instanceof ApiProblem)) throw e;
+    policy = UNUSABLE_POLICY;
+    errors.push(e.body.detail);
+    refusals.push(e.body.detail);
+  }
+  const permitted = scopedDimensions(user.permissions, version, options.scope);
+  const available = permitted.filter((d) => mayUseDimension(policy, d.id));
+  const allowed = new Set<string>(available.map((d) => d.id));
 
   const asked = (name: string) => url.searchParams.get(name)?.trim() || null;
-  const whyNot = (value: string) => (isDimensionId(value) ? "not available to your account here" : "not a dimension");
+  const whyNot = (value: string) =>
+    !isDimensionId(value)
+      ? "not a dimension"
+      : !mayUseDimension(policy, value)
+        ? dimensionRefusal(policy, value).replace(/\.$/, "")
+        : "not available to your account here";
+  const restricted = policy.current;
   let dimension: DimensionId | null = params.dimension;
+  if (restricted && asked("dimension") === null) dimension = allowed.has(restricted.output) ? restricted.output : restricted.dimension;
   if (!allowed.has(dimension) || (asked("dimension") !== null && !isDimensionId(asked("dimension")!))) {
-    // The egress screen opens on the neighbours traffic leaves to; otherwise the catalogue's first.
-    const preferred = options.scope === "EGRESS" ? available.find((d) => d.id === "AS_NEIGHBOR_EGRESS") : undefined;
+    // The egress screen opens on the neighbours traffic leaves to; a delegated user's on the output; otherwise the catalogue's first.
+    const preferred = restricted
+      ? available.find((d) => d.id === restricted.output)
+      : options.scope === "EGRESS"
+        ? available.find((d) => d.id === "AS_NEIGHBOR_EGRESS")
+        : undefined;
     const fallback = allowed.has(dimension) ? dimension : ((preferred ?? available[0])?.id ?? null);
     const value = asked("dimension");
+    if (value && isDimensionId(value) && !mayUseDimension(policy, value)) refusals.push(dimensionRefusal(policy, value));
     if (value) errors.push(notApplied("dimension", value, whyNot(value), fallback ? getDimension(fallback).label : "nothing"));
     dimension = fallback;
   }
   const dimension2Asked = asked("dimension2");
-  if (dimension2Asked && !allowed.has(dimension2Asked))
-    errors.push(notApplied("dimension2", dimension2Asked, whyNot(dimension2Asked), "no second dimension"));
+  if (dimension2Asked && !allowed.has(dimension2Asked)) {
+    if (isDimensionId(dimension2Asked) && !mayUseDimension(policy, dimension2Asked))
+      refusals.push(dimensionRefusal(policy, dimension2Asked));
+    errors.push(
+      notApplied("dimension2", dimension2Asked, whyNot(dimension2Asked), restricted ? "the allowed view" : "no second dimension"),
+    );
+    params.dimension2 = undefined;
+  }
+  if (restricted && !params.dimension2) {
+    // The Sankey's second dimension: the restricted one, or the output when the first is the restricted one.
+    const second = dimension === restricted.dimension ? restricted.output : restricted.dimension;
+    params.dimension2 = second !== dimension && allowed.has(second) ? second : undefined;
+  }
 
   // The filters are resolved once, here, for every view below (parse, delegation policy, tags).
   const [settings, filterResolution] = await Promise.all([
     getUserSettings(services.pg.db, user.id),
-    resolveScreenFilters(services, user, filterParamsToRequest(params.filter), allowed, SCREEN_WORDING),
+    // Parsed against the permitted dimensions, so a filter outside the policy is refused by the policy, in its words.
+    resolveScreenFilters(
+      services,
+      user,
+      filterParamsToRequest(params.filter),
+      new Set<string>(permitted.map((d) => d.id)),
+      SCREEN_WORDING,
+      policy,
+    ),
   ]);
   const now = options.now ?? Math.floor(Date.now() / 1000);
   const requested = requestedRange(params, now, settings.timezone || "UTC");
@@ -119,6 +168,7 @@ export async function loadExplorer(services: Services, user: UserContext, url: U
     csvDelimiter: settings.csv_delimiter,
     timezone: settings.timezone || "UTC",
     scope: options.scope ?? null,
+    refusals,
   };
   if (!dimension) {
     return {
@@ -140,8 +190,9 @@ export async function loadExplorer(services: Services, user: UserContext, url: U
   // since the link was saved) are said, even when there is nothing to query, and the views show what
   // the policy alone allows. Parse errors are shown above already, and the valid values run without them.
   let resolved = filterResolution.resolved;
-  if (resolved.errors.length) {
-    errors.push(...resolved.errors.map((e) => e.message));
+  if (resolved.errors.length || resolved.refused.length) {
+    errors.push(...resolved.refused.map((e) => e.message), ...resolved.errors.map((e) => e.message));
+    refusals.push(...resolved.refused.map((e) => e.message));
     resolved = policyFiltersOnly(resolved);
   }
 
@@ -175,7 +226,13 @@ export async function loadExplorer(services: Services, user: UserContext, url: U
     };
   }
 
-  const context: FlowsContext = { filters: resolved.filters, notices: resolved.notices, locked: resolved.locked, operatorAsn: operator };
+  const context: FlowsContext = {
+    filters: resolved.filters,
+    notices: resolved.notices,
+    locked: resolved.locked,
+    operatorAsn: operator,
+    policy: resolved.policy,
+  };
   const flows = await runFlowsQuery(services, user, version, {
     dimension,
     start: requested.start,

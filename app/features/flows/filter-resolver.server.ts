@@ -13,7 +13,13 @@
 import { expandTagFilter, loadFilterTags, type FilterTags } from "~/features/tags/tag-filters.server";
 import type { UserContext } from "~/server/auth/user-context.server";
 import type { Services } from "~/server/services.server";
-import { loadDelegationPolicy, refuseLockedFilters, type DelegationPolicy } from "./delegation-policy.server";
+import {
+  dimensionRefusal,
+  loadDelegationPolicy,
+  mayUseDimension,
+  refuseLockedFilters,
+  type DelegationPolicy,
+} from "./delegation-policy.server";
 import { availableDimensions, isDimensionId, type DimensionId } from "./dimensions";
 import { addFilter, parseFilterValue, type FlowFilter } from "./filters";
 import type { RequestFilter } from "./service.types";
@@ -36,6 +42,10 @@ export type ResolvedFilters = {
   /** negatedFilterReplaced(...) notices. */
   notices: string[];
   locked: DimensionId[];
+  /** Filters on dimensions the delegation policy does not allow: a 403 for the API, a notice on a screen. */
+  refused: FilterError[];
+  /** The policy the filters were resolved with (the dimensions a request may use). */
+  policy: DelegationPolicy;
 };
 
 /** The texts of a filter's dimension problems, which differ between the API and the screens. */
@@ -84,7 +94,12 @@ export function applyFilterRules(parsed: ParsedFilters, policy: DelegationPolicy
   let filters = [...policy.lockedFilters];
   const notices: string[] = [];
   const errors = [...parsed.errors];
+  const refused: FilterError[] = [];
   for (const { at, field, filter } of parsed.values) {
+    if (!mayUseDimension(policy, filter.dimension)) {
+      refused.push({ field, message: dimensionRefusal(policy, filter.dimension) });
+      continue;
+    }
     const expanded = expandTagFilter(tags, filter);
     if ("error" in expanded) {
       errors.push({ at, field, message: expanded.error });
@@ -102,16 +117,17 @@ export function applyFilterRules(parsed: ParsedFilters, policy: DelegationPolicy
     }
   }
   const ordered = errors.sort((a, b) => a.at[0] - b.at[0] || a.at[1] - b.at[1]).map(({ field, message }) => ({ field, message }));
-  return { filters, errors: ordered, notices, locked: [...policy.locked] };
+  return { filters, errors: ordered, notices, locked: [...policy.locked], refused, policy };
 }
 
 /** Step 2: reads the user's policy (a 403 when it cannot be applied) and the named tags, then applies the rules. */
 export async function resolveParsedFilters(
   stores: Pick<Services, "pg">,
-  user: Pick<UserContext, "id">,
+  user: Pick<UserContext, "id" | "isDelegated">,
   parsed: ParsedFilters,
+  known?: DelegationPolicy,
 ): Promise<ResolvedFilters> {
-  const policy = await loadDelegationPolicy(stores, user);
+  const policy = known ?? (await loadDelegationPolicy(stores, user));
   const tags = await loadFilterTags(
     stores.pg.db,
     user,
@@ -133,7 +149,7 @@ export function parseApiFilters(
 /** The request's filters resolved as the API resolves them (errors returned, not thrown). */
 export async function resolveFilters(
   stores: Pick<Services, "pg">,
-  user: Pick<UserContext, "id" | "permissions">,
+  user: Pick<UserContext, "id" | "isDelegated" | "permissions">,
   version: number,
   requested: readonly RequestFilter[],
 ): Promise<ResolvedFilters> {
@@ -147,17 +163,18 @@ export async function resolveFilters(
  */
 export async function resolveScreenFilters(
   stores: Pick<Services, "pg">,
-  user: Pick<UserContext, "id">,
+  user: Pick<UserContext, "id" | "isDelegated">,
   requested: readonly RequestFilter[],
   allowed: ReadonlySet<string>,
   wording: DimensionWording,
+  policy?: DelegationPolicy,
 ): Promise<{ parseErrors: FilterError[]; resolved: ResolvedFilters }> {
   const parsed = parseRequestFilters(requested, allowed, wording);
-  const resolved = await resolveParsedFilters(stores, user, { values: parsed.values, errors: [] });
+  const resolved = await resolveParsedFilters(stores, user, { values: parsed.values, errors: [] }, policy);
   return { parseErrors: parsed.errors.map(({ field, message }) => ({ field, message })), resolved };
 }
 
 /** The resolution without the request's filters: only what the policy forces (a screen's fallback when some were refused). */
 export function policyFiltersOnly(resolved: ResolvedFilters): ResolvedFilters {
-  return { filters: resolved.filters.filter((f) => f.locked), errors: [], notices: [], locked: resolved.locked };
+  return { ...resolved, filters: resolved.filters.filter((f) => f.locked), errors: [], notices: [], refused: [] };
 }

@@ -2,6 +2,11 @@
 import { arr, bool, int, nullable, num, obj, str, unix, anyObject, type Operation } from "~/server/api/openapi.server";
 import { asIndirectBodySchema, linkLevelQuerySchema, netflowStatisticsBodySchema, untrackedBodySchema } from "./analysis.server";
 import { flowsBodySchema, sankeyBodySchema } from "./request-schema";
+import {
+  createBodySchema as delegatedCreateBodySchema,
+  listQuerySchema as delegatedListQuerySchema,
+  patchBodySchema as delegatedPatchBodySchema,
+} from "./delegated-users/delegated-users-api.server";
 
 /** The access rule of every flows endpoint (and of the tags and mappings the flows screens use). */
 export const FLOWS = { permission: "API_FLOWS_4D" } as const;
@@ -25,7 +30,7 @@ export const FLOWS_OPERATIONS: Operation[] = [
     path: "/api/flows/",
     summary: "Timeseries (top N + Others) and table of one dimension.",
     description:
-      "Needs the dimension's permission too. Delegated users' restrictions are forced as locked filters; the range is clamped to the data.",
+      "Needs the dimension's permission too. A delegated user's current restriction is a forced, locked filter, and only its dimension and output may be used (403 otherwise); the range is clamped to the data.",
     access: FLOWS,
     body: flowsBodySchema,
     response: obj({
@@ -43,7 +48,7 @@ export const FLOWS_OPERATIONS: Operation[] = [
     path: "/api/flows/export/",
     summary: "The Flow Explorer's table (csv in the user's delimiter, xls, xlsx) or chart (png, svg) as a download.",
     description:
-      "Takes the screen's query parameters (dimension, dateRange or start/end, filter, ipVersion, view, dimension2, compare, table, pivot) plus format (default csv) and scope=EGRESS for the AS Flows Egress screen. 400 for an unsupported format, a pivoted table, or an empty table ('Table is empty, nothing to export').",
+      "Takes the screen's query parameters (dimension, dateRange or start/end, filter, ipVersion, view, dimension2, compare, table, pivot) plus format (default csv) and scope=EGRESS for the AS Flows Egress screen. 400 for an unsupported format, a pivoted table, or an empty table ('Table is empty, nothing to export'); 403 for a delegated user's dimension or filter outside the restricted dimension and its output.",
     access: FLOWS,
     query: obj({ format: { type: "string", enum: ["csv", "xls", "xlsx", "png", "svg"] }, scope: { type: "string", enum: ["EGRESS"] } }, []),
     response: str,
@@ -54,6 +59,7 @@ export const FLOWS_OPERATIONS: Operation[] = [
     method: "POST",
     path: "/api/sankey/",
     summary: "Sankey nodes and links (bit/s) between consecutive dimensions.",
+    description: "A delegated user: only the restricted dimension and its output (403 otherwise).",
     access: FLOWS,
     body: sankeyBodySchema,
     response: obj({
@@ -69,6 +75,7 @@ export const FLOWS_OPERATIONS: Operation[] = [
     method: "POST",
     path: "/api/autocomplete/",
     summary: "Values of a dimension matching a search term.",
+    description: "A delegated user: only the restricted dimension (its constrained values) and its output (403 otherwise).",
     access: FLOWS,
     body: obj({ searchTerm: str, dimension: str }),
     response: obj({ results: arr(obj({ id: str, name: str, value: str, type: str })) }),
@@ -78,6 +85,7 @@ export const FLOWS_OPERATIONS: Operation[] = [
     method: "POST",
     path: "/api/filter/metadata/",
     summary: "Names of filter values.",
+    description: "A delegated user: only the restricted dimension (its constrained values) and its output (403 otherwise).",
     access: FLOWS,
     body: obj({ filters: arr(obj({ dimension: str, value: str }, ["value"])), fallbackDimensionType: str }, ["filters"]),
     response: anyObject,
@@ -215,5 +223,77 @@ export const FLOWS_OPERATIONS: Operation[] = [
         ...notes,
       });
     })(),
+  },
+];
+
+// ---------------------------------------------------------------------------------------------------------------
+// auth/delegated_users/ (the Delegated Users service lives in the flows tool: its preview runs flows code)
+
+const delegatedUser = obj({
+  id: int,
+  email: str,
+  first_name: str,
+  last_name: str,
+  is_active: bool,
+  has_password: bool,
+  delegated_by: nullable(obj({ id: int, email: str })),
+  permissions: arr(str),
+  flows_views_restrictions: arr(obj({ dimension: str, constrained_values: arr(str), output: str })),
+  external_links_views_restrictions: obj({ ASNumberList: arr(int), routerList: arr(str), interfaceList: arr(str) }),
+  welcome_text: str,
+  created_at: str,
+  last_login_at: nullable(str),
+});
+const MANAGERS =
+  "Holders of MANAGE_DELEGATED_USERS manage the delegated accounts they created; staff and superusers holding it manage all (403 without it; another manager's account is a 404).";
+
+export const DELEGATED_USERS_OPERATIONS: Operation[] = [
+  {
+    file: "auth.delegated_users.ts",
+    method: "GET",
+    path: "/auth/delegated_users/",
+    summary: "The delegated accounts the caller manages, searched (q) and paged (page, 25 a page).",
+    description: MANAGERS,
+    access: "login",
+    query: delegatedListQuerySchema,
+    response: obj({ results: arr(delegatedUser), total: int, page: int, pages: int }),
+  },
+  {
+    file: "auth.delegated_users.ts",
+    method: "POST",
+    path: "/auth/delegated_users/",
+    summary: "A new delegated account with its restrictions; it is mailed a single-use link (72 hours) to choose its password.",
+    description: `${MANAGERS} Permissions: only the delegable ones the caller holds. 400 names each refused field (the e-mail: 'Provided email already exists or is invalid.').`,
+    access: "login",
+    body: delegatedCreateBodySchema,
+    response: delegatedUser,
+  },
+  {
+    file: "auth.delegated_users.$id.ts",
+    method: "GET",
+    path: "/auth/delegated_users/{id}/",
+    summary: "One delegated account.",
+    description: MANAGERS,
+    access: "login",
+    response: delegatedUser,
+  },
+  {
+    file: "auth.delegated_users.$id.ts",
+    method: "PATCH",
+    path: "/auth/delegated_users/{id}/",
+    summary: "Changes the fields the body names (is_active false deactivates: sessions, tokens and unfinished jobs end).",
+    description: MANAGERS,
+    access: "login",
+    body: delegatedPatchBodySchema,
+    response: delegatedUser,
+  },
+  {
+    file: "auth.delegated_users.$id.ts",
+    method: "DELETE",
+    path: "/auth/delegated_users/{id}/",
+    summary: "Deletes the delegated account (its access ends first); 204.",
+    description: MANAGERS,
+    access: "login",
+    response: obj({}, []),
   },
 ];

@@ -9,6 +9,7 @@ import type { Services } from "~/server/services.server";
 import { getDimension, type DimensionId, type Direction } from "./dimensions";
 import type { IpVersion } from "./filters";
 import { parseApiFilters } from "./filter-resolver.server";
+import { requireAllowedDimensions } from "./delegation-policy.server";
 import {
   apiFlowsContext,
   flowSankey,
@@ -98,6 +99,8 @@ export async function runFlowsQuery(stores: Stores, user: UserContext, version: 
       : null;
   speculative?.catch(() => undefined);
   const resolved = parsed ? await apiFlowsContext(stores, user, parsed) : (source as FlowsContext);
+  // A delegated user may break down by the restricted dimension or its output only (403 otherwise).
+  requireAllowedDimensions(resolved.policy, [dimension]);
   const filters = publicFilters(resolved);
   const base = { filters: resolved.filters, operatorAsn: resolved.operatorAsn, ipVersion: input.ipVersion, scope: input.scope };
   const guessed = likely !== null && sameFlowsContext(likely, resolved) ? speculative : null;
@@ -185,6 +188,7 @@ export async function runSankeyQuery(stores: Stores, user: UserContext, version:
     contextOf(stores, user, version, input.filters),
     resolveRange(stores, input.start, input.end, input.dataRange),
   ]);
+  requireAllowedDimensions(resolved.policy, dimensions);
   const filters = publicFilters(resolved);
   if (!range)
     return {

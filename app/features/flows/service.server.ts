@@ -18,7 +18,7 @@ import type { UserContext } from "~/server/auth/user-context.server";
 import { chQuery } from "~/server/clickhouse/query.server";
 import type { Services } from "~/server/services.server";
 import { availableDimensions, getDimension, isDimensionId, OTHERS_LABEL, type DimensionId, type Direction } from "./dimensions";
-import { NO_DELEGATION } from "./delegation-policy.server";
+import { NO_DELEGATION, type DelegationPolicy } from "./delegation-policy.server";
 import type { FlowFilter, IpVersion } from "./filters";
 import { applyFilterRules, resolveParsedFilters, type ParsedFilters } from "./filter-resolver.server";
 import { dataRange, type DataRange } from "./data-range.server";
@@ -38,6 +38,8 @@ export type FlowsContext = {
   notices: string[];
   operatorAsn: number;
   locked: DimensionId[];
+  /** The delegation policy the filters were resolved with: which dimensions the request may use. */
+  policy: DelegationPolicy;
 };
 
 export const DEFAULT_TIMESERIES_TOP_N = 10;
@@ -82,8 +84,21 @@ export async function apiFlowsContext(stores: Stores, user: UserContext, parsed:
   const operator = operatorAsn(stores);
   operator.catch(() => undefined); // a refusal below must not leave an unhandled rejection behind
   const resolved = await resolveParsedFilters(stores, user, parsed);
+  if (resolved.refused.length) {
+    throw new ApiProblem(403, {
+      detail: resolved.refused[0].message,
+      exception_code: "permission_denied",
+      errors: resolved.refused,
+    });
+  }
   if (resolved.errors.length) throw badRequest("Invalid filters.", resolved.errors);
-  return { filters: resolved.filters, notices: resolved.notices, operatorAsn: await operator, locked: resolved.locked };
+  return {
+    filters: resolved.filters,
+    notices: resolved.notices,
+    operatorAsn: await operator,
+    locked: resolved.locked,
+    policy: resolved.policy,
+  };
 }
 
 /**

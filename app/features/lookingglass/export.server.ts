@@ -4,6 +4,10 @@
  * runs again on the server from the URL, so an export link works without JavaScript. The sheet and
  * the csv/xls/xlsx/png writers are the shared ones (~/lib/sheet-csv, features/shared/export).
  */
+import { vantagePointRouters } from "~/features/routing/lookingglass.server";
+import { listVantagePoints } from "~/features/routing/vantage-points.server";
+import { ApiProblem } from "~/server/api/contract.server";
+import { refusedVantagePoints } from "./page.server";
 import { svgToPng } from "~/features/shared/export/png.server";
 import { writeXls, writeXlsx } from "~/features/shared/export/spreadsheet.server";
 import { tableSvg } from "~/features/shared/export/table-svg.server";
@@ -38,6 +42,10 @@ export async function buildLookingGlassExport(
   const format = options.format as LookingGlassExportFormat;
   if (isNetcommandType(parseQueryType(options.url.searchParams.get("queryType")) ?? "AsPathQuery"))
     throw new ExportInputError(MESSAGES.emptyTableExport);
+  // A delegated user naming vantage points outside their routers: refused (403), as the API refuses them.
+  const routers = await vantagePointRouters(services, options.user);
+  const refusal = refusedVantagePoints(await listVantagePoints(services, { variant: options.variant }), routers, options.url);
+  if (refusal) throw new ApiProblem(403, { detail: refusal, exception_code: "permission_denied" });
   const page = await loadLookingGlassPage(services, options);
   if (page.termError) throw new ExportInputError(page.termError);
   if (page.vantagePointError) throw new ExportInputError(page.vantagePointError);

@@ -15,8 +15,15 @@ import {
 } from "~/features/netcommand/jobs.server";
 import { runReducer, initialRunState, eventsOfResponse, type RunState } from "~/features/lookingglass/status";
 import { publicQueryLimiter } from "~/features/routing/lookingglass-cache.server";
-import { cachedLookingGlassQuery, type LookingGlassResult } from "~/features/routing/lookingglass.server";
-import { listVantagePoints, type LookingGlassVariant, type VantagePointJson } from "~/features/routing/vantage-points.server";
+import { cachedLookingGlassQuery, vantagePointRouters, type LookingGlassResult } from "~/features/routing/lookingglass.server";
+import { ALL_VANTAGE_POINTS, resolveVantagePoints } from "~/features/routing/vantage-point-names";
+import {
+  forbiddenVantagePoints,
+  listVantagePoints,
+  vantagePointsRefusal,
+  type LookingGlassVariant,
+  type VantagePointJson,
+} from "~/features/routing/vantage-points.server";
 import { DEFAULT_TIMEZONE, safeTimezone } from "~/lib/date-format";
 import { MESSAGES } from "~/lib/messages";
 import { getUserSettings } from "~/server/settings/user-settings.server";
@@ -27,7 +34,15 @@ import type { Services } from "~/server/services.server";
 import type { LookingGlassRow } from "~/features/routing/route-columns";
 import type { NetcommandBlockData } from "./ui/NetcommandResults";
 import { availableQueryTypes } from "~/lib/routing-query-types";
-import { JOBS_PARAM, isSubmitted, parseLookingGlassUrl, readLookingGlassUrl, type LookingGlassUrlState } from "./url-state";
+import {
+  JOBS_PARAM,
+  PARAM,
+  isSubmitted,
+  parseLookingGlassUrl,
+  rawVantagePointNames,
+  readLookingGlassUrl,
+  type LookingGlassUrlState,
+} from "./url-state";
 import { parseTerm } from "./validation";
 
 export const SELECT_VANTAGE_POINT = "Select at least one vantage point.";
@@ -88,6 +103,19 @@ export function runOfResult(
   return run;
 }
 
+/**
+ * Why the URL's vantage points are refused to a delegated user (some outside their routers, or
+ * none available to them at all), or null. "all" means all of theirs.
+ */
+export function refusedVantagePoints(full: readonly VantagePointJson[], routers: readonly string[] | null, url: URL): string | null {
+  if (routers === null || !isSubmitted(url.searchParams)) return null;
+  const names = rawVantagePointNames(url.searchParams.getAll(PARAM.vantagePoints));
+  const all = names.some((n) => n.trim() === ALL_VANTAGE_POINTS);
+  const forbidden = all ? [] : forbiddenVantagePoints(resolveVantagePoints(full, names).selected, routers);
+  if (forbidden.length) return vantagePointsRefusal(forbidden.map((vp) => vp.display_name));
+  return full.some((vp) => routers.includes(vp.router)) ? null : vantagePointsRefusal([]);
+}
+
 export async function loadLookingGlassPage(
   services: Pick<Services, "pg" | "ch" | "config">,
   options: { variant: LookingGlassVariant; url: URL; request: Request; user: UserContext | null },
@@ -112,8 +140,12 @@ export async function loadLookingGlassPage(
   };
 
   let available: VantagePointJson[];
+  let refusal: string | null = null;
   try {
-    available = await listVantagePoints(services, { variant });
+    const [full, routers] = await Promise.all([listVantagePoints(services, { variant }), vantagePointRouters(services, options.user)]);
+    // A delegated user sees only the vantage points of their routers; naming another is refused, not ignored.
+    available = routers === null ? full : full.filter((vp) => routers.includes(vp.router));
+    refusal = refusedVantagePoints(full, routers, url);
   } catch (error) {
     log.error(`Looking Glass: the vantage points could not be loaded: ${error instanceof Error ? error.message : String(error)}`);
     return {
@@ -127,6 +159,7 @@ export async function loadLookingGlassPage(
   const { state, selected } = readLookingGlassUrl(url.searchParams, available, queryTypes);
   const page: LookingGlassPage = { ...base, vantagePoints: available.map(screenVantagePoint), state, run: initialRunState() };
   if (!submitted) return page;
+  if (refusal) return { ...page, vantagePointError: refusal };
 
   const termCheck = parseTerm(state.queryType, state.queryTerm);
   if (!termCheck.ok) return { ...page, termError: termCheck.error };

@@ -5,6 +5,8 @@
  * - Logged-in users (session or API token, consent given) holding the flag: every vantage point
  *   with PRIVATE_LOOKING_GLASS, else the public ones; public addresses only (targets.ts), and
  *   for staff also the ranges of NETCOMMAND_STAFF_ALLOWED_RANGES.
+ * - Delegated users: besides, only the vantage points of the routers in their routerList (none
+ *   when it is empty); naming another is refused with a 403.
  * - Anonymous callers: only while the public Looking Glass is on (APP_VARIANT=public-lg or the
  *   site setting) and the flag is enabled for everybody; public vantage points and public
  *   addresses only.
@@ -19,6 +21,7 @@ import { publicLookingGlassEnabled } from "~/features/routing/lookingglass.serve
 import { accessProblem } from "~/server/api/contract.server";
 import { csrfCookieHeader, newCsrfToken, readCsrfCookie } from "~/server/auth/csrf.server";
 import type { RequestContext } from "~/server/auth/guard.server";
+import { lookingGlassRouters } from "~/server/auth/delegation.server";
 import { clientAddress } from "~/server/auth/session.server";
 import type { UserContext } from "~/server/auth/user-context.server";
 import type { Services } from "~/server/services.server";
@@ -45,6 +48,8 @@ export async function netcommandAccess(services: Pick<Services, "pg" | "config">
       scope: {
         vantagePoints: user.permissions.includes("PRIVATE_LOOKING_GLASS") ? "all" : "public",
         allowedInternalRanges: user.isStaff ? services.config.NETCOMMAND_STAFF_ALLOWED_RANGES : [],
+        // A delegated user: the vantage points of their routerList only (none when it is empty).
+        routers: await lookingGlassRouters(services.pg.db, user),
       },
     };
   }

@@ -51,6 +51,14 @@ export type NetcommandJobView = { state: NetcommandJobState; result: string };
 export type NetcommandJobRow = typeof netcommandJobs.$inferSelect;
 
 /** Input refused before anything is stored or run: a 400 naming the field. */
+/** A vantage point outside a delegated user's routers (403). */
+export class NetcommandForbiddenError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "NetcommandForbiddenError";
+  }
+}
+
 export class NetcommandInputError extends Error {
   constructor(
     message: string,
@@ -84,7 +92,8 @@ export function toNetcommandQueryType(value: unknown): NetcommandQueryType | nul
 /**
  * Validates a request and stores it as a PENDING job. Order matters: query type and target are
  * checked first, so an invalid target is refused before any row exists or any process starts.
- * Throws NetcommandInputError (400) or NetcommandLimitError (429).
+ * Throws NetcommandInputError (400), NetcommandForbiddenError (403: a delegated user's vantage point
+ * outside their routers) or NetcommandLimitError (429).
  */
 export async function createNetcommandJob(stores: Pick<Services, "pg">, input: CreateJobInput): Promise<{ jobID: string }> {
   const queryType = toNetcommandQueryType(input.queryType);
@@ -123,11 +132,17 @@ async function findVantagePoint(db: Db, name: string, scope: NetcommandScope) {
   const wanted = name.trim();
   if (!wanted) return null;
   const rows = await db
-    .select({ key: vantagePoints.key, isPublic: vantagePoints.isPublic })
+    .select({ key: vantagePoints.key, isPublic: vantagePoints.isPublic, router: vantagePoints.router })
     .from(vantagePoints)
     .where(or(eq(vantagePoints.key, wanted), eq(vantagePoints.router, wanted)))
     .orderBy(asc(vantagePoints.id));
-  const usable = rows.filter((row) => scope.vantagePoints === "all" || row.isPublic);
+  const visible = rows.filter((row) => scope.vantagePoints === "all" || row.isPublic);
+  const routers = scope.routers ?? null;
+  const usable = routers === null ? visible : visible.filter((row) => routers.includes(row.router));
+  if (visible.length && !usable.length)
+    throw new NetcommandForbiddenError(
+      `The vantage point "${wanted}" is not available to your account: it may only use the vantage points of its routers.`,
+    );
   return usable.find((row) => row.key === wanted) ?? usable[0] ?? null;
 }
 

@@ -20,7 +20,12 @@ import { MESSAGES } from "~/lib/messages";
  * PRIVATE_LOOKING_GLASS) or only from the public ones; and which non-public ranges it may target
  * (staff: the configured list; everybody else: none).
  */
-export type NetcommandScope = { vantagePoints: "all" | "public"; allowedInternalRanges: readonly IpNetwork[] };
+export type NetcommandScope = {
+  vantagePoints: "all" | "public";
+  allowedInternalRanges: readonly IpNetwork[];
+  /** A delegated user's routers: only their vantage points (others are refused, 403); absent/null: no such restriction. */
+  routers?: readonly string[] | null;
+};
 
 /** Public vantage points and public addresses only: anonymous callers, users without PRIVATE_LOOKING_GLASS. */
 export const PUBLIC_SCOPE: NetcommandScope = { vantagePoints: "public", allowedInternalRanges: [] };

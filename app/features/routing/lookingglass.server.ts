@@ -4,6 +4,7 @@
  * spec's columns. The public variant sees only public vantage points and never the private-only
  * columns.
  */
+import { lookingGlassRouters } from "~/server/auth/delegation.server";
 import type { LookingGlassRow } from "./route-columns";
 import { eq } from "drizzle-orm";
 import { siteSettings } from "~db/postgres/schema";
@@ -16,7 +17,13 @@ import { isNetcommandType, isRibQueryType, toQueryType, type RibQueryType } from
 import { chQuery } from "~/server/clickhouse/query.server";
 import { lookingGlassSql, parseRibQuery, type LookingGlassDbRow, type RibMatch } from "./rib-sql";
 import { resolveVantagePoints } from "./vantage-point-names";
-import { listVantagePoints, type LookingGlassVariant, type VantagePointJson } from "./vantage-points.server";
+import {
+  forbiddenVantagePoints,
+  listVantagePoints,
+  vantagePointsRefusal,
+  type LookingGlassVariant,
+  type VantagePointJson,
+} from "./vantage-points.server";
 
 export type { LookingGlassVariant } from "./vantage-points.server";
 
@@ -71,6 +78,16 @@ export async function lookingGlassAccess(services: Pick<Services, "pg" | "config
   return { denied: user.hasConsented ? "permission_denied" : "consent_required" };
 }
 
+/** The 403 of a Looking Glass call naming vantage points outside a delegated user's routers. */
+function forbiddenProblem(names: readonly string[]): ApiProblem {
+  return new ApiProblem(403, { detail: vantagePointsRefusal(names), exception_code: "permission_denied" });
+}
+
+/** A delegated user's Looking Glass routers (null: no restriction; anonymous visitors have none). */
+export async function vantagePointRouters(stores: Pick<Services, "pg">, user: UserContext | null): Promise<string[] | null> {
+  return user ? lookingGlassRouters(stores.pg.db, user) : null;
+}
+
 /** For the JSON endpoints: the caller's variant, or the contract's 403 for the reason it is refused. */
 export async function requireLookingGlassVariant(context: RequestContext, user: UserContext | null): Promise<LookingGlassVariant> {
   const access = await lookingGlassAccess(context.services, user);
@@ -114,7 +131,14 @@ export function ribQueryType(value: string): RibQueryType {
 }
 
 /** A Looking Glass request as the API and the screens receive it: names and text, not yet checked. */
-export type LookingGlassRequest = { variant: LookingGlassVariant; queryType: string; queryTerm: string; vantagePoints: string[] };
+export type LookingGlassRequest = {
+  variant: LookingGlassVariant;
+  queryType: string;
+  queryTerm: string;
+  vantagePoints: string[];
+  /** A delegated user's routers (lookingGlassRouters): others are refused with a 403; null/absent: none refused. */
+  routers?: readonly string[] | null;
+};
 
 /** A request resolved once: its type, its term parsed, its vantage points among the variant's. */
 export type LookingGlassQuery = {
@@ -146,8 +170,18 @@ export async function resolveLookingGlassRequest(
     request.vantagePoints,
   );
   if (unknown.length) throw new LookingGlassInputError(`Unknown vantage point: ${unknown.join(", ")}.`, "vantagePoints");
-  if (selected.length === 0) throw new LookingGlassInputError("No vantage point is available.", "vantagePoints");
-  return { variant: request.variant, queryType, match: parsed.match, term: parsed.term, vantagePoints: selected };
+  const routers = request.routers ?? null;
+  let usable = selected;
+  if (routers !== null) {
+    // "all" means all of the user's; a vantage point named outside them is refused, never skipped silently.
+    const all = request.vantagePoints.length === 1 && request.vantagePoints[0].trim() === "all";
+    const forbidden = forbiddenVantagePoints(selected, routers);
+    if (!all && forbidden.length) throw forbiddenProblem(forbidden.map((vp) => vp.display_name));
+    usable = selected.filter((vp) => !forbidden.includes(vp));
+    if (!usable.length) throw forbiddenProblem([]);
+  }
+  if (usable.length === 0) throw new LookingGlassInputError("No vantage point is available.", "vantagePoints");
+  return { variant: request.variant, queryType, match: parsed.match, term: parsed.term, vantagePoints: usable };
 }
 
 /** Resolves a request and runs it (tests and scripts; the API and the screens cache through cachedLookingGlassQuery). */

@@ -48,14 +48,21 @@ export function displayNames(
   return names;
 }
 
-/** The vantage points a variant may query, in id order, with their display names. */
+/**
+ * The vantage points a variant may query, in id order, with their display names. `routers`: a
+ * delegated user's routerList (only the vantage points of those routers; none for an empty list);
+ * null or absent: no such restriction. Names are given over the variant's whole list, so a
+ * vantage point keeps its name whoever lists it.
+ */
 export async function listVantagePoints(
   stores: Pick<Services, "pg">,
-  options: { variant: LookingGlassVariant },
+  options: { variant: LookingGlassVariant; routers?: readonly string[] | null },
 ): Promise<VantagePointJson[]> {
   const query = stores.pg.db.select().from(vantagePoints);
-  const rows = await (options.variant === "public" ? query.where(eq(vantagePoints.isPublic, true)) : query).orderBy(asc(vantagePoints.id));
-  const names = displayNames(rows, options.variant);
+  const all = await (options.variant === "public" ? query.where(eq(vantagePoints.isPublic, true)) : query).orderBy(asc(vantagePoints.id));
+  const names = displayNames(all, options.variant);
+  const routers = options.routers ? new Set(options.routers) : null;
+  const rows = routers ? all.filter((row) => routers.has(row.router)) : all;
   return rows.map((row) => ({
     id: row.id,
     key: row.key,
@@ -67,4 +74,21 @@ export async function listVantagePoints(
     ip: row.ip,
     display_name: names.get(row.id)!,
   }));
+}
+
+/** The vantage points of `selected` outside a delegated user's routers (none without a restriction). */
+export function forbiddenVantagePoints<T extends Pick<VantagePointJson, "router">>(
+  selected: readonly T[],
+  routers: readonly string[] | null,
+): T[] {
+  if (routers === null) return [];
+  const mine = new Set(routers);
+  return selected.filter((vp) => !mine.has(vp.router));
+}
+
+/** The 403 text naming vantage points a delegated user may not use. */
+export function vantagePointsRefusal(names: readonly string[]): string {
+  return names.length
+    ? `Not available to your account: ${names.join(", ")}. Your account may only use the vantage points of its routers.`
+    : "No vantage point is available to your account.";
 }

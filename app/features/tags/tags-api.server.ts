@@ -1,10 +1,12 @@
 /**
  * What the tag endpoints answer (api/tags/, api/tag_groups/, api/tag/values/), kept out of the
  * route modules. Every call checks the flow dimension against the user's permissions and API
- * version first (requireDimension), so a tag list never opens a dimension the user cannot query.
+ * version first (requireDimension), and against a delegated user's restriction, so a tag list never
+ * opens a dimension the user cannot query.
  */
 import { getDimension, type DimensionId } from "~/features/flows/dimensions";
 import { requireDimension } from "~/features/flows/service.server";
+import { delegationPolicyOf, requireAllowedDimensions } from "~/features/flows/delegation-policy.server";
 import { ApiProblem } from "~/server/api/contract.server";
 import type { UserContext } from "~/server/auth/user-context.server";
 import type { Db } from "~/server/postgres.server";
@@ -21,15 +23,22 @@ function queryDimension(user: UserContext, version: number, dimension: string): 
   }
 }
 
+/** A delegated user may only ask about the restricted dimension and its output (403 otherwise, docs/delegated-users.md). */
+async function requirePolicyDimension(db: Db, user: UserContext, dimension: DimensionId): Promise<void> {
+  requireAllowedDimensions(await delegationPolicyOf(db, user), [dimension]);
+}
+
 /** GET api/tags/?dimension=: the visible tags of the dimension's kind as filter tag values. */
 export async function tagsForDimension(db: Db, user: UserContext, version: number, dimensionParam: string) {
   const dimension = queryDimension(user, version, dimensionParam);
+  await requirePolicyDimension(db, user, dimension);
   return (await listTags(db, user, getDimension(dimension).filterKind)).map((t) => toFilterTagValue(t, dimension));
 }
 
 /** GET api/tag_groups/?dimension=: the visible tag groups of the dimension's kind, with their tags. */
 export async function tagGroupsForDimension(db: Db, user: UserContext, version: number, dimensionParam: string) {
   const dimension = queryDimension(user, version, dimensionParam);
+  await requirePolicyDimension(db, user, dimension);
   return (await listTagGroups(db, user, getDimension(dimension).filterKind)).map((g) => toFilterTagValue(g, dimension));
 }
 
@@ -39,6 +48,7 @@ export async function tagGroupsForDimension(db: Db, user: UserContext, version: 
  */
 export async function tagValuesFor(db: Db, user: UserContext, version: number, body: { dimension: string; id: string | number }) {
   const dimension = requireDimension(user, version, body.dimension, "dimension");
+  await requirePolicyDimension(db, user, dimension);
   const ref = parseValuesId(body.id);
   if (!ref)
     throw new ApiProblem(400, {

@@ -1,5 +1,5 @@
 import { data, redirect } from "@remix-run/node";
-import { count } from "drizzle-orm";
+import { count, inArray } from "drizzle-orm";
 import { z } from "zod";
 import { vantagePoints } from "~db/postgres/schema";
 import { firstAvailableRoute, menuItems, mayOpen, type ToolRoute } from "~/lib/routes";
@@ -10,6 +10,7 @@ import { getServices, type Services } from "../services.server";
 export { safeNext } from "./redirect-target.server";
 import type { SessionState } from "./session.server";
 import { loadUserContext, type UserContext } from "./user-context.server";
+import { lookingGlassRouters } from "./delegation.server";
 
 /** viaToken: authenticated by an API token (no cookies, so no CSRF exposure). */
 export type RequestContext = { services: Services; session: SessionState; viaToken?: boolean };
@@ -51,8 +52,17 @@ export async function tablesWithoutData(services: Services): Promise<Set<string>
   return new Set(tables.filter((t) => !filled.has(t)));
 }
 
+/** The vantage points a user may query: all of them, or for a delegated user those of their routers. */
+async function usableVantagePoints(services: Services, user: UserContext): Promise<number> {
+  const routers = await lookingGlassRouters(services.pg.db, user);
+  if (routers !== null && !routers.length) return 0;
+  const query = services.pg.db.select({ n: count() }).from(vantagePoints);
+  const [{ n }] = await (routers === null ? query : query.where(inArray(vantagePoints.router, routers)));
+  return Number(n);
+}
+
 export async function userMenu(services: Services, user: UserContext): Promise<ToolRoute[]> {
-  const [empty, [{ n }]] = await Promise.all([tablesWithoutData(services), services.pg.db.select({ n: count() }).from(vantagePoints)]);
+  const [empty, n] = await Promise.all([tablesWithoutData(services), usableVantagePoints(services, user)]);
   return menuItems({ permissions: new Set(user.permissions), featureFlags: new Set(user.featureFlags), isStaff: user.isStaff }, empty, {
     hasVantagePoints: Number(n) > 0,
   });

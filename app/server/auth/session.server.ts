@@ -1,4 +1,5 @@
 import { createHash, randomBytes } from "node:crypto";
+import { resetCurrentRestriction } from "./delegation.server";
 import { createCookie } from "@remix-run/node";
 import { and, eq, gt, isNull, lt, sql } from "drizzle-orm";
 import { sessions } from "~db/postgres/schema";
@@ -95,6 +96,8 @@ export async function createSession(
     clientAddress: clientAddress(request),
     userAgent: request.headers.get("User-Agent")?.slice(0, 500) ?? null,
   });
+  // Shell §4: on becoming logged in, a delegated account's first flows restriction is current again.
+  if (state === "LOGGED_IN") await resetCurrentRestriction(db, userId);
   // Old sessions past their expiry are of no use to anyone.
   await db.delete(sessions).where(lt(sessions.expiresAt, new Date(now - 24 * 60 * 60 * 1000)));
   const headers = new Headers();

@@ -1,7 +1,17 @@
 import { eq, or } from "drizzle-orm";
-import { featureFlags, groupPermissions, groups, userFeatureFlags, userGroups, userPermissions, users } from "~db/postgres/schema";
+import {
+  delegationRestrictions,
+  featureFlags,
+  groupPermissions,
+  groups,
+  userFeatureFlags,
+  userGroups,
+  userPermissions,
+  users,
+} from "~db/postgres/schema";
 import { PERMISSIONS } from "~/lib/permissions";
 import type { Db } from "../postgres.server";
+import { EXTERNAL_LINK_PERMISSIONS } from "./delegation.server";
 
 export type UserContext = {
   id: number;
@@ -18,11 +28,15 @@ export type UserContext = {
   groups: string[];
 };
 
-/** A user with the permissions of their own and of their groups; superusers hold them all. */
+/**
+ * A user with the permissions of their own and of their groups; superusers hold them all. A
+ * delegated account whose external-links restrictions name no AS number loses the external-links
+ * permissions here (shell §4), so the menu, the guard and every endpoint see the same set.
+ */
 export async function loadUserContext(db: Db, userId: number): Promise<UserContext | null> {
   const [user] = await db.select().from(users).where(eq(users.id, userId));
   if (!user || !user.isActive) return null;
-  const [own, viaGroups, memberOf, flags] = await Promise.all([
+  const [own, viaGroups, memberOf, flags, delegation] = await Promise.all([
     db.select({ p: userPermissions.permission }).from(userPermissions).where(eq(userPermissions.userId, userId)),
     db
       .select({ p: groupPermissions.permission })
@@ -39,8 +53,18 @@ export async function loadUserContext(db: Db, userId: number): Promise<UserConte
       .from(featureFlags)
       .leftJoin(userFeatureFlags, eq(userFeatureFlags.flag, featureFlags.name))
       .where(or(eq(featureFlags.enabledForAll, true), eq(userFeatureFlags.userId, userId))),
+    user.isDelegated
+      ? db
+          .select({ external: delegationRestrictions.externalLinksViewsRestrictions })
+          .from(delegationRestrictions)
+          .where(eq(delegationRestrictions.userId, userId))
+      : Promise.resolve([]),
   ]);
-  const permissions = user.isSuperuser ? [...PERMISSIONS] : [...new Set([...own, ...viaGroups].map((r) => r.p))].sort();
+  let permissions = user.isSuperuser ? [...PERMISSIONS] : [...new Set([...own, ...viaGroups].map((r) => r.p))].sort();
+  if (user.isDelegated && !(delegation[0]?.external?.ASNumberList ?? []).length) {
+    const removed = new Set<string>(EXTERNAL_LINK_PERMISSIONS);
+    permissions = permissions.filter((p) => !removed.has(p));
+  }
   return {
     id: user.id,
     email: user.email,

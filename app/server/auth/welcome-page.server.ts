@@ -3,7 +3,8 @@ import { delegationRestrictions, siteSettings } from "~db/postgres/schema";
 import type { Db } from "../postgres.server";
 import type { UserContext } from "./user-context.server";
 
-export type WelcomePage = { flowViews: string[]; asNumbers: number[] };
+/** `text`: the account's own welcome text (paragraphs), written by whoever manages it; empty: the default text. */
+export type WelcomePage = { flowViews: string[]; asNumbers: number[]; text: string };
 
 /** What the welcome page tells a delegated user about their restrictions; null when the page is not for them or switched off. */
 export async function welcomePageFor(db: Db, user: Pick<UserContext, "id" | "isDelegated">): Promise<WelcomePage | null> {
@@ -13,5 +14,6 @@ export async function welcomePageFor(db: Db, user: Pick<UserContext, "id" | "isD
   return {
     flowViews: (restrictions?.flowsViewsRestrictions ?? []).map((r) => `${r.dimension}: ${r.constrained_values.join(", ")}`),
     asNumbers: restrictions?.externalLinksViewsRestrictions.ASNumberList ?? [],
+    text: restrictions?.welcomeText.trim() ?? "",
   };
 }

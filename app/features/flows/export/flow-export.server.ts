@@ -6,7 +6,8 @@
  *   when `compare=1`) or Detailed (one row per bucket and value); CSV with the user's delimiter.
  * - svg, png: the chart of the view (timeseries or sankey).
  *
- * Refusals (400, spec shell §5): a pivoted table (the export is disabled there), an empty table
+ * Refusals: 403 when the URL asks for a dimension a delegated user's restriction does not allow
+ * (delegation-policy.server.ts; the screen shows the allowed view instead); 400 (spec shell §5): a pivoted table (the export is disabled there), an empty table
  * ("Table is empty, nothing to export"), a sankey that cannot be drawn (its own message).
  */
 import { svgToPng } from "~/features/shared/export/png.server";
@@ -56,6 +57,8 @@ export async function buildFlowExport(
   const isTable = TABLE_FORMATS.includes(format);
   // Charts need the chart's data; a table export skips it unless the detailed view is built from it.
   const data = await loadExplorer(services, user, url, { tableOnly: isTable, scope });
+  // A delegated user asking for a dimension outside their restriction: the screen falls back, a file is refused.
+  if (data.refusals.length) throw new ApiProblem(403, { detail: data.refusals[0], exception_code: "permission_denied" });
   const flows = data.flows;
   if (!flows || !data.dimension || !flows.range || flows.table.length === 0) throw refuse(MESSAGES.emptyTableExport);
   const screen = screenOf(scope);
