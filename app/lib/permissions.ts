@@ -37,6 +37,21 @@ export function isPermission(value: string): value is Permission {
   return (PERMISSIONS as readonly string[]).includes(value);
 }
 
+/**
+ * The only permissions a delegated account can hold (shell §6: restricted views): what a customer
+ * may use under its restrictions. Whatever is granted to such an account directly, through a group
+ * or as a flag, its effective permissions are cut to these (user-context.server.ts).
+ */
+export const DELEGABLE_PERMISSION_CODES = [
+  "API_FLOWS_4D",
+  "FLOWS_EGRESS",
+  "API_FLOWS_DNS",
+  "FRONTEND_LINK_UTIL_EXTERNAL",
+  "API_LINK_UTIL_EXTERNAL",
+  "PRIVATE_LOOKING_GLASS",
+  "VRF_DIMENSION",
+] as const satisfies readonly Permission[];
+
 /** Feature flags the spec names (shell §6). */
 export const FEATURE_FLAGS = [
   "fetchMaxTimestamp",

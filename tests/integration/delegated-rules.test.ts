@@ -50,7 +50,7 @@ let rows: FlowRow[];
 /** The source AS that sends the most ingress traffic (the second restriction of `cycler`). */
 let topSource = 0;
 let vps: { key: string; router: string }[] = [];
-const uid = { admin: 0, cycler: 0, withAs: 0, plain: 0, broken: 0, bare: 0, noRouters: 0 };
+const uid = { admin: 0, cycler: 0, withAs: 0, plain: 0, broken: 0, bare: 0, noRouters: 0, granted: 0 };
 
 type Restriction = { dimension: string; constrained_values: string[]; output: string };
 
@@ -119,6 +119,10 @@ beforeAll(async () => {
     flows: [{ dimension: "AS_DST_INGRESS", constrained_values: [String(TOP_CUSTOMER)], output: "NOPE" }],
   });
   uid.bare = await createUser("bare@delegated.test", ["API_FLOWS_4D"]);
+  // Administrative permissions granted to a delegated account by mistake (directly, as SQL or an old release could).
+  uid.granted = await createUser("granted@delegated.test", ["API_FLOWS_4D", "VIEW_USERS", "MANAGE_DELEGATED_USERS", "MANAGE_TAGS"], {
+    flows: flows.slice(0, 1),
+  });
   uid.noRouters = await createUser("no-routers@delegated.test", ["API_FLOWS_4D", "PRIVATE_LOOKING_GLASS"], {
     flows: flows.slice(0, 1),
     netcommand: true,
@@ -427,6 +431,15 @@ describe("the external-links permission", () => {
       expect(await held(uid.plain)).toContain(p);
     }
     expect(await held(uid.cycler)).toContain("API_FLOWS_4D");
+  });
+
+  it("a delegated account holds only delegable permissions, whatever it was granted", async () => {
+    const context = (await loadUserContext(stores.pg.db, uid.granted))!;
+    expect(context.permissions).toEqual(["API_FLOWS_4D"]);
+    const menu = (await userMenu(stores, context)).map((item) => item.path);
+    expect(menu).not.toContain("/manage-users");
+    expect(menu).not.toContain("/manage-delegated-users");
+    expect(menu).not.toContain("/manage-tags");
   });
 });
 

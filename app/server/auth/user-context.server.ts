@@ -9,7 +9,7 @@ import {
   userPermissions,
   users,
 } from "~db/postgres/schema";
-import { PERMISSIONS } from "~/lib/permissions";
+import { DELEGABLE_PERMISSION_CODES, PERMISSIONS } from "~/lib/permissions";
 import type { Db } from "../postgres.server";
 import { EXTERNAL_LINK_PERMISSIONS } from "./delegation.server";
 
@@ -31,7 +31,8 @@ export type UserContext = {
 /**
  * A user with the permissions of their own and of their groups; superusers hold them all. A
  * delegated account whose external-links restrictions name no AS number loses the external-links
- * permissions here (shell §4), so the menu, the guard and every endpoint see the same set.
+ * permissions here (shell §4), and every delegated account keeps only the delegable permissions,
+ * so the menu, the guard and every endpoint see the same set.
  */
 export async function loadUserContext(db: Db, userId: number): Promise<UserContext | null> {
   const [user] = await db.select().from(users).where(eq(users.id, userId));
@@ -61,6 +62,8 @@ export async function loadUserContext(db: Db, userId: number): Promise<UserConte
       : Promise.resolve([]),
   ]);
   let permissions = user.isSuperuser ? [...PERMISSIONS] : [...new Set([...own, ...viaGroups].map((r) => r.p))].sort();
+  // A delegated account never administers anything, whatever it was given (a group, a stray grant, a superuser flag).
+  if (user.isDelegated) permissions = permissions.filter((p) => (DELEGABLE_PERMISSION_CODES as readonly string[]).includes(p));
   if (user.isDelegated && !(delegation[0]?.external?.ASNumberList ?? []).length) {
     const removed = new Set<string>(EXTERNAL_LINK_PERMISSIONS);
     permissions = permissions.filter((p) => !removed.has(p));

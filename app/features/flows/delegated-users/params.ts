@@ -5,7 +5,7 @@
  * GET parameters: q (search in e-mail and names), page (from 1), id (the account open for
  * editing), new=1 (the create form), delete=<id> (the confirmation step of a deletion), saved=<what>.
  */
-import type { Permission } from "~/lib/permissions";
+import type { DELEGABLE_PERMISSION_CODES, Permission } from "~/lib/permissions";
 
 export const DELEGATED_USERS_PATH = "/manage-delegated-users";
 export const PAGE_SIZE = 25;
@@ -17,7 +17,11 @@ export const MAX_WELCOME_TEXT = 5000;
  * a customer may use under its restrictions. Never an administrative one (ADMIN_PERMISSIONS) nor
  * any other.
  */
-export const DELEGABLE_PERMISSIONS: readonly { permission: Permission; title: string; explanation: string }[] = [
+export const DELEGABLE_PERMISSIONS: readonly {
+  permission: (typeof DELEGABLE_PERMISSION_CODES)[number];
+  title: string;
+  explanation: string;
+}[] = [
   {
     permission: "API_FLOWS_4D",
     title: "Flow Explorer",
