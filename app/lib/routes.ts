@@ -15,6 +15,8 @@ export type ToolRoute = {
   built: boolean;
   featureFlag?: FeatureFlag;
   table?: string;
+  /** Not for delegated accounts: every figure of the screen reads dimensions outside a restriction's two (docs/delegated-users.md). */
+  notForDelegated?: true;
 };
 
 export const TOOL_ROUTES: ToolRoute[] = [
@@ -26,7 +28,15 @@ export const TOOL_ROUTES: ToolRoute[] = [
     menuLabel: "Flow Explorer",
     table: "flows_5m",
   },
-  { path: "/as-flows-analysis", aliases: [], permission: "API_FLOWS_4D", built: true, menuLabel: "AS Flows Analysis", table: "flows_5m" },
+  {
+    path: "/as-flows-analysis",
+    aliases: [],
+    permission: "API_FLOWS_4D",
+    built: true,
+    menuLabel: "AS Flows Analysis",
+    table: "flows_5m",
+    notForDelegated: true,
+  },
   { path: "/as-flows-egress", aliases: [], permission: "FLOWS_EGRESS", built: true, menuLabel: "AS Flows Egress", table: "flows_5m" },
   {
     path: "/core-planner",
@@ -85,10 +95,11 @@ export function findToolRoute(pathname: string): ToolRoute | undefined {
   return TOOL_ROUTES.find((r) => r.path === path || r.aliases.includes(path));
 }
 
-export type Access = { permissions: ReadonlySet<string>; featureFlags: ReadonlySet<string>; isStaff: boolean };
+export type Access = { permissions: ReadonlySet<string>; featureFlags: ReadonlySet<string>; isStaff: boolean; isDelegated?: boolean };
 
 export function mayOpen(route: ToolRoute, access: Access): boolean {
   if (route.permission && !access.permissions.has(route.permission)) return false;
+  if (route.notForDelegated && access.isDelegated) return false;
   if (route.featureFlag && !access.featureFlags.has(route.featureFlag)) return false;
   return true;
 }

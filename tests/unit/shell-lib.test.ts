@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { contrastText, relativeLuminance, shadesOf } from "~/lib/colors";
 import { invalidInput, MESSAGES, negatedFilterReplaced, resultsLimited } from "~/lib/messages";
-import { findToolRoute, firstAvailableRoute, isToolBuilt, menuItems, TOOL_ROUTES } from "~/lib/routes";
+import { findToolRoute, firstAvailableRoute, isToolBuilt, mayOpen, menuItems, TOOL_ROUTES } from "~/lib/routes";
 import { classifyStartupError } from "~/lib/startup-error";
 
 describe("startup error variants", () => {
@@ -52,6 +52,16 @@ describe("routes and menu", () => {
     permissions: new Set(permissions),
     featureFlags: new Set<string>(),
     isStaff,
+  });
+
+  it("keeps AS Flows Analysis from delegated accounts, which hold API_FLOWS_4D for the Flow Explorer", () => {
+    const delegated = { ...access(["API_FLOWS_4D"]), isDelegated: true };
+    const analysis = findToolRoute("/as-flows-analysis")!;
+    expect(mayOpen(analysis, delegated)).toBe(false);
+    expect(mayOpen(analysis, access(["API_FLOWS_4D"]))).toBe(true);
+    const menu = menuItems(delegated, new Set(), { hasVantagePoints: true }).map((i) => i.path);
+    expect(menu).toContain("/flow-explorer");
+    expect(menu).not.toContain("/as-flows-analysis");
   });
 
   it("resolves aliases", () => {

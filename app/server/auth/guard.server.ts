@@ -2,7 +2,7 @@ import { data, redirect } from "@remix-run/node";
 import { count, inArray } from "drizzle-orm";
 import { z } from "zod";
 import { vantagePoints } from "~db/postgres/schema";
-import { firstAvailableRoute, menuItems, mayOpen, type ToolRoute } from "~/lib/routes";
+import { firstAvailableRoute, menuItems, mayOpen, type Access, type ToolRoute } from "~/lib/routes";
 import { chQuery } from "../clickhouse/query.server";
 import { BodyProblem, readFormBody } from "../request-body.server";
 import { oncePerRequest, requestSession } from "../request-scope.server";
@@ -61,9 +61,18 @@ async function usableVantagePoints(services: Services, user: UserContext): Promi
   return Number(n);
 }
 
+function accessOf(user: UserContext): Access {
+  return {
+    permissions: new Set(user.permissions),
+    featureFlags: new Set(user.featureFlags),
+    isStaff: user.isStaff,
+    isDelegated: user.isDelegated,
+  };
+}
+
 export async function userMenu(services: Services, user: UserContext): Promise<ToolRoute[]> {
   const [empty, n] = await Promise.all([tablesWithoutData(services), usableVantagePoints(services, user)]);
-  return menuItems({ permissions: new Set(user.permissions), featureFlags: new Set(user.featureFlags), isStaff: user.isStaff }, empty, {
+  return menuItems(accessOf(user), empty, {
     hasVantagePoints: Number(n) > 0,
   });
 }
@@ -104,10 +113,7 @@ export async function requireUser(request: Request, route?: ToolRoute): Promise<
   }
   // The layout's frame and the screen's permission check both need it: computed once per request.
   const menu = await oncePerRequest(request, `menu ${user.id}`, () => userMenu(context.services, user));
-  if (
-    route &&
-    !mayOpen(route, { permissions: new Set(user.permissions), featureFlags: new Set(user.featureFlags), isStaff: user.isStaff })
-  ) {
+  if (route && !mayOpen(route, accessOf(user))) {
     throw redirect(await landingRoute(context.services, user, menu));
   }
   return { ...context, user, menu };

@@ -156,7 +156,7 @@ export async function previewRestriction(
   const base: Preview = { restriction: index, errors: [], range: null, output: "", rows: [], total: 0, menu: [] };
   const permissions = effectivePermissions(form);
   const [empty, vpCount] = await Promise.all([tablesWithoutData(services), routerVantagePoints(services, form)]);
-  base.menu = menuItems({ permissions: new Set(permissions), featureFlags: new Set(), isStaff: false }, empty, {
+  base.menu = menuItems({ permissions: new Set(permissions), featureFlags: new Set(), isStaff: false, isDelegated: true }, empty, {
     hasVantagePoints: vpCount > 0,
   }).map((m) => m.menuLabel);
   const checked = await checkRestrictions(services.pg.db, form);

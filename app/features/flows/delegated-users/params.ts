@@ -30,6 +30,16 @@ export const DELEGABLE_PERMISSIONS: readonly {
   { permission: "FLOWS_EGRESS", title: "Egress traffic", explanation: "The egress dimensions and the AS Flows Egress screen." },
   { permission: "API_FLOWS_DNS", title: "Applications and infrastructures", explanation: "The application and infrastructure dimensions." },
   {
+    permission: "API_FLOWS_INTERFACES",
+    title: "Routers and interfaces",
+    explanation: "Router and interface dimensions, for a restriction (or its output) that names one: still only its two dimensions.",
+  },
+  {
+    permission: "FLOWS_BY_LINK_FILTER",
+    title: "Internal links",
+    explanation: "Internal link dimensions, for a restriction (or its output) that names one: still only its two dimensions.",
+  },
+  {
     permission: "FRONTEND_LINK_UTIL_EXTERNAL",
     title: "Border Planner",
     explanation: "External links of the AS numbers listed below (without an AS number the account does not get it).",
