@@ -65,6 +65,55 @@ function cmp(a, b,   x, y, n, m, i) {
 END { if (mode == "-n" && best != "") { print best; print bt; print bv } }' "$(dirname "$0")/data.txt"
 `;
 
+/**
+ * The same data through `pass_persist`: one long-running script (Node) instead of one run per
+ * object, for the bench, where the agent should not be what is measured.
+ */
+const PASS_PERSIST_SCRIPT = `
+const fs = require("node:fs");
+const path = require("node:path");
+const file = path.join(__dirname, "data.txt");
+let cache = { key: "", rows: [] };
+const parse = (oid) => oid.replace(/^\\./, "").split(".").map(Number);
+const cmp = (a, b) => { for (let i = 0; i < a.length && i < b.length; i++) if (a[i] !== b[i]) return a[i] - b[i]; return a.length - b.length; };
+function rows() {
+  const st = fs.statSync(file);
+  const key = st.mtimeMs + ":" + st.size;
+  if (cache.key !== key) {
+    const list = fs.readFileSync(file, "utf8").split("\\n").filter(Boolean).map((line) => {
+      const [oid, type, ...rest] = line.split(" ");
+      return { oid, parts: parse(oid), type, value: rest.join(" ") };
+    });
+    list.sort((a, b) => cmp(a.parts, b.parts));
+    cache = { key, rows: list };
+  }
+  return cache.rows;
+}
+let pending = null;
+let buffer = "";
+process.stdin.on("data", (chunk) => {
+  buffer += chunk;
+  let at;
+  while ((at = buffer.indexOf("\\n")) >= 0) {
+    const line = buffer.slice(0, at).trim();
+    buffer = buffer.slice(at + 1);
+    if (pending === "set") { pending = null; process.stdout.write("not-writable\\n"); continue; }
+    if (pending === "set-oid") { pending = "set"; continue; }
+    if (pending) {
+      const want = parse(line);
+      const list = rows();
+      const hit = pending === "get" ? list.find((r) => cmp(r.parts, want) === 0) : list.find((r) => cmp(r.parts, want) > 0);
+      pending = null;
+      process.stdout.write(hit ? hit.oid + "\\n" + hit.type + "\\n" + hit.value + "\\n" : "NONE\\n");
+      continue;
+    }
+    if (line === "PING") process.stdout.write("PONG\\n");
+    else if (line === "get" || line === "getnext") pending = line;
+    else if (line === "set") pending = "set-oid";
+  }
+});
+`;
+
 export type Snmpd = {
   port: number;
   dir: string;
@@ -82,15 +131,17 @@ async function freeUdpPort(): Promise<number> {
   return port;
 }
 
-export async function startSnmpd(): Promise<Snmpd> {
+export async function startSnmpd(options: { persist?: boolean } = {}): Promise<Snmpd> {
   const binary = findSnmpd();
   if (!binary) throw new Error("snmpd is not installed");
   const dir = mkdtempSync(path.join(tmpdir(), "flowlens-snmpd-"));
   const port = await freeUdpPort();
   writeFileSync(path.join(dir, "pass.sh"), PASS_SCRIPT);
   chmodSync(path.join(dir, "pass.sh"), 0o755);
+  writeFileSync(path.join(dir, "pass-persist.cjs"), PASS_PERSIST_SCRIPT);
   writeFileSync(path.join(dir, "data.txt"), "");
-  const script = path.join(dir, "pass.sh");
+  const script = options.persist ? `${process.execPath} ${path.join(dir, "pass-persist.cjs")}` : path.join(dir, "pass.sh");
+  const directive = options.persist ? "pass_persist" : "pass";
   writeFileSync(
     path.join(dir, "snmpd.conf"),
     [
@@ -98,9 +149,9 @@ export async function startSnmpd(): Promise<Snmpd> {
       `rocommunity ${SNMPD_COMMUNITY} 127.0.0.1`,
       `createUser ${SNMPD_V3.user} SHA "${SNMPD_V3.authPassword}" AES "${SNMPD_V3.privPassword}"`,
       `rouser ${SNMPD_V3.user} priv`,
-      `pass .1.3.6.1.2.1.2.2.1 ${script}`,
-      `pass .1.3.6.1.2.1.31.1.1.1 ${script}`,
-      `pass .1.3.6.1.2.1.31.1.2.1 ${script}`,
+      `${directive} .1.3.6.1.2.1.2.2.1 ${script}`,
+      `${directive} .1.3.6.1.2.1.31.1.1.1 ${script}`,
+      `${directive} .1.3.6.1.2.1.31.1.2.1 ${script}`,
       "",
     ].join("\n"),
   );

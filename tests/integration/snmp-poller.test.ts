@@ -12,6 +12,9 @@ import { notifications, snmpPollStatus, users } from "~db/postgres/schema";
 import { createRouter, getRouter, updateRouter } from "~/features/collector/inventory/inventory.server";
 import { routerDocument } from "~/features/collector/inventory/document";
 import { pollRouter, type PollSettings } from "~/features/collector/snmp/poll.server";
+import { snmpPoller } from "~/features/collector/snmp/poller.server";
+import { startComponentsIfHost } from "~/server/components/placement.server";
+import { componentHealth, stopRunningComponents } from "~/server/components/supervisor.server";
 import { chRows, openTestStores, type TestStores } from "../helpers/stores";
 import { snmpdMissing, SNMPD_COMMUNITY, SNMPD_V3, startSnmpd, type AgentInterface, type Snmpd } from "../helpers/snmpd";
 
@@ -237,4 +240,19 @@ describe.skipIf(missing !== null)("SNMP poller against snmpd", () => {
     expect(await poll("v3-right", G + 300_000)).toMatchObject({ ok: true, rows: 1 });
     expect((await rows("v3-right")).map((r) => [r.interface, r.t, r.in_bytes])).toEqual([["et-0/0/2", 0, 900]]);
   }, 30_000);
+
+  it("runs as the snmp ingest component when SNMP_POLL=on, reports its routers on the health check, and stops", async () => {
+    const off = await startComponentsIfHost("app", stores, { env: {}, components: [snmpPoller] });
+    expect(off?.names).toEqual([]);
+    await off?.stop();
+    const running = await startComponentsIfHost("app", stores, {
+      env: { SNMP_POLL: "on", SNMP_POLL_INTERVAL: "60" },
+      components: [snmpPoller],
+    });
+    expect(running?.names).toEqual(["snmp"]);
+    // fra1-r1, v3-wrong and v3-right have SNMP settings; each waits for its offset before its first poll.
+    expect(componentHealth()).toEqual({ snmp: { ok: true, detail: "3 routers, 0 polls (0 failed), 0 in flight" } });
+    await stopRunningComponents();
+    expect(componentHealth()).toEqual({});
+  });
 });
