@@ -13,6 +13,7 @@ import { eq, sql } from "drizzle-orm";
 import postgres from "postgres";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { routers, snmpPollStatus } from "~db/postgres/schema";
+import { interfaceLoadQuery } from "~/features/flows/analysis-sql";
 import { openClickhouse } from "~/server/clickhouse.server";
 import { NO_OVERRIDE } from "~/server/clickhouse/database-override.server";
 import { queryDoorSettings } from "~/server/clickhouse/limits.server";
@@ -235,6 +236,12 @@ describe("upgrade of a data directory of the previous release (SNMP poller schem
       params: { t: T0 },
     });
     expect([Number(picked.in_bytes), picked.picked]).toEqual([77, "snmp"]);
+    // The Flow Explorer's interface load reads the same way: SNMP's 77 bytes, not 77 + 9.
+    const [load] = await chQuery<{ key: string; in_bps: number; out_bps: number }>(
+      services.ch,
+      interfaceLoadQuery(["fra1-r1|et-0/0/1"], { start: T0, end: T0 + 300 }),
+    );
+    expect([load.key, load.in_bps, load.out_bps]).toEqual(["fra1-r1|et-0/0/1", (77 * 8) / 300, (1 * 8) / 300]);
   });
 
   it("keeps every PostgreSQL row and adds an empty snmp_poll_status that takes rows and goes with its router", async () => {
