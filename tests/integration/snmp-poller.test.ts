@@ -4,7 +4,8 @@
  * are one counter difference), and reads what the poller wrote to interface_util_5m and
  * snmp_poll_status: counters read, a 64-bit wrap, an aggregate's capacity from its active members,
  * a restart of snmpd (sysUpTime back: no difference), an interface followed by ifName to a new
- * ifIndex, a time-out and its notifications to staff, SNMPv3 with wrong and right credentials.
+ * ifIndex, a time-out and its notifications to staff, a long outage left empty and one missed poll
+ * spread and marked interpolated, SNMPv3 with wrong and right credentials, the component itself.
  */
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -217,6 +218,23 @@ describe.skipIf(missing !== null)("SNMP poller against snmpd", () => {
     const after = await stores.pg.db.select().from(notifications);
     expect(after.map((n) => n.title)).toEqual(["SNMP polls of fra1-r1 fail", "SNMP polls of fra1-r1 work again"]);
     expect(await status("fra1-r1")).toMatchObject({ failures: 0, failureTold: false, lastErrorKind: "timeout" });
+  }, 30_000);
+
+  it("leaves the intervals of a long outage empty and spreads one missed poll over its intervals, marked interpolated", async () => {
+    const et = async () =>
+      (await rows("fra1-r1")).filter((r) => r.interface === "et-0/0/1" && r.t >= 1_800).map((r) => [r.t, r.in_bytes, r.interpolated]);
+    // The time-outs above left 1,800 s → 3,000 s (4 intervals) without a reading: nothing there; 3,000 s was read
+    // again from the poll at 3,300 s (counters unchanged: 0 bytes).
+    expect(await et()).toEqual([[3_000, 0, 0]]);
+    // The poll at 3,600 s is missed; 3,300 s → 3,900 s carries 6,000 bytes: 3,000 to each interval, marked.
+    served.get(701)!.inOctets += 6_000n;
+    serve();
+    await poll("fra1-r1", G + 3_900_000);
+    expect(await et()).toEqual([
+      [3_000, 0, 0],
+      [3_300, 3_000, 1],
+      [3_600, 3_000, 1],
+    ]);
   }, 30_000);
 
   it("polls with SNMPv3 (SHA, AES): refused with a wrong authentication password, read with the right one", async () => {
