@@ -156,6 +156,8 @@ export async function startSnmpd(options: { persist?: boolean } = {}): Promise<S
     ].join("\n"),
   );
   let child: ChildProcess | null = null;
+  // An agent must not outlive a test run that ends without stopping it.
+  process.once("exit", () => child?.kill("SIGTERM"));
 
   const launch = async () => {
     child = spawn(

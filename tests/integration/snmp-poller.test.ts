@@ -259,6 +259,21 @@ describe.skipIf(missing !== null)("SNMP poller against snmpd", () => {
     expect((await rows("v3-right")).map((r) => [r.interface, r.t, r.in_bytes])).toEqual([["et-0/0/2", 0, 900]]);
   }, 30_000);
 
+  it("records a key that cannot open the router's SNMP secrets as the router's failure", async () => {
+    const key = stores.config.INVENTORY_SECRET_KEY;
+    Object.assign(stores.config, { INVENTORY_SECRET_KEY: Buffer.from("17".repeat(32), "hex") });
+    try {
+      expect(await poll("v3-right", G + 600_000)).toMatchObject({ ok: false, kind: "other" });
+    } finally {
+      Object.assign(stores.config, { INVENTORY_SECRET_KEY: key });
+    }
+    expect(await status("v3-right")).toMatchObject({
+      failures: 1,
+      lastErrorKind: "other",
+      lastError: expect.stringMatching(/^The SNMP secrets cannot be read: .*not the key it was saved with/),
+    });
+  });
+
   it("runs as the snmp ingest component when SNMP_POLL=on, reports its routers on the health check, and stops", async () => {
     const off = await startComponentsIfHost("app", stores, { env: {}, components: [snmpPoller] });
     expect(off?.names).toEqual([]);

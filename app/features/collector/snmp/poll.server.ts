@@ -151,7 +151,15 @@ export async function pollRouter(
   const clock = options.clock ?? Date.now;
   const router = await getRouter(services, routerName);
   if (!router?.snmp) return { ok: false, router: routerName, kind: "other", message: "not polled: no SNMP settings", unwritten: [] };
-  const secrets = await routerSecrets(services, routerName);
+  let secrets: Awaited<ReturnType<typeof routerSecrets>>;
+  try {
+    secrets = await routerSecrets(services, routerName);
+  } catch (error) {
+    // A key that does not open the stored secrets (INVENTORY_SECRET_KEY changed or missing) is the router's failure too.
+    const failure = new SnmpError("other", `The SNMP secrets cannot be read: ${error instanceof Error ? error.message : String(error)}`);
+    await recordFailure(services.pg.db, router, failure, new Date(clock()));
+    return { ok: false, router: router.name, kind: failure.kind, message: failure.message, unwritten: options.pending ?? [] };
+  }
   const [stored] = await services.pg.db.select().from(snmpPollStatus).where(eq(snmpPollStatus.routerId, router.id));
   const accounts: Record<string, SnmpInterfaceAccount> = stored?.accounts ?? {};
   const remembered = new Map<number, string>();
