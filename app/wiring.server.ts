@@ -11,6 +11,7 @@ import { collectorHealthTask } from "~/features/collector/data-sources/collector
 import { flowsNetflow, flowsSflow } from "~/features/collector/runtime/collector.server";
 import { forgetDataRange } from "~/features/flows/data-range.server";
 import { flowsGenerator } from "~/features/collector/export/generator.server";
+import { snmpPoller } from "~/features/collector/snmp/poller.server";
 import { DELEGATED_USERS_OPERATIONS, FLOWS_OPERATIONS } from "~/features/flows/openapi.server";
 import { PUBLIC_LOOKING_GLASS_PATH } from "~/features/lookingglass/url-state";
 import { startNetcommandRunner, stopNetcommandRunner } from "~/features/netcommand/runner.server";
@@ -41,6 +42,8 @@ export function wireApp(): void {
   registerComponent(flowsSflow);
   // After the collectors, so its first packets find a socket listening. The flow generator (off unless FLOWS_GENERATOR_TARGET is set) feeds a collector NetFlow v9 for the inventory's routers.
   registerComponent(flowsGenerator);
+  // The SNMP poller (off unless SNMP_POLL=on) reads the interface counters of the inventory's routers with SNMP settings.
+  registerComponent(snmpPoller);
   describeOperations([...FLOWS_OPERATIONS, ...DELEGATED_USERS_OPERATIONS, ...TAGS_OPERATIONS, ...ROUTING_OPERATIONS]);
   // An anonymous public Looking Glass page shows everybody the same answer for as long as that answer is cached.
   sharePublicPage(PUBLIC_LOOKING_GLASS_PATH, PUBLIC_QUERY_CACHE_TTL_MS);

@@ -3,7 +3,8 @@
 //
 //   0. runs the linter (`npm run lint`: eslint with the layering rules, prettier's check; offline),
 //   1. makes sure a Chromium for the browser tests exists (installs Debian's chromium when root + apt-get),
-//   2. makes sure ping/traceroute exist (installs them when root + apt-get; only warns otherwise),
+//   2. makes sure ping/traceroute exist (installs them when root + apt-get; only warns otherwise), and Debian's
+//      snmpd for the SNMP poller's tests (installed likewise; without it those tests skip, and fail in CI),
 //   3. chooses the stores: a throwaway PostgreSQL database when TEST_DATABASE_URL / DATABASE_URL / CI is set,
 //      otherwise embedded PGlite; ClickHouse is always embedded chDB,
 //   4. runs vitest (unit + integration, vite.config.ts),
@@ -275,6 +276,17 @@ function ensureNetTools() {
   }
 }
 
+/** The SNMP poller's tests start a real snmpd (tests/helpers/snmpd.ts); they skip without it, except in CI. */
+function ensureSnmpd() {
+  const found = () => which("snmpd");
+  if (!found() && canApt()) {
+    log("snmpd not found: installing Debian's snmpd (needed for the SNMP poller tests)");
+    aptInstall(["snmpd"]);
+  }
+  if (!found())
+    warn("snmpd is not installed and could not be installed (Debian package snmpd): the SNMP poller tests skip (and fail in CI)");
+}
+
 // ---------------------------------------------------------------------------------------------------------------
 // PostgreSQL throwaway databases
 
@@ -420,8 +432,9 @@ async function main() {
     log(`browser: ${chrome}`);
   }
 
-  // b. ping / traceroute (warn only)
+  // b. ping / traceroute (warn only), snmpd for the SNMP poller's tests
   ensureNetTools();
+  if (runUnit) ensureSnmpd();
 
   // c. PostgreSQL
   let admin;

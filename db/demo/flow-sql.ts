@@ -97,9 +97,9 @@ function interfaceTraffic(where: string, source = "flows_5m"): string {
 
 /** Interface utilisation consistent with the flows: every interface, every 5 minutes. */
 export const INTERFACE_UTIL_FROM_FLOWS = `
-INSERT INTO interface_util_5m (time, router, interface, kind, neighbor_asn, in_bytes, out_bytes, capacity_bps)
+INSERT INTO interface_util_5m (time, router, interface, kind, neighbor_asn, in_bytes, out_bytes, capacity_bps, source)
 SELECT g.time, g.router, g.interface, g.kind, g.neighbor_asn,
-       toUInt64(ifNull(t.in_bytes, 0)), toUInt64(ifNull(t.out_bytes, 0)), g.capacity_bps
+       toUInt64(ifNull(t.in_bytes, 0)), toUInt64(ifNull(t.out_bytes, 0)), g.capacity_bps, 'demo'
 FROM
 (
     SELECT toDateTime({start:UInt32}, 'UTC') + number * 300 AS time, i.router, i.interface, i.kind, i.neighbor_asn, i.capacity_bps

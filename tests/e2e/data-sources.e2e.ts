@@ -2,7 +2,8 @@
 // PostgreSQL is seeded before the start with what a collector would have written (exporters not in the inventory, one
 // router's exporter with figures), since the shared server of the run has no collector to send to. Staff reach the page
 // from the site settings, adopt an exporter in two clicks ("Adopt", then "Add the router" on the prefilled form) and find
-// it among the inventory's exporters; the page passes axe and fits a phone's width (screenshots of both are kept).
+// it among the inventory's exporters; the router's SNMP polls (seeded as failing) are listed with their figures; the page
+// passes axe and fits a phone's width (screenshots of both are kept).
 import { spawn, type ChildProcess } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import net from "node:net";
@@ -11,7 +12,8 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { collectorExporters, collectorListeners, users } from "~db/postgres/schema";
+import { eq } from "drizzle-orm";
+import { collectorExporters, collectorListeners, routers, snmpPollStatus, users } from "~db/postgres/schema";
 import { createRouter } from "~/features/collector/inventory/inventory.server";
 import { hashPassword } from "~/server/password.server";
 import { openPostgres } from "~/server/postgres.server";
@@ -55,6 +57,25 @@ async function seed(dir: string) {
       { name: "fra1-r1", city: "Frankfurt", country: "Germany", loopback: "198.51.100.1", exporters: ["192.0.2.1"] },
     );
     const minutesAgo = (m: number) => new Date(Date.now() - m * 60_000);
+    // The router is polled by SNMP (its community is not needed for the page) and its last two polls timed out.
+    const [router] = await pg.db
+      .update(routers)
+      .set({ snmpVersion: "2c" })
+      .where(eq(routers.name, "fra1-r1"))
+      .returning({ id: routers.id });
+    await pg.db.insert(snmpPollStatus).values({
+      routerId: router.id,
+      lastPollAt: minutesAgo(2),
+      lastSuccessAt: minutesAgo(12),
+      lastErrorAt: minutesAgo(2),
+      lastErrorKind: "timeout",
+      lastError: "No answer (time-out)",
+      failures: 2,
+      failureTold: true,
+      interfacesPolled: 48,
+      interfacesMissing: ["et-0/0/9"],
+      capacityChanges: [{ interface: "ae0", inventory_bps: 40e9, device_bps: 30e9 }],
+    });
     // A listener of a process that ended two hours ago: listed as not running.
     await pg.db.insert(collectorListeners).values({
       component: "flows-netflow",
@@ -198,6 +219,17 @@ describeBothModes(
         expect(knownText).toContain(figure);
       expect(knownText).toContain("Clock off by 125 s: flows timed by arrival");
       expect(await unknownRow(m.page, address).innerText()).toContain(m.javaScriptEnabled ? "1,234" : "4,321");
+      const snmp = await m.page.getByTestId("snmp-table").locator("tbody tr", { hasText: "fra1-r1" }).innerText();
+      for (const text of [
+        "198.51.100.1:161 (SNMP v2c)",
+        "Failing (2 polls)",
+        "Time-out",
+        "No answer (time-out)",
+        "48",
+        "et-0/0/9",
+        "ae0: 30.0 Gbit/s on the device, 40.0 Gbit/s in the inventory",
+      ])
+        expect(snmp).toContain(text);
 
       // Click 1: "Adopt" opens the inventory's new-router form, filled in from the exporter.
       await Promise.all([

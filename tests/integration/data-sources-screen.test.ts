@@ -7,7 +7,8 @@
  * kind tolerated.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { collectorExporters, collectorListeners, userSettings, users } from "~db/postgres/schema";
+import { eq } from "drizzle-orm";
+import { collectorExporters, collectorListeners, routers, snmpPollStatus, userSettings, users } from "~db/postgres/schema";
 import { createRouter, getRouter } from "~/features/collector/inventory/inventory.server";
 import { formatDateLongBare } from "~/lib/date-format";
 import * as route from "~/routes/_app.site-settings_.data-sources";
@@ -265,5 +266,62 @@ describe("not in inventory yet", () => {
     expect(out.data.errors.city).toBe("must not be empty");
     expect(out.data.values.name).toBe("exporter-203-0-113-9");
     expect((await get()).data.unknown.map((u: { address: string }) => u.address)).toEqual(["203.0.113.9"]);
+  });
+});
+
+describe("SNMP polls", () => {
+  it("with no router set up for SNMP, the page says how to start", async () => {
+    const { data } = await get();
+    expect(data.snmp).toEqual([]);
+  });
+
+  it("list every router with SNMP settings: where it is polled, last poll and success, a failure with its kind, what is missing or differs", async () => {
+    await stores.pg.db.update(routers).set({ snmpVersion: "2c", snmpPort: 1161 }).where(eq(routers.name, "ham1-r1"));
+    await stores.pg.db.update(routers).set({ snmpVersion: "3" }).where(eq(routers.name, "ber1-r1"));
+    const ham = (await getRouter(stores, "ham1-r1"))!;
+    await stores.pg.db.insert(snmpPollStatus).values({
+      routerId: ham.id,
+      lastPollAt: ago(2),
+      lastSuccessAt: ago(12),
+      lastErrorAt: ago(2),
+      lastErrorKind: "timeout",
+      lastError: "No answer (time-out)",
+      failures: 2,
+      interfacesPolled: 1_234,
+      interfacesMissing: ["et-0/0/9", "et-0/0/10"],
+      capacityChanges: [{ interface: "ae0", inventory_bps: 40e9, device_bps: 30e9 }],
+    });
+    const { data } = await get();
+    const date = (d: Date) => formatDateLongBare(d, TZ);
+    expect(data.snmp).toEqual([
+      {
+        router: "ber1-r1",
+        routerLink: "/site-settings/inventory?router=ber1-r1",
+        target: "198.51.100.2:161",
+        version: "SNMPv3",
+        lastPoll: null,
+        lastSuccess: null,
+        failing: false,
+        failures: 0,
+        lastError: null,
+        interfacesPolled: "0",
+        missing: [],
+        capacityChanges: [],
+      },
+      {
+        router: "ham1-r1",
+        routerLink: "/site-settings/inventory?router=ham1-r1",
+        target: "198.51.100.3:1161",
+        version: "SNMP v2c",
+        lastPoll: date(ago(2)),
+        lastSuccess: date(ago(12)),
+        failing: true,
+        failures: 2,
+        lastError: { at: date(ago(2)), kind: "Time-out", text: "No answer (time-out)" },
+        interfacesPolled: count(1_234),
+        missing: ["et-0/0/9", "et-0/0/10"],
+        capacityChanges: ["ae0: 30.0 Gbit/s on the device, 40.0 Gbit/s in the inventory"],
+      },
+    ]);
   });
 });

@@ -32,7 +32,7 @@ describe("stores on first start", () => {
 
   it("applies the ClickHouse migrations once and records them", async () => {
     const applied = await chRows<{ version: number }>(stores, "SELECT version FROM schema_migrations ORDER BY version");
-    expect(applied.map((r) => Number(r.version))).toEqual([1, 2, 3, 4]);
+    expect(applied.map((r) => Number(r.version))).toEqual([1, 2, 3, 4, 5]);
     const tables = await chRows<{ name: string }>(
       stores,
       "SELECT name FROM system.tables WHERE database = currentDatabase() ORDER BY name",
@@ -145,7 +145,7 @@ describe("restart", () => {
       const tracked = await chRows<{ n: number }>(second, "SELECT toUInt64(count()) AS n FROM tracked_as");
       expect(Number(tracked[0].n)).toBe(1);
       const migrations = await chRows<{ n: number }>(second, "SELECT toUInt64(count()) AS n FROM schema_migrations");
-      expect(Number(migrations[0].n)).toBe(4);
+      expect(Number(migrations[0].n)).toBe(5);
       const settings = await second.pg.db.select().from(siteSettings);
       expect(settings).toHaveLength(1);
     } finally {

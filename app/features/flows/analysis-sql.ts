@@ -9,6 +9,7 @@
  * are ORed (`IN`), so mixing a scope value into them would widen a user's filter instead of
  * narrowing it. The inner query is run without a cut (limit / topN = UInt32 max).
  */
+import { UTIL_SOURCE_RANK_SQL } from "~/features/collector/snmp/util-source";
 import { getDimension, type DimensionId } from "./dimensions";
 import { timeseries, topTable, type BuiltQuery, type FlowQueryOptions } from "./sql";
 import type { AggregationWindow } from "./aggregation-window";
@@ -112,15 +113,23 @@ export function interfaceLoadQuery(keys: readonly string[], range: { start: numb
   const seconds = range.end - range.start;
   if (!Number.isInteger(range.start) || !Number.isInteger(range.end) || seconds <= 0)
     throw new Error("The time range must be non-empty whole seconds");
+  // One row per interface and interval: where SNMP and flows (or the demo) both wrote it, SNMP's.
   const sql = [
-    "SELECT concat(router, '|', interface) AS key,",
-    "  toFloat64(sum(in_bytes)) * 8 / {seconds:UInt32} AS in_bps,",
-    "  toFloat64(sum(out_bytes)) * 8 / {seconds:UInt32} AS out_bps,",
-    "  toFloat64(max(capacity_bps)) AS capacity_bps",
-    "FROM interface_util_5m FINAL",
-    "WHERE time >= toDateTime({start:UInt32}, 'UTC')",
-    "  AND time < toDateTime({end:UInt32}, 'UTC')",
-    "  AND concat(router, '|', interface) IN {keys:Array(String)}",
+    "SELECT key,",
+    "  toFloat64(sum(interval_in)) * 8 / {seconds:UInt32} AS in_bps,",
+    "  toFloat64(sum(interval_out)) * 8 / {seconds:UInt32} AS out_bps,",
+    "  toFloat64(max(interval_capacity)) AS capacity_bps",
+    "FROM (",
+    "  SELECT concat(router, '|', interface) AS key, time,",
+    `    argMax(in_bytes, ${UTIL_SOURCE_RANK_SQL}) AS interval_in,`,
+    `    argMax(out_bytes, ${UTIL_SOURCE_RANK_SQL}) AS interval_out,`,
+    `    argMax(capacity_bps, ${UTIL_SOURCE_RANK_SQL}) AS interval_capacity`,
+    "  FROM interface_util_5m FINAL",
+    "  WHERE time >= toDateTime({start:UInt32}, 'UTC')",
+    "    AND time < toDateTime({end:UInt32}, 'UTC')",
+    "    AND concat(router, '|', interface) IN {keys:Array(String)}",
+    "  GROUP BY key, time",
+    ")",
     "GROUP BY key",
     "ORDER BY key ASC",
   ].join("\n");

@@ -1,4 +1,5 @@
 import { bigint, boolean, integer, jsonb, pgTable, primaryKey, text, timestamp } from "drizzle-orm/pg-core";
+import { routers } from "./network";
 
 /**
  * What the flow collectors saw, per exporter address and flow protocol, summed over every
@@ -55,3 +56,45 @@ export const collectorListeners = pgTable(
   },
   (t) => [primaryKey({ columns: [t.component, t.host, t.pid] })],
 );
+
+/** A capacity the device reports that differs from the inventory's: reported on the Data sources page, not applied. */
+export type SnmpCapacityChange = { interface: string; inventory_bps: number; device_bps: number };
+
+/**
+ * One interface's accounting between two polls, as the poller keeps it (the previous reading, bytes
+ * as decimal strings, and the 5-minute intervals covered only in part so far), so that a restart of
+ * the process continues where it stopped.
+ */
+export type SnmpInterfaceAccount = {
+  last: { at: number; uptime: number; in: string; out: string; ifIndex: number; ifName: string } | null;
+  open: { start: number; in: string; out: string; covered: number; interpolated: boolean }[];
+};
+
+/**
+ * The SNMP poller's state per inventory router: how its last poll went (for the Data sources page),
+ * whether staff were told of the failure going on (once per incident, and once when it ends), and
+ * the accounting of its interfaces between polls. Written by the one process that polls.
+ */
+export const snmpPollStatus = pgTable("snmp_poll_status", {
+  routerId: integer("router_id")
+    .primaryKey()
+    .references(() => routers.id, { onDelete: "cascade" }),
+  lastPollAt: timestamp("last_poll_at", { withTimezone: true }),
+  lastSuccessAt: timestamp("last_success_at", { withTimezone: true }),
+  lastErrorAt: timestamp("last_error_at", { withTimezone: true }),
+  /** timeout | authentication | other */
+  lastErrorKind: text("last_error_kind", { enum: ["timeout", "authentication", "other"] }),
+  lastError: text("last_error"),
+  /** Polls that failed in a row (0 after a success). */
+  failures: integer("failures").notNull().default(0),
+  /** Staff were told of the failure going on. */
+  failureTold: boolean("failure_told").notNull().default(false),
+  /** Interfaces read by the last successful poll. */
+  interfacesPolled: integer("interfaces_polled").notNull().default(0),
+  /** Inventory interfaces the device answered for neither at their ifIndex nor by name. */
+  interfacesMissing: text("interfaces_missing").array().notNull().default([]),
+  capacityChanges: jsonb("capacity_changes").$type<SnmpCapacityChange[]>().notNull().default([]),
+  /** Per inventory interface id. */
+  accounts: jsonb("accounts").$type<Record<string, SnmpInterfaceAccount>>().notNull().default({}),
+  updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+});

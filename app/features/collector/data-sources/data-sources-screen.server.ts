@@ -6,10 +6,12 @@
  * Read only, so no action; GET parameters are not used, and any given are ignored.
  */
 import { formatDateLongBare, safeTimezone } from "~/lib/date-format";
+import { formatBitsPerSecond } from "~/lib/units";
 import type { UserContext } from "~/server/auth/user-context.server";
 import type { Services } from "~/server/services.server";
 import { getUserSettings } from "~/server/settings/user-settings.server";
 import { exporterKeyOrText } from "../exporter-address";
+import { snmpStatusRows } from "../snmp/status.server";
 import { exporterRows, inventoryExporters, listenerRows, listenerRunning, totalsByAddress, type ExporterRow } from "./data-sources.server";
 import {
   COMPONENT_VARIABLES,
@@ -21,6 +23,7 @@ import {
   formatSamplingRate,
   protocolLabel,
   reasonCounts,
+  SNMP_ERROR_LABELS,
 } from "./labels";
 
 export const DATA_SOURCES_PATH = "/site-settings/data-sources";
@@ -36,11 +39,12 @@ function clockSkewText(row: ExporterRow): string | null {
 }
 
 export async function loadDataSourcesScreen(services: Pick<Services, "pg" | "config">, user: Pick<UserContext, "id">, now = new Date()) {
-  const [settings, listeners, rows, inventory] = await Promise.all([
+  const [settings, listeners, rows, inventory, snmpRows] = await Promise.all([
     getUserSettings(services.pg.db, user.id),
     listenerRows(services.pg.db),
     exporterRows(services.pg.db),
     inventoryExporters(services.pg.db),
+    snmpStatusRows(services.pg.db),
   ]);
   const timezone = safeTimezone(settings.timezone);
   const date = (d: Date) => formatDateLongBare(d, timezone);
@@ -117,9 +121,31 @@ export async function loadDataSourcesScreen(services: Pick<Services, "pg" | "con
     heartbeat: date(l.heartbeatAt),
   }));
 
+  // SNMP: a router failing now is one whose last poll failed (failures in a row > 0).
+  const snmp = snmpRows.map((r) => ({
+    router: r.router,
+    routerLink: routerLink(r.router),
+    target: `${r.address}:${r.port}`,
+    version: r.version === "3" ? "SNMPv3" : "SNMP v2c",
+    lastPoll: r.lastPollAt ? date(r.lastPollAt) : null,
+    lastSuccess: r.lastSuccessAt ? date(r.lastSuccessAt) : null,
+    failing: r.failures > 0,
+    failures: r.failures,
+    lastError:
+      r.lastErrorAt && r.lastErrorKind
+        ? { at: date(r.lastErrorAt), kind: SNMP_ERROR_LABELS[r.lastErrorKind] ?? r.lastErrorKind, text: r.lastError ?? "" }
+        : null,
+    interfacesPolled: formatCount(r.interfacesPolled),
+    missing: r.interfacesMissing,
+    capacityChanges: r.capacityChanges.map(
+      (c) => `${c.interface}: ${formatBitsPerSecond(c.device_bps)} on the device, ${formatBitsPerSecond(c.inventory_bps)} in the inventory`,
+    ),
+  }));
+
   return {
     timezone,
     silentAfterMinutes,
+    snmp,
     listeners: listed,
     anyRunning: listed.some((l) => l.running),
     listenVariables: Object.entries(COMPONENT_VARIABLES).map(([component, variable]) => ({ variable, label: componentLabel(component) })),

@@ -75,3 +75,10 @@ export function reasonCounts(counts: Record<string, number> | null | undefined, 
     .sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))
     .map(([reason, n]) => ({ reason, label: label(reason), count: formatCount(n) }));
 }
+
+/** Why an SNMP poll failed (snmp_poll_status.last_error_kind). */
+export const SNMP_ERROR_LABELS: Record<string, string> = {
+  timeout: "Time-out",
+  authentication: "Authentication refused",
+  other: "Error",
+};

@@ -210,7 +210,91 @@ function UnknownExporters({ data }: { data: DataSourcesScreen }) {
   );
 }
 
-/** The Data sources screen: listeners, the inventory's exporters with their figures, and the exporters to adopt. */
+function SnmpPolls({ data }: { data: DataSourcesScreen }) {
+  return (
+    <Stack gap="sm">
+      <Title order={2} size="h3">
+        SNMP polls
+      </Title>
+      {data.snmp.length ? (
+        <>
+          <Text size="sm">
+            Interface counters read from the routers with SNMP settings while the SNMP poller runs (<Code>SNMP_POLL=on</Code>). Staff are
+            told when two polls of a router in a row fail, and when it answers again. A capacity the device reports that differs from the
+            inventory&apos;s is listed here and not applied.
+          </Text>
+          <ScrollBox label="SNMP polls">
+            <Table striped miw={1100} data-testid="snmp-table">
+              <Table.Thead>
+                <Table.Tr>
+                  <Table.Th>Router</Table.Th>
+                  <Table.Th>Polled at</Table.Th>
+                  <Table.Th>Last poll ({data.timezone})</Table.Th>
+                  <Table.Th>Last success ({data.timezone})</Table.Th>
+                  <Table.Th>Last error</Table.Th>
+                  <Table.Th {...NUMBER}>Interfaces polled</Table.Th>
+                  <Table.Th>Not found on the device</Table.Th>
+                  <Table.Th>Capacity differs</Table.Th>
+                </Table.Tr>
+              </Table.Thead>
+              <Table.Tbody>
+                {data.snmp.map((r) => (
+                  <Table.Tr key={r.router}>
+                    <Table.Td {...NOWRAP}>
+                      <Anchor component={Link} to={r.routerLink}>
+                        {r.router}
+                      </Anchor>
+                    </Table.Td>
+                    <Table.Td {...NOWRAP}>{`${r.target} (${r.version})`}</Table.Td>
+                    <Table.Td {...NOWRAP}>{r.lastPoll ?? "Not polled yet"}</Table.Td>
+                    <Table.Td {...NOWRAP}>{r.lastSuccess ?? "Never"}</Table.Td>
+                    <Table.Td>
+                      {r.lastError ? (
+                        <Text size="sm">
+                          {r.failing ? (
+                            <Text span size="sm" c="red.9" fw={600}>
+                              {`Failing (${r.failures} ${r.failures === 1 ? "poll" : "polls"}): `}
+                            </Text>
+                          ) : null}
+                          {`${r.lastError.kind} at ${r.lastError.at}: ${r.lastError.text}`}
+                        </Text>
+                      ) : (
+                        "None"
+                      )}
+                    </Table.Td>
+                    <Table.Td {...NUMBER}>{r.interfacesPolled}</Table.Td>
+                    <Table.Td>{r.missing.join(", ") || "–"}</Table.Td>
+                    <Table.Td>
+                      {r.capacityChanges.length ? (
+                        <List size="sm" listStyleType="none" spacing={0}>
+                          {r.capacityChanges.map((c) => (
+                            <List.Item key={c}>{c}</List.Item>
+                          ))}
+                        </List>
+                      ) : (
+                        "–"
+                      )}
+                    </Table.Td>
+                  </Table.Tr>
+                ))}
+              </Table.Tbody>
+            </Table>
+          </ScrollBox>
+        </>
+      ) : (
+        <Text size="sm" data-testid="no-snmp-routers">
+          No router in the inventory has SNMP settings. Add them in{" "}
+          <Anchor component={Link} to="/site-settings/inventory">
+            the network inventory
+          </Anchor>{" "}
+          to measure interface utilisation, and start the SNMP poller with <Code>SNMP_POLL=on</Code>.
+        </Text>
+      )}
+    </Stack>
+  );
+}
+
+/** The Data sources screen: listeners, the inventory's exporters with their figures, the exporters to adopt, and the SNMP polls. */
 export function DataSourcesView({ data }: { data: DataSourcesScreen }) {
   return (
     <Stack maw={1280} gap="lg">
@@ -219,8 +303,8 @@ export function DataSourcesView({ data }: { data: DataSourcesScreen }) {
           Data sources
         </Title>
         <Text size="sm">
-          The flow collector&apos;s listeners and what each exporter sent since it was first heard. An exporter that sent nothing for{" "}
-          {data.silentAfterMinutes} minutes (<Code>FLOWS_SILENT_AFTER</Code>) is marked silent.{" "}
+          The flow collector&apos;s listeners, what each exporter sent since it was first heard, and the SNMP polls of the routers. An
+          exporter that sent nothing for {data.silentAfterMinutes} minutes (<Code>FLOWS_SILENT_AFTER</Code>) is marked silent.{" "}
           <Anchor component={Link} to="/site-settings">
             Back to the site settings
           </Anchor>
@@ -229,6 +313,7 @@ export function DataSourcesView({ data }: { data: DataSourcesScreen }) {
       <Listeners data={data} />
       <KnownExporters data={data} />
       <UnknownExporters data={data} />
+      <SnmpPolls data={data} />
     </Stack>
   );
 }
