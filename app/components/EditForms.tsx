@@ -1,4 +1,4 @@
-import { Button, Text } from "@mantine/core";
+import { Alert, Button, Text } from "@mantine/core";
 import { Form, useLocation } from "@remix-run/react";
 import { useEffect, useRef, type ReactNode } from "react";
 import { CsrfField } from "./CsrfField";
@@ -49,5 +49,30 @@ export function FormProblem({ errors }: { errors: FormErrors }) {
     <Text c="red" size="sm" role="alert">
       {errors[""] ?? "Not saved: please correct the fields marked below."}
     </Text>
+  );
+}
+
+/**
+ * What the last save did: its confirmation (green, a status) and what was not applied as asked
+ * (yellow), e.g. values dropped or adjusted. `testId` names both for the tests: `<testId>-saved`, `<testId>-notice`.
+ */
+export function SavedNotices({ saved, notices, testId }: { saved: string | null | undefined; notices: readonly string[]; testId: string }) {
+  return (
+    <>
+      {saved ? (
+        <Alert color="green" role="status" data-testid={`${testId}-saved`}>
+          {saved}
+        </Alert>
+      ) : null}
+      {notices.length ? (
+        <Alert color="yellow" title="Not applied as asked" data-testid={`${testId}-notice`}>
+          {notices.map((n) => (
+            <Text key={n} size="sm">
+              {n}
+            </Text>
+          ))}
+        </Alert>
+      ) : null}
+    </>
   );
 }

@@ -145,6 +145,8 @@ export async function sendInvitationMail(
   user: { id: number; email: string; firstName: string },
   invitedBy: { email: string; firstName?: string; lastName?: string },
   ttlMs = WELCOME_TOKEN_TTL_MS,
+  /** What the account shows its owner: an operator's colleague sees the network, a delegated account (a customer) its own traffic. */
+  kind: "colleague" | "delegated" = "colleague",
 ): Promise<void> {
   const token = await issueResetToken(db, user.id, ttlMs);
   const inviter = [invitedBy.firstName, invitedBy.lastName].filter(Boolean).join(" ").trim();
@@ -157,7 +159,9 @@ export async function sendInvitationMail(
         `Hello${user.firstName ? ` ${user.firstName}` : ""},`,
         "",
         `${inviter ? `${inviter} (${invitedBy.email})` : invitedBy.email} has created a flowlens account for you.`,
-        "flowlens shows the traffic flows and routing of your network.",
+        kind === "delegated"
+          ? "It shows you the traffic of your own network as it crosses ours."
+          : "flowlens shows the traffic flows and routing of your network.",
         "Open this link within 72 hours to choose your password:",
         "",
         resetLink(token),

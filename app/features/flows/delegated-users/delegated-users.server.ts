@@ -25,10 +25,9 @@ import { isValidEmail, normalizeEmail } from "~/lib/email";
 import { MESSAGES } from "~/lib/messages";
 import { recordAudit } from "~/server/audit/audit-log.server";
 import { endUserAccess, grantProblems } from "~/server/auth/account-admin.server";
-import { issueResetToken, resetLink, WELCOME_TOKEN_TTL_MS } from "~/server/auth/password-reset.server";
+import { sendInvitationMail, WELCOME_TOKEN_TTL_MS } from "~/server/auth/password-reset.server";
 import { emailTaken } from "~/server/auth/user-requests.server";
 import type { UserContext } from "~/server/auth/user-context.server";
-import { sendMail } from "~/server/mail/mailer.server";
 import type { Db } from "~/server/postgres.server";
 import { getDimension, INTERFACE_SEPARATOR, isDimensionId } from "../dimensions";
 import {
@@ -296,27 +295,9 @@ const auditShape = (v: DelegatedUserView) => ({
   welcome_text: v.welcome_text,
 });
 
-/** The invitation: a single-use link to choose a password, valid 72 hours (WELCOME_TOKEN_TTL_MS). */
-export async function sendInvitation(db: Db, account: { id: number; email: string; firstName: string }, inviter: string): Promise<void> {
-  const token = await issueResetToken(db, account.id, WELCOME_TOKEN_TTL_MS);
-  await sendMail(
-    db,
-    {
-      to: account.email,
-      subject: "Your flowlens account",
-      text: [
-        `Hello${account.firstName ? ` ${account.firstName}` : ""},`,
-        "",
-        `${inviter} has set up a flowlens account for you, with a view of your own traffic.`,
-        "Open this link within 72 hours to choose your password (it works once):",
-        "",
-        resetLink(token),
-        "",
-        "Your login is this e-mail address. If the link has expired, ask for a new invitation or use 'Forgot your password?' on the login page.",
-      ].join("\n"),
-    },
-    { background: true },
-  );
+/** The invitation: a single-use link to choose a password, valid 72 hours (the same mail as the Users screen's, for a customer). */
+async function sendInvitation(db: Db, account: { id: number; email: string; firstName: string }, manager: Manager): Promise<void> {
+  await sendInvitationMail(db, account, manager, WELCOME_TOKEN_TTL_MS, "delegated");
 }
 
 export async function createDelegatedUser(
@@ -370,7 +351,7 @@ export async function createDelegatedUser(
     return row.id;
   });
   const view = (await views(db, [id]))[0];
-  await sendInvitation(db, { id, email, firstName: view.first_name }, manager.email);
+  await sendInvitation(db, { id, email, firstName: view.first_name }, manager);
   return view;
 }
 
@@ -493,5 +474,5 @@ export async function reinviteDelegatedUser(db: Db, manager: Manager, id: number
       clientAddress: ctx.clientAddress,
     });
   });
-  await sendInvitation(db, { id, email: account.email, firstName: account.first_name }, manager.email);
+  await sendInvitation(db, { id, email: account.email, firstName: account.first_name }, manager);
 }

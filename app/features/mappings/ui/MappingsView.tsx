@@ -1,7 +1,7 @@
 import { Alert, Anchor, Button, Card, Group, Stack, Table, Text, Textarea, TextInput, Title } from "@mantine/core";
 import { Form, Link } from "@remix-run/react";
 import { CsrfField } from "~/components/CsrfField";
-import { ScrollBox, useFormReset } from "~/components/EditForms";
+import { SavedNotices, ScrollBox, useFormReset } from "~/components/EditForms";
 import type { MappingObject, MappingsActionResult, MappingsScreen } from "../mappings-screen.server";
 
 type Props = { data: MappingsScreen; result: MappingsActionResult | undefined };
@@ -400,20 +400,7 @@ export function MappingsView({ data, result }: Props) {
         four layers: base (0), product (10), site (20) and your own (user, 30); the highest layer that sets a name or a colour wins. You may
         change the layers {writable.join(", ")}.
       </Text>
-      {data.savedMessage ? (
-        <Alert color="green" role="status" data-testid="mappings-saved">
-          {data.savedMessage}
-        </Alert>
-      ) : null}
-      {data.notices.length ? (
-        <Alert color="yellow" title="Not applied as asked" data-testid="mappings-notices">
-          {data.notices.map((n) => (
-            <Text key={n} size="sm">
-              {n}
-            </Text>
-          ))}
-        </Alert>
-      ) : null}
+      <SavedNotices saved={data.savedMessage} notices={data.notices} testId="mappings" />
       {refusedForm ? (
         <Alert color="red" role="alert" title="Not saved">
           {refusedForm}

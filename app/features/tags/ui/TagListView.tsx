@@ -1,7 +1,7 @@
 import { Alert, Anchor, Badge, Box, Button, Group, List, Paper, Stack, Table, Text, Title } from "@mantine/core";
 import { Form, Link } from "@remix-run/react";
 import { CsrfField } from "~/components/CsrfField";
-import { ScrollBox } from "~/components/EditForms";
+import { SavedNotices, ScrollBox } from "~/components/EditForms";
 import { tagListUrl } from "../tag-list-params";
 import type { TagListActionResult, TagListIntent, TagListScreen } from "../tag-list-screen.server";
 import { TagForm, TagGroupForm, type TagFormState } from "./TagForms";
@@ -206,20 +206,7 @@ export function TagListView({ data, result }: { data: TagListScreen; result: Tag
         type its name in a filter, or write its filter value (<code>#12</code>; <code>!#12</code> excludes it). Personal tags are seen by
         you only, shared ones by every user.
       </Text>
-      {data.savedMessage ? (
-        <Alert color="green" data-testid="tags-saved">
-          {data.savedMessage}
-        </Alert>
-      ) : null}
-      {data.notices.length ? (
-        <Alert color="yellow" title="Not applied as asked" data-testid="tags-notice">
-          {data.notices.map((n) => (
-            <Text key={n} size="sm">
-              {n}
-            </Text>
-          ))}
-        </Alert>
-      ) : null}
+      <SavedNotices saved={data.savedMessage} notices={data.notices} testId="tags" />
       {result && result.intent.startsWith("delete") && Object.keys(result.errors).length ? (
         <Alert color="red" role="alert">
           {Object.values(result.errors).join(" ")}

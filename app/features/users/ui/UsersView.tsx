@@ -1,6 +1,6 @@
 import { Alert, Anchor, Button, Group, NativeSelect, Stack, Table, Text, TextInput, Title } from "@mantine/core";
 import { Form, Link } from "@remix-run/react";
-import { ScrollBox } from "~/components/EditForms";
+import { SavedNotices, ScrollBox } from "~/components/EditForms";
 import type { UserSort } from "~/lib/user-admin-request";
 import { usersUrl, type UserView } from "../params";
 import type { UsersActionResult, UsersScreen } from "../users-screen.server";
@@ -286,20 +286,7 @@ export function UsersView({ data, result }: { data: UsersScreen; result: UsersAc
       <Title order={1} size="h2">
         Users
       </Title>
-      {data.savedMessage ? (
-        <Alert color="green" data-testid="users-saved">
-          {data.savedMessage}
-        </Alert>
-      ) : null}
-      {data.notices.length ? (
-        <Alert color="yellow" title="Not applied as asked" data-testid="users-notice">
-          {data.notices.map((n) => (
-            <Text key={n} size="sm">
-              {n}
-            </Text>
-          ))}
-        </Alert>
-      ) : null}
+      <SavedNotices saved={data.savedMessage} notices={data.notices} testId="users" />
       {!data.selected && result?.errors[""] && !["create", "accept-request", "reject-request"].includes(result.intent) ? (
         <Alert color="red" role="alert" data-testid="user-action-problem">
           {result.errors[""]}
