@@ -267,7 +267,11 @@ const MATRIX: Record<string, Sample[]> = {
     { method: "POST", url: "/flow-explorer", json: {}, note: "no action: Remix answers 405", expect: everyone(405) },
   ],
   "_app.as-flows-analysis.tsx": [
-    { url: "/as-flows-analysis", note: "no AS chosen: the form only", expect: screen("/as-flows-analysis", "API_FLOWS_4D") },
+    {
+      url: "/as-flows-analysis",
+      note: "no AS chosen: the form only; not for delegated accounts (their landing route)",
+      expect: { ...screen("/as-flows-analysis", "API_FLOWS_4D"), delegated: landing("delegated") },
+    },
   ],
   "_app.as-flows.tsx": [
     { url: "/as-flows", note: "alias of /flow-explorer", expect: screen("/as-flows", "API_FLOWS_4D", { ok: "/flow-explorer" }) },
