@@ -33,6 +33,8 @@ export type Operation = {
   /** Needs the current password or a code in headers (always, or only in the case the text names). */
   reauthentication?: "always" | string;
   description?: string;
+  /** API versions accepted besides 13–17 (the endpoint's alsoVersions): shown as x-api-versions and in the description. */
+  alsoVersions?: readonly number[];
 };
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -433,6 +435,7 @@ export const OPERATIONS: Operation[] = [
     path: "/api/version/",
     summary: "App, API and data versions; the user's database overrides.",
     access: "login",
+    alsoVersions: [3],
     response: anyObject,
   },
   {
@@ -529,6 +532,10 @@ function reauthenticationText(op: Operation): string | null {
   return `Re-authentication${when}: the current password in ${REAUTH_HEADERS.password} or a code in ${REAUTH_HEADERS.code}; missing 400, wrong 403 (nothing changed), too many wrong ones 429 with Retry-After.`;
 }
 
+function apiVersionRange(): number[] {
+  return Array.from({ length: API_VERSIONS.max - API_VERSIONS.min + 1 }, (_, i) => API_VERSIONS.min + i);
+}
+
 function operationObject(op: Operation): JsonSchema {
   const mutation = op.method !== "GET";
   const responses: Record<string, JsonSchema> = {
@@ -549,6 +556,9 @@ function operationObject(op: Operation): JsonSchema {
       accessText(op.access),
       op.description,
       reauthenticationText(op),
+      op.alsoVersions?.length
+        ? `Accepts API version ${op.alsoVersions.join(", ")} in the Accept header as well as ${API_VERSIONS.min}–${API_VERSIONS.max} (the spec's client numbers this call on its own); it is answered as version ${API_VERSIONS.default}.`
+        : null,
       mutation && op.access !== "public" ? "With a session cookie, send the csrftoken cookie's value in X-CSRFToken." : null,
     ]
       .filter(Boolean)
@@ -556,6 +566,7 @@ function operationObject(op: Operation): JsonSchema {
     operationId: `${op.method.toLowerCase()}_${op.path.replace(/[^A-Za-z0-9]+/g, "_").replace(/^_|_$/g, "")}`,
     "x-access": typeof op.access === "object" ? { permission: op.access.permission } : op.access,
     "x-route-file": `app/routes/${op.file}`,
+    "x-api-versions": [...(op.alsoVersions ?? []), ...apiVersionRange()],
     security: op.access === "public" ? [] : [{ session: [] }, { token: [] }],
     parameters: parameters(op),
     ...(op.body ? { requestBody: { required: true, content: { "application/json": { schema: asJson(op.body) } } } } : {}),
