@@ -122,7 +122,7 @@ export const OPERATIONS: Operation[] = [
     body: obj({ email: str, username: str, password: str, next: str, hash: str }, ["password"]),
     response: obj({ status: { enum: ["LOGGED_IN", "PENDING_2FA"] }, next: str }),
     description:
-      "Sets the session cookie. 401 on wrong credentials; 429 (Retry-After) after 5 failures for this account from this client or 30 from this client within 15 minutes; 503 (Retry-After) while too many password checks wait. `next`/`hash`: where to continue; a path of another origin is answered as `/`, control characters give 400. No CSRF header needed.",
+      "Sets the session cookie. 401 on wrong credentials; 403 account_deactivated (detail: the account-deactivated message, contact: {href, label} where to turn) for the right password of a deactivated account — a wrong password stays 401; 429 (Retry-After) after 5 failures for this account from this client or 30 from this client within 15 minutes; 503 (Retry-After) while too many password checks wait. `next`/`hash`: where to continue; a path of another origin is answered as `/`, control characters give 400. No CSRF header needed.",
   },
   {
     file: "auth.2fa.ts",
@@ -140,6 +140,8 @@ export const OPERATIONS: Operation[] = [
     summary: "The current user with permissions, feature flags, restrictions and session_status.",
     access: "session",
     response: anyObject,
+    description:
+      "auth_token: null when the user holds no API token, else their own newest one as {id, name, created_at, last_used_at}. Only a token's hash is stored, so the token itself is shown once, by POST auth/token/, and never here (nor its hash, nor another user's).",
   },
   { file: "auth.logout.ts", method: "POST", path: "/auth/logout/", summary: "Ends the session.", access: "session", response: ok },
   {
@@ -284,7 +286,11 @@ export const OPERATIONS: Operation[] = [
     path: "/auth/password/reset/confirm/",
     summary: "Sets a new password with a reset token.",
     access: "public",
-    body: obj({ token: str, password: str }),
+    body: obj({ token: str, password: str, new_password: { type: "string", description: "Also accepted instead of password." } }, [
+      "token",
+    ]),
+    description:
+      "The new password in password (or new_password; when both are given they must be equal). 400 token_invalid for an expired, used or replaced link; 400 naming the password field for a password the rules refuse.",
     response: anyObject,
   },
   {
