@@ -20,6 +20,12 @@ export const MESSAGES = {
   peeringDbNotFound: "The requested ASN was not found in PeeringDB.",
   groupSwitchFailed: "The application failed to set the Group.",
   sessionExpired: "You were logged out due to inactivity. Please log in again to continue.",
+  /** Account deactivated: a message with a contact link (shell §8; wording not shown there). */
+  accountDeactivated: "Your account has been deactivated. Please contact the operator of this site if you need access again:",
+  /** E-mail verification failed, with the hint that the link may have expired or the account is already active (shell §8; wording not shown there). */
+  emailVerificationFailed: "E-mail verification failed.",
+  emailVerificationHint:
+    "The link may have expired or has already been used, or the account is already active. Request a new link, or log in if you have already chosen your password.",
   missingProfile: "Please add a profile to the user first.",
   emptyDatabase: "Needed Database is empty or does not exist",
   emptyTableExport: "Table is empty, nothing to export",

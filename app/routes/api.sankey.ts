@@ -12,6 +12,8 @@ const route = resourceRoute({
   POST: endpoint({
     method: "POST",
     access: { permission: "API_FLOWS_4D" },
+    // The spec's client numbers this call on its own and sends version 3 (answered as 17); others send 13–17.
+    alsoVersions: [3],
     body: sankeyBodySchema,
     handler: async ({ context, user, body, version }) => {
       const notes = (["aggregations", "linkFilter", "whitelist"] as const)

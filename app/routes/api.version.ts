@@ -7,6 +7,8 @@ const route = resourceRoute({
   GET: endpoint({
     method: "GET",
     access: "login",
+    // The spec's client numbers this call on its own and sends version 3 (answered as 17); others send 13–17.
+    alsoVersions: [3],
     handler: async ({ context, user }) => {
       const { services } = context;
       const versions = await storeVersions(services, user.id);

@@ -1,7 +1,14 @@
 import { z } from "zod";
 import { MESSAGES } from "~/lib/messages";
 import { apiError, endpoint, resourceRoute } from "~/server/api/contract.server";
-import { checkCredentials, InvalidCredentialsError, LoginThrottledError, retryAfterHeader } from "~/server/auth/authenticator.server";
+import { accountContactLink } from "~/server/auth/account-contact.server";
+import {
+  AccountDeactivatedError,
+  checkCredentials,
+  InvalidCredentialsError,
+  LoginThrottledError,
+  retryAfterHeader,
+} from "~/server/auth/authenticator.server";
 import { tooManyRequestsResponse } from "~/server/auth/anonymous-limits.server";
 import { hasControlCharacters, redirectTarget } from "~/server/auth/redirect-target.server";
 import { createSession } from "~/server/auth/session.server";
@@ -31,7 +38,8 @@ const Credentials = z
  * POST auth/login/ {email (or username), password, optional next and hash}: a session cookie and
  * the session status (LOGGED_IN, or PENDING_2FA when a second factor is due: then POST auth/2fa/
  * with the code). With `next`, the answer's `next` is the same-site destination to open ("/"
- * when the value leads elsewhere).
+ * when the value leads elsewhere). The right password for a deactivated account: 403
+ * account_deactivated with its message and a `contact` link ({href, label}); a wrong one: 401.
  */
 const route = resourceRoute({
   POST: endpoint({
@@ -49,6 +57,10 @@ const route = resourceRoute({
       } catch (error) {
         if (error instanceof LoginThrottledError) {
           return tooManyRequestsResponse({ retryAfterSeconds: error.retryAfterSeconds, message: error.message });
+        }
+        if (error instanceof AccountDeactivatedError) {
+          const contact = await accountContactLink(context.services.pg.db, error.userId, context.services.config.SUPPORT_EMAIL);
+          return Response.json({ detail: error.message, exception_code: "account_deactivated", contact }, { status: 403 });
         }
         if (error instanceof InvalidCredentialsError) return apiError(401, MESSAGES.wrongCredentials);
         // Too many checks already waiting: a quick 503 the client can retry, not a slow answer.

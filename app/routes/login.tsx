@@ -5,7 +5,14 @@ import { useEffect, useState } from "react";
 import { CsrfField } from "~/components/CsrfField";
 import { MESSAGES } from "~/lib/messages";
 import { notifications } from "@mantine/notifications";
-import { authenticateLoginForm, InvalidCredentialsError, LoginThrottledError, retryAfterHeader } from "~/server/auth/authenticator.server";
+import { accountContactLink, type ContactLink } from "~/server/auth/account-contact.server";
+import {
+  AccountDeactivatedError,
+  authenticateLoginForm,
+  InvalidCredentialsError,
+  LoginThrottledError,
+  retryAfterHeader,
+} from "~/server/auth/authenticator.server";
 import { getRequestContext, landingRoute, readPageForm } from "~/server/auth/guard.server";
 import { safeFragment, safeNext } from "~/server/auth/redirect-target.server";
 import { selfSignupEnabled } from "~/server/auth/user-requests.server";
@@ -72,6 +79,12 @@ export async function action({ request }: ActionFunctionArgs) {
     if (error instanceof LoginThrottledError)
       return data({ error: error.message, email }, { status: 429, headers: retryAfterHeader(error) });
     if (error instanceof HashingBusyError) return data({ error: error.message, email }, { status: 503, headers: retryAfterHeader(error) });
+    // The right password for a deactivated account: its own message, with where to turn.
+    if (error instanceof AccountDeactivatedError) {
+      const { services } = await getRequestContext(request);
+      const contact: ContactLink = await accountContactLink(services.pg.db, error.userId, services.config.SUPPORT_EMAIL);
+      return data({ error: error.message, email, contact }, { status: error.status });
+    }
     if (error instanceof InvalidCredentialsError) return data({ error: error.message, email }, { status: error.status });
     throw error;
   }
@@ -80,6 +93,7 @@ export async function action({ request }: ActionFunctionArgs) {
 export default function Login() {
   const { next, expired, noPermissions, twoFactorRestart, signupEnabled } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
+  const contact = actionData && "contact" in actionData ? (actionData.contact as ContactLink) : null;
   const navigation = useNavigation();
   // The URL hash never reaches the server: a script copies it into the form so it survives login.
   const [hash, setHash] = useState("");
@@ -110,6 +124,14 @@ export default function Login() {
             {actionData?.error && navigation.state === "idle" ? (
               <Alert color="red" role="alert">
                 {actionData.error}
+                {contact ? (
+                  <>
+                    {" "}
+                    <Anchor href={contact.href} size="sm" data-testid="deactivated-contact">
+                      {contact.label}
+                    </Anchor>
+                  </>
+                ) : null}
               </Alert>
             ) : null}
             <TextInput name="email" type="email" label="E-mail" autoComplete="username" required defaultValue={actionData?.email} />

@@ -17,13 +17,23 @@ export const meta: MetaFunction = () => [{ title: "Choose a new password · flow
 const NO_REFERRER = { "Referrer-Policy": "strict-origin", "Cache-Control": "no-store" };
 export const headers: HeadersFunction = () => NO_REFERRER;
 
-/** The page a reset (or account) mail links to (shell §2: session initialised only). */
+/**
+ * The page a reset, invitation or welcome mail links to (shell §2: session initialised only). A link
+ * that fails — expired, used, replaced by a newer one, or its account deactivated — shows the
+ * catalogue's e-mail verification failure (shell §8) with its hint.
+ */
 export async function loader({ request }: LoaderFunctionArgs) {
   const { services } = await getRequestContext(request);
   const token = new URL(request.url).searchParams.get("token") ?? "";
   const valid = Boolean(await checkResetToken(services.pg.db, token));
   return data(
-    { token, valid, error: valid ? null : MESSAGES.tokenInvalid, hint: RESET_TEXTS.tokenHint, minLength: PASSWORD_MIN_LENGTH },
+    {
+      token,
+      valid,
+      error: valid ? null : MESSAGES.emailVerificationFailed,
+      hint: MESSAGES.emailVerificationHint,
+      minLength: PASSWORD_MIN_LENGTH,
+    },
     { headers: NO_REFERRER },
   );
 }
@@ -44,8 +54,9 @@ export async function action({ request }: ActionFunctionArgs) {
   }
   const result = await confirmReset(services.pg.db, token, password);
   if (!result.ok) {
+    const tokenProblem = result.reason === "token";
     return data<ActionResult>(
-      { done: false, error: result.message, tokenProblem: result.reason === "token" },
+      { done: false, error: tokenProblem ? MESSAGES.emailVerificationFailed : result.message, tokenProblem },
       { status: 400, headers: NO_REFERRER },
     );
   }
@@ -84,6 +95,9 @@ export default function PasswordResetConfirm() {
               </Alert>
               <Anchor href="/password-reset" size="sm">
                 Request a new link
+              </Anchor>
+              <Anchor href="/login" size="sm">
+                Log in
               </Anchor>
             </>
           ) : (

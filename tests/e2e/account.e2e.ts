@@ -46,15 +46,17 @@ describeBothModes("password reset", (m) => {
     expect(await m.page.inputValue("input[name=email]")).toBe("not-an-address");
   });
 
-  it("shows the invalid-token error for a bad link, with a way to request a new one", async () => {
+  it("shows the e-mail verification failure for a bad link, with a way to request a new one", async () => {
     const res = await m.goto("/password-reset-confirm?token=this-is-not-a-valid-token");
     expect(res?.status()).toBe(200);
     // The token must not leak through Referer headers (a meta tag, since the document header is set globally): the
     // origin only, not "no-referrer", whose `Origin: null` on the form's POST fails the framework's CSRF check.
     expect(await m.page.locator('meta[name="referrer"]').getAttribute("content")).toBe("strict-origin");
-    await m.page.getByText(MESSAGES.tokenInvalid).waitFor();
+    await m.page.getByText(MESSAGES.emailVerificationFailed).waitFor();
+    await m.page.getByText(MESSAGES.emailVerificationHint).waitFor();
     expect(await m.page.locator("input[type=password]").count()).toBe(0);
     expect(await m.page.locator('a[href="/password-reset"]').count()).toBe(1);
+    expect(await m.page.locator('main a[href="/login"]').count()).toBe(1);
     await m.screenshot("password reset bad token");
     if (m.javaScriptEnabled) expect(m.pageErrors).toEqual([]);
   });

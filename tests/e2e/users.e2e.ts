@@ -1,7 +1,8 @@
 // The Users screen in the browser, with JavaScript on and off, against an app server of this file's own whose mail goes
 // to a small SMTP sink in this process (the invitation's link is what the journey follows). A superuser invites a
 // colleague from the screen; the colleague opens the mailed link, chooses a password and logs in; the superuser then
-// gives the colleague a permission and deactivates the account, which logs the colleague out. The screen also fits a
+// gives the colleague a permission and deactivates the account, which logs the colleague out (logging in again shows
+// the deactivated account's message with a contact link, a wrong password the usual text). The screen also fits a
 // phone's width.
 import { spawn, type ChildProcess } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
@@ -11,6 +12,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { users } from "~db/postgres/schema";
+import { MESSAGES } from "~/lib/messages";
 import { hashPassword } from "~/server/password.server";
 import { openPostgres } from "~/server/postgres.server";
 import { describeBothModes } from "./browser";
@@ -224,6 +226,20 @@ describeBothModes(
       ]);
       await expect.poll(() => m.page.getByTestId("user-panel").innerText()).toMatch(/deactivated/i);
       await other.page.goto(`${base}/faq`, { waitUntil: "load" });
+      expect(new URL(other.page.url()).pathname).toBe("/login");
+      // Logging in again: the right password gets the deactivated account's own message with a contact link …
+      await other.page.goto(`${base}/login`, { waitUntil: "load" });
+      await other.page.fill("input[name=email]", colleague.email);
+      await other.page.fill("input[name=password]", colleague.password);
+      await other.page.click("button[type=submit]");
+      await other.page.getByText(MESSAGES.accountDeactivated).waitFor();
+      expect(await other.page.getByTestId("deactivated-contact").getAttribute("href")).toBe("/imprint");
+      // … a wrong password only the wrong-credentials text, which tells nothing about the account.
+      await expect.poll(() => other.page.inputValue("input[name=email]")).toBe(colleague.email);
+      await other.page.fill("input[name=password]", "not-the-colleague-password");
+      await other.page.click("button[type=submit]");
+      await other.page.getByText(MESSAGES.wrongCredentials).waitFor();
+      expect(await other.page.getByTestId("deactivated-contact").count()).toBe(0);
       expect(new URL(other.page.url()).pathname).toBe("/login");
 
       // The audit log tells the story, newest first.

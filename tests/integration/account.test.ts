@@ -7,6 +7,7 @@ import net from "node:net";
 import { and, eq, isNull } from "drizzle-orm";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import {
+  apiTokens,
   loginAttempts,
   outboxEmails,
   passwordResetTokens,
@@ -24,18 +25,30 @@ import * as consentApiAccept from "~/routes/auth.consent.accept";
 import * as consentApiRevoke from "~/routes/auth.consent.revoke";
 import * as deleteApi from "~/routes/auth.delete";
 import * as resetApi from "~/routes/auth.password.reset";
+import * as loginApi from "~/routes/auth.login";
 import * as resetConfirmApi from "~/routes/auth.password.reset.confirm";
 import * as signupApi from "~/routes/auth.signup";
 import * as supportApi from "~/routes/auth.support_message";
 import * as usernameCheckApi from "~/routes/auth.usernamecheck";
 import * as userRequestsApi from "~/routes/auth.usermanagement.user_requests";
 import * as userRequestDecisionApi from "~/routes/auth.usermanagement.user_requests.$id.$decision";
+import * as userApi from "~/routes/auth.user";
 import * as consentPage from "~/routes/consent";
+import * as loginPage from "~/routes/login";
 import * as resetPage from "~/routes/password-reset";
 import * as resetConfirmPage from "~/routes/password-reset-confirm";
 import * as signupPage from "~/routes/signup";
-import { checkResetToken, confirmReset, requestReset, RESET_TEXTS, resetMailsSettled } from "~/server/auth/password-reset.server";
+import {
+  checkResetToken,
+  confirmReset,
+  requestReset,
+  RESET_TEXTS,
+  resetMailsSettled,
+  sendInvitationMail,
+} from "~/server/auth/password-reset.server";
 import { ANONYMOUS_LIMITS, resetAnonymousLimits } from "~/server/auth/anonymous-limits.server";
+import { accountContactLink } from "~/server/auth/account-contact.server";
+import { createApiToken } from "~/server/auth/api-tokens.server";
 import { PEER_ADDRESS_HEADER } from "~/server/auth/client-address.server";
 import { mailLink, mailLinkOrigin, warnIfMailLinksUnconfigured } from "~/server/mail/links.server";
 import { createSession } from "~/server/auth/session.server";
@@ -532,6 +545,35 @@ describe("password reset", () => {
     expect(reused.data.detail).toBe(MESSAGES.tokenInvalid);
   });
 
+  it("takes the new password as `password` (documented) or `new_password`; both given must agree", async () => {
+    const user = await makeUser();
+    await requestReset(db(), user.email);
+    const token = tokenFrom((await outboxTo(user.email)).at(-1)!.body);
+    const confirm = (body: Record<string, string>) => run(resetConfirmApi.action, jsonRequest("/auth/password/reset/confirm/", body));
+
+    const missing = await confirm({ token });
+    expect(missing.status).toBe(400);
+    expect(missing.data.errors).toEqual([{ field: "password", message: "Enter the new password." }]);
+    const differ = await confirm({ token, password: "first-password-1", new_password: "other-password-2" });
+    expect(differ.status).toBe(400);
+    expect(differ.data.errors[0].field).toBe("new_password");
+    const short = await confirm({ token, password: "short" });
+    expect(short.status).toBe(400);
+    expect(short.data.errors).toEqual([{ field: "password", message: RESET_TEXTS.passwordTooShort }]);
+    expect(await checkResetToken(db(), token)).not.toBeNull();
+
+    const ok = await confirm({ token, password: "documented-password-1" });
+    expect(ok.status).toBe(200);
+    const [row] = await db().select().from(users).where(eq(users.id, user.id));
+    expect(await verifyPassword("documented-password-1", row.passwordHash)).toBe(true);
+
+    await requestReset(db(), user.email);
+    const second = tokenFrom((await outboxTo(user.email)).at(-1)!.body);
+    expect((await confirm({ token: second, password: "same-in-both-1", new_password: "same-in-both-1" })).status).toBe(200);
+    const [after] = await db().select().from(users).where(eq(users.id, user.id));
+    expect(await verifyPassword("same-in-both-1", after.passwordHash)).toBe(true);
+  });
+
   it("refuses an expired token, and only the newest link of an account works", async () => {
     const user = await makeUser();
     await requestReset(db(), user.email);
@@ -566,7 +608,7 @@ describe("password reset", () => {
     expect(malformed.data.error).toBe(MESSAGES.emailFormat);
 
     const bad = await run(resetConfirmPage.loader, getRequest("/password-reset-confirm?token=bogus"));
-    expect(bad.data).toMatchObject({ valid: false, error: MESSAGES.tokenInvalid });
+    expect(bad.data).toMatchObject({ valid: false, error: MESSAGES.emailVerificationFailed, hint: MESSAGES.emailVerificationHint });
 
     const token = tokenFrom((await outboxTo(user.email)).at(-1)!.body);
     const good = await run(resetConfirmPage.loader, getRequest(`/password-reset-confirm?token=${token}`));
@@ -604,7 +646,39 @@ describe("password reset", () => {
         new_password_repeat: "page-password-3",
       }),
     );
-    expect(spent.data).toMatchObject({ done: false, error: MESSAGES.tokenInvalid, tokenProblem: true });
+    expect(spent.data).toMatchObject({ done: false, error: MESSAGES.emailVerificationFailed, tokenProblem: true });
+    // The page of a spent link shows the e-mail verification failure with its hint, not the token text.
+    const spentPage = await run(resetConfirmPage.loader, getRequest(`/password-reset-confirm?token=${token}`));
+    expect(spentPage.data).toMatchObject({ valid: false, error: MESSAGES.emailVerificationFailed, hint: MESSAGES.emailVerificationHint });
+  });
+
+  it("an invitation link that fails (expired, or the account already active with its password) shows the e-mail verification failure", async () => {
+    const invited = await makeUser({ password: null });
+    await sendInvitationMail(db(), invited, { email: "admin@flowlens.test" });
+    const token = tokenFrom((await outboxTo(invited.email)).at(-1)!.body);
+    const form = { token, new_password: "invited-password-1", new_password_repeat: "invited-password-1" };
+    expect((await run(resetConfirmPage.action, formRequest(`/password-reset-confirm?token=${token}`, form))).data).toMatchObject({
+      done: true,
+    });
+    // Already active with a password: the link is used up.
+    const again = await run(resetConfirmPage.loader, getRequest(`/password-reset-confirm?token=${token}`));
+    expect(again.data).toMatchObject({ valid: false, error: MESSAGES.emailVerificationFailed, hint: MESSAGES.emailVerificationHint });
+    expect(MESSAGES.emailVerificationHint).toMatch(/expired/);
+    expect(MESSAGES.emailVerificationHint).toMatch(/already active/);
+
+    const late = await makeUser({ password: null });
+    await sendInvitationMail(db(), late, { email: "admin@flowlens.test" });
+    const lateToken = tokenFrom((await outboxTo(late.email)).at(-1)!.body);
+    await db()
+      .update(passwordResetTokens)
+      .set({ expiresAt: new Date(Date.now() - 1000) })
+      .where(eq(passwordResetTokens.userId, late.id));
+    const expired = await run(
+      resetConfirmPage.action,
+      formRequest(`/password-reset-confirm?token=${lateToken}`, { ...form, token: lateToken }),
+    );
+    expect(expired.status).toBe(400);
+    expect(expired.data).toMatchObject({ done: false, error: MESSAGES.emailVerificationFailed, tokenProblem: true });
   });
 
   it("builds mailed links from PUBLIC_URL, or http://localhost:PORT without it — never from Host or X-Forwarded-Host", async () => {
@@ -731,6 +805,88 @@ async function expectPerClientLimit(route: { action: unknown }, path: string, bo
     resetAnonymousLimits();
   }
 }
+
+describe("deactivated accounts", () => {
+  const loginJson = (email: string, password: string) => run(loginApi.action, jsonRequest("/auth/login/", { email, password }));
+  const loginForm = (email: string, password: string) => run(loginPage.action, formRequest("/login", { email, password }));
+
+  afterEach(async () => {
+    await db().delete(loginAttempts);
+  });
+
+  it("the right password gets its own message with a contact link; a wrong one the wrong-credentials text", async () => {
+    const user = await makeUser();
+    await db().update(users).set({ isActive: false }).where(eq(users.id, user.id));
+
+    const right = await loginJson(user.email, user.password!);
+    expect(right.status).toBe(403);
+    expect(right.data).toEqual({
+      detail: MESSAGES.accountDeactivated,
+      exception_code: "account_deactivated",
+      contact: { href: "/imprint", label: "Imprint" },
+    });
+    expect(right.headers.getSetCookie().some((c) => c.startsWith("flowlens_session="))).toBe(false);
+
+    // Without the password the state is not told: the same answer as a wrong password for an active account.
+    const wrong = await loginJson(user.email, "not-the-password-1");
+    const active = await makeUser();
+    const wrongActive = await loginJson(active.email, "not-the-password-1");
+    expect(wrong.status).toBe(401);
+    expect(wrong.data).toEqual({ detail: MESSAGES.wrongCredentials });
+    expect(wrongActive.status).toBe(401);
+    expect(wrongActive.data).toEqual(wrong.data);
+
+    // The page: the message and the link, no session; a wrong password the catalogue's text.
+    const page = await loginForm(user.email, user.password!);
+    expect(page.status).toBe(403);
+    expect(page.data).toEqual({ error: MESSAGES.accountDeactivated, email: user.email, contact: { href: "/imprint", label: "Imprint" } });
+    expect(page.headers.getSetCookie().some((c) => c.startsWith("flowlens_session="))).toBe(false);
+    const pageWrong = await loginForm(user.email, "not-the-password-1");
+    expect(pageWrong.status).toBe(401);
+    expect(pageWrong.data).toEqual({ error: MESSAGES.wrongCredentials, email: user.email });
+
+    // No login took place: every attempt counts as a failure in the throttle.
+    const attempts = await db().select().from(loginAttempts).where(eq(loginAttempts.email, user.email));
+    expect(attempts).toHaveLength(4);
+    expect(attempts.every((a) => !a.succeeded)).toBe(true);
+  });
+
+  it("the contact link: the support address when set, else the style's Contact footer link, else the imprint", async () => {
+    const user = await makeUser();
+    expect(await accountContactLink(db(), user.id, "help@operator.example")).toEqual({
+      href: "mailto:help@operator.example",
+      label: "help@operator.example",
+    });
+    expect(await accountContactLink(db(), user.id, undefined)).toEqual({ href: "/imprint", label: "Imprint" });
+    const [style] = await db()
+      .insert(styles)
+      .values({ name: `Contact style ${user.id}`, footerLinks: [{ id: 1, link: "https://operator.example/contact", text: "Contact" }] })
+      .returning({ id: styles.id });
+    await db().update(users).set({ customStyleId: style.id }).where(eq(users.id, user.id));
+    expect(await accountContactLink(db(), user.id, undefined)).toEqual({ href: "https://operator.example/contact", label: "Contact" });
+  });
+});
+
+describe("auth/user auth_token", () => {
+  it("is null without an API token, then names the own newest token — never the token, its hash, or another user's", async () => {
+    const owner = await makeUser();
+    const other = await makeUser();
+    const cookie = await logIn(owner.id);
+    const me = async () => (await run(userApi.loader, getRequest("/auth/user/", cookie))).data as Record<string, unknown>;
+    expect((await me()).auth_token).toBeNull();
+
+    await createApiToken(db(), other.id, "other's token");
+    expect((await me()).auth_token).toBeNull();
+
+    const first = await createApiToken(db(), owner.id, "first");
+    const second = await createApiToken(db(), owner.id, "second");
+    const body = await me();
+    expect(body.auth_token).toEqual({ id: second.id, name: "second", created_at: expect.any(String), last_used_at: null });
+    const text = JSON.stringify(body);
+    const [stored] = await db().select().from(apiTokens).where(eq(apiTokens.id, second.id));
+    for (const secret of [first.token, second.token, stored.tokenHash]) expect(text).not.toContain(secret);
+  });
+});
 
 describe("username check", () => {
   afterEach(() => setSelfSignup(false));

@@ -141,6 +141,18 @@ describe("auth/login and auth/user", () => {
     expect(tooOld.status).toBe(406);
   });
 
+  it("api/version/ also accepts the spec client's version 3; other calls still answer 406 to it", async () => {
+    const at3 = await callRoute(version, "/api/version/", { cookie: aliceCookie, accept: "application/json; version=3" });
+    expect(at3.status).toBe(200);
+    expect(await at3.json()).toMatchObject({ api_versions: { min: 13, max: 17 } });
+    const at2 = await callRoute(version, "/api/version/", { cookie: aliceCookie, accept: "application/json; version=2" });
+    expect(at2.status).toBe(406);
+    expect((await at2.json()).detail).toBe("API version 2 is not supported (supported: 3 and 13 to 17).");
+    const flagsAt3 = await callRoute(featureFlags, "/auth/featureflags/", { cookie: aliceCookie, accept: "application/json; version=3" });
+    expect(flagsAt3.status).toBe(406);
+    expect((await flagsAt3.json()).detail).toBe("API version 3 is not supported (supported: 13 to 17).");
+  });
+
   it("logs out: the session stops working", async () => {
     const cookie = await sessionCookie(stores, alice);
     const out = await callRoute(logout, "/auth/logout/", { method: "POST", cookie, body: {} });

@@ -100,7 +100,8 @@ async function post<T>(
   return { status: res.status, data: (await res.json()) as T };
 }
 const flows = (userId: number, body: unknown, accept?: string) => post<FlowsResponse>(flowsRoute, "/api/flows", userId, body, accept);
-const sankeyCall = (userId: number, body: unknown) => post<SankeyResponse>(sankeyRoute, "/api/sankey", userId, body);
+const sankeyCall = (userId: number, body: unknown, accept?: string) =>
+  post<SankeyResponse>(sankeyRoute, "/api/sankey", userId, body, accept);
 
 /** Bits of a timeseries: every bucket of every series times the window. */
 const seriesBits = (r: FlowsResponse) => r.timeseries.series.reduce((a, s) => a + s.values.reduce((x, v) => x + v, 0) * r.window, 0);
@@ -430,6 +431,23 @@ describe("access and validation", () => {
     });
     expect(sankeyVrf.status).toBe(400);
     expect(JSON.stringify(sankeyVrf.data)).toMatch(/"field":"dimensions.1"/);
+  });
+
+  it("api/sankey/ also accepts the spec client's version 3 (answered as 17, VRF included); api/flows/ does not", async () => {
+    const request = { dimensions: ["AS_HND_INGRESS", "AS_DST_INGRESS"], startTimestamp: RANGE.start, endTimestamp: RANGE.end, topN: 3 };
+    const v3 = await sankeyCall(uid.admin, request, "application/json; version=3");
+    const v17 = await sankeyCall(uid.admin, request, "application/json; version=17");
+    expect(v3.status).toBe(200);
+    expect(v3.data.links.length).toBeGreaterThan(0);
+    expect(v3.data).toEqual(v17.data);
+    const vrfAt3 = await sankeyCall(uid.admin, { ...request, dimensions: ["AS_SRC_INGRESS", "VRF_NAME"] }, "application/json; version=3");
+    expect(vrfAt3.status).toBe(200);
+    for (const version of [2, 4, 12, 18]) {
+      expect((await sankeyCall(uid.admin, request, `application/json; version=${version}`)).status, `version ${version}`).toBe(406);
+    }
+    const flowsAt3 = await flows(uid.admin, body(), "application/json; version=3");
+    expect(flowsAt3.status).toBe(406);
+    expect(flowsAt3.data).toMatchObject({ detail: "API version 3 is not supported (supported: 13 to 17)." });
   });
 
   it("bad bodies are 400s naming the field", async () => {

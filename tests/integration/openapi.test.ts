@@ -54,6 +54,7 @@ type Op = {
   responses: Record<string, unknown>;
   "x-route-file": string;
   "x-access": unknown;
+  "x-api-versions": number[];
   security: unknown[];
 };
 const operations = (): [string, string, Op][] =>
@@ -122,6 +123,18 @@ describe("GET api/openapi.json", () => {
     expect(find("/auth/user/", "get")["x-access"]).toBe("session");
     expect(find("/auth/token/", "post")["x-access"]).toEqual({ permission: "DEVELOPER_API_TOKEN" });
     expect(find("/auth/login/", "post")["x-access"]).toBe("public");
+  });
+
+  it("lists the API versions of each call: 13–17 everywhere, version 3 also on api/sankey/ and api/version/", () => {
+    const range = [13, 14, 15, 16, 17];
+    const withThree = operations()
+      .filter(([, , op]) => (op["x-api-versions"] as number[]).includes(3))
+      .map(([p, m]) => `${m.toUpperCase()} ${p}`);
+    expect(withThree.sort()).toEqual(["GET /api/version/", "POST /api/sankey/"]);
+    for (const [p, m, op] of operations()) expect(op["x-api-versions"], `${m} ${p}`).toEqual(expect.arrayContaining(range));
+    expect(find("/api/sankey/", "post").description).toMatch(/API version 3/);
+    expect(find("/api/version/", "get").description).toMatch(/API version 3/);
+    expect(find("/api/flows/", "post").description).not.toMatch(/API version 3/);
   });
 
   it("the flows endpoints' request schemas are their zod schemas", () => {

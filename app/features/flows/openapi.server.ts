@@ -61,6 +61,7 @@ export const FLOWS_OPERATIONS: Operation[] = [
     summary: "Sankey nodes and links (bit/s) between consecutive dimensions.",
     description: "A delegated user: only the restricted dimension and its output (403 otherwise).",
     access: FLOWS,
+    alsoVersions: [3],
     body: sankeyBodySchema,
     response: obj({
       nodes: arr(obj({ id: str, dimension: str, key: str, name: str })),

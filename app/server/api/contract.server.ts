@@ -29,14 +29,19 @@ export class ApiProblem extends Error {
 export const apiError = (status: number, detail: string, extra: Omit<ApiError, "detail"> = {}) =>
   Response.json({ detail, ...extra } satisfies ApiError, { status });
 
-/** "application/json; version=16" → 16; absent → the newest; outside 13–17 → an error. */
-export function apiVersion(request: Request): number {
+/**
+ * "application/json; version=16" → 16; absent → the newest; one of the endpoint's `alsoVersions`
+ * (the call's own numbering in the spec's client) → the newest; otherwise outside 13–17 → 406.
+ */
+export function apiVersion(request: Request, alsoVersions: readonly number[] = []): number {
   const match = /version\s*=\s*v?(\d+)/i.exec(request.headers.get("Accept") ?? "");
   if (!match) return API_VERSIONS.default;
   const version = Number(match[1]);
+  if (alsoVersions.includes(version)) return API_VERSIONS.default;
   if (version < API_VERSIONS.min || version > API_VERSIONS.max) {
+    const also = alsoVersions.length > 0 ? `${alsoVersions.join(", ")} and ` : "";
     throw new ApiProblem(406, {
-      detail: `API version ${version} is not supported (supported: ${API_VERSIONS.min} to ${API_VERSIONS.max}).`,
+      detail: `API version ${version} is not supported (supported: ${also}${API_VERSIONS.min} to ${API_VERSIONS.max}).`,
     });
   }
   return version;
@@ -65,6 +70,12 @@ export type EndpointSpec<Q extends z.ZodType, B extends z.ZodType, P extends z.Z
   params?: P;
   /** JSON mutations need the CSRF header; set false only for calls that create the session (login). */
   csrf?: boolean;
+  /**
+   * API versions this call accepts besides 13–17: the spec's client numbers api/sankey/ and
+   * api/version/ on their own and sends version 3 to them. The handler sees such a version as the
+   * newest (17). Describe them in the call's OpenAPI entry (Operation.alsoVersions).
+   */
+  alsoVersions?: readonly number[];
   /** Reachable by a logged-in user who has not consented yet (the consent calls, user details, logout). */
   allowWithoutConsent?: boolean;
   handler: (args: HandlerArgs<z.infer<Q>, z.infer<B>, z.infer<P>, A>) => Promise<Response | object | null>;
@@ -143,7 +154,7 @@ export function endpoint<
       if (request.method !== spec.method) {
         return apiError(405, `Method ${request.method} not allowed.`);
       }
-      const version = apiVersion(request);
+      const version = apiVersion(request, spec.alsoVersions);
       const context = await getApiRequestContext(request);
       const user = checkAccess(spec.access, context, spec.allowWithoutConsent ?? false);
       if (spec.method !== "GET" && spec.csrf !== false && !context.viaToken) verifyCsrf(request);

@@ -33,6 +33,8 @@ export type Operation = {
   /** Needs the current password or a code in headers (always, or only in the case the text names). */
   reauthentication?: "always" | string;
   description?: string;
+  /** API versions accepted besides 13–17 (the endpoint's alsoVersions): shown as x-api-versions and in the description. */
+  alsoVersions?: readonly number[];
 };
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -120,7 +122,7 @@ export const OPERATIONS: Operation[] = [
     body: obj({ email: str, username: str, password: str, next: str, hash: str }, ["password"]),
     response: obj({ status: { enum: ["LOGGED_IN", "PENDING_2FA"] }, next: str }),
     description:
-      "Sets the session cookie. 401 on wrong credentials; 429 (Retry-After) after 5 failures for this account from this client or 30 from this client within 15 minutes; 503 (Retry-After) while too many password checks wait. `next`/`hash`: where to continue; a path of another origin is answered as `/`, control characters give 400. No CSRF header needed.",
+      "Sets the session cookie. 401 on wrong credentials; 403 account_deactivated (detail: the account-deactivated message, contact: {href, label} where to turn) for the right password of a deactivated account — a wrong password stays 401; 429 (Retry-After) after 5 failures for this account from this client or 30 from this client within 15 minutes; 503 (Retry-After) while too many password checks wait. `next`/`hash`: where to continue; a path of another origin is answered as `/`, control characters give 400. No CSRF header needed.",
   },
   {
     file: "auth.2fa.ts",
@@ -138,6 +140,8 @@ export const OPERATIONS: Operation[] = [
     summary: "The current user with permissions, feature flags, restrictions and session_status.",
     access: "session",
     response: anyObject,
+    description:
+      "auth_token: null when the user holds no API token, else their own newest one as {id, name, created_at, last_used_at}. Only a token's hash is stored, so the token itself is shown once, by POST auth/token/, and never here (nor its hash, nor another user's).",
   },
   { file: "auth.logout.ts", method: "POST", path: "/auth/logout/", summary: "Ends the session.", access: "session", response: ok },
   {
@@ -282,7 +286,11 @@ export const OPERATIONS: Operation[] = [
     path: "/auth/password/reset/confirm/",
     summary: "Sets a new password with a reset token.",
     access: "public",
-    body: obj({ token: str, password: str }),
+    body: obj({ token: str, password: str, new_password: { type: "string", description: "Also accepted instead of password." } }, [
+      "token",
+    ]),
+    description:
+      "The new password in password (or new_password; when both are given they must be equal). 400 token_invalid for an expired, used or replaced link; 400 naming the password field for a password the rules refuse.",
     response: anyObject,
   },
   {
@@ -433,6 +441,7 @@ export const OPERATIONS: Operation[] = [
     path: "/api/version/",
     summary: "App, API and data versions; the user's database overrides.",
     access: "login",
+    alsoVersions: [3],
     response: anyObject,
   },
   {
@@ -529,6 +538,10 @@ function reauthenticationText(op: Operation): string | null {
   return `Re-authentication${when}: the current password in ${REAUTH_HEADERS.password} or a code in ${REAUTH_HEADERS.code}; missing 400, wrong 403 (nothing changed), too many wrong ones 429 with Retry-After.`;
 }
 
+function apiVersionRange(): number[] {
+  return Array.from({ length: API_VERSIONS.max - API_VERSIONS.min + 1 }, (_, i) => API_VERSIONS.min + i);
+}
+
 function operationObject(op: Operation): JsonSchema {
   const mutation = op.method !== "GET";
   const responses: Record<string, JsonSchema> = {
@@ -549,6 +562,9 @@ function operationObject(op: Operation): JsonSchema {
       accessText(op.access),
       op.description,
       reauthenticationText(op),
+      op.alsoVersions?.length
+        ? `Accepts API version ${op.alsoVersions.join(", ")} in the Accept header as well as ${API_VERSIONS.min}–${API_VERSIONS.max} (the spec's client numbers this call on its own); it is answered as version ${API_VERSIONS.default}.`
+        : null,
       mutation && op.access !== "public" ? "With a session cookie, send the csrftoken cookie's value in X-CSRFToken." : null,
     ]
       .filter(Boolean)
@@ -556,6 +572,7 @@ function operationObject(op: Operation): JsonSchema {
     operationId: `${op.method.toLowerCase()}_${op.path.replace(/[^A-Za-z0-9]+/g, "_").replace(/^_|_$/g, "")}`,
     "x-access": typeof op.access === "object" ? { permission: op.access.permission } : op.access,
     "x-route-file": `app/routes/${op.file}`,
+    "x-api-versions": [...(op.alsoVersions ?? []), ...apiVersionRange()],
     security: op.access === "public" ? [] : [{ session: [] }, { token: [] }],
     parameters: parameters(op),
     ...(op.body ? { requestBody: { required: true, content: { "application/json": { schema: asJson(op.body) } } } } : {}),

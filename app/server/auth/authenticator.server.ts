@@ -17,6 +17,18 @@ export class InvalidCredentialsError extends Error {
   }
 }
 
+/**
+ * The right password for a deactivated account: its own message (with a contact link) instead of
+ * the wrong-credentials text. Only the right password tells, so the account's state is no oracle.
+ */
+export class AccountDeactivatedError extends Error {
+  readonly status = 403;
+  constructor(readonly userId: number) {
+    super(MESSAGES.accountDeactivated);
+    this.name = "AccountDeactivatedError";
+  }
+}
+
 /** Too many failures from this client (for the account, or at all): refused before the password is checked. */
 export class LoginThrottledError extends InvalidCredentialsError {
   readonly status = 429;
@@ -46,7 +58,8 @@ export const DUMMY_HASH =
  * Checks e-mail and password; returns the user id. The attempt is counted before the password is
  * checked (reserveLoginAttempt: per account and client, per client, and an account-wide back-off),
  * and the check waits for a hashing slot — refused with HashingBusyError when too many anonymous
- * checks are already waiting.
+ * checks are already waiting. The same checks run for every account; only after them does the right
+ * password for a deactivated account throw AccountDeactivatedError (counted as a failure: no login).
  */
 export async function checkCredentials(request: Request, emailInput: string, password: string): Promise<{ id: number }> {
   const email = emailInput.trim().toLowerCase();
@@ -55,6 +68,7 @@ export async function checkCredentials(request: Request, emailInput: string, pas
   const reservation = await reserveLoginAttempt(pg.db, email, address);
   if (!reservation.allowed) throw new LoginThrottledError(reservation.retryAfterSeconds);
   let succeeded = false;
+  let deactivated = false;
   let userId: number | null = null;
   try {
     if (reservation.backoffMs > 0) await sleep(reservation.backoffMs);
@@ -66,6 +80,7 @@ export async function checkCredentials(request: Request, emailInput: string, pas
       : [];
     const valid = await verifyPassword(password, user?.passwordHash ?? DUMMY_HASH, { maxQueue: HASHING.anonymousQueue });
     succeeded = Boolean(user && valid && user.isActive);
+    deactivated = Boolean(user && valid && !user.isActive);
     userId = user?.id ?? null;
   } catch (error) {
     // Not checked after all: the attempt does not count against the client.
@@ -73,6 +88,7 @@ export async function checkCredentials(request: Request, emailInput: string, pas
     throw error;
   }
   await finishLoginAttempt(pg.db, reservation.attemptId, succeeded, email, address);
+  if (deactivated && userId !== null) throw new AccountDeactivatedError(userId);
   if (!succeeded || userId === null) throw new InvalidCredentialsError();
   await pg.db.update(users).set({ lastLoginAt: new Date() }).where(eq(users.id, userId));
   return { id: userId };

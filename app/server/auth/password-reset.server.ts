@@ -24,7 +24,6 @@ export const RESET_TEXTS = {
   passwordTooShort: `The password must be at least ${PASSWORD_MIN_LENGTH} characters long.`,
   passwordTooLong: `The password must be at most ${PASSWORD_MAX_LENGTH} characters long.`,
   passwordsDiffer: "The two passwords do not match.",
-  tokenHint: "The link may have expired or has already been used. Please request a new one.",
   done: "Your password has been set. You can now log in with it.",
 } as const;
 
