@@ -1,17 +1,8 @@
 import { eq, or } from "drizzle-orm";
-import {
-  delegationRestrictions,
-  featureFlags,
-  groupPermissions,
-  groups,
-  userFeatureFlags,
-  userGroups,
-  userPermissions,
-  users,
-} from "~db/postgres/schema";
+import { featureFlags, groupPermissions, groups, userFeatureFlags, userGroups, userPermissions, users } from "~db/postgres/schema";
 import { DELEGABLE_PERMISSION_CODES, PERMISSIONS } from "~/lib/permissions";
 import type { Db } from "../postgres.server";
-import { EXTERNAL_LINK_PERMISSIONS } from "./delegation.server";
+import { EXTERNAL_LINK_PERMISSIONS, readDelegation } from "./delegation.server";
 
 export type UserContext = {
   id: number;
@@ -54,17 +45,12 @@ export async function loadUserContext(db: Db, userId: number): Promise<UserConte
       .from(featureFlags)
       .leftJoin(userFeatureFlags, eq(userFeatureFlags.flag, featureFlags.name))
       .where(or(eq(featureFlags.enabledForAll, true), eq(userFeatureFlags.userId, userId))),
-    user.isDelegated
-      ? db
-          .select({ external: delegationRestrictions.externalLinksViewsRestrictions })
-          .from(delegationRestrictions)
-          .where(eq(delegationRestrictions.userId, userId))
-      : Promise.resolve([]),
+    user.isDelegated ? readDelegation(db, userId) : Promise.resolve(null),
   ]);
   let permissions = user.isSuperuser ? [...PERMISSIONS] : [...new Set([...own, ...viaGroups].map((r) => r.p))].sort();
   // A delegated account never administers anything, whatever it was given (a group, a stray grant, a superuser flag).
   if (user.isDelegated) permissions = permissions.filter((p) => (DELEGABLE_PERMISSION_CODES as readonly string[]).includes(p));
-  if (user.isDelegated && !(delegation[0]?.external?.ASNumberList ?? []).length) {
+  if (user.isDelegated && !(delegation?.external.ASNumberList ?? []).length) {
     const removed = new Set<string>(EXTERNAL_LINK_PERMISSIONS);
     permissions = permissions.filter((p) => !removed.has(p));
   }

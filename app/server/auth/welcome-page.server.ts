@@ -1,6 +1,7 @@
 import { eq } from "drizzle-orm";
-import { delegationRestrictions, siteSettings } from "~db/postgres/schema";
+import { siteSettings } from "~db/postgres/schema";
 import type { Db } from "../postgres.server";
+import { readDelegation } from "./delegation.server";
 import type { UserContext } from "./user-context.server";
 
 /** `text`: the account's own welcome text (paragraphs), written by whoever manages it; empty: the default text. */
@@ -10,10 +11,10 @@ export type WelcomePage = { flowViews: string[]; asNumbers: number[]; text: stri
 export async function welcomePageFor(db: Db, user: Pick<UserContext, "id" | "isDelegated">): Promise<WelcomePage | null> {
   const [settings] = await db.select({ welcome: siteSettings.welcomePageEnabled }).from(siteSettings).where(eq(siteSettings.id, 1));
   if (!user.isDelegated || !settings?.welcome) return null;
-  const [restrictions] = await db.select().from(delegationRestrictions).where(eq(delegationRestrictions.userId, user.id));
+  const restrictions = await readDelegation(db, user.id);
   return {
-    flowViews: (restrictions?.flowsViewsRestrictions ?? []).map((r) => `${r.dimension}: ${r.constrained_values.join(", ")}`),
-    asNumbers: restrictions?.externalLinksViewsRestrictions.ASNumberList ?? [],
+    flowViews: (restrictions?.flows ?? []).map((r) => `${r.dimension}: ${r.constrained_values.join(", ")}`),
+    asNumbers: restrictions?.external.ASNumberList ?? [],
     text: restrictions?.welcomeText.trim() ?? "",
   };
 }

@@ -28,6 +28,17 @@ import { DELEGABLE_PERMISSIONS, delegatedUsersUrl, type DelegatedUserForm, type 
 import type { DelegatedUsersActionResult, DelegatedUsersScreen, Preview } from "../delegated-users-screen.server";
 
 /** The Delegated Users screen: list, create/edit form with the restrictions editor and preview, deletion step. */
+/** The border-planner lists of external_links_views_restrictions, as the form names them. */
+const BORDER_LISTS = [
+  {
+    name: "asNumbers",
+    label: "AS numbers",
+    description: "One per line or comma-separated. Without any, the account gets no Border Planner.",
+  },
+  { name: "routers", label: "Routers", description: "As in the network inventory. The Looking Glass uses only their vantage points." },
+  { name: "interfaces", label: "Interfaces", description: "router|interface, as in the network inventory." },
+] as const;
+
 export function DelegatedUsersView({ data, result }: { data: DelegatedUsersScreen; result: DelegatedUsersActionResult | undefined }) {
   const { params } = data;
   const editing = data.edited;
@@ -283,33 +294,18 @@ function AccountForm({
           <RestrictionsEditor data={data} form={form} errors={errors} preview={posted?.preview ?? null} />
           <Fieldset legend="Border Planner and Looking Glass">
             <SimpleGrid cols={{ base: 1, sm: 3 }}>
-              <Textarea
-                label="AS numbers"
-                name="asNumbers"
-                autosize
-                minRows={2}
-                description="One per line or comma-separated. Without any, the account gets no Border Planner."
-                defaultValue={form.asNumbers}
-                error={errors.asNumbers}
-              />
-              <Textarea
-                label="Routers"
-                name="routers"
-                autosize
-                minRows={2}
-                description="As in the network inventory. The Looking Glass uses only their vantage points."
-                defaultValue={form.routers}
-                error={errors.routers}
-              />
-              <Textarea
-                label="Interfaces"
-                name="interfaces"
-                autosize
-                minRows={2}
-                description="router|interface, as in the network inventory."
-                defaultValue={form.interfaces}
-                error={errors.interfaces}
-              />
+              {BORDER_LISTS.map((list) => (
+                <Textarea
+                  key={list.name}
+                  label={list.label}
+                  name={list.name}
+                  autosize
+                  minRows={2}
+                  description={list.description}
+                  defaultValue={form[list.name]}
+                  error={errors[list.name]}
+                />
+              ))}
             </SimpleGrid>
           </Fieldset>
           <Textarea
