@@ -1,9 +1,12 @@
 /**
  * The pure part of the flow-derived interface utilisation: which intervals a run writes (runRange)
- * and the rows made from the bytes each router exported (flowUtilRows), on hand-computed values.
+ * and the rows made from the bytes each router exported (flowUtilRows), on hand-computed values; when
+ * the background task runs, and that FLOWS_UTIL=off keeps it from starting.
  */
-import { describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { flowUtilTask, nextBoundaryDelay } from "~/features/collector/flow-util/flow-util.server";
 import { flowUtilRows, runRange } from "~/features/collector/flow-util/rows";
+import type { Services } from "~/server/services.server";
 
 const DAY = 86_400;
 const T = 1_800_000_000; // a multiple of 300
@@ -89,5 +92,30 @@ describe("flowUtilRows", () => {
         ...common,
       },
     ]);
+  });
+});
+
+describe("flowUtilTask", () => {
+  const services = (FLOWS_UTIL: "on" | "off") => ({ config: { FLOWS_UTIL } }) as unknown as Services;
+
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  it("runs a minute after each 5-minute boundary", () => {
+    expect(nextBoundaryDelay(T * 1000)).toBe(360_000);
+    expect(nextBoundaryDelay(T * 1000 + 59_000)).toBe(301_000);
+    expect(nextBoundaryDelay(T * 1000 + 299_999)).toBe(60_001);
+  });
+
+  it("with FLOWS_UTIL=off starts nothing; on, waits for its first run and stops cleanly", async () => {
+    vi.useFakeTimers();
+    flowUtilTask.start(services("off"));
+    expect(vi.getTimerCount()).toBe(0);
+    flowUtilTask.start(services("on"));
+    flowUtilTask.start(services("on")); // started once only
+    expect(vi.getTimerCount()).toBe(1);
+    await flowUtilTask.stop();
+    expect(vi.getTimerCount()).toBe(0);
   });
 });
