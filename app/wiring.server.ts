@@ -8,6 +8,7 @@
 import { printDemoCredentialsIfLoaded } from "~db/demo/credentials";
 import { loadDemoNetwork, printDemoSummary } from "~db/demo/load";
 import { collectorHealthTask } from "~/features/collector/data-sources/collector-health.server";
+import { flowUtilTask } from "~/features/collector/flow-util/flow-util.server";
 import { flowsNetflow, flowsSflow } from "~/features/collector/runtime/collector.server";
 import { forgetDataRange } from "~/features/flows/data-range.server";
 import { flowsGenerator } from "~/features/collector/export/generator.server";
@@ -34,6 +35,8 @@ export function wireApp(): void {
   runInBackground("collector health", collectorHealthTask);
   // Flows (and imported routing tables) that stop arriving, and arrive again, told to staff: once a minute, in the same process.
   runInBackground("data availability", dataAvailabilityTask);
+  // Interface utilisation derived from the flows (source 'flows' of interface_util_5m), every 5 minutes in the same process; off with FLOWS_UTIL=off.
+  runInBackground("flow utilisation", flowUtilTask);
   onStoresClosing("flows data range", forgetDataRange);
   // Ingest components (flow collector, SNMP poller, BMP station) register here with registerComponent()
   // of app/server/components: the app on embedded stores and `npm run worker` on server stores read the same list.
