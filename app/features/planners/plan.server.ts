@@ -191,7 +191,7 @@ export async function planGivenLinks(
 export async function planLinks(services: Pick<Services, "pg" | "ch">, viewer: Viewer, options: PlanOptions): Promise<LinkPlan[]> {
   checkPlanRange(options.range);
   const links = await visibleLinks(services, viewer, options.kind, options.keys);
-  return planGivenLinks(services, viewer.settings, options.kind, links, options.range);
+  return planGivenLinks(services, { ...viewer.settings, timezone: viewer.timezone }, options.kind, links, options.range);
 }
 
 /** The summary of planLinks' links. */
@@ -238,19 +238,13 @@ export async function plannerHeatmap(services: Pick<Services, "pg" | "ch">, view
   if (!links.length) return { ok: true, days: dayNames, rows: [] };
   const rows = await chQuery(services.ch, { ...heatmapQuery(endsOf(links), options.range, viewer.timezone), schema: HeatmapRow });
   const index = new Map(dayNames.map((d, i) => [d, i]));
-  const byLink = new Map<string, (number | null)[]>();
-  for (const link of links)
-    byLink.set(
-      link.key,
-      dayNames.map(() => null),
-    );
+  const byLink = new Map(links.map((link) => [link.key, { link, values: dayNames.map((): number | null => null) }]));
   for (const r of rows) {
-    const values = byLink.get(r.link);
+    const entry = byLink.get(r.link);
     const i = index.get(r.day);
-    const link = links.find((l) => l.key === r.link);
-    if (values && i !== undefined && link) values[i] = sampleUtilisation(r.max_bytes, link.capacityBps);
+    if (entry && i !== undefined) entry.values[i] = sampleUtilisation(r.max_bytes, entry.link.capacityBps);
   }
-  return { ok: true, days: dayNames, rows: links.map((l) => ({ key: l.key, label: linkLabel(l), values: byLink.get(l.key)! })) };
+  return { ok: true, days: dayNames, rows: links.map((l) => ({ key: l.key, label: linkLabel(l), values: byLink.get(l.key)!.values })) };
 }
 
 /** One link's figures with its 5-minute samples; 404 when the viewer may not see it or it does not exist. */
@@ -265,7 +259,7 @@ export async function linkDetail(
   const links = await visibleLinks(services, viewer, kind, [key]);
   if (!links.length) throw new PlannerError(404, `No ${kind} link ${key}`, "key");
   const [[plan], rows] = await Promise.all([
-    planGivenLinks(services, viewer.settings, kind, links, range),
+    planGivenLinks(services, { ...viewer.settings, timezone: viewer.timezone }, kind, links, range),
     chQuery(services.ch, { ...seriesQuery(endsOf(links), range), schema: SeriesRow }),
   ]);
   const capacity = links[0].capacityBps;
