@@ -6,7 +6,7 @@
  *   - Border Planner: planLinks over every external link for the 35 days ending at the newest
  *     interface_util_5m sample (the service as the screen and API call it, as a superuser);
  *   - the same for the Core Planner (internal links);
- *   - the billing 95th of one external link over 30 days (percentileQuery alone, one link).
+ *   - the billing 95th of one external link over 30 days (linkFiguresQuery alone, one link).
  * Median and max of BENCH_RUNS timed runs after one warm-up. No thresholds: it fails only on errors.
  */
 import path from "node:path";
@@ -15,7 +15,7 @@ import { z } from "zod";
 import { DEMO_DAYS, loadDemoNetwork } from "~db/demo/load";
 import { endsOf, readCatalogue } from "~/features/planners/links.server";
 import { planLinks } from "~/features/planners/plan.server";
-import { percentileQuery } from "~/features/planners/sql";
+import { linkFiguresQuery } from "~/features/planners/sql";
 import type { Viewer } from "~/features/planners/types";
 import { chQuery } from "~/server/clickhouse/query.server";
 import { parseConfig } from "~/server/env.server";
@@ -66,7 +66,7 @@ async function main() {
     const range30 = { start: end - 30 * DAY, end };
     let samples = 0;
     const p95 = await timed(runs, async () => {
-      const rows = await chQuery<{ samples: number }>(services.ch, percentileQuery(endsOf([one]), range30));
+      const rows = await chQuery<{ samples: number }>(services.ch, linkFiguresQuery(endsOf([one]), range30));
       samples = Number(rows[0]?.samples ?? 0);
     });
     const f = (t: { median: number; max: number }) => `median ${t.median.toFixed(0)} ms, max ${t.max.toFixed(0)} ms`;

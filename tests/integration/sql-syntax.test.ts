@@ -33,8 +33,7 @@ import { ribSampleStatement } from "~/features/collector/export/rib-sample-sql";
 import {
   datesWithDataQuery,
   heatmapQuery,
-  percentileQuery,
-  quarterSumsQuery,
+  linkFiguresQuery,
   samplingConfidenceQuery,
   seriesQuery,
   timeseriesQuery,
@@ -136,8 +135,7 @@ function plannerStatements(): BuiltQuery[] {
     { link: "fra-cr1|xe-1>fra-cr2|xe-2", router: "fra-cr2", interface: "xe-2", swap: true, preference: 1 },
   ];
   return [
-    quarterSumsQuery(ends, RANGE),
-    percentileQuery(ends, RANGE),
+    linkFiguresQuery(ends, RANGE),
     heatmapQuery(ends, RANGE, "Europe/Berlin"),
     ...[300, 900, 3600, 86_400].map((bucket) => timeseriesQuery(ends, RANGE, bucket)),
     seriesQuery(ends, RANGE),
@@ -219,7 +217,7 @@ describe("EXPLAIN SYNTAX of every statement the builders generate", () => {
     expect(await refused(analysisStatements())).toEqual([]);
   }, 120_000);
 
-  it("planners: quarter sums, 95th, heatmap, timeseries per window, series, dates with data, sampling confidence", async () => {
+  it("planners: link figures (quarter sums and 95th), heatmap, timeseries per window, series, dates with data, sampling confidence", async () => {
     expect(await refused(plannerStatements())).toEqual([]);
   });
 

@@ -7,8 +7,7 @@ import { describe, expect, it } from "vitest";
 import {
   datesWithDataQuery,
   heatmapQuery,
-  percentileQuery,
-  quarterSumsQuery,
+  linkFiguresQuery,
   samplingConfidenceQuery,
   seriesQuery,
   timeseriesQuery,
@@ -31,75 +30,54 @@ const PARAMS = {
 };
 
 describe("planners SQL builders (golden)", () => {
-  it("quarter sums: one sample per link and time (best source, then the near end), summed per quarter hour", () => {
-    const q = quarterSumsQuery(ENDS, RANGE);
-    expect(q.name).toBe("planners.quarterSums");
-    expect(q.params).toEqual(PARAMS);
-    expect(q.sql).toMatchInlineSnapshot(`
-      "SELECT link, toUInt32(intDiv(toUInt32(time), 900) * 900) AS quarter,
-        toFloat64(sum(in_bytes)) AS in_sum,
-        toFloat64(sum(out_bytes)) AS out_sum,
-        toUInt32(count()) AS samples
-      FROM (
-        SELECT link, time,
-          argMax(end_in, rank) AS in_bytes,
-          argMax(end_out, rank) AS out_bytes,
-          argMax(source, rank) AS sample_source,
-          argMax(interpolated, rank) AS sample_interpolated
-        FROM (
-          SELECT
-            indexOf({ends:Array(String)}, concat(router, '|', interface)) AS end_index,
-            arrayElement({links:Array(String)}, end_index) AS link,
-            time,
-            if(arrayElement({swaps:Array(UInt8)}, end_index) = 1, out_bytes, in_bytes) AS end_in,
-            if(arrayElement({swaps:Array(UInt8)}, end_index) = 1, in_bytes, out_bytes) AS end_out,
-            source,
-            interpolated,
-            tuple(multiIf(source = 'snmp', 3, source = 'flows', 2, 1), arrayElement({preferences:Array(UInt8)}, end_index)) AS rank
-          FROM interface_util_5m FINAL
-          WHERE time >= toDateTime({start:UInt32}, 'UTC')
-            AND time < toDateTime({end:UInt32}, 'UTC')
-            AND concat(router, '|', interface) IN {ends:Array(String)}
-        )
-        GROUP BY link, time
-      )
-      GROUP BY link, quarter
-      ORDER BY link ASC, quarter ASC"
-    `);
-  });
-
-  it("billing 95th per link and direction: arraySort and the 1-based index n − intDiv(n, 20)", () => {
-    const q = percentileQuery(ENDS, RANGE);
+  it("link figures in one scan: one sample per link and time (best source, then the near end), quarter sums, the billing 95th (n − intDiv(n, 20), 1-based)", () => {
+    const q = linkFiguresQuery(ENDS, RANGE);
+    expect(q.name).toBe("planners.linkFigures");
     expect(q.params).toEqual(PARAMS);
     expect(q.sql).toMatchInlineSnapshot(`
       "SELECT link,
-        toUInt32(count()) AS samples,
-        toUInt32(sum(sample_interpolated)) AS interpolated,
-        arraySort(groupUniqArray(toString(sample_source))) AS sources,
-        toFloat64(arrayElement(arraySort(groupArray(in_bytes)), count() - intDiv(count(), 20))) AS in_p95_bytes,
-        toFloat64(arrayElement(arraySort(groupArray(out_bytes)), count() - intDiv(count(), 20))) AS out_p95_bytes
+        groupArray(quarter) AS quarters,
+        groupArray(quarter_in_sum) AS quarter_in,
+        groupArray(quarter_out_sum) AS quarter_out,
+        groupArray(quarter_n) AS quarter_samples,
+        toUInt32(sum(quarter_n)) AS samples,
+        toUInt32(sum(quarter_interpolated)) AS interpolated,
+        arraySort(groupUniqArrayArray(quarter_sources)) AS sources,
+        toFloat64(arrayElement(arraySort(arrayFlatten(groupArray(quarter_in_list))), sum(quarter_n) - intDiv(sum(quarter_n), 20))) AS in_p95_bytes,
+        toFloat64(arrayElement(arraySort(arrayFlatten(groupArray(quarter_out_list))), sum(quarter_n) - intDiv(sum(quarter_n), 20))) AS out_p95_bytes
       FROM (
-        SELECT link, time,
-          argMax(end_in, rank) AS in_bytes,
-          argMax(end_out, rank) AS out_bytes,
-          argMax(source, rank) AS sample_source,
-          argMax(interpolated, rank) AS sample_interpolated
+        SELECT link, toUInt32(intDiv(toUInt32(time), 900) * 900) AS quarter,
+          toFloat64(sum(in_bytes)) AS quarter_in_sum,
+          toFloat64(sum(out_bytes)) AS quarter_out_sum,
+          toUInt32(count()) AS quarter_n,
+          sum(sample_interpolated) AS quarter_interpolated,
+          groupUniqArray(toString(sample_source)) AS quarter_sources,
+          groupArray(in_bytes) AS quarter_in_list,
+          groupArray(out_bytes) AS quarter_out_list
         FROM (
-          SELECT
-            indexOf({ends:Array(String)}, concat(router, '|', interface)) AS end_index,
-            arrayElement({links:Array(String)}, end_index) AS link,
-            time,
-            if(arrayElement({swaps:Array(UInt8)}, end_index) = 1, out_bytes, in_bytes) AS end_in,
-            if(arrayElement({swaps:Array(UInt8)}, end_index) = 1, in_bytes, out_bytes) AS end_out,
-            source,
-            interpolated,
-            tuple(multiIf(source = 'snmp', 3, source = 'flows', 2, 1), arrayElement({preferences:Array(UInt8)}, end_index)) AS rank
-          FROM interface_util_5m FINAL
-          WHERE time >= toDateTime({start:UInt32}, 'UTC')
-            AND time < toDateTime({end:UInt32}, 'UTC')
-            AND concat(router, '|', interface) IN {ends:Array(String)}
+          SELECT link, time,
+            argMax(end_in, rank) AS in_bytes,
+            argMax(end_out, rank) AS out_bytes,
+            argMax(source, rank) AS sample_source,
+            argMax(interpolated, rank) AS sample_interpolated
+          FROM (
+            SELECT
+              indexOf({ends:Array(String)}, concat(router, '|', interface)) AS end_index,
+              arrayElement({links:Array(String)}, end_index) AS link,
+              time,
+              if(arrayElement({swaps:Array(UInt8)}, end_index) = 1, out_bytes, in_bytes) AS end_in,
+              if(arrayElement({swaps:Array(UInt8)}, end_index) = 1, in_bytes, out_bytes) AS end_out,
+              source,
+              interpolated,
+              tuple(multiIf(source = 'snmp', 3, source = 'flows', 2, 1), arrayElement({preferences:Array(UInt8)}, end_index)) AS rank
+            FROM interface_util_5m FINAL
+            WHERE time >= toDateTime({start:UInt32}, 'UTC')
+              AND time < toDateTime({end:UInt32}, 'UTC')
+              AND concat(router, '|', interface) IN {ends:Array(String)}
+          )
+          GROUP BY link, time
         )
-        GROUP BY link, time
+        GROUP BY link, quarter
       )
       GROUP BY link
       ORDER BY link ASC"
@@ -259,7 +237,7 @@ describe("planners SQL builders (golden)", () => {
   });
 
   it("refuses an empty or fractional range", () => {
-    expect(() => quarterSumsQuery(ENDS, { start: RANGE.end, end: RANGE.start })).toThrow("non-empty");
-    expect(() => percentileQuery(ENDS, { start: 1.5, end: RANGE.end })).toThrow("whole seconds");
+    expect(() => linkFiguresQuery(ENDS, { start: RANGE.end, end: RANGE.start })).toThrow("non-empty");
+    expect(() => heatmapQuery(ENDS, { start: 1.5, end: RANGE.end }, "UTC")).toThrow("whole seconds");
   });
 });

@@ -30,15 +30,7 @@ import {
   type Quarter,
 } from "./figures";
 import { endsOf, linkLabel, linksVisibleTo } from "./links.server";
-import {
-  datesWithDataQuery,
-  heatmapQuery,
-  percentileQuery,
-  quarterSumsQuery,
-  samplingConfidenceQuery,
-  seriesQuery,
-  timeseriesQuery,
-} from "./sql";
+import { datesWithDataQuery, heatmapQuery, linkFiguresQuery, samplingConfidenceQuery, seriesQuery, timeseriesQuery } from "./sql";
 import {
   LINK_STATUSES,
   PlannerError,
@@ -58,9 +50,12 @@ import {
 } from "./types";
 
 const num = z.union([z.number(), z.string()]).transform(Number);
-const QuarterRow = z.object({ link: z.string(), quarter: num, in_sum: num, out_sum: num, samples: num });
-const PercentileRow = z.object({
+const FiguresRow = z.object({
   link: z.string(),
+  quarters: z.array(num),
+  quarter_in: z.array(num),
+  quarter_out: z.array(num),
+  quarter_samples: z.array(num),
   samples: num,
   interpolated: num,
   sources: z.array(z.string()),
@@ -138,28 +133,23 @@ export async function planGivenLinks(
   checkPlanRange(range);
   if (!links.length) return [];
   const ends = endsOf(links);
-  const [quarterRows, percentileRows, confidenceRows] = await Promise.all([
-    chQuery(services.ch, { ...quarterSumsQuery(ends, range), schema: QuarterRow }),
-    chQuery(services.ch, { ...percentileQuery(ends, range), schema: PercentileRow }),
+  const [figureRows, confidenceRows] = await Promise.all([
+    chQuery(services.ch, { ...linkFiguresQuery(ends, range), schema: FiguresRow }),
     chQuery(services.ch, { ...samplingConfidenceQuery(ends, range), schema: ConfidenceRow }),
   ]);
-  const quarters = new Map<string, Quarter[]>();
-  for (const r of quarterRows) {
-    const list = quarters.get(r.link) ?? [];
-    list.push({ start: r.quarter, inBytes: r.in_sum, outBytes: r.out_sum, samples: r.samples });
-    quarters.set(r.link, list);
-  }
-  const percentiles = new Map(percentileRows.map((r) => [r.link, r]));
+  const figures = new Map(figureRows.map((r) => [r.link, r]));
   const confidence = new Map(confidenceRows.map((r) => [r.link, r]));
   const days = daysOfRange(range, settings.timezone);
   const thresholds = thresholdsOf(settings, kind);
   const type = buildoutTypeOf(settings, kind);
   return links.map((link) => {
     const capacity = link.capacityBps;
-    const q = quarters.get(link.key) ?? [];
+    const p = figures.get(link.key);
+    const q: Quarter[] = p
+      ? p.quarters.map((start, i) => ({ start, inBytes: p.quarter_in[i], outBytes: p.quarter_out[i], samples: p.quarter_samples[i] }))
+      : [];
     const inDaily = dailyPeakHours(q, days, capacity, "in");
     const outDaily = dailyPeakHours(q, days, capacity, "out");
-    const p = percentiles.get(link.key);
     const inP95 = p && p.samples > 0 ? rateOf((p.in_p95_bytes * 8) / SAMPLE_SECONDS, capacity) : null;
     const outP95 = p && p.samples > 0 ? rateOf((p.out_p95_bytes * 8) / SAMPLE_SECONDS, capacity) : null;
     const maxDaily = maxDailyUtilisation(inDaily, outDaily);
