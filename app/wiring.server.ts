@@ -11,6 +11,7 @@ import { collectorHealthTask } from "~/features/collector/data-sources/collector
 import { flowUtilTask } from "~/features/collector/flow-util/flow-util.server";
 import { flowsNetflow, flowsSflow } from "~/features/collector/runtime/collector.server";
 import { forgetDataRange } from "~/features/flows/data-range.server";
+import { buildoutNoticesTask } from "~/features/planners/buildout-notices.server";
 import { flowsGenerator } from "~/features/collector/export/generator.server";
 import { snmpPoller } from "~/features/collector/snmp/poller.server";
 import { DELEGATED_USERS_OPERATIONS, FLOWS_OPERATIONS } from "~/features/flows/openapi.server";
@@ -37,6 +38,8 @@ export function wireApp(): void {
   runInBackground("data availability", dataAvailabilityTask);
   // Interface utilisation derived from the flows (source 'flows' of interface_util_5m), every 5 minutes in the same process; off with FLOWS_UTIL=off.
   runInBackground("flow utilisation", flowUtilTask);
+  // Links whose build-out forecast crosses a planner's threshold, told to that user once per crossing: hourly, in the same process.
+  runInBackground("build-out notices", buildoutNoticesTask);
   onStoresClosing("flows data range", forgetDataRange);
   // Ingest components (flow collector, SNMP poller, BMP station) register here with registerComponent()
   // of app/server/components: the app on embedded stores and `npm run worker` on server stores read the same list.
