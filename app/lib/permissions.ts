@@ -44,6 +44,8 @@ export function isPermission(value: string): value is Permission {
  */
 export const DELEGABLE_PERMISSION_CODES = [
   "API_FLOWS_4D",
+  // The Sankey of a delegated account has only its restriction's two dimensions (delegation policy).
+  "SANKEY_TOPOLOGY",
   "FLOWS_EGRESS",
   "API_FLOWS_DNS",
   "API_FLOWS_INTERFACES",

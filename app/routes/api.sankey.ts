@@ -4,14 +4,14 @@ import { endpoint, resourceRoute } from "~/server/api/contract.server";
 
 /**
  * POST api/sankey/ (spec version 3 body): nodes per (dimension, key) and links between
- * consecutive dimensions in bit/s over the range. Access: API_FLOWS_4D plus each dimension's
- * permission. `aggregations`, `linkFilter` and `whitelist` are accepted but not applied (listed
+ * consecutive dimensions in bit/s over the range. Access: API_FLOWS_4D and SANKEY_TOPOLOGY, plus
+ * each dimension's permission. `aggregations`, `linkFilter` and `whitelist` are accepted but not applied (listed
  * in `notes`); `topN` (default 10) sets the values kept per dimension before folding into Others.
  */
 const route = resourceRoute({
   POST: endpoint({
     method: "POST",
-    access: { permission: "API_FLOWS_4D" },
+    access: { permission: "API_FLOWS_4D", also: ["SANKEY_TOPOLOGY"] },
     // The spec's client numbers this call on its own and sends version 3 (answered as 17); others send 13–17.
     alsoVersions: [3],
     body: sankeyBodySchema,

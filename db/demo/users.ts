@@ -21,6 +21,7 @@ const OPERATOR_PERMISSIONS: Permission[] = [
   "API_FLOWS_INTERFACES",
   "FLOWS_BY_LINK_FILTER",
   "SANKEY_TOPOLOGY",
+  "API_FLOWS_INDIRECT_KPI",
   "FLOWS_EGRESS",
   "FRONTEND_LINK_UTIL_EXTERNAL",
   "API_LINK_UTIL_EXTERNAL",
@@ -63,7 +64,7 @@ export function demoUsers(customerAsn: number): DemoUser[] {
       firstName: "Dana",
       lastName: "Delegated",
       isDelegated: true,
-      permissions: ["API_FLOWS_4D", "FRONTEND_LINK_UTIL_EXTERNAL"],
+      permissions: ["API_FLOWS_4D", "SANKEY_TOPOLOGY", "FRONTEND_LINK_UTIL_EXTERNAL"],
       restrictions: {
         flows: [{ dimension: "AS_DST_INGRESS", constrained_values: [String(customerAsn)], output: "AS_SRC_INGRESS" }],
         externalAsns: [customerAsn],

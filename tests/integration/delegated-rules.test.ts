@@ -105,11 +105,15 @@ beforeAll(async () => {
     { dimension: "AS_DST_INGRESS", constrained_values: [String(TOP_CUSTOMER)], output: "AS_SRC_INGRESS" },
     { dimension: "AS_SRC_INGRESS", constrained_values: [`AS${topSource}`], output: "AS_DST_INGRESS" },
   ];
-  uid.cycler = await createUser("cycler@delegated.test", ["API_FLOWS_4D", "PRIVATE_LOOKING_GLASS", ...LINK_PERMISSIONS], {
-    flows,
-    routers: [vps[0].router],
-    netcommand: true,
-  });
+  uid.cycler = await createUser(
+    "cycler@delegated.test",
+    ["API_FLOWS_4D", "SANKEY_TOPOLOGY", "PRIVATE_LOOKING_GLASS", ...LINK_PERMISSIONS],
+    {
+      flows,
+      routers: [vps[0].router],
+      netcommand: true,
+    },
+  );
   uid.withAs = await createUser("with-as@delegated.test", ["API_FLOWS_4D", ...LINK_PERMISSIONS], {
     flows: flows.slice(0, 1),
     asns: [TOP_CUSTOMER],
@@ -120,9 +124,11 @@ beforeAll(async () => {
   });
   uid.bare = await createUser("bare@delegated.test", ["API_FLOWS_4D"]);
   // Administrative permissions granted to a delegated account by mistake (directly, as SQL or an old release could).
-  uid.granted = await createUser("granted@delegated.test", ["API_FLOWS_4D", "VIEW_USERS", "MANAGE_DELEGATED_USERS", "MANAGE_TAGS"], {
-    flows: flows.slice(0, 1),
-  });
+  uid.granted = await createUser(
+    "granted@delegated.test",
+    ["API_FLOWS_4D", "SANKEY_TOPOLOGY", "API_FLOWS_INDIRECT_KPI", "VIEW_USERS", "MANAGE_DELEGATED_USERS", "MANAGE_TAGS"],
+    { flows: flows.slice(0, 1) },
+  );
   uid.noRouters = await createUser("no-routers@delegated.test", ["API_FLOWS_4D", "PRIVATE_LOOKING_GLASS"], {
     flows: flows.slice(0, 1),
     netcommand: true,
@@ -435,7 +441,8 @@ describe("the external-links permission", () => {
 
   it("a delegated account holds only delegable permissions, whatever it was granted", async () => {
     const context = (await loadUserContext(stores.pg.db, uid.granted))!;
-    expect(context.permissions).toEqual(["API_FLOWS_4D"]);
+    // The Sankey is delegable (of the restriction's two dimensions); the indirect-traffic figures are not.
+    expect([...context.permissions].sort()).toEqual(["API_FLOWS_4D", "SANKEY_TOPOLOGY"]);
     const menu = (await userMenu(stores, context)).map((item) => item.path);
     expect(menu).not.toContain("/manage-users");
     expect(menu).not.toContain("/manage-delegated-users");

@@ -124,6 +124,31 @@ describe("auth/delegated_users/", () => {
     expect((await userMenu(await getServices(), welcomed)).map((m) => m.menuLabel)).not.toContain("Welcome");
   });
 
+  it("the Sankey can be given to a delegated account; the indirect-traffic figures cannot", async () => {
+    const made = await api(
+      listRoute,
+      "POST",
+      "/auth/delegated_users",
+      "admin",
+      account("sankey@cust.test", { permissions: ["API_FLOWS_4D", "SANKEY_TOPOLOGY"] }),
+    );
+    expect(made.status).toBe(201);
+    expect([...made.data.permissions].sort()).toEqual(["API_FLOWS_4D", "SANKEY_TOPOLOGY"]);
+    expect((await loadUserContext(stores.pg.db, made.data.id))!.permissions).toContain("SANKEY_TOPOLOGY");
+    const refused = await api(
+      listRoute,
+      "POST",
+      "/auth/delegated_users",
+      "admin",
+      account("indirect@cust.test", { permissions: ["API_FLOWS_4D", "API_FLOWS_INDIRECT_KPI"] }),
+    );
+    expect(refused.status).toBe(400);
+    expect(refused.data.errors).toContainEqual({
+      field: "permissions",
+      message: "API_FLOWS_INDIRECT_KPI cannot be given to a delegated account.",
+    });
+  });
+
   it("refuses bad input with the field and the spec's messages", async () => {
     const cases: [Record<string, unknown>, string, string][] = [
       [{ email: "not-an-address" }, "email", MESSAGES.emailFormat],

@@ -7,7 +7,8 @@ import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { OPERATOR_ASN } from "~db/demo/catalog";
 import { loadDemoNetwork } from "~db/demo/load";
-import { userSettings, users } from "~db/postgres/schema";
+import { userPermissions, userSettings, users } from "~db/postgres/schema";
+import { SANKEY_NEEDS_PERMISSION } from "~/features/flows/explorer.server";
 import { invalidInput, negatedFilterReplaced } from "~/lib/messages";
 import * as aliasRoute from "~/routes/_app.as-flows";
 import * as explorerRoute from "~/routes/_app.flow-explorer";
@@ -30,6 +31,8 @@ let stores: TestStores;
 let rows: Row[];
 let operatorId = 0;
 let cookie = "";
+/** API_FLOWS_4D without SANKEY_TOPOLOGY. */
+let noSankeyCookie = "";
 
 beforeAll(async () => {
   stores = await openTestStores();
@@ -38,6 +41,12 @@ beforeAll(async () => {
   rows = await readFlowRows(stores, RANGE);
   operatorId = (await stores.pg.db.select({ id: users.id }).from(users).where(eq(users.email, "operator@flowlens.example")))[0].id;
   cookie = await sessionCookie(stores, operatorId);
+  const [noSankey] = await stores.pg.db
+    .insert(users)
+    .values({ email: "nosankey@explorer.test", firstName: "T", passwordHash: "!unusable", hasConsented: true })
+    .returning({ id: users.id });
+  await stores.pg.db.insert(userPermissions).values({ userId: noSankey.id, permission: "API_FLOWS_4D" });
+  noSankeyCookie = await sessionCookie(stores, noSankey.id);
 }, 300_000);
 
 afterAll(async () => {
@@ -58,15 +67,15 @@ function search(extra: Record<string, string | string[]> = {}): string {
 }
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
-async function screen(extra: Record<string, string | string[]> = {}): Promise<any> {
-  const request = new Request(`${ORIGIN}/flow-explorer?${search(extra)}`, { headers: { Cookie: cookie, Accept: "text/html" } });
+async function screen(extra: Record<string, string | string[]> = {}, as = cookie): Promise<any> {
+  const request = new Request(`${ORIGIN}/flow-explorer?${search(extra)}`, { headers: { Cookie: as, Accept: "text/html" } });
   const out = await runRoute(explorerRoute.loader, request);
   expect(out.status).toBe(200);
   return out.data;
 }
 
-async function exportCsv(extra: Record<string, string | string[]> = {}) {
-  const request = new Request(`${ORIGIN}/api/flows/export?${search(extra)}`, { headers: { Cookie: cookie } });
+async function exportCsv(extra: Record<string, string | string[]> = {}, as = cookie) {
+  const request = new Request(`${ORIGIN}/api/flows/export?${search(extra)}`, { headers: { Cookie: as } });
   return (await exportRoute.loader({ request, params: {}, context: {} })) as Response;
 }
 
@@ -154,6 +163,27 @@ describe("Flow Explorer loader", () => {
     expect(linkTotal / bps(rows.filter(ingress))).toBeCloseTo(1, 6);
   });
 
+  it("the Sankey view needs SANKEY_TOPOLOGY: without it the timeseries is shown, with the reason", async () => {
+    const sankey = { view: "sankey", dimension2: "AS_DST_INGRESS" };
+    const [held, without, plain] = await Promise.all([screen(sankey), screen(sankey, noSankeyCookie), screen({}, noSankeyCookie)]);
+    expect(held.sankeyAllowed).toBe(true);
+    expect(held.params.view).toBe("sankey");
+    expect(held.sankey.links.length).toBeGreaterThan(0);
+
+    expect(without.sankeyAllowed).toBe(false);
+    expect(without.params.view).toBe("timeseries");
+    expect(without.sankey).toBeNull();
+    expect(without.sankeyError).toBeNull();
+    expect(without.errors).toEqual([
+      `The address's view=sankey was not applied (the Sankey chart needs the permission "Sankey and link topology"); showing the timeseries instead.`,
+    ]);
+    // The rest of the screen is the timeseries view of the same URL, equal to the rows' traffic.
+    expect(without.flows.timeseries).toEqual(plain.flows.timeseries);
+    expect(without.flows.table).toEqual(plain.flows.table);
+    expect(without.flows.timeseries.series.length).toBeGreaterThan(0);
+    expect(without.total / bps(rows.filter(ingress))).toBeCloseTo(1, 9);
+  });
+
   it("/as-flows redirects to /flow-explorer keeping the search params", async () => {
     const request = new Request(`${ORIGIN}/as-flows?${search({ filter: "AS_SRC_INGRESS:2906" })}`, { headers: { Cookie: cookie } });
     const out = await runRoute(aliasRoute.loader, request);
@@ -203,6 +233,20 @@ describe("CSV export (api/flows/export)", () => {
     } finally {
       await stores.pg.db.update(userSettings).set({ csvDelimiter: "," }).where(eq(userSettings.userId, operatorId));
     }
+  });
+
+  it("an image of the Sankey view without SANKEY_TOPOLOGY is a 403; its table exports as without the view", async () => {
+    const sankey = { view: "sankey", dimension2: "AS_DST_INGRESS" };
+    const refused = await exportCsv({ ...sankey, format: "svg" }, noSankeyCookie);
+    expect(refused.status).toBe(403);
+    expect(await refused.json()).toEqual({ detail: SANKEY_NEEDS_PERMISSION, exception_code: "permission_denied" });
+    expect(SANKEY_NEEDS_PERMISSION).toBe('The Sankey chart needs the permission "Sankey and link topology".');
+    const held = await exportCsv({ ...sankey, format: "svg" });
+    expect(held.status).toBe(200);
+    expect(await held.text()).toContain("<svg");
+    const [table, plain] = await Promise.all([exportCsv({ ...sankey, format: "csv" }, noSankeyCookie), exportCsv({}, noSankeyCookie)]);
+    expect(table.status).toBe(200);
+    expect(await table.text()).toBe(await plain.text());
   });
 
   it("an empty table is a 400 with 'Table is empty, nothing to export'", async () => {

@@ -11,6 +11,12 @@ import { DEMO_ASES, OPERATOR_ASN } from "~db/demo/catalog";
 import { loadDemoNetwork } from "~db/demo/load";
 import { delegationRestrictions, userPermissions, users } from "~db/postgres/schema";
 import type { Permission } from "~/lib/permissions";
+import { MESSAGES } from "~/lib/messages";
+import { ANALYSIS_INDIRECT_WITHHELD, ANALYSIS_SANKEY_WITHHELD, runAsIndirect } from "~/features/flows/analysis.server";
+import { MAX_API_VERSION } from "~/features/flows/dimensions";
+import { ApiProblem } from "~/server/api/contract.server";
+import { loadUserContext } from "~/server/auth/user-context.server";
+import * as sankeyRoute from "~/routes/api.sankey";
 import * as indirectRoute from "~/routes/api.asflows.indirect";
 import * as statisticsRoute from "~/routes/api.linklevelstatistics";
 import * as topologyRoute from "~/routes/api.linkleveltopology";
@@ -44,7 +50,16 @@ type Row = {
 
 let stores: TestStores;
 let rows: Row[];
-const uid = { admin: 0, restricted: 0, flowsOnly: 0, restrictedSource: 0, restrictedRouter: 0 };
+const uid = {
+  admin: 0,
+  restricted: 0,
+  flowsOnly: 0,
+  sankeyOnly: 0,
+  indirectOnly: 0,
+  granted: 0,
+  restrictedSource: 0,
+  restrictedRouter: 0,
+};
 
 async function createUser(
   email: string,
@@ -86,14 +101,25 @@ beforeAll(async () => {
   uid.admin = (await stores.pg.db.select({ id: users.id }).from(users).where(eq(users.email, "admin@flowlens.example")))[0].id;
   uid.restricted = await createUser(
     "restricted@analysis.test",
-    ["API_FLOWS_4D", "API_FLOWS_INTERFACES", "FLOWS_BY_LINK_FILTER"],
+    // Granted the indirect figures too: the permission is not delegable, so the account never holds it.
+    ["API_FLOWS_4D", "SANKEY_TOPOLOGY", "API_FLOWS_INTERFACES", "FLOWS_BY_LINK_FILTER", "API_FLOWS_INDIRECT_KPI"],
     [{ dimension: "AS_DST_INGRESS", constrained_values: [String(TOP_CUSTOMER)], output: "AS_SRC_INGRESS" }],
   );
   uid.flowsOnly = await createUser("flowsonly@analysis.test", ["API_FLOWS_4D"]);
+  uid.sankeyOnly = await createUser("sankeyonly@analysis.test", ["API_FLOWS_4D", "SANKEY_TOPOLOGY"]);
+  uid.indirectOnly = await createUser("indirectonly@analysis.test", ["API_FLOWS_4D", "API_FLOWS_INDIRECT_KPI"]);
+  // Exactly what these calls and the screen need, without being a superuser.
+  uid.granted = await createUser("granted@analysis.test", [
+    "API_FLOWS_4D",
+    "SANKEY_TOPOLOGY",
+    "API_FLOWS_INDIRECT_KPI",
+    "API_FLOWS_INTERFACES",
+    "FLOWS_BY_LINK_FILTER",
+  ]);
   // Restrictions whose two dimensions (restricted + output) are what an analysis call reads.
   uid.restrictedSource = await createUser(
     "source@analysis.test",
-    ["API_FLOWS_4D"],
+    ["API_FLOWS_4D", "API_FLOWS_INDIRECT_KPI"],
     [{ dimension: "AS_SRC_INGRESS", constrained_values: [String(splitSources()[1])], output: "AS_HND_INGRESS" }],
   );
   uid.restrictedRouter = await createUser(
@@ -211,27 +237,38 @@ describe("POST api/asflows/indirect/", () => {
     expect(data.results[0].total_bps / expected).toBeCloseTo(1, 9);
   });
 
-  it("a delegated user: the handover split is refused unless the restriction allows both source and handover AS", async () => {
-    const [asn] = [...new Set(rows.filter((r) => ingress(r) && r.as_dst === TOP_CUSTOMER && r.as_src > 0).map((r) => r.as_src))];
-    const refused = await post(indirectRoute, "/api/asflows/indirect", uid.restricted, {
-      ASNumberList: [asn],
-      startTime: RANGE.start,
-      endTime: RANGE.end,
-    });
-    expect(refused.status).toBe(403);
-    expect(refused.data.detail).toBe(
-      "Handover AS (ingress) is not available to your account: it may only use Destination AS (ingress) and Source AS (ingress).",
-    );
+  it("a delegated account is refused, even when granted the permission: it is not delegable", async () => {
+    for (const id of [uid.restricted, uid.restrictedSource]) {
+      expect((await loadUserContext(stores.pg.db, id))!.permissions).not.toContain("API_FLOWS_INDIRECT_KPI");
+      const refused = await post(indirectRoute, "/api/asflows/indirect", id, {
+        ASNumberList: [splitSources()[0]],
+        startTime: RANGE.start,
+        endTime: RANGE.end,
+      });
+      expect(refused.status).toBe(403);
+      expect(refused.data).toEqual({ detail: MESSAGES.permissionDenied, exception_code: "permission_denied" });
+    }
   });
 
-  it("a delegated user restricted to a source AS with the handover as output: the split of that source only", async () => {
+  it("behind the call, the service still forces a restriction: the handover split needs both source and handover AS", async () => {
+    // Defence in depth: should a delegated account ever reach the service, its restriction holds.
+    const restricted = (await loadUserContext(stores.pg.db, uid.restricted))!;
+    const [asn] = [...new Set(rows.filter((r) => ingress(r) && r.as_dst === TOP_CUSTOMER && r.as_src > 0).map((r) => r.as_src))];
+    const body = { ASNumberList: [asn], startTime: RANGE.start, endTime: RANGE.end, filters: [] };
+    const refused = await runAsIndirect(stores, restricted, MAX_API_VERSION, body).catch((e: unknown) => e);
+    expect(refused).toBeInstanceOf(ApiProblem);
+    expect((refused as ApiProblem).body.detail).toBe(
+      "Handover AS (ingress) is not available to your account: it may only use Destination AS (ingress) and Source AS (ingress).",
+    );
+
     const source = splitSources()[1];
-    const { status, data } = await post(indirectRoute, "/api/asflows/indirect", uid.restrictedSource, {
+    const restrictedSource = (await loadUserContext(stores.pg.db, uid.restrictedSource))!;
+    const data = await runAsIndirect(stores, restrictedSource, MAX_API_VERSION, {
       ASNumberList: [source, splitSources()[0]],
       startTime: RANGE.start,
       endTime: RANGE.end,
+      filters: [],
     });
-    expect(status).toBe(200);
     expect(data.filters).toEqual([{ dimension: "AS_SRC_INGRESS", value: String(source), isNegation: false, locked: true }]);
     const mine = rows.filter((r) => ingress(r) && r.as_src === source);
     expect(data.results[0].total_bps / bps(mine)).toBeCloseTo(1, 9);
@@ -418,9 +455,13 @@ describe("GET api/linkleveltopology/ and api/linklevelstatistics/", () => {
   });
 
   it("needs the interface and link permissions; bad parameters are a 400", async () => {
-    const denied = await get(topologyRoute, `/api/linkleveltopology?${query("AS2906", "fra-er1")}`, uid.flowsOnly);
+    // SANKEY_TOPOLOGY alone does not open the link dimensions.
+    const denied = await get(topologyRoute, `/api/linkleveltopology?${query("AS2906", "fra-er1")}`, uid.sankeyOnly);
     expect(denied.status).toBe(403);
     expect(denied.data.exception_code).toBe("permission_denied");
+    expect(denied.data.detail).toBe(
+      "You do not have permission to perform this action: needs API_FLOWS_INTERFACES and FLOWS_BY_LINK_FILTER.",
+    );
     const unknown = await get(statisticsRoute, `/api/linklevelstatistics?${query("nowhere-er9", "fra-er1")}`, uid.admin);
     expect(unknown.status).toBe(400);
     expect(unknown.data.errors[0].field).toBe("origin");
@@ -429,6 +470,57 @@ describe("GET api/linkleveltopology/ and api/linklevelstatistics/", () => {
     expect(missing.data.errors.map((e: { field: string }) => e.field)).toEqual(
       expect.arrayContaining(["begin_timestamp", "origin", "destination"]),
     );
+  });
+});
+
+describe("SANKEY_TOPOLOGY and API_FLOWS_INDIRECT_KPI on top of API_FLOWS_4D", () => {
+  /** The source AS and egress router with the most traffic over internal links. */
+  const linkQuery = () => {
+    const pair = [
+      ...sumBy(
+        rows.filter((r) => ingress(r) && r.as_src > 0 && r.link_start !== ""),
+        (r) => `${r.as_src} ${r.egress_router}`,
+      ),
+    ].sort((a, b) => b[1] - a[1])[0][0];
+    const [src, egress] = pair.split(" ");
+    return `begin_timestamp=${RANGE.start}&end_timestamp=${RANGE.end}&origin=AS${src}&destination=${encodeURIComponent(egress)}`;
+  };
+  const sankeyBody = { dimensions: ["AS_SRC_INGRESS", "AS_DST_INGRESS"], startTimestamp: RANGE.start, endTimestamp: RANGE.end };
+  const indirectBody = () => ({ ASNumberList: splitSources(), startTime: RANGE.start, endTime: RANGE.end });
+  const calls = (userId: number) => [
+    post(sankeyRoute, "/api/sankey", userId, sankeyBody),
+    get(topologyRoute, `/api/linkleveltopology?${linkQuery()}`, userId),
+    get(statisticsRoute, `/api/linklevelstatistics?${linkQuery()}`, userId),
+    post(indirectRoute, "/api/asflows/indirect", userId, indirectBody()),
+  ];
+  const DENIED = { detail: MESSAGES.permissionDenied, exception_code: "permission_denied" };
+
+  it("API_FLOWS_4D alone: the Sankey, the link-level topology and statistics and the indirect figures are each a 403", async () => {
+    const answers = await Promise.all(calls(uid.flowsOnly));
+    for (const a of answers) expect(a).toEqual({ status: 403, data: DENIED });
+    // The access check comes before the input's: a bad body is still a 403.
+    const bad = await post(sankeyRoute, "/api/sankey", uid.flowsOnly, { dimensions: ["AS_SRC_INGRESS"] });
+    expect(bad).toEqual({ status: 403, data: DENIED });
+  });
+
+  it("each permission opens its own calls only", async () => {
+    const [sankey, topology, statistics, indirect] = await Promise.all(calls(uid.sankeyOnly));
+    expect(sankey.status).toBe(200);
+    // The link calls read the link dimensions: their permissions are still needed.
+    expect([topology.status, statistics.status]).toEqual([403, 403]);
+    expect(indirect).toEqual({ status: 403, data: DENIED });
+    const byIndirect = await Promise.all(calls(uid.indirectOnly));
+    expect(byIndirect.map((a) => a.status)).toEqual([403, 403, 403, 200]);
+  });
+
+  it("with the permissions (no superuser): the same answers as a superuser's", async () => {
+    const [mine, admin] = await Promise.all([Promise.all(calls(uid.granted)), Promise.all(calls(uid.admin))]);
+    expect(mine.map((a) => a.status)).toEqual([200, 200, 200, 200]);
+    expect(mine.map((a) => a.data)).toEqual(admin.map((a) => a.data));
+    // Not empty answers: the sankey has links, the topology links, the indirect figures traffic.
+    expect(mine[0].data.links.length).toBeGreaterThan(0);
+    expect(mine[1].data.links.length).toBeGreaterThan(0);
+    expect(mine[3].data.results[0].total_bps).toBeGreaterThan(0);
   });
 });
 
@@ -516,6 +608,41 @@ describe("the AS Flows Analysis screen's loader", () => {
       const link = direct.find((l: { source: string }) => l.source === `AS_SRC_INGRESS:${row.asn}`);
       // The handover column folds to the top 10: a direct handover AS outside it is counted in Others.
       if (link) expect(link.value / row.direct_bps).toBeCloseTo(1, 9);
+    }
+  });
+
+  it("each part needs its permission: without it the part is left out and said, the rest of the screen stays", async () => {
+    const search = `as=${splitSources().join(",")}&start=${RANGE.start}&end=${RANGE.end}`;
+    const [full, flowsOnly, sankeyOnly, indirectOnly] = await Promise.all(
+      [uid.granted, uid.flowsOnly, uid.sankeyOnly, uid.indirectOnly].map((id) => screen(id, search)),
+    );
+    for (const res of [full, flowsOnly, sankeyOnly, indirectOnly]) {
+      expect(res.status).toBe(200);
+      expect(res.data.errors).toEqual([]);
+      expect(res.data.asns).toEqual(splitSources());
+    }
+    expect(full.data.withheld).toEqual([]);
+    expect(full.data.sankey.links.length).toBeGreaterThan(0);
+    expect(full.data.indirect.length).toBe(2);
+
+    expect(flowsOnly.data.sankey).toBeNull();
+    expect(flowsOnly.data.indirect).toBeNull();
+    expect(flowsOnly.data.withheld).toEqual([ANALYSIS_SANKEY_WITHHELD, ANALYSIS_INDIRECT_WITHHELD]);
+    expect(ANALYSIS_SANKEY_WITHHELD).toBe('The Sankey chart of the four ASes needs the permission "Sankey and link topology".');
+    expect(ANALYSIS_INDIRECT_WITHHELD).toBe('The direct and indirect traffic figures need the permission "Indirect traffic figures".');
+
+    // One part: exactly the figures of the screen with both parts.
+    expect(sankeyOnly.data.sankey).toEqual(full.data.sankey);
+    expect(sankeyOnly.data.indirect).toBeNull();
+    expect(sankeyOnly.data.withheld).toEqual([ANALYSIS_INDIRECT_WITHHELD]);
+    expect(sankeyOnly.data.range).toEqual(full.data.range);
+    expect(indirectOnly.data.indirect).toEqual(full.data.indirect);
+    expect(indirectOnly.data.sankey).toBeNull();
+    expect(indirectOnly.data.withheld).toEqual([ANALYSIS_SANKEY_WITHHELD]);
+    expect(indirectOnly.data.range).toEqual(full.data.range);
+    // And they are the traffic of the flows_5m rows (the figures are checked in detail above).
+    for (const row of indirectOnly.data.indirect) {
+      expect(row.total_bps / bps(rows.filter((r) => ingress(r) && r.as_src === row.asn))).toBeCloseTo(1, 9);
     }
   });
 

@@ -9,6 +9,7 @@ import { DEMO_ASES, OPERATOR_ASN } from "~db/demo/catalog";
 import { loadDemoNetwork } from "~db/demo/load";
 import { asInfo, delegationRestrictions, userPermissions, users } from "~db/postgres/schema";
 import type { Permission } from "~/lib/permissions";
+import { MESSAGES } from "~/lib/messages";
 import * as flowsRoute from "~/routes/api.flows";
 import * as timestampsRoute from "~/routes/api.flows.timestamps";
 import * as sankeyRoute from "~/routes/api.sankey";
@@ -27,7 +28,7 @@ type Row = FlowRow;
 
 let stores: TestStores;
 let rows: Row[];
-const uid = { admin: 0, operator: 0, restricted: 0, restrictedUnflagged: 0, noFlows: 0 };
+const uid = { admin: 0, operator: 0, restricted: 0, restrictedUnflagged: 0, noFlows: 0, noSankey: 0 };
 
 async function createUser(
   email: string,
@@ -55,7 +56,7 @@ beforeAll(async () => {
   uid.operator = await idOf("operator@flowlens.example");
   uid.restricted = await createUser(
     "restricted@flows.test",
-    ["API_FLOWS_4D"],
+    ["API_FLOWS_4D", "SANKEY_TOPOLOGY"],
     [{ dimension: "AS_DST_INGRESS", constrained_values: [String(TOP_CUSTOMER)], output: "AS_SRC_INGRESS" }],
   );
   // Restricted although the account is not flagged as delegated: the restriction row is what counts.
@@ -66,6 +67,7 @@ beforeAll(async () => {
     false,
   );
   uid.noFlows = await createUser("noflows@flows.test", ["CONTROL_PLANE"]);
+  uid.noSankey = await createUser("nosankey@flows.test", ["API_FLOWS_4D"]);
 }, 300_000);
 
 afterAll(async () => {
@@ -410,6 +412,19 @@ describe("access and validation", () => {
       expect(res.status).toBe(403);
       expect((await res.json()).exception_code).toBe("permission_denied");
     }
+  });
+
+  it("api/sankey/ needs SANKEY_TOPOLOGY on top of API_FLOWS_4D; with it, the same answer as a superuser's", async () => {
+    const sankeyBody = { dimensions: ["AS_SRC_INGRESS", "AS_DST_INGRESS"], startTimestamp: RANGE.start, endTimestamp: RANGE.end };
+    const flowsAnswer = await flows(uid.noSankey, body());
+    expect(flowsAnswer.status).toBe(200);
+    const refused = await sankeyCall(uid.noSankey, sankeyBody);
+    expect(refused.status).toBe(403);
+    expect(refused.data).toEqual({ detail: MESSAGES.permissionDenied, exception_code: "permission_denied" });
+    const [mine, admin] = await Promise.all([sankeyCall(uid.operator, sankeyBody), sankeyCall(uid.admin, sankeyBody)]);
+    expect(mine.status).toBe(200);
+    expect(mine.data.links.length).toBeGreaterThan(0);
+    expect(mine.data).toEqual(admin.data);
   });
 
   it("a dimension without permission or outside the API version is a 400 naming the field", async () => {

@@ -120,6 +120,16 @@ describe("GET api/openapi.json", () => {
   it("states the access rule of each endpoint", () => {
     expect(find("/api/openapi.json", "get").security).toEqual([]);
     expect(find("/api/flows/", "post")["x-access"]).toEqual({ permission: "API_FLOWS_4D" });
+    // Calls that need a second permission name both, in x-access and in the description.
+    for (const [p, method, also] of [
+      ["/api/sankey/", "post", "SANKEY_TOPOLOGY"],
+      ["/api/linkleveltopology/", "get", "SANKEY_TOPOLOGY"],
+      ["/api/linklevelstatistics/", "get", "SANKEY_TOPOLOGY"],
+      ["/api/asflows/indirect/", "post", "API_FLOWS_INDIRECT_KPI"],
+    ]) {
+      expect(find(p, method)["x-access"], p).toEqual({ permission: "API_FLOWS_4D", also: [also] });
+      expect(find(p, method).description, p).toContain(`Logged-in users holding API_FLOWS_4D and ${also}.`);
+    }
     expect(find("/auth/user/", "get")["x-access"]).toBe("session");
     expect(find("/auth/token/", "post")["x-access"]).toEqual({ permission: "DEVELOPER_API_TOKEN" });
     expect(find("/auth/login/", "post")["x-access"]).toBe("public");

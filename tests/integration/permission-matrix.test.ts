@@ -145,15 +145,20 @@ function csrfAfterGuard(url: string): Expect {
   return { ...toLogin(url), ...perRole(() => CSRF_FAILED) };
 }
 
-/** JSON endpoint with access "login" (a LOGGED_IN session) or a permission on top of it. */
-function api(access: "login" | Permission, ok: Outcome = 200): Expect {
+/** JSON endpoint with access "login" (a LOGGED_IN session) or permissions on top of it (all of them when several). */
+function api(access: "login" | Permission | readonly Permission[], ok: Outcome = 200): Expect {
+  const needed: readonly Permission[] = access === "login" ? [] : typeof access === "string" ? [access] : access;
   return {
     anonymous: NOT_AUTHENTICATED,
     expired: NOT_AUTHENTICATED,
     pending: NOT_AUTHENTICATED,
-    ...perRole((role) => (access === "login" || has(role, access) ? ok : "403:permission_denied")),
+    ...perRole((role) => (needed.every((p) => has(role, p)) ? ok : "403:permission_denied")),
   };
 }
+
+/** The Sankey and link-level topology calls; the indirect-traffic figures. */
+const SANKEY_TOPOLOGY: Permission[] = ["API_FLOWS_4D", "SANKEY_TOPOLOGY"];
+const INDIRECT_KPI: Permission[] = ["API_FLOWS_4D", "API_FLOWS_INDIRECT_KPI"];
 
 /** /site-settings: staff and superusers (admin) and moderators; anyone else a 403 page. */
 function siteRole(role: LoggedInRole): "admin" | "moderator" | null {
@@ -996,6 +1001,16 @@ const MATRIX: Record<string, Sample[]> = {
         ),
       },
     },
+    {
+      url: "/api/flows/export?dimension=AS_SRC_INGRESS&view=sankey&dimension2=AS_DST_INGRESS&format=svg",
+      note: "an image of the Sankey view needs SANKEY_TOPOLOGY too (the screen falls back to the timeseries)",
+      expect: api(SANKEY_TOPOLOGY, 400),
+    },
+    {
+      url: "/api/flows/export?dimension=AS_SRC_INGRESS&view=sankey&dimension2=AS_DST_INGRESS&format=csv",
+      note: "a table export holds the same table whatever the view: no extra permission",
+      expect: api("API_FLOWS_4D", 400),
+    },
     GET_ONLY_405("/api/flows/export"),
   ],
   "api.flows.timestamps.ts": [{ url: "/api/flows/timestamps", expect: api("API_FLOWS_4D") }, GET_ONLY_405("/api/flows/timestamps")],
@@ -1035,9 +1050,9 @@ const MATRIX: Record<string, Sample[]> = {
       url: "/api/asflows/indirect",
       json: { ASNumberList: [] },
       note: "empty list: 400 after the access check",
-      expect: api("API_FLOWS_4D", 400),
+      expect: api(INDIRECT_KPI, 400),
     },
-    { method: "POST", url: "/api/asflows/indirect", json: {}, csrf: false, expect: api("API_FLOWS_4D", CSRF_FAILED) },
+    { method: "POST", url: "/api/asflows/indirect", json: {}, csrf: false, expect: api(INDIRECT_KPI, CSRF_FAILED) },
     POST_ONLY_405("/api/asflows/indirect"),
   ],
   "api.netflowstatistics.ts": [
@@ -1052,11 +1067,11 @@ const MATRIX: Record<string, Sample[]> = {
     POST_ONLY_405("/api/netflowstatistics"),
   ],
   "api.linkleveltopology.ts": [
-    { url: "/api/linkleveltopology?origin=AS2906", note: "no time range: 400 after the access check", expect: api("API_FLOWS_4D", 400) },
+    { url: "/api/linkleveltopology?origin=AS2906", note: "no time range: 400 after the access check", expect: api(SANKEY_TOPOLOGY, 400) },
     GET_ONLY_405("/api/linkleveltopology"),
   ],
   "api.linklevelstatistics.ts": [
-    { url: "/api/linklevelstatistics?origin=AS2906", note: "no time range: 400 after the access check", expect: api("API_FLOWS_4D", 400) },
+    { url: "/api/linklevelstatistics?origin=AS2906", note: "no time range: 400 after the access check", expect: api(SANKEY_TOPOLOGY, 400) },
     GET_ONLY_405("/api/linklevelstatistics"),
   ],
   "api.untracked_data.ts": [
@@ -1081,9 +1096,9 @@ const MATRIX: Record<string, Sample[]> = {
       url: "/api/sankey",
       json: { dimensions: ["AS_SRC_INGRESS"] },
       note: "one dimension: 400 after the access check",
-      expect: api("API_FLOWS_4D", 400),
+      expect: api(SANKEY_TOPOLOGY, 400),
     },
-    { method: "POST", url: "/api/sankey", json: {}, csrf: false, expect: api("API_FLOWS_4D", CSRF_FAILED) },
+    { method: "POST", url: "/api/sankey", json: {}, csrf: false, expect: api(SANKEY_TOPOLOGY, CSRF_FAILED) },
     POST_ONLY_405("/api/sankey"),
   ],
   "api.tags.ts": [

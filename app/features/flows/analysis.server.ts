@@ -12,6 +12,7 @@ import { eq, inArray } from "drizzle-orm";
 import { z } from "zod";
 import { interfaces, routers } from "~db/postgres/schema";
 import { invalidInput } from "~/lib/messages";
+import { describePermission } from "~/lib/permission-catalogue";
 import { ApiProblem } from "~/server/api/contract.server";
 import type { UserContext } from "~/server/auth/user-context.server";
 import { chQuery } from "~/server/clickhouse/query.server";
@@ -508,6 +509,10 @@ export async function runUntracked(stores: Stores, user: UserContext, version: n
 /** The four AS dimensions of ingress traffic, in path order: source → handover → next hop → destination. */
 export const FOUR_DIMENSIONS = ["AS_SRC_INGRESS", "AS_HND_INGRESS", "AS_NXT_INGRESS", "AS_DST_INGRESS"] as const;
 
+/** What the screen says in place of a part the user's permissions leave out. */
+export const ANALYSIS_SANKEY_WITHHELD = `The Sankey chart of the four ASes needs the permission "${describePermission("SANKEY_TOPOLOGY").title}".`;
+export const ANALYSIS_INDIRECT_WITHHELD = `The direct and indirect traffic figures need the permission "${describePermission("API_FLOWS_INDIRECT_KPI").title}".`;
+
 /**
  * Everything the screen shows, computed from its URL on the server (works without JavaScript):
  * `as` (AS numbers separated by commas or spaces, repeatable), and the Flow Explorer's dateRange,
@@ -535,7 +540,16 @@ export async function loadAsFlowsAnalysis(services: Services, user: UserContext,
     errors.push(`At most ${MAX_AS_LIST} AS numbers at once; the first ${MAX_AS_LIST} are shown.`);
     asns.length = MAX_AS_LIST;
   }
+  // Each part of the screen needs its own permission on top of the screen's API_FLOWS_4D; a part the
+  // user may not see is left out (and said once), the rest of the screen stays.
+  const parts = {
+    sankey: user.permissions.includes("SANKEY_TOPOLOGY"),
+    indirect: user.permissions.includes("API_FLOWS_INDIRECT_KPI"),
+  };
+  const withheld = [...(parts.sankey ? [] : [ANALYSIS_SANKEY_WITHHELD]), ...(parts.indirect ? [] : [ANALYSIS_INDIRECT_WITHHELD])];
   const base = {
+    parts,
+    withheld,
     params: {
       as: asText,
       dateRange: params.dateRange ?? null,
@@ -558,25 +572,31 @@ export async function loadAsFlowsAnalysis(services: Services, user: UserContext,
     filters: [] as ReturnType<typeof publicFilters>,
     lockedLabels: [] as string[],
   };
-  if (!asns.length) return empty;
+  if (!asns.length || (!parts.sankey && !parts.indirect)) return empty;
   const version = MAX_API_VERSION;
   try {
     const filters = [{ dimension: "AS_SRC_INGRESS", values: asns.map(String) }];
-    const sankey = await runSankeyQuery(services, user, version, {
-      dimensions: FOUR_DIMENSIONS,
-      start: requested.start,
-      end: requested.end,
-      filters,
-      ipVersion,
-    });
-    const indirect = await runAsIndirect(services, user, version, {
-      ASNumberList: asns,
-      startTime: requested.start,
-      endTime: requested.end,
-      filters: [],
-      ipVersion,
-    });
-    const locked = sankey.filters.filter((f) => f.locked);
+    const sankey = parts.sankey
+      ? await runSankeyQuery(services, user, version, {
+          dimensions: FOUR_DIMENSIONS,
+          start: requested.start,
+          end: requested.end,
+          filters,
+          ipVersion,
+        })
+      : null;
+    const indirect = parts.indirect
+      ? await runAsIndirect(services, user, version, {
+          ASNumberList: asns,
+          startTime: requested.start,
+          endTime: requested.end,
+          filters: [],
+          ipVersion,
+        })
+      : null;
+    // Both runs resolve the same filters and range; either one tells them.
+    const shownFilters = sankey?.filters ?? indirect?.filters ?? [];
+    const locked = shownFilters.filter((f) => f.locked);
     const namer = await nameAll(
       services,
       locked.map((f) => ({ dimension: f.dimension, key: f.value })),
@@ -585,11 +605,11 @@ export async function loadAsFlowsAnalysis(services: Services, user: UserContext,
       lockedLabels: locked.map((f) => filterLabel({ ...f, name: namer(f.dimension, f.value) })),
       ...base,
       errors,
-      notices: [...sankey.notices, ...indirect.notes],
-      range: sankey.range,
-      sankey: { nodes: sankey.nodes, links: sankey.links },
-      indirect: indirect.results,
-      filters: sankey.filters,
+      notices: [...(sankey?.notices ?? indirect?.notices ?? []), ...(indirect?.notes ?? [])],
+      range: sankey ? sankey.range : (indirect?.range ?? null),
+      sankey: sankey ? { nodes: sankey.nodes, links: sankey.links } : null,
+      indirect: indirect ? indirect.results : null,
+      filters: shownFilters,
     };
   } catch (e) {
     // A refusal of the service (e.g. a source-AS filter on a dimension locked for a delegated user, or

@@ -22,8 +22,12 @@ import { filterLabel } from "./value-labels";
 import { runFlowsQuery, runSankeyQuery } from "./query.server";
 import { dataRange } from "./data-range.server";
 import { nameAll, operatorAsn, type FlowsContext } from "./service.server";
+import { describePermission } from "~/lib/permission-catalogue";
 
 export const SANKEY_NEEDS_TWO = "Sankey chart needs at least two dimensions";
+/** Why a URL's Sankey view is not drawn (the screen falls back to the timeseries) and its image export is a 403. */
+const SANKEY_PERMISSION_REASON = `the Sankey chart needs the permission "${describePermission("SANKEY_TOPOLOGY").title}"`;
+export const SANKEY_NEEDS_PERMISSION = `The Sankey chart needs the permission "${describePermission("SANKEY_TOPOLOGY").title}".`;
 /** Values shown in the table (all of them in practice: the demo has a few hundred per dimension). */
 export const EXPLORER_TABLE_LIMIT = 1000;
 
@@ -156,6 +160,15 @@ export async function loadExplorer(services: Services, user: UserContext, url: U
   errors.push(
     ...unappliedParams(url.searchParams, params, { rangeLabel: requested.preset ? PRESET_LABELS[requested.preset] : "the custom range" }),
   );
+  // The Sankey view needs its own permission: without it the screen shows the timeseries and says
+  // why, and an image export of it is refused (a table export holds the same table either way).
+  // Checked after the URL's values, which would otherwise also report the changed view.
+  const sankeyAllowed = user.permissions.includes("SANKEY_TOPOLOGY");
+  if (params.view === "sankey" && !sankeyAllowed) {
+    errors.push(notApplied("view", "sankey", SANKEY_PERMISSION_REASON, "the timeseries"));
+    if (!options.tableOnly) refusals.push(SANKEY_NEEDS_PERMISSION);
+    params.view = "timeseries";
+  }
   errors.push(...filterResolution.parseErrors.map((e) => e.message));
 
   const base = {
@@ -168,6 +181,8 @@ export async function loadExplorer(services: Services, user: UserContext, url: U
     csvDelimiter: settings.csv_delimiter,
     timezone: settings.timezone || "UTC",
     scope: options.scope ?? null,
+    /** Whether the form offers the Sankey view. */
+    sankeyAllowed,
     refusals,
   };
   if (!dimension) {

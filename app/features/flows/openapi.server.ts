@@ -10,6 +10,10 @@ import {
 
 /** The access rule of every flows endpoint (and of the tags and mappings the flows screens use). */
 export const FLOWS = { permission: "API_FLOWS_4D" } as const;
+/** api/sankey/ and the link-level topology calls: the Sankey and topology permission on top. */
+const SANKEY_TOPOLOGY = { ...FLOWS, also: ["SANKEY_TOPOLOGY"] } as const;
+/** api/asflows/indirect/: the indirect-traffic figures' permission on top. */
+const INDIRECT_KPI = { ...FLOWS, also: ["API_FLOWS_INDIRECT_KPI"] } as const;
 
 const filterEcho = arr(obj({ dimension: str, value: str, isNegation: bool, locked: bool }));
 const range = nullable(obj({ start: unix, end: unix, adjusted: str, requested: obj({ start: unix, end: unix }) }));
@@ -59,8 +63,9 @@ export const FLOWS_OPERATIONS: Operation[] = [
     method: "POST",
     path: "/api/sankey/",
     summary: "Sankey nodes and links (bit/s) between consecutive dimensions.",
-    description: "A delegated user: only the restricted dimension and its output (403 otherwise).",
-    access: FLOWS,
+    description:
+      "SANKEY_TOPOLOGY may be given to a delegated user, whose chart then has only the restricted dimension and its output (403 otherwise).",
+    access: SANKEY_TOPOLOGY,
     alsoVersions: [3],
     body: sankeyBodySchema,
     response: obj({
@@ -97,7 +102,8 @@ export const FLOWS_OPERATIONS: Operation[] = [
     path: "/api/asflows/indirect/",
     summary:
       "Per AS: ingress traffic as a source AS, direct (handed over by itself) and indirect (by other neighbours), with the indirect part per handover AS.",
-    access: FLOWS,
+    description: "API_FLOWS_INDIRECT_KPI is never held by a delegated account (not delegable): they get a 403.",
+    access: INDIRECT_KPI,
     body: asIndirectBodySchema,
     response: obj({
       range,
@@ -144,7 +150,7 @@ export const FLOWS_OPERATIONS: Operation[] = [
     summary: "Routers and links (external in, core, external out) that the traffic from origin to destination traverses, bit/s per link.",
     description:
       "origin: a source AS (2906 or AS2906) or an ingress router; destination: a destination AS or an egress router. AS ends read ingress traffic. Needs API_FLOWS_INTERFACES and FLOWS_BY_LINK_FILTER too (403 without).",
-    access: FLOWS,
+    access: SANKEY_TOPOLOGY,
     query: linkLevelQuerySchema,
     response: obj({
       origin: anyObject,
@@ -172,8 +178,9 @@ export const FLOWS_OPERATIONS: Operation[] = [
     path: "/api/linklevelstatistics/",
     summary:
       "Per link of the traffic from origin to destination: bit/s, capacity, utilisation % of the selection and of all traffic on the link.",
-    description: "Parameters and access as api/linkleveltopology/.",
-    access: FLOWS,
+    description:
+      "Parameters and access as api/linkleveltopology/ (the same links, measured: SANKEY_TOPOLOGY, API_FLOWS_INTERFACES and FLOWS_BY_LINK_FILTER).",
+    access: SANKEY_TOPOLOGY,
     query: linkLevelQuerySchema,
     response: obj({
       origin: anyObject,

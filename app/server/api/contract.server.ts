@@ -12,7 +12,17 @@ import { BodyProblem, readBodyText } from "../request-body.server";
 export const API_VERSIONS = { min: 13, max: 17, default: 17 } as const;
 
 export type Method = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
-export type Access = "public" | "session" | "login" | { permission: Permission };
+/**
+ * Who may call: anybody, any session, a logged-in user, or a logged-in user holding `permission`
+ * and every permission of `also` (a call that is part of a tool and also needs its own permission,
+ * e.g. api/sankey/: API_FLOWS_4D and SANKEY_TOPOLOGY).
+ */
+export type Access = "public" | "session" | "login" | { permission: Permission; also?: readonly Permission[] };
+
+/** The permissions an access rule requires, all of them (none for public, session and login). */
+export function requiredPermissions(access: Access): Permission[] {
+  return typeof access === "object" ? [access.permission, ...(access.also ?? [])] : [];
+}
 
 /** JSON error body of every endpoint: what went wrong, and for bad input which field and why. */
 export type ApiError = { detail: string; exception_code?: string; errors?: { field: string; message: string }[] };
@@ -134,7 +144,7 @@ function checkAccess(access: Access, context: RequestContext, allowWithoutConsen
   if (!user) throw accessProblem("not_authenticated", context);
   // GDPR: withdrawing consent removes access, to the API as to the screens.
   if (!user.hasConsented && !allowWithoutConsent) throw accessProblem("consent_required", context);
-  if (typeof access === "object" && !user.permissions.includes(access.permission)) throw accessProblem("permission_denied", context);
+  if (requiredPermissions(access).some((p) => !user.permissions.includes(p))) throw accessProblem("permission_denied", context);
   return user;
 }
 

@@ -12,7 +12,7 @@
 import { z } from "zod";
 import { REAUTH_HEADERS } from "~/lib/reauthentication";
 import { createUserBody, updateUserBody, userListQuery } from "~/lib/user-admin-request";
-import { API_VERSIONS, type Access, type Method } from "./contract.server";
+import { API_VERSIONS, requiredPermissions, type Access, type Method } from "./contract.server";
 
 export type JsonSchema = Record<string, unknown>;
 type SchemaSource = z.ZodType | JsonSchema;
@@ -495,7 +495,7 @@ function accessText(access: Access): string {
   if (access === "public") return "Public: no login needed.";
   if (access === "session") return "Any session (also before login completes).";
   if (access === "login") return "Logged-in users.";
-  return `Logged-in users holding ${access.permission}.`;
+  return `Logged-in users holding ${requiredPermissions(access).join(" and ")}.`;
 }
 
 /** The re-authentication headers (one of the two is needed; headers, never the query string, which ends up in logs). */
@@ -570,7 +570,10 @@ function operationObject(op: Operation): JsonSchema {
       .filter(Boolean)
       .join(" "),
     operationId: `${op.method.toLowerCase()}_${op.path.replace(/[^A-Za-z0-9]+/g, "_").replace(/^_|_$/g, "")}`,
-    "x-access": typeof op.access === "object" ? { permission: op.access.permission } : op.access,
+    "x-access":
+      typeof op.access === "object"
+        ? { permission: op.access.permission, ...(op.access.also?.length ? { also: [...op.access.also] } : {}) }
+        : op.access,
     "x-route-file": `app/routes/${op.file}`,
     "x-api-versions": [...(op.alsoVersions ?? []), ...apiVersionRange()],
     security: op.access === "public" ? [] : [{ session: [] }, { token: [] }],

@@ -27,6 +27,11 @@ export const DELEGABLE_PERMISSIONS: readonly {
     title: "Flow Explorer",
     explanation: "The traffic of its restrictions in the Flow Explorer and the flows API.",
   },
+  {
+    permission: "SANKEY_TOPOLOGY",
+    title: "Sankey chart",
+    explanation: "The Flow Explorer's Sankey view and api/sankey/, of its restriction's two dimensions only.",
+  },
   { permission: "FLOWS_EGRESS", title: "Egress traffic", explanation: "The egress dimensions and the AS Flows Egress screen." },
   { permission: "API_FLOWS_DNS", title: "Applications and infrastructures", explanation: "The application and infrastructure dimensions." },
   {

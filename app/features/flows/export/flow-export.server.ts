@@ -7,7 +7,8 @@
  * - svg, png: the chart of the view (timeseries or sankey).
  *
  * Refusals: 403 when the URL asks for a dimension a delegated user's restriction does not allow
- * (delegation-policy.server.ts; the screen shows the allowed view instead); 400 (spec shell §5): a pivoted table (the export is disabled there), an empty table
+ * (delegation-policy.server.ts; the screen shows the allowed view instead), or for an image of the
+ * Sankey view without SANKEY_TOPOLOGY (the screen shows the timeseries instead); 400 (spec shell §5): a pivoted table (the export is disabled there), an empty table
  * ("Table is empty, nothing to export"), a sankey that cannot be drawn (its own message).
  */
 import { svgToPng } from "~/features/shared/export/png.server";

@@ -143,6 +143,15 @@ export function AnalysisView({ data, title, path }: { data: AsFlowsAnalysisData;
           ))}
         </Alert>
       ) : null}
+      {data.withheld.length ? (
+        <Alert color="gray" data-testid="withheld">
+          {data.withheld.map((w, i) => (
+            <Text key={i} size="sm">
+              {w}
+            </Text>
+          ))}
+        </Alert>
+      ) : null}
       {!data.asns.length ? <Text c="dimmed">Enter one or more AS numbers and click Show.</Text> : null}
       {data.filters.some((f) => f.locked) ? (
         <Text size="sm" data-testid="locked-filters">
@@ -153,7 +162,7 @@ export function AnalysisView({ data, title, path }: { data: AsFlowsAnalysisData;
         <Text size="sm" data-testid="range">
           {formatUnixRange(data.range.start, data.range.end, tz)}
         </Text>
-      ) : data.asns.length && !data.errors.length ? (
+      ) : data.asns.length && !data.errors.length && (data.parts.sankey || data.parts.indirect) ? (
         <Alert color="gray">No flow data is available yet.</Alert>
       ) : null}
       {data.sankey ? (

@@ -130,12 +130,15 @@ export function OptionsForm({ data, path, label }: { data: ExplorerData; path: s
             onChange={scheduleSubmit}
           />
           <Group align="flex-end" gap="md" wrap="wrap">
-            <Radio.Group label="View" name="view" defaultValue={params.view}>
-              <Group gap="xs" mt={6}>
-                <Radio value="timeseries" label="Timeseries" />
-                <Radio value="sankey" label="Sankey" />
-              </Group>
-            </Radio.Group>
+            {/* The Sankey view needs its own permission (SANKEY_TOPOLOGY): without it only the timeseries is offered. */}
+            {data.sankeyAllowed ? (
+              <Radio.Group label="View" name="view" defaultValue={params.view}>
+                <Group gap="xs" mt={6}>
+                  <Radio value="timeseries" label="Timeseries" />
+                  <Radio value="sankey" label="Sankey" />
+                </Group>
+              </Radio.Group>
+            ) : null}
             {/* Comparison with the previous period of equal length; the table view (set below the chart) rides along. */}
             <label style={{ display: "flex", alignItems: "center", gap: 6, fontSize: "var(--mantine-font-size-sm)", paddingBottom: 6 }}>
               <input type="checkbox" name="compare" value="1" defaultChecked={params.compare} data-testid="compare" />
@@ -143,13 +146,15 @@ export function OptionsForm({ data, path, label }: { data: ExplorerData; path: s
             </label>
             {params.table !== "aggregated" ? <input type="hidden" name="table" value={params.table} /> : null}
             {params.pivot ? <input type="hidden" name="pivot" value="1" /> : null}
-            <NativeSelect
-              label="Second dimension (sankey)"
-              name="dimension2"
-              defaultValue={params.dimension2 ?? ""}
-              data={[{ value: "", label: "—" }, ...dimensionOptions]}
-              w={260}
-            />
+            {data.sankeyAllowed ? (
+              <NativeSelect
+                label="Second dimension (sankey)"
+                name="dimension2"
+                defaultValue={params.dimension2 ?? ""}
+                data={[{ value: "", label: "—" }, ...dimensionOptions]}
+                w={260}
+              />
+            ) : null}
           </Group>
           {hydrated ? (
             <FilterBar
