@@ -1,4 +1,5 @@
-import { mkdirSync } from "node:fs";
+import { closeSync, fstatSync, mkdirSync, openSync } from "node:fs";
+import { isatty } from "node:tty";
 import path from "node:path";
 import { ClickHouseLogLevel, createClient, type ClickHouseClient, type ClickHouseClientConfigOptions } from "@clickhouse/client";
 import type { RawInsertParams } from "chdb";
@@ -76,6 +77,7 @@ export async function openClickhouse(
     return { client, kind: "clickhouse", database, close: () => client.close() };
   }
 
+  detachStandardInput();
   const chdbPath = options.chdbPath ?? path.join(config.dataDir, "ch");
   if (chdbPath !== ":memory:") mkdirSync(chdbPath, { recursive: true });
   // Imported lazily: libchdb is a 500 MB native library, only needed in embedded mode.
@@ -104,6 +106,25 @@ export async function openClickhouse(
       await client.close();
     },
   };
+}
+
+/**
+ * libchdb runs ClickHouse's local engine inside this process, and that engine reads the process's
+ * standard input as the data of every INSERT when fd 0 is a pipe or a file (as under a supervisor,
+ * a CI runner or `npm start < file`): every insert then fails ("Processing async inserts with
+ * both inlined and external data", or a parse error of whatever stdin holds). The app never reads
+ * its standard input, so a non-terminal stdin is replaced by /dev/null before chDB opens: POSIX
+ * open() takes the lowest free descriptor, which is 0 once it is closed.
+ */
+export function detachStandardInput(): void {
+  try {
+    if (isatty(0) || fstatSync(0).isCharacterDevice()) return;
+  } catch {
+    return; // fd 0 is closed: there is nothing to read.
+  }
+  closeSync(0);
+  const fd = openSync("/dev/null", "r");
+  if (fd !== 0) closeSync(fd);
 }
 
 export class StoreUnavailableError extends Error {
