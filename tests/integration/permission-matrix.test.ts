@@ -1060,6 +1060,61 @@ const MATRIX: Record<string, Sample[]> = {
     { method: "POST", url: "/api/untracked_data", json: {}, csrf: false, expect: api("API_FLOWS_4D", CSRF_FAILED) },
     POST_ONLY_405("/api/untracked_data"),
   ],
+  "api.linkutil.external.ts": [
+    {
+      method: "POST",
+      url: "/api/linkutil/external",
+      json: { startTime: 600, endTime: 300 },
+      note: "end before start: 400 after the access check",
+      expect: api("API_LINK_UTIL_EXTERNAL", 400),
+    },
+    { method: "POST", url: "/api/linkutil/external", json: {}, csrf: false, expect: api("API_LINK_UTIL_EXTERNAL", CSRF_FAILED) },
+    POST_ONLY_405("/api/linkutil/external"),
+  ],
+  "api.linkutil.external.summary.ts": [
+    {
+      method: "POST",
+      url: "/api/linkutil/external/summary",
+      json: { startDate: "2026-02-30", endDate: "2026-03-01" },
+      note: "no such day: 400 after the access check",
+      expect: api("API_LINK_UTIL_EXTERNAL", 400),
+    },
+    { method: "POST", url: "/api/linkutil/external/summary", json: {}, csrf: false, expect: api("API_LINK_UTIL_EXTERNAL", CSRF_FAILED) },
+    POST_ONLY_405("/api/linkutil/external/summary"),
+  ],
+  "api.linkutil.external.timeseries.ts": [
+    {
+      method: "POST",
+      url: "/api/linkutil/external/timeseries",
+      json: JSON.stringify({ startDate: "2026-03-02", endDate: "2026-03-01" }),
+      note: "the body as a JSON string, end before start: 400 after the access check",
+      expect: api("API_LINK_UTIL_EXTERNAL", 400),
+    },
+    { method: "POST", url: "/api/linkutil/external/timeseries", json: {}, csrf: false, expect: api("API_LINK_UTIL_EXTERNAL", CSRF_FAILED) },
+    POST_ONLY_405("/api/linkutil/external/timeseries"),
+  ],
+  "api.linkutil.internal.ts": [
+    {
+      url: "/api/linkutil/internal?dataType=single_interface_pair&startDate=2026-03-01&endDate=2026-03-02",
+      note: "a pair without its interfaces: 400 after the access check",
+      expect: api("API_LINK_UTIL_INTERNAL", 400),
+    },
+    GET_ONLY_405("/api/linkutil/internal"),
+  ],
+  "api.linkutil.interfaces.ts": [
+    {
+      url: "/api/linkutil/interfaces?startDate=2026-03-01&endDate=2026-03-02",
+      note: "no inRouter: 400 after the access check",
+      expect: api("API_LINK_UTIL_INTERNAL", 400),
+    },
+    GET_ONLY_405("/api/linkutil/interfaces"),
+  ],
+  "api.linkutil.$x.dateswithdata.ts": [
+    { url: "/api/linkutil/external/dateswithdata", expect: api("API_LINK_UTIL_EXTERNAL") },
+    { url: "/api/linkutil/internal/dateswithdata", expect: api("API_LINK_UTIL_INTERNAL") },
+    { url: "/api/linkutil/sideways/dateswithdata", note: "neither external nor internal: 400 for any login", expect: api("login", 400) },
+    GET_ONLY_405("/api/linkutil/external/dateswithdata"),
+  ],
   "api.openapi[.]json.ts": [
     { url: "/api/openapi.json", note: "public description of the API", expect: everyone(200) },
     GET_ONLY_405("/api/openapi.json"),
