@@ -311,8 +311,8 @@ function checkFigures(actual: Json, e: Expected, capacity: number, show95: boole
   expect(actual.forecast.points, what).toBe(e.trend.points);
   close(actual.forecast.slopePerDay, e.trend.slope, `${what} trend`);
   expect(actual.forecast.daysLeft, what).toBe(e.trend.daysLeft);
-  // The default build-out setting: DAYS, 90 — due when the level is reached within 90 days.
-  expect(actual.buildoutDue, what).toBe(e.trend.daysLeft !== null && e.trend.daysLeft <= 90);
+  // The default build-out setting: DAYS, 90 — due when the level is reached within 90 days; null without a figure (no growth).
+  expect(actual.buildoutDue, what).toBe(e.trend.daysLeft === null ? null : e.trend.daysLeft <= 90);
   if (show95) {
     const billed = e.inP95 === null && e.outP95 === null ? null : Math.max(e.inP95 ?? 0, e.outP95 ?? 0);
     close(actual.billedP95Bps, billed, `${what} billed 95th`);
