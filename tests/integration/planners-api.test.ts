@@ -17,8 +17,9 @@ import * as timeseriesRoute from "~/routes/api.linkutil.external.timeseries";
 import * as interfacesRoute from "~/routes/api.linkutil.interfaces";
 import * as internalRoute from "~/routes/api.linkutil.internal";
 import { chInsert } from "~/server/clickhouse/query.server";
+import { runInRequestScope } from "~/server/request-scope.server";
 import { useServicesForTests } from "~/server/services.server";
-import { callRoute, sessionCookie } from "../helpers/http";
+import { callRoute, getRequest, jsonRequest, runRoute, sessionCookie } from "../helpers/http";
 import { openTestStores, type TestStores } from "../helpers/stores";
 
 const DAY = 86_400;
@@ -718,5 +719,36 @@ describe("GET api/linkutil/{x}/dateswithdata/", () => {
     const bad = await get(datesRoute, "/api/linkutil/sideways/dateswithdata/", uid.full, { x: "sideways" });
     expect(bad.status).toBe(400);
     expect(fieldsOf(bad.data)).toEqual(["x"]);
+  });
+});
+
+describe("under load", () => {
+  it("the calls wait for the analytics query limiter: a user over their own limit gets 429 with Retry-After", async () => {
+    const limiter = stores.ch.limiter!;
+    const { perUser, queuePerUser } = limiter.settings;
+    for (let i = 0; i < 500 && (limiter.snapshot().running > 0 || limiter.snapshot().waiting > 0); i++)
+      await new Promise((r) => setTimeout(r, 20));
+    // Hold the user's slots and queue places with work that does not finish during the test.
+    let open!: () => void;
+    const gate = new Promise<void>((resolve) => (open = resolve));
+    const holders = Array.from({ length: perUser + queuePerUser }, () => limiter.run(`user:${uid.full}`, () => gate));
+    try {
+      const cookie = await sessionCookie(stores, uid.full);
+      // As server.mjs serves a request: inside a request scope, where ClickHouse reads are analytics queries.
+      const served = (fn: unknown, request: Request) => runInRequestScope(Object.fromEntries(request.headers), () => runRoute(fn, request));
+      const outcomes = [
+        await served(externalRoute.action, jsonRequest("/api/linkutil/external/", RANGE_BODY, { cookie })),
+        await served(summaryRoute.action, jsonRequest("/api/linkutil/external/summary/", DATES, { cookie })),
+        await served(internalRoute.loader, getRequest(`/api/linkutil/internal/?startDate=${START}&endDate=${END}`, cookie)),
+      ];
+      for (const outcome of outcomes) {
+        expect(outcome.status).toBe(429);
+        expect(Number(outcome.headers.get("Retry-After"))).toBeGreaterThanOrEqual(1);
+        expect(outcome.data.exception_code).toBe("too_many_queries");
+      }
+    } finally {
+      open();
+      await Promise.allSettled(holders);
+    }
   });
 });

@@ -3,7 +3,7 @@
  * the routes validated it (api-schema.ts) → the viewer, the range and the links asked for → the
  * service's figures as the documented JSON (docs/api.md, "Link utilisation").
  *
- * Access (docs/planners.md, "The JSON calls"): the external calls need API_LINK_UTIL_EXTERNAL, the
+ * Access (docs/api.md, "Link utilisation"): the external calls need API_LINK_UTIL_EXTERNAL, the
  * internal ones API_LINK_UTIL_INTERNAL (the routes' access rules). 95th-percentile figures are
  * answered only to holders of LINK_UTILIZATION_95TH; for anybody else those fields are left out
  * (the rest of the answer is the same), rather than refusing the whole call. A delegated account
