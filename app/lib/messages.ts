@@ -14,6 +14,8 @@ export const MESSAGES = {
   serverError: "The application server has encountered an error.",
   unknownError: "Some kind of error occurred, Sorry! Please refresh the page.",
   noDataForSearch: "No data found for search. Try with other parameters.",
+  /** Shell §5: the Border/Core Planner heatmap refuses ranges longer than MAX_HEATMAP_DAYS (features/planners/figures.ts). */
+  heatmapRangeTooLong: "The timerange must be small enough for the daily maximum utilization heatmap.",
   tokenInvalid: "The entered token is invalid.",
   userCreation: "Provided email already exists or is invalid.",
   emailFormat: "The e-mail address has to be in a valid format.",
