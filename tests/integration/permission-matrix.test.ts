@@ -1109,6 +1109,14 @@ const MATRIX: Record<string, Sample[]> = {
     },
     GET_ONLY_405("/api/linkutil/interfaces"),
   ],
+  "api.linkutil.interfacestatistics.ts": [
+    {
+      url: "/api/linkutil/interfacestatistics?router=pa-r1&dimension=source&isDirectedIn=true&startDate=2026-03-01&endDate=2026-03-02",
+      note: "neither AS numbers nor an interface: 400 after the access check",
+      expect: api("API_LINK_UTIL_EXTERNAL", 400),
+    },
+    GET_ONLY_405("/api/linkutil/interfacestatistics"),
+  ],
   "api.linkutil.$x.dateswithdata.ts": [
     { url: "/api/linkutil/external/dateswithdata", expect: api("API_LINK_UTIL_EXTERNAL") },
     { url: "/api/linkutil/internal/dateswithdata", expect: api("API_LINK_UTIL_INTERNAL") },

@@ -15,6 +15,7 @@ import * as externalRoute from "~/routes/api.linkutil.external";
 import * as summaryRoute from "~/routes/api.linkutil.external.summary";
 import * as timeseriesRoute from "~/routes/api.linkutil.external.timeseries";
 import * as interfacesRoute from "~/routes/api.linkutil.interfaces";
+import * as statisticsRoute from "~/routes/api.linkutil.interfacestatistics";
 import * as internalRoute from "~/routes/api.linkutil.internal";
 import { chInsert } from "~/server/clickhouse/query.server";
 import { runInRequestScope } from "~/server/request-scope.server";
@@ -146,6 +147,74 @@ for (let i = 0; i < SNMP_SLOTS; i++) {
     interpolated: 0,
   });
 }
+
+/** Flow aggregates of the last day on pa-r1 (and a few rows that must not count): the traffic by AS of interfacestatistics. */
+type FlowRow = {
+  time: number;
+  as_src: number;
+  as_hnd: number;
+  as_nxt: number;
+  as_dst: number;
+  ingress_router: string;
+  in_if: string;
+  egress_router: string;
+  out_if: string;
+  bytes: number;
+  packets: number;
+  flows: number;
+};
+const OPERATOR = 64500;
+const FLOWS_FROM = END - DAY;
+const flows: FlowRow[] = [];
+function flow(
+  time: number,
+  dir: "in" | "out",
+  router: string,
+  iface: string,
+  as: { src: number; hnd: number; nxt: number; dst: number },
+  bytes: number,
+) {
+  const [inSide, outSide] =
+    dir === "in"
+      ? [
+          [router, iface],
+          ["pa-core", "ae-0"],
+        ]
+      : [
+          ["pa-core", "ae-0"],
+          [router, iface],
+        ];
+  flows.push({
+    time,
+    as_src: as.src,
+    as_hnd: as.hnd,
+    as_nxt: as.nxt,
+    as_dst: as.dst,
+    ingress_router: inSide[0],
+    in_if: inSide[1],
+    egress_router: outSide[0],
+    out_if: outSide[1],
+    bytes,
+    packets: Math.ceil(bytes / 1000),
+    flows: 1,
+  });
+}
+for (let slot = 0; slot < DAY / SAMPLE; slot++) {
+  const t = FLOWS_FROM + slot * SAMPLE;
+  const into = (src: number, hnd: number) => ({ src, hnd, nxt: OPERATOR, dst: OPERATOR });
+  // et-1 carries nothing at all in every fourth interval (no sample there); 2906 only every other interval, 64601 itself every fifth.
+  if (slot % 4 !== 3) {
+    flow(t, "in", "pa-r1", "et-1", into(15169, 64601), 100_000_000 + ((slot * 7_919) % 1_000) * 100_000);
+    if (slot % 2 === 0) flow(t, "in", "pa-r1", "et-1", into(2906, 64601), 50_000_000 + ((slot * 104_729) % 1_000) * 10_000);
+    if (slot % 5 === 0) flow(t, "in", "pa-r1", "et-1", into(64601, 64601), 10_000_000);
+    flow(t, "out", "pa-r1", "et-1", { src: OPERATOR, hnd: OPERATOR, nxt: 64601, dst: slot % 3 ? 3320 : 64601 }, 20_000_000 + slot * 1_000);
+  }
+  flow(t, "in", "pa-r1", "et-2", into(13335, 64602), 30_000_000 + ((slot * 31) % 97) * 100_000);
+  // Not on pa-r1: never counted for it.
+  flow(t, "in", "pa-r2", "et-3", into(15169, 64601), 999_000_000);
+}
+// Before the range asked for: not counted.
+flow(FLOWS_FROM - SAMPLE, "in", "pa-r1", "et-1", { src: 15169, hnd: 64601, nxt: OPERATOR, dst: OPERATOR }, 5_000_000_000);
 
 // ---------------------------------------------------------------------------------------------------------------
 // The independent recomputation
@@ -327,7 +396,7 @@ function checkFigures(actual: Json, e: Expected, capacity: number, show95: boole
 // Stores, inventory, users
 
 let stores: TestStores;
-const uid = { full: 0, no95: 0, frontendOnly: 0, delegated: 0, delegatedNoAs: 0, externalOnly: 0 };
+const uid = { full: 0, no95: 0, frontendOnly: 0, delegated: 0, delegatedNoAs: 0, externalOnly: 0, flow95: 0 };
 
 async function createUser(email: string, permissions: Permission[], external?: { ASNumberList: number[]; routerList: string[] }) {
   const [row] = await stores.pg.db
@@ -373,12 +442,14 @@ beforeAll(async () => {
     remote: { router: "pa-r1", interface: "ae-9" },
   });
   await chInsert(stores.ch, { name: "test.util", table: "interface_util_5m", values: rows });
+  await chInsert(stores.ch, { name: "test.flows", table: "flows_5m", values: flows });
 
   const both: Permission[] = ["API_LINK_UTIL_EXTERNAL", "API_LINK_UTIL_INTERNAL"];
   uid.full = await createUser("full@planners.test", [...both, "LINK_UTILIZATION_95TH"]);
   uid.no95 = await createUser("no95@planners.test", both);
   uid.frontendOnly = await createUser("frontend@planners.test", ["FRONTEND_LINK_UTIL_EXTERNAL", "API_LINK_UTIL_INTERNAL"]);
   uid.externalOnly = await createUser("external@planners.test", ["API_LINK_UTIL_EXTERNAL"]);
+  uid.flow95 = await createUser("flow95@planners.test", ["API_LINK_UTIL_EXTERNAL", "NETFLOW95TH"]);
   // Sees the links to AS64601 on pa-r1 only (pa-r2 et-3 is AS64601 too, on a router it may not see).
   uid.delegated = await createUser("delegated@planners.test", ["API_LINK_UTIL_EXTERNAL", "LINK_UTILIZATION_95TH"], {
     ASNumberList: [64601],
@@ -750,5 +821,169 @@ describe("under load", () => {
       open();
       await Promise.allSettled(holders);
     }
+  });
+});
+
+describe("GET api/linkutil/interfacestatistics/", () => {
+  const range = `startDate=${FLOWS_FROM}&endDate=${END}`;
+  const column = {
+    source: { in: "as_src", out: "as_src" },
+    neighbour: { in: "as_hnd", out: "as_nxt" },
+    destination: { in: "as_dst", out: "as_dst" },
+  } as const;
+
+  /** Mean bit/s, share and the 95th (zero-filled over the intervals with any flow on the links) per AS, from the rows above. */
+  function recompute(interfaces: string[], dir: "in" | "out", dimension: keyof typeof column) {
+    const mine = flows.filter(
+      (f) =>
+        f.time >= FLOWS_FROM &&
+        f.time < END &&
+        (dir === "in"
+          ? f.ingress_router === "pa-r1" && interfaces.includes(f.in_if)
+          : f.egress_router === "pa-r1" && interfaces.includes(f.out_if)),
+    );
+    const intervals = [...new Set(mine.map((f) => f.time))];
+    const key = column[dimension][dir];
+    const asns = [...new Set(mine.map((f) => f[key]))];
+    const total = mine.reduce((a, f) => a + f.bytes, 0);
+    return {
+      totalBps: (total * 8) / DAY,
+      intervals: intervals.length,
+      rows: asns.map((asn) => {
+        const own = mine.filter((f) => f[key] === asn);
+        const bytes = own.reduce((a, f) => a + f.bytes, 0);
+        const series = intervals.map((t) => own.filter((f) => f.time === t).reduce((a, f) => a + f.bytes, 0)).sort((a, b) => a - b);
+        const p95 = series[series.length - 1 - Math.floor(series.length / 20)];
+        return { asn, bytes, bps: (bytes * 8) / DAY, share: bytes / total, p95Bps: (p95 * 8) / SAMPLE };
+      }),
+    };
+  }
+
+  function check(data: Json, want: ReturnType<typeof recompute>, with95: boolean) {
+    close(data.totalBps, want.totalBps, "total");
+    expect(data.rows.map((r: Json) => r.asn).sort((a: number, b: number) => a - b)).toEqual(
+      want.rows.map((r) => r.asn).sort((a, b) => a - b),
+    );
+    const bps = data.rows.map((r: Json) => r.bps);
+    expect(bps).toEqual([...bps].sort((a, b) => b - a));
+    for (const w of want.rows) {
+      const row = data.rows.find((r: Json) => r.asn === w.asn);
+      expect(row.bytes).toBe(String(w.bytes));
+      close(row.bps, w.bps, `AS${w.asn} bps`);
+      close(row.share, w.share, `AS${w.asn} share`);
+      if (with95) close(row.p95Bps, w.p95Bps, `AS${w.asn} 95th`);
+      else expect(row).not.toHaveProperty("p95Bps");
+    }
+    if (with95) expect(data.p95Intervals).toBe(want.intervals);
+    else expect(data).not.toHaveProperty("p95Intervals");
+  }
+
+  it("the traffic entering on the links to the listed neighbours, by source AS, with each AS's 95th for NETFLOW95TH holders", async () => {
+    const path = `/api/linkutil/interfacestatistics/?router=pa-r1&ASNumberList=AS64601&dimension=source&isDirectedIn=true&${range}`;
+    const with95 = await get(statisticsRoute, path, uid.flow95);
+    expect(with95.status).toBe(200);
+    expect(with95.data).toMatchObject({
+      router: "pa-r1",
+      interfaces: ["et-1"],
+      isDirectedIn: true,
+      dimension: "source",
+      p95IntervalSeconds: SAMPLE,
+    });
+    const want = recompute(["et-1"], "in", "source");
+    expect(want.rows.map((r) => r.asn).sort((a, b) => a - b)).toEqual([2906, 15169, 64601]);
+    // 2906 and 64601 are absent from part of the intervals: their 95th counts those as zero.
+    expect(want.intervals).toBe(216);
+    check(with95.data, want, true);
+    const without = await get(statisticsRoute, path, uid.full);
+    check(without.data, want, false);
+  });
+
+  it("several neighbours' links add up; out of the network by neighbour and destination; an interface alone", async () => {
+    const both = await get(
+      statisticsRoute,
+      `/api/linkutil/interfacestatistics/?router=pa-r1&ASNumberList=64601,64602&dimension=neighbour&isDirectedIn=1&${range}`,
+      uid.flow95,
+    );
+    expect(both.data.interfaces).toEqual(["et-1", "et-2"]);
+    check(both.data, recompute(["et-1", "et-2"], "in", "neighbour"), true);
+    const out = await get(
+      statisticsRoute,
+      `/api/linkutil/interfacestatistics/?router=pa-r1&ASNumberList=64601&dimension=destination&isDirectedIn=false&${range}`,
+      uid.flow95,
+    );
+    check(out.data, recompute(["et-1"], "out", "destination"), true);
+    expect(out.data.dimensionLabel).toBe("Destination AS");
+    const one = await get(
+      statisticsRoute,
+      `/api/linkutil/interfacestatistics/?router=pa-r1&interface=et-2&dimension=source&isDirectedIn=true&${range}`,
+      uid.full,
+    );
+    check(one.data, recompute(["et-2"], "in", "source"), false);
+    const ix = await get(
+      statisticsRoute,
+      `/api/linkutil/interfacestatistics/?router=pa-r2&interface=et-4&dimension=neighbour&isDirectedIn=true&${range}`,
+      uid.flow95,
+    );
+    expect(ix.status).toBe(200);
+    expect(ix.data).toMatchObject({ totalBps: 0, rows: [], p95Intervals: 0 });
+  });
+
+  it("a delegated account: its links only; a router or AS number outside its lists is refused", async () => {
+    const ok = await get(
+      statisticsRoute,
+      `/api/linkutil/interfacestatistics/?router=pa-r1&ASNumberList=64601&dimension=source&isDirectedIn=true&${range}`,
+      uid.delegated,
+    );
+    expect(ok.status).toBe(200);
+    check(ok.data, recompute(["et-1"], "in", "source"), false);
+    const router = await get(
+      statisticsRoute,
+      `/api/linkutil/interfacestatistics/?router=pa-r2&ASNumberList=64601&dimension=source&isDirectedIn=true&${range}`,
+      uid.delegated,
+    );
+    expect(router.status).toBe(403);
+    expect(router.data.detail).toContain("pa-r2");
+    const as = await get(
+      statisticsRoute,
+      `/api/linkutil/interfacestatistics/?router=pa-r1&ASNumberList=64601,64602&dimension=source&isDirectedIn=true&${range}`,
+      uid.delegated,
+    );
+    expect(as.status).toBe(403);
+    expect(as.data.detail).toContain("AS64602");
+    const ix = await get(
+      statisticsRoute,
+      `/api/linkutil/interfacestatistics/?router=pa-r1&interface=et-2&dimension=source&isDirectedIn=true&${range}`,
+      uid.delegated,
+    );
+    expect(ix.status).toBe(404);
+    expect(
+      (
+        await get(
+          statisticsRoute,
+          `/api/linkutil/interfacestatistics/?router=pa-r1&ASNumberList=64601&dimension=source&isDirectedIn=true&${range}`,
+          uid.delegatedNoAs,
+        )
+      ).status,
+    ).toBe(403);
+  });
+
+  it("refuses bad parameters naming the field; 404 for links that do not exist; 403 without API_LINK_UTIL_EXTERNAL", async () => {
+    const base = `/api/linkutil/interfacestatistics/?router=pa-r1&${range}`;
+    const cases: [string, string][] = [
+      [`${base}&dimension=source&isDirectedIn=true`, "ASNumberList"],
+      [`${base}&ASNumberList=Google&dimension=source&isDirectedIn=true`, "ASNumberList"],
+      [`${base}&ASNumberList=64601&dimension=AS_SRC_INGRESS&isDirectedIn=true`, "dimension"],
+      [`${base}&ASNumberList=64601&dimension=source`, "isDirectedIn"],
+      [`/api/linkutil/interfacestatistics/?ASNumberList=64601&dimension=source&isDirectedIn=true&${range}`, "router"],
+    ];
+    for (const [path, field] of cases) {
+      const { status, data } = await get(statisticsRoute, path, uid.full);
+      expect(status, path).toBe(400);
+      expect(fieldsOf(data), path).toContain(field);
+    }
+    expect((await get(statisticsRoute, `${base}&ASNumberList=65000&dimension=source&isDirectedIn=true`, uid.full)).status).toBe(404);
+    expect((await get(statisticsRoute, `${base}&ASNumberList=64601&dimension=source&isDirectedIn=true`, uid.frontendOnly)).status).toBe(
+      403,
+    );
   });
 });

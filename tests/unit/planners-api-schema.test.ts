@@ -160,17 +160,22 @@ describe("bodies and parameters", () => {
     expect(fieldsOf(interfacesQuerySchema.safeParse(dates))).toEqual(["inRouter"]);
   });
 
-  it("interfacestatistics: AS numbers separated by commas, a direction, a router", () => {
-    const q = { startDate: "2026-11-01", endDate: "2026-11-02", router: "r1", isDirectedIn: "true" };
+  it("interfacestatistics: AS numbers separated by commas (or an interface), a direction, a dimension, a router", () => {
+    const q = { startDate: "2026-11-01", endDate: "2026-11-02", router: "r1", isDirectedIn: "true", dimension: "source" };
     expect(interfaceStatisticsQuerySchema.parse({ ...q, ASNumberList: "AS64601, 64602,64601" })).toMatchObject({
       ASNumberList: [64601, 64602],
       isDirectedIn: true,
     });
     expect(interfaceStatisticsQuerySchema.parse({ ...q, ASNumberList: "64601", isDirectedIn: "0" }).isDirectedIn).toBe(false);
+    expect(interfaceStatisticsQuerySchema.parse({ ...q, interface: "et-4" }).ASNumberList).toBeUndefined();
     expect(fieldsOf(interfaceStatisticsQuerySchema.safeParse({ ...q, ASNumberList: "Google" }))).toEqual(["ASNumberList"]);
     expect(fieldsOf(interfaceStatisticsQuerySchema.safeParse({ ...q, ASNumberList: ",," }))).toEqual(["ASNumberList"]);
+    expect(fieldsOf(interfaceStatisticsQuerySchema.safeParse(q))).toEqual(["ASNumberList"]);
     expect(fieldsOf(interfaceStatisticsQuerySchema.safeParse({ ...q, ASNumberList: "1", isDirectedIn: "maybe" }))).toEqual([
       "isDirectedIn",
+    ]);
+    expect(fieldsOf(interfaceStatisticsQuerySchema.safeParse({ ...q, ASNumberList: "1", dimension: "AS_SRC_INGRESS" }))).toEqual([
+      "dimension",
     ]);
   });
 });

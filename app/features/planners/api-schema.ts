@@ -18,6 +18,7 @@ import timezone from "dayjs/plugin/timezone";
 import utc from "dayjs/plugin/utc";
 import { z } from "zod";
 import { singleLineText } from "~/lib/input-fields";
+import { STATISTICS_DIMENSIONS } from "./interface-statistics";
 
 dayjs.extend(utc);
 dayjs.extend(timezone);
@@ -280,44 +281,47 @@ export const interfacesQuerySchema = z.object({
   outRouter: routerName.optional(),
 });
 
-/** The AS dimensions interfacestatistics breaks a link's traffic down by: the neighbour, or the far end. */
-export const INTERFACE_STATISTICS_DIMENSIONS = ["NEIGHBOR_AS", "ORIGIN_AS"] as const;
-export type InterfaceStatisticsDimension = (typeof INTERFACE_STATISTICS_DIMENSIONS)[number];
-
 const asNumberText = /^(?:AS)?\d{1,10}$/i;
 
-/** GET api/linkutil/interfacestatistics/ */
-export const interfaceStatisticsQuerySchema = z.object({
-  startDate: dateInput,
-  endDate: dateInput,
-  router: routerName,
-  /** The link's interface (one link of the router); all external links of the router to the listed ASes when absent. */
-  interface: interfaceName.optional(),
-  /** The neighbour ASes of the links, comma-separated (the link's neighbour AS for one link). */
-  ASNumberList: z
-    .string()
-    .max(2000)
-    .transform((text) =>
-      text
-        .split(",")
-        .map((v) => v.trim())
-        .filter((v) => v !== ""),
-    )
-    .pipe(
-      z
-        .array(z.string())
-        .min(1, "must name at least one AS number")
-        .refine((list) => list.every((v) => asNumberText.test(v)), "must list AS numbers separated by commas")
-        .max(200, "at most 200 AS numbers"),
-    )
-    .transform((list) => [...new Set(list.map((v) => Number(v.replace(/^AS/i, ""))))]),
-  /** NEIGHBOR_AS: the AS that handed the traffic over (in) or takes it (out); ORIGIN_AS: where it comes from (in) or goes to (out). */
-  dimension: z
-    .enum(INTERFACE_STATISTICS_DIMENSIONS, { error: `must be one of ${INTERFACE_STATISTICS_DIMENSIONS.join(", ")}` })
-    .default("ORIGIN_AS"),
-  /** true: the traffic entering the network on the link; false: leaving on it. */
-  isDirectedIn: z.enum(["true", "false", "1", "0"], { error: "must be true or false" }).transform((v) => v === "true" || v === "1"),
-});
+/**
+ * GET api/linkutil/interfacestatistics/: the traffic on external links of `router` by AS. The links
+ * are those to the neighbour ASes of `ASNumberList` (a Border Planner row), narrowed to `interface`
+ * when given; with `interface` alone (an Internet exchange port has no single neighbour AS) that link.
+ */
+export const interfaceStatisticsQuerySchema = z
+  .object({
+    startDate: dateInput,
+    endDate: dateInput,
+    router: routerName,
+    interface: interfaceName.optional(),
+    /** The neighbour ASes of the links, comma-separated. */
+    ASNumberList: z
+      .string()
+      .max(2000)
+      .transform((text) =>
+        text
+          .split(",")
+          .map((v) => v.trim())
+          .filter((v) => v !== ""),
+      )
+      .pipe(
+        z
+          .array(z.string())
+          .max(200, "at most 200 AS numbers")
+          .refine((list) => list.every((v) => asNumberText.test(v)), "must list AS numbers separated by commas"),
+      )
+      .transform((list) => [...new Set(list.map((v) => Number(v.replace(/^AS/i, ""))))])
+      .optional(),
+    /** neighbour: the AS that handed the traffic over (in) or takes it (out); source / destination: where it comes from / goes to. */
+    dimension: z.enum(STATISTICS_DIMENSIONS, { error: `must be one of ${STATISTICS_DIMENSIONS.join(", ")}` }),
+    /** true: the traffic entering the network on the links; false: leaving on them. */
+    isDirectedIn: z.enum(["true", "false", "1", "0"], { error: "must be true or false" }).transform((v) => v === "true" || v === "1"),
+  })
+  .superRefine((q, ctx) => {
+    if (!q.interface && !q.ASNumberList?.length) {
+      ctx.addIssue({ code: "custom", path: ["ASNumberList"], message: "must name at least one AS number (or give interface)" });
+    }
+  });
 
 /** {x} of api/linkutil/{x}/dateswithdata/ */
 export const datesParamsSchema = z.object({ x: z.enum(["external", "internal"], { error: "must be external or internal" }) });

@@ -10,9 +10,12 @@
  * sees only the links the kernel's catalogue lets it see (links.server.ts).
  */
 import type { z } from "zod";
+import { MESSAGES } from "~/lib/messages";
 import type { Permission } from "~/lib/permissions";
 import { ApiProblem } from "~/server/api/contract.server";
+import { readDelegation } from "~/server/auth/delegation.server";
 import type { UserContext } from "~/server/auth/user-context.server";
+import { chQuery } from "~/server/clickhouse/query.server";
 import type { Services } from "~/server/services.server";
 import {
   groupingOf,
@@ -23,12 +26,16 @@ import {
   type externalBodySchema,
   type Grouping,
   type interfacesQuerySchema,
+  type interfaceStatisticsQuerySchema,
   type internalQuerySchema,
   type LinkFilter,
   type RangeFields,
   type ResolvedRange,
   type summaryBodySchema,
 } from "./api-schema";
+import { asColumn, DIMENSION_LABELS, FIVE_MINUTE_DAYS } from "./interface-statistics";
+import { flowIntervalsQuery, flowP95Query, SAMPLE_SECONDS_OF, type FlowP95Input } from "./interface-statistics-p95";
+import { interfaceStatistics } from "./interface-statistics.server";
 import { datesWithData, planLinks, plannerSummary, plannerTimeseries, viewerFor, visibleLinks } from "./plan.server";
 import {
   LINK_STATUS_LABELS,
@@ -44,9 +51,12 @@ import {
 } from "./types";
 
 export const P95_PERMISSION: Permission = "LINK_UTILIZATION_95TH";
+export const FLOW_P95_PERMISSION: Permission = "NETFLOW95TH";
 
 /** Whether the caller may see the billing 95th percentile of links. */
 export const sees95th = (user: UserContext) => user.permissions.includes(P95_PERMISSION);
+/** Whether the caller may see the 95th percentile of flow traffic (interfacestatistics). */
+export const seesFlow95th = (user: UserContext) => user.permissions.includes(FLOW_P95_PERMISSION);
 
 /** A 400 naming the field, in the contract's shape. */
 export function badInput(where: "query" | "body", field: string, message: string): ApiProblem {
@@ -364,4 +374,115 @@ export async function datesWithDataCall(services: Services, user: UserContext, k
   const viewer = await viewerFor(services, { id: user.id, isDelegated: user.isDelegated });
   const dates = await datesWithData(services, viewer, kind);
   return [{ minTimestamp: dates.first, maxTimestamp: dates.last }];
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Traffic by AS on external links, from the flows
+
+/** Most ASes read per interface (the aggregates keep the top 200 tracked ASes plus a few special values). */
+const STATISTICS_LIMIT = 1000;
+
+const refused = (detail: string) => new ApiProblem(403, { detail, exception_code: "permission_denied" });
+
+/**
+ * A delegated account may ask only about its router, AS numbers and interfaces (its
+ * external_links_views_restrictions): 403 naming the first one outside them.
+ */
+async function checkDelegatedScope(services: Services, user: UserContext, q: z.infer<typeof interfaceStatisticsQuerySchema>) {
+  if (!user.isDelegated) return;
+  const lists = (await readDelegation(services.pg.db, user.id))?.external;
+  if (!lists) throw refused(MESSAGES.permissionDenied);
+  if (lists.routerList.length && !lists.routerList.includes(q.router))
+    throw refused(`The router ${q.router} is outside your account's routers.`);
+  const allowed = new Set(lists.ASNumberList.map(Number));
+  const outside = (q.ASNumberList ?? []).find((asn) => !allowed.has(asn));
+  if (outside !== undefined) throw refused(`AS${outside} is outside your account's AS numbers.`);
+  if (q.interface && lists.interfaceList.length && !lists.interfaceList.includes(`${q.router}|${q.interface}`))
+    throw refused(`The interface ${q.router} ${q.interface} is outside your account's interfaces.`);
+}
+
+/**
+ * GET api/linkutil/interfacestatistics/: the traffic of the external links of `router` to the
+ * neighbours of ASNumberList (or on `interface`) by AS — mean bit/s, bytes and share over the range,
+ * and with NETFLOW95TH each AS's 95th percentile (interface-statistics-p95.ts).
+ */
+export async function interfaceStatisticsCall(services: Services, user: UserContext, q: z.infer<typeof interfaceStatisticsQuerySchema>) {
+  const fields = { start: "startDate", end: "endDate" };
+  await checkDelegatedScope(services, user, q);
+  const { viewer, range } = await viewerAndRange(services, user, { start: q.startDate, end: q.endDate }, "query", fields);
+  const asns = q.ASNumberList ? new Set(q.ASNumberList) : null;
+  const links = (await externalLinks(services, viewer, [])).filter(
+    (l) =>
+      l.router === q.router &&
+      (!q.interface || l.interface === q.interface) &&
+      (!asns || (l.neighbourAs !== null && asns.has(l.neighbourAs))),
+  );
+  if (!links.length) {
+    const to = q.ASNumberList ? ` to ${q.ASNumberList.map((a) => `AS${a}`).join(", ")}` : "";
+    throw new ApiProblem(404, { detail: `No external link of ${q.router}${q.interface ? ` on ${q.interface}` : ""}${to}.` });
+  }
+  const direction = q.isDirectedIn ? "in" : "out";
+  // One clock for both queries, so they read the same table.
+  const now = Math.floor(Date.now() / 1000);
+  const perLink = await Promise.all(
+    links.map((l) =>
+      interfaceStatistics(services, {
+        router: l.router,
+        interface: l.interface,
+        direction,
+        dimension: q.dimension,
+        range,
+        limit: STATISTICS_LIMIT,
+        now,
+      }),
+    ),
+  );
+  // The links' rates add up: each is bytes × 8 over the same seconds.
+  const byAs = new Map<number, { asn: number; name: string | null; bps: number; bytes: bigint }>();
+  for (const row of perLink.flat()) {
+    const known = byAs.get(row.asn) ?? { asn: row.asn, name: row.name, bps: 0, bytes: 0n };
+    known.bps += row.bps;
+    known.bytes += BigInt(row.bytes);
+    byAs.set(row.asn, known);
+  }
+  const totalBps = [...byAs.values()].reduce((a, r) => a + r.bps, 0);
+  let p95: { intervals: number; sampleSeconds: number; byAs: Map<number, number> } | null = null;
+  if (seesFlow95th(user)) {
+    const table = range.start >= now - FIVE_MINUTE_DAYS * 86_400 ? "flows_5m" : "flows_1h";
+    const input: FlowP95Input = {
+      table,
+      router: q.router,
+      interfaces: links.map((l) => l.interface),
+      direction,
+      column: asColumn(q.dimension, direction),
+      range,
+    };
+    const [{ n }] = await chQuery<{ n: number | string }>(services.ch, flowIntervalsQuery(input));
+    const intervals = Number(n);
+    const rows = intervals
+      ? await chQuery<{ asn: number | string; p95_bytes: number | string }>(services.ch, flowP95Query(input, intervals))
+      : [];
+    const sampleSeconds = SAMPLE_SECONDS_OF[table];
+    p95 = { intervals, sampleSeconds, byAs: new Map(rows.map((r) => [Number(r.asn), (Number(r.p95_bytes) * 8) / sampleSeconds])) };
+  }
+  return {
+    range: rangeJson(range),
+    router: q.router,
+    interfaces: links.map((l) => l.interface),
+    isDirectedIn: q.isDirectedIn,
+    dimension: q.dimension,
+    dimensionLabel: DIMENSION_LABELS[q.dimension][direction],
+    totalBps,
+    ...(p95 ? { p95Intervals: p95.intervals, p95IntervalSeconds: p95.sampleSeconds } : {}),
+    rows: [...byAs.values()]
+      .sort((a, b) => b.bps - a.bps || a.asn - b.asn)
+      .map((r) => ({
+        asn: r.asn,
+        name: r.name,
+        bps: r.bps,
+        bytes: r.bytes.toString(),
+        share: totalBps > 0 ? r.bps / totalBps : null,
+        ...(p95 ? { p95Bps: p95.byAs.get(r.asn) ?? 0 } : {}),
+      })),
+  };
 }

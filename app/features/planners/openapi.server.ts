@@ -13,7 +13,13 @@ import {
   type JsonSchema,
   type Operation,
 } from "~/server/api/openapi.server";
-import { externalBodySchema, interfacesQuerySchema, internalQuerySchema, summaryBodySchema } from "./api-schema";
+import {
+  externalBodySchema,
+  interfacesQuerySchema,
+  interfaceStatisticsQuerySchema,
+  internalQuerySchema,
+  summaryBodySchema,
+} from "./api-schema";
 
 const EXTERNAL = { permission: "API_LINK_UTIL_EXTERNAL" } as const;
 const INTERNAL = { permission: "API_LINK_UTIL_INTERNAL" } as const;
@@ -179,6 +185,39 @@ export const PLANNERS_OPERATIONS: Operation[] = [
         obj({ key: str, inRouter: str, startInterface: str, outRouter: str, endInterface: str, capacityBps: nullable(num), samples: int }),
       ),
     }),
+  },
+  {
+    file: "api.linkutil.interfacestatistics.ts",
+    method: "GET",
+    path: "/api/linkutil/interfacestatistics/",
+    summary:
+      "The traffic of external links by neighbour, source or destination AS, from the flows: mean bit/s, bytes, share, and each AS's 95th.",
+    description: `The links: those of router to the neighbour ASes of ASNumberList (comma-separated), narrowed to interface when given; interface alone for a port without a single neighbour AS (404 when no external link matches). isDirectedIn true: traffic entering on the links; false: leaving. dimension neighbour, source or destination. A delegated account: 403 for a router, AS number or interface outside its lists. p95Bps (the 95th of the AS's traffic over the intervals in which the links carried any flow, 0 where the AS had none), p95Intervals and p95IntervalSeconds only for holders of NETFLOW95TH. ${DATES}`,
+    access: EXTERNAL,
+    query: interfaceStatisticsQuerySchema,
+    response: obj(
+      {
+        range,
+        router: str,
+        interfaces: arr(str),
+        isDirectedIn: bool,
+        dimension: { type: "string", enum: ["neighbour", "source", "destination"] },
+        dimensionLabel: str,
+        totalBps: num,
+        p95Intervals: int,
+        p95IntervalSeconds: int,
+        rows: arr(
+          obj({ asn: int, name: nullable(str), bps: num, bytes: str, share: nullable(num), p95Bps: num }, [
+            "asn",
+            "name",
+            "bps",
+            "bytes",
+            "share",
+          ]),
+        ),
+      },
+      ["range", "router", "interfaces", "isDirectedIn", "dimension", "dimensionLabel", "totalBps", "rows"],
+    ),
   },
   {
     file: "api.linkutil.$x.dateswithdata.ts",
