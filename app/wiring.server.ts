@@ -10,6 +10,7 @@ import { loadDemoNetwork, printDemoSummary } from "~db/demo/load";
 import { collectorHealthTask } from "~/features/collector/data-sources/collector-health.server";
 import { flowsNetflow, flowsSflow } from "~/features/collector/runtime/collector.server";
 import { forgetDataRange } from "~/features/flows/data-range.server";
+import { buildoutNoticesTask } from "~/features/planners/buildout-notices.server";
 import { flowsGenerator } from "~/features/collector/export/generator.server";
 import { snmpPoller } from "~/features/collector/snmp/poller.server";
 import { DELEGATED_USERS_OPERATIONS, FLOWS_OPERATIONS } from "~/features/flows/openapi.server";
@@ -35,6 +36,8 @@ export function wireApp(): void {
   runInBackground("collector health", collectorHealthTask);
   // Flows (and imported routing tables) that stop arriving, and arrive again, told to staff: once a minute, in the same process.
   runInBackground("data availability", dataAvailabilityTask);
+  // Links whose build-out forecast crosses a planner's threshold, told to that user once per crossing: hourly, in the same process.
+  runInBackground("build-out notices", buildoutNoticesTask);
   onStoresClosing("flows data range", forgetDataRange);
   // Ingest components (flow collector, SNMP poller, BMP station) register here with registerComponent()
   // of app/server/components: the app on embedded stores and `npm run worker` on server stores read the same list.

@@ -104,6 +104,8 @@ for (let t = START; t < END; t += 300) {
   const core = FULL_5M(CAP.coreB) * 0.6 * shape(t);
   if (i % 2 === 0) row(t, "r1", "c-1", CAP.coreA, core + noise(1e6, i, 7), core * 0.7, { kind: "core" });
   else row(t, "r2", "c-1", CAP.coreB, core * 0.7, core + noise(1e6, i, 8), { kind: "core" });
+  // Every 10th interval both ends measured it (differently): the near end a counts.
+  if (i % 10 === 0) row(t, "r2", "c-1", CAP.coreB, core * 0.5, core * 0.9, { kind: "core" });
 }
 
 let stores: TestStores;

@@ -31,6 +31,15 @@ import {
   type FlowQueryOptions,
 } from "~/features/flows/sql";
 import { ribSampleStatement } from "~/features/collector/export/rib-sample-sql";
+import {
+  datesWithDataQuery,
+  heatmapQuery,
+  linkFiguresQuery,
+  samplingConfidenceQuery,
+  seriesQuery,
+  timeseriesQuery,
+  type LinkEnd,
+} from "~/features/planners/sql";
 import { CONTROL_PLANE_COLUMNS } from "~/features/routing/route-columns";
 import { controlPlaneSql, lookingGlassSql, parseRibQuery, ribDatesSql, type RibMatch } from "~/features/routing/rib-sql";
 import { qualifyFlowsTables } from "~/server/clickhouse/database-override.server";
@@ -121,6 +130,21 @@ function analysisStatements(): BuiltQuery[] {
   return out;
 }
 
+function plannerStatements(): BuiltQuery[] {
+  const ends: LinkEnd[] = [
+    { link: "fra-er1|et-0/0/1", router: "fra-er1", interface: "et-0/0/1", swap: false, preference: 2 },
+    { link: "fra-cr1|xe-1>fra-cr2|xe-2", router: "fra-cr2", interface: "xe-2", swap: true, preference: 1 },
+  ];
+  return [
+    linkFiguresQuery(ends, RANGE),
+    heatmapQuery(ends, RANGE, "Europe/Berlin"),
+    ...[300, 900, 3600, 86_400].map((bucket) => timeseriesQuery(ends, RANGE, bucket)),
+    seriesQuery(ends, RANGE),
+    datesWithDataQuery(ends),
+    samplingConfidenceQuery(ends, RANGE),
+  ];
+}
+
 function ribStatements(): BuiltQuery[] {
   const matches: RibMatch[] = [
     ["IpPrefixQuery", "192.0.2.77"],
@@ -206,6 +230,10 @@ describe("EXPLAIN SYNTAX of every statement the builders generate", () => {
   it("flow analysis calls", async () => {
     expect(await refused(analysisStatements())).toEqual([]);
   }, 120_000);
+
+  it("planners: link figures (quarter sums and 95th), heatmap, timeseries per window, series, dates with data, sampling confidence", async () => {
+    expect(await refused(plannerStatements())).toEqual([]);
+  });
 
   it("Looking Glass and Control Plane: every match kind, sort column and order, search and numeric filter", async () => {
     expect(await refused(ribStatements())).toEqual([]);

@@ -30,15 +30,7 @@ import {
   type Quarter,
 } from "./figures";
 import { endsOf, linkLabel, linksVisibleTo } from "./links.server";
-import {
-  datesWithDataQuery,
-  heatmapQuery,
-  percentileQuery,
-  quarterSumsQuery,
-  samplingConfidenceQuery,
-  seriesQuery,
-  timeseriesQuery,
-} from "./sql";
+import { datesWithDataQuery, heatmapQuery, linkFiguresQuery, samplingConfidenceQuery, seriesQuery, timeseriesQuery } from "./sql";
 import {
   LINK_STATUSES,
   PlannerError,
@@ -58,9 +50,12 @@ import {
 } from "./types";
 
 const num = z.union([z.number(), z.string()]).transform(Number);
-const QuarterRow = z.object({ link: z.string(), quarter: num, in_sum: num, out_sum: num, samples: num });
-const PercentileRow = z.object({
+const FiguresRow = z.object({
   link: z.string(),
+  quarters: z.array(num),
+  quarter_in: z.array(num),
+  quarter_out: z.array(num),
+  quarter_samples: z.array(num),
   samples: num,
   interpolated: num,
   sources: z.array(z.string()),
@@ -138,28 +133,23 @@ export async function planGivenLinks(
   checkPlanRange(range);
   if (!links.length) return [];
   const ends = endsOf(links);
-  const [quarterRows, percentileRows, confidenceRows] = await Promise.all([
-    chQuery(services.ch, { ...quarterSumsQuery(ends, range), schema: QuarterRow }),
-    chQuery(services.ch, { ...percentileQuery(ends, range), schema: PercentileRow }),
+  const [figureRows, confidenceRows] = await Promise.all([
+    chQuery(services.ch, { ...linkFiguresQuery(ends, range), schema: FiguresRow }),
     chQuery(services.ch, { ...samplingConfidenceQuery(ends, range), schema: ConfidenceRow }),
   ]);
-  const quarters = new Map<string, Quarter[]>();
-  for (const r of quarterRows) {
-    const list = quarters.get(r.link) ?? [];
-    list.push({ start: r.quarter, inBytes: r.in_sum, outBytes: r.out_sum, samples: r.samples });
-    quarters.set(r.link, list);
-  }
-  const percentiles = new Map(percentileRows.map((r) => [r.link, r]));
+  const figures = new Map(figureRows.map((r) => [r.link, r]));
   const confidence = new Map(confidenceRows.map((r) => [r.link, r]));
   const days = daysOfRange(range, settings.timezone);
   const thresholds = thresholdsOf(settings, kind);
   const type = buildoutTypeOf(settings, kind);
   return links.map((link) => {
     const capacity = link.capacityBps;
-    const q = quarters.get(link.key) ?? [];
+    const p = figures.get(link.key);
+    const q: Quarter[] = p
+      ? p.quarters.map((start, i) => ({ start, inBytes: p.quarter_in[i], outBytes: p.quarter_out[i], samples: p.quarter_samples[i] }))
+      : [];
     const inDaily = dailyPeakHours(q, days, capacity, "in");
     const outDaily = dailyPeakHours(q, days, capacity, "out");
-    const p = percentiles.get(link.key);
     const inP95 = p && p.samples > 0 ? rateOf((p.in_p95_bytes * 8) / SAMPLE_SECONDS, capacity) : null;
     const outP95 = p && p.samples > 0 ? rateOf((p.out_p95_bytes * 8) / SAMPLE_SECONDS, capacity) : null;
     const maxDaily = maxDailyUtilisation(inDaily, outDaily);
@@ -191,7 +181,7 @@ export async function planGivenLinks(
 export async function planLinks(services: Pick<Services, "pg" | "ch">, viewer: Viewer, options: PlanOptions): Promise<LinkPlan[]> {
   checkPlanRange(options.range);
   const links = await visibleLinks(services, viewer, options.kind, options.keys);
-  return planGivenLinks(services, viewer.settings, options.kind, links, options.range);
+  return planGivenLinks(services, { ...viewer.settings, timezone: viewer.timezone }, options.kind, links, options.range);
 }
 
 /** The summary of planLinks' links. */
@@ -238,19 +228,13 @@ export async function plannerHeatmap(services: Pick<Services, "pg" | "ch">, view
   if (!links.length) return { ok: true, days: dayNames, rows: [] };
   const rows = await chQuery(services.ch, { ...heatmapQuery(endsOf(links), options.range, viewer.timezone), schema: HeatmapRow });
   const index = new Map(dayNames.map((d, i) => [d, i]));
-  const byLink = new Map<string, (number | null)[]>();
-  for (const link of links)
-    byLink.set(
-      link.key,
-      dayNames.map(() => null),
-    );
+  const byLink = new Map(links.map((link) => [link.key, { link, values: dayNames.map((): number | null => null) }]));
   for (const r of rows) {
-    const values = byLink.get(r.link);
+    const entry = byLink.get(r.link);
     const i = index.get(r.day);
-    const link = links.find((l) => l.key === r.link);
-    if (values && i !== undefined && link) values[i] = sampleUtilisation(r.max_bytes, link.capacityBps);
+    if (entry && i !== undefined) entry.values[i] = sampleUtilisation(r.max_bytes, entry.link.capacityBps);
   }
-  return { ok: true, days: dayNames, rows: links.map((l) => ({ key: l.key, label: linkLabel(l), values: byLink.get(l.key)! })) };
+  return { ok: true, days: dayNames, rows: links.map((l) => ({ key: l.key, label: linkLabel(l), values: byLink.get(l.key)!.values })) };
 }
 
 /** One link's figures with its 5-minute samples; 404 when the viewer may not see it or it does not exist. */
@@ -265,7 +249,7 @@ export async function linkDetail(
   const links = await visibleLinks(services, viewer, kind, [key]);
   if (!links.length) throw new PlannerError(404, `No ${kind} link ${key}`, "key");
   const [[plan], rows] = await Promise.all([
-    planGivenLinks(services, viewer.settings, kind, links, range),
+    planGivenLinks(services, { ...viewer.settings, timezone: viewer.timezone }, kind, links, range),
     chQuery(services.ch, { ...seriesQuery(endsOf(links), range), schema: SeriesRow }),
   ]);
   const capacity = links[0].capacityBps;

@@ -73,44 +73,43 @@ function base(ends: readonly LinkEnd[], range: SqlRange) {
 }
 
 /**
- * Quarter-hour sums per link (the peak hour is computed from them): link, quarter (unix s, a
- * multiple of 900), in_bytes, out_bytes, samples.
+ * Per link in one scan: the quarter-hour sums (the peak hour is computed from them) as parallel
+ * arrays quarters / quarter_in / quarter_out / quarter_samples (quarter = unix s, a multiple of 900);
+ * the number of samples, how many were interpolated and the sources seen; and the billing 95th of in
+ * and out bytes over the samples: sorted ascending, the top floor(n/20) dropped, i.e. the 1-based
+ * index n − intDiv(n, 20).
  */
-export function quarterSumsQuery(ends: readonly LinkEnd[], range: SqlRange): PlannerQuery {
-  const sql = [
-    "SELECT link, toUInt32(intDiv(toUInt32(time), 900) * 900) AS quarter,",
-    "  toFloat64(sum(in_bytes)) AS in_sum,",
-    "  toFloat64(sum(out_bytes)) AS out_sum,",
-    "  toUInt32(count()) AS samples",
-    "FROM (",
-    ...indent(SAMPLES),
-    ")",
-    "GROUP BY link, quarter",
-    "ORDER BY link ASC, quarter ASC",
-  ].join("\n");
-  return { name: "planners.quarterSums", sql, params: base(ends, range) };
-}
-
-/**
- * Per link over the samples present: the billing 95th of in and out bytes (sorted ascending, the
- * top floor(n/20) dropped: 1-based index n − intDiv(n, 20)), the number of samples, how many were
- * interpolated and the sources seen.
- */
-export function percentileQuery(ends: readonly LinkEnd[], range: SqlRange): PlannerQuery {
+export function linkFiguresQuery(ends: readonly LinkEnd[], range: SqlRange): PlannerQuery {
+  const n = "sum(quarter_n)";
   const sql = [
     "SELECT link,",
-    "  toUInt32(count()) AS samples,",
-    "  toUInt32(sum(sample_interpolated)) AS interpolated,",
-    "  arraySort(groupUniqArray(toString(sample_source))) AS sources,",
-    "  toFloat64(arrayElement(arraySort(groupArray(in_bytes)), count() - intDiv(count(), 20))) AS in_p95_bytes,",
-    "  toFloat64(arrayElement(arraySort(groupArray(out_bytes)), count() - intDiv(count(), 20))) AS out_p95_bytes",
+    "  groupArray(quarter) AS quarters,",
+    "  groupArray(quarter_in_sum) AS quarter_in,",
+    "  groupArray(quarter_out_sum) AS quarter_out,",
+    "  groupArray(quarter_n) AS quarter_samples,",
+    `  toUInt32(${n}) AS samples,`,
+    "  toUInt32(sum(quarter_interpolated)) AS interpolated,",
+    "  arraySort(groupUniqArrayArray(quarter_sources)) AS sources,",
+    `  toFloat64(arrayElement(arraySort(arrayFlatten(groupArray(quarter_in_list))), ${n} - intDiv(${n}, 20))) AS in_p95_bytes,`,
+    `  toFloat64(arrayElement(arraySort(arrayFlatten(groupArray(quarter_out_list))), ${n} - intDiv(${n}, 20))) AS out_p95_bytes`,
     "FROM (",
-    ...indent(SAMPLES),
+    "  SELECT link, toUInt32(intDiv(toUInt32(time), 900) * 900) AS quarter,",
+    "    toFloat64(sum(in_bytes)) AS quarter_in_sum,",
+    "    toFloat64(sum(out_bytes)) AS quarter_out_sum,",
+    "    toUInt32(count()) AS quarter_n,",
+    "    sum(sample_interpolated) AS quarter_interpolated,",
+    "    groupUniqArray(toString(sample_source)) AS quarter_sources,",
+    "    groupArray(in_bytes) AS quarter_in_list,",
+    "    groupArray(out_bytes) AS quarter_out_list",
+    "  FROM (",
+    ...indent(indent(SAMPLES)),
+    "  )",
+    "  GROUP BY link, quarter",
     ")",
     "GROUP BY link",
     "ORDER BY link ASC",
   ].join("\n");
-  return { name: "planners.percentile", sql, params: base(ends, range) };
+  return { name: "planners.linkFigures", sql, params: base(ends, range) };
 }
 
 /** Per link and calendar day in `timezone`: the highest 5-minute byte count of either direction. */

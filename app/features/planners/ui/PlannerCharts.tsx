@@ -11,6 +11,8 @@ const WIDTH = 1000;
 const IN_COLOR = "#1f77b4";
 const OUT_COLOR = "#ff7f0e";
 const CAPACITY_COLOR = "#5c7080";
+/** The capacity is drawn when the traffic's peak reaches this share of it. */
+const CAPACITY_LINE_MIN_SHARE = 0.25;
 
 /** The peak of a series, for the text that stands in for the chart (and its accessible name). */
 function peak<T>(points: readonly T[], value: (p: T) => number | null): { at: T; value: number } | null {
@@ -29,11 +31,14 @@ function peak<T>(points: readonly T[], value: (p: T) => number | null): { at: T;
  */
 export function TrafficChart({ timeseries, timezone }: { timeseries: PlannerTimeseries; timezone: string }) {
   const points = timeseries.points;
+  const top = Math.max(0, ...points.map((p) => Math.max(p.inBps, p.outBps)));
+  // Far above the traffic the capacity line would flatten it to the axis: then the capacity is said in words only.
+  const drawCapacity = timeseries.capacityBps > 0 && top >= timeseries.capacityBps * CAPACITY_LINE_MIN_SHARE;
   const data = useMemo(
     () => [
       { id: "In", data: points.map((p) => ({ x: p.time, y: p.inBps })) },
       { id: "Out", data: points.map((p) => ({ x: p.time, y: p.outBps })) },
-      ...(timeseries.capacityBps > 0 && points.length
+      ...(drawCapacity && points.length
         ? [
             {
               id: "Capacity",
@@ -45,7 +50,7 @@ export function TrafficChart({ timeseries, timezone }: { timeseries: PlannerTime
           ]
         : []),
     ],
-    [points, timeseries.capacityBps],
+    [points, timeseries.capacityBps, drawCapacity],
   );
   if (!points.length) return <Text c="dimmed">No utilisation data in this range.</Text>;
   const first = points[0].time;
@@ -56,7 +61,9 @@ export function TrafficChart({ timeseries, timezone }: { timeseries: PlannerTime
   const words =
     `Peak in ${formatBitsPerSecond(inPeak.value)} at ${formatUnix(inPeak.at.time, timezone)}, ` +
     `peak out ${formatBitsPerSecond(outPeak.value)} at ${formatUnix(outPeak.at.time, timezone)}` +
-    (timeseries.capacityBps > 0 ? `, capacity ${formatBitsPerSecond(timeseries.capacityBps)}` : "") +
+    (timeseries.capacityBps > 0
+      ? `, capacity ${formatBitsPerSecond(timeseries.capacityBps)}${drawCapacity ? "" : ` (the peak is ${formatPercent(top / timeseries.capacityBps)} of it, so it is not drawn)`}`
+      : "") +
     ` (${timeseries.bucketSeconds / 60}-minute averages, ${timezone}).`;
   return (
     <div>
