@@ -8,6 +8,7 @@
 import { printDemoCredentialsIfLoaded } from "~db/demo/credentials";
 import { loadDemoNetwork, printDemoSummary } from "~db/demo/load";
 import { collectorHealthTask } from "~/features/collector/data-sources/collector-health.server";
+import { flowUtilTask } from "~/features/collector/flow-util/flow-util.server";
 import { flowsNetflow, flowsSflow } from "~/features/collector/runtime/collector.server";
 import { forgetDataRange } from "~/features/flows/data-range.server";
 import { buildoutNoticesTask } from "~/features/planners/buildout-notices.server";
@@ -36,6 +37,8 @@ export function wireApp(): void {
   runInBackground("collector health", collectorHealthTask);
   // Flows (and imported routing tables) that stop arriving, and arrive again, told to staff: once a minute, in the same process.
   runInBackground("data availability", dataAvailabilityTask);
+  // Interface utilisation derived from the flows (source 'flows' of interface_util_5m), every 5 minutes in the same process; off with FLOWS_UTIL=off.
+  runInBackground("flow utilisation", flowUtilTask);
   // Links whose build-out forecast crosses a planner's threshold, told to that user once per crossing: hourly, in the same process.
   runInBackground("build-out notices", buildoutNoticesTask);
   onStoresClosing("flows data range", forgetDataRange);

@@ -46,6 +46,9 @@ export const MESSAGES = {
   invalidIpAddress: "Invalid IP address",
   invalidNetwork: "Network is not a CIDR or IP",
   permissionDeniedShort: "permission denied",
+  /** The copy actions' toast (looking glass §8 "copied to clipboard"; wording not given there). */
+  copiedToClipboard: "Copied to clipboard.",
+  copyFailed: "The browser did not allow copying. Select the text and copy it instead.",
   // Dialog title (shell §2).
   advancedQueryFilter: "Advanced query filter",
   // The date picker (shell §5, looking glass §5): its title and error message (wording not in the spec).

@@ -76,11 +76,14 @@ export const TOOL_ROUTES: ToolRoute[] = [
   { path: "/manage-tags", aliases: [], permission: "MANAGE_TAGS", built: true, menuLabel: "Tag list" },
   { path: "/manage-users", aliases: [], permission: "VIEW_USERS", built: true, menuLabel: "Users" },
   { path: "/manage-delegated-users", aliases: [], permission: "MANAGE_DELEGATED_USERS", built: true, menuLabel: "Delegated Users" },
+  // Listed only for the accounts that get the welcome page (delegated, with the site's welcome_page_enabled on).
+  { path: "/welcome", aliases: [], permission: null, built: true, menuLabel: "Welcome" },
   // The spec names these in its menu without paths (shell §2); they show data of PostgreSQL, never hidden as empty.
+  // Menu order is the spec's: Applications, Infrastructures, (Deployments: the manager variant), FAQ, (Home), AS Mappings.
   { path: "/mappings/applications", aliases: [], permission: "API_FLOWS_4D", built: true, menuLabel: "Applications" },
   { path: "/mappings/infrastructures", aliases: [], permission: "API_FLOWS_4D", built: true, menuLabel: "Infrastructures" },
-  { path: "/mappings/as", aliases: [], permission: "API_FLOWS_4D", built: true, menuLabel: "AS Mappings" },
   { path: "/faq", aliases: [], permission: null, built: true, menuLabel: "FAQ" },
+  { path: "/mappings/as", aliases: [], permission: "API_FLOWS_4D", built: true, menuLabel: "AS Mappings" },
   { path: "/notifications", aliases: [], permission: null, built: true, menuLabel: "Notifications" },
 ];
 
@@ -105,16 +108,21 @@ export function mayOpen(route: ToolRoute, access: Access): boolean {
 }
 
 /** Menu items: built tools only, permission and flag, and (for non-staff) a backing table that holds data. */
-export function menuItems(access: Access, emptyTables: ReadonlySet<string>, options: { hasVantagePoints: boolean }): ToolRoute[] {
+export function menuItems(
+  access: Access,
+  emptyTables: ReadonlySet<string>,
+  options: { hasVantagePoints: boolean; welcomePage?: boolean },
+): ToolRoute[] {
   return TOOL_ROUTES.filter((route) => {
     if (!route.built || !mayOpen(route, access)) return false;
     if (!access.isStaff && route.table && emptyTables.has(route.table)) return false;
     if (route.path === "/lookingglass" && !options.hasVantagePoints) return false;
+    if (route.path === "/welcome" && !options.welcomePage) return false;
     return true;
   });
 }
 
-/** The landing route: the first tool in menu order (FAQ and Notifications do not count). */
+/** The landing route: the first tool in menu order (FAQ, Welcome and Notifications do not count). */
 export function firstAvailableRoute(items: ToolRoute[]): string | null {
   return items.find((r) => r.permission !== null)?.path ?? null;
 }

@@ -31,32 +31,76 @@ const bodySchema = z.object({
  * ones are answered from a one-minute cache. A delegated user may query only the vantage points of
  * the routers in their routerList (403 naming the others; none when the list is empty).
  */
+/** GET's parameters: the body's fields, vantage points as one comma-separated list (repeated parameters collapse). */
+const querySchema = z.object({
+  queryTerm: bodySchema.shape.queryTerm,
+  queryType: bodySchema.shape.queryType,
+  vantagePoints: z
+    .string()
+    .max(20_000)
+    .transform((list) =>
+      list
+        .split(",")
+        .map((key) => key.trim())
+        .filter(Boolean),
+    )
+    .pipe(bodySchema.shape.vantagePoints),
+});
+
+type LookingGlassBody = z.infer<typeof bodySchema>;
+type HandlerArgs = Parameters<Parameters<typeof endpoint>[0]["handler"]>[0];
+
+type Variant = Awaited<ReturnType<typeof requireLookingGlassVariant>>;
+
+async function answer(
+  { request, context, user }: Pick<HandlerArgs, "request" | "context" | "user">,
+  variant: Variant,
+  body: LookingGlassBody,
+) {
+  if (variant === "public") {
+    const decision = publicQueryLimiter.take(clientAddress(request));
+    if (!decision.allowed) {
+      const response = apiError(429, `Too many Looking Glass queries. Please try again in ${decision.retryAfterSeconds} seconds.`);
+      response.headers.set("Retry-After", String(decision.retryAfterSeconds));
+      return response;
+    }
+  }
+  try {
+    const routers = await vantagePointRouters(context.services, user);
+    const query = await resolveLookingGlassRequest(context.services, { variant, ...body, routers });
+    const { cached: _cached, ...result } = await cachedLookingGlassQuery(context.services, query);
+    return result;
+  } catch (error) {
+    if (error instanceof LookingGlassInputError) throw inputProblem(error);
+    throw error;
+  }
+}
+
+/**
+ * GET api/lookingglass/?queryTerm=…&queryType=…&vantagePoints=a&vantagePoints=b: the same query as a plain link
+ * (the spec reads the public variant's call as a GET in one place): a shared URL answers, and a
+ * GET is a read, so it needs no CSRF token in any variant.
+ */
 const route = resourceRoute({
+  GET: endpoint({
+    method: "GET",
+    access: "public",
+    query: querySchema,
+    handler: async (args) => {
+      const variant = await requireLookingGlassVariant(args.context, args.user);
+      const vantagePoints = new URL(args.request.url).searchParams.getAll("vantagePoints");
+      return answer(args, variant, parseBody(bodySchema, { ...args.query, vantagePoints }));
+    },
+  }),
   POST: endpoint({
     method: "POST",
     access: "public",
     csrf: false,
-    handler: async ({ request, context, user, body: rawBody }) => {
+    handler: async (args) => {
+      const { request, context, user, body: rawBody } = args;
       const variant = await requireLookingGlassVariant(context, user);
       if (user && !context.viaToken) verifyCsrf(request);
-      const body = parseBody(bodySchema, rawBody);
-      if (variant === "public") {
-        const decision = publicQueryLimiter.take(clientAddress(request));
-        if (!decision.allowed) {
-          const response = apiError(429, `Too many Looking Glass queries. Please try again in ${decision.retryAfterSeconds} seconds.`);
-          response.headers.set("Retry-After", String(decision.retryAfterSeconds));
-          return response;
-        }
-      }
-      try {
-        const routers = await vantagePointRouters(context.services, user);
-        const query = await resolveLookingGlassRequest(context.services, { variant, ...body, routers });
-        const { cached: _cached, ...result } = await cachedLookingGlassQuery(context.services, query);
-        return result;
-      } catch (error) {
-        if (error instanceof LookingGlassInputError) throw inputProblem(error);
-        throw error;
-      }
+      return answer(args, variant, parseBody(bodySchema, rawBody));
     },
   }),
 });

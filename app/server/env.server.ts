@@ -205,6 +205,13 @@ export const EnvSchema = z.object({
    * "No new flow data since …" (and once more when data arrives again). Not before flows ever arrived.
    */
   FLOWS_STALE_AFTER: z.preprocess(emptyToUndefined, positiveInt().max(10080, "must be at most 10080 (a week)").default(30)),
+  /**
+   * The flow-derived interface utilisation (interface_util_5m rows with source 'flows', written
+   * every 5 minutes where the ingest components run): on by default, `off` stops it.
+   */
+  FLOWS_UTIL: z.preprocess(emptyToUndefined, z.enum(["on", "off"]).default("on")),
+  /** How far back its first run starts, in days (it cannot go further back than flows_raw keeps records). */
+  FLOWS_UTIL_BACKFILL_DAYS: z.preprocess(emptyToUndefined, positiveInt().max(800, "must be at most 800").default(35)),
   /** The same for the routing history (rib_entries), once a routing table was imported. */
   ROUTING_STALE_AFTER: z.preprocess(emptyToUndefined, positiveInt().max(43200, "must be at most 43200 (30 days)").default(1440)),
   /** Bearer token of GET /metrics (Prometheus); unset: the endpoint does not exist. */

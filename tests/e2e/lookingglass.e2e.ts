@@ -64,6 +64,11 @@ describeBothModes("looking glass", (m) => {
       () => document.querySelector("[data-testid=lookingglass-status]")?.getAttribute("data-status") === "Completed",
     );
     const url = new URL(m.page.url());
+    // The copy action puts the query's link on the clipboard and says so.
+    await m.page.context().grantPermissions(["clipboard-read", "clipboard-write"], { origin: url.origin });
+    await m.page.getByRole("button", { name: "Copy the link to this query" }).click();
+    await m.page.getByText(MESSAGES.copiedToClipboard).waitFor();
+    expect(await m.page.evaluate(() => navigator.clipboard.readText())).toBe(m.page.url());
     expect(url.searchParams.get("queryType")).toBe("IpPrefixQuery");
     expect(url.searchParams.get("queryTerm")).toBe("203.0.113.0/24");
     expect(url.searchParams.get("selectedVantagePoints")).toBe('["all"]');

@@ -7,6 +7,8 @@ import * as maxTimestamp from "~/routes/api.max_timestamp";
 import * as tablesWithoutData from "~/routes/api.tables_without_data";
 import * as version from "~/routes/api.version";
 import * as override from "~/routes/auth.clickhouse_override";
+import * as rawOverride from "~/routes/auth.clickhouse_raw_flow_override";
+import { chCommand } from "~/server/clickhouse/query.server";
 import * as featureFlags from "~/routes/auth.featureflags";
 import * as login from "~/routes/auth.login";
 import * as logout from "~/routes/auth.logout";
@@ -255,10 +257,33 @@ describe("api/ basics", () => {
       body: { database: "x; DROP TABLE flows_5m" },
     });
     expect(injection.status).toBe(400);
-    const ok = await callRoute(override, "/auth/clickhouse_override/", { method: "POST", cookie, body: { database: "system" } });
+    // A database that exists but does not hold the flowlens flows tables is refused with the spec's message.
+    const foreign = await callRoute(override, "/auth/clickhouse_override/", { method: "POST", cookie, body: { database: "system" } });
+    expect(foreign.status).toBe(400);
+    const refusal = await foreign.json();
+    expect(refusal.detail).toBe(MESSAGES.emptyDatabase);
+    expect(refusal.errors).toEqual([
+      { field: "database", message: "system does not exist or holds none of the flowlens tables flows_5m, flows_1h" },
+    ]);
+    await chCommand(stores.ch, { name: "test.copy", sql: "CREATE DATABASE IF NOT EXISTS flows_copy" });
+    await chCommand(stores.ch, { name: "test.copy", sql: "CREATE TABLE IF NOT EXISTS flows_copy.flows_5m AS flows_5m" });
+    const partial = await callRoute(override, "/auth/clickhouse_override/", { method: "POST", cookie, body: { database: "flows_copy" } });
+    expect((await partial.json()).errors).toEqual([{ field: "database", message: "flows_copy lacks the flowlens table flows_1h" }]);
+    await chCommand(stores.ch, { name: "test.copy", sql: "CREATE TABLE IF NOT EXISTS flows_copy.flows_1h AS flows_1h" });
+    const ok = await callRoute(override, "/auth/clickhouse_override/", { method: "POST", cookie, body: { database: "flows_copy" } });
     expect(ok.status).toBe(200);
     const v = await (await callRoute(version, "/api/version/", { cookie })).json();
-    expect(v.override_clickhouse_db).toBe("system");
+    expect(v.override_clickhouse_db).toBe("flows_copy");
+    // The raw-flow override needs flows_raw, which this copy lacks.
+    const raw = await callRoute(rawOverride, "/auth/clickhouse_raw_flow_override/", {
+      method: "POST",
+      cookie,
+      body: { database: "flows_copy" },
+    });
+    expect([raw.status, (await raw.json()).errors[0].message]).toEqual([
+      400,
+      "flows_copy does not exist or holds none of the flowlens tables flows_raw",
+    ]);
   });
 });
 

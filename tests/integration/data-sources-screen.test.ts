@@ -8,7 +8,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { eq } from "drizzle-orm";
-import { collectorExporters, collectorListeners, routers, snmpPollStatus, userSettings, users } from "~db/postgres/schema";
+import { collectorExporters, collectorListeners, routers, snmpPollStatus, systemState, userSettings, users } from "~db/postgres/schema";
 import { createRouter, getRouter } from "~/features/collector/inventory/inventory.server";
 import { formatDateLongBare } from "~/lib/date-format";
 import * as route from "~/routes/_app.site-settings_.data-sources";
@@ -266,6 +266,16 @@ describe("not in inventory yet", () => {
     expect(out.data.errors.city).toBe("must not be empty");
     expect(out.data.values.name).toBe("exporter-203-0-113-9");
     expect((await get()).data.unknown.map((u: { address: string }) => u.address)).toEqual(["203.0.113.9"]);
+  });
+});
+
+describe("utilisation from flows", () => {
+  it("says not written yet before the first run, then the end of the last interval written, in the user's timezone", async () => {
+    expect((await get()).data.flowUtil).toEqual({ on: true, through: null });
+    const through = Math.floor(now / 300_000) * 300;
+    await stores.pg.db.insert(systemState).values({ key: "flows_util", value: { through } });
+    expect((await get()).data.flowUtil).toEqual({ on: true, through: formatDateLongBare(new Date(through * 1000), TZ) });
+    await stores.pg.db.delete(systemState).where(eq(systemState.key, "flows_util"));
   });
 });
 

@@ -17,8 +17,10 @@ import * as screenRoute from "~/routes/_app.manage-delegated-users";
 import * as listRoute from "~/routes/auth.delegated_users";
 import * as oneRoute from "~/routes/auth.delegated_users.$id";
 import { checkResetToken } from "~/server/auth/password-reset.server";
+import { userMenu } from "~/server/auth/guard.server";
+import { loadUserContext } from "~/server/auth/user-context.server";
 import { welcomePageFor } from "~/server/auth/welcome-page.server";
-import { useServicesForTests } from "~/server/services.server";
+import { getServices, useServicesForTests } from "~/server/services.server";
 import { readFlowRows } from "../helpers/flow-rows";
 import { callRoute, formRequest, getRequest, runRoute, sessionCookie } from "../helpers/http";
 import { openTestStores, type TestStores } from "../helpers/stores";
@@ -115,7 +117,11 @@ describe("auth/delegated_users/", () => {
     // /welcome shows the account's own text while the site shows the welcome page.
     await stores.pg.db.update(siteSettings).set({ welcomePageEnabled: true }).where(eq(siteSettings.id, 1));
     expect((await welcomePageFor(stores.pg.db, { id: made.data.id, isDelegated: true }))?.text).toBe("Hello customer.");
+    // …and its menu lists Welcome after Delegated Users' place (shell §2 menu order), only while the site shows the page.
+    const welcomed = (await loadUserContext(stores.pg.db, made.data.id))!;
+    expect((await userMenu(await getServices(), welcomed)).map((m) => m.menuLabel)).toContain("Welcome");
     await stores.pg.db.update(siteSettings).set({ welcomePageEnabled: false }).where(eq(siteSettings.id, 1));
+    expect((await userMenu(await getServices(), welcomed)).map((m) => m.menuLabel)).not.toContain("Welcome");
   });
 
   it("refuses bad input with the field and the spec's messages", async () => {

@@ -252,6 +252,15 @@ async function getVantagePoints(userId?: number): Promise<Call> {
   return { status: res.status, headers: res.headers, data: await res.json() };
 }
 
+/** GET api/lookingglass/?queryTerm=…&queryType=…&vantagePoints=a&vantagePoints=b — the same query as a plain link. */
+async function getQuery(params: Record<string, string> | [string, string][], userId?: number): Promise<Call> {
+  const headers: Record<string, string> = { Accept: "application/json" };
+  if (userId) headers.Cookie = await sessionCookie(stores, userId);
+  const url = `${ORIGIN}/api/lookingglass/?${new URLSearchParams(params)}`;
+  const res = await lookingGlassRoute.loader({ request: new Request(url, { headers }), params: {}, context: {} });
+  return { status: res.status, headers: res.headers, data: await res.json() };
+}
+
 const ip = (queryTerm: string, vps = ["fra1", "fra2", "ber1", "ham1"]) => ({ queryType: "IpPrefixQuery", queryTerm, vantagePoints: vps });
 const PRIVATE_VPS = ["fra1", "fra2", "ber1", "ham1"];
 
@@ -481,6 +490,31 @@ describe("access", () => {
     const res = await post(ip("10.1.2.3", ["fra1"]));
     expect(res.status).toBe(200);
     expect(res.data.results.fra1.length).toBeGreaterThan(0);
+  });
+
+  it("GET with the body's fields as parameters answers as the POST does (a shared link), with the same access and checks", async () => {
+    const term: [string, string][] = [
+      ["queryType", "IpPrefixQuery"],
+      ["queryTerm", "10.1.2.3"],
+    ];
+    const params: [string, string][] = [...term, ["vantagePoints", "fra1"], ["vantagePoints", "ber1"]];
+    expect((await getQuery(params)).data.exception_code).toBe("not_authenticated");
+    const viaGet = await getQuery(params, uid.lg);
+    const viaPost = await post(ip("10.1.2.3", ["fra1", "ber1"]), { userId: uid.lg });
+    expect(viaGet.status).toBe(200);
+    expect(viaGet.data).toEqual(viaPost.data);
+    await setPublicSite(true);
+    // A display name (with its comma) is one parameter; a private vantage point is as unknown as a missing one.
+    const byName = await getQuery([...term, ["vantagePoints", "Frankfurt, Germany 1"], ["vantagePoints", "ber1"]]);
+    expect(Object.keys(byName.data.results)).toEqual(["fra1", "ber1"]);
+    const priv = await getQuery([...term, ["vantagePoints", "ham1"]]);
+    expect([priv.status, priv.data.detail]).toEqual([400, "Unknown vantage point: ham1."]);
+    const publicGet = await getQuery(params);
+    expect(Object.keys(publicGet.data.results)).toEqual(["fra1", "ber1"]);
+    expect(publicGet.data.results.fra1[0]).not.toHaveProperty("BGP community");
+    const missing = await getQuery({ queryType: "IpPrefixQuery", queryTerm: "10.1.2.3" });
+    expect(missing.status).toBe(400);
+    expect(missing.data.errors.map((e: { field: string }) => e.field)).toEqual(["vantagePoints"]);
   });
 
   it("CSRF: required with a session cookie, not for anonymous public queries", async () => {

@@ -937,7 +937,17 @@ const MATRIX: Record<string, Sample[]> = {
       note: "CSRF only where a logged-in session carries authority",
       expect: { anonymous: 400, expired: 400, pending: 400, ...perRole(() => CSRF_FAILED) },
     },
-    POST_ONLY_405("/api/lookingglass"),
+    {
+      url: "/api/lookingglass?queryType=IpPrefixQuery&queryTerm=not-an-ip&vantagePoints=all",
+      note: "the same query as a link (GET): 400 after the access check",
+      expect: api("PRIVATE_LOOKING_GLASS", 400),
+    },
+    {
+      url: "/api/lookingglass?queryType=IpPrefixQuery&queryTerm=not-an-ip&vantagePoints=all",
+      site: PUBLIC_LG,
+      note: "public Looking Glass on: anybody, no CSRF token for a read",
+      expect: everyone(400),
+    },
   ],
   "api.lookingglass_.export.ts": [
     {

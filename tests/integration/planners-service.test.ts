@@ -8,7 +8,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { delegationRestrictions, users } from "~db/postgres/schema";
-import { createRouter } from "~/features/collector/inventory/inventory.server";
+import { createRouter, updateRouter } from "~/features/collector/inventory/inventory.server";
 import { forecastBuildout } from "~/lib/forecast";
 import { MESSAGES } from "~/lib/messages";
 import {
@@ -19,6 +19,7 @@ import {
   plannerSummary,
   plannerTimeseries,
   viewerFor,
+  visibleLinks,
 } from "~/features/planners/plan.server";
 import type { LinkPlan, PlanRange, Viewer } from "~/features/planners/types";
 import { PlannerError } from "~/features/planners/types";
@@ -449,4 +450,17 @@ describe("planners service", () => {
     const summary = await plannerSummary(stores, one, { kind: "external", range: RANGE });
     expect(summary.links).toBe(1);
   }, 60_000);
+
+  it("a pair declared on both ends is one link (run last: it changes the inventory)", async () => {
+    await updateRouter(stores, "r2", {
+      city: "Frankfurt",
+      country: "Germany",
+      loopback: "192.0.2.2",
+      name: "r2",
+      interfaces: [{ name: "c-1", ifindex: 10, capacity: CAP.coreB, kind: "core", remote: { router: "r1", interface: "c-1" } }],
+    });
+    const links = await visibleLinks(stores, viewer, "internal");
+    expect(links.map((l) => l.key)).toEqual(["r1|c-1>r2|c-1"]);
+    expect(links[0]).toMatchObject({ capacityBps: CAP.coreB, a: { router: "r1" }, b: { router: "r2" } });
+  });
 });

@@ -83,16 +83,16 @@ describe("routes and menu", () => {
       "Looking Glass",
       "Applications",
       "Infrastructures",
-      "AS Mappings",
       "FAQ",
+      "AS Mappings",
       "Notifications",
     ]);
     // The mappings screens read PostgreSQL: no table hides them, so with empty flows they stay (and can be the landing route).
     expect(labels(menuItems(access(["API_FLOWS_4D"]), new Set(["flows_5m"]), { hasVantagePoints: true }))).toEqual([
       "Applications",
       "Infrastructures",
-      "AS Mappings",
       "FAQ",
+      "AS Mappings",
       "Notifications",
     ]);
     expect(labels(menuItems(access(perms, true), empty, { hasVantagePoints: false }))).toEqual([
@@ -101,10 +101,26 @@ describe("routes and menu", () => {
       "Control Plane",
       "Applications",
       "Infrastructures",
-      "AS Mappings",
       "FAQ",
+      "AS Mappings",
       "Notifications",
     ]);
+  });
+
+  it("lists Welcome after Delegated Users only for the accounts that get the welcome page, and never lands there", () => {
+    const delegated = { ...access(["API_FLOWS_4D"]), isDelegated: true };
+    const withWelcome = menuItems(delegated, new Set(), { hasVantagePoints: false, welcomePage: true });
+    expect(withWelcome.map((i) => i.menuLabel)).toEqual([
+      "Flow Explorer",
+      "Welcome",
+      "Applications",
+      "Infrastructures",
+      "FAQ",
+      "AS Mappings",
+      "Notifications",
+    ]);
+    expect(firstAvailableRoute(withWelcome)).toBe("/flow-explorer");
+    expect(menuItems(delegated, new Set(), { hasVantagePoints: false }).map((i) => i.menuLabel)).not.toContain("Welcome");
   });
 
   it("lands on the first tool the user may open, and nowhere without any", () => {
@@ -130,8 +146,8 @@ describe("routes and menu", () => {
       "Delegated Users",
       "Applications",
       "Infrastructures",
-      "AS Mappings",
       "FAQ",
+      "AS Mappings",
       "Notifications",
     ]);
     // Only a permission for tools not built yet: no landing route (the guard logs such a user out with the spec's notice).

@@ -33,7 +33,9 @@ import { log } from "~/server/log.server";
 import type { Services } from "~/server/services.server";
 import type { LookingGlassRow } from "~/features/routing/route-columns";
 import type { NetcommandBlockData } from "./ui/NetcommandResults";
-import { availableQueryTypes } from "~/lib/routing-query-types";
+import { availableQueryTypes, isNetcommandType, QUERY_TYPES } from "~/lib/routing-query-types";
+import { LOCAL_TOOLS } from "~/features/netcommand/local.server";
+import { SSH_TIMEOUT_MS } from "~/features/netcommand/ssh.server";
 import {
   JOBS_PARAM,
   PARAM,
@@ -70,7 +72,23 @@ export type LookingGlassPage = {
   jobs: NetcommandBlockData[];
   /** While some of those jobs still run: the URL that reads them again (the page refreshes to it). */
   refreshUrl: string | null;
+  /** Per query type, the seconds the server gives a run before it fails it: the progress bar's time-out (spec §4). */
+  progressTimeoutSeconds: Record<string, number>;
 };
+
+/**
+ * How long a run of each query type may take on this server: routing queries are bounded by the
+ * query door's time limit; ping and traceroute by the longer of the local tool's and the SSH
+ * session's limits (a vantage point may use either).
+ */
+export function progressTimeouts(config: Pick<Services["config"], "QUERY_MAX_EXECUTION_SECONDS">): Record<string, number> {
+  const timeouts: Record<string, number> = {};
+  for (const type of QUERY_TYPES)
+    timeouts[type] = isNetcommandType(type)
+      ? Math.max(LOCAL_TOOLS[type].timeoutMs, SSH_TIMEOUT_MS) / 1000
+      : config.QUERY_MAX_EXECUTION_SECONDS;
+  return timeouts;
+}
 
 /** How long a loader waits for ping/traceroute jobs before answering with what it has (then the page refreshes). */
 export const NETCOMMAND_WAIT_MS = 15_000;
@@ -137,6 +155,7 @@ export async function loadLookingGlassPage(
     answeredTerm: null,
     jobs: [],
     refreshUrl: null,
+    progressTimeoutSeconds: progressTimeouts(services.config),
   };
 
   let available: VantagePointJson[];

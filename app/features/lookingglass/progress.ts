@@ -6,7 +6,11 @@
  * leaves Pending (the finished run then shows the full bar).
  */
 export const PROGRESS_TICK_MS = 100;
-/** How long the bar expects a query to take; slower queries keep creeping towards the cap. */
+/**
+ * The time-out when the page does not name one. The screens pass the server's own limit per query
+ * type (page.server.ts progressTimeouts): the query door's for routing queries, the tools' and SSH's
+ * for ping and traceroute.
+ */
 export const PROGRESS_TIMEOUT_SECONDS = 30;
 export const STEP_SHRINK = 0.01;
 /** The bar never reaches 100 % while the query runs. */
@@ -14,8 +18,9 @@ export const PROGRESS_CAP_PERCENT = 99;
 
 export type Progress = { percent: number; stepPercent: number; running: boolean };
 
-export function startProgress(timeoutSeconds = PROGRESS_TIMEOUT_SECONDS): Progress {
-  return { percent: 0, stepPercent: 100 / timeoutSeconds, running: true };
+export function startProgress(timeoutSeconds: number = PROGRESS_TIMEOUT_SECONDS): Progress {
+  const seconds = Number.isFinite(timeoutSeconds) && timeoutSeconds > 0 ? timeoutSeconds : PROGRESS_TIMEOUT_SECONDS;
+  return { percent: 0, stepPercent: 100 / seconds, running: true };
 }
 
 /** The next tick, or the same progress once stopped. */
@@ -28,9 +33,18 @@ export function tickProgress(progress: Progress): Progress {
   };
 }
 
-/** The status left Pending: the bar stops where it is (reset to 0 when the run was aborted). */
+/** The status left Pending: the bar stops where it is (the screen resets it to 0 for an aborted or failed run). */
 export function stopProgress(progress: Progress, options: { reset?: boolean } = {}): Progress {
   return { ...progress, percent: options.reset ? 0 : progress.percent, running: false };
+}
+
+/**
+ * The bar once the status left Pending: a finished run fills it; an aborted run, or one whose
+ * ping/traceroute jobs could not be created (FAILED), resets it to 0 (spec §4).
+ */
+export function finishProgress(progress: Progress, status: string): Progress {
+  if (!progress.running) return progress;
+  return stopProgress({ ...progress, percent: status === "ABORTED" || status === "FAILED" ? 0 : 100 });
 }
 
 export const IDLE_PROGRESS: Progress = { percent: 0, stepPercent: 0, running: false };

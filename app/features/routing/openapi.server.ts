@@ -22,6 +22,21 @@ export const ROUTING_OPERATIONS: Operation[] = [
     response: obj({ results: anyObject, results_limit: int, results_maximum: int }, ["results"]),
   },
   {
+    file: "api.lookingglass.ts",
+    method: "GET",
+    path: "/api/lookingglass/",
+    summary: "The same Looking Glass query as a link.",
+    description:
+      "The POST's fields as parameters, one vantagePoints parameter per vantage point (key or display name). Same access, limits and answers; a read, so no CSRF token.",
+    access: "public",
+    query: obj({ queryTerm: { type: "string", maxLength: 200 }, queryType: str, vantagePoints: str }, [
+      "queryTerm",
+      "queryType",
+      "vantagePoints",
+    ]),
+    response: obj({ results: anyObject, results_limit: int, results_maximum: int }, ["results"]),
+  },
+  {
     file: "api.lookingglass_.export.ts",
     method: "GET",
     path: "/api/lookingglass/export/",

@@ -11,6 +11,7 @@ export { safeNext } from "./redirect-target.server";
 import type { SessionState } from "./session.server";
 import { loadUserContext, type UserContext } from "./user-context.server";
 import { lookingGlassRouters } from "./delegation.server";
+import { welcomePageFor } from "./welcome-page.server";
 
 /** viaToken: authenticated by an API token (no cookies, so no CSRF exposure). */
 export type RequestContext = { services: Services; session: SessionState; viaToken?: boolean };
@@ -71,10 +72,12 @@ function accessOf(user: UserContext): Access {
 }
 
 export async function userMenu(services: Services, user: UserContext): Promise<ToolRoute[]> {
-  const [empty, n] = await Promise.all([tablesWithoutData(services), usableVantagePoints(services, user)]);
-  return menuItems(accessOf(user), empty, {
-    hasVantagePoints: Number(n) > 0,
-  });
+  const [empty, n, welcome] = await Promise.all([
+    tablesWithoutData(services),
+    usableVantagePoints(services, user),
+    user.isDelegated ? welcomePageFor(services.pg.db, user) : null,
+  ]);
+  return menuItems(accessOf(user), empty, { hasVantagePoints: Number(n) > 0, welcomePage: welcome !== null });
 }
 
 /** Where the visitor was going, kept through the login (path and search; the hash is added client-side). */

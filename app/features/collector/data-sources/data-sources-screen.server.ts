@@ -11,6 +11,7 @@ import type { UserContext } from "~/server/auth/user-context.server";
 import type { Services } from "~/server/services.server";
 import { getUserSettings } from "~/server/settings/user-settings.server";
 import { exporterKeyOrText } from "../exporter-address";
+import { flowUtilState } from "../flow-util/flow-util.server";
 import { snmpStatusRows } from "../snmp/status.server";
 import { exporterRows, inventoryExporters, listenerRows, listenerRunning, totalsByAddress, type ExporterRow } from "./data-sources.server";
 import {
@@ -39,12 +40,13 @@ function clockSkewText(row: ExporterRow): string | null {
 }
 
 export async function loadDataSourcesScreen(services: Pick<Services, "pg" | "config">, user: Pick<UserContext, "id">, now = new Date()) {
-  const [settings, listeners, rows, inventory, snmpRows] = await Promise.all([
+  const [settings, listeners, rows, inventory, snmpRows, flowUtil] = await Promise.all([
     getUserSettings(services.pg.db, user.id),
     listenerRows(services.pg.db),
     exporterRows(services.pg.db),
     inventoryExporters(services.pg.db),
     snmpStatusRows(services.pg.db),
+    flowUtilState(services),
   ]);
   const timezone = safeTimezone(settings.timezone);
   const date = (d: Date) => formatDateLongBare(d, timezone);
@@ -146,6 +148,11 @@ export async function loadDataSourcesScreen(services: Pick<Services, "pg" | "con
     timezone,
     silentAfterMinutes,
     snmp,
+    // The end of the last 5-minute interval the flow-derived utilisation wrote (its watermark).
+    flowUtil: {
+      on: services.config.FLOWS_UTIL === "on",
+      through: flowUtil ? date(new Date(flowUtil.through * 1000)) : null,
+    },
     listeners: listed,
     anyRunning: listed.some((l) => l.running),
     listenVariables: Object.entries(COMPONENT_VARIABLES).map(([component, variable]) => ({ variable, label: componentLabel(component) })),

@@ -12,6 +12,7 @@ import { readProtectedForm, tablesWithoutData } from "~/server/auth/guard.server
 import { EXTERNAL_LINK_PERMISSIONS } from "~/server/auth/delegation.server";
 import { clientAddress } from "~/server/auth/session.server";
 import type { UserContext } from "~/server/auth/user-context.server";
+import { welcomePageEnabled } from "~/server/auth/welcome-page.server";
 import type { Services } from "~/server/services.server";
 import { count, inArray } from "drizzle-orm";
 import { vantagePoints } from "~db/postgres/schema";
@@ -155,9 +156,14 @@ export async function previewRestriction(
 ): Promise<Preview> {
   const base: Preview = { restriction: index, errors: [], range: null, output: "", rows: [], total: 0, menu: [] };
   const permissions = effectivePermissions(form);
-  const [empty, vpCount] = await Promise.all([tablesWithoutData(services), routerVantagePoints(services, form)]);
+  const [empty, vpCount, welcomePage] = await Promise.all([
+    tablesWithoutData(services),
+    routerVantagePoints(services, form),
+    welcomePageEnabled(services.pg.db),
+  ]);
   base.menu = menuItems({ permissions: new Set(permissions), featureFlags: new Set(), isStaff: false, isDelegated: true }, empty, {
     hasVantagePoints: vpCount > 0,
+    welcomePage,
   }).map((m) => m.menuLabel);
   const checked = await checkRestrictions(services.pg.db, form);
   if (!checked.ok) return { ...base, errors: Object.values(checked.errors) };

@@ -6,6 +6,7 @@
 import { Alert, Badge, Button, Group, Progress as ProgressBar, Stack, Text } from "@mantine/core";
 import { lazy, Suspense, useMemo } from "react";
 import { useHydrated } from "~/components/use-hydrated";
+import { CopyAction } from "~/components/CopyAction";
 import { MESSAGES, resultsLimited } from "~/lib/messages";
 import { availableQueryTypes } from "~/lib/routing-query-types";
 import { flattenRunRows } from "../run-rows";
@@ -39,6 +40,7 @@ export function LookingGlassScreen({
     initialJobs: page.jobs,
     vantagePoints: page.vantagePoints,
     path,
+    progressTimeoutSeconds: page.progressTimeoutSeconds,
   });
   const rows = useMemo(() => flattenRunRows(run), [run]);
   const offline = run.status === "BACKEND_ERROR";
@@ -86,6 +88,7 @@ export function LookingGlassScreen({
             Abort
           </Button>
         ) : null}
+        {started ? <CopyAction value={() => window.location.href} label="Copy link" ariaLabel="Copy the link to this query" /> : null}
         <Badge variant="light" data-testid="lookingglass-status" data-status={statusName(run.status, page.variant)}>
           {statusLabel(run.status, page.variant)}
         </Badge>

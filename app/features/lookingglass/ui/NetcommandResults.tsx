@@ -4,6 +4,7 @@
  * result text on FAILURE, otherwise the result preformatted as the router printed it.
  */
 import { Alert, Code, Group, Loader, Paper, Stack, Text, Title } from "@mantine/core";
+import { CopyAction } from "~/components/CopyAction";
 import { isJobRunning, netcommandHeading } from "~/lib/netcommand-client";
 
 export type NetcommandBlockData = { vantagePoint: string; ip: string; destination: string; state: string; result: string };
@@ -13,9 +14,16 @@ export function NetcommandResults({ blocks }: { blocks: readonly NetcommandBlock
     <Stack gap="md" data-testid="netcommand-results">
       {blocks.map((block) => (
         <Paper key={block.vantagePoint} withBorder p="sm">
-          <Title order={5} mb="xs">
-            {netcommandHeading(block.vantagePoint, block.ip, block.destination)}
-          </Title>
+          <Group justify="space-between" mb="xs" wrap="nowrap" align="flex-start">
+            <Title order={5}>{netcommandHeading(block.vantagePoint, block.ip, block.destination)}</Title>
+            {!isJobRunning(block.state) && block.result ? (
+              <CopyAction
+                value={() => block.result}
+                label="Copy"
+                ariaLabel={`Copy the output of ${netcommandHeading(block.vantagePoint, block.ip, block.destination)}`}
+              />
+            ) : null}
+          </Group>
           {isJobRunning(block.state) ? (
             <Group gap="xs">
               <Loader size="sm" />

@@ -11,7 +11,7 @@ import { MESSAGES } from "~/lib/messages";
 import { runNetcommand } from "~/lib/netcommand-client";
 import { isNetcommandType, type NetcommandQueryType } from "~/lib/routing-query-types";
 import type { LookingGlassRow } from "~/features/routing/route-columns";
-import { IDLE_PROGRESS, PROGRESS_TICK_MS, startProgress, stopProgress, tickProgress, type Progress } from "../progress";
+import { finishProgress, IDLE_PROGRESS, PROGRESS_TICK_MS, startProgress, tickProgress, type Progress } from "../progress";
 import { eventsOfResponse, runReducer, type RunEvent, type RunState } from "../status";
 import { serializeLookingGlassUrl, type LookingGlassUrlState, type VantagePointRef } from "../url-state";
 
@@ -44,6 +44,8 @@ export function useLookingGlassRun(options: {
   initialJobs: NetcommandBlock[];
   vantagePoints: readonly VantagePoint[];
   path: string;
+  /** Per query type, the server's time-out in seconds: the progress bar's pace (spec §4). */
+  progressTimeoutSeconds: Readonly<Record<string, number>>;
 }) {
   const [state, dispatch] = useReducer(reduce, { run: options.initialRun, jobs: options.initialJobs });
   const [progress, setProgress] = useState<Progress>(
@@ -56,6 +58,7 @@ export function useLookingGlassRun(options: {
   const client = useRef(createApiClient());
   const runId = useRef(0);
   const controller = useRef<AbortController | null>(null);
+  const runTimeout = useRef<number | undefined>(undefined);
 
   // Each notice of the run becomes one toast.
   useEffect(() => {
@@ -70,10 +73,10 @@ export function useLookingGlassRun(options: {
   const pending = state.run.status === "PENDING";
   useEffect(() => {
     if (!pending) {
-      setProgress((p) => (p.running ? stopProgress({ ...p, percent: state.run.status === "ABORTED" ? 0 : 100 }) : p));
+      setProgress((p) => finishProgress(p, state.run.status));
       return;
     }
-    setProgress(startProgress());
+    setProgress(startProgress(runTimeout.current));
     const timer = setInterval(() => setProgress(tickProgress), PROGRESS_TICK_MS);
     return () => clearInterval(timer);
   }, [pending, state.run.status]);
@@ -101,6 +104,7 @@ export function useLookingGlassRun(options: {
       // The URL follows the form, without a navigation (the loader would run the query a second time).
       const search = serializeLookingGlassUrl(form, options.vantagePoints).toString();
       window.history.replaceState(window.history.state, "", `${options.path}?${search}`);
+      runTimeout.current = options.progressTimeoutSeconds[form.queryType];
       event({ type: "start" });
       if (isNetcommandType(form.queryType)) {
         controller.current?.abort();

@@ -294,6 +294,27 @@ function SnmpPolls({ data }: { data: DataSourcesScreen }) {
   );
 }
 
+function FlowUtilisation({ data }: { data: DataSourcesScreen }) {
+  return (
+    <Stack gap="sm">
+      <Title order={2} size="h3">
+        Utilisation from flows
+      </Title>
+      <Text size="sm" data-testid="flow-util">
+        {!data.flowUtil.on ? (
+          <>
+            Off (<Code>FLOWS_UTIL=off</Code>): interfaces without SNMP have no utilisation figures from the flows.
+          </>
+        ) : data.flowUtil.through ? (
+          `The bytes in and out of each interface, from the flows its router exported, are written up to ${data.flowUtil.through} (${data.timezone}). Where SNMP measures an interface, its figures are used.`
+        ) : (
+          "Not written yet: every 5 minutes the flows each router exported are rolled up into the bytes in and out of its interfaces."
+        )}
+      </Text>
+    </Stack>
+  );
+}
+
 /** The Data sources screen: listeners, the inventory's exporters with their figures, the exporters to adopt, and the SNMP polls. */
 export function DataSourcesView({ data }: { data: DataSourcesScreen }) {
   return (
@@ -314,6 +335,7 @@ export function DataSourcesView({ data }: { data: DataSourcesScreen }) {
       <KnownExporters data={data} />
       <UnknownExporters data={data} />
       <SnmpPolls data={data} />
+      <FlowUtilisation data={data} />
     </Stack>
   );
 }

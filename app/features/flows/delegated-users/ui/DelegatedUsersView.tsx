@@ -18,6 +18,7 @@ import {
 } from "@mantine/core";
 import { Form, Link } from "@remix-run/react";
 import { CsrfField } from "~/components/CsrfField";
+import { MESSAGES } from "~/lib/messages";
 import { FormProblem, ScrollBox, useFormReset, type FormErrors } from "~/components/EditForms";
 import { formatBitsPerSecond as formatBps } from "~/lib/units";
 import { useRef, useState } from "react";
@@ -121,7 +122,16 @@ function ListSection({ data }: { data: DelegatedUsersScreen }) {
                       {r.active ? (r.invited ? "Invited" : "Active") : "Deactivated"}
                     </Badge>
                   </Table.Td>
-                  <Table.Td>{r.restrictions}</Table.Td>
+                  <Table.Td>
+                    {r.restrictions > 0 ? (
+                      r.restrictions
+                    ) : (
+                      // Without a flows restriction the account sees no traffic at all (deny by default).
+                      <Text size="sm" c="orange.9" data-testid="missing-profile">
+                        {MESSAGES.missingProfile}
+                      </Text>
+                    )}
+                  </Table.Td>
                   {data.managesAll ? <Table.Td>{r.managedBy}</Table.Td> : null}
                   <Table.Td>
                     <Group gap="xs" wrap="nowrap">
