@@ -19,6 +19,7 @@ import * as statisticsRoute from "~/routes/api.linkutil.interfacestatistics";
 import * as internalRoute from "~/routes/api.linkutil.internal";
 import { chInsert } from "~/server/clickhouse/query.server";
 import { runInRequestScope } from "~/server/request-scope.server";
+import { updateUserSetting } from "~/server/settings/user-settings.server";
 import { useServicesForTests } from "~/server/services.server";
 import { callRoute, getRequest, jsonRequest, runRoute, sessionCookie } from "../helpers/http";
 import { openTestStores, type TestStores } from "../helpers/stores";
@@ -631,6 +632,19 @@ describe("POST api/linkutil/external/summary/ and timeseries/", () => {
     const delegated = await post(summaryRoute, "/api/linkutil/external/summary/", uid.delegated, DATES);
     expect(delegated.data.links).toBe(1);
     expect(delegated.data.totalCapacityBps).toBe(ET1.capacity);
+  });
+
+  it("read days in the caller's timezone and answer with the caller's thresholds", async () => {
+    const tokyo = await createUser("tokyo@planners.test", ["API_LINK_UTIL_EXTERNAL"]);
+    await updateUserSetting(stores.pg.db, tokyo, "timezone", "Asia/Tokyo");
+    await updateUserSetting(stores.pg.db, tokyo, "extlinks_util_threshold_high", 0.9);
+    const { status, data } = await post(summaryRoute, "/api/linkutil/external/summary/", tokyo, DATES);
+    expect(status).toBe(200);
+    // Tokyo is UTC+9 all year: its days start 9 hours before UTC's.
+    expect(data.range).toEqual({ start: START - 9 * 3_600, end: END - 9 * 3_600 });
+    const links = await post(externalRoute, "/api/linkutil/external/", tokyo, RANGE_BODY);
+    expect(links.data.thresholds).toEqual({ medium: THRESHOLDS.medium, high: 0.9 });
+    expect(links.data.groups.flatMap((g: Json) => g.links.map((l: Json) => l.in.daily[0].day))[0]).toBe(isoDay(START + 9 * 3_600));
   });
 
   it("timeseries: per 5-minute bucket of the last day, the sum of the links' rates; the body may be a JSON string", async () => {

@@ -36,7 +36,7 @@ import {
 import { asColumn, DIMENSION_LABELS, FIVE_MINUTE_DAYS } from "./interface-statistics";
 import { flowIntervalsQuery, flowP95Query, SAMPLE_SECONDS_OF, type FlowP95Input } from "./interface-statistics-p95";
 import { interfaceStatistics } from "./interface-statistics.server";
-import { datesWithData, planLinks, plannerSummary, plannerTimeseries, viewerFor, visibleLinks } from "./plan.server";
+import { datesWithData, planLinks, plannerSummary, plannerTimeseries, thresholdsOf, viewerFor, visibleLinks } from "./plan.server";
 import {
   LINK_STATUS_LABELS,
   PlannerError,
@@ -205,7 +205,7 @@ export async function externalLinksCall(services: Services, user: UserContext, b
   return {
     range: rangeJson(range),
     grouping,
-    thresholds: thresholdsOf(viewer, "external"),
+    thresholds: thresholdsOf(viewer.settings, "external"),
     links: plans.length,
     groups: [...groups.values()]
       .sort((a, b) => a.label.localeCompare(b.label, "en"))
@@ -224,14 +224,6 @@ export async function externalLinksCall(services: Services, user: UserContext, b
         };
       }),
   };
-}
-
-/** The viewer's medium/high utilisation thresholds for the kind (user_settings, shell §3). */
-function thresholdsOf(viewer: Viewer, kind: LinkKind) {
-  const s = viewer.settings;
-  return kind === "external"
-    ? { medium: s.extlinks_util_threshold_medium, high: s.extlinks_util_threshold_high }
-    : { medium: s.intlinks_util_threshold_medium, high: s.intlinks_util_threshold_high };
 }
 
 type SummaryBody = z.infer<typeof summaryBodySchema>;
@@ -327,7 +319,7 @@ export async function internalLinksCall(services: Services, user: UserContext, q
   return {
     range: rangeJson(range),
     dataType: query.dataType,
-    thresholds: thresholdsOf(viewer, "internal"),
+    thresholds: thresholdsOf(viewer.settings, "internal"),
     links: plans.map((p) => internalLinkJson(p, from ?? p.link.a, show95)),
   };
 }
