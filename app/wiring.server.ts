@@ -15,6 +15,7 @@ import { buildoutNoticesTask } from "~/features/planners/buildout-notices.server
 import { flowsGenerator } from "~/features/collector/export/generator.server";
 import { snmpPoller } from "~/features/collector/snmp/poller.server";
 import { DELEGATED_USERS_OPERATIONS, FLOWS_OPERATIONS } from "~/features/flows/openapi.server";
+import { PLANNERS_OPERATIONS } from "~/features/planners/openapi.server";
 import { PUBLIC_LOOKING_GLASS_PATH } from "~/features/lookingglass/url-state";
 import { startNetcommandRunner, stopNetcommandRunner } from "~/features/netcommand/runner.server";
 import { inventorySshSeedTask } from "~/features/netcommand/ssh-seed.server";
@@ -50,7 +51,13 @@ export function wireApp(): void {
   registerComponent(flowsGenerator);
   // The SNMP poller (off unless SNMP_POLL=on) reads the interface counters of the inventory's routers with SNMP settings.
   registerComponent(snmpPoller);
-  describeOperations([...FLOWS_OPERATIONS, ...DELEGATED_USERS_OPERATIONS, ...TAGS_OPERATIONS, ...ROUTING_OPERATIONS]);
+  describeOperations([
+    ...FLOWS_OPERATIONS,
+    ...DELEGATED_USERS_OPERATIONS,
+    ...TAGS_OPERATIONS,
+    ...ROUTING_OPERATIONS,
+    ...PLANNERS_OPERATIONS,
+  ]);
   // An anonymous public Looking Glass page shows everybody the same answer for as long as that answer is cached.
   sharePublicPage(PUBLIC_LOOKING_GLASS_PATH, PUBLIC_QUERY_CACHE_TTL_MS);
   provideDemoNetwork({

@@ -25,3 +25,16 @@ export function formatBitsPerSecond(bps: number): string {
   const mantissa = scaled >= 1000 ? String(Math.round(scaled)) : scaled.toPrecision(3);
   return `${sign}${mantissa} ${BIT_PREFIXES[exp]}bit/s`;
 }
+
+/**
+ * A fraction as a percentage with 3 significant digits (0.8345 → "83.5 %", 0.05 → "5.00 %",
+ * 1.234 → "123 %"); null or non-finite → "–".
+ */
+export function formatPercent(fraction: number | null | undefined): string {
+  if (fraction === null || fraction === undefined || !Number.isFinite(fraction)) return "–";
+  const p = fraction * 100;
+  if (p === 0) return "0 %";
+  const abs = Math.abs(p);
+  const text = abs >= 100 ? String(Math.round(p)) : p.toPrecision(3);
+  return `${text} %`;
+}

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { buildFlowExport } from "~/features/flows/export/flow-export.server";
+import { exportResponse } from "~/features/shared/export/export-file.server";
 import { EXPORT_FORMATS, isExportFormat, unsupportedFormat } from "~/lib/export-files";
 import { accessProblem, endpoint, resourceRoute } from "~/server/api/contract.server";
 
@@ -29,14 +30,7 @@ const route = resourceRoute({
       if (query.scope === "EGRESS" && !user.permissions.includes("FLOWS_EGRESS")) throw accessProblem("permission_denied", context);
       const format = query.format && isExportFormat(query.format) ? query.format : EXPORT_FORMATS[0];
       const file = await buildFlowExport(context.services, user, new URL(request.url), format, query.scope);
-      return new Response(file.body, {
-        status: 200,
-        headers: {
-          "Content-Type": file.contentType,
-          "Content-Disposition": `attachment; filename="${file.filename}"`,
-          "Cache-Control": "no-store",
-        },
-      });
+      return exportResponse(file);
     },
   }),
 });

@@ -105,6 +105,10 @@ describeBothModes("WCAG 2.1 AA (axe) as the superuser", (m) => {
     "/flow-explorer?view=sankey&dimension2=AS_DST_INGRESS",
     "/as-flows-egress",
     "/as-flows-analysis",
+    "/border-planner",
+    `/border-planner?group=router&dateRange=LAST_7_DAYS&link=${encodeURIComponent("fra-er1|ae1")}`,
+    "/core-planner",
+    "/core-planner?dateRange=LAST_90_DAYS",
     LG_RESULTS,
     "/faq",
     "/notifications",
@@ -166,7 +170,7 @@ describeBothModes("WCAG 2.1 AA (axe) as the superuser", (m) => {
 });
 
 describeBothModes("WCAG 2.1 AA (axe) as the delegated user", (m) => {
-  for (const url of ["/flow-explorer", "/faq", "/notifications", "/settings", "/no-such-page"]) {
+  for (const url of ["/flow-explorer", "/border-planner", "/faq", "/notifications", "/settings", "/no-such-page"]) {
     it(`no serious or critical finding on ${url}`, async () => {
       await logIn(m.page, DELEGATED);
       await expectAccessible(m, url);
@@ -243,6 +247,20 @@ describeBothModes("keyboard only", (m) => {
       await Promise.all([m.page.waitForURL((url) => url.searchParams.get("dimension") === chosen), m.page.keyboard.press("Enter")]);
     }
     await m.page.locator("[data-testid=timeseries-chart]").waitFor();
+  });
+
+  it("changes the Border Planner's grouping and opens a link's detail", async () => {
+    await logIn(m.page, ADMIN);
+    await m.goto("/border-planner?dateRange=LAST_7_DAYS");
+    await tabTo(m.page, "select[name=group]");
+    for (let i = 0; i < 3 && (await m.page.locator("select[name=group]").inputValue()) !== "router"; i++)
+      await m.page.keyboard.press("ArrowDown");
+    expect(await m.page.locator("select[name=group]").inputValue()).toBe("router");
+    await tabTo(m.page, "[data-testid=planner-apply]");
+    await Promise.all([m.page.waitForURL((url) => url.searchParams.get("group") === "router"), m.page.keyboard.press("Enter")]);
+    await tabTo(m.page, "[data-testid=planner-open-detail]", 150);
+    await Promise.all([m.page.waitForURL((url) => url.searchParams.has("link")), m.page.keyboard.press("Enter")]);
+    await m.page.locator("[data-testid=planner-detail]").waitFor();
   });
 
   it("queries the Looking Glass", async () => {
@@ -351,9 +369,10 @@ describeBothModes("menu", (m) => {
     expect(menu).toContain("Flow Explorer");
     expect(menu).toContain("Users");
     expect(menu).toContain("Delegated Users");
-    for (const missing of ["Core Planner", "Border Planner", "Raw Network Analyzer", "Revenues & Costs", "AS Relations"])
-      expect(menu).not.toContain(missing);
-    const res = await m.goto("/core-planner");
+    expect(menu).toContain("Core Planner");
+    expect(menu).toContain("Border Planner");
+    for (const missing of ["Raw Network Analyzer", "Revenues & Costs", "AS Relations"]) expect(menu).not.toContain(missing);
+    const res = await m.goto("/rna");
     expect(res?.status()).toBe(404);
     expect(await m.page.locator("body").innerText()).not.toContain("Not available yet");
   });

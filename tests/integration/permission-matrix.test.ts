@@ -246,7 +246,6 @@ const MATRIX: Record<string, Sample[]> = {
   // Tools of the spec not built yet are not found for everybody after login (they used to be "Not available yet"
   // placeholders behind their permission); their permissions stay in the catalogue.
   "$tool.tsx": [
-    { url: "/external-links", note: "alias of /border-planner, not built yet", expect: screen("/external-links", null, { ok: 404 }) },
     { url: "/rna", note: "not built yet", expect: screen("/rna", null, { ok: 404 }) },
     { url: "/revenues-and-costs", note: "not built yet", expect: screen("/revenues-and-costs", null, { ok: 404 }) },
     { url: "/nope", note: "unknown: 404 after login", expect: screen("/nope", null, { ok: 404 }) },
@@ -286,6 +285,37 @@ const MATRIX: Record<string, Sample[]> = {
       expect: screen("/as-flows?dimension=AS_DST_INGRESS&filter=AS_SRC_INGRESS:2906", "API_FLOWS_4D", {
         ok: "/flow-explorer?dimension=AS_DST_INGRESS&filter=AS_SRC_INGRESS:2906",
       }),
+    },
+  ],
+  "_app.border-planner.tsx": [
+    { url: "/border-planner", expect: screen("/border-planner", "FRONTEND_LINK_UTIL_EXTERNAL") },
+    {
+      url: "/border-planner?group=router&sort=billedP95&order=asc&link=r1%7Cet-1&dateRange=NOPE",
+      note: "bad values are notices, an unknown link no detail",
+      expect: screen("/border-planner?group=router&sort=billedP95&order=asc&link=r1%7Cet-1&dateRange=NOPE", "FRONTEND_LINK_UTIL_EXTERNAL"),
+    },
+    { method: "POST", url: "/border-planner", json: {}, note: "no action: Remix answers 405", expect: everyone(405) },
+  ],
+  "_app.external-links.tsx": [
+    {
+      url: "/external-links?group=router",
+      note: "alias of /border-planner, keeps the search params",
+      expect: screen("/external-links?group=router", "FRONTEND_LINK_UTIL_EXTERNAL", { ok: "/border-planner?group=router" }),
+    },
+  ],
+  "_app.core-planner.tsx": [
+    { url: "/core-planner", expect: screen("/core-planner", "API_LINK_UTIL_INTERNAL") },
+    {
+      url: "/core-planner?dataType=single_interface_pair&inRouter=a",
+      note: "an incomplete pair is a notice",
+      expect: screen("/core-planner?dataType=single_interface_pair&inRouter=a", "API_LINK_UTIL_INTERNAL"),
+    },
+  ],
+  "_app.links.tsx": [
+    {
+      url: "/links?dataType=all_links",
+      note: "alias of /core-planner, keeps the search params",
+      expect: screen("/links?dataType=all_links", "API_LINK_UTIL_INTERNAL", { ok: "/core-planner?dataType=all_links" }),
     },
   ],
   "_app.as-flows-egress.tsx": [{ url: "/as-flows-egress", expect: screen("/as-flows-egress", "FLOWS_EGRESS") }],
@@ -985,6 +1015,19 @@ const MATRIX: Record<string, Sample[]> = {
     { method: "POST", url: "/api/flows", json: {}, csrf: false, expect: api("API_FLOWS_4D", CSRF_FAILED) },
     POST_ONLY_405("/api/flows"),
   ],
+  "border-planner.export.ts": [
+    {
+      url: "/border-planner/export?format=xlsx",
+      note: "these stores have no inventory, so nothing to export: the empty-table 400 after the access check",
+      expect: api("FRONTEND_LINK_UTIL_EXTERNAL", 400),
+    },
+    { url: "/border-planner/export?format=pdf", note: "an unsupported format", expect: api("FRONTEND_LINK_UTIL_EXTERNAL", 400) },
+    GET_ONLY_405("/border-planner/export"),
+  ],
+  "core-planner.export.ts": [
+    { url: "/core-planner/export", note: "no inventory: the empty-table 400", expect: api("API_LINK_UTIL_INTERNAL", 400) },
+    GET_ONLY_405("/core-planner/export"),
+  ],
   "api.flows.export.ts": [
     {
       url: "/api/flows/export?dimension=AS_SRC_INGRESS",
@@ -1084,6 +1127,69 @@ const MATRIX: Record<string, Sample[]> = {
     },
     { method: "POST", url: "/api/untracked_data", json: {}, csrf: false, expect: api("API_FLOWS_4D", CSRF_FAILED) },
     POST_ONLY_405("/api/untracked_data"),
+  ],
+  "api.linkutil.external.ts": [
+    {
+      method: "POST",
+      url: "/api/linkutil/external",
+      json: { startTime: 600, endTime: 300 },
+      note: "end before start: 400 after the access check",
+      expect: api("API_LINK_UTIL_EXTERNAL", 400),
+    },
+    { method: "POST", url: "/api/linkutil/external", json: {}, csrf: false, expect: api("API_LINK_UTIL_EXTERNAL", CSRF_FAILED) },
+    POST_ONLY_405("/api/linkutil/external"),
+  ],
+  "api.linkutil.external.summary.ts": [
+    {
+      method: "POST",
+      url: "/api/linkutil/external/summary",
+      json: { startDate: "2026-02-30", endDate: "2026-03-01" },
+      note: "no such day: 400 after the access check",
+      expect: api("API_LINK_UTIL_EXTERNAL", 400),
+    },
+    { method: "POST", url: "/api/linkutil/external/summary", json: {}, csrf: false, expect: api("API_LINK_UTIL_EXTERNAL", CSRF_FAILED) },
+    POST_ONLY_405("/api/linkutil/external/summary"),
+  ],
+  "api.linkutil.external.timeseries.ts": [
+    {
+      method: "POST",
+      url: "/api/linkutil/external/timeseries",
+      json: JSON.stringify({ startDate: "2026-03-02", endDate: "2026-03-01" }),
+      note: "the body as a JSON string, end before start: 400 after the access check",
+      expect: api("API_LINK_UTIL_EXTERNAL", 400),
+    },
+    { method: "POST", url: "/api/linkutil/external/timeseries", json: {}, csrf: false, expect: api("API_LINK_UTIL_EXTERNAL", CSRF_FAILED) },
+    POST_ONLY_405("/api/linkutil/external/timeseries"),
+  ],
+  "api.linkutil.internal.ts": [
+    {
+      url: "/api/linkutil/internal?dataType=single_interface_pair&startDate=2026-03-01&endDate=2026-03-02",
+      note: "a pair without its interfaces: 400 after the access check",
+      expect: api("API_LINK_UTIL_INTERNAL", 400),
+    },
+    GET_ONLY_405("/api/linkutil/internal"),
+  ],
+  "api.linkutil.interfaces.ts": [
+    {
+      url: "/api/linkutil/interfaces?startDate=2026-03-01&endDate=2026-03-02",
+      note: "no inRouter: 400 after the access check",
+      expect: api("API_LINK_UTIL_INTERNAL", 400),
+    },
+    GET_ONLY_405("/api/linkutil/interfaces"),
+  ],
+  "api.linkutil.interfacestatistics.ts": [
+    {
+      url: "/api/linkutil/interfacestatistics?router=pa-r1&dimension=source&isDirectedIn=true&startDate=2026-03-01&endDate=2026-03-02",
+      note: "neither AS numbers nor an interface: 400 after the access check",
+      expect: api("API_LINK_UTIL_EXTERNAL", 400),
+    },
+    GET_ONLY_405("/api/linkutil/interfacestatistics"),
+  ],
+  "api.linkutil.$x.dateswithdata.ts": [
+    { url: "/api/linkutil/external/dateswithdata", expect: api("API_LINK_UTIL_EXTERNAL") },
+    { url: "/api/linkutil/internal/dateswithdata", expect: api("API_LINK_UTIL_INTERNAL") },
+    { url: "/api/linkutil/sideways/dateswithdata", note: "neither external nor internal: 400 for any login", expect: api("login", 400) },
+    GET_ONLY_405("/api/linkutil/external/dateswithdata"),
   ],
   "api.openapi[.]json.ts": [
     { url: "/api/openapi.json", note: "public description of the API", expect: everyone(200) },

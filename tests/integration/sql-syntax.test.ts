@@ -17,6 +17,7 @@ import {
   type LinkEndpoint,
 } from "~/features/flows/analysis-sql";
 import { DIMENSION_IDS, getDimension, type DimensionId } from "~/features/flows/dimensions";
+import { flowIntervalsQuery, flowP95Query, type FlowP95Input } from "~/features/planners/interface-statistics-p95";
 import type { FlowFilter } from "~/features/flows/filters";
 import { dataRangeQuery, latestBucketQuery, vrfNamesQuery } from "~/features/flows/lookup-sql";
 import {
@@ -202,6 +203,19 @@ async function refused(statements: readonly BuiltQuery[]): Promise<string[]> {
   return failures;
 }
 
+/** The link-utilisation API's flow 95th per AS: both tables, directions and AS columns, one or several interfaces. */
+function plannerFlowStatements(): BuiltQuery[] {
+  const out: BuiltQuery[] = [];
+  for (const table of TABLES)
+    for (const direction of ["in", "out"] as const)
+      for (const column of ["as_hnd", "as_src", "as_nxt", "as_dst"] as const)
+        for (const interfaces of [["et-0/0/1"], ["et-0/0/1", "et-0/0/2"]]) {
+          const input: FlowP95Input = { table, router: "fra-er1", interfaces, direction, column, range: RANGE };
+          out.push(flowIntervalsQuery(input), flowP95Query(input, 8640));
+        }
+  return out;
+}
+
 describe("EXPLAIN SYNTAX of every statement the builders generate", () => {
   it("refuses a broken statement (the check is not vacuous)", async () => {
     expect(await refused([{ name: "broken", sql: "SELECT a FROM flows_5m WHERE", params: {} }])).toHaveLength(1);
@@ -229,13 +243,22 @@ describe("EXPLAIN SYNTAX of every statement the builders generate", () => {
     expect(await refused(generatorStatements())).toEqual([]);
   });
 
+  it("the link-utilisation API's flow 95th per AS", async () => {
+    expect(await refused(plannerFlowStatements())).toEqual([]);
+  });
+
   it("lookups (data range, latest bucket, VRF names)", async () => {
     expect(await refused(lookupStatements())).toEqual([]);
   });
 
   it("with a database override: the flows tables read from the user's database", async () => {
     const override = { flows: "flows_archive", rawFlows: "flows_archive" };
-    const statements = [...flowStatements().filter((_, i) => i % 25 === 0), ...analysisStatements(), ...lookupStatements()].map((q) => ({
+    const statements = [
+      ...flowStatements().filter((_, i) => i % 25 === 0),
+      ...analysisStatements(),
+      ...lookupStatements(),
+      ...plannerFlowStatements(),
+    ].map((q) => ({
       ...q,
       ...qualifyFlowsTables(q.sql, q.params, override),
     }));

@@ -137,6 +137,8 @@ describe("routes and menu", () => {
       "Flow Explorer",
       "AS Flows Analysis",
       "AS Flows Egress",
+      "Core Planner",
+      "Border Planner",
       "Looking Glass",
       "Control Plane",
       "Tag list",
@@ -150,10 +152,13 @@ describe("routes and menu", () => {
     ]);
     // Only a permission for tools not built yet: no landing route (the guard logs such a user out with the spec's notice).
     expect(
-      firstAvailableRoute(menuItems(access(["API_LINK_UTIL_INTERNAL", "RAW_NETWORK_ANALYZER"]), new Set(), { hasVantagePoints: true })),
+      firstAvailableRoute(menuItems(access(["RAW_NETWORK_ANALYZER", "REVENUES_AND_COSTS"]), new Set(), { hasVantagePoints: true })),
     ).toBeNull();
+    expect(firstAvailableRoute(menuItems(access(["API_LINK_UTIL_INTERNAL"]), new Set(), { hasVantagePoints: true }))).toBe("/core-planner");
     expect(isToolBuilt("/rna")).toBe(false);
     expect(isToolBuilt("/lookingglass")).toBe(true);
+    expect(isToolBuilt("/border-planner")).toBe(true);
+    expect(isToolBuilt("/core-planner")).toBe(true);
   });
 
   it("names every spec route once", () => {

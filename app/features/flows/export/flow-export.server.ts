@@ -11,12 +11,10 @@
  * Sankey view without SANKEY_TOPOLOGY (the screen shows the timeseries instead); 400 (spec shell §5): a pivoted table (the export is disabled there), an empty table
  * ("Table is empty, nothing to export"), a sankey that cannot be drawn (its own message).
  */
-import { svgToPng } from "~/features/shared/export/png.server";
-import { writeXls, writeXlsx } from "~/features/shared/export/spreadsheet.server";
-import { CONTENT_TYPES, exportFilename, TABLE_FORMATS, type ExportFormat, type ExportName } from "~/lib/export-files";
+import { imageFile, sheetFile, type ExportFile } from "~/features/shared/export/export-file.server";
+import { exportFilename, TABLE_FORMATS, type ExportFormat, type ExportName } from "~/lib/export-files";
 import { MESSAGES } from "~/lib/messages";
 import type { Sheet } from "~/lib/sheet";
-import { sheetToCsv } from "~/lib/sheet-csv";
 import { ApiProblem } from "~/server/api/contract.server";
 import type { UserContext } from "~/server/auth/user-context.server";
 import type { Services } from "~/server/services.server";
@@ -28,7 +26,7 @@ import { detailedRows } from "../table-views";
 import { chartSvg, type ChartCaption, type ChartInput } from "./chart-svg.server";
 import { aggregatedSheet, detailedSheet } from "./sheet";
 
-export type ExportFile = { body: string | Uint8Array<ArrayBuffer>; contentType: string; filename: string };
+export type { ExportFile };
 
 const refuse = (detail: string) => new ApiProblem(400, { detail });
 
@@ -69,11 +67,7 @@ export async function buildFlowExport(
     range: flows.range!,
     timezone: data.timezone,
   });
-  const file = (body: string | Uint8Array<ArrayBuffer>, n: ExportName): ExportFile => ({
-    body,
-    contentType: CONTENT_TYPES[format],
-    filename: exportFilename(n, format, screen.slug),
-  });
+  const filename = (n: ExportName) => exportFilename(n, format, screen.slug);
 
   if (isTable) {
     let sheet: Sheet;
@@ -87,9 +81,7 @@ export async function buildFlowExport(
       sheet = aggregatedSheet(screen.title, data.dimension.id, data.comparison?.rows ?? flows.table, data.comparison !== null);
       fileName = name([data.dimension.id]);
     }
-    if (format === "csv") return file(sheetToCsv(sheet, data.csvDelimiter), fileName);
-    if (format === "xlsx") return file(await writeXlsx(sheet), fileName);
-    return file(writeXls(sheet), fileName);
+    return sheetFile(sheet, format as "csv" | "xls" | "xlsx", data.csvDelimiter, filename(fileName));
   }
 
   let chart: ChartInput;
@@ -112,5 +104,5 @@ export async function buildFlowExport(
     fileName = name([data.dimension.id], "timeseries");
   }
   const svg = chartSvg(chart, chartCaption(screen.title, data, flows.range));
-  return file(format === "svg" ? svg : svgToPng(svg), fileName);
+  return imageFile(svg, format as "png" | "svg", filename(fileName));
 }

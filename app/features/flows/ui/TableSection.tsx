@@ -5,7 +5,7 @@ import { formatBitsPerSecond } from "~/lib/units";
 import { COUNTED_ONCE_NOTE } from "../counted-traffic";
 import { formatPercentDifference } from "../comparison";
 import type { ExplorerData } from "../explorer.server";
-import { ExportMenu } from "./ExportMenu";
+import { ExportMenu, exportHref } from "~/features/shared/table/ExportMenu";
 import { AggregatedTable, DetailedTable, PivotedTable } from "./FlowTable";
 import { formatUnixRange } from "~/lib/date-format";
 import { TableViewForm } from "./TableViewForm";
@@ -52,7 +52,10 @@ export function TableSection({ data }: { data: ExplorerData }) {
         </Stack>
         <Group gap="lg" align="flex-end">
           <TableViewForm key={location.search} table={data.params.table} pivot={data.params.pivot} />
-          <ExportMenu search={location.search} scope={data.scope} blocked={pivoted ? "pivoted" : rows.length === 0 ? "empty" : null} />
+          <ExportMenu
+            href={(f) => exportHref("/api/flows/export", location.search, f, data.scope ? { scope: data.scope } : {})}
+            blocked={pivoted ? "pivoted" : rows.length === 0 ? "empty" : null}
+          />
         </Group>
       </Group>
       {pivoted ? (

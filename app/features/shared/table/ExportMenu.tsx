@@ -5,13 +5,16 @@ import { EXPORT_FORMATS, type ExportFormat } from "~/lib/export-files";
 
 export type ExportBlock = "empty" | "pivoted" | null;
 
-/** The export endpoint's URL for the screen's search params and one format (csv, the endpoint's default, needs none). */
-export function exportHref(search: string, format: ExportFormat, scope: string | null): string {
+/**
+ * An export endpoint's URL: the screen's search params plus the format (csv, every export
+ * endpoint's default, needs none) and any extra parameters the endpoint needs (e.g. a scope).
+ */
+export function exportHref(endpoint: string, search: string, format: ExportFormat, extra: Record<string, string> = {}): string {
   const params = new URLSearchParams(search);
-  if (scope) params.set("scope", scope);
+  for (const [name, value] of Object.entries(extra)) params.set(name, value);
   if (format === "csv") params.delete("format");
   else params.set("format", format);
-  return `/api/flows/export?${params}`;
+  return `${endpoint}?${params}`;
 }
 
 const testId = (format: ExportFormat) => `${format}-export`;
@@ -19,13 +22,22 @@ const testId = (format: ExportFormat) => `${format}-export`;
 const label = (format: ExportFormat) => format.toUpperCase();
 
 /**
- * The export of the table (csv, xls, xlsx) and of the chart (png, svg) as plain download links, so
- * it works without JavaScript. Blocked exports (spec shell §2, §5):
+ * The export of a tool's table (csv, xls, xlsx) and of its chart (png, svg) as plain download
+ * links to the tool's export endpoint (`href` per format), so it works without JavaScript. Blocked exports (spec shell §2, §5):
  * - pivoted table: every format disabled, the reason as a tooltip;
  * - empty table: the reason shown as text; with JavaScript a click gives the warning toast with
  *   the export's title.
  */
-export function ExportMenu({ search, scope, blocked }: { search: string; scope: string | null; blocked: ExportBlock }) {
+export function ExportMenu({
+  href,
+  blocked,
+  imageTitle = "The chart as an image",
+}: {
+  href: (format: ExportFormat) => string;
+  blocked: ExportBlock;
+  /** What png and svg hold (their tooltip). */
+  imageTitle?: string;
+}) {
   if (blocked === "pivoted") {
     return (
       <Group gap={6} title={MESSAGES.exportWhilePivoted} data-testid="export-menu" data-blocked="pivoted" style={{ cursor: "not-allowed" }}>
@@ -63,12 +75,12 @@ export function ExportMenu({ search, scope, blocked }: { search: string; scope: 
         <Button
           key={f}
           component="a"
-          href={exportHref(search, f, scope)}
+          href={href(f)}
           download
           size="compact-xs"
           variant="light"
           data-testid={testId(f)}
-          title={f === "png" || f === "svg" ? "The chart as an image" : "The table"}
+          title={f === "png" || f === "svg" ? imageTitle : "The table"}
         >
           {label(f)}
         </Button>

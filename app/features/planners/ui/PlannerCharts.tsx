@@ -1,0 +1,243 @@
+import { Alert, Text } from "@mantine/core";
+import { HeatMap } from "@nivo/heatmap";
+import { Line } from "@nivo/line";
+import { useMemo } from "react";
+import { DATE_FORMATS, formatUnix } from "~/lib/date-format";
+import { timeTicks } from "~/lib/time-ticks";
+import { formatBitsPerSecond, formatPercent } from "~/lib/units";
+import type { PlannerHeatmap, PlannerTimeseries } from "../types";
+
+const WIDTH = 1000;
+const IN_COLOR = "#1f77b4";
+const OUT_COLOR = "#ff7f0e";
+const CAPACITY_COLOR = "#5c7080";
+/** The capacity is drawn when the traffic's peak reaches this share of it. */
+const CAPACITY_LINE_MIN_SHARE = 0.25;
+
+/** The peak of a series, for the text that stands in for the chart (and its accessible name). */
+function peak<T>(points: readonly T[], value: (p: T) => number | null): { at: T; value: number } | null {
+  let best: { at: T; value: number } | null = null;
+  for (const p of points) {
+    const v = value(p);
+    if (v !== null && (!best || v > best.value)) best = { at: p, value: v };
+  }
+  return best;
+}
+
+/**
+ * In and out bit/s of the shown links (sums per bucket) with their total capacity as a line. nivo
+ * renders the SVG on the server too; the sentence below says the peaks in words for whoever cannot
+ * see the chart.
+ */
+export function TrafficChart({ timeseries, timezone }: { timeseries: PlannerTimeseries; timezone: string }) {
+  const points = timeseries.points;
+  const top = Math.max(0, ...points.map((p) => Math.max(p.inBps, p.outBps)));
+  // Far above the traffic the capacity line would flatten it to the axis: then the capacity is said in words only.
+  const drawCapacity = timeseries.capacityBps > 0 && top >= timeseries.capacityBps * CAPACITY_LINE_MIN_SHARE;
+  const data = useMemo(
+    () => [
+      { id: "In", data: points.map((p) => ({ x: p.time, y: p.inBps })) },
+      { id: "Out", data: points.map((p) => ({ x: p.time, y: p.outBps })) },
+      ...(drawCapacity && points.length
+        ? [
+            {
+              id: "Capacity",
+              data: [
+                { x: points[0].time, y: timeseries.capacityBps },
+                { x: points[points.length - 1].time, y: timeseries.capacityBps },
+              ],
+            },
+          ]
+        : []),
+    ],
+    [points, timeseries.capacityBps, drawCapacity],
+  );
+  if (!points.length) return <Text c="dimmed">No utilisation data in this range.</Text>;
+  const first = points[0].time;
+  const last = points[points.length - 1].time;
+  const ticks = timeTicks(first, last, timezone);
+  const inPeak = peak(points, (p) => p.inBps)!;
+  const outPeak = peak(points, (p) => p.outBps)!;
+  const words =
+    `Peak in ${formatBitsPerSecond(inPeak.value)} at ${formatUnix(inPeak.at.time, timezone)}, ` +
+    `peak out ${formatBitsPerSecond(outPeak.value)} at ${formatUnix(outPeak.at.time, timezone)}` +
+    (timeseries.capacityBps > 0
+      ? `, capacity ${formatBitsPerSecond(timeseries.capacityBps)}${drawCapacity ? "" : ` (the peak is ${formatPercent(top / timeseries.capacityBps)} of it, so it is not drawn)`}`
+      : "") +
+    ` (${timeseries.bucketSeconds / 60}-minute averages, ${timezone}).`;
+  return (
+    <div>
+      <div style={{ overflowX: "auto" }} data-testid="planner-traffic-chart">
+        <Line
+          role="img"
+          ariaLabel={`Traffic of the shown links: ${words}`}
+          width={WIDTH}
+          height={300}
+          animate={false}
+          data={data}
+          margin={{ top: 10, right: 110, bottom: 40, left: 80 }}
+          xScale={first < last ? { type: "linear", min: first, max: last } : { type: "linear" }}
+          yScale={{ type: "linear", min: 0, max: "auto" }}
+          enablePoints={false}
+          curve="linear"
+          colors={[IN_COLOR, OUT_COLOR, CAPACITY_COLOR]}
+          gridXValues={ticks.values}
+          axisBottom={{ tickValues: ticks.values, format: (v) => formatUnix(Number(v), timezone, ticks.format) }}
+          axisLeft={{ tickValues: 5, format: (v) => formatBitsPerSecond(Number(v)) }}
+          legends={[{ anchor: "top-right", direction: "column", translateX: 100, itemWidth: 90, itemHeight: 18, symbolSize: 10 }]}
+        />
+      </div>
+      <Text size="sm" data-testid="planner-traffic-words">
+        {words}
+      </Text>
+    </div>
+  );
+}
+
+/**
+ * The 5-minute in/out utilisation of one link with the user's medium and high thresholds as lines.
+ * The daily peak-hour table beside it is its text fallback.
+ */
+export function UtilisationChart({
+  samples,
+  timezone,
+  thresholds,
+}: {
+  samples: readonly [number, number | null, number | null][];
+  timezone: string;
+  thresholds: { medium: number; high: number };
+}) {
+  const data = useMemo(
+    () => [
+      { id: "In", data: samples.map(([t, i]) => ({ x: t, y: i === null ? null : i * 100 })) },
+      { id: "Out", data: samples.map(([t, , o]) => ({ x: t, y: o === null ? null : o * 100 })) },
+    ],
+    [samples],
+  );
+  if (!samples.length) return <Text c="dimmed">No 5-minute samples in this range.</Text>;
+  if (samples.every(([, i, o]) => i === null && o === null))
+    return <Text c="dimmed">The link's capacity is not known, so no utilisation can be drawn.</Text>;
+  const first = samples[0][0];
+  const last = samples[samples.length - 1][0];
+  const ticks = timeTicks(first, last, timezone);
+  const top = Math.max(thresholds.high * 100, ...samples.flatMap(([, i, o]) => [(i ?? 0) * 100, (o ?? 0) * 100])) * 1.05;
+  return (
+    <div style={{ overflowX: "auto" }} data-testid="planner-detail-chart">
+      <Line
+        role="img"
+        ariaLabel={`5-minute utilisation in and out, ${formatUnix(first, timezone)} to ${formatUnix(last, timezone)} (${timezone}); medium threshold ${formatPercent(thresholds.medium)}, high ${formatPercent(thresholds.high)}. The daily peak-hour table lists the figures.`}
+        width={WIDTH}
+        height={260}
+        animate={false}
+        data={data}
+        margin={{ top: 10, right: 110, bottom: 40, left: 60 }}
+        xScale={first < last ? { type: "linear", min: first, max: last } : { type: "linear" }}
+        yScale={{ type: "linear", min: 0, max: top }}
+        enablePoints={false}
+        curve="linear"
+        colors={[IN_COLOR, OUT_COLOR]}
+        gridXValues={ticks.values}
+        axisBottom={{ tickValues: ticks.values, format: (v) => formatUnix(Number(v), timezone, ticks.format) }}
+        axisLeft={{ tickValues: 5, format: (v) => `${Number(v).toFixed(0)} %` }}
+        markers={[
+          {
+            axis: "y",
+            value: thresholds.medium * 100,
+            lineStyle: { stroke: "#f08c00", strokeDasharray: "6 4", strokeWidth: 1.5 },
+            legend: `Medium ${formatPercent(thresholds.medium)}`,
+            textStyle: { fontSize: 11, fill: "#a35f00" },
+          },
+          {
+            axis: "y",
+            value: thresholds.high * 100,
+            lineStyle: { stroke: "#e03131", strokeDasharray: "6 4", strokeWidth: 1.5 },
+            legend: `High ${formatPercent(thresholds.high)}`,
+            textStyle: { fontSize: 11, fill: "#c92a2a" },
+          },
+        ]}
+        legends={[{ anchor: "top-right", direction: "column", translateX: 100, itemWidth: 90, itemHeight: 18, symbolSize: 10 }]}
+      />
+    </div>
+  );
+}
+
+/**
+ * The daily maximum 5-minute utilisation of the page's links (rows) per day (columns), or the
+ * spec's message when the range is too long for it. The table under "As a table" holds the same
+ * values for reading without the colours.
+ */
+export function UtilisationHeatmap({ heatmap, timezone }: { heatmap: PlannerHeatmap; timezone: string }) {
+  if (!heatmap.ok)
+    return (
+      <Alert color="yellow" data-testid="planner-heatmap-refused">
+        {heatmap.message}
+      </Alert>
+    );
+  if (!heatmap.rows.length) return null;
+  const dayLabel = (d: string) => formatUnix(Date.parse(`${d}T12:00:00Z`) / 1000, "UTC", DATE_FORMATS.short).slice(0, 5);
+  const data = heatmap.rows.map((r) => ({
+    id: r.label,
+    data: heatmap.days.map((d, i) => ({ x: dayLabel(d), y: r.values[i] === null ? null : r.values[i]! * 100 })),
+  }));
+  const cell = Math.max(12, Math.min(28, Math.floor(860 / Math.max(1, heatmap.days.length))));
+  const width = 200 + heatmap.days.length * cell + 20;
+  const height = 60 + heatmap.rows.length * 22;
+  return (
+    <div>
+      <div style={{ overflowX: "auto" }} data-testid="planner-heatmap">
+        <HeatMap
+          role="img"
+          ariaLabel={`Daily maximum utilisation of ${heatmap.rows.length} links over ${heatmap.days.length} days (${timezone}); the table below lists the values.`}
+          width={width}
+          height={height}
+          animate={false}
+          data={data}
+          margin={{ top: 50, right: 20, bottom: 10, left: 200 }}
+          valueFormat={(v) => `${v.toFixed(0)} %`}
+          colors={{ type: "sequential", scheme: "oranges", minValue: 0, maxValue: 100 }}
+          emptyColor="#f1f3f5"
+          enableLabels={false}
+          axisTop={{ tickRotation: -60, tickSize: 0, tickPadding: 4 }}
+          axisLeft={{ tickSize: 0, tickPadding: 6 }}
+          xInnerPadding={0.05}
+          yInnerPadding={0.05}
+        />
+      </div>
+      <details data-testid="planner-heatmap-table">
+        <summary style={{ cursor: "pointer" }}>
+          <Text component="span" size="sm">
+            The heatmap as a table
+          </Text>
+        </summary>
+        <div style={{ overflowX: "auto" }}>
+          <table style={{ fontSize: 12, borderCollapse: "collapse" }}>
+            <thead>
+              <tr>
+                <th style={{ textAlign: "left", padding: "2px 6px" }}>Link</th>
+                {heatmap.days.map((d) => (
+                  <th key={d} style={{ padding: "2px 6px" }}>
+                    {dayLabel(d)}
+                  </th>
+                ))}
+              </tr>
+            </thead>
+            <tbody>
+              {heatmap.rows.map((r) => (
+                <tr key={r.key}>
+                  <th scope="row" style={{ textAlign: "left", padding: "2px 6px", whiteSpace: "nowrap" }}>
+                    {r.label}
+                  </th>
+                  {r.values.map((v, i) => (
+                    <td key={heatmap.days[i]} style={{ padding: "2px 6px", textAlign: "right" }}>
+                      {formatPercent(v)}
+                    </td>
+                  ))}
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      </details>
+    </div>
+  );
+}

@@ -1,0 +1,30 @@
+import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { useLoaderData, useRouteError } from "@remix-run/react";
+import { loadBorderPlanner } from "~/features/planners/border-screen.server";
+import { PlannerView } from "~/features/planners/ui/PlannerView";
+import { findToolRoute } from "~/lib/routes";
+import { requireUser } from "~/server/auth/guard.server";
+import { MODERN_BROWSER_HANDLE } from "~/lib/browser-support";
+import { ToolError } from "~/components/ToolError";
+
+const TITLE = "Border Planner";
+const PATH = "/border-planner";
+
+/** Charts and tables need a supported browser: the incompatible-browser warning shows here. */
+export const handle = MODERN_BROWSER_HANDLE;
+
+export const meta: MetaFunction = () => [{ title: `${TITLE} · flowlens` }];
+
+/** Everything is computed here from the URL, so a deep link renders fully before (or without) JavaScript. */
+export async function loader({ request }: LoaderFunctionArgs) {
+  const { services, user } = await requireUser(request, findToolRoute(PATH));
+  return loadBorderPlanner(services, user, new URL(request.url));
+}
+
+export default function BorderPlanner() {
+  return <PlannerView data={useLoaderData<typeof loader>()} title={TITLE} path={PATH} />;
+}
+
+export function ErrorBoundary() {
+  return <ToolError error={useRouteError()} title={TITLE} path={PATH} startLabel="the default view" />;
+}
