@@ -47,17 +47,23 @@ export function chunkFailureText(failure: ChunkFailure): string {
     : `Loading chunk failed (${what}).`;
 }
 
+/** The element's address as the browser resolved it (absolute), else as written. */
+function addressOf(element: Element, attribute: "src" | "href"): string | null {
+  const resolved = (element as unknown as Record<string, unknown>)[attribute];
+  return typeof resolved === "string" && resolved ? resolved : element.getAttribute(attribute);
+}
+
 /** The kind of file an element loads, if it loads a part of the application. */
 function chunkTypeOf(node: Node): { type: ChunkType; url: string } | null {
   if (node.nodeType !== 1) return null;
   const element = node as Element;
   const tag = element.tagName.toLowerCase();
   if (tag === "script") {
-    const src = element.getAttribute("src");
+    const src = addressOf(element, "src");
     return src ? { type: "script", url: src } : null;
   }
   if (tag !== "link") return null;
-  const href = element.getAttribute("href");
+  const href = addressOf(element, "href");
   const rel = (element.getAttribute("rel") ?? "").toLowerCase();
   if (!href) return null;
   if (rel === "stylesheet") return { type: "stylesheet", url: href };

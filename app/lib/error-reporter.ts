@@ -131,6 +131,8 @@ export async function sendErrorReport(report: ClientErrorReport): Promise<void> 
     body: JSON.stringify(report),
     credentials: "same-origin",
   });
+  // Read the short answer to the end, so the connection is free for the page's next call.
+  await response.text();
   if (!response.ok) throw new Error(`error report refused: ${response.status}`);
 }
 

@@ -65,7 +65,9 @@ export function useLookingGlassRun(options: {
   const pending = state.run.status === "PENDING";
   useEffect(() => {
     if (!pending) {
-      setProgress((p) => (p.running ? stopProgress({ ...p, percent: state.run.status === "ABORTED" ? 0 : 100 }) : p));
+      // An abort, by the user or a lost connection, resets the bar (spec §4); any other end fills it.
+      const reset = state.run.status === "ABORTED" || state.run.status === "NO_RESPONSE";
+      setProgress((p) => (p.running ? stopProgress({ ...p, percent: reset ? 0 : 100 }) : p));
       return;
     }
     setProgress(startProgress());
