@@ -161,6 +161,11 @@ function abortableSleep(ms: number, signal?: AbortSignal): Promise<void> {
 const abortErrorOf = (signal: AbortSignal): unknown =>
   signal.reason instanceof Error ? signal.reason : new DOMException("The request was aborted.", "AbortError");
 
+/** The CSRF header every mutation of the browser carries: the csrftoken cookie's value (double submit). */
+export function csrfHeader(): Record<string, string> {
+  return { "X-CSRFToken": readCookie("csrftoken") };
+}
+
 function readCookie(name: string): string {
   if (typeof document === "undefined") return "";
   return (
@@ -264,7 +269,7 @@ export function createApiClient(options: { fetch?: Fetch; notify?: (notice: Noti
     const headers: Record<string, string> = { Accept: `application/json; version=${opts.apiVersion ?? 17}` };
     if (method !== "GET") {
       headers["Content-Type"] = "application/json";
-      headers["X-CSRFToken"] = readCookie("csrftoken");
+      Object.assign(headers, csrfHeader());
     }
     const retries = opts.retry !== false && isIdempotent(method, path) ? CLIENT_RETRY.maxRetries : 0;
     try {

@@ -16,7 +16,7 @@
  * Never loops: a report that fails (network, 4xx, 5xx) is dropped silently — its rejection is
  * caught here, so it cannot become an unhandled rejection that is reported in turn.
  */
-import { isAbortError } from "./api-client";
+import { csrfHeader, isAbortError } from "./api-client";
 import { isChunkLoadError } from "./chunk-load";
 import { ERROR_ALERT_DEBOUNCE_MS } from "./constants";
 import { classifyStartupError } from "./startup-error";
@@ -113,21 +113,12 @@ export function createErrorReporter(options: {
   };
 }
 
-function readCookie(name: string): string {
-  return (
-    document.cookie
-      .split("; ")
-      .find((c) => c.startsWith(`${name}=`))
-      ?.slice(name.length + 1) ?? ""
-  );
-}
-
 /** POST api/error_report/ with the headers every JSON call of the client sends (CSRF, version). */
 export async function sendErrorReport(report: ClientErrorReport): Promise<void> {
   // Plain fetch, not the api-client: no retries and no network-error toast for a report.
   const response = await fetch("/api/error_report/", {
     method: "POST",
-    headers: { Accept: "application/json; version=17", "Content-Type": "application/json", "X-CSRFToken": readCookie("csrftoken") },
+    headers: { Accept: "application/json; version=17", "Content-Type": "application/json", ...csrfHeader() },
     body: JSON.stringify(report),
     credentials: "same-origin",
   });
