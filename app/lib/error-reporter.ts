@@ -59,7 +59,8 @@ export function reportOf(error: unknown, message: string, url: string): ClientEr
     }
   }
   return {
-    message: clip(text.trim() || "Unknown error", LIMITS.message),
+    // Trimmed after the control characters became spaces: the endpoint trims the message too.
+    message: clip(text, LIMITS.message).trim() || "Unknown error",
     stacktrace: clip(stack, LIMITS.stacktrace),
     url: clip(url, LIMITS.url),
   };
