@@ -6,4 +6,3 @@ export function CsrfField() {
   const root = useRouteLoaderData<typeof rootLoader>("root");
   return <input type="hidden" name="csrfmiddlewaretoken" value={root?.csrfToken ?? ""} />;
 }
-
