@@ -39,12 +39,13 @@ export function chunkFailureOf(error: unknown): ChunkFailure | null {
   return { type, url, reason: "error" };
 }
 
-/** What the notice says about the file: "Loading chunk failed (script /assets/x.js)". */
+/**
+ * What the notice says about the file under its title 'Loading chunk failed': the type and URL,
+ * e.g. "The script /assets/x.js could not be loaded."
+ */
 export function chunkFailureText(failure: ChunkFailure): string {
-  const what = `${failure.type}${failure.url ? ` ${failure.url}` : ""}`;
-  return failure.reason === "timeout"
-    ? `Loading chunk failed (${what}): not loaded within ${CHUNK_LOAD_TIMEOUT_MS / 1000} s.`
-    : `Loading chunk failed (${what}).`;
+  const what = `The ${failure.type}${failure.url ? ` ${failure.url}` : ""}`;
+  return failure.reason === "timeout" ? `${what} did not load within ${CHUNK_LOAD_TIMEOUT_MS / 1000} s.` : `${what} could not be loaded.`;
 }
 
 /** The element's address as the browser resolved it (absolute), else as written. */

@@ -3,7 +3,7 @@
 // stored (the route answers after keeping it), while the 'ResizeObserver loop' message is not reported; a Looking
 // Glass query whose connection fails is sent 1 + 3 times, then the run says 'The network connection to the server was
 // interrupted unexpectedly.'; a part of the application that cannot be loaded shows 'Loading chunk failed' with its
-// type and URL.
+// type and URL, and the Looking Glass keeps its server-rendered table.
 import type { Browser, Request } from "playwright-core";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { MESSAGES } from "~/lib/messages";
@@ -118,8 +118,14 @@ describe("client error handling (JavaScript on)", () => {
     expect(blocked).not.toBe("");
     const text = await notice.innerText();
     expect(text).toContain(MESSAGES.chunkLoading);
-    expect(text).toContain(`Loading chunk failed (script ${blocked}`);
+    // The notice's title.
+    expect(await m.page.getByText("Loading chunk failed", { exact: true }).isVisible()).toBe(true);
+    expect(text).toContain(`The script ${blocked} could not be loaded.`);
     expect(await notice.getByRole("button", { name: "Reload" }).isVisible()).toBe(true);
+    // The page keeps working with the server's table and its export links instead of the interactive one.
+    expect(await m.page.locator("[data-testid=lookingglass-table] tbody tr").count()).toBeGreaterThan(0);
+    expect(await m.page.getByTestId("export-links").isVisible()).toBe(true);
+    expect(await m.page.getByTestId("startup-error-chunk").count()).toBe(0);
     await m.screenshot("chunk load failed");
   });
 });

@@ -164,9 +164,9 @@ describe("chunk-load failures", () => {
     });
     expect(chunkFailureOf(new Error("boom"))).toBeNull();
     expect(isChunkLoadError("Loading chunk 3 failed.")).toBe(true);
-    expect(chunkFailureText({ type: "script", url: "/assets/a.js", reason: "error" })).toBe("Loading chunk failed (script /assets/a.js).");
+    expect(chunkFailureText({ type: "script", url: "/assets/a.js", reason: "error" })).toBe("The script /assets/a.js could not be loaded.");
     expect(chunkFailureText({ type: "stylesheet", url: "/assets/a.css", reason: "timeout" })).toBe(
-      "Loading chunk failed (stylesheet /assets/a.css): not loaded within 120 s.",
+      "The stylesheet /assets/a.css did not load within 120 s.",
     );
   });
 
