@@ -10,11 +10,12 @@ import { data, type HeadersFunction, type LoaderFunctionArgs, type MetaFunction 
 import { Links, Meta, Outlet, Scripts, ScrollRestoration, isRouteErrorResponse, useRouteError, useRouteLoaderData } from "@remix-run/react";
 import type { ReactNode } from "react";
 import { BusyNotice } from "~/components/BusyNotice";
+import { ClientErrorHandling } from "~/components/ClientErrorHandling";
 import { RequestErrorPage, StartupErrorPage } from "~/components/ErrorPages";
 import { browserSupport } from "~/lib/browser-support";
 import { busyAnswerOf } from "~/lib/busy";
 import { useNonce } from "~/lib/nonce";
-import { classifyStartupError } from "~/lib/startup-error";
+import { classifyStartupError, isInterruptedConnection } from "~/lib/startup-error";
 import { cssVariablesResolverOf, themeOf } from "~/lib/theme";
 import { csrfCookieHeader, newCsrfToken, readCsrfCookie } from "~/server/auth/csrf.server";
 import { getRequestContext } from "~/server/auth/guard.server";
@@ -69,6 +70,7 @@ export function Layout({ children }: { children: ReactNode }) {
       <body>
         <MantineProvider theme={theme} cssVariablesResolver={cssVariablesResolverOf(data?.style)} defaultColorScheme="light">
           <Notifications position="top-right" />
+          <ClientErrorHandling />
           {children}
         </MantineProvider>
         <ScrollRestoration nonce={nonce} />
@@ -96,6 +98,9 @@ export function ErrorBoundary() {
   const refusal = requestRefusal(error);
   if (refusal) return <RequestErrorPage status={refusal.status} detail={refusal.detail} />;
   const kind = classifyStartupError(error);
+  // A call of the running app that lost its connection (a client-side navigation's data) reads
+  // 'interrupted', not the start-up text.
+  if (kind === "network" && isInterruptedConnection(error)) return <StartupErrorPage kind={kind} interrupted debug={String(error)} />;
   const debug = isRouteErrorResponse(error)
     ? `HTTP ${error.status} ${error.statusText}\n${typeof error.data === "string" ? error.data : JSON.stringify(error.data)}`
     : error instanceof Error

@@ -6,9 +6,3 @@ export function CsrfField() {
   const root = useRouteLoaderData<typeof rootLoader>("root");
   return <input type="hidden" name="csrfmiddlewaretoken" value={root?.csrfToken ?? ""} />;
 }
-
-/** For fetch() calls from the browser: the header that JSON mutations must carry. */
-export function useCsrfHeaders(): Record<string, string> {
-  const root = useRouteLoaderData<typeof rootLoader>("root");
-  return { "X-CSRFToken": root?.csrfToken ?? "" };
-}

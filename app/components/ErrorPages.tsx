@@ -12,11 +12,14 @@ const HEADINGS: Record<StartupErrorKind, { title: string; text: string }> = {
 /**
  * Shown when the application cannot start (site settings or feature flags did not load). The
  * Reload button is a plain link to "/", so it works even when scripts failed to load.
+ * `interrupted`: a network failure of the running app (the page was served, then a call got no
+ * answer) reads shell §8's 'interrupted unexpectedly' instead of 'Could not connect'.
  */
-export function StartupErrorPage({ kind, debug }: { kind: StartupErrorKind; debug: string }) {
-  const heading = HEADINGS[kind];
+export function StartupErrorPage({ kind, debug, interrupted = false }: { kind: StartupErrorKind; debug: string; interrupted?: boolean }) {
+  const heading =
+    kind === "network" && interrupted ? { title: MESSAGES.networkErrorTitle, text: MESSAGES.networkInterrupted } : HEADINGS[kind];
   return (
-    <Container size="sm" py={80} data-testid={`startup-error-${kind}`}>
+    <Container size="sm" py={80} data-testid={`startup-error-${kind}`} role="alert">
       <Stack gap="md">
         <Title order={1}>{heading.title}</Title>
         <Text>{heading.text}</Text>

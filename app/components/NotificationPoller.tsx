@@ -1,11 +1,13 @@
 import { notifications as toasts } from "@mantine/notifications";
 import { useEffect } from "react";
+import { createApiClient } from "~/lib/api-client";
 import { NOTIFICATION_POLL_MS } from "~/lib/constants";
 import { formatDateLong } from "~/lib/date-format";
 
 type Item = { id: number; title: string; message: string; is_read: boolean; do_pop_up: boolean; created_at: string };
 
 const SHOWN_KEY = "flowlens.notifications.shown";
+const api = createApiClient();
 
 /**
  * Polls auth/notifications/ every 60 s while the page is open (only rendered for logged-in users)
@@ -19,12 +21,13 @@ export function NotificationPoller({ paused = false, timezone }: { paused?: bool
     const shown = new Set<number>(JSON.parse(sessionStorage.getItem(SHOWN_KEY) ?? "[]"));
     const poll = async () => {
       try {
-        const response = await fetch("/auth/notifications/", {
-          headers: { Accept: "application/json; version=17" },
-          credentials: "same-origin",
+        // A GET: retried by the client; every failure is dropped (throwErrors: no toast), the next poll tries again.
+        const body = await api.request<{ notifications: Item[] }>("auth/notifications/", {
+          throwErrors: true,
+          ignoreNetworkErrors: true,
+          requestId: "notifications poll",
         });
-        if (!response.ok || cancelled) return;
-        const body = (await response.json()) as { notifications: Item[] };
+        if (cancelled || !Array.isArray(body?.notifications)) return;
         for (const item of body.notifications) {
           if (item.is_read || !item.do_pop_up || shown.has(item.id)) continue;
           shown.add(item.id);
@@ -36,7 +39,7 @@ export function NotificationPoller({ paused = false, timezone }: { paused?: bool
         }
         sessionStorage.setItem(SHOWN_KEY, JSON.stringify([...shown].slice(-200)));
       } catch {
-        // network errors while fetching notifications are ignored
+        // Network errors while fetching notifications are ignored (spec §4); so is a failed poll.
       }
     };
     void poll();

@@ -1,17 +1,38 @@
-import { HTTP_TIMEOUT_MS, REQUEST_HISTORY_SIZE, SECOND_CLIENT_RETRY } from "./constants";
+import { CLIENT_RETRY, HTTP_TIMEOUT_MS, REQUEST_HISTORY_SIZE, SECOND_CLIENT_RETRY } from "./constants";
 import { MESSAGES } from "./messages";
 
 /**
  * The browser's JSON client for api/, auth/ and siteconfig/ calls, with the error handling of the
  * spec (shell §8, looking glass §8): what each HTTP status becomes, retries, the request history.
- * Pure apart from fetch, which is injected, so the rules are unit-tested.
+ * Pure apart from fetch and the wait between attempts, which are injectable, so the rules are
+ * unit-tested.
+ *
+ * Retries (looking glass §8 "Retry rules": "the generic client retries 3 times on network errors
+ * and on idempotent 5xx and 429, honouring retry-after"): at most CLIENT_RETRY.maxRetries more
+ * attempts of an idempotent call — a GET, or a POST listed in READ_POSTS — after a network error
+ * (fetch's TypeError), a 5xx or a 429. A 429 or 503 with Retry-After (seconds or an HTTP date)
+ * waits that long, capped at CLIENT_RETRY.maxRetryAfterMs; every other retry waits 200 ms doubling
+ * up to 3 s (the second client's rule, shell §9). A mutation is never retried: it may have taken
+ * effect before its answer was lost. An abort (a later call with the same id, or the 30-minute
+ * time-out) is rethrown as is, neither retried nor notified.
  */
 
 export type Notice = { kind: "warning" | "danger"; title: string; message: string };
 
 export class ApiClientError extends Error {
   constructor(
-    readonly kind: "unauthorized" | "session-expired" | "permission-denied" | "not-found" | "server" | "unknown" | "raw",
+    readonly kind:
+      | "unauthorized"
+      | "session-expired"
+      | "permission-denied"
+      | "not-found"
+      | "server"
+      | "unknown"
+      | "raw"
+      /** A Failed result the user can resolve (the server marked it resolvable): its message says what to change. */
+      | "user"
+      /** A Failed result nobody but the operators can resolve: the message is the server-error text. */
+      | "internal",
     message: string,
     readonly status: number,
     readonly body?: unknown,
@@ -45,9 +66,105 @@ export type RequestOptions = {
   requestId?: string | null;
   verboseName?: string;
   timeoutMs?: number;
+  /** false: one attempt only (the second client has its own retry rule). */
+  retry?: boolean;
+  /** A network error is not toasted (the spec ignores it for api/max_timestamp/ and notification polling); still thrown. */
+  ignoreNetworkErrors?: boolean;
 };
 
 type Fetch = (input: string, init: RequestInit) => Promise<Response>;
+type Sleep = (ms: number, signal?: AbortSignal) => Promise<void>;
+
+/**
+ * The data calls the spec sends as POST although they only read (looking glass §7: their bodies
+ * carry the query, too large or too structured for a query string). They are idempotent, so they
+ * are retried like a GET. Anything not listed here that is not a GET is a mutation and never
+ * retried — notably api/netcommand/ (creates a job), api/error_report/ and every auth/ call.
+ */
+export const READ_POSTS: ReadonlySet<string> = new Set([
+  "api/autocomplete/",
+  "api/tag/values/",
+  "api/linkutil/external/",
+  "api/linkutil/external/summary/",
+  "api/linkutil/external/timeseries/",
+  "api/asflows/indirect/",
+  "api/netflowstatistics/",
+  "api/sankey/",
+  "api/untracked_data/",
+  "api/flows/",
+  "api/filter/metadata/",
+  "api/revenue_cost/",
+  "api/lookingglass/",
+  "api/controlplane/",
+  "api/rna/",
+  "api/rna/timeseries/",
+]);
+
+const normalPath = (path: string) => path.replace(/^\/+/, "").split("?")[0];
+
+/** Whether a call may be sent again without changing anything: GET, or a POST read of READ_POSTS. */
+export function isIdempotent(method: string, path: string): boolean {
+  return method === "GET" || (method === "POST" && READ_POSTS.has(normalPath(path)));
+}
+
+/** A cancelled call: a later one with the same id, the time-out, or the caller's abort. */
+export function isAbortError(error: unknown): boolean {
+  return error instanceof Error && (error.name === "AbortError" || error.name === "TimeoutError");
+}
+
+/**
+ * A call that got no HTTP answer: fetch rejects with a TypeError ("Failed to fetch", "NetworkError
+ * when attempting to fetch resource.", "Load failed" in Safari) when the connection fails.
+ */
+export function isNetworkError(error: unknown): boolean {
+  return error instanceof TypeError;
+}
+
+/**
+ * The wait a Retry-After header asks for, in ms (null: absent or unreadable): delta-seconds or an
+ * HTTP date, never negative, capped so a wrong header cannot stall a screen.
+ */
+export function retryAfterMs(header: string | null, now: number, capMs: number = CLIENT_RETRY.maxRetryAfterMs): number | null {
+  if (!header) return null;
+  const text = header.trim();
+  let ms: number;
+  if (/^\d+$/.test(text)) ms = Number(text) * 1000;
+  else {
+    // An HTTP date names the day and month in words; anything else (e.g. "-5") is not one.
+    const at = /[a-z]/i.test(text) ? Date.parse(text) : NaN;
+    if (Number.isNaN(at)) return null;
+    ms = at - now;
+  }
+  return Math.min(Math.max(ms, 0), capMs);
+}
+
+/** The wait before retry number `retry` (0-based) without Retry-After: 200 ms doubling up to 3 s. */
+export const backoffMs = (retry: number) => Math.min(SECOND_CLIENT_RETRY.initialDelayMs * 2 ** retry, SECOND_CLIENT_RETRY.maxDelayMs);
+
+const isRetryableStatus = (status: number) => status === 429 || status >= 500;
+
+/** The toast of a call that failed at the network level (shell §8 'Network error'). */
+export const NETWORK_NOTICE: Notice = { kind: "danger", title: MESSAGES.networkErrorTitle, message: MESSAGES.networkInterrupted };
+
+function abortableSleep(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise<void>((resolve) => {
+    const timer = setTimeout(done, ms);
+    function done() {
+      clearTimeout(timer);
+      signal?.removeEventListener("abort", done);
+      resolve();
+    }
+    signal?.addEventListener("abort", done, { once: true });
+  });
+}
+
+const abortErrorOf = (signal: AbortSignal): unknown =>
+  signal.reason instanceof Error ? signal.reason : new DOMException("The request was aborted.", "AbortError");
+
+/** The CSRF header every mutation of the browser carries: the csrftoken cookie's value (double submit). */
+export function csrfHeader(): Record<string, string> {
+  return { "X-CSRFToken": readCookie("csrftoken") };
+}
 
 function readCookie(name: string): string {
   if (typeof document === "undefined") return "";
@@ -97,10 +214,46 @@ export function classifyFailure(status: number, body: unknown): { error: ApiClie
   };
 }
 
-export function createApiClient(options: { fetch?: Fetch; notify?: (notice: Notice) => void; sleep?: (ms: number) => Promise<void> } = {}) {
+/**
+ * A result with status Failed (looking glass §4 "Second client"): a user error when it is
+ * resolvable, otherwise an internal one. Resolvable means the server says so (`resolvable: true`,
+ * e.g. a query too large for its time range) and gives the reason in `detail`; the user error
+ * carries that reason. Anything else is internal: the user reads the server-error text, the
+ * answer stays on the error (`body`) for the console and the error report.
+ */
+export function failedResultError(data: unknown): ApiClientError {
+  const resolvable = !!data && typeof data === "object" && "resolvable" in data && data.resolvable === true;
+  const detail = detailOf(data);
+  return resolvable && detail
+    ? new ApiClientError("user", detail, 200, data)
+    : new ApiClientError("internal", MESSAGES.serverError, 200, data);
+}
+
+/** How a failed call reads to the user, and whether they can do something about it. */
+export type CallFailure = { kind: "user" | "internal" | "network" | "aborted"; message: string; status: number | null };
+
+/**
+ * The one reading of a failed call for the screens: aborted (say nothing), network (the
+ * 'interrupted' text), user (an answer the user can act on: a 4xx with the server's reason, a
+ * resolvable Failed result) or internal (a 5xx, an unreadable answer, an unresolvable Failed
+ * result: the server-error or unknown-error text, never the internals).
+ */
+export function failureOf(error: unknown): CallFailure {
+  if (isAbortError(error)) return { kind: "aborted", message: "", status: null };
+  if (isNetworkError(error)) return { kind: "network", message: MESSAGES.networkInterrupted, status: null };
+  if (!(error instanceof ApiClientError)) return { kind: "internal", message: MESSAGES.unknownError, status: null };
+  if (error.kind === "user" || error.kind === "internal") return { kind: error.kind, message: error.message, status: error.status };
+  if (error.status >= 400 && error.status < 500) {
+    const message = detailOf(error.body) ?? (error.kind === "raw" ? MESSAGES.unknownError : error.message);
+    return { kind: "user", message, status: error.status };
+  }
+  return { kind: "internal", message: error.status >= 500 ? MESSAGES.serverError : MESSAGES.unknownError, status: error.status };
+}
+
+export function createApiClient(options: { fetch?: Fetch; notify?: (notice: Notice) => void; sleep?: Sleep } = {}) {
   const doFetch: Fetch = options.fetch ?? ((input, init) => fetch(input, init));
   const notify = options.notify ?? (() => {});
-  const sleep = options.sleep ?? ((ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms)));
+  const sleep: Sleep = options.sleep ?? abortableSleep;
   const pending = new Map<string, AbortController>();
   const history: HistoryEntry[] = [];
   let counter = 0;
@@ -116,16 +269,39 @@ export function createApiClient(options: { fetch?: Fetch; notify?: (notice: Noti
     const headers: Record<string, string> = { Accept: `application/json; version=${opts.apiVersion ?? 17}` };
     if (method !== "GET") {
       headers["Content-Type"] = "application/json";
-      headers["X-CSRFToken"] = readCookie("csrftoken");
+      Object.assign(headers, csrfHeader());
     }
+    const retries = opts.retry !== false && isIdempotent(method, path) ? CLIENT_RETRY.maxRetries : 0;
     try {
-      const response = await doFetch(url, {
-        method,
-        headers,
-        body: method === "GET" || opts.body === undefined ? undefined : JSON.stringify(opts.body),
-        credentials: "same-origin",
-        signal: controller.signal,
-      });
+      let response: Response;
+      for (let attempt = 0; ; attempt++) {
+        try {
+          response = await doFetch(url, {
+            method,
+            headers,
+            body: method === "GET" || opts.body === undefined ? undefined : JSON.stringify(opts.body),
+            credentials: "same-origin",
+            signal: controller.signal,
+          });
+        } catch (error) {
+          // Cancelled and timed-out calls are rethrown unchanged (spec §8), never retried.
+          if (controller.signal.aborted || isAbortError(error) || !isNetworkError(error)) throw error;
+          if (attempt < retries) {
+            await sleep(backoffMs(attempt), controller.signal);
+            if (controller.signal.aborted) throw abortErrorOf(controller.signal);
+            continue;
+          }
+          if (!opts.ignoreNetworkErrors) notify(NETWORK_NOTICE);
+          throw error;
+        }
+        if (response.ok || attempt >= retries || !isRetryableStatus(response.status)) break;
+        const asked =
+          response.status === 429 || response.status === 503 ? retryAfterMs(response.headers.get("Retry-After"), Date.now()) : null;
+        // The refused answer's body is not needed; release its connection before waiting.
+        await response.body?.cancel().catch(() => {});
+        await sleep(asked ?? backoffMs(attempt), controller.signal);
+        if (controller.signal.aborted) throw abortErrorOf(controller.signal);
+      }
       const data = await readJson(response);
       history.unshift({
         body: opts.body ?? null,
@@ -168,7 +344,7 @@ export function createApiClient(options: { fetch?: Fetch; notify?: (notice: Noti
     for (;;) {
       let data: unknown;
       try {
-        data = await request<unknown>(`api/v2/${path.replace(/^\/+/, "")}`, { ...opts, throwErrors: true, requestId: null });
+        data = await request<unknown>(`api/v2/${path.replace(/^\/+/, "")}`, { ...opts, throwErrors: true, requestId: null, retry: false });
       } catch (error) {
         if (error instanceof ApiClientError && error.status === 429) {
           await sleep(delay);
@@ -184,10 +360,7 @@ export function createApiClient(options: { fetch?: Fetch; notify?: (notice: Noti
         delay = Math.min(delay * 2, SECOND_CLIENT_RETRY.maxDelayMs);
         continue;
       }
-      if (status === "Failed") {
-        const message = detailOf(data) ?? MESSAGES.serverError;
-        throw new ApiClientError("server", message, 200, data);
-      }
+      if (status === "Failed") throw failedResultError(data);
       return data as T;
     }
   }

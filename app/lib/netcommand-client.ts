@@ -4,13 +4,16 @@
  *
  * - Traceroute shows STARTED at once, before the request is sent; ping shows PENDING.
  * - A polling error (network, non-2xx, unreadable answer) records FAILURE with 'Request failed'.
- * - A failed creation ends the run as Failed with the server's reason, for the screen's notice.
+ * - A failed creation ends the run as Failed, for the screen's notice: a user error (a 4xx: the
+ *   server's reason, e.g. an invalid target or the rate limit) or an internal one (a 5xx or an
+ *   unreadable answer: the server-error text), or the network text when no answer came
+ *   (failureOf of the api-client).
  * - Calls never cancel each other (one run per vantage point may be pending at once).
  *
  * The polling interval is not given by the spec: 1 s, a second is well below what a ping (4 s)
  * or a traceroute takes, and keeps the requests of a screen with many vantage points modest.
  */
-import type { RequestOptions } from "./api-client";
+import { failureOf, type RequestOptions } from "./api-client";
 import { HTTP_TIMEOUT_MS } from "./constants";
 import type { NetcommandQueryType } from "./routing-query-types";
 
@@ -23,7 +26,9 @@ export type NetcommandJob = { state: NetcommandJobState; result: string };
 export type NetcommandQuery = { networkElement: string; queryType: NetcommandQueryType; targetAddress: string };
 
 export type NetcommandRunOutcome =
-  { status: "Completed"; job: NetcommandJob } | { status: "Failed"; detail: string; httpStatus: number | null } | { status: "Aborted" };
+  | { status: "Completed"; job: NetcommandJob }
+  | { status: "Failed"; kind: "user" | "internal" | "network"; detail: string; httpStatus: number | null }
+  | { status: "Aborted" };
 
 /** What the api-client's `createApiClient()` provides; tests hand in one over a fake fetch. */
 export type JsonRequester = { request: <T>(path: string, options?: RequestOptions) => Promise<T> };
@@ -56,11 +61,10 @@ const abortableSleep = (ms: number, signal?: AbortSignal) =>
     signal?.addEventListener("abort", done, { once: true });
   });
 
-function detailOf(error: unknown): { detail: string; httpStatus: number | null } {
-  const status = typeof (error as { status?: unknown })?.status === "number" ? (error as { status: number }).status : null;
-  const body = (error as { body?: unknown })?.body;
-  const detail = body && typeof body === "object" && "detail" in body && typeof body.detail === "string" ? body.detail : null;
-  return { detail: detail ?? NETCOMMAND_REQUEST_FAILED, httpStatus: status };
+function creationFailure(error: unknown): NetcommandRunOutcome {
+  const failure = failureOf(error);
+  if (failure.kind === "aborted") return { status: "Aborted" };
+  return { status: "Failed", kind: failure.kind, detail: failure.message, httpStatus: failure.status };
 }
 
 function readJob(data: unknown): NetcommandJob | null {
@@ -102,11 +106,12 @@ export async function runNetcommand(
     });
     if (options.signal?.aborted) return { status: "Aborted" };
     const id = Array.isArray(created) ? (created[0] as { jobID?: unknown } | undefined)?.jobID : undefined;
-    if (typeof id !== "string" || !id) return { status: "Failed", detail: NETCOMMAND_REQUEST_FAILED, httpStatus: null };
+    // An answer without a job id is the server's fault, not the user's.
+    if (typeof id !== "string" || !id) return { status: "Failed", kind: "internal", detail: NETCOMMAND_REQUEST_FAILED, httpStatus: null };
     jobId = id;
   } catch (error) {
     if (options.signal?.aborted) return { status: "Aborted" };
-    return { status: "Failed", ...detailOf(error) };
+    return creationFailure(error);
   }
 
   const failed = (): NetcommandRunOutcome => {

@@ -1,18 +1,23 @@
+import { isChunkLoadError } from "./chunk-load";
+
 /** The three variants of the startup-failure page (shell §2). */
 export type StartupErrorKind = "application" | "network" | "chunk";
 
-const CHUNK_PATTERNS = [
-  /Loading (CSS )?chunk [\w-]+ failed/i,
-  /Failed to fetch dynamically imported module/i,
-  /Importing a module script failed/i,
-  /error loading dynamically imported module/i,
-  /Unable to preload CSS/i,
-];
 const NETWORK_PATTERNS = [/Failed to fetch/i, /NetworkError/i, /Network request failed/i, /Load failed/i, /ECONNREFUSED/i];
 
 export function classifyStartupError(error: unknown): StartupErrorKind {
   const message = error instanceof Error ? `${error.name}: ${error.message}` : typeof error === "string" ? error : "";
-  if (CHUNK_PATTERNS.some((p) => p.test(message))) return "chunk";
+  if (isChunkLoadError(message)) return "chunk";
   if (NETWORK_PATTERNS.some((p) => p.test(message))) return "network";
   return "application";
+}
+
+/**
+ * A call of the running app that got no answer: fetch's TypeError in the browser ("Failed to
+ * fetch", "NetworkError when attempting to fetch resource.", "Load failed"). Unlike a store the
+ * server could not reach at start-up (ECONNREFUSED), the page was served, so the connection was
+ * interrupted: shell §8's 'Network error' with its 'interrupted unexpectedly' text.
+ */
+export function isInterruptedConnection(error: unknown): boolean {
+  return error instanceof TypeError && classifyStartupError(error) === "network";
 }

@@ -1,6 +1,6 @@
-import { eq } from "drizzle-orm";
+import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { loginAttempts, notifications, userPermissions, users } from "~db/postgres/schema";
+import { errorReports, loginAttempts, notifications, userPermissions, users } from "~db/postgres/schema";
 import { MESSAGES } from "~/lib/messages";
 import * as errorReport from "~/routes/api.error_report";
 import * as maxTimestamp from "~/routes/api.max_timestamp";
@@ -17,6 +17,7 @@ import * as notificationList from "~/routes/auth.notifications";
 import * as userApi from "~/routes/auth.user";
 import { hashPassword } from "~/server/password.server";
 import { useServicesForTests } from "~/server/services.server";
+import { reportOf } from "~/lib/error-reporter";
 import { callRoute, sessionCookie } from "../helpers/http";
 import { openTestStores, type TestStores } from "../helpers/stores";
 
@@ -240,6 +241,22 @@ describe("api/ basics", () => {
     expect(r.status).toBe(200);
     const bad = await callRoute(errorReport, "/api/error_report/", { method: "POST", cookie: aliceCookie, body: { message: "" } });
     expect(bad.status).toBe(400);
+  });
+
+  it("keeps a report the browser's reporter writes as it was sent, even for an oversized error with control characters", async () => {
+    const error = new RangeError("Invalid time value\u0000 at bucket 7");
+    error.stack = `RangeError: Invalid time value\n${"    at formatBucket (chart.js:10:5)\n".repeat(2000)}`;
+    const report = reportOf(error, "Uncaught RangeError: Invalid time value\u0007", `/flow-explorer?q=${"x".repeat(3000)}`);
+    const r = await callRoute(errorReport, "/api/error_report/", { method: "POST", cookie: aliceCookie, body: report });
+    expect(r.status).toBe(200);
+    const [kept] = await stores.pg.db
+      .select({ message: errorReports.message, stacktrace: errorReports.stacktrace, url: errorReports.url })
+      .from(errorReports)
+      .where(and(eq(errorReports.userId, alice), eq(errorReports.message, report.message)));
+    expect(kept).toEqual(report);
+    expect(kept.message).toBe("Uncaught RangeError: Invalid time value");
+    expect(kept.stacktrace.length).toBe(20_000);
+    expect(kept.url.length).toBe(2000);
   });
 
   it("lets only holders of CLICKHOUSE_DIRECT_QUERY override the database, and only to an existing one", async () => {

@@ -21,6 +21,7 @@ describe("HTTP failure handling", () => {
 
 describe("api client", () => {
   it("sends the version header, passes 400 bodies through, toasts 500s and keeps the last 30 calls", async () => {
+    // Mutations: one attempt each (retries of reads are in api-client-retry.test.ts).
     const notices: Notice[] = [];
     const seen: RequestInit[] = [];
     const responses = [
@@ -29,8 +30,8 @@ describe("api client", () => {
       ...Array.from({ length: 40 }, () => json(200, { ok: true })),
     ];
     const client = createApiClient({ fetch: async (_url, init) => (seen.push(init), responses.shift()!), notify: (n) => notices.push(n) });
-    expect(await client.request("api/flows/", { method: "POST", body: {} })).toEqual({ detail: "bad" });
-    await expect(client.request("api/flows/", { method: "POST", body: {} })).rejects.toBeInstanceOf(ApiClientError);
+    expect(await client.request("api/mapping/", { method: "PUT", body: {} })).toEqual({ detail: "bad" });
+    await expect(client.request("api/mapping/", { method: "PUT", body: {} })).rejects.toBeInstanceOf(ApiClientError);
     expect(notices).toEqual([{ kind: "danger", title: "Server error", message: "down" }]);
     expect((seen[0].headers as Record<string, string>).Accept).toBe("application/json; version=17");
     for (let i = 0; i < 40; i++) await client.request(`api/x${i}/`);
@@ -64,7 +65,7 @@ describe("api client", () => {
     await expect(client.requestV2("rna/")).resolves.toEqual({ status: "Done", rows: [1] });
     expect(waits).toEqual([200, 400, 800, 1600, 3000, 3000, 3000]);
     const failing = createApiClient({
-      fetch: async () => json(200, { status: "Failed", detail: "query too large" }),
+      fetch: async () => json(200, { status: "Failed", resolvable: true, detail: "query too large" }),
       sleep: async () => {},
     });
     await expect(failing.requestV2("rna/")).rejects.toThrow("query too large");

@@ -43,6 +43,7 @@ describe("Looking Glass progress bar", () => {
     expect(finishProgress(p, "COMPLETED").percent).toBe(100);
     expect(finishProgress(p, "NO_DATA").percent).toBe(100);
     expect(finishProgress(p, "ABORTED").percent).toBe(0);
+    expect(finishProgress(p, "NO_RESPONSE").percent).toBe(0);
     expect(finishProgress(p, "FAILED").percent).toBe(0);
     expect(finishProgress(p, "FAILED").running).toBe(false);
   });

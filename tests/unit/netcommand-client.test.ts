@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { createApiClient } from "~/lib/api-client";
+import { MESSAGES } from "~/lib/messages";
 import { isJobRunning, NETCOMMAND_REQUEST_FAILED, netcommandHeading, runNetcommand, type NetcommandJob } from "~/lib/netcommand-client";
 
 const json = (status: number, body: unknown) =>
@@ -22,6 +23,8 @@ function fakeServer(answers: Answer[]) {
       if (next instanceof Error) throw next;
       return next;
     },
+    // The client's retries of the polling GET wait no real time here.
+    sleep: async () => {},
   });
   return { client, calls };
 }
@@ -77,13 +80,19 @@ describe("network command client", () => {
     expect(outcome).toEqual({ status: "Completed", job: { state: "FAILURE", result: "Could not connect to the router" } });
   });
 
-  it.each<[string, Answer]>([
-    ["a network error", new TypeError("Failed to fetch")],
-    ["a server error", json(500, { detail: "The application server has encountered an error." })],
-    ["a vanished job", json(404, { detail: "Job not found." })],
-    ["an unreadable answer", new Response("<html>proxy error</html>", { status: 200 })],
-  ])("records FAILURE with 'Request failed' after %s while polling", async (_name, failure) => {
-    const { client } = fakeServer([json(200, [{ jobID: JOB }]), json(200, { state: "STARTED", result: "" }), failure]);
+  // The polling GET is retried by the client (3 more attempts) before its failure counts.
+  it.each<[string, () => Answer, number]>([
+    ["a network error", () => new TypeError("Failed to fetch"), 4],
+    ["a server error", () => json(500, { detail: "The application server has encountered an error." }), 4],
+    ["a vanished job", () => json(404, { detail: "Job not found." }), 1],
+    ["an unreadable answer", () => new Response("<html>proxy error</html>", { status: 200 }), 1],
+  ])("records FAILURE with 'Request failed' after %s while polling", async (_name, failure, attempts) => {
+    const { client, calls } = fakeServer([
+      json(200, [{ jobID: JOB }]),
+      json(200, { state: "STARTED", result: "" }),
+      ...Array.from({ length: attempts }, failure),
+      json(200, { state: "SUCCESS", result: "not reached" }),
+    ]);
     const seen: NetcommandJob[] = [];
     const outcome = await runNetcommand(
       client,
@@ -92,6 +101,7 @@ describe("network command client", () => {
     );
     expect(outcome).toEqual({ status: "Completed", job: { state: "FAILURE", result: NETCOMMAND_REQUEST_FAILED } });
     expect(seen.at(-1)).toEqual({ state: "FAILURE", result: "Request failed" });
+    expect(calls).toHaveLength(2 + attempts);
   });
 
   it("ends as Failed with the server's reason when the job cannot be created, without polling", async () => {
@@ -102,6 +112,7 @@ describe("network command client", () => {
       await runNetcommand(client, { networkElement: "fra1", queryType: "PingQuery", targetAddress: "nope" }, { sleep: noSleep }),
     ).toEqual({
       status: "Failed",
+      kind: "user",
       detail: "Invalid IP address",
       httpStatus: 400,
     });
@@ -125,9 +136,21 @@ describe("network command client", () => {
       ),
     ).toEqual({
       status: "Failed",
-      detail: NETCOMMAND_REQUEST_FAILED,
+      kind: "network",
+      detail: MESSAGES.networkInterrupted,
       httpStatus: null,
     });
+    // Creating a job is a mutation: a lost answer is not sent again.
+    expect(offline.calls).toHaveLength(1);
+    const broken = fakeServer([json(500, { detail: "Traceback: KeyError 'vp'" })]);
+    expect(
+      await runNetcommand(
+        broken.client,
+        { networkElement: "fra1", queryType: "PingQuery", targetAddress: "192.0.2.1" },
+        { sleep: noSleep },
+      ),
+    ).toEqual({ status: "Failed", kind: "internal", detail: MESSAGES.serverError, httpStatus: 500 });
+    expect(broken.calls).toHaveLength(1);
   });
 
   it("gives up with 'Request failed' when the job outlives the time-out, and stops when aborted", async () => {

@@ -38,13 +38,13 @@ export function stopProgress(progress: Progress, options: { reset?: boolean } = 
   return { ...progress, percent: options.reset ? 0 : progress.percent, running: false };
 }
 
-/**
- * The bar once the status left Pending: a finished run fills it; an aborted run, or one whose
- * ping/traceroute jobs could not be created (FAILED), resets it to 0 (spec §4).
- */
+/** The ends that reset the bar (spec §4): an abort (by the user, or a lost connection: NO_RESPONSE), or ping/traceroute jobs that could not be created (FAILED). */
+const RESETTING_ENDS = new Set(["ABORTED", "NO_RESPONSE", "FAILED"]);
+
+/** The bar once the status left Pending: reset to 0 for the ends above; any other end fills it. */
 export function finishProgress(progress: Progress, status: string): Progress {
   if (!progress.running) return progress;
-  return stopProgress({ ...progress, percent: status === "ABORTED" || status === "FAILED" ? 0 : 100 });
+  return stopProgress({ ...progress, percent: RESETTING_ENDS.has(status) ? 0 : 100 });
 }
 
 export const IDLE_PROGRESS: Progress = { percent: 0, stepPercent: 0, running: false };

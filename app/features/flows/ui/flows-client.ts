@@ -2,7 +2,9 @@
  * The options form's calls from the browser, one instance per page: autocomplete through the
  * client cache (shell §4), filter names through the 10 ms metadata batcher (shell §4, §9), the
  * site's minimum autocomplete lengths and the range of the available data. Errors follow the API
- * client's rules (toasts for 404 / 500, 400 handed back); a failed look-up never breaks the form.
+ * client's rules (retries of these reads, toasts for 404 / 500 and for a lost connection, 400
+ * handed back); a failed look-up never breaks the form. The background reads (site settings, the
+ * data's time range) fail quietly: the form works without them, like api/max_timestamp/ (spec §7).
  */
 import { notifications } from "@mantine/notifications";
 import { createApiClient } from "~/lib/api-client";
@@ -30,7 +32,7 @@ let minLengthsLoading: Promise<void> | null = null;
 /** Loads the site's minimum term lengths once (siteconfig/ is public and small). */
 function loadMinLengths(): Promise<void> {
   minLengthsLoading ??= api
-    .request<{ autocomplete_min_lengths?: MinTermLengths }>("siteconfig/", { requestId: null })
+    .request<{ autocomplete_min_lengths?: MinTermLengths }>("siteconfig/", { requestId: null, ignoreNetworkErrors: true })
     .then((config) => {
       minLengths = config?.autocomplete_min_lengths ?? null;
     })
@@ -106,7 +108,10 @@ let bounds: { at: number; value: Promise<DataBounds | null> } | null = null;
 export function dataBounds(): Promise<DataBounds | null> {
   if (!bounds || Date.now() - bounds.at > BOUNDS_MAX_AGE_MS) {
     const value = api
-      .request<{ minTimestamp: number | null; maxTimestamp: number | null }>("api/flows/timestamps/", { requestId: null })
+      .request<{ minTimestamp: number | null; maxTimestamp: number | null }>("api/flows/timestamps/", {
+        requestId: null,
+        ignoreNetworkErrors: true,
+      })
       .then((r) =>
         r && typeof r.minTimestamp === "number" && typeof r.maxTimestamp === "number"
           ? { min: r.minTimestamp, max: r.maxTimestamp + tableGranularity("flows_5m") }

@@ -5,6 +5,7 @@
  */
 import { Alert, Badge, Button, Group, Progress as ProgressBar, Stack, Text } from "@mantine/core";
 import { lazy, Suspense, useMemo } from "react";
+import { ChunkBoundary } from "~/components/ChunkBoundary";
 import { useHydrated } from "~/components/use-hydrated";
 import { CopyAction } from "~/components/CopyAction";
 import { MESSAGES, resultsLimited } from "~/lib/messages";
@@ -61,6 +62,23 @@ export function LookingGlassScreen({
     return `${path}?${s}`;
   };
   const routerOf = (vp: string) => page.vantagePoints.find((v) => v.display_name === vp)?.router;
+  // The server's table: shown while the interactive one loads, and with its export links without
+  // JavaScript or when the interactive one's chunk cannot be loaded (ChunkBoundary).
+  const plainTable = (
+    <PlainResultsTable rows={rows} variant={page.variant} timezone={page.timezone} page={currentPage} pageHref={pageHref} />
+  );
+  const plainWithLinks = (
+    <Stack gap="xs">
+      <Group gap="xs" data-testid="export-links">
+        {exports.map((e) => (
+          <a key={e.label} href={e.href}>
+            {e.label}
+          </a>
+        ))}
+      </Group>
+      {plainTable}
+    </Stack>
+  );
 
   return (
     <Stack gap="md">
@@ -114,30 +132,19 @@ export function LookingGlassScreen({
             ) : null}
             {rows.length > 0 ? (
               hydrated ? (
-                <Suspense
-                  fallback={
-                    <PlainResultsTable rows={rows} variant={page.variant} timezone={page.timezone} page={currentPage} pageHref={pageHref} />
-                  }
-                >
-                  <ResultsTable
-                    rows={rows}
-                    variant={page.variant}
-                    timezone={page.timezone}
-                    exports={exports}
-                    rna={rna ? { ...rna, routerOf } : null}
-                  />
-                </Suspense>
+                <ChunkBoundary fallback={plainWithLinks}>
+                  <Suspense fallback={plainTable}>
+                    <ResultsTable
+                      rows={rows}
+                      variant={page.variant}
+                      timezone={page.timezone}
+                      exports={exports}
+                      rna={rna ? { ...rna, routerOf } : null}
+                    />
+                  </Suspense>
+                </ChunkBoundary>
               ) : (
-                <Stack gap="xs">
-                  <Group gap="xs" data-testid="export-links">
-                    {exports.map((e) => (
-                      <a key={e.label} href={e.href}>
-                        {e.label}
-                      </a>
-                    ))}
-                  </Group>
-                  <PlainResultsTable rows={rows} variant={page.variant} timezone={page.timezone} page={currentPage} pageHref={pageHref} />
-                </Stack>
+                plainWithLinks
               )
             ) : null}
           </Stack>

@@ -6,7 +6,7 @@
  */
 import { notifications } from "@mantine/notifications";
 import { useCallback, useEffect, useReducer, useRef, useState } from "react";
-import { ApiClientError, createApiClient } from "~/lib/api-client";
+import { ApiClientError, createApiClient, failureOf } from "~/lib/api-client";
 import { MESSAGES } from "~/lib/messages";
 import { runNetcommand } from "~/lib/netcommand-client";
 import { isNetcommandType, type NetcommandQueryType } from "~/lib/routing-query-types";
@@ -33,11 +33,6 @@ function reduce(state: Reduced, action: Action): Reduced {
   if ("jobs" in action) return { ...state, jobs: action.jobs };
   return { ...state, jobs: state.jobs.map((j) => (j.vantagePoint === action.job.vantagePoint ? { ...j, ...action.job } : j)) };
 }
-
-const detailOf = (error: unknown) =>
-  error instanceof ApiClientError && error.body && typeof error.body === "object" && "detail" in error.body
-    ? String((error.body as { detail: unknown }).detail)
-    : null;
 
 export function useLookingGlassRun(options: {
   initialRun: RunState<LookingGlassRow>;
@@ -83,17 +78,21 @@ export function useLookingGlassRun(options: {
 
   const event = (e: RunEvent<LookingGlassRow>) => dispatch({ event: e });
 
+  // How a failed call ends the run: the api-client's reading (failureOf) decides the words.
   const failed = (error: unknown) => {
+    const failure = failureOf(error);
     if (
       error instanceof ApiClientError &&
       error.status === 403 &&
       (error.body as { exception_code?: string } | undefined)?.exception_code === "not_authenticated"
     ) {
       event({ type: "inactive", message: MESSAGES.sessionExpired });
-    } else if (error instanceof ApiClientError) {
-      event({ type: "error", message: detailOf(error) ?? MESSAGES.unknownError });
+    } else if (failure.kind === "aborted") {
+      event({ type: "abort" });
+    } else if (failure.kind === "network") {
+      event({ type: "noResponse", message: failure.message });
     } else {
-      event({ type: "noResponse", message: MESSAGES.networkError });
+      event({ type: "error", message: failure.message });
     }
   };
 

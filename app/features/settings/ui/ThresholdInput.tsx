@@ -2,7 +2,9 @@ import { TextInput } from "@mantine/core";
 import { useDebouncedCallback } from "@mantine/hooks";
 import { notifications } from "@mantine/notifications";
 import { useState } from "react";
-import { useCsrfHeaders } from "~/components/CsrfField";
+import { ApiClientError, createApiClient, failureOf } from "~/lib/api-client";
+
+const api = createApiClient();
 
 /** A threshold field: part of the form, and with JavaScript saved by itself 500 ms after the last change. */
 export function ThresholdInput({
@@ -21,31 +23,24 @@ export function ThresholdInput({
   error?: string;
 }) {
   const [value, setValue] = useState(defaultValue);
-  const csrf = useCsrfHeaders();
   const save = useDebouncedCallback(async (raw: string) => {
     if (raw.trim() === "" || !Number.isFinite(Number(raw))) return;
     try {
-      const response = await fetch(`/auth/settings/${group}_util_threshold/`, {
+      // A setting is a mutation: one attempt (api-client); a later change cancels the pending save.
+      await api.request(`auth/settings/${group}_util_threshold/`, {
         method: "POST",
-        headers: { "Content-Type": "application/json", Accept: "application/json", ...csrf },
-        body: JSON.stringify({ value: Number(raw), level }),
+        body: { value: Number(raw), level },
+        throwErrors: true,
+        requestId: `threshold ${group} ${level}`,
       });
-      if (response.ok) {
-        notifications.show({ color: "green", title: "Saved", message: `${label} set to ${Number(raw)}.` });
-      } else {
-        const body = (await response.json().catch(() => null)) as { detail?: string; errors?: { message: string }[] } | null;
-        notifications.show({
-          color: "red",
-          title: "Not saved",
-          message: body?.errors?.[0]?.message ?? body?.detail ?? `HTTP ${response.status}`,
-        });
-      }
-    } catch {
-      notifications.show({
-        color: "red",
-        title: "Not saved",
-        message: "Could not connect to server. Please check your internet connection and refresh the page.",
-      });
+      notifications.show({ color: "green", title: "Saved", message: `${label} set to ${Number(raw)}.` });
+    } catch (error) {
+      const failure = failureOf(error);
+      if (failure.kind === "aborted") return;
+      // The field's own reason when the server names it (400), else the reading of the failure.
+      const body = error instanceof ApiClientError ? (error.body as { errors?: { message?: unknown }[] } | null) : null;
+      const fieldReason = typeof body?.errors?.[0]?.message === "string" ? body.errors[0].message : null;
+      notifications.show({ color: "red", title: "Not saved", message: fieldReason ?? failure.message });
     }
   }, 500);
   return (
