@@ -19,7 +19,6 @@ const DEFINITIONS = new Set(["lib/permissions.ts", "lib/permission-catalogue.ts"
 
 /** Permissions of tools not built yet (the RNA, Revenues & Costs, AS Relations, tours). */
 const UNBUILT_PERMISSIONS: Record<string, string> = {
-  RAW_NETWORK_ANALYZER: "Raw Network Analyzer",
   RNA_APPLICATIONS_AND_INFRASTRUCTURE: "Raw Network Analyzer",
   REVENUES_AND_COSTS: "Revenues & Costs",
   AS_RELATIONS: "AS Relations",
