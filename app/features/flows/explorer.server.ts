@@ -20,6 +20,7 @@ import { rangeNotice } from "./range-notice";
 import { PRESET_LABELS } from "~/lib/time-range";
 import { filterLabel } from "./value-labels";
 import { runFlowsQuery, runSankeyQuery } from "./query.server";
+import { PREDICTION_UNAVAILABLE } from "./prediction.server";
 import { dataRange } from "./data-range.server";
 import { nameAll, operatorAsn, type FlowsContext } from "./service.server";
 
@@ -233,6 +234,8 @@ export async function loadExplorer(services: Services, user: UserContext, url: U
     operatorAsn: operator,
     policy: resolved.policy,
   };
+  // The prediction belongs to the timeseries chart: neither the table nor the Sankey has one.
+  const predict = params.predict && !options.tableOnly && params.view === "timeseries";
   const flows = await runFlowsQuery(services, user, version, {
     dimension,
     start: requested.start,
@@ -244,8 +247,10 @@ export async function loadExplorer(services: Services, user: UserContext, url: U
     timeseries: (!options.tableOnly && params.view === "timeseries") || params.table === "detailed",
     scope: options.scope,
     dataRange: dataAvailable,
+    predict,
   });
   notices.push(...flows.notices);
+  if (predict && !flows.noData && !flows.timeseries.prediction) notices.push(PREDICTION_UNAVAILABLE);
   const total = flows.table.reduce((a, r) => a + r.bps, 0);
 
   let comparison: Comparison | null = null;

@@ -30,11 +30,25 @@ export const FLOWS_OPERATIONS: Operation[] = [
     path: "/api/flows/",
     summary: "Timeseries (top N + Others) and table of one dimension.",
     description:
-      "Needs the dimension's permission too. A delegated user's current restriction is a forced, locked filter, and only its dimension and output may be used (403 otherwise); the range is clamped to the data.",
+      "Needs the dimension's permission too. A delegated user's current restriction is a forced, locked filter, and only its dimension and output may be used (403 otherwise); the range is clamped to the data. shouldPredict: true adds timeseries.prediction, the next period of the range's length bucketed like the timeseries, for each series but Others: model seasonal (median of the same hour-of-week slots of up to 4 previous weeks, each moved forward by the Theil–Sen trend of the weekly levels) with at least a week of history, trend (Theil–Sen line) otherwise; never below 0. The history is at most the 4 weeks before the range's end, read with the same filters (delegation included). Null, with a note, when nothing can be predicted.",
     access: FLOWS,
     body: flowsBodySchema,
     response: obj({
-      timeseries: obj({ buckets: arr(unix), series: arr(obj({ key: str, name: str, values: arr(num) })) }),
+      timeseries: obj(
+        {
+          buckets: arr(unix),
+          series: arr(obj({ key: str, name: str, values: arr(num) })),
+          prediction: nullable(
+            obj({
+              model: { type: "string", enum: ["seasonal", "trend"] },
+              buckets: arr(unix),
+              series: arr(obj({ key: str, name: str, values: arr(num) })),
+              history: obj({ start: unix, end: unix }),
+            }),
+          ),
+        },
+        ["buckets", "series"],
+      ),
       window: nullable(int),
       table: arr(obj({ key: str, name: str, bps: num, bytes: str })),
       range,

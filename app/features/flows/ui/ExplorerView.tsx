@@ -1,8 +1,9 @@
 import { Alert, Stack, Text, Title } from "@mantine/core";
 import { useLocation } from "@remix-run/react";
 import type { ExplorerData } from "../explorer.server";
-import { SankeyChart, TimeseriesChart } from "./charts";
-import { formatUnixRange } from "~/lib/date-format";
+import { SankeyChart, TimeseriesChart, type TimeseriesData } from "./charts";
+import { describePrediction } from "./chart-descriptions";
+import { formatUnix, formatUnixRange } from "~/lib/date-format";
 import { OptionsForm } from "./OptionsForm";
 import { TableSection } from "./TableSection";
 
@@ -48,11 +49,29 @@ export function ExplorerView({ data, title, path }: { data: ExplorerData; title:
         data.params.view === "sankey" ? (
           <SankeyChart sankey={data.sankey} error={data.sankeyError} stages={sankeyStages(data)} />
         ) : (
-          <TimeseriesChart timeseries={flows.timeseries} timezone={tz} window={flows.window} previous={data.comparison?.totals} />
+          <>
+            <TimeseriesChart timeseries={flows.timeseries} timezone={tz} window={flows.window} previous={data.comparison?.totals} />
+            <PredictionNote timeseries={flows.timeseries} timezone={tz} />
+          </>
         )
       ) : null}
       <TableSection data={data} />
     </Stack>
+  );
+}
+
+/** The prediction said in words under the chart: what the dashed lines are, also without JavaScript. */
+function PredictionNote({ timeseries, timezone }: { timeseries: TimeseriesData; timezone: string }) {
+  const p = timeseries.prediction;
+  if (!p?.buckets.length) return null;
+  const text = describePrediction(
+    timeseries,
+    `${formatUnix(p.buckets[0], timezone)} to ${formatUnix(p.buckets[p.buckets.length - 1], timezone)} (${timezone})`,
+  );
+  return (
+    <Text size="sm" c="dimmed" data-testid="prediction-note">
+      {text}
+    </Text>
   );
 }
 
