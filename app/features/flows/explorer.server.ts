@@ -22,6 +22,7 @@ import { filterLabel } from "./value-labels";
 import { runFlowsQuery, runSankeyQuery } from "./query.server";
 import { PREDICTION_UNAVAILABLE } from "./prediction.server";
 import { dataRange } from "./data-range.server";
+import { tableGranularity } from "./aggregation-window";
 import { nameAll, operatorAsn, type FlowsContext } from "./service.server";
 
 export const SANKEY_NEEDS_TWO = "Sankey chart needs at least two dimensions";
@@ -184,6 +185,7 @@ export async function loadExplorer(services: Services, user: UserContext, url: U
       traffic: null,
       rangeNotice: null,
       filterLabels: [] as string[],
+      newestData: null as number | null,
     };
   }
 
@@ -224,6 +226,7 @@ export async function loadExplorer(services: Services, user: UserContext, url: U
       traffic: null,
       rangeNotice: null,
       filterLabels: [] as string[],
+      newestData: null as number | null,
     };
   }
 
@@ -327,6 +330,11 @@ export async function loadExplorer(services: Services, user: UserContext, url: U
     traffic: trafficOf([dimension], options.scope, flows.filters),
     rangeNotice: flows.range && flows.window ? rangeNotice(flows.range, flows.window, base.timezone) : null,
     filterLabels: flows.filters.map((f) => filterLabel({ ...f, name: namer(f.dimension, f.value) })),
+    // fetchMaxTimestamp: the screen says when the newest data ends (and keeps it current with JavaScript).
+    newestData:
+      user.featureFlags.includes("fetchMaxTimestamp") && dataAvailable.maxTimestamp !== null
+        ? dataAvailable.maxTimestamp + tableGranularity("flows_5m")
+        : null,
   };
 }
 

@@ -1,5 +1,7 @@
 import { Alert, Stack, Text, Title } from "@mantine/core";
 import { useLocation } from "@remix-run/react";
+import { useEffect, useState } from "react";
+import { newestDataEnd } from "./flows-client";
 import type { ExplorerData } from "../explorer.server";
 import { SankeyChart, TimeseriesChart, type TimeseriesData } from "./charts";
 import { describePrediction } from "./chart-descriptions";
@@ -45,6 +47,7 @@ export function ExplorerView({ data, title, path }: { data: ExplorerData; title:
       ) : flows?.noData ? (
         <Alert color="gray">No flow data is available yet.</Alert>
       ) : null}
+      {data.newestData !== null ? <NewestData initial={data.newestData} timezone={tz} /> : null}
       {flows ? (
         data.params.view === "sankey" ? (
           <SankeyChart sankey={data.sankey} error={data.sankeyError} stages={sankeyStages(data)} />
@@ -57,6 +60,35 @@ export function ExplorerView({ data, title, path }: { data: ExplorerData; title:
       ) : null}
       <TableSection data={data} />
     </Stack>
+  );
+}
+
+/** How often the newest data's time is asked for again while the screen is open. */
+const NEWEST_DATA_REFRESH_MS = 60_000;
+
+/**
+ * The fetchMaxTimestamp feature flag: when the newest flow data ends, from the loader, then kept
+ * current from api/max_timestamp/ with JavaScript (a failed call keeps the last value).
+ */
+function NewestData({ initial, timezone }: { initial: number; timezone: string }) {
+  const [newest, setNewest] = useState(initial);
+  useEffect(() => {
+    setNewest(initial);
+    let active = true;
+    const timer = setInterval(() => {
+      void newestDataEnd().then((t) => {
+        if (active && t !== null) setNewest(t);
+      });
+    }, NEWEST_DATA_REFRESH_MS);
+    return () => {
+      active = false;
+      clearInterval(timer);
+    };
+  }, [initial]);
+  return (
+    <Text size="sm" c="dimmed" data-testid="newest-data">
+      Newest data: {formatUnix(newest, timezone)} ({timezone})
+    </Text>
   );
 }
 
