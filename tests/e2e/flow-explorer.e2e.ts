@@ -96,7 +96,7 @@ describeBothModes("flow explorer", (m) => {
         .evaluateAll((lines) => lines.map((l) => l.getAttribute("stroke-dasharray")));
       expect(dashes.length).toBeGreaterThan(0);
       expect(new Set(dashes)).toEqual(new Set(["6 4"]));
-      expect(await m.page.locator("[data-testid=prediction-legend]").innerText()).toBe("Prediction");
+      expect(await m.page.locator("[data-testid=prediction-legend]").textContent()).toBe("Prediction");
     } else {
       const res = await m.goto(`${DEEP_LINK}&predict=1`);
       expect(res?.status()).toBe(200);

@@ -62,7 +62,7 @@ export const FLOWS_OPERATIONS: Operation[] = [
     path: "/api/flows/export/",
     summary: "The Flow Explorer's table (csv in the user's delimiter, xls, xlsx) or chart (png, svg) as a download.",
     description:
-      "Takes the screen's query parameters (dimension, dateRange or start/end, filter, ipVersion, view, dimension2, compare, table, pivot) plus format (default csv) and scope=EGRESS for the AS Flows Egress screen. 400 for an unsupported format, a pivoted table, or an empty table ('Table is empty, nothing to export'); 403 for a delegated user's dimension or filter outside the restricted dimension and its output.",
+      "Takes the screen's query parameters (dimension, dateRange or start/end, filter, ipVersion, view, dimension2, compare, predict (the chart images only: the dashed prediction; never in a table), table, pivot) plus format (default csv) and scope=EGRESS for the AS Flows Egress screen. 400 for an unsupported format, a pivoted table, or an empty table ('Table is empty, nothing to export'); 403 for a delegated user's dimension or filter outside the restricted dimension and its output.",
     access: FLOWS,
     query: obj({ format: { type: "string", enum: ["csv", "xls", "xlsx", "png", "svg"] }, scope: { type: "string", enum: ["EGRESS"] } }, []),
     response: str,
