@@ -1,7 +1,7 @@
 /**
  * Trend forecasting over daily values: a Theil–Sen line and the build-out evaluation of the
- * planners (docs/planners.md, "Forecast"). Pure and isomorphic; the Flow Explorer's prediction is
- * meant to use the same fit.
+ * planners (docs/planners.md, "Forecast"). Pure and isomorphic; the Flow Explorer's prediction
+ * (forecast-seasonal.ts) uses the same fit.
  *
  * Theil–Sen rather than least squares: one outlier day (an outage, a DDoS) moves a least-squares
  * slope a lot and the median of pairwise slopes hardly at all.

@@ -75,13 +75,23 @@ export const PERMISSION_CATALOGUE: readonly PermissionInfo[] = [
 ];
 
 export const FEATURE_FLAG_CATALOGUE: readonly FeatureFlagInfo[] = [
-  { code: "fetchMaxTimestamp", title: "Newest data time", explanation: "The flows tools ask for the time of the newest data." },
+  {
+    code: "fetchMaxTimestamp",
+    title: "Newest data time",
+    explanation: "The flows screens show when the newest flow data ends and keep it current.",
+  },
   { code: "canInvokeNetcommandApi", title: "Ping and traceroute", explanation: "Run ping and traceroute in the Looking Glass." },
-  { code: "extrapolatedNetflow", title: "Extrapolated flows", explanation: "Show flow figures extrapolated to full traffic." },
+  {
+    code: "extrapolatedNetflow",
+    title: "Extrapolated flows",
+    // docs/decisions/011-flows-feature-flags.md
+    explanation: "No effect here: flow figures are always extrapolated to full traffic by the sampling rate.",
+  },
   {
     code: "replaceStatisticsTableByDisaggregationTable",
     title: "Disaggregation table",
-    explanation: "Show the disaggregation table in place of the statistics table.",
+    // docs/decisions/011-flows-feature-flags.md
+    explanation: "No effect here: this product has no disaggregation table; the Flow Explorer has one table.",
   },
   { code: "rnaTagColumn", title: "RNA tag column", explanation: "Show the tag column in the Raw Network Analyzer." },
 ];

@@ -1,11 +1,13 @@
 import { runFlowsQuery } from "~/features/flows/query.server";
 import { bodyIpVersion, flowsBodySchema, normalizeFilters } from "~/features/flows/request-schema";
+import { PREDICTION_UNAVAILABLE } from "~/features/flows/prediction.server";
 import { endpoint, resourceRoute } from "~/server/api/contract.server";
 
 /**
  * POST api/flows/: the timeseries (bit/s per bucket, top N + Others) and the table of one
  * dimension. Access: API_FLOWS_4D, plus the dimension's own permission (400 without it).
  * Delegated users' restrictions are always applied as locked filters (runFlowsQuery).
+ * shouldPredict: the timeseries also holds `prediction`, the next period (prediction.server.ts).
  */
 const route = resourceRoute({
   POST: endpoint({
@@ -14,7 +16,6 @@ const route = resourceRoute({
     body: flowsBodySchema,
     handler: async ({ context, user, body, version }) => {
       const notes: string[] = [];
-      if (body.shouldPredict) notes.push("shouldPredict: prediction is not available; the timeseries holds measured values only.");
       const result = await runFlowsQuery(context.services, user, version, {
         dimension: body.dimension,
         start: body.startTimestamp,
@@ -24,6 +25,7 @@ const route = resourceRoute({
         window: body.window,
         topN: body.topN,
         limit: body.limit,
+        predict: body.shouldPredict === true,
       });
       if (result.noData) {
         return {
@@ -37,6 +39,7 @@ const route = resourceRoute({
         };
       }
       const { noData: _noData, ...rest } = result;
+      if (body.shouldPredict && !result.timeseries.prediction) notes.push(PREDICTION_UNAVAILABLE);
       return { ...rest, notes };
     },
   }),

@@ -82,6 +82,34 @@ describeBothModes("flow explorer", (m) => {
     noPageErrors(m);
   });
 
+  it("prediction: the options form turns it on; dashed lines labelled Prediction, said in words under the chart", async () => {
+    await logIn(m.page);
+    if (m.javaScriptEnabled) {
+      await m.goto(DEEP_LINK);
+      await m.page.check(`${FORM} input[name=predict]`);
+      await m.page.click(`${FORM} button[type=submit]`);
+      await m.page.waitForURL(/predict=1/);
+      await settled(m.page);
+      // The dashed lines are drawn in the browser's chart as in the server's.
+      const dashes = await m.page
+        .locator("[data-testid=timeseries-chart] [data-testid=prediction-line]")
+        .evaluateAll((lines) => lines.map((l) => l.getAttribute("stroke-dasharray")));
+      expect(dashes.length).toBeGreaterThan(0);
+      expect(new Set(dashes)).toEqual(new Set(["6 4"]));
+      expect(await m.page.locator("[data-testid=prediction-legend]").textContent()).toBe("Prediction");
+    } else {
+      const res = await m.goto(`${DEEP_LINK}&predict=1`);
+      expect(res?.status()).toBe(200);
+      expect(await m.page.locator(`${FORM} input[name=predict]`).isChecked()).toBe(true);
+      expect(await m.page.locator("[data-testid=prediction-line]").count()).toBeGreaterThan(0);
+    }
+    // Also without JavaScript: the chart's text alternative and the note under it say the prediction.
+    const label = await m.page.locator("[data-testid=timeseries-chart] svg[role=img]").first().getAttribute("aria-label");
+    expect(label).toMatch(/Prediction \(dashed\) of the next period, .* from the trend of the history/);
+    expect(await m.page.locator("[data-testid=prediction-note]").innerText()).toMatch(/^Prediction \(dashed\) of the next period/);
+    noPageErrors(m);
+  });
+
   it("journey: filter, sankey through the form, csv export matching the table, Back", async () => {
     await logIn(m.page);
     await m.goto(DEEP_LINK);

@@ -7,7 +7,7 @@ import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { OPERATOR_ASN } from "~db/demo/catalog";
 import { loadDemoNetwork } from "~db/demo/load";
-import { userPermissions, userSettings, users } from "~db/postgres/schema";
+import { userFeatureFlags, userPermissions, userSettings, users } from "~db/postgres/schema";
 import { SANKEY_NEEDS_PERMISSION } from "~/features/flows/explorer.server";
 import { invalidInput, negatedFilterReplaced } from "~/lib/messages";
 import * as aliasRoute from "~/routes/_app.as-flows";
@@ -16,7 +16,7 @@ import * as exportRoute from "~/routes/api.flows.export";
 import { useServicesForTests } from "~/server/services.server";
 import { ORIGIN, runRoute, sessionCookie } from "../helpers/http";
 import { readFlowRows, type FlowRow } from "../helpers/flow-rows";
-import { openTestStores, type TestStores } from "../helpers/stores";
+import { chRows, openTestStores, type TestStores } from "../helpers/stores";
 import { demoTestNow, utcDays } from "../helpers/clock";
 
 const DAY = 86_400;
@@ -253,5 +253,43 @@ describe("CSV export (api/flows/export)", () => {
     const res = await exportCsv({ filter: "AS_SRC_INGRESS:4200000000" });
     expect(res.status).toBe(400);
     expect((await res.json()).detail).toBe("Table is empty, nothing to export");
+  });
+});
+
+describe("prediction and the newest data's time", () => {
+  it("predict=1 adds the next period's prediction to the timeseries, not to the table nor the CSV", async () => {
+    const plain = await screen({ table: "detailed" });
+    const predicted = await screen({ table: "detailed", predict: "1" });
+    expect(predicted.params.predict).toBe(true);
+    const p = predicted.flows.timeseries.prediction;
+    // Two days of demo data: less than a week, so the trend line.
+    expect(p.model).toBe("trend");
+    const buckets: number[] = predicted.flows.timeseries.buckets;
+    expect(p.buckets.length).toBe(buckets.length);
+    expect(p.buckets[0]).toBe(buckets[buckets.length - 1] + predicted.flows.window);
+    expect(p.series.map((s: { key: string }) => s.key)).toEqual(
+      predicted.flows.timeseries.series.map((s: { key: string }) => s.key).filter((k: string) => k !== "-101"),
+    );
+    expect(predicted.flows.table).toEqual(plain.flows.table);
+    expect(predicted.flows.timeseries.series).toEqual(plain.flows.timeseries.series);
+    expect(plain.flows.timeseries.prediction).toBeUndefined();
+    const [a, b] = await Promise.all([exportCsv({ table: "detailed" }), exportCsv({ table: "detailed", predict: "1" })]);
+    expect(await b.text()).toBe(await a.text());
+  });
+
+  it("the Sankey view predicts nothing", async () => {
+    const data = await screen({ view: "sankey", dimension2: "AS_DST_INGRESS", predict: "1" });
+    expect(data.flows.timeseries.prediction).toBeUndefined();
+  });
+
+  it("fetchMaxTimestamp: the screen says when the newest data ends, only with the flag", async () => {
+    expect((await screen()).newestData).toBeNull();
+    await stores.pg.db.insert(userFeatureFlags).values({ userId: operatorId, flag: "fetchMaxTimestamp" });
+    try {
+      const [newest] = await chRows<{ t: number }>(stores, "SELECT toUInt32(max(time)) AS t FROM flows_5m");
+      expect((await screen()).newestData).toBe(Number(newest.t) + 300);
+    } finally {
+      await stores.pg.db.delete(userFeatureFlags).where(eq(userFeatureFlags.userId, operatorId));
+    }
   });
 });

@@ -79,7 +79,11 @@ const bits = (list: Row[]) => Number(list.reduce((a, r) => a + r.bytes, 0n)) * 8
 
 type Series = { key: string; name: string; values: number[] };
 type FlowsResponse = {
-  timeseries: { buckets: number[]; series: Series[] };
+  timeseries: {
+    buckets: number[];
+    series: Series[];
+    prediction?: { model: string; buckets: number[]; series: Series[] } | null;
+  };
   window: number;
   table: { key: string; name: string; bps: number; bytes: string }[];
   range: { start: number; end: number; adjusted: string };
@@ -154,10 +158,16 @@ describe("POST api/flows/", () => {
     expect(data.notes).toEqual([]);
   });
 
-  it("shouldPredict is accepted and answered with a note", async () => {
+  it("shouldPredict: with two days of data the prediction is the trend line (tests/integration/flows-prediction.test.ts)", async () => {
     const { status, data } = await flows(uid.admin, body({ shouldPredict: true }));
     expect(status).toBe(200);
-    expect(data.notes.join(" ")).toMatch(/prediction is not available/);
+    expect(data.notes).toEqual([]);
+    const prediction = data.timeseries.prediction!;
+    expect(prediction.model).toBe("trend");
+    expect(prediction.buckets.length).toBe(data.timeseries.buckets.length);
+    expect(prediction.buckets[0]).toBe(data.timeseries.buckets.at(-1)! + 900);
+    expect(prediction.series.map((s) => s.key)).toEqual(data.timeseries.series.map((s) => s.key).filter((k) => k !== "-101"));
+    for (const s of prediction.series) expect(s.values.every((v) => v >= 0)).toBe(true);
   });
 
   it("a negated filter removes exactly the matching rows", async () => {

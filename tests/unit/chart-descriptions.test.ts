@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { describeSankey, describeTimeseries } from "~/features/flows/ui/chart-descriptions";
+import { describePrediction, describeSankey, describeTimeseries } from "~/features/flows/ui/chart-descriptions";
 import { needsModernBrowser } from "~/lib/browser-support";
 
 describe("charts' text alternatives", () => {
@@ -17,6 +17,28 @@ describe("charts' text alternatives", () => {
     expect(text).toBe(
       "Stacked area chart of traffic in bit/s over time, 01.11.2026 00:00 to 01.11.2026 00:05 (UTC), for 2 values; the largest: Big (average 4.00 Gbit/s), Small (average 1.00 Mbit/s). The table below the chart lists the figures.",
     );
+  });
+
+  it("say the prediction, its model and that it is not in the table", () => {
+    const timeseries = {
+      buckets: [0, 300],
+      series: [
+        { key: "2", name: "Big", values: [3e9, 5e9] },
+        { key: "-101", name: "Others", values: [1e6, 1e6] },
+      ],
+      prediction: {
+        model: "seasonal" as const,
+        buckets: [600, 900],
+        series: [{ key: "2", name: "Big", values: [2e9, 4e9] }],
+      },
+    };
+    expect(describeTimeseries(timeseries, "A to B (UTC)", "C to D")).toBe(
+      "Stacked area chart of traffic in bit/s over time, A to B (UTC), for 2 values; the largest: Big (average 4.00 Gbit/s), Others (average 1.00 Mbit/s). Prediction (dashed) of the next period, C to D, from the same hours of the previous weeks with their trend, for 1 value: Big (average 3.00 Gbit/s); predicted values are not in the table. The table below the chart lists the figures.",
+    );
+    expect(describePrediction({ ...timeseries, prediction: { ...timeseries.prediction, model: "trend" } }, "C to D")).toMatch(
+      /from the trend of the history \(less than a week of it\)/,
+    );
+    expect(describePrediction({ ...timeseries, prediction: null }, "C to D")).toBe("");
   });
 
   it("name the largest Sankey links", () => {

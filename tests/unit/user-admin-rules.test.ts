@@ -63,6 +63,11 @@ describe("permission catalogue", () => {
     expect(catalogueGaps()).toEqual({ missing: [], unknown: [] });
     expect(PERMISSION_CATALOGUE).toHaveLength(PERMISSIONS.length);
     expect(FEATURE_FLAG_CATALOGUE).toHaveLength(FEATURE_FLAGS.length);
+    // The flags this product gives no effect say so where they are granted (docs/decisions/011-flows-feature-flags.md).
+    const explanation = (code: string) => FEATURE_FLAG_CATALOGUE.find((f) => f.code === code)!.explanation;
+    expect(explanation("extrapolatedNetflow")).toMatch(/^No effect here: /);
+    expect(explanation("replaceStatisticsTableByDisaggregationTable")).toMatch(/^No effect here: /);
+    expect(explanation("fetchMaxTimestamp")).not.toMatch(/No effect/);
     for (const p of PERMISSION_CATALOGUE) {
       expect(p.title).not.toBe(p.code);
       expect(p.explanation.length).toBeGreaterThan(10);

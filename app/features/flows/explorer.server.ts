@@ -20,7 +20,9 @@ import { rangeNotice } from "./range-notice";
 import { PRESET_LABELS } from "~/lib/time-range";
 import { filterLabel } from "./value-labels";
 import { runFlowsQuery, runSankeyQuery } from "./query.server";
+import { PREDICTION_UNAVAILABLE } from "./prediction.server";
 import { dataRange } from "./data-range.server";
+import { tableGranularity } from "./aggregation-window";
 import { nameAll, operatorAsn, type FlowsContext } from "./service.server";
 import { describePermission } from "~/lib/permission-catalogue";
 
@@ -198,6 +200,7 @@ export async function loadExplorer(services: Services, user: UserContext, url: U
       traffic: null,
       rangeNotice: null,
       filterLabels: [] as string[],
+      newestData: null as number | null,
     };
   }
 
@@ -238,6 +241,7 @@ export async function loadExplorer(services: Services, user: UserContext, url: U
       traffic: null,
       rangeNotice: null,
       filterLabels: [] as string[],
+      newestData: null as number | null,
     };
   }
 
@@ -248,6 +252,8 @@ export async function loadExplorer(services: Services, user: UserContext, url: U
     operatorAsn: operator,
     policy: resolved.policy,
   };
+  // The prediction belongs to the timeseries chart: neither the table nor the Sankey has one.
+  const predict = params.predict && !options.tableOnly && params.view === "timeseries";
   const flows = await runFlowsQuery(services, user, version, {
     dimension,
     start: requested.start,
@@ -259,8 +265,10 @@ export async function loadExplorer(services: Services, user: UserContext, url: U
     timeseries: (!options.tableOnly && params.view === "timeseries") || params.table === "detailed",
     scope: options.scope,
     dataRange: dataAvailable,
+    predict,
   });
   notices.push(...flows.notices);
+  if (predict && !flows.noData && !flows.timeseries.prediction) notices.push(PREDICTION_UNAVAILABLE);
   const total = flows.table.reduce((a, r) => a + r.bps, 0);
 
   let comparison: Comparison | null = null;
@@ -337,6 +345,11 @@ export async function loadExplorer(services: Services, user: UserContext, url: U
     traffic: trafficOf([dimension], options.scope, flows.filters),
     rangeNotice: flows.range && flows.window ? rangeNotice(flows.range, flows.window, base.timezone) : null,
     filterLabels: flows.filters.map((f) => filterLabel({ ...f, name: namer(f.dimension, f.value) })),
+    // fetchMaxTimestamp: the screen says when the newest data ends (and keeps it current with JavaScript).
+    newestData:
+      user.featureFlags.includes("fetchMaxTimestamp") && dataAvailable.maxTimestamp !== null
+        ? dataAvailable.maxTimestamp + tableGranularity("flows_5m")
+        : null,
   };
 }
 

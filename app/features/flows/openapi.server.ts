@@ -34,11 +34,25 @@ export const FLOWS_OPERATIONS: Operation[] = [
     path: "/api/flows/",
     summary: "Timeseries (top N + Others) and table of one dimension.",
     description:
-      "Needs the dimension's permission too. A delegated user's current restriction is a forced, locked filter, and only its dimension and output may be used (403 otherwise); the range is clamped to the data.",
+      "Needs the dimension's permission too. A delegated user's current restriction is a forced, locked filter, and only its dimension and output may be used (403 otherwise); the range is clamped to the data. shouldPredict: true adds timeseries.prediction, the next period of the range's length bucketed like the timeseries, for each series but Others: model seasonal (median of the same hour-of-week slots of up to 4 previous weeks, each moved forward by the Theil–Sen trend of the weekly levels) with at least a week of history, trend (Theil–Sen line) otherwise; never below 0. The history is at most the 4 weeks before the range's end, read with the same filters (delegation included). Null, with a note, when nothing can be predicted.",
     access: FLOWS,
     body: flowsBodySchema,
     response: obj({
-      timeseries: obj({ buckets: arr(unix), series: arr(obj({ key: str, name: str, values: arr(num) })) }),
+      timeseries: obj(
+        {
+          buckets: arr(unix),
+          series: arr(obj({ key: str, name: str, values: arr(num) })),
+          prediction: nullable(
+            obj({
+              model: { type: "string", enum: ["seasonal", "trend"] },
+              buckets: arr(unix),
+              series: arr(obj({ key: str, name: str, values: arr(num) })),
+              history: obj({ start: unix, end: unix }),
+            }),
+          ),
+        },
+        ["buckets", "series"],
+      ),
       window: nullable(int),
       table: arr(obj({ key: str, name: str, bps: num, bytes: str })),
       range,
@@ -52,7 +66,7 @@ export const FLOWS_OPERATIONS: Operation[] = [
     path: "/api/flows/export/",
     summary: "The Flow Explorer's table (csv in the user's delimiter, xls, xlsx) or chart (png, svg) as a download.",
     description:
-      "Takes the screen's query parameters (dimension, dateRange or start/end, filter, ipVersion, view, dimension2, compare, table, pivot) plus format (default csv) and scope=EGRESS for the AS Flows Egress screen. 400 for an unsupported format, a pivoted table, or an empty table ('Table is empty, nothing to export'); 403 for a delegated user's dimension or filter outside the restricted dimension and its output.",
+      "Takes the screen's query parameters (dimension, dateRange or start/end, filter, ipVersion, view, dimension2, compare, predict (the chart images only: the dashed prediction; never in a table), table, pivot) plus format (default csv) and scope=EGRESS for the AS Flows Egress screen. 400 for an unsupported format, a pivoted table, or an empty table ('Table is empty, nothing to export'); 403 for a delegated user's dimension or filter outside the restricted dimension and its output.",
     access: FLOWS,
     query: obj({ format: { type: "string", enum: ["csv", "xls", "xlsx", "png", "svg"] }, scope: { type: "string", enum: ["EGRESS"] } }, []),
     response: str,

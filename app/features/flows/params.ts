@@ -6,7 +6,8 @@
  * start / end (used when dateRange is CUSTOM or absent and both are given; see `parseInstant`:
  * `2026-11-01`, `2026-11-01T10:00` in the user's timezone, `2026-11-01T10:00:00Z`, or unix seconds),
  * filter (repeated, `DIMENSION:v1,!v2` as in filters.ts), ipVersion (all | 4 | 6), view
- * (timeseries | sankey), compare (1: add the previous period of equal length), table (aggregated |
+ * (timeseries | sankey), compare (1: add the previous period of equal length), predict (1: the timeseries
+ * chart adds the prediction of the next period, prediction.server.ts), table (aggregated |
  * detailed: one row per value, or per time bucket and value), pivot (1: the detailed table with
  * buckets as rows and values as columns; ignored for the aggregated table).
  */
@@ -68,6 +69,7 @@ export const explorerParamsSchema = z.object({
   ipVersion: z.enum(["all", "4", "6"]).catch("all"),
   view: z.enum(VIEWS).catch("timeseries"),
   compare: flag,
+  predict: flag,
   table: z.enum(TABLE_VIEWS).catch("aggregated"),
   pivot: flag,
 });
@@ -90,6 +92,7 @@ export function parseExplorerParams(search: URLSearchParams): ExplorerParams {
     ipVersion: one("ipVersion"),
     view: one("view"),
     compare: one("compare"),
+    predict: one("predict"),
     table: one("table"),
     pivot: one("pivot"),
   });

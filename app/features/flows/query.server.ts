@@ -23,7 +23,10 @@ import {
   type DataRange,
   type FlowsContext,
   type ResolvedRange,
+  type Timeseries,
 } from "./service.server";
+import { dataRange } from "./data-range.server";
+import { flowPrediction, type FlowPrediction } from "./prediction.server";
 import { viewWindow } from "./range-notice";
 import type { RequestFilter } from "./service.types";
 import { alignRange, defaultWindow, tableForWindow, type AggregationWindow } from "./aggregation-window";
@@ -70,6 +73,8 @@ export type FlowsQueryInput = {
   scope?: Direction;
   /** The data's range when the caller read it already (see resolveRange). */
   dataRange?: DataRange;
+  /** Also predict the next period of the timeseries (prediction.server.ts). */
+  predict?: boolean;
 };
 
 /** The table and timeseries of one dimension (the body of api/flows/ without its notes). */
@@ -128,12 +133,18 @@ export async function runFlowsQuery(stores: Stores, user: UserContext, version: 
   const [timeseries, table] = await Promise.all([
     input.timeseries === false
       ? Promise.resolve({ buckets: [] as number[], series: [] as { key: string; name: string; values: number[] }[] })
-      : flowTimeseries(stores, dimension, { ...q, topN: input.topN }),
+      : flowTimeseries(stores, dimension, { ...q, topN: input.topN }).then(async (shown) => {
+          if (!input.predict) return shown;
+          // The data's first bucket bounds the history: before it there is no traffic, only no data.
+          const data = input.dataRange ?? (await dataRange(stores));
+          const dataStart = data.minTimestamp ?? range.start;
+          return { ...shown, prediction: await flowPrediction(stores, dimension, { ...q, dataStart }, shown) };
+        }),
     tableAfterClamp(range, window, requestedWindow, guessed) ?? flowTable(stores, dimension, { ...q, limit: input.limit }),
   ]);
   return {
     dimension: { id: dimension, label: getDimension(dimension).label },
-    timeseries,
+    timeseries: timeseries as Timeseries & { prediction?: FlowPrediction | null },
     window,
     table,
     range: publicRange(range),

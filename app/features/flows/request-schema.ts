@@ -51,7 +51,7 @@ export const flowsBodySchema = z
     endTimestamp: unixSeconds,
     filters: filtersSchema,
     ipVersion: ipVersionSchema,
-    /** Accepted and ignored: prediction is not available (the response says so). */
+    /** Also predict the next period of the timeseries (timeseries.prediction, prediction.server.ts). */
     shouldPredict: z.boolean().optional(),
     window: windowSchema,
     topN: z.number().int().min(1).max(50).optional(),

@@ -1,8 +1,11 @@
 import { Alert, Stack, Text, Title } from "@mantine/core";
 import { useLocation } from "@remix-run/react";
+import { useEffect, useState } from "react";
+import { newestDataEnd } from "./flows-client";
 import type { ExplorerData } from "../explorer.server";
-import { SankeyChart, TimeseriesChart } from "./charts";
-import { formatUnixRange } from "~/lib/date-format";
+import { SankeyChart, TimeseriesChart, type TimeseriesData } from "./charts";
+import { describePrediction } from "./chart-descriptions";
+import { formatUnix, formatUnixRange } from "~/lib/date-format";
 import { OptionsForm } from "./OptionsForm";
 import { TableSection } from "./TableSection";
 
@@ -44,15 +47,63 @@ export function ExplorerView({ data, title, path }: { data: ExplorerData; title:
       ) : flows?.noData ? (
         <Alert color="gray">No flow data is available yet.</Alert>
       ) : null}
+      {data.newestData !== null ? <NewestData initial={data.newestData} timezone={tz} /> : null}
       {flows ? (
         data.params.view === "sankey" ? (
           <SankeyChart sankey={data.sankey} error={data.sankeyError} stages={sankeyStages(data)} />
         ) : (
-          <TimeseriesChart timeseries={flows.timeseries} timezone={tz} window={flows.window} previous={data.comparison?.totals} />
+          <>
+            <TimeseriesChart timeseries={flows.timeseries} timezone={tz} window={flows.window} previous={data.comparison?.totals} />
+            <PredictionNote timeseries={flows.timeseries} timezone={tz} />
+          </>
         )
       ) : null}
       <TableSection data={data} />
     </Stack>
+  );
+}
+
+/** How often the newest data's time is asked for again while the screen is open. */
+const NEWEST_DATA_REFRESH_MS = 60_000;
+
+/**
+ * The fetchMaxTimestamp feature flag: when the newest flow data ends, from the loader, then kept
+ * current from api/max_timestamp/ with JavaScript (a failed call keeps the last value).
+ */
+function NewestData({ initial, timezone }: { initial: number; timezone: string }) {
+  const [newest, setNewest] = useState(initial);
+  useEffect(() => {
+    setNewest(initial);
+    let active = true;
+    const timer = setInterval(() => {
+      void newestDataEnd().then((t) => {
+        if (active && t !== null) setNewest(t);
+      });
+    }, NEWEST_DATA_REFRESH_MS);
+    return () => {
+      active = false;
+      clearInterval(timer);
+    };
+  }, [initial]);
+  return (
+    <Text size="sm" c="dimmed" data-testid="newest-data">
+      Newest data: {formatUnix(newest, timezone)} ({timezone})
+    </Text>
+  );
+}
+
+/** The prediction said in words under the chart: what the dashed lines are, also without JavaScript. */
+function PredictionNote({ timeseries, timezone }: { timeseries: TimeseriesData; timezone: string }) {
+  const p = timeseries.prediction;
+  if (!p?.buckets.length) return null;
+  const text = describePrediction(
+    timeseries,
+    `${formatUnix(p.buckets[0], timezone)} to ${formatUnix(p.buckets[p.buckets.length - 1], timezone)} (${timezone})`,
+  );
+  return (
+    <Text size="sm" c="dimmed" data-testid="prediction-note">
+      {text}
+    </Text>
   );
 }
 

@@ -144,6 +144,11 @@ export function OptionsForm({ data, path, label }: { data: ExplorerData; path: s
               <input type="checkbox" name="compare" value="1" defaultChecked={params.compare} data-testid="compare" />
               Compare with the previous period
             </label>
+            {/* The next period predicted from the previous weeks, dashed after the last bucket (timeseries only). */}
+            <label style={{ display: "flex", alignItems: "center", gap: 6, fontSize: "var(--mantine-font-size-sm)", paddingBottom: 6 }}>
+              <input type="checkbox" name="predict" value="1" defaultChecked={params.predict} data-testid="predict" />
+              Predict the next period
+            </label>
             {params.table !== "aggregated" ? <input type="hidden" name="table" value={params.table} /> : null}
             {params.pivot ? <input type="hidden" name="pivot" value="1" /> : null}
             {data.sankeyAllowed ? (

@@ -7,7 +7,7 @@ import { describeSankey, describeTimeseries } from "./chart-descriptions";
 import { formatUnix } from "~/lib/date-format";
 import { SankeyLinkTooltip, SankeyNodeTooltip, SankeyStages, SankeyTable, sankeyLabel, SANKEY_LABEL_COLOR } from "./sankey-extras";
 import { timeTicks } from "~/lib/time-ticks";
-import { previousPeriodLayer, sliceTooltip, type PreviousTotals } from "./timeseries-extras";
+import { predictionLayer, previousPeriodLayer, sliceTooltip, type PredictionData, type PreviousTotals } from "./timeseries-extras";
 import { useHydrated } from "~/components/use-hydrated";
 
 /** Above this many buckets the areas are drawn with straight segments: a third of the SVG of smooth curves, no visible difference at this width. */
@@ -23,7 +23,12 @@ function seriesColor(id: string, index: number): string {
   return id === "Others" ? OTHERS_COLOR : PALETTE[index % PALETTE.length];
 }
 
-export type TimeseriesData = { buckets: number[]; series: { key: string; name: string; values: number[] }[] };
+export type TimeseriesData = {
+  buckets: number[];
+  series: { key: string; name: string; values: number[] }[];
+  /** The next period predicted (api/flows/ shouldPredict): drawn dashed after the last bucket, never in the table. */
+  prediction?: PredictionData | null;
+};
 export type SankeyData = { nodes: { id: string; name: string }[]; links: { source: string; target: string; value: number }[] };
 
 /**
@@ -59,24 +64,40 @@ export function TimeseriesChart({
   if (!timeseries || !timeseries.buckets.length || !series.length) return <Text c="dimmed">No traffic in this range.</Text>;
   const first = timeseries.buckets[0];
   const last = timeseries.buckets[timeseries.buckets.length - 1];
-  const ticks = timeTicks(first, last, timezone);
+  const prediction = timeseries.prediction?.buckets.length ? timeseries.prediction : null;
+  const predicted = prediction
+    ? predictedLines(
+        series,
+        timeseries.series.map((s) => s.key),
+        prediction,
+        colorOf,
+        last,
+      )
+    : [];
+  // With a prediction the time axis runs on to its last bucket.
+  const lastX = prediction ? prediction.buckets[prediction.buckets.length - 1] : last;
+  const ticks = timeTicks(first, lastX, timezone);
   const bucketSeconds = window ?? (timeseries.buckets.length > 1 ? timeseries.buckets[1] - first : 300);
   const overlay = (previous ?? []).filter((p) => p.bucket >= first && p.bucket <= last);
   const previousByBucket = previous ? new Map(overlay.map((p) => [p.bucket, p.bps])) : null;
   // The stack's top decides the scale unless the previous period's line reaches higher.
   const stackTop = Math.max(0, ...timeseries.buckets.map((_, i) => timeseries.series.reduce((a, s) => a + (s.values[i] ?? 0), 0)));
-  const yMax = overlay.length ? Math.max(stackTop, ...overlay.map((p) => p.bps)) * 1.05 : ("auto" as const);
+  const lineTop = Math.max(...overlay.map((p) => p.bps), ...predicted.flatMap((l) => l.values));
+  const yMax = overlay.length || predicted.length ? Math.max(stackTop, lineTop) * 1.05 : ("auto" as const);
+  const range = `${labels.get(first)} to ${labels.get(last)} (${timezone})`;
+  const predictionRange = prediction ? `${formatUnix(prediction.buckets[0], timezone)} to ${formatUnix(lastX, timezone)}` : "";
+  const legendTop = series.length * 18 + 8;
   return (
     <div data-testid="timeseries-chart" style={{ overflowX: "auto" }}>
       <Line
         role="img"
-        ariaLabel={describeTimeseries(timeseries, `${labels.get(first)} to ${labels.get(last)} (${timezone})`)}
+        ariaLabel={describeTimeseries(timeseries, range, predictionRange)}
         width={CHART_WIDTH}
         height={CHART_HEIGHT}
         animate={false}
         data={series}
         margin={{ top: 10, right: 200, bottom: 40, left: 80 }}
-        xScale={first < last ? { type: "linear", min: first, max: last, nice: false } : { type: "linear", min: "auto", max: "auto" }}
+        xScale={first < lastX ? { type: "linear", min: first, max: lastX, nice: false } : { type: "linear", min: "auto", max: "auto" }}
         gridXValues={ticks.values}
         yScale={{ type: "linear", min: 0, max: yMax, stacked: true }}
         enableArea
@@ -100,7 +121,8 @@ export function TimeseriesChart({
           "areas",
           "crosshair",
           "lines",
-          ...(overlay.length ? [previousPeriodLayer(overlay, series.length * 18 + 8)] : []),
+          ...(overlay.length ? [previousPeriodLayer(overlay, legendTop)] : []),
+          ...(prediction && predicted.length ? [predictionLayer(prediction, predicted, legendTop + (overlay.length ? 18 : 0))] : []),
           "slices",
           "points",
           "mesh",
@@ -110,6 +132,32 @@ export function TimeseriesChart({
       />
     </div>
   );
+}
+
+/**
+ * The predicted series stacked like the areas: in the chart's order (Others, last, is not
+ * predicted), each line the running sum of the predictions up to its series, starting from the
+ * stack's top of that series at the last measured bucket.
+ */
+function predictedLines(
+  series: readonly { id: string; data: { y: number }[] }[],
+  keys: readonly string[],
+  prediction: PredictionData,
+  colorOf: ReadonlyMap<string, string>,
+  lastBucket: number,
+) {
+  const byKey = new Map(prediction.series.map((s) => [s.key, s.values]));
+  let running = prediction.buckets.map(() => 0);
+  let lastTop = 0;
+  const lines: { id: string; color: string; values: number[]; lastTop: number; lastBucket: number }[] = [];
+  for (const [index, s] of series.entries()) {
+    lastTop += s.data[s.data.length - 1]?.y ?? 0;
+    const values = byKey.get(keys[index]);
+    if (!values) continue;
+    running = running.map((v, i) => v + (values[i] ?? 0));
+    lines.push({ id: s.id, color: colorOf.get(s.id) ?? OTHERS_COLOR, values: running, lastTop, lastBucket });
+  }
+  return lines;
 }
 
 /**

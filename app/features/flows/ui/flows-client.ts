@@ -125,3 +125,15 @@ export function dataBounds(): Promise<DataBounds | null> {
   }
   return bounds.value;
 }
+
+/**
+ * The end of the newest 5-minute bucket with flows (api/max_timestamp/), for users with the
+ * fetchMaxTimestamp feature flag; null when there are no flows or the call failed (shell §7: a
+ * network error is ignored, so no toast either).
+ */
+export function newestDataEnd(): Promise<number | null> {
+  return api
+    .request<{ maxTimestamp: number | null }>("api/max_timestamp/", { requestId: null, throwErrors: true })
+    .then((r) => (r && typeof r.maxTimestamp === "number" ? r.maxTimestamp + tableGranularity("flows_5m") : null))
+    .catch(() => null);
+}

@@ -1,7 +1,8 @@
 /**
  * What the Flow Explorer's timeseries chart adds to nivo's stacked areas: the hover tooltip (time,
- * total, the series by value) and the previous period's total as a dashed line with its legend
- * entry, drawn as an SVG layer so the server's SVG and the image exports show it too.
+ * total, the series by value), the previous period's total as a dashed line with its legend
+ * entry, and the prediction of the next period as dashed lines after the last bucket, drawn as SVG
+ * layers so the server's SVG and the image exports show them too.
  */
 import type { LineCustomSvgLayerProps, SliceTooltipProps } from "@nivo/line";
 import { formatBitsPerSecond } from "~/lib/units";
@@ -78,6 +79,51 @@ export function previousPeriodLayer(previous: PreviousTotals, legendTop: number)
           <line x1={0} x2={10} y1={5} y2={5} stroke={PREVIOUS_COLOR} strokeWidth={2} strokeDasharray="3 2" />
           <text x={16} y={9} fontSize={11} fill="#333333">
             {PREVIOUS_LABEL}
+          </text>
+        </g>
+      </g>
+    );
+  };
+}
+
+export const PREDICTION_LABEL = "Prediction";
+
+/** The prediction as the chart draws it: per predicted bucket, each series' value (bit/s). */
+export type PredictionData = {
+  model: "seasonal" | "trend";
+  buckets: number[];
+  series: { key: string; name: string; values: number[] }[];
+};
+
+/**
+ * The predicted series as dashed lines stacked like the areas (each line is the top of its series'
+ * area as it would be), in the series' colour, joined to the last measured bucket; and a
+ * "Prediction" entry below the legend. `last`: each drawn series' stacked top at the last bucket.
+ */
+export function predictionLayer(
+  prediction: PredictionData,
+  lines: readonly { id: string; color: string; values: readonly number[]; lastTop: number; lastBucket: number }[],
+  legendTop: number,
+) {
+  return function PredictionLayer({ xScale, yScale, innerWidth }: LineCustomSvgLayerProps<ChartSeries>) {
+    const point = (x: number, y: number) => `${xScale(x).toFixed(1)},${yScale(y).toFixed(1)}`;
+    return (
+      <g data-testid="prediction-lines">
+        {lines.map((l) => (
+          <polyline
+            key={l.id}
+            data-testid="prediction-line"
+            points={[point(l.lastBucket, l.lastTop), ...prediction.buckets.map((b, i) => point(b, l.values[i]))].join(" ")}
+            fill="none"
+            stroke={l.color}
+            strokeWidth={2}
+            strokeDasharray="6 4"
+          />
+        ))}
+        <g transform={`translate(${innerWidth + 20}, ${legendTop})`} data-testid="prediction-legend">
+          <line x1={0} x2={10} y1={5} y2={5} stroke="#555555" strokeWidth={2} strokeDasharray="3 2" />
+          <text x={16} y={9} fontSize={11} fill="#333333">
+            {PREDICTION_LABEL}
           </text>
         </g>
       </g>
