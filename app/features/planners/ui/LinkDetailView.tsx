@@ -92,7 +92,7 @@ export function LinkDetailView({ data, detail }: { data: PlannerScreenData; deta
           />
           <Figure
             label="Samples"
-            value={`${plan.samples} of 5 minutes${plan.interpolated ? `, ${plan.interpolated} interpolated` : ""}${plan.sources.length ? ` (from ${plan.sources.join(", ")})` : ""}`}
+            value={`${plan.samples} five-minute samples${plan.interpolated ? `, ${plan.interpolated} interpolated` : ""}${plan.sources.length ? ` (from ${plan.sources.join(", ")})` : ""}`}
           />
           <Figure
             label="Sampling confidence"

@@ -11,8 +11,8 @@ const WIDTH = 1000;
 const IN_COLOR = "#1f77b4";
 const OUT_COLOR = "#ff7f0e";
 const CAPACITY_COLOR = "#5c7080";
-/** The capacity is drawn when the traffic's peak reaches this share of it. */
-const CAPACITY_LINE_MIN_SHARE = 0.25;
+/** The capacity is drawn when the traffic's peak reaches half of it. */
+const CAPACITY_LINE_MIN_SHARE = 0.5;
 
 /** The peak of a series, for the text that stands in for the chart (and its accessible name). */
 function peak<T>(points: readonly T[], value: (p: T) => number | null): { at: T; value: number } | null {
@@ -180,7 +180,9 @@ export function UtilisationHeatmap({ heatmap, timezone }: { heatmap: PlannerHeat
     data: heatmap.days.map((d, i) => ({ x: dayLabel(d), y: r.values[i] === null ? null : r.values[i]! * 100 })),
   }));
   const cell = Math.max(12, Math.min(28, Math.floor(860 / Math.max(1, heatmap.days.length))));
-  const width = 200 + heatmap.days.length * cell + 20;
+  // Room for the longest link name at the left (about 6.5 px a character at the axis' 11 px).
+  const left = Math.min(420, Math.max(120, Math.ceil(Math.max(...heatmap.rows.map((r) => r.label.length)) * 6.5) + 12));
+  const width = left + heatmap.days.length * cell + 20;
   const height = 60 + heatmap.rows.length * 22;
   return (
     <div>
@@ -192,7 +194,7 @@ export function UtilisationHeatmap({ heatmap, timezone }: { heatmap: PlannerHeat
           height={height}
           animate={false}
           data={data}
-          margin={{ top: 50, right: 20, bottom: 10, left: 200 }}
+          margin={{ top: 50, right: 20, bottom: 10, left }}
           valueFormat={(v) => `${v.toFixed(0)} %`}
           colors={{ type: "sequential", scheme: "oranges", minValue: 0, maxValue: 100 }}
           emptyColor="#f1f3f5"

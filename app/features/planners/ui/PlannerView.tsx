@@ -193,7 +193,7 @@ function SummaryCards({ data }: { data: PlannerScreenData }) {
       <Card label="Links per status" testId="summary-status">
         <Group gap={4} mt={4}>
           {LINK_STATUSES.map((st) => (
-            <Badge key={st} color={STATUS_COLORS[st]} variant="light" data-testid={`summary-status-${st.replace(" ", "-")}`}>
+            <Badge key={st} color={STATUS_COLORS[st]} variant="light" tt="none" data-testid={`summary-status-${st.replace(" ", "-")}`}>
               {LINK_STATUS_LABELS[st]}: {s.statusCounts[st]}
             </Badge>
           ))}
