@@ -27,7 +27,7 @@ function Figure({ label, value, testId }: { label: string; value: React.ReactNod
 
 function TrafficByAs({ title, rows }: { title: string; rows: InterfaceStatisticsRow[] }) {
   return (
-    <div>
+    <div data-testid="planner-detail-traffic">
       <Text size="sm" fw={600}>
         {title}
       </Text>
