@@ -73,7 +73,7 @@ describeBothModes("border planner", (m) => {
     const detail = m.page.locator("[data-testid=planner-detail]");
     await detail.waitFor();
     const [router, iface] = first.split("|");
-    expect(await detail.locator("h3").innerText()).toContain(`${router} ${iface}`);
+    expect(await detail.locator("h2").innerText()).toContain(`${router} ${iface}`);
     expect(await detail.locator("[data-testid=detail-billed]").innerText()).toMatch(/bit\/s \(\d/);
     expect(await detail.locator("[data-testid=detail-forecast]").innerText()).toMatch(
       /Reaches|No growth|Already above|Not enough data|in 90 days/,

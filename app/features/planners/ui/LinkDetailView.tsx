@@ -68,7 +68,7 @@ export function LinkDetailView({ data, detail }: { data: PlannerScreenData; deta
     <Paper withBorder p="md" data-testid="planner-detail" aria-labelledby="planner-detail-title">
       <Stack gap="sm">
         <Group justify="space-between" wrap="wrap">
-          <Title order={3} size="h4" id="planner-detail-title">
+          <Title order={2} size="h4" id="planner-detail-title">
             {detail.title}
           </Title>
           <Anchor component={Link} to={plannerSearch(data.params, { link: null }) || "?"} data-testid="planner-close-detail">
@@ -110,7 +110,7 @@ export function LinkDetailView({ data, detail }: { data: PlannerScreenData; deta
               Daily peak-hour utilisation ({plan.in.daily.length} days, {tz})
             </Text>
           </summary>
-          <div style={{ overflowX: "auto" }}>
+          <div style={{ overflowX: "auto" }} tabIndex={0} role="region" aria-label="Daily peak-hour utilisation">
             <Table fz="xs" withTableBorder>
               <Table.Thead>
                 <Table.Tr>

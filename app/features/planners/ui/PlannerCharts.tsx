@@ -67,7 +67,7 @@ export function TrafficChart({ timeseries, timezone }: { timeseries: PlannerTime
     ` (${timeseries.bucketSeconds / 60}-minute averages, ${timezone}).`;
   return (
     <div>
-      <div style={{ overflowX: "auto" }} data-testid="planner-traffic-chart">
+      <div style={{ overflowX: "auto" }} data-testid="planner-traffic-chart" tabIndex={0} role="region" aria-label="Traffic chart">
         <Line
           role="img"
           ariaLabel={`Traffic of the shown links: ${words}`}
@@ -122,7 +122,13 @@ export function UtilisationChart({
   const ticks = timeTicks(first, last, timezone);
   const top = Math.max(thresholds.high * 100, ...samples.flatMap(([, i, o]) => [(i ?? 0) * 100, (o ?? 0) * 100])) * 1.05;
   return (
-    <div style={{ overflowX: "auto" }} data-testid="planner-detail-chart">
+    <div
+      style={{ overflowX: "auto" }}
+      data-testid="planner-detail-chart"
+      tabIndex={0}
+      role="region"
+      aria-label="5-minute utilisation chart"
+    >
       <Line
         role="img"
         ariaLabel={`5-minute utilisation in and out, ${formatUnix(first, timezone)} to ${formatUnix(last, timezone)} (${timezone}); medium threshold ${formatPercent(thresholds.medium)}, high ${formatPercent(thresholds.high)}. The daily peak-hour table lists the figures.`}
@@ -186,7 +192,7 @@ export function UtilisationHeatmap({ heatmap, timezone }: { heatmap: PlannerHeat
   const height = 60 + heatmap.rows.length * 22;
   return (
     <div>
-      <div style={{ overflowX: "auto" }} data-testid="planner-heatmap">
+      <div style={{ overflowX: "auto" }} data-testid="planner-heatmap" tabIndex={0} role="region" aria-label="Heatmap">
         <HeatMap
           role="img"
           ariaLabel={`Daily maximum utilisation of ${heatmap.rows.length} links over ${heatmap.days.length} days (${timezone}); the table below lists the values.`}
@@ -211,7 +217,7 @@ export function UtilisationHeatmap({ heatmap, timezone }: { heatmap: PlannerHeat
             The heatmap as a table
           </Text>
         </summary>
-        <div style={{ overflowX: "auto" }}>
+        <div style={{ overflowX: "auto" }} tabIndex={0} role="region" aria-label="Heatmap as a table">
           <table style={{ fontSize: 12, borderCollapse: "collapse" }}>
             <thead>
               <tr>
