@@ -106,7 +106,7 @@ describeBothModes("WCAG 2.1 AA (axe) as the superuser", (m) => {
     "/as-flows-egress",
     "/as-flows-analysis",
     "/border-planner",
-    `/border-planner?group=router&dateRange=LAST_7_DAYS&link=${encodeURIComponent("fra-er1|ae1")}`,
+    `/border-planner?group=router&dateRange=LAST_7_DAYS&link=${encodeURIComponent("lon-er1|ae4")}`,
     "/core-planner",
     "/core-planner?dateRange=LAST_90_DAYS",
     LG_RESULTS,

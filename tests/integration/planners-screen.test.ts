@@ -357,6 +357,35 @@ describe("Border Planner screen", () => {
     expect(bad.status).toBe(400);
   });
 
+  it("says when there is no data in the range, and when the account sees no link at all", async () => {
+    const before = await load(borderRoute, `/border-planner?start=${START - 10 * DAY}&end=${START - 3 * DAY}`);
+    expect(before.noData).toBe(true);
+    expect(before.noLinks).toBe(false);
+    expect(before.summary.links).toBe(2);
+    expect(before.summary.statusCounts["no data"]).toBe(2);
+    expect(before.summary.billedP95SumBps).toBe(0);
+    const [nobody] = await stores.pg.db
+      .insert(users)
+      .values({
+        email: "nolinks@screen.test",
+        firstName: "N",
+        passwordHash: "x",
+        isDelegated: true,
+        hasConsented: true,
+        consentedAt: new Date(),
+      })
+      .returning({ id: users.id });
+    await stores.pg.db.insert(userPermissions).values({ userId: nobody.id, permission: "FRONTEND_LINK_UTIL_EXTERNAL" });
+    await stores.pg.db
+      .insert(delegationRestrictions)
+      .values({ userId: nobody.id, externalLinksViewsRestrictions: { ASNumberList: [65999], routerList: [], interfaceList: [] } });
+    const empty = await load(borderRoute, `/border-planner?${RANGE_Q}`, await sessionCookie(stores, nobody.id));
+    expect(empty.noLinks).toBe(true);
+    expect(empty.isStaff).toBe(false);
+    expect(empty.groups).toEqual([]);
+    expect(empty.summary.links).toBe(0);
+  });
+
   it("the alias /external-links keeps the search params", async () => {
     const out = await runRoute(
       externalLinksRoute.loader,

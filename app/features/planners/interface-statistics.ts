@@ -15,7 +15,7 @@ export const STATISTICS_DIMENSIONS = ["neighbour", "source", "destination"] as c
 export type StatisticsDimension = (typeof STATISTICS_DIMENSIONS)[number];
 export type StatisticsDirection = "in" | "out";
 
-/** The AS column a dimension reads in a direction; null when the pair makes no sense (source of outgoing traffic is kept). */
+/** The AS column a dimension reads in a direction: the neighbour is the handover AS coming in, the next-hop AS going out. */
 export function asColumn(dimension: StatisticsDimension, direction: StatisticsDirection): "as_hnd" | "as_src" | "as_nxt" | "as_dst" {
   if (dimension === "neighbour") return direction === "in" ? "as_hnd" : "as_nxt";
   return dimension === "source" ? "as_src" : "as_dst";

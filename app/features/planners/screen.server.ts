@@ -149,6 +149,20 @@ export function applyColumnFilters(screen: ScreenKind, plans: readonly LinkPlan[
   );
 }
 
+/**
+ * The Border Planner's order: the links of a group together, the groups in the order of their first
+ * link, the links of a group in the chosen order. Applied before paging (a group is not scattered
+ * over pages) and by the export (the file reads like the table).
+ */
+export function groupedOrder(plans: readonly LinkPlan[], grouping: PlannerParams["group"]): LinkPlan[] {
+  const groups = new Map<string, LinkPlan[]>();
+  for (const plan of plans) {
+    const key = groupOf(plan, grouping).key;
+    groups.set(key, [...(groups.get(key) ?? []), plan]);
+  }
+  return [...groups.values()].flat();
+}
+
 /** Filters, figures, column filters and order of the screen's links (the table and the exports share it). */
 export async function plannedRows(
   services: Pick<Services, "pg" | "ch">,
@@ -165,7 +179,8 @@ export async function plannedRows(
   const all = await visibleLinks(services, viewer, kind);
   const links = filterLinks(all, params, notices);
   const plans = await planGivenLinks(services, viewer.settings, kind, links, range);
-  const shown = sortPlans(screen, applyColumnFilters(screen, plans, params), params.sort, params.order);
+  const sorted = sortPlans(screen, applyColumnFilters(screen, plans, params), params.sort, params.order);
+  const shown = screen === "border" ? groupedOrder(sorted, params.group) : sorted;
   return { viewer, params, notices, range, kind, all, links, plans, shown };
 }
 
@@ -181,7 +196,7 @@ export async function loadPlannerScreen(
   const summary = summarise(shown);
   const noData = shown.every((p) => p.samples === 0);
 
-  // Grouped (Border Planner), then one page; a group keeps the place of its first link in the order.
+  // One page of the (grouped) order; a group split by a page break shows its header on both pages.
   const pages = Math.max(1, Math.ceil(shown.length / PAGE_SIZE));
   let page = params.page;
   if (page > pages) {

@@ -27,7 +27,7 @@ function Figure({ label, value, testId }: { label: string; value: React.ReactNod
 
 function TrafficByAs({ title, rows }: { title: string; rows: InterfaceStatisticsRow[] }) {
   return (
-    <div>
+    <div data-testid="planner-detail-traffic">
       <Text size="sm" fw={600}>
         {title}
       </Text>
@@ -68,7 +68,7 @@ export function LinkDetailView({ data, detail }: { data: PlannerScreenData; deta
     <Paper withBorder p="md" data-testid="planner-detail" aria-labelledby="planner-detail-title">
       <Stack gap="sm">
         <Group justify="space-between" wrap="wrap">
-          <Title order={3} size="h4" id="planner-detail-title">
+          <Title order={2} size="h4" id="planner-detail-title">
             {detail.title}
           </Title>
           <Anchor component={Link} to={plannerSearch(data.params, { link: null }) || "?"} data-testid="planner-close-detail">
@@ -92,7 +92,7 @@ export function LinkDetailView({ data, detail }: { data: PlannerScreenData; deta
           />
           <Figure
             label="Samples"
-            value={`${plan.samples} of 5 minutes${plan.interpolated ? `, ${plan.interpolated} interpolated` : ""}${plan.sources.length ? ` (from ${plan.sources.join(", ")})` : ""}`}
+            value={`${plan.samples} five-minute samples${plan.interpolated ? `, ${plan.interpolated} interpolated` : ""}${plan.sources.length ? ` (from ${plan.sources.join(", ")})` : ""}`}
           />
           <Figure
             label="Sampling confidence"
@@ -110,7 +110,7 @@ export function LinkDetailView({ data, detail }: { data: PlannerScreenData; deta
               Daily peak-hour utilisation ({plan.in.daily.length} days, {tz})
             </Text>
           </summary>
-          <div style={{ overflowX: "auto" }}>
+          <div style={{ overflowX: "auto" }} tabIndex={0} role="region" aria-label="Daily peak-hour utilisation">
             <Table fz="xs" withTableBorder>
               <Table.Thead>
                 <Table.Tr>

@@ -11,8 +11,8 @@ const WIDTH = 1000;
 const IN_COLOR = "#1f77b4";
 const OUT_COLOR = "#ff7f0e";
 const CAPACITY_COLOR = "#5c7080";
-/** The capacity is drawn when the traffic's peak reaches this share of it. */
-const CAPACITY_LINE_MIN_SHARE = 0.25;
+/** The capacity is drawn when the traffic's peak reaches half of it. */
+const CAPACITY_LINE_MIN_SHARE = 0.5;
 
 /** The peak of a series, for the text that stands in for the chart (and its accessible name). */
 function peak<T>(points: readonly T[], value: (p: T) => number | null): { at: T; value: number } | null {
@@ -67,7 +67,7 @@ export function TrafficChart({ timeseries, timezone }: { timeseries: PlannerTime
     ` (${timeseries.bucketSeconds / 60}-minute averages, ${timezone}).`;
   return (
     <div>
-      <div style={{ overflowX: "auto" }} data-testid="planner-traffic-chart">
+      <div style={{ overflowX: "auto" }} data-testid="planner-traffic-chart" tabIndex={0} role="region" aria-label="Traffic chart">
         <Line
           role="img"
           ariaLabel={`Traffic of the shown links: ${words}`}
@@ -122,7 +122,13 @@ export function UtilisationChart({
   const ticks = timeTicks(first, last, timezone);
   const top = Math.max(thresholds.high * 100, ...samples.flatMap(([, i, o]) => [(i ?? 0) * 100, (o ?? 0) * 100])) * 1.05;
   return (
-    <div style={{ overflowX: "auto" }} data-testid="planner-detail-chart">
+    <div
+      style={{ overflowX: "auto" }}
+      data-testid="planner-detail-chart"
+      tabIndex={0}
+      role="region"
+      aria-label="5-minute utilisation chart"
+    >
       <Line
         role="img"
         ariaLabel={`5-minute utilisation in and out, ${formatUnix(first, timezone)} to ${formatUnix(last, timezone)} (${timezone}); medium threshold ${formatPercent(thresholds.medium)}, high ${formatPercent(thresholds.high)}. The daily peak-hour table lists the figures.`}
@@ -180,11 +186,13 @@ export function UtilisationHeatmap({ heatmap, timezone }: { heatmap: PlannerHeat
     data: heatmap.days.map((d, i) => ({ x: dayLabel(d), y: r.values[i] === null ? null : r.values[i]! * 100 })),
   }));
   const cell = Math.max(12, Math.min(28, Math.floor(860 / Math.max(1, heatmap.days.length))));
-  const width = 200 + heatmap.days.length * cell + 20;
+  // Room for the longest link name at the left (about 6.5 px a character at the axis' 11 px).
+  const left = Math.min(420, Math.max(120, Math.ceil(Math.max(...heatmap.rows.map((r) => r.label.length)) * 6.5) + 12));
+  const width = left + heatmap.days.length * cell + 20;
   const height = 60 + heatmap.rows.length * 22;
   return (
     <div>
-      <div style={{ overflowX: "auto" }} data-testid="planner-heatmap">
+      <div style={{ overflowX: "auto" }} data-testid="planner-heatmap" tabIndex={0} role="region" aria-label="Heatmap">
         <HeatMap
           role="img"
           ariaLabel={`Daily maximum utilisation of ${heatmap.rows.length} links over ${heatmap.days.length} days (${timezone}); the table below lists the values.`}
@@ -192,7 +200,7 @@ export function UtilisationHeatmap({ heatmap, timezone }: { heatmap: PlannerHeat
           height={height}
           animate={false}
           data={data}
-          margin={{ top: 50, right: 20, bottom: 10, left: 200 }}
+          margin={{ top: 50, right: 20, bottom: 10, left }}
           valueFormat={(v) => `${v.toFixed(0)} %`}
           colors={{ type: "sequential", scheme: "oranges", minValue: 0, maxValue: 100 }}
           emptyColor="#f1f3f5"
@@ -209,7 +217,7 @@ export function UtilisationHeatmap({ heatmap, timezone }: { heatmap: PlannerHeat
             The heatmap as a table
           </Text>
         </summary>
-        <div style={{ overflowX: "auto" }}>
+        <div style={{ overflowX: "auto" }} tabIndex={0} role="region" aria-label="Heatmap as a table">
           <table style={{ fontSize: 12, borderCollapse: "collapse" }}>
             <thead>
               <tr>

@@ -193,7 +193,7 @@ function SummaryCards({ data }: { data: PlannerScreenData }) {
       <Card label="Links per status" testId="summary-status">
         <Group gap={4} mt={4}>
           {LINK_STATUSES.map((st) => (
-            <Badge key={st} color={STATUS_COLORS[st]} variant="light" data-testid={`summary-status-${st.replace(" ", "-")}`}>
+            <Badge key={st} color={STATUS_COLORS[st]} variant="light" tt="none" data-testid={`summary-status-${st.replace(" ", "-")}`}>
               {LINK_STATUS_LABELS[st]}: {s.statusCounts[st]}
             </Badge>
           ))}
@@ -323,7 +323,7 @@ function LinkTable({ data }: { data: PlannerScreenData }) {
   const labels = Object.fromEntries(columnsOf(screen).map((c) => [c.id, c.label[screen]]));
   const grouped = screen === "border";
   return (
-    <div style={{ overflowX: "auto", maxWidth: "100%" }}>
+    <div style={{ overflowX: "auto", maxWidth: "100%" }} tabIndex={0} role="region" aria-label="Links">
       <Table striped withTableBorder fz="xs" data-testid="planner-table">
         <Table.Thead>
           <Table.Tr>
@@ -422,7 +422,9 @@ export function PlannerView({ data, title, path }: Props) {
   return (
     <Stack gap="md">
       <Group justify="space-between" align="baseline" wrap="wrap">
-        <Title order={2}>{title}</Title>
+        <Title order={1} size="h2">
+          {title}
+        </Title>
         <Text size="sm" data-testid="planner-range">
           {data.rangeLabel}
         </Text>
@@ -453,7 +455,7 @@ export function PlannerView({ data, title, path }: Props) {
           {data.detail ? <LinkDetailView data={data} detail={data.detail} /> : null}
           {data.timeseries && !data.noData ? (
             <Paper withBorder p="sm">
-              <Title order={3} size="h5" mb="xs">
+              <Title order={2} size="h5" mb="xs">
                 Traffic of the shown links
               </Title>
               <TrafficChart timeseries={data.timeseries} timezone={data.timezone} />
@@ -481,7 +483,7 @@ export function PlannerView({ data, title, path }: Props) {
           </Stack>
           {data.heatmap && !data.noData ? (
             <Paper withBorder p="sm">
-              <Title order={3} size="h5" mb="xs">
+              <Title order={2} size="h5" mb="xs">
                 Daily maximum utilisation{data.pages > 1 ? " (the links of this page)" : ""}
               </Title>
               <UtilisationHeatmap heatmap={data.heatmap} timezone={data.timezone} />
