@@ -6,7 +6,7 @@
  * beyond the account's links), and bad address values answered with notices, never a 500.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { delegationRestrictions, userPermissions, users } from "~db/postgres/schema";
+import { delegationRestrictions, userPermissions, userSettings, users } from "~db/postgres/schema";
 import { createRouter } from "~/features/collector/inventory/inventory.server";
 import { chInsert } from "~/server/clickhouse/query.server";
 import { useServicesForTests } from "~/server/services.server";
@@ -121,6 +121,10 @@ beforeAll(async () => {
     { userId: planner.id, permission: "FRONTEND_LINK_UTIL_EXTERNAL" },
     { userId: planner.id, permission: "API_LINK_UTIL_INTERNAL" },
   ]);
+  // Timeseries thresholds apart from the planner's (and from the defaults): the charts' lines take these.
+  await stores.pg.db
+    .insert(userSettings)
+    .values({ userId: planner.id, timeseriesUtilThresholdMedium: 0.4, timeseriesUtilThresholdHigh: 0.7 });
   cookie = await sessionCookie(stores, planner.id);
   const [delegated] = await stores.pg.db
     .insert(users)
@@ -264,6 +268,9 @@ describe("Border Planner screen", () => {
     const data = await load(borderRoute, `/border-planner?${RANGE_Q}&link=${encodeURIComponent("r1|et-1")}`);
     const d = data.detail;
     expect(d.key).toBe("r1|et-1");
+    // The 5-minute utilisation chart draws the user's timeseries thresholds; the links' status uses the planner's.
+    expect(data.timeseriesThresholds).toEqual({ medium: 0.4, high: 0.7 });
+    expect(data.thresholds).toEqual({ medium: 0.75, high: 0.95 });
     expect(d.samples).toHaveLength(DAYS * 288);
     const first = samplesOf("r1", "et-1")[0];
     expect(d.samples[0][0]).toBe(first.time);

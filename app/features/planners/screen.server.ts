@@ -65,7 +65,10 @@ export type PlannerScreenData = {
   /** The form's date fields: ISO days of the range's first and last day. */
   rangeDays: { start: string; end: string };
   presets: { value: string; label: string }[];
+  /** The planner's thresholds (status of a link: extlinks_/intlinks_util_threshold_*). */
   thresholds: { medium: number; high: number };
+  /** The user's timeseries thresholds (timeseries_util_threshold_*, shell §3): the lines of the utilisation charts. */
+  timeseriesThresholds: { medium: number; high: number };
   notices: string[];
   isStaff: boolean;
   /** No link at all the viewer may see (the empty state). */
@@ -253,6 +256,10 @@ export async function loadPlannerScreen(
     rangeDays: { start: formatDateIso(range.start * 1000, tz), end: lastDay },
     presets: DATE_RANGE_PRESETS.map((p) => ({ value: p, label: PRESET_LABELS[p] })),
     thresholds: thresholdsOf(viewer.settings, kind),
+    timeseriesThresholds: {
+      medium: viewer.settings.timeseries_util_threshold_medium,
+      high: viewer.settings.timeseries_util_threshold_high,
+    },
     notices,
     isStaff: user.isStaff || user.isSuperuser,
     noLinks: all.length === 0,

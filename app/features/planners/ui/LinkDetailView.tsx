@@ -103,7 +103,7 @@ export function LinkDetailView({ data, detail }: { data: PlannerScreenData; deta
             }
           />
         </SimpleGrid>
-        <UtilisationChart samples={detail.samples} timezone={tz} thresholds={data.thresholds} />
+        <UtilisationChart samples={detail.samples} timezone={tz} thresholds={data.timeseriesThresholds} />
         <details data-testid="planner-detail-daily">
           <summary style={{ cursor: "pointer" }}>
             <Text component="span" size="sm">

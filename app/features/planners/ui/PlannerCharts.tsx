@@ -95,7 +95,8 @@ export function TrafficChart({ timeseries, timezone }: { timeseries: PlannerTime
 }
 
 /**
- * The 5-minute in/out utilisation of one link with the user's medium and high thresholds as lines.
+ * The 5-minute in/out utilisation of one link with the user's timeseries thresholds (timeseries_util_threshold_medium
+ * and _high, shell §3; the planners' own thresholds decide the links' status) as lines.
  * The daily peak-hour table beside it is its text fallback.
  */
 export function UtilisationChart({
