@@ -227,6 +227,7 @@ describe("planners SQL builders (golden)", () => {
           WHERE time >= toDateTime({start:UInt32}, 'UTC')
             AND time < toDateTime({end:UInt32}, 'UTC')
             AND concat(router, '|', interface) IN {ends:Array(String)}
+            AND source IN ('snmp', 'flows')
         )
         GROUP BY link, end_index, time
         HAVING countIf(source = 'flows') > 0 AND countIf(source = 'snmp') > 0

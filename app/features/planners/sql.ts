@@ -192,6 +192,9 @@ export function samplingConfidenceQuery(ends: readonly LinkEnd[], range: SqlRang
     "    sumIf(end_in + end_out, source = 'snmp') AS snmp_bytes",
     "  FROM (",
     ...indent(MAPPED_ROWS),
+    // Only the two sources compared: on a network without SNMP (or without flows rows) this reads
+    // next to nothing instead of every sample of the range again.
+    "      AND source IN ('snmp', 'flows')",
     "  )",
     "  GROUP BY link, end_index, time",
     "  HAVING countIf(source = 'flows') > 0 AND countIf(source = 'snmp') > 0",
