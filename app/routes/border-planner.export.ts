@@ -1,30 +1,7 @@
-import { z } from "zod";
-import { buildPlannerExport } from "~/features/planners/export.server";
-import { exportResponse } from "~/features/shared/export/export-file.server";
-import { EXPORT_FORMATS, isExportFormat, unsupportedFormat } from "~/lib/export-files";
-import { endpoint, resourceRoute } from "~/server/api/contract.server";
+import { plannerExportRoute } from "~/features/planners/export.server";
 
-/**
- * GET /border-planner/export?<the screen's search params>&format=csv|xls|xlsx|png|svg: the Border Planner's
- * link table as a file (every page, the chosen columns, filters and order). Access: FRONTEND_LINK_UTIL_EXTERNAL.
- * 400 for an unsupported format or "Table is empty, nothing to export".
- */
-const route = resourceRoute({
-  GET: endpoint({
-    method: "GET",
-    access: { permission: "FRONTEND_LINK_UTIL_EXTERNAL" },
-    query: z.object({
-      format: z
-        .string()
-        .optional()
-        .refine((f) => f === undefined || isExportFormat(f), { error: (issue) => unsupportedFormat(String(issue.input)) }),
-    }),
-    handler: async ({ request, context, user, query }) => {
-      const format = query.format && isExportFormat(query.format) ? query.format : EXPORT_FORMATS[0];
-      return exportResponse(await buildPlannerExport(context.services, user, "border", new URL(request.url), format));
-    },
-  }),
-});
+/** GET /border-planner/export: the Border Planner's link table as a file (see plannerExportRoute). */
+const route = plannerExportRoute("border");
 
 export const loader = route.loader;
 export const action = route.action;

@@ -6,13 +6,14 @@
  * Numbers stay numbers: rates in bit/s, utilisations in percent. 400 "Table is empty, nothing to export"
  * when no link is left.
  */
-import { imageFile, sheetFile, type ExportFile } from "~/features/shared/export/export-file.server";
+import { z } from "zod";
+import { exportResponse, imageFile, sheetFile, type ExportFile } from "~/features/shared/export/export-file.server";
 import { tableSvg } from "~/features/shared/export/table-svg.server";
-import { exportFilePrefix, TABLE_FORMATS, type ExportFormat } from "~/lib/export-files";
+import { EXPORT_FORMATS, exportFilePrefix, isExportFormat, TABLE_FORMATS, unsupportedFormat, type ExportFormat } from "~/lib/export-files";
 import { formatUnix, DATE_FORMATS } from "~/lib/date-format";
 import { MESSAGES } from "~/lib/messages";
 import type { Sheet, SheetColumn } from "~/lib/sheet";
-import { ApiProblem } from "~/server/api/contract.server";
+import { ApiProblem, endpoint, resourceRoute } from "~/server/api/contract.server";
 import type { UserContext } from "~/server/auth/user-context.server";
 import type { Services } from "~/server/services.server";
 import { cellText } from "./cells";
@@ -59,4 +60,28 @@ export async function buildPlannerExport(
     return sheetFile(sheet, format as "csv" | "xls" | "xlsx", viewer.settings.csv_delimiter, filename);
   }
   return imageFile(tableSvg(sheet), format as "png" | "svg", filename);
+}
+
+/**
+ * GET /border-planner/export and /core-planner/export ?<the screen's search params>&format=csv|xls|xlsx|png|svg:
+ * the planner's link table as a file (every page, the chosen columns, filters and order), with the
+ * screen's permission. 400 for an unsupported format or "Table is empty, nothing to export".
+ */
+export function plannerExportRoute(screen: ScreenKind) {
+  return resourceRoute({
+    GET: endpoint({
+      method: "GET",
+      access: { permission: screen === "border" ? "FRONTEND_LINK_UTIL_EXTERNAL" : "API_LINK_UTIL_INTERNAL" },
+      query: z.object({
+        format: z
+          .string()
+          .optional()
+          .refine((f) => f === undefined || isExportFormat(f), { error: (issue) => unsupportedFormat(String(issue.input)) }),
+      }),
+      handler: async ({ request, context, user, query }) => {
+        const format = query.format && isExportFormat(query.format) ? query.format : EXPORT_FORMATS[0];
+        return exportResponse(await buildPlannerExport(context.services, user, screen, new URL(request.url), format));
+      },
+    }),
+  });
 }
