@@ -146,7 +146,8 @@ const isRetryableStatus = (status: number) => status === 429 || status >= 500;
 /** The toast of a call that failed at the network level (shell §8 'Network error'). */
 export const NETWORK_NOTICE: Notice = { kind: "danger", title: MESSAGES.networkErrorTitle, message: MESSAGES.networkInterrupted };
 
-function abortableSleep(ms: number, signal?: AbortSignal): Promise<void> {
+/** Waits ms, or less when the signal aborts (the caller then sees the abort itself). */
+export function abortableSleep(ms: number, signal?: AbortSignal): Promise<void> {
   return new Promise<void>((resolve) => {
     const timer = setTimeout(done, ms);
     function done() {

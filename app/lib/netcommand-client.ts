@@ -13,7 +13,7 @@
  * The polling interval is not given by the spec: 1 s, a second is well below what a ping (4 s)
  * or a traceroute takes, and keeps the requests of a screen with many vantage points modest.
  */
-import { failureOf, type RequestOptions } from "./api-client";
+import { abortableSleep, failureOf, type RequestOptions } from "./api-client";
 import { HTTP_TIMEOUT_MS } from "./constants";
 import type { NetcommandQueryType } from "./routing-query-types";
 
@@ -49,17 +49,6 @@ export type RunOptions = {
   sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
   now?: () => number;
 };
-
-const abortableSleep = (ms: number, signal?: AbortSignal) =>
-  new Promise<void>((resolve) => {
-    const timer = setTimeout(done, ms);
-    function done() {
-      clearTimeout(timer);
-      signal?.removeEventListener("abort", done);
-      resolve();
-    }
-    signal?.addEventListener("abort", done, { once: true });
-  });
 
 function creationFailure(error: unknown): NetcommandRunOutcome {
   const failure = failureOf(error);

@@ -1,3 +1,4 @@
+import { NotAppliedNotice } from "~/components/NotAppliedNotice";
 import { Alert, Anchor, Badge, Button, Group, NativeSelect, Paper, Stack, Text, TextInput, Title } from "@mantine/core";
 import { notifications } from "@mantine/notifications";
 import { Form, Link, useNavigation } from "@remix-run/react";
@@ -144,17 +145,7 @@ export function ControlPlaneView({ data, path }: { data: ControlPlaneScreen; pat
         </Text>
       ) : null}
       <QueryForm key={JSON.stringify(data.params) + String(data.range?.start) + String(data.range?.end)} data={data} path={path} />
-      {data.notices.length ? (
-        <Alert color="blue" data-testid="cp-notices" title="Not applied as asked">
-          <Stack gap={2}>
-            {data.notices.map((n) => (
-              <Text key={n} size="sm">
-                {n}
-              </Text>
-            ))}
-          </Stack>
-        </Alert>
-      ) : null}
+      <NotAppliedNotice notices={data.notices} testId="cp-notices" />
       {!hydrated && data.problem ? (
         <Alert color={data.status === "Aborted" ? "red" : "yellow"} data-testid="cp-messages">
           {data.problem}

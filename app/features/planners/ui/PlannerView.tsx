@@ -1,3 +1,4 @@
+import { NotAppliedNotice } from "~/components/NotAppliedNotice";
 import { Alert, Anchor, Badge, Button, Group, NativeSelect, Paper, SimpleGrid, Stack, Table, Text, TextInput, Title } from "@mantine/core";
 import { Form, Link, useNavigate } from "@remix-run/react";
 import { IconArrowDown, IconArrowsSort, IconArrowUp } from "@tabler/icons-react";
@@ -429,17 +430,7 @@ export function PlannerView({ data, title, path }: Props) {
           {data.rangeLabel}
         </Text>
       </Group>
-      {data.notices.length ? (
-        <Alert color="blue" title="Not applied as asked" data-testid="planner-notices">
-          <Stack gap={2}>
-            {data.notices.map((n) => (
-              <Text key={n} size="sm">
-                {n}
-              </Text>
-            ))}
-          </Stack>
-        </Alert>
-      ) : null}
+      <NotAppliedNotice notices={data.notices} testId="planner-notices" />
       {data.noLinks ? (
         <EmptyState data={data} screen={screen} />
       ) : (
