@@ -9,6 +9,8 @@
 
 /** Fewer daily values than this give no forecast. */
 export const MIN_FORECAST_DAYS = 7;
+/** Beyond this many days (10 years) the words say "more than 10 years"; daysLeft keeps the figure. */
+export const FAR_FUTURE_DAYS = 3650;
 /** PERCENT: the utilisation expected this many days after the period's last day. */
 export const FORECAST_HORIZON_DAYS = 90;
 
@@ -123,7 +125,10 @@ export function forecastBuildout(
       ? `Already above ${levelWords}`
       : outcome === "no growth"
         ? "No growth"
-        : `Reaches ${levelWords} in ${daysLeft} ${daysLeft === 1 ? "day" : "days"}`;
+        : daysLeft !== null && daysLeft > FAR_FUTURE_DAYS
+          ? // A slope of a few thousandths of a percent a day gives tens of thousands of days: a figure nobody plans with.
+            `Reaches ${levelWords} in more than ${FAR_FUTURE_DAYS / 365} years`
+          : `Reaches ${levelWords} in ${daysLeft} ${daysLeft === 1 ? "day" : "days"}`;
   const words = type === "DAYS" ? daysWords : `${percentWords(percentAtHorizon / 100)} % in ${horizonDays} days`;
   return { ...base, outcome, slopePerDay: fit.slope, fittedLast, daysLeft, percentAtHorizon, words };
 }

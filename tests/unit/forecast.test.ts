@@ -95,6 +95,14 @@ describe("forecastBuildout", () => {
     expect(f).toMatchObject({ daysLeft: 39, slopePerDay: 1 / 64, fittedLast: 0.34375, words: "Reaches 95 % in 39 days" });
   });
 
+  it("more than ten years is said as such; daysLeft keeps the figure", () => {
+    // +1/8192 a day from 0.25 (exact in binary): (0.95 − 0.25 − 6/8192) · 8192 = 5728.4 → day 5729.
+    const slow = Array.from({ length: 7 }, (_, i) => 0.25 + i / 8192);
+    const f = forecastBuildout(slow, { level: 0.95, type: "DAYS" });
+    expect(f.daysLeft).toBe(5729);
+    expect(f.words).toBe("Reaches 95 % in more than 10 years");
+  });
+
   it("one day left is said in the singular", () => {
     // 0.25 + d/64 up to d = 6 → 0.34375; a level of 0.35 is (0.35 − 0.34375)·64 = 0.4 days away → 1 day.
     expect(forecastBuildout(GROWING, { level: 0.35, type: "DAYS" }).words).toBe("Reaches 35 % in 1 day");
