@@ -8,7 +8,17 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { eq } from "drizzle-orm";
-import { collectorExporters, collectorListeners, routers, snmpPollStatus, systemState, userSettings, users } from "~db/postgres/schema";
+import {
+  auditLog,
+  collectorExporters,
+  collectorListeners,
+  interfaces,
+  routers,
+  snmpPollStatus,
+  systemState,
+  userSettings,
+  users,
+} from "~db/postgres/schema";
 import { createRouter, getRouter } from "~/features/collector/inventory/inventory.server";
 import { formatDateLongBare } from "~/lib/date-format";
 import * as route from "~/routes/_app.site-settings_.data-sources";
@@ -330,8 +340,33 @@ describe("SNMP polls", () => {
         lastError: { at: date(ago(2)), kind: "Time-out", text: "No answer (time-out)" },
         interfacesPolled: count(1_234),
         missing: ["et-0/0/9", "et-0/0/10"],
-        capacityChanges: ["ae0: 30.0 Gbit/s on the device, 40.0 Gbit/s in the inventory"],
+        capacityChanges: [{ interface: "ae0", deviceBps: 30e9, text: "ae0: 30.0 Gbit/s on the device, 40.0 Gbit/s in the inventory" }],
       },
     ]);
+  });
+
+  it("staff apply a device's capacity to the inventory (audited, taken off the list); a stale or foreign request changes nothing", async () => {
+    const ham1 = (await getRouter(stores, "ham1-r1"))!;
+    await stores.pg.db.insert(interfaces).values({ routerId: ham1.id, name: "ae0", snmpIndex: 500, capacityBps: 40e9, kind: "core" });
+    const capacityOfAe0 = async () =>
+      (await stores.pg.db.select({ bps: interfaces.capacityBps }).from(interfaces).where(eq(interfaces.name, "ae0")))[0].bps;
+    const confirm = (cookie: string, deviceBps = "30000000000") =>
+      runRoute(route.action, formRequest(PATH, { intent: "confirm-capacity", router: "ham1-r1", interface: "ae0", deviceBps }, cookie));
+    // Not staff: refused, nothing changes.
+    expect((await confirm(cookies.user)).status).toBe(403);
+    // A capacity other than the listed one is stale.
+    const other = await confirm(cookies.staff, "25000000000");
+    expect([other.status, other.headers.get("Location")]).toEqual([302, `${PATH}?capacity=stale`]);
+    expect(await capacityOfAe0()).toBe(40e9);
+    const applied = await confirm(cookies.staff);
+    expect([applied.status, applied.headers.get("Location")]).toEqual([302, `${PATH}?capacity=applied`]);
+    expect(await capacityOfAe0()).toBe(30e9);
+    const ham = (await get("?capacity=applied")).data;
+    expect(ham.capacityNotice).toBe("The device's capacity is now the inventory's.");
+    expect(ham.snmp.find((r: { router: string }) => r.router === "ham1-r1").capacityChanges).toEqual([]);
+    const [entry] = await stores.pg.db.select().from(auditLog).where(eq(auditLog.action, "interface.capacity_from_snmp"));
+    expect(entry).toMatchObject({ targetLabel: "ham1-r1 ae0", before: { capacity_bps: 40e9 }, after: { capacity_bps: 30e9 } });
+    // Confirming twice: the change is gone, so the second is stale.
+    expect((await confirm(cookies.staff)).headers.get("Location")).toBe(`${PATH}?capacity=stale`);
   });
 });

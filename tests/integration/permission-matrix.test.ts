@@ -700,7 +700,13 @@ const MATRIX: Record<string, Sample[]> = {
       url: "/site-settings/data-sources",
       expect: { ...toLogin("/site-settings/data-sources"), ...perRole((role) => (siteRole(role) === "admin" ? 200 : 403)) },
     },
-    GET_ONLY_405("/site-settings/data-sources"),
+    {
+      method: "POST",
+      url: "/site-settings/data-sources",
+      form: { intent: "confirm-capacity", router: "", interface: "", deviceBps: "0" },
+      note: "applying a device's capacity: 400 for admins after the access check (nothing named), nothing changed",
+      expect: { ...toLogin("/site-settings/data-sources"), ...perRole((role) => (siteRole(role) === "admin" ? 400 : 403)) },
+    },
   ],
   "_app.site-settings_.inventory.tsx": [
     {

@@ -5,6 +5,7 @@
  * link to the inventory's new-router form prefilled from it (inventory-screen.server.ts, `adopt`).
  * Read only, so no action; GET parameters are not used, and any given are ignored.
  */
+import { data, redirect } from "@remix-run/node";
 import { formatDateLongBare, safeTimezone } from "~/lib/date-format";
 import { formatBitsPerSecond } from "~/lib/units";
 import type { UserContext } from "~/server/auth/user-context.server";
@@ -12,6 +13,7 @@ import type { Services } from "~/server/services.server";
 import { getUserSettings } from "~/server/settings/user-settings.server";
 import { exporterKeyOrText } from "../exporter-address";
 import { flowUtilState } from "../flow-util/flow-util.server";
+import { confirmCapacityChange } from "../snmp/capacity-confirm.server";
 import { snmpStatusRows } from "../snmp/status.server";
 import { exporterRows, inventoryExporters, listenerRows, listenerRunning, totalsByAddress, type ExporterRow } from "./data-sources.server";
 import {
@@ -39,7 +41,17 @@ function clockSkewText(row: ExporterRow): string | null {
   return `Clock off by ${formatCount(seconds)} s: flows timed by arrival`;
 }
 
-export async function loadDataSourcesScreen(services: Pick<Services, "pg" | "config">, user: Pick<UserContext, "id">, now = new Date()) {
+const CAPACITY_NOTICES: Record<string, string> = {
+  applied: "The device's capacity is now the inventory's.",
+  stale: "That capacity change is no longer listed (a later poll or another person changed it); nothing was applied.",
+};
+
+export async function loadDataSourcesScreen(
+  services: Pick<Services, "pg" | "config">,
+  user: Pick<UserContext, "id">,
+  now = new Date(),
+  url?: URL,
+) {
   const [settings, listeners, rows, inventory, snmpRows, flowUtil] = await Promise.all([
     getUserSettings(services.pg.db, user.id),
     listenerRows(services.pg.db),
@@ -139,15 +151,18 @@ export async function loadDataSourcesScreen(services: Pick<Services, "pg" | "con
         : null,
     interfacesPolled: formatCount(r.interfacesPolled),
     missing: r.interfacesMissing,
-    capacityChanges: r.capacityChanges.map(
-      (c) => `${c.interface}: ${formatBitsPerSecond(c.device_bps)} on the device, ${formatBitsPerSecond(c.inventory_bps)} in the inventory`,
-    ),
+    capacityChanges: r.capacityChanges.map((c) => ({
+      interface: c.interface,
+      deviceBps: c.device_bps,
+      text: `${c.interface}: ${formatBitsPerSecond(c.device_bps)} on the device, ${formatBitsPerSecond(c.inventory_bps)} in the inventory`,
+    })),
   }));
 
   return {
     timezone,
     silentAfterMinutes,
     snmp,
+    capacityNotice: CAPACITY_NOTICES[url?.searchParams.get("capacity") ?? ""] ?? null,
     // The end of the last 5-minute interval the flow-derived utilisation wrote (its watermark).
     flowUtil: {
       on: services.config.FLOWS_UTIL === "on",
@@ -162,3 +177,20 @@ export async function loadDataSourcesScreen(services: Pick<Services, "pg" | "con
 }
 
 export type DataSourcesScreen = Awaited<ReturnType<typeof loadDataSourcesScreen>>;
+
+/** POST /site-settings/data-sources intent=confirm-capacity: staff apply a device's capacity to the inventory (PRG). */
+export async function dataSourcesAction(
+  services: Services,
+  user: { id: number; email: string },
+  form: FormData,
+  clientAddress: string | null,
+) {
+  if (form.get("intent") !== "confirm-capacity") throw data({ detail: "Unknown action." }, { status: 400 });
+  const router = String(form.get("router") ?? "");
+  const iface = String(form.get("interface") ?? "");
+  const deviceBps = Number(form.get("deviceBps"));
+  if (!router || !iface || !Number.isSafeInteger(deviceBps) || deviceBps <= 0)
+    throw data({ detail: "The router, interface and capacity of the change are required." }, { status: 400 });
+  const outcome = await confirmCapacityChange(services.pg.db, user, { router, interface: iface, deviceBps }, clientAddress);
+  return redirect(`/site-settings/data-sources?capacity=${outcome}`);
+}

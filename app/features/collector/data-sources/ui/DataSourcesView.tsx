@@ -1,5 +1,6 @@
 import { Alert, Anchor, Button, Code, List, Stack, Table, Text, Title } from "@mantine/core";
-import { Link } from "@remix-run/react";
+import { Form, Link } from "@remix-run/react";
+import { CsrfField } from "~/components/CsrfField";
 import { ScrollBox } from "~/components/EditForms";
 import type { DataSourcesScreen } from "../data-sources-screen.server";
 
@@ -221,7 +222,7 @@ function SnmpPolls({ data }: { data: DataSourcesScreen }) {
           <Text size="sm">
             Interface counters read from the routers with SNMP settings while the SNMP poller runs (<Code>SNMP_POLL=on</Code>). Staff are
             told when two polls of a router in a row fail, and when it answers again. A capacity the device reports that differs from the
-            inventory&apos;s is listed here and not applied.
+            inventory&apos;s is listed here; it changes the inventory (and the planners&apos; utilisation) only when staff apply it.
           </Text>
           <ScrollBox label="SNMP polls">
             <Table striped miw={1100} data-testid="snmp-table">
@@ -268,7 +269,19 @@ function SnmpPolls({ data }: { data: DataSourcesScreen }) {
                       {r.capacityChanges.length ? (
                         <List size="sm" listStyleType="none" spacing={0}>
                           {r.capacityChanges.map((c) => (
-                            <List.Item key={c}>{c}</List.Item>
+                            <List.Item key={c.text}>
+                              <Form method="post" style={{ display: "inline" }}>
+                                <CsrfField />
+                                <input type="hidden" name="intent" value="confirm-capacity" />
+                                <input type="hidden" name="router" value={r.router} />
+                                <input type="hidden" name="interface" value={c.interface} />
+                                <input type="hidden" name="deviceBps" value={c.deviceBps} />
+                                {c.text}{" "}
+                                <Button type="submit" size="compact-xs" variant="default" aria-label={`Apply ${c.text} to the inventory`}>
+                                  Apply to the inventory
+                                </Button>
+                              </Form>
+                            </List.Item>
                           ))}
                         </List>
                       ) : (
@@ -331,6 +344,11 @@ export function DataSourcesView({ data }: { data: DataSourcesScreen }) {
           </Anchor>
         </Text>
       </Stack>
+      {data.capacityNotice ? (
+        <Alert color="blue" role="status" data-testid="capacity-notice">
+          {data.capacityNotice}
+        </Alert>
+      ) : null}
       <Listeners data={data} />
       <KnownExporters data={data} />
       <UnknownExporters data={data} />
