@@ -45,7 +45,9 @@ async function scan(m: BrowserMode, url: string, prepare?: (page: Page) => Promi
     await handle.context.addCookies(await m.context.cookies());
     if (!m.javaScriptEnabled)
       await handle.page.route("**/*", (route) => (route.request().resourceType() === "script" ? route.abort() : route.continue()));
-    await handle.page.goto(appURL(url), { waitUntil: "load" });
+    // With JavaScript, scan the settled page: lazily loaded parts (the Looking Glass's interactive table) replace the
+    // server's markup after "load", and a scan in between reads a page that is half one and half the other.
+    await handle.page.goto(appURL(url), { waitUntil: m.javaScriptEnabled ? "networkidle" : "load" });
     if (prepare) await prepare(handle.page);
     return { findings: await axeFindings(handle.page), h1: await handle.page.locator("h1").count() };
   } finally {

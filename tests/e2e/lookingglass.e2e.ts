@@ -66,7 +66,7 @@ describeBothModes("looking glass", (m) => {
     const url = new URL(m.page.url());
     // The copy action puts the query's link on the clipboard and says so.
     await m.page.context().grantPermissions(["clipboard-read", "clipboard-write"], { origin: url.origin });
-    await m.page.getByRole("button", { name: "Copy the link to this query" }).click();
+    await m.page.getByRole("button", { name: "Copy link to this query" }).click();
     await m.page.getByText(MESSAGES.copiedToClipboard).waitFor();
     expect(await m.page.evaluate(() => navigator.clipboard.readText())).toBe(m.page.url());
     expect(url.searchParams.get("queryType")).toBe("IpPrefixQuery");

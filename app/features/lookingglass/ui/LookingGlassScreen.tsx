@@ -106,7 +106,7 @@ export function LookingGlassScreen({
             Abort
           </Button>
         ) : null}
-        {started ? <CopyAction value={() => window.location.href} label="Copy link" ariaLabel="Copy the link to this query" /> : null}
+        {started ? <CopyAction value={() => window.location.href} label="Copy link" ariaLabel="Copy link to this query" /> : null}
         <Badge variant="light" data-testid="lookingglass-status" data-status={statusName(run.status, page.variant)}>
           {statusLabel(run.status, page.variant)}
         </Badge>

@@ -277,7 +277,7 @@ function SnmpPolls({ data }: { data: DataSourcesScreen }) {
                                 <input type="hidden" name="interface" value={c.interface} />
                                 <input type="hidden" name="deviceBps" value={c.deviceBps} />
                                 {c.text}{" "}
-                                <Button type="submit" size="compact-xs" variant="default" aria-label={`Apply ${c.text} to the inventory`}>
+                                <Button type="submit" size="compact-xs" variant="default" aria-label={`Apply to the inventory: ${c.text}`}>
                                   Apply to the inventory
                                 </Button>
                               </Form>
