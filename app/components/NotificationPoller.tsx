@@ -8,6 +8,18 @@ type Item = { id: number; title: string; message: string; is_read: boolean; do_p
 
 const SHOWN_KEY = "flowlens.notifications.shown";
 const api = createApiClient();
+/**
+ * At most this many pop-ups per poll, the rest summed up in one: a burst (several links crossing
+ * their build-out threshold at once) would otherwise queue toasts over the header and the phone
+ * menu for minutes.
+ */
+export const MAX_POPUPS_PER_POLL = 3;
+
+/** The new pop-ups of a poll: the first MAX_POPUPS_PER_POLL to show, and how many more there are. Pure. */
+export function newPopUps<T extends Pick<Item, "id" | "is_read" | "do_pop_up">>(items: readonly T[], shown: ReadonlySet<number>) {
+  const fresh = items.filter((item) => !item.is_read && item.do_pop_up && !shown.has(item.id));
+  return { show: fresh.slice(0, MAX_POPUPS_PER_POLL), more: fresh.slice(MAX_POPUPS_PER_POLL) };
+}
 
 /**
  * Polls auth/notifications/ every 60 s while the page is open (only rendered for logged-in users)
@@ -28,8 +40,8 @@ export function NotificationPoller({ paused = false, timezone }: { paused?: bool
           requestId: "notifications poll",
         });
         if (cancelled || !Array.isArray(body?.notifications)) return;
-        for (const item of body.notifications) {
-          if (item.is_read || !item.do_pop_up || shown.has(item.id)) continue;
+        const { show, more } = newPopUps(body.notifications, shown);
+        for (const item of show) {
           shown.add(item.id);
           toasts.show({
             title: item.title,
@@ -37,6 +49,13 @@ export function NotificationPoller({ paused = false, timezone }: { paused?: bool
             autoClose: 10_000,
           });
         }
+        for (const item of more) shown.add(item.id);
+        if (more.length)
+          toasts.show({
+            title: `${more.length} more ${more.length === 1 ? "notification" : "notifications"}`,
+            message: "They are listed on the Notifications page.",
+            autoClose: 10_000,
+          });
         sessionStorage.setItem(SHOWN_KEY, JSON.stringify([...shown].slice(-200)));
       } catch {
         // Network errors while fetching notifications are ignored (spec §4); so is a failed poll.
