@@ -244,12 +244,14 @@ export async function linkDetail(
   kind: LinkKind,
   key: string,
   range: PlanRange,
+  /** The link's plan over the same range when the caller has it already (the screen plans every link): not computed again. */
+  planned?: LinkPlan,
 ): Promise<LinkDetail> {
   checkPlanRange(range);
   const links = await visibleLinks(services, viewer, kind, [key]);
   if (!links.length) throw new PlannerError(404, `No ${kind} link ${key}`, "key");
   const [[plan], rows] = await Promise.all([
-    planGivenLinks(services, { ...viewer.settings, timezone: viewer.timezone }, kind, links, range),
+    planned?.link.key === key ? [planned] : planGivenLinks(services, { ...viewer.settings, timezone: viewer.timezone }, kind, links, range),
     chQuery(services.ch, { ...seriesQuery(endsOf(links), range), schema: SeriesRow }),
   ]);
   const capacity = links[0].capacityBps;

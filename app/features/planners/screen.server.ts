@@ -194,7 +194,7 @@ export async function loadPlannerScreen(
   url: URL,
   now = Math.floor(Date.now() / 1000),
 ): Promise<PlannerScreenData> {
-  const { viewer, params, notices, range, kind, all, shown } = await plannedRows(services, user, screen, url, now);
+  const { viewer, params, notices, range, kind, all, plans, shown } = await plannedRows(services, user, screen, url, now);
   const tz = viewer.timezone;
   const summary = summarise(shown);
   const noData = shown.every((p) => p.samples === 0);
@@ -221,7 +221,18 @@ export async function loadPlannerScreen(
     datesWithData(services, viewer, kind),
     keys.length ? plannerTimeseries(services, viewer, { kind, range, keys }) : Promise.resolve(null),
     pageKeys.length ? plannerHeatmap(services, viewer, { kind, range, keys: pageKeys }) : Promise.resolve(null),
-    params.link ? loadDetail(services, viewer, kind, params.link, range, now, notices) : Promise.resolve(null),
+    params.link
+      ? loadDetail(
+          services,
+          viewer,
+          kind,
+          params.link,
+          range,
+          now,
+          notices,
+          plans.find((p) => p.link.key === params.link),
+        )
+      : Promise.resolve(null),
   ]);
 
   const lastDay = formatDateIso((range.end - 1) * 1000, tz);
@@ -285,9 +296,10 @@ async function loadDetail(
   range: { start: number; end: number },
   now: number,
   notices: string[],
+  planned?: LinkPlan,
 ): Promise<PlannerDetail | null> {
   try {
-    const { plan, samples } = await linkDetail(services, viewer, kind, key, range);
+    const { plan, samples } = await linkDetail(services, viewer, kind, key, range, planned);
     const link = plan.link;
     const [trafficIn, trafficOut] =
       link.kind === "external"

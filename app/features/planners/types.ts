@@ -196,7 +196,7 @@ export type { BuildoutType };
  *   plannerSummary(services, viewer, options: PlanOptions): Promise<PlannerSummary>
  *   plannerTimeseries(services, viewer, options: PlanOptions): Promise<PlannerTimeseries>
  *   plannerHeatmap(services, viewer, options: PlanOptions): Promise<PlannerHeatmap>
- *   linkDetail(services, viewer, kind, key, range): Promise<LinkDetail>   (PlannerError 404 for an unknown or hidden link)
+ *   linkDetail(services, viewer, kind, key, range, planned?): Promise<LinkDetail>   (PlannerError 404 for an unknown or hidden link)
  *   datesWithData(services, viewer, kind): Promise<DatesWithData>
  *
  * Ranges are checked (PlannerError 400 naming "start"/"end"): whole seconds, 5-minute aligned, start < end.
