@@ -192,6 +192,7 @@ describe("upgrade of a data directory of the previous release (SNMP poller schem
       [3, "0003_rib"],
       [4, "0004_collector_raw"],
       [5, "0005_interface_util_source"],
+      [6, "0006_rib_views"],
     ]);
     expect(before.sortingKey).toBe("router, interface, time");
     expect(await tableInfo(services.ch)).toEqual({

@@ -27,6 +27,9 @@ export const RIB_COLUMNS = [
   "originator_id",
   "communities",
   "expire_at",
+  "rib_view",
+  "path_id",
+  "ext_communities",
 ] as const;
 
 /** One rib_entries row as a JSONCompactEachRow array, in RIB_COLUMNS order. */
@@ -90,6 +93,10 @@ function routeRow(options: {
     a?.originatorId ?? "",
     a ? [...a.communities, ...a.largeCommunities] : [],
     0,
+    // An MRT dump holds what a router or route collector accepted: its post-policy tables.
+    "post-policy",
+    0,
+    [],
   ];
 }
 
