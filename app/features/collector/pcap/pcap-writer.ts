@@ -1,7 +1,7 @@
 /**
- * Writes classic libpcap files (link type Ethernet) of UDP datagrams: tests build their captures
- * with it, and a capture of what a collector received can be written the same way. The header and
- * each record are separate pieces so a capture can be appended to as datagrams arrive.
+ * Writes classic libpcap files (link type Ethernet) of UDP datagrams or TCP segments: tests build
+ * their captures with it, and a capture of what a collector received can be written the same way.
+ * The header and each record are separate pieces so a capture can be appended to as packets arrive.
  */
 import { parseIpAddress, type IpAddress } from "~/lib/ip";
 
@@ -14,6 +14,24 @@ export type DatagramToWrite = {
   dstPort: number;
   payload: Uint8Array;
   /** 802.1Q tags, outer first (802.1ad for the outer one of two). */
+  vlans?: number[];
+};
+
+/** One TCP segment; tests write streams with lost, repeated and reordered segments by choosing seq. */
+export type SegmentToWrite = {
+  /** Unix milliseconds; 0 when not given. */
+  timestampMs?: number;
+  srcAddr: string;
+  srcPort: number;
+  dstAddr: string;
+  dstPort: number;
+  /** Sequence number of the first payload byte (of the SYN when `syn`), taken modulo 2^32. */
+  seq: number;
+  ack?: number;
+  syn?: boolean;
+  fin?: boolean;
+  rst?: boolean;
+  payload?: Uint8Array;
   vlans?: number[];
 };
 
@@ -47,6 +65,10 @@ export function pcapRecord(datagram: DatagramToWrite, options: PcapWriteOptions 
   return pcapFrameRecord(ethernetFrame(datagram), datagram.timestampMs ?? 0, options);
 }
 
+export function tcpPcapRecord(segment: SegmentToWrite, options: PcapWriteOptions = {}): Uint8Array {
+  return pcapFrameRecord(ethernetAround(ipTcpPacket(segment), segment.vlans), segment.timestampMs ?? 0, options);
+}
+
 /** A record holding any frame, for files of another link type. */
 export function pcapFrameRecord(frame: Uint8Array, timestampMs: number, options: PcapWriteOptions = {}): Uint8Array {
   const record = new Uint8Array(16 + frame.length);
@@ -66,10 +88,16 @@ export function writePcap(datagrams: DatagramToWrite[], options: PcapWriteOption
   return concat([pcapFileHeader(options), ...datagrams.map((d) => pcapRecord(d, options))]);
 }
 
+export function writeTcpPcap(segments: SegmentToWrite[], options: PcapWriteOptions = {}): Uint8Array {
+  return concat([pcapFileHeader(options), ...segments.map((s) => tcpPcapRecord(s, options))]);
+}
+
 /** Ethernet header (VLAN tags included) around the IP packet. */
 export function ethernetFrame(datagram: DatagramToWrite): Uint8Array {
-  const packet = ipUdpPacket(datagram);
-  const vlans = datagram.vlans ?? [];
+  return ethernetAround(ipUdpPacket(datagram), datagram.vlans);
+}
+
+function ethernetAround(packet: Uint8Array, vlans: number[] = []): Uint8Array {
   const tags = vlans.flatMap((vid, i) => {
     const tpid = i === 0 && vlans.length > 1 ? 0x88a8 : 0x8100;
     return [tpid >> 8, tpid & 0xff, (vid >> 8) & 0x0f, vid & 0xff];
@@ -80,44 +108,74 @@ export function ethernetFrame(datagram: DatagramToWrite): Uint8Array {
 
 /** The IPv4 or IPv6 packet (by the addresses' version) carrying the UDP datagram, checksums filled in. */
 export function ipUdpPacket(datagram: DatagramToWrite): Uint8Array {
-  const source = address(datagram.srcAddr);
-  const destination = address(datagram.dstAddr);
-  if (source.version !== destination.version) throw new Error(`${datagram.srcAddr} and ${datagram.dstAddr} are not of one IP version`);
-  const size = source.version === 4 ? 4 : 16;
   const udp = new Uint8Array(8 + datagram.payload.length);
-  const udpView = new DataView(udp.buffer);
-  udpView.setUint16(0, datagram.srcPort);
-  udpView.setUint16(2, datagram.dstPort);
-  udpView.setUint16(4, udp.length);
+  const view = new DataView(udp.buffer);
+  view.setUint16(0, datagram.srcPort);
+  view.setUint16(2, datagram.dstPort);
+  view.setUint16(4, udp.length);
   udp.set(datagram.payload, 8);
+  return ipPacket(datagram.srcAddr, datagram.dstAddr, PROTOCOL_UDP, udp, (sum) => view.setUint16(6, sum || 0xffff));
+}
+
+/** The IPv4 or IPv6 packet carrying the TCP segment (a 20-byte header, ACK set when `ack` is given), checksums filled in. */
+export function ipTcpPacket(segment: SegmentToWrite): Uint8Array {
+  const payload = segment.payload ?? new Uint8Array(0);
+  const tcp = new Uint8Array(20 + payload.length);
+  const view = new DataView(tcp.buffer);
+  view.setUint16(0, segment.srcPort);
+  view.setUint16(2, segment.dstPort);
+  view.setUint32(4, ((segment.seq % 2 ** 32) + 2 ** 32) % 2 ** 32);
+  view.setUint32(8, segment.ack ?? 0);
+  tcp[12] = 5 << 4;
+  tcp[13] = (segment.fin ? 0x01 : 0) | (segment.syn ? 0x02 : 0) | (segment.rst ? 0x04 : 0) | (segment.ack !== undefined ? 0x10 : 0);
+  view.setUint16(14, 65535);
+  tcp.set(payload, 20);
+  return ipPacket(segment.srcAddr, segment.dstAddr, PROTOCOL_TCP, tcp, (sum) => view.setUint16(16, sum));
+}
+
+const PROTOCOL_TCP = 6;
+const PROTOCOL_UDP = 17;
+
+/** The IP header for a transport segment; `setChecksum` writes the transport checksum over the pseudo-header. */
+function ipPacket(
+  srcAddr: string,
+  dstAddr: string,
+  protocol: number,
+  transport: Uint8Array,
+  setChecksum: (sum: number) => void,
+): Uint8Array {
+  const source = address(srcAddr);
+  const destination = address(dstAddr);
+  if (source.version !== destination.version) throw new Error(`${srcAddr} and ${dstAddr} are not of one IP version`);
+  const size = source.version === 4 ? 4 : 16;
   const pseudoHeader = concat([
     bytesOf(source, size),
     bytesOf(destination, size),
-    Uint8Array.from([0, 17, udp.length >> 8, udp.length & 0xff]),
+    Uint8Array.from([0, protocol, transport.length >> 8, transport.length & 0xff]),
   ]);
-  udpView.setUint16(6, checksum(concat([pseudoHeader, udp])) || 0xffff);
+  setChecksum(checksum(concat([pseudoHeader, transport])));
   if (source.version === 6) {
     const header = new Uint8Array(40);
     const view = new DataView(header.buffer);
     view.setUint32(0, 0x6000_0000);
-    view.setUint16(4, udp.length);
-    header[6] = 17;
+    view.setUint16(4, transport.length);
+    header[6] = protocol;
     header[7] = 64;
     header.set(bytesOf(source, 16), 8);
     header.set(bytesOf(destination, 16), 24);
-    return concat([header, udp]);
+    return concat([header, transport]);
   }
   const header = new Uint8Array(20);
   const view = new DataView(header.buffer);
   header[0] = 0x45;
-  view.setUint16(2, 20 + udp.length);
+  view.setUint16(2, 20 + transport.length);
   view.setUint16(6, 0x4000); // don't fragment
   header[8] = 64;
-  header[9] = 17;
+  header[9] = protocol;
   header.set(bytesOf(source, 4), 12);
   header.set(bytesOf(destination, 4), 16);
   view.setUint16(10, checksum(header));
-  return concat([header, udp]);
+  return concat([header, transport]);
 }
 
 function address(text: string): IpAddress {
