@@ -129,7 +129,7 @@ describe("Peer Up", () => {
           localAsn: 4_200_000_000,
           information: { strings: ["uplink"] },
         }),
-        peerUp({ peer: V6, localAddress: "2001:db8::fe", fourByteAsn: false, extendedParameters: true }),
+        peerUp({ peer: V6, localAddress: "2001:db8::fe", fourByteAsn: false, extendedParameters: true, addPath: ["2/1"] }),
       ),
       "peer-up",
     );
@@ -146,7 +146,23 @@ describe("Peer Up", () => {
       information: [{ type: 0, name: "string", value: "uplink" }],
     });
     // Without the capability the OPEN's 2-byte AS is all there is; optional parameters in the RFC 9072 form.
-    expect(v6).toMatchObject({ localAddress: "2001:db8::fe", fourByteAsn: false, localAsn: 64496 });
+    expect(v6).toMatchObject({ localAddress: "2001:db8::fe", fourByteAsn: false, localAsn: 64496, addPath: ["2/1"] });
+  });
+
+  it("reads the Peer Up of a Loc-RIB instance: no local address or ports, its VRF/table name", () => {
+    const locRib = peer({ type: "loc-rib", rd: "64499:11", asn: 65537, bgpId: "192.0.2.61" });
+    const [m] = decode(peerUp({ peer: locRib, information: { vrfTableName: "vrf-blue" } }));
+    expect(m).toMatchObject({
+      kind: "peer-up",
+      peer: { peerType: 3, view: "loc-rib", address: "", distinguisher: "64499:11" },
+      localAddress: "",
+      localPort: 0,
+      remotePort: 0,
+      localAsn: 65537,
+      localBgpId: "192.0.2.61",
+      fourByteAsn: true,
+      information: [{ type: 3, name: "VRF/table name", value: "vrf-blue" }],
+    });
   });
 
   it("derives ADD-PATH per family in both directions as RFC 7911 negotiates it", () => {
@@ -576,8 +592,8 @@ describe("Route Monitoring: ADD-PATH", () => {
     }
   });
 
-  it("keeps a default route packed with other prefixes, and finds large path ids", () => {
-    const [withDefault, large] = updates(
+  it("keeps a default route packed with other prefixes, and finds path ids whose bytes also read as prefixes", () => {
+    const [withDefault, large, ambiguous] = updates(
       decode(
         routeMonitoring({
           peer: V4,
@@ -587,6 +603,8 @@ describe("Route Monitoring: ADD-PATH", () => {
           ],
         }),
         routeMonitoring({ peer: V4, announce: [{ prefix: "10.0.0.0/8", pathId: 70_000, nextHop: "192.0.2.1" }] }),
+        // 00 00 00 01 18 0a 00 00 also reads as 0.0.0.0/0 ×3, 0.0.0.0/1, 0.0.0.0/10 without path ids.
+        routeMonitoring({ peer: V4, announce: [{ prefix: "10.0.0.0/24", pathId: 1, nextHop: "192.0.2.1" }] }),
       ),
     );
     expect(withDefault.announced.map((r) => [r.prefix, r.pathId])).toEqual([
@@ -594,6 +612,7 @@ describe("Route Monitoring: ADD-PATH", () => {
       ["10.0.0.0/24", 0],
     ]);
     expect(large.announced.map((r) => [r.prefix, r.pathId])).toEqual([["10.0.0.0/8", 70_000]]);
+    expect(ambiguous.announced.map((r) => [r.prefix, r.pathId])).toEqual([["10.0.0.0/24", 1]]);
   });
 
   it("reads Adj-RIB-Out routes (O flag) with the path ids the router sends", () => {
