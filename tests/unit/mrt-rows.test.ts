@@ -53,6 +53,7 @@ describe("rib_entries rows", () => {
             localPref: 120,
             communities: ["64496:1"],
             largeCommunities: ["64496:2:3"],
+            extendedCommunities: ["RT:64496:7"],
             aggregator: "64496 198.51.100.10",
           },
         },
@@ -83,6 +84,9 @@ describe("rib_entries rows", () => {
         originator_id: "",
         communities: ["64496:1", "64496:2:3"],
         expire_at: 0,
+        rib_view: "post-policy",
+        path_id: 0,
+        ext_communities: ["RT:64496:7"],
       },
     ]);
   });

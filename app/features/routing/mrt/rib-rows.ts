@@ -96,7 +96,7 @@ function routeRow(options: {
     // An MRT dump holds what a router or route collector accepted: its post-policy tables.
     "post-policy",
     0,
-    [],
+    a ? a.extendedCommunities : [],
   ];
 }
 
