@@ -10,6 +10,17 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runScript } from "../helpers/run-script";
+import {
+  endOfRib,
+  evpnRoute,
+  initiation,
+  peer,
+  peerDown,
+  peerUp,
+  routeMonitoring,
+  routeMonitoringRaw,
+  termination,
+} from "../helpers/bmp-builder";
 import { writeTcpPcap, type SegmentToWrite } from "~/features/collector/pcap/pcap-writer";
 
 let dir: string;
@@ -264,4 +275,198 @@ describe("npm run bmp:replay", () => {
     },
     60_000,
   );
+});
+
+const decode = (args: string[]) => runScript("bmp-decode.ts", args);
+const lines = (stdout: string) =>
+  stdout
+    .trim()
+    .split("\n")
+    .filter(Boolean)
+    .map((line) => JSON.parse(line));
+
+/** A printed route with the fields a test does not set at their defaults. */
+const printed = (route: Record<string, unknown>) => ({
+  route_distinguisher: "",
+  path_id: 0,
+  labels: [],
+  as_path_set: [],
+  as_confed_seq: [],
+  origin: "IGP",
+  local_pref: null,
+  med: null,
+  communities: [],
+  large_communities: [],
+  extended_communities: [],
+  ...route,
+});
+
+describe("npm run -s bmp:decode", () => {
+  const A = peer({ address: "192.0.2.1", asn: 64501 });
+  const B = peer({ address: "2001:db8::2", asn: 4200000001, view: "pre-policy" });
+  const C = peer({ address: "192.0.2.3", asn: 64503 });
+  const L = peer({ view: "loc-rib", rd: "64499:11", asn: 64499, bgpId: "192.0.2.61" });
+
+  it("prints the routes replaying the files in order on one session would leave, the session's state going from file to file", async () => {
+    const first = [
+      initiation({ sysName: "edge1", sysDescr: "Test router" }),
+      peerUp({ peer: A, addPath: ["1/1"] }),
+      peerUp({ peer: B }),
+      peerUp({ peer: C }),
+      peerUp({ peer: L }),
+      routeMonitoring({
+        peer: A,
+        announce: [
+          { prefix: "198.51.100.0/24", pathId: 1, nextHop: "192.0.2.1" },
+          { prefix: "198.51.100.0/24", pathId: 2, nextHop: "192.0.2.1" },
+        ],
+        asPath: [64501, 64496],
+        localPref: 150,
+        med: 20,
+        communities: ["64501:100"],
+        largeCommunities: ["64501:1:2"],
+        extendedCommunities: ["RT:64501:7"],
+      }),
+      routeMonitoring({
+        peer: A,
+        announce: [{ prefix: "10.1.0.0/16", rd: "65000:1", labels: [16001], nextHop: "192.0.2.1" }],
+        asPath: [64501],
+      }),
+      routeMonitoring({ peer: B, announce: [{ prefix: "2001:db8:100::/48", nextHop: "2001:db8::2" }], asPath: [4200000001, 64496] }),
+      routeMonitoring({ peer: C, announce: [{ prefix: "192.0.2.128/25", nextHop: "192.0.2.3" }], asPath: [64503] }),
+      routeMonitoring({ peer: L, announce: [{ prefix: "203.0.113.0/24", nextHop: "192.0.2.9" }], asPath: [64510], origin: "INCOMPLETE" }),
+      evpnRoute({ peer: A }),
+    ];
+    const second = [
+      // Routes of the first file withdrawn (by path id: ADD-PATH as A's Peer Up negotiated it), replaced, and gone with their peer.
+      routeMonitoring({ peer: A, withdraw: [{ prefix: "198.51.100.0/24", pathId: 1 }] }),
+      routeMonitoring({ peer: B, announce: [{ prefix: "2001:db8:100::/48", nextHop: "2001:db8::22" }], asPath: [4200000001] }),
+      peerDown({ peer: C, reason: 2 }),
+      endOfRib({ peer: A, afi: 1, safi: 1 }),
+      termination(0),
+    ];
+    // The first file's segments reordered and one retransmitted.
+    const one = segments(ROUTER, join(first), 3_000_000_000, 200);
+    [one[2], one[3]] = [one[3], one[2]];
+    one.push(one[4]);
+    const files = [capture("session-1.pcap", one), capture("session-2.pcap", segments(ROUTER, join(second), 5, 1_000))];
+    const result = await decode(files);
+    expect(result.code, result.stderr).toBe(0);
+    const router = ROUTER.srcAddr;
+    expect(lines(result.stdout)).toEqual([
+      printed({
+        router,
+        view: "post-policy",
+        peer_address: "192.0.2.1",
+        peer_as: 64501,
+        prefix: "198.51.100.0/24",
+        afi: 1,
+        safi: 1,
+        path_id: 2,
+        as_path: [64501, 64496],
+        next_hop: "192.0.2.1",
+        local_pref: 150,
+        med: 20,
+        communities: ["64501:100"],
+        large_communities: ["64501:1:2"],
+        extended_communities: ["RT:64501:7"],
+      }),
+      printed({
+        router,
+        view: "post-policy",
+        peer_address: "192.0.2.1",
+        peer_as: 64501,
+        prefix: "10.1.0.0/16",
+        afi: 1,
+        safi: 128,
+        route_distinguisher: "65000:1",
+        labels: [16001],
+        as_path: [64501],
+        next_hop: "192.0.2.1",
+      }),
+      // Loc-RIB: the router is the peer, the instance's distinguisher the RD.
+      printed({
+        router,
+        view: "loc-rib",
+        peer_address: router,
+        peer_as: 64499,
+        prefix: "203.0.113.0/24",
+        afi: 1,
+        safi: 1,
+        route_distinguisher: "64499:11",
+        as_path: [64510],
+        next_hop: "192.0.2.9",
+        origin: "INCOMPLETE",
+      }),
+      printed({
+        router,
+        view: "pre-policy",
+        peer_address: "2001:db8::2",
+        peer_as: 4200000001,
+        prefix: "2001:db8:100::/48",
+        afi: 2,
+        safi: 1,
+        as_path: [4200000001],
+        next_hop: "2001:db8::22",
+      }),
+    ]);
+    const report = result.stderr.trim().split("\n");
+    expect(report[0]).toBe(`session-1.pcap: ${one.length} packets, ${one.length} TCP segments, 1 stream with data`);
+    expect(report[1]).toContain("1 segment out of order, put in order");
+    expect(report[2]).toBe("session-2.pcap: 2 packets, 2 TCP segments, 1 stream with data");
+    expect(report.at(-1)).toMatch(
+      new RegExp(
+        "^16 BMP messages \\(1 initiation, 4 peer-up, 9 route-monitoring, 1 peer-down, 1 termination\\), 0 decode errors; " +
+          "7 announcements, 1 withdrawal, 1 route removed by Peer Down; skipped address families: 1 of 25/70: [^;]+; " +
+          "4 routes left, from 3 peers, 2 route distinguishers$",
+      ),
+    );
+  }, 60_000);
+
+  it("decodes a capture over IPv6 whose stream lost a segment: the whole messages before the gap, a decode error counted", async () => {
+    const router6 = { ...ROUTER6, srcAddr: "2001:db8::61" };
+    const messagesSent = [
+      peerUp({ peer: L }),
+      routeMonitoringRaw({ peer: A, message: Buffer.concat([Buffer.alloc(16, 0xff), Buffer.from([0, 25, 2, 0, 9])]) }),
+      routeMonitoring({ peer: L, announce: [{ prefix: "2001:db8:5::/48", nextHop: "2001:db8::9" }], asPath: [64510] }),
+      routeMonitoring({ peer: L, announce: [{ prefix: "2001:db8:6::/48", nextHop: "2001:db8::9" }], asPath: [64510] }),
+    ];
+    const stream = join(messagesSent);
+    const all = segments(router6, stream, 1, 40);
+    // A segment inside the last message lost.
+    const lostAt = stream.length - messagesSent[3].length + 45;
+    const kept = all.filter((s) => s.syn || s.seq - 2 !== Math.floor(lostAt / 40) * 40);
+    const result = await decode([capture("v6.pcap", kept)]);
+    expect(result.code, result.stderr).toBe(0);
+    expect(lines(result.stdout)).toEqual([
+      printed({
+        router: "2001:db8::61",
+        view: "loc-rib",
+        peer_address: "2001:db8::61",
+        peer_as: 64499,
+        prefix: "2001:db8:5::/48",
+        afi: 2,
+        safi: 1,
+        route_distinguisher: "64499:11",
+        as_path: [64510],
+        next_hop: "2001:db8::9",
+      }),
+    ]);
+    expect(result.stderr).toContain("the stream stops at the first gap");
+    expect(result.stderr).toMatch(/v6\.pcap: \[2001:db8::61\]:50000: message 2 of the stream \(BMP type 0\): /);
+    expect(result.stderr).toMatch(
+      /3 BMP messages \(1 peer-up, 2 route-monitoring\), 1 decode error; .*1 route left, from 1 peer, 1 route distinguisher$/m,
+    );
+  }, 60_000);
+
+  it("exits 1 naming an unreadable file, with nothing on stdout; 2 without a file", async () => {
+    const good = capture("good-decode.pcap", segments(ROUTER, join([initiation()]), 1, 500));
+    const missing = await decode([good, path.join(dir, "absent.pcap")]);
+    expect(missing.code).toBe(1);
+    expect(missing.stderr).toContain(`${path.join(dir, "absent.pcap")}: cannot be read (ENOENT)`);
+    expect(missing.stdout).toBe("");
+    const none = await decode([]);
+    expect(none.code).toBe(2);
+    expect(none.stderr).toContain("no capture file given; usage: npm run -s bmp:decode -- FILE.pcap [FILE.pcap …]");
+  }, 60_000);
 });

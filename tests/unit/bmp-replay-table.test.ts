@@ -45,6 +45,7 @@ function attributes(overrides: Partial<PathAttributes> = {}): PathAttributes {
     originatorId: null,
     communities: [],
     largeCommunities: [],
+    extendedCommunities: [],
     mpReach: null,
     mpUnreach: null,
     otherTypes: [],
@@ -52,14 +53,11 @@ function attributes(overrides: Partial<PathAttributes> = {}): PathAttributes {
   };
 }
 
-function monitoring(
-  on: BmpPeer,
-  change: { announced?: BmpAnnouncement[]; withdrawn?: BmpRoute[]; attributes?: Partial<PathAttributes> } & Partial<BmpUpdate>,
-): BmpMessage {
+function monitoring(on: BmpPeer, change: { attrs?: Partial<PathAttributes> } & Partial<Omit<BmpUpdate, "attributes">>): BmpMessage {
   const update: BmpUpdate = {
     announced: change.announced ?? [],
     withdrawn: change.withdrawn ?? [],
-    attributes: attributes(change.attributes),
+    attributes: attributes({ ...change.attrs, extendedCommunities: change.extendedCommunities ?? [] }),
     extendedCommunities: change.extendedCommunities ?? [],
     endOfRib: change.endOfRib ?? null,
     skipped: change.skipped ?? null,
@@ -83,7 +81,7 @@ describe("the table a BMP session leaves", () => {
         announced: [
           announcement("2001:db8:41::/64", "::ffff:198.51.100.44", { safi: 128, routeDistinguisher: "65543:105", labels: [917584] }),
         ],
-        attributes: {
+        attrs: {
           asPath: [
             { type: "sequence", asns: [65536, 65543] },
             { type: "set", asns: [64512, 64513] },

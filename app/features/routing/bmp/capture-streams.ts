@@ -10,6 +10,7 @@
  * header (a capture that began in the middle of a stream, or another protocol on another port).
  */
 import type { TcpCapture, TcpStream } from "~/features/collector/pcap/tcp-streams";
+import { MAX_BMP_MESSAGE_BYTES } from "./stream-decoder";
 
 export type CapturedBmpStream = {
   /** The capture file, as given. */
@@ -22,10 +23,8 @@ export type CapturedBmpStream = {
   leftOut: { offset: number; bytes: number; reason: string } | null;
 };
 
-export const BMP_VERSION = 3;
+const BMP_VERSION = 3;
 const HEADER_BYTES = 6;
-/** Above this a BMP length is garbage rather than a message (the decoder refuses it too). */
-export const BMP_MAX_MESSAGE_BYTES = 16 * 1024 * 1024;
 
 /** The streams of one capture file that carried payload, in capture order, cut to whole BMP messages. */
 export function bmpStreamsOf(file: string, streams: readonly TcpStream[]): CapturedBmpStream[] {
@@ -56,7 +55,7 @@ export function wholeMessages(data: Uint8Array, endsAtGap: boolean): { length: n
     }
     const version = data[at];
     const length = ((data[at + 1] << 24) >>> 0) + (data[at + 2] << 16) + (data[at + 3] << 8) + data[at + 4];
-    if (version !== BMP_VERSION || length < HEADER_BYTES || length > BMP_MAX_MESSAGE_BYTES) {
+    if (version !== BMP_VERSION || length < HEADER_BYTES || length > MAX_BMP_MESSAGE_BYTES) {
       const what =
         version !== BMP_VERSION ? `version ${version}, not ${BMP_VERSION}` : `a message length of ${length} bytes is not plausible`;
       const where =
