@@ -8,6 +8,7 @@
  * found per file, every decode error and a summary go to stderr; exit code 2 for bad arguments,
  * 1 for an unreadable file.
  */
+import { once } from "node:events";
 import path from "node:path";
 import { CaptureFileError, readTcpCaptureFile } from "~/features/collector/pcap/capture-file-reader.server";
 import { bmpStreamsOf, captureReport } from "~/features/routing/bmp/capture-streams";
@@ -19,6 +20,8 @@ import type { BmpMessage, BmpMessageName } from "~/features/routing/bmp/types";
 import { pathColumns } from "~/features/routing/mrt/rib-rows";
 
 const USAGE = "usage: npm run -s bmp:decode -- FILE.pcap [FILE.pcap …]";
+const CHUNK_BYTES = 1024 * 1024;
+const PRINT_BATCH = 2_000;
 
 /** The printed route: the names a support engineer greps for, in the order the Looking Glass shows them. */
 function printable(route: ReplayRoute) {
@@ -47,11 +50,22 @@ function printable(route: ReplayRoute) {
   };
 }
 
+/**
+ * The routes as JSON lines, in batches that wait for stdout to drain: a full table is a million lines,
+ * which would otherwise pile up in memory when stdout is a pipe.
+ */
+async function printRoutes(routes: ReplayRoute[]): Promise<void> {
+  for (let first = 0; first < routes.length; first += PRINT_BATCH) {
+    const lines = routes.slice(first, first + PRINT_BATCH).map((route) => `${JSON.stringify(printable(route))}\n`);
+    if (!process.stdout.write(lines.join(""))) await once(process.stdout, "drain");
+  }
+}
+
 const number = (n: number) => n.toLocaleString("en-US");
 const plural = (n: number, one: string, many = `${one}s`) => `${number(n)} ${n === 1 ? one : many}`;
 const endpoint = (address: string, port: number) => (address.includes(":") ? `[${address}]:${port}` : `${address}:${port}`);
 
-function main(argv: string[]): number {
+async function main(argv: string[]): Promise<number> {
   if (argv.includes("--help") || argv.includes("-h")) {
     console.error(USAGE);
     return 2;
@@ -78,29 +92,34 @@ function main(argv: string[]): number {
   for (const { file, stream, bytes } of streams) {
     if (sessionClosed || !bytes.length) continue;
     const where = `${path.basename(file)}: ${endpoint(stream.srcAddr, stream.srcPort)}`;
-    let decoded: BmpMessage[];
-    try {
-      decoded = decoder.push(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length));
-    } catch (error) {
-      if (!(error instanceof BmpFramingError)) throw error;
-      // A station closes the session here: what came before stays, nothing after is applied.
-      console.error(`${where}: ${error.message}; a station closes the session here: the rest of the captures is not applied`);
-      sessionClosed = true;
-      continue;
-    }
-    decoded.forEach((message, index) => {
-      const name = message.kind === "bad" ? bmpMessageName(message.type) : message.kind;
-      kinds.set(name, (kinds.get(name) ?? 0) + 1);
-      if (message.kind === "bad") {
-        badMessages += 1;
-        console.error(`${where}: message ${number(index + 1)} of the stream (BMP type ${message.type}): ${message.message}`);
+    let index = 0;
+    // In chunks, as a station reads: the decoded messages of a full table's capture are applied, not all held at once.
+    for (let at = 0; at < bytes.length && !sessionClosed; at += CHUNK_BYTES) {
+      let decoded: BmpMessage[];
+      try {
+        decoded = decoder.push(Buffer.from(bytes.buffer, bytes.byteOffset + at, Math.min(CHUNK_BYTES, bytes.length - at)));
+      } catch (error) {
+        if (!(error instanceof BmpFramingError)) throw error;
+        // A station closes the session here: what came before stays, nothing after is applied.
+        console.error(`${where}: ${error.message}; a station closes the session here: the rest of the captures is not applied`);
+        sessionClosed = true;
+        break;
       }
-      table.apply(stream.srcAddr, message);
-    });
+      for (const message of decoded) {
+        index += 1;
+        const name = message.kind === "bad" ? bmpMessageName(message.type) : message.kind;
+        kinds.set(name, (kinds.get(name) ?? 0) + 1);
+        if (message.kind === "bad") {
+          badMessages += 1;
+          console.error(`${where}: message ${number(index)} of the stream (BMP type ${message.type}): ${message.message}`);
+        }
+        table.apply(stream.srcAddr, message);
+      }
+    }
   }
 
   const routes = table.routes();
-  for (const route of routes) process.stdout.write(`${JSON.stringify(printable(route))}\n`);
+  await printRoutes(routes);
 
   const messages = [...kinds.values()].reduce((n, c) => n + c, 0);
   const byKind = [...kinds].map(([kind, count]) => `${number(count)} ${kind}`).join(", ");
@@ -130,9 +149,10 @@ process.stdout.on("error", (error: NodeJS.ErrnoException) => {
   throw error;
 });
 
-try {
-  process.exitCode = main(process.argv.slice(2));
-} catch (error) {
-  console.error(error instanceof CaptureFileError ? error.message : error);
-  process.exitCode = 1;
-}
+main(process.argv.slice(2)).then(
+  (code) => (process.exitCode = code),
+  (error) => {
+    console.error(error instanceof CaptureFileError ? error.message : error);
+    process.exitCode = 1;
+  },
+);
