@@ -100,13 +100,11 @@ async function send(
     () => undefined,
     () => undefined,
   );
+  const hint = "a station refuses a source address that is not a router of its inventory, and closes a session whose bytes are not BMP";
   const cut = () => {
     socket.destroy();
     const why = seen.failure ? ` (${seen.failure.code ?? seen.failure.message})` : "";
-    return new BmpReplayError(
-      `${to} closed the connection after ${number(sent)} of ${number(total)} bytes had been sent${why}: a station refuses a source ` +
-        `address that is not a router of its inventory, and closes a session whose bytes are not BMP`,
-    );
+    return new BmpReplayError(`${to} closed the connection after ${number(sent)} of ${number(total)} bytes had been sent${why}: ${hint}`);
   };
   for (const chunk of chunks) {
     for (const piece of options.messagesPerSecond ? messagesOf(chunk) : [chunk]) {
@@ -132,7 +130,9 @@ async function send(
   // A reset after the last byte means the station closed with bytes it had not read.
   if (seen.failure) {
     const why = seen.failure.code ?? seen.failure.message;
-    throw new BmpReplayError(`${to} reset the connection after all ${number(total)} bytes had been sent, before reading them all (${why})`);
+    throw new BmpReplayError(
+      `${to} reset the connection after all ${number(total)} bytes had been sent, before reading them all (${why}): ${hint}`,
+    );
   }
 }
 
