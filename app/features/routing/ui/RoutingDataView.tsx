@@ -1,5 +1,6 @@
 import { Alert, Anchor, Button, FileInput, Group, NativeSelect, Paper, Stack, Table, Text, Title } from "@mantine/core";
 import { Form, Link, useNavigation } from "@remix-run/react";
+import type { CSSProperties } from "react";
 import { CsrfField } from "~/components/CsrfField";
 import { UPLOAD_FIELD } from "../mrt-upload";
 import type { MrtUploadResult } from "../mrt-upload.server";
@@ -107,7 +108,16 @@ export function RoutingDataView({
               data={vps.map((v) => ({ value: v.key, label: `${v.key} — ${v.router}, ${v.city}` }))}
               w={280}
             />
-            <FileInput label="MRT file" name={UPLOAD_FIELD} required placeholder="Choose a file" w={320} clearable={false} />
+            {/* The placeholder is an element of its own here (not the input's attribute): it needs the text's contrast. */}
+            <FileInput
+              label="MRT file"
+              name={UPLOAD_FIELD}
+              required
+              placeholder="Choose a file"
+              w={320}
+              clearable={false}
+              styles={{ wrapper: { "--input-placeholder-color": "var(--mantine-color-gray-7)" } as CSSProperties }}
+            />
             <Button type="submit" loading={navigation.state === "submitting" && navigation.formEncType === "multipart/form-data"}>
               Import
             </Button>
