@@ -449,6 +449,18 @@ describe("the screens and the export read the choices from their URL", () => {
     expect(lines.map((l) => `${l[at("Prefix")]} ${l[at("RIB view")]}`).sort()).toEqual(
       ["10.1.2.0/24", "10.1.2.128/25", "10.9.0.0/16"].map((p) => `${p} Adj-RIB-In pre-policy`),
     );
+    // A community the export cannot apply is refused with its reason, as the API refuses it.
+    const bad = await runRoute(
+      exportRoute.loader,
+      getRequest(`/api/lookingglass/export?${search({ community: "64500" })}&format=csv`, lgCookie),
+    );
+    expect([bad.status, bad.data.detail]).toEqual([400, COMMUNITY_MESSAGES.notAPattern("64500")]);
+    await setPublic(true);
+    const publicBad = await runRoute(
+      exportRoute.loader,
+      getRequest(`/api/lookingglass/export?${search({ community: "64500:*" })}&variant=public&format=csv`),
+    );
+    expect([publicBad.status, publicBad.data.detail]).toEqual([400, PUBLIC_COMMUNITY_REFUSAL]);
     const named = await runRoute(
       exportRoute.loader,
       getRequest(`/api/lookingglass/export?${search({ community: "64500:100" })}&format=csv`, lgCookie),
