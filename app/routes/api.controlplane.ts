@@ -18,12 +18,14 @@ const bodySchema = z.object({
   queryType: z.string().min(1, "Choose a query type."),
   startDate: unixSeconds,
   endDate: unixSeconds,
+  /** The routing tables: absent or "default" for post-policy and Loc-RIB, else pre-policy, post-policy or loc-rib. */
+  ribView: z.string().max(40, "At most 40 characters.").nullish(),
 });
 
 /**
  * POST api/controlplane/ (CONTROL_PLANE): the routing history of [startDate, endDate] selected by
- * an AS path pattern or an IP address / prefix → {data: {data: [rows], results_limit,
- * results_maximum, queryTerm}}.
+ * an AS path pattern or an IP address / prefix, in the tables `ribView` names (default: post-policy
+ * and Loc-RIB) → {data: {data: [rows], results_limit, results_maximum, queryTerm, ribView}}.
  */
 const route = resourceRoute({
   POST: endpoint({

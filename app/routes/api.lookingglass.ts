@@ -8,6 +8,7 @@ import {
   resolveLookingGlassRequest,
   vantagePointRouters,
 } from "~/features/routing/lookingglass.server";
+import { routeFilterFields } from "~/features/routing/lookingglass-request";
 import { apiError, endpoint, parseBody, resourceRoute } from "~/server/api/contract.server";
 import { verifyCsrf } from "~/server/auth/csrf.server";
 import { clientAddress } from "~/server/auth/session.server";
@@ -16,6 +17,7 @@ const bodySchema = z.object({
   queryTerm: z.string().max(200, "At most 200 characters."),
   queryType: z.string().min(1, "Choose a query type."),
   vantagePoints: z.array(z.string().max(200)).min(1, "Select at least one vantage point.").max(500),
+  ...routeFilterFields,
 });
 
 /**
@@ -30,6 +32,10 @@ const bodySchema = z.object({
  * validation. Public queries are limited per client address (429 with Retry-After) and identical
  * ones are answered from a one-minute cache. A delegated user may query only the vantage points of
  * the routers in their routerList (403 naming the others; none when the list is empty).
+ *
+ * Private variant only: `ribView` (which routing tables; absent or "default": post-policy and
+ * Loc-RIB) and `community` (only routes carrying it). The public variant answers 400 when either
+ * asks for anything but the default.
  */
 /** GET's parameters: the body's fields, vantage points as one comma-separated list (repeated parameters collapse). */
 const querySchema = z.object({
@@ -45,6 +51,7 @@ const querySchema = z.object({
         .filter(Boolean),
     )
     .pipe(bodySchema.shape.vantagePoints),
+  ...routeFilterFields,
 });
 
 type LookingGlassBody = z.infer<typeof bodySchema>;

@@ -8,7 +8,7 @@ import { MODERATORS_GROUP } from "~/lib/permissions";
 import { DEMO_ASES, OPERATOR_ASN, OPERATOR_NAME } from "./catalog";
 import { AGGREGATES_FROM_PATHS, INTERFACE_UTIL_FROM_FLOWS, RAW_FLOWS_FROM_PATHS, WINDOW_INTERFACE_PEAKS } from "./flow-sql";
 import { createRandom } from "./random";
-import { buildRib } from "./rib";
+import { buildRib, demoCommunityLabels } from "./rib";
 import { buildTopology, namePorts, PORT_SPEEDS_BPS, ROUTERS, type DemoInterface, type PortSize } from "./topology";
 import { buildAddressPlan, buildTraffic, SPECIAL_AS, type DemoPath } from "./traffic";
 import { seedDemoTags } from "./tags";
@@ -422,6 +422,7 @@ async function insertInventory(db: Db, interfaces: DemoInterface[], capacities: 
       ...(a.infrastructure ? [{ asn: a.asn, kind: "Infrastructure" as const, name: a.infrastructure }] : []),
     ]);
     if (services.length) await tx.insert(schema.asServiceMappings).values(services);
+    await tx.insert(schema.communityLabels).values(demoCommunityLabels(OPERATOR_ASN)).onConflictDoNothing();
     // Base layer (0): names for the special AS values and colours for the applications.
     await tx.insert(schema.mappings).values([
       { model: "AS", objectId: String(SPECIAL_AS.others), layer: 0, name: "Others" },
@@ -506,6 +507,7 @@ const PG_TABLES = {
   vantage_points: schema.vantagePoints,
   mappings: schema.mappings,
   as_service_mappings: schema.asServiceMappings,
+  community_labels: schema.communityLabels,
   notifications: schema.notifications,
 } as const;
 const CH_TABLES = ["flows_raw", "flows_5m", "flows_1h", "interface_util_5m", "rib_entries", "rib_current", "tracked_as"] as const;

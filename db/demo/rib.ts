@@ -1,4 +1,4 @@
-import { formatIpv4, parsePrefix } from "./addresses";
+import { formatIpv4, hostInPrefix, parsePrefix } from "./addresses";
 import type { DemoAs } from "./catalog";
 import type { AddressPlan, DemoEvent } from "./traffic";
 import type { DemoInterface, Topology } from "./topology";
@@ -32,6 +32,24 @@ export type RibRow = {
 
 const LOCAL_PREF = { Customer: 200, Peering: 150, Transit: 100 } as const;
 const TYPE_COMMUNITY = { Customer: 300, Peering: 200, Transit: 100 } as const;
+/** How long before the end of the period the blackhole route of an attacked host was announced. */
+const BLACKHOLE_AGE = 5 * 3600;
+
+/**
+ * The operator's labels for the communities its routers attach (community_labels): the kind of
+ * session a route was learned over, the border router that learned it, the neighbour AS, its own
+ * prefixes. The well-known ones (BLACKHOLE, NO_EXPORT) are named by the app itself.
+ */
+export function demoCommunityLabels(operatorAsn: number): { pattern: string; label: string }[] {
+  return [
+    { pattern: `${operatorAsn}:1`, label: "Own prefix" },
+    { pattern: `${operatorAsn}:${TYPE_COMMUNITY.Transit}`, label: "Learned from a transit provider" },
+    { pattern: `${operatorAsn}:${TYPE_COMMUNITY.Peering}`, label: "Learned from a peer" },
+    { pattern: `${operatorAsn}:${TYPE_COMMUNITY.Customer}`, label: "Learned from a customer" },
+    { pattern: `${operatorAsn}:*`, label: "Learned at a border router (1000 + its number)" },
+    { pattern: `${operatorAsn}:1:*`, label: "Neighbour AS (last part)" },
+  ];
+}
 
 /** Everyday churn: one directly connected neighbour's session flaps every CHURN_STEP over the last CHURN_SECONDS. */
 const CHURN_STEP = 600;
@@ -176,9 +194,37 @@ export function buildRib(options: {
     }
   };
 
-  // The operator's own space: originated locally (empty AS path), present on every router.
+  // The operator's own space: originated locally (empty AS path), present on every router; and one
+  // host of it under attack, blackholed by a /32 that carries BLACKHOLE and NO_EXPORT (RFC 7999).
   const own = addresses.get(operatorAsn)!;
+  const blackholed = `${hostInPrefix(parsePrefix(own.v4[0]), 65)}/32`;
   for (const router of topology.routers) {
+    rows.push({
+      timestamp: Math.max(start, end - BLACKHOLE_AGE),
+      vantage_point: router.vantagePointKey,
+      router_ip: router.loopback,
+      peer_ip: "",
+      peer_asn: 0,
+      route_distinguisher: "",
+      prefix: blackholed,
+      prefix_addr: blackholed.split("/")[0],
+      prefix_len: 32,
+      afi: 1,
+      safi: 1,
+      is_withdrawn: 0,
+      as_path: [],
+      as_path_set: [],
+      as_confed_seq: [],
+      local_pref: 100,
+      med: 0,
+      // The discard address routers send blackholed traffic to.
+      bgp_next_hop: "192.0.2.1",
+      origin: "IGP",
+      aggregator: "",
+      originator_id: "",
+      communities: [`${operatorAsn}:1`, "65535:666", "65535:65281"],
+      expire_at: 0,
+    });
     for (const prefix of [...own.v4, ...own.v6]) {
       const parsed = parsePrefix(prefix);
       rows.push({

@@ -112,6 +112,8 @@ describeBothModes("WCAG 2.1 AA (axe) as the superuser", (m) => {
     "/core-planner",
     "/core-planner?dateRange=LAST_90_DAYS",
     LG_RESULTS,
+    // A community filter and a chosen table: the private form's two more fields.
+    `${LG_RESULTS}&ribView=post-policy&community=65535%3A666`,
     "/faq",
     "/notifications",
     "/notifications?archived=1",
@@ -120,6 +122,9 @@ describeBothModes("WCAG 2.1 AA (axe) as the superuser", (m) => {
     "/site-settings/inventory",
     "/site-settings/inventory?router=fra-er1",
     "/site-settings/data-sources",
+    "/site-settings/routing-data",
+    // The community labels' form with the demo's first label open for editing.
+    "/site-settings/routing-data?edit_label=1",
     "/manage-tags",
     "/manage-tags?kind=ROUTER",
     // The confirm step of deleting the demo network's first tag (a shared one).

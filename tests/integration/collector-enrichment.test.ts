@@ -79,6 +79,15 @@ beforeAll(async () => {
     }),
     // A vantage point whose router is not in the inventory: not loaded.
     ribRow({ vp: "elsewhere", rd: "", prefix: "0.0.0.0/0", path: [1], nextHop: "192.0.2.1", localPref: 100, peer: "192.0.2.1" }, T0),
+    // What a peer sent before the router's import policy (BMP pre-policy Adj-RIB-In) never counts: not as a prefix of
+    // its own (9.1.1.1 stays unroutable), not as a better path of a known prefix, not as a table of its own.
+    ...[
+      { vp: "fra1", rd: "", prefix: "9.0.0.0/8", path: [64666] },
+      { vp: "fra1", rd: "", prefix: ROUTES[1].prefix, path: [64666, 15169] },
+      { vp: "fra1", rd: "PRE-ONLY", prefix: "10.0.0.0/8", path: [64666] },
+    ].map((route) =>
+      ribRow({ ...route, nextHop: "192.0.2.66", localPref: 1000, peer: "192.0.2.66" }, T0, { rib_view: "pre-policy", path_id: 7 }),
+    ),
   ];
   await chInsert(stores.ch, { name: "test.fixture", table: "rib_current", values: rows });
 }, 120_000);

@@ -389,14 +389,17 @@ describe("upgrade of a data directory of the previous release (collector schema)
     // Only the reference rows the start adds are new; the tables the data lives in are unchanged.
     for (const table of ["routers", "router_exporters", "interfaces", "vantage_points", "users", "user_groups"])
       expect([table, after[table]]).toEqual([table, before.pg[table]]);
-    // audit_log (0008) and snmp_poll_status (0009) come with later releases; they start empty too.
+    // audit_log (0008), snmp_poll_status (0009) and community_labels (0010) come with later releases; they start empty too.
     expect(Object.keys(after).filter((t) => !(t in before.pg))).toEqual([
       "audit_log",
       "collector_exporters",
       "collector_listeners",
+      "community_labels",
       "snmp_poll_status",
     ]);
-    expect([after.audit_log, after.collector_exporters, after.collector_listeners, after.snmp_poll_status]).toEqual([[], [], [], []]);
+    expect([after.audit_log, after.collector_exporters, after.collector_listeners, after.community_labels, after.snmp_poll_status]).toEqual(
+      [[], [], [], [], []],
+    );
 
     const routers = await listRouters(services);
     expect(

@@ -188,6 +188,7 @@ describe("control plane", () => {
         expireMgmt: T0 + 48 * HOUR,
         vantagePoint: "ber1",
         withdrawn: false,
+        ribView: "post-policy",
       },
     ]);
   });
@@ -216,6 +217,10 @@ describe("control plane", () => {
     ],
     [{ queryType: "IpPrefixQuery", queryTerm: "10.0.0.0/8", startDate: "yesterday", endDate: T0 }, "Invalid request body."],
     [{ queryType: "IpPrefixQuery", queryTerm: "10.0.0.0/8", endDate: T0 }, "Invalid request body."],
+    [
+      { queryType: "IpPrefixQuery", queryTerm: "10.0.0.0/8", startDate: T0, endDate: T0 + 10, ribView: "adj-rib-out" },
+      'Unknown RIB view "adj-rib-out": use default, pre-policy, post-policy, loc-rib.',
+    ],
   ])("%j → 400 %s", async (body, detail) => {
     const res = await query(body);
     expect(res.status).toBe(400);

@@ -326,7 +326,11 @@ describe("prefix queries (private variant)", () => {
       "BGP next_hop": "198.51.100.1",
       "BGP community": "64500:100 64500:1001",
       "BGP originator_id": "192.0.2.9",
+      RibView: "post-policy",
       LastUpdate: new Date(T0 * 1000).toISOString().replace(".000Z", "Z"),
+      // No names in as_info and no labels here (tests/integration/lookingglass-views.test.ts has them).
+      asNames: {},
+      communityNames: {},
     });
   });
 });
@@ -472,6 +476,7 @@ describe("access", () => {
       for (const row of rows) {
         expect(row).not.toHaveProperty("BGP community");
         expect(row).not.toHaveProperty("BGP originator_id");
+        expect(row).not.toHaveProperty("communityNames");
       }
     }
     expect(res.data.results.fra1[0].VantagePoint).toBe("Frankfurt, Germany 1");

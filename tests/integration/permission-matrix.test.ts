@@ -737,7 +737,7 @@ const MATRIX: Record<string, Sample[]> = {
       method: "POST",
       url: "/site-settings/routing-data",
       form: { vantagePoint: "fra1" },
-      note: "not a multipart upload: 400 for admins after the access check, nothing imported",
+      note: "neither a multipart upload nor a community label's intent: 400 for admins after the access check, nothing changed",
       expect: { ...toLogin("/site-settings/routing-data"), ...perRole((role) => (siteRole(role) === "admin" ? 400 : 403)) },
     },
   ],

@@ -31,6 +31,8 @@ import {
   type FlowQueryOptions,
 } from "~/features/flows/sql";
 import { ribSampleStatement } from "~/features/collector/export/rib-sample-sql";
+import { ribPageSql } from "~/features/collector/enrich/snapshot.server";
+import { parseCommunityPattern } from "~/lib/bgp-communities";
 import {
   datesWithDataQuery,
   heatmapQuery,
@@ -161,6 +163,12 @@ function ribStatements(): BuiltQuery[] {
   const out: BuiltQuery[] = [ribDatesSql()];
   for (const match of matches) {
     out.push(lookingGlassSql({ vantagePoints: ["fra1", "ams1"], match, limit: 100 }));
+    // One table, and a community exactly or by its last part.
+    for (const community of ["64496:100", "64496:1:*", "RT:64497:*"]) {
+      const pattern = parseCommunityPattern(community);
+      if (!pattern.ok) throw new Error(pattern.error);
+      out.push(lookingGlassSql({ vantagePoints: ["fra1"], match, limit: 100, ribViews: ["pre-policy"], community: pattern.pattern }));
+    }
     for (const sort of CONTROL_PLANE_COLUMNS)
       for (const order of ["asc", "desc"] as const)
         out.push(
@@ -184,9 +192,14 @@ function ribStatements(): BuiltQuery[] {
   return out;
 }
 
-/** The routes the flow generator draws addresses from, with the default bounds and small ones. */
+/** The routes the flow generator draws addresses from (default and small bounds) and the enrichment snapshot's pages. */
 const generatorStatements = (): BuiltQuery[] =>
-  [ribSampleStatement(), ribSampleStatement(10, 50)].map((q) => ({ ...q, params: q.params ?? {} }));
+  [
+    ribSampleStatement(),
+    ribSampleStatement(10, 50),
+    ribPageSql({ vantagePoint: "fra1", routeDistinguisher: "", after: null, limit: 10 }),
+    ribPageSql({ vantagePoint: "fra1", routeDistinguisher: "64500:1", after: { address: "::ffff:10.0.0.0", length: 8 }, limit: 10 }),
+  ].map((q) => ({ ...q, params: q.params ?? {} }));
 
 const lookupStatements = (): BuiltQuery[] => [dataRangeQuery(), latestBucketQuery(), vrfNamesQuery("blue", 500)];
 
@@ -239,7 +252,7 @@ describe("EXPLAIN SYNTAX of every statement the builders generate", () => {
     expect(await refused(ribStatements())).toEqual([]);
   }, 120_000);
 
-  it("the flow generator's routing-table sample", async () => {
+  it("the flow generator's routing-table sample and the enrichment snapshot's pages", async () => {
     expect(await refused(generatorStatements())).toEqual([]);
   });
 

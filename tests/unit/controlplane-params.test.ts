@@ -20,6 +20,17 @@ describe("Control Plane URL state", () => {
     expect(params("queryType=bogus").unknown).toEqual([{ parameter: "queryType", value: "bogus" }]);
   });
 
+  it("reads the RIB view: post-policy and Loc-RIB by default, one table when named, an unknown one reported", () => {
+    expect(params("").ribView).toBe("default");
+    expect(params("ribView=loc-rib").ribView).toBe("loc-rib");
+    expect(params("ribView=default").unknown).toEqual([]);
+    expect(params("ribView=adj-rib-out")).toMatchObject({ ribView: "default", unknown: [{ parameter: "ribView", value: "adj-rib-out" }] });
+    const base = { queryType: "IpPrefixQuery", queryTerm: "10.0.0.0/8", start: 1_790_000_040, end: 1_790_003_640 };
+    expect(new URLSearchParams(controlPlaneSearch({ ...base, ribView: "pre-policy" }, "UTC")).get("ribView")).toBe("pre-policy");
+    // The default stays out of the links.
+    expect(new URLSearchParams(controlPlaneSearch({ ...base, ribView: "default" }, "UTC")).has("ribView")).toBe(false);
+  });
+
   it("reads unix seconds and datetime-local text in the user's timezone", () => {
     expect(parseUrlTime("1790000000", "UTC")).toBe(1_790_000_000);
     expect(parseUrlTime("2026-11-22T10:30", "UTC")).toBe(Date.UTC(2026, 10, 22, 10, 30) / 1000);

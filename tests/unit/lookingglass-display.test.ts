@@ -1,7 +1,16 @@
 import { describe, expect, it } from "vitest";
 import { sheetToCsv } from "~/lib/sheet-csv";
 import type { LookingGlassRow } from "~/features/routing/route-columns";
-import { cellText, columnHeader, dataColumns, flattenResults, resultsSheet, rnaLink } from "~/features/lookingglass/columns";
+import {
+  asPathHops,
+  cellText,
+  columnHeader,
+  communityEntries,
+  dataColumns,
+  flattenResults,
+  resultsSheet,
+  rnaLink,
+} from "~/features/lookingglass/columns";
 import { tableSvg } from "~/features/shared/export/table-svg.server";
 import { brandedFooterLinks } from "~/features/lookingglass/ui/PublicLayout";
 import { validateTerm } from "~/features/lookingglass/validation";
@@ -17,7 +26,10 @@ const ROW: LookingGlassRow = {
   "BGP next_hop": "198.51.100.1",
   "BGP community": "64500:100",
   "BGP originator_id": "192.0.2.9",
+  RibView: "post-policy",
   LastUpdate: "2026-09-21T13:33:20Z",
+  asNames: {},
+  communityNames: {},
 };
 
 describe("Looking Glass display", () => {
@@ -33,6 +45,7 @@ describe("Looking Glass display", () => {
       "Next hop",
       "Communities",
       "Originator ID",
+      "RIB view",
       "Last update (UTC)",
     ]);
     expect(columnHeader("LastUpdate", "Europe/Berlin")).toBe("Last update (Europe/Berlin)");
@@ -49,11 +62,38 @@ describe("Looking Glass display", () => {
   it("exports the variant's columns", () => {
     const csv = sheetToCsv(resultsSheet("t", [ROW], "public"), ";");
     expect(csv).toBe(
-      "Vantage point;Prefix;Route distinguisher;AS path;Local preference;MED;Next hop;Last update (UTC)\r\nfra-er1 Frankfurt, Germany;10.1.2.0/24;;3356 64511;150;0;198.51.100.1;21.09.2026 13:33\r\n",
+      "Vantage point;Prefix;Route distinguisher;AS path;Local preference;MED;Next hop;RIB view;Last update (UTC)\r\nfra-er1 Frankfurt, Germany;10.1.2.0/24;;3356 › 64511;150;0;198.51.100.1;Adj-RIB-In post-policy;21.09.2026 13:33\r\n",
     );
     const svg = tableSvg(resultsSheet("t", [{ ...ROW, Prefix: "<x>" }], "private"));
     expect(svg).toContain("&lt;x&gt;");
     expect(svg).toContain("Communities");
+  });
+
+  it("names the ASes of a path and the communities of a row as the screens and files show them; the row keeps the numbers", () => {
+    const named: LookingGlassRow = {
+      ...ROW,
+      "BGP as_path": "3356 64496 64511",
+      "BGP community": "65535:65281 64496:100 64496:1:2 RT:64497:42 64500:1",
+      RibView: "loc-rib",
+      asNames: { "3356": "LEVEL3", "64511": "Example-Net" },
+      communityNames: { "65535:65281": "NO_EXPORT", "64496:100": "Customer routes", "RT:64497:42": "VPN blue" },
+    };
+    expect(cellText(named, "BGP as_path")).toBe("3356 LEVEL3 › 64496 › 64511 Example-Net");
+    expect(asPathHops(named)).toEqual([
+      { asn: "3356", name: "LEVEL3" },
+      { asn: "64496", name: null },
+      { asn: "64511", name: "Example-Net" },
+    ]);
+    expect(cellText(named, "BGP community")).toBe(
+      "65535:65281 NO_EXPORT, 64496:100 Customer routes, 64496:1:2, RT:64497:42 VPN blue, 64500:1",
+    );
+    expect(communityEntries(named).map((c) => c.name)).toEqual(["NO_EXPORT", "Customer routes", null, "VPN blue", null]);
+    expect(cellText(named, "RibView")).toBe("Loc-RIB");
+    // An empty path (the network's own routes) and no communities: empty cells, not separators.
+    expect(cellText({ ...named, "BGP as_path": "", "BGP community": "" }, "BGP as_path")).toBe("");
+    expect(communityEntries({ ...named, "BGP community": "" })).toEqual([]);
+    // The RNA filter reads the numbers, not the names.
+    expect(rnaLink(named, ["BGP as_path"], () => undefined)).toBe("/rna?filter=AS_DST%3A64511");
   });
 
   it("builds the RNA link from the picked columns only", () => {

@@ -21,15 +21,40 @@ describe("Looking Glass URL state", () => {
       selectedVantagePoints: ["Frankfurt, Germany 2", "Berlin, Germany"],
       queryType: "AsPathQuery" as const,
       queryTerm: "3356 * 15169",
+      ribView: "default" as const,
+      community: "",
     };
     const search = serializeLookingGlassUrl(state, VPS);
     expect(search.get("selectedVantagePoints")).toBe('["Frankfurt, Germany 2","Berlin, Germany"]');
     expect(parseLookingGlassUrl(new URLSearchParams(search.toString()), VPS, ALL_TYPES)).toEqual(state);
   });
 
+  it("round-trips the private screen's RIB view and community; the defaults stay out of the URL; an unknown view reads as the default", () => {
+    const state = {
+      selectedVantagePoints: ["Berlin, Germany"],
+      queryType: "IpPrefixQuery" as const,
+      queryTerm: "10.0.0.0/8",
+      ribView: "pre-policy" as const,
+      community: "64496:*",
+    };
+    const search = serializeLookingGlassUrl(state, VPS);
+    expect(search.get("ribView")).toBe("pre-policy");
+    expect(search.get("community")).toBe("64496:*");
+    expect(parseLookingGlassUrl(new URLSearchParams(search.toString()), VPS, ALL_TYPES)).toEqual(state);
+    const plain = serializeLookingGlassUrl({ ...state, ribView: "default", community: " " }, VPS);
+    expect([plain.has("ribView"), plain.has("community")]).toEqual([false, false]);
+    expect(parseLookingGlassUrl(new URLSearchParams("ribView=adj-rib-out"), VPS, ALL_TYPES).ribView).toBe("default");
+  });
+
   it("writes every vantage point as the single entry 'all' and reads it back as every available one", () => {
     const search = serializeLookingGlassUrl(
-      { selectedVantagePoints: VPS.map((v) => v.display_name), queryType: "IpPrefixQuery", queryTerm: "" },
+      {
+        selectedVantagePoints: VPS.map((v) => v.display_name),
+        queryType: "IpPrefixQuery",
+        queryTerm: "",
+        ribView: "default",
+        community: "",
+      },
       VPS,
     );
     expect(search.get("selectedVantagePoints")).toBe('["all"]');

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { controlPlaneSql, lookingGlassSql, parseRibQuery, ribDatesSql, type RibMatch } from "~/features/routing/rib-sql";
 import { toQueryType } from "~/lib/routing-query-types";
+import { parseCommunityPattern } from "~/lib/bgp-communities";
 
 const matchOf = (type: "AsPathQuery" | "IpPrefixQuery", term: string): RibMatch => {
   const parsed = parseRibQuery(type, term);
@@ -75,18 +76,18 @@ describe("lookingGlassSql (golden)", () => {
       limit: 1000,
     });
     expect(query).toBe(
-      `SELECT vantage_point, route_distinguisher, prefix, as_path, local_pref, med, bgp_next_hop, communities, originator_id,
-       toUnixTimestamp(timestamp) AS last_update, total
+      `SELECT vantage_point, route_distinguisher, prefix, as_path, local_pref, med, bgp_next_hop, communities, ext_communities, originator_id,
+       toString(rib_view) AS rib_view, toUnixTimestamp(timestamp) AS last_update, total
 FROM (
     SELECT *, count() OVER () AS total,
-           row_number() OVER (PARTITION BY vantage_point ORDER BY route_distinguisher, prefix_addr, prefix_len, peer_ip) AS turn
+           row_number() OVER (PARTITION BY vantage_point ORDER BY route_distinguisher, prefix_addr, prefix_len, peer_ip, rib_view, path_id) AS turn
     FROM (
         SELECT *, max(prefix_len) OVER (PARTITION BY vantage_point, route_distinguisher) AS longest
         FROM (
-            SELECT timestamp, vantage_point, route_distinguisher, prefix, prefix_addr, prefix_len, peer_ip, afi, is_withdrawn,
-                   as_path, local_pref, med, bgp_next_hop, communities, originator_id
+            SELECT timestamp, vantage_point, route_distinguisher, prefix, prefix_addr, prefix_len, peer_ip, rib_view, path_id, afi,
+                   is_withdrawn, as_path, local_pref, med, bgp_next_hop, communities, ext_communities, originator_id
             FROM rib_current FINAL
-            WHERE vantage_point IN {vantagePoints:Array(String)} AND prefix_addr IN {candidates:Array(IPv6)} AND prefix_len <= {maxLength:UInt8} AND prefix_addr = tupleElement(IPv6CIDRToRange({address:IPv6}, toUInt8(prefix_len + {lengthOffset:UInt8})), 1)
+            WHERE vantage_point IN {vantagePoints:Array(String)} AND rib_view IN {ribViews:Array(String)} AND prefix_addr IN {candidates:Array(IPv6)} AND prefix_len <= {maxLength:UInt8} AND prefix_addr = tupleElement(IPv6CIDRToRange({address:IPv6}, toUInt8(prefix_len + {lengthOffset:UInt8})), 1)
         )
         WHERE is_withdrawn = 0 AND afi = {afi:UInt8}
     )
@@ -97,6 +98,8 @@ LIMIT {limit:UInt32}`,
     );
     expect(params).toMatchObject({
       vantagePoints: ["fra1", "ber1"],
+      // By default what the routers accepted: post-policy Adj-RIB-In and Loc-RIB, never pre-policy.
+      ribViews: ["post-policy", "loc-rib"],
       maxLength: 32,
       lengthOffset: 96,
       afi: 1,
@@ -116,11 +119,43 @@ LIMIT {limit:UInt32}`,
 
   it("an AS path: the pattern is matched on the newest row, after FINAL", () => {
     const { sql: query, params } = lookingGlassSql({ vantagePoints: ["fra1"], match: matchOf("AsPathQuery", "? 3356"), limit: 5 });
-    expect(query).toContain("FROM rib_current FINAL\n            WHERE vantage_point IN {vantagePoints:Array(String)} AND 1\n");
+    expect(query).toContain(
+      "FROM rib_current FINAL\n            WHERE vantage_point IN {vantagePoints:Array(String)} AND rib_view IN {ribViews:Array(String)} AND 1\n",
+    );
     expect(query).toContain(
       "WHERE is_withdrawn = 0 AND match(arrayStringConcat(arrayMap(a -> concat(toString(a), ' '), as_path)), {asPathRegex:String})",
     );
     expect(params.asPathRegex).toBe("^[0-9]+ 3356 $");
+  });
+
+  it("one table when asked; a community narrows the longest prefix's routes, exactly or by its last part", () => {
+    const exact = parseCommunityPattern("64496:0100");
+    if (!exact.ok) throw new Error(exact.error);
+    const { sql: query, params } = lookingGlassSql({
+      vantagePoints: ["fra1"],
+      match: matchOf("IpPrefixQuery", "192.0.2.77"),
+      limit: 5,
+      ribViews: ["pre-policy"],
+      community: exact.pattern,
+    });
+    expect(params).toMatchObject({ ribViews: ["pre-policy"], community: "64496:100" });
+    expect(query).toContain(
+      "    WHERE prefix_len = longest AND (has(communities, {community:String}) OR has(ext_communities, {community:String}))\n)",
+    );
+    const wildcard = parseCommunityPattern("RT:64497:*");
+    if (!wildcard.ok) throw new Error(wildcard.error);
+    const byPrefix = lookingGlassSql({
+      vantagePoints: ["fra1"],
+      match: matchOf("AsPathQuery", "*"),
+      limit: 5,
+      community: wildcard.pattern,
+    });
+    expect(byPrefix.params).toMatchObject({ communityPrefix: "RT:64497:" });
+    expect(byPrefix.sql).toContain(
+      "    WHERE arrayExists(c -> startsWith(c, {communityPrefix:String}) AND length(c) > length({communityPrefix:String})" +
+        " AND position(c, ':', length({communityPrefix:String}) + 1) = 0, arrayConcat(communities, ext_communities))\n)",
+    );
+    expect(byPrefix.sql).not.toContain("longest");
   });
 });
 
@@ -129,14 +164,17 @@ describe("controlPlaneSql and ribDatesSql (golden)", () => {
     const { sql: query, params } = controlPlaneSql({ match: matchOf("AsPathQuery", "*"), start: 100, end: 200, limit: 10 });
     expect(query).toBe(
       `SELECT toUnixTimestamp(timestamp) AS timestamp, vantage_point, router_ip, prefix, as_path, as_path_set, as_confed_seq, local_pref,
-       bgp_next_hop, afi, safi, aggregator, toString(origin) AS origin, originator_id, communities,
-       toUnixTimestamp(expire_at) AS expire_at, is_withdrawn, count() OVER () AS total
+       bgp_next_hop, afi, safi, aggregator, toString(origin) AS origin, originator_id, communities, ext_communities,
+       toString(rib_view) AS rib_view, path_id, toUnixTimestamp(expire_at) AS expire_at, is_withdrawn, count() OVER () AS total
 FROM rib_entries
-WHERE timestamp BETWEEN toDateTime({start:UInt32}, 'UTC') AND toDateTime({end:UInt32}, 'UTC') AND 1 AND is_withdrawn = 0 AND match(arrayStringConcat(arrayMap(a -> concat(toString(a), ' '), as_path)), {asPathRegex:String})
-ORDER BY timestamp DESC, vantage_point, prefix_addr, prefix_len, peer_ip
+WHERE timestamp BETWEEN toDateTime({start:UInt32}, 'UTC') AND toDateTime({end:UInt32}, 'UTC') AND rib_view IN {ribViews:Array(String)}
+  AND 1 AND is_withdrawn = 0 AND match(arrayStringConcat(arrayMap(a -> concat(toString(a), ' '), as_path)), {asPathRegex:String})
+ORDER BY timestamp DESC, vantage_point, prefix_addr, prefix_len, peer_ip, rib_view, path_id
 LIMIT {limit:UInt32}`,
     );
-    expect(params).toMatchObject({ start: 100, end: 200, limit: 10, asPathRegex: "^(?:[0-9]+ )*$" });
+    expect(params).toMatchObject({ start: 100, end: 200, limit: 10, asPathRegex: "^(?:[0-9]+ )*$", ribViews: ["post-policy", "loc-rib"] });
+    const locRib = controlPlaneSql({ match: matchOf("AsPathQuery", "*"), start: 1, end: 2, limit: 1, ribViews: ["loc-rib"] });
+    expect(locRib.params.ribViews).toEqual(["loc-rib"]);
     const prefix = controlPlaneSql({ match: matchOf("IpPrefixQuery", "10.0.0.0/8"), start: 1, end: 2, limit: 10 });
     expect(prefix.sql).toContain("AND afi = {afi:UInt8}\nORDER BY");
     expect(prefix.sql).not.toContain("is_withdrawn = 0");

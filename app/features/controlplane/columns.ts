@@ -6,6 +6,7 @@
  */
 import type { ControlPlaneRow } from "~/features/routing/controlplane.server";
 import { CONTROL_PLANE_COLUMNS, PATH_ATTRIBUTES, type ControlPlaneColumn } from "~/features/routing/route-columns";
+import { RIB_VIEW_LABELS } from "~/features/routing/rib-views";
 import { formatDateLongBare, formatDateShort, formatTimeSeconds } from "~/lib/date-format";
 
 export const COLUMN_LABELS: Record<ControlPlaneColumn, string> = {
@@ -26,6 +27,7 @@ export const COLUMN_LABELS: Record<ControlPlaneColumn, string> = {
   Aggregator: "Aggregator",
   Originator: "Originator ID",
   expireMgmt: "Expires",
+  ribView: "RIB view",
 };
 
 /** What fits a laptop screen beside the details toggle; the column picker adds the others. */
@@ -81,6 +83,8 @@ export function cellText(row: ControlPlaneRow, column: ControlPlaneColumn, tz: s
       return SAFI_NAMES[row.SAFI] ?? String(row.SAFI);
     case "Origin":
       return ORIGIN_NAMES[row.Origin] ?? row.Origin;
+    case "ribView":
+      return RIB_VIEW_LABELS[row.ribView] ?? row.ribView;
     default:
       return String(row[column] ?? "");
   }

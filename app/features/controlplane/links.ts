@@ -6,11 +6,12 @@
 import type { ControlPlaneColumn } from "~/features/routing/route-columns";
 import { COLUMNS_PARAM, isDefaultColumns } from "./columns";
 import type { RibQueryType } from "~/lib/routing-query-types";
+import type { RibViewChoice } from "~/features/routing/rib-views";
 import { controlPlaneSearch } from "./params";
 import { tableStateEntries, type ControlPlaneTableState, type SortOrder } from "./table-state";
 
 export type ScreenState = {
-  params: { queryType: RibQueryType; queryTerm: string };
+  params: { queryType: RibQueryType; queryTerm: string; ribView: RibViewChoice };
   range: { start: number; end: number } | null;
   timezone: string;
   columns: readonly ControlPlaneColumn[];
@@ -38,7 +39,14 @@ export function screenSearch(
   const search = new URLSearchParams(
     s.range
       ? controlPlaneSearch(
-          { queryType: s.params.queryType, queryTerm: s.params.queryTerm, start: s.range.start, end: s.range.end, page: options.page },
+          {
+            queryType: s.params.queryType,
+            queryTerm: s.params.queryTerm,
+            ribView: s.params.ribView,
+            start: s.range.start,
+            end: s.range.end,
+            page: options.page,
+          },
           s.timezone,
         )
       : "",

@@ -3,7 +3,8 @@
  *
  * Parameters: queryType (AsPathQuery | IpPrefixQuery; legacy AS_PATH_QUERY / IP_PREFIX_QUERY),
  * queryTerm, dateRange (a preset of ~/lib/time-range, or any LAST_<n>_MINUTES /
- * _HOURS / _DAYS) or start and end, and page. start and end are ISO dates (2026-11-01, the whole
+ * _HOURS / _DAYS) or start and end, ribView (the routing tables: absent for post-policy and
+ * Loc-RIB, or pre-policy, post-policy, loc-rib), and page. start and end are ISO dates (2026-11-01, the whole
  * day in the user's timezone), ISO times (2026-11-01T14:00, as the form's datetime-local fields
  * submit them, in the user's timezone; with Z or an offset, absolute) or unix seconds.
  *
@@ -22,6 +23,7 @@ import timezone from "dayjs/plugin/timezone";
 import utc from "dayjs/plugin/utc";
 import { toLocalInput } from "~/lib/date-format";
 import { isRibQueryType, toQueryType, type RibQueryType } from "~/lib/routing-query-types";
+import { DEFAULT_RIB_VIEW, RIB_VIEW_PARAM, parseRibViewChoice, type RibViewChoice } from "~/features/routing/rib-views";
 import { isPreset, presetRange, type TimeRange } from "~/lib/time-range";
 
 dayjs.extend(utc);
@@ -41,7 +43,7 @@ const ROLLING_UNITS = { MINUTES: 60, HOURS: 3600, DAYS: 86_400 } as const;
 const ROLLING = /^LAST_(\d{1,4})_(MINUTES|HOURS|DAYS)$/;
 
 /** A URL value the screen did not apply. */
-export type UnappliedValue = { parameter: "queryType" | "dateRange" | "start" | "end"; value: string };
+export type UnappliedValue = { parameter: "queryType" | "dateRange" | "ribView" | "start" | "end"; value: string };
 
 export type ControlPlaneParams = {
   queryType: RibQueryType;
@@ -51,8 +53,10 @@ export type ControlPlaneParams = {
   /** The URL's start / end as given, null when absent. */
   start: string | null;
   end: string | null;
+  /** The routing tables to read ("default": post-policy and Loc-RIB). */
+  ribView: RibViewChoice;
   page: number;
-  /** queryType and dateRange values that are not known (start / end are judged with the dates). */
+  /** queryType, dateRange and ribView values that are not known (start / end are judged with the dates). */
   unknown: UnappliedValue[];
 };
 
@@ -87,6 +91,9 @@ export function parseControlPlaneParams(search: URLSearchParams): ControlPlanePa
   if (queryType === null) unknown.push({ parameter: "queryType", value: queryTypeText! });
   const preset = text("dateRange");
   if (preset && !isControlPlanePreset(preset)) unknown.push({ parameter: "dateRange", value: preset });
+  const ribViewText = text(RIB_VIEW_PARAM);
+  const ribView = parseRibViewChoice(ribViewText);
+  if (ribView === null) unknown.push({ parameter: "ribView", value: ribViewText! });
   const page = Number(text("page") ?? "1");
   return {
     queryType: queryType ?? "AsPathQuery",
@@ -94,6 +101,7 @@ export function parseControlPlaneParams(search: URLSearchParams): ControlPlanePa
     dateRange: preset && isControlPlanePreset(preset) ? preset : null,
     start: text("start"),
     end: text("end"),
+    ribView: ribView ?? DEFAULT_RIB_VIEW,
     page: Number.isInteger(page) && page >= 1 ? page : 1,
     unknown,
   };
@@ -126,7 +134,7 @@ export function parseUrlTime(value: string, tz: string, as: "start" | "end" = "s
 
 /** What the resolution changed, for the notices. Times are unix seconds. */
 export type RangeAdjustment =
-  | { kind: "unknown"; parameter: "queryType" | "dateRange"; value: string }
+  | { kind: "unknown"; parameter: "queryType" | "dateRange" | "ribView"; value: string }
   | { kind: "unreadable"; parameter: "start" | "end"; value: string }
   | { kind: "swapped"; start: number; end: number }
   | { kind: "start-reset"; asked: number }
@@ -147,7 +155,7 @@ export function resolveControlPlaneRange(
 ): ResolvedControlPlaneRange {
   const adjustments: RangeAdjustment[] = p.unknown.map((u) => ({
     kind: "unknown" as const,
-    parameter: u.parameter as "queryType" | "dateRange",
+    parameter: u.parameter as "queryType" | "dateRange" | "ribView",
     value: u.value,
   }));
   // The minute of the first and of the newest data count as inside: the form's fields hold whole minutes.
@@ -192,7 +200,7 @@ export function resolveControlPlaneRange(
 
 /** The search string of a state (pager links, the form's round trip): times as the form writes them. */
 export function controlPlaneSearch(
-  p: { queryType: string; queryTerm: string; start: number; end: number; page?: number },
+  p: { queryType: string; queryTerm: string; start: number; end: number; page?: number; ribView?: RibViewChoice },
   tz: string,
 ): string {
   const s = new URLSearchParams({
@@ -201,6 +209,7 @@ export function controlPlaneSearch(
     start: toLocalInput(p.start, tz),
     end: toLocalInput(p.end, tz, "up"),
   });
+  if (p.ribView && p.ribView !== DEFAULT_RIB_VIEW) s.set(RIB_VIEW_PARAM, p.ribView);
   if (p.page && p.page > 1) s.set("page", String(p.page));
   return s.toString();
 }

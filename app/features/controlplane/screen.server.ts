@@ -10,6 +10,7 @@ import { listVantagePoints } from "~/features/routing/vantage-points.server";
 import { formatDateLong, safeTimezone } from "~/lib/date-format";
 import { MESSAGES } from "~/lib/messages";
 import { QUERY_TYPE_LABELS } from "~/lib/routing-query-types";
+import { RIB_VIEW_CHOICE_LABELS } from "~/features/routing/rib-views";
 import { log } from "~/server/log.server";
 import type { Services } from "~/server/services.server";
 import { getUserSettings } from "~/server/settings/user-settings.server";
@@ -65,6 +66,8 @@ export function adjustmentNotice(
   const used = `${at(range.start)} – ${at(range.end)}`;
   switch (a.kind) {
     case "unknown":
+      if (a.parameter === "ribView")
+        return `ribView=${a.value} in the address is not a RIB view; ${RIB_VIEW_CHOICE_LABELS.default} was used instead.`;
       return a.parameter === "queryType"
         ? `queryType=${a.value} in the address is not a query type; ${QUERY_TYPE_LABELS.AsPathQuery} was used instead.`
         : `dateRange=${a.value} in the address is not a date range; ${used} was used instead.`;
@@ -148,6 +151,7 @@ export async function loadControlPlane(
       queryTerm: params.queryTerm,
       startDate: range.start,
       endDate: range.end,
+      ribView: params.ribView,
       table: tableQuery(table, vantagePointNames),
     });
     const pages = Math.max(1, Math.ceil(result.data.length / CONTROL_PLANE_PAGE_SIZE));

@@ -4,10 +4,13 @@
  * Pure and isomorphic: the screens, the export endpoint and the tests share it.
  */
 import type { Sheet, SheetColumn } from "~/lib/sheet";
-import type { LookingGlassRow } from "~/features/routing/route-columns";
+import type { LookingGlassRow, ROW_NAME_FIELDS } from "~/features/routing/route-columns";
+import { RIB_VIEW_LABELS } from "~/features/routing/rib-views";
+import { communityWithName } from "~/lib/bgp-communities";
 import { formatDateLongBare } from "~/lib/date-format";
 
-export type DataColumn = Exclude<keyof LookingGlassRow, never>;
+/** The row's fields that are columns; the AS and community names only name their values. */
+export type DataColumn = Exclude<keyof LookingGlassRow, (typeof ROW_NAME_FIELDS)[number]>;
 export const PRIVATE_ONLY_COLUMNS: readonly DataColumn[] = ["BGP community", "BGP originator_id"];
 export const DATA_COLUMNS: readonly DataColumn[] = [
   "VantagePoint",
@@ -19,6 +22,7 @@ export const DATA_COLUMNS: readonly DataColumn[] = [
   "BGP next_hop",
   "BGP community",
   "BGP originator_id",
+  "RibView",
   "LastUpdate",
 ];
 /** The action column's name (row details, Show in RNA). */
@@ -39,6 +43,7 @@ export const COLUMN_LABELS: Record<DataColumn, string> = {
   "BGP next_hop": "Next hop",
   "BGP community": "Communities",
   "BGP originator_id": "Originator ID",
+  RibView: "RIB view",
   LastUpdate: "Last update",
 };
 
@@ -59,10 +64,47 @@ export function formatLastUpdate(iso: string, tz = "UTC"): string {
   return /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d+)?Z$/.test(iso) ? formatDateLongBare(iso, tz) : iso;
 }
 
+/** Between the ASes of a path as the screens show it: "64496 Example-Net › 64511". */
+export const AS_PATH_SEPARATOR = " › ";
+
+/** The ASes of a row's path, each with the name as_info gives it (null when it has none). */
+export function asPathHops(row: Pick<LookingGlassRow, "BGP as_path" | "asNames">): { asn: string; name: string | null }[] {
+  return row["BGP as_path"]
+    .split(" ")
+    .filter(Boolean)
+    .map((asn) => ({ asn, name: row.asNames?.[asn] ?? null }));
+}
+
+/** The communities of a row (standard, large, extended), each with its well-known name or operator's label (null when none). */
+export function communityEntries(
+  row: Pick<LookingGlassRow, "BGP community" | "communityNames">,
+): { community: string; name: string | null }[] {
+  return (row["BGP community"] ?? "")
+    .split(" ")
+    .filter(Boolean)
+    .map((community) => ({ community, name: row.communityNames?.[community] ?? null }));
+}
+
+/** A cell as people read it (the table, its filters and the files): AS paths with names, communities with theirs. */
 export function cellText(row: LookingGlassRow, column: DataColumn, tz = "UTC"): string {
   const value = row[column];
   if (value === undefined) return "";
-  return column === "LastUpdate" ? formatLastUpdate(String(value), tz) : String(value);
+  switch (column) {
+    case "LastUpdate":
+      return formatLastUpdate(String(value), tz);
+    case "BGP as_path":
+      return asPathHops(row)
+        .map((h) => (h.name ? `${h.asn} ${h.name}` : h.asn))
+        .join(AS_PATH_SEPARATOR);
+    case "BGP community":
+      return communityEntries(row)
+        .map((c) => communityWithName(c.community, c.name))
+        .join(", ");
+    case "RibView":
+      return RIB_VIEW_LABELS[row.RibView] ?? String(value);
+    default:
+      return String(value);
+  }
 }
 
 export type ResultsByVantagePoint = Record<string, LookingGlassRow[] | string>;

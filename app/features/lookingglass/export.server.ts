@@ -49,6 +49,7 @@ export async function buildLookingGlassExport(
   const page = await loadLookingGlassPage(services, options);
   if (page.termError) throw new ExportInputError(page.termError);
   if (page.vantagePointError) throw new ExportInputError(page.vantagePointError);
+  if (page.filterError) throw new ExportInputError(page.filterError.message);
   const rows = flattenRunRows(page.run);
   if (rows.length === 0) throw new ExportInputError(MESSAGES.emptyTableExport);
   const sheet = resultsSheet("Looking Glass", rows, options.variant, page.timezone);

@@ -15,7 +15,13 @@ import {
 } from "~/features/netcommand/jobs.server";
 import { runReducer, initialRunState, eventsOfResponse, type RunState } from "~/features/lookingglass/status";
 import { publicQueryLimiter } from "~/features/routing/lookingglass-cache.server";
-import { cachedLookingGlassQuery, vantagePointRouters, type LookingGlassResult } from "~/features/routing/lookingglass.server";
+import {
+  cachedLookingGlassQuery,
+  LookingGlassInputError,
+  resolveRouteFilters,
+  vantagePointRouters,
+  type LookingGlassResult,
+} from "~/features/routing/lookingglass.server";
 import { ALL_VANTAGE_POINTS, resolveVantagePoints } from "~/features/routing/vantage-point-names";
 import {
   forbiddenVantagePoints,
@@ -41,6 +47,7 @@ import {
   PARAM,
   isSubmitted,
   parseLookingGlassUrl,
+  rawRouteFilters,
   rawVantagePointNames,
   readLookingGlassUrl,
   type LookingGlassUrlState,
@@ -64,6 +71,8 @@ export type LookingGlassPage = {
   /** The term's validation error (shown on the input), or the vantage point selection's. */
   termError: string | null;
   vantagePointError: string | null;
+  /** A RIB view or community the URL asked for that cannot apply (unknown, malformed, or sent to the public page). */
+  filterError: { field: "ribView" | "community"; message: string } | null;
   /** The run as the reducer leaves it: status, per-vantage-point outcomes, banner, notices. */
   run: RunState<LookingGlassRow>;
   /** The normalised term the server answered for. */
@@ -152,6 +161,7 @@ export async function loadLookingGlassPage(
     submitted,
     termError: null,
     vantagePointError: null,
+    filterError: null,
     answeredTerm: null,
     jobs: [],
     refreshUrl: null,
@@ -186,6 +196,21 @@ export async function loadLookingGlassPage(
   // Ping and traceroute: network commands, not routing table queries.
   if (!termCheck.rib) return { ...page, ...(await runNetcommandJobs(services, options, selected, state, termCheck.value)) };
 
+  // The RIB view and the community filter: the private screen's choices; the public page refuses them.
+  let filters: ReturnType<typeof resolveRouteFilters>;
+  try {
+    filters = resolveRouteFilters(variant, rawRouteFilters(url.searchParams));
+  } catch (error) {
+    if (!(error instanceof LookingGlassInputError)) throw error;
+    const filterError = { field: error.field as "ribView" | "community", message: error.message };
+    if (variant === "private") return { ...page, filterError };
+    return {
+      ...page,
+      filterError,
+      run: runReducer(runReducer(initialRunState(), { type: "start" }), { type: "error", message: error.message }),
+    };
+  }
+
   if (variant === "public") {
     const decision = publicQueryLimiter.take(clientAddress(options.request));
     if (!decision.allowed) {
@@ -200,6 +225,7 @@ export async function loadLookingGlassPage(
       match: termCheck.rib.match,
       term: termCheck.value,
       vantagePoints: selected,
+      ...filters,
     });
     const nameOf = (key: string) => available.find((vp) => vp.key === key)?.display_name ?? key;
     return { ...page, run: runOfResult(result, nameOf), answeredTerm: result.queryTerm };

@@ -9,23 +9,42 @@
  * so older links naming a key, a legacy or a unique description keep working. The GET form without
  * JavaScript cannot build JSON: it sends the parameter once per ticked box, which is parsed the same
  * way. Names that do not exist among the available vantage points are dropped.
+ *
+ * The private screen adds ribView (which routing tables: rib-views.ts; absent means post-policy and
+ * Loc-RIB) and community (only routes carrying it); a link without them reads as before.
  */
 import { toQueryType, type QueryType } from "~/lib/routing-query-types";
 import { ALL_VANTAGE_POINTS, findVantagePoint, resolveVantagePoints, type VantagePointRef } from "~/features/routing/vantage-point-names";
+import { DEFAULT_RIB_VIEW, RIB_VIEW_PARAM, parseRibViewChoice, type RibViewChoice } from "~/features/routing/rib-views";
 
 export { ALL_VANTAGE_POINTS, findVantagePoint, type VantagePointRef };
 
 /** Where the analytics deployment serves the public Looking Glass (while the site setting is on). */
 export const PUBLIC_LOOKING_GLASS_PATH = "/public/lookingglass";
 
-export const PARAM = { vantagePoints: "selectedVantagePoints", queryType: "queryType", queryTerm: "queryTerm" } as const;
+export const PARAM = {
+  vantagePoints: "selectedVantagePoints",
+  queryType: "queryType",
+  queryTerm: "queryTerm",
+  ribView: RIB_VIEW_PARAM,
+  community: "community",
+} as const;
 
 export type LookingGlassUrlState = {
   /** Display names of the selected vantage points, in the order of the available list. */
   selectedVantagePoints: string[];
   queryType: QueryType;
   queryTerm: string;
+  /** The routing tables to read (the private screen's choice; the default otherwise, and for a value that names none). */
+  ribView: RibViewChoice;
+  /** Only routes carrying this community (the private screen's filter), as typed; "" for none. */
+  community: string;
 };
+
+/** The URL's ribView and community as given, for the loader to judge (unknown views, the public page). */
+export function rawRouteFilters(search: URLSearchParams): { ribView: string; community: string } {
+  return { ribView: (search.get(PARAM.ribView) ?? "").trim(), community: (search.get(PARAM.community) ?? "").trim().slice(0, 200) };
+}
 
 /** The current id of a query type parameter (legacy codes mapped), or null when it names none. */
 export function parseQueryType(value: string | null): QueryType | null {
@@ -87,10 +106,13 @@ export function readLookingGlassUrl<T extends VantagePointRef>(
   const requestedType = parseQueryType(search.get(PARAM.queryType));
   const queryType = requestedType && queryTypes.includes(requestedType) ? requestedType : (queryTypes[0] ?? "AsPathQuery");
   const selected = keepForQueryType(selectVantagePoints(available, rawVantagePointNames(search.getAll(PARAM.vantagePoints))), queryType);
+  const filters = rawRouteFilters(search);
   const state = {
     selectedVantagePoints: selected.map((vp) => vp.display_name),
     queryType,
     queryTerm: (search.get(PARAM.queryTerm) ?? "").slice(0, 200),
+    ribView: parseRibViewChoice(filters.ribView) ?? DEFAULT_RIB_VIEW,
+    community: filters.community,
   };
   return { state, selected };
 }
@@ -107,6 +129,8 @@ export function serializeLookingGlassUrl(state: LookingGlassUrlState, available:
   params.set(PARAM.vantagePoints, JSON.stringify(all ? [ALL_VANTAGE_POINTS] : state.selectedVantagePoints));
   params.set(PARAM.queryType, state.queryType);
   params.set(PARAM.queryTerm, state.queryTerm);
+  if (state.ribView !== DEFAULT_RIB_VIEW) params.set(PARAM.ribView, state.ribView);
+  if (state.community.trim() !== "") params.set(PARAM.community, state.community.trim());
   return params;
 }
 

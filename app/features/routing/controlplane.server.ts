@@ -8,6 +8,7 @@ import type { Services } from "~/server/services.server";
 import { LookingGlassInputError, ribQueryType } from "./lookingglass.server";
 import { chQuery } from "~/server/clickhouse/query.server";
 import { controlPlaneSql, parseRibQuery, ribDatesSql, type ControlPlaneDbRow, type ControlPlaneTableQuery } from "./rib-sql";
+import { parseRibViewChoice, ribViewsOf, unknownRibView, type RibView, type RibViewChoice } from "./rib-views";
 
 /** Rows returned per request at most (newest first); the rows found beyond are counted. */
 export const CONTROL_PLANE_RESULTS_LIMIT = 10_000;
@@ -34,9 +35,10 @@ export type ControlPlaneRow = {
   communityIndex: string;
   /** Unix seconds when the route expires from management, null when it does not. */
   expireMgmt: number | null;
-  /** Beyond the spec's fields: the vantage point key, and whether the row is a withdrawal. */
+  /** Beyond the spec's fields: the vantage point key, whether the row is a withdrawal, and the table it is from. */
   vantagePoint: string;
   withdrawn: boolean;
+  ribView: RibView;
 };
 
 export type ControlPlaneResult = {
@@ -45,6 +47,8 @@ export type ControlPlaneResult = {
   results_limit: number | null;
   results_maximum: number | null;
   queryTerm: string;
+  /** The tables read: "default" (post-policy and Loc-RIB) or one of them. */
+  ribView: RibViewChoice;
 };
 
 export type ControlPlaneDates = { minTimestamp: number | null; maxTimestamp: number | null };
@@ -65,34 +69,59 @@ function toRow(db: ControlPlaneDbRow): ControlPlaneRow {
     Aggregator: db.aggregator,
     Origin: db.origin,
     Originator: db.originator_id,
-    communityIndex: db.communities.join(" "),
+    communityIndex: [...db.communities, ...db.ext_communities].join(" "),
     expireMgmt: expireAt > 0 ? expireAt : null,
     vantagePoint: db.vantage_point,
     withdrawn: Number(db.is_withdrawn) === 1,
+    ribView: db.rib_view,
   };
 }
 
 /**
- * Routing history rows of [startDate, endDate] (unix seconds, both included), newest first or as
- * `table` sorts them, and only those its filters keep.
- * Throws LookingGlassInputError for bad input (query type, term, or a range that ends before it starts).
+ * Routing history rows of [startDate, endDate] (unix seconds, both included) of the tables
+ * `ribView` names (absent: post-policy and Loc-RIB), newest first or as `table` sorts them, and
+ * only those its filters keep.
+ * Throws LookingGlassInputError for bad input (query type, term, RIB view, or a range that ends before it starts).
  */
 export async function controlPlaneQuery(
   stores: Pick<Services, "ch">,
-  options: { queryType: string; queryTerm: string; startDate: number; endDate: number; limit?: number; table?: ControlPlaneTableQuery },
+  options: {
+    queryType: string;
+    queryTerm: string;
+    startDate: number;
+    endDate: number;
+    ribView?: string | null;
+    limit?: number;
+    table?: ControlPlaneTableQuery;
+  },
 ): Promise<ControlPlaneResult> {
   const queryType = ribQueryType(options.queryType);
   const parsed = parseRibQuery(queryType, options.queryTerm);
   if (!parsed.ok) throw new LookingGlassInputError(parsed.error, "queryTerm");
+  const ribView = parseRibViewChoice(options.ribView);
+  if (ribView === null) throw new LookingGlassInputError(unknownRibView(String(options.ribView)), "ribView");
   if (options.endDate < options.startDate) throw new LookingGlassInputError("The end date is before the start date.", "endDate");
   const limit = options.limit ?? CONTROL_PLANE_RESULTS_LIMIT;
   const rows = await chQuery<ControlPlaneDbRow>(
     stores.ch,
-    controlPlaneSql({ match: parsed.match, start: options.startDate, end: options.endDate, limit, table: options.table }),
+    controlPlaneSql({
+      match: parsed.match,
+      start: options.startDate,
+      end: options.endDate,
+      limit,
+      table: options.table,
+      ribViews: ribViewsOf(ribView),
+    }),
   );
   const found = rows.length ? Number(rows[0].total) : 0;
   const cut = found > rows.length;
-  return { data: rows.map(toRow), results_limit: cut ? rows.length : null, results_maximum: cut ? found : null, queryTerm: parsed.term };
+  return {
+    data: rows.map(toRow),
+    results_limit: cut ? rows.length : null,
+    results_maximum: cut ? found : null,
+    queryTerm: parsed.term,
+    ribView,
+  };
 }
 
 const timestamp = z

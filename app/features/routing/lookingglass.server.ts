@@ -5,7 +5,11 @@
  * columns.
  */
 import { lookingGlassRouters } from "~/server/auth/delegation.server";
+import { communityNamer, parseCommunityPattern, type CommunityPattern } from "~/lib/bgp-communities";
+import { registryNames } from "~/features/tags/mappings.server";
 import type { LookingGlassRow } from "./route-columns";
+import { communityLabelList } from "./community-labels.server";
+import { parseRibViewChoice, ribViewsOf, unknownRibView, type RibViewChoice } from "./rib-views";
 import { eq } from "drizzle-orm";
 import { siteSettings } from "~db/postgres/schema";
 import { accessProblem, ApiProblem } from "~/server/api/contract.server";
@@ -46,7 +50,7 @@ export type LookingGlassResult = {
 export class LookingGlassInputError extends Error {
   constructor(
     message: string,
-    readonly field: "queryTerm" | "queryType" | "vantagePoints" | "endDate",
+    readonly field: "queryTerm" | "queryType" | "vantagePoints" | "endDate" | "ribView" | "community",
   ) {
     super(message);
     this.name = "LookingGlassInputError";
@@ -100,9 +104,21 @@ export function inputProblem(error: LookingGlassInputError): ApiProblem {
   return new ApiProblem(400, { detail: error.message, errors: [{ field: error.field, message: error.message }] });
 }
 
+/** What the public variant refuses (the spec hides communities from it; it always reads the default tables). */
+export const PUBLIC_COMMUNITY_REFUSAL = "Filtering by community is only available in the private Looking Glass.";
+export const PUBLIC_RIB_VIEW_REFUSAL =
+  "The RIB view can only be chosen in the private Looking Glass: the public one shows post-policy and Loc-RIB routes.";
+
 const isoUtc = (unixSeconds: number) => new Date(unixSeconds * 1000).toISOString().replace(".000Z", "Z");
 
-function toRow(db: LookingGlassDbRow, vantagePoint: VantagePointJson, variant: LookingGlassVariant): LookingGlassRow {
+type Namers = { asName: (asn: number) => string | undefined; communityName: ((community: string) => string | null) | null };
+
+function toRow(db: LookingGlassDbRow, vantagePoint: VantagePointJson, variant: LookingGlassVariant, namers: Namers): LookingGlassRow {
+  const asNames: Record<string, string> = {};
+  for (const asn of db.as_path) {
+    const name = namers.asName(Number(asn));
+    if (name !== undefined) asNames[String(asn)] = name;
+  }
   const row: LookingGlassRow = {
     VantagePoint: vantagePoint.display_name,
     Prefix: db.prefix,
@@ -111,11 +127,20 @@ function toRow(db: LookingGlassDbRow, vantagePoint: VantagePointJson, variant: L
     "BGP local_pref": Number(db.local_pref),
     "BGP med": Number(db.med),
     "BGP next_hop": db.bgp_next_hop,
+    RibView: db.rib_view,
     LastUpdate: isoUtc(Number(db.last_update)),
+    asNames,
   };
   if (variant === "private") {
-    row["BGP community"] = db.communities.join(" ");
+    const communities = [...db.communities, ...db.ext_communities];
+    row["BGP community"] = communities.join(" ");
     row["BGP originator_id"] = db.originator_id;
+    const names: Record<string, string> = {};
+    for (const community of communities) {
+      const name = namers.communityName?.(community);
+      if (name) names[community] = name;
+    }
+    row.communityNames = names;
   }
   return row;
 }
@@ -138,6 +163,10 @@ export type LookingGlassRequest = {
   vantagePoints: string[];
   /** A delegated user's routers (lookingGlassRouters): others are refused with a 403; null/absent: none refused. */
   routers?: readonly string[] | null;
+  /** The tables to read (rib-views.ts): absent or "default" for post-policy and Loc-RIB; private variant only. */
+  ribView?: string | null;
+  /** Only routes carrying this community (exact, or with `*` for its last part); private variant only. */
+  community?: string | null;
 };
 
 /** A request resolved once: its type, its term parsed, its vantage points among the variant's. */
@@ -148,7 +177,25 @@ export type LookingGlassQuery = {
   /** The normalised term (compressed IPv6, network address of a prefix, canonical AS path pattern). */
   term: string;
   vantagePoints: readonly VantagePointJson[];
+  ribView: RibViewChoice;
+  community: CommunityPattern | null;
 };
+
+/** The RIB view and community of a request, checked against its variant; LookingGlassInputError when refused. */
+export function resolveRouteFilters(
+  variant: LookingGlassVariant,
+  request: Pick<LookingGlassRequest, "ribView" | "community">,
+): { ribView: RibViewChoice; community: CommunityPattern | null } {
+  const ribView = parseRibViewChoice(request.ribView);
+  if (ribView === null) throw new LookingGlassInputError(unknownRibView(String(request.ribView).trim()), "ribView");
+  if (variant === "public" && ribView !== "default") throw new LookingGlassInputError(PUBLIC_RIB_VIEW_REFUSAL, "ribView");
+  const communityText = (request.community ?? "").trim();
+  if (communityText === "") return { ribView, community: null };
+  if (variant === "public") throw new LookingGlassInputError(PUBLIC_COMMUNITY_REFUSAL, "community");
+  const parsed = parseCommunityPattern(communityText);
+  if (!parsed.ok) throw new LookingGlassInputError(parsed.error, "community");
+  return { ribView, community: parsed.pattern };
+}
 
 /**
  * Checks and resolves a request: the type, the term (parsed once), the vantage points named by
@@ -164,6 +211,7 @@ export async function resolveLookingGlassRequest(
   const queryType = ribQueryType(request.queryType);
   const parsed = parseRibQuery(queryType, request.queryTerm);
   if (!parsed.ok) throw new LookingGlassInputError(parsed.error, "queryTerm");
+  const filters = resolveRouteFilters(request.variant, request);
   if (request.vantagePoints.length === 0) throw new LookingGlassInputError("Select at least one vantage point.", "vantagePoints");
   const { selected, unknown } = resolveVantagePoints(
     available ?? (await listVantagePoints(stores, { variant: request.variant })),
@@ -181,7 +229,7 @@ export async function resolveLookingGlassRequest(
     if (!usable.length) throw forbiddenProblem([]);
   }
   if (usable.length === 0) throw new LookingGlassInputError("No vantage point is available.", "vantagePoints");
-  return { variant: request.variant, queryType, match: parsed.match, term: parsed.term, vantagePoints: usable };
+  return { variant: request.variant, queryType, match: parsed.match, term: parsed.term, vantagePoints: usable, ...filters };
 }
 
 /** Resolves a request and runs it (tests and scripts; the API and the screens cache through cachedLookingGlassQuery). */
@@ -192,24 +240,49 @@ export async function runLookingGlassQuery(
   return runResolvedQuery(stores, await resolveLookingGlassRequest(stores, request), request.limit);
 }
 
+/**
+ * What names the values of the rows: the AS names as_info has for the ASes of their paths (one
+ * query), and for the private variant the well-known names and the operator's community labels.
+ */
+async function rowNamers(
+  stores: Pick<Services, "pg">,
+  dbRows: readonly LookingGlassDbRow[],
+  variant: LookingGlassVariant,
+): Promise<Namers> {
+  const asns = [...new Set(dbRows.flatMap((r) => r.as_path.map((a) => String(a))))];
+  const [names, labels] = await Promise.all([
+    asns.length ? registryNames(stores.pg.db, asns) : Promise.resolve(new Map<string, string>()),
+    variant === "private" && dbRows.length ? communityLabelList(stores.pg.db) : Promise.resolve(null),
+  ]);
+  return { asName: (asn) => names.get(String(asn)), communityName: labels ? communityNamer(labels) : null };
+}
+
 /** Reads the rows of a resolved query, per vantage point in the spec's columns. */
 export async function runResolvedQuery(
-  stores: Pick<Services, "ch">,
+  stores: Pick<Services, "pg" | "ch">,
   q: LookingGlassQuery,
   limit = LOOKING_GLASS_RESULTS_LIMIT,
 ): Promise<LookingGlassResult> {
   const selected = q.vantagePoints;
   const dbRows = await chQuery<LookingGlassDbRow>(
     stores.ch,
-    lookingGlassSql({ vantagePoints: selected.map((vp) => vp.key), match: q.match, limit }),
+    lookingGlassSql({
+      vantagePoints: selected.map((vp) => vp.key),
+      match: q.match,
+      limit,
+      // The public variant reads the default tables without a community filter, whatever the caller built.
+      ribViews: ribViewsOf(q.variant === "private" ? q.ribView : "default"),
+      community: q.variant === "private" ? q.community : null,
+    }),
   );
+  const namers = await rowNamers(stores, dbRows, q.variant);
 
   const byKey = new Map(selected.map((vp) => [vp.key, vp]));
   const rows = new Map<string, LookingGlassRow[]>();
   for (const db of dbRows) {
     const vp = byKey.get(db.vantage_point)!;
     const list = rows.get(vp.key) ?? [];
-    list.push(toRow(db, vp, q.variant));
+    list.push(toRow(db, vp, q.variant, namers));
     rows.set(vp.key, list);
   }
   const results: LookingGlassResult["results"] = {};
@@ -226,11 +299,12 @@ export async function runResolvedQuery(
 }
 
 /**
- * A resolved query, with identical public queries (same type, normalised term and vantage points)
- * answered from the per-replica cache for up to a minute. Private queries always read the table.
+ * A resolved query, with identical public queries (same type, normalised term and vantage points;
+ * always the default tables, never a community) answered from the per-replica cache for up to a
+ * minute. Private queries always read the table.
  */
 export async function cachedLookingGlassQuery(
-  stores: Pick<Services, "ch">,
+  stores: Pick<Services, "pg" | "ch">,
   q: LookingGlassQuery,
 ): Promise<LookingGlassResult & { cached: boolean }> {
   if (q.variant !== "public") return { ...(await runResolvedQuery(stores, q)), cached: false };

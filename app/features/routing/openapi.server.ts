@@ -1,5 +1,13 @@
 /** The OpenAPI description of the routing endpoints (Looking Glass, ping and traceroute, Control Plane), handed to the catalogue by app/wiring.server.ts. */
 import { anyObject, arr, int, nullable, obj, str, unix, type Operation } from "~/server/api/openapi.server";
+import { RIB_VIEW_CHOICES } from "./rib-views";
+import { ROUTE_FILTER_PROPERTIES } from "./lookingglass-request";
+
+const LOOKING_GLASS_ROWS =
+  "Rows: VantagePoint, Prefix, RouteDistinguisher, BGP as_path (AS numbers, space-separated), BGP local_pref, BGP med, BGP next_hop, " +
+  "BGP community (standard, large and extended, space-separated; private only), BGP originator_id (private only), RibView " +
+  "(pre-policy, post-policy, loc-rib), LastUpdate, asNames ({AS number: name} of the path's ASes that as_info names), " +
+  "communityNames (private only: {community: well-known name or operator's label}).";
 
 export const ROUTING_OPERATIONS: Operation[] = [
   {
@@ -16,9 +24,14 @@ export const ROUTING_OPERATIONS: Operation[] = [
     path: "/api/lookingglass/",
     summary: "A Looking Glass query on chosen vantage points.",
     description:
-      "Public variant for anonymous callers (limited per client address, 429 with Retry-After), private variant with PRIVATE_LOOKING_GLASS.",
+      "Public variant for anonymous callers (limited per client address, 429 with Retry-After), private variant with PRIVATE_LOOKING_GLASS. " +
+      LOOKING_GLASS_ROWS,
     access: "public",
-    body: obj({ queryTerm: { type: "string", maxLength: 200 }, queryType: str, vantagePoints: arr(str) }),
+    body: obj({ queryTerm: { type: "string", maxLength: 200 }, queryType: str, vantagePoints: arr(str), ...ROUTE_FILTER_PROPERTIES }, [
+      "queryTerm",
+      "queryType",
+      "vantagePoints",
+    ]),
     response: obj({ results: anyObject, results_limit: int, results_maximum: int }, ["results"]),
   },
   {
@@ -27,9 +40,10 @@ export const ROUTING_OPERATIONS: Operation[] = [
     path: "/api/lookingglass/",
     summary: "The same Looking Glass query as a link.",
     description:
-      "The POST's fields as parameters, one vantagePoints parameter per vantage point (key or display name). Same access, limits and answers; a read, so no CSRF token.",
+      "The POST's fields as parameters, one vantagePoints parameter per vantage point (key or display name). Same access, limits and answers; a read, so no CSRF token. " +
+      LOOKING_GLASS_ROWS,
     access: "public",
-    query: obj({ queryTerm: { type: "string", maxLength: 200 }, queryType: str, vantagePoints: str }, [
+    query: obj({ queryTerm: { type: "string", maxLength: 200 }, queryType: str, vantagePoints: str, ...ROUTE_FILTER_PROPERTIES }, [
       "queryTerm",
       "queryType",
       "vantagePoints",
@@ -49,6 +63,7 @@ export const ROUTING_OPERATIONS: Operation[] = [
         queryType: str,
         queryTerm: str,
         selectedVantagePoints: str,
+        ...ROUTE_FILTER_PROPERTIES,
         format: { enum: ["csv", "xls", "xlsx", "png"] },
         variant: { enum: ["public"] },
       },
@@ -84,8 +99,15 @@ export const ROUTING_OPERATIONS: Operation[] = [
     method: "POST",
     path: "/api/controlplane/",
     summary: "Routing history rows of a range by AS path pattern or IP/prefix.",
+    description:
+      "ribView: the routing tables to read — default (post-policy and Loc-RIB), pre-policy, post-policy or loc-rib; each row names its table (ribView).",
     access: { permission: "CONTROL_PLANE" },
-    body: obj({ queryTerm: str, queryType: str, startDate: unix, endDate: unix }),
+    body: obj({ queryTerm: str, queryType: str, startDate: unix, endDate: unix, ribView: { enum: [...RIB_VIEW_CHOICES] } }, [
+      "queryTerm",
+      "queryType",
+      "startDate",
+      "endDate",
+    ]),
     response: obj({ data: anyObject }),
   },
   {

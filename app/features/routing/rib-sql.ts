@@ -1,19 +1,23 @@
 /**
- * Pure SQL builders over the routing tables (db/clickhouse/0003_rib.sql) for the Looking Glass
- * (current state, rib_current) and the Control Plane (history, rib_entries). Values travel as
- * {name:Type} query parameters only.
+ * Pure SQL builders over the routing tables (db/clickhouse/0003_rib.sql, 0006_rib_views.sql) for
+ * the Looking Glass (current state, rib_current) and the Control Plane (history, rib_entries).
+ * Values travel as {name:Type} query parameters only.
  *
  * IPv4 prefixes are stored IPv4-mapped in prefix_addr (::ffff:a.b.c.d) with their IPv4 length in
- * prefix_len (0–32) and afi 1; IPv6 ones as they are with afi 2. Lookups are written against the
- * sorting key of rib_current (vantage_point, route_distinguisher, prefix_addr, prefix_len, peer_ip):
+ * prefix_len (0–32) and afi 1; IPv6 ones as they are with afi 2. Every query reads the tables
+ * (rib_view) it is given: by default post-policy and Loc-RIB (rib-views.ts). Lookups are written
+ * against the sorting key of rib_current (vantage_point, route_distinguisher, prefix_addr,
+ * prefix_len, peer_ip, rib_view, path_id):
  * an address becomes its 33 (or 129) candidate networks, looked up by prefix_addr IN (…), and a
  * prefix a prefix_addr range, so a query reads the few granules that can hold the answer.
  */
 import { asPathRegex, parseAsPathPattern, formatAsPathPattern } from "~/lib/as-path-pattern";
+import type { CommunityPattern } from "~/lib/bgp-communities";
 import { MESSAGES } from "~/lib/messages";
 import type { RibQueryType } from "~/lib/routing-query-types";
 import type { Statement } from "~/server/clickhouse/query.server";
 import { PATH_ATTRIBUTES, type ControlPlaneColumn } from "./route-columns";
+import { DEFAULT_RIB_VIEWS, type RibView } from "./rib-views";
 import { ADDRESS_BITS, formatNetwork, lastAddress, networkAddress, parseNetwork, toIpv6Column, type IpVersion } from "~/lib/ip";
 
 /**
@@ -112,42 +116,84 @@ export type LookingGlassDbRow = {
   med: number;
   bgp_next_hop: string;
   communities: string[];
+  ext_communities: string[];
   originator_id: string;
+  rib_view: RibView;
   last_update: number;
   /** Rows found before the limit. */
   total: number;
 };
 
 /**
- * Current routes of the vantage points that the match selects; withdrawn routes (tombstones) are
- * left out. An address keeps only its longest matching prefix per vantage point and route
- * distinguisher (each VRF is its own table), with every path of that prefix. Rows are taken in
- * turns across the vantage points (the first of each, then the second, …), so the `limit` shares
- * the answer among them; `total` counts the rows found.
+ * The condition that a route carries a community (standard and large ones are in `communities`,
+ * extended ones in `ext_communities`): exactly, or — for a pattern ending in `*` — one that starts
+ * with the text before the `*` and has no further ':' (the `*` stands for the last part only).
  */
-export function lookingGlassSql(options: { vantagePoints: string[]; match: RibMatch; limit: number }): Sql {
+export function communityCondition(pattern: CommunityPattern): { sql: string; params: Record<string, unknown> } {
+  if (!pattern.wildcard) {
+    return {
+      sql: "(has(communities, {community:String}) OR has(ext_communities, {community:String}))",
+      params: { community: pattern.text },
+    };
+  }
+  return {
+    sql:
+      "arrayExists(c -> startsWith(c, {communityPrefix:String}) AND length(c) > length({communityPrefix:String})" +
+      " AND position(c, ':', length({communityPrefix:String}) + 1) = 0, arrayConcat(communities, ext_communities))",
+    params: { communityPrefix: pattern.prefix },
+  };
+}
+
+/**
+ * Current routes of the vantage points that the match selects, in the tables `ribViews` (default:
+ * post-policy and Loc-RIB); withdrawn routes (tombstones) are left out. An address keeps only its
+ * longest matching prefix per vantage point and route distinguisher (each VRF is its own table),
+ * with every route of that prefix: each peer, table and ADD-PATH path its own row. A `community`
+ * narrows the routes to those carrying it (for an address, among the longest prefix's routes).
+ * Rows are taken in turns across the vantage points (the first of each, then the second, …), so
+ * the `limit` shares the answer among them; `total` counts the rows found.
+ */
+export function lookingGlassSql(options: {
+  vantagePoints: string[];
+  match: RibMatch;
+  limit: number;
+  ribViews?: readonly RibView[];
+  community?: CommunityPattern | null;
+}): Sql {
   const { key, row, params } = matchConditions(options.match);
   const longestOnly = options.match.kind === "address";
+  const community = options.community ? communityCondition(options.community) : null;
+  const outer = [...(longestOnly ? ["prefix_len = longest"] : []), ...(community ? [community.sql] : [])];
   const sql = `
-SELECT vantage_point, route_distinguisher, prefix, as_path, local_pref, med, bgp_next_hop, communities, originator_id,
-       toUnixTimestamp(timestamp) AS last_update, total
+SELECT vantage_point, route_distinguisher, prefix, as_path, local_pref, med, bgp_next_hop, communities, ext_communities, originator_id,
+       toString(rib_view) AS rib_view, toUnixTimestamp(timestamp) AS last_update, total
 FROM (
     SELECT *, count() OVER () AS total,
-           row_number() OVER (PARTITION BY vantage_point ORDER BY route_distinguisher, prefix_addr, prefix_len, peer_ip) AS turn
+           row_number() OVER (PARTITION BY vantage_point ORDER BY route_distinguisher, prefix_addr, prefix_len, peer_ip, rib_view, path_id) AS turn
     FROM (
         SELECT *${longestOnly ? ", max(prefix_len) OVER (PARTITION BY vantage_point, route_distinguisher) AS longest" : ""}
         FROM (
-            SELECT timestamp, vantage_point, route_distinguisher, prefix, prefix_addr, prefix_len, peer_ip, afi, is_withdrawn,
-                   as_path, local_pref, med, bgp_next_hop, communities, originator_id
+            SELECT timestamp, vantage_point, route_distinguisher, prefix, prefix_addr, prefix_len, peer_ip, rib_view, path_id, afi,
+                   is_withdrawn, as_path, local_pref, med, bgp_next_hop, communities, ext_communities, originator_id
             FROM rib_current FINAL
-            WHERE vantage_point IN {vantagePoints:Array(String)} AND ${key}
+            WHERE vantage_point IN {vantagePoints:Array(String)} AND rib_view IN {ribViews:Array(String)} AND ${key}
         )
         WHERE is_withdrawn = 0 AND ${row}
-    )${longestOnly ? "\n    WHERE prefix_len = longest" : ""}
+    )${outer.length ? `\n    WHERE ${outer.join(" AND ")}` : ""}
 )
 ORDER BY turn, vantage_point
 LIMIT {limit:UInt32}`.trim();
-  return { name: "routing.lookingGlass", sql, params: { ...params, vantagePoints: options.vantagePoints, limit: options.limit } };
+  return {
+    name: "routing.lookingGlass",
+    sql,
+    params: {
+      ...params,
+      ...community?.params,
+      vantagePoints: options.vantagePoints,
+      ribViews: [...(options.ribViews ?? DEFAULT_RIB_VIEWS)],
+      limit: options.limit,
+    },
+  };
 }
 
 /** Columns of a Control Plane row as read from rib_entries. */
@@ -167,16 +213,20 @@ export type ControlPlaneDbRow = {
   origin: string;
   originator_id: string;
   communities: string[];
+  ext_communities: string[];
+  rib_view: RibView;
+  path_id: number;
   expire_at: number;
   is_withdrawn: number;
   total: number;
 };
 
 /**
- * The routing history in [start, end] (unix seconds, both included) that the match selects, newest
- * first: announcements and withdrawals as received. An address selects every prefix covering it
- * (the history of each table's best match would hide the changes that matter). An AS path pattern
- * applies to announcements only: a withdrawal carries no path.
+ * The routing history in [start, end] (unix seconds, both included) that the match selects, in the
+ * tables `ribViews` (default: post-policy and Loc-RIB), newest first: announcements and withdrawals
+ * as received. An address selects every prefix covering it (the history of each table's best match
+ * would hide the changes that matter). An AS path pattern applies to announcements only: a
+ * withdrawal carries no path.
  */
 export function controlPlaneSql(options: {
   match: RibMatch;
@@ -184,22 +234,31 @@ export function controlPlaneSql(options: {
   end: number;
   limit: number;
   table?: ControlPlaneTableQuery;
+  ribViews?: readonly RibView[];
 }): Sql {
   const { key, row, params } = matchConditions(options.match);
   const table = tableClauses(options.table ?? { sort: "timestamp", order: "desc" });
   const rowCondition = [options.match.kind === "asPath" ? `is_withdrawn = 0 AND ${row}` : row, ...table.conditions].join(" AND ");
   const sql = `
 SELECT toUnixTimestamp(timestamp) AS timestamp, vantage_point, router_ip, prefix, as_path, as_path_set, as_confed_seq, local_pref,
-       bgp_next_hop, afi, safi, aggregator, toString(origin) AS origin, originator_id, communities,
-       toUnixTimestamp(expire_at) AS expire_at, is_withdrawn, count() OVER () AS total
+       bgp_next_hop, afi, safi, aggregator, toString(origin) AS origin, originator_id, communities, ext_communities,
+       toString(rib_view) AS rib_view, path_id, toUnixTimestamp(expire_at) AS expire_at, is_withdrawn, count() OVER () AS total
 FROM rib_entries
-WHERE timestamp BETWEEN toDateTime({start:UInt32}, 'UTC') AND toDateTime({end:UInt32}, 'UTC') AND ${key} AND ${rowCondition}
-ORDER BY ${table.orderBy}timestamp DESC, vantage_point, prefix_addr, prefix_len, peer_ip
+WHERE timestamp BETWEEN toDateTime({start:UInt32}, 'UTC') AND toDateTime({end:UInt32}, 'UTC') AND rib_view IN {ribViews:Array(String)}
+  AND ${key} AND ${rowCondition}
+ORDER BY ${table.orderBy}timestamp DESC, vantage_point, prefix_addr, prefix_len, peer_ip, rib_view, path_id
 LIMIT {limit:UInt32}`.trim();
   return {
     name: "routing.controlPlane",
     sql,
-    params: { ...params, ...table.params, start: options.start, end: options.end, limit: options.limit },
+    params: {
+      ...params,
+      ...table.params,
+      ribViews: [...(options.ribViews ?? DEFAULT_RIB_VIEWS)],
+      start: options.start,
+      end: options.end,
+      limit: options.limit,
+    },
   };
 }
 
@@ -230,7 +289,7 @@ const SORT_KEYS: Record<ControlPlaneColumn, string> = {
   BGPNextHop: "toIPv6OrDefault(bgp_next_hop)",
   localPref: "local_pref",
   Origin: "toString(origin)",
-  communityIndex: "communities",
+  communityIndex: "arrayConcat(communities, ext_communities)",
   IP: "toIPv6OrDefault(router_ip)",
   AFI: "afi",
   SAFI: "safi",
@@ -239,6 +298,7 @@ const SORT_KEYS: Record<ControlPlaneColumn, string> = {
   Aggregator: "aggregator",
   Originator: "toIPv6OrDefault(originator_id)",
   expireMgmt: "expire_at",
+  ribView: "rib_view",
 };
 
 /** Rows whose cell is empty (a withdrawal's path attributes, no expiry) come last in either direction. */
@@ -251,7 +311,7 @@ function emptyLast(column: ControlPlaneColumn): string | null {
 const SEARCHED_TEXTS =
   "arrayConcat([prefix, router_ip, if(is_withdrawn = 1, 'Withdrawn', 'Announced')], if(is_withdrawn = 1, [], [" +
   "arrayStringConcat(arrayMap(a -> toString(a), as_path), ' '), bgp_next_hop, toString(local_pref), toString(origin), " +
-  "arrayStringConcat(communities, ' '), arrayStringConcat(arrayMap(a -> toString(a), as_confed_seq), ' '), " +
+  "arrayStringConcat(arrayConcat(communities, ext_communities), ' '), arrayStringConcat(arrayMap(a -> toString(a), as_confed_seq), ' '), " +
   "arrayStringConcat(arrayMap(a -> toString(a), as_path_set), ' '), aggregator, originator_id]))";
 
 const NUMERIC_COLUMNS: Record<"localPref", string> = { localPref: "local_pref" };

@@ -5,6 +5,7 @@
  * screens share them; labels and cell texts are the screens' own.
  */
 import type { ControlPlaneRow } from "./controlplane.server";
+import type { RibView } from "./rib-views";
 
 /** A row as api/lookingglass/ returns it (the private-only fields absent for the public variant). */
 export type LookingGlassRow = {
@@ -15,11 +16,21 @@ export type LookingGlassRow = {
   "BGP local_pref": number;
   "BGP med": number;
   "BGP next_hop": string;
+  /** Standard, large and extended communities, space-separated (private only). */
   "BGP community"?: string;
   "BGP originator_id"?: string;
+  /** The routing table the route is from: Adj-RIB-In before ("pre-policy") or after ("post-policy") import policy, or the Loc-RIB. */
+  RibView: RibView;
   /** ISO 8601 UTC. */
   LastUpdate: string;
+  /** The names as_info gives the ASes of the path: AS number → name (ASes it does not know are left out). */
+  asNames: Record<string, string>;
+  /** Private only: each community of "BGP community" that has a well-known name or an operator's label → that name. */
+  communityNames?: Record<string, string>;
 };
+
+/** Fields of a row that are not columns of the table: what the screens name the values with. */
+export const ROW_NAME_FIELDS = ["asNames", "communityNames"] as const;
 
 export const CONTROL_PLANE_COLUMNS = [
   "timestamp",
@@ -39,6 +50,7 @@ export const CONTROL_PLANE_COLUMNS = [
   "Aggregator",
   "Originator",
   "expireMgmt",
+  "ribView",
 ] as const satisfies readonly (keyof ControlPlaneRow)[];
 export type ControlPlaneColumn = (typeof CONTROL_PLANE_COLUMNS)[number];
 

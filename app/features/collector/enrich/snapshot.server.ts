@@ -32,7 +32,9 @@ type RibRow = { a: string; l: number; o: number; f: number; n: string };
 /**
  * One page of the best paths of a table: not withdrawn, then the usual BGP preference (highest
  * local preference, shortest AS path, lowest origin, lowest MED), then the lowest peer address so
- * the choice is stable. The origin is the last AS of the path; a path that is only an AS_SET (an
+ * the choice is stable. Only routes the router accepted count: its Loc-RIB and the post-policy
+ * Adj-RIB-In of its peers (a BMP station stores the pre-policy ones too, which its import policy
+ * may have rejected); where one route is in several of them the choice is the same path. The origin is the last AS of the path; a path that is only an AS_SET (an
  * aggregate) takes the set's lowest AS; an empty path gives 0 (the operator's own).
  */
 export function ribPageSql(options: {
@@ -52,12 +54,12 @@ SELECT toString(prefix_addr) AS a, prefix_len AS l,
        if(notEmpty(as_path), as_path[1], 0) AS f,
        bgp_next_hop AS n
 FROM (
-    SELECT prefix_addr, prefix_len, peer_ip, is_withdrawn, as_path, as_path_set, bgp_next_hop, local_pref, med, origin
+    SELECT prefix_addr, prefix_len, peer_ip, rib_view, path_id, is_withdrawn, as_path, as_path_set, bgp_next_hop, local_pref, med, origin
     FROM rib_current FINAL
-    WHERE vantage_point = {vantagePoint:String} AND route_distinguisher = {routeDistinguisher:String} ${after}
+    WHERE vantage_point = {vantagePoint:String} AND route_distinguisher = {routeDistinguisher:String} AND rib_view != 'pre-policy' ${after}
 )
 WHERE is_withdrawn = 0
-ORDER BY prefix_addr, prefix_len, local_pref DESC, length(as_path), origin, med, peer_ip
+ORDER BY prefix_addr, prefix_len, local_pref DESC, length(as_path), origin, med, peer_ip, rib_view DESC, path_id
 LIMIT 1 BY prefix_addr, prefix_len
 LIMIT {limit:UInt32}`.trim(),
     params: {
@@ -148,7 +150,9 @@ export async function loadEnrichmentSnapshot(services: Services, options: { page
   for (const vantagePoint of used) {
     const distinguishers = await chQuery<{ rd: string }>(services.ch, {
       name: "collector.ribDistinguishers",
-      sql: "SELECT DISTINCT route_distinguisher AS rd FROM rib_current WHERE vantage_point = {vantagePoint:String} ORDER BY rd",
+      sql:
+        "SELECT DISTINCT route_distinguisher AS rd FROM rib_current" +
+        " WHERE vantage_point = {vantagePoint:String} AND rib_view != 'pre-policy' ORDER BY rd",
       params: { vantagePoint },
     });
     for (const { rd } of distinguishers) ribs.push(await loadRibTable(services, vantagePoint, rd, pageRows));

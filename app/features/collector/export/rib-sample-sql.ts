@@ -2,7 +2,8 @@
  * The routes the flow generator draws addresses from: per vantage point, the current best route of
  * each prefix of the global table (highest local preference, then shortest AS path), a spread
  * sample bounded per vantage point and overall, because a full internet table has a million
- * prefixes and the generator needs only enough variety to look real.
+ * prefixes and the generator needs only enough variety to look real. Routes the router accepted
+ * only: Loc-RIB and post-policy Adj-RIB-In, each table and ADD-PATH path a route of its own.
  */
 import type { Statement } from "~/server/clickhouse/query.server";
 
@@ -23,14 +24,14 @@ FROM (
          argMax(route_path, (route_pref, -length(route_path), peer_ip)) AS as_path,
          argMax(route_next_hop, (route_pref, -length(route_path), peer_ip)) AS bgp_next_hop
   FROM (
-    SELECT vantage_point, prefix, peer_ip,
+    SELECT vantage_point, prefix, peer_ip, rib_view, path_id,
            argMax(as_path, timestamp) AS route_path,
            argMax(bgp_next_hop, timestamp) AS route_next_hop,
            argMax(local_pref, timestamp) AS route_pref,
            argMax(is_withdrawn, timestamp) AS route_withdrawn
     FROM rib_current
-    WHERE route_distinguisher = ''
-    GROUP BY vantage_point, prefix_addr, prefix_len, peer_ip, prefix
+    WHERE route_distinguisher = '' AND rib_view != 'pre-policy'
+    GROUP BY vantage_point, prefix_addr, prefix_len, peer_ip, rib_view, path_id, prefix
   )
   WHERE route_withdrawn = 0
   GROUP BY vantage_point, prefix

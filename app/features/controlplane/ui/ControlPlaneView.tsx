@@ -8,6 +8,7 @@ import { formatDateLong, toLocalInput } from "~/lib/date-format";
 import { resultsLimited } from "~/lib/messages";
 import { CONTROL_PLANE_HELP, CONTROL_PLANE_PLACEHOLDERS, QUERY_TYPE_LABELS, RIB_QUERY_TYPES } from "~/lib/routing-query-types";
 import { DATE_RANGE_PRESETS, PRESET_LABELS, TIME_PRESETS } from "~/lib/time-range";
+import { RIB_VIEW_CHOICES, RIB_VIEW_CHOICE_LABELS, RIB_VIEW_PARAM } from "~/features/routing/rib-views";
 import { screenSearch, tableEntries } from "../links";
 import type { ControlPlaneScreen } from "../screen.server";
 import { isFiltered, nextSort } from "../table-state";
@@ -83,6 +84,13 @@ function QueryForm({ data, path }: { data: ControlPlaneScreen; path: string }) {
             min={dates ? toLocalInput(dates.min, timezone) : undefined}
             max={dates ? toLocalInput(dates.max, timezone, "up") : undefined}
             w={{ base: "100%", xs: 210 }}
+          />
+          <NativeSelect
+            label="RIB view"
+            name={RIB_VIEW_PARAM}
+            defaultValue={params.ribView}
+            data={RIB_VIEW_CHOICES.map((v) => ({ value: v, label: RIB_VIEW_CHOICE_LABELS[v] }))}
+            w={{ base: "100%", xs: 230 }}
           />
           <Button type="submit" mt={25} loading={busy}>
             Submit

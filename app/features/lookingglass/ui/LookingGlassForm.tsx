@@ -2,11 +2,14 @@
  * The Looking Glass form (spec §2 "Looking Glass form (both variants)"). A plain GET form of native
  * controls: without JavaScript the browser submits it and the loader answers with the results;
  * with JavaScript `onSubmit` takes the state instead, and the controls validate as the user types.
+ * The private screen adds the RIB view (which routing tables) and a community filter.
  */
 import { Button, Checkbox, Group, NativeSelect, Popover, SimpleGrid, Stack, Text, TextInput, Tooltip } from "@mantine/core";
 import { useState, type FormEvent } from "react";
 import { useHydrated } from "~/components/use-hydrated";
-import { QUERY_TYPE_HELP, QUERY_TYPE_LABELS, QUERY_TYPE_PLACEHOLDERS, type QueryType } from "~/lib/routing-query-types";
+import { QUERY_TYPE_HELP, QUERY_TYPE_LABELS, QUERY_TYPE_PLACEHOLDERS, isNetcommandType, type QueryType } from "~/lib/routing-query-types";
+import { COMMUNITY_MAX_LENGTH, parseCommunityPattern } from "~/lib/bgp-communities";
+import { DEFAULT_RIB_VIEW, RIB_VIEW_CHOICES, RIB_VIEW_CHOICE_LABELS, type RibViewChoice } from "~/features/routing/rib-views";
 import { ALL_VANTAGE_POINTS, keepForQueryType, PARAM, type LookingGlassUrlState, type VantagePointRef } from "../url-state";
 import { validateTerm } from "../validation";
 
@@ -19,6 +22,10 @@ export type LookingGlassFormProps = {
   /** Errors the server found in the submitted URL. */
   termError?: string | null;
   vantagePointError?: string | null;
+  /** The private screen: the RIB view and community fields. */
+  routeFilters?: boolean;
+  /** A RIB view or community of the URL the server could not apply. */
+  filterError?: { field: "ribView" | "community"; message: string } | null;
   onSubmit?: (state: LookingGlassUrlState) => void;
   onQueryTypeChange?: (queryType: QueryType) => void;
 };
@@ -30,6 +37,9 @@ export function LookingGlassForm(props: LookingGlassFormProps) {
   const [queryTerm, setQueryTerm] = useState(props.initial.queryTerm);
   const [edited, setEdited] = useState(false);
   const [focused, setFocused] = useState(false);
+  const [ribView, setRibView] = useState<RibViewChoice>(props.routeFilters ? props.initial.ribView : DEFAULT_RIB_VIEW);
+  const [community, setCommunity] = useState(props.routeFilters ? props.initial.community : "");
+  const [communityEdited, setCommunityEdited] = useState(false);
 
   const all = props.vantagePoints.length > 0 && selected.length === props.vantagePoints.length;
   const some = selected.length > 0 && !all;
@@ -37,8 +47,19 @@ export function LookingGlassForm(props: LookingGlassFormProps) {
   // The server's verdict stands until the user edits the term; from then on the live check.
   const termError =
     edited || !props.termError ? (hydrated && !check.ok && (edited || queryTerm !== "") ? check.error : null) : props.termError;
+  // The community filter applies to the routing table queries; the server's verdict stands until it is edited.
+  const filtersApply = props.routeFilters === true && !isNetcommandType(queryType);
+  const communityCheck = community.trim() === "" ? null : parseCommunityPattern(community);
+  const communityError = !filtersApply
+    ? null
+    : !communityEdited && props.filterError?.field === "community"
+      ? props.filterError.message
+      : hydrated && communityCheck && !communityCheck.ok
+        ? communityCheck.error
+        : null;
+  const ribViewError = filtersApply && props.filterError?.field === "ribView" ? props.filterError.message : null;
   // Without JavaScript the boxes can change without React knowing: only the server can judge then.
-  const submitDisabled = props.pending || (hydrated && (selected.length === 0 || termError !== null));
+  const submitDisabled = props.pending || (hydrated && (selected.length === 0 || termError !== null || communityError !== null));
 
   const toggle = (name: string, on: boolean) => {
     const next = on ? [...selected, name] : selected.filter((n) => n !== name);
@@ -50,7 +71,13 @@ export function LookingGlassForm(props: LookingGlassFormProps) {
     if (!props.onSubmit) return;
     e.preventDefault();
     if (submitDisabled || !check.ok) return;
-    props.onSubmit({ selectedVantagePoints: selected, queryType, queryTerm });
+    props.onSubmit({
+      selectedVantagePoints: selected,
+      queryType,
+      queryTerm,
+      ribView: filtersApply ? ribView : DEFAULT_RIB_VIEW,
+      community: filtersApply ? community.trim() : "",
+    });
   };
 
   return (
@@ -165,6 +192,36 @@ export function LookingGlassForm(props: LookingGlassFormProps) {
             Submit
           </Button>
         </Group>
+        {filtersApply ? (
+          <Group align="flex-start" wrap="wrap" data-testid="lookingglass-route-filters">
+            <NativeSelect
+              name={PARAM.ribView}
+              label="RIB view"
+              description="Which routing tables of the routers to read"
+              value={ribView}
+              data={RIB_VIEW_CHOICES.map((v) => ({ value: v, label: RIB_VIEW_CHOICE_LABELS[v] }))}
+              onChange={(e) => setRibView(e.currentTarget.value as RibViewChoice)}
+              error={ribViewError}
+              w={{ base: "100%", xs: 260 }}
+            />
+            <TextInput
+              name={PARAM.community}
+              label="Community"
+              description="Only routes carrying it; * for the last part"
+              placeholder="64496:100, 64496:*, RT:64497:42"
+              value={community}
+              onChange={(e) => {
+                setCommunity(e.currentTarget.value);
+                setCommunityEdited(true);
+              }}
+              error={communityError}
+              aria-invalid={communityError ? true : undefined}
+              maxLength={COMMUNITY_MAX_LENGTH}
+              w={{ base: "100%", xs: 320 }}
+              autoComplete="off"
+            />
+          </Group>
+        ) : null}
       </Stack>
     </form>
   );

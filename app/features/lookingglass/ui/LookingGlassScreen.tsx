@@ -90,6 +90,8 @@ export function LookingGlassScreen({
         pending={run.status === "PENDING"}
         termError={page.termError}
         vantagePointError={page.vantagePointError}
+        routeFilters={page.variant === "private"}
+        filterError={page.filterError}
         onSubmit={hydrated ? submit : undefined}
         onQueryTypeChange={reset}
       />

@@ -8,6 +8,7 @@
 import { Anchor, Group, Table, Text } from "@mantine/core";
 import type { LookingGlassRow } from "~/features/routing/route-columns";
 import { ACTION_COLUMN, cellText, columnHeader, dataColumns, DEFAULT_COLUMNS, PAGE_SIZE } from "../columns";
+import { RouteCell } from "./RouteCell";
 
 export function PlainResultsTable(props: {
   rows: readonly LookingGlassRow[];
@@ -50,7 +51,9 @@ export function PlainResultsTable(props: {
                       {all.map((c) => (
                         <div key={c} style={{ display: "contents" }}>
                           <dt style={{ fontWeight: 600 }}>{columnHeader(c, props.timezone)}</dt>
-                          <dd style={{ margin: 0, overflowWrap: "anywhere" }}>{cellText(row, c, props.timezone) || "—"}</dd>
+                          <dd style={{ margin: 0, overflowWrap: "anywhere" }}>
+                            {cellText(row, c, props.timezone) ? <RouteCell row={row} column={c} timezone={props.timezone} /> : "—"}
+                          </dd>
                         </div>
                       ))}
                     </dl>
@@ -61,7 +64,7 @@ export function PlainResultsTable(props: {
                     key={c}
                     style={{ verticalAlign: "top", whiteSpace: c === "BGP as_path" ? "normal" : "nowrap", overflowWrap: "anywhere" }}
                   >
-                    {cellText(row, c, props.timezone)}
+                    <RouteCell row={row} column={c} timezone={props.timezone} />
                   </Table.Td>
                 ))}
               </Table.Tr>

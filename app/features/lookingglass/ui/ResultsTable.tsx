@@ -22,6 +22,7 @@ import {
   rnaLink,
   type RnaColumn,
 } from "../columns";
+import { RouteCell } from "./RouteCell";
 
 /** Row height of the dense table, for the minimum height of 20 rows. */
 const ROW_HEIGHT_PX = 34;
@@ -73,6 +74,10 @@ export function ResultsTable(props: ResultsTableProps) {
         header: columnHeader(c, props.timezone),
         accessorFn: (row) => (c === "BGP local_pref" || c === "BGP med" ? Number(row[c] ?? 0) : cellText(row, c, props.timezone)),
         filterFn: c === "BGP local_pref" || c === "BGP med" ? "equals" : "contains",
+        // AS paths with their names and communities one per line; the filters search the same text.
+        ...(c === "BGP as_path" || c === "BGP community"
+          ? { Cell: ({ row }) => <RouteCell row={row.original} column={c} timezone={props.timezone} /> }
+          : {}),
       })),
     ],
     [props.variant, props.rna, props.timezone],
@@ -142,7 +147,9 @@ function RowDetail({ row, variant, timezone }: { row: LookingGlassRow; variant: 
         {dataColumns(variant).map((c) => (
           <Table.Tr key={c}>
             <Table.Th w={180}>{columnHeader(c, timezone)}</Table.Th>
-            <Table.Td style={{ wordBreak: "break-word" }}>{cellText(row, c, timezone)}</Table.Td>
+            <Table.Td style={{ wordBreak: "break-word" }}>
+              <RouteCell row={row} column={c} timezone={timezone} />
+            </Table.Td>
           </Table.Tr>
         ))}
       </Table.Tbody>

@@ -117,7 +117,14 @@ export function useLookingGlassRun(options: {
           results_maximum: number | null;
         }>("api/lookingglass/", {
           method: "POST",
-          body: { queryTerm: form.queryTerm.trim(), queryType: form.queryType, vantagePoints: selected.map((vp) => vp.key) },
+          body: {
+            queryTerm: form.queryTerm.trim(),
+            queryType: form.queryType,
+            vantagePoints: selected.map((vp) => vp.key),
+            // The private screen's table and community filter; the default tables and no filter are not sent.
+            ...(form.ribView !== "default" ? { ribView: form.ribView } : {}),
+            ...(form.community.trim() ? { community: form.community.trim() } : {}),
+          },
           throwErrors: true,
           requestId: null,
         });

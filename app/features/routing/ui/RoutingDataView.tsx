@@ -1,9 +1,12 @@
 import { Alert, Anchor, Button, FileInput, Group, NativeSelect, Paper, Stack, Table, Text, Title } from "@mantine/core";
 import { Form, Link, useNavigation } from "@remix-run/react";
+import type { CSSProperties } from "react";
 import { CsrfField } from "~/components/CsrfField";
 import { UPLOAD_FIELD } from "../mrt-upload";
 import type { MrtUploadResult } from "../mrt-upload.server";
 import type { RoutingDataScreen } from "../routing-data-screen.server";
+import type { CommunityLabelActionResult } from "../community-labels-screen.server";
+import { CommunityLabelsSection } from "./CommunityLabelsSection";
 
 function Summary({ summary }: { summary: MrtUploadResult["summary"] }) {
   if (!summary) return null;
@@ -64,9 +67,20 @@ function Summary({ summary }: { summary: MrtUploadResult["summary"] }) {
   );
 }
 
-/** The MRT import screen: what it does, the upload form, then the import's summary or why it was refused. */
-export function RoutingDataView({ data, result }: { data: RoutingDataScreen; result: MrtUploadResult | undefined }) {
+/**
+ * The routing data screen: the MRT import (what it does, the upload form, then the import's summary
+ * or why it was refused), then the community labels.
+ */
+export function RoutingDataView({
+  data,
+  result,
+}: {
+  data: RoutingDataScreen;
+  result: MrtUploadResult | CommunityLabelActionResult | undefined;
+}) {
   const { vantagePoints: vps } = data;
+  const labelResult = result && "intent" in result ? result : null;
+  const upload = result && !("intent" in result) ? result : undefined;
   const navigation = useNavigation();
   return (
     <Stack maw={900}>
@@ -94,19 +108,29 @@ export function RoutingDataView({ data, result }: { data: RoutingDataScreen; res
               data={vps.map((v) => ({ value: v.key, label: `${v.key} — ${v.router}, ${v.city}` }))}
               w={280}
             />
-            <FileInput label="MRT file" name={UPLOAD_FIELD} required placeholder="Choose a file" w={320} clearable={false} />
-            <Button type="submit" loading={navigation.state === "submitting"}>
+            {/* The placeholder is an element of its own here (not the input's attribute): it needs the text's contrast. */}
+            <FileInput
+              label="MRT file"
+              name={UPLOAD_FIELD}
+              required
+              placeholder="Choose a file"
+              w={320}
+              clearable={false}
+              styles={{ wrapper: { "--input-placeholder-color": "var(--mantine-color-gray-7)" } as CSSProperties }}
+            />
+            <Button type="submit" loading={navigation.state === "submitting" && navigation.formEncType === "multipart/form-data"}>
               Import
             </Button>
           </Group>
         </Paper>
       </Form>
-      {result?.error ? (
+      {upload?.error ? (
         <Alert color="red" title="Not imported" data-testid="import-error">
-          {result.error}
+          {upload.error}
         </Alert>
       ) : null}
-      {result?.summary ? <Summary summary={result.summary} /> : null}
+      {upload?.summary ? <Summary summary={upload.summary} /> : null}
+      <CommunityLabelsSection data={data.communityLabels} result={labelResult} />
     </Stack>
   );
 }
