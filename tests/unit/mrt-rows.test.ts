@@ -83,6 +83,9 @@ describe("rib_entries rows", () => {
         originator_id: "",
         communities: ["64496:1", "64496:2:3"],
         expire_at: 0,
+        rib_view: "post-policy",
+        path_id: 0,
+        ext_communities: [],
       },
     ]);
   });
