@@ -11,6 +11,9 @@ import { doorStore, type StationStore } from "~/features/collector/bmp/store.ser
 import { routeCountsSql, type SweepScope } from "~/features/collector/bmp/sweep-sql";
 import type { BmpPeer, BmpUpdate } from "~/features/routing/bmp/types";
 import { emptyAttributes } from "~/features/routing/mrt/attributes";
+import { onRoutingRefresh, requestRoutingRefresh } from "~/features/collector/enrich/routing-refresh.server";
+import { loadEnrichmentSnapshot, reloadRoutingTables } from "~/features/collector/enrich/snapshot.server";
+import { createRouter, createVantagePoint } from "~/features/collector/inventory/inventory.server";
 import { chCommand } from "~/server/clickhouse/query.server";
 import { chRows, openTestStores, type TestStores } from "../helpers/stores";
 
@@ -208,5 +211,49 @@ describe("rows and sweeps in rib_entries and rib_current", () => {
       "ber1-r1 192.0.2.2 198.51.100.7 post-policy 1",
       "fra1-r1 192.0.2.1 198.51.100.7 post-policy 2",
     ]);
+  });
+});
+
+describe("the flow collector's routing tables after the station changed them", () => {
+  it("reads again only the tables of the vantage points it is told of", async () => {
+    for (const [name, loopback] of [
+      ["fra1-r1", "192.0.2.1"],
+      ["ber1-r1", "192.0.2.2"],
+    ])
+      await createRouter(stores, { name, city: "Frankfurt", country: "DE", loopback, interfaces: [] });
+    await createVantagePoint(stores, { key: VP, router: "fra1-r1", city: "Frankfurt", country: "DE", ip: "192.0.2.1" });
+    await createVantagePoint(stores, { key: "ber1-r1", router: "ber1-r1", city: "Berlin", country: "DE", ip: "192.0.2.2" });
+    await write(ROUTER, peer("198.51.100.7"), announce([route("203.0.113.0/24")]), T);
+    await write(OTHER_ROUTER, peer("198.51.100.7"), announce([route("203.0.113.0/24")]), T);
+    const before = await loadEnrichmentSnapshot(stores);
+    const table = (s: typeof before, vp: string) => s.ribs.find((t) => t.vantagePoint === vp && t.routeDistinguisher === "")!;
+    expect(table(before, VP).ipv4.count).toBe(1);
+
+    await write(ROUTER, peer("198.51.100.7"), announce([route("198.18.0.0/15"), route("2001:db8:1::/48")]), T + 1);
+    await write(OTHER_ROUTER, peer("198.51.100.7"), announce([route("198.18.0.0/15")]), T + 1);
+    const after = await reloadRoutingTables(stores, before, [VP, "not-a-router's"]);
+    expect(table(after, VP).ipv4.count).toBe(2);
+    expect(table(after, VP).ipv6.count).toBe(1);
+    // The other router's table is the one read before (the same object, not read again), though it changed too.
+    expect(table(after, "ber1-r1")).toBe(table(before, "ber1-r1"));
+    expect(after.routers).toBe(before.routers);
+    // Nothing to read: the same snapshot.
+    expect(await reloadRoutingTables(stores, after, ["elsewhere"])).toBe(after);
+  });
+
+  it("gathers the requests of a burst into one, for the listeners of this process", async () => {
+    const heard: string[][] = [];
+    requestRoutingRefresh("nobody-listens", 10);
+    const stop = onRoutingRefresh((vps) => heard.push(vps));
+    try {
+      requestRoutingRefresh("b", 30);
+      requestRoutingRefresh("a", 30);
+      requestRoutingRefresh("b", 30);
+      await expect.poll(() => heard).toEqual([["a", "b"]]);
+      requestRoutingRefresh("c", 10);
+      await expect.poll(() => heard).toEqual([["a", "b"], ["c"]]);
+    } finally {
+      stop();
+    }
   });
 });
