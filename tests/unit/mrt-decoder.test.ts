@@ -113,9 +113,10 @@ describe("TABLE_DUMP_V2", () => {
       originatorId: "198.51.100.99",
       communities: ["64496:100", "65535:65281"],
       largeCommunities: ["4200000000:1:2"],
+      extendedCommunities: ["RT:64512:100"],
       mpReach: null,
       mpUnreach: null,
-      otherTypes: [16],
+      otherTypes: [],
     });
     expect(rib.entries[1]).toMatchObject({
       peer: { ip: "2001:db8:1::11" },

@@ -53,6 +53,7 @@ describe("rib_entries rows", () => {
             localPref: 120,
             communities: ["64496:1"],
             largeCommunities: ["64496:2:3"],
+            extendedCommunities: ["RT:64496:7"],
             aggregator: "64496 198.51.100.10",
           },
         },
@@ -85,7 +86,7 @@ describe("rib_entries rows", () => {
         expire_at: 0,
         rib_view: "post-policy",
         path_id: 0,
-        ext_communities: [],
+        ext_communities: ["RT:64496:7"],
       },
     ]);
   });

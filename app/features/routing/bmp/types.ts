@@ -78,7 +78,11 @@ export type BmpUpdate = {
   skipped: { afi: number; safi: number; reason: string } | null;
 };
 
+/** An information TLV (RFC 7854 §4.4): `name` says what it is ("sysName", "reason" …), `value` is its text. */
 export type BmpInformation = { type: number; name: string; value: string };
+
+/** One statistic of a Statistics Report (RFC 7854 §4.8): a 32-bit counter or a 64-bit gauge, per family for types 9, 10, 16, 17. */
+export type BmpStatistic = { type: number; name: string; value: number; afi?: number; safi?: number };
 
 export type BmpMessage =
   | { kind: "initiation"; information: BmpInformation[] }
@@ -89,16 +93,24 @@ export type BmpMessage =
       localAddress: string;
       localPort: number;
       remotePort: number;
-      /** AFI/SAFI pairs ("1/1", "2/128", …) whose NLRI carry ADD-PATH identifiers, from the two OPENs. */
+      /**
+       * AFI/SAFI pairs ("1/1", "2/128", …) whose NLRI carry ADD-PATH identifiers in the UPDATEs the
+       * peer sends (Adj-RIB-In), from the two OPENs (RFC 7911: the peer can send, the router receive).
+       */
       addPath: string[];
+      /** The same for the UPDATEs the router sends to the peer (Adj-RIB-Out, RFC 8671). */
+      addPathSent: string[];
+      /** The router's AS and BGP identifier on this session (its sent OPEN). */
+      localAsn: number;
+      localBgpId: string;
       /** Both OPENs carry the 4-byte AS capability (RFC 6793). */
       fourByteAsn: boolean;
       information: BmpInformation[];
     }
   | { kind: "peer-down"; peer: BmpPeer; reason: number; detail: string }
   | { kind: "route-monitoring"; peer: BmpPeer; update: BmpUpdate }
-  | { kind: "statistics-report"; peer: BmpPeer; statistics: { type: number; name: string; value: number }[] }
+  | { kind: "statistics-report"; peer: BmpPeer; statistics: BmpStatistic[] }
   | { kind: "route-mirroring"; peer: BmpPeer }
   | { kind: "unknown"; type: number }
   /** A message whose framing is intact but whose content could not be decoded: counted, the session goes on. */
-  | { kind: "bad"; type: number; message: string };
+  | { kind: "bad"; type: number; message: string; peer?: BmpPeer };

@@ -1,11 +1,13 @@
-import { addressText, Cursor, readPrefix, type Prefix } from "./cursor";
+import { addressText, Cursor } from "./cursor";
 import { MrtRecordError } from "./errors";
+import { extendedCommunityText, ipv6ExtendedCommunityText } from "./extended-communities";
+import { readAnnouncements, readNlri, routedFamily, SAFI, type AddPathUse, type NlriAnnouncement, type NlriRoute } from "./nlri";
 
 export type Origin = "IGP" | "EGP" | "INCOMPLETE";
 
 export type AsPathSegment = { type: "set" | "sequence" | "confed-sequence" | "confed-set"; asns: number[] };
 
-/** Path attributes of one route (RFC 4271 §5, RFC 1997, RFC 8092, RFC 4760, RFC 6793). */
+/** Path attributes of one route (RFC 4271 §5, RFC 1997, RFC 4360, RFC 8092, RFC 4760, RFC 6793). */
 export type PathAttributes = {
   origin: Origin | null;
   asPath: AsPathSegment[];
@@ -20,9 +22,15 @@ export type PathAttributes = {
   communities: string[];
   /** Large communities "a:b:c". */
   largeCommunities: string[];
-  mpReach: { afi: number; safi: number; nextHop: string | null; nlri: Prefix[] } | null;
-  mpUnreach: { afi: number; safi: number; withdrawn: Prefix[] } | null;
-  /** Attribute type codes present but not decoded (extended communities among them). */
+  /** Extended communities (types 16 and 25) as text, see extended-communities.ts. */
+  extendedCommunities: string[];
+  /**
+   * MP_REACH_NLRI: the routes of the families the context decodes (see AttributeContext.labeledAndVpn),
+   * [] for others; `nlriBytes` is the size of its NLRI field, decoded or not.
+   */
+  mpReach: { afi: number; safi: number; nextHop: string | null; nlri: NlriAnnouncement[]; nlriBytes: number } | null;
+  mpUnreach: { afi: number; safi: number; withdrawn: NlriRoute[]; nlriBytes: number } | null;
+  /** Attribute type codes present but not decoded. */
   otherTypes: number[];
 };
 
@@ -31,8 +39,13 @@ export type AttributeContext = {
   as4: boolean;
   /** TABLE_DUMP_V2 entries may carry MP_REACH_NLRI in the short RFC 6396 §4.3.4 form. */
   ribEntry: boolean;
-  /** NLRI in MP_REACH/MP_UNREACH carry ADD-PATH identifiers (RFC 7911). */
-  addPath: boolean;
+  /** NLRI in MP_REACH/MP_UNREACH carry ADD-PATH identifiers (RFC 7911): for every family, or per AFI/SAFI. */
+  addPath: AddPathUse | ((afi: number, safi: number) => AddPathUse);
+  /**
+   * Decode labelled unicast (SAFI 4) and L3VPN (SAFI 128) NLRI too, with labels and route
+   * distinguishers (BMP). Without it only unicast is, as the MRT import stores it.
+   */
+  labeledAndVpn?: boolean;
 };
 
 const ORIGINS: Origin[] = ["IGP", "EGP", "INCOMPLETE"];
@@ -51,8 +64,10 @@ export const ATTR = {
   ORIGINATOR_ID: 9,
   MP_REACH_NLRI: 14,
   MP_UNREACH_NLRI: 15,
+  EXTENDED_COMMUNITIES: 16,
   AS4_PATH: 17,
   AS4_AGGREGATOR: 18,
+  IPV6_EXTENDED_COMMUNITIES: 25,
   LARGE_COMMUNITIES: 32,
 } as const;
 
@@ -106,27 +121,23 @@ function readMpNextHop(cursor: Cursor, length: number): string | null {
   // 32 bytes = IPv6 global + link-local (RFC 2545): the global address is the next hop.
   if (length === 32) return addressText(bytes.subarray(0, 16));
   if (length === 4 || length === 16) return addressText(bytes);
-  // VPN forms (8 + 4 / 8 + 16: a zero route distinguisher first) and others: the address at the end.
-  if (length === 12 || length === 24) return addressText(bytes.subarray(8));
+  // VPN forms (RFC 4364 §4.3.2, RFC 4659 §3.2.1: a zero route distinguisher before the address;
+  // 8 + 16 + 8 + 16 with a link-local address): the address after the distinguisher.
+  if (length === 12 || length === 24 || length === 48) return addressText(bytes.subarray(8, length === 12 ? 12 : 24));
   return null;
 }
 
-function readNlri(cursor: Cursor, afi: number, addPath: boolean): Prefix[] {
-  if (afi !== 1 && afi !== 2) return [];
-  const out: Prefix[] = [];
-  while (cursor.remaining > 0) {
-    if (addPath) cursor.u32("an ADD-PATH identifier");
-    out.push(readPrefix(cursor, afi));
-  }
-  return out;
+/**
+ * Whether the routes of an AFI/SAFI are decoded: IPv4 and IPv6 unicast, the routing table the rows
+ * describe, and with `labeledAndVpn` labelled unicast and L3VPN. Multicast, EVPN, flowspec … are
+ * left out, as in TABLE_DUMP_V2.
+ */
+function decodedFamily(afi: number, safi: number, context: AttributeContext): afi is 1 | 2 {
+  return context.labeledAndVpn ? routedFamily(afi, safi) : (afi === 1 || afi === 2) && safi === SAFI.UNICAST;
 }
 
-/**
- * Whether the prefixes of an AFI/SAFI are decoded: IPv4 and IPv6 unicast, the routing table the
- * rows describe. Multicast, VPN and labelled routes are left out, as in TABLE_DUMP_V2.
- */
-function unicastIp(afi: number, safi: number): boolean {
-  return (afi === 1 || afi === 2) && safi === 1;
+function addPathOf(context: AttributeContext, afi: number, safi: number): AddPathUse {
+  return typeof context.addPath === "function" ? context.addPath(afi, safi) : context.addPath;
 }
 
 function readMpReach(cursor: Cursor, context: AttributeContext): PathAttributes["mpReach"] {
@@ -134,14 +145,17 @@ function readMpReach(cursor: Cursor, context: AttributeContext): PathAttributes[
   // A next-hop length is never 0 and an AFI's high byte always is, so the first byte tells.
   if (context.ribEntry && cursor.remaining > 0 && peekByte(cursor) !== 0) {
     const nextHop = readMpNextHop(cursor, cursor.u8("an MP next-hop length"));
-    return { afi: 0, safi: 0, nextHop, nlri: [] };
+    return { afi: 0, safi: 0, nextHop, nlri: [], nlriBytes: 0 };
   }
   const afi = cursor.u16("an MP_REACH AFI");
   const safi = cursor.u8("an MP_REACH SAFI");
   const nextHop = readMpNextHop(cursor, cursor.u8("an MP next-hop length"));
   cursor.u8("the MP_REACH reserved byte");
-  const nlri = unicastIp(afi, safi) ? readNlri(cursor, afi, context.addPath) : [];
-  return { afi, safi, nextHop, nlri };
+  const nlriBytes = cursor.remaining;
+  const nlri = decodedFamily(afi, safi, context)
+    ? readAnnouncements(cursor, { afi, safi, addPath: addPathOf(context, afi, safi) }, nextHop)
+    : [];
+  return { afi, safi, nextHop, nlri, nlriBytes };
 }
 
 function peekByte(cursor: Cursor): number {
@@ -154,8 +168,11 @@ function peekByte(cursor: Cursor): number {
 function readMpUnreach(cursor: Cursor, context: AttributeContext): PathAttributes["mpUnreach"] {
   const afi = cursor.u16("an MP_UNREACH AFI");
   const safi = cursor.u8("an MP_UNREACH SAFI");
-  const withdrawn = unicastIp(afi, safi) ? readNlri(cursor, afi, context.addPath) : [];
-  return { afi, safi, withdrawn };
+  const nlriBytes = cursor.remaining;
+  const withdrawn = decodedFamily(afi, safi, context)
+    ? readNlri(cursor, { afi, safi, addPath: addPathOf(context, afi, safi), withdrawal: true })
+    : [];
+  return { afi, safi, withdrawn, nlriBytes };
 }
 
 /** The attributes of a route that carries none (the start of every decoded block). */
@@ -171,6 +188,7 @@ export function emptyAttributes(): PathAttributes {
     originatorId: null,
     communities: [],
     largeCommunities: [],
+    extendedCommunities: [],
     mpReach: null,
     mpUnreach: null,
     otherTypes: [],
@@ -232,6 +250,12 @@ export function readAttributes(cursor: Cursor, context: AttributeContext): PathA
         break;
       case ATTR.AS4_AGGREGATOR:
         as4Aggregator = `${value.u32("AS4_AGGREGATOR")} ${value.ipv4("AS4_AGGREGATOR")}`;
+        break;
+      case ATTR.EXTENDED_COMMUNITIES:
+        while (value.remaining >= 8) attrs.extendedCommunities.push(extendedCommunityText(value.bytes(8)));
+        break;
+      case ATTR.IPV6_EXTENDED_COMMUNITIES:
+        while (value.remaining >= 20) attrs.extendedCommunities.push(ipv6ExtendedCommunityText(value.bytes(20)));
         break;
       case ATTR.LARGE_COMMUNITIES:
         while (value.remaining >= 12) attrs.largeCommunities.push(`${value.u32()}:${value.u32()}:${value.u32()}`);

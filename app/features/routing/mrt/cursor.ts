@@ -1,4 +1,3 @@
-import { formatIpv6 } from "~/lib/ip";
 import { MrtRecordError } from "./errors";
 
 /** Bounds-checked big-endian reads over one record's body: a bad length raises MrtRecordError, never a RangeError. */
@@ -13,7 +12,8 @@ export class Cursor {
     return this.end - this.position;
   }
 
-  private need(size: number, what: string): void {
+  /** Throws MrtRecordError unless `size` more bytes are there. */
+  need(size: number, what: string): void {
     if (size < 0 || this.position + size > this.end) {
       throw new MrtRecordError(`${what} needs ${size} bytes, ${this.remaining} left`);
     }
@@ -66,8 +66,35 @@ export function ipv4Text(bytes: Buffer): string {
   return `${bytes[0]}.${bytes[1]}.${bytes[2]}.${bytes[3]}`;
 }
 
+/**
+ * The text of 16 bytes of IPv6 address, spelled as formatIpv6 of ~/lib/ip spells it (IPv4-mapped
+ * addresses with their dotted tail, the first longest run of two or more zero groups as "::"),
+ * without BigInt arithmetic: routing tables hold hundreds of thousands of IPv6 prefixes.
+ */
 export function ipv6Text(bytes: Buffer): string {
-  return formatIpv6(bytes.readBigUInt64BE(0) * 2n ** 64n + bytes.readBigUInt64BE(8));
+  let mapped = bytes[10] === 0xff && bytes[11] === 0xff;
+  for (let i = 0; mapped && i < 10; i++) mapped = bytes[i] === 0;
+  if (mapped) return `::ffff:${bytes[12]}.${bytes[13]}.${bytes[14]}.${bytes[15]}`;
+  const groups: number[] = [];
+  for (let i = 0; i < 16; i += 2) groups.push((bytes[i] << 8) | bytes[i + 1]);
+  let bestStart = -1;
+  let bestLength = 1;
+  for (let i = 0; i < 8;) {
+    if (groups[i] !== 0) {
+      i++;
+      continue;
+    }
+    let j = i;
+    while (j < 8 && groups[j] === 0) j++;
+    if (j - i > bestLength) {
+      bestStart = i;
+      bestLength = j - i;
+    }
+    i = j;
+  }
+  const hex = groups.map((g) => g.toString(16));
+  if (bestStart < 0) return hex.join(":");
+  return `${hex.slice(0, bestStart).join(":")}::${hex.slice(bestStart + bestLength).join(":")}`;
 }
 
 /** An address of either family from its bytes (4 or 16). */
@@ -81,14 +108,36 @@ export type Prefix = { prefix: string; address: string; length: number; afi: 1 |
 
 /** A prefix as BGP encodes it: the length in bits, then only the bytes that length covers. */
 export function readPrefix(cursor: Cursor, afi: 1 | 2): Prefix {
-  const length = cursor.u8("a prefix length");
+  return readPrefixBits(cursor, cursor.u8("a prefix length"), afi);
+}
+
+/**
+ * The address bytes of a prefix whose length in bits was read already (labelled and VPN NLRI carry
+ * labels and a route distinguisher between the length and the address).
+ */
+export function readPrefixBits(cursor: Cursor, length: number, afi: 1 | 2): Prefix {
+  const address = readPrefixAddress(cursor, length, afi);
+  return { prefix: `${address}/${length}`, address, length, afi };
+}
+
+const scratch = Buffer.alloc(16);
+
+/** The address text of a prefix of `length` bits whose bytes come next (the hot path of every route). */
+export function readPrefixAddress(cursor: Cursor, length: number, afi: 1 | 2): string {
   const maxBits = afi === 1 ? 32 : 128;
   if (length > maxBits) throw new MrtRecordError(`prefix length ${length} exceeds ${maxBits} bits`);
-  const raw = cursor.bytes(Math.ceil(length / 8), "a prefix");
-  const full = Buffer.alloc(afi === 1 ? 4 : 16);
-  raw.copy(full);
+  const size = (length + 7) >> 3;
+  cursor.need(size, "a prefix");
   // Bits beyond the length are not part of the prefix; senders may leave garbage there.
-  if (length % 8) full[raw.length - 1] &= 0xff << (8 - (length % 8));
-  const address = afi === 1 ? ipv4Text(full) : ipv6Text(full);
-  return { prefix: `${address}/${length}`, address, length, afi };
+  const lastMask = length % 8 ? (0xff << (8 - (length % 8))) & 0xff : 0xff;
+  if (afi === 1) {
+    const o = [0, 0, 0, 0];
+    for (let i = 0; i < size; i++) o[i] = cursor.u8();
+    if (size) o[size - 1] &= lastMask;
+    return `${o[0]}.${o[1]}.${o[2]}.${o[3]}`;
+  }
+  scratch.fill(0);
+  for (let i = 0; i < size; i++) scratch[i] = cursor.u8();
+  if (size) scratch[size - 1] &= lastMask;
+  return ipv6Text(scratch);
 }

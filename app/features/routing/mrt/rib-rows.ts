@@ -54,7 +54,7 @@ export function prefixAddress(prefix: Pick<Prefix, "afi" | "address">): string {
   return prefix.afi === 1 ? `::ffff:${prefix.address}` : prefix.address;
 }
 
-/** What one rib_entries row holds; the last five default to what an MRT dump gives (global table, unicast, post-policy). */
+/** What one rib_entries row holds; the last five default to what an MRT dump gives (global table, unicast, post-policy, path 0, the attributes' extended communities). */
 export type RibRowInput = {
   timestamp: number;
   vantagePoint: string;
@@ -106,7 +106,7 @@ export function ribRow(options: RibRowInput): CompactRibRow {
     // An MRT dump holds what a router or route collector accepted: its post-policy tables.
     options.ribView ?? "post-policy",
     options.pathId ?? 0,
-    options.extCommunities ?? [],
+    options.extCommunities ?? (a ? a.extendedCommunities : []),
   ];
 }
 
