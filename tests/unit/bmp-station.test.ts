@@ -87,9 +87,9 @@ describe("settings", () => {
       listen: { host: "0.0.0.0", port: 1790 },
       staleAfterMs: 600_000,
       keepAfterCloseMs: 1_800_000,
-      batchRows: 20_000,
+      batchRows: 50_000,
       flushMs: 1000,
-      queueRows: 100_000,
+      queueRows: 200_000,
     });
   });
 
@@ -107,6 +107,8 @@ describe("settings", () => {
     expect(() => bmpSettings(env({ BMP_LISTEN: "1790" }))).toThrow(/BMP_LISTEN: expected host:port/);
     expect(() => bmpSettings(env({ BMP_LISTEN: ":1790", BMP_STALE_AFTER: "soon" }))).toThrow(/BMP_STALE_AFTER: expected a number/);
     expect(() => bmpSettings(env({ BMP_LISTEN: ":1790", BMP_BATCH_ROWS: "50000", BMP_QUEUE_ROWS: "60000" }))).toThrow(ConfigError);
+    // A batch larger than the default queue makes the queue hold two of them.
+    expect(bmpSettings(env({ BMP_LISTEN: ":1790", BMP_BATCH_ROWS: "150000" }))?.queueRows).toBe(300_000);
   });
 });
 
@@ -409,6 +411,19 @@ describe("a session fed decoded messages", () => {
   afterEach(() => vi.useRealTimers());
 
   const rm = (p: BmpPeer, u: Partial<BmpUpdate>): BmpMessage => ({ kind: "route-monitoring", peer: p, update: update(u) });
+  const peerUpMessage = (p: BmpPeer): BmpMessage => ({
+    kind: "peer-up",
+    peer: p,
+    localAddress: "192.0.2.1",
+    localPort: 179,
+    remotePort: 40000,
+    addPath: [],
+    addPathSent: [],
+    localAsn: 64500,
+    localBgpId: "192.0.2.1",
+    fourByteAsn: true,
+    information: [],
+  });
 
   it("keeps the router's names, counts every message, and withdraws a peer's routes when it goes down", () => {
     const { s, recorded } = session();
@@ -423,19 +438,7 @@ describe("a session fed decoded messages", () => {
       at(),
     );
     const p = peer();
-    s.handle(
-      {
-        kind: "peer-up",
-        peer: p,
-        localAddress: "192.0.2.1",
-        localPort: 179,
-        remotePort: 40000,
-        addPath: [],
-        fourByteAsn: true,
-        information: [],
-      } as BmpMessage,
-      at(),
-    );
+    s.handle(peerUpMessage(p), at());
     s.handle(rm(p, { announced: [v4("192.0.2.0/24")] }), at());
     s.handle({ kind: "statistics-report", peer: p, statistics: [{ type: 7, name: "Routes in Adj-RIB-In", value: 1 }] }, at());
     clock += 5_000;
@@ -478,19 +481,7 @@ describe("a session fed decoded messages", () => {
     const { s, recorded } = session(60_000);
     const p = peer({ view: "pre-policy" });
     clock += 1_000;
-    s.handle(
-      {
-        kind: "peer-up",
-        peer: p,
-        localAddress: "",
-        localPort: 0,
-        remotePort: 0,
-        addPath: [],
-        fourByteAsn: true,
-        information: [],
-      } as BmpMessage,
-      at(),
-    );
+    s.handle(peerUpMessage(p), at());
     const upAt = at();
     clock += 2_000;
     s.handle(rm(p, { endOfRib: { afi: 2, safi: 1 } }), at());
@@ -510,19 +501,7 @@ describe("a session fed decoded messages", () => {
     });
     expect(recorded.sweeps[1].scope.family).toBeUndefined();
     // A closed session sweeps nothing more.
-    s.handle(
-      {
-        kind: "peer-up",
-        peer: p,
-        localAddress: "",
-        localPort: 0,
-        remotePort: 0,
-        addPath: [],
-        fourByteAsn: true,
-        information: [],
-      } as BmpMessage,
-      at(),
-    );
+    s.handle(peerUpMessage(p), at());
     s.close();
     vi.advanceTimersByTime(120_000);
     expect(recorded.sweeps).toHaveLength(2);

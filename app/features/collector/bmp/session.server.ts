@@ -16,8 +16,8 @@
  * Adj-RIB-Out (RFC 8671) and address families the station does not store are counted and skipped.
  */
 import type { BmpPeerStatus } from "~db/postgres/schema";
+import { bmpMessageName, familyName } from "~/features/routing/bmp/names";
 import type { BmpMessage, BmpMessageName, BmpPeer, BmpUpdate, RibView } from "~/features/routing/bmp/types";
-import { BMP_MESSAGE_TYPE } from "~/features/routing/bmp/types";
 import type { CompactRibRow } from "~/features/routing/mrt/rib-rows";
 import { isLocRibPeer, peerTarget, updateRows, type PeerTarget } from "./rows";
 import type { BmpRouter } from "./sources.server";
@@ -48,46 +48,6 @@ const ADJ_RIB_IN_VIEWS: readonly RibView[] = ["pre-policy", "post-policy"];
 const LOC_RIB_VIEWS: readonly RibView[] = ["loc-rib"];
 /** Route distinguishers remembered per RD instance peer for its sweeps; beyond, its sweeps take every one but other peers'. */
 const MAX_PEER_DISTINGUISHERS = 256;
-
-const MESSAGE_NAMES: Record<number, BmpMessageName> = {
-  [BMP_MESSAGE_TYPE.ROUTE_MONITORING]: "route-monitoring",
-  [BMP_MESSAGE_TYPE.STATISTICS_REPORT]: "statistics-report",
-  [BMP_MESSAGE_TYPE.PEER_DOWN]: "peer-down",
-  [BMP_MESSAGE_TYPE.PEER_UP]: "peer-up",
-  [BMP_MESSAGE_TYPE.INITIATION]: "initiation",
-  [BMP_MESSAGE_TYPE.TERMINATION]: "termination",
-  [BMP_MESSAGE_TYPE.ROUTE_MIRRORING]: "route-mirroring",
-};
-
-export const messageName = (type: number): BmpMessageName => MESSAGE_NAMES[type] ?? "unknown";
-
-/** Address families by AFI/SAFI, for what is counted as skipped. */
-const FAMILY_NAMES: Record<string, string> = {
-  "1/1": "IPv4 unicast",
-  "2/1": "IPv6 unicast",
-  "1/2": "IPv4 multicast",
-  "2/2": "IPv6 multicast",
-  "1/4": "IPv4 labeled unicast",
-  "2/4": "IPv6 labeled unicast",
-  "1/128": "VPNv4",
-  "2/128": "VPNv6",
-  "1/129": "VPNv4 multicast",
-  "2/129": "VPNv6 multicast",
-  "1/5": "IPv4 MVPN",
-  "2/5": "IPv6 MVPN",
-  "25/65": "VPLS",
-  "25/70": "EVPN",
-  "1/133": "IPv4 flowspec",
-  "2/133": "IPv6 flowspec",
-  "1/134": "VPNv4 flowspec",
-  "2/134": "VPNv6 flowspec",
-  "16388/71": "BGP-LS",
-  "1/73": "SR TE policy",
-  "2/73": "SR TE policy (IPv6)",
-  "1/132": "Route target constraint",
-};
-
-export const familyName = (afi: number, safi: number) => FAMILY_NAMES[`${afi}/${safi}`] ?? `AFI ${afi} / SAFI ${safi}`;
 
 export type PeerState = {
   key: string;
@@ -128,7 +88,7 @@ export class BmpSession {
   /** Handles one decoded message that arrived at `at` (Unix seconds). */
   handle(message: BmpMessage, at: number): void {
     if (this.closed) return;
-    this.sink.message(message.kind === "bad" ? messageName(message.type) : message.kind);
+    this.sink.message(message.kind === "bad" ? bmpMessageName(message.type) : message.kind);
     switch (message.kind) {
       case "initiation":
         for (const info of message.information) {
@@ -166,7 +126,7 @@ export class BmpSession {
         this.sink.skipped(`Messages of unknown type ${message.type}`);
         break;
       case "bad":
-        this.sink.decodeError(`${messageName(message.type)} message: ${message.message}`);
+        this.sink.decodeError(`${bmpMessageName(message.type)} message: ${message.message}`);
         break;
     }
   }

@@ -21,9 +21,9 @@ export type BmpSettings = {
 
 export const DEFAULT_STALE_AFTER_MINUTES = 10;
 export const DEFAULT_KEEP_AFTER_CLOSE_MINUTES = 30;
-export const DEFAULT_BATCH_ROWS = 20_000;
+export const DEFAULT_BATCH_ROWS = 50_000;
 export const DEFAULT_FLUSH_SECONDS = 1;
-export const DEFAULT_QUEUE_ROWS = 100_000;
+export const DEFAULT_QUEUE_ROWS = 200_000;
 
 function number(env: ComponentEnv, suffix: string, fallback: number, check: { min: number; max: number; integer?: boolean }): number {
   const raw = env.get(suffix);
