@@ -8,12 +8,14 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { encodeRow, peerTarget, updateRows } from "~/features/collector/bmp/rows";
 import { doorStore, type StationStore } from "~/features/collector/bmp/store.server";
+import { writeRouterStatus, type RouterStatusUpdate } from "~/features/collector/bmp/status.server";
 import { routeCountsSql, type SweepScope } from "~/features/collector/bmp/sweep-sql";
 import type { BmpPeer, BmpUpdate } from "~/features/routing/bmp/types";
 import { emptyAttributes } from "~/features/routing/mrt/attributes";
 import { onRoutingRefresh, requestRoutingRefresh } from "~/features/collector/enrich/routing-refresh.server";
 import { loadEnrichmentSnapshot, reloadRoutingTables } from "~/features/collector/enrich/snapshot.server";
-import { createRouter, createVantagePoint } from "~/features/collector/inventory/inventory.server";
+import { createRouter, createVantagePoint, getRouter } from "~/features/collector/inventory/inventory.server";
+import { bmpRouterStatus } from "~db/postgres/schema";
 import { chCommand } from "~/server/clickhouse/query.server";
 import { chRows, openTestStores, type TestStores } from "../helpers/stores";
 
@@ -255,5 +257,56 @@ describe("the flow collector's routing tables after the station changed them", (
     } finally {
       stop();
     }
+  });
+});
+
+describe("the station's status rows", () => {
+  it("add the counters of each write, replace the rest, keep the last error and names when a write has none, and skip routers gone", async () => {
+    const router = (await getRouter(stores, "fra1-r1"))!;
+    const update = (extra: Partial<RouterStatusUpdate>): RouterStatusUpdate => ({
+      routerId: router.id,
+      vantagePoint: VP,
+      address: "192.0.2.1",
+      station: "station1 (pid 1)",
+      state: "up",
+      sysName: "",
+      sysDescr: "",
+      sessionsStarted: 0,
+      sessionStartedAt: new Date(T * 1000),
+      sessionClosedAt: null,
+      closeReason: null,
+      peers: [],
+      messages: {},
+      decodeErrors: 0,
+      skipped: {},
+      lastError: null,
+      ...extra,
+    });
+    await writeRouterStatus(stores.pg.db, [
+      update({
+        sysName: "fra1-r1.example.net",
+        sessionsStarted: 1,
+        messages: { "route-monitoring": 10, "peer-up": 2 },
+        decodeErrors: 1,
+        skipped: { "EVPN messages (not stored)": 1 },
+        lastError: { text: "bad UPDATE", at: new Date(T * 1000) },
+      }),
+      update({ routerId: 999_999 }),
+    ]);
+    await writeRouterStatus(stores.pg.db, [
+      update({ messages: { "route-monitoring": 5, termination: 1 }, skipped: { "EVPN messages (not stored)": 2 }, state: "closed" }),
+    ]);
+    const rows = await stores.pg.db.select().from(bmpRouterStatus);
+    expect(rows).toHaveLength(1);
+    expect(rows[0]).toMatchObject({
+      routerId: router.id,
+      state: "closed",
+      sysName: "fra1-r1.example.net",
+      sessions: 1,
+      messages: { "route-monitoring": 15, "peer-up": 2, termination: 1 },
+      decodeErrors: 1,
+      skipped: { "EVPN messages (not stored)": 3 },
+      lastError: "bad UPDATE",
+    });
   });
 });

@@ -5,7 +5,7 @@
  * state, peers, the router's names, the last error) replaced. The route counts are written apart,
  * by the station's periodic count of rib_current.
  */
-import { and, asc, eq, sql } from "drizzle-orm";
+import { and, asc, eq, inArray, sql } from "drizzle-orm";
 import { bmpRouterStatus, bmpUnknownSources, routers, type BmpPeerStatus } from "~db/postgres/schema";
 import type { Db } from "~/server/postgres.server";
 
@@ -40,7 +40,23 @@ const addCounts = (column: string) =>
     GROUP BY key) t)`);
 
 export async function writeRouterStatus(db: Db, rows: RouterStatusUpdate[]): Promise<void> {
+  if (!rows.length) return;
+  // A router deleted from the inventory while its session ran has no status to keep (its row went with it).
+  const present = new Set(
+    (
+      await db
+        .select({ id: routers.id })
+        .from(routers)
+        .where(
+          inArray(
+            routers.id,
+            rows.map((r) => r.routerId),
+          ),
+        )
+    ).map((r) => r.id),
+  );
   for (const row of rows) {
+    if (!present.has(row.routerId)) continue;
     const values = {
       routerId: row.routerId,
       vantagePoint: row.vantagePoint,
