@@ -7,6 +7,7 @@
  */
 import { printDemoCredentialsIfLoaded } from "~db/demo/credentials";
 import { loadDemoNetwork, printDemoSummary } from "~db/demo/load";
+import { bmp } from "~/features/collector/bmp/station.server";
 import { collectorHealthTask } from "~/features/collector/data-sources/collector-health.server";
 import { flowUtilTask } from "~/features/collector/flow-util/flow-util.server";
 import { flowsNetflow, flowsSflow } from "~/features/collector/runtime/collector.server";
@@ -51,6 +52,8 @@ export function wireApp(): void {
   registerComponent(flowsGenerator);
   // The SNMP poller (off unless SNMP_POLL=on) reads the interface counters of the inventory's routers with SNMP settings.
   registerComponent(snmpPoller);
+  // The BMP station (off unless BMP_LISTEN is set) keeps the routing tables of the inventory's routers live from their BMP sessions.
+  registerComponent(bmp);
   describeOperations([
     ...FLOWS_OPERATIONS,
     ...DELEGATED_USERS_OPERATIONS,

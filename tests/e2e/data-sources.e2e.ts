@@ -13,7 +13,16 @@ import { fileURLToPath } from "node:url";
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { eq } from "drizzle-orm";
-import { collectorExporters, collectorListeners, routers, snmpPollStatus, systemState, users } from "~db/postgres/schema";
+import {
+  bmpRouterStatus,
+  bmpUnknownSources,
+  collectorExporters,
+  collectorListeners,
+  routers,
+  snmpPollStatus,
+  systemState,
+  users,
+} from "~db/postgres/schema";
 import { createRouter } from "~/features/collector/inventory/inventory.server";
 import { hashPassword } from "~/server/password.server";
 import { openPostgres } from "~/server/postgres.server";
@@ -24,6 +33,7 @@ const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..")
 const AXE = path.join(ROOT, "node_modules/axe-core/axe.min.js");
 const STAFF = { email: "staff@sources.example", password: "data-sources-staff-password" };
 const EXPORTER = { js: "192.0.2.77", nojs: "192.0.2.78" };
+const BMP_SOURCE = { js: "203.0.113.61", nojs: "203.0.113.62" };
 let base = "";
 let server: ChildProcess | null = null;
 let dataDir = "";
@@ -120,6 +130,60 @@ async function seed(dir: string) {
         datagrams: 4_321,
         unknownIfIndexes: [11],
       },
+    ]);
+    // What a BMP station wrote: fra1-r1 streams with two peers (one down), and two addresses were refused.
+    await pg.db.insert(bmpRouterStatus).values({
+      routerId: router.id,
+      vantagePoint: "fra1",
+      address: "198.51.100.1",
+      station: "station1 (pid 4343)",
+      state: "up",
+      sysName: "fra1-r1.example.net",
+      sysDescr: "Example OS 7.4",
+      sessions: 2,
+      sessionStartedAt: minutesAgo(30),
+      peers: [
+        {
+          address: "192.0.2.7",
+          asn: 64501,
+          bgpId: "192.0.2.7",
+          peerType: 0,
+          distinguisher: "",
+          views: ["post-policy", "pre-policy"],
+          state: "up",
+          upSince: minutesAgo(29).toISOString(),
+          downAt: null,
+          downReason: null,
+          statistics: { "Routes in Adj-RIB-In": 912_345 },
+          statisticsAt: minutesAgo(1).toISOString(),
+        },
+        {
+          address: "192.0.2.8",
+          asn: 64502,
+          bgpId: "192.0.2.8",
+          peerType: 1,
+          distinguisher: "64500:7",
+          views: ["post-policy"],
+          state: "down",
+          upSince: null,
+          downAt: minutesAgo(4).toISOString(),
+          downReason: "The peer closed the session with a NOTIFICATION: Cease, Administrative Shutdown (6/2)",
+          statistics: {},
+          statisticsAt: null,
+        },
+      ],
+      messages: { "route-monitoring": 1_234_567, "peer-up": 2, "peer-down": 1, initiation: 1 },
+      decodeErrors: 3,
+      skipped: { "EVPN messages (not stored)": 17 },
+      routes: { "post-policy": 912_345, "pre-policy": 950_000, "loc-rib": 0 },
+      peerRoutes: { "192.0.2.7": { "post-policy": 912_345, "pre-policy": 950_000 } },
+      routesCountedAt: minutesAgo(1),
+      lastError: "route-monitoring message: attribute length beyond the UPDATE",
+      lastErrorAt: minutesAgo(7),
+    });
+    await pg.db.insert(bmpUnknownSources).values([
+      { address: BMP_SOURCE.js, firstSeen: minutesAgo(60), lastSeen: minutesAgo(5), attempts: 14 },
+      { address: BMP_SOURCE.nojs, firstSeen: minutesAgo(50), lastSeen: minutesAgo(6), attempts: 3 },
     ]);
   } finally {
     await pg.close();
@@ -253,6 +317,57 @@ describeBothModes(
       const adopted = m.page.getByTestId("exporters-table").locator("tr", { hasText: name });
       expect(await adopted.innerText()).toContain(address);
       expect(await m.page.getByText(`Adopt ${address}`).count()).toBe(0);
+      expect(await m.page.getByRole("link", { name: `Adopt ${address}` }).count()).toBe(0);
+      if (m.javaScriptEnabled) expect(m.pageErrors).toEqual([]);
+    });
+
+    it("shows the routers' BMP sessions and peers, and adopts a refused BMP source", async () => {
+      const address = m.javaScriptEnabled ? BMP_SOURCE.js : BMP_SOURCE.nojs;
+      await logIn(m.page, STAFF, base);
+      await m.goto("/site-settings/data-sources");
+      await m.page.getByRole("heading", { name: "BMP", level: 2 }).waitFor();
+      // No station has a heartbeat here: the page says how to start one.
+      expect(await m.page.getByTestId("no-bmp-station").innerText()).toContain("BMP_LISTEN");
+      const session = await m.page.getByTestId("bmp-routers-table").locator("tbody tr", { hasText: "fra1-r1" }).innerText();
+      for (const text of [
+        "Vantage point fra1",
+        "198.51.100.1",
+        "Up since",
+        "2 sessions so far",
+        "fra1-r1.example.net — Example OS 7.4",
+        "1 of 2 up",
+        "Post-policy Adj-RIB-In: 912,345",
+        "Pre-policy Adj-RIB-In: 950,000",
+        "Route monitoring: 1,234,567",
+        "EVPN messages (not stored): 17",
+        "route-monitoring message: attribute length beyond the UPDATE",
+      ])
+        expect(session).toContain(text);
+      const peers = m.page.getByTestId("bmp-peers-table");
+      const up = await peers.locator("tbody tr", { hasText: "192.0.2.7" }).innerText();
+      for (const text of [
+        "AS64501",
+        "Global instance",
+        "Post-policy Adj-RIB-In, Pre-policy Adj-RIB-In",
+        "Up since",
+        "Routes in Adj-RIB-In: 912,345",
+      ])
+        expect(up).toContain(text);
+      const down = await peers.locator("tbody tr", { hasText: "192.0.2.8" }).innerText();
+      for (const text of ["AS64502", "RD instance 64500:7", "Down since", "Cease, Administrative Shutdown"]) expect(down).toContain(text);
+      const refused = await m.page.getByTestId("bmp-unknown-table").locator("tr", { hasText: address }).innerText();
+      expect(refused).toContain(m.javaScriptEnabled ? "14" : "3");
+
+      await Promise.all([
+        m.page.waitForURL(/\/site-settings\/inventory\?adopt=/),
+        m.page.getByRole("link", { name: `Adopt ${address}` }).click(),
+      ]);
+      const form = m.page.locator('form[aria-label="Add a router"]');
+      await m.page.getByTestId("adopt-notice").waitFor();
+      expect(await form.locator("input[name=loopback]").inputValue()).toBe(address);
+      await Promise.all([m.page.waitForURL(/saved=router-created/), form.getByRole("button", { name: "Add the router" }).click()]);
+      await m.goto("/site-settings/data-sources");
+      await m.page.getByRole("heading", { name: "BMP", level: 2 }).waitFor();
       expect(await m.page.getByRole("link", { name: `Adopt ${address}` }).count()).toBe(0);
       if (m.javaScriptEnabled) expect(m.pageErrors).toEqual([]);
     });

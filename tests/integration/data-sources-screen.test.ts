@@ -10,6 +10,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { eq } from "drizzle-orm";
 import {
   auditLog,
+  bmpRouterStatus,
+  bmpUnknownSources,
   collectorExporters,
   collectorListeners,
   interfaces,
@@ -276,6 +278,189 @@ describe("not in inventory yet", () => {
     expect(out.data.errors.city).toBe("must not be empty");
     expect(out.data.values.name).toBe("exporter-203-0-113-9");
     expect((await get()).data.unknown.map((u: { address: string }) => u.address)).toEqual(["203.0.113.9"]);
+  });
+});
+
+describe("BMP", () => {
+  it("without a station, the page names BMP_LISTEN; no router, no source to adopt", async () => {
+    const { data } = await get();
+    expect(data.bmp).toEqual({ stations: [], running: false, routers: [], peers: [], unknown: [] });
+  });
+
+  it("lists the station, each router's session, names, peers, routes per view, messages, errors, and the sources to adopt", async () => {
+    const date = (d: Date) => formatDateLongBare(d, TZ);
+    await stores.pg.db
+      .insert(collectorListeners)
+      .values({ component: "bmp", address: "0.0.0.0:1790", host: "station1", pid: 300, startedAt: ago(90), heartbeatAt: ago(0.05) });
+    const fra = (await getRouter(stores, "fra1-r1"))!;
+    const ber = (await getRouter(stores, "ber1-r1"))!;
+    const upSince = ago(80);
+    await stores.pg.db.insert(bmpRouterStatus).values([
+      {
+        routerId: fra.id,
+        vantagePoint: "fra1",
+        address: "198.51.100.1",
+        station: "station1 (pid 300)",
+        state: "up",
+        sysName: "fra1-r1.example.net",
+        sysDescr: "Example OS 7.4",
+        sessions: 3,
+        sessionStartedAt: upSince,
+        peers: [
+          {
+            address: "192.0.2.7",
+            asn: 64501,
+            bgpId: "192.0.2.7",
+            peerType: 0,
+            distinguisher: "",
+            views: ["post-policy", "pre-policy"],
+            state: "up",
+            upSince: upSince.toISOString(),
+            downAt: null,
+            downReason: null,
+            statistics: { "Routes in Adj-RIB-In": 912_345 },
+            statisticsAt: ago(1).toISOString(),
+          },
+          {
+            address: "192.0.2.8",
+            asn: 64502,
+            bgpId: "192.0.2.8",
+            peerType: 1,
+            distinguisher: "64500:7",
+            views: ["post-policy"],
+            state: "down",
+            upSince: null,
+            downAt: ago(4).toISOString(),
+            downReason: "Hold timer expired",
+            statistics: {},
+            statisticsAt: null,
+          },
+        ],
+        messages: { "route-monitoring": 1_234_567, "peer-up": 2, initiation: 1, "peer-down": 1 },
+        decodeErrors: 4,
+        skipped: { "EVPN messages (not stored)": 17 },
+        routes: { "pre-policy": 950_000, "post-policy": 912_345, "loc-rib": 0 },
+        peerRoutes: { "192.0.2.7": { "post-policy": 912_345, "pre-policy": 950_000 } },
+        routesCountedAt: ago(0.5),
+        lastError: "route-monitoring message: attribute length beyond the UPDATE",
+        lastErrorAt: ago(7),
+      },
+      {
+        routerId: ber.id,
+        vantagePoint: "ber1-r1",
+        address: "198.51.100.2",
+        state: "closed",
+        sessions: 1,
+        sessionStartedAt: ago(300),
+        sessionClosedAt: ago(200),
+        closeReason: "not a BMP v3 stream: the message at byte offset 0 has version 71",
+        routesWithdrawn: true,
+        peers: [],
+      },
+    ]);
+    // One refused address is the loopback of a router by now (adopted): it is not offered again.
+    await stores.pg.db.insert(bmpUnknownSources).values([
+      { address: "203.0.113.77", firstSeen: ago(50), lastSeen: ago(6), attempts: 12 },
+      { address: "198.51.100.3", firstSeen: ago(50), lastSeen: ago(6), attempts: 2 },
+    ]);
+    const { data } = await get();
+    // The station is no flow listener.
+    expect(data.listeners.map((l: { component: string }) => l.component)).not.toContain("BMP station");
+    expect(data.bmp.stations).toEqual([
+      {
+        key: "0.0.0.0:1790 station1 300",
+        address: "0.0.0.0:1790",
+        host: "station1 (pid 300)",
+        since: date(ago(90)),
+        running: true,
+        heartbeat: date(ago(0.05)),
+      },
+    ]);
+    expect(data.bmp.running).toBe(true);
+    expect(data.bmp.routers).toEqual([
+      {
+        router: "ber1-r1",
+        routerLink: "/site-settings/inventory?router=ber1-r1",
+        address: "198.51.100.2",
+        vantagePoint: "ber1-r1",
+        up: false,
+        session: `Closed at ${date(ago(200))} (not a BMP v3 stream: the message at byte offset 0 has version 71); its routes were withdrawn`,
+        sessions: "1",
+        system: "",
+        peers: "Session closed",
+        routes: [],
+        routesCountedAt: null,
+        messages: [],
+        decodeErrors: "0",
+        skipped: [],
+        lastError: null,
+      },
+      {
+        router: "fra1-r1",
+        routerLink: "/site-settings/inventory?router=fra1-r1",
+        address: "198.51.100.1",
+        vantagePoint: "fra1",
+        up: true,
+        session: `Up since ${date(upSince)}`,
+        sessions: "3",
+        system: "fra1-r1.example.net — Example OS 7.4",
+        peers: "1 of 2 up",
+        routes: [
+          { label: "Post-policy Adj-RIB-In", count: "912,345" },
+          { label: "Pre-policy Adj-RIB-In", count: "950,000" },
+        ],
+        routesCountedAt: date(ago(0.5)),
+        messages: [
+          { label: "Route monitoring", count: "1,234,567" },
+          { label: "Peer up", count: "2" },
+          { label: "Peer down", count: "1" },
+          { label: "Initiation", count: "1" },
+        ],
+        decodeErrors: "4",
+        skipped: [{ label: "EVPN messages (not stored)", count: "17" }],
+        lastError: `${date(ago(7))}: route-monitoring message: attribute length beyond the UPDATE`,
+      },
+    ]);
+    expect(data.bmp.peers).toEqual([
+      {
+        key: "fra1-r1 0 192.0.2.7 ",
+        router: "fra1-r1",
+        address: "192.0.2.7",
+        asn: "AS64501",
+        kind: "Global instance",
+        views: "Post-policy Adj-RIB-In, Pre-policy Adj-RIB-In",
+        state: `Up since ${date(upSince)}`,
+        down: false,
+        routes: [
+          { label: "Post-policy Adj-RIB-In", count: "912,345" },
+          { label: "Pre-policy Adj-RIB-In", count: "950,000" },
+        ],
+        statistics: ["Routes in Adj-RIB-In: 912,345"],
+        statisticsAt: date(ago(1)),
+      },
+      {
+        key: "fra1-r1 1 192.0.2.8 64500:7",
+        router: "fra1-r1",
+        address: "192.0.2.8",
+        asn: "AS64502",
+        kind: "RD instance 64500:7",
+        views: "Post-policy Adj-RIB-In",
+        state: `Down since ${date(ago(4))}: Hold timer expired`,
+        down: true,
+        routes: [],
+        statistics: [],
+        statisticsAt: null,
+      },
+    ]);
+    expect(data.bmp.unknown).toEqual([
+      {
+        address: "203.0.113.77",
+        attempts: "12",
+        firstSeen: date(ago(50)),
+        lastSeen: date(ago(6)),
+        adoptLink: "/site-settings/inventory?adopt=203.0.113.77",
+      },
+    ]);
   });
 });
 

@@ -15,6 +15,7 @@ import { openTestStores, type TestStores } from "../helpers/stores";
 import { GREETING, greetingAt, testComponent } from "../helpers/test-component";
 
 const LISTEN = { TEST_LISTENER_LISTEN: "127.0.0.1:0" };
+const TOKEN = "scrape-token-0123456789abcdef";
 /** Variables of a deployment on server stores (the worker's case); the stores themselves are the test's. */
 const SERVER_STORES = {
   DATABASE_URL: "postgres://flowlens@127.0.0.1:1/flowlens",
@@ -108,6 +109,49 @@ describe("on server stores only the worker runs them", () => {
     expect(await exit).toBe(0);
     expect(order).toEqual(["closed after started, stopped"]);
     expect(componentHealth()).toEqual({});
+  });
+
+  it("the worker serves the components' metrics on WORKER_METRICS_LISTEN, with the app's token rule", async () => {
+    const test = testComponent();
+    let stop!: (reason: string) => void;
+    const stopRequested = new Promise<string>((resolve) => (stop = resolve));
+    let port = 0;
+    const exit = runWorker({
+      env: { ...SERVER_STORES, DATA_DIR: stores.dataDir, ...LISTEN, WORKER_METRICS_LISTEN: "127.0.0.1:0", METRICS_TOKEN: TOKEN },
+      components: [test.component],
+      open: async () => ({ ...onServerStores(), close: async () => {} }),
+      stopRequested,
+      onMetricsListening: (_address, p) => (port = p),
+    });
+    await expect.poll(() => port).toBeGreaterThan(0);
+    expect(await greetingAt(test.port())).toBe(GREETING);
+    const scrape = (url: string, headers: Record<string, string> = {}) => fetch(`http://127.0.0.1:${port}${url}`, { headers });
+    const ok = await scrape("/metrics", { Authorization: `Bearer ${TOKEN}` });
+    expect(ok.status).toBe(200);
+    expect(ok.headers.get("Content-Type")).toBe("text/plain; version=0.0.4; charset=utf-8");
+    const text = await ok.text();
+    expect(text).toMatch(/^flowlens_component_connections_total\{component="test-listener"\} [1-9]\d*$/m);
+    expect(text).toContain('flowlens_component_up{component="test-listener"} 1');
+    expect((await scrape("/metrics")).status).toBe(401);
+    expect((await scrape("/metrics", { Authorization: "Bearer wrong-token-0123456789" })).status).toBe(403);
+    expect((await scrape("/healthz", { Authorization: `Bearer ${TOKEN}` })).status).toBe(404);
+    stop("SIGTERM");
+    expect(await exit).toBe(0);
+    await expect(scrape("/metrics")).rejects.toThrow();
+  });
+
+  it("a malformed WORKER_METRICS_LISTEN stops the worker before it opens anything", async () => {
+    let opened = false;
+    const attempt = runWorker({
+      env: { ...SERVER_STORES, DATA_DIR: stores.dataDir, ...LISTEN, WORKER_METRICS_LISTEN: "9464" },
+      components: [testComponent().component],
+      open: async () => {
+        opened = true;
+        return stores;
+      },
+    });
+    await expect(attempt).rejects.toThrow(/WORKER_METRICS_LISTEN: expected host:port/);
+    expect(opened).toBe(false);
   });
 
   it("the worker refuses to run on embedded stores and opens nothing", async () => {

@@ -30,6 +30,7 @@ import {
   type BuiltQuery,
   type FlowQueryOptions,
 } from "~/features/flows/sql";
+import { routeCountsSql, sweepCandidatesSql, sweepSql, type SweepScope } from "~/features/collector/bmp/sweep-sql";
 import { ribSampleStatement } from "~/features/collector/export/rib-sample-sql";
 import { ribPageSql } from "~/features/collector/enrich/snapshot.server";
 import { parseCommunityPattern } from "~/lib/bgp-communities";
@@ -201,6 +202,20 @@ const generatorStatements = (): BuiltQuery[] =>
     ribPageSql({ vantagePoint: "fra1", routeDistinguisher: "64500:1", after: { address: "::ffff:10.0.0.0", length: 8 }, limit: 10 }),
   ].map((q) => ({ ...q, params: q.params ?? {} }));
 
+/** The BMP station's sweeps (every kind of limit, and none) with their look for candidates, and its route count. */
+function bmpStatements(): BuiltQuery[] {
+  const base: SweepScope = { vantagePoint: "fra1", routerIp: "192.0.2.1", views: ["pre-policy", "post-policy"] };
+  const scopes: SweepScope[] = [
+    base,
+    { ...base, peerIp: "198.51.100.1", distinguishers: { except: ["64500:1"] }, family: { afi: 1, safi: 128 }, before: 1_795_000_000 },
+    { ...base, peerIp: "192.0.2.1", views: ["loc-rib"], distinguishers: { only: ["64500:1", "64500:2"] } },
+    { ...base, views: ["pre-policy", "post-policy", "loc-rib"], before: 1_795_000_000, keepPeers: ["198.51.100.1|post-policy"] },
+  ];
+  return [...scopes.flatMap((scope) => [sweepCandidatesSql(scope), sweepSql(scope, 1_795_000_100)]), routeCountsSql(["fra1", "ber1"])].map(
+    (q) => ({ ...q, params: q.params ?? {} }),
+  );
+}
+
 const lookupStatements = (): BuiltQuery[] => [dataRangeQuery(), latestBucketQuery(), vrfNamesQuery("blue", 500)];
 
 /** Runs EXPLAIN SYNTAX for each statement; returns the ones ClickHouse refused, with its message. */
@@ -258,6 +273,10 @@ describe("EXPLAIN SYNTAX of every statement the builders generate", () => {
 
   it("the link-utilisation API's flow 95th per AS", async () => {
     expect(await refused(plannerFlowStatements())).toEqual([]);
+  });
+
+  it("the BMP station's sweeps and route counts", async () => {
+    expect(await refused(bmpStatements())).toEqual([]);
   });
 
   it("lookups (data range, latest bucket, VRF names)", async () => {

@@ -11,6 +11,7 @@ import { componentEnv, envPrefix, type IngestComponent } from "./contract.server
 import { componentHost } from "./placement.server";
 import { registeredComponents } from "./registry.server";
 import { startComponents } from "./supervisor.server";
+import { checkWorkerMetricsListen, serveWorkerMetrics, type WorkerMetricsServer } from "./worker-metrics.server";
 
 /** The worker was started where the app runs the components itself. */
 export const EXIT_NOT_THE_HOST = 2;
@@ -22,6 +23,8 @@ export type WorkerOptions = {
   open?: (config: AppConfig) => Promise<Services>;
   /** Resolves with a reason when the worker is to stop; SIGTERM or SIGINT by default. */
   stopRequested?: Promise<string>;
+  /** Told the scrape listener's address once it listens (WORKER_METRICS_LISTEN; tests use port 0). */
+  onMetricsListening?: (address: string, port: number) => void;
 };
 
 function terminationSignal(): Promise<string> {
@@ -43,6 +46,8 @@ export async function runWorker(options: WorkerOptions = {}): Promise<number> {
     );
     return EXIT_NOT_THE_HOST;
   }
+  // A malformed scrape address stops the start before anything is opened.
+  checkWorkerMetricsListen(env);
   // Checked before the stores are opened: a worker with nothing to do says so at once.
   if (!components.some((c) => c.configure(componentEnv(c.name, env)) !== null)) {
     const known = components.map((c) => `${c.name} (${envPrefix(c.name)}…)`).join(", ");
@@ -53,8 +58,15 @@ export async function runWorker(options: WorkerOptions = {}): Promise<number> {
   const services = await (options.open ?? ((c) => startServices(c, { loadDemo: false })))(config);
   // A component may do its work on unref'd timers: the worker itself stays until it is asked to stop.
   const keepAlive = setInterval(() => {}, 60 * 60_000);
+  let metrics: WorkerMetricsServer | null = null;
   try {
     const running = await startComponents(components, services, env);
+    // The components' figures live in this process: scraped here (the web replicas do not have them).
+    metrics = await serveWorkerMetrics(env, config.METRICS_TOKEN).catch(async (error) => {
+      await running.stop();
+      throw error;
+    });
+    if (metrics) options.onMetricsListening?.(metrics.address, metrics.port);
     // The work that belongs with the components (the collector's health check) runs here too, once.
     startBackgroundTasks(services, "worker");
     log.info(`worker running: ${running.names.join(", ")}`);
@@ -62,6 +74,7 @@ export async function runWorker(options: WorkerOptions = {}): Promise<number> {
     log.info(`${reason}: stopping the components`);
     await running.stop();
   } finally {
+    await metrics?.close();
     await stopBackgroundTasks();
     clearInterval(keepAlive);
     await services.close();

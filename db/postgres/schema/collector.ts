@@ -98,3 +98,80 @@ export const snmpPollStatus = pgTable("snmp_poll_status", {
   accounts: jsonb("accounts").$type<Record<string, SnmpInterfaceAccount>>().notNull().default({}),
   updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
 });
+
+/** A peer of a BMP session as the Data sources page shows it (bmp_router_status.peers). */
+export type BmpPeerStatus = {
+  /** The peer's address; for a Loc-RIB instance (RFC 9069), the router's own address. */
+  address: string;
+  asn: number;
+  bgpId: string;
+  /** 0 global instance, 1 RD instance, 2 local instance, 3 Loc-RIB instance. */
+  peerType: number;
+  /** The peer distinguisher as route distinguisher text, "" when zero. */
+  distinguisher: string;
+  /** RIB views seen from this peer: pre-policy, post-policy, loc-rib. */
+  views: string[];
+  state: "up" | "down";
+  /** ISO time of the Peer Up (or of the first route when no Peer Up was seen). */
+  upSince: string | null;
+  /** ISO time and reason of the Peer Down, while the peer stays down. */
+  downAt: string | null;
+  downReason: string | null;
+  /** The last Statistics Report: counter or gauge names to values, and when it came. */
+  statistics: Record<string, number>;
+  statisticsAt: string | null;
+};
+
+/**
+ * The BMP station's view of each inventory router that streamed BMP to it (RFC 7854): the session
+ * (up or closed, since when, the router's sysName and sysDescr from its Initiation), its peers, the
+ * messages by type and the decode errors since the router was first seen (the station adds what
+ * it counted every few seconds), the current routes per RIB view (a count of rib_current the
+ * station refreshes every minute), and the last error. Written by the one process that runs the
+ * station; read by the Data sources page. `routes_withdrawn` records that the routes of a router
+ * that did not come back within BMP_KEEP_AFTER_CLOSE were withdrawn, so a restart does not repeat it.
+ */
+export const bmpRouterStatus = pgTable("bmp_router_status", {
+  routerId: integer("router_id")
+    .primaryKey()
+    .references(() => routers.id, { onDelete: "cascade" }),
+  /** The vantage point its routes are stored under (vantage_points.key). */
+  vantagePoint: text("vantage_point").notNull(),
+  /** The session's source address, canonical text (IPv4 dotted). */
+  address: text("address").notNull(),
+  /** The station's process: "host (pid N)". */
+  station: text("station").notNull().default(""),
+  state: text("state", { enum: ["up", "closed"] }).notNull(),
+  sysName: text("sys_name").notNull().default(""),
+  sysDescr: text("sys_descr").notNull().default(""),
+  /** Sessions started since the router was first seen. */
+  sessions: integer("sessions").notNull().default(0),
+  sessionStartedAt: timestamp("session_started_at", { withTimezone: true }).notNull(),
+  sessionClosedAt: timestamp("session_closed_at", { withTimezone: true }),
+  /** Why the last session ended: the router's Termination reason, the connection closed, a framing error. */
+  closeReason: text("close_reason"),
+  routesWithdrawn: boolean("routes_withdrawn").notNull().default(false),
+  peers: jsonb("peers").$type<BmpPeerStatus[]>().notNull().default([]),
+  /** { message type: count } (route-monitoring, peer-up, …). */
+  messages: jsonb("messages").$type<Record<string, number>>().notNull().default({}),
+  decodeErrors: bigint("decode_errors", { mode: "number" }).notNull().default(0),
+  /** { what: count } of routes and messages counted and not stored: other address families, Adj-RIB-Out. */
+  skipped: jsonb("skipped").$type<Record<string, number>>().notNull().default({}),
+  /** Current routes { rib view: count } and per peer { peer address: { rib view: count } }, as of routes_counted_at. */
+  routes: jsonb("routes").$type<Record<string, number>>().notNull().default({}),
+  peerRoutes: jsonb("peer_routes").$type<Record<string, Record<string, number>>>().notNull().default({}),
+  routesCountedAt: timestamp("routes_counted_at", { withTimezone: true }),
+  lastError: text("last_error"),
+  lastErrorAt: timestamp("last_error_at", { withTimezone: true }),
+  updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+});
+
+/** BMP connections from addresses that are no inventory router's loopback or exporter address: refused, listed for adoption. */
+export const bmpUnknownSources = pgTable("bmp_unknown_sources", {
+  /** Canonical text (IPv4 dotted). */
+  address: text("address").primaryKey(),
+  firstSeen: timestamp("first_seen", { withTimezone: true }).notNull().defaultNow(),
+  lastSeen: timestamp("last_seen", { withTimezone: true }).notNull().defaultNow(),
+  /** Connections refused. */
+  attempts: bigint("attempts", { mode: "number" }).notNull().default(0),
+});

@@ -11,12 +11,17 @@ import { formatBitsPerSecond } from "~/lib/units";
 import type { UserContext } from "~/server/auth/user-context.server";
 import type { Services } from "~/server/services.server";
 import { getUserSettings } from "~/server/settings/user-settings.server";
+import { routers } from "~db/postgres/schema";
+import { bmpStatusRows, bmpUnknownSourceRows } from "../bmp/status.server";
+import { canonicalIp } from "../enrich/address";
 import { exporterKeyOrText } from "../exporter-address";
 import { flowUtilState } from "../flow-util/flow-util.server";
 import { confirmCapacityChange } from "../snmp/capacity-confirm.server";
 import { snmpStatusRows } from "../snmp/status.server";
 import { exporterRows, inventoryExporters, listenerRows, listenerRunning, totalsByAddress, type ExporterRow } from "./data-sources.server";
 import {
+  bmpMessageLabel,
+  bmpPeerKindLabel,
   COMPONENT_VARIABLES,
   componentLabel,
   decodeErrorLabel,
@@ -26,6 +31,7 @@ import {
   formatSamplingRate,
   protocolLabel,
   reasonCounts,
+  ribViewLabel,
   SNMP_ERROR_LABELS,
 } from "./labels";
 
@@ -52,13 +58,16 @@ export async function loadDataSourcesScreen(
   now = new Date(),
   url?: URL,
 ) {
-  const [settings, listeners, rows, inventory, snmpRows, flowUtil] = await Promise.all([
+  const [settings, listeners, rows, inventory, snmpRows, flowUtil, bmpRows, bmpUnknown, loopbacks] = await Promise.all([
     getUserSettings(services.pg.db, user.id),
     listenerRows(services.pg.db),
     exporterRows(services.pg.db),
     inventoryExporters(services.pg.db),
     snmpStatusRows(services.pg.db),
     flowUtilState(services),
+    bmpStatusRows(services.pg.db),
+    bmpUnknownSourceRows(services.pg.db),
+    services.pg.db.select({ loopback: routers.loopback }).from(routers),
   ]);
   const timezone = safeTimezone(settings.timezone);
   const date = (d: Date) => formatDateLongBare(d, timezone);
@@ -125,15 +134,17 @@ export async function loadDataSourcesScreen(
     adoptLink: adoptLink(t.key),
   }));
 
-  const listed = listeners.map((l) => ({
-    key: `${l.component} ${l.address} ${l.host} ${l.pid}`,
-    component: componentLabel(l.component),
-    address: l.address,
-    host: `${l.host} (pid ${l.pid})`,
-    since: date(l.startedAt),
-    running: listenerRunning(l, now),
-    heartbeat: date(l.heartbeatAt),
-  }));
+  const listed = listeners
+    .filter((l) => l.component !== "bmp")
+    .map((l) => ({
+      key: `${l.component} ${l.address} ${l.host} ${l.pid}`,
+      component: componentLabel(l.component),
+      address: l.address,
+      host: `${l.host} (pid ${l.pid})`,
+      since: date(l.startedAt),
+      running: listenerRunning(l, now),
+      heartbeat: date(l.heartbeatAt),
+    }));
 
   // SNMP: a router failing now is one whose last poll failed (failures in a row > 0).
   const snmp = snmpRows.map((r) => ({
@@ -158,10 +169,18 @@ export async function loadDataSourcesScreen(
     })),
   }));
 
+  const bmp = bmpSection(bmpRows, bmpUnknown, listeners, {
+    date,
+    now,
+    // An address adopted since it was refused leaves the list, though the router has not streamed yet.
+    known: new Set([...inventory.keys(), ...loopbacks.map((r) => canonicalIp(r.loopback) ?? r.loopback)]),
+  });
+
   return {
     timezone,
     silentAfterMinutes,
     snmp,
+    bmp,
     capacityNotice: CAPACITY_NOTICES[url?.searchParams.get("capacity") ?? ""] ?? null,
     // The end of the last 5-minute interval the flow-derived utilisation wrote (its watermark).
     flowUtil: {
@@ -177,6 +196,99 @@ export async function loadDataSourcesScreen(
 }
 
 export type DataSourcesScreen = Awaited<ReturnType<typeof loadDataSourcesScreen>>;
+
+type Figures = { label: string; count: string }[];
+
+/** { key: n } as labelled counts in the catalogue's order (or by label), zero counts left out. */
+function figures(counts: Record<string, number>, label: (key: string) => string, order: readonly string[] = []): Figures {
+  const rank = (key: string) => (order.includes(key) ? order.indexOf(key) : order.length);
+  return Object.entries(counts)
+    .filter(([, n]) => typeof n === "number" && Number.isFinite(n) && n > 0)
+    .sort(([a], [b]) => rank(a) - rank(b) || label(a).localeCompare(label(b)))
+    .map(([key, n]) => ({ label: label(key), count: formatCount(n) }));
+}
+
+const VIEW_ORDER = ["post-policy", "loc-rib", "pre-policy"];
+const MESSAGE_ORDER = ["route-monitoring", "peer-up", "peer-down", "statistics-report", "initiation", "termination", "route-mirroring"];
+
+/**
+ * The BMP section: the station's listener, per router its session (up since, or closed and why),
+ * the names it gave, its peers, current routes per RIB view, messages per type, decode errors, what
+ * was skipped and the last error; then every peer; then the sources refused to adopt.
+ */
+function bmpSection(
+  rows: Awaited<ReturnType<typeof bmpStatusRows>>,
+  unknown: Awaited<ReturnType<typeof bmpUnknownSourceRows>>,
+  listeners: Awaited<ReturnType<typeof listenerRows>>,
+  options: { date: (d: Date) => string; now: Date; known: Set<string> },
+) {
+  const { date, now } = options;
+  const stations = listeners
+    .filter((l) => l.component === "bmp")
+    .map((l) => ({
+      key: `${l.address} ${l.host} ${l.pid}`,
+      address: l.address,
+      host: `${l.host} (pid ${l.pid})`,
+      since: date(l.startedAt),
+      running: listenerRunning(l, now),
+      heartbeat: date(l.heartbeatAt),
+    }));
+  const routerRows = rows.map((r) => {
+    const up = r.state === "up";
+    const peersUp = up ? r.peers.filter((p) => p.state === "up").length : 0;
+    return {
+      router: r.router,
+      routerLink: routerLink(r.router),
+      address: r.address,
+      vantagePoint: r.vantagePoint,
+      up,
+      session: up
+        ? `Up since ${date(r.sessionStartedAt)}`
+        : `Closed at ${date(r.sessionClosedAt ?? r.updatedAt)}${r.closeReason ? ` (${r.closeReason})` : ""}${
+            r.routesWithdrawn ? "; its routes were withdrawn" : ""
+          }`,
+      sessions: formatCount(r.sessions),
+      system: [r.sysName, r.sysDescr].filter(Boolean).join(" — "),
+      peers: up ? `${formatCount(peersUp)} of ${formatCount(r.peers.length)} up` : "Session closed",
+      routes: figures(r.routes, ribViewLabel, VIEW_ORDER),
+      routesCountedAt: r.routesCountedAt ? date(r.routesCountedAt) : null,
+      messages: figures(r.messages, bmpMessageLabel, MESSAGE_ORDER),
+      decodeErrors: formatCount(r.decodeErrors),
+      skipped: figures(r.skipped, (what) => what),
+      lastError: r.lastError && r.lastErrorAt ? `${date(r.lastErrorAt)}: ${r.lastError}` : null,
+    };
+  });
+  const peers = rows.flatMap((r) =>
+    r.peers.map((p) => ({
+      key: `${r.router} ${p.peerType} ${p.address} ${p.distinguisher}`,
+      router: r.router,
+      address: p.address,
+      asn: `AS${p.asn}`,
+      kind: bmpPeerKindLabel(p.peerType, p.distinguisher),
+      views: p.views.map(ribViewLabel).join(", ") || "–",
+      state:
+        r.state !== "up"
+          ? "Session closed"
+          : p.state === "up"
+            ? `Up since ${p.upSince ? date(new Date(p.upSince)) : "the session began"}`
+            : `Down since ${p.downAt ? date(new Date(p.downAt)) : "–"}${p.downReason ? `: ${p.downReason}` : ""}`,
+      down: r.state === "up" && p.state !== "up",
+      routes: figures(r.peerRoutes[p.address] ?? {}, ribViewLabel, VIEW_ORDER),
+      statistics: Object.entries(p.statistics).map(([name, value]) => `${name}: ${formatCount(value)}`),
+      statisticsAt: p.statisticsAt ? date(new Date(p.statisticsAt)) : null,
+    })),
+  );
+  const toAdopt = unknown
+    .filter((u) => !options.known.has(u.address))
+    .map((u) => ({
+      address: u.address,
+      attempts: formatCount(u.attempts),
+      firstSeen: date(u.firstSeen),
+      lastSeen: date(u.lastSeen),
+      adoptLink: adoptLink(u.address),
+    }));
+  return { stations, running: stations.some((s) => s.running), routers: routerRows, peers, unknown: toAdopt };
+}
 
 /** POST /site-settings/data-sources intent=confirm-capacity: staff apply a device's capacity to the inventory (PRG). */
 export async function dataSourcesAction(

@@ -17,6 +17,7 @@ export const PROTOCOL_LABELS: Record<string, string> = {
 export const COMPONENT_LABELS: Record<string, string> = {
   "flows-netflow": "NetFlow v5/v9 and IPFIX",
   "flows-sflow": "sFlow v5",
+  bmp: "BMP station",
 };
 
 /** The listen variable of each collector component, named by the empty state. */
@@ -82,3 +83,42 @@ export const SNMP_ERROR_LABELS: Record<string, string> = {
   authentication: "Authentication refused",
   other: "Error",
 };
+
+/** The routing tables a BMP session streams (rib_view). */
+export const RIB_VIEW_LABELS: Record<string, string> = {
+  "pre-policy": "Pre-policy Adj-RIB-In",
+  "post-policy": "Post-policy Adj-RIB-In",
+  "loc-rib": "Loc-RIB",
+};
+
+/** BMP message types (RFC 7854 §4.1) as the station counts them. */
+export const BMP_MESSAGE_LABELS: Record<string, string> = {
+  "route-monitoring": "Route monitoring",
+  "statistics-report": "Statistics report",
+  "peer-down": "Peer down",
+  "peer-up": "Peer up",
+  initiation: "Initiation",
+  termination: "Termination",
+  "route-mirroring": "Route mirroring",
+  unknown: "Unknown type",
+};
+
+export const ribViewLabel = (view: string) => RIB_VIEW_LABELS[view] ?? words(view);
+export const bmpMessageLabel = (type: string) => BMP_MESSAGE_LABELS[type] ?? words(type);
+
+/** What kind of BMP peer (RFC 7854 §4.2 peer types; 3 is RFC 9069's Loc-RIB instance), with its distinguisher. */
+export function bmpPeerKindLabel(peerType: number, distinguisher: string): string {
+  const rd = distinguisher ? ` ${distinguisher}` : "";
+  switch (peerType) {
+    case 0:
+      return "Global instance";
+    case 1:
+      return `RD instance${rd}`;
+    case 2:
+      return `Local instance${rd}`;
+    case 3:
+      return `Loc-RIB${rd}`;
+    default:
+      return `Peer type ${peerType}${rd}`;
+  }
+}

@@ -93,6 +93,43 @@ async function loadRibTable(
   return builder.build();
 }
 
+/** Every table (one per route distinguisher) of one vantage point. */
+async function loadVantagePointTables(services: Pick<Services, "ch">, vantagePoint: string, pageRows: number): Promise<RibTable[]> {
+  const distinguishers = await chQuery<{ rd: string }>(services.ch, {
+    name: "collector.ribDistinguishers",
+    sql:
+      "SELECT DISTINCT route_distinguisher AS rd FROM rib_current" +
+      " WHERE vantage_point = {vantagePoint:String} AND rib_view != 'pre-policy' ORDER BY rd",
+    params: { vantagePoint },
+  });
+  const tables: RibTable[] = [];
+  for (const { rd } of distinguishers) tables.push(await loadRibTable(services, vantagePoint, rd, pageRows));
+  return tables;
+}
+
+/**
+ * The snapshot with the routing tables of `vantagePoints` read again and every other part kept as
+ * it is (the inventory, the mappings, the other tables): what a live routing feed (the BMP station)
+ * asks for after it changed those tables. Vantage points no router of the snapshot uses are not read.
+ */
+export async function reloadRoutingTables(
+  services: Pick<Services, "ch">,
+  snapshot: EnrichmentSnapshot,
+  vantagePoints: readonly string[],
+  options: { pageRows?: number } = {},
+): Promise<EnrichmentSnapshot> {
+  const pageRows = Math.max(1, options.pageRows ?? PAGE_ROWS);
+  const used = new Set(snapshot.routers.flatMap((r) => r.vantagePoints));
+  const reload = [...new Set(vantagePoints)].filter((vp) => used.has(vp)).sort();
+  if (!reload.length) return snapshot;
+  const fresh = new Map<string, RibTable[]>();
+  for (const vantagePoint of reload) fresh.set(vantagePoint, await loadVantagePointTables(services, vantagePoint, pageRows));
+  const ribs = [...snapshot.ribs.filter((t) => !fresh.has(t.vantagePoint)), ...[...fresh.values()].flat()].sort(
+    (a, b) => a.vantagePoint.localeCompare(b.vantagePoint) || a.routeDistinguisher.localeCompare(b.routeDistinguisher),
+  );
+  return { ...snapshot, loadedAtMs: Date.now(), ribs };
+}
+
 /** `pageRows`: prefixes per read (tests make it small to cross page boundaries). */
 /**
  * Changes whenever what the snapshot reads from PostgreSQL changes (the inventory, the operator's AS,
@@ -147,16 +184,7 @@ export async function loadEnrichmentSnapshot(services: Services, options: { page
   // Only the tables a router looks flows up in: vantage points of routers in the inventory.
   const used = [...new Set(routers.flatMap((r) => r.vantagePoints))].sort();
   const ribs: RibTable[] = [];
-  for (const vantagePoint of used) {
-    const distinguishers = await chQuery<{ rd: string }>(services.ch, {
-      name: "collector.ribDistinguishers",
-      sql:
-        "SELECT DISTINCT route_distinguisher AS rd FROM rib_current" +
-        " WHERE vantage_point = {vantagePoint:String} AND rib_view != 'pre-policy' ORDER BY rd",
-      params: { vantagePoint },
-    });
-    for (const { rd } of distinguishers) ribs.push(await loadRibTable(services, vantagePoint, rd, pageRows));
-  }
+  for (const vantagePoint of used) ribs.push(...(await loadVantagePointTables(services, vantagePoint, pageRows)));
 
   const byAsn = new Map<number, AsService>();
   for (const row of mappingRows) {

@@ -16,7 +16,9 @@ import { chInsertRaw } from "~/server/clickhouse/query.server";
 import type { ComponentContext, ComponentHealth, IngestComponent } from "~/server/components/contract.server";
 import type { Services } from "~/server/services.server";
 import { FLOW_ROW_COLUMNS } from "../enrich/flow-row";
-import { enrichmentInputsVersion, loadEnrichmentSnapshot } from "../enrich/snapshot.server";
+import { onRoutingRefresh } from "../enrich/routing-refresh.server";
+import type { EnrichmentSnapshot } from "../enrich/snapshot";
+import { enrichmentInputsVersion, loadEnrichmentSnapshot, reloadRoutingTables } from "../enrich/snapshot.server";
 import { describeCollectorMetrics, ExporterStats, heartbeatListener, removeListener } from "./exporter-stats.server";
 import { normaliseExporter } from "./exporter-address";
 import { exporterKey, type ExporterDelta } from "./messages";
@@ -90,6 +92,10 @@ class RunningCollector {
   private open: RowBatch = emptyBatch();
   private readonly timers: NodeJS.Timeout[] = [];
   private releaseTrackedAs: () => void = () => {};
+  private releaseRoutingRefresh: () => void = () => {};
+  /** The snapshot the threads use, and the vantage points whose tables a live feed changed since it was read. */
+  private snapshot: EnrichmentSnapshot | null = null;
+  private readonly changedTables = new Set<string>();
   private listenText = "";
   private receiveBuffer = 0;
   private readonly startedAt = new Date();
@@ -142,6 +148,7 @@ class RunningCollector {
     // The version is read first: a change while the snapshot loads is then seen by the next check.
     this.inputsVersion = await enrichmentInputsVersion(this.services);
     const snapshot = await loadEnrichmentSnapshot(this.services);
+    this.snapshot = snapshot;
     const socket = dgram.createSocket({
       type: settings.listen.host.includes(":") ? "udp6" : "udp4",
       recvBufferSize: settings.receiveBufferBytes,
@@ -179,12 +186,15 @@ class RunningCollector {
     // An exporter adopted or an interface named on the inventory screen is used within seconds, not at the next minute.
     this.every(this.options.inventoryCheckMs ?? 5_000, () => void this.reloadIfInputsChanged());
     this.releaseTrackedAs = joinTrackedAsSchedule(this.services);
+    // The BMP station of this process tells which routing tables it changed: those are read again within seconds.
+    this.releaseRoutingRefresh = onRoutingRefresh((vantagePoints) => this.routingChanged(vantagePoints));
   }
 
   async stop(): Promise<void> {
     this.stopping = true;
     for (const timer of this.timers.splice(0)) clearInterval(timer);
     this.releaseTrackedAs();
+    this.releaseRoutingRefresh();
     const socket = this.socket;
     this.socket = null;
     if (socket) await new Promise<void>((resolve) => socket.close(() => resolve()));
@@ -285,18 +295,47 @@ class RunningCollector {
 
   private reloadSnapshot(): Promise<void> {
     // One load at a time: the timers may fire while a big routing table is still loading.
-    this.reloading ??= this.loadSnapshot().finally(() => (this.reloading = null));
+    this.reloading ??= this.loadSnapshot().finally(() => this.reloaded());
     return this.reloading;
+  }
+
+  /** After any load: tables a live feed changed meanwhile are read again. */
+  private reloaded(): void {
+    this.reloading = null;
+    if (this.changedTables.size && !this.stopping) this.routingChanged([]);
   }
 
   private async loadSnapshot(): Promise<void> {
     try {
       const version = await enrichmentInputsVersion(this.services);
-      this.pool.useSnapshot(await loadEnrichmentSnapshot(this.services));
+      this.useSnapshot(await loadEnrichmentSnapshot(this.services));
       this.inputsVersion = version;
     } catch (error) {
       this.context.log.error(`enrichment data not reloaded, the previous stays: ${error instanceof Error ? error.message : String(error)}`);
     }
+  }
+
+  private useSnapshot(snapshot: EnrichmentSnapshot): void {
+    this.snapshot = snapshot;
+    this.pool.useSnapshot(snapshot);
+  }
+
+  /** A live routing feed changed the tables of these vantage points: only they are read again (one load at a time). */
+  private routingChanged(vantagePoints: readonly string[]): void {
+    if (this.stopping) return;
+    for (const vantagePoint of vantagePoints) this.changedTables.add(vantagePoint);
+    if (this.reloading || !this.changedTables.size || !this.snapshot) return;
+    const reload = [...this.changedTables];
+    this.changedTables.clear();
+    const base = this.snapshot;
+    this.reloading = reloadRoutingTables(this.services, base, reload)
+      .then((next) => {
+        if (next !== base && this.snapshot === base) this.useSnapshot(next);
+      })
+      .catch((error) =>
+        this.context.log.warn(`routing tables not reloaded, the previous stay: ${error instanceof Error ? error.message : String(error)}`),
+      )
+      .finally(() => this.reloaded());
   }
 
   private async reloadIfInputsChanged(): Promise<void> {

@@ -1,3 +1,4 @@
+import type { RibView } from "../bmp/types";
 import type { AsPathSegment, PathAttributes } from "./attributes";
 import type { Prefix } from "./cursor";
 import type { RibRecord, UpdateRecord } from "./types";
@@ -48,12 +49,13 @@ export function pathColumns(segments: AsPathSegment[]): PathColumns {
   return out;
 }
 
-function prefixAddress(prefix: Prefix): string {
-  // IPv4 is stored IPv4-mapped in the IPv6 column, as everywhere in the RIB tables.
+/** The prefix_addr text of a prefix: IPv4 is stored IPv4-mapped in the IPv6 column, as everywhere in the RIB tables. */
+export function prefixAddress(prefix: Pick<Prefix, "afi" | "address">): string {
   return prefix.afi === 1 ? `::ffff:${prefix.address}` : prefix.address;
 }
 
-function routeRow(options: {
+/** What one rib_entries row holds; the last five default to what an MRT dump gives (global table, unicast, post-policy, path 0, the attributes' extended communities). */
+export type RibRowInput = {
   timestamp: number;
   vantagePoint: string;
   routerIp: string;
@@ -65,7 +67,15 @@ function routeRow(options: {
   withdrawn: boolean;
   attributes: PathAttributes | null;
   nextHop: string | null;
-}): CompactRibRow {
+  routeDistinguisher?: string;
+  safi?: number;
+  ribView?: RibView;
+  pathId?: number;
+  extCommunities?: string[];
+};
+
+/** One rib_entries row in RIB_COLUMNS order; a withdrawal (attributes null) carries no path attributes. */
+export function ribRow(options: RibRowInput): CompactRibRow {
   const { prefix, attributes: a } = options;
   const path = a ? pathColumns(a.asPath) : { asPath: [], asPathSet: [], asConfedSeq: [] };
   return [
@@ -74,12 +84,12 @@ function routeRow(options: {
     options.routerIp,
     options.peerIp,
     options.peerAsn,
-    "",
+    options.routeDistinguisher ?? "",
     prefix.prefix,
     options.prefixAddr,
     prefix.length,
     prefix.afi,
-    1,
+    options.safi ?? 1,
     options.withdrawn ? 1 : 0,
     path.asPath,
     path.asPathSet,
@@ -94,9 +104,9 @@ function routeRow(options: {
     a ? [...a.communities, ...a.largeCommunities] : [],
     0,
     // An MRT dump holds what a router or route collector accepted: its post-policy tables.
-    "post-policy",
-    0,
-    a ? a.extendedCommunities : [],
+    options.ribView ?? "post-policy",
+    options.pathId ?? 0,
+    options.extCommunities ?? (a ? a.extendedCommunities : []),
   ];
 }
 
@@ -110,7 +120,7 @@ export function ribRecordRows(record: RibRecord, vantagePoint: string, routerIp:
     const a = entry.attributes;
     // IPv6 routes carry their next hop in MP_REACH_NLRI; IPv4 ones in NEXT_HOP (or MP as a fallback).
     const nextHop = record.prefix.afi === 2 ? (a.mpReach?.nextHop ?? a.nextHop) : (a.nextHop ?? a.mpReach?.nextHop ?? null);
-    return routeRow({
+    return ribRow({
       timestamp: entry.originatedTime,
       vantagePoint,
       routerIp,
@@ -130,10 +140,10 @@ export function updateRows(record: UpdateRecord, vantagePoint: string): CompactR
   const common = { timestamp: record.timestamp, vantagePoint, routerIp: record.localIp, peerIp: record.peerIp, peerAsn: record.peerAsn };
   return [
     ...record.withdrawn.map((prefix) =>
-      routeRow({ ...common, prefix, prefixAddr: prefixAddress(prefix), withdrawn: true, attributes: null, nextHop: null }),
+      ribRow({ ...common, prefix, prefixAddr: prefixAddress(prefix), withdrawn: true, attributes: null, nextHop: null }),
     ),
     ...record.announced.map((prefix) =>
-      routeRow({
+      ribRow({
         ...common,
         prefix,
         prefixAddr: prefixAddress(prefix),

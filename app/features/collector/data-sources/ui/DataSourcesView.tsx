@@ -307,6 +307,225 @@ function SnmpPolls({ data }: { data: DataSourcesScreen }) {
   );
 }
 
+function Figures({ items, none = "0" }: { items: { label: string; count: string }[]; none?: string }) {
+  if (!items.length) return <>{none}</>;
+  return (
+    <List size="sm" listStyleType="none" spacing={0}>
+      {items.map((i) => (
+        <List.Item key={i.label}>{`${i.label}: ${i.count}`}</List.Item>
+      ))}
+    </List>
+  );
+}
+
+function BmpStation({ data }: { data: DataSourcesScreen }) {
+  const { bmp } = data;
+  return (
+    <Stack gap="sm">
+      <Title order={2} size="h3">
+        BMP
+      </Title>
+      <Text size="sm">
+        Routing tables the routers of the inventory stream over BMP (RFC 7854) to the BMP station, written to the routing tables as they
+        change: the Looking Glass, the Control Plane and the flows&apos; enrichment use them at once. A router&apos;s routes stay while its
+        session is down and are replaced by its next session; they are withdrawn when it does not come back within{" "}
+        <Code>BMP_KEEP_AFTER_CLOSE</Code> minutes.
+      </Text>
+      {bmp.stations.length ? (
+        <List size="sm" listStyleType="none" spacing={0} data-testid="bmp-stations">
+          {bmp.stations.map((s) => (
+            <List.Item key={s.key}>
+              {s.running ? (
+                `Station listening on ${s.address} (TCP) at ${s.host} since ${s.since} (${data.timezone}).`
+              ) : (
+                <>
+                  <Text span size="sm" c="red.9" fw={600}>
+                    Station not running
+                  </Text>
+                  {` (${s.address} at ${s.host}), last heard ${s.heartbeat} (${data.timezone}).`}
+                </>
+              )}
+            </List.Item>
+          ))}
+        </List>
+      ) : null}
+      {!bmp.running ? (
+        <Alert color="yellow" title="The BMP station is not running" data-testid="no-bmp-station">
+          <Text size="sm">
+            Set <Code>BMP_LISTEN</Code> to the address to listen on, e.g. <Code>BMP_LISTEN=:1790</Code>, point the routers&apos; BMP at it,
+            and restart the app (on server stores: <Code>npm run worker</Code>). See docs/operations.md, section 4a.
+          </Text>
+        </Alert>
+      ) : null}
+      {bmp.routers.length ? (
+        <ScrollBox label="BMP sessions">
+          <Table striped miw={1300} data-testid="bmp-routers-table">
+            <Table.Thead>
+              <Table.Tr>
+                <Table.Th>Router</Table.Th>
+                <Table.Th>Address</Table.Th>
+                <Table.Th>Session ({data.timezone})</Table.Th>
+                <Table.Th>System</Table.Th>
+                <Table.Th>Peers</Table.Th>
+                <Table.Th>Routes</Table.Th>
+                <Table.Th>Messages</Table.Th>
+                <Table.Th {...NUMBER}>Decode errors</Table.Th>
+                <Table.Th>Not stored</Table.Th>
+                <Table.Th>Last error ({data.timezone})</Table.Th>
+              </Table.Tr>
+            </Table.Thead>
+            <Table.Tbody>
+              {bmp.routers.map((r) => (
+                <Table.Tr key={r.router}>
+                  <Table.Td {...NOWRAP}>
+                    <Anchor component={Link} to={r.routerLink}>
+                      {r.router}
+                    </Anchor>
+                    <Text size="xs">{`Vantage point ${r.vantagePoint}`}</Text>
+                  </Table.Td>
+                  <Table.Td {...NOWRAP}>{r.address}</Table.Td>
+                  <Table.Td>
+                    {r.up ? (
+                      <Text size="sm" fw={600}>
+                        {r.session}
+                      </Text>
+                    ) : (
+                      <Text size="sm" c="red.9">
+                        {r.session}
+                      </Text>
+                    )}
+                    <Text size="xs">{`${r.sessions} ${r.sessions === "1" ? "session" : "sessions"} so far`}</Text>
+                  </Table.Td>
+                  <Table.Td>{r.system || "–"}</Table.Td>
+                  <Table.Td {...NOWRAP}>{r.peers}</Table.Td>
+                  <Table.Td>
+                    <Figures items={r.routes} none={r.routesCountedAt ? "None" : "Not counted yet"} />
+                    {r.routesCountedAt ? <Text size="xs">{`Counted ${r.routesCountedAt}`}</Text> : null}
+                  </Table.Td>
+                  <Table.Td>
+                    <Figures items={r.messages} />
+                  </Table.Td>
+                  <Table.Td {...NUMBER}>{r.decodeErrors}</Table.Td>
+                  <Table.Td>
+                    <Figures items={r.skipped} none="–" />
+                  </Table.Td>
+                  <Table.Td>{r.lastError ?? "None"}</Table.Td>
+                </Table.Tr>
+              ))}
+            </Table.Tbody>
+          </Table>
+        </ScrollBox>
+      ) : (
+        <Text size="sm" data-testid="no-bmp-routers">
+          No router has streamed BMP yet.
+        </Text>
+      )}
+      {bmp.peers.length ? (
+        <>
+          <Title order={3} size="h4">
+            BMP peers
+          </Title>
+          <ScrollBox label="BMP peers">
+            <Table striped miw={1200} data-testid="bmp-peers-table">
+              <Table.Thead>
+                <Table.Tr>
+                  <Table.Th>Router</Table.Th>
+                  <Table.Th>Peer</Table.Th>
+                  <Table.Th>AS</Table.Th>
+                  <Table.Th>Instance</Table.Th>
+                  <Table.Th>Tables</Table.Th>
+                  <Table.Th>State ({data.timezone})</Table.Th>
+                  <Table.Th>Routes</Table.Th>
+                  <Table.Th>Last statistics ({data.timezone})</Table.Th>
+                </Table.Tr>
+              </Table.Thead>
+              <Table.Tbody>
+                {bmp.peers.map((p) => (
+                  <Table.Tr key={p.key}>
+                    <Table.Td {...NOWRAP}>{p.router}</Table.Td>
+                    <Table.Td {...NOWRAP}>{p.address}</Table.Td>
+                    <Table.Td {...NOWRAP}>{p.asn}</Table.Td>
+                    <Table.Td>{p.kind}</Table.Td>
+                    <Table.Td>{p.views}</Table.Td>
+                    <Table.Td>
+                      {p.down ? (
+                        <Text size="sm" c="red.9">
+                          {p.state}
+                        </Text>
+                      ) : (
+                        p.state
+                      )}
+                    </Table.Td>
+                    <Table.Td>
+                      <Figures items={p.routes} none="None" />
+                    </Table.Td>
+                    <Table.Td>
+                      {p.statisticsAt ? (
+                        <List size="sm" listStyleType="none" spacing={0}>
+                          <List.Item>{p.statisticsAt}</List.Item>
+                          {p.statistics.map((line) => (
+                            <List.Item key={line}>{line}</List.Item>
+                          ))}
+                        </List>
+                      ) : (
+                        "None yet"
+                      )}
+                    </Table.Td>
+                  </Table.Tr>
+                ))}
+              </Table.Tbody>
+            </Table>
+          </ScrollBox>
+        </>
+      ) : null}
+      <Title order={3} size="h4">
+        BMP sources not in inventory yet
+      </Title>
+      {bmp.unknown.length ? (
+        <>
+          <Text size="sm">
+            These addresses opened BMP sessions but are no router&apos;s loopback or exporter address: their sessions were closed at once.
+            &quot;Adopt&quot; opens the inventory&apos;s form for a new router, filled in from the address; check it and save, and the
+            router&apos;s next session is taken.
+          </Text>
+          <ScrollBox label="BMP sources not in the inventory">
+            <Table striped miw={760} data-testid="bmp-unknown-table">
+              <Table.Thead>
+                <Table.Tr>
+                  <Table.Th>Address</Table.Th>
+                  <Table.Th {...NUMBER}>Sessions refused</Table.Th>
+                  <Table.Th>First seen ({data.timezone})</Table.Th>
+                  <Table.Th>Last seen ({data.timezone})</Table.Th>
+                  <Table.Th>Action</Table.Th>
+                </Table.Tr>
+              </Table.Thead>
+              <Table.Tbody>
+                {bmp.unknown.map((u) => (
+                  <Table.Tr key={u.address}>
+                    <Table.Td {...NOWRAP}>{u.address}</Table.Td>
+                    <Table.Td {...NUMBER}>{u.attempts}</Table.Td>
+                    <Table.Td {...NOWRAP}>{u.firstSeen}</Table.Td>
+                    <Table.Td {...NOWRAP}>{u.lastSeen}</Table.Td>
+                    <Table.Td>
+                      <Button component={Link} to={u.adoptLink} size="xs" variant="light" aria-label={`Adopt ${u.address}`}>
+                        Adopt
+                      </Button>
+                    </Table.Td>
+                  </Table.Tr>
+                ))}
+              </Table.Tbody>
+            </Table>
+          </ScrollBox>
+        </>
+      ) : (
+        <Text size="sm" data-testid="no-bmp-unknown">
+          Every address that opened a BMP session is in the inventory.
+        </Text>
+      )}
+    </Stack>
+  );
+}
+
 function FlowUtilisation({ data }: { data: DataSourcesScreen }) {
   return (
     <Stack gap="sm">
@@ -328,7 +547,7 @@ function FlowUtilisation({ data }: { data: DataSourcesScreen }) {
   );
 }
 
-/** The Data sources screen: listeners, the inventory's exporters with their figures, the exporters to adopt, and the SNMP polls. */
+/** The Data sources screen: listeners, the inventory's exporters with their figures, the exporters to adopt, BMP sessions, and the SNMP polls. */
 export function DataSourcesView({ data }: { data: DataSourcesScreen }) {
   return (
     <Stack maw={1280} gap="lg">
@@ -337,8 +556,9 @@ export function DataSourcesView({ data }: { data: DataSourcesScreen }) {
           Data sources
         </Title>
         <Text size="sm">
-          The flow collector&apos;s listeners, what each exporter sent since it was first heard, and the SNMP polls of the routers. An
-          exporter that sent nothing for {data.silentAfterMinutes} minutes (<Code>FLOWS_SILENT_AFTER</Code>) is marked silent.{" "}
+          The flow collector&apos;s listeners, what each exporter sent since it was first heard, the routers&apos; BMP sessions, and the
+          SNMP polls of the routers. An exporter that sent nothing for {data.silentAfterMinutes} minutes (<Code>FLOWS_SILENT_AFTER</Code>)
+          is marked silent.{" "}
           <Anchor component={Link} to="/site-settings">
             Back to the site settings
           </Anchor>
@@ -352,6 +572,7 @@ export function DataSourcesView({ data }: { data: DataSourcesScreen }) {
       <Listeners data={data} />
       <KnownExporters data={data} />
       <UnknownExporters data={data} />
+      <BmpStation data={data} />
       <SnmpPolls data={data} />
       <FlowUtilisation data={data} />
     </Stack>

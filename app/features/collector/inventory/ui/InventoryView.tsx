@@ -141,10 +141,10 @@ function OverviewPage({ data, result }: { data: InventoryScreen; result: Invento
     <Stack>
       {adopt ? (
         <>
-          <Alert color="blue" title={`Adopting the exporter ${adopt.address}`} data-testid="adopt-notice">
+          <Alert color="blue" title={`Adopting ${adopt.address}`} data-testid="adopt-notice">
             <Text size="sm">
-              The form below is filled in from the exporter: the name and the loopback from its address, city and country
-              &quot;Unknown&quot;. Correct what you know, then add the router.
+              The form below is filled in from the address that sent flows or opened a BMP session: the name, the loopback and the exporter
+              address from it, city and country &quot;Unknown&quot;. Correct what you know, then add the router.
               {adopt.ifIndexes.length
                 ? ` Its flows carry the ifIndexes ${adopt.ifIndexes.join(", ")}: once the router exists, its page lists them to name as interfaces.`
                 : ""}
