@@ -32,3 +32,19 @@ export function clickhouseMigrationsUpTo(version: number): string {
   for (const file of files) copyFileSync(path.join(CLICKHOUSE_MIGRATIONS_DIR, file), path.join(previous, file));
   return previous;
 }
+
+/**
+ * The tables that the PostgreSQL migrations from the first containing `marker` onward create, sorted:
+ * what an upgrade from the release before that migration adds, later releases' tables included, so an
+ * upgrade test need not be edited each time a release adds a table.
+ */
+export function pgTablesCreatedFrom(marker: string): string[] {
+  const journal = JSON.parse(readFileSync(path.join(PG_MIGRATIONS_DIR, "meta/_journal.json"), "utf8")) as { entries: { tag: string }[] };
+  const texts = journal.entries.map((e) => readFileSync(path.join(PG_MIGRATIONS_DIR, `${e.tag}.sql`), "utf8"));
+  const from = texts.findIndex((text) => text.includes(marker));
+  if (from < 0) throw new Error(`no PostgreSQL migration contains ${JSON.stringify(marker)}`);
+  return texts
+    .slice(from)
+    .flatMap((text) => [...text.matchAll(/CREATE TABLE (?:IF NOT EXISTS )?"(\w+)"/g)].map((m) => m[1]))
+    .sort();
+}
