@@ -6,6 +6,7 @@
 import type { Sheet, SheetColumn } from "~/lib/sheet";
 import type { LookingGlassRow } from "~/features/routing/route-columns";
 import { formatDateLongBare } from "~/lib/date-format";
+import { rpkiStateLabel } from "~/features/routing/rpki/state";
 
 export type DataColumn = Exclude<keyof LookingGlassRow, never>;
 export const PRIVATE_ONLY_COLUMNS: readonly DataColumn[] = ["BGP community", "BGP originator_id"];
@@ -14,6 +15,7 @@ export const DATA_COLUMNS: readonly DataColumn[] = [
   "Prefix",
   "RouteDistinguisher",
   "BGP as_path",
+  "RPKI",
   "BGP local_pref",
   "BGP med",
   "BGP next_hop",
@@ -34,6 +36,7 @@ export const COLUMN_LABELS: Record<DataColumn, string> = {
   Prefix: "Prefix",
   RouteDistinguisher: "Route distinguisher",
   "BGP as_path": "AS path",
+  RPKI: "RPKI",
   "BGP local_pref": "Local preference",
   "BGP med": "MED",
   "BGP next_hop": "Next hop",
@@ -43,7 +46,7 @@ export const COLUMN_LABELS: Record<DataColumn, string> = {
 };
 
 /** What fits a laptop screen beside the action; the rest is in each row's details (and the column picker). */
-export const DEFAULT_COLUMNS: readonly DataColumn[] = ["VantagePoint", "Prefix", "BGP as_path", "BGP next_hop", "LastUpdate"];
+export const DEFAULT_COLUMNS: readonly DataColumn[] = ["VantagePoint", "Prefix", "BGP as_path", "RPKI", "BGP next_hop", "LastUpdate"];
 
 /** Headers as the table shows them: the time column says its timezone. */
 export function columnHeader(column: DataColumn, tz = "UTC"): string {
@@ -60,6 +63,8 @@ export function formatLastUpdate(iso: string, tz = "UTC"): string {
 }
 
 export function cellText(row: LookingGlassRow, column: DataColumn, tz = "UTC"): string {
+  // The origin validation state as people read it: Valid, Invalid, Not found, or No ROA data (none loaded).
+  if (column === "RPKI") return rpkiStateLabel(row.RPKI);
   const value = row[column];
   if (value === undefined) return "";
   return column === "LastUpdate" ? formatLastUpdate(String(value), tz) : String(value);

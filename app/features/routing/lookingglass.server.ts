@@ -17,6 +17,8 @@ import { isNetcommandType, isRibQueryType, toQueryType, type RibQueryType } from
 import { chQuery } from "~/server/clickhouse/query.server";
 import { lookingGlassSql, parseRibQuery, type LookingGlassDbRow, type RibMatch } from "./rib-sql";
 import { resolveVantagePoints } from "./vantage-point-names";
+import { routeRpkiState, type RoaIndex } from "./rpki/roa-index";
+import { currentRoaIndex } from "./rpki/vrp-store.server";
 import {
   forbiddenVantagePoints,
   listVantagePoints,
@@ -102,7 +104,12 @@ export function inputProblem(error: LookingGlassInputError): ApiProblem {
 
 const isoUtc = (unixSeconds: number) => new Date(unixSeconds * 1000).toISOString().replace(".000Z", "Z");
 
-function toRow(db: LookingGlassDbRow, vantagePoint: VantagePointJson, variant: LookingGlassVariant): LookingGlassRow {
+function toRow(
+  db: LookingGlassDbRow,
+  vantagePoint: VantagePointJson,
+  variant: LookingGlassVariant,
+  roas: RoaIndex | null,
+): LookingGlassRow {
   const row: LookingGlassRow = {
     VantagePoint: vantagePoint.display_name,
     Prefix: db.prefix,
@@ -112,6 +119,7 @@ function toRow(db: LookingGlassDbRow, vantagePoint: VantagePointJson, variant: L
     "BGP med": Number(db.med),
     "BGP next_hop": db.bgp_next_hop,
     LastUpdate: isoUtc(Number(db.last_update)),
+    RPKI: routeRpkiState(roas, db),
   };
   if (variant === "private") {
     row["BGP community"] = db.communities.join(" ");
@@ -194,7 +202,7 @@ export async function runLookingGlassQuery(
 
 /** Reads the rows of a resolved query, per vantage point in the spec's columns. */
 export async function runResolvedQuery(
-  stores: Pick<Services, "ch">,
+  stores: Pick<Services, "ch" | "pg">,
   q: LookingGlassQuery,
   limit = LOOKING_GLASS_RESULTS_LIMIT,
 ): Promise<LookingGlassResult> {
@@ -204,12 +212,13 @@ export async function runResolvedQuery(
     lookingGlassSql({ vantagePoints: selected.map((vp) => vp.key), match: q.match, limit }),
   );
 
+  const roas = dbRows.length ? await currentRoaIndex(stores) : null;
   const byKey = new Map(selected.map((vp) => [vp.key, vp]));
   const rows = new Map<string, LookingGlassRow[]>();
   for (const db of dbRows) {
     const vp = byKey.get(db.vantage_point)!;
     const list = rows.get(vp.key) ?? [];
-    list.push(toRow(db, vp, q.variant));
+    list.push(toRow(db, vp, q.variant, roas));
     rows.set(vp.key, list);
   }
   const results: LookingGlassResult["results"] = {};
@@ -230,7 +239,7 @@ export async function runResolvedQuery(
  * answered from the per-replica cache for up to a minute. Private queries always read the table.
  */
 export async function cachedLookingGlassQuery(
-  stores: Pick<Services, "ch">,
+  stores: Pick<Services, "ch" | "pg">,
   q: LookingGlassQuery,
 ): Promise<LookingGlassResult & { cached: boolean }> {
   if (q.variant !== "public") return { ...(await runResolvedQuery(stores, q)), cached: false };

@@ -114,6 +114,9 @@ export type LookingGlassDbRow = {
   communities: string[];
   originator_id: string;
   last_update: number;
+  /** For the route's origin AS (RPKI): the AS_SET members, and the AS of the peer the route came from. */
+  as_path_set: number[];
+  peer_asn: number;
   /** Rows found before the limit. */
   total: number;
 };
@@ -130,7 +133,7 @@ export function lookingGlassSql(options: { vantagePoints: string[]; match: RibMa
   const longestOnly = options.match.kind === "address";
   const sql = `
 SELECT vantage_point, route_distinguisher, prefix, as_path, local_pref, med, bgp_next_hop, communities, originator_id,
-       toUnixTimestamp(timestamp) AS last_update, total
+       toUnixTimestamp(timestamp) AS last_update, as_path_set, peer_asn, total
 FROM (
     SELECT *, count() OVER () AS total,
            row_number() OVER (PARTITION BY vantage_point ORDER BY route_distinguisher, prefix_addr, prefix_len, peer_ip) AS turn
@@ -138,7 +141,7 @@ FROM (
         SELECT *${longestOnly ? ", max(prefix_len) OVER (PARTITION BY vantage_point, route_distinguisher) AS longest" : ""}
         FROM (
             SELECT timestamp, vantage_point, route_distinguisher, prefix, prefix_addr, prefix_len, peer_ip, afi, is_withdrawn,
-                   as_path, local_pref, med, bgp_next_hop, communities, originator_id
+                   as_path, local_pref, med, bgp_next_hop, communities, originator_id, as_path_set, peer_asn
             FROM rib_current FINAL
             WHERE vantage_point IN {vantagePoints:Array(String)} AND ${key}
         )

@@ -5,6 +5,7 @@
  * screens share them; labels and cell texts are the screens' own.
  */
 import type { ControlPlaneRow } from "./controlplane.server";
+import type { RpkiState } from "./rpki/state";
 
 /** A row as api/lookingglass/ returns it (the private-only fields absent for the public variant). */
 export type LookingGlassRow = {
@@ -19,6 +20,8 @@ export type LookingGlassRow = {
   "BGP originator_id"?: string;
   /** ISO 8601 UTC. */
   LastUpdate: string;
+  /** Route origin validation (RFC 6811) of prefix and origin AS against the VRPs loaded; null when none is. */
+  RPKI: RpkiState | null;
 };
 
 export const CONTROL_PLANE_COLUMNS = [

@@ -4,3 +4,4 @@ export * from "./account";
 export * from "./tags";
 export * from "./jobs";
 export * from "./collector";
+export * from "./rpki";

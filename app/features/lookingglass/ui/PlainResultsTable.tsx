@@ -7,6 +7,7 @@
  */
 import { Anchor, Group, Table, Text } from "@mantine/core";
 import type { LookingGlassRow } from "~/features/routing/route-columns";
+import { RpkiBadge } from "~/features/routing/rpki/ui/RpkiBadge";
 import { ACTION_COLUMN, cellText, columnHeader, dataColumns, DEFAULT_COLUMNS, PAGE_SIZE } from "../columns";
 
 export function PlainResultsTable(props: {
@@ -61,7 +62,7 @@ export function PlainResultsTable(props: {
                     key={c}
                     style={{ verticalAlign: "top", whiteSpace: c === "BGP as_path" ? "normal" : "nowrap", overflowWrap: "anywhere" }}
                   >
-                    {cellText(row, c, props.timezone)}
+                    {c === "RPKI" ? <RpkiBadge state={row.RPKI} /> : cellText(row, c, props.timezone)}
                   </Table.Td>
                 ))}
               </Table.Tr>

@@ -10,6 +10,7 @@ import { MantineReactTable, useMantineReactTable, type MRT_ColumnDef } from "man
 import { useMemo, useState } from "react";
 import { MESSAGES } from "~/lib/messages";
 import type { LookingGlassRow } from "~/features/routing/route-columns";
+import { RpkiBadge } from "~/features/routing/rpki/ui/RpkiBadge";
 import {
   ACTION_COLUMN,
   cellText,
@@ -73,6 +74,7 @@ export function ResultsTable(props: ResultsTableProps) {
         header: columnHeader(c, props.timezone),
         accessorFn: (row) => (c === "BGP local_pref" || c === "BGP med" ? Number(row[c] ?? 0) : cellText(row, c, props.timezone)),
         filterFn: c === "BGP local_pref" || c === "BGP med" ? "equals" : "contains",
+        ...(c === "RPKI" ? { Cell: ({ row }: { row: { original: LookingGlassRow } }) => <RpkiBadge state={row.original.RPKI} /> } : {}),
       })),
     ],
     [props.variant, props.rna, props.timezone],
