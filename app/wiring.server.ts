@@ -21,6 +21,7 @@ import { startNetcommandRunner, stopNetcommandRunner } from "~/features/netcomma
 import { inventorySshSeedTask } from "~/features/netcommand/ssh-seed.server";
 import { PUBLIC_QUERY_CACHE_TTL_MS } from "~/features/routing/lookingglass-cache.server";
 import { ROUTING_OPERATIONS } from "~/features/routing/openapi.server";
+import { rpkiRtr } from "~/features/routing/rpki/rtr-client.server";
 import { TAGS_OPERATIONS } from "~/features/tags/openapi.server";
 import { describeOperations } from "~/server/api/openapi.server";
 import { registerComponent } from "~/server/components/registry.server";
@@ -51,6 +52,8 @@ export function wireApp(): void {
   registerComponent(flowsGenerator);
   // The SNMP poller (off unless SNMP_POLL=on) reads the interface counters of the inventory's routers with SNMP settings.
   registerComponent(snmpPoller);
+  // The RPKI to Router client (off unless RPKI_RTR_CACHE=host:port is set) keeps the VRPs of a validating cache for route origin validation.
+  registerComponent(rpkiRtr);
   describeOperations([
     ...FLOWS_OPERATIONS,
     ...DELEGATED_USERS_OPERATIONS,

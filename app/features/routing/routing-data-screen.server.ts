@@ -1,19 +1,49 @@
 /**
  * The /site-settings/routing-data screen: staff and superusers upload MRT files into the routing
- * history of a vantage point (the same importer as `npm run rib:import`).
+ * history of a vantage point (the same importer as `npm run rib:import`), and manage the VRPs of
+ * route origin validation (RPKI section: a VRP file's import, the RTR cache's state). The POST's
+ * `intent` field says which form was sent; without one it is the MRT upload.
  */
 import { data } from "@remix-run/node";
+import type { UserContext } from "~/server/auth/user-context.server";
 import type { Services } from "~/server/services.server";
+import { BodyProblem, readFormBody } from "~/server/request-body.server";
+import { formIntent } from "./form-intent.server";
 import { handleMrtUpload, uploadVantagePoints } from "./mrt-upload.server";
+import { handleRoaClear, handleRoaUpload, isRpkiIntent } from "./rpki/roa-upload.server";
+import { loadRpkiSection } from "./rpki/rpki-screen.server";
 
-export async function loadRoutingDataScreen(services: Pick<Services, "pg">) {
-  return { vantagePoints: await uploadVantagePoints(services) };
+export async function loadRoutingDataScreen({ services, user }: { services: Pick<Services, "pg">; user: UserContext }) {
+  return { vantagePoints: await uploadVantagePoints(services), rpki: await loadRpkiSection(services, user) };
 }
 
 export type RoutingDataScreen = Awaited<ReturnType<typeof loadRoutingDataScreen>>;
 
-/** The import's summary, or the reason it was refused with its status (400, or 413 for a file too large). */
-export async function importRoutingData(services: Pick<Services, "pg" | "ch" | "config">, request: Request) {
-  const result = await handleMrtUpload(request, services);
+/** The form's result, or the reason it was refused with its status (400, or 413 for a file too large). */
+export async function routingDataAction(
+  context: { services: Pick<Services, "pg" | "ch" | "config">; user: UserContext },
+  request: Request,
+) {
+  let sent: Awaited<ReturnType<typeof formIntent>>;
+  try {
+    sent = await formIntent(request, context.services.config.MAX_FORM_BODY);
+  } catch (error) {
+    if (error instanceof BodyProblem) return data({ summary: null, error: error.message }, { status: error.status });
+    throw error;
+  }
+  const { intent, request: body, form } = sent;
+  if (isRpkiIntent(intent)) {
+    const result =
+      intent === "rpki-import"
+        ? await handleRoaUpload(body, context.services, context.user)
+        : await handleRoaClear(
+            form ?? (await readFormBody(body, context.services.config.MAX_FORM_BODY)),
+            body,
+            context.services,
+            context.user,
+          );
+    return data({ rpki: result.rpki }, { status: result.status });
+  }
+  const result = await handleMrtUpload(body, context.services);
   return data(result, { status: result.error ? (result.status ?? 400) : 200 });
 }

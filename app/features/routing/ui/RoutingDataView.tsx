@@ -4,6 +4,8 @@ import { CsrfField } from "~/components/CsrfField";
 import { UPLOAD_FIELD } from "../mrt-upload";
 import type { MrtUploadResult } from "../mrt-upload.server";
 import type { RoutingDataScreen } from "../routing-data-screen.server";
+import type { RpkiActionResult } from "../rpki/roa-upload.server";
+import { RpkiSection } from "../rpki/ui/RpkiSection";
 
 function Summary({ summary }: { summary: MrtUploadResult["summary"] }) {
   if (!summary) return null;
@@ -64,9 +66,16 @@ function Summary({ summary }: { summary: MrtUploadResult["summary"] }) {
   );
 }
 
-/** The MRT import screen: what it does, the upload form, then the import's summary or why it was refused. */
-export function RoutingDataView({ data, result }: { data: RoutingDataScreen; result: MrtUploadResult | undefined }) {
+/** The result of the screen's POST: the MRT upload's, or the RPKI section's (`rpki`). */
+export type RoutingDataResult = MrtUploadResult | Pick<RpkiActionResult, "rpki">;
+
+/**
+ * The routing data screen: the MRT import (what it does, the upload form, then the import's summary
+ * or why it was refused), then the RPKI section.
+ */
+export function RoutingDataView({ data, result: posted }: { data: RoutingDataScreen; result: RoutingDataResult | undefined }) {
   const { vantagePoints: vps } = data;
+  const result = posted && !("rpki" in posted) ? posted : undefined;
   const navigation = useNavigation();
   return (
     <Stack maw={900}>
@@ -107,6 +116,7 @@ export function RoutingDataView({ data, result }: { data: RoutingDataScreen; res
         </Alert>
       ) : null}
       {result?.summary ? <Summary summary={result.summary} /> : null}
+      <RpkiSection data={data.rpki} result={posted && "rpki" in posted ? posted.rpki : undefined} />
     </Stack>
   );
 }
