@@ -1,6 +1,11 @@
 /** The OpenAPI description of the routing endpoints (Looking Glass, ping and traceroute, Control Plane), handed to the catalogue by app/wiring.server.ts. */
 import { anyObject, arr, int, nullable, obj, str, unix, type Operation } from "~/server/api/openapi.server";
 
+/** The rows' route origin validation field, in both variants (docs/api.md). */
+const RPKI_FIELD =
+  'Every row (both variants) has "RPKI": the route origin validation state of its prefix and origin AS (RFC 6811) against the VRPs loaded ' +
+  '(an imported VRP file and the RTR cache): "valid", "invalid" or "not-found"; null when no VRP is loaded at all.';
+
 export const ROUTING_OPERATIONS: Operation[] = [
   {
     file: "api.lookingglass.vantagepoints.ts",
@@ -16,7 +21,8 @@ export const ROUTING_OPERATIONS: Operation[] = [
     path: "/api/lookingglass/",
     summary: "A Looking Glass query on chosen vantage points.",
     description:
-      "Public variant for anonymous callers (limited per client address, 429 with Retry-After), private variant with PRIVATE_LOOKING_GLASS.",
+      "Public variant for anonymous callers (limited per client address, 429 with Retry-After), private variant with PRIVATE_LOOKING_GLASS. " +
+      RPKI_FIELD,
     access: "public",
     body: obj({ queryTerm: { type: "string", maxLength: 200 }, queryType: str, vantagePoints: arr(str) }),
     response: obj({ results: anyObject, results_limit: int, results_maximum: int }, ["results"]),
@@ -27,7 +33,8 @@ export const ROUTING_OPERATIONS: Operation[] = [
     path: "/api/lookingglass/",
     summary: "The same Looking Glass query as a link.",
     description:
-      "The POST's fields as parameters, one vantagePoints parameter per vantage point (key or display name). Same access, limits and answers; a read, so no CSRF token.",
+      "The POST's fields as parameters, one vantagePoints parameter per vantage point (key or display name). Same access, limits and answers; a read, so no CSRF token. " +
+      RPKI_FIELD,
     access: "public",
     query: obj({ queryTerm: { type: "string", maxLength: 200 }, queryType: str, vantagePoints: str }, [
       "queryTerm",

@@ -108,6 +108,22 @@ export class RoaIndex {
     this.size += 1;
   }
 
+  /**
+   * An IPv4 VRP as the store hands it over: its length, its network bits shifted down (the address
+   * >>> (32 − length)), and asn × 256 + maxLength.
+   */
+  addPacked4(length: number, networkBits: number, packed: number): void {
+    if (!(length >= 0 && length <= 32) || !(packed % 256 >= length && packed % 256 <= 32))
+      throw new RangeError(`VRP length ${length}, maxLength ${packed % 256}: out of range`);
+    let map = this.v4[length];
+    if (!map) {
+      map = this.v4[length] = new Map();
+      this.v4Lengths = lengthsOf(this.v4);
+    }
+    add(map, networkBits, packed);
+    this.size += 1;
+  }
+
   /** The route's state for its origin AS (null: the route has none, see routeOriginAsn). */
   validate(route: RoutePrefix, originAsn: number | null): RpkiState {
     let covered = false;
