@@ -120,6 +120,7 @@ describeBothModes("WCAG 2.1 AA (axe) as the superuser", (m) => {
     "/site-settings/inventory",
     "/site-settings/inventory?router=fra-er1",
     "/site-settings/data-sources",
+    "/site-settings/routing-data",
     "/manage-tags",
     "/manage-tags?kind=ROUTER",
     // The confirm step of deleting the demo network's first tag (a shared one).

@@ -1,4 +1,4 @@
-import { Alert, Anchor, Button, FileInput, Group, NativeSelect, Paper, Stack, Table, Text, Title } from "@mantine/core";
+import { Alert, Anchor, Button, Group, NativeSelect, Paper, Stack, Table, Text, Title } from "@mantine/core";
 import { Form, Link, useNavigation } from "@remix-run/react";
 import { CsrfField } from "~/components/CsrfField";
 import { UPLOAD_FIELD } from "../mrt-upload";
@@ -103,7 +103,13 @@ export function RoutingDataView({ data, result: posted }: { data: RoutingDataScr
               data={vps.map((v) => ({ value: v.key, label: `${v.key} — ${v.router}, ${v.city}` }))}
               w={280}
             />
-            <FileInput label="MRT file" name={UPLOAD_FIELD} required placeholder="Choose a file" w={320} clearable={false} />
+            {/* A plain file input: it works without JavaScript, which Mantine's FileInput (a button over a hidden input) does not. */}
+            <label>
+              <Text size="sm" fw={500} span display="block">
+                MRT file
+              </Text>
+              <input type="file" name={UPLOAD_FIELD} required />
+            </label>
             <Button type="submit" loading={navigation.state === "submitting"}>
               Import
             </Button>
