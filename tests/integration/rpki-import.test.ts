@@ -12,6 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { RibRow } from "~db/demo/rib";
 import { auditLog, rpkiSources, rpkiVrps, siteSettings, users, vantagePoints } from "~db/postgres/schema";
 import { runLookingGlassQuery } from "~/features/routing/lookingglass.server";
+import { MAX_ROA_FILE_BYTES } from "~/features/routing/rpki/roa-import.server";
 import { publicQueryCache } from "~/features/routing/lookingglass-cache.server";
 import * as routingDataRoute from "~/routes/_app.site-settings_.routing-data";
 import * as lookingGlassRoute from "~/routes/api.lookingglass";
@@ -293,6 +294,23 @@ describe("ROA file import", () => {
     expect(none.data.rpki.error).toBe("Choose a ROA file to upload.");
     expect(await fileVrps()).toEqual(before.vrps);
     expect(await fileSource()).toEqual(before.source);
+  });
+
+  it("refuses a file larger than the limit before reading it (413)", async () => {
+    const form = new FormData();
+    form.set("intent", "rpki-import");
+    form.set("csrfmiddlewaretoken", CSRF_TOKEN);
+    form.set("roaFile", new Blob([JSON_FILE]), "huge.json");
+    const res = await runRoute(
+      routingDataRoute.action,
+      new Request(`${ORIGIN}/site-settings/routing-data`, {
+        method: "POST",
+        body: form,
+        headers: { Cookie: cookies.admin, "Content-Length": String(MAX_ROA_FILE_BYTES + 1024 * 1024) },
+      }),
+    );
+    expect(res.status).toBe(413);
+    expect(res.data.rpki.error).toMatch(/^The file is larger than 256 MB/);
   });
 
   it("refuses users who are not administrators and a wrong CSRF field", async () => {

@@ -18,6 +18,7 @@ import { ROA_UPLOAD_FIELD, RPKI_INTENTS, type RpkiIntent } from "./forms";
 /** Room for the form's other fields beside the file. */
 const FORM_OVERHEAD_BYTES = 64 * 1024;
 const MAX_FIELD_BYTES = 4096;
+const TOO_LARGE = `The file is larger than ${MAX_ROA_FILE_BYTES / 1024 / 1024} MB.`;
 
 /** What the screen shows after a POST of the RPKI section. */
 export type RpkiActionResult = {
@@ -67,7 +68,7 @@ async function readFile(data: AsyncIterable<Uint8Array>): Promise<Uint8Array> {
   let size = 0;
   for await (const chunk of data) {
     size += chunk.length;
-    if (size > MAX_ROA_FILE_BYTES) throw new BodyProblem(413, `The file is larger than ${MAX_ROA_FILE_BYTES / 1024 / 1024} MB.`);
+    if (size > MAX_ROA_FILE_BYTES) throw new BodyProblem(413, TOO_LARGE);
     chunks.push(Buffer.from(chunk));
   }
   return Buffer.concat(chunks);
@@ -89,7 +90,7 @@ export async function handleRoaUpload(request: Request, services: Pick<Services,
   try {
     checkDeclaredLength(request, limit);
   } catch (error) {
-    if (error instanceof BodyProblem) return refused(intent, error.message, error.status);
+    if (error instanceof BodyProblem) return refused(intent, error.status === 413 ? TOO_LARGE : error.message, error.status);
     throw error;
   }
   if (!request.body) return refused(intent, "Choose a ROA file to upload.");
@@ -125,7 +126,7 @@ export async function handleRoaUpload(request: Request, services: Pick<Services,
   } catch (error) {
     if (error instanceof Response) throw error;
     const sizeProblem = tooLarge ?? bodyProblemIn(error);
-    if (sizeProblem) return refused(intent, sizeProblem.message, sizeProblem.status);
+    if (sizeProblem) return refused(intent, sizeProblem.status === 413 ? TOO_LARGE : sizeProblem.message, sizeProblem.status);
     if (!handlerFailed) return refused(intent, BODY_TEXTS.unreadableForm);
     if (error instanceof UploadProblem) return refused(intent, error.message);
     throw error;
