@@ -402,6 +402,8 @@ export class RtrClient {
     this.clearTimer("retry");
     this.clearTimer("refresh");
     socket.end(() => socket.destroy());
+    // A cache that reads nothing more would keep the socket half open: it goes in any case.
+    setTimeout(() => socket.destroy(), 5000).unref();
     this.scheduleReconnect(quickReconnect);
   }
 
