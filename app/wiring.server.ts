@@ -22,6 +22,7 @@ import { startNetcommandRunner, stopNetcommandRunner } from "~/features/netcomma
 import { inventorySshSeedTask } from "~/features/netcommand/ssh-seed.server";
 import { PUBLIC_QUERY_CACHE_TTL_MS } from "~/features/routing/lookingglass-cache.server";
 import { ROUTING_OPERATIONS } from "~/features/routing/openapi.server";
+import { rpkiRtr } from "~/features/routing/rpki/rtr-client.server";
 import { TAGS_OPERATIONS } from "~/features/tags/openapi.server";
 import { describeOperations } from "~/server/api/openapi.server";
 import { registerComponent } from "~/server/components/registry.server";
@@ -54,6 +55,8 @@ export function wireApp(): void {
   registerComponent(snmpPoller);
   // The BMP station (off unless BMP_LISTEN is set) keeps the routing tables of the inventory's routers live from their BMP sessions.
   registerComponent(bmp);
+  // The RPKI to Router client (off unless RPKI_RTR_CACHE=host:port is set) keeps the VRPs of a validating cache for route origin validation.
+  registerComponent(rpkiRtr);
   describeOperations([
     ...FLOWS_OPERATIONS,
     ...DELEGATED_USERS_OPERATIONS,

@@ -6,21 +6,21 @@ import { requireSiteAdmin } from "~/server/settings/site-settings-screen.server"
 
 /**
  * /site-settings/routing-data: staff and superusers upload MRT files (RIB dumps, BGP4MP updates;
- * gzip or bzip2) into the routing history of a vantage point. The same importer as
- * `npm run rib:import`; works without JavaScript (a plain multipart form). The community labels the
- * private Looking Glass shows are kept here too (plain POST forms with an `intent`).
+ * gzip or bzip2) into the routing history of a vantage point (the same importer as
+ * `npm run rib:import`), VRP files for RPKI route origin validation (as `npm run rpki:import`), and
+ * keep the community labels the private Looking Glass shows. Works without JavaScript (plain forms
+ * with an `intent`).
  */
 
 export const meta: MetaFunction = () => [{ title: "Routing data · flowlens" }];
 
 export async function loader({ request }: LoaderFunctionArgs) {
-  const { services } = await requireSiteAdmin(request);
-  return loadRoutingDataScreen(services, request);
+  const context = await requireSiteAdmin(request);
+  return loadRoutingDataScreen(context, request);
 }
 
 export async function action({ request }: ActionFunctionArgs) {
-  const { services, user } = await requireSiteAdmin(request);
-  return routingDataAction(services, user, request);
+  return routingDataAction(await requireSiteAdmin(request), request);
 }
 
 export default function RoutingData() {

@@ -331,6 +331,8 @@ describe("prefix queries (private variant)", () => {
       // No names in as_info and no labels here (tests/integration/lookingglass-views.test.ts has them).
       asNames: {},
       communityNames: {},
+      // No VRP is loaded in this test's stores: nothing can be judged (tests/integration/rpki-import.test.ts loads some).
+      RPKI: null,
     });
   });
 });

@@ -302,7 +302,7 @@ describe("Looking Glass export", () => {
     const res = await runRoute(exportRoute.loader, getRequest(`/api/lookingglass/export?${state}&variant=public&format=csv`));
     expect(res.status).toBe(200);
     const lines = String(res.data).trim().split("\r\n");
-    expect(lines[0]).toBe("Vantage point;Prefix;Route distinguisher;AS path;Local preference;MED;Next hop;RIB view;Last update (UTC)");
+    expect(lines[0]).toBe("Vantage point;Prefix;Route distinguisher;AS path;RPKI;Local preference;MED;Next hop;RIB view;Last update (UTC)");
     expect(lines).toHaveLength(3);
   });
 
@@ -314,7 +314,7 @@ describe("Looking Glass export", () => {
         .split("\r\n");
     // The default setting is a comma.
     expect((await csv())[0]).toBe(
-      "Vantage point,Prefix,Route distinguisher,AS path,Local preference,MED,Next hop,Communities,Originator ID,RIB view,Last update (UTC)",
+      "Vantage point,Prefix,Route distinguisher,AS path,RPKI,Local preference,MED,Next hop,Communities,Originator ID,RIB view,Last update (UTC)",
     );
     await stores.pg.db
       .insert(userSettings)
@@ -322,7 +322,7 @@ describe("Looking Glass export", () => {
       .onConflictDoUpdate({ target: userSettings.userId, set: { csvDelimiter: ";", timezone: "Europe/Berlin" } });
     const lines = await csv();
     expect(lines[0]).toBe(
-      "Vantage point;Prefix;Route distinguisher;AS path;Local preference;MED;Next hop;Communities;Originator ID;RIB view;Last update (Europe/Berlin)",
+      "Vantage point;Prefix;Route distinguisher;AS path;RPKI;Local preference;MED;Next hop;Communities;Originator ID;RIB view;Last update (Europe/Berlin)",
     );
     // T0 = 2026-09-21 14:13:20 UTC = 16:13 in Berlin.
     expect(lines[1]).toMatch(/;21\.09\.2026 16:13$/);

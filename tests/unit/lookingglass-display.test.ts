@@ -30,6 +30,7 @@ const ROW: LookingGlassRow = {
   LastUpdate: "2026-09-21T13:33:20Z",
   asNames: {},
   communityNames: {},
+  RPKI: "invalid",
 };
 
 describe("Looking Glass display", () => {
@@ -40,6 +41,7 @@ describe("Looking Glass display", () => {
       "Prefix",
       "Route distinguisher",
       "AS path",
+      "RPKI",
       "Local preference",
       "MED",
       "Next hop",
@@ -56,13 +58,18 @@ describe("Looking Glass display", () => {
   it("shows LastUpdate in the spec's long format in the given timezone and flattens results, listing vantage points without data", () => {
     expect(cellText(ROW, "LastUpdate")).toBe("21.09.2026 13:33");
     expect(cellText(ROW, "LastUpdate", "Europe/Berlin")).toBe("21.09.2026 15:33");
+    // The origin validation state in words, also when no VRP is loaded (null).
+    expect(cellText(ROW, "RPKI")).toBe("Invalid");
+    expect(cellText({ ...ROW, RPKI: "valid" }, "RPKI")).toBe("Valid");
+    expect(cellText({ ...ROW, RPKI: "not-found" }, "RPKI")).toBe("Not found");
+    expect(cellText({ ...ROW, RPKI: null }, "RPKI")).toBe("No ROA data");
     expect(flattenResults({ fra1: [ROW], fra2: "VantagePointWithNoData", ber1: [] })).toEqual({ rows: [ROW], noData: ["fra2", "ber1"] });
   });
 
   it("exports the variant's columns", () => {
     const csv = sheetToCsv(resultsSheet("t", [ROW], "public"), ";");
     expect(csv).toBe(
-      "Vantage point;Prefix;Route distinguisher;AS path;Local preference;MED;Next hop;RIB view;Last update (UTC)\r\nfra-er1 Frankfurt, Germany;10.1.2.0/24;;3356 › 64511;150;0;198.51.100.1;Adj-RIB-In post-policy;21.09.2026 13:33\r\n",
+      "Vantage point;Prefix;Route distinguisher;AS path;RPKI;Local preference;MED;Next hop;RIB view;Last update (UTC)\r\nfra-er1 Frankfurt, Germany;10.1.2.0/24;;3356 › 64511;Invalid;150;0;198.51.100.1;Adj-RIB-In post-policy;21.09.2026 13:33\r\n",
     );
     const svg = tableSvg(resultsSheet("t", [{ ...ROW, Prefix: "<x>" }], "private"));
     expect(svg).toContain("&lt;x&gt;");

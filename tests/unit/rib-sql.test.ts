@@ -77,7 +77,7 @@ describe("lookingGlassSql (golden)", () => {
     });
     expect(query).toBe(
       `SELECT vantage_point, route_distinguisher, prefix, as_path, local_pref, med, bgp_next_hop, communities, ext_communities, originator_id,
-       toString(rib_view) AS rib_view, toUnixTimestamp(timestamp) AS last_update, total
+       toString(rib_view) AS rib_view, toUnixTimestamp(timestamp) AS last_update, as_path_set, peer_asn, total
 FROM (
     SELECT *, count() OVER () AS total,
            row_number() OVER (PARTITION BY vantage_point ORDER BY route_distinguisher, prefix_addr, prefix_len, peer_ip, rib_view, path_id) AS turn
@@ -85,7 +85,8 @@ FROM (
         SELECT *, max(prefix_len) OVER (PARTITION BY vantage_point, route_distinguisher) AS longest
         FROM (
             SELECT timestamp, vantage_point, route_distinguisher, prefix, prefix_addr, prefix_len, peer_ip, rib_view, path_id, afi,
-                   is_withdrawn, as_path, local_pref, med, bgp_next_hop, communities, ext_communities, originator_id
+                   is_withdrawn, as_path, local_pref, med, bgp_next_hop, communities, ext_communities, originator_id,
+                   as_path_set, peer_asn
             FROM rib_current FINAL
             WHERE vantage_point IN {vantagePoints:Array(String)} AND rib_view IN {ribViews:Array(String)} AND prefix_addr IN {candidates:Array(IPv6)} AND prefix_len <= {maxLength:UInt8} AND prefix_addr = tupleElement(IPv6CIDRToRange({address:IPv6}, toUInt8(prefix_len + {lengthOffset:UInt8})), 1)
         )

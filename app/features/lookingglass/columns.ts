@@ -8,6 +8,7 @@ import type { LookingGlassRow, ROW_NAME_FIELDS } from "~/features/routing/route-
 import { RIB_VIEW_LABELS } from "~/features/routing/rib-views";
 import { communityWithName } from "~/lib/bgp-communities";
 import { formatDateLongBare } from "~/lib/date-format";
+import { rpkiStateLabel } from "~/features/routing/rpki/state";
 
 /** The row's fields that are columns; the AS and community names only name their values. */
 export type DataColumn = Exclude<keyof LookingGlassRow, (typeof ROW_NAME_FIELDS)[number]>;
@@ -17,6 +18,7 @@ export const DATA_COLUMNS: readonly DataColumn[] = [
   "Prefix",
   "RouteDistinguisher",
   "BGP as_path",
+  "RPKI",
   "BGP local_pref",
   "BGP med",
   "BGP next_hop",
@@ -38,6 +40,7 @@ export const COLUMN_LABELS: Record<DataColumn, string> = {
   Prefix: "Prefix",
   RouteDistinguisher: "Route distinguisher",
   "BGP as_path": "AS path",
+  RPKI: "RPKI",
   "BGP local_pref": "Local preference",
   "BGP med": "MED",
   "BGP next_hop": "Next hop",
@@ -48,7 +51,7 @@ export const COLUMN_LABELS: Record<DataColumn, string> = {
 };
 
 /** What fits a laptop screen beside the action; the rest is in each row's details (and the column picker). */
-export const DEFAULT_COLUMNS: readonly DataColumn[] = ["VantagePoint", "Prefix", "BGP as_path", "BGP next_hop", "LastUpdate"];
+export const DEFAULT_COLUMNS: readonly DataColumn[] = ["VantagePoint", "Prefix", "BGP as_path", "RPKI", "BGP next_hop", "LastUpdate"];
 
 /** Headers as the table shows them: the time column says its timezone. */
 export function columnHeader(column: DataColumn, tz = "UTC"): string {
@@ -87,6 +90,8 @@ export function communityEntries(
 
 /** A cell as people read it (the table, its filters and the files): AS paths with names, communities with theirs. */
 export function cellText(row: LookingGlassRow, column: DataColumn, tz = "UTC"): string {
+  // The origin validation state as people read it: Valid, Invalid, Not found, or No ROA data (none loaded).
+  if (column === "RPKI") return rpkiStateLabel(row.RPKI);
   const value = row[column];
   if (value === undefined) return "";
   switch (column) {

@@ -21,6 +21,8 @@ import { isNetcommandType, isRibQueryType, toQueryType, type RibQueryType } from
 import { chQuery } from "~/server/clickhouse/query.server";
 import { lookingGlassSql, parseRibQuery, type LookingGlassDbRow, type RibMatch } from "./rib-sql";
 import { resolveVantagePoints } from "./vantage-point-names";
+import { routeRpkiState, type RoaIndex } from "./rpki/roa-index";
+import { currentRoaIndex } from "./rpki/vrp-store.server";
 import {
   forbiddenVantagePoints,
   listVantagePoints,
@@ -113,7 +115,13 @@ const isoUtc = (unixSeconds: number) => new Date(unixSeconds * 1000).toISOString
 
 type Namers = { asName: (asn: number) => string | undefined; communityName: ((community: string) => string | null) | null };
 
-function toRow(db: LookingGlassDbRow, vantagePoint: VantagePointJson, variant: LookingGlassVariant, namers: Namers): LookingGlassRow {
+function toRow(
+  db: LookingGlassDbRow,
+  vantagePoint: VantagePointJson,
+  variant: LookingGlassVariant,
+  namers: Namers,
+  roas: RoaIndex | null,
+): LookingGlassRow {
   const asNames: Record<string, string> = {};
   for (const asn of db.as_path) {
     const name = namers.asName(Number(asn));
@@ -130,6 +138,7 @@ function toRow(db: LookingGlassDbRow, vantagePoint: VantagePointJson, variant: L
     RibView: db.rib_view,
     LastUpdate: isoUtc(Number(db.last_update)),
     asNames,
+    RPKI: routeRpkiState(roas, db),
   };
   if (variant === "private") {
     const communities = [...db.communities, ...db.ext_communities];
@@ -277,12 +286,13 @@ export async function runResolvedQuery(
   );
   const namers = await rowNamers(stores, dbRows, q.variant);
 
+  const roas = dbRows.length ? await currentRoaIndex(stores) : null;
   const byKey = new Map(selected.map((vp) => [vp.key, vp]));
   const rows = new Map<string, LookingGlassRow[]>();
   for (const db of dbRows) {
     const vp = byKey.get(db.vantage_point)!;
     const list = rows.get(vp.key) ?? [];
-    list.push(toRow(db, vp, q.variant, namers));
+    list.push(toRow(db, vp, q.variant, namers, roas));
     rows.set(vp.key, list);
   }
   const results: LookingGlassResult["results"] = {};

@@ -9,6 +9,11 @@ const LOOKING_GLASS_ROWS =
   "(pre-policy, post-policy, loc-rib), LastUpdate, asNames ({AS number: name} of the path's ASes that as_info names), " +
   "communityNames (private only: {community: well-known name or operator's label}).";
 
+/** The rows' route origin validation field, in both variants (docs/api.md). */
+const RPKI_FIELD =
+  'Every row (both variants) has "RPKI": the route origin validation state of its prefix and origin AS (RFC 6811) against the VRPs loaded ' +
+  '(an imported VRP file and the RTR cache): "valid", "invalid" or "not-found"; null when no VRP is loaded at all.';
+
 export const ROUTING_OPERATIONS: Operation[] = [
   {
     file: "api.lookingglass.vantagepoints.ts",
@@ -25,7 +30,8 @@ export const ROUTING_OPERATIONS: Operation[] = [
     summary: "A Looking Glass query on chosen vantage points.",
     description:
       "Public variant for anonymous callers (limited per client address, 429 with Retry-After), private variant with PRIVATE_LOOKING_GLASS. " +
-      LOOKING_GLASS_ROWS,
+      LOOKING_GLASS_ROWS +
+      RPKI_FIELD,
     access: "public",
     body: obj({ queryTerm: { type: "string", maxLength: 200 }, queryType: str, vantagePoints: arr(str), ...ROUTE_FILTER_PROPERTIES }, [
       "queryTerm",
@@ -41,7 +47,8 @@ export const ROUTING_OPERATIONS: Operation[] = [
     summary: "The same Looking Glass query as a link.",
     description:
       "The POST's fields as parameters, one vantagePoints parameter per vantage point (key or display name). Same access, limits and answers; a read, so no CSRF token. " +
-      LOOKING_GLASS_ROWS,
+      LOOKING_GLASS_ROWS +
+      RPKI_FIELD,
     access: "public",
     query: obj({ queryTerm: { type: "string", maxLength: 200 }, queryType: str, vantagePoints: str, ...ROUTE_FILTER_PROPERTIES }, [
       "queryTerm",

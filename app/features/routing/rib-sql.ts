@@ -120,6 +120,9 @@ export type LookingGlassDbRow = {
   originator_id: string;
   rib_view: RibView;
   last_update: number;
+  /** For the route's origin AS (RPKI): the AS_SET members, and the AS of the peer the route came from. */
+  as_path_set: number[];
+  peer_asn: number;
   /** Rows found before the limit. */
   total: number;
 };
@@ -166,7 +169,7 @@ export function lookingGlassSql(options: {
   const outer = [...(longestOnly ? ["prefix_len = longest"] : []), ...(community ? [community.sql] : [])];
   const sql = `
 SELECT vantage_point, route_distinguisher, prefix, as_path, local_pref, med, bgp_next_hop, communities, ext_communities, originator_id,
-       toString(rib_view) AS rib_view, toUnixTimestamp(timestamp) AS last_update, total
+       toString(rib_view) AS rib_view, toUnixTimestamp(timestamp) AS last_update, as_path_set, peer_asn, total
 FROM (
     SELECT *, count() OVER () AS total,
            row_number() OVER (PARTITION BY vantage_point ORDER BY route_distinguisher, prefix_addr, prefix_len, peer_ip, rib_view, path_id) AS turn
@@ -174,7 +177,8 @@ FROM (
         SELECT *${longestOnly ? ", max(prefix_len) OVER (PARTITION BY vantage_point, route_distinguisher) AS longest" : ""}
         FROM (
             SELECT timestamp, vantage_point, route_distinguisher, prefix, prefix_addr, prefix_len, peer_ip, rib_view, path_id, afi,
-                   is_withdrawn, as_path, local_pref, med, bgp_next_hop, communities, ext_communities, originator_id
+                   is_withdrawn, as_path, local_pref, med, bgp_next_hop, communities, ext_communities, originator_id,
+                   as_path_set, peer_asn
             FROM rib_current FINAL
             WHERE vantage_point IN {vantagePoints:Array(String)} AND rib_view IN {ribViews:Array(String)} AND ${key}
         )

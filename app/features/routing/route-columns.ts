@@ -6,6 +6,7 @@
  */
 import type { ControlPlaneRow } from "./controlplane.server";
 import type { RibView } from "./rib-views";
+import type { RpkiState } from "./rpki/state";
 
 /** A row as api/lookingglass/ returns it (the private-only fields absent for the public variant). */
 export type LookingGlassRow = {
@@ -27,6 +28,8 @@ export type LookingGlassRow = {
   asNames: Record<string, string>;
   /** Private only: each community of "BGP community" that has a well-known name or an operator's label → that name. */
   communityNames?: Record<string, string>;
+  /** Route origin validation (RFC 6811) of prefix and origin AS against the VRPs loaded; null when none is. */
+  RPKI: RpkiState | null;
 };
 
 /** Fields of a row that are not columns of the table: what the screens name the values with. */

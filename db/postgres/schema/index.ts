@@ -5,3 +5,4 @@ export * from "./tags";
 export * from "./jobs";
 export * from "./collector";
 export * from "./routing";
+export * from "./rpki";

@@ -74,8 +74,8 @@ export function ResultsTable(props: ResultsTableProps) {
         header: columnHeader(c, props.timezone),
         accessorFn: (row) => (c === "BGP local_pref" || c === "BGP med" ? Number(row[c] ?? 0) : cellText(row, c, props.timezone)),
         filterFn: c === "BGP local_pref" || c === "BGP med" ? "equals" : "contains",
-        // AS paths with their names and communities one per line; the filters search the same text.
-        ...(c === "BGP as_path" || c === "BGP community"
+        // AS paths with their names, communities one per line, the RPKI state as a badge; the filters search the text.
+        ...(c === "BGP as_path" || c === "BGP community" || c === "RPKI"
           ? { Cell: ({ row }) => <RouteCell row={row.original} column={c} timezone={props.timezone} /> }
           : {}),
       })),

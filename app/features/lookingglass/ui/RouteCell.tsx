@@ -2,10 +2,12 @@
  * A Looking Glass cell as people read it, in the server's table, the interactive one and the row
  * details alike: an AS path as its ASes with their names ("64496 Example-Net › 64511"), each AS
  * kept on one line so a narrow screen breaks the path between ASes; communities one per line,
- * each with its well-known name or the operator's label. Other columns are their text.
+ * each with its well-known name or the operator's label; the RPKI state as its badge. Other columns
+ * are their text.
  */
 import { Fragment } from "react";
 import type { LookingGlassRow } from "~/features/routing/route-columns";
+import { RpkiBadge } from "~/features/routing/rpki/ui/RpkiBadge";
 import { asPathHops, cellText, communityEntries, type DataColumn } from "../columns";
 
 const LIST_STYLE = { listStyle: "none", margin: 0, padding: 0 } as const;
@@ -41,5 +43,6 @@ export function RouteCell({ row, column, timezone }: { row: LookingGlassRow; col
       </ul>
     );
   }
+  if (column === "RPKI") return <RpkiBadge state={row.RPKI} />;
   return <>{cellText(row, column, timezone)}</>;
 }

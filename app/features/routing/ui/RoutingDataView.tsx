@@ -1,12 +1,13 @@
-import { Alert, Anchor, Button, FileInput, Group, NativeSelect, Paper, Stack, Table, Text, Title } from "@mantine/core";
+import { Alert, Anchor, Button, Group, NativeSelect, Paper, Stack, Table, Text, Title } from "@mantine/core";
 import { Form, Link, useNavigation } from "@remix-run/react";
-import type { CSSProperties } from "react";
 import { CsrfField } from "~/components/CsrfField";
 import { UPLOAD_FIELD } from "../mrt-upload";
 import type { MrtUploadResult } from "../mrt-upload.server";
 import type { RoutingDataScreen } from "../routing-data-screen.server";
 import type { CommunityLabelActionResult } from "../community-labels-screen.server";
 import { CommunityLabelsSection } from "./CommunityLabelsSection";
+import type { RpkiActionResult } from "../rpki/roa-upload.server";
+import { RpkiSection } from "../rpki/ui/RpkiSection";
 
 function Summary({ summary }: { summary: MrtUploadResult["summary"] }) {
   if (!summary) return null;
@@ -67,20 +68,18 @@ function Summary({ summary }: { summary: MrtUploadResult["summary"] }) {
   );
 }
 
+/** The result of the screen's POST: the MRT upload's, the community labels' (`intent`), or the RPKI section's (`rpki`). */
+export type RoutingDataResult = MrtUploadResult | CommunityLabelActionResult | Pick<RpkiActionResult, "rpki">;
+
 /**
  * The routing data screen: the MRT import (what it does, the upload form, then the import's summary
- * or why it was refused), then the community labels.
+ * or why it was refused), then the community labels, then the RPKI section.
  */
-export function RoutingDataView({
-  data,
-  result,
-}: {
-  data: RoutingDataScreen;
-  result: MrtUploadResult | CommunityLabelActionResult | undefined;
-}) {
+export function RoutingDataView({ data, result }: { data: RoutingDataScreen; result: RoutingDataResult | undefined }) {
   const { vantagePoints: vps } = data;
   const labelResult = result && "intent" in result ? result : null;
-  const upload = result && !("intent" in result) ? result : undefined;
+  const rpkiResult = result && "rpki" in result ? result.rpki : undefined;
+  const upload = result && !("intent" in result) && !("rpki" in result) ? result : undefined;
   const navigation = useNavigation();
   return (
     <Stack maw={900}>
@@ -108,16 +107,13 @@ export function RoutingDataView({
               data={vps.map((v) => ({ value: v.key, label: `${v.key} — ${v.router}, ${v.city}` }))}
               w={280}
             />
-            {/* The placeholder is an element of its own here (not the input's attribute): it needs the text's contrast. */}
-            <FileInput
-              label="MRT file"
-              name={UPLOAD_FIELD}
-              required
-              placeholder="Choose a file"
-              w={320}
-              clearable={false}
-              styles={{ wrapper: { "--input-placeholder-color": "var(--mantine-color-gray-7)" } as CSSProperties }}
-            />
+            {/* A plain file input: it works without JavaScript, which Mantine's FileInput (a button over a hidden input) does not. */}
+            <label>
+              <Text size="sm" fw={500} span display="block">
+                MRT file
+              </Text>
+              <input type="file" name={UPLOAD_FIELD} required />
+            </label>
             <Button type="submit" loading={navigation.state === "submitting" && navigation.formEncType === "multipart/form-data"}>
               Import
             </Button>
@@ -131,6 +127,7 @@ export function RoutingDataView({
       ) : null}
       {upload?.summary ? <Summary summary={upload.summary} /> : null}
       <CommunityLabelsSection data={data.communityLabels} result={labelResult} />
+      <RpkiSection data={data.rpki} result={rpkiResult} />
     </Stack>
   );
 }

@@ -1,0 +1,171 @@
+/**
+ * PostgreSQL migration 0012 (rpki_vrps, rpki_sources) upgrades a data directory of the previous
+ * release: the test writes that release's schema and rows, closes the store, starts the services on
+ * the same directory as the app does, reads every row back, uses the new tables (and their checks),
+ * and starts again to show that nothing changes.
+ */
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { sql } from "drizzle-orm";
+import postgres from "postgres";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { rpkiSources, rpkiVrps } from "~db/postgres/schema";
+import { importRoaFile } from "~/features/routing/rpki/roa-import.server";
+import { currentRoaIndex } from "~/features/routing/rpki/vrp-store.server";
+import { parseConfig, type AppConfig } from "~/server/env.server";
+import { startServices, type Services } from "~/server/services.server";
+import { pgMigrationsBefore } from "../helpers/migrations";
+
+type RawPg = { exec: (q: string) => Promise<void>; rows: (q: string) => Promise<Record<string, unknown>[]>; close: () => Promise<void> };
+
+async function openPreviousPostgres(config: AppConfig, migrationsFolder: string): Promise<RawPg> {
+  if (config.DATABASE_URL) {
+    const client = postgres(config.DATABASE_URL, { max: 1, onnotice: () => {} });
+    const { drizzle } = await import("drizzle-orm/postgres-js");
+    const { migrate } = await import("drizzle-orm/postgres-js/migrator");
+    await migrate(drizzle(client), { migrationsFolder });
+    return {
+      exec: async (q) => void (await client.unsafe(q)),
+      rows: async (q) => [...(await client.unsafe(q))],
+      close: () => client.end({ timeout: 5 }),
+    };
+  }
+  const { PGlite } = await import("@electric-sql/pglite");
+  const { drizzle } = await import("drizzle-orm/pglite");
+  const { migrate } = await import("drizzle-orm/pglite/migrator");
+  const client = new PGlite(path.join(config.dataDir, "pg"));
+  await migrate(drizzle(client), { migrationsFolder });
+  return {
+    exec: async (q) => void (await client.exec(q)),
+    rows: async (q) => (await client.query<Record<string, unknown>>(q)).rows,
+    close: () => client.close(),
+  };
+}
+
+function rawPgOf(services: Services): RawPg {
+  const rowsOf = (result: unknown) => (Array.isArray(result) ? result : (result as { rows: unknown[] }).rows) as Record<string, unknown>[];
+  return {
+    exec: async (q) => void (await services.pg.db.execute(sql.raw(q))),
+    rows: async (q) => rowsOf(await services.pg.db.execute(sql.raw(q))),
+    close: async () => {},
+  };
+}
+
+async function pgSnapshot(pg: RawPg): Promise<Record<string, string[]>> {
+  const tables = await pg.rows(
+    "SELECT table_name AS name FROM information_schema.tables WHERE table_schema = 'public' AND table_type = 'BASE TABLE' ORDER BY 1",
+  );
+  const snapshot: Record<string, string[]> = {};
+  for (const { name } of tables)
+    snapshot[String(name)] = (await pg.rows(`SELECT row_to_json(t)::text AS row FROM "${String(name)}" t ORDER BY 1`)).map((r) =>
+      String(r.row),
+    );
+  return snapshot;
+}
+
+const PREVIOUS_ROWS = `
+  INSERT INTO routers (id, name, city, country, loopback, vendor, role) VALUES
+    (1, 'fra1-r1', 'Frankfurt', 'Germany', '198.51.100.1', 'juniper', 'edge');
+  INSERT INTO vantage_points (key, city, country, router, ip, is_public) VALUES
+    ('fra1', 'Frankfurt', 'Germany', 'fra1-r1', '198.51.100.1', true);
+  INSERT INTO users (id, email, first_name, last_name, password_hash, is_staff) VALUES
+    (900, 'noc@example.org', 'Nora', 'Noc', 'scrypt$kept', true);
+  INSERT INTO system_state (key, value) VALUES ('demo', '{"loaded": false}');
+`;
+
+describe("upgrade of a data directory of the previous release (RPKI tables)", () => {
+  const dataDir = mkdtempSync(path.join(tmpdir(), "flowlens-upgrade-rpki-"));
+  const previousPg = pgMigrationsBefore('CREATE TABLE "rpki_sources"');
+  let databaseName: string | null = null;
+  let config: AppConfig;
+  let before: Record<string, string[]>;
+  let services: Services;
+
+  beforeAll(async () => {
+    const serverUrl = process.env.DATABASE_URL;
+    let databaseUrl: string | undefined;
+    if (serverUrl) {
+      databaseName = `flowlens_t_${Date.now().toString(36)}_${Math.random().toString(36).slice(2, 8)}`;
+      const admin = postgres(serverUrl, { max: 1, onnotice: () => {} });
+      await admin.unsafe(`CREATE DATABASE ${databaseName}`);
+      await admin.end();
+      const url = new URL(serverUrl);
+      url.pathname = `/${databaseName}`;
+      databaseUrl = url.toString();
+    }
+    config = parseConfig({
+      DATA_DIR: dataDir,
+      DATABASE_URL: databaseUrl,
+      SESSION_SECRET: "test-secret-test-secret-test-secret-0123456789",
+      DEMO_DATA: "off",
+    });
+    const pg = await openPreviousPostgres(config, previousPg);
+    try {
+      await pg.exec(PREVIOUS_ROWS);
+      before = await pgSnapshot(pg);
+    } finally {
+      await pg.close();
+    }
+    expect(Object.keys(before)).not.toContain("rpki_vrps");
+    expect(before.vantage_points).toHaveLength(1);
+    services = await startServices(config);
+  }, 180_000);
+
+  afterAll(async () => {
+    await services?.close();
+    if (process.env.DATABASE_URL && databaseName) {
+      const admin = postgres(process.env.DATABASE_URL, { max: 1, onnotice: () => {} });
+      await admin.unsafe(`DROP DATABASE IF EXISTS ${databaseName} WITH (FORCE)`);
+      await admin.end();
+    }
+    for (const dir of [dataDir, previousPg]) rmSync(dir, { recursive: true, force: true });
+  });
+
+  it("keeps every row and adds the two tables, empty: the Looking Glass has no ROA data", async () => {
+    const after = await pgSnapshot(rawPgOf(services));
+    for (const table of Object.keys(before)) {
+      // The reference rows written at every start may add rows (a new permission or flag); none goes away.
+      for (const row of before[table]) expect([table, after[table]]).toEqual([table, expect.arrayContaining([row])]);
+    }
+    expect(Object.keys(after).filter((t) => !(t in before))).toEqual(["rpki_sources", "rpki_vrps"]);
+    expect([after.rpki_sources, after.rpki_vrps]).toEqual([[], []]);
+    expect(await currentRoaIndex(services)).toBeNull();
+  });
+
+  it("takes VRPs, and its checks refuse what no VRP can be", async () => {
+    const summary = await importRoaFile(services, {
+      bytes: new TextEncoder().encode('{"roas":[{"asn":64500,"prefix":"192.0.2.0/24","maxLength":24,"ta":"ripe"}]}'),
+      fileName: "one.json",
+      actor: null,
+    });
+    expect(summary.vrps).toBe(1);
+    expect((await currentRoaIndex(services))?.validatePrefix("192.0.2.0/24", 64500)).toBe("valid");
+    const refused = async (values: Partial<typeof rpkiVrps.$inferInsert>) => {
+      try {
+        await services.pg.db.insert(rpkiVrps).values({ source: "file", prefix: "198.51.100.0/24", maxLength: 24, asn: 1, ...values });
+        return false;
+      } catch {
+        return true;
+      }
+    };
+    expect(await refused({ maxLength: 23 })).toBe(true);
+    expect(await refused({ maxLength: 33 })).toBe(true);
+    expect(await refused({ prefix: "2001:db8::/32", maxLength: 129 })).toBe(true);
+    expect(await refused({ asn: 4294967296 })).toBe(true);
+    expect(await refused({ prefix: "198.51.100.1/24" })).toBe(true);
+    expect(await refused({ source: "bgp" as "file" })).toBe(true);
+    expect(await refused({ prefix: "192.0.2.0/24", asn: 64500, trustAnchor: "ripe" })).toBe(true); // the same VRP twice
+    expect(await refused({})).toBe(false);
+    expect(await services.pg.db.select({ source: rpkiSources.source, vrpCount: rpkiSources.vrpCount }).from(rpkiSources)).toEqual([
+      { source: "file", vrpCount: 1 },
+    ]);
+  });
+
+  it("changes nothing when the upgraded directory starts again", async () => {
+    const settled = await pgSnapshot(rawPgOf(services));
+    await services.close();
+    services = await startServices(config);
+    expect(await pgSnapshot(rawPgOf(services))).toEqual(settled);
+  }, 120_000);
+});
