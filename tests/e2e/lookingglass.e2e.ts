@@ -175,7 +175,9 @@ describeBothModes("looking glass", (m) => {
       const csv = await m.page.request.get(appURL(csvHref!));
       expect(csv.status()).toBe(200);
       const lines = (await csv.text()).trim().split("\r\n");
-      expect(lines[0]).toBe("Vantage point;Prefix;Route distinguisher;AS path;RPKI;Local preference;MED;Next hop;RIB view;Last update (UTC)");
+      expect(lines[0]).toBe(
+        "Vantage point;Prefix;Route distinguisher;AS path;RPKI;Local preference;MED;Next hop;RIB view;Last update (UTC)",
+      );
       expect(lines.length).toBeGreaterThan(1);
     } else {
       expect(m.pageErrors.map((e) => e.message)).toEqual([]);
