@@ -13,7 +13,6 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { Readable } from "node:stream";
-import { sql } from "drizzle-orm";
 import postgres from "postgres";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { communityLabels } from "~db/postgres/schema";
@@ -28,6 +27,7 @@ import { parseConfig, type AppConfig } from "~/server/env.server";
 import { startServices, type Services } from "~/server/services.server";
 import { attributes, bgp4mpUpdate, peerIndexTable, ribRecord } from "../fixtures/mrt";
 import { clickhouseMigrationsUpTo, pgMigrationsBefore, pgTablesCreatedFrom } from "../helpers/migrations";
+import { openPreviousPostgres, pgSnapshot, rawPgOf } from "../helpers/previous-postgres";
 
 const T0 = 1_790_000_000;
 const NEW_COLUMNS = ["rib_view", "path_id", "ext_communities"] as const;
@@ -116,53 +116,6 @@ async function previousImportRows(vantagePoint: string): Promise<CompactRibRow[]
     if (record.kind === "update") rows.push(...updateRows(record, vantagePoint));
   }
   return rows.map((row) => row.slice(0, OLD_COLUMNS.length));
-}
-
-type RawPg = { exec: (q: string) => Promise<void>; rows: (q: string) => Promise<Record<string, unknown>[]>; close: () => Promise<void> };
-
-async function openPreviousPostgres(config: AppConfig, migrationsFolder: string): Promise<RawPg> {
-  if (config.DATABASE_URL) {
-    const client = postgres(config.DATABASE_URL, { max: 1, onnotice: () => {} });
-    const { drizzle } = await import("drizzle-orm/postgres-js");
-    const { migrate } = await import("drizzle-orm/postgres-js/migrator");
-    await migrate(drizzle(client), { migrationsFolder });
-    return {
-      exec: async (q) => void (await client.unsafe(q)),
-      rows: async (q) => [...(await client.unsafe(q))],
-      close: () => client.end({ timeout: 5 }),
-    };
-  }
-  const { PGlite } = await import("@electric-sql/pglite");
-  const { drizzle } = await import("drizzle-orm/pglite");
-  const { migrate } = await import("drizzle-orm/pglite/migrator");
-  const client = new PGlite(path.join(config.dataDir, "pg"));
-  await migrate(drizzle(client), { migrationsFolder });
-  return {
-    exec: async (q) => void (await client.exec(q)),
-    rows: async (q) => (await client.query<Record<string, unknown>>(q)).rows,
-    close: () => client.close(),
-  };
-}
-
-function rawPgOf(services: Services): RawPg {
-  const rowsOf = (result: unknown) => (Array.isArray(result) ? result : (result as { rows: unknown[] }).rows) as Record<string, unknown>[];
-  return {
-    exec: async (q) => void (await services.pg.db.execute(sql.raw(q))),
-    rows: async (q) => rowsOf(await services.pg.db.execute(sql.raw(q))),
-    close: async () => {},
-  };
-}
-
-async function pgSnapshot(pg: RawPg): Promise<Record<string, string[]>> {
-  const tables = await pg.rows(
-    "SELECT table_name AS name FROM information_schema.tables WHERE table_schema = 'public' AND table_type = 'BASE TABLE' ORDER BY 1",
-  );
-  const snapshot: Record<string, string[]> = {};
-  for (const { name } of tables)
-    snapshot[String(name)] = (await pg.rows(`SELECT row_to_json(t)::text AS row FROM "${String(name)}" t ORDER BY 1`)).map((r) =>
-      String(r.row),
-    );
-  return snapshot;
 }
 
 /** Rows of a routing table in a stable order; rib_current read FINAL (background merges change nothing between reads). */

@@ -7,7 +7,6 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { sql } from "drizzle-orm";
 import postgres from "postgres";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { rpkiSources, rpkiVrps } from "~db/postgres/schema";
@@ -16,53 +15,7 @@ import { currentRoaIndex } from "~/features/routing/rpki/vrp-store.server";
 import { parseConfig, type AppConfig } from "~/server/env.server";
 import { startServices, type Services } from "~/server/services.server";
 import { pgMigrationsBefore } from "../helpers/migrations";
-
-type RawPg = { exec: (q: string) => Promise<void>; rows: (q: string) => Promise<Record<string, unknown>[]>; close: () => Promise<void> };
-
-async function openPreviousPostgres(config: AppConfig, migrationsFolder: string): Promise<RawPg> {
-  if (config.DATABASE_URL) {
-    const client = postgres(config.DATABASE_URL, { max: 1, onnotice: () => {} });
-    const { drizzle } = await import("drizzle-orm/postgres-js");
-    const { migrate } = await import("drizzle-orm/postgres-js/migrator");
-    await migrate(drizzle(client), { migrationsFolder });
-    return {
-      exec: async (q) => void (await client.unsafe(q)),
-      rows: async (q) => [...(await client.unsafe(q))],
-      close: () => client.end({ timeout: 5 }),
-    };
-  }
-  const { PGlite } = await import("@electric-sql/pglite");
-  const { drizzle } = await import("drizzle-orm/pglite");
-  const { migrate } = await import("drizzle-orm/pglite/migrator");
-  const client = new PGlite(path.join(config.dataDir, "pg"));
-  await migrate(drizzle(client), { migrationsFolder });
-  return {
-    exec: async (q) => void (await client.exec(q)),
-    rows: async (q) => (await client.query<Record<string, unknown>>(q)).rows,
-    close: () => client.close(),
-  };
-}
-
-function rawPgOf(services: Services): RawPg {
-  const rowsOf = (result: unknown) => (Array.isArray(result) ? result : (result as { rows: unknown[] }).rows) as Record<string, unknown>[];
-  return {
-    exec: async (q) => void (await services.pg.db.execute(sql.raw(q))),
-    rows: async (q) => rowsOf(await services.pg.db.execute(sql.raw(q))),
-    close: async () => {},
-  };
-}
-
-async function pgSnapshot(pg: RawPg): Promise<Record<string, string[]>> {
-  const tables = await pg.rows(
-    "SELECT table_name AS name FROM information_schema.tables WHERE table_schema = 'public' AND table_type = 'BASE TABLE' ORDER BY 1",
-  );
-  const snapshot: Record<string, string[]> = {};
-  for (const { name } of tables)
-    snapshot[String(name)] = (await pg.rows(`SELECT row_to_json(t)::text AS row FROM "${String(name)}" t ORDER BY 1`)).map((r) =>
-      String(r.row),
-    );
-  return snapshot;
-}
+import { openPreviousPostgres, pgSnapshot, rawPgOf } from "../helpers/previous-postgres";
 
 const PREVIOUS_ROWS = `
   INSERT INTO routers (id, name, city, country, loopback, vendor, role) VALUES

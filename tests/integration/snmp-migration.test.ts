@@ -9,7 +9,7 @@
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { eq, sql } from "drizzle-orm";
+import { eq } from "drizzle-orm";
 import postgres from "postgres";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { routers, snmpPollStatus } from "~db/postgres/schema";
@@ -23,6 +23,7 @@ import { parseConfig, type AppConfig } from "~/server/env.server";
 import { startServices, type Services } from "~/server/services.server";
 import { demoTestNow } from "../helpers/clock";
 import { clickhouseMigrationsUpTo, pgMigrationsBefore, pgTablesCreatedFrom } from "../helpers/migrations";
+import { openPreviousPostgres, pgSnapshot, rawPgOf } from "../helpers/previous-postgres";
 
 // Recent and on the 5-minute grid: the table's TTL would remove rows of a fixed past date.
 const T0 = demoTestNow() - (demoTestNow() % 300);
@@ -39,53 +40,6 @@ const oldRow = (offset: number, iface: string, inBytes: number, outBytes: number
   capacity_bps: 40e9,
 });
 const OLD_UTIL = [oldRow(0, "et-0/0/1", 9, 4), oldRow(300, "et-0/0/1", 11, 5), oldRow(0, "ae0", 1_000, 2_000)];
-
-type RawPg = { exec: (q: string) => Promise<void>; rows: (q: string) => Promise<Record<string, unknown>[]>; close: () => Promise<void> };
-
-async function openPreviousPostgres(config: AppConfig, migrationsFolder: string): Promise<RawPg> {
-  if (config.DATABASE_URL) {
-    const client = postgres(config.DATABASE_URL, { max: 1, onnotice: () => {} });
-    const { drizzle } = await import("drizzle-orm/postgres-js");
-    const { migrate } = await import("drizzle-orm/postgres-js/migrator");
-    await migrate(drizzle(client), { migrationsFolder });
-    return {
-      exec: async (q) => void (await client.unsafe(q)),
-      rows: async (q) => [...(await client.unsafe(q))],
-      close: () => client.end({ timeout: 5 }),
-    };
-  }
-  const { PGlite } = await import("@electric-sql/pglite");
-  const { drizzle } = await import("drizzle-orm/pglite");
-  const { migrate } = await import("drizzle-orm/pglite/migrator");
-  const client = new PGlite(path.join(config.dataDir, "pg"));
-  await migrate(drizzle(client), { migrationsFolder });
-  return {
-    exec: async (q) => void (await client.exec(q)),
-    rows: async (q) => (await client.query<Record<string, unknown>>(q)).rows,
-    close: () => client.close(),
-  };
-}
-
-function rawPgOf(services: Services): RawPg {
-  const rowsOf = (result: unknown) => (Array.isArray(result) ? result : (result as { rows: unknown[] }).rows) as Record<string, unknown>[];
-  return {
-    exec: async (q) => void (await services.pg.db.execute(sql.raw(q))),
-    rows: async (q) => rowsOf(await services.pg.db.execute(sql.raw(q))),
-    close: async () => {},
-  };
-}
-
-async function pgSnapshot(pg: RawPg): Promise<Record<string, string[]>> {
-  const tables = await pg.rows(
-    "SELECT table_name AS name FROM information_schema.tables WHERE table_schema = 'public' AND table_type = 'BASE TABLE' ORDER BY 1",
-  );
-  const snapshot: Record<string, string[]> = {};
-  for (const { name } of tables)
-    snapshot[String(name)] = (await pg.rows(`SELECT row_to_json(t)::text AS row FROM "${String(name)}" t ORDER BY 1`)).map((r) =>
-      String(r.row),
-    );
-  return snapshot;
-}
 
 async function utilRows(ch: ClickhouseHandle, columns: readonly string[]): Promise<Record<string, unknown>[]> {
   const list = columns.map((c) => `\`${c}\``).join(", ");
