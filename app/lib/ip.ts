@@ -134,6 +134,11 @@ export function formatIpv6(value: bigint): string {
   // IPv4-mapped addresses keep their dotted tail, as ClickHouse writes them.
   if (value >> 32n === 0xffffn) return `::ffff:${formatIpv4(value & 0xffffffffn)}`;
   const groups = Array.from({ length: 8 }, (_, i) => Number((value >> BigInt((7 - i) * 16)) & 0xffffn));
+  return compressedIpv6(groups);
+}
+
+/** Eight 16-bit groups as RFC 5952 text: the longest, first, run of two or more zero groups becomes "::". */
+export function compressedIpv6(groups: readonly number[]): string {
   let bestStart = -1;
   let bestLength = 1;
   for (let i = 0; i < 8;) {

@@ -1,3 +1,4 @@
+import { compressedIpv6 } from "~/lib/ip";
 import { MrtRecordError } from "./errors";
 
 /** Bounds-checked big-endian reads over one record's body: a bad length raises MrtRecordError, never a RangeError. */
@@ -77,24 +78,7 @@ export function ipv6Text(bytes: Buffer): string {
   if (mapped) return `::ffff:${bytes[12]}.${bytes[13]}.${bytes[14]}.${bytes[15]}`;
   const groups: number[] = [];
   for (let i = 0; i < 16; i += 2) groups.push((bytes[i] << 8) | bytes[i + 1]);
-  let bestStart = -1;
-  let bestLength = 1;
-  for (let i = 0; i < 8;) {
-    if (groups[i] !== 0) {
-      i++;
-      continue;
-    }
-    let j = i;
-    while (j < 8 && groups[j] === 0) j++;
-    if (j - i > bestLength) {
-      bestStart = i;
-      bestLength = j - i;
-    }
-    i = j;
-  }
-  const hex = groups.map((g) => g.toString(16));
-  if (bestStart < 0) return hex.join(":");
-  return `${hex.slice(0, bestStart).join(":")}::${hex.slice(bestStart + bestLength).join(":")}`;
+  return compressedIpv6(groups);
 }
 
 /** An address of either family from its bytes (4 or 16). */
