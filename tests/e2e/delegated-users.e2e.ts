@@ -39,7 +39,7 @@ describeBothModes("delegated users", (m) => {
     await form.getByRole("button", { name: "Preview restriction 1" }).click();
     const preview = m.page.getByTestId("preview");
     await preview.waitFor();
-    expect(await preview.innerText()).toContain("What this account sees (last 24 hours)");
+    expect(await preview.innerText()).toContain("What this account sees (last 24 complete hours)");
     expect(await preview.getByTestId("preview-total").innerText()).not.toBe("Total: 0 bit/s");
     expect(await preview.locator("tbody tr").count()).toBeGreaterThan(0);
     // What was typed is kept by the preview.

@@ -145,14 +145,16 @@ export function effectivePermissions(form: Pick<DelegatedUserForm, "permissions"
 /**
  * What the account would see under restriction `index` of the form (saved or not): the same
  * server code a delegated user's request runs — the delegation policy, the filter resolution and
- * the flows query of api/flows/ — for the last 24 hours, broken down by the restriction's output:
+ * the flows query of api/flows/ — for the last 24 complete hours, broken down by the restriction's output:
  * the top rows (bit/s) and the total; and the menu items the account gets.
  */
 export async function previewRestriction(
   services: Services,
   form: DelegatedUserForm,
   index: number,
-  now = Math.floor(Date.now() / 1000),
+  // The last 24 complete hours: a range on hour boundaries is whole windows of every aggregation
+  // (5 and 15 minutes, 1 hour), so the figures are the range's traffic, not that of a wider first window.
+  now = Math.floor(Date.now() / 3_600_000) * 3600,
 ): Promise<Preview> {
   const base: Preview = { restriction: index, errors: [], range: null, output: "", rows: [], total: 0, menu: [] };
   const permissions = effectivePermissions(form);

@@ -460,7 +460,7 @@ function PreviewBox({ preview }: { preview: Preview }) {
   return (
     <Stack gap="xs" mt="sm" data-testid="preview" role="region" aria-label="What this account sees">
       <Title order={3} size="h5">
-        What this account sees (last 24 hours)
+        What this account sees (last 24 complete hours)
       </Title>
       {preview.errors.map((e) => (
         <Text key={e} c="red" size="sm">
@@ -492,7 +492,7 @@ function PreviewBox({ preview }: { preview: Preview }) {
               </Table>
             </ScrollBox>
           ) : (
-            <Text size="sm">No traffic in the last 24 hours.</Text>
+            <Text size="sm">No traffic in the last 24 complete hours.</Text>
           )}
         </>
       ) : null}
