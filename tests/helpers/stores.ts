@@ -13,6 +13,28 @@ wireApp();
 export type TestStores = Services & { dispose: () => Promise<void>; databaseName: string | null; dataDir: string };
 
 /**
+ * A database of its own on the PostgreSQL server at `serverUrl` (the run's DATABASE_URL): its name,
+ * its URL, and `drop()` to remove it. For stores opened here and for commands a test runs.
+ */
+export async function createThrowawayDatabase(serverUrl: string): Promise<{ name: string; url: string; drop: () => Promise<void> }> {
+  const name = `flowlens_t_${Date.now().toString(36)}_${Math.random().toString(36).slice(2, 8)}`;
+  const admin = postgres(serverUrl, { max: 1, onnotice: () => {} });
+  await admin.unsafe(`CREATE DATABASE ${name}`);
+  await admin.end();
+  const url = new URL(serverUrl);
+  url.pathname = `/${name}`;
+  return {
+    name,
+    url: url.toString(),
+    drop: async () => {
+      const client = postgres(serverUrl, { max: 1, onnotice: () => {} });
+      await client.unsafe(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await client.end();
+    },
+  };
+}
+
+/**
  * Fresh stores for one test file: a database of its own on the PostgreSQL server of the run
  * (DATABASE_URL, set by `npm test` in CI) or an in-memory PGlite, and chDB in a temporary folder.
  * Migrations applied, reference rows present, no demo network unless `loadDemo` is set; `env`
@@ -21,17 +43,9 @@ export type TestStores = Services & { dispose: () => Promise<void>; databaseName
 export async function openTestStores(options: { loadDemo?: boolean; env?: Record<string, string> } = {}): Promise<TestStores> {
   const dataDir = mkdtempSync(path.join(tmpdir(), "flowlens-test-"));
   const serverUrl = process.env.DATABASE_URL;
-  let databaseName: string | null = null;
-  let databaseUrl: string | undefined;
-  if (serverUrl) {
-    databaseName = `flowlens_t_${Date.now().toString(36)}_${Math.random().toString(36).slice(2, 8)}`;
-    const admin = postgres(serverUrl, { max: 1, onnotice: () => {} });
-    await admin.unsafe(`CREATE DATABASE ${databaseName}`);
-    await admin.end();
-    const url = new URL(serverUrl);
-    url.pathname = `/${databaseName}`;
-    databaseUrl = url.toString();
-  }
+  const database = serverUrl ? await createThrowawayDatabase(serverUrl) : null;
+  const databaseName = database?.name ?? null;
+  const databaseUrl = database?.url;
   const config = parseConfig({
     DATA_DIR: dataDir,
     DATABASE_URL: databaseUrl,
@@ -46,11 +60,7 @@ export async function openTestStores(options: { loadDemo?: boolean; env?: Record
     dataDir,
     dispose: async () => {
       await services.close();
-      if (serverUrl && databaseName) {
-        const admin = postgres(serverUrl, { max: 1, onnotice: () => {} });
-        await admin.unsafe(`DROP DATABASE IF EXISTS ${databaseName} WITH (FORCE)`);
-        await admin.end();
-      }
+      await database?.drop();
       rmSync(dataDir, { recursive: true, force: true });
     },
   };

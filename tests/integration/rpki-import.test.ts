@@ -20,7 +20,7 @@ import { chInsert } from "~/server/clickhouse/query.server";
 import { useServicesForTests } from "~/server/services.server";
 import { CSRF_TOKEN, ORIGIN, getRequest, runRoute, sessionCookie } from "../helpers/http";
 import { runScript } from "../helpers/run-script";
-import { openTestStores, type TestStores } from "../helpers/stores";
+import { createThrowawayDatabase, openTestStores, type TestStores } from "../helpers/stores";
 
 let stores: TestStores;
 const cookies = { admin: "", user: "" };
@@ -351,8 +351,19 @@ describe("ROA file import", () => {
 
 describe("npm run rpki:import", () => {
   const dir = mkdtempSync(path.join(tmpdir(), "flowlens-rpki-cli-"));
-  afterAll(() => rmSync(dir, { recursive: true, force: true }));
-  const env = { DATA_DIR: path.join(dir, "data"), DEMO_DATA: "off", LOG_LEVEL: "warn" };
+  const env: Record<string, string> = { DATA_DIR: path.join(dir, "data"), DEMO_DATA: "off", LOG_LEVEL: "warn" };
+  let database: Awaited<ReturnType<typeof createThrowawayDatabase>> | null = null;
+  beforeAll(async () => {
+    // With a PostgreSQL server (CI), the command works on a throwaway database of its own, as the app would.
+    if (!process.env.DATABASE_URL) return;
+    database = await createThrowawayDatabase(process.env.DATABASE_URL);
+    env.DATABASE_URL = database.url;
+    env.SESSION_SECRET = "test-secret-test-secret-test-secret-0123456789";
+  }, 120_000);
+  afterAll(async () => {
+    await database?.drop();
+    rmSync(dir, { recursive: true, force: true });
+  });
 
   it("imports a file, replaces it with the next, and refuses a bad one with its lines on stderr (exit 1)", async () => {
     writeFileSync(path.join(dir, "vrps.json"), JSON_FILE);
