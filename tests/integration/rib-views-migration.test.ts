@@ -13,7 +13,6 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { Readable } from "node:stream";
-import postgres from "postgres";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { communityLabels } from "~db/postgres/schema";
 import { decodeMrt } from "~/features/routing/mrt/decoder";
@@ -28,6 +27,7 @@ import { startServices, type Services } from "~/server/services.server";
 import { attributes, bgp4mpUpdate, peerIndexTable, ribRecord } from "../fixtures/mrt";
 import { clickhouseMigrationsUpTo, pgMigrationsBefore, pgTablesCreatedFrom } from "../helpers/migrations";
 import { openPreviousPostgres, pgSnapshot, rawPgOf } from "../helpers/previous-postgres";
+import { createThrowawayDatabase } from "../helpers/stores";
 
 const T0 = 1_790_000_000;
 const NEW_COLUMNS = ["rib_view", "path_id", "ext_communities"] as const;
@@ -146,7 +146,7 @@ describe("upgrade of a data directory of the previous release (RIB views, ADD-PA
   const dataDir = mkdtempSync(path.join(tmpdir(), "flowlens-upgrade-rib-views-"));
   const previousPg = pgMigrationsBefore('CREATE TABLE "community_labels"');
   const previousCh = clickhouseMigrationsUpTo(5);
-  let databaseName: string | null = null;
+  let database: Awaited<ReturnType<typeof createThrowawayDatabase>> | null = null;
   let config: AppConfig;
   let before: {
     entries: Record<string, unknown>[];
@@ -158,20 +158,10 @@ describe("upgrade of a data directory of the previous release (RIB views, ADD-PA
   let services: Services;
 
   beforeAll(async () => {
-    const serverUrl = process.env.DATABASE_URL;
-    let databaseUrl: string | undefined;
-    if (serverUrl) {
-      databaseName = `flowlens_t_${Date.now().toString(36)}_${Math.random().toString(36).slice(2, 8)}`;
-      const admin = postgres(serverUrl, { max: 1, onnotice: () => {} });
-      await admin.unsafe(`CREATE DATABASE ${databaseName}`);
-      await admin.end();
-      const url = new URL(serverUrl);
-      url.pathname = `/${databaseName}`;
-      databaseUrl = url.toString();
-    }
+    if (process.env.DATABASE_URL) database = await createThrowawayDatabase(process.env.DATABASE_URL);
     config = parseConfig({
       DATA_DIR: dataDir,
-      DATABASE_URL: databaseUrl,
+      DATABASE_URL: database?.url,
       SESSION_SECRET: "test-secret-test-secret-test-secret-0123456789",
       DEMO_DATA: "off",
     });
@@ -226,11 +216,7 @@ describe("upgrade of a data directory of the previous release (RIB views, ADD-PA
 
   afterAll(async () => {
     await services?.close();
-    if (process.env.DATABASE_URL && databaseName) {
-      const admin = postgres(process.env.DATABASE_URL, { max: 1, onnotice: () => {} });
-      await admin.unsafe(`DROP DATABASE IF EXISTS ${databaseName} WITH (FORCE)`);
-      await admin.end();
-    }
+    await database?.drop();
     for (const dir of [dataDir, previousPg, previousCh]) rmSync(dir, { recursive: true, force: true });
   });
 

@@ -7,7 +7,6 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import postgres from "postgres";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { rpkiSources, rpkiVrps } from "~db/postgres/schema";
 import { importRoaFile } from "~/features/routing/rpki/roa-import.server";
@@ -16,6 +15,7 @@ import { parseConfig, type AppConfig } from "~/server/env.server";
 import { startServices, type Services } from "~/server/services.server";
 import { pgMigrationsBefore } from "../helpers/migrations";
 import { openPreviousPostgres, pgSnapshot, rawPgOf } from "../helpers/previous-postgres";
+import { createThrowawayDatabase } from "../helpers/stores";
 
 const PREVIOUS_ROWS = `
   INSERT INTO routers (id, name, city, country, loopback, vendor, role) VALUES
@@ -30,26 +30,16 @@ const PREVIOUS_ROWS = `
 describe("upgrade of a data directory of the previous release (RPKI tables)", () => {
   const dataDir = mkdtempSync(path.join(tmpdir(), "flowlens-upgrade-rpki-"));
   const previousPg = pgMigrationsBefore('CREATE TABLE "rpki_sources"');
-  let databaseName: string | null = null;
+  let database: Awaited<ReturnType<typeof createThrowawayDatabase>> | null = null;
   let config: AppConfig;
   let before: Record<string, string[]>;
   let services: Services;
 
   beforeAll(async () => {
-    const serverUrl = process.env.DATABASE_URL;
-    let databaseUrl: string | undefined;
-    if (serverUrl) {
-      databaseName = `flowlens_t_${Date.now().toString(36)}_${Math.random().toString(36).slice(2, 8)}`;
-      const admin = postgres(serverUrl, { max: 1, onnotice: () => {} });
-      await admin.unsafe(`CREATE DATABASE ${databaseName}`);
-      await admin.end();
-      const url = new URL(serverUrl);
-      url.pathname = `/${databaseName}`;
-      databaseUrl = url.toString();
-    }
+    if (process.env.DATABASE_URL) database = await createThrowawayDatabase(process.env.DATABASE_URL);
     config = parseConfig({
       DATA_DIR: dataDir,
-      DATABASE_URL: databaseUrl,
+      DATABASE_URL: database?.url,
       SESSION_SECRET: "test-secret-test-secret-test-secret-0123456789",
       DEMO_DATA: "off",
     });
@@ -67,11 +57,7 @@ describe("upgrade of a data directory of the previous release (RPKI tables)", ()
 
   afterAll(async () => {
     await services?.close();
-    if (process.env.DATABASE_URL && databaseName) {
-      const admin = postgres(process.env.DATABASE_URL, { max: 1, onnotice: () => {} });
-      await admin.unsafe(`DROP DATABASE IF EXISTS ${databaseName} WITH (FORCE)`);
-      await admin.end();
-    }
+    await database?.drop();
     for (const dir of [dataDir, previousPg]) rmSync(dir, { recursive: true, force: true });
   });
 
