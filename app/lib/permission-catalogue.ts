@@ -1,4 +1,5 @@
 import { FEATURE_FLAGS, PERMISSIONS, type FeatureFlag, type Permission } from "./permissions";
+import { unbuiltToolOf } from "./routes";
 
 /**
  * What each permission and feature flag of the spec (shell §6) means, for the screens that grant
@@ -10,7 +11,8 @@ import { FEATURE_FLAGS, PERMISSIONS, type FeatureFlag, type Permission } from ".
 export type PermissionGroupKey = "flows" | "planning" | "routing" | "administration" | "developer";
 
 export type PermissionInfo = { code: Permission; title: string; explanation: string; group: PermissionGroupKey };
-export type FeatureFlagInfo = { code: FeatureFlag; title: string; explanation: string };
+/** `noEffect`: the spec's flag does nothing in this product, for the reason the explanation gives. */
+export type FeatureFlagInfo = { code: FeatureFlag; title: string; explanation: string; noEffect?: true };
 
 export const PERMISSION_GROUPS: { key: PermissionGroupKey; title: string; explanation: string }[] = [
   { key: "flows", title: "Flows analysis", explanation: "The flows tools and which dimensions and figures they show." },
@@ -85,13 +87,15 @@ export const FEATURE_FLAG_CATALOGUE: readonly FeatureFlagInfo[] = [
     code: "extrapolatedNetflow",
     title: "Extrapolated flows",
     // docs/decisions/011-flows-feature-flags.md
-    explanation: "No effect here: flow figures are always extrapolated to full traffic by the sampling rate.",
+    explanation: "Flow figures are always extrapolated to full traffic by the sampling rate.",
+    noEffect: true,
   },
   {
     code: "replaceStatisticsTableByDisaggregationTable",
     title: "Disaggregation table",
     // docs/decisions/011-flows-feature-flags.md
-    explanation: "No effect here: this product has no disaggregation table; the Flow Explorer has one table.",
+    explanation: "This product has no disaggregation table; the Flow Explorer has one table.",
+    noEffect: true,
   },
   { code: "rnaTagColumn", title: "RNA tag column", explanation: "Show the tag column in the Raw Network Analyzer." },
 ];
@@ -99,18 +103,68 @@ export const FEATURE_FLAG_CATALOGUE: readonly FeatureFlagInfo[] = [
 const permissionInfo = new Map(PERMISSION_CATALOGUE.map((p) => [p.code as string, p]));
 const flagInfo = new Map(FEATURE_FLAG_CATALOGUE.map((f) => [f.code as string, f]));
 
-/** The catalogue's entry of a code (a code unknown to it gets its own name as title). */
+/**
+ * The catalogue's entry of a code (a code unknown to it gets its own name as title). A grant without an effect in
+ * this version is explained as such, not by the screen it will open one day.
+ */
 export function describePermission(code: string): { code: string; title: string; explanation: string } {
-  return permissionInfo.get(code) ?? { code, title: code, explanation: "" };
+  const info = permissionInfo.get(code) ?? { code, title: code, explanation: "" };
+  const tool = unbuiltToolOf(code);
+  return tool ? { code, title: info.title, explanation: `${capitalised(FOR_UNBUILT_TOOL)} (${tool}).` } : info;
 }
 
 export function describeFeatureFlag(code: string): { code: string; title: string; explanation: string } {
-  return flagInfo.get(code) ?? { code, title: code, explanation: "" };
+  const info = flagInfo.get(code) ?? { code, title: code, explanation: "" };
+  const reason = inertReason(info);
+  return reason ? { code, title: info.title, explanation: `${capitalised(reason)}.` } : info;
 }
 
-/** The permissions grouped for a form, in the catalogue's order. */
+const capitalised = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
+
+/** Why a flag does nothing here, or null when it has an effect. */
+function inertReason(f: { code: string; explanation: string; noEffect?: true }): string | null {
+  const tool = unbuiltToolOf(f.code);
+  if (tool) return `${FOR_UNBUILT_TOOL} (${tool})`;
+  return f.noEffect ? `${NO_EFFECT_IN_THIS_VERSION}: ${f.explanation.replace(/\.$/, "")}` : null;
+}
+
+/** What the grant forms say of a permission or flag that belongs to a tool this version does not have. */
+export const FOR_UNBUILT_TOOL = "for a tool this version does not have";
+/** What the grant forms say of a flag that does nothing in this product. */
+export const NO_EFFECT_IN_THIS_VERSION = "no effect in this version";
+
+/**
+ * The permissions grouped for a form, in the catalogue's order: those of the tools this version has. The
+ * permissions of tools it does not have are `unbuiltPermissions()`, listed apart (routes.ts UNBUILT_TOOL_GRANTS).
+ */
 export function groupedPermissions(): { key: PermissionGroupKey; title: string; explanation: string; permissions: PermissionInfo[] }[] {
-  return PERMISSION_GROUPS.map((g) => ({ ...g, permissions: PERMISSION_CATALOGUE.filter((p) => p.group === g.key) }));
+  return PERMISSION_GROUPS.map((g) => ({
+    ...g,
+    permissions: PERMISSION_CATALOGUE.filter((p) => p.group === g.key && !unbuiltToolOf(p.code)),
+  })).filter((g) => g.permissions.length > 0);
+}
+
+/** The permissions of tools this version does not have, each with that tool's name (granted and kept as usual). */
+export function unbuiltPermissions(): (PermissionInfo & { tool: string })[] {
+  return PERMISSION_CATALOGUE.flatMap((p) => {
+    const tool = unbuiltToolOf(p.code);
+    return tool ? [{ ...p, tool }] : [];
+  });
+}
+
+/**
+ * The feature flags in two lists: those with an effect, and those without one here — of a tool this version
+ * does not have (`tool`) or that this product never needs (`noEffect`).
+ */
+export function featureFlagsByEffect(): { effective: FeatureFlagInfo[]; inert: (FeatureFlagInfo & { reason: string })[] } {
+  const effective: FeatureFlagInfo[] = [];
+  const inert: (FeatureFlagInfo & { reason: string })[] = [];
+  for (const f of FEATURE_FLAG_CATALOGUE) {
+    const reason = inertReason(f);
+    if (reason) inert.push({ ...f, reason: `${capitalised(reason)}.` });
+    else effective.push(f);
+  }
+  return { effective, inert };
 }
 
 /** Codes of the spec without an entry, or entries of unknown codes (both empty when the catalogue is complete). */

@@ -87,6 +87,31 @@ export const TOOL_ROUTES: ToolRoute[] = [
   { path: "/notifications", aliases: [], permission: null, built: true, menuLabel: "Notifications" },
 ];
 
+/**
+ * The permissions and feature flags that belong to tools this version does not have, with the tool's name:
+ * an unbuilt route's permission, and the grants of parts of such a tool that have no route of their own.
+ * The Users and Delegated Users screens list these apart ("for a tool this version does not have") instead of
+ * describing screens that do not exist; tests/unit/spec-usage.test.ts checks that nothing here has an effect yet
+ * and that every grant without an effect is here. An entry leaves this list when its tool is built.
+ */
+const UNBUILT_PARTS: { code: Permission | FeatureFlag; tool: string; route: string | null }[] = [
+  { code: "RNA_APPLICATIONS_AND_INFRASTRUCTURE", tool: "Raw Network Analyzer", route: "/rna" },
+  { code: "rnaTagColumn", tool: "Raw Network Analyzer", route: "/rna" },
+  { code: "TOUR_DEMOLYTICS", tool: "guided tours", route: null },
+];
+
+export const UNBUILT_TOOL_GRANTS: ReadonlyMap<string, string> = new Map([
+  ...TOOL_ROUTES.filter((r) => !r.built && r.permission).map((r) => [r.permission as string, r.menuLabel] as const),
+  ...UNBUILT_PARTS.filter((p) => p.route === null || !TOOL_ROUTES.some((r) => r.path === p.route && r.built)).map(
+    (p) => [p.code as string, p.tool] as const,
+  ),
+]);
+
+/** The tool this version does not have that a permission or feature flag belongs to, or null when it has an effect. */
+export function unbuiltToolOf(code: string): string | null {
+  return UNBUILT_TOOL_GRANTS.get(code) ?? null;
+}
+
 /** Whether the tool at this path exists in this version (e.g. "/rna" for the 'Show in RNA' actions). */
 export function isToolBuilt(path: string): boolean {
   return TOOL_ROUTES.some((r) => r.path === path && r.built);

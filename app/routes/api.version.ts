@@ -2,11 +2,14 @@ import { API_VERSIONS, endpoint, resourceRoute } from "~/server/api/contract.ser
 import { storeVersions } from "~/server/store-versions.server";
 import packageJson from "../../package.json";
 
-/** GET api/version/: versions of the app, the API and the data layout, and the user's database overrides. */
+/**
+ * GET api/version/: versions of the app, the API and the data layout, and the user's database overrides.
+ * For holders of API_APP_VERSION ("Read the application's version details", the catalogue's entry).
+ */
 const route = resourceRoute({
   GET: endpoint({
     method: "GET",
-    access: "login",
+    access: { permission: "API_APP_VERSION" },
     // The spec's client numbers this call on its own and sends version 3 (answered as 17); others send 13–17.
     alsoVersions: [3],
     handler: async ({ context, user }) => {

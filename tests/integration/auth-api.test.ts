@@ -38,7 +38,10 @@ beforeAll(async () => {
     .returning({ id: users.id });
   alice = a.id;
   bob = b.id;
-  await stores.pg.db.insert(userPermissions).values([{ userId: alice, permission: "API_FLOWS_4D" }]);
+  await stores.pg.db.insert(userPermissions).values([
+    { userId: alice, permission: "API_FLOWS_4D" },
+    { userId: alice, permission: "API_APP_VERSION" },
+  ]);
   aliceCookie = await sessionCookie(stores, alice);
 }, 180_000);
 afterAll(() => stores?.dispose());
@@ -64,7 +67,7 @@ describe("auth/login and auth/user", () => {
     expect(body).toMatchObject({
       email: "alice@example.org",
       first_name: "Alice",
-      permissions: ["API_FLOWS_4D"],
+      permissions: ["API_APP_VERSION", "API_FLOWS_4D"],
       is_delegated: false,
       has_consented: true,
       session_status: "LOGGED_IN",
@@ -224,6 +227,19 @@ describe("notifications", () => {
 });
 
 describe("api/ basics", () => {
+  it("tells the versions only to holders of API_APP_VERSION (its catalogue entry: version details)", async () => {
+    const withoutVersion = (
+      await stores.pg.db
+        .insert(users)
+        .values({ email: "no-version@example.org", firstName: "Noversion", passwordHash: "x", hasConsented: true })
+        .returning({ id: users.id })
+    )[0].id;
+    await stores.pg.db.insert(userPermissions).values({ userId: withoutVersion, permission: "API_FLOWS_4D" });
+    const refused = await callRoute(version, "/api/version/", { cookie: await sessionCookie(stores, withoutVersion) });
+    expect(refused.status).toBe(403);
+    expect((await refused.json()).exception_code).toBe("permission_denied");
+  });
+
   it("reports versions, empty tables and the newest timestamp", async () => {
     const v = await (await callRoute(version, "/api/version/", { cookie: aliceCookie })).json();
     expect(v).toMatchObject({ api_versions: { min: 13, max: 17 }, clickhouse_engine: "chdb", override_clickhouse_db: null });

@@ -7,6 +7,8 @@
 import { eq, sql } from "drizzle-orm";
 import { spawnSync } from "node:child_process";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { findVantagePoint } from "~/features/routing/vantage-point-names";
+import { listVantagePoints } from "~/features/routing/vantage-points.server";
 import { featureFlags, netcommandJobs, siteSettings, userFeatureFlags, userPermissions, users, vantagePoints } from "~db/postgres/schema";
 import {
   claimNextJob,
@@ -172,6 +174,37 @@ describe("a ping to 127.0.0.1", () => {
       await runner.stop();
     }
   }, 60_000);
+});
+
+describe("which names pick a vantage point", () => {
+  const owner = (): JobOwner => ({ userId: ids.alice, visitor: null, clientAddress: "unknown" });
+  const jobFrom = async (networkElement: string, scope: NetcommandScope) => {
+    const { jobID } = await createNetcommandJob(stores, {
+      owner: owner(),
+      scope,
+      networkElement,
+      queryType: "PingQuery",
+      targetAddress: "8.8.8.8",
+    });
+    const { vantagePoint } = await stateOf(jobID);
+    await stores.pg.db.delete(netcommandJobs); // the limits count unfinished jobs
+    return vantagePoint;
+  };
+
+  it("the Looking Glass's rule: display name of the variant, key, router; each names one", async () => {
+    const publicScope: NetcommandScope = { vantagePoints: "public", allowedInternalRanges: [] };
+    // The private variant's display name is 'Router City, Country', the public one's 'City, Country'.
+    expect(await jobFrom("lab-r1 Lab, Nowhere", ALICE_SCOPE)).toBe("lab-local");
+    expect(await jobFrom("Zurich, Switzerland", publicScope)).toBe("lab-public");
+    expect(await jobFrom("lab-local", ALICE_SCOPE)).toBe("lab-local");
+    expect(await jobFrom("zrh-r1", publicScope)).toBe("lab-public");
+    // The same names the Looking Glass resolves (one rule, one answer).
+    const available = await listVantagePoints(stores, { variant: "private" });
+    for (const name of ["lab-r1 Lab, Nowhere", "lab-local", "lab-r1", "zrh-r1 Zurich, Switzerland"])
+      expect(await jobFrom(name, ALICE_SCOPE)).toBe(findVantagePoint(available, name)!.key);
+    // A private vantage point is unknown to the public scope, whatever it is called.
+    await expect(jobFrom("lab-r1", publicScope)).rejects.toThrow('Unknown vantage point "lab-r1".');
+  });
 });
 
 describe("job states in PostgreSQL", () => {

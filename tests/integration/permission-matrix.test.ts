@@ -1299,7 +1299,7 @@ const MATRIX: Record<string, Sample[]> = {
     { method: "POST", url: "/api/mapping", json: {}, expect: everyone(405) },
   ],
   "api.tables_without_data.ts": [{ url: "/api/tables_without_data", expect: api("login") }, GET_ONLY_405("/api/tables_without_data")],
-  "api.version.ts": [{ url: "/api/version", expect: api("login") }, GET_ONLY_405("/api/version")],
+  "api.version.ts": [{ url: "/api/version", expect: api("API_APP_VERSION") }, GET_ONLY_405("/api/version")],
   "auth.2fa.devices.$id.ts": [
     { method: "DELETE", url: () => `/auth/2fa/devices/${fx.device}`, note: "another user's device", expect: api("login", 404) },
     { method: "DELETE", url: () => `/auth/2fa/devices/${fx.device}`, csrf: false, expect: api("login", CSRF_FAILED) },

@@ -9,9 +9,21 @@ import {
 import { availableQueryTypes } from "~/lib/routing-query-types";
 
 const VPS: VantagePointRef[] = [
-  { key: "fra1", display_name: "Frankfurt, Germany 1", description: "Frankfurt, Germany", legacy_description: "FRA-ER1 Frankfurt" },
-  { key: "fra2", display_name: "Frankfurt, Germany 2", description: "Frankfurt, Germany", legacy_description: "FRA-ER2 Frankfurt" },
-  { key: "ber1", display_name: "Berlin, Germany", description: "Berlin, Germany", legacy_description: "BER-ER1 Berlin" },
+  {
+    key: "fra1",
+    display_name: "Frankfurt, Germany 1",
+    description: "Frankfurt, Germany",
+    legacy_description: "FRA-ER1 Frankfurt",
+    router: "fra-er1",
+  },
+  {
+    key: "fra2",
+    display_name: "Frankfurt, Germany 2",
+    description: "Frankfurt, Germany",
+    legacy_description: "FRA-ER2 Frankfurt",
+    router: "fra-er2",
+  },
+  { key: "ber1", display_name: "Berlin, Germany", description: "Berlin, Germany", legacy_description: "BER-ER1 Berlin", router: "fra-er2" }, // a router with two vantage points,
 ];
 const ALL_TYPES = availableQueryTypes(true);
 
@@ -87,6 +99,9 @@ describe("Looking Glass URL state", () => {
     // "Frankfurt, Germany" names two vantage points: it selects neither.
     const ambiguous = new URLSearchParams({ selectedVantagePoints: '["Frankfurt, Germany"]' });
     expect(parseLookingGlassUrl(ambiguous, VPS, ALL_TYPES).selectedVantagePoints).toEqual([]);
+    // A router's name picks its vantage point when it has one (api/netcommand/ follows the same rule), not when it has two.
+    const byRouter = new URLSearchParams({ selectedVantagePoints: '["fra-er1", "fra-er2"]' });
+    expect(parseLookingGlassUrl(byRouter, VPS, ALL_TYPES).selectedVantagePoints).toEqual(["Frankfurt, Germany 1"]);
   });
 
   it("reads the GET form's repeated parameter and ignores malformed JSON gracefully", () => {

@@ -11,10 +11,14 @@ import {
   describeFeatureFlag,
   describePermission,
   FEATURE_FLAG_CATALOGUE,
+  featureFlagsByEffect,
   groupedPermissions,
   PERMISSION_CATALOGUE,
+  unbuiltPermissions,
 } from "~/lib/permission-catalogue";
+import { DELEGABLE_PERMISSIONS } from "~/features/flows/delegated-users/params";
 import { FEATURE_FLAGS, PERMISSIONS } from "~/lib/permissions";
+import { unbuiltToolOf } from "~/lib/routes";
 import { GRANT_TEXTS, grantProblems } from "~/server/auth/account-admin.server";
 import { selfLockOutProblem, USER_ADMIN_TEXTS } from "~/server/auth/user-admin.server";
 
@@ -64,10 +68,14 @@ describe("permission catalogue", () => {
     expect(PERMISSION_CATALOGUE).toHaveLength(PERMISSIONS.length);
     expect(FEATURE_FLAG_CATALOGUE).toHaveLength(FEATURE_FLAGS.length);
     // The flags this product gives no effect say so where they are granted (docs/decisions/011-flows-feature-flags.md).
-    const explanation = (code: string) => FEATURE_FLAG_CATALOGUE.find((f) => f.code === code)!.explanation;
-    expect(explanation("extrapolatedNetflow")).toMatch(/^No effect here: /);
-    expect(explanation("replaceStatisticsTableByDisaggregationTable")).toMatch(/^No effect here: /);
-    expect(explanation("fetchMaxTimestamp")).not.toMatch(/No effect/);
+    const explanation = (code: string) => describeFeatureFlag(code).explanation;
+    expect(explanation("extrapolatedNetflow")).toMatch(/^No effect in this version: /);
+    expect(explanation("replaceStatisticsTableByDisaggregationTable")).toMatch(/^No effect in this version: /);
+    expect(explanation("rnaTagColumn")).toBe("For a tool this version does not have (Raw Network Analyzer).");
+    expect(explanation("fetchMaxTimestamp")).not.toMatch(/effect|version/);
+    const { effective, inert } = featureFlagsByEffect();
+    expect(effective.map((f) => f.code).sort()).toEqual(["canInvokeNetcommandApi", "fetchMaxTimestamp"]);
+    expect(inert.map((f) => f.code).sort()).toEqual(["extrapolatedNetflow", "replaceStatisticsTableByDisaggregationTable", "rnaTagColumn"]);
     for (const p of PERMISSION_CATALOGUE) {
       expect(p.title).not.toBe(p.code);
       expect(p.explanation.length).toBeGreaterThan(10);
@@ -76,8 +84,24 @@ describe("permission catalogue", () => {
   it("groups the permissions for the forms, each in one group", () => {
     const grouped = groupedPermissions();
     expect(grouped.map((g) => g.title)).toEqual(["Flows analysis", "Planning", "Routing", "Administration", "Developer"]);
-    expect(grouped.flatMap((g) => g.permissions.map((p) => p.code)).sort()).toEqual([...PERMISSIONS].sort());
+    // The permissions of tools this version does not have are listed apart, with the tool's name; together, all of them.
+    const unbuilt = unbuiltPermissions();
+    expect(unbuilt.map((p) => p.code).sort()).toEqual([
+      "AS_RELATIONS",
+      "RAW_NETWORK_ANALYZER",
+      "REVENUES_AND_COSTS",
+      "RNA_APPLICATIONS_AND_INFRASTRUCTURE",
+      "TOUR_DEMOLYTICS",
+    ]);
+    expect(describePermission("REVENUES_AND_COSTS").explanation).toBe("For a tool this version does not have (Revenues & Costs).");
+    expect(describePermission("AS_RELATIONS").explanation).toBe("For a tool this version does not have (AS Relations).");
+    expect([...grouped.flatMap((g) => g.permissions.map((p) => p.code)), ...unbuilt.map((p) => p.code)].sort()).toEqual(
+      [...PERMISSIONS].sort(),
+    );
     expect(grouped.find((g) => g.key === "administration")!.permissions.map((p) => p.code)).toContain("VIEW_USERS");
+  });
+  it("offers delegated accounts no grant of a tool this version does not have", () => {
+    expect(DELEGABLE_PERMISSIONS.filter((p) => unbuiltToolOf(p.permission))).toEqual([]);
   });
   it("describes unknown codes by their name", () => {
     expect(describePermission("VIEW_USERS").title).toBe("View users");

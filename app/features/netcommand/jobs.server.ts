@@ -10,7 +10,9 @@
  */
 import { EventEmitter } from "node:events";
 import { and, asc, eq, inArray, isNull, lt, lte, or, sql } from "drizzle-orm";
-import { netcommandJobs, vantagePoints, type NetcommandJobState, type NetcommandQueryType } from "~db/postgres/schema";
+import { netcommandJobs, type NetcommandJobState, type NetcommandQueryType } from "~db/postgres/schema";
+import { findVantagePoint as findVantagePointByName } from "~/features/routing/vantage-point-names";
+import { forbiddenVantagePoints, listVantagePoints } from "~/features/routing/vantage-points.server";
 import { isNetcommandType, toQueryType } from "~/lib/routing-query-types";
 import type { Db } from "~/server/postgres.server";
 import type { Services } from "~/server/services.server";
@@ -100,7 +102,7 @@ export async function createNetcommandJob(stores: Pick<Services, "pg">, input: C
   if (!queryType) throw new NetcommandInputError(`Unknown query type "${input.queryType}": use PingQuery or TracerouteQuery.`, "queryType");
   const target = checkNetcommandTarget(input.targetAddress, input.scope.allowedInternalRanges);
   if (!target.ok) throw new NetcommandInputError(target.error, "targetAddress");
-  const vantagePoint = await findVantagePoint(stores.pg.db, input.networkElement, input.scope);
+  const vantagePoint = await findVantagePoint(stores, input.networkElement, input.scope);
   if (!vantagePoint) throw new NetcommandInputError(`Unknown vantage point "${input.networkElement}".`, "networkElement");
 
   const { owner } = input;
@@ -127,23 +129,20 @@ export async function createNetcommandJob(stores: Pick<Services, "pg">, input: C
   return { jobID: id };
 }
 
-/** A vantage point by key (or router name) among those the scope may use: every one, or the public ones. */
-async function findVantagePoint(db: Db, name: string, scope: NetcommandScope) {
-  const wanted = name.trim();
-  if (!wanted) return null;
-  const rows = await db
-    .select({ key: vantagePoints.key, isPublic: vantagePoints.isPublic, router: vantagePoints.router })
-    .from(vantagePoints)
-    .where(or(eq(vantagePoints.key, wanted), eq(vantagePoints.router, wanted)))
-    .orderBy(asc(vantagePoints.id));
-  const visible = rows.filter((row) => scope.vantagePoints === "all" || row.isPublic);
-  const routers = scope.routers ?? null;
-  const usable = routers === null ? visible : visible.filter((row) => routers.includes(row.router));
-  if (visible.length && !usable.length)
+/**
+ * The vantage point a name picks among those the scope may use (every one, or the public ones), by the one rule
+ * of the Looking Glass (routing/vantage-point-names.ts), so api/netcommand/ and api/lookingglass/ accept the same
+ * names. A delegated user's vantage point outside their routers is a 403, as in the Looking Glass.
+ */
+async function findVantagePoint(stores: Pick<Services, "pg">, name: string, scope: NetcommandScope) {
+  if (!name.trim()) return null;
+  const available = await listVantagePoints(stores, { variant: scope.vantagePoints === "all" ? "private" : "public" });
+  const found = findVantagePointByName(available, name);
+  if (found && forbiddenVantagePoints([found], scope.routers ?? null).length)
     throw new NetcommandForbiddenError(
-      `The vantage point "${wanted}" is not available to your account: it may only use the vantage points of its routers.`,
+      `The vantage point "${name.trim()}" is not available to your account: it may only use the vantage points of its routers.`,
     );
-  return usable.find((row) => row.key === wanted) ?? usable[0] ?? null;
+  return found ?? null;
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;

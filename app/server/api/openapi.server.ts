@@ -440,7 +440,7 @@ export const OPERATIONS: Operation[] = [
     method: "GET",
     path: "/api/version/",
     summary: "App, API and data versions; the user's database overrides.",
-    access: "login",
+    access: { permission: "API_APP_VERSION" },
     alsoVersions: [3],
     response: anyObject,
   },

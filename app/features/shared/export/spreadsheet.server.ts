@@ -1,11 +1,12 @@
 /**
  * The exported table as a spreadsheet: XLSX (Office Open XML) and XLS (Excel 97–2003, BIFF8 in a
- * compound file). See docs/decisions/006-exports.md for the choice of libraries:
+ * compound file). See docs/decisions/012-spreadsheet-writers.md for the choice of libraries:
  *
  * - XLSX with exceljs: maintained on npm, writes typed cells, column widths and a frozen header.
  * - XLS with SheetJS (`xlsx` 0.18.5): the one widely used JavaScript writer of real BIFF8 files
  *   (not HTML or XML renamed to .xls, which Excel opens only after a warning). Its known advisories
- *   concern reading untrusted files; flowlens only writes with it and never parses uploads.
+ *   concern reading untrusted files; flowlens only writes with it and never parses a spreadsheet
+ *   (tests/unit/spreadsheet-writers.test.ts keeps it so).
  */
 import ExcelJS from "exceljs";
 import XLSX from "xlsx";

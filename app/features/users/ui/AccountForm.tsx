@@ -2,7 +2,7 @@ import { Button, Checkbox, Fieldset, Paper, SimpleGrid, Stack, Text, TextInput, 
 import { Form } from "@remix-run/react";
 import { CsrfField } from "~/components/CsrfField";
 import { FormProblem, useFormReset, type FormErrors } from "~/components/EditForms";
-import { FEATURE_FLAG_CATALOGUE, groupedPermissions } from "~/lib/permission-catalogue";
+import { describePermission, featureFlagsByEffect, groupedPermissions, unbuiltPermissions } from "~/lib/permission-catalogue";
 import type { UsersScreen } from "../users-screen.server";
 
 /** What the form shows: the values typed when its post was refused, else the stored ones (lists one per line). */
@@ -45,6 +45,35 @@ function Box({
   );
 }
 
+/** A grid of grant boxes: "Title (CODE)" with its description, on or locked as the callbacks say. */
+function Boxes({
+  name,
+  items,
+  isOn,
+  isLocked,
+}: {
+  name: string;
+  items: { code: string; title: string; description: string }[];
+  isOn: (code: string) => boolean;
+  isLocked: (code: string) => boolean;
+}) {
+  return (
+    <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="xs">
+      {items.map((item) => (
+        <Box
+          key={item.code}
+          name={name}
+          value={item.code}
+          label={`${item.title} (${item.code})`}
+          description={item.description}
+          checked={isOn(item.code)}
+          locked={isLocked(item.code)}
+        />
+      ))}
+    </SimpleGrid>
+  );
+}
+
 /** Adds an account (no `id`: an invitation is mailed) or edits account `id`. */
 export function AccountForm({
   data,
@@ -73,6 +102,12 @@ export function AccountForm({
   const hadFlags = new Set(stored.feature_flags);
   const viaGroup = new Map<string, string[]>();
   for (const g of viaGroups) viaGroup.set(g.code, [...(viaGroup.get(g.code) ?? []), g.group]);
+  const permissionOn = (code: string) => permissions.has(code);
+  const permissionLocked = (code: string) => !data.isSuperuser && !holds.has(code) && !had.has(code);
+  const flagOn = (code: string) => flags.has(code);
+  const flagLocked = (code: string) => !data.isSuperuser && !flagsOn.has(code) && !hadFlags.has(code);
+  const unbuilt = unbuiltPermissions();
+  const flagGroups = featureFlagsByEffect();
   const title = id ? "Edit the account" : "Add a user";
   return (
     <Paper withBorder p="md">
@@ -173,41 +208,59 @@ export function AccountForm({
                   <Text size="xs" c="dimmed" mb={4}>
                     {group.explanation}
                   </Text>
-                  <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="xs">
-                    {group.permissions.map((p) => {
+                  <Boxes
+                    name="permissions"
+                    items={group.permissions.map((p) => {
                       const groupsGranting = viaGroup.get(p.code);
-                      return (
-                        <Box
-                          key={p.code}
-                          name="permissions"
-                          value={p.code}
-                          label={`${p.title} (${p.code})`}
-                          description={`${p.explanation}${groupsGranting ? ` Also granted by the group ${groupsGranting.join(", ")}.` : ""}`}
-                          checked={permissions.has(p.code)}
-                          locked={!data.isSuperuser && !holds.has(p.code) && !had.has(p.code)}
-                        />
-                      );
+                      const via = groupsGranting ? ` Also granted by the group ${groupsGranting.join(", ")}.` : "";
+                      return { ...p, description: `${p.explanation}${via}` };
                     })}
-                  </SimpleGrid>
+                    isOn={permissionOn}
+                    isLocked={permissionLocked}
+                  />
                 </div>
               ))}
+              {unbuilt.length ? (
+                // Granted and kept as usual, so an account is ready the day the tool arrives; said apart so nobody
+                // looks for a screen that is not there.
+                <div role="group" aria-labelledby="perm-group-unbuilt">
+                  <Text fw={600} size="sm" id="perm-group-unbuilt">
+                    For tools this version does not have
+                  </Text>
+                  <Text size="xs" c="dimmed" mb={4}>
+                    These grant nothing yet; an account keeps them for a later version.
+                  </Text>
+                  <Boxes
+                    name="permissions"
+                    items={unbuilt.map((p) => ({ ...p, description: describePermission(p.code).explanation }))}
+                    isOn={permissionOn}
+                    isLocked={permissionLocked}
+                  />
+                </div>
+              ) : null}
             </Stack>
           </Fieldset>
           <Fieldset legend="Feature flags">
             <FieldError message={errors.feature_flags} />
-            <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="xs">
-              {FEATURE_FLAG_CATALOGUE.map((f) => (
-                <Box
-                  key={f.code}
+            <Boxes
+              name="feature_flags"
+              items={flagGroups.effective.map((f) => ({ ...f, description: f.explanation }))}
+              isOn={flagOn}
+              isLocked={flagLocked}
+            />
+            {flagGroups.inert.length ? (
+              <div role="group" aria-labelledby="flag-group-inert">
+                <Text fw={600} size="sm" mt="sm" id="flag-group-inert">
+                  Without effect in this version
+                </Text>
+                <Boxes
                   name="feature_flags"
-                  value={f.code}
-                  label={`${f.title} (${f.code})`}
-                  description={f.explanation}
-                  checked={flags.has(f.code)}
-                  locked={!data.isSuperuser && !flagsOn.has(f.code) && !hadFlags.has(f.code)}
+                  items={flagGroups.inert.map((f) => ({ ...f, description: f.reason }))}
+                  isOn={flagOn}
+                  isLocked={flagLocked}
                 />
-              ))}
-            </SimpleGrid>
+              </div>
+            ) : null}
           </Fieldset>
           <Button type="submit" w="fit-content">
             {id ? "Save the account" : "Add the user and send the invitation"}

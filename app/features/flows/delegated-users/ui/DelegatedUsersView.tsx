@@ -25,6 +25,7 @@ import { useRef, useState } from "react";
 import { useHydrated } from "~/components/use-hydrated";
 import { isDimensionId } from "../../dimensions";
 import { FilterInput } from "../../ui/FilterInput";
+import { unbuiltToolOf } from "~/lib/routes";
 import { DELEGABLE_PERMISSIONS, delegatedUsersUrl, type DelegatedUserForm, type RestrictionRow as RestrictionRowValue } from "../params";
 import type { DelegatedUsersActionResult, DelegatedUsersScreen, Preview } from "../delegated-users-screen.server";
 
@@ -282,8 +283,11 @@ function AccountForm({
           <Fieldset legend="Permissions">
             <Stack gap={6}>
               {DELEGABLE_PERMISSIONS.filter(
-                // What the manager may grant, and what the account holds already (it may keep that).
-                (p) => data.permissions.some((mine) => mine.permission === p.permission) || stored.permissions.includes(p.permission),
+                // What the manager may grant, and what the account holds already (it may keep that); never a grant
+                // of a tool this version does not have (routes.ts UNBUILT_TOOL_GRANTS).
+                (p) =>
+                  !unbuiltToolOf(p.permission) &&
+                  (data.permissions.some((mine) => mine.permission === p.permission) || stored.permissions.includes(p.permission)),
               ).map((p) => (
                 <Checkbox
                   key={p.permission}
