@@ -31,7 +31,9 @@ export function fileTimings(files, root) {
   const prefix = root.endsWith("/") ? root : `${root}/`;
   return files.map((f) => ({
     file: f.filepath.startsWith(prefix) ? f.filepath.slice(prefix.length) : f.filepath,
-    ms: (f.prepareDuration ?? 0) + (f.environmentLoad ?? 0) + (f.setupDuration ?? 0) + (f.collectDuration ?? 0) + (f.result?.duration ?? 0),
+    ms: Math.round(
+      (f.prepareDuration ?? 0) + (f.environmentLoad ?? 0) + (f.setupDuration ?? 0) + (f.collectDuration ?? 0) + (f.result?.duration ?? 0),
+    ),
     ...(f.result?.state === "fail" ? { failed: true } : {}),
   }));
 }

@@ -691,7 +691,11 @@ async function main() {
               shardRuns.push({ label, code, counts: readReport(json), ms: Date.now() - started, files: files.length });
             }),
           ),
-        () => shardRuns.map((r) => `${r.label}: ${r.files} files in ${formatDuration(r.ms)}`).join(", "),
+        () =>
+          [...shardRuns]
+            .sort((a, b) => a.label.localeCompare(b.label))
+            .map((r) => `${r.label}: ${r.files} files in ${formatDuration(r.ms)}`)
+            .join(", "),
       );
       e2eCounts = addCounts(shardRuns.map((r) => r.counts));
       const ran = e2eCounts ? e2eCounts.passed + e2eCounts.failed : 0;

@@ -25,7 +25,7 @@ describe("fileTimings", () => {
       [
         {
           filepath: "/repo/tests/integration/a.test.ts",
-          collectDuration: 4_000,
+          collectDuration: 4_000.4,
           setupDuration: 100,
           result: { duration: 17_000, state: "pass" },
         },
