@@ -514,15 +514,20 @@ function e2eShardCount() {
   return n;
 }
 
-/** Runs `fn` and records its wall-clock time as a phase of the timing report. */
+/** Runs `fn` and records its wall-clock time as a phase of the timing report (listed in the order the phases started). */
 async function timed(phases, name, fn, note) {
+  const phase = { name, ms: 0 };
+  phases.push(phase);
   const started = Date.now();
   try {
     return await fn();
   } finally {
-    phases.push({ name, ms: Date.now() - started, note: typeof note === "function" ? note() : note });
+    phase.ms = Date.now() - started;
+    phase.note = typeof note === "function" ? note() : note;
   }
 }
+
+const filesCount = (n) => `${n} file${n === 1 ? "" : "s"}`;
 
 async function main() {
   const startedAt = Date.now();
@@ -594,6 +599,7 @@ async function main() {
 
   // The lint and the build need nothing from the unit tests: they run beside them, their output prefixed or logged, so
   // the unit tests' output stays readable. The unit phase is the longest, so this lane costs no wall-clock time.
+  let unitRunning = runUnit;
   const sideLane = async () => {
     // 0. Lint: the layering rules are part of the suite (a failure is reported, the tests still run).
     if (runUnit) {
@@ -615,7 +621,7 @@ async function main() {
     }
     // f. Build
     if (runBuild) {
-      log(`build (remix vite:build)${runUnit ? ", beside the unit tests" : ""}: output in ${path.relative(root, BUILD_LOG)}`);
+      log(`build (remix vite:build)${unitRunning ? ", beside the unit tests" : ""}: output in ${path.relative(root, BUILD_LOG)}`);
       await timed(
         phases,
         "build",
@@ -641,6 +647,7 @@ async function main() {
     if (admin) env.DATABASE_URL = dbFor("unit/integration");
     await timed(phases, "unit + integration", async () => {
       const code = await run(process.execPath, [VITEST, "run", "--passWithNoTests", ...vitestReports(UNIT_JSON)], { env, name: "vitest" });
+      unitRunning = false;
       unitCounts = readReport(UNIT_JSON);
       summary.unit = code === 0 ? "PASS" : "FAIL";
     });
@@ -677,7 +684,7 @@ async function main() {
               const env = { ...childEnv, E2E_TMPDIR: e2eTmp, TEST_TIMINGS_FILE: path.join(RESULTS_DIR, `timings-e2e-${n}.json`) };
               if (admin) env.DATABASE_URL = dbFor(`e2e ${n}`);
               const label = `e2e ${n}/${shards.length}`;
-              log(`${label}: ${files.length} files`);
+              log(`${label}: ${filesCount(files.length)}`);
               const started = Date.now();
               const code = await run(
                 process.execPath,
@@ -694,7 +701,7 @@ async function main() {
         () =>
           [...shardRuns]
             .sort((a, b) => a.label.localeCompare(b.label))
-            .map((r) => `${r.label}: ${r.files} files in ${formatDuration(r.ms)}`)
+            .map((r) => `${r.label}: ${filesCount(r.files)} in ${formatDuration(r.ms)}`)
             .join(", "),
       );
       e2eCounts = addCounts(shardRuns.map((r) => r.counts));
