@@ -502,8 +502,13 @@ function planE2eShards(shards) {
   return lists;
 }
 
-/** How many e2e shards (app server + browser each) run at the same time: E2E_SHARDS, default 2. */
+/** How many e2e shards (app server + browser each) run at the same time: E2E_SHARDS, default 2; 1 with E2E_BASE_URL. */
 function e2eShardCount() {
+  if (process.env.E2E_BASE_URL) {
+    // One server for all: its files must run one after another, as in one shard.
+    log("E2E_BASE_URL is set: the browser tests run in one shard against that server");
+    return 1;
+  }
   const raw = process.env.E2E_SHARDS;
   if (raw === undefined || raw === "") return 2;
   const n = Number(raw);
