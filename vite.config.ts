@@ -1,5 +1,6 @@
 import { vitePlugin as remix } from "@remix-run/dev";
 import { build as esbuild } from "esbuild";
+import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { defineConfig, type Plugin } from "vite";
@@ -39,6 +40,13 @@ function collectorWorker(): Plugin {
     },
   };
 }
+
+/**
+ * Test files run side by side in this many worker processes, each file with stores of its own (tests/helpers/stores.ts).
+ * vitest's default, one less than the cores, is a single worker on a 2-core machine such as CI's, though much of a
+ * store-backed file's time is spent waiting for PostgreSQL, snmpd or a socket. TEST_WORKERS overrides it.
+ */
+const TEST_WORKERS = Number(process.env.TEST_WORKERS) || Math.max(2, os.availableParallelism());
 
 // This file takes the role of remix.config.js (see docs/decisions/001-vite-config-replaces-remix-config.md).
 export default defineConfig({
@@ -92,5 +100,8 @@ export default defineConfig({
     include: ["tests/unit/**/*.test.{ts,tsx}", "tests/integration/**/*.test.ts", "app/**/*.test.{ts,tsx}", "db/**/*.test.ts"],
     testTimeout: 60_000,
     hookTimeout: 180_000,
+    pool: "forks",
+    maxWorkers: TEST_WORKERS,
+    minWorkers: 1,
   },
 });

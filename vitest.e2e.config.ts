@@ -2,8 +2,9 @@ import { fileURLToPath } from "node:url";
 import { defineConfig } from "vitest/config";
 
 // End-to-end browser tests: `node scripts/test.mjs --e2e-only` (or `npm test`).
-// tests/e2e/global-setup.ts starts the *built* app (remix-serve ./build/server/index.js) once for the whole run and
-// provides its URL as inject("baseURL"); the test files drive Debian's Chromium via playwright-core (CHROME_PATH).
+// tests/e2e/global-setup.ts starts the *built* app (remix-serve ./build/server/index.js) once for the whole run (once per
+// shard under `npm test`) and provides its URL as inject("baseURL"); the test files drive Debian's Chromium via
+// playwright-core (CHROME_PATH).
 export default defineConfig({
   resolve: {
     alias: {
@@ -19,7 +20,8 @@ export default defineConfig({
     // The first server start loads the demo network into the embedded stores; global-setup waits up to 10 minutes.
     hookTimeout: 900_000,
     teardownTimeout: 60_000,
-    // One app server and one browser at a time (2-core machines; tests share the server's state).
+    // One file at a time per app server (tests share the server's state). `npm test` runs several such runs at the same
+    // time instead, each with a server of its own and a share of the files (E2E_SHARDS, scripts/test.mjs).
     fileParallelism: false,
     pool: "forks",
   },

@@ -1,18 +1,20 @@
 #!/usr/bin/env node
 // `npm test`: the whole flowlens test suite.
 //
-//   0. runs the linter (`npm run lint`: eslint with the layering rules, prettier's check; offline),
 //   1. makes sure a Chromium for the browser tests exists (installs Debian's chromium when root + apt-get),
 //   2. makes sure ping/traceroute exist (installs them when root + apt-get; only warns otherwise), and Debian's
 //      snmpd for the SNMP poller's tests (installed likewise; without it those tests skip, and fail in CI),
-//   3. chooses the stores: a throwaway PostgreSQL database when TEST_DATABASE_URL / DATABASE_URL / CI is set,
-//      otherwise embedded PGlite; ClickHouse is always embedded chDB,
-//   4. runs vitest (unit + integration, vite.config.ts),
-//   5. builds the app (remix vite:build),
-//   6. runs the end-to-end browser tests (vitest.e2e.config.ts) against the built app,
-//   7. drops the throwaway databases and prints a one-line summary.
+//   3. chooses the stores: throwaway PostgreSQL databases when TEST_DATABASE_URL / DATABASE_URL / CI is set (one for
+//      the unit tests, one per e2e shard), otherwise embedded PGlite; ClickHouse is always embedded chDB,
+//   4. runs vitest (unit + integration, vite.config.ts, TEST_WORKERS worker processes) and, beside it,
+//      the linter (`npm run lint`: eslint with the layering rules, prettier's check; offline), then the build
+//      (remix vite:build, its output in test-results/build.log),
+//   5. runs the end-to-end browser tests (vitest.e2e.config.ts) against the built app in E2E_SHARDS shards at the same
+//      time (default 2), each with an app server, DATA_DIR and database of its own, files split by the last run's times,
+//   6. drops the throwaway databases, prints each phase's time and the slowest test files, then a one-line summary.
 //
-// Flags: --unit-only (steps 4 only: no build, no e2e, no browser needed), --e2e-only (skip 4), --skip-build.
+// Flags: --unit-only (step 4 without the build: no e2e, no browser needed), --e2e-only (no unit tests, no lint),
+// --skip-build.
 // Plain Node ESM on purpose: it must run before anything is built or transpiled.
 
 import { spawn, spawnSync } from "node:child_process";
@@ -21,6 +23,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { addCounts, expectedTimes, formatDuration, partitionFiles, timingReport } from "./test-timing.mjs";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 process.chdir(root);
@@ -64,6 +67,9 @@ const REMIX_CLI = path.join(root, "node_modules/@remix-run/dev/dist/cli.js");
 const RESULTS_DIR = path.join(root, "test-results");
 const UNIT_JSON = path.join(RESULTS_DIR, "unit.json");
 const E2E_JSON = path.join(RESULTS_DIR, "e2e.json");
+const UNIT_TIMINGS = path.join(RESULTS_DIR, "timings-unit.json");
+const BUILD_LOG = path.join(RESULTS_DIR, "build.log");
+const TIMINGS_REPORTER = path.join(root, "scripts/test-timings-reporter.mjs");
 
 const log = (msg) => console.log(`[test] ${msg}`);
 const warn = (msg) => console.warn(`[test] WARNING: ${msg}`);
@@ -74,7 +80,8 @@ const isCI = isTruthy(process.env.CI);
 // Child processes and cleanup (the throwaway databases must be dropped on failure and on Ctrl-C too)
 
 const childEnv = { ...process.env };
-let currentChild = null;
+/** The steps running right now (the build and the lint run beside the unit tests, the e2e shards beside each other). */
+const runningChildren = new Set();
 const cleanups = [];
 let cleaningUp = null;
 
@@ -118,17 +125,16 @@ for (const sig of ["SIGINT", "SIGTERM", "SIGHUP"]) {
   process.on(sig, () => {
     if (interrupted) {
       // second Ctrl-C: stop waiting for a graceful shutdown
-      if (currentChild) killGroup(currentChild, "SIGKILL");
+      for (const child of runningChildren) killGroup(child, "SIGKILL");
       return;
     }
     interrupted = true;
     console.error(`\n[test] ${sig} received: stopping and cleaning up...`);
-    if (currentChild) {
-      const child = currentChild;
+    for (const child of runningChildren) {
       killGroup(child, sig);
       setTimeout(() => killGroup(child, "SIGKILL"), 20_000).unref();
     }
-    // main() notices `interrupted` once the running step has exited, then drops the throwaway databases.
+    // main() notices `interrupted` once the running steps have exited, then drops the throwaway databases.
     // Safety net should something hang:
     setTimeout(() => {
       console.error("[test] cleanup took too long: exiting");
@@ -160,25 +166,73 @@ async function reapGroup(pid, what) {
   if (groupAlive(pid)) killGroup({ pid }, "SIGKILL");
 }
 
-const stepName = (args) => (args.includes("vite:build") ? "the build" : args.includes("--config") ? "the e2e vitest run" : "vitest");
+/**
+ * Copies a child's output line by line, each line prefixed (steps that run at the same time stay readable), or into a
+ * log file when `logFile` is given (the build's hundreds of lines; its tail is printed when it fails).
+ */
+function forwardOutput(child, { prefix, logFile }) {
+  const log = logFile ? fs.createWriteStream(logFile) : null;
+  const ended = [];
+  for (const [stream, out] of [
+    [child.stdout, process.stdout],
+    [child.stderr, process.stderr],
+  ]) {
+    let buf = "";
+    stream.setEncoding("utf8");
+    const write = (line) => (log ? log.write(line + "\n") : out.write(`${prefix}${line}\n`));
+    stream.on("data", (chunk) => {
+      buf += chunk;
+      let i;
+      while ((i = buf.indexOf("\n")) >= 0) {
+        write(buf.slice(0, i).replace(/\r$/, ""));
+        buf = buf.slice(i + 1);
+      }
+    });
+    ended.push(new Promise((resolve) => stream.on("close", resolve)).then(() => buf && write(buf)));
+  }
+  // After the exit: the rest of the output, unless a process the step left behind still holds the pipe.
+  return async () => {
+    await Promise.race([Promise.all(ended), new Promise((r) => setTimeout(r, 5_000).unref())]);
+    if (log) await new Promise((resolve) => log.end(resolve));
+  };
+}
+
+/** The last `lines` lines of a log file, indented, for the report of a failed step. */
+function tailOf(file, lines = 40) {
+  try {
+    return fs
+      .readFileSync(file, "utf8")
+      .trimEnd()
+      .split("\n")
+      .slice(-lines)
+      .map((l) => `    ${l}`)
+      .join("\n");
+  } catch {
+    return "    (no log)";
+  }
+}
 
 /**
- * Runs a command with inherited stdio in its own process group (so a Ctrl-C or a crash never leaves its app server or
- * browser running); resolves to its exit code (killed by a signal => 1, interrupted => 130).
+ * Runs a command in its own process group (so a Ctrl-C or a crash never leaves its app server or browser running);
+ * resolves to its exit code (killed by a signal => 1, interrupted => 130). Output: inherited, or with `prefix` each line
+ * prefixed, or with `logFile` written there. `name` names the step in warnings.
  */
-function run(cmd, args, { env = childEnv } = {}) {
+function run(cmd, args, { env = childEnv, name = path.basename(cmd), prefix, logFile } = {}) {
   return new Promise((resolve) => {
     if (interrupted) return resolve(130);
-    const child = spawn(cmd, args, { stdio: "inherit", env, detached: true });
-    currentChild = child;
+    const piped = prefix !== undefined || logFile !== undefined;
+    const child = spawn(cmd, args, { stdio: piped ? ["ignore", "pipe", "pipe"] : "inherit", env, detached: true });
+    const outputDone = piped ? forwardOutput(child, { prefix: prefix ?? "", logFile }) : () => Promise.resolve();
+    runningChildren.add(child);
     child.on("error", (err) => {
       console.error(`[test] could not start ${cmd}: ${err.message}`);
-      currentChild = null;
+      runningChildren.delete(child);
       resolve(127);
     });
     child.on("exit", async (code, signal) => {
-      await reapGroup(child.pid, stepName(args));
-      currentChild = null;
+      await reapGroup(child.pid, name);
+      await outputDone();
+      runningChildren.delete(child);
       resolve(interrupted ? 130 : (code ?? (signal ? 1 : 0)));
     });
   });
@@ -409,32 +463,100 @@ const rmReport = (file) => fs.rmSync(file, { force: true });
 
 // ---------------------------------------------------------------------------------------------------------------
 
+/** Test files of the e2e config (vitest.e2e.config.ts includes every tests/e2e file ending in .e2e.ts), repository-relative. */
+function e2eFiles() {
+  return fs
+    .readdirSync(path.join(root, "tests/e2e"), { recursive: true })
+    .map((f) => path.join("tests/e2e", String(f)).split(path.sep).join("/"))
+    .filter((f) => f.endsWith(".e2e.ts"))
+    .sort();
+}
+
+const readTimings = (file) => {
+  try {
+    return JSON.parse(fs.readFileSync(file, "utf8")).files ?? [];
+  } catch {
+    return [];
+  }
+};
+const sizeOf = (file) => {
+  try {
+    return fs.statSync(path.join(root, file)).size;
+  } catch {
+    return 0;
+  }
+};
+const e2eTimingFiles = () =>
+  fs.existsSync(RESULTS_DIR)
+    ? fs
+        .readdirSync(RESULTS_DIR)
+        .filter((f) => /^timings-e2e-\d+\.json$/.test(f))
+        .map((f) => path.join(RESULTS_DIR, f))
+    : [];
+
+/** The e2e files split into `shards` lists of about equal time: the last run's timings, else the files' sizes. */
+function planE2eShards(shards) {
+  const previous = e2eTimingFiles().flatMap(readTimings);
+  const lists = partitionFiles(e2eFiles(), shards, expectedTimes(previous, sizeOf));
+  log(`e2e: ${lists.length} shard${lists.length > 1 ? "s" : ""} by ${previous.length ? "the last run's file times" : "file size"}`);
+  return lists;
+}
+
+/** How many e2e shards (app server + browser each) run at the same time: E2E_SHARDS, default 2; 1 with E2E_BASE_URL. */
+function e2eShardCount() {
+  if (process.env.E2E_BASE_URL) {
+    // One server for all: its files must run one after another, as in one shard.
+    log("E2E_BASE_URL is set: the browser tests run in one shard against that server");
+    return 1;
+  }
+  const raw = process.env.E2E_SHARDS;
+  if (raw === undefined || raw === "") return 2;
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n < 1) {
+    warn(`E2E_SHARDS=${raw} is not a whole number of 1 or more: using 2`);
+    return 2;
+  }
+  return n;
+}
+
+/** Runs `fn` and records its wall-clock time as a phase of the timing report (listed in the order the phases started). */
+async function timed(phases, name, fn, note) {
+  const phase = { name, ms: 0 };
+  phases.push(phase);
+  const started = Date.now();
+  try {
+    return await fn();
+  } finally {
+    phase.ms = Date.now() - started;
+    phase.note = typeof note === "function" ? note() : note;
+  }
+}
+
+const filesCount = (n) => `${n} file${n === 1 ? "" : "s"}`;
+
 async function main() {
+  const startedAt = Date.now();
   const summary = { lint: "skipped", unit: "skipped", build: "skipped", e2e: "skipped" };
+  const phases = [];
   let unitCounts = null;
-
-  // 0. Lint: the layering rules are part of the suite (a failure is reported, the tests still run).
-  if (runUnit) {
-    log("lint (eslint . && prettier --check)");
-    summary.lint =
-      (await run(process.execPath, [ESLINT, "."])) === 0 && (await run(process.execPath, [PRETTIER, "--check", ...PRETTIER_FILES])) === 0
-        ? "PASS"
-        : "FAIL";
-  }
-  if (interrupted) return 130;
   let e2eCounts = null;
+  const shardCount = runE2e ? e2eShardCount() : 0;
+  const shards = runE2e ? planE2eShards(shardCount) : [];
 
-  // a. Browser
-  if (runE2e) {
-    const chrome = ensureChrome();
-    if (!chrome) return 1;
-    childEnv.CHROME_PATH = chrome;
-    log(`browser: ${chrome}`);
-  }
-
-  // b. ping / traceroute (warn only), snmpd for the SNMP poller's tests
-  ensureNetTools();
-  if (runUnit) ensureSnmpd();
+  const setupDone = await timed(phases, "setup", async () => {
+    // a. Browser
+    if (runE2e) {
+      const chrome = ensureChrome();
+      if (!chrome) return false;
+      childEnv.CHROME_PATH = chrome;
+      log(`browser: ${chrome}`);
+    }
+    // b. ping / traceroute (warn only), snmpd for the SNMP poller's tests
+    ensureNetTools();
+    if (runUnit) ensureSnmpd();
+    return true;
+  });
+  if (!setupDone) return 1;
 
   // c. PostgreSQL
   let admin;
@@ -454,10 +576,11 @@ async function main() {
         const unitDb = await createThrowawayDb(admin.url);
         dbs.push({ purpose: "unit/integration", ...unitDb });
       }
-      if (runE2e) {
-        // The e2e server gets its own fresh database (like its fresh DATA_DIR): no leftovers from the unit tests.
-        const e2eDb = await createThrowawayDb(admin.url, "_e2e");
-        dbs.push({ purpose: "e2e", ...e2eDb });
+      // Each e2e shard's server gets its own fresh database (like its fresh DATA_DIR): no leftovers from the unit tests
+      // or from the other shard.
+      for (let i = 1; i <= shards.length; i++) {
+        const e2eDb = await createThrowawayDb(admin.url, `_e2e${i}`);
+        dbs.push({ purpose: `e2e ${i}`, ...e2eDb });
       }
     } catch (err) {
       console.error(`[test] could not create a throwaway database on ${redact(admin.url)}: ${err?.message ?? err}`);
@@ -477,33 +600,69 @@ async function main() {
 
   fs.mkdirSync(RESULTS_DIR, { recursive: true });
   const dbFor = (purpose) => admin?.dbs.find((d) => d.purpose === purpose)?.url;
+  const vitestReports = (json) => ["--reporter=default", "--reporter=json", `--reporter=${TIMINGS_REPORTER}`, `--outputFile.json=${json}`];
+
+  // The lint and the build need nothing from the unit tests: they run beside them, their output prefixed or logged, so
+  // the unit tests' output stays readable. The unit phase is the longest, so this lane costs no wall-clock time.
+  let unitRunning = runUnit;
+  const sideLane = async () => {
+    // 0. Lint: the layering rules are part of the suite (a failure is reported, the tests still run).
+    if (runUnit) {
+      log("lint (eslint . && prettier --check), beside the unit tests");
+      await timed(
+        phases,
+        "lint",
+        async () => {
+          const lint = { prefix: "[lint] ", name: "the lint" };
+          summary.lint =
+            (await run(process.execPath, [ESLINT, "."], lint)) === 0 &&
+            (await run(process.execPath, [PRETTIER, "--check", ...PRETTIER_FILES], lint)) === 0
+              ? "PASS"
+              : "FAIL";
+          log(`lint ${summary.lint}`);
+        },
+        runUnit ? "beside the unit tests" : undefined,
+      );
+    }
+    // f. Build
+    if (runBuild) {
+      log(`build (remix vite:build)${unitRunning ? ", beside the unit tests" : ""}: output in ${path.relative(root, BUILD_LOG)}`);
+      await timed(
+        phases,
+        "build",
+        async () => {
+          const env = { ...childEnv, NODE_ENV: "production" };
+          const code = await run(process.execPath, [REMIX_CLI, "vite:build"], { env, name: "the build", logFile: BUILD_LOG });
+          summary.build = code === 0 ? "PASS" : "FAIL";
+          if (code === 0) log("build PASS");
+          else console.error(`[test] the build FAILED (exit ${code}); the end of ${path.relative(root, BUILD_LOG)}:\n${tailOf(BUILD_LOG)}`);
+        },
+        runUnit ? "beside the unit tests" : undefined,
+      );
+    }
+  };
 
   // e. Unit + integration
-  if (runUnit) {
+  const unitLane = async () => {
+    if (!runUnit) return;
     log("unit + integration tests (vitest, vite.config.ts)");
     rmReport(UNIT_JSON);
-    const env = { ...childEnv };
+    rmReport(UNIT_TIMINGS);
+    const env = { ...childEnv, TEST_TIMINGS_FILE: UNIT_TIMINGS };
     if (admin) env.DATABASE_URL = dbFor("unit/integration");
-    const code = await run(
-      process.execPath,
-      [VITEST, "run", "--passWithNoTests", "--reporter=default", "--reporter=json", `--outputFile.json=${UNIT_JSON}`],
-      { env },
-    );
-    unitCounts = readReport(UNIT_JSON);
-    summary.unit = code === 0 ? "PASS" : "FAIL";
-  }
+    await timed(phases, "unit + integration", async () => {
+      const code = await run(process.execPath, [VITEST, "run", "--passWithNoTests", ...vitestReports(UNIT_JSON)], { env, name: "vitest" });
+      unitRunning = false;
+      unitCounts = readReport(UNIT_JSON);
+      summary.unit = code === 0 ? "PASS" : "FAIL";
+    });
+  };
+
+  await Promise.all([unitLane(), sideLane()]);
   if (interrupted) return 130;
 
-  // f. Build
-  if (runBuild) {
-    log("build (remix vite:build)");
-    const env = { ...childEnv, NODE_ENV: "production" };
-    const code = await run(process.execPath, [REMIX_CLI, "vite:build"], { env });
-    summary.build = code === 0 ? "PASS" : "FAIL";
-  }
-  if (interrupted) return 130;
-
-  // g. End-to-end
+  // g. End-to-end: the shards at the same time, each with an app server, a DATA_DIR and a database of its own.
+  const shardRuns = [];
   if (runE2e) {
     if (summary.build === "FAIL") {
       log("e2e tests not run: the build failed");
@@ -512,24 +671,50 @@ async function main() {
       console.error("[test] e2e tests need build/server/index.js: run without --skip-build (or `npm run build`) first");
       summary.e2e = "NOT RUN (no build)";
     } else {
-      log("end-to-end browser tests (vitest, vitest.e2e.config.ts)");
+      log(`end-to-end browser tests (vitest, vitest.e2e.config.ts) in ${shards.length} shard${shards.length > 1 ? "s" : ""}`);
+      for (const f of e2eTimingFiles()) fs.rmSync(f, { force: true });
       rmReport(E2E_JSON);
-      // Parent of the app server's temporary DATA_DIR (tests/e2e/global-setup.ts): removed here even after a Ctrl-C.
-      const e2eTmp = fs.mkdtempSync(path.join(os.tmpdir(), "flowlens-test-"));
-      cleanups.push(() => fs.rmSync(e2eTmp, { recursive: true, force: true }));
-      const env = { ...childEnv, E2E_TMPDIR: e2eTmp };
-      if (admin) env.DATABASE_URL = dbFor("e2e");
-      const code = await run(
-        process.execPath,
-        [VITEST, "run", "--config", "vitest.e2e.config.ts", "--reporter=default", "--reporter=json", `--outputFile.json=${E2E_JSON}`],
-        { env },
+      await timed(
+        phases,
+        "e2e",
+        () =>
+          Promise.all(
+            shards.map(async (files, index) => {
+              const n = index + 1;
+              const json = shards.length > 1 ? path.join(RESULTS_DIR, `e2e-${n}.json`) : E2E_JSON;
+              rmReport(json);
+              // Parent of the app server's temporary DATA_DIR (tests/e2e/global-setup.ts): removed here even after a Ctrl-C.
+              const e2eTmp = fs.mkdtempSync(path.join(os.tmpdir(), "flowlens-test-"));
+              cleanups.push(() => fs.rmSync(e2eTmp, { recursive: true, force: true }));
+              const env = { ...childEnv, E2E_TMPDIR: e2eTmp, TEST_TIMINGS_FILE: path.join(RESULTS_DIR, `timings-e2e-${n}.json`) };
+              if (admin) env.DATABASE_URL = dbFor(`e2e ${n}`);
+              const label = `e2e ${n}/${shards.length}`;
+              log(`${label}: ${filesCount(files.length)}`);
+              const started = Date.now();
+              const code = await run(
+                process.execPath,
+                [VITEST, "run", "--config", "vitest.e2e.config.ts", ...vitestReports(json), ...files],
+                {
+                  env,
+                  name: `the ${label} vitest run`,
+                  prefix: shards.length > 1 ? `[${label}] ` : undefined,
+                },
+              );
+              shardRuns.push({ label, code, counts: readReport(json), ms: Date.now() - started, files: files.length });
+            }),
+          ),
+        () =>
+          [...shardRuns]
+            .sort((a, b) => a.label.localeCompare(b.label))
+            .map((r) => `${r.label}: ${filesCount(r.files)} in ${formatDuration(r.ms)}`)
+            .join(", "),
       );
-      e2eCounts = readReport(E2E_JSON);
+      e2eCounts = addCounts(shardRuns.map((r) => r.counts));
       const ran = e2eCounts ? e2eCounts.passed + e2eCounts.failed : 0;
-      if (code === 0 && ran === 0) {
+      if (shardRuns.every((r) => r.code === 0) && ran === 0) {
         console.error("[test] the e2e run executed 0 tests: that counts as a failure");
       }
-      summary.e2e = code === 0 && ran > 0 ? "PASS" : "FAIL";
+      summary.e2e = shardRuns.every((r) => r.code === 0) && ran > 0 ? "PASS" : "FAIL";
     }
   }
   if (interrupted) return 130;
@@ -537,7 +722,14 @@ async function main() {
   // Cleanup now (not just at exit) so the summary is the last thing printed.
   await runCleanups();
 
-  // h. Summary
+  // h. Timings, then the summary
+  const timings = [
+    { phase: "unit/integration", files: readTimings(UNIT_TIMINGS) },
+    ...shardRuns.map((r, i) => ({ phase: "e2e", files: readTimings(path.join(RESULTS_DIR, `timings-e2e-${i + 1}.json`)) })),
+  ];
+  console.log("");
+  for (const line of timingReport({ phases, files: timings, totalMs: Date.now() - startedAt })) log(line);
+
   const parts = [];
   if (runUnit) parts.push(`lint ${summary.lint}`);
   if (runUnit) {
@@ -555,8 +747,10 @@ async function main() {
       : "";
     parts.push(`e2e ${summary.e2e}${n}`);
   }
+  const all = addCounts([unitCounts, e2eCounts]);
+  const totals = all ? `; ${all.passed} passed, ${all.failed} failed` : "";
   const failed = Object.values(summary).some((s) => s !== "PASS" && s !== "skipped");
-  console.log(`\nflowlens tests: ${parts.join(", ")}`);
+  console.log(`\nflowlens tests: ${parts.join(", ")}${totals} in ${formatDuration(Date.now() - startedAt)}`);
   return failed ? 1 : 0;
 }
 

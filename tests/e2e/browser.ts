@@ -9,8 +9,8 @@
 //     });
 //   });
 //
-// registers "login page (JavaScript on)" and "login page (JavaScript off)". Each mode launches its own browser, and
-// every test gets a fresh context (no cookies carried over) with one page; m.page / m.context / m.pageErrors /
+// registers "login page (JavaScript on)" and "login page (JavaScript off)". Both modes share one browser per test file
+// (JavaScript is a setting of the context, and launching Chromium costs seconds), and every test gets a fresh context (no cookies carried over) with one page; m.page / m.context / m.pageErrors /
 // m.consoleErrors refer to the current test's. A failing test leaves a screenshot in test-results/screenshots/.
 
 import fs from "node:fs";
@@ -18,6 +18,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { chromium, type Browser, type BrowserContext, type BrowserContextOptions, type Page, type Response } from "playwright-core";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, inject } from "vitest";
+import { getCurrentSuite } from "vitest/suite";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 export const SCREENSHOT_DIR = path.join(ROOT, "test-results/screenshots");
@@ -111,7 +112,7 @@ export type ModeLabel = "JavaScript on" | "JavaScript off";
 export interface BrowserMode {
   readonly javaScriptEnabled: boolean;
   readonly label: ModeLabel;
-  /** The browser of this mode (launched in beforeAll, closed in afterAll). */
+  /** The browser of this mode (the file's, shared by both modes: launched by the first block that runs, closed after the file). */
   readonly browser: Browser;
   /** Current test's context / page / collected errors (fresh for every test). */
   readonly context: BrowserContext;
@@ -131,6 +132,28 @@ export interface BrowserMode {
   screenshot(name?: string): Promise<string>;
 }
 
+/** The browser the describeBothModes blocks of this test file share: launched by the first that runs. */
+let sharedBrowser: Promise<Browser> | undefined;
+/** The suites (the file, or a describe around describeBothModes) that close the shared browser when they end. */
+const closingSuites = new WeakSet<object>();
+
+/**
+ * At collection time: makes the suite being collected close the shared browser after its last test, once per suite.
+ * Returns the shared browser's getter for the blocks' hooks (a block that runs after the close launches a new one).
+ */
+function fileBrowser(): () => Promise<Browser> {
+  const suite = getCurrentSuite();
+  if (!closingSuites.has(suite)) {
+    closingSuites.add(suite);
+    afterAll(async () => {
+      const launched = sharedBrowser;
+      sharedBrowser = undefined;
+      await (await launched?.catch(() => undefined))?.close().catch(() => {});
+    });
+  }
+  return () => (sharedBrowser ??= launchBrowser());
+}
+
 /**
  * Registers `fn`'s tests twice: in describe("<name> (JavaScript on)") and describe("<name> (JavaScript off)").
  * `fn` receives the mode fixture; only use its page/context inside tests and hooks, not at collection time.
@@ -143,6 +166,7 @@ export function describeBothModes(
 ): void {
   const base = options.baseURL ?? baseURL;
   const urlOf = (p: string) => new URL(p, base() + "/").toString();
+  const browserOfFile = fileBrowser();
   for (const javaScriptEnabled of [true, false]) {
     const label: ModeLabel = javaScriptEnabled ? "JavaScript on" : "JavaScript off";
     describe(`${name} (${label})`, () => {
@@ -192,10 +216,9 @@ export function describeBothModes(
       };
 
       beforeAll(async () => {
-        browser = await launchBrowser();
+        browser = await browserOfFile();
       });
-      afterAll(async () => {
-        await browser?.close().catch(() => {});
+      afterAll(() => {
         browser = undefined;
       });
       beforeEach(async (ctx) => {

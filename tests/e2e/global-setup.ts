@@ -1,6 +1,7 @@
 // Vitest globalSetup for the end-to-end tests (vitest.e2e.config.ts).
 //
-// Starts the *built* app once for the whole e2e run:
+// Starts the *built* app once for the whole e2e run (`npm test` makes several runs at the same time, its shards, each
+// with its own E2E_TMPDIR and DATABASE_URL, so each shard has a server of its own):
 //   node server.mjs ./build/server/index.js
 // with a fresh temporary DATA_DIR, a free PORT, NODE_ENV=production and, when set, DATABASE_URL (scripts/test.mjs
 // points it at a throwaway PostgreSQL database) plus a random SESSION_SECRET. Waits for GET /healthz to return 200
