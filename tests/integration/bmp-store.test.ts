@@ -31,7 +31,7 @@ let store: StationStore;
 beforeAll(async () => {
   stores = await openTestStores();
   store = doorStore(stores);
-}, 60_000);
+});
 afterAll(() => stores?.dispose());
 beforeEach(async () => {
   await chCommand(stores.ch, { name: "test.truncate", sql: "TRUNCATE TABLE rib_entries" });

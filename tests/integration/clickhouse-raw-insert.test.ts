@@ -17,7 +17,7 @@ let stores: TestStores;
 const NOW = Math.floor(Date.now() / 1000);
 beforeAll(async () => {
   stores = await openTestStores();
-}, 120_000);
+});
 afterAll(async () => {
   await stores?.dispose();
 });

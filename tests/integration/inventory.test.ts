@@ -31,7 +31,7 @@ let stores: TestStores;
 
 beforeAll(async () => {
   stores = await openTestStores({ env: { INVENTORY_SECRET_KEY: KEY } });
-}, 120_000);
+});
 
 afterAll(async () => {
   await stores?.dispose();

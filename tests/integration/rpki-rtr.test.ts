@@ -87,7 +87,7 @@ const sameAsCache = (cache: TestRtrCache) => async () =>
 
 beforeAll(async () => {
   stores = await openTestStores();
-}, 120_000);
+});
 
 afterEach(async () => {
   for (const client of clients.splice(0)) await client.stop();
