@@ -82,8 +82,8 @@ function offsetAt(quarterStartMs: number, tz: string): number {
   return localAsUtc - quarterStartMs;
 }
 
-/** Milliseconds to add to a UTC instant to read the wall-clock time of `tz` with getUTC*(). */
-function zoneOffsetMs(ms: number, tz: string): number {
+/** Milliseconds to add to a UTC instant to read the wall-clock time of `tz` with getUTC*() (`tz` must be known: safeTimezone). */
+export function zoneOffsetMs(ms: number, tz: string): number {
   if (tz === "UTC") return 0;
   const quarter = Math.floor(ms / QUARTER_HOUR_MS);
   let offsets = zoneOffsets.get(tz);

@@ -16,6 +16,7 @@
  * first moment of the first day with data) and an end after maxTs moves to maxTs.
  */
 import dayjs from "dayjs";
+import { safeTimezone, zoneOffsetMs } from "./date-format";
 import timezone from "dayjs/plugin/timezone";
 import utc from "dayjs/plugin/utc";
 
@@ -141,4 +142,117 @@ export function clampToData(range: TimeRange, minTs: number, maxTs: number): Cla
     end: endClamped ? maxTs : range.end,
     adjusted: startMoved && endClamped ? "start-moved-end-clamped" : startMoved ? "start-moved" : endClamped ? "end-clamped" : "none",
   };
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Reading an instant a URL, a form or a call names: the one parser of every tool (Flow Explorer, Control Plane,
+// both planners' screens and API). Its rules:
+// - unix seconds: 1 to 10 digits, at most UNIX_MAX. Longer numbers are refused rather than guessed at (a 13-digit
+//   millisecond value would otherwise read as a date 50,000 years ahead).
+// - a calendar day, yyyy-MM-dd or the spec's dd.MM.yyyy: its local midnight in the zone; as an *end*, the local
+//   midnight of the next day, so start=D&end=D is that whole day, 23 or 25 hours long on a DST change.
+// - a local date and time, yyyy-MM-ddTHH:mm[:ss] (also with a space: what <input type="datetime-local"> sends) or
+//   the spec's dd.MM.yyyy HH:mm[:ss], in the zone.
+// - an ISO date and time with Z or an offset, whatever the zone.
+// Fields never roll over: 2026-02-30, 24:00 or 10:61 are refused, not read as the next day or hour.
+// A local time a DST change skips (02:30 on a spring-forward night) is read with the offset before the change, i.e.
+// as the same distance past the change (03:30); a local time that occurs twice (autumn) is its first occurrence.
+// These are the "compatible" rules of JavaScript's Temporal and of most calendars. Property-tested against Intl in
+// tests/unit/time-parse.test.ts.
+
+export const UNIX_MAX = 4_294_967_295;
+
+const UNIX = /^\d{1,10}$/;
+const ISO_DAY = /^(\d{4})-(\d{2})-(\d{2})$/;
+const SPEC_DAY = /^(\d{2})\.(\d{2})\.(\d{4})$/;
+const ISO_LOCAL = /^(\d{4})-(\d{2})-(\d{2})[T ](\d{2}):(\d{2})(?::(\d{2}))?$/;
+const SPEC_LOCAL = /^(\d{2})\.(\d{2})\.(\d{4}) (\d{2}):(\d{2})(?::(\d{2}))?$/;
+const ZONED = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})$/i;
+
+/** Wall-clock fields, as written. */
+export type WallTime = { year: number; month: number; day: number; hour: number; minute: number; second: number };
+
+/** Whether the fields name a real date and time (no rollover: 2026-02-30, 24:00, 10:61 are not). */
+function isRealWallTime(w: WallTime): boolean {
+  const d = new Date(Date.UTC(w.year, w.month - 1, w.day));
+  return (
+    w.year >= 1970 &&
+    d.getUTCFullYear() === w.year &&
+    d.getUTCMonth() === w.month - 1 &&
+    d.getUTCDate() === w.day &&
+    w.hour <= 23 &&
+    w.minute <= 59 &&
+    w.second <= 59
+  );
+}
+
+/**
+ * The unix second at which the zone's clocks show `w` (fields assumed real). Of the offsets in force a day before
+ * and a day after (a zone changes at most once in between), those that read back as `w` are candidates: two on a
+ * repeated hour (the earlier wins), none in a skipped one (then the offset before the change applies).
+ */
+export function zonedWallTimeToUnix(w: WallTime, tz: string): number {
+  const zone = safeTimezone(tz);
+  const wallMs = Date.UTC(w.year, w.month - 1, w.day, w.hour, w.minute, w.second);
+  const before = zoneOffsetMs(wallMs - 86_400_000, zone);
+  const after = zoneOffsetMs(wallMs + 86_400_000, zone);
+  const candidates = [wallMs - before, wallMs - after].filter((t) => t + zoneOffsetMs(t, zone) === wallMs);
+  const ms = candidates.length ? Math.min(...candidates) : wallMs - before;
+  return Math.floor(ms / 1000);
+}
+
+const wallOf = (y: string, mo: string, d: string, h?: string, mi?: string, s?: string): WallTime => ({
+  year: Number(y),
+  month: Number(mo),
+  day: Number(d),
+  hour: Number(h ?? 0),
+  minute: Number(mi ?? 0),
+  second: Number(s ?? 0),
+});
+
+/** The calendar day after `w`'s, at 00:00. */
+function nextDay(w: WallTime): WallTime {
+  const d = new Date(Date.UTC(w.year, w.month - 1, w.day + 1));
+  return { year: d.getUTCFullYear(), month: d.getUTCMonth() + 1, day: d.getUTCDate(), hour: 0, minute: 0, second: 0 };
+}
+
+/**
+ * The instant `text` names in zone `tz`, in unix seconds; null when unreadable or outside [0, UNIX_MAX].
+ * `edge` decides what a bare day means: its first moment (start) or the first moment of the next day (end).
+ */
+export function parseInstant(text: string | null | undefined, tz: string, edge: "start" | "end"): number | null {
+  if (text === null || text === undefined) return null;
+  const t = text.trim();
+  const unix = UNIX.test(t) ? Number(t) : instantOfDate(t, tz, edge);
+  return unix !== null && unix >= 0 && unix <= UNIX_MAX ? unix : null;
+}
+
+function instantOfDate(t: string, tz: string, edge: "start" | "end"): number | null {
+  const day = ISO_DAY.exec(t) ?? reorderSpec(SPEC_DAY.exec(t));
+  if (day) {
+    const wall = wallOf(day[1], day[2], day[3]);
+    return isRealWallTime(wall) ? zonedWallTimeToUnix(edge === "end" ? nextDay(wall) : wall, tz) : null;
+  }
+  const local = ISO_LOCAL.exec(t) ?? reorderSpec(SPEC_LOCAL.exec(t));
+  if (local) {
+    const wall = wallOf(local[1], local[2], local[3], local[4], local[5], local[6]);
+    return isRealWallTime(wall) ? zonedWallTimeToUnix(wall, tz) : null;
+  }
+  const zoned = ZONED.exec(t);
+  if (zoned && isRealWallTime(wallOf(zoned[1], zoned[2], zoned[3], zoned[4], zoned[5], zoned[6]))) {
+    const ms = Date.parse(t);
+    return Number.isFinite(ms) ? Math.floor(ms / 1000) : null;
+  }
+  return null;
+}
+
+/** dd.MM.yyyy[ HH:mm[:ss]] matches as [all, year, month, day, …time], like the ISO forms. */
+function reorderSpec(m: RegExpExecArray | null): string[] | null {
+  return m ? [m[0], m[3], m[2], m[1], ...m.slice(4)] : null;
+}
+
+/** Whether a text is a real calendar day written yyyy-MM-dd (2026-02-30 is not one). */
+export function isIsoCalendarDay(text: string): boolean {
+  const m = ISO_DAY.exec(text);
+  return m !== null && isRealWallTime(wallOf(m[1], m[2], m[3]));
 }

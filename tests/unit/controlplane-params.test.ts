@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { controlPlaneSearch, parseControlPlaneParams, parseUrlTime, resolveControlPlaneRange } from "~/features/controlplane/params";
+import { controlPlaneSearch, parseControlPlaneParams, resolveControlPlaneRange } from "~/features/controlplane/params";
+import { parseInstant } from "~/lib/time-range";
 import { toLocalInput } from "~/lib/date-format";
 
 const DATES = { min: 1_790_000_000, max: 1_790_086_400 };
@@ -32,10 +33,10 @@ describe("Control Plane URL state", () => {
   });
 
   it("reads unix seconds and datetime-local text in the user's timezone", () => {
-    expect(parseUrlTime("1790000000", "UTC")).toBe(1_790_000_000);
-    expect(parseUrlTime("2026-11-22T10:30", "UTC")).toBe(Date.UTC(2026, 10, 22, 10, 30) / 1000);
-    expect(parseUrlTime("2026-11-22T10:30", "Europe/Berlin")).toBe(Date.UTC(2026, 10, 22, 9, 30) / 1000);
-    expect(parseUrlTime("yesterday", "UTC")).toBeNull();
+    expect(parseInstant("1790000000", "UTC", "start")).toBe(1_790_000_000);
+    expect(parseInstant("2026-11-22T10:30", "UTC", "start")).toBe(Date.UTC(2026, 10, 22, 10, 30) / 1000);
+    expect(parseInstant("2026-11-22T10:30", "Europe/Berlin", "start")).toBe(Date.UTC(2026, 10, 22, 9, 30) / 1000);
+    expect(parseInstant("yesterday", "UTC", "start")).toBeNull();
     expect(toLocalInput(Date.UTC(2026, 10, 22, 9, 30) / 1000, "Europe/Berlin")).toBe("2026-11-22T10:30");
   });
 
@@ -51,17 +52,17 @@ describe("Control Plane URL state", () => {
       end: "2026-09-21T17:14",
       page: 2,
     });
-    expect(parseUrlTime(params(search).start!, "Europe/Berlin")).toBe(1_790_000_040);
+    expect(parseInstant(params(search).start!, "Europe/Berlin", "start")).toBe(1_790_000_040);
   });
 
   it("reads ISO dates and times: a date is the whole day in the user's timezone, Z or an offset is absolute", () => {
-    expect(parseUrlTime("2026-11-01", "UTC")).toBe(Date.UTC(2026, 10, 1) / 1000);
-    expect(parseUrlTime("2026-11-01", "UTC", "end")).toBe(Date.UTC(2026, 10, 2) / 1000);
-    expect(parseUrlTime("2026-11-01", "Europe/Berlin")).toBe(Date.UTC(2026, 9, 31, 23) / 1000);
-    expect(parseUrlTime("2026-11-01T10:00:00Z", "Europe/Berlin")).toBe(Date.UTC(2026, 10, 1, 10) / 1000);
-    expect(parseUrlTime("2026-11-01T10:00+02:00", "UTC")).toBe(Date.UTC(2026, 10, 1, 8) / 1000);
-    expect(parseUrlTime("2026-02-31", "UTC")).toBeNull();
-    expect(parseUrlTime("2026-11-01T25:00", "UTC")).toBeNull();
+    expect(parseInstant("2026-11-01", "UTC", "start")).toBe(Date.UTC(2026, 10, 1) / 1000);
+    expect(parseInstant("2026-11-01", "UTC", "end")).toBe(Date.UTC(2026, 10, 2) / 1000);
+    expect(parseInstant("2026-11-01", "Europe/Berlin", "start")).toBe(Date.UTC(2026, 9, 31, 23) / 1000);
+    expect(parseInstant("2026-11-01T10:00:00Z", "Europe/Berlin", "start")).toBe(Date.UTC(2026, 10, 1, 10) / 1000);
+    expect(parseInstant("2026-11-01T10:00+02:00", "UTC", "start")).toBe(Date.UTC(2026, 10, 1, 8) / 1000);
+    expect(parseInstant("2026-02-31", "UTC", "start")).toBeNull();
+    expect(parseInstant("2026-11-01T25:00", "UTC", "start")).toBeNull();
   });
 
   it("knows the Flow Explorer's presets and rolling ranges such as LAST_24_HOURS; anything else is reported", () => {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { customRangeError, parseExplorerParams, parseInstant, requestedRange, unappliedParams } from "~/features/flows/params";
+import { customRangeError, parseExplorerParams, requestedRange, unappliedParams } from "~/features/flows/params";
+import { parseInstant } from "~/lib/time-range";
 import { toLocalInput } from "~/lib/date-format";
 import { DATE_RANGE_PRESETS, PRESET_LABELS, rangeProblem, TIME_PRESETS } from "~/lib/time-range";
 

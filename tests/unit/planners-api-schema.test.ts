@@ -11,7 +11,6 @@ import {
   interfaceStatisticsQuerySchema,
   interfacesQuerySchema,
   internalQuerySchema,
-  isCalendarDay,
   linkFiltersSchema,
   matchesLinkFilters,
   normalizeLinkFilters,
@@ -19,6 +18,7 @@ import {
   summaryBodySchema,
   timeseriesBodySchema,
 } from "~/features/planners/api-schema";
+import { isIsoCalendarDay } from "~/lib/time-range";
 
 const FIELDS = { start: "startDate", end: "endDate" };
 /** The fields a refused value names, as the contract reports them. */
@@ -35,9 +35,9 @@ describe("dates", () => {
       startDate: { day: "2026-11-01" },
       endDate: { day: "2026-11-30" },
     });
-    expect(isCalendarDay("2024-02-29")).toBe(true);
-    expect(isCalendarDay("2026-02-29")).toBe(false);
-    expect(isCalendarDay("2026-13-01")).toBe(false);
+    expect(isIsoCalendarDay("2024-02-29")).toBe(true);
+    expect(isIsoCalendarDay("2026-02-29")).toBe(false);
+    expect(isIsoCalendarDay("2026-13-01")).toBe(false);
     for (const bad of ["2026-02-30", "yesterday", "", "-5", "1.5", "99999999999", "2026-1-1", "2026-11-01T00:00:00Z"]) {
       expect(fieldsOf(summaryBodySchema.safeParse({ startDate: bad, endDate: 1 })), bad).toEqual(["startDate"]);
     }

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { DEFAULT_COLUMNS } from "~/features/planners/columns";
-import { parseDateValue, parsePlannerParams, plannerSearch, resolvePlannerRange } from "~/features/planners/params";
+import { parsePlannerParams, plannerSearch, resolvePlannerRange } from "~/features/planners/params";
+import { parseInstant } from "~/lib/time-range";
 
 const parse = (screen: "border" | "core", q: string, tz = "UTC") => parsePlannerParams(screen, new URLSearchParams(q), tz);
 
@@ -48,8 +49,8 @@ describe("planner URL state", () => {
     expect(p.dateRange).toBeNull();
     expect(p.order).toBe("desc");
     expect(resolvePlannerRange(p, 0, "Europe/Berlin")).toEqual({ start: p.start, end: p.end });
-    expect(parseDateValue("1700000000", "UTC", "start")).toBe(1700000000);
-    expect(parseDateValue("2026-02-30", "UTC", "start")).toBeNull();
+    expect(parseInstant("1700000000", "UTC", "start")).toBe(1700000000);
+    expect(parseInstant("2026-02-30", "UTC", "start")).toBeNull();
   });
 
   it("aligns a preset to 5 minutes and leaves the interval being measured out", () => {

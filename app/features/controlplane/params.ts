@@ -6,7 +6,8 @@
  * _HOURS / _DAYS) or start and end, ribView (the routing tables: absent for post-policy and
  * Loc-RIB, or pre-policy, post-policy, loc-rib), and page. start and end are ISO dates (2026-11-01, the whole
  * day in the user's timezone), ISO times (2026-11-01T14:00, as the form's datetime-local fields
- * submit them, in the user's timezone; with Z or an offset, absolute) or unix seconds.
+ * submit them, in the user's timezone; with Z or an offset, absolute), the spec's 01.11.2026 [14:00] or unix
+ * seconds — read by the one parser of every tool, `parseInstant` of lib/time-range.ts.
  *
  * Rules, once the dates with data [min, max] are known:
  * - no range in the URL: the 60 minutes before max (spec §9 default range);
@@ -18,16 +19,10 @@
  *   the form and the caption show exactly what was queried.
  * Whatever the URL asked for that was not applied is reported (parameter, value, what was used).
  */
-import dayjs from "dayjs";
-import timezone from "dayjs/plugin/timezone";
-import utc from "dayjs/plugin/utc";
 import { toLocalInput } from "~/lib/date-format";
 import { isRibQueryType, toQueryType, type RibQueryType } from "~/lib/routing-query-types";
 import { DEFAULT_RIB_VIEW, RIB_VIEW_PARAM, parseRibViewChoice, type RibViewChoice } from "~/features/routing/rib-views";
-import { isPreset, presetRange, type TimeRange } from "~/lib/time-range";
-
-dayjs.extend(utc);
-dayjs.extend(timezone);
+import { isPreset, parseInstant, presetRange, type TimeRange } from "~/lib/time-range";
 
 /** Default and reset range (spec §9): 60 minutes. */
 export const CONTROL_PLANE_RANGE_SECONDS = 60 * 60;
@@ -107,31 +102,6 @@ export function parseControlPlaneParams(search: URLSearchParams): ControlPlanePa
   };
 }
 
-/**
- * A URL time: unix seconds; an ISO date (the start of that day in `tz`, or for an end the start
- * of the next day); an ISO date and time in `tz`, or with Z / an offset. null: unreadable.
- */
-export function parseUrlTime(value: string, tz: string, as: "start" | "end" = "start"): number | null {
-  if (/^\d{1,12}$/.test(value)) return Number(value);
-  const date = /^(\d{4}-\d{2}-\d{2})$/.exec(value);
-  if (date) {
-    const day = dayjs.tz(`${date[1]} 00:00:00`, tz);
-    if (!day.isValid() || day.format("YYYY-MM-DD") !== date[1]) return null;
-    return as === "end" ? day.add(1, "day").unix() : day.unix();
-  }
-  const local = /^(\d{4}-\d{2}-\d{2})[T ](\d{2}:\d{2})(:\d{2})?$/.exec(value);
-  if (local) {
-    const wall = `${local[1]} ${local[2]}${local[3] ?? ":00"}`;
-    const parsed = dayjs.tz(wall, tz);
-    return parsed.isValid() && parsed.format("YYYY-MM-DD HH:mm:ss") === wall ? parsed.unix() : null;
-  }
-  if (/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})$/.test(value)) {
-    const ms = Date.parse(value);
-    return Number.isFinite(ms) ? Math.floor(ms / 1000) : null;
-  }
-  return null;
-}
-
 /** What the resolution changed, for the notices. Times are unix seconds. */
 export type RangeAdjustment =
   | { kind: "unknown"; parameter: "queryType" | "dateRange" | "ribView"; value: string }
@@ -167,8 +137,8 @@ export function resolveControlPlaneRange(
   if (p.dateRange) {
     ({ start, end } = controlPlanePresetRange(p.dateRange, now, tz));
   } else if (p.start !== null || p.end !== null) {
-    const parsedStart = p.start === null ? null : parseUrlTime(p.start, tz, "start");
-    const parsedEnd = p.end === null ? null : parseUrlTime(p.end, tz, "end");
+    const parsedStart = p.start === null ? null : parseInstant(p.start, tz, "start");
+    const parsedEnd = p.end === null ? null : parseInstant(p.end, tz, "end");
     if (p.start !== null && parsedStart === null) adjustments.push({ kind: "unreadable", parameter: "start", value: p.start });
     if (p.end !== null && parsedEnd === null) adjustments.push({ kind: "unreadable", parameter: "end", value: p.end });
     start = parsedStart ?? fallback.start;

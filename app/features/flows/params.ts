@@ -3,23 +3,21 @@
  * its default instead of failing the page). Isomorphic.
  *
  * Parameters: dimension, dimension2 (sankey), dateRange (a DATE_RANGE_PRESETS or TIME_PRESETS value, or CUSTOM),
- * start / end (used when dateRange is CUSTOM or absent and both are given; see `parseInstant`:
- * `2026-11-01`, `2026-11-01T10:00` in the user's timezone, `2026-11-01T10:00:00Z`, or unix seconds),
+ * start / end (used when dateRange is CUSTOM or absent and both are given; read by the one parser,
+ * `parseInstant` of lib/time-range.ts: `2026-11-01`, `01.11.2026`, `2026-11-01T10:00` or `01.11.2026 10:00` in the
+ * user's timezone, `2026-11-01T10:00:00Z`, or unix seconds),
  * filter (repeated, `DIMENSION:v1,!v2` as in filters.ts), ipVersion (all | 4 | 6), view
  * (timeseries | sankey), compare (1: add the previous period of equal length), predict (1: the timeseries
  * chart adds the prediction of the next period, prediction.server.ts), table (aggregated |
  * detailed: one row per value, or per time bucket and value), pivot (1: the detailed table with
  * buckets as rows and values as columns; ignored for the aggregated table).
  */
-import dayjs from "dayjs";
-import timezone from "dayjs/plugin/timezone";
-import utc from "dayjs/plugin/utc";
 import { z } from "zod";
-import { safeTimezone } from "~/lib/date-format";
 import { isDimensionId, type DimensionId } from "./dimensions";
 import { MESSAGES } from "~/lib/messages";
 import {
   DATE_RANGE_PRESETS,
+  parseInstant,
   presetRange,
   PRESET_LABELS,
   TIME_PRESETS,
@@ -42,11 +40,6 @@ const flag = z
   .transform((v) => v === "1" || v === "on" || v === "true")
   .catch(false);
 
-dayjs.extend(utc);
-dayjs.extend(timezone);
-
-const MAX_UNIX = 4_294_967_295;
-const DAY = 86_400;
 const dimensionId = z
   .string()
   .refine(isDimensionId)
@@ -96,41 +89,6 @@ export function parseExplorerParams(search: URLSearchParams): ExplorerParams {
     table: one("table"),
     pivot: one("pivot"),
   });
-}
-
-const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
-const LOCAL_DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})[T ](\d{2}):(\d{2})(?::(\d{2}))?$/;
-const ZONED_DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})$/i;
-
-/**
- * An instant of the URL's start / end in unix seconds, null when unreadable:
- * - unix seconds (`1793526000`), what old links carry;
- * - an ISO date (`2026-11-01`): the day's local midnight in the user's timezone — for `end`, the
- *   midnight after it, so `start=2026-11-01&end=2026-11-01` is that whole day;
- * - a local date and time (`2026-11-01T10:00`, what `<input type="datetime-local">` sends) in the
- *   user's timezone;
- * - an ISO date and time with `Z` or an offset (`2026-11-01T10:00:00Z`).
- */
-export function parseInstant(text: string | undefined, tz: string, edge: "start" | "end"): number | null {
-  if (text === undefined) return null;
-  const t = text.trim();
-  if (/^\d{1,10}$/.test(t)) return Number(t) <= MAX_UNIX ? Number(t) : null;
-  const zone = safeTimezone(tz);
-  const date = DATE.exec(t);
-  const local = LOCAL_DATE_TIME.exec(t);
-  let seconds: number | null = null;
-  if (date || local) {
-    const [, y, mo, d, h = "00", mi = "00", sec = "00"] = (date ?? local)!;
-    const parsed = dayjs.tz(`${y}-${mo}-${d} ${h}:${mi}:${sec}`, zone);
-    // dayjs rolls 2026-02-30 over to March: refuse what does not read back as written.
-    if (!parsed.isValid() || parsed.format("YYYY-MM-DD") !== `${y}-${mo}-${d}` || Number(h) > 23 || Number(mi) > 59 || Number(sec) > 59)
-      return null;
-    seconds = date && edge === "end" ? dayjs.tz(parsed.add(DAY + 12 * 3600, "second").format("YYYY-MM-DD"), zone).unix() : parsed.unix();
-  } else if (ZONED_DATE_TIME.test(t)) {
-    const ms = Date.parse(t);
-    seconds = Number.isFinite(ms) ? Math.floor(ms / 1000) : null;
-  }
-  return seconds !== null && seconds >= 0 && seconds <= MAX_UNIX ? seconds : null;
 }
 
 /** Whether the URL asks for a custom range (dateRange CUSTOM, or absent with a start or an end). */

@@ -13,22 +13,16 @@
  * asked for is covered), must be non-empty and at most MAX_RANGE_DAYS long (the retention of the
  * interface data; a longer range could only hold what the table no longer keeps).
  */
-import dayjs from "dayjs";
-import timezone from "dayjs/plugin/timezone";
-import utc from "dayjs/plugin/utc";
 import { z } from "zod";
 import { singleLineText } from "~/lib/input-fields";
+import { isIsoCalendarDay, parseInstant, UNIX_MAX } from "~/lib/time-range";
 import { STATISTICS_DIMENSIONS } from "./interface-statistics";
-
-dayjs.extend(utc);
-dayjs.extend(timezone);
 
 /** The 5-minute grid of interface_util_5m. */
 export const GRID_SECONDS = 300;
 /** interface_util_5m keeps 800 days (DEFAULT_LAYOUT.agg1hTtlDays): the longest range a call may ask for. */
 export const MAX_RANGE_DAYS = 800;
 const DAY_SECONDS = 86_400;
-const UNIX_MAX = 4_294_967_295;
 
 // ---------------------------------------------------------------------------------------------------------------
 // Dates
@@ -56,15 +50,6 @@ export const unixTime = z.union(
   },
 );
 
-/** True for a real calendar day written yyyy-MM-dd (2026-02-30 is not one). */
-export function isCalendarDay(text: string): boolean {
-  const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(text);
-  if (!m) return false;
-  const [y, mo, d] = [Number(m[1]), Number(m[2]), Number(m[3])];
-  const date = new Date(Date.UTC(y, mo - 1, d));
-  return y >= 1970 && date.getUTCFullYear() === y && date.getUTCMonth() === mo - 1 && date.getUTCDate() === d;
-}
-
 /** startDate / endDate: unix seconds (number or digits) or yyyy-MM-dd. */
 export const dateInput = z.union(
   [
@@ -72,8 +57,8 @@ export const dateInput = z.union(
     z
       .string()
       .max(20, DATE_MESSAGE)
-      .refine((text) => /^\d{1,10}$/.test(text) || isCalendarDay(text), DATE_MESSAGE)
-      .transform((text): DateInput => (isCalendarDay(text) ? { day: text } : { unix: Number(text) }))
+      .refine((text) => /^\d{1,10}$/.test(text) || isIsoCalendarDay(text), DATE_MESSAGE)
+      .transform((text): DateInput => (isIsoCalendarDay(text) ? { day: text } : { unix: Number(text) }))
       .refine((d) => !("unix" in d) || d.unix <= UNIX_MAX, DATE_MESSAGE),
   ],
   { error: DATE_MESSAGE },
@@ -83,11 +68,12 @@ export type ResolvedRange = { start: number; end: number };
 export type RangeFields = { start: string; end: string };
 export type FieldProblem = { field: string; message: string };
 
-/** A date input as unix seconds: a day is its first moment (start) or the following midnight (end) in `tz`. */
+/**
+ * A date input as unix seconds: a day is its first moment (start) or the following midnight (end) in `tz`, by the
+ * one parser of every tool (lib/time-range.ts; the schema let only real days through).
+ */
 export function dateToUnix(input: DateInput, edge: "start" | "end", tz: string): number {
-  if ("unix" in input) return input.unix;
-  const first = dayjs.tz(`${input.day} 00:00:00`, tz);
-  return (edge === "start" ? first : first.add(1, "day")).unix();
+  return "unix" in input ? input.unix : parseInstant(input.day, tz, edge)!;
 }
 
 /**

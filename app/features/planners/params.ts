@@ -6,8 +6,9 @@
  *
  * Parameters (both screens unless said):
  * - dateRange: a preset id (LAST_2_DAYS, LAST_7_DAYS, LAST_30_DAYS, …; default LAST_30_DAYS), or
- *   start and end: unix seconds or ISO dates (yyyy-MM-dd: start = the start of that day, end = the
- *   end of that day, in the user's timezone). A preset wins over start/end.
+ *   start and end: unix seconds, days (yyyy-MM-dd or dd.MM.yyyy: start = the start of that day, end = the
+ *   end of that day, in the user's timezone) or dates and times, read by the one parser of every tool
+ *   (`parseInstant` of lib/time-range.ts). A preset wins over start/end.
  * - Border Planner: group = as (neighbour AS, default) | router | interface; the spec's flags
  *   groupByRouter=true / groupByInterface=true are read too. Filters as (AS numbers, "AS" prefix
  *   allowed), router, interface: repeated or comma-separated.
@@ -19,7 +20,7 @@
  */
 import { invalidInput } from "~/lib/messages";
 import { parseNumericFilter, type NumericFilter } from "~/lib/numeric-filter";
-import { DATE_RANGE_PRESETS, PRESET_LABELS, presetRange, type DateRangePreset, type TimeRange } from "~/lib/time-range";
+import { DATE_RANGE_PRESETS, parseInstant, PRESET_LABELS, presetRange, type DateRangePreset, type TimeRange } from "~/lib/time-range";
 import { columnIdsOf, columnsOf, DEFAULT_COLUMNS, findColumn, isNumericColumn, type ScreenKind } from "./columns";
 
 export const DEFAULT_PRESET: DateRangePreset = "LAST_30_DAYS";
@@ -83,45 +84,6 @@ function list(search: URLSearchParams, name: string): string[] {
 /** Shortened for messages: a value of any length must not make the page unreadable. */
 const shown = (value: string) => (value.length > 60 ? `${value.slice(0, 60)}…` : value);
 
-/** A unix second, or the start (end: the end) of an ISO day in `tz`; null when unreadable. */
-export function parseDateValue(value: string, tz: string, as: "start" | "end"): number | null {
-  if (/^\d{1,11}$/.test(value)) return Number(value);
-  const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(value);
-  if (!m) return null;
-  const start = zonedMidnight(Number(m[1]), Number(m[2]), Number(m[3]), tz);
-  if (start === null) return null;
-  if (as === "start") return start;
-  const next = new Date(Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3]) + 1));
-  return zonedMidnight(next.getUTCFullYear(), next.getUTCMonth() + 1, next.getUTCDate(), tz);
-}
-
-/** Unix seconds of 00:00 of a calendar day in `tz`; null for a day that does not exist (2026-02-30). */
-function zonedMidnight(y: number, mo: number, d: number, tz: string): number | null {
-  const guess = Date.UTC(y, mo - 1, d) / 1000;
-  const probe = new Date(guess * 1000);
-  if (probe.getUTCFullYear() !== y || probe.getUTCMonth() !== mo - 1 || probe.getUTCDate() !== d) return null;
-  // Two rounds of "how far is the zone's wall clock from UTC here" settle DST edges.
-  let t = guess;
-  for (let i = 0; i < 2; i++) t = guess - offsetSeconds(t, tz);
-  return t;
-}
-
-function offsetSeconds(t: number, tz: string): number {
-  const parts = new Intl.DateTimeFormat("en-US", {
-    timeZone: tz,
-    hourCycle: "h23",
-    year: "numeric",
-    month: "2-digit",
-    day: "2-digit",
-    hour: "2-digit",
-    minute: "2-digit",
-    second: "2-digit",
-  }).formatToParts(new Date(t * 1000));
-  const get = (type: string) => Number(parts.find((p) => p.type === type)?.value);
-  const wall = Date.UTC(get("year"), get("month") - 1, get("day"), get("hour"), get("minute"), get("second")) / 1000;
-  return wall - t;
-}
-
 const isTrue = (v: string | null) => v !== null && ["true", "1", "yes"].includes(v.trim().toLowerCase());
 
 export function parsePlannerParams(screen: ScreenKind, search: URLSearchParams, tz: string): PlannerParams {
@@ -144,8 +106,8 @@ export function parsePlannerParams(screen: ScreenKind, search: URLSearchParams, 
     const startText = text("start");
     const endText = text("end");
     if (startText || endText) {
-      start = startText ? parseDateValue(startText, tz, "start") : null;
-      end = endText ? parseDateValue(endText, tz, "end") : null;
+      start = startText ? parseInstant(startText, tz, "start") : null;
+      end = endText ? parseInstant(endText, tz, "end") : null;
       if (startText && start === null) notices.push(`${invalidInput(shown(startText), "start date")}; ${defaultWords}.`);
       else if (endText && end === null) notices.push(`${invalidInput(shown(endText), "end date")}; ${defaultWords}.`);
       else if (start === null || end === null) notices.push(`A date range needs both a start and an end date; ${defaultWords}.`);

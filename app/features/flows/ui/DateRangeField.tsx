@@ -2,8 +2,8 @@ import { Group, NativeSelect, Text, TextInput } from "@mantine/core";
 import { notifications } from "@mantine/notifications";
 import { useEffect, useState } from "react";
 import { MESSAGES, rangeEndOutOfRange, rangeStartOutOfRange } from "~/lib/messages";
-import { CUSTOM_RANGE, parseInstant } from "../params";
-import { DATE_RANGE_PRESETS, PRESET_LABELS, rangeProblem, TIME_PRESETS, type TimeRange } from "~/lib/time-range";
+import { CUSTOM_RANGE } from "../params";
+import { DATE_RANGE_PRESETS, parseInstant, PRESET_LABELS, rangeProblem, TIME_PRESETS, type TimeRange } from "~/lib/time-range";
 import { dataBounds, type DataBounds } from "./flows-client";
 import { formatUnix, toLocalInput } from "~/lib/date-format";
 
