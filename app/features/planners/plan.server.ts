@@ -29,7 +29,8 @@ import {
   type LocalDay,
   type Quarter,
 } from "./figures";
-import { endsOf, linkLabel, linksVisibleTo } from "./links.server";
+import { linkTitle } from "./cells";
+import { endsOf, linksVisibleTo } from "./links.server";
 import { datesWithDataQuery, heatmapQuery, linkFiguresQuery, samplingConfidenceQuery, seriesQuery, timeseriesQuery } from "./sql";
 import {
   LINK_STATUSES,
@@ -234,7 +235,11 @@ export async function plannerHeatmap(services: Pick<Services, "pg" | "ch">, view
     const i = index.get(r.day);
     if (entry && i !== undefined) entry.values[i] = sampleUtilisation(r.max_bytes, entry.link.capacityBps);
   }
-  return { ok: true, days: dayNames, rows: links.map((l) => ({ key: l.key, label: linkLabel(l), values: byLink.get(l.key)!.values })) };
+  return {
+    ok: true,
+    days: dayNames,
+    rows: links.map((l) => ({ key: l.key, label: linkTitle({ link: l }), values: byLink.get(l.key)!.values })),
+  };
 }
 
 /** One link's figures with its 5-minute samples; 404 when the viewer may not see it or it does not exist. */

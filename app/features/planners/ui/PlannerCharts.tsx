@@ -4,7 +4,8 @@ import { Line } from "@nivo/line";
 import { useMemo } from "react";
 import { DATE_FORMATS, formatUnix } from "~/lib/date-format";
 import { timeTicks } from "~/lib/time-ticks";
-import { formatBitsPerSecond, formatPercent } from "~/lib/units";
+import { formatBitsPerSecond, formatPercent, formatUtilisation } from "~/lib/units";
+import { thresholdWords } from "../cells";
 import type { PlannerHeatmap, PlannerTimeseries } from "../types";
 
 const WIDTH = 1000;
@@ -95,8 +96,8 @@ export function TrafficChart({ timeseries, timezone }: { timeseries: PlannerTime
 }
 
 /**
- * The 5-minute in/out utilisation of one link with the user's timeseries thresholds (timeseries_util_threshold_medium
- * and _high, shell §3; the planners' own thresholds decide the links' status) as lines.
+ * The 5-minute in/out utilisation of one link with the user's thresholds of the planner as lines: the
+ * same ones that decide the links' status and the forecast's level, so the chart and the list agree.
  * The daily peak-hour table beside it is its text fallback.
  */
 export function UtilisationChart({
@@ -132,7 +133,7 @@ export function UtilisationChart({
     >
       <Line
         role="img"
-        ariaLabel={`5-minute utilisation in and out, ${formatUnix(first, timezone)} to ${formatUnix(last, timezone)} (${timezone}); medium threshold ${formatPercent(thresholds.medium)}, high ${formatPercent(thresholds.high)}. The daily peak-hour table lists the figures.`}
+        ariaLabel={`5-minute utilisation in and out, ${formatUnix(first, timezone)} to ${formatUnix(last, timezone)} (${timezone}); thresholds ${thresholdWords(thresholds)}. The daily peak-hour table lists the figures.`}
         width={WIDTH}
         height={260}
         animate={false}
@@ -151,14 +152,14 @@ export function UtilisationChart({
             axis: "y",
             value: thresholds.medium * 100,
             lineStyle: { stroke: "#f08c00", strokeDasharray: "6 4", strokeWidth: 1.5 },
-            legend: `Medium ${formatPercent(thresholds.medium)}`,
+            legend: `Medium ${formatPercent(thresholds.medium)} (your setting)`,
             textStyle: { fontSize: 11, fill: "#a35f00" },
           },
           {
             axis: "y",
             value: thresholds.high * 100,
             lineStyle: { stroke: "#e03131", strokeDasharray: "6 4", strokeWidth: 1.5 },
-            legend: `High ${formatPercent(thresholds.high)}`,
+            legend: `High ${formatPercent(thresholds.high)} (your setting)`,
             textStyle: { fontSize: 11, fill: "#c92a2a" },
           },
         ]}
@@ -168,10 +169,14 @@ export function UtilisationChart({
   );
 }
 
+/** The heatmap's colour scale: 0 % (no traffic) to 100 % of the capacity; above 100 % stays the darkest. */
+export const HEATMAP_SCALE_PERCENT = { min: 0, max: 100 } as const;
+
 /**
- * The daily maximum 5-minute utilisation of the page's links (rows) per day (columns), or the
- * spec's message when the range is too long for it. The table under "As a table" holds the same
- * values for reading without the colours.
+ * The daily maximum 5-minute utilisation of the page's links (rows: the link and, on the Border
+ * Planner, its neighbour AS) per day (columns), with its colour scale under it, or the spec's
+ * message when the range is too long for it. The table under "As a table" holds the same values
+ * for reading without the colours.
  */
 export function UtilisationHeatmap({ heatmap, timezone }: { heatmap: PlannerHeatmap; timezone: string }) {
   if (!heatmap.ok)
@@ -190,7 +195,9 @@ export function UtilisationHeatmap({ heatmap, timezone }: { heatmap: PlannerHeat
   // Room for the longest link name at the left (about 6.5 px a character at the axis' 11 px).
   const left = Math.min(420, Math.max(120, Math.ceil(Math.max(...heatmap.rows.map((r) => r.label.length)) * 6.5) + 12));
   const width = left + heatmap.days.length * cell + 20;
-  const height = 60 + heatmap.rows.length * 22;
+  // Room under the cells for the colour scale and its title.
+  const legendRoom = 60;
+  const height = 60 + heatmap.rows.length * 22 + legendRoom;
   return (
     <div>
       <div style={{ overflowX: "auto" }} data-testid="planner-heatmap" tabIndex={0} role="region" aria-label="Heatmap">
@@ -201,15 +208,32 @@ export function UtilisationHeatmap({ heatmap, timezone }: { heatmap: PlannerHeat
           height={height}
           animate={false}
           data={data}
-          margin={{ top: 50, right: 20, bottom: 10, left }}
-          valueFormat={(v) => `${v.toFixed(0)} %`}
-          colors={{ type: "sequential", scheme: "oranges", minValue: 0, maxValue: 100 }}
+          margin={{ top: 50, right: 20, bottom: legendRoom, left }}
+          valueFormat={(v) => formatUtilisation(v / 100)}
+          colors={{ type: "sequential", scheme: "oranges", minValue: HEATMAP_SCALE_PERCENT.min, maxValue: HEATMAP_SCALE_PERCENT.max }}
           emptyColor="#f1f3f5"
           enableLabels={false}
           axisTop={{ tickRotation: -60, tickSize: 0, tickPadding: 4 }}
           axisLeft={{ tickSize: 0, tickPadding: 6 }}
           xInnerPadding={0.05}
           yInnerPadding={0.05}
+          legends={[
+            {
+              anchor: "bottom-left",
+              translateY: 40,
+              length: Math.min(320, Math.max(160, width - left - 40)),
+              thickness: 10,
+              direction: "row",
+              tickPosition: "after",
+              tickSize: 3,
+              tickSpacing: 4,
+              ticks: [0, 25, 50, 75, 100],
+              tickFormat: (v: number) => `${v} %`,
+              title: "Daily maximum utilisation (grey: no samples)",
+              titleAlign: "start",
+              titleOffset: 4,
+            },
+          ]}
         />
       </div>
       <details data-testid="planner-heatmap-table">
@@ -238,7 +262,7 @@ export function UtilisationHeatmap({ heatmap, timezone }: { heatmap: PlannerHeat
                   </th>
                   {r.values.map((v, i) => (
                     <td key={heatmap.days[i]} style={{ padding: "2px 6px", textAlign: "right" }}>
-                      {formatPercent(v)}
+                      {formatUtilisation(v)}
                     </td>
                   ))}
                 </tr>
