@@ -488,6 +488,26 @@ describe("the planners' thresholds are the user's settings everywhere", () => {
   });
 });
 
+describe("the planners' timeseries: complete buckets only", () => {
+  it("a range ending inside a bucket flags that bucket incomplete; the chart leaves it out and says so", async () => {
+    // Two days and 10 minutes: 15-minute buckets, the last one cut after 10 minutes.
+    const end = START + 2 * DAY + 600;
+    const data = await load(borderRoute, `/border-planner?start=${START}&end=${end}`);
+    expect(data.range).toEqual({ start: START, end });
+    const points = data.timeseries.points as { time: number; complete: boolean }[];
+    expect(data.timeseries.bucketSeconds).toBe(900);
+    expect(points.map((p) => p.complete)).toEqual(points.map((p) => p.time >= START && p.time + 900 <= end));
+    expect(points.at(-1)).toMatchObject({ time: START + 2 * DAY, complete: false });
+    expect(points.filter((p) => !p.complete)).toHaveLength(1);
+    const html = renderScreen(data, "Border Planner", "/border-planner");
+    expect(html).toContain("is not complete and is not drawn");
+    // The whole days of the first test: every bucket complete, nothing said.
+    const whole = await load(borderRoute, `/border-planner?${RANGE_Q}`);
+    expect(whole.timeseries.points.every((p: { complete: boolean }) => p.complete)).toBe(true);
+    expect(renderScreen(whole, "Border Planner", "/border-planner")).not.toContain("is not complete");
+  });
+});
+
 describe("planner readability", () => {
   it("a small non-zero utilisation reads '< 1 %', none reads '0 %'; the grouping and its order are said; heatmap rows name the neighbour AS", async () => {
     const data = await load(borderRoute, `/border-planner?${RANGE_Q}&link=${encodeURIComponent("r1|et-1")}`);

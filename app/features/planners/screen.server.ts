@@ -221,7 +221,7 @@ export async function loadPlannerScreen(
   const pageKeys = slice.map((p) => p.link.key);
   const [dates, timeseries, heatmap, detail] = await Promise.all([
     datesWithData(services, viewer, kind),
-    keys.length ? plannerTimeseries(services, viewer, { kind, range, keys }) : Promise.resolve(null),
+    keys.length ? plannerTimeseries(services, viewer, { kind, range, keys }, now) : Promise.resolve(null),
     pageKeys.length ? plannerHeatmap(services, viewer, { kind, range, keys: pageKeys }) : Promise.resolve(null),
     params.link
       ? loadDetail(

@@ -2,6 +2,7 @@ import { Alert, Text } from "@mantine/core";
 import { HeatMap } from "@nivo/heatmap";
 import { Line } from "@nivo/line";
 import { useMemo } from "react";
+import { incompleteBucketsWords } from "~/lib/aggregation-window";
 import { DATE_FORMATS, formatUnix } from "~/lib/date-format";
 import { timeTicks } from "~/lib/time-ticks";
 import { formatBitsPerSecond, formatPercent, formatUtilisation } from "~/lib/units";
@@ -31,7 +32,13 @@ function peak<T>(points: readonly T[], value: (p: T) => number | null): { at: T;
  * see the chart.
  */
 export function TrafficChart({ timeseries, timezone }: { timeseries: PlannerTimeseries; timezone: string }) {
-  const points = timeseries.points;
+  // Only complete buckets are drawn: one cut by the range's end would read as a drop in traffic.
+  const points = useMemo(() => timeseries.points.filter((p) => p.complete), [timeseries.points]);
+  const leftOut = incompleteBucketsWords(
+    timeseries.points.map((p) => p.time),
+    timeseries.points.map((p) => p.complete),
+    timezone,
+  );
   const top = Math.max(0, ...points.map((p) => Math.max(p.inBps, p.outBps)));
   // Far above the traffic the capacity line would flatten it to the axis: then the capacity is said in words only.
   const drawCapacity = timeseries.capacityBps > 0 && top >= timeseries.capacityBps * CAPACITY_LINE_MIN_SHARE;
@@ -53,7 +60,7 @@ export function TrafficChart({ timeseries, timezone }: { timeseries: PlannerTime
     ],
     [points, timeseries.capacityBps, drawCapacity],
   );
-  if (!points.length) return <Text c="dimmed">No utilisation data in this range.</Text>;
+  if (!points.length) return <Text c="dimmed">{timeseries.points.length ? leftOut : "No utilisation data in this range."}</Text>;
   const first = points[0].time;
   const last = points[points.length - 1].time;
   const ticks = timeTicks(first, last, timezone);
@@ -65,7 +72,8 @@ export function TrafficChart({ timeseries, timezone }: { timeseries: PlannerTime
     (timeseries.capacityBps > 0
       ? `, capacity ${formatBitsPerSecond(timeseries.capacityBps)}${drawCapacity ? "" : ` (the peak is ${formatPercent(top / timeseries.capacityBps)} of it, so it is not drawn)`}`
       : "") +
-    ` (${timeseries.bucketSeconds / 60}-minute averages, ${timezone}).`;
+    ` (${timeseries.bucketSeconds / 60}-minute averages, ${timezone}).` +
+    (leftOut ? ` ${leftOut}` : "");
   return (
     <div>
       <div style={{ overflowX: "auto" }} data-testid="planner-traffic-chart" tabIndex={0} role="region" aria-label="Traffic chart">
