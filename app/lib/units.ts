@@ -38,3 +38,13 @@ export function formatPercent(fraction: number | null | undefined): string {
   const text = abs >= 100 ? String(Math.round(p)) : p.toPrecision(3);
   return `${text} %`;
 }
+
+/**
+ * A link's utilisation as people read it: like formatPercent, but a small non-zero one reads
+ * "< 1 %" (a direction that carries a little traffic must not look dead, nor be read to the
+ * thousandth of a percent); "0 %" only for none at all.
+ */
+export function formatUtilisation(fraction: number | null | undefined): string {
+  if (fraction !== null && fraction !== undefined && fraction > 0 && fraction < 0.01) return "< 1 %";
+  return formatPercent(fraction);
+}

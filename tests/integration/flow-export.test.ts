@@ -158,7 +158,9 @@ describe("table views", () => {
     expect(res.status).toBe(200);
     expect(filenameOf(res)).toBe(`flowlens_flow-explorer_AS_SRC_INGRESS_detailed_${DATES}.csv`);
     const [header, ...lines] = parseCsv(await res.text(), ",");
-    expect(header).toEqual(["Time (UTC)", "Timestamp (unix seconds)", "Source AS (ingress)", "Name", "Bits per second"]);
+    expect(header).toEqual(["Time (UTC)", "Timestamp (unix seconds)", "Source AS (ingress)", "Name", "Bits per second", "Complete bucket"]);
+    // A whole past day of 5-minute buckets: every one is complete.
+    expect(new Set(lines.map((l) => l[5]))).toEqual(new Set(["yes"]));
     expect(lines.length).toBe(ts.buckets.length * ts.series.length);
     const perBucket = new Map<number, number>();
     for (const l of lines) perBucket.set(Number(l[1]), (perBucket.get(Number(l[1])) ?? 0) + Number(l[4]));
@@ -172,6 +174,20 @@ describe("table views", () => {
     // The time column is the timestamp in the user's timezone (UTC here), in the spec's dd.MM.yyyy HH:mm.
     const iso = new Date(Number(lines[0][1]) * 1000).toISOString();
     expect(lines[0][0]).toBe(`${iso.slice(8, 10)}.${iso.slice(5, 7)}.${iso.slice(0, 4)} ${iso.slice(11, 16)}`);
+  });
+
+  it("detailed: the buckets the range cuts are marked in the table, the export and the chart", async () => {
+    // Two days from 11:10 in 15-minute buckets: the first (11:00) and the last (11:00 to 11:15, the data end at 11:10) are cut.
+    const range = { start: String(PREVIOUS.start), end: String(RANGE.end) };
+    const data = await screen({ table: "detailed", ...range });
+    const ts = data.flows.timeseries as { buckets: number[]; complete: boolean[] };
+    expect(data.flows.window).toBe(900);
+    const expected = ts.buckets.map((b) => b >= PREVIOUS.start && b + 900 <= RANGE.end);
+    expect(ts.complete).toEqual(expected);
+    expect(expected.filter((c) => !c)).toHaveLength(2);
+    const [, ...lines] = parseCsv(await (await download({ table: "detailed", format: "csv", ...range })).text(), ",");
+    const byBucket = new Map(lines.map((l) => [Number(l[1]), l[5]]));
+    expect(ts.buckets.map((b) => byBucket.get(b))).toEqual(expected.map((c) => (c ? "yes" : "no")));
   });
 
   it("pivot parameters are read; the aggregated table ignores pivot", async () => {

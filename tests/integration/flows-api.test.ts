@@ -82,6 +82,7 @@ type FlowsResponse = {
   timeseries: {
     buckets: number[];
     series: Series[];
+    complete: boolean[];
     prediction?: { model: string; buckets: number[]; series: Series[] } | null;
   };
   window: number;
@@ -149,6 +150,11 @@ describe("POST api/flows/", () => {
     expect(data.timeseries.buckets.length).toBe(Math.ceil((RANGE.end - data.timeseries.buckets[0]) / 900));
     expect(data.timeseries.buckets.every((b, i) => i === 0 || b - data.timeseries.buckets[i - 1] === 900)).toBe(true);
     for (const s of data.timeseries.series) expect(s.values.length).toBe(data.timeseries.buckets.length);
+    // Complete buckets: wholly inside the range (read from 11:10 to 11:10): the first (11:00) and the last (11:00 the
+    // next day, to 11:15) are cut, every other one is whole; the charts draw only the complete ones.
+    const complete = data.timeseries.complete;
+    expect(complete).toEqual(data.timeseries.buckets.map((b) => b >= RANGE.start && b + 900 <= RANGE.end));
+    expect(complete.filter((c) => !c)).toHaveLength(2);
     expect(data.timeseries.series.length).toBeLessThanOrEqual(11);
     // Names from as_info and the special values.
     const google = data.table.find((t) => t.key === "15169");

@@ -5,7 +5,13 @@
  * those rows (brute force, independent of the kernel's figures.ts), delegated visibility (nothing
  * beyond the account's links), and bad address values answered with notices, never a 500.
  */
+import { MantineProvider } from "@mantine/core";
+import { createElement } from "react";
+import { renderToString } from "react-dom/server";
+import { createMemoryRouter, RouterProvider } from "react-router-dom";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { cellText } from "~/features/planners/cells";
+import { PlannerView } from "~/features/planners/ui/PlannerView";
 import { delegationRestrictions, userPermissions, userSettings, users } from "~db/postgres/schema";
 import { createRouter } from "~/features/collector/inventory/inventory.server";
 import { chInsert } from "~/server/clickhouse/query.server";
@@ -88,6 +94,9 @@ const flows = [
 let stores: TestStores;
 let cookie = "";
 let delegatedCookie = "";
+/** A planner whose thresholds are all its own: planner ones apart from the timeseries ones and from the defaults. */
+let customCookie = "";
+const CUSTOM = { ext: { medium: 0.2, high: 0.5 }, int: { medium: 0.3, high: 0.6 }, timeseries: { medium: 0.4, high: 0.7 } };
 
 beforeAll(async () => {
   stores = await openTestStores();
@@ -126,6 +135,24 @@ beforeAll(async () => {
     .insert(userSettings)
     .values({ userId: planner.id, timeseriesUtilThresholdMedium: 0.4, timeseriesUtilThresholdHigh: 0.7 });
   cookie = await sessionCookie(stores, planner.id);
+  const [custom] = await stores.pg.db
+    .insert(users)
+    .values({ email: "custom@screen.test", firstName: "C", passwordHash: "x", hasConsented: true, consentedAt: new Date() })
+    .returning({ id: users.id });
+  await stores.pg.db.insert(userPermissions).values([
+    { userId: custom.id, permission: "FRONTEND_LINK_UTIL_EXTERNAL" },
+    { userId: custom.id, permission: "API_LINK_UTIL_INTERNAL" },
+  ]);
+  await stores.pg.db.insert(userSettings).values({
+    userId: custom.id,
+    extlinksUtilThresholdMedium: CUSTOM.ext.medium,
+    extlinksUtilThresholdHigh: CUSTOM.ext.high,
+    intlinksUtilThresholdMedium: CUSTOM.int.medium,
+    intlinksUtilThresholdHigh: CUSTOM.int.high,
+    timeseriesUtilThresholdMedium: CUSTOM.timeseries.medium,
+    timeseriesUtilThresholdHigh: CUSTOM.timeseries.high,
+  });
+  customCookie = await sessionCookie(stores, custom.id);
   const [delegated] = await stores.pg.db
     .insert(users)
     .values({
@@ -167,7 +194,7 @@ function maxPeakHour(values: { time: number; v: number }[]): number {
     }
   return best;
 }
-function expected(router: string, iface: string, capacity: number) {
+function expected(router: string, iface: string, capacity: number, thresholds = { medium: 0.75, high: 0.95 }) {
   const s = samplesOf(router, iface);
   const inP95 = bpsOf(p95(s.map((r) => r.in_bytes)));
   const outP95 = bpsOf(p95(s.map((r) => r.out_bytes)));
@@ -180,7 +207,7 @@ function expected(router: string, iface: string, capacity: number) {
     billed: Math.max(inP95, outP95),
     inMax,
     outMax,
-    status: top >= 0.95 ? "high" : top >= 0.75 ? "medium" : "normal",
+    status: top >= thresholds.high ? "high" : top >= thresholds.medium ? "medium" : "normal",
   };
 }
 const E1 = expected("r1", "et-1", CAP.et1);
@@ -197,6 +224,14 @@ async function load(route: { loader: unknown }, path: string, as = cookie): Prom
 }
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 const rowsOf = (data: any) => data.groups.flatMap((g: any) => g.rows);
+/** The screen as the server renders it (no JavaScript): the view of the route with the loader's data. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+function renderScreen(data: any, title: string, path: string): string {
+  const element = createElement(PlannerView, { data, title, path });
+  const router = createMemoryRouter([{ path: "/", element }]);
+  // Entities as text: the assertions read the words people read.
+  return renderToString(createElement(MantineProvider, null, createElement(RouterProvider, { router }))).replace(/&#x27;/g, "'");
+}
 const close = (a: number, b: number) => expect(Math.abs(a - b)).toBeLessThanOrEqual(Math.max(1e-6, Math.abs(b) * 1e-9));
 
 describe("Border Planner screen", () => {
@@ -268,9 +303,9 @@ describe("Border Planner screen", () => {
     const data = await load(borderRoute, `/border-planner?${RANGE_Q}&link=${encodeURIComponent("r1|et-1")}`);
     const d = data.detail;
     expect(d.key).toBe("r1|et-1");
-    // The 5-minute utilisation chart draws the user's timeseries thresholds; the links' status uses the planner's.
-    expect(data.timeseriesThresholds).toEqual({ medium: 0.4, high: 0.7 });
+    // One source of thresholds: the planner's (defaults here), for the status and the detail chart alike.
     expect(data.thresholds).toEqual({ medium: 0.75, high: 0.95 });
+    expect(data).not.toHaveProperty("timeseriesThresholds");
     expect(d.samples).toHaveLength(DAYS * 288);
     const first = samplesOf("r1", "et-1")[0];
     expect(d.samples[0][0]).toBe(first.time);
@@ -400,6 +435,93 @@ describe("Border Planner screen", () => {
     );
     expect(out.status).toBe(302);
     expect(out.location).toBe("/border-planner?group=router");
+  });
+});
+
+describe("the planners' thresholds are the user's settings everywhere", () => {
+  it("Core Planner: the list's status, the Status filter, the detail chart's lines and the forecast's level", async () => {
+    const c = expected("r1", "c-1", CAP.c1, CUSTOM.int);
+    const key = "r1|c-1>r2|c-1";
+    const data = await load(coreRoute, `/core-planner?${RANGE_Q}&link=${encodeURIComponent(key)}`, customCookie);
+    expect(data.thresholds).toEqual(CUSTOM.int);
+    expect(rowsOf(data)[0].status).toBe(c.status);
+    expect(data.detail.plan.status).toBe(c.status);
+    expect(data.detail.plan.forecast.level).toBe(CUSTOM.int.high);
+    const html = renderScreen(data, "Core Planner", "/core-planner");
+    const medium = formatPercent(CUSTOM.int.medium);
+    const high = formatPercent(CUSTOM.int.high);
+    // The list's sentence, the chart's lines and the Status filter's choices name the same two figures.
+    expect(html).toContain(`medium from ${medium}, high from ${high} (your settings)`);
+    expect(html).toContain(`Medium ${medium} (your setting)`);
+    expect(html).toContain(`High ${high} (your setting)`);
+    expect(html).toContain(`High (from ${high})`);
+    expect(html).toContain(`Medium or high (from ${medium})`);
+    // Neither the timeseries thresholds nor the planner defaults appear anywhere.
+    for (const other of [CUSTOM.timeseries.medium, CUSTOM.timeseries.high, 0.75, 0.95, 0.5, 0.85])
+      expect(html).not.toContain(formatPercent(other));
+    // No "> 80 %" status filter: the status is chosen by its words; a utilisation filter suggests the medium threshold.
+    expect(html).not.toContain("80 %");
+    expect(html).toContain(`placeholder="&gt; ${medium}"`);
+  });
+
+  it("Border Planner: the Status filter keeps the links of the chosen statuses, decided by the user's thresholds", async () => {
+    const e = [
+      ["r1|et-1", expected("r1", "et-1", CAP.et1, CUSTOM.ext).status],
+      ["r2|et-2", expected("r2", "et-2", CAP.et2, CUSTOM.ext).status],
+    ] as const;
+    for (const status of ["high", "medium", "normal"] as const) {
+      const data = await load(borderRoute, `/border-planner?${RANGE_Q}&status=${status}`, customCookie);
+      expect(data.notices).toEqual([]);
+      expect(rowsOf(data).map((r: { key: string }) => r.key)).toEqual(e.filter(([, st]) => st === status).map(([k]) => k));
+      expect(data.summary.links).toBe(e.filter(([, st]) => st === status).length);
+    }
+    const both = await load(borderRoute, `/border-planner?${RANGE_Q}&status=medium,high`, customCookie);
+    expect(
+      rowsOf(both)
+        .map((r: { key: string }) => r.key)
+        .sort(),
+    ).toEqual(e.filter(([, st]) => st !== "normal").map(([k]) => k));
+    // The old numeric filter on the status rank is gone; an unknown status is said and left out.
+    const old = await load(borderRoute, `/border-planner?${RANGE_Q}&status=%3E80`, customCookie);
+    expect(old.notices.join(" ")).toMatch(/status=>80 is not a status/);
+    expect(rowsOf(old)).toHaveLength(2);
+  });
+});
+
+describe("the planners' timeseries: complete buckets only", () => {
+  it("a range ending inside a bucket flags that bucket incomplete; the chart leaves it out and says so", async () => {
+    // Two days and 10 minutes: 15-minute buckets, the last one cut after 10 minutes.
+    const end = START + 2 * DAY + 600;
+    const data = await load(borderRoute, `/border-planner?start=${START}&end=${end}`);
+    expect(data.range).toEqual({ start: START, end });
+    const points = data.timeseries.points as { time: number; complete: boolean }[];
+    expect(data.timeseries.bucketSeconds).toBe(900);
+    expect(points.map((p) => p.complete)).toEqual(points.map((p) => p.time >= START && p.time + 900 <= end));
+    expect(points.at(-1)).toMatchObject({ time: START + 2 * DAY, complete: false });
+    expect(points.filter((p) => !p.complete)).toHaveLength(1);
+    const html = renderScreen(data, "Border Planner", "/border-planner");
+    expect(html).toContain("is not complete and is not drawn");
+    // The whole days of the first test: every bucket complete, nothing said.
+    const whole = await load(borderRoute, `/border-planner?${RANGE_Q}`);
+    expect(whole.timeseries.points.every((p: { complete: boolean }) => p.complete)).toBe(true);
+    expect(renderScreen(whole, "Border Planner", "/border-planner")).not.toContain("is not complete");
+  });
+});
+
+describe("planner readability", () => {
+  it("a small non-zero utilisation reads '< 1 %', none reads '0 %'; the grouping and its order are said; heatmap rows name the neighbour AS", async () => {
+    const data = await load(borderRoute, `/border-planner?${RANGE_Q}&link=${encodeURIComponent("r1|et-1")}`);
+    const plan = data.detail.plan;
+    const withIn = (u: number) => ({ ...plan, in: { ...plan.in, maxDaily: { ...plan.in.maxDaily, utilisation: u } } });
+    expect(cellText("border", withIn(0.004), "inMax")).toBe("< 1 %");
+    expect(cellText("border", withIn(0), "inMax")).toBe("0 %");
+    expect(cellText("border", withIn(0.0123), "inMax")).toBe(formatPercent(0.0123));
+    const html = renderScreen(data, "Border Planner", "/border-planner");
+    expect(html).toContain("grouped by neighbour AS; sorted by Status (descending) within each neighbour AS");
+    expect(html).not.toContain("neighbour as");
+    expect(data.heatmap.rows.find((r: { key: string }) => r.key === "r1|et-1").label).toBe("r1 et-1 (AS64501)");
+    // The heatmap's colour scale is drawn with its title.
+    expect(html).toContain("Daily maximum utilisation (grey: no samples)");
   });
 });
 

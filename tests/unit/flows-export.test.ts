@@ -70,10 +70,10 @@ const TIMESERIES = {
 describe("table views", () => {
   it("detailed: one row per bucket and value, buckets in order, series order within", () => {
     expect(detailedRows(TIMESERIES)).toEqual([
-      { time: NOV_20, key: "2906", name: "Netflix", bps: 100 },
-      { time: NOV_20, key: "-101", name: "Others", bps: 5 },
-      { time: NOV_20 + 900, key: "2906", name: "Netflix", bps: 200 },
-      { time: NOV_20 + 900, key: "-101", name: "Others", bps: 0 },
+      { time: NOV_20, key: "2906", name: "Netflix", bps: 100, complete: true },
+      { time: NOV_20, key: "-101", name: "Others", bps: 5, complete: true },
+      { time: NOV_20 + 900, key: "2906", name: "Netflix", bps: 200, complete: true },
+      { time: NOV_20 + 900, key: "-101", name: "Others", bps: 0, complete: true },
     ]);
   });
 
@@ -84,8 +84,8 @@ describe("table views", () => {
         { key: "-101", name: "Others" },
       ],
       rows: [
-        { time: NOV_20, values: [100, 5] },
-        { time: NOV_20 + 900, values: [200, 0] },
+        { time: NOV_20, values: [100, 5], complete: true },
+        { time: NOV_20 + 900, values: [200, 0], complete: true },
       ],
     });
   });
@@ -129,8 +129,11 @@ describe("sheets and CSV", () => {
       "Source AS (ingress)",
       "Name",
       "Bits per second",
+      "Complete bucket",
     ]);
-    expect(sheet.rows).toEqual([["20.11.2026 01:00", NOV_20, 2906, "Netflix", 100]]);
+    expect(sheet.rows).toEqual([["20.11.2026 01:00", NOV_20, 2906, "Netflix", 100, "yes"]]);
+    const cut = detailedSheet("Flow Explorer", "AS_SRC_INGRESS", detailedRows({ ...TIMESERIES, complete: [false] }).slice(0, 1), "UTC");
+    expect(cut.rows[0][5]).toBe("no");
   });
 
   it("spreadsheet cells: integers as numbers only while exact", () => {

@@ -4,7 +4,8 @@
  * swapped, an interface feeding one link only).
  */
 import { describe, expect, it } from "vitest";
-import { delegatedSees, endsOf, linkLabel } from "~/features/planners/links.server";
+import { linkTitle } from "~/features/planners/cells";
+import { delegatedSees, endsOf } from "~/features/planners/links.server";
 import type { ExternalLink, InternalLink } from "~/features/planners/types";
 
 const ext = (router: string, iface: string, neighbourAs: number | null): ExternalLink => ({
@@ -56,7 +57,7 @@ describe("link ends", () => {
       { link: "r1|c-1>r2|c-1", router: "r1", interface: "c-1", swap: false, preference: 2 },
       { link: "r1|c-1>r2|c-1", router: "r2", interface: "c-1", swap: true, preference: 1 },
     ]);
-    expect(linkLabel(core)).toBe("r1 c-1 → r2 c-1");
+    expect(linkTitle({ link: core })).toBe("r1 c-1 → r2 c-1");
   });
   it("an interface feeds one link only (a remote declared inconsistently)", () => {
     const other: InternalLink = { ...core, key: "r1|c-1>r3|c-1", b: { ...core.b, router: "r3" } };

@@ -16,7 +16,7 @@ describe("planner URL state", () => {
 
   it("reads every control and writes it back", () => {
     const q =
-      "dateRange=LAST_7_DAYS&group=router&as=AS64500,64501&router=r1&interface=et-0/0/1&sort=capacity&order=asc&capacity=%3E10G&columns=router,capacity&page=2&link=r1%7Cet-0%2F0%2F1";
+      "dateRange=LAST_7_DAYS&group=router&as=AS64500,64501&router=r1&interface=et-0/0/1&sort=capacity&order=asc&capacity=%3E10G&status=medium,high&columns=router,capacity&page=2&link=r1%7Cet-0%2F0%2F1";
     const p = parse("border", q);
     expect(p).toMatchObject({
       dateRange: "LAST_7_DAYS",
@@ -31,6 +31,8 @@ describe("planner URL state", () => {
       link: "r1|et-0/0/1",
     });
     expect(p.filters).toEqual([{ column: "capacity", filter: { op: ">", value: 10e9 } }]);
+    // The Status filter takes statuses, not a number (its rank would make "> 80 %" meaningless).
+    expect(p.statuses).toEqual(["high", "medium"]);
     expect(p.notices).toEqual([]);
     const again = parse("border", plannerSearch(p).slice(1));
     expect({ ...again, notices: [] }).toEqual({ ...p, notices: [] });

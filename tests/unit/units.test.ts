@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { formatBitsPerSecond } from "~/lib/units";
+import { formatBitsPerSecond, formatUtilisation } from "~/lib/units";
 
 describe("formatBitsPerSecond", () => {
   it.each([
@@ -35,5 +35,20 @@ describe("formatBitsPerSecond", () => {
       const text = formatBitsPerSecond(1.23456 * 10 ** e);
       expect(text.split(" ")[0].replace(/[.-]/g, "").replace(/^0+/, "").length).toBe(3);
     }
+  });
+});
+
+describe("formatUtilisation", () => {
+  it.each([
+    [0, "0 %"],
+    [0.00001, "< 1 %"],
+    [0.004, "< 1 %"],
+    [0.0099, "< 1 %"],
+    [0.01, "1.00 %"],
+    [0.456, "45.6 %"],
+    [1.2, "120 %"],
+    [null, "–"],
+  ])("%s reads %s (a little traffic never reads as none)", (fraction, text) => {
+    expect(formatUtilisation(fraction)).toBe(text);
   });
 });

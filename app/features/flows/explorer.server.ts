@@ -228,7 +228,14 @@ export async function loadExplorer(services: Services, user: UserContext, url: U
       "The operator's own AS is not configured yet: staff set it in Site settings → Network inventory. Until then flows cannot be split into ingress and egress.",
     );
   if (dataAvailable.minTimestamp === null || operator === null) {
-    const empty = { range: null, window: null, table: [], timeseries: { buckets: [], series: [] }, filters: [], noData: true as const };
+    const empty = {
+      range: null,
+      window: null,
+      table: [],
+      timeseries: { buckets: [], series: [], complete: [] },
+      filters: [],
+      noData: true as const,
+    };
     return {
       ...base,
       errors,
@@ -266,6 +273,7 @@ export async function loadExplorer(services: Services, user: UserContext, url: U
     scope: options.scope,
     dataRange: dataAvailable,
     predict,
+    now,
   });
   notices.push(...flows.notices);
   if (predict && !flows.noData && !flows.timeseries.prediction) notices.push(PREDICTION_UNAVAILABLE);

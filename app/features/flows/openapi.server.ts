@@ -42,6 +42,8 @@ export const FLOWS_OPERATIONS: Operation[] = [
         {
           buckets: arr(unix),
           series: arr(obj({ key: str, name: str, values: arr(num) })),
+          // Per bucket: whole (not cut by the range or the newest data) and ended; the charts draw only these.
+          complete: arr(bool),
           prediction: nullable(
             obj({
               model: { type: "string", enum: ["seasonal", "trend"] },
@@ -51,7 +53,7 @@ export const FLOWS_OPERATIONS: Operation[] = [
             }),
           ),
         },
-        ["buckets", "series"],
+        ["buckets", "series", "complete"],
       ),
       window: nullable(int),
       table: arr(obj({ key: str, name: str, bps: num, bytes: str })),

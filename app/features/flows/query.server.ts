@@ -30,6 +30,7 @@ import { flowPrediction, type FlowPrediction } from "./prediction.server";
 import { viewWindow } from "./range-notice";
 import type { RequestFilter } from "./service.types";
 import { alignRange, defaultWindow, tableForWindow, type AggregationWindow } from "./aggregation-window";
+import { completeBuckets } from "~/lib/aggregation-window";
 
 type Stores = Pick<Services, "pg" | "ch">;
 
@@ -75,6 +76,8 @@ export type FlowsQueryInput = {
   dataRange?: DataRange;
   /** Also predict the next period of the timeseries (prediction.server.ts). */
   predict?: boolean;
+  /** Unix seconds; which buckets have ended (timeseries.complete). */
+  now?: number;
 };
 
 /** The table and timeseries of one dimension (the body of api/flows/ without its notes). */
@@ -113,7 +116,7 @@ export async function runFlowsQuery(stores: Stores, user: UserContext, version: 
   if (!range) {
     return {
       dimension: { id: dimension, label: getDimension(dimension).label },
-      timeseries: { buckets: [] as number[], series: [] as { key: string; name: string; values: number[] }[] },
+      timeseries: { buckets: [] as number[], series: [] as { key: string; name: string; values: number[] }[], complete: [] as boolean[] },
       window: input.window ?? null,
       table: [] as Awaited<ReturnType<typeof flowTable>>,
       range: null,
@@ -123,6 +126,7 @@ export async function runFlowsQuery(stores: Stores, user: UserContext, version: 
     };
   }
   const window: AggregationWindow = input.window ?? viewWindow(range);
+  const now = input.now ?? Math.floor(Date.now() / 1000);
   if ((range.end - range.start) / window > MAX_BUCKETS) {
     throw new ApiProblem(400, {
       detail: "Invalid request body.",
@@ -132,8 +136,17 @@ export async function runFlowsQuery(stores: Stores, user: UserContext, version: 
   const q = { ...base, range, window };
   const [timeseries, table] = await Promise.all([
     input.timeseries === false
-      ? Promise.resolve({ buckets: [] as number[], series: [] as { key: string; name: string; values: number[] }[] })
-      : flowTimeseries(stores, dimension, { ...q, topN: input.topN }).then(async (shown) => {
+      ? Promise.resolve({
+          buckets: [] as number[],
+          series: [] as { key: string; name: string; values: number[] }[],
+          complete: [] as boolean[],
+        })
+      : flowTimeseries(stores, dimension, { ...q, topN: input.topN }).then(async (measured) => {
+          // What was read: the range aligned to the table's rows, but no further than the newest data when the end was clamped to it.
+          const read = alignRange(range, tableForWindow(window));
+          const endsAtData = range.adjusted !== "none" && range.adjusted !== "start-moved";
+          const bounds = { start: read.start, end: endsAtData ? range.end : read.end, window, now };
+          const shown = { ...measured, complete: completeBuckets(measured.buckets, bounds) };
           if (!input.predict) return shown;
           // The data's first bucket bounds the history: before it there is no traffic, only no data.
           const data = input.dataRange ?? (await dataRange(stores));
@@ -144,7 +157,7 @@ export async function runFlowsQuery(stores: Stores, user: UserContext, version: 
   ]);
   return {
     dimension: { id: dimension, label: getDimension(dimension).label },
-    timeseries: timeseries as Timeseries & { prediction?: FlowPrediction | null },
+    timeseries: timeseries as Timeseries & { complete: boolean[]; prediction?: FlowPrediction | null },
     window,
     table,
     range: publicRange(range),

@@ -8,27 +8,41 @@
  * - Pivot (detailed only): one row per bucket, one column per value.
  */
 
-export type TimeseriesData = { buckets: readonly number[]; series: readonly { key: string; name: string; values: readonly number[] }[] };
+export type TimeseriesData = {
+  buckets: readonly number[];
+  series: readonly { key: string; name: string; values: readonly number[] }[];
+  /** Per bucket whether it is complete (the query's flags); absent: all are. */
+  complete?: readonly boolean[];
+};
 
-export type DetailedRow = { time: number; key: string; name: string; bps: number };
+/** `complete`: the bucket holds its whole window (an incomplete one is listed, marked, and not drawn in the chart). */
+export type DetailedRow = { time: number; key: string; name: string; bps: number; complete: boolean };
 
 /** Bucket by bucket (oldest first), each bucket's values in the series order (largest first, Others last). */
 export function detailedRows(timeseries: TimeseriesData): DetailedRow[] {
   const rows: DetailedRow[] = [];
   timeseries.buckets.forEach((time, i) => {
-    for (const s of timeseries.series) rows.push({ time, key: s.key, name: s.name, bps: s.values[i] ?? 0 });
+    const complete = timeseries.complete?.[i] ?? true;
+    for (const s of timeseries.series) rows.push({ time, key: s.key, name: s.name, bps: s.values[i] ?? 0, complete });
   });
   return rows;
 }
 
+/** A bucket's time as the tables show it, an incomplete bucket marked as such. */
+export const INCOMPLETE_MARK = "(incomplete)";
+
 export type PivotColumn = { key: string; name: string };
-export type PivotRow = { time: number; values: number[] };
+export type PivotRow = { time: number; values: number[]; complete: boolean };
 export type PivotTable = { columns: PivotColumn[]; rows: PivotRow[] };
 
 /** The detailed rows turned: buckets as rows, values as columns (in the series order). */
 export function pivotTable(timeseries: TimeseriesData): PivotTable {
   return {
     columns: timeseries.series.map((s) => ({ key: s.key, name: s.name })),
-    rows: timeseries.buckets.map((time, i) => ({ time, values: timeseries.series.map((s) => s.values[i] ?? 0) })),
+    rows: timeseries.buckets.map((time, i) => ({
+      time,
+      values: timeseries.series.map((s) => s.values[i] ?? 0),
+      complete: timeseries.complete?.[i] ?? true,
+    })),
   };
 }

@@ -139,6 +139,12 @@ export const columnsOf = (screen: ScreenKind) => COLUMNS.filter((c) => c.screens
 export const columnIdsOf = (screen: ScreenKind) => columnsOf(screen).map((c) => c.id);
 export const findColumn = (screen: ScreenKind, id: string) => columnsOf(screen).find((c) => c.id === id);
 export const isNumericColumn = (c: ColumnDef) => c.kind !== "text";
+/**
+ * Whether a column takes a '>' / '<' filter. Not the status: its number is only a rank, so "> 80 %"
+ * would mean nothing; the status is filtered by its words (params.ts `status`), which say the user's
+ * thresholds.
+ */
+export const takesNumericFilter = (c: ColumnDef) => isNumericColumn(c) && c.kind !== "status";
 
 /** What a table shows before the column picker changes it: what fits a laptop. */
 export const DEFAULT_COLUMNS: Record<ScreenKind, readonly string[]> = {

@@ -133,10 +133,3 @@ export function endsOf(links: readonly PlannerLink[]): LinkEnd[] {
     return true;
   });
 }
-
-/** What people read for a link: "router interface" or "a.router a.interface → b.router b.interface". */
-export function linkLabel(link: PlannerLink): string {
-  return link.kind === "external"
-    ? `${link.router} ${link.interface}`
-    : `${link.a.router} ${link.a.interface} → ${link.b.router} ${link.b.interface}`;
-}

@@ -158,7 +158,12 @@ export const PLANNERS_OPERATIONS: Operation[] = [
     description: `The summary's body, as an object or as a JSON string of it. ${DATES}`,
     access: EXTERNAL,
     body: timeseriesBody,
-    response: obj({ range, bucketSeconds: int, capacityBps: num, points: arr(obj({ time: unix, inBps: num, outBps: num })) }),
+    response: obj({
+      range,
+      bucketSeconds: int,
+      capacityBps: num,
+      points: arr(obj({ time: unix, inBps: num, outBps: num, complete: bool })),
+    }),
   },
   {
     file: "api.linkutil.internal.ts",

@@ -15,13 +15,15 @@
  * - Core Planner: dataType = all_links (default) | single_interface_pair with inRouter, outRouter,
  *   startInterface, endInterface (the pair's two ends; all four needed, else all links and a notice).
  * - sort=<column> & order=asc|desc (default: status, highest first); one '>' / '<' filter per numeric
- *   column, named like the column (capacity=>10G, inMax=>80 %); columns=<id,…> (the column picker);
+ *   column, named like the column (capacity=>10G, inMax=>80 %); status=<high,medium,normal,no data>
+ *   keeps the links of those statuses (the user's thresholds decide them); columns=<id,…> (the column picker);
  *   page (50 links a page); link=<key> opens a link's detail.
  */
 import { invalidInput } from "~/lib/messages";
 import { parseNumericFilter, type NumericFilter } from "~/lib/numeric-filter";
 import { DATE_RANGE_PRESETS, parseInstant, PRESET_LABELS, presetRange, type DateRangePreset, type TimeRange } from "~/lib/time-range";
-import { columnIdsOf, columnsOf, DEFAULT_COLUMNS, findColumn, isNumericColumn, type ScreenKind } from "./columns";
+import { columnIdsOf, columnsOf, DEFAULT_COLUMNS, findColumn, isNumericColumn, takesNumericFilter, type ScreenKind } from "./columns";
+import { LINK_STATUSES, type LinkStatus } from "./types";
 
 export const DEFAULT_PRESET: DateRangePreset = "LAST_30_DAYS";
 export const PAGE_SIZE = 50;
@@ -64,6 +66,8 @@ export type PlannerParams = {
   typedFilters: Record<string, string>;
   /** Per filter field, the spec's invalid-input message. */
   filterErrors: Record<string, string>;
+  /** The statuses the Status filter keeps (none: every status). */
+  statuses: LinkStatus[];
   columns: string[];
   page: number;
   link: string | null;
@@ -184,7 +188,7 @@ export function parsePlannerParams(screen: ScreenKind, search: URLSearchParams, 
   const filters: PlannerParams["filters"] = [];
   const typedFilters: Record<string, string> = {};
   const filterErrors: Record<string, string> = {};
-  for (const c of columnsOf(screen).filter(isNumericColumn)) {
+  for (const c of columnsOf(screen).filter(takesNumericFilter)) {
     const typed = search.get(c.id)?.trim() ?? "";
     if (!typed) continue;
     typedFilters[c.id] = typed;
@@ -192,6 +196,13 @@ export function parsePlannerParams(screen: ScreenKind, search: URLSearchParams, 
     if (parsed === "invalid") filterErrors[c.id] = invalidInput(shown(typed), c.label[screen]);
     else if (parsed) filters.push({ column: c.id, filter: parsed });
   }
+
+  // The Status filter: statuses by name, in the table's order of severity.
+  const askedStatuses = list(search, "status").map((v) => v.toLowerCase());
+  const statuses = LINK_STATUSES.filter((st) => askedStatuses.includes(st));
+  const unknownStatuses = askedStatuses.filter((v) => !(LINK_STATUSES as readonly string[]).includes(v));
+  if (unknownStatuses.length)
+    notices.push(`status=${shown(unknownStatuses.join(","))} is not a status (high, medium, normal or no data); the filter was left out.`);
 
   // Visible columns, in the table's order.
   const asked = list(search, "columns");
@@ -226,6 +237,7 @@ export function parsePlannerParams(screen: ScreenKind, search: URLSearchParams, 
     filters,
     typedFilters,
     filterErrors,
+    statuses,
     columns,
     page,
     link: text("link"),
@@ -270,6 +282,7 @@ export function plannerSearch(p: PlannerParams, change: Partial<PlannerParams> =
     out.set("order", s.order);
   }
   for (const f of s.filters) out.set(f.column, s.typedFilters[f.column] ?? `${f.filter.op}${f.filter.value}`);
+  if (s.statuses.length) out.set("status", s.statuses.join(","));
   const defaults = DEFAULT_COLUMNS[s.screen];
   if (s.columns.length !== defaults.length || s.columns.some((c, i) => c !== defaults[i])) out.set("columns", s.columns.join(","));
   if (s.page > 1) out.set("page", String(s.page));

@@ -5,7 +5,7 @@
  * calls and the build-out notifier use it; docs/planners.md defines every figure.
  */
 import { z } from "zod";
-import { defaultWindow } from "~/lib/aggregation-window";
+import { defaultWindow, isCompleteBucket } from "~/lib/aggregation-window";
 import { FORECAST_HORIZON_DAYS, forecastBuildout } from "~/lib/forecast";
 import { MESSAGES } from "~/lib/messages";
 import { UTIL_SOURCES, type UtilSource } from "~/features/collector/snmp/util-source";
@@ -29,7 +29,8 @@ import {
   type LocalDay,
   type Quarter,
 } from "./figures";
-import { endsOf, linkLabel, linksVisibleTo } from "./links.server";
+import { linkTitle } from "./cells";
+import { endsOf, linksVisibleTo } from "./links.server";
 import { datesWithDataQuery, heatmapQuery, linkFiguresQuery, samplingConfidenceQuery, seriesQuery, timeseriesQuery } from "./sql";
 import {
   LINK_STATUSES,
@@ -203,11 +204,15 @@ export async function plannerSummary(services: Pick<Services, "pg" | "ch">, view
   return summarise(await planLinks(services, viewer, options));
 }
 
-/** Sum of the links' rates per bucket of the range's aggregation window (shell §9). */
+/**
+ * Sum of the links' rates per bucket of the range's aggregation window (shell §9), each bucket
+ * flagged complete or not as of `now` (a day cut by the range's end is a mean over its morning only).
+ */
 export async function plannerTimeseries(
   services: Pick<Services, "pg" | "ch">,
   viewer: Viewer,
   options: PlanOptions,
+  now = Math.floor(Date.now() / 1000),
 ): Promise<PlannerTimeseries> {
   checkPlanRange(options.range);
   const links = await visibleLinks(services, viewer, options.kind, options.keys);
@@ -215,7 +220,9 @@ export async function plannerTimeseries(
   const capacityBps = links.reduce((sum, l) => sum + (l.capacityBps ?? 0), 0);
   if (!links.length) return { bucketSeconds, points: [], capacityBps };
   const rows = await chQuery(services.ch, { ...timeseriesQuery(endsOf(links), options.range, bucketSeconds), schema: TimeseriesRow });
-  return { bucketSeconds, points: rows.map((r) => ({ time: r.bucket, inBps: r.in_bps, outBps: r.out_bps })), capacityBps };
+  const bounds = { ...options.range, window: bucketSeconds, now };
+  const points = rows.map((r) => ({ time: r.bucket, inBps: r.in_bps, outBps: r.out_bps, complete: isCompleteBucket(r.bucket, bounds) }));
+  return { bucketSeconds, points, capacityBps };
 }
 
 /** Daily maximum 5-minute utilisation per link and day; refused beyond MAX_HEATMAP_DAYS days. */
@@ -234,7 +241,11 @@ export async function plannerHeatmap(services: Pick<Services, "pg" | "ch">, view
     const i = index.get(r.day);
     if (entry && i !== undefined) entry.values[i] = sampleUtilisation(r.max_bytes, entry.link.capacityBps);
   }
-  return { ok: true, days: dayNames, rows: links.map((l) => ({ key: l.key, label: linkLabel(l), values: byLink.get(l.key)!.values })) };
+  return {
+    ok: true,
+    days: dayNames,
+    rows: links.map((l) => ({ key: l.key, label: linkTitle({ link: l }), values: byLink.get(l.key)!.values })),
+  };
 }
 
 /** One link's figures with its 5-minute samples; 404 when the viewer may not see it or it does not exist. */

@@ -11,7 +11,7 @@ import { matchesNumericFilter } from "~/lib/numeric-filter";
 import { PRESET_LABELS, DATE_RANGE_PRESETS } from "~/lib/time-range";
 import type { UserContext } from "~/server/auth/user-context.server";
 import type { Services } from "~/server/services.server";
-import { columnsOf, findColumn, isNumericColumn, type ScreenKind } from "./columns";
+import { columnsOf, findColumn, isNumericColumn, takesNumericFilter, type ScreenKind } from "./columns";
 import { groupOf, linkTitle, plannerRow, type PlannerRow } from "./cells";
 import { interfaceStatistics, type InterfaceStatisticsRow } from "./interface-statistics.server";
 import { PAGE_SIZE, parsePlannerParams, plannerSearch, resolvePlannerRange, type PlannerParams } from "./params";
@@ -65,10 +65,11 @@ export type PlannerScreenData = {
   /** The form's date fields: ISO days of the range's first and last day. */
   rangeDays: { start: string; end: string };
   presets: { value: string; label: string }[];
-  /** The planner's thresholds (status of a link: extlinks_/intlinks_util_threshold_*). */
+  /**
+   * The user's thresholds of the planner (extlinks_/intlinks_util_threshold_*): the one source of the
+   * links' status, the Status filter, the detail chart's lines and the forecast's level.
+   */
   thresholds: { medium: number; high: number };
-  /** The user's timeseries thresholds (timeseries_util_threshold_*, shell §3): the lines of the utilisation charts. */
-  timeseriesThresholds: { medium: number; high: number };
   notices: string[];
   isStaff: boolean;
   /** No link at all the viewer may see (the empty state). */
@@ -141,14 +142,15 @@ export function sortPlans(screen: ScreenKind, plans: readonly LinkPlan[], column
   });
 }
 
-/** Keeps the plans whose columns pass the '>' / '<' filters of the address. */
+/** Keeps the plans whose columns pass the '>' / '<' filters and the Status filter of the address. */
 export function applyColumnFilters(screen: ScreenKind, plans: readonly LinkPlan[], p: PlannerParams): LinkPlan[] {
-  if (!p.filters.length) return [...plans];
-  return plans.filter((plan) =>
-    p.filters.every((f) => {
-      const def = findColumn(screen, f.column);
-      return def && isNumericColumn(def) ? matchesNumericFilter(def.value(plan), p.typedFilters[f.column]) : true;
-    }),
+  return plans.filter(
+    (plan) =>
+      (!p.statuses.length || p.statuses.includes(plan.status)) &&
+      p.filters.every((f) => {
+        const def = findColumn(screen, f.column);
+        return def && takesNumericFilter(def) ? matchesNumericFilter(def.value(plan), p.typedFilters[f.column]) : true;
+      }),
   );
 }
 
@@ -219,7 +221,7 @@ export async function loadPlannerScreen(
   const pageKeys = slice.map((p) => p.link.key);
   const [dates, timeseries, heatmap, detail] = await Promise.all([
     datesWithData(services, viewer, kind),
-    keys.length ? plannerTimeseries(services, viewer, { kind, range, keys }) : Promise.resolve(null),
+    keys.length ? plannerTimeseries(services, viewer, { kind, range, keys }, now) : Promise.resolve(null),
     pageKeys.length ? plannerHeatmap(services, viewer, { kind, range, keys: pageKeys }) : Promise.resolve(null),
     params.link
       ? loadDetail(
@@ -267,10 +269,6 @@ export async function loadPlannerScreen(
     rangeDays: { start: formatDateIso(range.start * 1000, tz), end: lastDay },
     presets: DATE_RANGE_PRESETS.map((p) => ({ value: p, label: PRESET_LABELS[p] })),
     thresholds: thresholdsOf(viewer.settings, kind),
-    timeseriesThresholds: {
-      medium: viewer.settings.timeseries_util_threshold_medium,
-      high: viewer.settings.timeseries_util_threshold_high,
-    },
     notices,
     isStaff: user.isStaff || user.isSuperuser,
     noLinks: all.length === 0,

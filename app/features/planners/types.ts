@@ -130,7 +130,8 @@ export type PlannerSummary = {
   buildoutDue: number;
 };
 
-export type TimeseriesPoint = { time: number; inBps: number; outBps: number };
+/** One bucket; `complete`: the bucket lies wholly in the range and has ended (isCompleteBucket of app/lib/aggregation-window.ts). */
+export type TimeseriesPoint = { time: number; inBps: number; outBps: number; complete: boolean };
 export type PlannerTimeseries = {
   /** Bucket length in seconds (shell §9 aggregation windows). */
   bucketSeconds: number;

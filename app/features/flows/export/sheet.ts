@@ -8,7 +8,8 @@
  * second, Share (%), Bytes (+ Previous period (bit/s), Difference to the previous period (%) with the
  * comparison; the percentage is capped at ±1000 like on the screen).
  * Detailed: Time (<timezone>) in the spec's dd.MM.yyyy HH:mm, Timestamp (unix seconds), <dimension
- * label>, Name, Bits per second.
+ * label>, Name, Bits per second, Complete bucket (yes, or no for a bucket the range's end, the newest
+ * data or now cuts: its bit/s cover only part of it).
  */
 import type { Sheet, SheetColumn } from "~/lib/sheet";
 import { getDimension, type DimensionId } from "../dimensions";
@@ -71,7 +72,8 @@ export function detailedSheet(title: string, dimension: DimensionId, rows: reado
       value.column,
       { header: "Name", kind: "text" },
       { header: "Bits per second", kind: "number" },
+      { header: "Complete bucket", kind: "text" },
     ],
-    rows: rows.map((r) => [formatUnix(r.time, tz), r.time, value.cell(r.key), r.name, wholeBits(r.bps)]),
+    rows: rows.map((r) => [formatUnix(r.time, tz), r.time, value.cell(r.key), r.name, wholeBits(r.bps), r.complete ? "yes" : "no"]),
   };
 }

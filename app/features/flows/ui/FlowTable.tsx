@@ -3,7 +3,7 @@ import { useMemo } from "react";
 import { MESSAGES } from "~/lib/messages";
 import { formatBitsPerSecond } from "~/lib/units";
 import { formatPercentDifference, type Comparison } from "../comparison";
-import { detailedRows, pivotTable, type DetailedRow, type PivotRow, type TimeseriesData } from "../table-views";
+import { detailedRows, INCOMPLETE_MARK, pivotTable, type DetailedRow, type PivotRow, type TimeseriesData } from "../table-views";
 import { DataTable, numericColumn } from "~/features/shared/table/DataTable";
 import { formatUnix } from "~/lib/date-format";
 import { ValueName } from "./ValueName";
@@ -103,6 +103,12 @@ export function AggregatedTable({
   );
 }
 
+/** A bucket's time in the user's timezone; an incomplete bucket (not drawn in the chart) says so. */
+function bucketTime(row: { time: number; complete: boolean }, timezone: string): string {
+  const time = formatUnix(row.time, timezone);
+  return row.complete ? time : `${time} ${INCOMPLETE_MARK}`;
+}
+
 /** Detailed: one row per time bucket and value, time in the user's timezone. */
 export function DetailedTable({
   timeseries,
@@ -120,7 +126,7 @@ export function DetailedTable({
         accessorKey: "time",
         header: `Time (${timezone})`,
         enableColumnFilter: false,
-        Cell: ({ cell }) => formatUnix(cell.getValue<number>(), timezone),
+        Cell: ({ row }) => bucketTime(row.original, timezone),
       },
       {
         accessorKey: "name",
@@ -155,7 +161,7 @@ export function PivotedTable({ timeseries, timezone }: { timeseries: TimeseriesD
         accessorKey: "time",
         header: `Time (${timezone})`,
         enableColumnFilter: false,
-        Cell: ({ cell }) => formatUnix(cell.getValue<number>(), timezone),
+        Cell: ({ row }) => bucketTime(row.original, timezone),
       },
       ...pivot.columns.map((c, i) =>
         numericColumn<PivotRow>({ accessorFn: (r) => r.values[i], id: `value:${c.key}`, header: c.name, Cell: bpsCell }),

@@ -5,6 +5,7 @@ import { useMemo } from "react";
 import { formatBitsPerSecond } from "~/lib/units";
 import { describeSankey, describeTimeseries } from "./chart-descriptions";
 import { formatUnix } from "~/lib/date-format";
+import { incompleteBucketsWords } from "~/lib/aggregation-window";
 import { SankeyLinkTooltip, SankeyNodeTooltip, SankeyStages, SankeyTable, sankeyLabel, SANKEY_LABEL_COLOR } from "./sankey-extras";
 import { timeTicks } from "~/lib/time-ticks";
 import { predictionLayer, previousPeriodLayer, sliceTooltip, type PredictionData, type PreviousTotals } from "./timeseries-extras";
@@ -26,6 +27,8 @@ function seriesColor(id: string, index: number): string {
 export type TimeseriesData = {
   buckets: number[];
   series: { key: string; name: string; values: number[] }[];
+  /** Per bucket whether it is complete (isCompleteBucket of app/lib/aggregation-window.ts); absent: all are. */
+  complete?: boolean[];
   /** The next period predicted (api/flows/ shouldPredict): drawn dashed after the last bucket, never in the table. */
   prediction?: PredictionData | null;
 };
@@ -37,7 +40,7 @@ export type SankeyData = { nodes: { id: string; name: string }[]; links: { sourc
  * axis, drawn as a dashed line (timeseries-extras.tsx).
  */
 export function TimeseriesChart({
-  timeseries,
+  timeseries: given,
   timezone,
   window,
   previous,
@@ -47,6 +50,9 @@ export function TimeseriesChart({
   window?: number | null;
   previous?: PreviousTotals | null;
 }) {
+  // Only complete buckets are drawn: one cut by the range's end or still running would read as a drop in traffic.
+  const timeseries = useMemo(() => (given ? completeOnly(given) : given), [given]);
+  const leftOut = given ? incompleteBucketsWords(given.buckets, given.complete, timezone) : null;
   const series = useMemo(() => {
     if (!timeseries) return [];
     const seen = new Set<string>();
@@ -61,7 +67,8 @@ export function TimeseriesChart({
   const colorOf = useMemo(() => new Map(series.map((s, i) => [s.id, seriesColor(s.id, i)])), [series]);
   // The hover slices (one rect per bucket) only matter with JavaScript: the server's HTML goes without them.
   const hydrated = useHydrated();
-  if (!timeseries || !timeseries.buckets.length || !series.length) return <Text c="dimmed">No traffic in this range.</Text>;
+  if (!timeseries || !timeseries.buckets.length || !series.length)
+    return <Text c="dimmed">{given?.buckets.length && leftOut ? leftOut : "No traffic in this range."}</Text>;
   const first = timeseries.buckets[0];
   const last = timeseries.buckets[timeseries.buckets.length - 1];
   const prediction = timeseries.prediction?.buckets.length ? timeseries.prediction : null;
@@ -91,7 +98,7 @@ export function TimeseriesChart({
     <div data-testid="timeseries-chart" style={{ overflowX: "auto" }}>
       <Line
         role="img"
-        ariaLabel={describeTimeseries(timeseries, range, predictionRange)}
+        ariaLabel={[describeTimeseries(timeseries, range, predictionRange), leftOut].filter(Boolean).join(" ")}
         width={CHART_WIDTH}
         height={CHART_HEIGHT}
         animate={false}
@@ -130,8 +137,26 @@ export function TimeseriesChart({
         ]}
         legends={[{ anchor: "top-right", direction: "column", translateX: 190, itemWidth: 180, itemHeight: 18, symbolSize: 10 }]}
       />
+      {leftOut ? (
+        <Text size="xs" c="dimmed" data-testid="timeseries-incomplete">
+          {leftOut}
+        </Text>
+      ) : null}
     </div>
   );
+}
+
+/** The timeseries without its incomplete buckets (the prediction, which starts after the last bucket, is kept). */
+function completeOnly(timeseries: TimeseriesData): TimeseriesData {
+  const complete = timeseries.complete;
+  if (!complete || complete.every(Boolean)) return timeseries;
+  const keep = (_: unknown, i: number) => complete[i];
+  return {
+    ...timeseries,
+    buckets: timeseries.buckets.filter(keep),
+    series: timeseries.series.map((s) => ({ ...s, values: s.values.filter(keep) })),
+    complete: undefined,
+  };
 }
 
 /**

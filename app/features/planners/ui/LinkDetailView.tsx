@@ -1,7 +1,7 @@
 import { Anchor, Group, Paper, SimpleGrid, Stack, Table, Text, Title } from "@mantine/core";
 import { Link } from "@remix-run/react";
 import { DATE_FORMATS, formatUnix } from "~/lib/date-format";
-import { formatBitsPerSecond, formatPercent } from "~/lib/units";
+import { formatBitsPerSecond, formatPercent, formatUtilisation } from "~/lib/units";
 import type { InterfaceStatisticsRow } from "../interface-statistics.server";
 import { plannerSearch } from "../params";
 import type { PlannerDetail, PlannerScreenData } from "../screen.server";
@@ -9,7 +9,7 @@ import type { Rate } from "../types";
 import { UtilisationChart } from "./PlannerCharts";
 import { StatusBadge } from "./StatusBadge";
 
-const rate = (r: Rate | null) => (r ? `${formatBitsPerSecond(r.bps)} (${formatPercent(r.utilisation)})` : "–");
+const rate = (r: Rate | null) => (r ? `${formatBitsPerSecond(r.bps)} (${formatUtilisation(r.utilisation)})` : "–");
 const dayText = (day: string) => formatUnix(Date.parse(`${day}T12:00:00Z`) / 1000, "UTC", DATE_FORMATS.short);
 
 function Figure({ label, value, testId }: { label: string; value: React.ReactNode; testId?: string }) {
@@ -103,7 +103,7 @@ export function LinkDetailView({ data, detail }: { data: PlannerScreenData; deta
             }
           />
         </SimpleGrid>
-        <UtilisationChart samples={detail.samples} timezone={tz} thresholds={data.timeseriesThresholds} />
+        <UtilisationChart samples={detail.samples} timezone={tz} thresholds={data.thresholds} />
         <details data-testid="planner-detail-daily">
           <summary style={{ cursor: "pointer" }}>
             <Text component="span" size="sm">
@@ -127,9 +127,9 @@ export function LinkDetailView({ data, detail }: { data: PlannerScreenData; deta
                   return (
                     <Table.Tr key={d.day}>
                       <Table.Td>{dayText(d.day)}</Table.Td>
-                      <Table.Td>{d.bps === null ? "–" : `${formatBitsPerSecond(d.bps)} (${formatPercent(d.utilisation)})`}</Table.Td>
+                      <Table.Td>{d.bps === null ? "–" : rate({ bps: d.bps, utilisation: d.utilisation })}</Table.Td>
                       <Table.Td>{d.windowStart === null ? "–" : formatUnix(d.windowStart, tz, DATE_FORMATS.time)}</Table.Td>
-                      <Table.Td>{o?.bps == null ? "–" : `${formatBitsPerSecond(o.bps)} (${formatPercent(o.utilisation)})`}</Table.Td>
+                      <Table.Td>{o?.bps == null ? "–" : rate({ bps: o.bps, utilisation: o.utilisation })}</Table.Td>
                       <Table.Td>{o?.windowStart == null ? "–" : formatUnix(o.windowStart, tz, DATE_FORMATS.time)}</Table.Td>
                     </Table.Tr>
                   );

@@ -2,9 +2,11 @@ import { Alert, Text } from "@mantine/core";
 import { HeatMap } from "@nivo/heatmap";
 import { Line } from "@nivo/line";
 import { useMemo } from "react";
+import { incompleteBucketsWords } from "~/lib/aggregation-window";
 import { DATE_FORMATS, formatUnix } from "~/lib/date-format";
 import { timeTicks } from "~/lib/time-ticks";
-import { formatBitsPerSecond, formatPercent } from "~/lib/units";
+import { formatBitsPerSecond, formatPercent, formatUtilisation } from "~/lib/units";
+import { thresholdWords } from "../cells";
 import type { PlannerHeatmap, PlannerTimeseries } from "../types";
 
 const WIDTH = 1000;
@@ -30,7 +32,13 @@ function peak<T>(points: readonly T[], value: (p: T) => number | null): { at: T;
  * see the chart.
  */
 export function TrafficChart({ timeseries, timezone }: { timeseries: PlannerTimeseries; timezone: string }) {
-  const points = timeseries.points;
+  // Only complete buckets are drawn: one cut by the range's end would read as a drop in traffic.
+  const points = useMemo(() => timeseries.points.filter((p) => p.complete), [timeseries.points]);
+  const leftOut = incompleteBucketsWords(
+    timeseries.points.map((p) => p.time),
+    timeseries.points.map((p) => p.complete),
+    timezone,
+  );
   const top = Math.max(0, ...points.map((p) => Math.max(p.inBps, p.outBps)));
   // Far above the traffic the capacity line would flatten it to the axis: then the capacity is said in words only.
   const drawCapacity = timeseries.capacityBps > 0 && top >= timeseries.capacityBps * CAPACITY_LINE_MIN_SHARE;
@@ -52,7 +60,7 @@ export function TrafficChart({ timeseries, timezone }: { timeseries: PlannerTime
     ],
     [points, timeseries.capacityBps, drawCapacity],
   );
-  if (!points.length) return <Text c="dimmed">No utilisation data in this range.</Text>;
+  if (!points.length) return <Text c="dimmed">{timeseries.points.length ? leftOut : "No utilisation data in this range."}</Text>;
   const first = points[0].time;
   const last = points[points.length - 1].time;
   const ticks = timeTicks(first, last, timezone);
@@ -64,7 +72,8 @@ export function TrafficChart({ timeseries, timezone }: { timeseries: PlannerTime
     (timeseries.capacityBps > 0
       ? `, capacity ${formatBitsPerSecond(timeseries.capacityBps)}${drawCapacity ? "" : ` (the peak is ${formatPercent(top / timeseries.capacityBps)} of it, so it is not drawn)`}`
       : "") +
-    ` (${timeseries.bucketSeconds / 60}-minute averages, ${timezone}).`;
+    ` (${timeseries.bucketSeconds / 60}-minute averages, ${timezone}).` +
+    (leftOut ? ` ${leftOut}` : "");
   return (
     <div>
       <div style={{ overflowX: "auto" }} data-testid="planner-traffic-chart" tabIndex={0} role="region" aria-label="Traffic chart">
@@ -95,8 +104,8 @@ export function TrafficChart({ timeseries, timezone }: { timeseries: PlannerTime
 }
 
 /**
- * The 5-minute in/out utilisation of one link with the user's timeseries thresholds (timeseries_util_threshold_medium
- * and _high, shell §3; the planners' own thresholds decide the links' status) as lines.
+ * The 5-minute in/out utilisation of one link with the user's thresholds of the planner as lines: the
+ * same ones that decide the links' status and the forecast's level, so the chart and the list agree.
  * The daily peak-hour table beside it is its text fallback.
  */
 export function UtilisationChart({
@@ -132,7 +141,7 @@ export function UtilisationChart({
     >
       <Line
         role="img"
-        ariaLabel={`5-minute utilisation in and out, ${formatUnix(first, timezone)} to ${formatUnix(last, timezone)} (${timezone}); medium threshold ${formatPercent(thresholds.medium)}, high ${formatPercent(thresholds.high)}. The daily peak-hour table lists the figures.`}
+        ariaLabel={`5-minute utilisation in and out, ${formatUnix(first, timezone)} to ${formatUnix(last, timezone)} (${timezone}); thresholds ${thresholdWords(thresholds)}. The daily peak-hour table lists the figures.`}
         width={WIDTH}
         height={260}
         animate={false}
@@ -151,14 +160,14 @@ export function UtilisationChart({
             axis: "y",
             value: thresholds.medium * 100,
             lineStyle: { stroke: "#f08c00", strokeDasharray: "6 4", strokeWidth: 1.5 },
-            legend: `Medium ${formatPercent(thresholds.medium)}`,
+            legend: `Medium ${formatPercent(thresholds.medium)} (your setting)`,
             textStyle: { fontSize: 11, fill: "#a35f00" },
           },
           {
             axis: "y",
             value: thresholds.high * 100,
             lineStyle: { stroke: "#e03131", strokeDasharray: "6 4", strokeWidth: 1.5 },
-            legend: `High ${formatPercent(thresholds.high)}`,
+            legend: `High ${formatPercent(thresholds.high)} (your setting)`,
             textStyle: { fontSize: 11, fill: "#c92a2a" },
           },
         ]}
@@ -168,10 +177,14 @@ export function UtilisationChart({
   );
 }
 
+/** The heatmap's colour scale: 0 % (no traffic) to 100 % of the capacity; above 100 % stays the darkest. */
+export const HEATMAP_SCALE_PERCENT = { min: 0, max: 100 } as const;
+
 /**
- * The daily maximum 5-minute utilisation of the page's links (rows) per day (columns), or the
- * spec's message when the range is too long for it. The table under "As a table" holds the same
- * values for reading without the colours.
+ * The daily maximum 5-minute utilisation of the page's links (rows: the link and, on the Border
+ * Planner, its neighbour AS) per day (columns), with its colour scale under it, or the spec's
+ * message when the range is too long for it. The table under "As a table" holds the same values
+ * for reading without the colours.
  */
 export function UtilisationHeatmap({ heatmap, timezone }: { heatmap: PlannerHeatmap; timezone: string }) {
   if (!heatmap.ok)
@@ -190,7 +203,9 @@ export function UtilisationHeatmap({ heatmap, timezone }: { heatmap: PlannerHeat
   // Room for the longest link name at the left (about 6.5 px a character at the axis' 11 px).
   const left = Math.min(420, Math.max(120, Math.ceil(Math.max(...heatmap.rows.map((r) => r.label.length)) * 6.5) + 12));
   const width = left + heatmap.days.length * cell + 20;
-  const height = 60 + heatmap.rows.length * 22;
+  // Room under the cells for the colour scale and its title.
+  const legendRoom = 60;
+  const height = 60 + heatmap.rows.length * 22 + legendRoom;
   return (
     <div>
       <div style={{ overflowX: "auto" }} data-testid="planner-heatmap" tabIndex={0} role="region" aria-label="Heatmap">
@@ -201,15 +216,32 @@ export function UtilisationHeatmap({ heatmap, timezone }: { heatmap: PlannerHeat
           height={height}
           animate={false}
           data={data}
-          margin={{ top: 50, right: 20, bottom: 10, left }}
-          valueFormat={(v) => `${v.toFixed(0)} %`}
-          colors={{ type: "sequential", scheme: "oranges", minValue: 0, maxValue: 100 }}
+          margin={{ top: 50, right: 20, bottom: legendRoom, left }}
+          valueFormat={(v) => formatUtilisation(v / 100)}
+          colors={{ type: "sequential", scheme: "oranges", minValue: HEATMAP_SCALE_PERCENT.min, maxValue: HEATMAP_SCALE_PERCENT.max }}
           emptyColor="#f1f3f5"
           enableLabels={false}
           axisTop={{ tickRotation: -60, tickSize: 0, tickPadding: 4 }}
           axisLeft={{ tickSize: 0, tickPadding: 6 }}
           xInnerPadding={0.05}
           yInnerPadding={0.05}
+          legends={[
+            {
+              anchor: "bottom-left",
+              translateY: 40,
+              length: Math.min(320, Math.max(160, width - left - 40)),
+              thickness: 10,
+              direction: "row",
+              tickPosition: "after",
+              tickSize: 3,
+              tickSpacing: 4,
+              ticks: [0, 25, 50, 75, 100],
+              tickFormat: (v: number) => `${v} %`,
+              title: "Daily maximum utilisation (grey: no samples)",
+              titleAlign: "start",
+              titleOffset: 4,
+            },
+          ]}
         />
       </div>
       <details data-testid="planner-heatmap-table">
@@ -238,7 +270,7 @@ export function UtilisationHeatmap({ heatmap, timezone }: { heatmap: PlannerHeat
                   </th>
                   {r.values.map((v, i) => (
                     <td key={heatmap.days[i]} style={{ padding: "2px 6px", textAlign: "right" }}>
-                      {formatPercent(v)}
+                      {formatUtilisation(v)}
                     </td>
                   ))}
                 </tr>

@@ -7,8 +7,8 @@ import { ColumnPicker } from "~/features/shared/table/ColumnPicker";
 import { ExportMenu, exportHref } from "~/features/shared/table/ExportMenu";
 import { NUMERIC_FILTER_HINT } from "~/lib/numeric-filter";
 import { formatBitsPerSecond, formatPercent } from "~/lib/units";
-import { STATUS_COLORS } from "../cells";
-import { columnsOf, type ScreenKind } from "../columns";
+import { groupingWords, STATUS_COLORS, statusFilterOptions, thresholdWords } from "../cells";
+import { columnsOf, takesNumericFilter, type ScreenKind } from "../columns";
 import { DATA_TYPE_LABELS, GROUPING_LABELS, GROUPINGS, plannerSearch, type PlannerParams } from "../params";
 import type { PlannerScreenData } from "../screen.server";
 import { LINK_STATUS_LABELS, LINK_STATUSES } from "../types";
@@ -233,27 +233,45 @@ function SortHeader({ data, id, label }: { data: PlannerScreenData; id: string; 
   );
 }
 
-/** The '>' / '<' filters of the shown numeric columns: one GET form (the spec's numeric column filters). */
+/**
+ * The '>' / '<' filters of the shown numeric columns (the spec's numeric column filters) and the
+ * Status filter, whose choices say the user's thresholds: one GET form.
+ */
 function ColumnFilters({ data, path }: { data: PlannerScreenData; path: string }) {
   const { params, screen } = data;
-  const numeric = columnsOf(screen).filter((c) => c.kind !== "text" && params.columns.includes(c.id));
-  if (!numeric.length) return null;
-  const open = Object.keys(params.typedFilters).length > 0;
+  const numeric = columnsOf(screen).filter((c) => takesNumericFilter(c) && params.columns.includes(c.id));
+  const withStatus = params.columns.includes("status");
+  if (!numeric.length && !withStatus) return null;
+  const open = Object.keys(params.typedFilters).length > 0 || params.statuses.length > 0;
+  const applied = params.filters.length + (params.statuses.length ? 1 : 0);
+  const statusOptions = statusFilterOptions(data.thresholds);
+  const statusValue = params.statuses.join(",");
   return (
     <details open={open} data-testid="planner-column-filters">
       <summary style={{ cursor: "pointer" }}>
         <Text component="span" size="sm">
-          Column filters ({params.filters.length} applied)
+          Column filters ({applied} applied)
         </Text>
       </summary>
       <Form method="get" action={path}>
-        <Hidden
-          entries={keepEntries(
-            params,
-            numeric.map((c) => c.id),
-          )}
-        />
+        <Hidden entries={keepEntries(params, [...numeric.map((c) => c.id), ...(withStatus ? ["status"] : [])])} />
         <Group align="flex-end" gap="sm" wrap="wrap" mt="xs">
+          {withStatus ? (
+            <NativeSelect
+              size="xs"
+              name="status"
+              label="Status"
+              defaultValue={statusValue}
+              // A list the choices do not name (e.g. typed in the address) is still shown as it applies.
+              data={
+                statusOptions.some((o) => o.value === statusValue)
+                  ? statusOptions
+                  : [...statusOptions, { value: statusValue, label: params.statuses.map((st) => LINK_STATUS_LABELS[st]).join(", ") }]
+              }
+              w={{ base: "100%", xs: 220 }}
+              data-testid="planner-status-filter"
+            />
+          ) : null}
           {numeric.map((c) => (
             <TextInput
               key={c.id}
@@ -261,7 +279,7 @@ function ColumnFilters({ data, path }: { data: PlannerScreenData; path: string }
               name={c.id}
               label={c.label[screen]}
               defaultValue={params.typedFilters[c.id] ?? ""}
-              placeholder={c.kind === "bps" ? "> 10G" : "> 80 %"}
+              placeholder={c.kind === "bps" ? "> 10G" : `> ${formatPercent(data.thresholds.medium)}`}
               title={NUMERIC_FILTER_HINT}
               error={params.filterErrors[c.id]}
               w={{ base: "47%", xs: 150 }}
@@ -272,7 +290,7 @@ function ColumnFilters({ data, path }: { data: PlannerScreenData; path: string }
           </Button>
         </Group>
         <Text size="xs" c="dimmed" mt={4}>
-          {NUMERIC_FILTER_HINT}. Utilisations are in percent, rates in bit/s.
+          {NUMERIC_FILTER_HINT}. Utilisations are in percent, rates in bit/s. Status: {thresholdWords(data.thresholds)}.
         </Text>
       </Form>
     </details>
@@ -419,7 +437,6 @@ function EmptyState({ data, screen }: { data: PlannerScreenData; screen: ScreenK
 
 export function PlannerView({ data, title, path }: Props) {
   const { params, screen } = data;
-  const thresholds = `medium from ${formatPercent(data.thresholds.medium)}, high from ${formatPercent(data.thresholds.high)}`;
   return (
     <Stack gap="md">
       <Group justify="space-between" align="baseline" wrap="wrap">
@@ -456,8 +473,8 @@ export function PlannerView({ data, title, path }: Props) {
             <Group justify="space-between" align="flex-end" wrap="wrap">
               <Text size="sm" data-testid="planner-count">
                 {data.totalRows} {data.totalRows === 1 ? "link" : "links"}
-                {screen === "border" ? `, grouped by ${GROUPING_LABELS[params.group].toLowerCase()}` : ""}. Status from the peak-hour daily
-                utilisation: {thresholds} (your settings).
+                {screen === "border" ? `, ${groupingWords(screen, params)}` : ""}. Status from the peak-hour daily utilisation:{" "}
+                {thresholdWords(data.thresholds)}.
               </Text>
               <Group gap="md" align="center">
                 <Columns data={data} path={path} />
