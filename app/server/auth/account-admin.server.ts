@@ -1,5 +1,5 @@
 import { and, eq, inArray, isNull, sql } from "drizzle-orm";
-import { apiTokens, netcommandJobs, sessions } from "~db/postgres/schema";
+import { apiTokens, netcommandJobs, passwordResetTokens, sessions } from "~db/postgres/schema";
 import { FEATURE_FLAGS, PERMISSIONS } from "~/lib/permissions";
 import type { Db } from "../postgres.server";
 import type { UserContext } from "./user-context.server";
@@ -13,25 +13,70 @@ type Writer = Pick<Db, "update" | "delete">;
 
 export const JOB_CANCELLED_TEXT = "Cancelled: the account that started this job was deactivated or deleted.";
 
+/** What ending an account's access can take away besides its sessions, which always end. */
+export type AccessScope = {
+  /** `Authorization: Token …` keys of integrators: deleted. */
+  apiTokens: boolean;
+  /** Looking Glass ping/traceroute jobs that have not finished: marked FAILURE. */
+  jobs: boolean;
+  /** Unused password-reset and invitation links: deleted. */
+  resetLinks: boolean;
+};
+
 /**
- * Ends everything an account can still do: its sessions are revoked (the next request of each is
- * logged out), its API tokens deleted, and its Looking Glass jobs that have not finished marked
- * FAILURE (a worker still running one cannot overwrite that: it only writes STARTED jobs it holds).
- * Pass the transaction of the change that ends the access.
+ * Why an account's sessions end, and what else ends with them. Every place that ends a user's
+ * sessions names its reason here, so what a reason ends is decided once.
  */
-export async function endUserAccess(db: Writer, userId: number): Promise<{ sessions: number; tokens: number; jobs: number }> {
+export const ACCESS_ENDS = {
+  /** Deactivated: nothing the account started may go on, and no old link may bring it back on reactivation. */
+  deactivated: { apiTokens: true, jobs: true, resetLinks: true },
+  /** Deleted: as deactivated (the rows would also go with the account, but its jobs must not run on meanwhile). */
+  deleted: { apiTokens: true, jobs: true, resetLinks: true },
+  /**
+   * Another account's e-mail address changed: whoever held the account through the old address
+   * (its sessions, its tokens, a link mailed there) holds it no more. Its own jobs may finish.
+   */
+  emailChanged: { apiTokens: true, jobs: false, resetLinks: true },
+  /** A password was set with a reset link: logged in elsewhere with the old password no more; tokens are not passwords. */
+  passwordSet: { apiTokens: false, jobs: false, resetLinks: false },
+  /** The second factor was reset: every login has to pass the new rule; tokens never passed a second factor. */
+  twoFactorReset: { apiTokens: false, jobs: false, resetLinks: false },
+  /** "Log out everywhere" of the Users screen: the browsers only, integrations keep working. */
+  loggedOutEverywhere: { apiTokens: false, jobs: false, resetLinks: false },
+} as const satisfies Record<string, AccessScope>;
+
+export type AccessEndReason = keyof typeof ACCESS_ENDS;
+export type EndedAccess = { sessions: number; tokens: number; jobs: number; resetLinks: number };
+
+/**
+ * Ends an account's sessions (the next request of each is logged out) and what `reason` ends
+ * besides (ACCESS_ENDS): API tokens deleted, Looking Glass jobs that have not finished marked
+ * FAILURE (a worker still running one cannot overwrite that: it only writes STARTED jobs it
+ * holds), unused reset links deleted. Pass the transaction of the change that ends the access.
+ * Returns how many of each ended.
+ */
+export async function endUserAccess(db: Writer, userId: number, reason: AccessEndReason): Promise<EndedAccess> {
+  const scope: AccessScope = ACCESS_ENDS[reason];
   const ended = await db
     .update(sessions)
     .set({ revokedAt: sql`now()` })
     .where(and(eq(sessions.userId, userId), isNull(sessions.revokedAt)))
     .returning({ id: sessions.idHash });
-  const tokens = await db.delete(apiTokens).where(eq(apiTokens.userId, userId)).returning({ id: apiTokens.id });
-  const jobs = await db
-    .update(netcommandJobs)
-    .set({ state: "FAILURE", result: JOB_CANCELLED_TEXT, finishedAt: new Date() })
-    .where(and(eq(netcommandJobs.ownerUserId, userId), inArray(netcommandJobs.state, ["PENDING", "STARTED", "RETRY"])))
-    .returning({ id: netcommandJobs.id });
-  return { sessions: ended.length, tokens: tokens.length, jobs: jobs.length };
+  const tokens = scope.apiTokens ? await db.delete(apiTokens).where(eq(apiTokens.userId, userId)).returning({ id: apiTokens.id }) : [];
+  const jobs = scope.jobs
+    ? await db
+        .update(netcommandJobs)
+        .set({ state: "FAILURE", result: JOB_CANCELLED_TEXT, finishedAt: new Date() })
+        .where(and(eq(netcommandJobs.ownerUserId, userId), inArray(netcommandJobs.state, ["PENDING", "STARTED", "RETRY"])))
+        .returning({ id: netcommandJobs.id })
+    : [];
+  const links = scope.resetLinks
+    ? await db
+        .delete(passwordResetTokens)
+        .where(and(eq(passwordResetTokens.userId, userId), isNull(passwordResetTokens.usedAt)))
+        .returning({ id: passwordResetTokens.tokenHash })
+    : [];
+  return { sessions: ended.length, tokens: tokens.length, jobs: jobs.length, resetLinks: links.length };
 }
 
 export type Grants = { permissions: readonly string[]; featureFlags: readonly string[]; isStaff?: boolean; isSuperuser?: boolean };

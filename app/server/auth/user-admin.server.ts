@@ -523,7 +523,7 @@ export async function updateUser(db: Db, actor: UserAdminActor, id: number, patc
       })
       .where(eq(users.id, id));
     await writeGrants(tx, id, next, groupIds, current);
-    if (current.is_active && !nextActive) await endUserAccess(tx, id);
+    if (current.is_active && !nextActive) await endUserAccess(tx, id, "deactivated");
     const after = (await getUser(tx, id))!;
     const before = auditRecord(current);
     const afterAudit = auditRecord(after);
@@ -578,7 +578,7 @@ export async function deleteUser(db: Db, actor: UserAdminActor, id: number, meta
     const current = await lockTarget(tx, actor, id);
     if (actor.id === id) throw new UserAdminError(409, USER_ADMIN_TEXTS.selfDelete);
     await keepOneSuperuser(tx, current);
-    await endUserAccess(tx, id);
+    await endUserAccess(tx, id, "deleted");
     await deleteAccountRows(tx, { id, email: current.email });
     await recordAudit(tx, {
       actor,
@@ -614,11 +614,7 @@ export async function resetTwoFactor(
     const devices = await tx.delete(totpDevices).where(eq(totpDevices.userId, id)).returning({ id: totpDevices.id });
     const codes = await tx.delete(recoveryCodes).where(eq(recoveryCodes.userId, id)).returning({ id: recoveryCodes.id });
     await tx.update(userSettings).set({ enable2fa: false }).where(eq(userSettings.userId, id));
-    const ended = await tx
-      .update(sessions)
-      .set({ revokedAt: sql`now()` })
-      .where(and(eq(sessions.userId, id), isNull(sessions.revokedAt)))
-      .returning({ id: sessions.idHash });
+    const ended = await endUserAccess(tx, id, "twoFactorReset");
     await recordAudit(tx, {
       actor,
       action: "user.reset_2fa",
@@ -626,11 +622,11 @@ export async function resetTwoFactor(
       targetId: id,
       targetLabel: target.email,
       before: { two_factor_devices: devices.length, recovery_codes: codes.length },
-      after: { two_factor_devices: 0, recovery_codes: 0, sessions_ended: ended.length },
+      after: { two_factor_devices: 0, recovery_codes: 0, sessions_ended: ended.sessions },
       clientAddress: meta.clientAddress ?? null,
     });
     await notifyAccountChange(tx, id, "twoFactorReset");
-    return { devices: devices.length, codes: codes.length, sessions: ended.length };
+    return { devices: devices.length, codes: codes.length, sessions: ended.sessions };
   });
 }
 
@@ -640,22 +636,18 @@ export async function endUserSessions(db: Db, actor: UserAdminActor, id: number,
   if (actor.id === id) throw new UserAdminError(409, USER_ADMIN_TEXTS.selfSessions);
   return db.transaction(async (tx) => {
     const target = await lockTarget(tx, actor, id);
-    const ended = await tx
-      .update(sessions)
-      .set({ revokedAt: sql`now()` })
-      .where(and(eq(sessions.userId, id), isNull(sessions.revokedAt)))
-      .returning({ id: sessions.idHash });
+    const { sessions: ended } = await endUserAccess(tx, id, "loggedOutEverywhere");
     await recordAudit(tx, {
       actor,
       action: "user.end_sessions",
       targetType: "user",
       targetId: id,
       targetLabel: target.email,
-      before: { open_sessions: ended.length },
+      before: { open_sessions: ended },
       after: { open_sessions: 0 },
       clientAddress: meta.clientAddress ?? null,
     });
-    return ended.length;
+    return ended;
   });
 }
 
