@@ -89,29 +89,68 @@ export const GRANT_TEXTS = {
   staffBySuperuser: "Only superusers can make someone staff or superuser, or take it away.",
 } as const;
 
+type Actor = Pick<UserContext, "permissions" | "featureFlags" | "isSuperuser">;
+
+/**
+ * What of `next` the actor could not hand out, given that the account already holds `current`:
+ * permissions and feature flags the actor does not hold itself (what the account had may stay),
+ * and whether the staff or superuser flag changes without the actor being a superuser. Unknown
+ * codes are not counted here.
+ */
+function beyondActor(actor: Actor, next: Grants, current?: Grants) {
+  const had = new Set(current?.permissions ?? []);
+  const hadFlags = new Set(current?.featureFlags ?? []);
+  const staffChanged = Boolean(next.isStaff) !== Boolean(current?.isStaff);
+  const superChanged = Boolean(next.isSuperuser) !== Boolean(current?.isSuperuser);
+  if (actor.isSuperuser) return { permissions: [], featureFlags: [], staffFlags: false };
+  return {
+    permissions: next.permissions.filter((p) => !had.has(p) && !actor.permissions.includes(p)),
+    featureFlags: next.featureFlags.filter((f) => !hadFlags.has(f) && !actor.featureFlags.includes(f)),
+    staffFlags: staffChanged || superChanged,
+  };
+}
+
 /**
  * What is wrong with giving `next` to an account that holds `current` (nothing for a new one):
  * nobody grants a permission or feature flag they do not hold themselves (what the account already
  * has may stay), and only superusers change the staff and superuser flags. Empty when allowed.
  */
-export function grantProblems(
-  actor: Pick<UserContext, "permissions" | "featureFlags" | "isSuperuser">,
-  next: Grants,
-  current?: Grants,
-): string[] {
+export function grantProblems(actor: Actor, next: Grants, current?: Grants): string[] {
+  const beyond = beyondActor(actor, next, current);
   const problems: string[] = [];
-  const had = new Set(current?.permissions ?? []);
   for (const p of next.permissions) {
     if (!(PERMISSIONS as readonly string[]).includes(p)) problems.push(GRANT_TEXTS.unknownPermission(p));
-    else if (!had.has(p) && !actor.isSuperuser && !actor.permissions.includes(p)) problems.push(GRANT_TEXTS.permissionNotHeld(p));
+    else if (beyond.permissions.includes(p)) problems.push(GRANT_TEXTS.permissionNotHeld(p));
   }
-  const hadFlags = new Set(current?.featureFlags ?? []);
   for (const f of next.featureFlags) {
     if (!(FEATURE_FLAGS as readonly string[]).includes(f)) problems.push(GRANT_TEXTS.unknownFlag(f));
-    else if (!hadFlags.has(f) && !actor.isSuperuser && !actor.featureFlags.includes(f)) problems.push(GRANT_TEXTS.flagNotHeld(f));
+    else if (beyond.featureFlags.includes(f)) problems.push(GRANT_TEXTS.flagNotHeld(f));
   }
-  const staffChanged = Boolean(next.isStaff) !== Boolean(current?.isStaff);
-  const superChanged = Boolean(next.isSuperuser) !== Boolean(current?.isSuperuser);
-  if ((staffChanged || superChanged) && !actor.isSuperuser) problems.push(GRANT_TEXTS.staffBySuperuser);
+  if (beyond.staffFlags) problems.push(GRANT_TEXTS.staffBySuperuser);
   return problems;
+}
+
+export const EMAIL_CHANGE_TEXTS = {
+  permissionNotHeld: (p: string) =>
+    `You cannot change this account's e-mail address: it holds ${p}, which you do not hold yourself (a password reset to the new address would hand it over).`,
+  flagNotHeld: (f: string) =>
+    `You cannot change this account's e-mail address: ${f} is on for it and not for you (a password reset to the new address would hand it over).`,
+  staffBySuperuser: "Only superusers can change the e-mail address of a staff or superuser account.",
+} as const;
+
+/**
+ * What is wrong with the actor giving another account a new e-mail address. Whoever holds the
+ * new address can take the account with a password reset, so the change grants everything the
+ * account holds — `holds`: its permissions (its own and its groups'), feature flags and staff and
+ * superuser flags — as if to a new account: the actor must hold all of it (only superusers hand
+ * out staff and superuser). Who may manage the account at all is checked before (superuser
+ * accounts by superusers only, delegated accounts not here). Empty when allowed.
+ */
+export function emailChangeProblems(actor: Actor, holds: Grants): string[] {
+  const beyond = beyondActor(actor, holds);
+  return [
+    ...(beyond.staffFlags ? [EMAIL_CHANGE_TEXTS.staffBySuperuser] : []),
+    ...beyond.permissions.map(EMAIL_CHANGE_TEXTS.permissionNotHeld),
+    ...beyond.featureFlags.map(EMAIL_CHANGE_TEXTS.flagNotHeld),
+  ];
 }
