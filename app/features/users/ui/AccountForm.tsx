@@ -105,7 +105,8 @@ export function AccountForm({
               defaultValue={values.email ?? ""}
               readOnly={Boolean(emailLocked)}
               description={
-                emailLocked ?? (id ? "A new address ends the account's sessions and API tokens; the old address is told." : undefined)
+                emailLocked ??
+                (id && !stored.self ? "A new address ends the account's sessions and API tokens; the old address is told." : undefined)
               }
               error={errors.email}
             />
