@@ -32,6 +32,13 @@ const entry = build.entry.module;
 
 const app = express();
 app.disable("x-powered-by");
+// Before anything reads the request: whether X-Forwarded-* count depends on who the peer is.
+app.use((req, _res, next) => {
+  delete req.headers[PEER_ADDRESS_HEADER];
+  const peer = req.socket.remoteAddress;
+  if (peer) req.headers[PEER_ADDRESS_HEADER] = peer;
+  next();
+});
 app.use(securityHeaders);
 // First: a cached public page is a map lookup, sent pre-compressed (no file-system checks, no log line).
 app.use(sharedPublicPages);
@@ -40,12 +47,6 @@ app.use(build.publicPath, express.static(build.assetsBuildDirectory, { immutable
 app.use(express.static("public", { maxAge: "1h" }));
 app.use(morgan("tiny"));
 app.use(oneUserAtATime(new entry.RequestAdmission(entry.getConfig().REQUESTS_PER_USER)));
-app.use((req, _res, next) => {
-  delete req.headers[PEER_ADDRESS_HEADER];
-  const peer = req.socket.remoteAddress;
-  if (peer) req.headers[PEER_ADDRESS_HEADER] = peer;
-  next();
-});
 // Each request runs in its own scope: the ClickHouse query limits count its queries for its user, and
 // the loaders of a GET share one read of the session, the style and the menu.
 const remix = createRequestHandler({ build, mode: process.env.NODE_ENV });
@@ -68,10 +69,8 @@ function requestLike(req) {
 function securityHeaders(req, res, next) {
   const writeHead = res.writeHead;
   res.writeHead = function (...args) {
-    const defaults = entry.defaultHeaders({
-      headers: new Headers(req.get("x-forwarded-proto") ? { "x-forwarded-proto": req.get("x-forwarded-proto") } : {}),
-      url: `${req.protocol}://localhost/`,
-    });
+    // The peer and X-Forwarded-Proto decide HTTPS (the proxy trust of TRUST_PROXY); the socket its own protocol.
+    const defaults = entry.defaultHeaders({ headers: requestLike(req).headers, url: `${req.protocol}://localhost/` });
     for (const [name, value] of Object.entries(defaults)) if (!res.hasHeader(name)) res.setHeader(name, value);
     return writeHead.apply(this, args);
   };

@@ -29,7 +29,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   // A page shared by anonymous visitors (public-page-cache.server.ts) carries no token of one of them.
   const existingToken = isSharedPublicPage(request) ? "" : readCsrfCookie(request);
   const csrfToken = existingToken ?? newCsrfToken();
-  const headers = existingToken !== null ? undefined : { "Set-Cookie": csrfCookieHeader(csrfToken) };
+  const headers = existingToken !== null ? undefined : { "Set-Cookie": csrfCookieHeader(csrfToken, request) };
   return data(
     {
       csrfToken,

@@ -7,7 +7,8 @@ import { deleteUser, updateUser, UserAdminError } from "~/server/auth/user-admin
 
 /**
  * PUT auth/users/{id}/ (staff and superusers): changes the fields given, also is_active (false ends
- * the account's sessions, API tokens and unfinished jobs). DELETE auth/users/{id}/: deletes the
+ * the account's sessions, API tokens and unfinished jobs); another account's new e-mail address only
+ * with everything the account holds (the service's rule). DELETE auth/users/{id}/: deletes the
  * account. Delegated accounts are refused (409: the Delegated Users calls manage them).
  */
 // Any id beyond a PostgreSQL integer names no account: 404 like a missing one.

@@ -99,8 +99,8 @@ export function inlineScriptHashes(html: string): string[] {
 }
 
 /** A CSRF cookie for a visitor of a cached page who has none yet (the page's scripts read it). */
-export function csrfCookieFor(request: Pick<RequestLike, "headers">): string | null {
-  return readCsrfCookie(request as Request) ? null : csrfCookieHeader(newCsrfToken());
+export function csrfCookieFor(request: Pick<RequestLike, "headers" | "url">): string | null {
+  return readCsrfCookie(request as Request) ? null : csrfCookieHeader(newCsrfToken(), request);
 }
 
 /** Whether a request may receive (or fill) a shared page: anonymous, on a page that can be shared. */

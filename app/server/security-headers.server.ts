@@ -44,11 +44,11 @@ export const RESOURCE_POLICY = "default-src 'none'; img-src 'self' data:; style-
 /**
  * Headers every answer carries unless it set them: no MIME sniffing, no framing (also for browsers
  * without frame-ancestors), no referrer to other sites, HSTS when the request came over HTTPS
- * (directly or per X-Forwarded-Proto, as the session cookie's Secure flag decides), and no caching
+ * (directly or per a trusted proxy's X-Forwarded-Proto, as the cookies' Secure flag: isHttps), and no caching
  * of anything Remix answers — pages and JSON may be personal, and Back after logging out must not
  * show them. Static files set their own Cache-Control before this applies.
  */
-export function defaultHeaders(request: Pick<Request, "headers" | "url">): Record<string, string> {
+export function defaultHeaders(request: Parameters<typeof isHttps>[0]): Record<string, string> {
   return {
     "X-Content-Type-Options": "nosniff",
     "X-Frame-Options": "DENY",

@@ -94,9 +94,13 @@ describe("security headers of every answer", () => {
     expect(redirect.headers.get("cache-control")).toBe("no-store");
   });
 
-  it("sends HSTS when a proxy says the request came over HTTPS", async () => {
+  it("believes X-Forwarded-Proto only from a trusted proxy: from this client (TRUST_PROXY=0) no HSTS, no Secure cookie", async () => {
     const res = await fetch(appURL("/healthz"), { headers: { "X-Forwarded-Proto": "https" } });
-    expect(res.headers.get("strict-transport-security")).toMatch(/max-age=\d+/);
+    expect(res.headers.get("strict-transport-security")).toBeNull();
+    const page = await fetch(appURL("/login"), { headers: { "X-Forwarded-Proto": "https" } });
+    expect(page.headers.get("strict-transport-security")).toBeNull();
+    expect(page.headers.get("set-cookie")).toMatch(/csrftoken=/);
+    expect(page.headers.get("set-cookie")).not.toMatch(/Secure/i);
   });
 
   it("a new nonce for every page, never served twice", async () => {

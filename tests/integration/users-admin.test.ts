@@ -19,6 +19,7 @@ import {
   recoveryCodes,
   sessions,
   totpDevices,
+  userFeatureFlags,
   userGroups,
   userPermissions,
   userRequests,
@@ -29,8 +30,9 @@ import * as usersApi from "~/routes/auth.users";
 import * as userApi from "~/routes/auth.users.$id";
 import * as decisionApi from "~/routes/auth.usermanagement.user_requests.$id.$decision";
 import * as screen from "~/routes/_app.manage-users";
-import { JOB_CANCELLED_TEXT, GRANT_TEXTS } from "~/server/auth/account-admin.server";
-import { checkResetToken, confirmReset, resetMailsSettled } from "~/server/auth/password-reset.server";
+import { EMAIL_CHANGE_TEXTS, JOB_CANCELLED_TEXT, GRANT_TEXTS } from "~/server/auth/account-admin.server";
+import { EMAIL_CHANGED_SUBJECT } from "~/server/auth/email-change-mail.server";
+import { checkResetToken, confirmReset, issueResetToken, resetMailsSettled } from "~/server/auth/password-reset.server";
 import { listAudit } from "~/server/audit/audit-log.server";
 import { ACCOUNT_CHANGE_NOTICES } from "~/server/notifications/notifications.server";
 import { createUser, deleteUser, updateUser, USER_ADMIN_TEXTS, UserAdminError } from "~/server/auth/user-admin.server";
@@ -85,6 +87,14 @@ const PATH = "/manage-users";
 const post = async (role: Role, fields: Record<string, string>, path = PATH) =>
   runRoute(screen.action, formRequest(path, fields, await cookie(role)));
 const get = async (role: Role, query = "") => runRoute(screen.loader, getRequest(`${PATH}${query}`, await cookie(role)));
+const call = async (role: Role, module: typeof usersApi | typeof userApi, path: string, method: string, body?: unknown, params = {}) => {
+  const c = await cookie(role);
+  return runRoute(
+    method === "GET" ? module.loader : module.action,
+    method === "GET" ? getRequest(path, c) : jsonRequest(path, body, { cookie: c, method }),
+    params,
+  );
+};
 const row = async (userId: number) => (await db().select().from(users).where(eq(users.id, userId)))[0];
 
 beforeAll(async () => {
@@ -163,7 +173,7 @@ describe("screen: who may do what", () => {
         last_name: "Named",
         permissions: "API_FLOWS_4D",
       }),
-      ok: (t) => `/manage-users?user=${t}&saved=updated`,
+      ok: (t) => `/manage-users?user=${t}&saved=email-changed`,
       check: async (t) => expect((await row(t)).email).toBe(`renamed${t}@users.test`),
     },
     {
@@ -377,15 +387,6 @@ describe("screen: who may do what", () => {
 // ---------------------------------------------------------------------------------------------------------------
 
 describe("JSON: auth/users/", () => {
-  const call = async (role: Role, module: typeof usersApi | typeof userApi, path: string, method: string, body?: unknown, params = {}) => {
-    const c = await cookie(role);
-    return runRoute(
-      method === "GET" ? module.loader : module.action,
-      method === "GET" ? getRequest(path, c) : jsonRequest(path, body, { cookie: c, method }),
-      params,
-    );
-  };
-
   it("GET lists for VIEW_USERS holders, with search, order and pages, never a password hash", async () => {
     for (const role of ["ordinary", "delegated"] as const) {
       expect((await call(role, usersApi, "/auth/users/", "GET")).status).toBe(403);
@@ -585,6 +586,104 @@ describe("rules", () => {
     const kept = await post("staff", { intent: "update", id: String(t), email, first_name: "Kept", groups: "rna-analysts" });
     expect(kept.location).toBe(`/manage-users?user=${t}&saved=updated`);
     expect(await db().select().from(userGroups).where(eq(userGroups.userId, t))).toHaveLength(1);
+  });
+
+  it("a new e-mail address for another account needs everything the account holds (its groups' and flags too); staff accounts: superusers", async () => {
+    const [group] = await db().insert(groups).values({ name: "rna-by-group" }).returning();
+    await db().insert(groupPermissions).values({ groupId: group.id, permission: "RAW_NETWORK_ANALYZER" });
+    const own = await account({ permissions: ["RAW_NETWORK_ANALYZER"] });
+    const viaGroup = await account({});
+    await db().insert(userGroups).values({ userId: viaGroup, groupId: group.id });
+    const flagged = await account({});
+    await db().insert(userFeatureFlags).values({ userId: flagged, flag: "rnaTagColumn" });
+    // Another staff account holding less than the caller: still a grant of staff.
+    const colleague = await account({ staff: true, permissions: ["VIEW_USERS"] });
+    // Each with the rest of its form as stored (the screen posts the whole form).
+    const refusals: [number, Record<string, string>, string][] = [
+      [own, { permissions: "RAW_NETWORK_ANALYZER" }, EMAIL_CHANGE_TEXTS.permissionNotHeld("RAW_NETWORK_ANALYZER")],
+      [viaGroup, { groups: "rna-by-group" }, EMAIL_CHANGE_TEXTS.permissionNotHeld("RAW_NETWORK_ANALYZER")],
+      [flagged, { feature_flags: "rnaTagColumn" }, EMAIL_CHANGE_TEXTS.flagNotHeld("rnaTagColumn")],
+      [colleague, { is_staff: "on", permissions: "VIEW_USERS" }, EMAIL_CHANGE_TEXTS.staffBySuperuser],
+    ];
+    for (const [t, form, reason] of refusals) {
+      const before = await row(t);
+      const link = await issueResetToken(db(), t);
+      await sessionCookie(stores, t);
+      const panel = await get("staff", `?user=${t}`);
+      expect(panel.data.selected.emailLocked, before.email).toBe(reason);
+      const fields = { intent: "update", id: String(t), email: `taken-over-${t}@users.test`, ...form };
+      const screenOut = await post("staff", fields, `${PATH}?user=${t}`);
+      expect(screenOut.status, before.email).toBe(403);
+      expect(screenOut.data.errors.email).toBe(reason);
+      expect(screenOut.data.errors[""]).toContain(reason);
+      const apiOut = await call("staff", userApi, `/auth/users/${t}/`, "PUT", { email: `taken-over-${t}@users.test` }, { id: String(t) });
+      expect(apiOut.status, before.email).toBe(403);
+      expect(apiOut.data.detail).toContain(reason);
+      expect(await row(t)).toEqual(before);
+      // Nothing ended, nobody mailed.
+      expect(await checkResetToken(db(), link)).toMatchObject({ userId: t });
+      expect(await db().select().from(outboxEmails).where(eq(outboxEmails.to, before.email))).toHaveLength(0);
+    }
+    // The other fields stay the staff account's to change; only the address is locked.
+    const renamed = await post("staff", {
+      intent: "update",
+      id: String(own),
+      email: (await row(own)).email,
+      first_name: "Renamed",
+      permissions: "RAW_NETWORK_ANALYZER",
+    });
+    expect(renamed.location).toBe(`/manage-users?user=${own}&saved=updated`);
+    // A superuser holds everything.
+    for (const t of [own, viaGroup, flagged, colleague]) {
+      expect((await get("superuser", `?user=${t}`)).data.selected.emailLocked).toBeNull();
+      const out = await call("superuser", userApi, `/auth/users/${t}/`, "PUT", { email: `moved-${t}@users.test` }, { id: String(t) });
+      expect(out.status).toBe(200);
+      expect(out.data.email).toBe(`moved-${t}@users.test`);
+    }
+  });
+
+  it("a new e-mail address tells the old one, ends the account's sessions, API tokens and mailed links; the audit shows both addresses", async () => {
+    const t = await account({ permissions: ["API_FLOWS_4D"] });
+    const old = await row(t);
+    const targetCookie = await sessionCookie(stores, t);
+    await db()
+      .insert(apiTokens)
+      .values({ userId: t, tokenHash: `hash-email-${t}`, name: "ci" });
+    const link = await issueResetToken(db(), t);
+    const out = await post("staff", { intent: "update", id: String(t), email: `new-home-${t}@users.test` }, `${PATH}?user=${t}`);
+    expect(out.location).toBe(`/manage-users?user=${t}&saved=email-changed`);
+    expect((await get("staff", `?user=${t}&saved=email-changed`)).data.savedMessage).toMatch(/old address was told/);
+    const mails = await db().select().from(outboxEmails).where(eq(outboxEmails.to, old.email));
+    expect(mails).toHaveLength(1);
+    expect(mails[0].subject).toBe(EMAIL_CHANGED_SUBJECT);
+    expect(mails[0].body).toContain("staff@users.test");
+    expect(mails[0].body).toContain(`${old.email} no longer logs in`);
+    expect(mails[0].body).not.toContain(`new-home-${t}@users.test`);
+    expect(
+      await db()
+        .select()
+        .from(sessions)
+        .where(and(eq(sessions.userId, t), isNull(sessions.revokedAt))),
+    ).toHaveLength(0);
+    expect(await db().select().from(apiTokens).where(eq(apiTokens.userId, t))).toHaveLength(0);
+    expect(await checkResetToken(db(), link)).toBeNull();
+    expect((await runRoute(screen.loader, getRequest(PATH, targetCookie))).location).toMatch(/^\/login/);
+    const [entry] = (await listAudit(db(), { targetType: "user", targetId: t })).entries;
+    expect(entry).toMatchObject({ action: "user.update", before: { email: old.email }, after: { email: `new-home-${t}@users.test` } });
+    // Changing one's own address tells the old address too, and keeps one's sessions.
+    const ownCookie = await cookie("superuser");
+    const self = await call(
+      "superuser",
+      userApi,
+      `/auth/users/${id.superuser}/`,
+      "PUT",
+      { email: "root2@users.test" },
+      { id: String(id.superuser) },
+    );
+    expect(self.status).toBe(200);
+    expect(await db().select().from(outboxEmails).where(eq(outboxEmails.to, "root@users.test"))).toHaveLength(1);
+    expect((await runRoute(screen.loader, getRequest(PATH, ownCookie))).status).toBe(200);
+    await db().update(users).set({ email: "root@users.test" }).where(eq(users.id, id.superuser));
   });
 
   it("every change is audited with the record before and after, never a password hash; permission changes notify the account", async () => {

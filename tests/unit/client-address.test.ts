@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import {
+  isSecureRequest,
   normalizeAddress,
   parseProxyTrust,
   PEER_ADDRESS_HEADER,
@@ -58,5 +59,35 @@ describe("client address", () => {
     expect(parseProxyTrust("2001:db8::/32").mode).toBe("list");
     expect(normalizeAddress("198.51.100.1:5555")).toBe("198.51.100.1");
     expect(normalizeAddress("x")).toBeNull();
+  });
+});
+
+describe("HTTPS behind a proxy", () => {
+  const secure = (url: string, peer: string | null, proto?: string) => {
+    const headers = new Headers();
+    if (peer) headers.set(PEER_ADDRESS_HEADER, peer);
+    if (proto) headers.set("X-Forwarded-Proto", proto);
+    return new Request(url, { headers });
+  };
+
+  it("ignores X-Forwarded-Proto without trusted proxies: anybody can send it", () => {
+    const none = parseProxyTrust("0");
+    expect(isSecureRequest(secure("http://flowlens.test/", "203.0.113.66", "https"), none)).toBe(false);
+    expect(isSecureRequest(secure("http://flowlens.test/", null, "https"), none)).toBe(false);
+    expect(isSecureRequest(secure("https://flowlens.test/", "203.0.113.66"), none)).toBe(true);
+  });
+
+  it("believes X-Forwarded-Proto (its first value) only from a listed proxy, or from anybody with `1`", () => {
+    const list = parseProxyTrust("10.0.0.0/8");
+    expect(isSecureRequest(secure("http://flowlens.test/", "10.1.2.3", "https"), list)).toBe(true);
+    expect(isSecureRequest(secure("http://flowlens.test/", "::ffff:10.1.2.3", "HTTPS, http"), list)).toBe(true);
+    expect(isSecureRequest(secure("http://flowlens.test/", "10.1.2.3", "http"), list)).toBe(false);
+    expect(isSecureRequest(secure("http://flowlens.test/", "203.0.113.66", "https"), list)).toBe(false);
+    expect(isSecureRequest(secure("http://flowlens.test/", null, "https"), list)).toBe(false);
+    const everyHop = parseProxyTrust("1");
+    expect(isSecureRequest(secure("http://flowlens.test/", "203.0.113.66", "https"), everyHop)).toBe(true);
+    expect(isSecureRequest(secure("http://flowlens.test/", null, "https"), everyHop)).toBe(true);
+    // server.mjs hands over a path, not an absolute URL, for its own checks.
+    expect(isSecureRequest({ url: "/login", headers: secure("http://x.test/", "10.1.2.3", "https").headers }, list)).toBe(true);
   });
 });

@@ -9,6 +9,9 @@ import {
   keepPage,
   pageCacheKey,
 } from "~/server/public-page-cache.server";
+import { parseProxyTrust, PEER_ADDRESS_HEADER } from "~/server/auth/client-address.server";
+import { csrfCookieHeader } from "~/server/auth/csrf.server";
+import { trustProxy } from "~/server/auth/session.server";
 import { defaultHeaders, documentPolicy } from "~/server/security-headers.server";
 import { wireApp } from "~/wiring.server";
 
@@ -58,12 +61,33 @@ describe("shared public pages", () => {
 });
 
 describe("security headers", () => {
-  it("add HSTS only over HTTPS (directly or per X-Forwarded-Proto)", () => {
-    expect(defaultHeaders(new Request("http://flowlens.test/"))["Strict-Transport-Security"]).toBeUndefined();
-    expect(defaultHeaders(new Request("https://flowlens.test/"))["Strict-Transport-Security"]).toMatch(/max-age=\d+/);
-    expect(
-      defaultHeaders(new Request("http://flowlens.test/", { headers: { "X-Forwarded-Proto": "https" } }))["Strict-Transport-Security"],
-    ).toMatch(/max-age/);
+  it("add HSTS only over HTTPS (directly or per a trusted proxy's X-Forwarded-Proto)", () => {
+    const hsts = (headers: Record<string, string>, url = "http://flowlens.test/") =>
+      defaultHeaders(new Request(url, { headers }))["Strict-Transport-Security"];
+    expect(hsts({})).toBeUndefined();
+    expect(hsts({}, "https://flowlens.test/")).toMatch(/max-age=\d+/);
+    const forwarded = { [PEER_ADDRESS_HEADER]: "10.1.2.3", "X-Forwarded-Proto": "https" };
+    expect(hsts(forwarded)).toBeUndefined();
+    try {
+      trustProxy(parseProxyTrust("10.0.0.0/8"));
+      expect(hsts(forwarded)).toMatch(/max-age/);
+      expect(hsts({ ...forwarded, [PEER_ADDRESS_HEADER]: "203.0.113.66" })).toBeUndefined();
+    } finally {
+      trustProxy(false);
+    }
+  });
+
+  it("mark the CSRF cookie Secure over HTTPS, as the session cookie", () => {
+    expect(csrfCookieHeader("t".repeat(24), new Request("http://flowlens.test/"))).not.toMatch(/Secure/);
+    expect(csrfCookieHeader("t".repeat(24), new Request("https://flowlens.test/"))).toMatch(/; Secure$/);
+    const forwarded = request(LG, { [PEER_ADDRESS_HEADER]: "10.1.2.3", "X-Forwarded-Proto": "https" });
+    expect(csrfCookieFor(forwarded)).not.toMatch(/Secure/);
+    try {
+      trustProxy(parseProxyTrust("10.0.0.0/8"));
+      expect(csrfCookieFor(forwarded)).toMatch(/^csrftoken=[A-Za-z0-9_-]{20,};.*; Secure$/);
+    } finally {
+      trustProxy(false);
+    }
   });
 
   it("forbid framing, sniffing and caching by default", () => {

@@ -19,8 +19,8 @@ import {
 import { DELEGABLE_PERMISSIONS } from "~/features/flows/delegated-users/params";
 import { FEATURE_FLAGS, PERMISSIONS } from "~/lib/permissions";
 import { unbuiltToolOf } from "~/lib/routes";
-import { GRANT_TEXTS, grantProblems } from "~/server/auth/account-admin.server";
-import { selfLockOutProblem, USER_ADMIN_TEXTS } from "~/server/auth/user-admin.server";
+import { EMAIL_CHANGE_TEXTS, emailChangeProblems, GRANT_TEXTS, grantProblems } from "~/server/auth/account-admin.server";
+import { emailChangeRefusals, selfLockOutProblem, USER_ADMIN_TEXTS } from "~/server/auth/user-admin.server";
 
 const flags = (is_active: boolean, is_staff: boolean, is_superuser: boolean) => ({ is_active, is_staff, is_superuser });
 
@@ -59,6 +59,33 @@ describe("grant rules as the Users screen applies them", () => {
     expect(grantProblems({ ...staff, isSuperuser: true }, { permissions: ["CONTROL_PLANE"], featureFlags: [], isSuperuser: true })).toEqual(
       [],
     );
+  });
+});
+
+describe("changing another account's e-mail address: a grant of everything it holds", () => {
+  const staff = { permissions: ["VIEW_USERS", "API_FLOWS_4D"], featureFlags: ["fetchMaxTimestamp"], isSuperuser: false };
+  it("needs every permission and flag the account holds, and superuser for a staff or superuser account", () => {
+    expect(emailChangeProblems(staff, { permissions: ["API_FLOWS_4D"], featureFlags: ["fetchMaxTimestamp"] })).toEqual([]);
+    expect(emailChangeProblems(staff, { permissions: ["API_FLOWS_4D", "CONTROL_PLANE"], featureFlags: ["rnaTagColumn"] })).toEqual([
+      EMAIL_CHANGE_TEXTS.permissionNotHeld("CONTROL_PLANE"),
+      EMAIL_CHANGE_TEXTS.flagNotHeld("rnaTagColumn"),
+    ]);
+    // Another staff account holding less than the actor: staff is something only superusers hand out.
+    expect(emailChangeProblems(staff, { permissions: ["VIEW_USERS"], featureFlags: [], isStaff: true })).toEqual([
+      EMAIL_CHANGE_TEXTS.staffBySuperuser,
+    ]);
+    expect(
+      emailChangeProblems({ ...staff, isSuperuser: true }, { permissions: ["CONTROL_PLANE"], featureFlags: [], isStaff: true }),
+    ).toEqual([]);
+  });
+  it("counts what the account's groups grant; one's own address is one's own", () => {
+    const actor = { id: 1, email: "s@x.test", firstName: "", lastName: "", isStaff: true, isDelegated: false, ...staff };
+    const target = { id: 2, permissions: ["API_FLOWS_4D"], feature_flags: [], is_staff: false, is_superuser: false };
+    expect(emailChangeRefusals(actor, target, [])).toEqual([]);
+    expect(emailChangeRefusals(actor, target, ["RAW_NETWORK_ANALYZER"])).toEqual([
+      EMAIL_CHANGE_TEXTS.permissionNotHeld("RAW_NETWORK_ANALYZER"),
+    ]);
+    expect(emailChangeRefusals(actor, { ...target, id: 1, is_staff: true }, ["RAW_NETWORK_ANALYZER"])).toEqual([]);
   });
 });
 

@@ -78,5 +78,8 @@ export function requestOwner(request: Request, user: UserContext | null): { owne
   // A user keeps reading the anonymous jobs their browser started before logging in.
   if (user) return { owner: { userId: user.id, visitor: existing ? sha256(existing) : null, clientAddress: address }, setCookie: null };
   const token = existing ?? newCsrfToken();
-  return { owner: { userId: null, visitor: sha256(token), clientAddress: address }, setCookie: existing ? null : csrfCookieHeader(token) };
+  return {
+    owner: { userId: null, visitor: sha256(token), clientAddress: address },
+    setCookie: existing ? null : csrfCookieHeader(token, request),
+  };
 }

@@ -17,6 +17,7 @@ import {
   createUser,
   decideApplicantRequest,
   deleteUser,
+  emailChangeRefusals,
   endUserSessions,
   getUser,
   listGroupNames,
@@ -41,6 +42,8 @@ import { parseUsersParams, usersUrl } from "./params";
 const SAVED: Record<string, string> = {
   created: "The user was added and an invitation to choose a password was mailed (the link is valid for 72 hours).",
   updated: "The user was saved.",
+  "email-changed":
+    "The user was saved with the new e-mail address: the old address was told, and the account's sessions and API tokens were ended.",
   deactivated: "The account was deactivated: its sessions, API tokens and unfinished Looking Glass jobs were ended.",
   reactivated: "The account was reactivated.",
   deleted: "The user was deleted.",
@@ -184,6 +187,13 @@ export async function loadUsersScreen(services: Stores, user: UserContext, url: 
     else {
       const facts = await userFacts(db, record.id);
       const editable = administer && !record.is_delegated && (!record.is_superuser || user.isSuperuser);
+      const emailRefusals = editable
+        ? emailChangeRefusals(
+            user,
+            record,
+            facts.groupPermissions.map((g) => g.code),
+          )
+        : [];
       selected = {
         record,
         facts,
@@ -191,6 +201,7 @@ export async function loadUsersScreen(services: Stores, user: UserContext, url: 
         lastLogin: when(record.last_login),
         created: when(record.date_joined),
         editable,
+        emailLocked: emailRefusals[0] ?? null,
         self: record.id === user.id,
         mayReset: mayResetTwoFactor(user) && !record.is_delegated && record.id !== user.id && (!record.is_superuser || user.isSuperuser),
         confirmDelete: params.confirmDelete && editable && record.id !== user.id,
@@ -305,9 +316,12 @@ export async function saveUsersScreen(services: Stores, user: UserContext, reque
         const made = await createUser(db, user, input, meta);
         return redirect(usersUrl({ user: made.id, saved: "created" }));
       }
-      case "update":
-        await updateUser(db, user, id, input, meta);
-        return redirect(usersUrl({ user: id, saved: "updated" }));
+      case "update": {
+        const before = await getUser(db, id);
+        const after = await updateUser(db, user, id, input, meta);
+        const emailChanged = before !== null && before.email !== after.email && id !== user.id;
+        return redirect(usersUrl({ user: id, saved: emailChanged ? "email-changed" : "updated" }));
+      }
       case "deactivate":
       case "reactivate":
         await setUserActive(db, user, id, intent === "reactivate", meta);

@@ -196,7 +196,8 @@ export function endpoint<
       });
       const response = result instanceof Response ? result : Response.json(result ?? {}, { headers: { "Cache-Control": "no-store" } });
       // API clients that start with a GET (e.g. siteconfig/) receive the CSRF cookie their mutations must echo.
-      if (spec.method === "GET" && !readCsrfCookie(request)) response.headers.append("Set-Cookie", csrfCookieHeader(newCsrfToken()));
+      if (spec.method === "GET" && !readCsrfCookie(request))
+        response.headers.append("Set-Cookie", csrfCookieHeader(newCsrfToken(), request));
       return response;
     } catch (error) {
       if (error instanceof ApiProblem) return Response.json(error.body, { status: error.status });

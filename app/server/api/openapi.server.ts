@@ -378,7 +378,7 @@ export const OPERATIONS: Operation[] = [
     access: { permission: "VIEW_USERS" },
     body: updateUserBody,
     description:
-      "Staff and superusers only; a superuser's account only by superusers. is_active false ends the account's sessions, API tokens and unfinished jobs. 409: your own lock-out (deactivating yourself, dropping your own staff or superuser flag), the last active superuser, or a delegated account (managed by auth/delegated_users/).",
+      "Staff and superusers only; a superuser's account only by superusers. is_active false ends the account's sessions, API tokens and unfinished jobs. Another account's new email needs everything the account holds (its own and its groups' permissions, its feature flags; a staff account: superusers only), else 403; it mails the old address and ends the account's sessions, API tokens and unused reset links. 409: your own lock-out (deactivating yourself, dropping your own staff or superuser flag), the last active superuser, or a delegated account (managed by auth/delegated_users/).",
     response: userRecord,
   },
   {

@@ -105,6 +105,27 @@ export function resolveClientAddress(request: Request, trust: ProxyTrust): strin
   return client;
 }
 
+/**
+ * Whether the request came over HTTPS under the given proxy trust: its own URL says so, or
+ * X-Forwarded-Proto (its first value: the proxy the browser reached) does and was sent by a proxy
+ * TRUST_PROXY trusts — the same trust as X-Forwarded-For. Without trusted proxies the header is
+ * anybody's to send and is ignored. Decides the Secure flag of the cookies and HSTS.
+ */
+export function isSecureRequest(request: { headers: { get(name: string): string | null }; url: string }, trust: ProxyTrust): boolean {
+  if (new URL(request.url, "http://flowlens.invalid").protocol === "https:") return true;
+  if (!fromTrustedProxy(request, trust)) return false;
+  return request.headers.get("X-Forwarded-Proto")?.split(",")[0]?.trim().toLowerCase() === "https";
+}
+
+/** Whether the TCP peer is a proxy whose forwarding headers count ("every hop": whoever connects). */
+function fromTrustedProxy(request: { headers: { get(name: string): string | null } }, trust: ProxyTrust): boolean {
+  if (trust.mode === "none") return false;
+  if (trust.mode === "every-hop") return true;
+  const peerText = request.headers.get(PEER_ADDRESS_HEADER);
+  const peer = peerText ? normalizeAddress(peerText) : null;
+  return peer !== null && isTrusted(trust, peer);
+}
+
 let warnedWithoutPeer = false;
 function warnOnceWithoutPeer(): void {
   if (warnedWithoutPeer) return;

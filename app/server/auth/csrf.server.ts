@@ -1,5 +1,6 @@
 import { randomBytes, timingSafeEqual } from "node:crypto";
 import { MESSAGES } from "~/lib/messages";
+import { isHttps } from "./session.server";
 
 /** Double-submit token: a readable cookie whose value JSON calls echo in X-CSRFToken and forms in a field. */
 export const CSRF_COOKIE = "csrftoken";
@@ -16,8 +17,9 @@ export function newCsrfToken(): string {
   return randomBytes(24).toString("base64url");
 }
 
-export function csrfCookieHeader(token: string): string {
-  return `${CSRF_COOKIE}=${token}; Path=/; SameSite=Lax; Max-Age=31536000`;
+/** The cookie carrying `token` to the browser of `request`: Secure over HTTPS, like the session cookie. */
+export function csrfCookieHeader(token: string, request: { headers: { get(name: string): string | null }; url: string }): string {
+  return `${CSRF_COOKIE}=${token}; Path=/; SameSite=Lax; Max-Age=31536000${isHttps(request) ? "; Secure" : ""}`;
 }
 
 function same(a: string, b: string): boolean {

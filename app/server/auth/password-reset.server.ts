@@ -1,9 +1,10 @@
 import { createHash, randomBytes } from "node:crypto";
 import { and, eq, gt, isNull, sql } from "drizzle-orm";
-import { passwordResetTokens, sessions, users } from "~db/postgres/schema";
+import { passwordResetTokens, users } from "~db/postgres/schema";
 import { isValidEmail, normalizeEmail } from "~/lib/email";
 import { MESSAGES } from "~/lib/messages";
 import { log } from "../log.server";
+import { endUserAccess } from "./account-admin.server";
 import { mailLink } from "../mail/links.server";
 import { sendMail } from "../mail/mailer.server";
 import { notifyAccountChange } from "../notifications/notifications.server";
@@ -194,14 +195,6 @@ export async function checkResetToken(db: Db, token: string | null | undefined):
 export type ConfirmResult =
   { ok: true; userId: number } | { ok: false; reason: "token"; message: string } | { ok: false; reason: "password"; message: string };
 
-/** Revokes every open session of the user (after a password change). */
-export async function revokeUserSessions(db: Db, userId: number): Promise<void> {
-  await db
-    .update(sessions)
-    .set({ revokedAt: new Date() })
-    .where(and(eq(sessions.userId, userId), isNull(sessions.revokedAt)));
-}
-
 /**
  * Sets the new password with a mailed token: the token must be unused and unexpired, and is used
  * up atomically (two concurrent submissions cannot both succeed). The password rules are checked
@@ -236,10 +229,7 @@ export async function confirmReset(db: Db, token: string, newPassword: string): 
       .where(and(eq(users.id, used.userId), eq(users.isActive, true)))
       .returning({ id: users.id });
     if (!updated) return null;
-    await tx
-      .update(sessions)
-      .set({ revokedAt: now })
-      .where(and(eq(sessions.userId, used.userId), isNull(sessions.revokedAt)));
+    await endUserAccess(tx, used.userId, "passwordSet");
     // A first password (the welcome link of a new account) changes nothing its owner must be warned of.
     if (earlier?.passwordHash) await notifyAccountChange(tx, used.userId, "passwordChanged");
     return used.userId;

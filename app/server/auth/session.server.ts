@@ -4,7 +4,7 @@ import { createCookie } from "@remix-run/node";
 import { and, eq, gt, isNull, lt, sql } from "drizzle-orm";
 import { sessions } from "~db/postgres/schema";
 import type { Db } from "../postgres.server";
-import { resolveClientAddress, UNKNOWN_ADDRESS, type ProxyTrust } from "./client-address.server";
+import { isSecureRequest, resolveClientAddress, UNKNOWN_ADDRESS, type ProxyTrust } from "./client-address.server";
 import { loadUserContext, type UserContext } from "./user-context.server";
 
 /** Session status of the spec (shell §4). */
@@ -23,12 +23,12 @@ export type SessionState = {
 };
 
 /**
- * Secure (HTTPS-only) when the request came over HTTPS, directly or through a proxy: a plain-HTTP
- * installation on a LAN address must still be able to log in.
+ * Whether cookies are Secure (HTTPS-only) and HSTS is sent: the request came over HTTPS, directly
+ * or through a proxy TRUST_PROXY trusts (isSecureRequest). Not always: a plain-HTTP installation
+ * on a LAN address must still be able to log in.
  */
-export function isHttps(request: Pick<Request, "headers" | "url">): boolean {
-  const forwarded = request.headers.get("X-Forwarded-Proto")?.split(",")[0]?.trim();
-  return (forwarded ?? new URL(request.url).protocol.replace(":", "")) === "https";
+export function isHttps(request: { headers: { get(name: string): string | null }; url: string }): boolean {
+  return isSecureRequest(request, proxyTrust);
 }
 
 function sessionCookie(secret: string, request: Request) {

@@ -19,8 +19,9 @@ import { recordAudit } from "../audit/audit-log.server";
 import { log } from "../log.server";
 import { notifyAccountChange } from "../notifications/notifications.server";
 import type { Db } from "../postgres.server";
-import { endUserAccess, grantProblems } from "./account-admin.server";
+import { emailChangeProblems, endUserAccess, grantProblems } from "./account-admin.server";
 import { deleteAccountRows } from "./account-deletion.server";
+import { sendEmailChangedMail } from "./email-change-mail.server";
 import { sendInvitationMail, WELCOME_TOKEN_TTL_MS } from "./password-reset.server";
 import type { UserContext } from "./user-context.server";
 import { decideUserRequest, NAME_MAX_LENGTH, type DecisionResult } from "./user-requests.server";
@@ -32,6 +33,9 @@ import { decideUserRequest, NAME_MAX_LENGTH, type DecisionResult } from "./user-
  *
  * - nobody grants a permission or feature flag they do not hold, and only superusers make someone
  *   staff or superuser or take it away (grantProblems); only superusers touch a superuser's account;
+ * - a new e-mail address for another account hands the account to whoever holds that address: only
+ *   an actor holding everything the account holds may give it (emailChangeProblems; staff accounts:
+ *   superusers only); the old address is mailed, and the account's sessions and API tokens end;
  * - nobody locks themself out: no deleting or deactivating yourself, no dropping your own superuser
  *   or staff flag; the last active superuser is never deleted, deactivated or demoted;
  * - delegated accounts belong to the Delegated Users screen and are refused here;
@@ -377,6 +381,33 @@ async function refuseGroupGrants(
   if (problems.length) throw new UserAdminError(403, [...new Set(problems)].join(" "));
 }
 
+/** The permissions the given groups grant, sorted. */
+async function permissionsOfGroups(db: Reader, groupIds: number[]): Promise<string[]> {
+  if (!groupIds.length) return [];
+  const rows = await db
+    .select({ code: groupPermissions.permission })
+    .from(groupPermissions)
+    .where(inArray(groupPermissions.groupId, groupIds));
+  return unique(rows.map((r) => r.code));
+}
+
+type Holdings = Pick<UserInput, "permissions" | "feature_flags" | "is_staff" | "is_superuser">;
+
+/**
+ * Why the actor may not give account `target` a new e-mail address (empty: it may): the account's
+ * own permissions and those of its groups (`viaGroups`), its feature flags and flags, checked by
+ * emailChangeProblems. An actor's own address is theirs to change.
+ */
+export function emailChangeRefusals(actor: UserAdminActor, target: Holdings & { id: number }, viaGroups: readonly string[]): string[] {
+  if (actor.id === target.id) return [];
+  return emailChangeProblems(actor, {
+    permissions: unique([...target.permissions, ...viaGroups]),
+    featureFlags: target.feature_flags,
+    isStaff: target.is_staff,
+    isSuperuser: target.is_superuser,
+  });
+}
+
 /** What the audit log keeps of an account: its record without dates and without anything secret. */
 function auditRecord(r: UserRecord): Record<string, unknown> {
   return {
@@ -500,13 +531,23 @@ type ChangeKind = "update" | "deactivate" | "reactivate";
  */
 export async function updateUser(db: Db, actor: UserAdminActor, id: number, patch: UserPatch, meta: ChangeMeta = {}): Promise<UserRecord> {
   requireAdministrator(actor);
-  return db.transaction(async (tx) => {
+  const { after, previousEmail, accessEnded } = await db.transaction(async (tx) => {
     const current = await lockTarget(tx, actor, id);
     const next = normalizeInput(patch, { ...current });
     const nextActive = patch.is_active ?? current.is_active;
     const groupIds = await checkInput(tx, next, id);
     refuseGrants(actor, next, current);
     await refuseGroupGrants(tx, actor, next, groupIds, current);
+    const emailChanged = next.email !== current.email;
+    if (emailChanged) {
+      // What the account holds once changed: what the new address would be handed.
+      const viaGroups = await permissionsOfGroups(
+        tx,
+        next.groups.map((g) => groupIds.get(g)!),
+      );
+      const refusals = emailChangeRefusals(actor, { id, ...next }, viaGroups);
+      if (refusals.length) throw new UserAdminError(403, refusals.join(" "), [{ field: "email", message: refusals[0] }]);
+    }
     const lockOut = selfLockOutProblem(actor.id, current, { ...next, is_active: nextActive });
     if (lockOut) throw new UserAdminError(409, lockOut);
     if ((current.is_superuser && !next.is_superuser) || (current.is_active && !nextActive)) await keepOneSuperuser(tx, current);
@@ -523,7 +564,9 @@ export async function updateUser(db: Db, actor: UserAdminActor, id: number, patc
       })
       .where(eq(users.id, id));
     await writeGrants(tx, id, next, groupIds, current);
-    if (current.is_active && !nextActive) await endUserAccess(tx, id);
+    // Another account's new address: whoever held the account through the old one holds it no more.
+    const endsAccess = current.is_active && !nextActive ? "deactivated" : emailChanged && actor.id !== id ? "emailChanged" : null;
+    if (endsAccess) await endUserAccess(tx, id, endsAccess);
     const after = (await getUser(tx, id))!;
     const before = auditRecord(current);
     const afterAudit = auditRecord(after);
@@ -552,8 +595,13 @@ export async function updateUser(db: Db, actor: UserAdminActor, id: number, patc
       ];
       if (actor.id !== id && nextActive && changed.some((k) => told.includes(k))) await notifyAccountChange(tx, id, "accountChanged");
     }
-    return after;
+    return { after, previousEmail: emailChanged ? current.email : null, accessEnded: endsAccess !== null };
   });
+  if (previousEmail) {
+    log.info(`e-mail address of user #${id} changed by user #${actor.id}; the previous address is told`);
+    await sendEmailChangedMail(db, { previousEmail, firstName: after.first_name }, actor, { accessEnded });
+  }
+  return after;
 }
 
 export async function setUserActive(
@@ -578,7 +626,7 @@ export async function deleteUser(db: Db, actor: UserAdminActor, id: number, meta
     const current = await lockTarget(tx, actor, id);
     if (actor.id === id) throw new UserAdminError(409, USER_ADMIN_TEXTS.selfDelete);
     await keepOneSuperuser(tx, current);
-    await endUserAccess(tx, id);
+    await endUserAccess(tx, id, "deleted");
     await deleteAccountRows(tx, { id, email: current.email });
     await recordAudit(tx, {
       actor,
@@ -614,11 +662,7 @@ export async function resetTwoFactor(
     const devices = await tx.delete(totpDevices).where(eq(totpDevices.userId, id)).returning({ id: totpDevices.id });
     const codes = await tx.delete(recoveryCodes).where(eq(recoveryCodes.userId, id)).returning({ id: recoveryCodes.id });
     await tx.update(userSettings).set({ enable2fa: false }).where(eq(userSettings.userId, id));
-    const ended = await tx
-      .update(sessions)
-      .set({ revokedAt: sql`now()` })
-      .where(and(eq(sessions.userId, id), isNull(sessions.revokedAt)))
-      .returning({ id: sessions.idHash });
+    const ended = await endUserAccess(tx, id, "twoFactorReset");
     await recordAudit(tx, {
       actor,
       action: "user.reset_2fa",
@@ -626,11 +670,11 @@ export async function resetTwoFactor(
       targetId: id,
       targetLabel: target.email,
       before: { two_factor_devices: devices.length, recovery_codes: codes.length },
-      after: { two_factor_devices: 0, recovery_codes: 0, sessions_ended: ended.length },
+      after: { two_factor_devices: 0, recovery_codes: 0, sessions_ended: ended.sessions },
       clientAddress: meta.clientAddress ?? null,
     });
     await notifyAccountChange(tx, id, "twoFactorReset");
-    return { devices: devices.length, codes: codes.length, sessions: ended.length };
+    return { devices: devices.length, codes: codes.length, sessions: ended.sessions };
   });
 }
 
@@ -640,22 +684,18 @@ export async function endUserSessions(db: Db, actor: UserAdminActor, id: number,
   if (actor.id === id) throw new UserAdminError(409, USER_ADMIN_TEXTS.selfSessions);
   return db.transaction(async (tx) => {
     const target = await lockTarget(tx, actor, id);
-    const ended = await tx
-      .update(sessions)
-      .set({ revokedAt: sql`now()` })
-      .where(and(eq(sessions.userId, id), isNull(sessions.revokedAt)))
-      .returning({ id: sessions.idHash });
+    const { sessions: ended } = await endUserAccess(tx, id, "loggedOutEverywhere");
     await recordAudit(tx, {
       actor,
       action: "user.end_sessions",
       targetType: "user",
       targetId: id,
       targetLabel: target.email,
-      before: { open_sessions: ended.length },
+      before: { open_sessions: ended },
       after: { open_sessions: 0 },
       clientAddress: meta.clientAddress ?? null,
     });
-    return ended.length;
+    return ended;
   });
 }
 

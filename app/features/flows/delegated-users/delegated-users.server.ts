@@ -402,7 +402,7 @@ export async function updateDelegatedUser(
       .insert(delegationRestrictions)
       .values({ userId: id, ...values })
       .onConflictDoUpdate({ target: delegationRestrictions.userId, set: values });
-    if (patch.isActive === false && before.is_active) await endUserAccess(tx, id);
+    if (patch.isActive === false && before.is_active) await endUserAccess(tx, id, "deactivated");
     const [after] = await views(tx as unknown as Db, [id]);
     const action =
       patch.isActive === false && before.is_active
@@ -429,7 +429,7 @@ export async function setDelegatedUserActive(db: Db, manager: Manager, id: numbe
   const before = await getDelegatedUser(db, manager, id);
   await db.transaction(async (tx) => {
     await tx.update(users).set({ isActive: active }).where(eq(users.id, id));
-    if (!active) await endUserAccess(tx, id);
+    if (!active) await endUserAccess(tx, id, "deactivated");
     await recordAudit(tx, {
       actor: actorOf(manager),
       action: active ? "delegated_user.reactivate" : "delegated_user.deactivate",
@@ -447,7 +447,7 @@ export async function setDelegatedUserActive(db: Db, manager: Manager, id: numbe
 export async function deleteDelegatedUser(db: Db, manager: Manager, id: number, ctx: Context = {}): Promise<void> {
   const before = await getDelegatedUser(db, manager, id);
   await db.transaction(async (tx) => {
-    await endUserAccess(tx, id);
+    await endUserAccess(tx, id, "deleted");
     await recordAudit(tx, {
       actor: actorOf(manager),
       action: "delegated_user.delete",

@@ -82,6 +82,7 @@ export function AccountForm({
   action,
   stored,
   viaGroups,
+  emailLocked = null,
 }: {
   data: UsersScreen;
   id: number | null;
@@ -90,6 +91,8 @@ export function AccountForm({
   /** The stored grants (an account keeps what it has even where the actor could not grant it). */
   stored: { permissions: string[]; feature_flags: string[]; is_staff: boolean; is_superuser: boolean; self: boolean };
   viaGroups: { code: string; group: string }[];
+  /** Why the actor may not change this account's e-mail address (the field is read-only), or null. */
+  emailLocked?: string | null;
 }) {
   const { values, errors } = state;
   const ref = useFormReset();
@@ -135,6 +138,11 @@ export function AccountForm({
               name="email"
               autoComplete="off"
               defaultValue={values.email ?? ""}
+              readOnly={Boolean(emailLocked)}
+              description={
+                emailLocked ??
+                (id && !stored.self ? "A new address ends the account's sessions and API tokens; the old address is told." : undefined)
+              }
               error={errors.email}
             />
             <TextInput

@@ -220,6 +220,7 @@ export function UserPanel({ data, result }: { data: UsersScreen; result: UsersAc
                 self: s.self,
               }}
               viaGroups={s.facts.groupPermissions}
+              emailLocked={s.emailLocked}
             />
           </>
         ) : (
