@@ -142,3 +142,21 @@ export function clampToData(range: TimeRange, minTs: number, maxTs: number): Cla
     adjusted: startMoved && endClamped ? "start-moved-end-clamped" : startMoved ? "start-moved" : endClamped ? "end-clamped" : "none",
   };
 }
+
+/**
+ * The spec's short and long date formats as the form fields take them (dd.MM.yyyy, dd.MM.yyyy HH:mm,
+ * in the user's timezone) rewritten as the ISO text the screens' parsers read (2026-11-29,
+ * 2026-11-29T21:31); any other text is returned unchanged, so each parser still judges it.
+ * Only the order of the parts changes here: whether the day exists is the parser's business.
+ */
+export const SPEC_DATE_PATTERN = "\\s*\\d{1,2}\\.\\d{1,2}\\.\\d{4}\\s*";
+export const SPEC_DATE_TIME_PATTERN = "\\s*\\d{1,2}\\.\\d{1,2}\\.\\d{4}(\\s+\\d{1,2}:\\d{2})?\\s*";
+const SPEC_DATE_TEXT = /^(\d{1,2})\.(\d{1,2})\.(\d{4})(?:\s+(\d{1,2}):(\d{2}))?$/;
+
+export function specDateToIso(text: string): string {
+  const m = SPEC_DATE_TEXT.exec(text.trim());
+  if (!m) return text;
+  const [, d, mo, y, h, mi] = m;
+  const day = `${y}-${mo.padStart(2, "0")}-${d.padStart(2, "0")}`;
+  return h === undefined ? day : `${day}T${h.padStart(2, "0")}:${mi}`;
+}

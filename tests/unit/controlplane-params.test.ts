@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { controlPlaneSearch, parseControlPlaneParams, parseUrlTime, resolveControlPlaneRange } from "~/features/controlplane/params";
-import { toLocalInput } from "~/lib/date-format";
+import { toDateTimeField, toLocalInput } from "~/lib/date-format";
 
 const DATES = { min: 1_790_000_000, max: 1_790_086_400 };
 const NOW = DATES.max + 600;
@@ -37,6 +37,20 @@ describe("Control Plane URL state", () => {
     expect(parseUrlTime("2026-11-22T10:30", "Europe/Berlin")).toBe(Date.UTC(2026, 10, 22, 9, 30) / 1000);
     expect(parseUrlTime("yesterday", "UTC")).toBeNull();
     expect(toLocalInput(Date.UTC(2026, 10, 22, 9, 30) / 1000, "Europe/Berlin")).toBe("2026-11-22T10:30");
+  });
+
+  it("reads the form's fields in the spec's dd.MM.yyyy HH:mm, in the user's timezone, as they show it", () => {
+    const at = Date.UTC(2026, 10, 22, 9, 30) / 1000;
+    expect(toDateTimeField(at, "Europe/Berlin")).toBe("22.11.2026 10:30");
+    expect(parseUrlTime("22.11.2026 10:30", "Europe/Berlin")).toBe(at);
+    expect(parseUrlTime("22.11.2026", "UTC", "end")).toBe(Date.UTC(2026, 10, 23) / 1000);
+    expect(parseUrlTime("31.11.2026 10:30", "UTC")).toBeNull();
+    const range = resolveControlPlaneRange(params("start=21.09.2026 16:14&end=21.09.2026 17:14"), DATES, NOW, "Europe/Berlin");
+    expect(range).toMatchObject({
+      start: Date.UTC(2026, 8, 21, 14, 14) / 1000,
+      end: Date.UTC(2026, 8, 21, 15, 14) / 1000,
+      adjustments: [],
+    });
   });
 
   it("round-trips through the pager links, with times as the form writes them", () => {

@@ -5,8 +5,9 @@
  * queryTerm, dateRange (a preset of ~/lib/time-range, or any LAST_<n>_MINUTES /
  * _HOURS / _DAYS) or start and end, ribView (the routing tables: absent for post-policy and
  * Loc-RIB, or pre-policy, post-policy, loc-rib), and page. start and end are ISO dates (2026-11-01, the whole
- * day in the user's timezone), ISO times (2026-11-01T14:00, as the form's datetime-local fields
- * submit them, in the user's timezone; with Z or an offset, absolute) or unix seconds.
+ * day in the user's timezone), ISO times (2026-11-01T14:00, as links write them, in the user's
+ * timezone; with Z or an offset, absolute), the spec's dd.MM.yyyy HH:mm as the form's fields submit
+ * them (in the user's timezone), or unix seconds.
  *
  * Rules, once the dates with data [min, max] are known:
  * - no range in the URL: the 60 minutes before max (spec §9 default range);
@@ -24,7 +25,7 @@ import utc from "dayjs/plugin/utc";
 import { toLocalInput } from "~/lib/date-format";
 import { isRibQueryType, toQueryType, type RibQueryType } from "~/lib/routing-query-types";
 import { DEFAULT_RIB_VIEW, RIB_VIEW_PARAM, parseRibViewChoice, type RibViewChoice } from "~/features/routing/rib-views";
-import { isPreset, presetRange, type TimeRange } from "~/lib/time-range";
+import { isPreset, presetRange, specDateToIso, type TimeRange } from "~/lib/time-range";
 
 dayjs.extend(utc);
 dayjs.extend(timezone);
@@ -108,10 +109,12 @@ export function parseControlPlaneParams(search: URLSearchParams): ControlPlanePa
 }
 
 /**
- * A URL time: unix seconds; an ISO date (the start of that day in `tz`, or for an end the start
+ * A URL time: unix seconds; a date of the form's fields in the spec's format (29.11.2026 21:31,
+ * 29.11.2026: as the ISO forms below); an ISO date (the start of that day in `tz`, or for an end the start
  * of the next day); an ISO date and time in `tz`, or with Z / an offset. null: unreadable.
  */
-export function parseUrlTime(value: string, tz: string, as: "start" | "end" = "start"): number | null {
+export function parseUrlTime(text: string, tz: string, as: "start" | "end" = "start"): number | null {
+  const value = specDateToIso(text);
   if (/^\d{1,12}$/.test(value)) return Number(value);
   const date = /^(\d{4}-\d{2}-\d{2})$/.exec(value);
   if (date) {

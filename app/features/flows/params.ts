@@ -22,6 +22,7 @@ import {
   DATE_RANGE_PRESETS,
   presetRange,
   PRESET_LABELS,
+  specDateToIso,
   TIME_PRESETS,
   type DateRangePreset,
   type Preset,
@@ -107,13 +108,14 @@ const ZONED_DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z
  * - unix seconds (`1793526000`), what old links carry;
  * - an ISO date (`2026-11-01`): the day's local midnight in the user's timezone — for `end`, the
  *   midnight after it, so `start=2026-11-01&end=2026-11-01` is that whole day;
- * - a local date and time (`2026-11-01T10:00`, what `<input type="datetime-local">` sends) in the
- *   user's timezone;
+ * - a local date and time (`2026-11-01T10:00`, what links write) in the user's timezone;
+ * - the spec's formats, what the form's date fields send (`01.11.2026 10:00`, `01.11.2026`): as the
+ *   two above;
  * - an ISO date and time with `Z` or an offset (`2026-11-01T10:00:00Z`).
  */
 export function parseInstant(text: string | undefined, tz: string, edge: "start" | "end"): number | null {
   if (text === undefined) return null;
-  const t = text.trim();
+  const t = specDateToIso(text.trim());
   if (/^\d{1,10}$/.test(t)) return Number(t) <= MAX_UNIX ? Number(t) : null;
   const zone = safeTimezone(tz);
   const date = DATE.exec(t);
@@ -147,7 +149,7 @@ export function explicitRange(p: ExplorerParams, tz: string): TimeRange | null {
   return { start, end };
 }
 
-export const DATE_INPUT_HINT = "write a date (2026-11-01), a date and time (2026-11-01T10:00) in your timezone, or unix seconds";
+export const DATE_INPUT_HINT = "write a date (01.11.2026), a date and time (01.11.2026 10:00) in your timezone, or unix seconds";
 
 /**
  * Why the URL's custom start / end were not used (the view then shows the default range), for

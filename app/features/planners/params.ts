@@ -6,8 +6,9 @@
  *
  * Parameters (both screens unless said):
  * - dateRange: a preset id (LAST_2_DAYS, LAST_7_DAYS, LAST_30_DAYS, …; default LAST_30_DAYS), or
- *   start and end: unix seconds or ISO dates (yyyy-MM-dd: start = the start of that day, end = the
- *   end of that day, in the user's timezone). A preset wins over start/end.
+ *   start and end: unix seconds, or days as the form's fields write them (dd.MM.yyyy) or links do
+ *   (yyyy-MM-dd): start = the start of that day, end = the end of that day, in the user's timezone.
+ *   A preset wins over start/end.
  * - Border Planner: group = as (neighbour AS, default) | router | interface; the spec's flags
  *   groupByRouter=true / groupByInterface=true are read too. Filters as (AS numbers, "AS" prefix
  *   allowed), router, interface: repeated or comma-separated.
@@ -19,7 +20,7 @@
  */
 import { invalidInput } from "~/lib/messages";
 import { parseNumericFilter, type NumericFilter } from "~/lib/numeric-filter";
-import { DATE_RANGE_PRESETS, PRESET_LABELS, presetRange, type DateRangePreset, type TimeRange } from "~/lib/time-range";
+import { DATE_RANGE_PRESETS, PRESET_LABELS, presetRange, specDateToIso, type DateRangePreset, type TimeRange } from "~/lib/time-range";
 import { columnIdsOf, columnsOf, DEFAULT_COLUMNS, findColumn, isNumericColumn, type ScreenKind } from "./columns";
 
 export const DEFAULT_PRESET: DateRangePreset = "LAST_30_DAYS";
@@ -83,8 +84,12 @@ function list(search: URLSearchParams, name: string): string[] {
 /** Shortened for messages: a value of any length must not make the page unreadable. */
 const shown = (value: string) => (value.length > 60 ? `${value.slice(0, 60)}…` : value);
 
-/** A unix second, or the start (end: the end) of an ISO day in `tz`; null when unreadable. */
-export function parseDateValue(value: string, tz: string, as: "start" | "end"): number | null {
+/**
+ * A unix second, or the start (end: the end) of a day in `tz`, written as the form's fields do
+ * (dd.MM.yyyy, the spec's short format) or as links do (yyyy-MM-dd); null when unreadable.
+ */
+export function parseDateValue(text: string, tz: string, as: "start" | "end"): number | null {
+  const value = specDateToIso(text);
   if (/^\d{1,11}$/.test(value)) return Number(value);
   const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(value);
   if (!m) return null;
