@@ -15,6 +15,7 @@ import { RequestErrorPage, StartupErrorPage } from "~/components/ErrorPages";
 import { browserSupport } from "~/lib/browser-support";
 import { busyAnswerOf } from "~/lib/busy";
 import { useNonce } from "~/lib/nonce";
+import { NOTIFICATION_POSITION } from "~/lib/notification-popups";
 import { classifyStartupError, isInterruptedConnection } from "~/lib/startup-error";
 import { cssVariablesResolverOf, themeOf } from "~/lib/theme";
 import { csrfCookieHeader, newCsrfToken, readCsrfCookie } from "~/server/auth/csrf.server";
@@ -69,7 +70,7 @@ export function Layout({ children }: { children: ReactNode }) {
       </head>
       <body>
         <MantineProvider theme={theme} cssVariablesResolver={cssVariablesResolverOf(data?.style)} defaultColorScheme="light">
-          <Notifications position="top-right" />
+          <Notifications position={NOTIFICATION_POSITION} />
           <ClientErrorHandling />
           {children}
         </MantineProvider>

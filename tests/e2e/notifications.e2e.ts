@@ -2,10 +2,11 @@
 // /settings/security (which tells the account "Your two-factor authentication changed"), then on /notifications marks
 // that notification read and unread, archives it (gone from the inbox, listed with the archived ones), moves it back
 // to the inbox, and deletes it. Each step is one plain form; the page is checked after it. At 390 px the page and a
-// notification's buttons fit the width.
-import type { Page } from "playwright-core";
+// notification's buttons fit the width. With JavaScript a new notification pops up once, where it covers none of the
+// header's controls (desktop and 390 px), and not again on the next page.
+import type { Locator, Page } from "playwright-core";
 import { expect, it } from "vitest";
-import { describeBothModes } from "./browser";
+import { describeBothModes, screenshot } from "./browser";
 import { DEMO_USERS, logIn } from "./login";
 
 const TITLE = "Your two-factor authentication changed";
@@ -31,6 +32,22 @@ async function newRecoveryCodes(page: Page, securityUrl: string, javaScriptEnabl
   else await Promise.all([page.waitForNavigation(), button.click()]);
   await page.getByTestId("recovery-codes").waitFor();
 }
+
+type Box = { x: number; y: number; width: number; height: number };
+const intersects = (a: Box, b: Box) => a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
+
+/** The boxes of the header's visible controls (links, buttons, the phone menu's summary, selects), with their text. */
+async function headerControls(page: Page): Promise<{ name: string; box: Box }[]> {
+  const controls = page.locator("header").locator("a, button, summary, select, input, [role=button]");
+  const found: { name: string; box: Box }[] = [];
+  for (const control of await controls.all()) {
+    const box = await control.boundingBox();
+    if (box && box.width > 0 && box.height > 0) found.push({ name: (await control.innerText()).trim(), box });
+  }
+  return found;
+}
+
+const popUp = (page: Page): Locator => page.locator(".mantine-Notification-root", { hasText: TITLE });
 
 describeBothModes("notifications", (m) => {
   it("marks read and unread, archives, moves back to the inbox and deletes", async () => {
@@ -97,5 +114,36 @@ describeBothModes("notifications", (m) => {
     }
     // Leave nothing behind for the other tests' pages.
     await submit(phone.page, m.javaScriptEnabled, () => card.getByRole("button", { name: "Delete" }).click());
+  });
+
+  it("a new notification pops up once, covering none of the header's controls (desktop and 390 px)", async () => {
+    if (!m.javaScriptEnabled) return; // pop-ups need JavaScript: without it the header's count and the page tell
+    for (const [width, height] of [
+      [1366, 900],
+      [390, 844],
+    ]) {
+      const { page } = await m.newPage({ viewport: { width, height } });
+      await logIn(page, DEMO_USERS.operator);
+      await newRecoveryCodes(page, m.url("/settings/security"), true);
+      await page.goto(m.url("/welcome"));
+      const toast = popUp(page).first();
+      await toast.waitFor({ timeout: 30_000 });
+      await page.waitForTimeout(500); // the toast's entry transition
+      const box = (await toast.boundingBox())!;
+      const controls = await headerControls(page);
+      expect(controls.length, "header controls").toBeGreaterThan(0);
+      for (const control of controls) expect(intersects(box, control.box), `${width} px: the pop-up covers "${control.name}"`).toBe(false);
+      expect(box.x + box.width, `${width} px`).toBeLessThanOrEqual(width);
+      await screenshot(page, `notification pop-up ${width} px`);
+      // The next page polls again: the notification, still unread, does not pop up a second time.
+      const polled = page.waitForResponse((r) => new URL(r.url()).pathname === "/auth/notifications/" && r.request().method() === "GET");
+      await page.goto(m.url("/notifications"));
+      await polled;
+      await page.waitForTimeout(1000);
+      expect(await popUp(page).count(), `${width} px: popped up again`).toBe(0);
+      expect(await page.getByTestId("notification").filter({ hasText: TITLE }).first().getByText("unread", { exact: true }).count()).toBe(
+        1,
+      );
+    }
   });
 });
