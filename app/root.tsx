@@ -8,9 +8,10 @@ import { ColorSchemeScript, MantineProvider, mantineHtmlProps } from "@mantine/c
 import { Notifications } from "@mantine/notifications";
 import { data, type HeadersFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Links, Meta, Outlet, Scripts, ScrollRestoration, isRouteErrorResponse, useRouteError, useRouteLoaderData } from "@remix-run/react";
-import type { ReactNode } from "react";
+import { useEffect, type ReactNode } from "react";
 import { BusyNotice } from "~/components/BusyNotice";
 import { ClientErrorHandling } from "~/components/ClientErrorHandling";
+import { JS_MARK_SCRIPT, markHydrated } from "~/components/HydrationFallback";
 import { RequestErrorPage, StartupErrorPage } from "~/components/ErrorPages";
 import { browserSupport } from "~/lib/browser-support";
 import { busyAnswerOf } from "~/lib/busy";
@@ -58,6 +59,7 @@ export function Layout({ children }: { children: ReactNode }) {
   const data = useRouteLoaderData<typeof loader>("root");
   const nonce = useNonce();
   const theme = themeOf(data?.style);
+  useEffect(markHydrated, []);
   return (
     <html lang="en" {...mantineHtmlProps}>
       <head>
@@ -67,6 +69,8 @@ export function Layout({ children }: { children: ReactNode }) {
         <Meta />
         <Links />
         <ColorSchemeScript defaultColorScheme="light" nonce={nonce} />
+        {/* Before the first paint: fallbacks of JavaScript controls stay hidden until those replace them. */}
+        <script nonce={nonce} suppressHydrationWarning dangerouslySetInnerHTML={{ __html: JS_MARK_SCRIPT }} />
       </head>
       <body>
         <MantineProvider theme={theme} cssVariablesResolver={cssVariablesResolverOf(data?.style)} defaultColorScheme="light">

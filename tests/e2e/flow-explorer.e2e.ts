@@ -251,6 +251,37 @@ describeBothModes("flow explorer", (m) => {
 });
 
 describeBothModes("flow explorer filter bar and date pickers", (m) => {
+  it("the no-JavaScript filter fields do not flash before the filter bar; they show should the scripts never run", async () => {
+    await logIn(m.page);
+    const newFilter = m.page.locator("input[aria-label='New filter']");
+    if (!m.javaScriptEnabled) {
+      await m.goto(DEEP_LINK);
+      expect(await newFilter.isVisible()).toBe(true);
+      return;
+    }
+    // The scripts load slowly: the page as it is painted before hydration.
+    let release: () => void = () => {};
+    const held = new Promise<void>((resolve) => (release = resolve));
+    await m.page.route("**/assets/**/*.js", async (route) => {
+      await held;
+      await route.continue();
+    });
+    await m.page.goto(m.url(DEEP_LINK), { waitUntil: "domcontentloaded" });
+    expect(await newFilter.count()).toBe(1);
+    expect(await newFilter.isVisible(), "the text field before hydration").toBe(false);
+    release();
+    await m.page.locator("[data-testid=filter-bar]").waitFor();
+    expect(await newFilter.count()).toBe(0);
+    // Scripts that never arrive: after the grace period the fallback shows, so the form stays usable.
+    const other = await m.newPage();
+    await logIn(other.page);
+    await other.page.route("**/assets/**/*.js", (route) => route.abort());
+    await other.page.goto(m.url(DEEP_LINK), { waitUntil: "domcontentloaded" });
+    const fallback = other.page.locator("input[aria-label='New filter']");
+    expect(await fallback.isVisible()).toBe(false);
+    await expect.poll(() => fallback.isVisible(), { timeout: 20_000 }).toBe(true);
+  });
+
   it("chips: negation replaces a value with a notice, removing a chip, the advanced query filter dialog", async () => {
     if (!m.javaScriptEnabled) {
       // Without JavaScript the filters stay text fields holding the URL form.
