@@ -16,7 +16,7 @@ import { RequestErrorPage, StartupErrorPage } from "~/components/ErrorPages";
 import { browserSupport } from "~/lib/browser-support";
 import { busyAnswerOf } from "~/lib/busy";
 import { useNonce } from "~/lib/nonce";
-import { NOTIFICATION_POSITION } from "~/lib/notification-popups";
+import { NOTIFICATION_POSITION, NOTIFICATION_Z_INDEX } from "~/lib/notification-popups";
 import { classifyStartupError, isInterruptedConnection } from "~/lib/startup-error";
 import { cssVariablesResolverOf, themeOf } from "~/lib/theme";
 import { csrfCookieHeader, newCsrfToken, readCsrfCookie } from "~/server/auth/csrf.server";
@@ -74,7 +74,7 @@ export function Layout({ children }: { children: ReactNode }) {
       </head>
       <body>
         <MantineProvider theme={theme} cssVariablesResolver={cssVariablesResolverOf(data?.style)} defaultColorScheme="light">
-          <Notifications position={NOTIFICATION_POSITION} />
+          <Notifications position={NOTIFICATION_POSITION} zIndex={NOTIFICATION_Z_INDEX} />
           <ClientErrorHandling />
           {children}
         </MantineProvider>

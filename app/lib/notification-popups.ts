@@ -9,9 +9,12 @@
  *
  * Where: at the bottom right. At the top they covered the header's buttons (Notifications,
  * Settings, Log out) and, below 48em, the phone menu's button, i.e. the way to the notification
- * itself; the header holds every control at the top of every page.
+ * itself; the header holds every control at the top of every page. They lie below the header
+ * (AppShell's z-index 100), so the phone menu, which opens from the header down to the bottom of a
+ * small screen, is drawn over a pop-up and not covered by it.
  */
 export const NOTIFICATION_POSITION = "bottom-right" as const;
+export const NOTIFICATION_Z_INDEX = 99;
 
 /**
  * At most this many pop-ups per poll, the rest summed up in one: a burst (several links crossing

@@ -36,16 +36,28 @@ async function newRecoveryCodes(page: Page, securityUrl: string, javaScriptEnabl
 type Box = { x: number; y: number; width: number; height: number };
 const intersects = (a: Box, b: Box) => a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
 
-/** The boxes of the header's visible controls (links, buttons, the phone menu's summary, selects), with their text. */
-async function headerControls(page: Page): Promise<{ name: string; box: Box }[]> {
-  const controls = page.locator("header").locator("a, button, summary, select, input, [role=button]");
-  const found: { name: string; box: Box }[] = [];
+/**
+ * The header's controls as drawn (links, buttons, the phone menu's summary, selects; not those of a closed menu or
+ * hidden at this width), with their text and box.
+ */
+async function headerControls(page: Page): Promise<{ name: string; box: Box; control: Locator }[]> {
+  const controls = page.locator("header").locator("a, button, summary, select, input:not([type=hidden]), [role=button]");
+  const found: { name: string; box: Box; control: Locator }[] = [];
   for (const control of await controls.all()) {
+    const drawn = await control.evaluate((el) => el.checkVisibility({ visibilityProperty: true }));
     const box = await control.boundingBox();
-    if (box && box.width > 0 && box.height > 0) found.push({ name: (await control.innerText()).trim(), box });
+    if (drawn && box && box.width > 0 && box.height > 0) found.push({ name: (await control.innerText()).trim(), box, control });
   }
   return found;
 }
+
+/** Whether the middle of the control is the control itself (nothing drawn over it). */
+const reachable = (control: Locator) =>
+  control.evaluate((el) => {
+    const r = el.getBoundingClientRect();
+    const top = document.elementFromPoint(r.x + r.width / 2, r.y + r.height / 2);
+    return top !== null && el.contains(top);
+  });
 
 const popUp = (page: Page): Locator => page.locator(".mantine-Notification-root", { hasText: TITLE });
 
@@ -135,6 +147,18 @@ describeBothModes("notifications", (m) => {
       for (const control of controls) expect(intersects(box, control.box), `${width} px: the pop-up covers "${control.name}"`).toBe(false);
       expect(box.x + box.width, `${width} px`).toBeLessThanOrEqual(width);
       await screenshot(page, `notification pop-up ${width} px`);
+      if (width < 768) {
+        // The phone menu opened while the pop-up shows: every item and action in it is drawn over the pop-up.
+        await page.locator("[data-testid=phone-menu] summary").click();
+        const opened = await headerControls(page);
+        expect(opened.length).toBeGreaterThan(controls.length);
+        for (const { name, control } of opened) {
+          await control.scrollIntoViewIfNeeded(); // the panel scrolls on a short screen
+          expect(await reachable(control), `open menu: "${name}" is covered`).toBe(true);
+        }
+        await screenshot(page, `notification pop-up ${width} px, menu open`);
+        await page.locator("[data-testid=phone-menu] summary").click();
+      }
       // The next page polls again: the notification, still unread, does not pop up a second time.
       const polled = page.waitForResponse((r) => new URL(r.url()).pathname === "/auth/notifications/" && r.request().method() === "GET");
       await page.goto(m.url("/notifications"));

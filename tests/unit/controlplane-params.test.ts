@@ -53,7 +53,7 @@ describe("Control Plane URL state", () => {
     });
   });
 
-  it("round-trips through the pager links, with times as the form writes them", () => {
+  it("round-trips through the pager links, with ISO local times", () => {
     const search = controlPlaneSearch(
       { queryType: "IpPrefixQuery", queryTerm: "10.0.0.0/8", start: 1_790_000_040, end: 1_790_003_640, page: 2 },
       "Europe/Berlin",
