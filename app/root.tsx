@@ -8,13 +8,15 @@ import { ColorSchemeScript, MantineProvider, mantineHtmlProps } from "@mantine/c
 import { Notifications } from "@mantine/notifications";
 import { data, type HeadersFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Links, Meta, Outlet, Scripts, ScrollRestoration, isRouteErrorResponse, useRouteError, useRouteLoaderData } from "@remix-run/react";
-import type { ReactNode } from "react";
+import { useEffect, type ReactNode } from "react";
 import { BusyNotice } from "~/components/BusyNotice";
 import { ClientErrorHandling } from "~/components/ClientErrorHandling";
+import { JS_MARK_SCRIPT, markHydrated } from "~/components/HydrationFallback";
 import { RequestErrorPage, StartupErrorPage } from "~/components/ErrorPages";
 import { browserSupport } from "~/lib/browser-support";
 import { busyAnswerOf } from "~/lib/busy";
 import { useNonce } from "~/lib/nonce";
+import { NOTIFICATION_POSITION, NOTIFICATION_Z_INDEX } from "~/lib/notification-popups";
 import { classifyStartupError, isInterruptedConnection } from "~/lib/startup-error";
 import { cssVariablesResolverOf, themeOf } from "~/lib/theme";
 import { csrfCookieHeader, newCsrfToken, readCsrfCookie } from "~/server/auth/csrf.server";
@@ -57,6 +59,7 @@ export function Layout({ children }: { children: ReactNode }) {
   const data = useRouteLoaderData<typeof loader>("root");
   const nonce = useNonce();
   const theme = themeOf(data?.style);
+  useEffect(markHydrated, []);
   return (
     <html lang="en" {...mantineHtmlProps}>
       <head>
@@ -66,10 +69,12 @@ export function Layout({ children }: { children: ReactNode }) {
         <Meta />
         <Links />
         <ColorSchemeScript defaultColorScheme="light" nonce={nonce} />
+        {/* Before the first paint: fallbacks of JavaScript controls stay hidden until those replace them. */}
+        <script nonce={nonce} suppressHydrationWarning dangerouslySetInnerHTML={{ __html: JS_MARK_SCRIPT }} />
       </head>
       <body>
         <MantineProvider theme={theme} cssVariablesResolver={cssVariablesResolverOf(data?.style)} defaultColorScheme="light">
-          <Notifications position="top-right" />
+          <Notifications position={NOTIFICATION_POSITION} zIndex={NOTIFICATION_Z_INDEX} />
           <ClientErrorHandling />
           {children}
         </MantineProvider>

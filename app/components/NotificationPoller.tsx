@@ -3,28 +3,18 @@ import { useEffect } from "react";
 import { createApiClient } from "~/lib/api-client";
 import { NOTIFICATION_POLL_MS } from "~/lib/constants";
 import { formatDateLong } from "~/lib/date-format";
+import { newPopUps, poppedUpUpdates } from "~/lib/notification-popups";
 
 type Item = { id: number; title: string; message: string; is_read: boolean; do_pop_up: boolean; created_at: string };
 
 const SHOWN_KEY = "flowlens.notifications.shown";
 const api = createApiClient();
-/**
- * At most this many pop-ups per poll, the rest summed up in one: a burst (several links crossing
- * their build-out threshold at once) would otherwise queue toasts over the header and the phone
- * menu for minutes.
- */
-export const MAX_POPUPS_PER_POLL = 3;
-
-/** The new pop-ups of a poll: the first MAX_POPUPS_PER_POLL to show, and how many more there are. Pure. */
-export function newPopUps<T extends Pick<Item, "id" | "is_read" | "do_pop_up">>(items: readonly T[], shown: ReadonlySet<number>) {
-  const fresh = items.filter((item) => !item.is_read && item.do_pop_up && !shown.has(item.id));
-  return { show: fresh.slice(0, MAX_POPUPS_PER_POLL), more: fresh.slice(MAX_POPUPS_PER_POLL) };
-}
 
 /**
  * Polls auth/notifications/ every 60 s while the page is open (only rendered for logged-in users)
- * and pops up unread notifications flagged do_pop_up, once per browser session. Network errors
- * are ignored, as the spec says. A pop-up gives the notification's time in the user's timezone.
+ * and pops up unread notifications flagged do_pop_up once (lib/notification-popups.ts: the server
+ * is told, so no later page shows them again). Network errors are ignored, as the spec says. A
+ * pop-up gives the notification's time in the user's timezone.
  */
 export function NotificationPoller({ paused = false, timezone }: { paused?: boolean; timezone: string }) {
   useEffect(() => {
@@ -57,6 +47,15 @@ export function NotificationPoller({ paused = false, timezone }: { paused?: bool
             autoClose: 10_000,
           });
         sessionStorage.setItem(SHOWN_KEY, JSON.stringify([...shown].slice(-200)));
+        const popped = [...show, ...more].map((item) => item.id);
+        if (popped.length)
+          await api.request("auth/notifications/", {
+            method: "POST",
+            body: poppedUpUpdates(popped),
+            throwErrors: true,
+            ignoreNetworkErrors: true,
+            requestId: "notifications popped up",
+          });
       } catch {
         // Network errors while fetching notifications are ignored (spec §4); so is a failed poll.
       }

@@ -21,7 +21,7 @@ export const DATE_FORMATS = {
   compact: "YYYYMMDD",
   /** yyyy-MM-dd, for URLs and machine-readable cells */
   iso: "YYYY-MM-DD",
-  /** yyyy-MM-ddTHH:mm, the value of an <input type="datetime-local"> */
+  /** yyyy-MM-ddTHH:mm, a local date and time in a URL (start=2026-11-01T10:00) */
   localInput: "YYYY-MM-DDTHH:mm",
 } as const;
 export type DateFormat = (typeof DATE_FORMATS)[keyof typeof DATE_FORMATS];
@@ -176,10 +176,20 @@ export function formatUnixRange(start: number, end: number, tz: string | null | 
   return `${formatUnix(start, tz)} – ${sameDay ? formatTime(fromUnixSeconds(end), tz) : formatUnix(end, tz)} ${safeTimezone(tz)}`;
 }
 
+const toMinute = (seconds: number, round: "down" | "up") => (round === "up" ? Math.ceil(seconds / 60) * 60 : seconds);
+
 /**
- * The value of an `<input type="datetime-local">` for unix seconds in `tz` (2026-11-01T10:00), to
- * the minute: rounded down, or up for the end of a range so the field covers what was queried.
+ * A local date and time for a URL, unix seconds in `tz` (2026-11-01T10:00), to the minute: rounded
+ * down, or up for the end of a range so the range covers what was queried.
  */
 export function toLocalInput(seconds: number, tz: string | null | undefined, round: "down" | "up" = "down"): string {
-  return formatUnix(round === "up" ? Math.ceil(seconds / 60) * 60 : seconds, tz, DATE_FORMATS.localInput);
+  return formatUnix(toMinute(seconds, round), tz, DATE_FORMATS.localInput);
+}
+
+/**
+ * The value of a date and time field (components/DateFields.tsx): the spec's long format without
+ * the zone, which the field's label names (29.11.2026 21:31), rounded to the minute as toLocalInput.
+ */
+export function toDateTimeField(seconds: number, tz: string | null | undefined, round: "down" | "up" = "down"): string {
+  return formatUnix(toMinute(seconds, round), tz, DATE_FORMATS.long);
 }

@@ -164,9 +164,13 @@ export const UNIX_MAX = 4_294_967_295;
 
 const UNIX = /^\d{1,10}$/;
 const ISO_DAY = /^(\d{4})-(\d{2})-(\d{2})$/;
-const SPEC_DAY = /^(\d{2})\.(\d{2})\.(\d{4})$/;
+// The spec's forms as people type them: one or two digits for day, month and hour, any blanks between date and time.
+const SPEC_DAY = /^(\d{1,2})\.(\d{1,2})\.(\d{4})$/;
 const ISO_LOCAL = /^(\d{4})-(\d{2})-(\d{2})[T ](\d{2}):(\d{2})(?::(\d{2}))?$/;
-const SPEC_LOCAL = /^(\d{2})\.(\d{2})\.(\d{4}) (\d{2}):(\d{2})(?::(\d{2}))?$/;
+const SPEC_LOCAL = /^(\d{1,2})\.(\d{1,2})\.(\d{4})\s+(\d{1,2}):(\d{2})(?::(\d{2}))?$/;
+/** The HTML `pattern` of the date fields (components/DateFields.tsx): the spec's day, and day with an optional time. */
+export const SPEC_DATE_PATTERN = "\\s*\\d{1,2}\\.\\d{1,2}\\.\\d{4}\\s*";
+export const SPEC_DATE_TIME_PATTERN = "\\s*\\d{1,2}\\.\\d{1,2}\\.\\d{4}(\\s+\\d{1,2}:\\d{2})?\\s*";
 const ZONED = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})$/i;
 
 /** Wall-clock fields, as written. */

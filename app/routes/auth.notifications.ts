@@ -4,10 +4,13 @@ import { endpoint, resourceRoute } from "~/server/api/contract.server";
 import { listNotifications, updateNotifications } from "~/server/notifications/notifications.server";
 
 const Updates = z
-  .array(z.object({ id: int32Id, is_read: z.boolean().optional(), is_archived: z.boolean().optional() }))
+  .array(z.object({ id: int32Id, is_read: z.boolean().optional(), is_archived: z.boolean().optional(), do_pop_up: z.boolean().optional() }))
   .max(500, "at most 500 updates at once");
 
-/** GET auth/notifications/ (the user's, newest first); POST [{id, is_read?, is_archived?}]. */
+/**
+ * GET auth/notifications/ (the user's, newest first); POST [{id, is_read?, is_archived?, do_pop_up?}]
+ * (do_pop_up false: it popped up, lib/notification-popups.ts).
+ */
 const route = resourceRoute({
   GET: endpoint({
     method: "GET",

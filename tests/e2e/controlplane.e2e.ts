@@ -35,14 +35,15 @@ describeBothModes("control plane", (m) => {
     // The caption says what the form shows.
     const caption = await m.page.getByTestId("cp-range").innerText();
     const shown = (name: string) => m.page.locator(`${FORM} input[name=${name}]`).inputValue();
-    const asCaption = (v: string) => `${v.slice(8, 10)}.${v.slice(5, 7)}.${v.slice(0, 4)} ${v.slice(11, 16)} UTC`;
-    expect(caption).toBe(`${asCaption(await shown("start"))} – ${asCaption(await shown("end"))}`);
+    // The fields hold the spec's dd.MM.yyyy HH:mm, as the caption does (with the timezone).
+    expect(caption).toBe(`${await shown("start")} UTC – ${await shown("end")} UTC`);
+    expect(await shown("start")).toMatch(/^\d{2}\.\d{2}\.\d{4} \d{2}:\d{2}$/);
     expect(await m.page.getByText('To view the data, click the "Submit" button above.').count()).toBe(1);
 
-    // A query over all the history (from the first selectable minute): "* 3320" = paths ending at Deutsche Telekom.
-    const min = await m.page.locator(`${FORM} input[name=start]`).getAttribute("min");
-    expect(min).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}$/);
-    await m.page.fill(`${FORM} input[name=start]`, min!);
+    // A query over all the history (from the first minute with data): "* 3320" = paths ending at Deutsche Telekom.
+    const first = /Routing data from (\d{2}\.\d{2}\.\d{4} \d{2}:\d{2}) UTC/.exec(await m.page.getByTestId("cp-dates").innerText())?.[1];
+    expect(first).toBeDefined();
+    await m.page.fill(`${FORM} input[name=start]`, first!);
     await m.page.fill(`${FORM} input[name=queryTerm]`, "* 3320");
     await Promise.all([m.page.waitForURL(/queryTerm=\*(\+|%20)3320/), m.page.click(`${FORM} button[type=submit]`)]);
     await m.page.locator("[data-testid=controlplane-table] tbody tr").first().waitFor();

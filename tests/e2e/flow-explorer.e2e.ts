@@ -251,6 +251,37 @@ describeBothModes("flow explorer", (m) => {
 });
 
 describeBothModes("flow explorer filter bar and date pickers", (m) => {
+  it("the no-JavaScript filter fields do not flash before the filter bar; they show should the scripts never run", async () => {
+    await logIn(m.page);
+    const newFilter = m.page.locator("input[aria-label='New filter']");
+    if (!m.javaScriptEnabled) {
+      await m.goto(DEEP_LINK);
+      expect(await newFilter.isVisible()).toBe(true);
+      return;
+    }
+    // The scripts load slowly: the page as it is painted before hydration.
+    let release: () => void = () => {};
+    const held = new Promise<void>((resolve) => (release = resolve));
+    await m.page.route("**/assets/**/*.js", async (route) => {
+      await held;
+      await route.continue();
+    });
+    await m.page.goto(m.url(DEEP_LINK), { waitUntil: "domcontentloaded" });
+    expect(await newFilter.count()).toBe(1);
+    expect(await newFilter.isVisible(), "the text field before hydration").toBe(false);
+    release();
+    await m.page.locator("[data-testid=filter-bar]").waitFor();
+    expect(await newFilter.count()).toBe(0);
+    // Scripts that never arrive: after the grace period the fallback shows, so the form stays usable.
+    const other = await m.newPage();
+    await logIn(other.page);
+    await other.page.route("**/assets/**/*.js", (route) => route.abort());
+    await other.page.goto(m.url(DEEP_LINK), { waitUntil: "domcontentloaded" });
+    const fallback = other.page.locator("input[aria-label='New filter']");
+    expect(await fallback.isVisible()).toBe(false);
+    await expect.poll(() => fallback.isVisible(), { timeout: 20_000 }).toBe(true);
+  });
+
   it("chips: negation replaces a value with a notice, removing a chip, the advanced query filter dialog", async () => {
     if (!m.javaScriptEnabled) {
       // Without JavaScript the filters stay text fields holding the URL form.
@@ -349,22 +380,25 @@ describeBothModes("flow explorer filter bar and date pickers", (m) => {
     noPageErrors(m);
   });
 
-  it("date inputs: ISO values in the URL; an invalid pair gets the date picker's toast, a valid one becomes the custom range", async () => {
+  it("date inputs: the spec's dd.MM.yyyy HH:mm in the fields and the URL; an invalid pair gets the date picker's toast, a valid one becomes the custom range", async () => {
     await logIn(m.page);
     const bounds = (await (await m.page.context().request.get(appURL("/api/flows/timestamps/"))).json()) as {
       minTimestamp: number;
       maxTimestamp: number;
     };
-    const local = (ts: number) => new Date(ts * 1000).toISOString().slice(0, 16); // the user's timezone is UTC
+    // The user's timezone is UTC. A link may carry ISO times; the fields show and send dd.MM.yyyy HH:mm.
+    const iso = (ts: number) => new Date(ts * 1000).toISOString().slice(0, 16);
+    const local = (ts: number) => iso(ts).replace(/^(\d{4})-(\d{2})-(\d{2})T/, "$3.$2.$1 ");
     // Whole hours inside the data, so every pair below lies within it.
     const HOUR = 3600;
     const base = Math.ceil(bounds.minTimestamp / HOUR) * HOUR;
     const start = base + 2 * HOUR;
     const end = base + 4 * HOUR;
-    await m.goto(`/flow-explorer?dateRange=CUSTOM&start=${local(start)}&end=${local(end)}`);
+    await m.goto(`/flow-explorer?dateRange=CUSTOM&start=${iso(start)}&end=${iso(end)}`);
     expect(await m.page.locator(TABLE_ROWS).count()).toBeGreaterThan(1);
-    // The same datetime-local inputs with and without JavaScript, showing the URL's range.
-    expect(await m.page.locator("[data-testid=range-start]").getAttribute("type")).toBe("datetime-local");
+    // The same text fields in the spec's format with and without JavaScript (not the browser's locale), showing the URL's range.
+    expect(await m.page.locator("[data-testid=range-start]").getAttribute("type")).toBe("text");
+    expect(await m.page.locator("[data-testid=range-start]").getAttribute("placeholder")).toBe("dd.MM.yyyy HH:mm");
     expect(await m.page.locator("[data-testid=range-start]").inputValue()).toBe(local(start));
     expect(await m.page.locator("[data-testid=range-end]").inputValue()).toBe(local(end));
     if (!m.javaScriptEnabled) {
@@ -388,12 +422,12 @@ describeBothModes("flow explorer filter bar and date pickers", (m) => {
     expect(await toastWith(m.page, "The start must not be after the end, and the end must not be after the newest data.")).toContain(
       "Time range",
     );
-    expect(new URL(m.page.url()).searchParams.get("start")).toBe(local(start));
+    expect(new URL(m.page.url()).searchParams.get("start")).toBe(iso(start));
     await m.screenshot("flow explorer date input toast (JavaScript on)");
     // Moving the end to the newest data makes the pair valid: it becomes the URL's custom range.
     await m.page.fill("[data-testid=range-end]", local(base + 8 * HOUR));
     await Promise.all([
-      m.page.waitForURL((url) => url.searchParams.get("start") !== local(start)),
+      m.page.waitForURL((url) => url.searchParams.get("start") !== iso(start)),
       m.page.locator("[data-testid=range-end]").blur(),
     ]);
     await settled(m.page);

@@ -18,6 +18,7 @@ import * as userApi from "~/routes/auth.user";
 import { hashPassword } from "~/server/password.server";
 import { useServicesForTests } from "~/server/services.server";
 import { reportOf } from "~/lib/error-reporter";
+import { newPopUps, poppedUpUpdates } from "~/lib/notification-popups";
 import { callRoute, sessionCookie } from "../helpers/http";
 import { openTestStores, type TestStores } from "../helpers/stores";
 
@@ -225,6 +226,47 @@ describe("notifications", () => {
       ).status,
     ).toBe(200);
     const bad = await callRoute(notificationList, "/auth/notifications/", { method: "POST", cookie: aliceCookie, body: [{ id: "one" }] });
+    expect(bad.status).toBe(400);
+  });
+});
+
+describe("notification pop-ups", () => {
+  it("pop up once: what the frame showed is not shown by a later page, another tab or browser; it stays unread", async () => {
+    const [popUp, quiet, theirs] = await stores.pg.db
+      .insert(notifications)
+      .values([
+        { userId: alice, title: "Link fra-er1 xe-0/0/2 will need an upgrade", doPopUp: true },
+        { userId: alice, title: "No pop-up", doPopUp: false },
+        { userId: bob, title: "Bob's pop-up", doPopUp: true },
+      ])
+      .returning({ id: notifications.id });
+    type Listed = { id: number; is_read: boolean; do_pop_up: boolean };
+    const listed = async () =>
+      ((await (await callRoute(notificationList, "/auth/notifications/", { cookie: aliceCookie })).json()) as { notifications: Listed[] })
+        .notifications;
+    // A page load: a fresh tab remembers nothing, what the server lists decides.
+    const firstPage = newPopUps(await listed(), new Set());
+    expect(firstPage.show.map((n) => n.id)).toContain(popUp.id);
+    expect(firstPage.show.map((n) => n.id)).not.toContain(quiet.id);
+    const popped = [...firstPage.show, ...firstPage.more].map((n) => n.id);
+    const told = await callRoute(notificationList, "/auth/notifications/", {
+      method: "POST",
+      cookie: aliceCookie,
+      body: [...poppedUpUpdates(popped), ...poppedUpUpdates([theirs.id])],
+    });
+    expect((await told.json()).updated).toEqual(popped);
+    // The next page load (any tab, browser or device) pops up nothing of it.
+    const nextPage = await listed();
+    expect(newPopUps(nextPage, new Set())).toEqual({ show: [], more: [] });
+    expect(nextPage.find((n) => n.id === popUp.id)).toMatchObject({ is_read: false, do_pop_up: false });
+    // Another user's notification is not touched.
+    const [bobs] = await stores.pg.db.select().from(notifications).where(eq(notifications.id, theirs.id));
+    expect(bobs.doPopUp).toBe(true);
+    const bad = await callRoute(notificationList, "/auth/notifications/", {
+      method: "POST",
+      cookie: aliceCookie,
+      body: [{ id: popUp.id, do_pop_up: "no" }],
+    });
     expect(bad.status).toBe(400);
   });
 });

@@ -9,6 +9,7 @@ import { vantagePoints } from "~db/postgres/schema";
 import { CONTROL_PLANE_PAGE_SIZE } from "~/features/controlplane/params";
 import { NO_DATES_WITH_DATA } from "~/features/controlplane/screen.server";
 import { MESSAGES } from "~/lib/messages";
+import { toDateTimeField } from "~/lib/date-format";
 import { useServicesForTests } from "~/server/services.server";
 import { controlPlaneScreen, controlPlaneUser } from "../helpers/controlplane";
 import { openTestStores, type TestStores } from "../helpers/stores";
@@ -130,12 +131,18 @@ describe("Control Plane screen", () => {
     expect(data.totalRows).toBe(expected.length);
   });
 
-  it("datetime-local times from the form are read in the user's timezone (UTC here)", async () => {
+  it("times as the form's fields write them (dd.MM.yyyy HH:mm) and as links do (ISO) are read in the user's timezone (UTC here)", async () => {
     const iso = (t: number) => new Date(t * 1000).toISOString().slice(0, 16);
     const from = T0 - (T0 % 60) + 60; // whole minutes: the form's fields have no seconds
-    const data = await screen(`queryType=IpPrefixQuery&queryTerm=172.16.0.0/12&start=${iso(from)}&end=${iso(from + 540)}`);
-    expect(data.range).toEqual({ start: from, end: from + 540 });
-    expect(data.totalRows).toBe(1);
+    const field = (t: number) => encodeURIComponent(toDateTimeField(t, "UTC"));
+    for (const [start, end] of [
+      [field(from), field(from + 540)],
+      [iso(from), iso(from + 540)],
+    ]) {
+      const data = await screen(`queryType=IpPrefixQuery&queryTerm=172.16.0.0/12&start=${start}&end=${end}`);
+      expect(data.range, start).toEqual({ start: from, end: from + 540 });
+      expect(data.totalRows).toBe(1);
+    }
   });
 
   it("no matching rows: NoData with the no-data message; a bad term: the field error", async () => {
@@ -157,7 +164,7 @@ describe("Control Plane screen", () => {
     ]);
     const unreadable = await screen("queryTerm=3320&start=yesterday");
     expect(unreadable.notices).toEqual([
-      "start=yesterday in the address is not a date (write 2026-11-01, 2026-11-01T14:00 or unix seconds); 21.09.2026 15:22 UTC – 21.09.2026 16:23 UTC was used instead.",
+      "start=yesterday in the address is not a date (write 01.11.2026, 01.11.2026 14:00 or unix seconds); 21.09.2026 15:22 UTC – 21.09.2026 16:23 UTC was used instead.",
     ]);
   });
 

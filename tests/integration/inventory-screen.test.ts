@@ -140,6 +140,26 @@ describe("routers", () => {
     expect(row.snmpCommunityEnc).toBeNull();
   });
 
+  it("a router without an exporter address is warned about, on its page and above the list, until it has one", async () => {
+    expect((await get()).data.noExporterWarning).toBeNull();
+    const HAM = { ...FRA, name: "ham1-r1", city: "Hamburg", loopback: "198.51.100.9", exporters: "", snmp_version: "", snmp_community: "" };
+    const made = await post(HAM);
+    expect(made.location).toBe(`${PATH}?router=ham1-r1&saved=router-created`);
+    const warning =
+      "ham1-r1 has no exporter address: the collector knows a router by the address its flows come from, so flows from it are not " +
+      "attributed to it (the Data sources screen lists them as unknown exporters). Add the address the router sends flows from.";
+    // Where the creation leads: the router's page.
+    const page = await get("?router=ham1-r1&saved=router-created");
+    expect(page.data.routerNoExporterWarning).toBe(warning);
+    expect(page.data.noExporterWarning).toBe(warning);
+    expect((await get("?router=fra1-r1")).data.routerNoExporterWarning).toBeNull();
+    // Given an address, it is attributed: no warning.
+    await post({ ...HAM, intent: "update-router", current: "ham1-r1", exporters: "192.0.2.77" });
+    const after = await get("?router=ham1-r1");
+    expect([after.data.routerNoExporterWarning, after.data.noExporterWarning]).toEqual([null, null]);
+    expect((await post({ intent: "delete-router", current: "ham1-r1" })).status).toBe(302);
+  });
+
   it("without INVENTORY_SECRET_KEY a secret is refused with the service's message", async () => {
     const config = stores.config as { INVENTORY_SECRET_KEY?: Buffer };
     const key = config.INVENTORY_SECRET_KEY;

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { controlPlaneSearch, parseControlPlaneParams, resolveControlPlaneRange } from "~/features/controlplane/params";
 import { parseInstant } from "~/lib/time-range";
-import { toLocalInput } from "~/lib/date-format";
+import { toDateTimeField, toLocalInput } from "~/lib/date-format";
 
 const DATES = { min: 1_790_000_000, max: 1_790_086_400 };
 const NOW = DATES.max + 600;
@@ -40,7 +40,21 @@ describe("Control Plane URL state", () => {
     expect(toLocalInput(Date.UTC(2026, 10, 22, 9, 30) / 1000, "Europe/Berlin")).toBe("2026-11-22T10:30");
   });
 
-  it("round-trips through the pager links, with times as the form writes them", () => {
+  it("reads the form's fields in the spec's dd.MM.yyyy HH:mm, in the user's timezone, as they show it", () => {
+    const at = Date.UTC(2026, 10, 22, 9, 30) / 1000;
+    expect(toDateTimeField(at, "Europe/Berlin")).toBe("22.11.2026 10:30");
+    expect(parseInstant("22.11.2026 10:30", "Europe/Berlin", "start")).toBe(at);
+    expect(parseInstant("22.11.2026", "UTC", "end")).toBe(Date.UTC(2026, 10, 23) / 1000);
+    expect(parseInstant("31.11.2026 10:30", "UTC", "start")).toBeNull();
+    const range = resolveControlPlaneRange(params("start=21.09.2026 16:14&end=21.09.2026 17:14"), DATES, NOW, "Europe/Berlin");
+    expect(range).toMatchObject({
+      start: Date.UTC(2026, 8, 21, 14, 14) / 1000,
+      end: Date.UTC(2026, 8, 21, 15, 14) / 1000,
+      adjustments: [],
+    });
+  });
+
+  it("round-trips through the pager links, with ISO local times", () => {
     const search = controlPlaneSearch(
       { queryType: "IpPrefixQuery", queryTerm: "10.0.0.0/8", start: 1_790_000_040, end: 1_790_003_640, page: 2 },
       "Europe/Berlin",

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { customRangeError, parseExplorerParams, requestedRange, unappliedParams } from "~/features/flows/params";
 import { parseInstant } from "~/lib/time-range";
-import { toLocalInput } from "~/lib/date-format";
+import { toDateTimeField, toLocalInput } from "~/lib/date-format";
 import { DATE_RANGE_PRESETS, PRESET_LABELS, rangeProblem, TIME_PRESETS } from "~/lib/time-range";
 
 const ts = (iso: string) => Date.parse(iso) / 1000;
@@ -45,7 +45,7 @@ describe("custom range in the URL", () => {
     expect(err("dateRange=CUSTOM&start=300")).toMatch(/needs a start and an end/);
     expect(err("end=300")).toMatch(/needs a start and an end/);
     expect(err("dateRange=CUSTOM&start=abc&end=200")).toBe(
-      'The start "abc" is not a date: write a date (2026-11-01), a date and time (2026-11-01T10:00) in your timezone, or unix seconds. The default range (Last 2 days) is shown instead.',
+      'The start "abc" is not a date: write a date (01.11.2026), a date and time (01.11.2026 10:00) in your timezone, or unix seconds. The default range (Last 2 days) is shown instead.',
     );
     expect(err("start=2026-02-30&end=2026-03-02")).toMatch(/^The start "2026-02-30" is not a date/);
   });
@@ -85,11 +85,31 @@ describe("ISO dates in the URL", () => {
     expect(r.end - r.start).toBe(25 * 3600);
   });
 
-  it("refuses what is not a date, and round-trips the datetime-local value", () => {
-    for (const bad of ["2026-13-01", "2026-11-01T25:00", "yesterday", "99999999999", "2026-11-01T10"])
+  it("refuses what is not a date, and round-trips the URL's local value", () => {
+    for (const bad of [
+      "2026-13-01",
+      "2026-11-01T25:00",
+      "yesterday",
+      "99999999999",
+      "2026-11-01T10",
+      "31.02.2026 10:00",
+      "01.11.2026 24:00",
+    ])
       expect(parseInstant(bad, "UTC", "start")).toBeNull();
     expect(toLocalInput(ts("2026-11-01T09:00:00Z"), "Europe/Berlin")).toBe("2026-11-01T10:00");
     expect(parseInstant("2026-11-01T10:00", "Europe/Berlin", "start")).toBe(ts("2026-11-01T09:00:00Z"));
+  });
+
+  it("reads the date fields' dd.MM.yyyy HH:mm (and dd.MM.yyyy) in the user's timezone, and round-trips their value", () => {
+    expect(toDateTimeField(ts("2026-11-29T20:31:00Z"), "Europe/Berlin")).toBe("29.11.2026 21:31");
+    expect(parseInstant("29.11.2026 21:31", "Europe/Berlin", "start")).toBe(ts("2026-11-29T20:31:00Z"));
+    expect(parseInstant(" 1.11.2026  9:05 ", "UTC", "start")).toBe(ts("2026-11-01T09:05:00Z"));
+    // A day alone is the whole day, as its ISO form.
+    expect(range("dateRange=CUSTOM&start=01.11.2026&end=01.11.2026")).toEqual({
+      start: ts("2026-11-01T00:00:00Z"),
+      end: ts("2026-11-02T00:00:00Z"),
+      preset: null,
+    });
   });
 });
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { MAX_POPUPS_PER_POLL, newPopUps } from "~/components/NotificationPoller";
+import { MAX_POPUPS_PER_POLL, newPopUps, poppedUpUpdates } from "~/lib/notification-popups";
 
 const item = (id: number, extra: Partial<{ is_read: boolean; do_pop_up: boolean }> = {}) => ({
   id,
@@ -16,5 +16,12 @@ describe("pop-up notifications per poll", () => {
     expect(show.map((i) => i.id)).toEqual([1, 4, 6]);
     expect(more.map((i) => i.id)).toEqual([7, 8]);
     expect(newPopUps([item(1), item(4)], new Set())).toEqual({ show: [item(1), item(4)], more: [] });
+  });
+
+  it("marks what popped up, shown or summed up, so the server flags it as popped up", () => {
+    expect(poppedUpUpdates([4, 7])).toEqual([
+      { id: 4, do_pop_up: false },
+      { id: 7, do_pop_up: false },
+    ]);
   });
 });

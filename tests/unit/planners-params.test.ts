@@ -55,6 +55,12 @@ describe("planner URL state", () => {
     expect(parseInstant("2026-02-30", "UTC", "start")).toBeNull();
   });
 
+  it("start/end as the form's fields write them, the spec's dd.MM.yyyy", () => {
+    const p = parse("border", "start=01.11.2026&end=02.11.2026", "Europe/Berlin");
+    expect([p.start, p.end, p.notices]).toEqual([Date.UTC(2026, 9, 31, 23) / 1000, Date.UTC(2026, 10, 2, 23) / 1000, []]);
+    expect(parseInstant("30.02.2026", "UTC", "start")).toBeNull();
+  });
+
   it("aligns a preset to 5 minutes and leaves the interval being measured out", () => {
     const now = Date.UTC(2026, 10, 26, 12, 7, 30) / 1000;
     const r = resolvePlannerRange(parse("border", "dateRange=LAST_2_DAYS"), now, "UTC");

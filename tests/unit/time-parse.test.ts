@@ -110,7 +110,8 @@ describe("parseInstant against Intl", () => {
       "2026-11-01T10:61",
       "2026-11-01T10:00:60",
       "2026-11-31T10:00:00Z",
-      "1.11.2026",
+      "1.11.26",
+      "1.11.2026 7",
       "2026-11-01T10",
       "yesterday",
       "",
@@ -124,6 +125,9 @@ describe("parseInstant against Intl", () => {
       expect(parseInstant(bad, "Europe/Berlin", "start"), bad).toBeNull();
     expect(parseInstant(String(UNIX_MAX), "UTC", "start")).toBe(UNIX_MAX);
     expect(parseInstant(" 1793500000 ", "UTC", "end")).toBe(1_793_500_000);
+    // The spec's forms as people type them: one-digit day, month and hour.
+    expect(parseInstant("1.11.2026  7:05", "UTC", "start")).toBe(utc("2026-11-01T07:05:00"));
+    expect(parseInstant("1.11.2026", "UTC", "end")).toBe(utc("2026-11-02T00:00:00"));
     expect(parseInstant("2026-11-01T10:00:00+02:00", "Asia/Kolkata", "start")).toBe(utc("2026-11-01T08:00:00"));
     expect(parseInstant("2026-11-01T10:00", "Asia/Kolkata", "start")).toBe(utc("2026-11-01T04:30:00"));
     expect(parseInstant(undefined, "UTC", "start")).toBeNull();

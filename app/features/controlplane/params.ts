@@ -168,7 +168,7 @@ export function resolveControlPlaneRange(
   return { start, end, adjustments };
 }
 
-/** The search string of a state (pager links, the form's round trip): times as the form writes them. */
+/** The search string of a state (pager links, the form's round trip): times as ISO local times in `tz` (2026-09-21T16:14). */
 export function controlPlaneSearch(
   p: { queryType: string; queryTerm: string; start: number; end: number; page?: number; ribView?: RibViewChoice },
   tz: string,

@@ -72,7 +72,7 @@ export function adjustmentNotice(
         ? `queryType=${a.value} in the address is not a query type; ${QUERY_TYPE_LABELS.AsPathQuery} was used instead.`
         : `dateRange=${a.value} in the address is not a date range; ${used} was used instead.`;
     case "unreadable":
-      return `${a.parameter}=${a.value} in the address is not a date (write 2026-11-01, 2026-11-01T14:00 or unix seconds); ${used} was used instead.`;
+      return `${a.parameter}=${a.value} in the address is not a date (write 01.11.2026, 01.11.2026 14:00 or unix seconds); ${used} was used instead.`;
     case "swapped":
       return `The end (${at(a.end)}) was before the start (${at(a.start)}); the two were swapped: ${used}.`;
     case "start-reset":

@@ -49,6 +49,22 @@ export const FILTER_KINDS = [
 ] as const;
 export type FilterKind = (typeof FILTER_KINDS)[number];
 
+/**
+ * What a filter value of each kind may be, for the hint of the input that takes it (the Flow
+ * Explorer's filter bar): each kind names its own values; every kind also takes a leading ! to
+ * negate. The autocomplete offers the names; a tag (#12) works everywhere.
+ */
+export const FILTER_VALUE_HINTS: Record<FilterKind, string> = {
+  AS_NUMBER: "AS number, name or !value",
+  ROUTER: "Router name or !value",
+  INTERFACE: "Router|interface, name or !value",
+  INTERNAL_LINK: "Router|interface of the link or !value",
+  APPLICATION: "Application name or !value",
+  INFRASTRUCTURE: "Infrastructure name or !value",
+  IANA_PROTOCOL: "Protocol number, name or !value",
+  VRF_NAME: "VRF name or !value",
+};
+
 export type SnmpGroup = "LEFT" | "CORE" | "RIGHT";
 export type Direction = "INGRESS" | "EGRESS";
 /** ClickHouse type of a dimension's key expression (and of its bound filter values). */
@@ -278,6 +294,11 @@ const BY_ID = new Map<string, DimensionDef & { id: DimensionId }>(DIMENSIONS.map
 
 export function isDimensionId(value: string): value is DimensionId {
   return BY_ID.has(value);
+}
+
+/** The hint of a filter value input for `id`: what that dimension's filters accept. */
+export function filterValueHint(id: DimensionId): string {
+  return FILTER_VALUE_HINTS[getDimension(id).filterKind];
 }
 
 export function getDimension(id: DimensionId): DimensionDef & { id: DimensionId } {

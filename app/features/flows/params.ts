@@ -105,7 +105,7 @@ export function explicitRange(p: ExplorerParams, tz: string): TimeRange | null {
   return { start, end };
 }
 
-export const DATE_INPUT_HINT = "write a date (2026-11-01), a date and time (2026-11-01T10:00) in your timezone, or unix seconds";
+export const DATE_INPUT_HINT = "write a date (01.11.2026), a date and time (01.11.2026 10:00) in your timezone, or unix seconds";
 
 /**
  * Why the URL's custom start / end were not used (the view then shows the default range), for

@@ -6,7 +6,7 @@
  * page's links and, when a link is chosen, its detail with the traffic by AS from the flows.
  * Every figure comes from the kernel's plan.server.ts; this module only selects, orders and formats.
  */
-import { formatDateIso, formatUnixRange } from "~/lib/date-format";
+import { formatDateShort, formatUnixRange } from "~/lib/date-format";
 import { matchesNumericFilter } from "~/lib/numeric-filter";
 import { PRESET_LABELS, DATE_RANGE_PRESETS } from "~/lib/time-range";
 import type { UserContext } from "~/server/auth/user-context.server";
@@ -237,7 +237,7 @@ export async function loadPlannerScreen(
       : Promise.resolve(null),
   ]);
 
-  const lastDay = formatDateIso((range.end - 1) * 1000, tz);
+  const lastDay = formatDateShort((range.end - 1) * 1000, tz);
   const external = all.filter((l) => l.kind === "external");
   const asns = [...new Map(external.filter((l) => l.neighbourAs !== null).map((l) => [l.neighbourAs!, l])).values()]
     .map((l) => ({ asn: l.neighbourAs!, label: l.asName ? `AS${l.neighbourAs} ${l.asName}` : `AS${l.neighbourAs}` }))
@@ -266,7 +266,7 @@ export async function loadPlannerScreen(
     timezone: tz,
     range,
     rangeLabel: formatUnixRange(range.start, range.end, tz),
-    rangeDays: { start: formatDateIso(range.start * 1000, tz), end: lastDay },
+    rangeDays: { start: formatDateShort(range.start * 1000, tz), end: lastDay },
     presets: DATE_RANGE_PRESETS.map((p) => ({ value: p, label: PRESET_LABELS[p] })),
     thresholds: thresholdsOf(viewer.settings, kind),
     notices,

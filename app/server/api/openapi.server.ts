@@ -233,9 +233,9 @@ export const OPERATIONS: Operation[] = [
     file: "auth.notifications.ts",
     method: "POST",
     path: "/auth/notifications/",
-    summary: "Marks notifications read/unread or archived.",
+    summary: "Marks notifications read/unread or archived, or as popped up (do_pop_up false).",
     access: "login",
-    body: arr(obj({ id: int, is_read: bool, is_archived: bool }, ["id"])),
+    body: arr(obj({ id: int, is_read: bool, is_archived: bool, do_pop_up: bool }, ["id"])),
     response: anyObject,
   },
   {

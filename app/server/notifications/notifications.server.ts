@@ -37,15 +37,19 @@ export async function listNotifications(db: Db, userId: number, options: { inclu
   return rows.map(view);
 }
 
-export type NotificationUpdate = { id: number; is_read?: boolean; is_archived?: boolean };
+export type NotificationUpdate = { id: number; is_read?: boolean; is_archived?: boolean; do_pop_up?: boolean };
 
-/** Applies read/archive changes to the user's own notifications; ids of others are ignored. Returns the ids changed. */
+/**
+ * Applies read/archive changes, and do_pop_up false once a notification popped up, to the user's own
+ * notifications; ids of others are ignored. Returns the ids changed.
+ */
 export async function updateNotifications(db: Db, userId: number, updates: NotificationUpdate[]): Promise<number[]> {
   const changed: number[] = [];
   for (const update of updates) {
     const set: Partial<typeof notifications.$inferInsert> = {};
     if (update.is_read !== undefined) set.isRead = update.is_read;
     if (update.is_archived !== undefined) set.isArchived = update.is_archived;
+    if (update.do_pop_up !== undefined) set.doPopUp = update.do_pop_up;
     if (!Object.keys(set).length) continue;
     const rows = await db
       .update(notifications)

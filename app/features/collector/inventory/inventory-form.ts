@@ -20,6 +20,20 @@ export const ROLE_LABELS: Record<string, string> = {
   other: "Other",
 };
 
+/**
+ * The warning for routers without an exporter address: the collector knows a router by the address
+ * its flows come from (enrich/), so such a router's flows are not attributed to it; null for none.
+ */
+export function noExporterWarning(routerNames: readonly string[]): string | null {
+  if (!routerNames.length) return null;
+  const one = routerNames.length === 1;
+  return (
+    `${routerNames.join(", ")} ${one ? "has" : "have"} no exporter address: the collector knows a router by the address its flows ` +
+    `come from, so flows from ${one ? "it are not attributed to it" : "them are not attributed to them"} (the Data sources screen ` +
+    `lists them as unknown exporters). Add the address${one ? "" : "es"} the router${one ? "" : "s"} send${one ? "s" : ""} flows from.`
+  );
+}
+
 const text = (values: FormValues, field: string) => (values[field] ?? "").trim();
 
 /** A whole number typed into `field`: absent when empty, an error when not digits. */

@@ -34,6 +34,7 @@ import {
   formErrors,
   INTERFACE_FIELDS,
   interfaceInput,
+  noExporterWarning,
   ROUTER_FIELDS,
   routerInput,
   VANTAGE_POINT_FIELDS,
@@ -101,6 +102,7 @@ export async function loadInventoryScreen(services: Stores, request: Request) {
   const router = routerName ? await getRouter(services, routerName) : null;
   const saved = url.searchParams.get("saved");
   const ifindex = url.searchParams.get("ifindex");
+  const routers = await listRouters(services);
   return {
     ...(router ? { adopt: null, adoptNotice: null } : await adoption(services, url.searchParams.get("adopt"))),
     /** ifIndexes seen from the router's exporters that no interface has yet. */
@@ -116,7 +118,10 @@ export async function loadInventoryScreen(services: Stores, request: Request) {
     savedMessage: saved ? (SAVED[saved] ?? null) : null,
     operatorAs: await getOperatorAs(services),
     secretsEnabled: Boolean(services.config.INVENTORY_SECRET_KEY),
-    routers: (await listRouters(services)).map((r) => ({
+    /** Routers whose flows cannot be attributed (no exporter address): said above the list and on the router's page. */
+    noExporterWarning: noExporterWarning(routers.filter((r) => !r.exporters.length).map((r) => r.name)),
+    routerNoExporterWarning: router && !router.exporters.length ? noExporterWarning([router.name]) : null,
+    routers: routers.map((r) => ({
       name: r.name,
       city: r.city,
       country: r.country,

@@ -1,10 +1,11 @@
 import { NotAppliedNotice } from "~/components/NotAppliedNotice";
+import { DateTimeField } from "~/components/DateFields";
 import { Alert, Anchor, Badge, Button, Group, NativeSelect, Paper, Stack, Text, TextInput, Title } from "@mantine/core";
 import { notifications } from "@mantine/notifications";
 import { Form, Link, useNavigation } from "@remix-run/react";
 import { useEffect } from "react";
 import { useHydrated } from "~/components/use-hydrated";
-import { formatDateLong, toLocalInput } from "~/lib/date-format";
+import { formatDateLong, toDateTimeField } from "~/lib/date-format";
 import { resultsLimited } from "~/lib/messages";
 import { CONTROL_PLANE_HELP, CONTROL_PLANE_PLACEHOLDERS, QUERY_TYPE_LABELS, RIB_QUERY_TYPES } from "~/lib/routing-query-types";
 import { DATE_RANGE_PRESETS, PRESET_LABELS, TIME_PRESETS } from "~/lib/time-range";
@@ -32,7 +33,7 @@ function useProblemToast(data: ControlPlaneScreen, hydrated: boolean) {
 
 function QueryForm({ data, path }: { data: ControlPlaneScreen; path: string }) {
   const navigation = useNavigation();
-  const { params, range, dates, timezone } = data;
+  const { params, range, timezone } = data;
   const busy = navigation.state === "loading" && navigation.location?.pathname === path;
   const presets = [...TIME_PRESETS, ...DATE_RANGE_PRESETS];
   return (
@@ -67,22 +68,16 @@ function QueryForm({ data, path }: { data: ControlPlaneScreen; path: string }) {
             data={[{ value: "", label: "Start / end below" }, ...presets.map((p) => ({ value: p, label: PRESET_LABELS[p] }))]}
             w={{ base: "100%", xs: 190 }}
           />
-          <TextInput
+          <DateTimeField
             label={`Start (${timezone})`}
             name="start"
-            type="datetime-local"
-            defaultValue={range ? toLocalInput(range.start, timezone) : ""}
-            min={dates ? toLocalInput(dates.min, timezone) : undefined}
-            max={dates ? toLocalInput(dates.max, timezone, "up") : undefined}
+            defaultValue={range ? toDateTimeField(range.start, timezone) : ""}
             w={{ base: "100%", xs: 210 }}
           />
-          <TextInput
+          <DateTimeField
             label={`End (${timezone})`}
             name="end"
-            type="datetime-local"
-            defaultValue={range ? toLocalInput(range.end, timezone, "up") : ""}
-            min={dates ? toLocalInput(dates.min, timezone) : undefined}
-            max={dates ? toLocalInput(dates.max, timezone, "up") : undefined}
+            defaultValue={range ? toDateTimeField(range.end, timezone, "up") : ""}
             w={{ base: "100%", xs: 210 }}
           />
           <NativeSelect

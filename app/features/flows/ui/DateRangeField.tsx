@@ -1,11 +1,12 @@
-import { Group, NativeSelect, Text, TextInput } from "@mantine/core";
+import { Group, NativeSelect, Text } from "@mantine/core";
 import { notifications } from "@mantine/notifications";
 import { useEffect, useState } from "react";
 import { MESSAGES, rangeEndOutOfRange, rangeStartOutOfRange } from "~/lib/messages";
 import { CUSTOM_RANGE } from "../params";
 import { DATE_RANGE_PRESETS, parseInstant, PRESET_LABELS, rangeProblem, TIME_PRESETS, type TimeRange } from "~/lib/time-range";
 import { dataBounds, type DataBounds } from "./flows-client";
-import { formatUnix, toLocalInput } from "~/lib/date-format";
+import { DateTimeField } from "~/components/DateFields";
+import { formatUnix, toDateTimeField } from "~/lib/date-format";
 
 const RANGE_OPTIONS = [
   { group: "Time", items: TIME_PRESETS.map((p) => ({ value: p, label: PRESET_LABELS[p] })) },
@@ -32,8 +33,9 @@ export type DateRangeProps = {
 };
 
 /**
- * The time range of a flows form: a preset select and two `<input type="datetime-local">` in the
- * user's timezone, the same inputs with and without JavaScript; the URL gets `2026-11-01T10:00`.
+ * The time range of a flows form: a preset select and two date fields in the spec's dd.MM.yyyy HH:mm
+ * (components/DateFields.tsx) in the user's timezone, the same fields with and without JavaScript;
+ * the URL gets what they show (`01.11.2026 10:00`).
  * Without JavaScript the inputs are the form's start / end and apply with "Custom". With
  * JavaScript, editing a date chooses "Custom", and a pair that breaks the validity rule
  * (start <= end <= newest data) or lies outside the data (api/flows/timestamps/) is not applied:
@@ -42,8 +44,8 @@ export type DateRangeProps = {
 export function DateRangeField(props: DateRangeProps) {
   const { timezone, shown, start, end } = props;
   const initial = {
-    start: toLocalInput(parseInstant(start, timezone, "start") ?? shown.start, timezone),
-    end: toLocalInput(parseInstant(end, timezone, "end") ?? shown.end, timezone),
+    start: toDateTimeField(parseInstant(start, timezone, "start") ?? shown.start, timezone),
+    end: toDateTimeField(parseInstant(end, timezone, "end") ?? shown.end, timezone),
   };
   return props.hydrated ? <DateRangeInputs {...props} initial={initial} /> : <DateRangeFields {...props} initial={initial} />;
 }
@@ -64,8 +66,7 @@ function DateRangeFields({ rangeValue, timezone, error, initial, datesOnly }: Da
   return (
     <Group align="flex-start" gap="md" wrap="wrap">
       <NativeSelect label="Date range" name="dateRange" defaultValue={rangeValue} data={rangeOptions(datesOnly)} w={210} />
-      <TextInput
-        type="datetime-local"
+      <DateTimeField
         label={`Start (${timezone})`}
         name="start"
         defaultValue={initial.start}
@@ -73,7 +74,7 @@ function DateRangeFields({ rangeValue, timezone, error, initial, datesOnly }: Da
         w={220}
         data-testid="range-start"
       />
-      <TextInput type="datetime-local" label={`End (${timezone})`} name="end" defaultValue={initial.end} w={220} data-testid="range-end" />
+      <DateTimeField label={`End (${timezone})`} name="end" defaultValue={initial.end} w={220} data-testid="range-end" />
       <Hint timezone={timezone} />
     </Group>
   );
@@ -123,7 +124,6 @@ function DateRangeInputs({ rangeValue, timezone, error, onChange, initial, dates
     onChange();
   };
 
-  const limits = bounds ? { min: toLocalInput(bounds.min, timezone), max: toLocalInput(bounds.max, timezone) } : {};
   const custom = preset === CUSTOM_RANGE;
   const edit = (edge: "start" | "end") => (e: React.ChangeEvent<HTMLInputElement>) => {
     const value = e.currentTarget.value;
@@ -139,8 +139,7 @@ function DateRangeInputs({ rangeValue, timezone, error, onChange, initial, dates
         data={rangeOptions(datesOnly)}
         w={210}
       />
-      <TextInput
-        type="datetime-local"
+      <DateTimeField
         label={`Start (${timezone})`}
         value={draft.start}
         onChange={edit("start")}
@@ -148,10 +147,8 @@ function DateRangeInputs({ rangeValue, timezone, error, onChange, initial, dates
         error={problem ?? error}
         w={220}
         data-testid="range-start"
-        {...limits}
       />
-      <TextInput
-        type="datetime-local"
+      <DateTimeField
         label={`End (${timezone})`}
         value={draft.end}
         onChange={edit("end")}
@@ -159,7 +156,6 @@ function DateRangeInputs({ rangeValue, timezone, error, onChange, initial, dates
         error={problem ? true : undefined}
         w={220}
         data-testid="range-end"
-        {...limits}
       />
       {/* Only a custom range puts start / end into the URL; a preset is resolved on the server. */}
       <input type="hidden" name="start" value={applied.start} disabled={!custom} />

@@ -126,7 +126,6 @@ export function FilterBar({
             key={newDimension}
             dimension={newDimension}
             ariaLabel="New filter value"
-            placeholder={rows.length ? "Add a filter" : "Filter: AS number, name or !value"}
             onPick={(v) => commit(pickValue(state, newDimension as DimensionId, v))}
           />
         ) : null}

@@ -1,6 +1,6 @@
 import { Badge, Combobox, Group, Loader, Text, TextInput, useCombobox } from "@mantine/core";
 import { useEffect, useRef, useState } from "react";
-import type { DimensionId } from "../dimensions";
+import { filterValueHint, type DimensionId } from "../dimensions";
 import { suggestValues, type ValueSuggestion } from "./flows-client";
 
 const SEARCH_DELAY_MS = 150;
@@ -16,13 +16,14 @@ export function FilterInput({
   onPick,
   label,
   ariaLabel,
-  placeholder = "AS number, name or !value",
+  placeholder,
   width = 260,
 }: {
   dimension: DimensionId;
   onPick: (value: string) => boolean;
   label?: string;
   ariaLabel: string;
+  /** Default: what the dimension accepts (filterValueHint). */
   placeholder?: string;
   width?: number;
 }) {
@@ -77,7 +78,7 @@ export function FilterInput({
         <TextInput
           label={label}
           aria-label={ariaLabel}
-          placeholder={placeholder}
+          placeholder={placeholder ?? filterValueHint(dimension)}
           value={text}
           w={width}
           autoComplete="off"

@@ -6,6 +6,7 @@ import { CUSTOM_RANGE, customRangeError, DEFAULT_DATE_RANGE } from "../params";
 import { DateRangeField } from "./DateRangeField";
 import { FilterBar } from "./FilterBar";
 import { useHydrated } from "~/components/use-hydrated";
+import { HydrationFallback } from "~/components/HydrationFallback";
 import { IpVersionField } from "./IpVersionField";
 
 const SUBMIT_DELAY_MS = 400;
@@ -170,7 +171,9 @@ export function OptionsForm({ data, path, label }: { data: ExplorerData; path: s
               onChange={scheduleSubmit}
             />
           ) : (
-            <FilterTextFields filters={params.filter} />
+            <HydrationFallback>
+              <FilterTextFields filters={params.filter} />
+            </HydrationFallback>
           )}
           <Group>
             <Button type="submit" loading={navigation.state === "loading" && navigation.location?.pathname === path}>

@@ -1,4 +1,5 @@
 import { NotAppliedNotice } from "~/components/NotAppliedNotice";
+import { DateField } from "~/components/DateFields";
 import { Alert, Anchor, Badge, Button, Group, NativeSelect, Paper, SimpleGrid, Stack, Table, Text, TextInput, Title } from "@mantine/core";
 import { Form, Link, useNavigate } from "@remix-run/react";
 import { IconArrowDown, IconArrowsSort, IconArrowUp } from "@tabler/icons-react";
@@ -64,8 +65,8 @@ function ControlsForm({ data, path }: { data: PlannerScreenData; path: string })
             w={{ base: "100%", xs: 170 }}
             data-testid="planner-preset"
           />
-          <TextInput type="date" label="Start date" name="start" defaultValue={data.rangeDays.start} w={{ base: "47%", xs: 160 }} />
-          <TextInput type="date" label="End date" name="end" defaultValue={data.rangeDays.end} w={{ base: "47%", xs: 160 }} />
+          <DateField label="Start date" name="start" defaultValue={data.rangeDays.start} w={{ base: "47%", xs: 160 }} />
+          <DateField label="End date" name="end" defaultValue={data.rangeDays.end} w={{ base: "47%", xs: 160 }} />
           {screen === "border" ? (
             <NativeSelect
               label="Group by"

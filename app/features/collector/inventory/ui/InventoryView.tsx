@@ -27,6 +27,11 @@ function RouterPage({ data, result }: { data: InventoryScreen; result: Inventory
       <Anchor component={Link} to={PATH}>
         Back to the inventory
       </Anchor>
+      {data.routerNoExporterWarning ? (
+        <Alert color="yellow" title="Flows of this router are not attributed" data-testid="no-exporter-warning">
+          {data.routerNoExporterWarning}
+        </Alert>
+      ) : null}
       <RouterForm
         stored={router}
         state={formState(result, "update-router", routerValues(router))}
@@ -165,6 +170,11 @@ function OverviewPage({ data, result }: { data: InventoryScreen; result: Invento
       <Title order={2} size="h3">
         Routers
       </Title>
+      {data.noExporterWarning ? (
+        <Alert color="yellow" title="Routers whose flows are not attributed" data-testid="no-exporter-warning">
+          {data.noExporterWarning}
+        </Alert>
+      ) : null}
       {data.routers.length ? (
         <ScrollBox label="Routers">
           <Table striped miw={760} data-testid="routers-table">
@@ -191,7 +201,15 @@ function OverviewPage({ data, result }: { data: InventoryScreen; result: Invento
                   <Table.Td>{r.country}</Table.Td>
                   <Table.Td>{ROLE_LABELS[r.role] ?? r.role}</Table.Td>
                   <Table.Td>{r.loopback}</Table.Td>
-                  <Table.Td>{r.exporters.join(", ") || "none"}</Table.Td>
+                  <Table.Td>
+                    {r.exporters.length ? (
+                      r.exporters.join(", ")
+                    ) : (
+                      <Text span size="sm" c="orange.8" fw={500}>
+                        none: flows not attributed
+                      </Text>
+                    )}
+                  </Table.Td>
                   <Table.Td>{r.interfaceCount}</Table.Td>
                 </Table.Tr>
               ))}

@@ -54,7 +54,7 @@ export function RouterForm({
           </SimpleGrid>
           <Textarea
             label="Exporter addresses"
-            description="The addresses this router sends flows from, one per line (IPv4 or IPv6)."
+            description="The addresses this router sends flows from, one per line (IPv4 or IPv6). Without one, its flows are not attributed to it."
             rows={3}
             {...field("exporters")}
           />
