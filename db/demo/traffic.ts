@@ -291,42 +291,48 @@ export function buildTraffic(options: {
       }
     }
 
-    // Outbound: subscribers (or the customer itself) towards `as`, leaving where `as` is reached.
+    // Outbound: the subscribers' requests and uploads towards `as`, leaving where `as` is reached:
+    // over every port of a direct neighbour, as its inbound traffic arrives (so no port of a transit
+    // provider or a private interconnect is idle outbound), and for a network behind a transit
+    // provider over one of that provider's ports, chosen per network (its best route), so the
+    // networks behind a provider spread over its ports without a stream per port.
     if (outboundBps > 0 && as.connection !== "customer") {
       const router = chosenAccess[0];
-      for (const family of rank < 120 ? ([4, 6] as const) : ([4] as const)) {
-        const familyShare = rank >= 120 ? 1 : family === 6 ? v6Share : 1 - v6Share;
-        const src = hosts(operatorAsn, family, nextId);
-        const dst = hosts(as.asn, family, nextId + 3);
-        for (const { from, to, endpoint: exit } of endpointOverTime(as, entries[0]))
-          pushPath({
-            validFrom: from,
-            validTo: to,
-            ipVersion: family,
-            rateBps: outboundBps * familyShare,
-            growth,
-            profile,
-            records: Math.max(1, records - 1),
-            ingressRouter: router,
-            inIf: topology.accessInterface(router).name,
-            egressRouter: exit.router,
-            outIf: exit.iface.name,
-            asSrc: operatorAsn,
-            asHnd: operatorAsn,
-            asNxt: exit.neighbor,
-            asDst: as.asn,
-            application,
-            infrastructure,
-            protocol,
-            srcPorts: [443],
-            srcHosts: src.hosts,
-            dstHosts: dst.hosts,
-            srcPrefixLen: src.length,
-            dstPrefixLen: dst.length,
-            packetSize: 700,
-            vrfName: "default",
-          });
-      }
+      const exits = topology.attachments.get(as.asn)?.length ? entries : [entries[rank % entries.length]];
+      for (const exitPoint of exits)
+        for (const family of rank < 120 ? ([4, 6] as const) : ([4] as const)) {
+          const familyShare = rank >= 120 ? 1 : family === 6 ? v6Share : 1 - v6Share;
+          const src = hosts(operatorAsn, family, nextId);
+          const dst = hosts(as.asn, family, nextId + 3);
+          for (const { from, to, endpoint: exit } of endpointOverTime(as, exitPoint))
+            pushPath({
+              validFrom: from,
+              validTo: to,
+              ipVersion: family,
+              rateBps: (outboundBps * familyShare) / exits.length,
+              growth,
+              profile,
+              records: Math.max(1, records - 1),
+              ingressRouter: router,
+              inIf: topology.accessInterface(router).name,
+              egressRouter: exit.router,
+              outIf: exit.iface.name,
+              asSrc: operatorAsn,
+              asHnd: operatorAsn,
+              asNxt: exit.neighbor,
+              asDst: as.asn,
+              application,
+              infrastructure,
+              protocol,
+              srcPorts: [443],
+              srcHosts: src.hosts,
+              dstHosts: dst.hosts,
+              srcPrefixLen: src.length,
+              dstPrefixLen: dst.length,
+              packetSize: 700,
+              vrfName: "default",
+            });
+        }
     }
   }
 

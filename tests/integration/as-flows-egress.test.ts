@@ -84,6 +84,17 @@ describe("AS Flows Egress", () => {
     }
   });
 
+  it("a direction-free dimension says what the screen leaves out (all but egress) and links to the Flow Explorer's view of it", async () => {
+    const data = await screen({ dimension: "ROUTER_OUT" });
+    const leftOut = rows.filter((r) => !egress(r));
+    expect(data.leftOut.bps / bps(leftOut)).toBeCloseTo(1, 9);
+    expect(data.leftOut.fromNeighboursBps / bps(leftOut.filter((r) => r.as_hnd !== OPERATOR_ASN))).toBeCloseTo(1, 9);
+    expect(data.leftOut.text).toMatch(/entering from neighbours/);
+    const href = new URL(data.leftOut.link.href, ORIGIN);
+    expect(href.pathname).toBe("/flow-explorer");
+    expect(Object.fromEntries(href.searchParams)).toEqual({ start: String(RANGE.start), end: String(RANGE.end), dimension: "ROUTER_IN" });
+  });
+
   it("an ingress dimension in the URL falls back with a notice", async () => {
     const data = await screen({ dimension: "AS_SRC_INGRESS" });
     expect(data.dimension.id).toBe("AS_NEIGHBOR_EGRESS");

@@ -806,4 +806,37 @@ describe("demo network", () => {
     const small = new Set(DEMO_ASES.filter((a) => a.category === "customer" || a.category === "enterprise").map((a) => a.asn));
     expect(incomplete.map((r) => Number(r.asn)).filter((asn) => !small.has(asn))).toEqual([]);
   });
+
+  it("15. every external link carries outbound traffic in the flows and in the counters; transit and private interconnects less than inbound", async () => {
+    const external = await stores.pg.db
+      .select({ router: schema.routers.name, name: schema.interfaces.name, peeringType: schema.interfaces.peeringType })
+      .from(schema.interfaces)
+      .innerJoin(schema.routers, eq(schema.interfaces.routerId, schema.routers.id))
+      .where(eq(schema.interfaces.kind, "external"));
+    expect(external.length).toBeGreaterThan(30);
+    // Per interface over the whole period: bytes the flows carry out of it and into it, and the counters' out_bytes.
+    const sums = async (sql: string) =>
+      new Map((await chRows<{ port: string; bytes: string }>(stores, sql)).map((r) => [r.port, BigInt(r.bytes)] as const));
+    const flowsOut = await sums(
+      "SELECT concat(egress_router, '|', out_if) AS port, toString(sum(bytes)) AS bytes FROM flows_5m GROUP BY port",
+    );
+    const flowsIn = await sums(
+      "SELECT concat(ingress_router, '|', in_if) AS port, toString(sum(bytes)) AS bytes FROM flows_5m GROUP BY port",
+    );
+    const countersOut = await sums(
+      "SELECT concat(router, '|', interface) AS port, toString(sum(out_bytes)) AS bytes FROM interface_util_5m FINAL GROUP BY port",
+    );
+    const problems: string[] = [];
+    for (const i of external) {
+      const port = `${i.router}|${i.name}`;
+      const [out, into, counted] = [flowsOut, flowsIn, countersOut].map((m) => m.get(port) ?? 0n);
+      if (out === 0n) problems.push(`${port} (${i.peeringType}): no outbound flows`);
+      if (counted === 0n) problems.push(`${port} (${i.peeringType}): outbound counter 0`);
+      // An eyeball network's requests and uploads: a fraction of what arrives, more than a trickle.
+      const ratio = Number(out) / Number(into);
+      if (i.peeringType !== "Customer" && !(ratio >= 0.02 && ratio < 1))
+        problems.push(`${port} (${i.peeringType}): outbound ${(ratio * 100).toFixed(1)} % of inbound`);
+    }
+    expect(problems).toEqual([]);
+  });
 });

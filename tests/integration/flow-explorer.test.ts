@@ -98,6 +98,51 @@ describe("Flow Explorer loader", () => {
     expect(filtered.total / bps(rows.filter((r) => ingress(r) && r.as_src === 2906))).toBeCloseTo(1, 9);
   });
 
+  it("a view with a direction says what it leaves out of the range's traffic, and links to the view that shows it", async () => {
+    const egress = (r: FlowRow) => r.as_hnd === OPERATOR_ASN && r.as_nxt !== OPERATOR_ASN;
+    const fromAccess = (r: FlowRow) => r.as_hnd === OPERATOR_ASN;
+    const close = (actual: number, expected: number) =>
+      expected === 0 ? expect(actual).toBe(0) : expect(actual / expected).toBeCloseTo(1, 9);
+
+    // An ingress view leaves out what enters from access interfaces: the operator's own traffic.
+    const ingressView = await screen();
+    expect(ingressView.traffic.code).toBe("INGRESS");
+    expect(bps(rows.filter(fromAccess))).toBeGreaterThan(1e9);
+    close(ingressView.leftOut.bps, bps(rows) - bps(rows.filter(ingress)));
+    close(ingressView.leftOut.fromAccessBps, bps(rows.filter(fromAccess)));
+    expect(ingressView.leftOut.fromNeighboursBps).toBe(0);
+    expect(ingressView.leftOut.text).toMatch(/^\d[\d.]* [kMGT]?bit\/s entering from access interfaces$/);
+    // The link keeps the range and opens the view that counts all traffic: its total is both together.
+    expect(ingressView.leftOut.link.label).toBe("Ingress router view");
+    const href = new URL(ingressView.leftOut.link.href, ORIGIN);
+    expect(href.pathname).toBe("/flow-explorer");
+    expect([...href.searchParams].sort()).toEqual([...new URLSearchParams(search({ dimension: "ROUTER_IN" }))].sort());
+    const linked = await screen(Object.fromEntries(href.searchParams));
+    expect(linked.traffic.code).toBe("ALL");
+    expect(linked.leftOut).toBeNull();
+    close(linked.total, ingressView.total + ingressView.leftOut.bps);
+
+    // An egress view leaves out what enters from neighbours (and what never leaves the network).
+    const egressView = await screen({ dimension: "AS_NEIGHBOR_EGRESS", filter: "ROUTER_OUT:!fra-er1", ipVersion: "4" });
+    const selected = rows.filter((r) => r.egress_router !== "fra-er1" && r.ip_version === 4);
+    expect(egressView.traffic.code).toBe("EGRESS");
+    close(egressView.leftOut.bps, bps(selected) - bps(selected.filter(egress)));
+    close(egressView.leftOut.fromNeighboursBps, bps(selected.filter(ingress)));
+    close(egressView.leftOut.fromAccessBps, bps(selected.filter((r) => fromAccess(r) && !egress(r))));
+    expect(egressView.leftOut.text).toMatch(/entering from neighbours/);
+    const kept = new URL(egressView.leftOut.link.href, ORIGIN).searchParams;
+    expect([kept.get("dimension"), kept.getAll("filter"), kept.get("ipVersion")]).toEqual(["ROUTER_IN", ["ROUTER_OUT:!fra-er1"], "4"]);
+
+    // Without the interface dimensions the link goes to the protocol view; a view without direction leaves nothing out.
+    const noInterfaces = await screen({}, noSankeyCookie);
+    expect(noInterfaces.leftOut.link.label).toBe("IANA protocol view");
+    close(noInterfaces.leftOut.bps, ingressView.leftOut.bps);
+    expect((await screen({ dimension: "ROUTER_OUT" })).leftOut).toBeNull();
+    // A Sankey's second dimension is not kept: it would bring the direction back.
+    const sankey = await screen({ view: "sankey", dimension2: "AS_DST_INGRESS" });
+    expect(new URL(sankey.leftOut.link.href, ORIGIN).searchParams.has("dimension2")).toBe(false);
+  });
+
   it("the table total equals an independent sum of flows_5m rows", async () => {
     const data = await screen();
     expect(data.flows.range).toMatchObject({ start: RANGE.start, end: RANGE.end, adjusted: "none" });

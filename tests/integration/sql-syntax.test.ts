@@ -23,6 +23,7 @@ import { dataRangeQuery, latestBucketQuery, vrfNamesQuery } from "~/features/flo
 import {
   keyedTimeseries,
   keyedTopTable,
+  leftOutTotals,
   sankey,
   scanTotal,
   timeseries,
@@ -96,6 +97,7 @@ function flowStatements(): BuiltQuery[] {
   for (const d of DIMENSION_IDS) {
     for (const opts of optionSets([d])) {
       out.push(topTable([d], opts), keyedTopTable(d, opts), scanTotal([d], opts));
+      if (direction(d) || opts.scope) out.push(leftOutTotals([d], opts));
       out.push(timeseries(d, { ...opts, window: 300, topN: 10 }), keyedTimeseries(d, { ...opts, window: 300, topN: 10 }));
     }
   }

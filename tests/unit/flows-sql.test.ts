@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { sankey, scanTotal, timeseries, topTable } from "~/features/flows/sql";
+import { leftOutTotals, sankey, scanTotal, timeseries, topTable } from "~/features/flows/sql";
 
 const RANGE = { start: 1_794_913_800, end: 1_795_000_200 };
 const OP = 64500;
@@ -185,6 +185,49 @@ describe("flows SQL builder (golden)", () => {
     );
     expect(grouped.sql).toContain(scan.sql.split("\n").slice(2).join("\n"));
     expect(scan.params).toEqual({ start: RANGE.start, end: RANGE.end, operatorAsn: OP, f0_in: ["fra-er1"] });
+  });
+
+  it("leftOutTotals reads the view's rows without its direction: all of them minus those the view counts, by where they entered", () => {
+    const filters = [
+      { dimension: "ROUTER_IN" as const, value: "fra-er1", isNegation: false },
+      { dimension: "AS_SRC_INGRESS" as const, value: "15169", isNegation: true },
+    ];
+    const q = leftOutTotals(["AS_DST_INGRESS"], { range: RANGE, operatorAsn: OP, filters, ipVersion: 6 });
+    expect(q.name).toBe("flows.leftOut");
+    expect(q.sql).toBe(
+      [
+        "SELECT",
+        "  toString(sum(bytes)) AS all_bytes,",
+        "  toString(sumIf(bytes, (as_hnd != {operatorAsn:Int64}))) AS counted_bytes,",
+        "  toString(sum(bytes) - sumIf(bytes, (as_hnd != {operatorAsn:Int64}))) AS left_out_bytes,",
+        "  toFloat64(sum(bytes) - sumIf(bytes, (as_hnd != {operatorAsn:Int64}))) * 8 / {seconds:UInt32} AS left_out_bps,",
+        "  toFloat64(sumIf(bytes, NOT (as_hnd != {operatorAsn:Int64}) AND (as_hnd != {operatorAsn:Int64}))) * 8 / {seconds:UInt32} AS from_neighbours_bps,",
+        "  toFloat64(sumIf(bytes, NOT (as_hnd != {operatorAsn:Int64}) AND NOT (as_hnd != {operatorAsn:Int64}))) * 8 / {seconds:UInt32} AS from_access_bps",
+        "FROM flows_5m",
+        "WHERE time >= toDateTime({start:UInt32}, 'UTC')",
+        "  AND time < toDateTime({end:UInt32}, 'UTC')",
+        "  AND ip_version = {ipVersion:UInt8}",
+        // The filters keep their own direction rule; the view's direction is not in the WHERE.
+        "  AND NOT (as_hnd != {operatorAsn:Int64} AND as_src IN {f0_out:Array(Int64)})",
+        "  AND ingress_router IN {f1_in:Array(String)}",
+      ].join("\n"),
+    );
+    expect(q.params).toEqual({
+      start: RANGE.start,
+      end: RANGE.end,
+      ipVersion: 6,
+      operatorAsn: OP,
+      seconds: 86_400,
+      f0_out: [15169],
+      f1_in: ["fra-er1"],
+    });
+    // The scope of the AS Flows Egress screen is a direction too; an undirected view leaves nothing out.
+    const scoped = leftOutTotals(["ROUTER_IN"], { range: RANGE, operatorAsn: OP, scope: "EGRESS" });
+    expect(scoped.sql).toContain(
+      "toString(sumIf(bytes, ((as_hnd = {operatorAsn:Int64} AND as_nxt != {operatorAsn:Int64})))) AS counted_bytes",
+    );
+    expect(scoped.sql.split("WHERE")[1]).not.toContain("as_hnd");
+    expect(() => leftOutTotals(["ROUTER_IN"], { range: RANGE, operatorAsn: OP })).toThrow(/leaves no traffic out/);
   });
 
   it("rejects mixed directions, a one-dimension sankey and empty ranges", () => {

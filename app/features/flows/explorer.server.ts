@@ -5,6 +5,7 @@
  * through the same resolver and delegation policy as the JSON API's (filter-resolver.server.ts).
  */
 import { getUserSettings } from "~/server/settings/user-settings.server";
+import { accessOf } from "~/server/auth/guard.server";
 import { ApiProblem } from "~/server/api/contract.server";
 import type { UserContext } from "~/server/auth/user-context.server";
 import type { Services } from "~/server/services.server";
@@ -14,7 +15,7 @@ import { availableDimensions, getDimension, isDimensionId, MAX_API_VERSION, type
 import type { IpVersion } from "./filters";
 import { policyFiltersOnly, resolveScreenFilters, type DimensionWording } from "./filter-resolver.server";
 import { dimensionRefusal, loadDelegationPolicy, mayUseDimension, type DelegationPolicy } from "./delegation-policy.server";
-import { countedTraffic, COUNTED_TRAFFIC_LABELS } from "./counted-traffic";
+import { allTrafficHref, allTrafficView, countedTraffic, COUNTED_TRAFFIC_LABELS, leftOutText } from "./counted-traffic";
 import { filterParamsToRequest, notApplied, parseExplorerParams, requestedRange, unappliedParams } from "./params";
 import { rangeNotice } from "./range-notice";
 import { PRESET_LABELS } from "~/lib/time-range";
@@ -23,8 +24,10 @@ import { runFlowsQuery, runSankeyQuery } from "./query.server";
 import { PREDICTION_UNAVAILABLE } from "./prediction.server";
 import { dataRange } from "./data-range.server";
 import { tableGranularity } from "./aggregation-window";
-import { nameAll, operatorAsn, type FlowsContext } from "./service.server";
+import { nameAll, operatorAsn, type FlowsContext, type LeftOut } from "./service.server";
 import { describePermission } from "~/lib/permission-catalogue";
+import { findToolRoute, mayOpen } from "~/lib/routes";
+import { formatBitsPerSecond } from "~/lib/units";
 
 export const SANKEY_NEEDS_TWO = "Sankey chart needs at least two dimensions";
 /** Why a URL's Sankey view is not drawn (the screen falls back to the timeseries) and its image export is a 403. */
@@ -46,6 +49,29 @@ const SCREEN_WORDING: DimensionWording = {
 function trafficOf(...args: Parameters<typeof countedTraffic>) {
   const code = countedTraffic(...args);
   return { code, label: COUNTED_TRAFFIC_LABELS[code] };
+}
+
+/**
+ * What a view with a direction leaves out of the traffic of its range and filters, said next to its
+ * total, with a link to the Flow Explorer view that shows all of it (keeping the range and filters)
+ * when the user may open one; null when the view leaves nothing out.
+ */
+function leftOutOf(
+  user: UserContext,
+  figures: LeftOut | null,
+  direction: Direction | null,
+  available: readonly { id: DimensionId; direction: Direction | null }[],
+  url: URL,
+) {
+  const text = figures && direction ? leftOutText(figures, direction, formatBitsPerSecond) : null;
+  if (!figures || !text) return null;
+  const explorer = findToolRoute("/flow-explorer")!;
+  const target = mayOpen(explorer, accessOf(user)) ? allTrafficView(available.map((d) => ({ value: d.id, direction: d.direction }))) : null;
+  return {
+    ...figures,
+    text,
+    link: target ? { href: allTrafficHref(url.searchParams, target), label: `${getDimension(target).label} view` } : null,
+  };
 }
 
 export const PREVIOUS_PERIOD_UNCOVERED = "The previous period starts before the first flow data; its missing time counts as no traffic.";
@@ -198,6 +224,7 @@ export async function loadExplorer(services: Services, user: UserContext, url: U
       total: 0,
       comparison: null,
       traffic: null,
+      leftOut: null,
       rangeNotice: null,
       filterLabels: [] as string[],
       newestData: null as number | null,
@@ -246,6 +273,7 @@ export async function loadExplorer(services: Services, user: UserContext, url: U
       total: 0,
       comparison: null,
       traffic: null,
+      leftOut: null,
       rangeNotice: null,
       filterLabels: [] as string[],
       newestData: null as number | null,
@@ -274,6 +302,8 @@ export async function loadExplorer(services: Services, user: UserContext, url: U
     dataRange: dataAvailable,
     predict,
     now,
+    // What the view leaves out is said next to the total on the screen; an export has no place for it.
+    leftOut: !options.tableOnly,
   });
   notices.push(...flows.notices);
   if (predict && !flows.noData && !flows.timeseries.prediction) notices.push(PREDICTION_UNAVAILABLE);
@@ -351,6 +381,7 @@ export async function loadExplorer(services: Services, user: UserContext, url: U
     total,
     comparison,
     traffic: trafficOf([dimension], options.scope, flows.filters),
+    leftOut: leftOutOf(user, flows.leftOut, getDimension(dimension).direction ?? options.scope ?? null, available, url),
     rangeNotice: flows.range && flows.window ? rangeNotice(flows.range, flows.window, base.timezone) : null,
     filterLabels: flows.filters.map((f) => filterLabel({ ...f, name: namer(f.dimension, f.value) })),
     // fetchMaxTimestamp: the screen says when the newest data ends (and keeps it current with JavaScript).

@@ -12,6 +12,7 @@ import { parseApiFilters } from "./filter-resolver.server";
 import { requireAllowedDimensions } from "./delegation-policy.server";
 import {
   apiFlowsContext,
+  flowLeftOut,
   flowSankey,
   flowTable,
   flowTimeseries,
@@ -78,6 +79,8 @@ export type FlowsQueryInput = {
   predict?: boolean;
   /** Unix seconds; which buckets have ended (timeseries.complete). */
   now?: number;
+  /** Also total what a view with a direction leaves out (service.server.ts flowLeftOut). */
+  leftOut?: boolean;
 };
 
 /** The table and timeseries of one dimension (the body of api/flows/ without its notes). */
@@ -119,6 +122,7 @@ export async function runFlowsQuery(stores: Stores, user: UserContext, version: 
       timeseries: { buckets: [] as number[], series: [] as { key: string; name: string; values: number[] }[], complete: [] as boolean[] },
       window: input.window ?? null,
       table: [] as Awaited<ReturnType<typeof flowTable>>,
+      leftOut: null,
       range: null,
       filters,
       notices: resolved.notices,
@@ -134,7 +138,7 @@ export async function runFlowsQuery(stores: Stores, user: UserContext, version: 
     });
   }
   const q = { ...base, range, window };
-  const [timeseries, table] = await Promise.all([
+  const [timeseries, table, leftOut] = await Promise.all([
     input.timeseries === false
       ? Promise.resolve({
           buckets: [] as number[],
@@ -154,12 +158,14 @@ export async function runFlowsQuery(stores: Stores, user: UserContext, version: 
           return { ...shown, prediction: await flowPrediction(stores, dimension, { ...q, dataStart }, shown) };
         }),
     tableAfterClamp(range, window, requestedWindow, guessed) ?? flowTable(stores, dimension, { ...q, limit: input.limit }),
+    input.leftOut ? flowLeftOut(stores, dimension, q) : null,
   ]);
   return {
     dimension: { id: dimension, label: getDimension(dimension).label },
     timeseries: timeseries as Timeseries & { complete: boolean[]; prediction?: FlowPrediction | null },
     window,
     table,
+    leftOut,
     range: publicRange(range),
     filters,
     notices: resolved.notices,

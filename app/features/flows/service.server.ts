@@ -24,7 +24,7 @@ import { applyFilterRules, resolveParsedFilters, type ParsedFilters } from "./fi
 import { dataRange, type DataRange } from "./data-range.server";
 import { interfaceDescriptions } from "./interface-names.server";
 import type { RequestFilter } from "./service.types";
-import { keyedTimeseries, keyedTopTable, sankey } from "./sql";
+import { keyedTimeseries, keyedTopTable, leftOutTotals, sankey } from "./sql";
 import { interfaceLabel, valueLabel } from "./value-labels";
 import { clampToData, type ClampResult } from "~/lib/time-range";
 import { alignRange, defaultWindow, tableForWindow, tableGranularity, type AggregationWindow } from "./aggregation-window";
@@ -229,6 +229,37 @@ export async function flowTable(
     rows.map((r) => String(r.k)),
   );
   return rows.map((r) => ({ key: String(r.k), name: names.get(String(r.k)) ?? String(r.k), bps: Number(r.bps), bytes: String(r.b) }));
+}
+
+/** What a view with a direction leaves out (sql.ts leftOutTotals), in bit/s of the range as its table computes them. */
+export type LeftOut = { bps: number; fromNeighboursBps: number; fromAccessBps: number };
+
+/**
+ * The traffic of the range and filters that the view of `dimension` (and the scope) does not count,
+ * over the same table and aligned range as its table (flowTable); null for a view without a
+ * direction, which counts all of it.
+ */
+export async function flowLeftOut(
+  stores: Stores,
+  dimension: DimensionId,
+  q: QueryBase & { window: AggregationWindow },
+): Promise<LeftOut | null> {
+  if (!getDimension(dimension).direction && !q.scope) return null;
+  const table = tableForWindow(q.window);
+  const built = leftOutTotals([dimension], {
+    range: alignRange(q.range, table),
+    filters: q.filters,
+    operatorAsn: q.operatorAsn,
+    ipVersion: q.ipVersion,
+    scope: q.scope,
+    table,
+  });
+  const [row] = await chQuery<{ left_out_bps: number; from_neighbours_bps: number; from_access_bps: number }>(stores.ch, built);
+  return {
+    bps: Number(row?.left_out_bps ?? 0),
+    fromNeighboursBps: Number(row?.from_neighbours_bps ?? 0),
+    fromAccessBps: Number(row?.from_access_bps ?? 0),
+  };
 }
 
 export type Timeseries = { buckets: number[]; series: { key: string; name: string; values: number[] }[] };

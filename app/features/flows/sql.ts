@@ -234,3 +234,36 @@ export function scanTotal(dimensions: readonly DimensionId[], opts: FlowQueryOpt
     params,
   };
 }
+
+/**
+ * What a view with a direction leaves out of the traffic its range, IP version and filters select:
+ * the total of those rows without the view's direction (the dimensions' or the scope's) minus the
+ * rows the view counts, split by where the rows left out entered the network — from a neighbour
+ * (ingress rows, left out of egress views) or from an access interface (as_hnd is the operator:
+ * its own traffic, left out of ingress views; what stays inside, left out of egress views).
+ * A filter keeps its own direction rule, so the view without direction over the same filters is
+ * what this total describes. Bytes as strings (exact 64-bit), bit/s as the views compute them.
+ * Columns: all_bytes, counted_bytes, left_out_bytes, left_out_bps, from_neighbours_bps, from_access_bps.
+ */
+export function leftOutTotals(dimensions: readonly DimensionId[], opts: FlowQueryOptions): BuiltQuery {
+  const secs = seconds(opts.range);
+  const direction = directionOf(dimensions, opts.scope);
+  if (!direction) throw new Error("A view without a direction leaves no traffic out");
+  if (!Number.isSafeInteger(opts.operatorAsn)) throw new Error("operatorAsn must be an integer");
+  const { where, params } = whereClause([], { ...opts, scope: undefined });
+  const counted = `(${DIRECTION_SQL[direction]})`;
+  const fromNeighbours = `(${DIRECTION_SQL.INGRESS})`;
+  const bps = (bytes: string) => `toFloat64(${bytes}) * 8 / {seconds:UInt32}`;
+  const sql = [
+    "SELECT",
+    "  toString(sum(bytes)) AS all_bytes,",
+    `  toString(sumIf(bytes, ${counted})) AS counted_bytes,`,
+    `  toString(sum(bytes) - sumIf(bytes, ${counted})) AS left_out_bytes,`,
+    `  ${bps(`sum(bytes) - sumIf(bytes, ${counted})`)} AS left_out_bps,`,
+    `  ${bps(`sumIf(bytes, NOT ${counted} AND ${fromNeighbours})`)} AS from_neighbours_bps,`,
+    `  ${bps(`sumIf(bytes, NOT ${counted} AND NOT ${fromNeighbours})`)} AS from_access_bps`,
+    `FROM ${tableOf(opts)}`,
+    `WHERE ${where}`,
+  ].join("\n");
+  return { name: "flows.leftOut", sql, params: { ...params, operatorAsn: opts.operatorAsn, seconds: secs } };
+}

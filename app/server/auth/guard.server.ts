@@ -62,7 +62,8 @@ async function usableVantagePoints(services: Services, user: UserContext): Promi
   return Number(n);
 }
 
-function accessOf(user: UserContext): Access {
+/** What a user's permissions, flags and kind open (lib/routes.ts mayOpen). */
+export function accessOf(user: UserContext): Access {
   return {
     permissions: new Set(user.permissions),
     featureFlags: new Set(user.featureFlags),

@@ -1,5 +1,5 @@
-import { Group, Stack, Text } from "@mantine/core";
-import { useLocation } from "@remix-run/react";
+import { Anchor, Group, Stack, Text } from "@mantine/core";
+import { Link, useLocation } from "@remix-run/react";
 import { MESSAGES } from "~/lib/messages";
 import { formatBitsPerSecond } from "~/lib/units";
 import { COUNTED_ONCE_NOTE } from "../counted-traffic";
@@ -11,8 +11,9 @@ import { formatUnixRange } from "~/lib/date-format";
 import { TableViewForm } from "./TableViewForm";
 
 /**
- * Below the chart of a flows screen: the total (and the previous period's when compared), the
- * table view switch, the export and the table of the chosen view.
+ * Below the chart of a flows screen: the total (and the previous period's when compared), what a
+ * view with a direction leaves out (with a link to the view that shows it), the table view switch,
+ * the export and the table of the chosen view.
  */
 export function TableSection({ data }: { data: ExplorerData }) {
   const location = useLocation();
@@ -36,6 +37,20 @@ export function TableSection({ data }: { data: ExplorerData }) {
               </Text>
             ) : null}
           </Text>
+          {data.leftOut ? (
+            <Text size="sm" data-testid="left-out">
+              Left out: {data.leftOut.text}
+              {data.leftOut.link ? (
+                <>
+                  {" "}
+                  — see the{" "}
+                  <Anchor component={Link} to={data.leftOut.link.href} data-testid="left-out-link">
+                    {data.leftOut.link.label}
+                  </Anchor>
+                </>
+              ) : null}
+            </Text>
+          ) : null}
           <Text size="xs" data-testid="counted-once">
             {COUNTED_ONCE_NOTE}
           </Text>
