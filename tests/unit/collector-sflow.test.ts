@@ -94,13 +94,17 @@ describe("sFlow datagram header", () => {
     expect(result.flows[0]).toMatchObject({ exporter: EXPORTER, udpSource: null });
   });
 
-  it("reads an IPv6 agent address, an IPv4-mapped one dotted; an unknown or unspecified agent leaves the UDP source as exporter", () => {
+  it("reads an IPv6 agent address, an IPv4-mapped one dotted; an unknown, unspecified or loopback agent leaves the UDP source as exporter", () => {
     const cases: [string | null, string | null][] = [
       ["2001:db8::1", "2001:db8::1"],
       ["::ffff:10.9.8.7", "10.9.8.7"],
       [null, null],
       ["0.0.0.0", null],
       ["::", null],
+      // Unconfigured agents report loopback, several devices alike: no device is named.
+      ["127.0.0.1", null],
+      ["::ffff:127.0.0.1", null],
+      ["::1", null],
     ];
     for (const [agent, exporter] of cases) {
       const result = decodeSflow(EXPORTER, datagram({ agent, subAgentId: 3, samples: [sample([V4_DATA])] }), 0);

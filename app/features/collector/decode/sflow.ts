@@ -123,11 +123,16 @@ function readSamples(reader: XdrReader): Sample[] {
   return samples;
 }
 
-/** The agent address as the exporter's key: IPv4-mapped IPv6 written dotted; unknown or unspecified is none. */
+/**
+ * The agent address as the exporter's key: IPv4-mapped IPv6 written dotted. Unknown, unspecified and
+ * loopback name no device — agents left unconfigured report 127.0.0.1, several devices alike
+ * (real captures do) — so the UDP source stands in for them.
+ */
 function agentAddress(address: string | null): string | null {
-  if (address === null || address === "0.0.0.0" || address === "::") return null;
-  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address);
-  return mapped ? mapped[1] : address;
+  const mapped = address === null ? null : /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address);
+  const text = mapped ? mapped[1] : address;
+  if (text === null || text === "0.0.0.0" || text === "::" || text === "::1" || text.startsWith("127.")) return null;
+  return text;
 }
 
 /** Short and contradictory structures, and a decoder bug too: none of them may stop the listener. */
