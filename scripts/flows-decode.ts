@@ -3,8 +3,10 @@
  * Prints the flow records of libpcap/pcapng captures as a collector would decode them: the UDP
  * payloads in file order (files in the order given, sharing one template state, so a template file
  * can precede its data file), one JSON object per flow on stdout. Nothing is stored and no store is
- * opened. Per file a summary line, and every decode problem, go to stderr; exit code 2 for bad
- * arguments, 1 for an unreadable file.
+ * opened. `exporter` is the UDP source for NetFlow and IPFIX and the agent address the datagram
+ * names for sFlow (`source_id` its sub-agent id); `udp_source` is where the datagram came from. Per
+ * file a summary line (with each sFlow agent and the UDP sources it was heard from), and every
+ * decode problem, go to stderr; exit code 2 for bad arguments, 1 for an unreadable file.
  */
 import path from "node:path";
 import { decodeDatagram, TemplateState, type DecodedFlow } from "~/features/collector/decode";
@@ -15,9 +17,10 @@ const USAGE = "usage: npm run -s flows:decode -- FILE.pcap [FILE.pcap …]";
 const iso = (ms: number | null) => (ms === null ? undefined : new Date(ms).toISOString());
 
 /** The printed record: the field names a support engineer greps for; flow times only when the record has them. */
-function printable(flow: DecodedFlow) {
+function printable(flow: DecodedFlow, udpSource: string) {
   return {
     exporter: flow.exporter,
+    udp_source: udpSource,
     version: flow.protocol,
     source_id: flow.sourceId,
     sampling_rate: flow.samplingRate,
@@ -66,9 +69,15 @@ function main(argv: string[]): number {
     let flows = 0;
     let problems = 0;
     let templateMisses = 0;
+    /** "agent A sub-agent N" → the UDP sources its datagrams came from. */
+    const agents = new Map<string, Set<string>>();
     capture.datagrams.forEach((datagram, index) => {
       const result = decodeDatagram(state, datagram.srcAddr, datagram.payload, datagram.timestampMs ?? Date.now());
-      for (const flow of result.flows) process.stdout.write(`${JSON.stringify(printable(flow))}\n`);
+      if (result.agent) {
+        const agent = `sFlow agent ${result.agent.address} sub-agent ${result.agent.subAgentId}`;
+        agents.set(agent, (agents.get(agent) ?? new Set()).add(datagram.srcAddr));
+      }
+      for (const flow of result.flows) process.stdout.write(`${JSON.stringify(printable(flow, datagram.srcAddr))}\n`);
       for (const problem of result.problems)
         console.error(`${path.basename(file)}: datagram ${index + 1} from ${datagram.srcAddr}: ${problem.reason}: ${problem.detail}`);
       flows += result.flows.length;
@@ -78,7 +87,8 @@ function main(argv: string[]): number {
     console.error(
       `${path.basename(file)}: ${capture.datagrams.length} datagrams, ${flows} flows` +
         (problems ? `, ${problems} decode problems` : "") +
-        (templateMisses ? `, ${templateMisses} data sets waiting for their template` : ""),
+        (templateMisses ? `, ${templateMisses} data sets waiting for their template` : "") +
+        [...agents].map(([agent, sources]) => `, ${agent} from UDP source ${[...sources].join(", ")}`).join(""),
     );
   }
   return 0;

@@ -130,6 +130,9 @@ async function seed(dir: string) {
         datagrams: 4_321,
         unknownIfIndexes: [11],
       },
+      // sFlow agents heard through another address: one through fra1-r1's exporter address (a relay), one through a NAT.
+      { address: "10.60.0.1", protocol: "sflow5", subAgentId: 2, udpSources: ["192.0.2.1"], lastSeen: minutesAgo(1), datagrams: 66 },
+      { address: "10.61.0.1", protocol: "sflow5", udpSources: ["203.0.113.161"], lastSeen: minutesAgo(1), datagrams: 61 },
     ]);
     // What a BMP station wrote: fra1-r1 streams with two peers (one down), and two addresses were refused.
     await pg.db.insert(bmpRouterStatus).values({
@@ -271,7 +274,7 @@ describeBothModes(
       const listener = await m.page.getByTestId("listeners-table").locator("tbody tr").innerText();
       for (const text of ["NetFlow v5/v9 and IPFIX", "0.0.0.0:2055", "collector1 (pid 4242)", "Not running"])
         expect(listener).toContain(text);
-      const known = m.page.getByTestId("exporters-table").locator("tr", { hasText: "192.0.2.1" });
+      const known = m.page.getByTestId("exporters-table").locator("tr", { hasText: "IPFIX" });
       const knownText = await known.innerText();
       for (const figure of [
         "IPFIX",
@@ -284,6 +287,11 @@ describeBothModes(
       ])
         expect(knownText).toContain(figure);
       expect(knownText).toContain("Clock off by 125 s: flows timed by arrival");
+      // An sFlow agent: its address and sub-agent, the UDP source beside it; the router is the one that source belongs to.
+      const relayed = await m.page.getByTestId("exporters-table").locator("tr", { hasText: "10.60.0.1" }).innerText();
+      for (const text of ["fra1-r1", "sub-agent 2", "192.0.2.1", "sFlow v5", "66"]) expect(relayed).toContain(text);
+      const natted = await unknownRow(m.page, "10.61.0.1").innerText();
+      for (const text of ["203.0.113.161", "sFlow v5", "61"]) expect(natted).toContain(text);
       expect(await unknownRow(m.page, address).innerText()).toContain(m.javaScriptEnabled ? "1,234" : "4,321");
       const snmp = await m.page.getByTestId("snmp-table").locator("tbody tr", { hasText: "fra1-r1" }).innerText();
       for (const text of [

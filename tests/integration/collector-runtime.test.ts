@@ -351,6 +351,155 @@ describe("flows-netflow", () => {
   });
 });
 
+describe("cut datagrams", () => {
+  /** Flows, bytes and packets stored for source ports in [from, to). */
+  const storedTraffic = async (protocol: string, from: number, to: number) => {
+    const [row] = await chRows<{ flows: string; bytes: string; packets: string }>(
+      stores,
+      `SELECT count() AS flows, sum(bytes) AS bytes, sum(packets) AS packets FROM flows_raw
+       WHERE flow_protocol = {p:String} AND src_port >= {from:UInt16} AND src_port < {to:UInt16}`,
+      { p: protocol, from, to },
+    );
+    return { flows: Number(row.flows), bytes: Number(row.bytes), packets: Number(row.packets) };
+  };
+  /** Every length a copy could be cut to that still holds the protocol's header, a few of each kind. */
+  const cutsOf = (whole: Uint8Array, headerLength: number) =>
+    [...new Set([headerLength + 1, headerLength + 4, Math.floor(whole.length / 2), whole.length - 48, whole.length - 4, whole.length - 1])]
+      .filter((length) => length > headerLength && length < whole.length)
+      .map((length) => whole.slice(0, length));
+  const errorsOf = async (address: string, protocol: string) => (await exporterRow(address, protocol))?.decodeErrors ?? {};
+  const metricOf = async (protocol: string, reason: string) =>
+    Number(
+      new RegExp(
+        `flowlens_collector_decode_errors_total\\{exporter="127\\.0\\.0\\.1",protocol="${protocol}",reason="${reason}"\\} (\\d+)`,
+      ).exec(await scrape())?.[1] ?? 0,
+    );
+
+  it("NetFlow v5, v9 and IPFIX: cut copies sent after the whole datagrams add no traffic, and are counted as truncated", async () => {
+    const collector = flowCollector("flows-netflow", { statsIntervalMs: 100 });
+    await start(collector);
+    const port = collector.port();
+    const unixSecs = nowSecs();
+    const v5Record = (srcPort: number, bytes: number) => ({
+      srcAddr: "192.0.2.30",
+      dstAddr: "198.51.100.30",
+      packets: 2,
+      bytes,
+      firstMs: 98_000,
+      lastMs: 99_000,
+      srcPort,
+      protocol: 6,
+    });
+    const v5 = encodeNetflow5({ sysUptimeMs: 100_000, unixSecs }, [v5Record(20_001, 1000), v5Record(20_002, 2000), v5Record(20_003, 3000)]);
+    const v9Whole = v9(3, 20_101, true);
+    const ipfix = encodeIpfix({
+      exportTime: unixSecs,
+      domain: 3,
+      sets: [
+        { kind: "template", templates: [IPFIX_TEMPLATE] },
+        {
+          kind: "data",
+          template: IPFIX_TEMPLATE,
+          records: [20_201, 20_202].map((srcPort) => [
+            "2001:db8::30",
+            "2001:db8::31",
+            srcPort,
+            53,
+            17,
+            700n,
+            7n,
+            0,
+            0,
+            BigInt(unixSecs * 1000),
+          ]),
+        },
+      ],
+    });
+    const errorsBefore = {
+      v5: await errorsOf("127.0.0.1", "netflow5"),
+      v9: await errorsOf("127.0.0.1", "netflow9"),
+      ipfix: await errorsOf("127.0.0.1", "ipfix"),
+    };
+    const metricsBefore = {
+      v5: await metricOf("netflow5", "truncated"),
+      v9: await metricOf("netflow9", "truncated"),
+      ipfix: await metricOf("ipfix", "truncated"),
+    };
+    const storedBefore = collector.totals().stored;
+    await send(port, [v5, v9Whole, ipfix]);
+    await expect.poll(() => collector.totals().stored, { timeout: 20_000 }).toBe(storedBefore + 8);
+    const whole = {
+      v5: await storedTraffic("netflow5", 20_001, 20_100),
+      v9: await storedTraffic("netflow9", 20_101, 20_200),
+      ipfix: await storedTraffic("ipfix", 20_201, 20_300),
+    };
+    expect(whole).toEqual({
+      v5: { flows: 3, bytes: 6000, packets: 6 },
+      v9: { flows: 3, bytes: 4500, packets: 9 },
+      ipfix: { flows: 2, bytes: 1400, packets: 14 },
+    });
+
+    // A v5 copy cut to 24 + 48 bytes holds one whole record: the header's count still tells it is cut.
+    const cuts = { v5: [...cutsOf(v5, 24), v5.slice(0, 24 + 48)], v9: cutsOf(v9Whole, 20), ipfix: cutsOf(ipfix, 16) };
+    const datagramsBefore = collector.totals().datagrams;
+    const sent = cuts.v5.length + cuts.v9.length + cuts.ipfix.length;
+    await send(port, [...cuts.v5, ...cuts.v9, ...cuts.ipfix]);
+    await expect.poll(() => collector.totals().datagrams, { timeout: 20_000 }).toBe(datagramsBefore + sent);
+    // The errors reach PostgreSQL after the thread's batch: once they are there, any flow of those datagrams would be too.
+    const grew = async (address: string, protocol: string, before: Record<string, number>) =>
+      ((await errorsOf(address, protocol)).truncated ?? 0) - (before.truncated ?? 0);
+    await expect.poll(() => grew("127.0.0.1", "netflow5", errorsBefore.v5), { timeout: 10_000 }).toBe(cuts.v5.length);
+    await expect.poll(() => grew("127.0.0.1", "netflow9", errorsBefore.v9), { timeout: 10_000 }).toBe(cuts.v9.length);
+    await expect.poll(() => grew("127.0.0.1", "ipfix", errorsBefore.ipfix), { timeout: 10_000 }).toBe(cuts.ipfix.length);
+    await stopRunningComponents();
+
+    expect(collector.totals().stored).toBe(storedBefore + 8);
+    expect({
+      v5: await storedTraffic("netflow5", 20_001, 20_100),
+      v9: await storedTraffic("netflow9", 20_101, 20_200),
+      ipfix: await storedTraffic("ipfix", 20_201, 20_300),
+    }).toEqual(whole);
+    expect({
+      v5: (await metricOf("netflow5", "truncated")) - metricsBefore.v5,
+      v9: (await metricOf("netflow9", "truncated")) - metricsBefore.v9,
+      ipfix: (await metricOf("ipfix", "truncated")) - metricsBefore.ipfix,
+    }).toEqual({ v5: cuts.v5.length, v9: cuts.v9.length, ipfix: cuts.ipfix.length });
+  });
+
+  it("sFlow: cut copies sent after the whole datagram add no traffic, and are counted as truncated for its agent", async () => {
+    const collector = flowCollector("flows-sflow", { statsIntervalMs: 100 });
+    await start(collector, { FLOWS_SFLOW_FLUSH_SECONDS: "0.2", FLOWS_SFLOW_WORKERS: "1" });
+    const agent = "192.0.2.230";
+    const sample = (srcPort: number, length: number) =>
+      flowSample({
+        samplingRate: 100,
+        input: { value: 1 },
+        output: { value: 2 },
+        records: [sampledIpRecord({ length, protocol: 17, src: "203.0.113.30", dst: "198.51.100.30", srcPort, dstPort: 53, tcpFlags: 0 })],
+      });
+    const whole = datagram({ agent, samples: [sample(20_301, 100), sample(20_302, 200), sample(20_303, 300)] });
+    const storedBefore = collector.totals().stored;
+    await send(collector.port(), [whole]);
+    await expect.poll(() => collector.totals().stored, { timeout: 20_000 }).toBe(storedBefore + 3);
+    const stored = await storedTraffic("sflow5", 20_301, 20_400);
+    expect(stored).toEqual({ flows: 3, bytes: 600, packets: 3 });
+
+    // 28 bytes are the header of an IPv4 agent; a cut at a sample's end still lacks the samples the header announces.
+    const firstSampleEnd = 28 + 8 + whole.readUInt32BE(28 + 4);
+    const cuts = [...cutsOf(whole, 28), whole.subarray(0, firstSampleEnd)];
+    const datagramsBefore = collector.totals().datagrams;
+    await send(collector.port(), cuts);
+    await expect.poll(() => collector.totals().datagrams, { timeout: 20_000 }).toBe(datagramsBefore + cuts.length);
+    await expect.poll(async () => (await errorsOf(agent, "sflow5")).truncated, { timeout: 10_000 }).toBe(cuts.length);
+    await stopRunningComponents();
+    expect(collector.totals().stored).toBe(storedBefore + 3);
+    expect(await storedTraffic("sflow5", 20_301, 20_400)).toEqual(stored);
+    expect(await scrape()).toContain(
+      `flowlens_collector_decode_errors_total{exporter="${agent}",protocol="sflow5",reason="truncated"} ${cuts.length}`,
+    );
+  });
+});
+
 describe("flows-sflow", () => {
   it("stores sFlow flow samples", async () => {
     const collector = flowCollector("flows-sflow", { statsIntervalMs: 100 });
@@ -371,10 +520,11 @@ describe("flows-sflow", () => {
         }),
       ],
     });
-    await send(collector.port(), [datagram({ samples: [sample] })]);
+    await send(collector.port(), [datagram({ agent: "192.0.2.1", subAgentId: 5, samples: [sample] })]);
     await expect.poll(() => collector.totals().stored, { timeout: 20_000 }).toBe(1);
     const [row] = await rawOf("sflow5");
     expect(row).toMatchObject({
+      exporter_address: "::ffff:192.0.2.1",
       src_addr: "::ffff:203.0.113.5",
       src_port: 8080,
       sampling_rate: 512,
@@ -382,7 +532,88 @@ describe("flows-sflow", () => {
       out_if_index: 22,
       packets: 1,
     });
-    await expect.poll(async () => (await exporterRow("127.0.0.1", "sflow5"))?.flowsStored, { timeout: 10_000 }).toBe(1);
+    // The exporter is the agent the datagram names, with its sub-agent id; the UDP source is kept beside it.
+    await expect.poll(async () => (await exporterRow("192.0.2.1", "sflow5"))?.flowsStored, { timeout: 10_000 }).toBe(1);
+    expect(await exporterRow("192.0.2.1", "sflow5")).toMatchObject({ subAgentId: 5, udpSources: ["127.0.0.1"], datagrams: 1 });
+    expect(await exporterRow("127.0.0.1", "sflow5")).toBeUndefined();
+  });
+
+  it("keeps two sub-agents of one agent apart, and gives the flows of an agent adopted by its UDP source its router", async () => {
+    const collector = flowCollector("flows-sflow", { statsIntervalMs: 100, snapshotIntervalMs: 3_600_000, inventoryCheckMs: 100 });
+    await start(collector, { FLOWS_SFLOW_FLUSH_SECONDS: "0.2", FLOWS_SFLOW_WORKERS: "1" });
+    const agent = "192.0.2.240";
+    let srcPort = 21_000;
+    const one = (subAgentId: number) =>
+      datagram({
+        agent,
+        subAgentId,
+        samples: [
+          flowSample({
+            samplingRate: 1,
+            input: { value: 1 },
+            output: { value: 2 },
+            records: [
+              sampledIpRecord({
+                length: 64,
+                protocol: 17,
+                src: "203.0.113.40",
+                dst: "198.51.100.40",
+                srcPort: ++srcPort,
+                dstPort: 53,
+                tcpFlags: 0,
+              }),
+            ],
+          }),
+        ],
+      });
+    const routerOf = async (port: number) =>
+      (
+        await chRows<{ r: string }>(
+          stores,
+          "SELECT ingress_router AS r FROM flows_raw WHERE flow_protocol = 'sflow5' AND src_port = {p:UInt16}",
+          { p: port },
+        )
+      )[0]?.r;
+    const sendOne = async (subAgentId: number) => {
+      const stored = collector.totals().stored;
+      await send(collector.port(), [one(subAgentId)]);
+      await expect.poll(() => collector.totals().stored, { timeout: 20_000 }).toBe(stored + 1);
+      return routerOf(srcPort);
+    };
+    expect(await sendOne(1)).toBe("");
+    expect(await sendOne(2)).toBe("");
+    await expect
+      .poll(
+        async () =>
+          (await stores.pg.db.select().from(collectorExporters))
+            .filter((r) => r.address === agent)
+            .map((r) => [r.subAgentId, r.flows])
+            .sort(),
+        { timeout: 10_000 },
+      )
+      .toEqual([
+        [1, 1],
+        [2, 1],
+      ]);
+    // The inventory names the address the collector hears the agent from (a relay's, a NAT's), not the agent's.
+    await createRouter(stores, {
+      name: "relayed-r1",
+      city: "Berlin",
+      country: "Germany",
+      loopback: "198.51.100.41",
+      exporters: ["127.0.0.1"],
+    });
+    try {
+      let router = "";
+      for (let tries = 0; tries < 100 && router !== "relayed-r1"; tries++) router = (await sendOne(1)) ?? "";
+      expect(router).toBe("relayed-r1");
+      const [stored] = await chRows<{ e: string }>(stores, "SELECT exporter_address AS e FROM flows_raw WHERE src_port = {p:UInt16}", {
+        p: srcPort,
+      });
+      expect(stored.e).toBe(`::ffff:${agent}`);
+    } finally {
+      await deleteRouter(stores, "relayed-r1");
+    }
   });
 });
 

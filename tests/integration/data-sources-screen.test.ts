@@ -173,10 +173,12 @@ describe("exporters in the inventory", () => {
     ]);
     const fra = data.known[1];
     expect(fra).toEqual({
-      key: "192.0.2.1 netflow9",
+      key: "192.0.2.1 netflow9 0",
       router: "fra1-r1",
       routerLink: "/site-settings/inventory?router=fra1-r1",
       address: "192.0.2.1",
+      subAgent: null,
+      udpSources: [],
       protocol: "NetFlow v9",
       datagrams: count(KNOWN.datagrams),
       flows: count(KNOWN.flows),
@@ -207,6 +209,7 @@ describe("not in inventory yet", () => {
     expect(data.unknown).toEqual([
       {
         address: "198.51.100.7",
+        udpSources: [],
         protocols: "IPFIX, NetFlow v5",
         packets: count(6_200),
         firstSeen: formatDateLongBare(ago(400), TZ),
@@ -553,5 +556,59 @@ describe("SNMP polls", () => {
     expect(entry).toMatchObject({ targetLabel: "ham1-r1 ae0", before: { capacity_bps: 40e9 }, after: { capacity_bps: 30e9 } });
     // Confirming twice: the change is gone, so the second is stale.
     expect((await confirm(cookies.staff)).headers.get("Location")).toBe(`${PATH}?capacity=stale`);
+  });
+});
+
+describe("sFlow agents", () => {
+  it("lists an agent by its address and sub-agent with the UDP source beside it; the inventory may name either, adoption takes either", async () => {
+    const lon = await createRouter(stores, {
+      name: "lon1-r1",
+      city: "London",
+      country: "UK",
+      loopback: "198.51.100.4",
+      exporters: ["192.0.2.77"],
+    });
+    // Behind a relay (the inventory has the relay's address), and behind a NAT (the inventory has neither).
+    const agents = [
+      { address: "10.9.9.9", protocol: "sflow5", subAgentId: 3, udpSources: ["192.0.2.77"], lastSeen: ago(1), datagrams: 30 },
+      { address: "10.9.9.9", protocol: "sflow5", subAgentId: 4, udpSources: ["::ffff:192.0.2.77"], lastSeen: ago(1), datagrams: 40 },
+      { address: "10.8.8.8", protocol: "sflow5", udpSources: ["203.0.113.200"], lastSeen: ago(1), datagrams: 8, unknownIfIndexes: [5] },
+    ];
+    await stores.pg.db.insert(collectorExporters).values(agents);
+    try {
+      const { data } = await get();
+      const lonRows = data.known.filter((e: { router: string }) => e.router === "lon1-r1");
+      expect(lonRows.map((e: Record<string, unknown>) => [e.address, e.subAgent, e.udpSources, e.protocol, e.datagrams])).toEqual([
+        ["10.9.9.9", "3", ["192.0.2.77"], "sFlow v5", "30"],
+        ["10.9.9.9", "4", ["192.0.2.77"], "sFlow v5", "40"],
+      ]);
+      const agentOf = (rows: { address: string }[]) => rows.filter((u) => u.address.startsWith("10."));
+      expect(agentOf(data.unknown)).toEqual([
+        expect.objectContaining({ address: "10.8.8.8", udpSources: ["203.0.113.200"], packets: "8" }),
+      ]);
+      // Adopting by the agent's address or by the UDP source it is heard from: the ifIndexes it sent are listed either way.
+      for (const address of ["10.8.8.8", "203.0.113.200"]) {
+        const form = await runRoute(inventoryRoute.loader, getRequest(`/site-settings/inventory?adopt=${address}`, cookies.staff));
+        expect(form.data.adopt).toMatchObject({ address, ifIndexes: [5] });
+      }
+      await createRouter(stores, {
+        name: "nat1-r1",
+        city: "Paris",
+        country: "France",
+        loopback: "198.51.100.5",
+        exporters: ["203.0.113.200"],
+      });
+      const after = (await get()).data;
+      expect(agentOf(after.unknown)).toEqual([]);
+      expect(after.known.filter((e: { router: string }) => e.router === "nat1-r1").map((e: { address: string }) => e.address)).toEqual([
+        "10.8.8.8",
+      ]);
+      const page = await runRoute(inventoryRoute.loader, getRequest("/site-settings/inventory?router=nat1-r1", cookies.staff));
+      expect(page.data.unnamedIfIndexes).toEqual([5]);
+    } finally {
+      await stores.pg.db.delete(collectorExporters).where(eq(collectorExporters.protocol, "sflow5"));
+      await stores.pg.db.delete(routers).where(eq(routers.id, lon.id));
+      await stores.pg.db.delete(routers).where(eq(routers.name, "nat1-r1"));
+    }
   });
 });

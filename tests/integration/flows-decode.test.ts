@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runScript } from "../helpers/run-script";
 import { writePcap } from "~/features/collector/pcap/pcap-writer";
 import { encodeNetflow5, encodeNetflow9, IE, type TemplateSpec } from "../fixtures/flow-encoders";
+import { datagram, flowSample, sampledIpRecord } from "../fixtures/sflow-encoder";
 
 const EXPORTER = "192.0.2.9";
 const UPTIME = 3_600_000;
@@ -102,6 +103,7 @@ describe("npm run -s flows:decode", () => {
     expect(flows).toHaveLength(3);
     expect(flows[0]).toMatchObject({
       exporter: EXPORTER,
+      udp_source: EXPORTER,
       version: "netflow9",
       source_id: 3,
       sampling_rate: 512,
@@ -133,6 +135,52 @@ describe("npm run -s flows:decode", () => {
     expect(result.stdout).toBe("");
     expect(result.stderr).toMatch(/garbage\.pcap: datagram 1 from 192\.0\.2\.9: truncated: /);
     expect(result.stderr).toContain("garbage.pcap: 2 datagrams, 0 flows, 1 decode problems");
+  }, 60_000);
+
+  it("names an sFlow exporter by its agent address and sub-agent, with the UDP source beside it; a cut copy gives no flow", async () => {
+    const whole = datagram({
+      agent: "10.20.30.40",
+      subAgentId: 2,
+      samples: [
+        flowSample({
+          samplingRate: 256,
+          input: { value: 4 },
+          output: { value: 5 },
+          records: [
+            sampledIpRecord({
+              length: 900,
+              protocol: 6,
+              src: "198.51.100.1",
+              dst: "203.0.113.1",
+              srcPort: 443,
+              dstPort: 40000,
+              tcpFlags: 0,
+            }),
+          ],
+        }),
+      ],
+    });
+    const sflow = capture("sflow.pcap", [whole, whole.subarray(0, whole.length - 4)]);
+    const result = await run([sflow]);
+    expect(result.code).toBe(0);
+    const flows = result.stdout
+      .trim()
+      .split("\n")
+      .map((line) => JSON.parse(line));
+    expect(flows).toEqual([
+      expect.objectContaining({
+        exporter: "10.20.30.40",
+        udp_source: EXPORTER,
+        version: "sflow5",
+        source_id: 2,
+        bytes: 900,
+        sampling_rate: 256,
+      }),
+    ]);
+    expect(result.stderr).toMatch(/sflow\.pcap: datagram 2 from 192\.0\.2\.9: truncated: sample 1 of 1: /);
+    expect(result.stderr).toContain(
+      `sflow.pcap: 2 datagrams, 1 flows, 1 decode problems, sFlow agent 10.20.30.40 sub-agent 2 from UDP source ${EXPORTER}`,
+    );
   }, 60_000);
 
   it("refuses a file that is not a capture (exit 1) and a call without files (exit 2)", async () => {

@@ -73,6 +73,20 @@ describe("exporter → router", () => {
     expect(enricher.unknownIfIndexes(flow({ inIfIndex: 0, outIfIndex: null }))).toEqual([]);
     expect(enricher.unknownIfIndexes(flow({ exporter: "192.0.2.2", inIfIndex: 10, outIfIndex: 10 }))).toEqual([10]);
   });
+
+  it("sFlow: the agent address names the router, else the UDP source it came from; exporter_address is the agent's", () => {
+    const relayed = flow({ exporter: "10.77.0.1", udpSource: "::ffff:192.0.2.1", inIfIndex: 10, outIfIndex: 30 }, "sflow5");
+    const [direct, viaSource] = [enrich(flow({ inIfIndex: 10, outIfIndex: 30 }, "sflow5")), enrich(relayed)];
+    expect(viaSource).toEqual({ ...direct, exporter_address: "::ffff:10.77.0.1" });
+    expect(viaSource.exporter_name).toBe("fra-er1");
+    expect(enricher.unknownIfIndexes(relayed)).toEqual([]);
+    // An agent the inventory names wins over the address it was heard from.
+    expect(enrich(flow({ exporter: "192.0.2.2", udpSource: "192.0.2.1" }, "sflow5")).exporter_name).toBe("ber-er1");
+    expect(enrich(flow({ exporter: "10.77.0.1", udpSource: "192.0.2.99" }, "sflow5"))).toMatchObject({
+      exporter_address: "::ffff:10.77.0.1",
+      exporter_name: "",
+    });
+  });
 });
 
 describe("ingress", () => {

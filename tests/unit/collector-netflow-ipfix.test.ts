@@ -436,6 +436,39 @@ describe("IPFIX", () => {
       ).toEqual(["truncated"]);
     });
 
+    it("stores no flow of a message cut at any length, nor learns its templates", () => {
+      const whole = message([
+        { kind: "template", templates: [basic] },
+        { kind: "data", template: basic, records: [basicRow(10), basicRow(20)] },
+      ]);
+      for (let length = 0; length < whole.length; length++) {
+        const state = new TemplateState();
+        const result = decodeDatagram(state, EXPORTER, whole.subarray(0, length), 0);
+        expect([length, result.flows, result.problems.map((p) => p.reason)]).toEqual([length, [], ["truncated"]]);
+        expect(state.domain("ipfix", EXPORTER, DOMAIN).templates.size).toBe(0);
+      }
+      expect(
+        once([
+          { kind: "template", templates: [basic] },
+          { kind: "data", template: basic, records: [basicRow(10)] },
+        ]).flows,
+      ).toHaveLength(1);
+    });
+
+    it("stores nothing of a message whose last set runs past the message's length", () => {
+      const payload = message([
+        { kind: "template", templates: [basic] },
+        { kind: "data", template: basic, records: [basicRow(10), basicRow(20)] },
+      ]);
+      // The message's length field, rewritten shorter, cuts its data set (a copy cut and its header fixed up, or noise).
+      new DataView(payload.buffer, payload.byteOffset).setUint16(2, payload.length - 20);
+      const result = decodeDatagram(new TemplateState(), EXPORTER, payload, 0);
+      expect(result.flows).toEqual([]);
+      expect(result.problems).toEqual([
+        { reason: "truncated", detail: expect.stringMatching(/^set 300 of length \d+ runs 20 bytes beyond/) },
+      ]);
+    });
+
     it("reports a template cut inside its field specifiers and a zero-length field", () => {
       const result = once([
         { kind: "raw", id: 2, body: [0x01, 0x2c, 0, 3, 0, 1, 0, 4] },

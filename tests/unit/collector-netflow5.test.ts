@@ -85,11 +85,27 @@ describe("NetFlow v5", () => {
     expect(result.flows[0]).toMatchObject({ icmpType: 3, icmpCode: 4 });
   });
 
-  it("decodes the records that fit and says the datagram is truncated", () => {
+  it("decodes no record of a datagram shorter than its header's count says, cut at any length", () => {
     const payload = encodeNetflow5({ sysUptimeMs: 1_000, unixSecs: 1_700_000_000 }, [record, record, record]);
-    const result = decode(payload.subarray(0, payload.length - 10));
-    expect(result.flows).toHaveLength(2);
-    expect(result.problems).toEqual([{ reason: "truncated", detail: "NetFlow v5 header announces 3 records, the datagram holds 2" }]);
+    expect(decode(payload.subarray(0, payload.length - 10))).toMatchObject({
+      flows: [],
+      problems: [{ reason: "truncated", detail: "NetFlow v5 header announces 3 records (168 bytes), the datagram has 158 bytes" }],
+    });
+    for (let length = 24; length < payload.length; length++) {
+      const result = decode(payload.subarray(0, length));
+      expect([length, result.flows, result.problems.map((p) => p.reason)]).toEqual([length, [], ["truncated"]]);
+    }
+  });
+
+  it("decodes no record of a datagram longer than its header's count says (bytes after a valid header)", () => {
+    const payload = encodeNetflow5({ sysUptimeMs: 1_000, unixSecs: 1_700_000_000 }, [record, record]);
+    // The header says one record; the second's 48 bytes and a few more follow.
+    const extended = Buffer.concat([payload, Buffer.from([1, 2, 3])]);
+    extended.writeUInt16BE(1, 2);
+    expect(decode(extended)).toMatchObject({
+      flows: [],
+      problems: [{ reason: "bad-header", detail: "NetFlow v5 header announces 1 records (72 bytes), the datagram has 123 bytes" }],
+    });
   });
 
   it("refuses a header shorter than 24 bytes", () => {

@@ -226,16 +226,44 @@ describe("NetFlow v9", () => {
       ]);
     });
 
-    it("reports a flowset longer than the datagram and keeps the flows before it", () => {
+    it("stores nothing of a datagram with a flowset longer than the datagram: no flow, no template", () => {
       const payload = message([
         { kind: "template", templates: [flowTemplate] },
         { kind: "data", template: flowTemplate, records: [row("198.51.100.1", 1)] },
         { kind: "raw", id: 260, body: [1, 2, 3, 4] },
       ]);
       payload[payload.length - 6] = 0x10; // the raw set's length: 4096
-      const result = decodeDatagram(new TemplateState(), EXPORTER, payload, 0);
-      expect(result.flows).toHaveLength(1);
-      expect(result.problems.map((p) => p.reason)).toEqual(["bad-set"]);
+      const state = new TemplateState();
+      const result = decodeDatagram(state, EXPORTER, payload, 0);
+      expect(result.flows).toEqual([]);
+      expect(result.problems).toEqual([{ reason: "truncated", detail: "set 260 of length 4104 runs 4096 bytes beyond the datagram" }]);
+      // The template of the refused datagram was not learnt: data for it waits.
+      const data = decodeDatagram(
+        state,
+        EXPORTER,
+        message([{ kind: "data", template: flowTemplate, records: [row("198.51.100.1", 1)] }]),
+        0,
+      );
+      expect([data.flows, data.templateMisses]).toEqual([[], 0]);
+      expect(state.domain("netflow9", EXPORTER, 7).pending).toHaveLength(1);
+    });
+
+    it("stores no flow of a datagram cut at any length past its header, nor buffers its data sets", () => {
+      const state = new TemplateState();
+      decodeDatagram(state, EXPORTER, message([{ kind: "template", templates: [flowTemplate] }]), 0);
+      const whole = message([
+        { kind: "data", template: flowTemplate, records: [row("198.51.100.1", 1), row("198.51.100.2", 2)] },
+        { kind: "data", template: { ...flowTemplate, id: 261 }, records: [row("198.51.100.3", 3)] },
+      ]);
+      expect(decodeDatagram(state, EXPORTER, whole, 0).flows).toHaveLength(2);
+      const firstSetEnd = 20 + new DataView(whole.buffer, whole.byteOffset).getUint16(22);
+      for (let length = 21; length < whole.length; length++) {
+        // Cut at the end of the first flowset, the datagram is whole as far as v9 can tell (it has no length of its own).
+        if (length === firstSetEnd) continue;
+        const result = decodeDatagram(state, EXPORTER, whole.subarray(0, length), 0);
+        expect([length, result.flows, result.problems.map((p) => p.reason)]).toEqual([length, [], ["truncated"]]);
+      }
+      expect(state.domain("netflow9", EXPORTER, 7).pending).toHaveLength(1);
     });
 
     it("reports a record cut short inside its data set", () => {

@@ -64,12 +64,14 @@ function decodeOne(records: Buffer[], opts: Parameters<typeof sample>[1] = {}) {
 }
 
 describe("sFlow datagram header", () => {
-  it("gives protocol sflow5, the UDP source as exporter and the sub-agent id as source id; no times", () => {
+  it("gives protocol sflow5, the agent address as exporter with the UDP source beside it, the sub-agent id as source id; no times", () => {
     const result = decodeSflow(EXPORTER, datagram({ agent: "10.1.1.1", subAgentId: 42, samples: [sample([HEADER])] }), 1_700_000_000_000);
     expect(result).toMatchObject({ protocol: "sflow5", problems: [], templateMisses: 0, counterSamples: 0 });
+    expect(result.agent).toEqual({ address: "10.1.1.1", subAgentId: 42 });
     expect(result.flows).toEqual([
       {
-        ...emptyFlow("sflow5", EXPORTER, 42),
+        ...emptyFlow("sflow5", "10.1.1.1", 42),
+        udpSource: EXPORTER,
         samplingRate: 1000,
         ipVersion: 4,
         srcAddr: "192.0.2.10",
@@ -86,11 +88,35 @@ describe("sFlow datagram header", () => {
     ]);
   });
 
-  it("reads an IPv6 agent address and an unknown one (type 0, no address bytes)", () => {
-    for (const agent of ["2001:db8::1", null]) {
-      const result = decodeSflow(EXPORTER, datagram({ agent, samples: [sample([V4_DATA])] }), 0);
+  it("names no second address when the agent sends from its own address", () => {
+    const result = decodeSflow(EXPORTER, datagram({ agent: EXPORTER, samples: [sample([V4_DATA])] }), 0);
+    expect(result.agent).toEqual({ address: EXPORTER, subAgentId: 0 });
+    expect(result.flows[0]).toMatchObject({ exporter: EXPORTER, udpSource: null });
+  });
+
+  it("reads an IPv6 agent address, an IPv4-mapped one dotted; an unknown, unspecified or loopback agent leaves the UDP source as exporter", () => {
+    const cases: [string | null, string | null][] = [
+      ["2001:db8::1", "2001:db8::1"],
+      ["::ffff:10.9.8.7", "10.9.8.7"],
+      [null, null],
+      ["0.0.0.0", null],
+      ["::", null],
+      // Unconfigured agents report loopback, several devices alike: no device is named.
+      ["127.0.0.1", null],
+      ["::ffff:127.0.0.1", null],
+      ["::1", null],
+    ];
+    for (const [agent, exporter] of cases) {
+      const result = decodeSflow(EXPORTER, datagram({ agent, subAgentId: 3, samples: [sample([V4_DATA])] }), 0);
       expect(result.problems).toEqual([]);
-      expect(result.flows[0]).toMatchObject({ srcAddr: "192.0.2.33", bytes: 576 });
+      expect(result.agent).toEqual(exporter === null ? null : { address: exporter, subAgentId: 3 });
+      expect(result.flows[0]).toMatchObject({
+        exporter: exporter ?? EXPORTER,
+        udpSource: exporter === null ? null : EXPORTER,
+        sourceId: 3,
+        srcAddr: "192.0.2.33",
+        bytes: 576,
+      });
     }
   });
 

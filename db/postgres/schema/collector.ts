@@ -2,7 +2,7 @@ import { bigint, boolean, integer, jsonb, pgTable, primaryKey, text, timestamp }
 import { routers } from "./network";
 
 /**
- * What the flow collectors saw, per exporter address and flow protocol, summed over every
+ * What the flow collectors saw, per exporter (address, flow protocol and sFlow sub-agent), summed over every
  * collector process (the app process on embedded stores, each `npm run worker` on server stores):
  * each process adds its deltas every few seconds, so the Data sources page, the "not in inventory
  * yet" list and the silent-exporter notifications read one table whichever process listens.
@@ -10,10 +10,17 @@ import { routers } from "./network";
 export const collectorExporters = pgTable(
   "collector_exporters",
   {
-    /** The UDP source address, RFC 5952 text (IPv4 dotted). */
+    /**
+     * The exporter's address, RFC 5952 text (IPv4 dotted): the UDP source for NetFlow and IPFIX; for
+     * sFlow the agent address its datagrams name (the UDP source when they name none).
+     */
     address: text("address").notNull(),
     /** netflow5 | netflow9 | ipfix | sflow5 */
     protocol: text("protocol").notNull(),
+    /** sFlow's sub-agent id (one agent, several exporters); 0 for the other protocols. */
+    subAgentId: bigint("sub_agent_id", { mode: "number" }).notNull().default(0),
+    /** The UDP source addresses its datagrams came from (distinct, at most 16): the address itself unless NAT or a relay is between. */
+    udpSources: text("udp_sources").array().notNull().default([]),
     /** The listener it reached: component name and listen address, e.g. "flows-netflow 0.0.0.0:2055". */
     listener: text("listener").notNull().default(""),
     firstSeen: timestamp("first_seen", { withTimezone: true }).notNull().defaultNow(),
@@ -37,7 +44,7 @@ export const collectorExporters = pgTable(
     /** The skew exceeded the allowed one: its flows are timed by arrival. */
     clockSkewed: boolean("clock_skewed").notNull().default(false),
   },
-  (t) => [primaryKey({ columns: [t.address, t.protocol] })],
+  (t) => [primaryKey({ columns: [t.address, t.protocol, t.subAgentId] })],
 );
 
 /** The collector listeners that run, one row per process and listener, refreshed while they run. */

@@ -23,7 +23,7 @@ import { log } from "~/server/log.server";
 import { notify } from "~/server/notifications/notifications.server";
 import type { Db } from "~/server/postgres.server";
 import type { Services } from "~/server/services.server";
-import { exporterRows, inventoryExporters, listenerRows, listenerRunning, totalsByAddress } from "./data-sources.server";
+import { exporterRows, inventoryExporters, inventoryMatch, listenerRows, listenerRunning, totalsByAddress } from "./data-sources.server";
 import { decodeErrorLabel, formatCount, formatMinutes } from "./labels";
 
 export const COLLECTOR_HEALTH_KEY = "collector_health";
@@ -84,7 +84,7 @@ export async function checkCollectorHealth(services: Pick<Services, "pg" | "conf
     const after: Memory = { exporters: {} };
     const tell: { title: string; message: string }[] = [];
     for (const t of totalsByAddress(rows)) {
-      const name = inventory.get(t.key) ?? t.key;
+      const name = inventoryMatch(inventory, { address: t.key, udpSources: t.udpSources })?.router ?? t.key;
       const shown = name === t.key ? t.key : `${name} (${t.key})`;
       const prev = before.exporters[t.key];
       const lastSeen = t.lastSeen.getTime();

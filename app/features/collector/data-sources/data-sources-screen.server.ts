@@ -18,7 +18,16 @@ import { exporterKeyOrText } from "../exporter-address";
 import { flowUtilState } from "../flow-util/flow-util.server";
 import { confirmCapacityChange } from "../snmp/capacity-confirm.server";
 import { snmpStatusRows } from "../snmp/status.server";
-import { exporterRows, inventoryExporters, listenerRows, listenerRunning, totalsByAddress, type ExporterRow } from "./data-sources.server";
+import {
+  exporterRows,
+  inventoryExporters,
+  inventoryMatch,
+  listenerRows,
+  listenerRunning,
+  otherUdpSources,
+  totalsByAddress,
+  type ExporterRow,
+} from "./data-sources.server";
 import {
   bmpMessageLabel,
   bmpPeerKindLabel,
@@ -78,17 +87,20 @@ export async function loadDataSourcesScreen(
   };
 
   const heard = new Set<string>();
-  const known = rows
-    .filter((row) => inventory.has(exporterKeyOrText(row.address)))
-    .map((row) => {
-      const key = exporterKeyOrText(row.address);
-      heard.add(key);
-      const router = inventory.get(key)!;
+  const matched = rows.map((row) => ({ row, match: inventoryMatch(inventory, row) }));
+  const known = matched
+    .filter(({ match }) => match !== null)
+    .map(({ row, match }) => {
+      heard.add(match!.key);
+      const { router } = match!;
+      const address = exporterKeyOrText(row.address);
       return {
-        key: `${row.address} ${row.protocol}`,
+        key: `${row.address} ${row.protocol} ${row.subAgentId}`,
         router,
         routerLink: routerLink(router),
-        address: key,
+        address,
+        subAgent: row.protocol === "sflow5" ? formatCount(row.subAgentId) : null,
+        udpSources: otherUdpSources(address, row.udpSources),
         protocol: protocolLabel(row.protocol),
         datagrams: formatCount(row.datagrams),
         flows: formatCount(row.flows),
@@ -110,6 +122,8 @@ export async function loadDataSourcesScreen(
         router,
         routerLink: routerLink(router),
         address: key,
+        subAgent: null as string | null,
+        udpSources: [] as string[],
         protocol: "",
         datagrams: "0",
         flows: "0",
@@ -124,8 +138,9 @@ export async function loadDataSourcesScreen(
       });
   known.sort((a, b) => a.router.localeCompare(b.router) || a.address.localeCompare(b.address) || a.protocol.localeCompare(b.protocol));
 
-  const unknown = totalsByAddress(rows.filter((row) => !inventory.has(exporterKeyOrText(row.address)))).map((t) => ({
+  const unknown = totalsByAddress(matched.filter(({ match }) => match === null).map(({ row }) => row)).map((t) => ({
     address: t.key,
+    udpSources: t.udpSources,
     protocols: t.protocols.map(protocolLabel).join(", "),
     packets: formatCount(t.datagrams),
     firstSeen: date(t.firstSeen),

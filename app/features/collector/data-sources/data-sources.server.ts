@@ -2,7 +2,9 @@
  * What the flow collectors report, as the Data sources page and the health check read it: the
  * listeners that run, and the per-exporter figures (collector_exporters, summed by the collector
  * processes) matched to the inventory's routers by exporter address in one spelling
- * (exporter-address.ts). Read only: the collector writes these tables.
+ * (exporter-address.ts): the exporter's own address (sFlow: its agent address), else a UDP source
+ * its datagrams came from, so an agent behind NAT or a relay is adopted by either. Read only: the
+ * collector writes these tables.
  */
 import { eq } from "drizzle-orm";
 import { collectorExporters, collectorListeners, routerExporters, routers } from "~db/postgres/schema";
@@ -22,6 +24,22 @@ export async function inventoryExporters(db: Db): Promise<Map<string, string>> {
     .from(routerExporters)
     .innerJoin(routers, eq(routers.id, routerExporters.routerId));
   return new Map(rows.map((r) => [exporterKeyOrText(r.address), r.router]));
+}
+
+/**
+ * The inventory's router of an exporter and the address it was matched by: its own address first,
+ * then the UDP sources it was heard from (in the order given); null when the inventory has neither.
+ */
+export function inventoryMatch(
+  inventory: Map<string, string>,
+  exporter: { address: string; udpSources?: readonly string[] | null },
+): { key: string; router: string } | null {
+  for (const address of [exporter.address, ...(exporter.udpSources ?? [])]) {
+    const key = exporterKeyOrText(address);
+    const router = inventory.get(key);
+    if (router !== undefined) return { key, router };
+  }
+  return null;
 }
 
 export async function exporterRows(db: Db): Promise<ExporterRow[]> {
@@ -53,6 +71,8 @@ export type ExporterTotals = {
   key: string;
   /** The addresses as the collector wrote them (one per spelling). */
   spellings: string[];
+  /** The UDP sources its datagrams came from other than its address (an sFlow agent behind NAT or a relay), canonical. */
+  udpSources: string[];
   protocols: string[];
   datagrams: number;
   firstSeen: Date;
@@ -66,6 +86,10 @@ const addCounts = (into: Record<string, number>, from: Record<string, number> | 
     if (typeof n === "number" && Number.isFinite(n)) into[reason] = (into[reason] ?? 0) + n;
 };
 
+/** The UDP sources an exporter (canonical address) was heard from other than its address (an sFlow agent behind NAT or a relay), canonical, sorted. */
+export const otherUdpSources = (address: string, sources: readonly string[] | null | undefined): string[] =>
+  [...new Set((sources ?? []).map(exporterKeyOrText))].filter((source) => source !== address).sort();
+
 /** The rows summed per exporter address (its canonical key), in the order of their last datagram, newest first. */
 export function totalsByAddress(rows: ExporterRow[]): ExporterTotals[] {
   const byKey = new Map<string, ExporterTotals>();
@@ -76,6 +100,7 @@ export function totalsByAddress(rows: ExporterRow[]): ExporterTotals[] {
       t = {
         key,
         spellings: [],
+        udpSources: [],
         protocols: [],
         datagrams: 0,
         firstSeen: row.firstSeen,
@@ -87,6 +112,7 @@ export function totalsByAddress(rows: ExporterRow[]): ExporterTotals[] {
     }
     if (!t.spellings.includes(row.address)) t.spellings.push(row.address);
     if (!t.protocols.includes(row.protocol)) t.protocols.push(row.protocol);
+    for (const source of otherUdpSources(key, row.udpSources)) if (!t.udpSources.includes(source)) t.udpSources.push(source);
     t.datagrams += row.datagrams;
     if (row.firstSeen < t.firstSeen) t.firstSeen = row.firstSeen;
     if (row.lastSeen > t.lastSeen) t.lastSeen = row.lastSeen;
@@ -95,18 +121,18 @@ export function totalsByAddress(rows: ExporterRow[]): ExporterTotals[] {
   }
   for (const t of byKey.values()) {
     t.protocols.sort();
+    t.udpSources.sort();
     t.ifIndexes.sort((a, b) => a - b);
   }
   return [...byKey.values()].sort((a, b) => b.lastSeen.getTime() - a.lastSeen.getTime() || a.key.localeCompare(b.key));
 }
 
-/** ifIndexes the collector saw from a router's exporter addresses that none of its interfaces has. */
+/** ifIndexes the collector saw from a router's exporter addresses (an exporter's own, or a UDP source of it) that none of its interfaces has. */
 export async function unnamedIfIndexes(db: Db, exporters: string[], known: number[]): Promise<number[]> {
   if (!exporters.length) return [];
-  const keys = new Set(exporters.map(exporterKeyOrText));
+  const mine = new Map(exporters.map((address) => [exporterKeyOrText(address), ""]));
   const seen = new Set<number>();
-  for (const row of await exporterRows(db))
-    if (keys.has(exporterKeyOrText(row.address))) for (const i of row.unknownIfIndexes ?? []) seen.add(i);
+  for (const row of await exporterRows(db)) if (inventoryMatch(mine, row)) for (const i of row.unknownIfIndexes ?? []) seen.add(i);
   for (const i of known) seen.delete(i);
   return [...seen].sort((a, b) => a - b);
 }

@@ -11,8 +11,14 @@ export type FlowProtocol = "netflow5" | "netflow9" | "ipfix" | "sflow5";
 
 export type DecodedFlow = {
   protocol: FlowProtocol;
-  /** Address the datagram came from (the UDP source), as the collector saw it. */
+  /**
+   * The exporter: for NetFlow and IPFIX the address the datagram came from (the UDP source), as the
+   * collector saw it; for sFlow the agent address the datagram names (the device), which differs
+   * from the UDP source behind NAT, a relay or a router sending from another interface.
+   */
   exporter: string;
+  /** The UDP source when it is not `exporter` (an sFlow agent heard through another address); null otherwise. */
+  udpSource: string | null;
   /** NetFlow v9 source id / IPFIX observation domain / sFlow agent sub-id; 0 for v5. */
   sourceId: number;
   /** 1 when unsampled or unknown; the rate the record or its sampler names otherwise. */
@@ -59,6 +65,7 @@ export function emptyFlow(protocol: FlowProtocol, exporter: string, sourceId: nu
   return {
     protocol,
     exporter,
+    udpSource: null,
     sourceId,
     samplingRate: 1,
     ipVersion: null,
@@ -97,9 +104,18 @@ export type DecodeErrorReason = "truncated" | "unknown-version" | "bad-header" |
 
 export type DecodeProblem = { reason: DecodeErrorReason; detail: string };
 
+/** An sFlow exporter: the agent address its datagrams name (canonical text) and its sub-agent id. */
+export type SflowAgent = { address: string; subAgentId: number };
+
 /** What one datagram gave. */
 export type DecodeResult = {
   protocol: FlowProtocol | null;
+  /**
+   * sFlow: the agent the datagram's header names, once that header was read — the exporter its
+   * figures belong to, whatever its records gave; null for NetFlow and IPFIX, whose exporter is the
+   * UDP source, and for an sFlow header naming no usable agent address (the UDP source stands in).
+   */
+  agent: SflowAgent | null;
   flows: DecodedFlow[];
   problems: DecodeProblem[];
   /** Data records whose template has not arrived (yet): buffered by the caller's state, counted here. */
@@ -107,3 +123,8 @@ export type DecodeResult = {
   /** sFlow counter samples seen (counted, not stored as flows). */
   counterSamples: number;
 };
+
+/** A result with nothing in it yet: decoders start from it. */
+export function emptyResult(protocol: FlowProtocol | null): DecodeResult {
+  return { protocol, agent: null, flows: [], problems: [], templateMisses: 0, counterSamples: 0 };
+}

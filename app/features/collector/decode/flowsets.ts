@@ -5,7 +5,7 @@
  */
 import { viewOf } from "./bytes";
 import { ELEMENT_READERS, REVERSE_PEN, emptyValues, samplingRateOf, type ElementReader, type ElementValues } from "./elements";
-import type { DecodeResult } from "./flow-record";
+import type { DecodeProblem, DecodeResult } from "./flow-record";
 import { flowFromValues, reverseFlow, type RecordContext } from "./record-flows";
 import { DEFAULT_SAMPLER, VARIABLE_LENGTH, type Template, type TemplateDomain, type TemplateField, type TemplateState } from "./templates";
 
@@ -24,36 +24,30 @@ export const SET_HEADER_LENGTH = 4;
 /** Data sets use template ids from 256 up (both protocols); lower ids name template and options sets. */
 export const FIRST_DATA_SET_ID = 256;
 
-/** Calls `visit` for each set between `start` and `end`; a set that does not fit ends the walk with a problem. */
-export function walkSets(
-  view: DataView,
-  start: number,
-  end: number,
-  result: DecodeResult,
-  visit: (setId: number, bodyStart: number, bodyEnd: number) => void,
-): void {
+/** A set of a message: its id and where its body lies in the datagram. */
+export type SetSpan = { setId: number; bodyStart: number; bodyEnd: number };
+
+/**
+ * The sets between `start` and `end`, or the problem of the first that does not fit. Checked before
+ * any set is read: UDP delivers whole datagrams, so a set that runs past the end, or bytes too few
+ * for a set header, make the whole datagram corrupt (a cut copy, or noise after a valid header),
+ * and none of its records, templates or options may be used.
+ */
+export function splitSets(view: DataView, start: number, end: number): SetSpan[] | DecodeProblem {
+  const sets: SetSpan[] = [];
   let at = start;
   while (at < end) {
-    if (end - at < SET_HEADER_LENGTH) {
-      result.problems.push({ reason: "truncated", detail: `${end - at} bytes after the last set, too few for a set header` });
-      return;
-    }
+    if (end - at < SET_HEADER_LENGTH)
+      return { reason: "truncated", detail: `${end - at} bytes after the last set, too few for a set header` };
     const setId = view.getUint16(at);
     const length = view.getUint16(at + 2);
-    if (length < SET_HEADER_LENGTH) {
-      result.problems.push({ reason: "bad-set", detail: `set ${setId} has length ${length}, shorter than its header` });
-      return;
-    }
-    if (at + length > end) {
-      result.problems.push({
-        reason: "bad-set",
-        detail: `set ${setId} of length ${length} runs ${at + length - end} bytes beyond the datagram`,
-      });
-      return;
-    }
-    visit(setId, at + SET_HEADER_LENGTH, at + length);
+    if (length < SET_HEADER_LENGTH) return { reason: "bad-set", detail: `set ${setId} has length ${length}, shorter than its header` };
+    if (at + length > end)
+      return { reason: "truncated", detail: `set ${setId} of length ${length} runs ${at + length - end} bytes beyond the datagram` };
+    sets.push({ setId, bodyStart: at + SET_HEADER_LENGTH, bodyEnd: at + length });
     at += length;
   }
+  return sets;
 }
 
 /** A template from its fields, or a problem text when no record could ever be read through it. */

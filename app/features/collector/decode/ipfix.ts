@@ -3,8 +3,8 @@
  * (≥ 256) sets; enterprise-specific elements, variable-length fields, template withdrawal.
  */
 import { viewOf } from "./bytes";
-import type { DecodeResult } from "./flow-record";
-import { FIRST_DATA_SET_ID, decodeDataSet, learnTemplate, makeTemplate, walkSets, type MessageContext } from "./flowsets";
+import { emptyResult, type DecodeResult } from "./flow-record";
+import { FIRST_DATA_SET_ID, decodeDataSet, learnTemplate, makeTemplate, splitSets, type MessageContext } from "./flowsets";
 import type { TemplateField, TemplateState } from "./templates";
 
 const HEADER_LENGTH = 16;
@@ -13,7 +13,7 @@ const OPTIONS_TEMPLATE_SET = 3;
 const ENTERPRISE_BIT = 0x8000;
 
 export function decodeIpfix(state: TemplateState, exporter: string, payload: Uint8Array, receivedAtMs: number): DecodeResult {
-  const result: DecodeResult = { protocol: "ipfix", flows: [], problems: [], templateMisses: 0, counterSamples: 0 };
+  const result = emptyResult("ipfix");
   if (payload.length < HEADER_LENGTH) {
     result.problems.push({ reason: "truncated", detail: `IPFIX header needs ${HEADER_LENGTH} bytes, got ${payload.length}` });
     return result;
@@ -28,6 +28,11 @@ export function decodeIpfix(state: TemplateState, exporter: string, payload: Uin
     result.problems.push({ reason: "truncated", detail: `IPFIX message length ${length}, datagram ${payload.length} bytes` });
     return result;
   }
+  const sets = splitSets(view, HEADER_LENGTH, length);
+  if (!Array.isArray(sets)) {
+    result.problems.push(sets);
+    return result;
+  }
   const domain = state.domain("ipfix", exporter, view.getUint32(12));
   const message: MessageContext = {
     state,
@@ -39,11 +44,11 @@ export function decodeIpfix(state: TemplateState, exporter: string, payload: Uin
     result,
   };
   result.templateMisses += state.expire(domain, receivedAtMs);
-  walkSets(view, HEADER_LENGTH, length, result, (setId, start, end) => {
+  for (const { setId, bodyStart: start, bodyEnd: end } of sets) {
     if (setId === TEMPLATE_SET || setId === OPTIONS_TEMPLATE_SET) readTemplates(message, view, start, end, setId === OPTIONS_TEMPLATE_SET);
     else if (setId >= FIRST_DATA_SET_ID) decodeDataSet(message, setId, view, start, end);
     else result.problems.push({ reason: "bad-set", detail: `IPFIX set id ${setId} is reserved` });
-  });
+  }
   return result;
 }
 

@@ -1,5 +1,5 @@
 import { fromUptime, readIpv4, viewOf } from "./bytes";
-import { emptyFlow, type DecodeResult, type DecodedFlow } from "./flow-record";
+import { emptyFlow, emptyResult, type DecodeResult, type DecodedFlow } from "./flow-record";
 
 /** NetFlow v5 (Cisco's fixed layout): a 24-byte header and up to 30 records of 48 bytes. */
 const HEADER_LENGTH = 24;
@@ -7,7 +7,7 @@ const RECORD_LENGTH = 48;
 const ICMP = 1;
 
 export function decodeNetflow5(exporter: string, payload: Uint8Array): DecodeResult {
-  const result: DecodeResult = { protocol: "netflow5", flows: [], problems: [], templateMisses: 0, counterSamples: 0 };
+  const result = emptyResult("netflow5");
   if (payload.length < HEADER_LENGTH) {
     result.problems.push({ reason: "truncated", detail: `NetFlow v5 header needs ${HEADER_LENGTH} bytes, got ${payload.length}` });
     return result;
@@ -20,11 +20,17 @@ export function decodeNetflow5(exporter: string, payload: Uint8Array): DecodeRes
   const interval = view.getUint16(22) & 0x3fff;
   const samplingRate = interval > 0 ? interval : 1;
 
-  const fits = Math.floor((payload.length - HEADER_LENGTH) / RECORD_LENGTH);
-  if (fits < count) {
-    result.problems.push({ reason: "truncated", detail: `NetFlow v5 header announces ${count} records, the datagram holds ${fits}` });
+  // UDP delivers whole datagrams and v5 has nothing of variable length: any other size is a cut copy,
+  // or bytes that merely begin like a v5 header, and none of its records can be trusted.
+  const expected = HEADER_LENGTH + count * RECORD_LENGTH;
+  if (payload.length !== expected) {
+    result.problems.push({
+      reason: payload.length < expected ? "truncated" : "bad-header",
+      detail: `NetFlow v5 header announces ${count} records (${expected} bytes), the datagram has ${payload.length} bytes`,
+    });
+    return result;
   }
-  for (let i = 0; i < Math.min(count, fits); i++) {
+  for (let i = 0; i < count; i++) {
     const flow = readRecord(view, HEADER_LENGTH + i * RECORD_LENGTH, exporter, uptimeMs, exportTimeMs);
     flow.samplingRate = samplingRate;
     result.flows.push(flow);

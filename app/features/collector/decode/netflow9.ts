@@ -1,7 +1,7 @@
 /** NetFlow v9 (RFC 3954): a 20-byte header, then template (0), options template (1) and data (≥ 256) flowsets. */
 import { viewOf } from "./bytes";
-import type { DecodeResult } from "./flow-record";
-import { FIRST_DATA_SET_ID, decodeDataSet, learnTemplate, makeTemplate, walkSets, type MessageContext } from "./flowsets";
+import { emptyResult, type DecodeResult } from "./flow-record";
+import { FIRST_DATA_SET_ID, decodeDataSet, learnTemplate, makeTemplate, splitSets, type MessageContext } from "./flowsets";
 import type { TemplateField, TemplateState } from "./templates";
 
 const HEADER_LENGTH = 20;
@@ -9,12 +9,18 @@ const TEMPLATE_SET = 0;
 const OPTIONS_TEMPLATE_SET = 1;
 
 export function decodeNetflow9(state: TemplateState, exporter: string, payload: Uint8Array, receivedAtMs: number): DecodeResult {
-  const result: DecodeResult = { protocol: "netflow9", flows: [], problems: [], templateMisses: 0, counterSamples: 0 };
+  const result = emptyResult("netflow9");
   if (payload.length < HEADER_LENGTH) {
     result.problems.push({ reason: "truncated", detail: `NetFlow v9 header needs ${HEADER_LENGTH} bytes, got ${payload.length}` });
     return result;
   }
   const view = viewOf(payload);
+  // v9 has no message length: the datagram's end is the message's, and every flowset must end within it.
+  const sets = splitSets(view, HEADER_LENGTH, payload.length);
+  if (!Array.isArray(sets)) {
+    result.problems.push(sets);
+    return result;
+  }
   const domain = state.domain("netflow9", exporter, view.getUint32(16));
   const message: MessageContext = {
     state,
@@ -26,12 +32,12 @@ export function decodeNetflow9(state: TemplateState, exporter: string, payload: 
     result,
   };
   result.templateMisses += state.expire(domain, receivedAtMs);
-  walkSets(view, HEADER_LENGTH, payload.length, result, (setId, start, end) => {
+  for (const { setId, bodyStart: start, bodyEnd: end } of sets) {
     if (setId === TEMPLATE_SET) readTemplates(message, view, start, end);
     else if (setId === OPTIONS_TEMPLATE_SET) readOptionsTemplates(message, view, start, end);
     else if (setId >= FIRST_DATA_SET_ID) decodeDataSet(message, setId, view, start, end);
     else result.problems.push({ reason: "bad-set", detail: `NetFlow v9 flowset id ${setId} is reserved` });
-  });
+  }
   return result;
 }
 

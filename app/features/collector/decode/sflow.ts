@@ -6,12 +6,17 @@
  * (applied later, once, by the aggregates). Flow times stay null: sFlow carries none, the collector
  * times these flows by arrival. Counter samples are counted, not turned into flows.
  *
+ * The exporter is the agent the header names (with its sub-agent id), not the UDP source, which
+ * differs behind NAT, a relay or a router sending from another interface: flows carry both.
+ *
  * Robustness: every structure is read inside the length its parent declared, so an unknown sample
- * or record format is stepped over by its length, and a malformed one costs only itself: the
- * problem is reported (reason and where), the samples around it still decode. Nothing throws out of
+ * or record format is stepped over by its length. The samples must fit in the datagram, as many as
+ * the header announces, or the datagram is refused whole (a cut copy must not add its traffic a
+ * second time); within a whole datagram a malformed sample costs only itself: the problem is
+ * reported (reason and where), the samples around it still decode. Nothing throws out of
  * decodeSflow and every loop consumes bytes, so it ends on any input.
  */
-import { emptyFlow, type DecodedFlow, type DecodeErrorReason, type DecodeProblem, type DecodeResult } from "./flow-record";
+import { emptyFlow, emptyResult, type DecodedFlow, type DecodeErrorReason, type DecodeProblem, type DecodeResult } from "./flow-record";
 import { parseEthernetHeader, parseIpHeader, type PacketFields } from "./packet-header";
 import { XdrReader } from "./sflow-xdr";
 
@@ -48,13 +53,17 @@ const NO_PACKET: DecodeProblem = {
 /** A structure whose content contradicts the format (not merely cut short). */
 class SflowFormatError extends Error {}
 
-type Datagram = { exporter: string; subAgentId: number };
+/** What a datagram's flows carry from its header: the exporter (the agent, else the UDP source), the UDP source beside it. */
+type Datagram = { exporter: string; udpSource: string | null; subAgentId: number };
 
-export function decodeSflow(exporter: string, payload: Uint8Array, _receivedAtMs: number): DecodeResult {
-  const result: DecodeResult = { protocol: null, flows: [], problems: [], templateMisses: 0, counterSamples: 0 };
+/** A sample's format tag and its bytes, read before any sample is decoded. */
+type Sample = { tag: number; body: XdrReader };
+
+export function decodeSflow(udpSource: string, payload: Uint8Array, _receivedAtMs: number): DecodeResult {
+  const result = emptyResult(null);
   const reader = new XdrReader(payload);
-  let sampleCount: number;
   let datagram: Datagram;
+  let samples: Sample[];
   try {
     const version = reader.u32("datagram version");
     if (version !== SFLOW_VERSION) {
@@ -62,32 +71,68 @@ export function decodeSflow(exporter: string, payload: Uint8Array, _receivedAtMs
       return result;
     }
     result.protocol = "sflow5";
-    readAddress(reader, "agent address");
-    datagram = { exporter, subAgentId: reader.u32("sub-agent id") };
+    const agent = agentAddress(readAddress(reader, "agent address"));
+    const subAgentId = reader.u32("sub-agent id");
+    // The device is the agent it names; without a usable address, the UDP source is all there is.
+    if (agent !== null) result.agent = { address: agent, subAgentId };
+    datagram = { exporter: agent ?? udpSource, udpSource: agent !== null && agent !== udpSource ? udpSource : null, subAgentId };
     reader.skip(8, "sequence number and uptime");
-    sampleCount = reader.u32("sample count");
+    samples = readSamples(reader);
   } catch (error) {
-    result.problems.push(problemOf(error, "datagram header", error instanceof SflowFormatError ? "bad-header" : "truncated"));
+    const where = error instanceof SampleWindowError ? error.where : "datagram header";
+    result.problems.push(problemOf(error, where, error instanceof SflowFormatError ? "bad-header" : "truncated"));
     return result;
   }
 
-  for (let index = 0; index < sampleCount; index++) {
-    let tag: number;
-    let body: XdrReader;
-    try {
-      tag = reader.u32("sample tag");
-      body = reader.window(reader.u32("sample length"), "sample");
-    } catch (error) {
-      result.problems.push(problemOf(error, `sample ${index + 1} of ${sampleCount}`, "truncated"));
-      break;
-    }
+  samples.forEach(({ tag, body }, index) => {
     try {
       decodeSample(tag, body, datagram, result);
     } catch (error) {
-      result.problems.push(problemOf(error, `sample ${index + 1} of ${sampleCount}`, "bad-record"));
+      result.problems.push(problemOf(error, `sample ${index + 1} of ${samples.length}`, "bad-record"));
+    }
+  });
+  return result;
+}
+
+/** A sample that does not fit in the datagram: its XDR error, and which sample it was. */
+class SampleWindowError extends Error {
+  constructor(
+    readonly where: string,
+    cause: unknown,
+  ) {
+    super(cause instanceof Error ? cause.message : String(cause));
+  }
+}
+
+/**
+ * Every sample the header announces, each within the datagram. UDP delivers whole datagrams: a
+ * sample that runs past the end, or fewer samples than announced, is a cut copy or noise after a
+ * valid header, and none of the datagram's samples is used.
+ */
+function readSamples(reader: XdrReader): Sample[] {
+  const count = reader.u32("sample count");
+  const samples: Sample[] = [];
+  for (let index = 0; index < count; index++) {
+    try {
+      const tag = reader.u32("sample tag");
+      samples.push({ tag, body: reader.window(reader.u32("sample length"), "sample") });
+    } catch (error) {
+      throw new SampleWindowError(`sample ${index + 1} of ${count}`, error);
     }
   }
-  return result;
+  return samples;
+}
+
+/**
+ * The agent address as the exporter's key: IPv4-mapped IPv6 written dotted. Unknown, unspecified and
+ * loopback name no device — agents left unconfigured report 127.0.0.1, several devices alike
+ * (real captures do) — so the UDP source stands in for them.
+ */
+function agentAddress(address: string | null): string | null {
+  const mapped = address === null ? null : /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address);
+  const text = mapped ? mapped[1] : address;
+  if (text === null || text === "0.0.0.0" || text === "::" || text === "::1" || text.startsWith("127.")) return null;
+  return text;
 }
 
 /** Short and contradictory structures, and a decoder bug too: none of them may stop the listener. */
@@ -125,6 +170,7 @@ function interfaceIndex(format: number, value: number): number | null {
 function decodeFlowSample(body: XdrReader, expanded: boolean, datagram: Datagram): DecodedFlow | null {
   body.skip(expanded ? 12 : 8, "sequence number and source id");
   const flow = emptyFlow("sflow5", datagram.exporter, datagram.subAgentId);
+  flow.udpSource = datagram.udpSource;
   flow.samplingRate = Math.max(1, body.u32("sampling rate"));
   body.skip(8, "sample pool and drops");
   if (expanded) {

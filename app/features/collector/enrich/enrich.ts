@@ -5,7 +5,9 @@
  * through reused scratch state). The rules, also in docs/architecture.md §8a:
  *
  * - Exporter → router by the router's exporter addresses, compared canonically (an IPv4-mapped
- *   "::ffff:a.b.c.d" is a.b.c.d, IPv6 in RFC 5952 form). An unknown exporter gives exporter_name,
+ *   "::ffff:a.b.c.d" is a.b.c.d, IPv6 in RFC 5952 form): the flow's exporter (sFlow: the agent
+ *   address), else the UDP source it came from when that differs (an agent behind NAT or a relay,
+ *   adopted by the address the collector heard); exporter_address is always the exporter's. An unknown exporter gives exporter_name,
  *   routers and interfaces "", its flows count (nothing else sees them as far as we know), and its
  *   ASes come from the record or are Untracked (-999): no routing table is known for it.
  * - Interfaces by (router, ifIndex). Unknown ifIndexes leave the interface "" (the raw ifIndex is
@@ -174,6 +176,21 @@ export function createEnricher(snapshot: EnrichmentSnapshot): Enricher {
     return found;
   };
 
+  /** The flow's exporter; an sFlow agent the inventory does not name is its UDP source's router's, if any. */
+  const relayed = new Map<string, Exporter>();
+  const exporterOfFlow = (flow: DecodedFlow): Exporter => {
+    const exporter = exporterOf(flow.exporter);
+    if (exporter.router >= 0 || flow.udpSource === null) return exporter;
+    const key = `${flow.exporter} ${flow.udpSource}`;
+    let found = relayed.get(key);
+    if (!found) {
+      found = { router: exporterOf(flow.udpSource).router, column: exporter.column };
+      if (relayed.size >= CACHE_LIMIT) relayed.clear();
+      relayed.set(key, found);
+    }
+    return found;
+  };
+
   const nextHops = new Map<string, number>();
   /** The router whose loopback is `text`, -1 for none; "" is none. */
   const loopbackOf = (text: string): number => {
@@ -262,7 +279,7 @@ export function createEnricher(snapshot: EnrichmentSnapshot): Enricher {
   const usableHop = (text: string | null) => (text && text !== "0.0.0.0" && text !== "::" ? text : null);
 
   const routerOfFlow = (flow: DecodedFlow): Router | null => {
-    const index = exporterOf(flow.exporter).router;
+    const index = exporterOfFlow(flow).router;
     return index >= 0 ? routers[index] : null;
   };
 
@@ -284,7 +301,7 @@ export function createEnricher(snapshot: EnrichmentSnapshot): Enricher {
     },
 
     enrich(flow: DecodedFlow, options: EnrichOptions): FlowRow {
-      const exporter = exporterOf(flow.exporter);
+      const exporter = exporterOfFlow(flow);
       const router = exporter.router >= 0 ? routers[exporter.router] : null;
       const inIf = router && flow.inIfIndex ? router.interfaces.get(flow.inIfIndex) : undefined;
       const outIf = router && flow.outIfIndex ? router.interfaces.get(flow.outIfIndex) : undefined;

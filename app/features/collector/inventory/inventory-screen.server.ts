@@ -76,7 +76,8 @@ async function adoption(services: Stores, raw: string | null) {
   if (!address) return { adopt: null, adoptNotice: `"${raw.slice(0, 100)}" is not an exporter address: nothing to adopt.` };
   const owner = (await inventoryExporters(services.pg.db)).get(address);
   if (owner) return { adopt: null, adoptNotice: `${address} is an exporter of router ${owner} already.` };
-  const seen = totalsByAddress(await exporterRows(services.pg.db)).find((t) => t.key === address);
+  // The address may be an sFlow agent's, or a UDP source it was heard from (behind NAT or a relay).
+  const seen = totalsByAddress(await exporterRows(services.pg.db)).find((t) => t.key === address || t.udpSources.includes(address));
   return {
     adopt: {
       address,

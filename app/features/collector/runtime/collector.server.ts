@@ -247,7 +247,7 @@ class RunningCollector {
     for (const delta of exporters) {
       this.stats?.record(delta);
       this.totals.flows += delta.flows;
-      const key = exporterKey(delta.address, delta.protocol);
+      const key = exporterKey(delta.address, delta.protocol, delta.subAgentId);
       const stored = delta.flows - delta.enrichFailed;
       if (stored > 0) this.open.counts.set(key, (this.open.counts.get(key) ?? 0) + stored);
       if (delta.enrichFailed) this.dropped(new Map([[key, delta.enrichFailed]]), delta.enrichFailed, "enrich_failed");

@@ -16,6 +16,7 @@ import {
   exporterKey,
   MAX_SAMPLING_RATES,
   MAX_UNKNOWN_IF_INDEXES,
+  MAX_UDP_SOURCES,
   type DatagramBatch,
   type ExporterDelta,
   type ExporterProtocol,
@@ -46,13 +47,17 @@ export class DecodeThread {
     const deltas = new Map<string, ExporterDelta>();
     const bytes = new Uint8Array(batch.buffer);
     for (let i = 0; i < batch.exporters.length; i++) {
-      const exporter = batch.exporters[i];
+      const udpSource = batch.exporters[i];
       const arrivalMs = batch.arrivalsMs[i];
-      const result = decodeDatagram(this.templates, exporter, bytes.subarray(batch.offsets[i], batch.offsets[i + 1]), arrivalMs);
+      const result = decodeDatagram(this.templates, udpSource, bytes.subarray(batch.offsets[i], batch.offsets[i + 1]), arrivalMs);
       const protocol: ExporterProtocol = result.protocol ?? "unknown";
-      const key = exporterKey(exporter, protocol);
+      // sFlow's exporter is the agent its header names; the others' is the UDP source.
+      const address = result.agent?.address ?? udpSource;
+      const subAgentId = result.agent?.subAgentId ?? 0;
+      const key = exporterKey(address, protocol, subAgentId);
       let delta = deltas.get(key);
-      if (!delta) deltas.set(key, (delta = emptyDelta(exporter, protocol, arrivalMs)));
+      if (!delta) deltas.set(key, (delta = emptyDelta(address, protocol, arrivalMs, subAgentId)));
+      addDistinct(delta.udpSources, udpSource, MAX_UDP_SOURCES);
       delta.datagrams++;
       delta.lastSeenMs = Math.max(delta.lastSeenMs, arrivalMs);
       delta.templateMisses += result.templateMisses;

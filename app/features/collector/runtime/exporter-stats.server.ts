@@ -1,6 +1,8 @@
 /**
- * What the collector counts per exporter (source address) and protocol, in two places:
- *   - Prometheus counters of this process (flowlens_collector_*_total{exporter, protocol}), at once;
+ * What the collector counts per exporter and protocol — the UDP source for NetFlow and IPFIX, the
+ * agent address and sub-agent id for sFlow (messages.ts ExporterDelta) — in two places:
+ *   - Prometheus counters of this process (flowlens_collector_*_total{exporter, protocol}, an sFlow
+ *     agent's sub-agents summed under its address), at once;
  *   - PostgreSQL `collector_exporters`, where every collector process adds its deltas every few
  *     seconds, so the Data sources page reads one table whichever process listens.
  * Per flush interval the deltas are bounded (MAX_EXPORTERS_PER_FLUSH): a flood of spoofed source
@@ -11,7 +13,16 @@ import { sql } from "drizzle-orm";
 import { collectorExporters, collectorListeners } from "~db/postgres/schema";
 import { describeMetric, incrementCounter } from "~/server/metrics.server";
 import type { Db } from "~/server/postgres.server";
-import { emptyDelta, exporterKey, mergeDelta, MAX_SAMPLING_RATES, MAX_UNKNOWN_IF_INDEXES, type ExporterDelta } from "./messages";
+import {
+  emptyDelta,
+  exporterKey,
+  mergeDelta,
+  MAX_SAMPLING_RATES,
+  MAX_UDP_SOURCES,
+  MAX_UNKNOWN_IF_INDEXES,
+  splitExporterKey,
+  type ExporterDelta,
+} from "./messages";
 import type { RowCounts } from "./store-queue.server";
 
 export const METRICS = {
@@ -24,7 +35,7 @@ export const METRICS = {
 } as const;
 
 export function describeCollectorMetrics(): void {
-  describeMetric(METRICS.datagrams, "Flow datagrams received, per exporter (source address) and protocol.");
+  describeMetric(METRICS.datagrams, "Flow datagrams received, per exporter (source address; sFlow: agent address) and protocol.");
   describeMetric(METRICS.flows, "Flows decoded, per exporter and protocol.");
   describeMetric(METRICS.stored, "Flows written to flows_raw, per exporter and protocol.");
   describeMetric(METRICS.decodeErrors, "Malformed datagrams and records, per exporter, protocol and reason.");
@@ -36,11 +47,6 @@ export const MAX_EXPORTERS_PER_FLUSH = 10_000;
 
 type Drops = { drops: Record<string, number>; stored: number };
 
-function splitKey(key: string): { protocol: ExporterDelta["protocol"]; address: string } {
-  const bar = key.indexOf("|");
-  return { protocol: key.slice(0, bar) as ExporterDelta["protocol"], address: key.slice(bar + 1) };
-}
-
 const int32 = (n: number) => Math.max(-2_147_483_648, Math.min(2_147_483_647, Math.round(n)));
 
 export class ExporterStats {
@@ -50,15 +56,15 @@ export class ExporterStats {
 
   constructor(private readonly listener: string) {}
 
-  private entry(address: string, protocol: ExporterDelta["protocol"]): (ExporterDelta & Drops) | null {
-    const key = exporterKey(address, protocol);
+  private entry(address: string, protocol: ExporterDelta["protocol"], subAgentId: number): (ExporterDelta & Drops) | null {
+    const key = exporterKey(address, protocol, subAgentId);
     let entry = this.deltas.get(key);
     if (!entry) {
       if (this.deltas.size >= MAX_EXPORTERS_PER_FLUSH) {
         this.overflow++;
         return null;
       }
-      this.deltas.set(key, (entry = { ...emptyDelta(address, protocol, 0), drops: {}, stored: 0 }));
+      this.deltas.set(key, (entry = { ...emptyDelta(address, protocol, 0, subAgentId), drops: {}, stored: 0 }));
     }
     return entry;
   }
@@ -70,24 +76,24 @@ export class ExporterStats {
     if (delta.flows) incrementCounter(METRICS.flows, labels, delta.flows);
     if (delta.templateMisses) incrementCounter(METRICS.templateMisses, labels, delta.templateMisses);
     for (const [reason, count] of Object.entries(delta.decodeErrors)) incrementCounter(METRICS.decodeErrors, { ...labels, reason }, count);
-    const entry = this.entry(delta.address, delta.protocol);
+    const entry = this.entry(delta.address, delta.protocol, delta.subAgentId);
     if (entry) mergeDelta(entry, delta);
   }
 
   stored(counts: RowCounts): void {
     for (const [key, rows] of counts) {
-      const { address, protocol } = splitKey(key);
+      const { address, protocol, subAgentId } = splitExporterKey(key);
       incrementCounter(METRICS.stored, { exporter: address, protocol }, rows);
-      const entry = this.entry(address, protocol);
+      const entry = this.entry(address, protocol, subAgentId);
       if (entry) entry.stored += rows;
     }
   }
 
   dropped(counts: RowCounts, reason: FlowDropReason): void {
     for (const [key, rows] of counts) {
-      const { address, protocol } = splitKey(key);
+      const { address, protocol, subAgentId } = splitExporterKey(key);
       incrementCounter(METRICS.drops, { exporter: address, protocol, reason }, rows);
-      const entry = this.entry(address, protocol);
+      const entry = this.entry(address, protocol, subAgentId);
       if (entry) entry.drops[reason] = (entry.drops[reason] ?? 0) + rows;
     }
   }
@@ -100,6 +106,8 @@ export class ExporterStats {
     const rows = [...taken.values()].map((d) => ({
       address: d.address,
       protocol: d.protocol,
+      subAgentId: d.subAgentId,
+      udpSources: d.udpSources,
       listener: this.listener,
       // Template sweeps carry no arrival: they do not make an exporter "seen".
       firstSeen: new Date(d.lastSeenMs || Date.now()),
@@ -144,7 +152,7 @@ const addCounts = (column: string) =>
     FROM (SELECT * FROM jsonb_each_text(collector_exporters.${column}) UNION ALL SELECT * FROM jsonb_each_text(excluded.${column})) s
     GROUP BY key) t)`);
 
-/** Distinct values of both arrays, the smallest `max` kept. */
+/** Distinct values of both arrays, the smallest `max` kept (numbers, or addresses in text order). */
 const mergeDistinct = (column: string, max: number) =>
   sql.raw(`(
   SELECT coalesce(array_agg(v ORDER BY v), '{}') FROM (
@@ -159,7 +167,7 @@ async function upsert(db: Db, rows: Row[]): Promise<void> {
       .insert(collectorExporters)
       .values(part)
       .onConflictDoUpdate({
-        target: [collectorExporters.address, collectorExporters.protocol],
+        target: [collectorExporters.address, collectorExporters.protocol, collectorExporters.subAgentId],
         set: {
           listener: sql`excluded.listener`,
           lastSeen: sql`greatest(collector_exporters.last_seen, excluded.last_seen)`,
@@ -171,6 +179,7 @@ async function upsert(db: Db, rows: Row[]): Promise<void> {
           drops: addCounts("drops"),
           samplingRates: mergeDistinct("sampling_rates", MAX_SAMPLING_RATES),
           unknownIfIndexes: mergeDistinct("unknown_if_indexes", MAX_UNKNOWN_IF_INDEXES),
+          udpSources: mergeDistinct("udp_sources", MAX_UDP_SOURCES),
           ...(skewKnown
             ? { clockSkewMs: sql`excluded.clock_skew_ms`, clockSkewed: sql`excluded.clock_skewed` }
             : { clockSkewMs: sql`collector_exporters.clock_skew_ms` }),

@@ -17,16 +17,25 @@ export type DatagramBatch = {
   /** Payloads back to back; datagram i is bytes offsets[i] … offsets[i + 1]. */
   buffer: ArrayBuffer;
   offsets: number[];
+  /** The UDP source of each datagram. */
   exporters: string[];
   arrivalsMs: number[];
 };
 
 export type ToThread = DatagramBatch | { type: "snapshot"; snapshot: EnrichmentSnapshot } | { type: "finish" };
 
-/** What one exporter (address and protocol) did in a batch or a template sweep. */
+/**
+ * What one exporter did in a batch or a template sweep. An exporter is its address and protocol, and
+ * for sFlow its sub-agent id: NetFlow's and IPFIX's address is the UDP source, sFlow's the agent
+ * address the datagram names (the UDP source then kept beside it).
+ */
 export type ExporterDelta = {
   address: string;
   protocol: ExporterProtocol;
+  /** sFlow's sub-agent id; 0 for the other protocols. */
+  subAgentId: number;
+  /** The UDP source addresses its datagrams came from (distinct, bounded). */
+  udpSources: string[];
   datagrams: number;
   /** Flows decoded: rows produced plus flows whose enrichment failed. */
   flows: number;
@@ -51,11 +60,14 @@ export type FromThread =
 
 export const MAX_SAMPLING_RATES = 16;
 export const MAX_UNKNOWN_IF_INDEXES = 256;
+export const MAX_UDP_SOURCES = 16;
 
-export function emptyDelta(address: string, protocol: ExporterProtocol, nowMs: number): ExporterDelta {
+export function emptyDelta(address: string, protocol: ExporterProtocol, nowMs: number, subAgentId = 0): ExporterDelta {
   return {
     address,
     protocol,
+    subAgentId,
+    udpSources: [],
     datagrams: 0,
     flows: 0,
     enrichFailed: 0,
@@ -70,11 +82,11 @@ export function emptyDelta(address: string, protocol: ExporterProtocol, nowMs: n
 }
 
 /** Adds a value to a distinct list kept at most `max` long (later values beyond it are not kept). */
-export function addDistinct(list: number[], value: number, max: number): void {
+export function addDistinct<T extends number | string>(list: T[], value: T, max: number): void {
   if (list.length < max && !list.includes(value)) list.push(value);
 }
 
-/** `into` += `from`, both of one exporter and protocol. */
+/** `into` += `from`, both of one exporter (address, protocol, sub-agent). */
 export function mergeDelta(into: ExporterDelta, from: ExporterDelta): void {
   into.datagrams += from.datagrams;
   into.flows += from.flows;
@@ -83,9 +95,20 @@ export function mergeDelta(into: ExporterDelta, from: ExporterDelta): void {
   for (const [reason, count] of Object.entries(from.decodeErrors)) into.decodeErrors[reason] = (into.decodeErrors[reason] ?? 0) + count;
   for (const rate of from.samplingRates) addDistinct(into.samplingRates, rate, MAX_SAMPLING_RATES);
   for (const index of from.unknownIfIndexes) addDistinct(into.unknownIfIndexes, index, MAX_UNKNOWN_IF_INDEXES);
+  for (const source of from.udpSources) addDistinct(into.udpSources, source, MAX_UDP_SOURCES);
   if (from.clockSkewMs !== null) into.clockSkewMs = from.clockSkewMs;
   if (from.clockSkewed !== null) into.clockSkewed = from.clockSkewed;
   into.lastSeenMs = Math.max(into.lastSeenMs, from.lastSeenMs);
 }
 
-export const exporterKey = (address: string, protocol: ExporterProtocol) => `${protocol}|${address}`;
+export const exporterKey = (address: string, protocol: ExporterProtocol, subAgentId = 0) => `${protocol}|${subAgentId}|${address}`;
+
+/** The parts of an exporterKey. */
+export function splitExporterKey(key: string): { protocol: ExporterProtocol; subAgentId: number; address: string } {
+  const [protocol, subAgentId] = key.split("|", 2);
+  return {
+    protocol: protocol as ExporterProtocol,
+    subAgentId: Number(subAgentId),
+    address: key.slice(protocol.length + subAgentId.length + 2),
+  };
+}

@@ -82,6 +82,18 @@ function Listeners({ data }: { data: DataSourcesScreen }) {
   );
 }
 
+/** The UDP sources an exporter was heard from when they are not its address (an sFlow agent behind NAT or a relay). */
+function UdpSources({ sources }: { sources: string[] }) {
+  if (!sources.length) return <>Same as address</>;
+  return (
+    <Stack gap={0}>
+      {sources.map((source) => (
+        <span key={source}>{source}</span>
+      ))}
+    </Stack>
+  );
+}
+
 function KnownExporters({ data }: { data: DataSourcesScreen }) {
   return (
     <Stack gap="sm">
@@ -95,6 +107,7 @@ function KnownExporters({ data }: { data: DataSourcesScreen }) {
               <Table.Tr>
                 <Table.Th>Router</Table.Th>
                 <Table.Th>Address</Table.Th>
+                <Table.Th>UDP source</Table.Th>
                 <Table.Th>Protocol</Table.Th>
                 <Table.Th>Last packet ({data.timezone})</Table.Th>
                 <Table.Th>Notes</Table.Th>
@@ -115,7 +128,13 @@ function KnownExporters({ data }: { data: DataSourcesScreen }) {
                       {e.router}
                     </Anchor>
                   </Table.Td>
-                  <Table.Td {...NOWRAP}>{e.address}</Table.Td>
+                  <Table.Td {...NOWRAP}>
+                    {e.address}
+                    {e.subAgent !== null ? <Text size="xs">sub-agent {e.subAgent}</Text> : null}
+                  </Table.Td>
+                  <Table.Td {...NOWRAP}>
+                    <UdpSources sources={e.udpSources} />
+                  </Table.Td>
                   <Table.Td {...NOWRAP}>{e.protocol || "–"}</Table.Td>
                   <Table.Td {...NOWRAP}>{e.lastPacket ?? "No packet yet"}</Table.Td>
                   <Table.Td>
@@ -166,14 +185,17 @@ function UnknownExporters({ data }: { data: DataSourcesScreen }) {
       {data.unknown.length ? (
         <>
           <Text size="sm">
-            These addresses send flows but are no router&apos;s exporter address: their flows have no router name. &quot;Adopt&quot; opens
-            the inventory&apos;s form for a new router, filled in from the exporter; check it and save.
+            These addresses send flows but are no router&apos;s exporter address: their flows have no router name. An sFlow exporter is
+            listed by the agent address its datagrams name, with the UDP source they came from when that differs (NAT, a relay); a router
+            whose exporter addresses hold either is its router. &quot;Adopt&quot; opens the inventory&apos;s form for a new router, filled
+            in from the exporter; check it and save.
           </Text>
           <ScrollBox label="Exporters not in the inventory">
             <Table striped miw={860} data-testid="unknown-exporters-table">
               <Table.Thead>
                 <Table.Tr>
                   <Table.Th>Address</Table.Th>
+                  <Table.Th>UDP source</Table.Th>
                   <Table.Th>Protocol</Table.Th>
                   <Table.Th {...NUMBER}>Datagrams</Table.Th>
                   <Table.Th>First seen ({data.timezone})</Table.Th>
@@ -186,6 +208,9 @@ function UnknownExporters({ data }: { data: DataSourcesScreen }) {
                 {data.unknown.map((u) => (
                   <Table.Tr key={u.address}>
                     <Table.Td {...NOWRAP}>{u.address}</Table.Td>
+                    <Table.Td {...NOWRAP}>
+                      <UdpSources sources={u.udpSources} />
+                    </Table.Td>
                     <Table.Td>{u.protocols}</Table.Td>
                     <Table.Td {...NUMBER}>{u.packets}</Table.Td>
                     <Table.Td {...NOWRAP}>{u.firstSeen}</Table.Td>
