@@ -17,7 +17,7 @@ import { browserSupport } from "~/lib/browser-support";
 import { busyAnswerOf } from "~/lib/busy";
 import { useNonce } from "~/lib/nonce";
 import { NOTIFICATION_POSITION, NOTIFICATION_Z_INDEX } from "~/lib/notification-popups";
-import { classifyStartupError, isInterruptedConnection } from "~/lib/startup-error";
+import { classifyStartupError, isInterruptedConnection, requestRefusal } from "~/lib/startup-error";
 import { cssVariablesResolverOf, themeOf } from "~/lib/theme";
 import { csrfCookieHeader, newCsrfToken, readCsrfCookie } from "~/server/auth/csrf.server";
 import { getRequestContext } from "~/server/auth/guard.server";
@@ -87,12 +87,6 @@ export function Layout({ children }: { children: ReactNode }) {
 
 export default function App() {
   return <Outlet />;
-}
-
-function requestRefusal(error: unknown): { status: number; detail: string } | null {
-  if (!isRouteErrorResponse(error) || error.status < 400 || error.status >= 500) return null;
-  const detail = (error.data as { detail?: unknown } | null)?.detail;
-  return typeof detail === "string" ? { status: error.status, detail } : null;
 }
 
 /** A failure of the root loader (settings or stores unavailable) or of loading the app itself. */

@@ -2,7 +2,7 @@ import { Alert, Anchor } from "@mantine/core";
 import { useLocation } from "@remix-run/react";
 import { busyAnswerOf } from "~/lib/busy";
 import { MESSAGES } from "~/lib/messages";
-import { isInterruptedConnection } from "~/lib/startup-error";
+import { isInterruptedConnection, requestRefusal } from "~/lib/startup-error";
 import { BusyNotice } from "./BusyNotice";
 
 /**
@@ -22,8 +22,8 @@ export function ToolError({ error, title, path, startLabel }: { error: unknown; 
     );
   return (
     <Alert color="red" title={`The ${title} could not be shown`}>
-      {error instanceof Error ? error.message : "Unexpected error."} Change the options in the address or go back to{" "}
-      <Anchor href={path}>{startLabel}</Anchor>.
+      {error instanceof Error ? error.message : (requestRefusal(error)?.detail ?? "Unexpected error.")} Change the options in the address or
+      go back to <Anchor href={path}>{startLabel}</Anchor>.
     </Alert>
   );
 }

@@ -43,6 +43,12 @@ export const int32IdText = z
   .transform(Number)
   .pipe(int32Id);
 
+/** A row id written in a form field or URL parameter, or null when the text is not one (so never beyond an `integer`). */
+export function parseInt32Id(text: unknown): number | null {
+  const parsed = int32IdText.safeParse(text);
+  return parsed.success ? parsed.data : null;
+}
+
 /**
  * The fields of a decoded JSON value whose string (or key) holds a NUL character, as dotted paths
  * ("filters.0.value") in document order, at most `max` of them. Walks without recursion, so a

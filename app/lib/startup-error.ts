@@ -1,3 +1,4 @@
+import { isRouteErrorResponse } from "@remix-run/react";
 import { isChunkLoadError } from "./chunk-load";
 
 /** The three variants of the startup-failure page (shell §2). */
@@ -20,4 +21,11 @@ export function classifyStartupError(error: unknown): StartupErrorKind {
  */
 export function isInterruptedConnection(error: unknown): boolean {
   return error instanceof TypeError && classifyStartupError(error) === "network";
+}
+
+/** A request the server refused (a 4xx answer with a `detail`, such as a NUL in a parameter): its status and reason, else null. */
+export function requestRefusal(error: unknown): { status: number; detail: string } | null {
+  if (!isRouteErrorResponse(error) || error.status < 400 || error.status >= 500) return null;
+  const detail = (error.data as { detail?: unknown } | null)?.detail;
+  return typeof detail === "string" ? { status: error.status, detail } : null;
 }

@@ -128,9 +128,13 @@ const FORBIDDEN_CONTROL = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F]/;
  */
 const REDIRECT_FIELDS = new Set(["next", "hash", "back"]);
 
-/** Throws a 400 BodyProblem naming the first field that is too long or holds a control character. */
-export function checkFormFields(form: FormData): void {
-  for (const [name, value] of form.entries()) {
+/**
+ * Throws a 400 BodyProblem naming the first field that is too long or holds a control character:
+ * of a posted form, or of a screen's GET parameters (a search form sent with method="get"), which
+ * reach the same stores.
+ */
+export function checkFormFields(fields: FormData | URLSearchParams): void {
+  for (const [name, value] of fields.entries()) {
     if (typeof value !== "string") continue;
     const max = FIELD_MAX_LENGTH[name] ?? DEFAULT_FIELD_MAX_LENGTH;
     if (value.length > max) throw new BodyProblem(400, BODY_TEXTS.fieldTooLong(max), name);

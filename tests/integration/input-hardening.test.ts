@@ -8,6 +8,13 @@ import { eq } from "drizzle-orm";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { errorReports } from "~db/postgres/schema";
 import { NO_CONTROL_CHARACTERS, NO_NUL, POSITIVE_INT32 } from "~/lib/input-fields";
+import * as manageDelegatedUsers from "~/routes/_app.manage-delegated-users";
+import * as manageUsers from "~/routes/_app.manage-users";
+import * as applicationMappings from "~/routes/_app.mappings.applications";
+import * as asMappings from "~/routes/_app.mappings.as";
+import * as security from "~/routes/_app.settings_.security";
+import * as inventory from "~/routes/_app.site-settings_.inventory";
+import * as routingData from "~/routes/_app.site-settings_.routing-data";
 import * as errorReport from "~/routes/api.error_report";
 import * as autocomplete from "~/routes/api.autocomplete";
 import * as filterMetadata from "~/routes/api.filter.metadata";
@@ -22,8 +29,9 @@ import * as tokenOne from "~/routes/auth.token.$id";
 import * as token from "~/routes/auth.token";
 import * as userRequestDecision from "~/routes/auth.usermanagement.user_requests.$id.$decision";
 import { ERROR_REPORT_RATE, errorReportLimiter } from "~/server/error-report-limit.server";
+import { BODY_TEXTS } from "~/server/request-body.server";
 import { useServicesForTests } from "~/server/services.server";
-import { callRoute, CSRF_TOKEN, sessionCookie } from "../helpers/http";
+import { callRoute, CSRF_TOKEN, formRequest, getRequest, runRoute, sessionCookie } from "../helpers/http";
 import { openTestStores, type TestStores } from "../helpers/stores";
 import { insertSuperuser } from "../helpers/users";
 
@@ -152,6 +160,37 @@ describe("control characters in path and query parameters", () => {
       "id",
       NO_CONTROL_CHARACTERS,
     );
+  });
+});
+
+describe("screens: NUL in GET parameters, ids beyond an integer in form fields", () => {
+  it.each([
+    { path: "/manage-users", name: "q", module: manageUsers },
+    { path: "/manage-delegated-users", name: "q", module: manageDelegatedUsers },
+    { path: "/mappings/as", name: "q", module: asMappings },
+    { path: "/mappings/applications", name: "q", module: applicationMappings },
+    { path: "/site-settings/inventory", name: "router", module: inventory },
+  ])("$path: a NUL in $name is a 400 naming the parameter (every screen's guard), not the store's 500", async ({ path, name, module }) => {
+    const out = await runRoute(module.loader, getRequest(`${path}?page=1&${name}=a%00b`, cookie));
+    expect(out.status).toBe(400);
+    expect(out.data.errors).toEqual([{ field: name, message: BODY_TEXTS.fieldControlCharacter }]);
+  });
+
+  it("a community label id or a two-factor device id beyond an integer names nothing (404)", async () => {
+    for (const intent of ["update-label", "delete-label"]) {
+      const label = await runRoute(
+        routingData.action,
+        formRequest("/site-settings/routing-data", { intent, id: "99999999999", pattern: "64500:1", label: "x" }, cookie),
+      );
+      expect(label.status, intent).toBe(404);
+    }
+    for (const intent of ["delete-device", "confirm-device"]) {
+      const device = await runRoute(
+        security.action,
+        formRequest("/settings/security", { intent, deviceId: "99999999999", code: "1" }, cookie),
+      );
+      expect(device.status, intent).toBe(404);
+    }
   });
 });
 

@@ -242,4 +242,21 @@ describe("vantage points", () => {
     expect((await post({ intent: "delete-router", current: "fra1-r1" })).location).toBe(`${PATH}?saved=router-deleted`);
     expect(await getRouter(stores, "fra1-r1")).toBeNull();
   });
+
+  it("a delete of a router, interface or vantage point that is not there (any more) answers 404 saying so, not 'deleted'", async () => {
+    const cases = [
+      [{ intent: "delete-router", current: "gone-r1" }, "There is no router named gone-r1."],
+      [{ intent: "delete-vantage-point", current: "gone1" }, "There is no vantage point with the key gone1."],
+      [
+        { intent: "delete-interface", router_name: "gone-r1", current: "et-0/0/9" },
+        "There is no interface named et-0/0/9 on a router named gone-r1.",
+      ],
+    ] as const;
+    for (const [fields, message] of cases) {
+      const answer = await post(fields);
+      expect(answer.status, fields.intent).toBe(404);
+      expect(answer.location).toBeNull();
+      expect(answer.data.errors[""]).toBe(message);
+    }
+  });
 });

@@ -14,9 +14,6 @@
  * Every check gets a fresh session, so logouts and revocations cannot leak into later checks;
  * mutations use bodies that fail validation after the access check, or are undone in `after`.
  */
-import { readdirSync } from "node:fs";
-import path from "node:path";
-import { fileURLToPath } from "node:url";
 import { and, eq, notInArray } from "drizzle-orm";
 import { generate } from "otplib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -44,6 +41,7 @@ import { confirmDevice, generateKey, setEnable2fa } from "~/server/auth/two-fact
 import { hashPassword } from "~/server/password.server";
 import { useServicesForTests } from "~/server/services.server";
 import { CSRF_TOKEN, ORIGIN, sessionCookie } from "../helpers/http";
+import { isPathlessLayout, routeFilesOnDisk, routePattern } from "../helpers/route-table";
 import { openTestStores, type TestStores } from "../helpers/stores";
 import { chCommand } from "~/server/clickhouse/query.server";
 
@@ -1570,7 +1568,6 @@ const MATRIX: Record<string, Sample[]> = {
 // ---------------------------------------------------------------------------------------------------------------
 // Calling routes
 
-const ROUTES_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../app/routes");
 type RouteFn = (args: { request: Request; params: Record<string, string>; context: Record<string, never> }) => unknown;
 type RouteModule = { loader?: RouteFn; action?: RouteFn };
 const MODULES = import.meta.glob<RouteModule>("/app/routes/*.{ts,tsx}");
@@ -1581,28 +1578,6 @@ const MODULES = import.meta.glob<RouteModule>("/app/routes/*.{ts,tsx}");
 beforeAll(async () => {
   for (const load of Object.values(MODULES)) await load();
 }, 180_000);
-
-/** Route files Remix would pick up (vite.config.ts ignores tests and CSS). */
-function routeFilesOnDisk(): string[] {
-  return readdirSync(ROUTES_DIR)
-    .filter((name) => !/\.test\.[jt]sx?$/.test(name) && !name.endsWith(".css"))
-    .sort();
-}
-
-/** The path pattern of a flat route file: "_app.settings_.group.tsx" → ["settings", "group"]; "[.]" is a literal dot. */
-function routePattern(file: string): string[] {
-  return file
-    .replace(/\.[jt]sx?$/, "")
-    .replace(/\[\.\]/g, "\u0000")
-    .split(".")
-    .filter((segment) => !segment.startsWith("_"))
-    .map((segment) => segment.replace(/_$/, "").replace(/\u0000/g, "."));
-}
-
-/** A pathless layout ("_app.tsx"): it runs for the URLs of its children. */
-function isPathlessLayout(file: string): boolean {
-  return routePattern(file).length === 0 && !file.replace(/\.[jt]sx?$/, "").endsWith("_index");
-}
 
 /** The route file Remix would pick for a URL: among the files that match, static segments beat params beat splats. */
 function ownerOf(url: string, files: string[]): string | null {

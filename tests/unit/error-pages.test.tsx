@@ -53,6 +53,18 @@ describe("network failure of the running app", () => {
     expect(bug).toContain("x is undefined");
   });
 
+  it("a tool screen whose request was refused (a 400 with a detail) says why, not 'Unexpected error.'", () => {
+    const refused = {
+      status: 400,
+      statusText: "Bad Request",
+      internal: false,
+      data: { detail: "q: Must not contain control characters such as NUL." },
+    };
+    const html = render(<ToolError error={refused} title="Users" path="/manage-users" startLabel="the list" />);
+    expect(html).toContain("q: Must not contain control characters such as NUL.");
+    expect(html).not.toContain("Unexpected error.");
+  });
+
   it("tells a browser's lost connection from other failures", () => {
     expect(isInterruptedConnection(new TypeError("Failed to fetch"))).toBe(true);
     expect(isInterruptedConnection(new TypeError("NetworkError when attempting to fetch resource."))).toBe(true);

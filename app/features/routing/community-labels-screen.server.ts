@@ -17,6 +17,7 @@ import {
   updateCommunityLabel,
 } from "./community-labels.server";
 import { COMMUNITY_LABELS_ANCHOR, EDIT_LABEL_PARAM, ROUTING_DATA_PATH } from "./community-labels";
+import { parseInt32Id } from "~/lib/input-fields";
 
 export type CommunityLabelIntent = "create-label" | "update-label" | "delete-label";
 export const COMMUNITY_LABEL_INTENTS: readonly CommunityLabelIntent[] = ["create-label", "update-label", "delete-label"];
@@ -60,7 +61,7 @@ export async function saveCommunityLabels(services: Pick<Services, "pg">, user: 
     : "";
   const refuse = (errors: Record<string, string>, status = 400) => data<CommunityLabelActionResult>({ intent, errors, values }, { status });
   const change = { actor: user, clientAddress: clientAddress(request) };
-  const id = Number(values.id);
+  const id = parseInt32Id(values.id);
   const input = { pattern: values.pattern ?? "", label: values.label ?? "" };
   try {
     switch (intent) {
@@ -68,11 +69,11 @@ export async function saveCommunityLabels(services: Pick<Services, "pg">, user: 
         await createCommunityLabel(services.pg.db, input, change);
         return back("label-created");
       case "update-label":
-        if (!Number.isSafeInteger(id)) return refuse({ "": new CommunityLabelMissingError().message }, 404);
+        if (id === null) return refuse({ "": new CommunityLabelMissingError().message }, 404);
         await updateCommunityLabel(services.pg.db, id, input, change);
         return back("label-updated");
       case "delete-label":
-        if (!Number.isSafeInteger(id)) return refuse({ "": new CommunityLabelMissingError().message }, 404);
+        if (id === null) return refuse({ "": new CommunityLabelMissingError().message }, 404);
         await deleteCommunityLabel(services.pg.db, id, change);
         return back("label-deleted");
       default:

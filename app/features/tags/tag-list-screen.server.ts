@@ -29,6 +29,7 @@ import {
   updateTagGroup,
   type TagEditor,
 } from "./tags.server";
+import { parseInt32Id } from "~/lib/input-fields";
 
 const SAVED: Record<string, string> = {
   "tag-created": "The tag was added.",
@@ -200,7 +201,7 @@ export async function saveTagList(services: Stores, user: UserContext & TagEdito
   const intent = (INTENTS.has(values.intent ?? "") ? values.intent : "") as TagListIntent | "";
   const refuse = (errors: Record<string, string>, status: 400 | 403 | 404 = 400) =>
     data<TagListActionResult>({ intent, errors, values }, { status });
-  const id = /^\d{1,9}$/.test(values.id ?? "") ? Number(values.id) : 0;
+  const id = parseInt32Id(values.id) ?? 0;
   const db = services.pg.db;
   const tagInput = {
     name: values.name ?? "",

@@ -38,6 +38,7 @@ import { listUserRequests } from "~/server/auth/user-requests.server";
 import type { Services } from "~/server/services.server";
 import { getUserSettings } from "~/server/settings/user-settings.server";
 import { parseUsersParams, usersUrl } from "./params";
+import { parseInt32Id } from "~/lib/input-fields";
 
 const SAVED: Record<string, string> = {
   created: "The user was added and an invitation to choose a password was mailed (the link is valid for 72 hours).",
@@ -296,7 +297,7 @@ export async function saveUsersScreen(services: Stores, user: UserContext, reque
   const refuse = (errors: Record<string, string>, status: 400 | 403 | 404 | 409) =>
     data<UsersActionResult>({ intent, errors, values }, { status });
   if (!intent) return refuse({ "": "Unknown action." }, 400);
-  const id = /^\d{1,9}$/.test(values.id ?? "") ? Number(values.id) : 0;
+  const id = parseInt32Id(values.id) ?? 0;
   const db = services.pg.db;
   const meta = { clientAddress: clientAddress(request) };
   const input = {

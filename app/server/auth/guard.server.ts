@@ -4,7 +4,7 @@ import { z } from "zod";
 import { vantagePoints } from "~db/postgres/schema";
 import { firstAvailableRoute, menuItems, mayOpen, type Access, type ToolRoute } from "~/lib/routes";
 import { chQuery } from "../clickhouse/query.server";
-import { BodyProblem, readFormBody } from "../request-body.server";
+import { BodyProblem, checkFormFields, readFormBody } from "../request-body.server";
 import { oncePerRequest, requestSession } from "../request-scope.server";
 import { getServices, type Services } from "../services.server";
 export { safeNext } from "./redirect-target.server";
@@ -120,7 +120,28 @@ export async function requireUser(request: Request, route?: ToolRoute): Promise<
   if (route && !mayOpen(route, accessOf(user))) {
     throw redirect(await landingRoute(context.services, user, menu));
   }
+  checkScreenParameters(request);
   return { ...context, user, menu };
+}
+
+/**
+ * A screen's GET parameters get the checks of its form fields (checkFormFields), after the
+ * login and permission: a NUL that PostgreSQL refuses in text, or a value longer than any field,
+ * is a 400 naming the parameter on every screen, not a 500 of the one whose query meets it.
+ */
+function checkScreenParameters(request: Request): void {
+  try {
+    checkFormFields(new URL(request.url).searchParams);
+  } catch (error) {
+    if (error instanceof BodyProblem) throw refusal(error.status, error.message, error.field);
+    throw error;
+  }
+}
+
+/** The thrown answer of a refused input: its `detail` is what the error page shows, `errors` names the field. */
+function refusal(status: 400 | 413, message: string, field: string | null) {
+  const errors = field ? [{ field, message }] : undefined;
+  return data({ detail: field ? `${field}: ${message}` : message, errors }, { status });
 }
 
 /** A page form as read by readPageForm: the fields, or why they were refused (and which field, if one). */
@@ -153,8 +174,7 @@ export async function readPageForm(request: Request): Promise<PageForm> {
 export async function readProtectedForm(request: Request): Promise<FormData> {
   const result = await readPageForm(request);
   if (result.ok) return result.form;
-  const errors = result.field ? [{ field: result.field, message: result.error }] : undefined;
-  throw data({ detail: result.field ? `${result.field}: ${result.error}` : result.error, errors }, { status: result.status });
+  throw refusal(result.status, result.error, result.field);
 }
 
 /**

@@ -22,6 +22,7 @@ import {
   type DeviceKey,
 } from "./two-factor.server";
 import type { UserContext } from "./user-context.server";
+import { parseInt32Id } from "~/lib/input-fields";
 
 export async function loadSecurityScreen(services: Services, user: UserContext) {
   const db = services.pg.db;
@@ -55,7 +56,8 @@ export async function saveSecurityScreen(request: Request) {
   const { services, user } = await requireUser(request);
   const db = services.pg.db;
   const intent = String(form.get("intent") ?? "");
-  const deviceId = Number(form.get("deviceId"));
+  // 0 names no device: a text that is no id gets the "not found" of an unknown one.
+  const deviceId = parseInt32Id(form.get("deviceId")) ?? 0;
   const reply = (result: SecurityActionResult, status = 200, headers?: HeadersInit) => data(result, { status, headers });
   // Turning 2FA off and replacing the recovery codes weaken the account: the session is not enough.
   const confirmIdentityFromForm = () =>

@@ -3,7 +3,7 @@
  * exporter addresses is the connection's source address (compared in one spelling: IPv4-mapped
  * IPv6 is plain IPv4), and the vantage point its routes are stored under. Connections from other
  * addresses are refused and recorded (bmp_unknown_sources), so the Data sources page can offer to
- * adopt them.
+ * adopt them; the table keeps what that list shows (unknown-senders.ts).
  *
  * A router is a vantage point: the station uses the vantage point whose router is that router —
  * the one whose key is the router's name when there are several, else the first made — and makes
@@ -12,12 +12,13 @@
  * other character replaced by '-' (cut to 60), followed by "-2", "-3", … until free; city, country
  * and address the router's; not public (staff decide what the public Looking Glass shows).
  */
-import { asc, eq, sql } from "drizzle-orm";
+import { asc, eq, inArray, sql } from "drizzle-orm";
 import { bmpUnknownSources, routerExporters, routers, vantagePoints } from "~db/postgres/schema";
 import type { Db } from "~/server/postgres.server";
 import type { Services } from "~/server/services.server";
 import { canonicalIp } from "../enrich/address";
 import { createVantagePointOfRouter } from "../inventory/inventory.server";
+import { listedUnknownSenders } from "../unknown-senders";
 
 export type BmpRouter = {
   id: number;
@@ -78,7 +79,11 @@ export async function vantagePointOfRouter(stores: Pick<Services, "pg">, router:
   }
 }
 
-/** Counts a refused connection from `address` (canonical) at `at`. */
+/**
+ * Counts a refused connection from `address` (canonical) at `at`, then forgets the sources the
+ * list no longer shows (unknown-senders.ts: not heard for a week, or beyond the most recent
+ * hundred), so a scan of many addresses leaves a bounded table.
+ */
 export async function recordUnknownSource(db: Db, address: string, at: Date): Promise<void> {
   await db
     .insert(bmpUnknownSources)
@@ -90,6 +95,10 @@ export async function recordUnknownSource(db: Db, address: string, at: Date): Pr
         attempts: sql`${bmpUnknownSources.attempts} + 1`,
       },
     });
+  const rows = await db.select({ address: bmpUnknownSources.address, lastSeen: bmpUnknownSources.lastSeen }).from(bmpUnknownSources);
+  const listed = new Set(listedUnknownSenders(rows, (r) => r.address, at).map((r) => r.address));
+  const forgotten = rows.filter((r) => !listed.has(r.address)).map((r) => r.address);
+  if (forgotten.length) await db.delete(bmpUnknownSources).where(inArray(bmpUnknownSources.address, forgotten));
 }
 
 /** An address that streams as a known router now (adopted) leaves the list of sources to adopt. */

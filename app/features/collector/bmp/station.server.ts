@@ -30,6 +30,7 @@ import { RIB_VIEWS } from "~/features/routing/bmp/types";
 import type { CompactRibRow } from "~/features/routing/mrt/rib-rows";
 import { chQuery } from "~/server/clickhouse/query.server";
 import type { ComponentContext, ComponentHealth, IngestComponent } from "~/server/components/contract.server";
+import { TtlCache } from "~/server/bounded-maps.server";
 import { incrementCounter, setGauge } from "~/server/metrics.server";
 import type { Services } from "~/server/services.server";
 import { requestRoutingRefresh } from "../enrich/routing-refresh.server";
@@ -128,7 +129,8 @@ class RunningStation {
   private stopping = false;
   private statusWrite: Promise<void> | null = null;
   private counting: Promise<void> | null = null;
-  private lastRefusedLog = new Map<string, number>();
+  /** The addresses whose refusal was logged in the last ten minutes: entries expire and are capped, so a scan of many addresses does not grow it. */
+  private refusalLogged = new TtlCache<true>(600_000);
   private lastStoreErrorLogMs = 0;
   readonly totals = { connections: 0, refused: 0, messages: 0, decodeErrors: 0, rowsQueued: 0 };
 
@@ -290,9 +292,8 @@ class RunningStation {
       socket.destroy();
       this.totals.refused++;
       incrementCounter(BMP_METRICS.refused);
-      const last = this.lastRefusedLog.get(address) ?? 0;
-      if (this.now() - last > 600_000) {
-        this.lastRefusedLog.set(address, this.now());
+      if (!this.refusalLogged.get(address, this.now())) {
+        this.refusalLogged.set(address, true, this.now());
         this.context.log.warn(
           `refused a BMP session from ${address}: no router of the inventory has this loopback or exporter address (listed on the Data sources page to adopt)`,
         );

@@ -15,6 +15,7 @@ import { routers } from "~db/postgres/schema";
 import { bmpStatusRows, bmpUnknownSourceRows } from "../bmp/status.server";
 import { canonicalIp } from "../enrich/address";
 import { exporterKeyOrText } from "../exporter-address";
+import { listedUnknownSenders } from "../unknown-senders";
 import { flowUtilState } from "../flow-util/flow-util.server";
 import { confirmCapacityChange } from "../snmp/capacity-confirm.server";
 import { snmpStatusRows } from "../snmp/status.server";
@@ -138,7 +139,8 @@ export async function loadDataSourcesScreen(
       });
   known.sort((a, b) => a.router.localeCompare(b.router) || a.address.localeCompare(b.address) || a.protocol.localeCompare(b.protocol));
 
-  const unknown = totalsByAddress(matched.filter(({ match }) => match === null).map(({ row }) => row)).map((t) => ({
+  const unknownTotals = totalsByAddress(matched.filter(({ match }) => match === null).map(({ row }) => row));
+  const unknown = listedUnknownSenders(unknownTotals, (t) => t.key, now).map((t) => ({
     address: t.key,
     udpSources: t.udpSources,
     protocols: t.protocols.map(protocolLabel).join(", "),
@@ -293,15 +295,17 @@ function bmpSection(
       statisticsAt: p.statisticsAt ? date(new Date(p.statisticsAt)) : null,
     })),
   );
-  const toAdopt = unknown
-    .filter((u) => !options.known.has(u.address))
-    .map((u) => ({
-      address: u.address,
-      attempts: formatCount(u.attempts),
-      firstSeen: date(u.firstSeen),
-      lastSeen: date(u.lastSeen),
-      adoptLink: adoptLink(u.address),
-    }));
+  const toAdopt = listedUnknownSenders(
+    unknown.filter((u) => !options.known.has(u.address)),
+    (u) => u.address,
+    now,
+  ).map((u) => ({
+    address: u.address,
+    attempts: formatCount(u.attempts),
+    firstSeen: date(u.firstSeen),
+    lastSeen: date(u.lastSeen),
+    adoptLink: adoptLink(u.address),
+  }));
   return { stations, running: stations.some((s) => s.running), routers: routerRows, peers, unknown: toAdopt };
 }
 

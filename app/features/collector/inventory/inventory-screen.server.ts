@@ -160,6 +160,8 @@ export type InventoryIntent =
 
 export type InventoryActionResult = { intent: InventoryIntent | ""; errors: FormErrors; values: FormValues };
 
+const noRouter = (name: string) => `There is no router named ${name}.`;
+
 const back = (saved: string, params: Record<string, string> = {}) =>
   redirect(`${INVENTORY_PATH}?${new URLSearchParams({ ...params, saved })}`);
 
@@ -168,12 +170,14 @@ export async function saveInventoryScreen(services: Stores, request: Request) {
   const values: FormValues = {};
   for (const [key, value] of form.entries()) if (typeof value === "string" && key !== "csrfmiddlewaretoken") values[key] = value;
   const intent = (values.intent ?? "") as InventoryIntent;
-  const refuse = (errors: FormErrors) => data<InventoryActionResult>({ intent, errors, values }, { status: 400 });
+  const refuse = (errors: FormErrors, status = 400) => data<InventoryActionResult>({ intent, errors, values }, { status });
+  // A delete that found nothing says so (the list the form came from was stale), rather than "deleted".
+  const missing = (message: string) => refuse({ "": message }, 404);
   // The name the router or vantage point had when the form was opened (a rename changes the typed one).
   const current = values.current ?? "";
   const routerName = values.router_name ?? "";
 
-  async function attempt(fields: readonly string[], formLevel: FormErrors, run: () => Promise<Response>) {
+  async function attempt(fields: readonly string[], formLevel: FormErrors, run: () => Promise<Response | ReturnType<typeof refuse>>) {
     if (Object.keys(formLevel).length) return refuse(formLevel);
     try {
       return await run();
@@ -193,7 +197,7 @@ export async function saveInventoryScreen(services: Stores, request: Request) {
     }
     case "update-router": {
       const stored = await getRouter(services, current);
-      if (!stored) return refuse({ "": `There is no router named ${current}.` });
+      if (!stored) return refuse({ "": noRouter(current) });
       const { input, errors } = routerInput(values, stored);
       return attempt(ROUTER_FIELDS, errors, async () => {
         // The router form does not carry the interfaces: they stay as they are.
@@ -203,7 +207,7 @@ export async function saveInventoryScreen(services: Stores, request: Request) {
     }
     case "delete-router":
       return attempt([], {}, async () => {
-        await deleteRouter(services, current);
+        if (!(await deleteRouter(services, current))) return missing(noRouter(current));
         return back("router-deleted");
       });
     case "create-interface": {
@@ -222,7 +226,8 @@ export async function saveInventoryScreen(services: Stores, request: Request) {
     }
     case "delete-interface":
       return attempt([], {}, async () => {
-        await deleteInterface(services, routerName, current);
+        if (!(await deleteInterface(services, routerName, current)))
+          return missing(`There is no interface named ${current} on a router named ${routerName}.`);
         return back("interface-deleted", { router: routerName });
       });
     case "create-vantage-point": {
@@ -241,7 +246,7 @@ export async function saveInventoryScreen(services: Stores, request: Request) {
     }
     case "delete-vantage-point":
       return attempt([], {}, async () => {
-        await deleteVantagePoint(services, current);
+        if (!(await deleteVantagePoint(services, current))) return missing(`There is no vantage point with the key ${current}.`);
         return back("vantage-point-deleted");
       });
     case "set-operator-as": {
