@@ -273,7 +273,7 @@ export async function loadExplorer(services: Services, user: UserContext, url: U
 
   let comparison: Comparison | null = null;
   const overlay = !options.tableOnly && params.view === "timeseries";
-  const [previous, namer] = await Promise.all([
+  const [previous, labelOf] = await Promise.all([
     params.compare && flows.range && flows.window
       ? previousPeriodTable(services, user, version, {
           dimension,
@@ -289,6 +289,7 @@ export async function loadExplorer(services: Services, user: UserContext, url: U
       : null,
     nameAll(
       services,
+      user,
       flows.filters.map((f) => ({ dimension: f.dimension, key: f.value })),
     ),
   ]);
@@ -344,7 +345,7 @@ export async function loadExplorer(services: Services, user: UserContext, url: U
     comparison,
     traffic: trafficOf([dimension], options.scope, flows.filters),
     rangeNotice: flows.range && flows.window ? rangeNotice(flows.range, flows.window, base.timezone) : null,
-    filterLabels: flows.filters.map((f) => filterLabel({ ...f, name: namer(f.dimension, f.value) })),
+    filterLabels: flows.filters.map((f) => filterLabel({ ...f, name: labelOf(f.dimension, f.value).name })),
     // fetchMaxTimestamp: the screen says when the newest data ends (and keeps it current with JavaScript).
     newestData:
       user.featureFlags.includes("fetchMaxTimestamp") && dataAvailable.maxTimestamp !== null

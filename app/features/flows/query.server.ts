@@ -24,6 +24,7 @@ import {
   type FlowsContext,
   type ResolvedRange,
   type Timeseries,
+  type TimeseriesSeries,
 } from "./service.server";
 import { dataRange } from "./data-range.server";
 import { flowPrediction, type FlowPrediction } from "./prediction.server";
@@ -93,7 +94,7 @@ export async function runFlowsQuery(stores: Stores, user: UserContext, version: 
     input.start < input.end ? (input.window ?? defaultWindow({ start: input.start, end: input.end })) : null;
   const speculative =
     likely !== null && requestedWindow !== null && (input.end - input.start) / requestedWindow <= MAX_BUCKETS
-      ? flowTable(stores, dimension, {
+      ? flowTable(stores, user, dimension, {
           ...likely,
           ipVersion: input.ipVersion,
           scope: input.scope,
@@ -113,7 +114,7 @@ export async function runFlowsQuery(stores: Stores, user: UserContext, version: 
   if (!range) {
     return {
       dimension: { id: dimension, label: getDimension(dimension).label },
-      timeseries: { buckets: [] as number[], series: [] as { key: string; name: string; values: number[] }[] },
+      timeseries: { buckets: [] as number[], series: [] as TimeseriesSeries[] },
       window: input.window ?? null,
       table: [] as Awaited<ReturnType<typeof flowTable>>,
       range: null,
@@ -132,15 +133,15 @@ export async function runFlowsQuery(stores: Stores, user: UserContext, version: 
   const q = { ...base, range, window };
   const [timeseries, table] = await Promise.all([
     input.timeseries === false
-      ? Promise.resolve({ buckets: [] as number[], series: [] as { key: string; name: string; values: number[] }[] })
-      : flowTimeseries(stores, dimension, { ...q, topN: input.topN }).then(async (shown) => {
+      ? Promise.resolve({ buckets: [] as number[], series: [] as TimeseriesSeries[] })
+      : flowTimeseries(stores, user, dimension, { ...q, topN: input.topN }).then(async (shown) => {
           if (!input.predict) return shown;
           // The data's first bucket bounds the history: before it there is no traffic, only no data.
           const data = input.dataRange ?? (await dataRange(stores));
           const dataStart = data.minTimestamp ?? range.start;
-          return { ...shown, prediction: await flowPrediction(stores, dimension, { ...q, dataStart }, shown) };
+          return { ...shown, prediction: await flowPrediction(stores, user, dimension, { ...q, dataStart }, shown) };
         }),
-    tableAfterClamp(range, window, requestedWindow, guessed) ?? flowTable(stores, dimension, { ...q, limit: input.limit }),
+    tableAfterClamp(range, window, requestedWindow, guessed) ?? flowTable(stores, user, dimension, { ...q, limit: input.limit }),
   ]);
   return {
     dimension: { id: dimension, label: getDimension(dimension).label },
@@ -210,7 +211,7 @@ export async function runSankeyQuery(stores: Stores, user: UserContext, version:
       notices: resolved.notices,
       noData: true as const,
     };
-  const result = await flowSankey(stores, dimensions, {
+  const result = await flowSankey(stores, user, dimensions, {
     range,
     filters: resolved.filters,
     operatorAsn: resolved.operatorAsn,
