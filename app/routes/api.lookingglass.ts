@@ -75,7 +75,7 @@ async function answer(
   try {
     const routers = await vantagePointRouters(context.services, user);
     const query = await resolveLookingGlassRequest(context.services, { variant, ...body, routers });
-    const { cached: _cached, ...result } = await cachedLookingGlassQuery(context.services, query);
+    const { cached: _cached, ...result } = await cachedLookingGlassQuery(context.services, query, user);
     return result;
   } catch (error) {
     if (error instanceof LookingGlassInputError) throw inputProblem(error);

@@ -105,11 +105,17 @@ describe("api/autocomplete/ — AS dimensions", () => {
     const results = await search("AS_HND_INGRESS", "!3320");
     expect(results[0]).toEqual({
       id: "3320",
-      name: "Deutsche Telekom",
+      // The effective name: the demo's site layer names AS3320 (as_info: "Deutsche Telekom").
+      name: "Deutsche Telekom (DTAG)",
       value: "!3320",
       type: "PRIMITIVE",
     });
     for (const r of results) expect(r.value.startsWith("!")).toBe(true);
+  });
+
+  it("finds an AS by the name a mapping layer gives it, and names it so", async () => {
+    const results = await search("AS_SRC_INGRESS", "dtag");
+    expect(results[0]).toEqual({ id: "3320", name: "Deutsche Telekom (DTAG)", value: "3320", type: "PRIMITIVE" });
   });
 
   it("a # suffix (tag input) is carried over to the results", async () => {
@@ -273,7 +279,7 @@ describe("api/filter/metadata/", () => {
     expect(res.status).toBe(200);
     expect(res.data.results.map((r: { name: string | null }) => r.name)).toEqual([
       "Netflix",
-      "Deutsche Telekom",
+      "Deutsche Telekom (DTAG)",
       "fra-er1 (Frankfurt)",
       // Router and interface as people read them, the inventory's description in brackets.
       `${iface.value.replace("|", " ")} (${iface.name.slice(iface.value.length + 1)})`,
@@ -286,7 +292,7 @@ describe("api/filter/metadata/", () => {
     expect(res.data.results[1]).toEqual({
       dimension: "AS_DST_INGRESS",
       value: "!AS3320",
-      name: "Deutsche Telekom",
+      name: "Deutsche Telekom (DTAG)",
       type: "PRIMITIVE",
     });
   });

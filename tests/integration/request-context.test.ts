@@ -4,7 +4,6 @@
  * A request whose action changes the session or the style shows the change in its loaders.
  */
 import type { ActionFunctionArgs } from "@remix-run/node";
-import { getTableName, is, Table } from "drizzle-orm";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { userPermissions, users } from "~db/postgres/schema";
 import * as root from "~/root";
@@ -14,13 +13,13 @@ import * as faq from "~/routes/_app.faq";
 import * as flowExplorer from "~/routes/_app.flow-explorer";
 import { requireUser } from "~/server/auth/guard.server";
 import { destroySession } from "~/server/auth/session.server";
-import type { Db } from "~/server/postgres.server";
 import { useServicesForTests } from "~/server/services.server";
 import { setPersonalStyle } from "~/server/settings/site-settings.server";
 import { requestStyle } from "~/server/site-style.server";
 import { CSRF_TOKEN, ORIGIN, sessionCookie } from "../helpers/http";
 import { documentHandler, type DocumentOutcome } from "../helpers/request-handler";
 import { metricsSnapshot } from "~/server/metrics.server";
+import { countingDb } from "../helpers/counting-db";
 import { openTestStores, type TestStores } from "../helpers/stores";
 
 let stores: TestStores;
@@ -71,25 +70,6 @@ const handle = documentHandler([
   { id: "routes/_app.end-session", parentId: "routes/_app", path: "end-session", module: endSession },
 ]);
 
-/** Counts each `select … from <table>` of the app's PostgreSQL handle. */
-function countingDb(db: Db): Db {
-  return new Proxy(db, {
-    get(target, property, receiver) {
-      const value = Reflect.get(target, property, receiver);
-      if (property !== "select") return typeof value === "function" ? value.bind(target) : value;
-      return (...args: unknown[]) => {
-        const builder = value.apply(target, args);
-        const from = builder.from.bind(builder);
-        builder.from = (table: unknown) => {
-          if (is(table, Table)) tablesRead.push(getTableName(table));
-          return from(table);
-        };
-        return builder;
-      };
-    },
-  });
-}
-
 const reads = (table: string) => tablesRead.filter((t) => t === table).length;
 /** The menu's ClickHouse read, counted by the query door under its name. */
 const menuQueries = () => (metricsSnapshot().durations["ch.menu.tablesWithRows"]?.count ?? 0) - menuQueriesBefore;
@@ -110,7 +90,12 @@ const frameData = (outcome: DocumentOutcome) => outcome.loaderData["routes/_app"
 
 beforeAll(async () => {
   stores = await openTestStores();
-  useServicesForTests({ ...stores, pg: { ...stores.pg, db: countingDb(stores.pg.db) }, ch: stores.ch });
+  // Pushed through a wrapper: the tests below replace the array.
+  useServicesForTests({
+    ...stores,
+    pg: { ...stores.pg, db: countingDb(stores.pg.db, { push: (t) => tablesRead.push(t) }) },
+    ch: stores.ch,
+  });
   const [user] = await stores.pg.db
     .insert(users)
     // Staff: the menu shows the tools whose tables are still empty.

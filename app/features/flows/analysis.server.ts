@@ -189,7 +189,7 @@ export async function runAsIndirect(stores: Stores, user: UserContext, version: 
     ipVersion: bodyIpVersion(body.ipVersion),
   });
   const rows = await chQuery<{ asn: number | string; handover: number | string; bps: number }>(stores.ch, q);
-  const names = await nameKeys(stores, "AS_SRC_INGRESS", [...asns, ...rows.map((r) => Number(r.handover))].map(String));
+  const names = await nameKeys(stores, user, "AS_SRC_INGRESS", [...asns, ...rows.map((r) => Number(r.handover))].map(String));
   const nameOf = (asn: number) => names.get(String(asn)) ?? `AS${asn}`;
   const results = asns.map((asn): IndirectResult => {
     const mine = rows.filter((r) => Number(r.asn) === asn);
@@ -255,6 +255,7 @@ export async function runNetflowStatistics(
   const shown = rows.filter((r) => Number(r.router_bps) > 0).slice(0, body.limit ?? 1000);
   const names = await nameKeys(
     stores,
+    user,
     target,
     shown.map((r) => r.value),
   );
@@ -329,6 +330,7 @@ async function flowLinks(stores: Stores, user: UserContext, version: number, que
   });
   const asNames = await nameKeys(
     stores,
+    user,
     "AS_SRC_INGRESS",
     [query.origin, query.destination].filter((e) => e.kind === "AS").map((e) => String((e as { asn: number }).asn)),
   );
@@ -597,12 +599,13 @@ export async function loadAsFlowsAnalysis(services: Services, user: UserContext,
     // Both runs resolve the same filters and range; either one tells them.
     const shownFilters = sankey?.filters ?? indirect?.filters ?? [];
     const locked = shownFilters.filter((f) => f.locked);
-    const namer = await nameAll(
+    const labelOf = await nameAll(
       services,
+      user,
       locked.map((f) => ({ dimension: f.dimension, key: f.value })),
     );
     return {
-      lockedLabels: locked.map((f) => filterLabel({ ...f, name: namer(f.dimension, f.value) })),
+      lockedLabels: locked.map((f) => filterLabel({ ...f, name: labelOf(f.dimension, f.value).name })),
       ...base,
       errors,
       notices: [...(sankey?.notices ?? indirect?.notices ?? []), ...(indirect?.notes ?? [])],

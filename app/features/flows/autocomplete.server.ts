@@ -6,9 +6,10 @@
  * of the term is bound as a parameter (drizzle placeholders, ClickHouse query_params); LIKE
  * wildcards in the term are escaped, and terms with `*` or `_` are never searched at all.
  */
-import { and, asc, eq, ilike, inArray, or, sql } from "drizzle-orm";
+import { asc, eq, ilike, inArray, or, sql } from "drizzle-orm";
 import { z } from "zod";
 import { asInfo, asServiceMappings, interfaces, routers, siteSettings, type AutocompleteMinLengths } from "~db/postgres/schema";
+import { effectiveNames, type EffectiveNames } from "~/features/tags/effective-names.server";
 import { loadTagObjects, searchTagObjects, type AnyTagObject } from "~/features/tags/tags.server";
 import { formatTagReference, parseTagReference } from "~/features/tags/tag-reference";
 import { SPECIAL_AS_VALUES } from "~/lib/special-as";
@@ -55,7 +56,11 @@ const item = (value: string | number, name: string): AutocompleteItem => ({
   type: "PRIMITIVE",
 });
 
-async function searchAs(stores: Stores, term: string, limit: number): Promise<AutocompleteItem[]> {
+/**
+ * ASes by number or by name: the registry's names (as_info) and the names the viewer's mapping
+ * layers give; every item is named as the viewer reads it (effective names).
+ */
+async function searchAs(stores: Stores, names: EffectiveNames, term: string, limit: number): Promise<AutocompleteItem[]> {
   const n = asTermNumber(term);
   const nameMatch = ilike(asInfo.name, contains(term));
   const where = n !== null ? or(nameMatch, sql`${asInfo.asn}::text LIKE ${startsWith(String(n))}`) : nameMatch;
@@ -76,12 +81,15 @@ async function searchAs(stores: Stores, term: string, limit: number): Promise<Au
     .where(where)
     .orderBy(...order)
     .limit(limit);
-  const found = rows.map((r) => item(r.asn, r.name));
+  const mappedMatches = names.asesNamedLike(term).filter((m) => !rows.some((r) => r.asn === m.asn));
   // The special AS values (Others, Untracked, Not routable) are filter values too.
-  const special = SPECIAL_AS_VALUES.filter((s) => !rows.some((r) => r.asn === s.asn))
+  const special = SPECIAL_AS_VALUES.filter((s) => !rows.some((r) => r.asn === s.asn) && !mappedMatches.some((m) => m.asn === s.asn))
     .filter((s) => s.name.toLowerCase().includes(lower) || (n !== null && String(s.asn).startsWith(String(n))))
-    .map((s) => item(s.asn, s.name));
-  return rankItems("AS_NUMBER", [...found, ...special], term).slice(0, limit);
+    .map((s) => ({ asn: s.asn, name: s.name }));
+  const candidates = [...rows, ...mappedMatches, ...special];
+  const labels = await names.ases(candidates.map((c) => c.asn));
+  const found = candidates.map((c) => item(c.asn, labels.get(String(c.asn))?.name ?? c.name));
+  return rankItems("AS_NUMBER", found, term).slice(0, limit);
 }
 
 async function searchRouters(stores: Stores, term: string, limit: number): Promise<AutocompleteItem[]> {
@@ -125,8 +133,10 @@ async function searchInterfaces(stores: Stores, term: string, limit: number): Pr
   return rankItems("INTERFACE", items, term).slice(0, limit);
 }
 
+/** Applications or infrastructures (the values the flows carry) by value or by the name the viewer's mappings give them. */
 async function searchServices(
   stores: Stores,
+  names: EffectiveNames,
   kind: "Application" | "Infrastructure",
   term: string,
   limit: number,
@@ -134,14 +144,13 @@ async function searchServices(
   const rows = await stores.pg.db
     .selectDistinct({ name: asServiceMappings.name })
     .from(asServiceMappings)
-    .where(and(eq(asServiceMappings.kind, kind), ilike(asServiceMappings.name, contains(term))))
-    .orderBy(asc(asServiceMappings.name))
-    .limit(500);
-  return rankItems(
-    kind === "Application" ? "APPLICATION" : "INFRASTRUCTURE",
-    rows.map((r) => item(r.name, r.name)),
-    term,
-  ).slice(0, limit);
+    .where(eq(asServiceMappings.kind, kind))
+    .orderBy(asc(asServiceMappings.name));
+  const lower = term.toLowerCase();
+  const items = rows
+    .map((r) => item(r.name, names.service(kind, r.name).name ?? r.name))
+    .filter((i) => i.value.toLowerCase().includes(lower) || i.name.toLowerCase().includes(lower));
+  return rankItems(kind === "Application" ? "APPLICATION" : "INFRASTRUCTURE", items, term).slice(0, limit);
 }
 
 function searchProtocols(term: string, limit: number): AutocompleteItem[] {
@@ -209,10 +218,11 @@ export async function autocomplete(
   const kind = getDimension(dimension).filterKind;
   if (parsed.term.length < minLengthFor(kind, await minLengths(stores))) return [];
   const term = parsed.term;
+  const names = () => effectiveNames(stores, user ?? null);
   let items: AutocompleteItem[];
   switch (kind) {
     case "AS_NUMBER":
-      items = await searchAs(stores, term, limit);
+      items = await searchAs(stores, await names(), term, limit);
       break;
     case "ROUTER":
       items = await searchRouters(stores, term, limit);
@@ -222,10 +232,10 @@ export async function autocomplete(
       items = await searchInterfaces(stores, term, limit);
       break;
     case "APPLICATION":
-      items = await searchServices(stores, "Application", term, limit);
+      items = await searchServices(stores, await names(), "Application", term, limit);
       break;
     case "INFRASTRUCTURE":
-      items = await searchServices(stores, "Infrastructure", term, limit);
+      items = await searchServices(stores, await names(), "Infrastructure", term, limit);
       break;
     case "IANA_PROTOCOL":
       items = searchProtocols(term, limit);
@@ -284,14 +294,9 @@ export async function filterMetadata(
     } else if (i.kind === "ROUTER") routerNames.add(bare(i.value));
     else if (i.kind === "INTERFACE" || i.kind === "INTERNAL_LINK") ifaceKeys.add(bare(i.value));
   }
+  const names = await effectiveNames(stores, user ?? null);
   const asNames = new Map<number, string>(SPECIAL_AS_VALUES.map((s) => [s.asn, s.name]));
-  if (asns.size) {
-    const rows = await stores.pg.db
-      .select({ asn: asInfo.asn, name: asInfo.name })
-      .from(asInfo)
-      .where(inArray(asInfo.asn, [...asns]));
-    for (const r of rows) asNames.set(r.asn, r.name);
-  }
+  for (const [asn, label] of await names.ases(asns)) if (label.name) asNames.set(Number(asn), label.name);
   const routerDesc = new Map<string, string>();
   if (routerNames.size) {
     const rows = await stores.pg.db
@@ -326,7 +331,11 @@ export async function filterMetadata(
         name = protocolLabel(v);
         break;
       case "APPLICATION":
+        name = v ? (names.service("Application", v).name ?? v) : null;
+        break;
       case "INFRASTRUCTURE":
+        name = v ? (names.service("Infrastructure", v).name ?? v) : null;
+        break;
       case "VRF_NAME":
         name = v || null;
         break;

@@ -57,10 +57,10 @@ export async function previousPeriodTable(
     limit: input.limit,
   };
   const [table, data, series] = await Promise.all([
-    flowTable(stores, dimension, q),
+    flowTable(stores, user, dimension, q),
     input.dataRange ?? dataRange(stores),
     // One top value and the rest add up to the total of each bucket.
-    input.totals ? flowTimeseries(stores, dimension, { ...q, topN: 1 }) : null,
+    input.totals ? flowTimeseries(stores, user, dimension, { ...q, topN: 1 }) : null,
   ]);
   const covered = data.minTimestamp !== null && data.minTimestamp <= range.start;
   const shift = range.end - range.start;

@@ -20,6 +20,6 @@ export async function restrictionBadge(
   const head = { position: row.currentIndex + 1, count: row.flows.length };
   if (!isDimensionId(current.dimension)) return { ...head, label: `${current.dimension} = ${current.constrained_values.join(", ")}` };
   const values = restrictionFilters([current]).map((f) => f.value);
-  const names = await nameKeys(services, current.dimension, values);
+  const names = await nameKeys(services, user, current.dimension, values);
   return { ...head, label: `${getDimension(current.dimension).label} = ${values.map((v) => names.get(v) ?? v).join(", ")}` };
 }

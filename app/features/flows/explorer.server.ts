@@ -311,7 +311,7 @@ export async function loadExplorer(services: Services, user: UserContext, url: U
 
   let comparison: Comparison | null = null;
   const overlay = !options.tableOnly && params.view === "timeseries";
-  const [previous, namer] = await Promise.all([
+  const [previous, labelOf] = await Promise.all([
     params.compare && flows.range && flows.window
       ? previousPeriodTable(services, user, version, {
           dimension,
@@ -327,6 +327,7 @@ export async function loadExplorer(services: Services, user: UserContext, url: U
       : null,
     nameAll(
       services,
+      user,
       flows.filters.map((f) => ({ dimension: f.dimension, key: f.value })),
     ),
   ]);
@@ -383,7 +384,7 @@ export async function loadExplorer(services: Services, user: UserContext, url: U
     traffic: trafficOf([dimension], options.scope, flows.filters),
     leftOut: leftOutOf(user, flows.leftOut, getDimension(dimension).direction ?? options.scope ?? null, available, url),
     rangeNotice: flows.range && flows.window ? rangeNotice(flows.range, flows.window, base.timezone) : null,
-    filterLabels: flows.filters.map((f) => filterLabel({ ...f, name: namer(f.dimension, f.value) })),
+    filterLabels: flows.filters.map((f) => filterLabel({ ...f, name: labelOf(f.dimension, f.value).name })),
     // fetchMaxTimestamp: the screen says when the newest data ends (and keeps it current with JavaScript).
     newestData:
       user.featureFlags.includes("fetchMaxTimestamp") && dataAvailable.maxTimestamp !== null

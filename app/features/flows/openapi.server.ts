@@ -41,7 +41,7 @@ export const FLOWS_OPERATIONS: Operation[] = [
       timeseries: obj(
         {
           buckets: arr(unix),
-          series: arr(obj({ key: str, name: str, values: arr(num) })),
+          series: arr(obj({ key: str, name: str, color: nullable(str), values: arr(num) })),
           // Per bucket: whole (not cut by the range or the newest data) and ended; the charts draw only these.
           complete: arr(bool),
           prediction: nullable(
@@ -85,7 +85,7 @@ export const FLOWS_OPERATIONS: Operation[] = [
     alsoVersions: [3],
     body: sankeyBodySchema,
     response: obj({
-      nodes: arr(obj({ id: str, dimension: str, key: str, name: str })),
+      nodes: arr(obj({ id: str, dimension: str, key: str, name: str, color: nullable(str) })),
       links: arr(obj({ source: str, target: str, value: num })),
       range,
       filters: filterEcho,

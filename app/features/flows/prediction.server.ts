@@ -10,6 +10,7 @@
  */
 import { seasonalPrediction, SEASONAL_WEEKS, WEEK_SECONDS, type PredictionModel } from "~/lib/forecast-seasonal";
 import type { Services } from "~/server/services.server";
+import type { NameViewer } from "~/features/tags/effective-names.server";
 import type { AggregationWindow } from "./aggregation-window";
 import { getDimension, OTHERS_LABEL, type DimensionId } from "./dimensions";
 import type { FlowFilter } from "./filters";
@@ -46,6 +47,7 @@ export function othersKey(dimension: DimensionId): string {
  */
 export async function flowPrediction(
   stores: Stores,
+  viewer: NameViewer,
   dimension: DimensionId,
   q: QueryBase & { window: AggregationWindow; dataStart: number },
   shown: Timeseries,
@@ -60,7 +62,7 @@ export async function flowPrediction(
   const start = Math.max(end - PREDICTION_HISTORY_WEEKS * WEEK_SECONDS, Math.ceil(q.dataStart / window) * window);
   if (end - start < 2 * window) return null;
   const keyFilters: FlowFilter[] = series.map((s) => ({ dimension, value: s.key, isNegation: false }));
-  const history = await flowTimeseries(stores, dimension, {
+  const history = await flowTimeseries(stores, viewer, dimension, {
     ...q,
     filters: [...q.filters, ...keyFilters],
     range: { start, end },

@@ -25,6 +25,7 @@ import {
   type FlowsContext,
   type ResolvedRange,
   type Timeseries,
+  type TimeseriesSeries,
 } from "./service.server";
 import { dataRange } from "./data-range.server";
 import { flowPrediction, type FlowPrediction } from "./prediction.server";
@@ -99,7 +100,7 @@ export async function runFlowsQuery(stores: Stores, user: UserContext, version: 
     input.start < input.end ? (input.window ?? defaultWindow({ start: input.start, end: input.end })) : null;
   const speculative =
     likely !== null && requestedWindow !== null && (input.end - input.start) / requestedWindow <= MAX_BUCKETS
-      ? flowTable(stores, dimension, {
+      ? flowTable(stores, user, dimension, {
           ...likely,
           ipVersion: input.ipVersion,
           scope: input.scope,
@@ -119,7 +120,7 @@ export async function runFlowsQuery(stores: Stores, user: UserContext, version: 
   if (!range) {
     return {
       dimension: { id: dimension, label: getDimension(dimension).label },
-      timeseries: { buckets: [] as number[], series: [] as { key: string; name: string; values: number[] }[], complete: [] as boolean[] },
+      timeseries: { buckets: [] as number[], series: [] as TimeseriesSeries[], complete: [] as boolean[] },
       window: input.window ?? null,
       table: [] as Awaited<ReturnType<typeof flowTable>>,
       leftOut: null,
@@ -140,12 +141,8 @@ export async function runFlowsQuery(stores: Stores, user: UserContext, version: 
   const q = { ...base, range, window };
   const [timeseries, table, leftOut] = await Promise.all([
     input.timeseries === false
-      ? Promise.resolve({
-          buckets: [] as number[],
-          series: [] as { key: string; name: string; values: number[] }[],
-          complete: [] as boolean[],
-        })
-      : flowTimeseries(stores, dimension, { ...q, topN: input.topN }).then(async (measured) => {
+      ? Promise.resolve({ buckets: [] as number[], series: [] as TimeseriesSeries[], complete: [] as boolean[] })
+      : flowTimeseries(stores, user, dimension, { ...q, topN: input.topN }).then(async (measured) => {
           // What was read: the range aligned to the table's rows, but no further than the newest data when the end was clamped to it.
           const read = alignRange(range, tableForWindow(window));
           const endsAtData = range.adjusted !== "none" && range.adjusted !== "start-moved";
@@ -155,9 +152,9 @@ export async function runFlowsQuery(stores: Stores, user: UserContext, version: 
           // The data's first bucket bounds the history: before it there is no traffic, only no data.
           const data = input.dataRange ?? (await dataRange(stores));
           const dataStart = data.minTimestamp ?? range.start;
-          return { ...shown, prediction: await flowPrediction(stores, dimension, { ...q, dataStart }, shown) };
+          return { ...shown, prediction: await flowPrediction(stores, user, dimension, { ...q, dataStart }, shown) };
         }),
-    tableAfterClamp(range, window, requestedWindow, guessed) ?? flowTable(stores, dimension, { ...q, limit: input.limit }),
+    tableAfterClamp(range, window, requestedWindow, guessed) ?? flowTable(stores, user, dimension, { ...q, limit: input.limit }),
     input.leftOut ? flowLeftOut(stores, dimension, q) : null,
   ]);
   return {
@@ -229,7 +226,7 @@ export async function runSankeyQuery(stores: Stores, user: UserContext, version:
       notices: resolved.notices,
       noData: true as const,
     };
-  const result = await flowSankey(stores, dimensions, {
+  const result = await flowSankey(stores, user, dimensions, {
     range,
     filters: resolved.filters,
     operatorAsn: resolved.operatorAsn,

@@ -10,9 +10,9 @@
  * restrictions are read per call. A query may start on a guess of them (likelyFlowsContext), but
  * its result is only used when the values read for the request agree with the guess.
  */
-import { eq, inArray } from "drizzle-orm";
+import { eq } from "drizzle-orm";
 import { asInfo } from "~db/postgres/schema";
-import { SPECIAL_AS_VALUES } from "~/lib/special-as";
+import { effectiveNames, type NameViewer } from "~/features/tags/effective-names.server";
 import { ApiProblem } from "~/server/api/contract.server";
 import type { UserContext } from "~/server/auth/user-context.server";
 import { chQuery } from "~/server/clickhouse/query.server";
@@ -143,53 +143,83 @@ export async function resolveRange(stores: Stores, start: number, end: number, k
 // ---------------------------------------------------------------------------------------------------------------
 // Names
 
-const SPECIAL_NAMES = new Map<number, string>(SPECIAL_AS_VALUES.map((s) => [s.asn, s.name]));
+/** How a value of a dimension reads: its name, and its mapped colour where a mapping gives one (else null: the chart's own). */
+export type KeyLabel = { name: string; color: string | null };
 
 /**
- * Display names of the keys of one dimension (value-labels.ts): AS numbers from as_info in one
- * batched query, interfaces with the inventory's description, the rest without a lookup.
+ * Names of the keys of one dimension (value-labels.ts) as the viewer reads them: ASes,
+ * applications and infrastructures by their effective mapping (features/tags/effective-names:
+ * the layers read once per request, registry names of ASes in one batched query), interfaces
+ * with the inventory's description, the rest without a lookup.
  */
-export async function nameKeys(stores: Stores, dimension: DimensionId, keys: readonly string[]): Promise<Map<string, string>> {
-  const names = new Map<string, string>();
-  const def = getDimension(dimension);
-  if (def.filterKind === "INTERFACE" || def.filterKind === "INTERNAL_LINK") {
+export async function labelKeys(
+  stores: Stores,
+  viewer: NameViewer,
+  dimension: DimensionId,
+  keys: readonly string[],
+): Promise<Map<string, KeyLabel>> {
+  const labels = new Map<string, KeyLabel>();
+  const kind = getDimension(dimension).filterKind;
+  if (kind === "INTERFACE" || kind === "INTERNAL_LINK") {
     const descriptions = await interfaceDescriptions(stores, keys);
-    for (const k of keys) names.set(k, k === OTHERS_LABEL ? k : interfaceLabel(k, descriptions.get(k)));
-    return names;
+    for (const k of keys) labels.set(k, { name: k === OTHERS_LABEL ? k : interfaceLabel(k, descriptions.get(k)), color: null });
+    return labels;
   }
-  if (def.filterKind !== "AS_NUMBER") {
-    for (const k of keys) names.set(k, valueLabel(dimension, k));
-    return names;
+  if (kind !== "AS_NUMBER" && kind !== "APPLICATION" && kind !== "INFRASTRUCTURE") {
+    for (const k of keys) labels.set(k, { name: valueLabel(dimension, k), color: null });
+    return labels;
   }
-  const asns = [...new Set(keys.map(Number).filter((n) => Number.isSafeInteger(n) && n > 0))];
-  const rows = asns.length
-    ? await stores.pg.db.select({ asn: asInfo.asn, name: asInfo.name }).from(asInfo).where(inArray(asInfo.asn, asns))
-    : [];
-  const known = new Map(rows.map((r) => [Number(r.asn), r.name]));
+  const names = await effectiveNames(stores, viewer);
+  if (kind !== "AS_NUMBER") {
+    const model = kind === "APPLICATION" ? "Application" : "Infrastructure";
+    // The empty value ("Not mapped") and the folded rest are no application: no mapping names them.
+    for (const k of keys) {
+      const mapped = k.trim() === "" || k === OTHERS_LABEL ? null : names.service(model, k);
+      labels.set(k, { name: mapped?.name ?? valueLabel(dimension, k), color: mapped?.color ?? null });
+    }
+    return labels;
+  }
+  const ases = await names.ases(keys);
   for (const k of keys) {
-    const n = Number(k);
-    names.set(k, SPECIAL_NAMES.get(n) ?? known.get(n) ?? `AS${k}`);
+    const as = ases.get(k);
+    // A layer may rename a special value (Others …) too; without a name it reads as valueLabel says ("AS64500", "Others").
+    labels.set(k, { name: as?.name ?? valueLabel(dimension, k), color: as?.color ?? null });
   }
-  return names;
+  return labels;
+}
+
+/** Names only (see labelKeys). */
+export async function nameKeys(
+  stores: Stores,
+  viewer: NameViewer,
+  dimension: DimensionId,
+  keys: readonly string[],
+): Promise<Map<string, string>> {
+  const labels = await labelKeys(stores, viewer, dimension, keys);
+  return new Map([...labels].map(([k, l]) => [k, l.name]));
 }
 
 /** Names for several dimensions' keys, one lookup per dimension kind. */
 export async function nameAll(
   stores: Stores,
+  viewer: NameViewer,
   keys: readonly { dimension: DimensionId; key: string }[],
-): Promise<(dimension: DimensionId, key: string) => string> {
+): Promise<(dimension: DimensionId, key: string) => KeyLabel> {
   const byDimension = new Map<DimensionId, string[]>();
   for (const k of keys) byDimension.set(k.dimension, [...(byDimension.get(k.dimension) ?? []), k.key]);
-  // Every AS dimension reads the same as_info: one query for all of them.
+  // Every AS dimension names the same ASes: one lookup for all of them.
   const asKeys = keys.filter((k) => getDimension(k.dimension).filterKind === "AS_NUMBER").map((k) => k.key);
   const others = [...byDimension].filter(([d]) => getDimension(d).filterKind !== "AS_NUMBER");
-  const [asNames, ...otherNames] = await Promise.all([
-    nameKeys(stores, "AS_SRC_INGRESS", asKeys),
-    ...others.map(([d, list]) => nameKeys(stores, d, list)),
+  const [asLabels, ...otherLabels] = await Promise.all([
+    labelKeys(stores, viewer, "AS_SRC_INGRESS", asKeys),
+    ...others.map(([d, list]) => labelKeys(stores, viewer, d, list)),
   ]);
-  const named = new Map(others.map(([d], i) => [d, otherNames[i]]));
+  const labelled = new Map(others.map(([d], i) => [d, otherLabels[i]]));
   return (dimension, key) =>
-    (getDimension(dimension).filterKind === "AS_NUMBER" ? asNames.get(key) : named.get(dimension)?.get(key)) ?? valueLabel(dimension, key);
+    (getDimension(dimension).filterKind === "AS_NUMBER" ? asLabels.get(key) : labelled.get(dimension)?.get(key)) ?? {
+      name: valueLabel(dimension, key),
+      color: null,
+    };
 }
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -208,6 +238,7 @@ export type TableRow = { key: string; name: string; bps: number; bytes: string }
 /** The top table of one dimension over the range (bit/s of the whole range). */
 export async function flowTable(
   stores: Stores,
+  viewer: NameViewer,
   dimension: DimensionId,
   q: QueryBase & { window: AggregationWindow; limit?: number },
 ): Promise<TableRow[]> {
@@ -225,6 +256,7 @@ export async function flowTable(
   const rows = await chQuery<{ k: string; bps: number; b: string }>(stores.ch, built);
   const names = await nameKeys(
     stores,
+    viewer,
     dimension,
     rows.map((r) => String(r.k)),
   );
@@ -262,11 +294,14 @@ export async function flowLeftOut(
   };
 }
 
-export type Timeseries = { buckets: number[]; series: { key: string; name: string; values: number[] }[] };
+/** `color`: the value's mapped colour (null: the chart's palette). */
+export type TimeseriesSeries = { key: string; name: string; color: string | null; values: number[] };
+export type Timeseries = { buckets: number[]; series: TimeseriesSeries[] };
 
 /** Bit/s per bucket of `window` for the top N values of the dimension (rest: Others), zeros filled in. */
 export async function flowTimeseries(
   stores: Stores,
+  viewer: NameViewer,
   dimension: DimensionId,
   q: QueryBase & { window: AggregationWindow; topN?: number },
 ): Promise<Timeseries> {
@@ -295,16 +330,16 @@ export async function flowTimeseries(
     values[i] += Number(r.bps);
     byKey.set(r.v, values);
   }
-  const names = await nameKeys(stores, dimension, [...byKey.keys()]);
+  const labels = await labelKeys(stores, viewer, dimension, [...byKey.keys()]);
   const others = String(getDimension(dimension).valueType === "Int64" ? -101 : OTHERS_LABEL);
   const total = (v: number[]) => v.reduce((a, b) => a + b, 0);
   const series = [...byKey]
-    .map(([key, values]) => ({ key, name: names.get(key) ?? key, values }))
+    .map(([key, values]) => ({ key, name: labels.get(key)?.name ?? key, color: labels.get(key)?.color ?? null, values }))
     .sort((a, b) => (a.key === others ? 1 : b.key === others ? -1 : total(b.values) - total(a.values) || a.key.localeCompare(b.key)));
   return { buckets, series };
 }
 
-export type SankeyNode = { id: string; dimension: DimensionId; key: string; name: string };
+export type SankeyNode = { id: string; dimension: DimensionId; key: string; name: string; color: string | null };
 export type SankeyLink = { source: string; target: string; value: number };
 
 /**
@@ -313,6 +348,7 @@ export type SankeyLink = { source: string; target: string; value: number };
  */
 export async function flowSankey(
   stores: Stores,
+  viewer: NameViewer,
   dimensions: readonly DimensionId[],
   q: QueryBase & { topN?: number },
 ): Promise<{ nodes: SankeyNode[]; links: SankeyLink[]; table: string }> {
@@ -342,9 +378,9 @@ export async function flowSankey(
     seen.set(id(to, r.target), { dimension: to, key: r.target, column: step + 1 });
     links.push({ source: id(from, r.source), target: id(to, r.target), value });
   }
-  const namer = await nameAll(stores, [...seen.values()]);
+  const labelOf = await nameAll(stores, viewer, [...seen.values()]);
   const nodes = [...seen]
     .sort((a, b) => a[1].column - b[1].column)
-    .map(([nodeId, n]) => ({ id: nodeId, dimension: n.dimension, key: n.key, name: namer(n.dimension, n.key) }));
+    .map(([nodeId, n]) => ({ id: nodeId, dimension: n.dimension, key: n.key, ...labelOf(n.dimension, n.key) }));
   return { nodes, links, table };
 }

@@ -3,7 +3,7 @@
  * of the JSON answers. The machine form (`key`: an AS number, "lon-er1|xe-0/0/6", "6", "") stays in
  * the JSON API and in URLs. Pure and isomorphic.
  *
- * - AS numbers: the name from as_info (looked up on the server); special values by their names.
+ * - AS numbers: the effective name (mapping layers, else as_info; looked up on the server); special values by their names.
  * - Applications and infrastructures: the empty value is traffic no mapping names: "Not mapped".
  * - IANA protocols: the protocol's name ("TCP"), the number where the name is not known.
  * - Interfaces and internal links: router and interface separated by a space, the interface's

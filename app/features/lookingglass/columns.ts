@@ -70,7 +70,7 @@ export function formatLastUpdate(iso: string, tz = "UTC"): string {
 /** Between the ASes of a path as the screens show it: "64496 Example-Net › 64511". */
 export const AS_PATH_SEPARATOR = " › ";
 
-/** The ASes of a row's path, each with the name as_info gives it (null when it has none). */
+/** The ASes of a row's path, each with its name as the viewer reads it (effective mapping, else as_info; null when it has none). */
 export function asPathHops(row: Pick<LookingGlassRow, "BGP as_path" | "asNames">): { asn: string; name: string | null }[] {
   return row["BGP as_path"]
     .split(" ")

@@ -219,14 +219,18 @@ export async function loadLookingGlassPage(
     }
   }
   try {
-    const result = await cachedLookingGlassQuery(services, {
-      variant,
-      queryType: termCheck.rib.queryType,
-      match: termCheck.rib.match,
-      term: termCheck.value,
-      vantagePoints: selected,
-      ...filters,
-    });
+    const result = await cachedLookingGlassQuery(
+      services,
+      {
+        variant,
+        queryType: termCheck.rib.queryType,
+        match: termCheck.rib.match,
+        term: termCheck.value,
+        vantagePoints: selected,
+        ...filters,
+      },
+      options.user,
+    );
     const nameOf = (key: string) => available.find((vp) => vp.key === key)?.display_name ?? key;
     return { ...page, run: runOfResult(result, nameOf), answeredTerm: result.queryTerm };
   } catch (error) {

@@ -418,7 +418,7 @@ export async function interfaceStatisticsCall(services: Services, user: UserCont
   const now = Math.floor(Date.now() / 1000);
   const perLink = await Promise.all(
     links.map((l) =>
-      interfaceStatistics(services, {
+      interfaceStatistics(services, user, {
         router: l.router,
         interface: l.interface,
         direction,

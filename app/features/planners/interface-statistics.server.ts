@@ -1,9 +1,10 @@
 /**
- * The traffic by AS on one interface (interface-statistics.ts), with the AS names people read: the
- * link detail of the planner screens and api/linkutil/interfacestatistics/ both call it. Who may
- * ask for which interface is the caller's business (the planners' link catalogue decides it).
+ * The traffic by AS on one interface (interface-statistics.ts), with the AS names the viewer reads
+ * (effective names: the mapping layers, else as_info; special values by their names): the link
+ * detail of the planner screens and api/linkutil/interfacestatistics/ both call it. Who may ask for
+ * which interface is the caller's business (the planners' link catalogue decides it).
  */
-import { registryNames } from "~/features/tags/mappings.server";
+import { effectiveNames, type NameViewer } from "~/features/tags/effective-names.server";
 import { SPECIAL_AS_VALUES } from "~/lib/special-as";
 import { chQuery } from "~/server/clickhouse/query.server";
 import type { Services } from "~/server/services.server";
@@ -13,17 +14,16 @@ export type InterfaceStatisticsRow = { asn: number; name: string | null; bps: nu
 
 export async function interfaceStatistics(
   services: Pick<Services, "ch" | "pg">,
+  viewer: NameViewer,
   input: Omit<InterfaceStatisticsInput, "now"> & { now?: number },
 ): Promise<InterfaceStatisticsRow[]> {
   const query = interfaceStatisticsQuery({ ...input, now: input.now ?? Math.floor(Date.now() / 1000) });
   const rows = await chQuery<{ asn: number | string; total_bytes: string; bps: number | string }>(services.ch, query);
-  const names = await registryNames(
-    services.pg.db,
-    rows.map((r) => String(r.asn)),
-  );
+  const names = await (await effectiveNames(services, viewer)).ases(rows.map((r) => r.asn));
   const special = new Map<number, string>(SPECIAL_AS_VALUES.map((s) => [s.asn, s.name]));
   return rows.map((r) => {
     const asn = Number(r.asn);
-    return { asn, name: special.get(asn) ?? names.get(String(asn)) ?? null, bps: Number(r.bps), bytes: String(r.total_bytes) };
+    const name = names.get(String(asn))?.name ?? special.get(asn) ?? null;
+    return { asn, name, bps: Number(r.bps), bytes: String(r.total_bytes) };
   });
 }

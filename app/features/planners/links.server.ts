@@ -8,7 +8,7 @@
  */
 import type { ExternalLinksViewRestrictions } from "~db/postgres/schema";
 import { listRouters } from "~/features/collector/inventory/inventory.server";
-import { registryNames } from "~/features/tags/mappings.server";
+import { effectiveNames } from "~/features/tags/effective-names.server";
 import { readDelegation } from "~/server/auth/delegation.server";
 import type { Services } from "~/server/services.server";
 import type { LinkEnd } from "./sql";
@@ -23,7 +23,7 @@ const knownCapacity = (bps: number | null | undefined) => (bps && bps > 0 ? bps 
 
 export type Catalogue = { external: ExternalLink[]; internal: InternalLink[] };
 
-/** Every link of the inventory (no visibility applied), ordered by key. */
+/** Every link of the inventory (no visibility applied, neighbour ASes not named yet: see linksVisibleTo), ordered by key. */
 export async function readCatalogue(services: Pick<Services, "pg">): Promise<Catalogue> {
   const routers = await listRouters(services);
   const external: ExternalLink[] = [];
@@ -61,10 +61,6 @@ export async function readCatalogue(services: Pick<Services, "pg">): Promise<Cat
           remote: i.remote,
         });
     }
-  const asns = [...new Set(external.flatMap((l) => (l.neighbourAs === null ? [] : [String(l.neighbourAs)])))];
-  const names = await registryNames(services.pg.db, asns);
-  for (const link of external) if (link.neighbourAs !== null) link.asName = names.get(String(link.neighbourAs)) ?? null;
-
   const internal = new Map<string, InternalLink>();
   for (const [key, end] of cores) {
     if (!end.remote) continue;
@@ -106,11 +102,22 @@ export async function linksVisibleTo(
   catalogue?: Catalogue,
 ): Promise<PlannerLink[]> {
   const all = catalogue ?? (await readCatalogue(services));
-  if (!user.isDelegated) return kind === "external" ? all.external : all.internal;
+  if (!user.isDelegated) return kind === "external" ? nameNeighbours(services, user, all.external) : all.internal;
   if (kind === "internal") return [];
   const delegation = await readDelegation(services.pg.db, user.userId);
   if (!delegation) return [];
-  return all.external.filter((link) => delegatedSees(delegation.external, link));
+  return nameNeighbours(
+    services,
+    user,
+    all.external.filter((link) => delegatedSees(delegation.external, link)),
+  );
+}
+
+/** External links with their neighbour AS named as the user reads it (its effective mapping, else the registry's name). */
+async function nameNeighbours(services: Pick<Services, "pg">, user: { userId: number }, links: ExternalLink[]): Promise<ExternalLink[]> {
+  const names = await effectiveNames(services, { id: user.userId });
+  const ases = await names.ases(links.flatMap((l) => (l.neighbourAs === null ? [] : [l.neighbourAs])));
+  return links.map((l) => ({ ...l, asName: l.neighbourAs === null ? null : (ases.get(String(l.neighbourAs))?.name ?? null) }));
 }
 
 /** The interfaces feeding the links (for the SQL builders): an external link its interface; an internal link a (preferred) and b swapped. */

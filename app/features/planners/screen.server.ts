@@ -302,24 +302,32 @@ async function loadDetail(
     const [trafficIn, trafficOut] =
       link.kind === "external"
         ? await Promise.all([
-            interfaceStatistics(services, {
-              router: link.router,
-              interface: link.interface,
-              direction: "in",
-              dimension: "source",
-              range,
-              limit: DETAIL_AS_ROWS,
-              now,
-            }),
-            interfaceStatistics(services, {
-              router: link.router,
-              interface: link.interface,
-              direction: "out",
-              dimension: "destination",
-              range,
-              limit: DETAIL_AS_ROWS,
-              now,
-            }),
+            interfaceStatistics(
+              services,
+              { id: viewer.userId },
+              {
+                router: link.router,
+                interface: link.interface,
+                direction: "in",
+                dimension: "source",
+                range,
+                limit: DETAIL_AS_ROWS,
+                now,
+              },
+            ),
+            interfaceStatistics(
+              services,
+              { id: viewer.userId },
+              {
+                router: link.router,
+                interface: link.interface,
+                direction: "out",
+                dimension: "destination",
+                range,
+                limit: DETAIL_AS_ROWS,
+                now,
+              },
+            ),
           ])
         : [null, null];
     return {

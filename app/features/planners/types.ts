@@ -47,7 +47,7 @@ export type ExternalLink = {
   description: string;
   /** null for a port at an Internet exchange (many neighbours). */
   neighbourAs: number | null;
-  /** From as_info; null when unknown. */
+  /** The neighbour AS's name as the viewer reads it (its effective mapping, else as_info); null when unknown. */
   asName: string | null;
   /** "Transit" | "Peering" | "Customer" (inventory PEERING_TYPES), null when not set. */
   peering: string | null;

@@ -6,7 +6,7 @@
  */
 import { lookingGlassRouters } from "~/server/auth/delegation.server";
 import { communityNamer, parseCommunityPattern, type CommunityPattern } from "~/lib/bgp-communities";
-import { registryNames } from "~/features/tags/mappings.server";
+import { effectiveNames, type NameViewer, type ObjectLabel } from "~/features/tags/effective-names.server";
 import type { LookingGlassRow } from "./route-columns";
 import { communityLabelList } from "./community-labels.server";
 import { parseRibViewChoice, ribViewsOf, unknownRibView, type RibViewChoice } from "./rib-views";
@@ -244,32 +244,39 @@ export async function resolveLookingGlassRequest(
 /** Resolves a request and runs it (tests and scripts; the API and the screens cache through cachedLookingGlassQuery). */
 export async function runLookingGlassQuery(
   stores: Pick<Services, "pg" | "ch">,
-  request: LookingGlassRequest & { limit?: number },
+  request: LookingGlassRequest & { limit?: number; viewer?: NameViewer },
 ): Promise<LookingGlassResult> {
-  return runResolvedQuery(stores, await resolveLookingGlassRequest(stores, request), request.limit);
+  return runResolvedQuery(stores, await resolveLookingGlassRequest(stores, request), request.viewer ?? null, request.limit);
 }
 
 /**
- * What names the values of the rows: the AS names as_info has for the ASes of their paths (one
- * query), and for the private variant the well-known names and the operator's community labels.
+ * What names the values of the rows: the ASes of their paths as the viewer reads them (effective
+ * names: the mapping layers, else as_info), and for the private variant the well-known names and
+ * the operator's community labels.
  */
 async function rowNamers(
   stores: Pick<Services, "pg">,
   dbRows: readonly LookingGlassDbRow[],
   variant: LookingGlassVariant,
+  viewer: NameViewer,
 ): Promise<Namers> {
   const asns = [...new Set(dbRows.flatMap((r) => r.as_path.map((a) => String(a))))];
   const [names, labels] = await Promise.all([
-    asns.length ? registryNames(stores.pg.db, asns) : Promise.resolve(new Map<string, string>()),
+    asns.length ? effectiveNames(stores, viewer).then((n) => n.ases(asns)) : Promise.resolve(new Map<string, ObjectLabel>()),
     variant === "private" && dbRows.length ? communityLabelList(stores.pg.db) : Promise.resolve(null),
   ]);
-  return { asName: (asn) => names.get(String(asn)), communityName: labels ? communityNamer(labels) : null };
+  return { asName: (asn) => names.get(String(asn))?.name ?? undefined, communityName: labels ? communityNamer(labels) : null };
 }
 
-/** Reads the rows of a resolved query, per vantage point in the spec's columns. */
+/**
+ * Reads the rows of a resolved query, per vantage point in the spec's columns. `viewer`: whose
+ * names the AS paths get; the public variant's answers are shared (cachedLookingGlassQuery), so
+ * they are named with the shared layers only, whoever asks.
+ */
 export async function runResolvedQuery(
   stores: Pick<Services, "pg" | "ch">,
   q: LookingGlassQuery,
+  viewer: NameViewer,
   limit = LOOKING_GLASS_RESULTS_LIMIT,
 ): Promise<LookingGlassResult> {
   const selected = q.vantagePoints;
@@ -284,7 +291,7 @@ export async function runResolvedQuery(
       community: q.variant === "private" ? q.community : null,
     }),
   );
-  const namers = await rowNamers(stores, dbRows, q.variant);
+  const namers = await rowNamers(stores, dbRows, q.variant, q.variant === "public" ? null : viewer);
 
   const roas = dbRows.length ? await currentRoaIndex(stores) : null;
   const byKey = new Map(selected.map((vp) => [vp.key, vp]));
@@ -316,8 +323,9 @@ export async function runResolvedQuery(
 export async function cachedLookingGlassQuery(
   stores: Pick<Services, "pg" | "ch">,
   q: LookingGlassQuery,
+  viewer: NameViewer,
 ): Promise<LookingGlassResult & { cached: boolean }> {
-  if (q.variant !== "public") return { ...(await runResolvedQuery(stores, q)), cached: false };
+  if (q.variant !== "public") return { ...(await runResolvedQuery(stores, q, viewer)), cached: false };
   const key = queryCacheKey({
     variant: q.variant,
     queryType: q.queryType,
@@ -326,7 +334,7 @@ export async function cachedLookingGlassQuery(
   });
   const hit = publicQueryCache.get(key) as LookingGlassResult | undefined;
   if (hit) return { ...hit, cached: true };
-  const result = await runResolvedQuery(stores, q);
+  const result = await runResolvedQuery(stores, q, null);
   publicQueryCache.set(key, result);
   return { ...result, cached: false };
 }

@@ -6,7 +6,7 @@ import { ROUTE_FILTER_PROPERTIES } from "./lookingglass-request";
 const LOOKING_GLASS_ROWS =
   "Rows: VantagePoint, Prefix, RouteDistinguisher, BGP as_path (AS numbers, space-separated), BGP local_pref, BGP med, BGP next_hop, " +
   "BGP community (standard, large and extended, space-separated; private only), BGP originator_id (private only), RibView " +
-  "(pre-policy, post-policy, loc-rib), LastUpdate, asNames ({AS number: name} of the path's ASes that as_info names), " +
+  "(pre-policy, post-policy, loc-rib), LastUpdate, asNames ({AS number: name} of the path's ASes: the effective mapping name, else the name as_info gives), " +
   "communityNames (private only: {community: well-known name or operator's label}).";
 
 /** The rows' route origin validation field, in both variants (docs/api.md). */

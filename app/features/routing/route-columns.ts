@@ -24,7 +24,7 @@ export type LookingGlassRow = {
   RibView: RibView;
   /** ISO 8601 UTC. */
   LastUpdate: string;
-  /** The names as_info gives the ASes of the path: AS number → name (ASes it does not know are left out). */
+  /** The names of the ASes of the path as the viewer reads them (effective mapping, else as_info): AS number → name (ASes without a name are left out). */
   asNames: Record<string, string>;
   /** Private only: each community of "BGP community" that has a well-known name or an operator's label → that name. */
   communityNames?: Record<string, string>;

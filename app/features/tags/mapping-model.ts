@@ -70,3 +70,18 @@ export function normalizeObjectId(model: MappingModel, id: string): string | nul
   }
   return text.length >= 1 && text.length <= 200 ? text : null;
 }
+
+export type EffectiveMapping = { name: string | null; color: string | null; nameLayer: number | null; colorLayer: number | null };
+
+/** Name and colour, each from the highest layer that sets it (the layers' rule). */
+export function effectiveMapping(rows: readonly { layer: number; name: string | null; color: string | null }[]): EffectiveMapping {
+  const ordered = [...rows].sort((a, b) => b.layer - a.layer);
+  const named = ordered.find((r) => r.name !== null && r.name !== "");
+  const coloured = ordered.find((r) => r.color !== null && r.color !== "");
+  return {
+    name: named?.name ?? null,
+    color: coloured?.color ?? null,
+    nameLayer: named?.layer ?? null,
+    colorLayer: coloured?.layer ?? null,
+  };
+}

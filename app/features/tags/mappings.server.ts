@@ -17,36 +17,24 @@ import { MESSAGES } from "~/lib/messages";
 import { ApiProblem } from "~/server/api/contract.server";
 import type { UserContext } from "~/server/auth/user-context.server";
 import { executeRows, type Db } from "~/server/postgres.server";
+import { forgetEffectiveNames } from "./effective-names.server";
 import {
+  effectiveMapping,
   MAPPING_LAYERS,
   mappingLayerName,
   mappingWriteProblem,
   mayAssignServices,
   normalizeObjectId,
   USER_LAYER,
+  type EffectiveMapping,
   type MappingActor,
   type MappingLayer,
   type MappingModel,
 } from "./mapping-model";
 
-export { normalizeObjectId };
+export { effectiveMapping, normalizeObjectId, type EffectiveMapping };
 
 export type MappingRow = { objectId: string; layer: number; name: string | null; color: string | null; own: boolean };
-
-export type EffectiveMapping = { name: string | null; color: string | null; nameLayer: number | null; colorLayer: number | null };
-
-/** Name and colour, each from the highest layer that sets it. */
-export function effectiveMapping(rows: readonly Pick<MappingRow, "layer" | "name" | "color">[]): EffectiveMapping {
-  const ordered = [...rows].sort((a, b) => b.layer - a.layer);
-  const named = ordered.find((r) => r.name !== null && r.name !== "");
-  const coloured = ordered.find((r) => r.color !== null && r.color !== "");
-  return {
-    name: named?.name ?? null,
-    color: coloured?.color ?? null,
-    nameLayer: named?.layer ?? null,
-    colorLayer: coloured?.layer ?? null,
-  };
-}
 
 /** The rows a user sees: the shared layers and their own user-layer row (never another user's). */
 const visibleTo = (user: Pick<UserContext, "id">) =>
@@ -129,6 +117,7 @@ export async function putMapping(
       target: [mappings.model, mappings.objectId, mappings.layer, mappings.ownerUserId],
       set: { name: input.name, color: input.color },
     });
+  forgetEffectiveNames();
 }
 
 /** Removes the row of one layer; false when there was none. */
@@ -143,6 +132,7 @@ export async function deleteMapping(
     .delete(mappings)
     .where(rowOf(input.model, input.objectId, input.layer, ownerOf(user, input.layer)))
     .returning({ id: mappings.id });
+  forgetEffectiveNames();
   return deleted.length > 0;
 }
 
@@ -320,4 +310,5 @@ export async function importMappings(db: Db, user: MappingWriter, plan: MappingI
       await writeAsService(tx, row.asn, "Infrastructure", row.infrastructure);
     }
   });
+  forgetEffectiveNames();
 }

@@ -17,22 +17,31 @@ const SMOOTH_CURVE_MAX_BUCKETS = 200;
 export const CHART_WIDTH = 1000;
 export const CHART_HEIGHT = 360;
 
-/** d3's category10: one colour per top value; the folded rest ("Others") is grey so no value shares its colour. */
+/**
+ * d3's category10: one colour per top value; the folded rest ("Others") is grey so no value shares
+ * its colour. A value whose mapping gives it a colour (the AS, application and infrastructure
+ * mappings) is drawn in that colour.
+ */
 const PALETTE = ["#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e377c2", "#7f7f7f", "#bcbd22", "#17becf"];
 const OTHERS_COLOR = "#c8c8c8";
-function seriesColor(id: string, index: number): string {
+function seriesColor(id: string, index: number, mapped: string | null | undefined): string {
+  if (mapped) return mapped;
   return id === "Others" ? OTHERS_COLOR : PALETTE[index % PALETTE.length];
 }
 
 export type TimeseriesData = {
   buckets: number[];
-  series: { key: string; name: string; values: number[] }[];
+  /** `color`: the value's mapped colour, null or absent for the palette's. */
+  series: { key: string; name: string; color?: string | null; values: number[] }[];
   /** Per bucket whether it is complete (isCompleteBucket of app/lib/aggregation-window.ts); absent: all are. */
   complete?: boolean[];
   /** The next period predicted (api/flows/ shouldPredict): drawn dashed after the last bucket, never in the table. */
   prediction?: PredictionData | null;
 };
-export type SankeyData = { nodes: { id: string; name: string }[]; links: { source: string; target: string; value: number }[] };
+export type SankeyData = {
+  nodes: { id: string; name: string; color?: string | null }[];
+  links: { source: string; target: string; value: number }[];
+};
 
 /**
  * Stacked bit/s areas of the top values; nivo renders SVG on the server too, so the chart shows
@@ -64,7 +73,10 @@ export function TimeseriesChart({
   }, [timeseries]);
   // nivo formats every point's x eagerly (buckets × series); a timezone conversion per bucket, once, keeps that cheap.
   const labels = useMemo(() => new Map((timeseries?.buckets ?? []).map((b) => [b, formatUnix(b, timezone)])), [timeseries, timezone]);
-  const colorOf = useMemo(() => new Map(series.map((s, i) => [s.id, seriesColor(s.id, i)])), [series]);
+  const colorOf = useMemo(
+    () => new Map(series.map((s, i) => [s.id, seriesColor(s.id, i, timeseries?.series[i]?.color)])),
+    [series, timeseries],
+  );
   // The hover slices (one rect per bucket) only matter with JavaScript: the server's HTML goes without them.
   const hydrated = useHydrated();
   if (!timeseries || !timeseries.buckets.length || !series.length)
@@ -222,6 +234,7 @@ export function SankeyChart({
 /** The Sankey's SVG alone (no Mantine components: the image export renders it without a provider). */
 export function SankeyDiagram({ sankey, height = 480, stages }: { sankey: SankeyData; height?: number; stages?: readonly string[] }) {
   const names = new Map(sankey.nodes.map((n) => [n.id, n.name]));
+  const colorOf = new Map(sankey.nodes.map((n, i) => [n.id, n.color || PALETTE[i % PALETTE.length]]));
   const top = stages?.length ? 34 : 10;
   return (
     <Sankey
@@ -234,7 +247,7 @@ export function SankeyDiagram({ sankey, height = 480, stages }: { sankey: Sankey
       margin={{ top, right: 220, bottom: 10, left: 220 }}
       label={(n) => sankeyLabel(names.get(String(n.id)) ?? String(n.id), n.value)}
       valueFormat={(v) => formatBitsPerSecond(Number(v))}
-      colors={{ scheme: "category10" }}
+      colors={(node) => colorOf.get(String(node.id)) ?? OTHERS_COLOR}
       nodeOpacity={1}
       linkOpacity={0.4}
       enableLinkGradient={false}
