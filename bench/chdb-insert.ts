@@ -12,6 +12,7 @@
  * Figures: rows/s (wall) and rows per CPU-second of this process (every thread: chDB's too), the
  * median of the runs; CPU is the steadier of the two on a shared machine.
  */
+import { z } from "zod";
 import { mkdtempSync, rmSync } from "node:fs";
 import { availableParallelism, loadavg, tmpdir } from "node:os";
 import path from "node:path";
@@ -347,18 +348,19 @@ async function main() {
     await setViews(ch, []);
     await insertAll(ch, rows, BATCH);
     const now = Math.floor(Date.now() / 1000);
-    const top = await chQuery<{ asn: number }>(
-      ch,
-      topTrafficAsSql({ from: now - 86_400, to: now + 3600, exclude: [OPERATOR_ASN], limit: TRACKED_TOP }),
-    );
+    const top = await chQuery(ch, {
+      ...topTrafficAsSql({ from: now - 86_400, to: now + 3600, exclude: [OPERATOR_ASN], limit: TRACKED_TOP }),
+      schema: z.object({ asn: z.number(), traffic: z.number() }),
+    });
     await chInsert(ch, {
       name: "bench.trackedAs",
       table: "tracked_as",
       values: [OPERATOR_ASN, ...top.map((r) => Number(r.asn))].map((asn, rank) => ({ asn, rank, updated_at: now })),
     });
-    const [{ distinct }] = await chQuery<{ distinct: number }>(ch, {
+    const [{ distinct }] = await chQuery(ch, {
       name: "bench.distinct",
       sql: "SELECT uniqExact(as_src, as_hnd, as_nxt, as_dst, in_if, out_if) AS distinct FROM flows_raw",
+      schema: z.object({ distinct: z.number() }),
     });
     console.log(`  tracked_as: ${top.length + 1} ASes; distinct (AS ×4, in_if, out_if) in the rows: ${grouped(distinct)}`);
     for (const v of variants) for (const sql of v.once ?? []) await chCommand(ch, { name: "bench.once", sql });
@@ -375,7 +377,11 @@ async function main() {
         const wall = (performance.now() - started) / 1000;
         const cpuUsed = cpuSeconds() - cpu;
         for (const sql of v.after ?? []) await chCommand(ch, { name: "bench.after", sql });
-        const [{ n }] = await chQuery<{ n: number }>(ch, { name: "bench.count", sql: "SELECT count() AS n FROM flows_5m" });
+        const [{ n }] = await chQuery(ch, {
+          name: "bench.count",
+          sql: "SELECT count() AS n FROM flows_5m",
+          schema: z.object({ n: z.number() }),
+        });
         const r = results.get(v.name) ?? { wall: [], cpu: [], rows5m: 0 };
         r.wall.push(wall);
         r.cpu.push(cpuUsed);

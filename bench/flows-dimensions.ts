@@ -6,6 +6,7 @@
  * reading the rows. The app path is timed twice: as requests usually run, with the data's range
  * read by a request of the last few seconds (data-range.server.ts), and cold, reading it first.
  */
+import { z } from "zod";
 import { eq } from "drizzle-orm";
 import { users } from "~db/postgres/schema";
 import { forgetDataRange } from "~/features/flows/data-range.server";
@@ -100,7 +101,7 @@ export async function measureAsDimensions(
       operatorAsn: operator,
       table,
     });
-    const scan = () => chQuery(services.ch, built);
+    const scan = () => chQuery(services.ch, { ...built, schema: z.object({ total_bytes: z.number() }) });
     const figure: DimensionFigure = {
       dimension,
       filters: requestFilters.map((f) => `${f.dimension}:${f.values.join(",")}`).join(" & "),

@@ -66,7 +66,7 @@ async function main() {
     const range30 = { start: end - 30 * DAY, end };
     let samples = 0;
     const p95 = await timed(runs, async () => {
-      const rows = await chQuery<{ samples: number }>(services.ch, linkFiguresQuery(endsOf([one]), range30));
+      const rows = await chQuery(services.ch, { ...linkFiguresQuery(endsOf([one]), range30), schema: z.object({ samples: z.number() }) });
       samples = Number(rows[0]?.samples ?? 0);
     });
     const f = (t: { median: number; max: number }) => `median ${t.median.toFixed(0)} ms, max ${t.max.toFixed(0)} ms`;

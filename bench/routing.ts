@@ -11,6 +11,7 @@
  *      address, and an AS path pattern. Target: ≤ 20 ms for a prefix lookup.
  * The generated RIB is kept in BENCH_DATA_DIR/routing (default ./data-bench/routing) for later runs.
  */
+import { z } from "zod";
 import { spawnSync } from "node:child_process";
 import { createReadStream, existsSync, mkdirSync, mkdtempSync, rmSync, statSync } from "node:fs";
 import os from "node:os";
@@ -106,10 +107,11 @@ async function ensureRib(services: Services): Promise<number> {
   const count = async () =>
     Number(
       (
-        await chQuery<{ n: string }>(services.ch, {
+        await chQuery(services.ch, {
           name: "bench.ribCount",
           sql: "SELECT count() AS n FROM rib_current WHERE vantage_point = {vp:String}",
           params: { vp: VANTAGE_POINT.key },
+          schema: z.object({ n: z.number() }),
         })
       )[0].n,
     );

@@ -11,6 +11,7 @@
  *
  * Knobs (environment): BENCH_DATA_DIR, BENCH_RUNS (queries, default 10), BENCH_REQUESTS (default 50).
  */
+import { z } from "zod";
 import { spawn, type ChildProcess } from "node:child_process";
 import { createWriteStream, existsSync, mkdirSync, readFileSync } from "node:fs";
 import http from "node:http";
@@ -154,23 +155,24 @@ async function assertDemoComplete(services: Services, dataDir: string) {
 }
 
 async function measureQueries(services: Services, runs: number): Promise<Omit<QueryResult, "demoLoadMs">> {
-  const rows = <T>(sql: string, params?: Record<string, unknown>) => chQuery<T>(services.ch, { name: "bench.query", sql, params });
+  const rows = <S extends z.ZodType>(schema: S, sql: string, params?: Record<string, unknown>) =>
+    chQuery(services.ch, { name: "bench.query", sql, params, schema });
 
-  const [{ version }] = await rows<{ version: string }>("SELECT version() AS version");
-  const [{ latest }] = await rows<{ latest: number }>("SELECT toUInt32(max(time)) AS latest FROM flows_5m");
+  const [{ version }] = await rows(z.object({ version: z.string() }), "SELECT version() AS version");
+  const [{ latest }] = await rows(z.object({ latest: z.number() }), "SELECT toUInt32(max(time)) AS latest FROM flows_5m");
   if (!latest) throw new BenchError("flows_5m holds no data in the bench data dir");
   // The last 30 days *of data* (not of the clock), so a reused data dir keeps the same workload.
   const to = latest + BUCKET;
   const from = to - RANGE_DAYS * DAY;
   const params = { from, to };
-  const [{ earliest }] = await rows<{ earliest: number }>("SELECT toUInt32(min(time)) AS earliest FROM flows_5m");
+  const [{ earliest }] = await rows(z.object({ earliest: z.number() }), "SELECT toUInt32(min(time)) AS earliest FROM flows_5m");
   if (earliest > from) console.log(`  note: the data starts at ${isoMinute(earliest)}, less than ${RANGE_DAYS} days before its end`);
-  const [{ n }] = await rows<{ n: number }>(QUERY_COUNT, params);
+  const [{ n }] = await rows(z.object({ n: z.number() }), QUERY_COUNT, params);
   const rowCount = Number(n);
   console.log(`  range ${isoMinute(from)} → ${isoMinute(to)} (${RANGE_DAYS} days), ${grouped(rowCount)} rows in flows_5m, chDB ${version}`);
 
-  const queryA = () => rows<{ as_src: number; bps: number }>(QUERY_A, { ...params, seconds: to - from });
-  const queryB = () => rows<{ bytes: number }>(QUERY_B, params);
+  const queryA = () => rows(z.object({ as_src: z.number(), bps: z.number() }), QUERY_A, { ...params, seconds: to - from });
+  const queryB = () => rows(z.object({ bytes: z.number() }), QUERY_B, params);
   const timed = async <T>(run: () => Promise<T>): Promise<[number, T]> => {
     const started = performance.now();
     const result = await run();

@@ -1,3 +1,4 @@
+import { z } from "zod";
 import { createHash } from "node:crypto";
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
@@ -88,7 +89,11 @@ export async function migrateClickhouse(
             (version UInt32, name String, checksum String, applied_at DateTime('UTC') DEFAULT now())
             ENGINE = ${engine} ORDER BY version`,
   });
-  const applied = await chQuery<{ version: number }>(ch, { name: "migrations.applied", sql: "SELECT version FROM schema_migrations" });
+  const applied = await chQuery(ch, {
+    name: "migrations.applied",
+    sql: "SELECT version FROM schema_migrations",
+    schema: z.object({ version: z.number() }),
+  });
   const done = new Set(applied.map((row) => Number(row.version)));
   const newlyApplied: string[] = [];
   for (const migration of loadMigrations(layout, dir)) {

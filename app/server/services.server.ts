@@ -1,3 +1,4 @@
+import { z } from "zod";
 import { count } from "drizzle-orm";
 import { users } from "~db/postgres/schema";
 import { openClickhouse } from "./clickhouse.server";
@@ -84,7 +85,11 @@ function shouldLoadDemo(config: AppConfig, options: StartOptions): boolean {
 export async function storesAreEmpty(services: Pick<Services, "pg" | "ch">): Promise<boolean> {
   const [{ n }] = await services.pg.db.select({ n: count() }).from(users);
   if (Number(n) > 0) return false;
-  const [row] = await chQuery<{ n: number }>(services.ch, { name: "flows.count", sql: "SELECT toUInt64(count()) AS n FROM flows_5m" });
+  const [row] = await chQuery(services.ch, {
+    name: "flows.count",
+    sql: "SELECT toUInt64(count()) AS n FROM flows_5m",
+    schema: z.object({ n: z.number() }),
+  });
   return Number(row.n) === 0;
 }
 

@@ -1,3 +1,4 @@
+import { z } from "zod";
 import { count, sql } from "drizzle-orm";
 import * as schema from "~db/postgres/schema";
 import { chCommand, chInsert, chQuery, type ClickhouseHandle } from "~/server/clickhouse/query.server";
@@ -240,10 +241,11 @@ async function interfacePeaks(ch: ClickhouseHandle, interfaces: DemoInterface[],
   const week = new Map<DemoInterface, number>();
   const byKey = new Map(interfaces.map((i) => [`${i.router}/${i.name}`, i]));
   for (const { windowStart, params } of dayWindows(start, end, rawDays)) {
-    const peaks = await chQuery<{ router: string; interface: string; peak_bps: number }>(ch, {
+    const peaks = await chQuery(ch, {
       name: "demo.interfacePeaks",
       sql: WINDOW_INTERFACE_PEAKS,
       params,
+      schema: z.object({ router: z.string(), interface: z.string(), peak_bps: z.number() }),
     });
     for (const row of peaks) {
       const iface = byKey.get(`${row.router}/${row.interface}`);
@@ -519,7 +521,11 @@ export async function countRows(stores: Stores): Promise<Record<string, number>>
     rows[`postgres.${name}`] = Number(n);
   }
   for (const table of CH_TABLES) {
-    const [{ n }] = await chQuery<{ n: number }>(stores.ch, { name: "demo.countRows", sql: `SELECT toUInt64(count()) AS n FROM ${table}` });
+    const [{ n }] = await chQuery(stores.ch, {
+      name: "demo.countRows",
+      sql: `SELECT toUInt64(count()) AS n FROM ${table}`,
+      schema: z.object({ n: z.number() }),
+    });
     rows[`clickhouse.${table}`] = Number(n);
   }
   return rows;

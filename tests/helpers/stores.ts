@@ -4,7 +4,8 @@ import path from "node:path";
 import postgres from "postgres";
 import { parseConfig } from "~/server/env.server";
 import { startServices, type Services } from "~/server/services.server";
-import { chQuery } from "~/server/clickhouse/query.server";
+import { z } from "zod";
+import { chQueryUnchecked } from "~/server/clickhouse/query.server";
 import { wireApp } from "~/wiring.server";
 
 // Loaders and actions called directly see the app as it runs: features handed to the kernel.
@@ -66,7 +67,14 @@ export async function openTestStores(options: { loadDemo?: boolean; env?: Record
   };
 }
 
-/** Rows of a ClickHouse query as plain objects. */
+/** The schema of a row a test compares whole (its `toEqual` is the check): any object. */
+export const anyRow = z.record(z.string(), z.unknown());
+
+/**
+ * Rows of a ClickHouse query as plain objects cast to `T`: the tests' reader, unchecked because
+ * each test asserts the values it reads. The one unchecked read outside measured hot paths
+ * (tests/unit/clickhouse-door.test.ts lists where `chQueryUnchecked` may be called).
+ */
 export async function chRows<T>(stores: Pick<Services, "ch">, query: string, params: Record<string, unknown> = {}): Promise<T[]> {
-  return chQuery<T>(stores.ch, { name: "test.rows", sql: query, params });
+  return chQueryUnchecked<T>(stores.ch, { name: "test.rows", sql: query, params });
 }

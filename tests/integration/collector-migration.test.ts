@@ -6,6 +6,7 @@
  * starts the services on the same directory as the app does, and reads everything back; a second
  * start changes nothing.
  */
+import { z } from "zod";
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -13,7 +14,8 @@ import { eq, sql } from "drizzle-orm";
 import postgres from "postgres";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { collectorExporters, collectorListeners } from "~db/postgres/schema";
-import { ribSampleStatement, type RibSampleRow } from "~/features/collector/export/rib-sample-sql";
+import { ribSampleRow, ribSampleStatement } from "~/features/collector/export/rib-sample-sql";
+import { anyRow } from "../helpers/stores";
 import { listRouters } from "~/features/collector/inventory/inventory.server";
 import { openClickhouse } from "~/server/clickhouse.server";
 import { NO_OVERRIDE } from "~/server/clickhouse/database-override.server";
@@ -114,21 +116,23 @@ const OLD_RIB = [
 
 /** The rows of a table: with FINAL on the summing and replacing engines, so background merges between two reads change nothing. */
 async function tableRows(ch: ClickhouseHandle, table: string, columns: readonly string[]): Promise<unknown[]> {
-  const [{ engine }] = await chQuery<{ engine: string }>(ch, {
+  const [{ engine }] = await chQuery(ch, {
     name: "test.engine",
     sql: "SELECT engine FROM system.tables WHERE database = currentDatabase() AND name = {table:String}",
     params: { table },
+    schema: z.object({ engine: z.string() }),
   });
   const final = engine === "MergeTree" ? "" : "FINAL";
   const list = columns.map((c) => `\`${c}\``).join(", ");
-  return chQuery(ch, { name: "test.rows", sql: `SELECT ${list} FROM ${table} ${final} ORDER BY ${list}` });
+  return chQuery(ch, { name: "test.rows", sql: `SELECT ${list} FROM ${table} ${final} ORDER BY ${list}`, schema: anyRow });
 }
 
 async function columnsOf(ch: ClickhouseHandle, table: string): Promise<string[]> {
-  const rows = await chQuery<{ name: string }>(ch, {
+  const rows = await chQuery(ch, {
     name: "test.columns",
     sql: "SELECT name FROM system.columns WHERE database = currentDatabase() AND table = {table:String} ORDER BY position",
     params: { table },
+    schema: z.object({ name: z.string() }),
   });
   return rows.map((r) => r.name);
 }
@@ -308,9 +312,10 @@ describe("upgrade of a data directory of the previous release (collector schema)
   });
 
   it("records ClickHouse migration 4 once, after the three of the previous release", async () => {
-    const applied = await chQuery<{ version: number; name: string }>(services.ch, {
+    const applied = await chQuery(services.ch, {
       name: "test.migrations",
       sql: "SELECT version, name FROM schema_migrations ORDER BY version",
+      schema: z.object({ version: z.number(), name: z.string() }),
     });
     // Later releases' migrations follow (tests/integration/snmp-migration.test.ts checks 0005).
     expect(applied.slice(0, 4).map((r) => [Number(r.version), r.name])).toEqual([
@@ -329,10 +334,11 @@ describe("upgrade of a data directory of the previous release (collector schema)
   });
 
   it("gives the old raw flows the defaults of the new columns: counted, no ifIndexes, protocol or next hop", async () => {
-    const rows = await chQuery<Record<string, unknown>>(services.ch, {
+    const rows = await chQuery(services.ch, {
       name: "test.newColumns",
       sql: `SELECT toUnixTimestamp(time_received) AS t, in_if_index, out_if_index, flow_protocol, toString(next_hop) AS next_hop, counted
             FROM flows_raw ORDER BY t`,
+      schema: anyRow,
     });
     expect(rows).toEqual(
       OLD_FLOWS.map((f) => ({ t: f.time_received, in_if_index: 0, out_if_index: 0, flow_protocol: "", next_hop: "::", counted: 1 })),
@@ -352,31 +358,36 @@ describe("upgrade of a data directory of the previous release (collector schema)
     });
     await chInsert(services.ch, { name: "test.fixture", table: "flows_raw", values: [fresh(1, 40), fresh(0, 7)] });
 
-    const raw = await chQuery<{ counted: number; bytes: number; in_if_index: number; flow_protocol: string; next_hop: string }>(
-      services.ch,
-      {
-        name: "test.fresh",
-        sql: `SELECT counted, bytes, in_if_index, flow_protocol, toString(next_hop) AS next_hop
+    const raw = await chQuery(services.ch, {
+      name: "test.fresh",
+      sql: `SELECT counted, bytes, in_if_index, flow_protocol, toString(next_hop) AS next_hop
             FROM flows_raw WHERE time_received >= toDateTime({t:UInt32}) ORDER BY counted`,
-        params: { t },
-      },
-    );
+      params: { t },
+      schema: z.object({
+        counted: z.number(),
+        bytes: z.number(),
+        in_if_index: z.number(),
+        flow_protocol: z.string(),
+        next_hop: z.string(),
+      }),
+    });
     expect(raw.map((r) => [Number(r.counted), Number(r.bytes), Number(r.in_if_index), r.flow_protocol, r.next_hop])).toEqual([
       [0, 7, 502, "netflow9", "::ffff:192.0.2.2"],
       [1, 40, 502, "netflow9", "::ffff:192.0.2.2"],
     ]);
     for (const table of ["flows_5m", "flows_1h"]) {
-      const [sums] = await chQuery<{ bytes: number; flows: number }>(services.ch, {
+      const [sums] = await chQuery(services.ch, {
         name: "test.freshAggregate",
         sql: `SELECT toUInt64(sum(bytes)) AS bytes, toUInt64(sum(flows)) AS flows FROM ${table} WHERE time >= toDateTime({t:UInt32})`,
         params: { t },
+        schema: z.object({ bytes: z.number(), flows: z.number() }),
       });
       expect([table, Number(sums.bytes), Number(sums.flows)]).toEqual([table, 40 * 10, 1]);
     }
   });
 
   it("reads the routing table of the previous release for the flow generator", async () => {
-    const routes = await chQuery<RibSampleRow>(services.ch, ribSampleStatement());
+    const routes = await chQuery(services.ch, { ...ribSampleStatement(), schema: ribSampleRow });
     expect(routes.map((r) => [r.vantage_point, r.prefix, r.as_path, r.bgp_next_hop])).toEqual([
       ["ber1", "203.0.113.0/24", [1299, 64501], "192.0.2.9"],
       ["fra1", "203.0.113.0/24", [2906, 64501], "192.0.2.2"],
@@ -450,9 +461,10 @@ describe("upgrade of a data directory of the previous release (collector schema)
     services = await startServices(config);
     expect(await clickhouseSnapshot(services.ch)).toEqual(settled);
     expect(await postgresSnapshot(rawPgOf(services))).toEqual(pgSettled);
-    const [{ n }] = await chQuery<{ n: number }>(services.ch, {
+    const [{ n }] = await chQuery(services.ch, {
       name: "test.migrations",
       sql: "SELECT toUInt64(count()) AS n FROM schema_migrations",
+      schema: z.object({ n: z.number() }),
     });
     expect(Number(n)).toBe(clickhouseMigrationCount());
     const journal = await rawPgOf(services).rows("SELECT count(*)::int AS n FROM drizzle.__drizzle_migrations");

@@ -16,7 +16,7 @@ import { createEnricher } from "~/features/collector/enrich/enrich";
 import { loadEnrichmentSnapshot } from "~/features/collector/enrich/snapshot.server";
 import { flowUtilState, FLOWS_UTIL_KEY, LATE_MARGIN_SECONDS, writeFlowUtil } from "~/features/collector/flow-util/flow-util.server";
 import { createInterface, createRouter } from "~/features/collector/inventory/inventory.server";
-import { interfaceLoadQuery } from "~/features/flows/analysis-sql";
+import { interfaceLoadQuery, interfaceLoadRow } from "~/features/flows/analysis-sql";
 import { chCommand, chInsert, chQuery } from "~/server/clickhouse/query.server";
 import { openTestStores, chRows, type TestStores } from "../helpers/stores";
 
@@ -296,10 +296,7 @@ describe("writeFlowUtil", () => {
       ],
     });
     const read = (start: number) =>
-      chQuery<{ key: string; in_bps: number; out_bps: number }>(
-        stores.ch,
-        interfaceLoadQuery(["fra1-r1|et-0/0/1"], { start, end: start + STEP }),
-      );
+      chQuery(stores.ch, { ...interfaceLoadQuery(["fra1-r1|et-0/0/1"], { start, end: start + STEP }), schema: interfaceLoadRow });
     expect(await read(t)).toMatchObject([{ key: "fra1-r1|et-0/0/1", in_bps: (7_000_000 * 8) / STEP, out_bps: (8_000_000 * 8) / STEP }]);
     // The next interval has no SNMP row: the flows' bytes.
     const next = recompute(t + STEP, t + 2 * STEP).find((r) => r.interface === "et-0/0/1")!;

@@ -1,3 +1,4 @@
+import { z } from "zod";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loader } from "~/routes/metrics";
 import { chQuery } from "~/server/clickhouse/query.server";
@@ -46,7 +47,7 @@ describe("GET /metrics", () => {
   it("gives the counters, the query door's durations and the process's memory with the right token", () =>
     withToken(TOKEN, async () => {
       incrementCounter("flowlens_collector_datagrams_total", { exporter: "192.0.2.7", protocol: "netflow9" }, 3);
-      await chQuery(stores.ch, { name: "test.metricsEndpoint", sql: "SELECT 1 AS one" });
+      await chQuery(stores.ch, { name: "test.metricsEndpoint", sql: "SELECT 1 AS one", schema: z.object({ one: z.number() }) });
       const response = await scrape({ Authorization: `Bearer ${TOKEN}` });
       expect(response.status).toBe(200);
       expect(response.headers.get("Content-Type")).toBe("text/plain; version=0.0.4; charset=utf-8");

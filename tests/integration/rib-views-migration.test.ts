@@ -9,6 +9,7 @@
  * reads everything back, writes routes of one prefix and peer in other tables and paths, and starts
  * again to show that nothing changes.
  */
+import { z } from "zod";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -27,7 +28,7 @@ import { startServices, type Services } from "~/server/services.server";
 import { attributes, bgp4mpUpdate, peerIndexTable, ribRecord } from "../fixtures/mrt";
 import { clickhouseMigrationsUpTo, pgMigrationsBefore, pgTablesCreatedFrom } from "../helpers/migrations";
 import { openPreviousPostgres, pgSnapshot, rawPgOf } from "../helpers/previous-postgres";
-import { createThrowawayDatabase } from "../helpers/stores";
+import { anyRow, createThrowawayDatabase } from "../helpers/stores";
 
 const T0 = 1_790_000_000;
 const NEW_COLUMNS = ["rib_view", "path_id", "ext_communities"] as const;
@@ -122,22 +123,25 @@ async function previousImportRows(vantagePoint: string): Promise<CompactRibRow[]
 async function ribRows(ch: ClickhouseHandle, table: "rib_entries" | "rib_current", columns: readonly string[]) {
   const list = columns.map((c) => (c === "rib_view" ? "toString(rib_view) AS rib_view" : `\`${c}\``)).join(", ");
   const order = columns.map((c) => `\`${c}\``).join(", ");
-  return chQuery<Record<string, unknown>>(ch, {
+  return chQuery(ch, {
     name: "test.ribRows",
     sql: `SELECT ${list} FROM ${table} ${table === "rib_current" ? "FINAL" : ""} ORDER BY ${order}`,
+    schema: anyRow,
   });
 }
 
 async function tableInfo(ch: ClickhouseHandle, table: string): Promise<{ sortingKey: string; columns: string[] }> {
-  const [row] = await chQuery<{ sorting_key: string }>(ch, {
+  const [row] = await chQuery(ch, {
     name: "test.sortingKey",
     sql: "SELECT sorting_key FROM system.tables WHERE database = currentDatabase() AND name = {table:String}",
     params: { table },
+    schema: z.object({ sorting_key: z.string() }),
   });
-  const columns = await chQuery<{ name: string }>(ch, {
+  const columns = await chQuery(ch, {
     name: "test.columns",
     sql: "SELECT name FROM system.columns WHERE database = currentDatabase() AND table = {table:String} ORDER BY position",
     params: { table },
+    schema: z.object({ name: z.string() }),
   });
   return { sortingKey: row.sorting_key, columns: columns.map((c) => c.name) };
 }
@@ -221,9 +225,10 @@ describe("upgrade of a data directory of the previous release (RIB views, ADD-PA
   });
 
   it("records ClickHouse migration 6 once; rib_current's sorting key ends with the RIB view and the path id", async () => {
-    const applied = await chQuery<{ version: number; name: string }>(services.ch, {
+    const applied = await chQuery(services.ch, {
       name: "test.migrations",
       sql: "SELECT version, name FROM schema_migrations ORDER BY version",
+      schema: z.object({ version: z.number(), name: z.string() }),
     });
     expect(applied.map((r) => [Number(r.version), r.name]).slice(-2)).toEqual([
       [5, "0005_interface_util_source"],
@@ -247,18 +252,20 @@ describe("upgrade of a data directory of the previous release (RIB views, ADD-PA
       for (const row of added) expect(row).toEqual({ rib_view: "post-policy", path_id: 0, ext_communities: [] });
     }
     // What the MRT file said is still there: the standard and large communities of the first peer's route.
-    const [route] = await chQuery<{ communities: string[] }>(services.ch, {
+    const [route] = await chQuery(services.ch, {
       name: "test.communities",
       sql: "SELECT communities FROM rib_current FINAL WHERE vantage_point = 'fra1' AND prefix = '203.0.113.0/24' AND peer_ip = '198.51.100.7'",
+      schema: z.object({ communities: z.array(z.string()) }),
     });
     expect(route.communities).toEqual(["64500:100", "65535:65281", "64500:1:64511"]);
   });
 
   it("routes of one prefix and peer in other tables or ADD-PATH paths no longer replace each other; a newer row of the same route does", async () => {
-    const [template] = await chQuery<Record<string, unknown>>(services.ch, {
+    const [template] = await chQuery(services.ch, {
       name: "test.template",
       sql: `SELECT * EXCEPT (rib_view) , toString(rib_view) AS rib_view FROM rib_entries
             WHERE vantage_point = 'fra1' AND prefix = '203.0.113.0/24' AND peer_ip = '198.51.100.7'`,
+      schema: anyRow,
     });
     const variant = (seconds: number, ribView: string, pathId: number, asPath: number[], ext: string[] = []) => ({
       ...template,
@@ -284,11 +291,18 @@ describe("upgrade of a data directory of the previous release (RIB views, ADD-PA
       table: "rib_entries",
       values: [variant(20, "post-policy", 0, [64511, 64499, 64496])],
     });
-    const routes = await chQuery<{ view: string; path_id: number; as_path: number[]; ext_communities: string[]; t: number }>(services.ch, {
+    const routes = await chQuery(services.ch, {
       name: "test.route",
       sql: `SELECT toString(rib_view) AS view, path_id, as_path, ext_communities, toUnixTimestamp(timestamp) - ${T0} AS t
             FROM rib_current FINAL WHERE vantage_point = 'fra1' AND prefix = '203.0.113.0/24' AND peer_ip = '198.51.100.7'
             ORDER BY rib_view, path_id`,
+      schema: z.object({
+        view: z.string(),
+        path_id: z.number(),
+        as_path: z.array(z.number()),
+        ext_communities: z.array(z.string()),
+        t: z.number(),
+      }),
     });
     expect(routes.map((r) => [r.view, Number(r.path_id), r.as_path.map(Number), r.ext_communities, Number(r.t)])).toEqual([
       ["pre-policy", 0, [64511, 64511, 64496], [], 10],
@@ -298,9 +312,10 @@ describe("upgrade of a data directory of the previous release (RIB views, ADD-PA
       ["loc-rib", 0, [64511, 64496], [], 10],
     ]);
     // The history keeps every row it was given.
-    const [{ n }] = await chQuery<{ n: number }>(services.ch, {
+    const [{ n }] = await chQuery(services.ch, {
       name: "test.history",
       sql: "SELECT count() AS n FROM rib_entries WHERE vantage_point = 'fra1' AND prefix = '203.0.113.0/24' AND peer_ip = '198.51.100.7'",
+      schema: z.object({ n: z.number() }),
     });
     expect(Number(n)).toBe(6);
     // The other vantage point's copy of the route is untouched.
@@ -309,9 +324,10 @@ describe("upgrade of a data directory of the previous release (RIB views, ADD-PA
   });
 
   it("the materialized view copies the new columns into the current table", async () => {
-    const [view] = await chQuery<{ as_select: string }>(services.ch, {
+    const [view] = await chQuery(services.ch, {
       name: "test.view",
       sql: "SELECT as_select FROM system.tables WHERE database = currentDatabase() AND name = 'rib_current_mv'",
+      schema: z.object({ as_select: z.string() }),
     });
     for (const column of NEW_COLUMNS) expect(view.as_select).toContain(column);
   });

@@ -6,6 +6,7 @@
  * release's schema and rows, closes the stores, starts the services on the same directory as the
  * app does, reads everything back, and starts again to show that nothing changes.
  */
+import { z } from "zod";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -13,7 +14,8 @@ import { eq } from "drizzle-orm";
 import postgres from "postgres";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { routers, snmpPollStatus } from "~db/postgres/schema";
-import { interfaceLoadQuery } from "~/features/flows/analysis-sql";
+import { interfaceLoadQuery, interfaceLoadRow } from "~/features/flows/analysis-sql";
+import { anyRow } from "../helpers/stores";
 import { openClickhouse } from "~/server/clickhouse.server";
 import { NO_OVERRIDE } from "~/server/clickhouse/database-override.server";
 import { queryDoorSettings } from "~/server/clickhouse/limits.server";
@@ -43,17 +45,19 @@ const OLD_UTIL = [oldRow(0, "et-0/0/1", 9, 4), oldRow(300, "et-0/0/1", 11, 5), o
 
 async function utilRows(ch: ClickhouseHandle, columns: readonly string[]): Promise<Record<string, unknown>[]> {
   const list = columns.map((c) => `\`${c}\``).join(", ");
-  return chQuery(ch, { name: "test.util", sql: `SELECT ${list} FROM interface_util_5m FINAL ORDER BY ${list}` });
+  return chQuery(ch, { name: "test.util", sql: `SELECT ${list} FROM interface_util_5m FINAL ORDER BY ${list}`, schema: anyRow });
 }
 
 async function tableInfo(ch: ClickhouseHandle): Promise<{ sorting_key: string; columns: string[] }> {
-  const [row] = await chQuery<{ sorting_key: string }>(ch, {
+  const [row] = await chQuery(ch, {
     name: "test.sortingKey",
     sql: "SELECT sorting_key FROM system.tables WHERE database = currentDatabase() AND name = 'interface_util_5m'",
+    schema: z.object({ sorting_key: z.string() }),
   });
-  const columns = await chQuery<{ name: string }>(ch, {
+  const columns = await chQuery(ch, {
     name: "test.columns",
     sql: "SELECT name FROM system.columns WHERE database = currentDatabase() AND table = 'interface_util_5m' ORDER BY position",
+    schema: z.object({ name: z.string() }),
   });
   return { sorting_key: row.sorting_key, columns: columns.map((c) => c.name) };
 }
@@ -136,9 +140,10 @@ describe("upgrade of a data directory of the previous release (SNMP poller schem
   });
 
   it("records ClickHouse migration 5 once and adds source and interpolated, the source to the sorting key", async () => {
-    const applied = await chQuery<{ version: number; name: string }>(services.ch, {
+    const applied = await chQuery(services.ch, {
       name: "test.migrations",
       sql: "SELECT version, name FROM schema_migrations ORDER BY version",
+      schema: z.object({ version: z.number(), name: z.string() }),
     });
     expect(applied.map((r) => [Number(r.version), r.name])).toEqual([
       [1, "0001_flows"],
@@ -157,9 +162,10 @@ describe("upgrade of a data directory of the previous release (SNMP poller schem
 
   it("keeps every row of interface_util_5m, as the demo's and measured", async () => {
     expect(await utilRows(services.ch, OLD_COLUMNS)).toEqual(before.util);
-    const rows = await chQuery<{ interface: string; t: number; source: string; interpolated: number }>(services.ch, {
+    const rows = await chQuery(services.ch, {
       name: "test.sources",
       sql: "SELECT interface, toUInt32(time) AS t, source, interpolated FROM interface_util_5m FINAL ORDER BY interface, t",
+      schema: z.object({ interface: z.string(), t: z.number(), source: z.string(), interpolated: z.number() }),
     });
     expect(rows.map((r) => [r.interface, Number(r.t) - T0, r.source, Number(r.interpolated)])).toEqual([
       ["ae0", 0, "demo", 0],
@@ -172,30 +178,32 @@ describe("upgrade of a data directory of the previous release (SNMP poller schem
     const snmpRow = (inBytes: number, interpolated: number) => ({ ...oldRow(0, "et-0/0/1", inBytes, 1), source: "snmp", interpolated });
     await chInsert(services.ch, { name: "test.snmp", table: "interface_util_5m", values: [snmpRow(70, 1)] });
     await chInsert(services.ch, { name: "test.snmp", table: "interface_util_5m", values: [snmpRow(77, 0)] });
-    const rows = await chQuery<{ source: string; in_bytes: number; interpolated: number }>(services.ch, {
+    const rows = await chQuery(services.ch, {
       name: "test.both",
       sql: `SELECT source, in_bytes, interpolated FROM interface_util_5m FINAL
             WHERE interface = 'et-0/0/1' AND time = toDateTime({t:UInt32}) ORDER BY source`,
       params: { t: T0 },
+      schema: z.object({ source: z.string(), in_bytes: z.number(), interpolated: z.number() }),
     });
     expect(rows.map((r) => [r.source, Number(r.in_bytes), Number(r.interpolated)])).toEqual([
       ["demo", 9, 0],
       ["snmp", 77, 0],
     ]);
     // What a reader does: one row per interval, SNMP first.
-    const [picked] = await chQuery<{ in_bytes: number; picked: string }>(services.ch, {
+    const [picked] = await chQuery(services.ch, {
       name: "test.pick",
       sql: `SELECT argMax(in_bytes, multiIf(source = 'snmp', 3, source = 'flows', 2, 1)) AS in_bytes,
                    argMax(source, multiIf(source = 'snmp', 3, source = 'flows', 2, 1)) AS picked
             FROM interface_util_5m FINAL WHERE interface = 'et-0/0/1' AND time = toDateTime({t:UInt32})`,
       params: { t: T0 },
+      schema: z.object({ in_bytes: z.number(), picked: z.string() }),
     });
     expect([Number(picked.in_bytes), picked.picked]).toEqual([77, "snmp"]);
     // The Flow Explorer's interface load reads the same way: SNMP's 77 bytes, not 77 + 9.
-    const [load] = await chQuery<{ key: string; in_bps: number; out_bps: number }>(
-      services.ch,
-      interfaceLoadQuery(["fra1-r1|et-0/0/1"], { start: T0, end: T0 + 300 }),
-    );
+    const [load] = await chQuery(services.ch, {
+      ...interfaceLoadQuery(["fra1-r1|et-0/0/1"], { start: T0, end: T0 + 300 }),
+      schema: interfaceLoadRow,
+    });
     expect([load.key, load.in_bps, load.out_bps]).toEqual(["fra1-r1|et-0/0/1", (77 * 8) / 300, (1 * 8) / 300]);
   });
 

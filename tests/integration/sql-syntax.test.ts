@@ -6,6 +6,7 @@
  * database override applied by the door.
  * The golden tests fix the text; this one proves the engine parses all of it.
  */
+import { z } from "zod";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   endpointDimension,
@@ -225,7 +226,12 @@ async function refused(statements: readonly BuiltQuery[]): Promise<string[]> {
   const failures: string[] = [];
   for (const q of statements) {
     try {
-      await chQuery(stores.ch, { name: `syntax.${q.name}`, sql: `EXPLAIN SYNTAX ${q.sql}`, params: q.params });
+      await chQuery(stores.ch, {
+        name: `syntax.${q.name}`,
+        sql: `EXPLAIN SYNTAX ${q.sql}`,
+        params: q.params,
+        schema: z.object({ explain: z.string() }),
+      });
     } catch (error) {
       failures.push(`${q.name}: ${error instanceof Error ? error.message.split("\n")[0] : String(error)}\n${q.sql}`);
     }

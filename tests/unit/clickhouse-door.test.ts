@@ -3,11 +3,13 @@
  * against the schema, the database override qualifies only the flows tables, and reads inside a
  * request run with the time limit while background work runs without one.
  */
+import { readdirSync, readFileSync } from "node:fs";
+import path from "node:path";
 import type { ClickHouseClient } from "@clickhouse/client";
 import { afterEach, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { NO_OVERRIDE, qualifyFlowsTables } from "~/server/clickhouse/database-override.server";
-import { chCommand, chInsert, chQuery, openQueryDoor } from "~/server/clickhouse/query.server";
+import { chCommand, chInsert, chQuery, chQueryUnchecked, openQueryDoor } from "~/server/clickhouse/query.server";
 import { metricsSnapshot, resetMetrics } from "~/server/metrics.server";
 import { runInRequestScope } from "~/server/request-scope.server";
 
@@ -35,13 +37,21 @@ function fakeDoor(rows: unknown[], databases = NO_OVERRIDE) {
   return { ch, calls };
 }
 
+/** The tests' reader (each test asserts the values it reads), this test, and the bench that is the measurement. */
+const UNCHECKED_WITHOUT_MEASUREMENT = [
+  path.join("tests", "helpers", "stores.ts"),
+  path.join("tests", "unit", "clickhouse-door.test.ts"),
+  path.join("bench", "row-schema.ts"),
+];
+
 afterEach(() => resetMetrics());
 
 describe("the ClickHouse door", () => {
   it("records each call's duration under ch.<name>", async () => {
     const { ch } = fakeDoor([{ n: 1 }]);
-    await chQuery(ch, { name: "flows.count", sql: "SELECT 1 AS n" });
-    await chQuery(ch, { name: "flows.count", sql: "SELECT 1 AS n" });
+    const schema = z.object({ n: z.number() });
+    await chQuery(ch, { name: "flows.count", sql: "SELECT 1 AS n", schema });
+    await chQuery(ch, { name: "flows.count", sql: "SELECT 1 AS n", schema });
     await chInsert(ch, { name: "demo.rows", table: "t", values: [{ a: 1 }] });
     await chCommand(ch, { name: "demo.drop", sql: "DROP TABLE t" });
     const { durations } = metricsSnapshot();
@@ -50,7 +60,7 @@ describe("the ClickHouse door", () => {
     expect(durations["ch.demo.drop"].count).toBe(1);
   });
 
-  it("checks rows against the schema when one is given, naming the query", async () => {
+  it("checks every row against the schema, naming the query, the row and the field", async () => {
     const { ch } = fakeDoor([{ n: "12" }]);
     expect(await chQuery(ch, { name: "ok", sql: "SELECT 1", schema: z.object({ n: z.coerce.number() }) })).toEqual([{ n: 12 }]);
     await expect(chQuery(ch, { name: "menu.tables", sql: "SELECT 1", schema: z.object({ n: z.array(z.string()) }) })).rejects.toThrow(
@@ -60,8 +70,9 @@ describe("the ClickHouse door", () => {
 
   it("limits reads inside a request and nothing outside, and applies the user's override there only", async () => {
     const { ch, calls } = fakeDoor([], { flows: "archive", rawFlows: null });
-    await chQuery(ch, { name: "bg", sql: "SELECT count() FROM flows_5m" });
-    await runInRequestScope({}, () => chQuery(ch, { name: "req", sql: "SELECT count() FROM flows_5m" }));
+    const schema = z.object({});
+    await chQuery(ch, { name: "bg", sql: "SELECT count() FROM flows_5m", schema });
+    await runInRequestScope({}, () => chQuery(ch, { name: "req", sql: "SELECT count() FROM flows_5m", schema }));
     await runInRequestScope({}, () => chInsert(ch, { name: "write", table: "flows_raw", values: [] }));
     expect(calls[0]).toMatchObject({ query: "SELECT count() FROM flows_5m", settings: { max_execution_time: 0 } });
     expect(calls[1]).toMatchObject({
@@ -70,6 +81,46 @@ describe("the ClickHouse door", () => {
       settings: { max_execution_time: 7 },
     });
     expect(calls[2]).toMatchObject({ kind: "insert", table: "flows_raw", settings: { max_execution_time: 0 } });
+  });
+});
+
+describe("row schemas", () => {
+  it("refuses a read without a schema: a type error, and at run time for a caller that casts it away", async () => {
+    const { ch, calls } = fakeDoor([{ n: 1 }]);
+    // @ts-expect-error chQuery takes no read without a row schema (chQueryUnchecked is the separate, measured exception)
+    await expect(chQuery(ch, { name: "flows.count", sql: "SELECT 1 AS n" })).rejects.toThrow(/flows\.count: no row schema/);
+    expect(calls).toEqual([]);
+  });
+
+  it("fails on the first wrong row with the field that broke the schema", async () => {
+    const { ch } = fakeDoor([{ n: 1 }, { n: "2" }]);
+    await expect(chQuery(ch, { name: "flows.count", sql: "SELECT 1 AS n", schema: z.object({ n: z.number() }) })).rejects.toThrow(
+      /flows\.count: row 1 does not match its schema[\s\S]*at n/,
+    );
+  });
+
+  it("gives the unchecked read's rows as the engine sent them", async () => {
+    const { ch } = fakeDoor([{ n: "12", extra: true }]);
+    expect(await chQueryUnchecked<{ n: string }>(ch, { name: "hot", sql: "SELECT 1" })).toEqual([{ n: "12", extra: true }]);
+  });
+
+  it("calls the unchecked read only where a comment names its measurement (bench/)", () => {
+    const sources = ["app", "db", "scripts", "bench", "tests"].flatMap((dir) =>
+      readdirSync(dir, { recursive: true, encoding: "utf8" })
+        .filter((file) => /\.tsx?$/.test(file))
+        .map((file) => path.join(dir, file)),
+    );
+    const unmeasured: string[] = [];
+    for (const file of sources) {
+      if (UNCHECKED_WITHOUT_MEASUREMENT.includes(file)) continue;
+      const lines = readFileSync(file, "utf8").split("\n");
+      lines.forEach((line, i) => {
+        if (!/chQueryUnchecked\s*[<(]/.test(line) || /function chQueryUnchecked/.test(line)) return;
+        const comment = lines.slice(Math.max(0, i - 4), i).filter((l) => l.trim().startsWith("//"));
+        if (!comment.some((l) => l.includes("bench/"))) unmeasured.push(`${file}:${i + 1}`);
+      });
+    }
+    expect(unmeasured).toEqual([]);
   });
 });
 

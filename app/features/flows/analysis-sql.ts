@@ -9,6 +9,7 @@
  * are ORed (`IN`), so mixing a scope value into them would widen a user's filter instead of
  * narrowing it. The inner query is run without a cut (limit / topN = UInt32 max).
  */
+import { z } from "zod";
 import { UTIL_SOURCE_RANK_SQL } from "~/features/collector/snmp/util-source";
 import { getDimension, type DimensionId } from "./dimensions";
 import { timeseries, topTable, type BuiltQuery, type FlowQueryOptions } from "./sql";
@@ -103,6 +104,9 @@ export function linkPathQuery(origin: LinkEndpoint, destination: LinkEndpoint, o
   ].join("\n");
   return { name: "flows.linkPath", sql, params: { ...inner.params, origin: value(origin), destination: value(destination) } };
 }
+
+/** A row of interfaceLoadQuery. */
+export const interfaceLoadRow = z.object({ key: z.string(), in_bps: z.number(), out_bps: z.number(), capacity_bps: z.number() });
 
 /**
  * All traffic measured on interfaces over a range (interface_util_5m, every flow, not only the

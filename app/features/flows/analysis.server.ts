@@ -23,6 +23,7 @@ import {
   indirectAsQuery,
   ingressRouterQuery,
   interfaceLoadQuery,
+  interfaceLoadRow,
   LINK_DIMENSIONS,
   linkPathQuery,
   untrackedQuery,
@@ -188,7 +189,7 @@ export async function runAsIndirect(stores: Stores, user: UserContext, version: 
     operatorAsn: context.operatorAsn,
     ipVersion: bodyIpVersion(body.ipVersion),
   });
-  const rows = await chQuery<{ asn: number | string; handover: number | string; bps: number }>(stores.ch, q);
+  const rows = await chQuery(stores.ch, { ...q, schema: z.object({ asn: z.number(), handover: z.number(), bps: z.number() }) });
   const names = await nameKeys(stores, user, "AS_SRC_INGRESS", [...asns, ...rows.map((r) => Number(r.handover))].map(String));
   const nameOf = (asn: number) => names.get(String(asn)) ?? `AS${asn}`;
   const results = asns.map((asn): IndirectResult => {
@@ -249,7 +250,7 @@ export async function runNetflowStatistics(
     operatorAsn: context.operatorAsn,
     ipVersion: bodyIpVersion(body.ipVersion),
   });
-  const rows = await chQuery<{ value: string; router_bps: number; network_bps: number }>(stores.ch, q);
+  const rows = await chQuery(stores.ch, { ...q, schema: z.object({ value: z.string(), router_bps: z.number(), network_bps: z.number() }) });
   const total = rows.reduce((a, r) => a + Number(r.router_bps), 0);
   const network = rows.reduce((a, r) => a + Number(r.network_bps), 0);
   const shown = rows.filter((r) => Number(r.router_bps) > 0).slice(0, body.limit ?? 1000);
@@ -342,16 +343,16 @@ async function flowLinks(stores: Stores, user: UserContext, version: number, que
   };
   if (!range) return { ...head, range: null, links: [] as FlowLink[], routerInfo, sqlRange: null };
   const ipVersion: IpVersion = query.ipVersion === undefined || query.ipVersion === "all" ? "all" : (Number(query.ipVersion) as 4 | 6);
-  const rows = await chQuery<{ in_if: string; link_start: string; link_end: string; out_if: string; path_bps: number }>(
-    stores.ch,
-    linkPathQuery(query.origin, query.destination, {
+  const rows = await chQuery(stores.ch, {
+    schema: z.object({ in_if: z.string(), link_start: z.string(), link_end: z.string(), out_if: z.string(), path_bps: z.number() }),
+    ...linkPathQuery(query.origin, query.destination, {
       range: sqlRange,
       table,
       filters: context.filters,
       operatorAsn: context.operatorAsn,
       ipVersion,
     }),
-  );
+  });
   const links = new Map<string, FlowLink>();
   const add = (id: string, kind: LinkKind, from: LinkEnd, to: LinkEnd | null, bps: number) => {
     const link = links.get(id) ?? { id, kind, from, to, bps: 0 };
@@ -411,9 +412,7 @@ export async function runLinkStatistics(stores: Stores, user: UserContext, versi
   if (!sqlRange || !result.links.length) return { ...result, links: [] };
   const keys = [...new Set(result.links.map((l) => `${l.from.router}${INTERFACE_SEPARATOR}${l.from.interface}`))];
   const load = new Map(
-    (
-      await chQuery<{ key: string; in_bps: number; out_bps: number; capacity_bps: number }>(stores.ch, interfaceLoadQuery(keys, sqlRange))
-    ).map((r) => [r.key, r]),
+    (await chQuery(stores.ch, { ...interfaceLoadQuery(keys, sqlRange), schema: interfaceLoadRow })).map((r) => [r.key, r]),
   );
   const inventory = await stores.pg.db
     .select({ router: routers.name, name: interfaces.name, capacityBps: interfaces.capacityBps, description: interfaces.description })
@@ -477,13 +476,16 @@ export async function runUntracked(stores: Stores, user: UserContext, version: n
     operatorAsn: context.operatorAsn,
     ipVersion: bodyIpVersion(body.ipVersion),
   });
-  const rows = await chQuery<{
-    bucket: number | string;
-    total_bps: number;
-    untracked_bps: number;
-    others_bps: number;
-    not_routable_bps: number;
-  }>(stores.ch, q);
+  const rows = await chQuery(stores.ch, {
+    ...q,
+    schema: z.object({
+      bucket: z.number(),
+      total_bps: z.number(),
+      untracked_bps: z.number(),
+      others_bps: z.number(),
+      not_routable_bps: z.number(),
+    }),
+  });
   const shares = (t: number, u: number, o: number, n: number) => ({
     total_bps: t,
     untracked_bps: u,

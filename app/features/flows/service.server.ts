@@ -10,6 +10,7 @@
  * restrictions are read per call. A query may start on a guess of them (likelyFlowsContext), but
  * its result is only used when the values read for the request agree with the guess.
  */
+import { z } from "zod";
 import { eq } from "drizzle-orm";
 import { asInfo } from "~db/postgres/schema";
 import { effectiveNames, type NameViewer } from "~/features/tags/effective-names.server";
@@ -253,7 +254,7 @@ export async function flowTable(
     table,
     limit: q.limit,
   });
-  const rows = await chQuery<{ k: string; bps: number; b: string }>(stores.ch, built);
+  const rows = await chQuery(stores.ch, { ...built, schema: z.object({ k: z.string(), bps: z.number(), b: z.string() }) });
   const names = await nameKeys(
     stores,
     viewer,
@@ -286,7 +287,10 @@ export async function flowLeftOut(
     scope: q.scope,
     table,
   });
-  const [row] = await chQuery<{ left_out_bps: number; from_neighbours_bps: number; from_access_bps: number }>(stores.ch, built);
+  const [row] = await chQuery(stores.ch, {
+    ...built,
+    schema: z.object({ left_out_bps: z.number(), from_neighbours_bps: z.number(), from_access_bps: z.number() }),
+  });
   return {
     bps: Number(row?.left_out_bps ?? 0),
     fromNeighboursBps: Number(row?.from_neighbours_bps ?? 0),
@@ -317,7 +321,7 @@ export async function flowTimeseries(
     window: q.window,
     topN: q.topN ?? DEFAULT_TIMESERIES_TOP_N,
   });
-  const rows = await chQuery<{ b: number | string; v: string; bps: number }>(stores.ch, built);
+  const rows = await chQuery(stores.ch, { ...built, schema: z.object({ b: z.number(), v: z.string(), bps: z.number() }) });
   const first = Math.floor(range.start / q.window) * q.window;
   const buckets: number[] = [];
   for (let t = first; t < range.end; t += q.window) buckets.push(t);
@@ -364,7 +368,10 @@ export async function flowSankey(
     table,
     topN: q.topN,
   });
-  const rows = await chQuery<{ step: number | string; source: string; target: string; bps: number }>(stores.ch, built);
+  const rows = await chQuery(stores.ch, {
+    ...built,
+    schema: z.object({ step: z.number(), source: z.string(), target: z.string(), bps: z.number() }),
+  });
   const id = (dimension: DimensionId, key: string) => `${dimension}:${key}`;
   const seen = new Map<string, { dimension: DimensionId; key: string; column: number }>();
   const links: SankeyLink[] = [];

@@ -9,7 +9,7 @@
  * (the rest of the answer is the same), rather than refusing the whole call. A delegated account
  * sees only the links the kernel's catalogue lets it see (links.server.ts).
  */
-import type { z } from "zod";
+import { z } from "zod";
 import { MESSAGES } from "~/lib/messages";
 import type { Permission } from "~/lib/permissions";
 import { ApiProblem } from "~/server/api/contract.server";
@@ -449,10 +449,13 @@ export async function interfaceStatisticsCall(services: Services, user: UserCont
       column: asColumn(q.dimension, direction),
       range,
     };
-    const [{ n }] = await chQuery<{ n: number | string }>(services.ch, flowIntervalsQuery(input));
+    const [{ n }] = await chQuery(services.ch, { ...flowIntervalsQuery(input), schema: z.object({ n: z.number() }) });
     const intervals = Number(n);
     const rows = intervals
-      ? await chQuery<{ asn: number | string; p95_bytes: number | string }>(services.ch, flowP95Query(input, intervals))
+      ? await chQuery(services.ch, {
+          ...flowP95Query(input, intervals),
+          schema: z.object({ asn: z.number(), present: z.number(), p95_bytes: z.number() }),
+        })
       : [];
     const sampleSeconds = SAMPLE_SECONDS_OF[table];
     p95 = { intervals, sampleSeconds, byAs: new Map(rows.map((r) => [Number(r.asn), (Number(r.p95_bytes) * 8) / sampleSeconds])) };

@@ -4,6 +4,7 @@
  * detail of the planner screens and api/linkutil/interfacestatistics/ both call it. Who may ask for
  * which interface is the caller's business (the planners' link catalogue decides it).
  */
+import { z } from "zod";
 import { effectiveNames, type NameViewer } from "~/features/tags/effective-names.server";
 import { SPECIAL_AS_VALUES } from "~/lib/special-as";
 import { chQuery } from "~/server/clickhouse/query.server";
@@ -18,7 +19,10 @@ export async function interfaceStatistics(
   input: Omit<InterfaceStatisticsInput, "now"> & { now?: number },
 ): Promise<InterfaceStatisticsRow[]> {
   const query = interfaceStatisticsQuery({ ...input, now: input.now ?? Math.floor(Date.now() / 1000) });
-  const rows = await chQuery<{ asn: number | string; total_bytes: string; bps: number | string }>(services.ch, query);
+  const rows = await chQuery(services.ch, {
+    ...query,
+    schema: z.object({ asn: z.number(), total_bytes: z.string(), bps: z.number() }),
+  });
   const names = await (await effectiveNames(services, viewer)).ases(rows.map((r) => r.asn));
   const special = new Map<number, string>(SPECIAL_AS_VALUES.map((s) => [s.asn, s.name]));
   return rows.map((r) => {

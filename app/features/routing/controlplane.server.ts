@@ -7,7 +7,14 @@ import { z } from "zod";
 import type { Services } from "~/server/services.server";
 import { LookingGlassInputError, ribQueryType } from "./lookingglass.server";
 import { chQuery } from "~/server/clickhouse/query.server";
-import { controlPlaneSql, parseRibQuery, ribDatesSql, type ControlPlaneDbRow, type ControlPlaneTableQuery } from "./rib-sql";
+import {
+  controlPlaneDbRow,
+  controlPlaneSql,
+  parseRibQuery,
+  ribDatesSql,
+  type ControlPlaneDbRow,
+  type ControlPlaneTableQuery,
+} from "./rib-sql";
 import { parseRibViewChoice, ribViewsOf, unknownRibView, type RibView, type RibViewChoice } from "./rib-views";
 
 /** Rows returned per request at most (newest first); the rows found beyond are counted. */
@@ -102,9 +109,9 @@ export async function controlPlaneQuery(
   if (ribView === null) throw new LookingGlassInputError(unknownRibView(String(options.ribView)), "ribView");
   if (options.endDate < options.startDate) throw new LookingGlassInputError("The end date is before the start date.", "endDate");
   const limit = options.limit ?? CONTROL_PLANE_RESULTS_LIMIT;
-  const rows = await chQuery<ControlPlaneDbRow>(
-    stores.ch,
-    controlPlaneSql({
+  const rows = await chQuery(stores.ch, {
+    schema: controlPlaneDbRow,
+    ...controlPlaneSql({
       match: parsed.match,
       start: options.startDate,
       end: options.endDate,
@@ -112,7 +119,7 @@ export async function controlPlaneQuery(
       table: options.table,
       ribViews: ribViewsOf(ribView),
     }),
-  );
+  });
   const found = rows.length ? Number(rows[0].total) : 0;
   const cut = found > rows.length;
   return {

@@ -19,7 +19,7 @@ import type { Services } from "~/server/services.server";
 import { publicQueryCache, queryCacheKey } from "./lookingglass-cache.server";
 import { isNetcommandType, isRibQueryType, toQueryType, type RibQueryType } from "~/lib/routing-query-types";
 import { chQuery } from "~/server/clickhouse/query.server";
-import { lookingGlassSql, parseRibQuery, type LookingGlassDbRow, type RibMatch } from "./rib-sql";
+import { lookingGlassDbRow, lookingGlassSql, parseRibQuery, type LookingGlassDbRow, type RibMatch } from "./rib-sql";
 import { resolveVantagePoints } from "./vantage-point-names";
 import { routeRpkiState, type RoaIndex } from "./rpki/roa-index";
 import { currentRoaIndex } from "./rpki/vrp-store.server";
@@ -280,9 +280,9 @@ export async function runResolvedQuery(
   limit = LOOKING_GLASS_RESULTS_LIMIT,
 ): Promise<LookingGlassResult> {
   const selected = q.vantagePoints;
-  const dbRows = await chQuery<LookingGlassDbRow>(
-    stores.ch,
-    lookingGlassSql({
+  const dbRows = await chQuery(stores.ch, {
+    schema: lookingGlassDbRow,
+    ...lookingGlassSql({
       vantagePoints: selected.map((vp) => vp.key),
       match: q.match,
       limit,
@@ -290,7 +290,7 @@ export async function runResolvedQuery(
       ribViews: ribViewsOf(q.variant === "private" ? q.ribView : "default"),
       community: q.variant === "private" ? q.community : null,
     }),
-  );
+  });
   const namers = await rowNamers(stores, dbRows, q.variant, q.variant === "public" ? null : viewer);
 
   const roas = dbRows.length ? await currentRoaIndex(stores) : null;

@@ -15,9 +15,10 @@ import { asPathRegex, parseAsPathPattern, formatAsPathPattern } from "~/lib/as-p
 import type { CommunityPattern } from "~/lib/bgp-communities";
 import { MESSAGES } from "~/lib/messages";
 import type { RibQueryType } from "~/lib/routing-query-types";
+import { z } from "zod";
 import type { Statement } from "~/server/clickhouse/query.server";
 import { PATH_ATTRIBUTES, type ControlPlaneColumn } from "./route-columns";
-import { DEFAULT_RIB_VIEWS, type RibView } from "./rib-views";
+import { DEFAULT_RIB_VIEWS, RIB_VIEWS, type RibView } from "./rib-views";
 import { ADDRESS_BITS, formatNetwork, lastAddress, networkAddress, parseNetwork, toIpv6Column, type IpVersion } from "~/lib/ip";
 
 /**
@@ -107,25 +108,26 @@ function matchConditions(match: RibMatch): { key: string; row: string; params: R
 }
 
 /** Columns of a Looking Glass row as read from rib_current. */
-export type LookingGlassDbRow = {
-  vantage_point: string;
-  route_distinguisher: string;
-  prefix: string;
-  as_path: number[];
-  local_pref: number;
-  med: number;
-  bgp_next_hop: string;
-  communities: string[];
-  ext_communities: string[];
-  originator_id: string;
-  rib_view: RibView;
-  last_update: number;
+export const lookingGlassDbRow = z.object({
+  vantage_point: z.string(),
+  route_distinguisher: z.string(),
+  prefix: z.string(),
+  as_path: z.array(z.number()),
+  local_pref: z.number(),
+  med: z.number(),
+  bgp_next_hop: z.string(),
+  communities: z.array(z.string()),
+  ext_communities: z.array(z.string()),
+  originator_id: z.string(),
+  rib_view: z.enum(RIB_VIEWS),
+  last_update: z.number(),
   /** For the route's origin AS (RPKI): the AS_SET members, and the AS of the peer the route came from. */
-  as_path_set: number[];
-  peer_asn: number;
+  as_path_set: z.array(z.number()),
+  peer_asn: z.number(),
   /** Rows found before the limit. */
-  total: number;
-};
+  total: z.number(),
+});
+export type LookingGlassDbRow = z.output<typeof lookingGlassDbRow>;
 
 /**
  * The condition that a route carries a community (standard and large ones are in `communities`,
@@ -201,29 +203,30 @@ LIMIT {limit:UInt32}`.trim();
 }
 
 /** Columns of a Control Plane row as read from rib_entries. */
-export type ControlPlaneDbRow = {
-  timestamp: number;
-  vantage_point: string;
-  router_ip: string;
-  prefix: string;
-  as_path: number[];
-  as_path_set: number[];
-  as_confed_seq: number[];
-  local_pref: number;
-  bgp_next_hop: string;
-  afi: number;
-  safi: number;
-  aggregator: string;
-  origin: string;
-  originator_id: string;
-  communities: string[];
-  ext_communities: string[];
-  rib_view: RibView;
-  path_id: number;
-  expire_at: number;
-  is_withdrawn: number;
-  total: number;
-};
+export const controlPlaneDbRow = z.object({
+  timestamp: z.number(),
+  vantage_point: z.string(),
+  router_ip: z.string(),
+  prefix: z.string(),
+  as_path: z.array(z.number()),
+  as_path_set: z.array(z.number()),
+  as_confed_seq: z.array(z.number()),
+  local_pref: z.number(),
+  bgp_next_hop: z.string(),
+  afi: z.number(),
+  safi: z.number(),
+  aggregator: z.string(),
+  origin: z.string(),
+  originator_id: z.string(),
+  communities: z.array(z.string()),
+  ext_communities: z.array(z.string()),
+  rib_view: z.enum(RIB_VIEWS),
+  path_id: z.number(),
+  expire_at: z.number(),
+  is_withdrawn: z.number(),
+  total: z.number(),
+});
+export type ControlPlaneDbRow = z.output<typeof controlPlaneDbRow>;
 
 /**
  * The routing history in [start, end] (unix seconds, both included) that the match selects, in the

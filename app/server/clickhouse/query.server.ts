@@ -7,7 +7,8 @@
  *     recorded as the duration metric `ch.<name>`;
  *   - the query limits (limits.server.ts) for reads made while serving a request;
  *   - the database override of the request's user for reads (database-override.server.ts);
- *   - rows checked against a zod schema when one is given.
+ *   - rows checked against the read's zod schema (`chQuery`); only measured hot paths skip it
+ *     (`chQueryUnchecked`).
  */
 import { Readable } from "node:stream";
 import type { ClickHouseClient, ClickHouseSettings, DataFormat } from "@clickhouse/client";
@@ -105,16 +106,29 @@ async function timed<R>(name: string, run: () => Promise<R>, count: (result: R) 
   }
 }
 
-/** Rows of a read as plain objects (JSONEachRow), checked against `schema` when given. */
-export async function chQuery<S extends z.ZodType>(
-  ch: ClickhouseHandle,
-  query: Statement & ReadOptions & { schema: S },
-): Promise<z.output<S>[]>;
-export async function chQuery<T = Record<string, unknown>>(
-  ch: ClickhouseHandle,
-  query: Statement & ReadOptions & { schema?: undefined },
-): Promise<T[]>;
-export async function chQuery(ch: ClickhouseHandle, query: Statement & ReadOptions & { schema?: z.ZodType }): Promise<unknown[]> {
+/** A read and the zod schema of its rows: what `chQuery` takes. */
+export type CheckedRead<S extends z.ZodType> = Statement & ReadOptions & { schema: S };
+
+/**
+ * Rows of a read as plain objects (JSONEachRow), each checked against `schema` (and coerced by it):
+ * the SQL's columns are a contract the TypeScript types cannot see, so a row that breaks it fails
+ * here, naming the query, the row and the field, instead of flowing on as a wrong value.
+ */
+export async function chQuery<S extends z.ZodType>(ch: ClickhouseHandle, query: CheckedRead<S>): Promise<z.output<S>[]> {
+  if (!query.schema) throw new Error(`ClickHouse query ${query.name}: no row schema (chQuery needs one)`);
+  return checkRows(query.name, query.schema, await readRows(ch, query));
+}
+
+/**
+ * Rows of a read cast to `T`, not checked: for measured hot paths only, where the schema's cost
+ * shows next to the query's (docs/decisions/013-checked-rows.md has the figures). Each use names
+ * its measurement in a comment; everything else calls `chQuery` with a schema.
+ */
+export async function chQueryUnchecked<T>(ch: ClickhouseHandle, query: Statement & ReadOptions): Promise<T[]> {
+  return (await readRows(ch, query)) as T[];
+}
+
+async function readRows(ch: ClickhouseHandle, query: Statement & ReadOptions): Promise<unknown[]> {
   const door = doorOf(ch);
   const scope = currentRequestScope();
   const run = async (settings: ClickHouseSettings, override: DatabaseOverride) => {
@@ -122,7 +136,7 @@ export async function chQuery(ch: ClickhouseHandle, query: Statement & ReadOptio
     const rs = await door.client.query({ query: sql, query_params: params, format: "JSONEachRow", clickhouse_settings: settings });
     return rs.json<unknown>();
   };
-  const rows = await timed(
+  return timed(
     query.name,
     async () => {
       if (!scope) return run(withTimeLimit(query.settings, 0), query.databases ?? NO_OVERRIDE);
@@ -134,10 +148,9 @@ export async function chQuery(ch: ClickhouseHandle, query: Statement & ReadOptio
     },
     (result) => `${result.length} rows`,
   );
-  return query.schema ? checkRows(query.name, query.schema, rows) : rows;
 }
 
-function checkRows(name: string, schema: z.ZodType, rows: unknown[]): unknown[] {
+function checkRows<S extends z.ZodType>(name: string, schema: S, rows: unknown[]): z.output<S>[] {
   return rows.map((row, i) => {
     const checked = schema.safeParse(row);
     if (!checked.success)

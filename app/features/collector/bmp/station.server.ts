@@ -20,6 +20,7 @@
  * that does not come back within BMP_KEEP_AFTER_CLOSE has all its routes withdrawn; a restart of the
  * station remembers that wait (bmp_router_status).
  */
+import { z } from "zod";
 import net from "node:net";
 import { hostname } from "node:os";
 import type { BmpPeerStatus } from "~db/postgres/schema";
@@ -619,10 +620,10 @@ class RunningStation {
   private async countRoutesNow(): Promise<void> {
     const entries = [...this.routers.values()];
     if (!entries.length) return;
-    const rows = await chQuery<{ vp: string; router: string; peer: string; view: string; routes: number | string }>(
-      this.services.ch,
-      routeCountsSql([...new Set(entries.map((e) => e.router.vantagePoint))].sort()),
-    );
+    const rows = await chQuery(this.services.ch, {
+      ...routeCountsSql([...new Set(entries.map((e) => e.router.vantagePoint))].sort()),
+      schema: z.object({ vp: z.string(), router: z.string(), peer: z.string(), view: z.string(), routes: z.number() }),
+    });
     const at = new Date(this.now());
     for (const entry of entries) {
       const { router } = entry;

@@ -3,6 +3,7 @@
  * the station encoded them, through the query door's raw insert), and sweeps as one INSERT … SELECT
  * from rib_current after a look for candidates (sweep-sql.ts).
  */
+import { z } from "zod";
 import { RIB_COLUMNS } from "~/features/routing/mrt/rib-rows";
 import { chCommand, chInsertRaw, chQuery } from "~/server/clickhouse/query.server";
 import type { Services } from "~/server/services.server";
@@ -30,7 +31,7 @@ export function doorStore(services: Services): StationStore {
       });
     },
     async sweep({ scope, at }) {
-      const [candidates] = await chQuery<{ n: number | string }>(services.ch, sweepCandidatesSql(scope));
+      const [candidates] = await chQuery(services.ch, { ...sweepCandidatesSql(scope), schema: z.object({ n: z.number() }) });
       if (!Number(candidates?.n)) return false;
       await chCommand(services.ch, sweepSql(scope, at));
       return true;

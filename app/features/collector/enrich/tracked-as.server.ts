@@ -15,6 +15,7 @@
  * are inserted, so history keeps what it was folded into: aggregates written before a change keep
  * an AS that has since left under its number, and keep an AS that has since joined under Others.
  */
+import { z } from "zod";
 import { eq, isNotNull } from "drizzle-orm";
 import { asInfo, interfaces } from "~db/postgres/schema";
 import { chCommand, chInsert, chQuery, type Statement } from "~/server/clickhouse/query.server";
@@ -51,10 +52,10 @@ export async function recomputeTrackedAs(services: Services, now: Date): Promise
     services.pg.db.selectDistinct({ asn: interfaces.neighborAsn }).from(interfaces).where(isNotNull(interfaces.neighborAsn)),
   ]);
   const operator = operatorRows.length ? Number(operatorRows[0].asn) : null;
-  const top = await chQuery<{ asn: number }>(
-    services.ch,
-    topTrafficAsSql({ from: to - WINDOW_SECONDS, to, exclude: operator === null ? [] : [operator], limit: TRACKED_TOP }),
-  );
+  const top = await chQuery(services.ch, {
+    ...topTrafficAsSql({ from: to - WINDOW_SECONDS, to, exclude: operator === null ? [] : [operator], limit: TRACKED_TOP }),
+    schema: z.object({ asn: z.number(), traffic: z.number() }),
+  });
 
   const members: number[] = [];
   const add = (asn: number) => {

@@ -23,7 +23,7 @@ import { listInventoryVantagePoints, listRouters, type RouterView } from "../inv
 import { parseReplayTarget, type ReplayTarget } from "../pcap/replay.server";
 import { buildNetworkModel, seededRandom, type ModelRouter, type NetworkModel, type Random, type RibRoute } from "./flow-model";
 import { Netflow9Writer, type ExportFlow } from "./netflow9-writer";
-import { ribSampleStatement, type RibSampleRow } from "./rib-sample-sql";
+import { ribSampleRow, ribSampleStatement, type RibSampleRow } from "./rib-sample-sql";
 
 export const GENERATOR_NAME = "flows-generator";
 export const DEFAULT_RATE = 200;
@@ -233,7 +233,7 @@ export function createFlowsGenerator(options: GeneratorOptions = {}): IngestComp
   }
 
   async function loadRib(stores: Services) {
-    ribRows = await chQuery<RibSampleRow>(stores.ch, ribSampleStatement());
+    ribRows = await chQuery(stores.ch, { ...ribSampleStatement(), schema: ribSampleRow });
     ribLoadedAtMs = Date.now();
   }
 

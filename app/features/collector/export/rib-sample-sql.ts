@@ -5,12 +5,19 @@
  * prefixes and the generator needs only enough variety to look real. Routes the router accepted
  * only: Loc-RIB and post-policy Adj-RIB-In, each table and ADD-PATH path a route of its own.
  */
+import { z } from "zod";
 import type { Statement } from "~/server/clickhouse/query.server";
 
 export const RIB_SAMPLE_PER_VANTAGE_POINT = 5_000;
 export const RIB_SAMPLE_TOTAL = 100_000;
 
-export type RibSampleRow = { vantage_point: string; prefix: string; as_path: number[]; bgp_next_hop: string };
+export const ribSampleRow = z.object({
+  vantage_point: z.string(),
+  prefix: z.string(),
+  as_path: z.array(z.number()),
+  bgp_next_hop: z.string(),
+});
+export type RibSampleRow = z.output<typeof ribSampleRow>;
 
 export function ribSampleStatement(perVantagePoint = RIB_SAMPLE_PER_VANTAGE_POINT, total = RIB_SAMPLE_TOTAL): Statement {
   return {
