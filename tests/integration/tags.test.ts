@@ -259,7 +259,8 @@ describe("tag names for filter chips (api/filter/metadata/)", () => {
       ["Tier-1 transits", "TAG"],
       ["German routers", "TAG_GROUP"],
       [null, "TAG"],
-      ["Deutsche Telekom", "PRIMITIVE"],
+      // An AS by its effective mapping: the demo's site layer names AS3320 so.
+      ["Deutsche Telekom (DTAG)", "PRIMITIVE"],
     ]);
   });
 });
