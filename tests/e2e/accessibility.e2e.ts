@@ -7,6 +7,7 @@ import { fileURLToPath } from "node:url";
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { appURL, describeBothModes, launchBrowser, newPage, type BrowserMode } from "./browser";
+import { firstRoutingMinute } from "./controlplane-page";
 import { DEMO_USERS, logIn } from "./login";
 
 const AXE = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../node_modules/axe-core/axe.min.js");
@@ -153,8 +154,7 @@ describeBothModes("WCAG 2.1 AA (axe) as the superuser", (m) => {
     await logIn(m.page, ADMIN);
     await m.goto("/controlplane");
     const form = m.page.locator("form[aria-label='Control Plane query']");
-    const min = await form.locator("input[name=start]").getAttribute("min");
-    await m.page.fill("form[aria-label='Control Plane query'] input[name=start]", min!);
+    await m.page.fill("form[aria-label='Control Plane query'] input[name=start]", await firstRoutingMinute(m.page));
     await m.page.fill("form[aria-label='Control Plane query'] input[name=queryTerm]", "* 3320");
     await Promise.all([m.page.waitForURL(/queryTerm=/), form.locator("button[type=submit]").click()]);
     await m.page.locator("[data-testid=controlplane-table] tbody tr").first().waitFor();

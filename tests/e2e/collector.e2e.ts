@@ -223,11 +223,13 @@ describeBothModes("flow collector", (m) => {
             .locator("td")
             .allInnerTexts()
             .catch(() => []);
-          return cells[2] === "3" ? cells : undefined;
+          return cells[3] === "3" ? cells : undefined;
         });
         expect(row[0]).toBe(address);
-        expect(row[1]).toContain("NetFlow v9");
-        expect(row[5]).toBe(`${IN_IF}, ${OUT_IF}`);
+        // Address, UDP source (the exporter's own address here), protocol, datagrams, first and last seen, ifIndexes.
+        expect(row[1]).toBe("Same as address");
+        expect(row[2]).toContain("NetFlow v9");
+        expect(row[6]).toBe(`${IN_IF}, ${OUT_IF}`);
 
         // 2. Adoption in two clicks: "Adopt" opens the prefilled new-router form, "Add the router" saves it.
         await Promise.all([
@@ -320,7 +322,8 @@ describeBothModes("flow collector", (m) => {
         const timezone = /Time \((.+)\)/.exec(timeHeader)?.[1] ?? "UTC";
         expect(await table.locator("tbody tr").count()).toBe(1);
         const cells = (await table.locator("tbody tr td").allInnerTexts()).map((c) => c.trim());
-        expect(cells[0]).toBe(formatUnix(bucket, timezone));
+        // The bucket of "now" has not ended yet: the table marks it as incomplete (the chart leaves it out).
+        expect([formatUnix(bucket, timezone), `${formatUnix(bucket, timezone)} (incomplete)`]).toContain(cells[0]);
         expect(cells[1]).toContain(router);
         expect(cells[2]).toBe(shown);
         await m.screenshot(`flow collector explorer (${m.label})`);
