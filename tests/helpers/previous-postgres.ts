@@ -7,8 +7,9 @@
 import path from "node:path";
 import { sql } from "drizzle-orm";
 import postgres from "postgres";
-import type { AppConfig } from "~/server/env.server";
+import { parseConfig, type AppConfig } from "~/server/env.server";
 import type { Services } from "~/server/services.server";
+import { createThrowawayDatabase } from "./stores";
 
 export type RawPg = {
   exec: (q: string) => Promise<void>;
@@ -59,4 +60,21 @@ export async function pgSnapshot(pg: RawPg): Promise<Record<string, string[]>> {
       String(r.row),
     );
   return snapshot;
+}
+
+/**
+ * The configuration of an upgrade test: its data directory, the demo off, and — when the run has a PostgreSQL
+ * server (DATABASE_URL) — a throwaway database of its own there (null on embedded PGlite; the test drops it).
+ */
+export async function upgradeTestConfig(
+  dataDir: string,
+): Promise<{ config: AppConfig; database: Awaited<ReturnType<typeof createThrowawayDatabase>> | null }> {
+  const database = process.env.DATABASE_URL ? await createThrowawayDatabase(process.env.DATABASE_URL) : null;
+  const config = parseConfig({
+    DATA_DIR: dataDir,
+    DATABASE_URL: database?.url,
+    SESSION_SECRET: "test-secret-test-secret-test-secret-0123456789",
+    DEMO_DATA: "off",
+  });
+  return { config, database };
 }

@@ -13,11 +13,11 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { collectorExporters } from "~db/postgres/schema";
 import { ExporterStats } from "~/features/collector/runtime/exporter-stats.server";
 import { emptyDelta } from "~/features/collector/runtime/messages";
-import { parseConfig, type AppConfig } from "~/server/env.server";
+import type { AppConfig } from "~/server/env.server";
 import { startServices, type Services } from "~/server/services.server";
 import { pgMigrationsBefore } from "../helpers/migrations";
-import { openPreviousPostgres, pgSnapshot, rawPgOf, type RawPg } from "../helpers/previous-postgres";
-import { createThrowawayDatabase } from "../helpers/stores";
+import { openPreviousPostgres, pgSnapshot, rawPgOf, upgradeTestConfig, type RawPg } from "../helpers/previous-postgres";
+import type { createThrowawayDatabase } from "../helpers/stores";
 
 const PREVIOUS_ROWS = `
   INSERT INTO collector_exporters (address, protocol, listener, first_seen, last_seen, datagrams, flows, flows_stored,
@@ -41,13 +41,7 @@ describe("upgrade of a data directory of the previous release (collector exporte
   let services: Services;
 
   beforeAll(async () => {
-    if (process.env.DATABASE_URL) database = await createThrowawayDatabase(process.env.DATABASE_URL);
-    config = parseConfig({
-      DATA_DIR: dataDir,
-      DATABASE_URL: database?.url,
-      SESSION_SECRET: "test-secret-test-secret-test-secret-0123456789",
-      DEMO_DATA: "off",
-    });
+    ({ config, database } = await upgradeTestConfig(dataDir));
     const pg = await openPreviousPostgres(config, previousPg);
     try {
       await pg.exec(PREVIOUS_ROWS);

@@ -23,12 +23,12 @@ import { NO_OVERRIDE } from "~/server/clickhouse/database-override.server";
 import { queryDoorSettings } from "~/server/clickhouse/limits.server";
 import { chInsert, chQuery, openQueryDoor, type ClickhouseHandle } from "~/server/clickhouse/query.server";
 import { CLICKHOUSE_MIGRATIONS_DIR, DEFAULT_LAYOUT, migrateClickhouse, renderMigration } from "~/server/clickhouse-migrations.server";
-import { parseConfig, type AppConfig } from "~/server/env.server";
+import type { AppConfig } from "~/server/env.server";
 import { startServices, type Services } from "~/server/services.server";
 import { attributes, bgp4mpUpdate, peerIndexTable, ribRecord } from "../fixtures/mrt";
 import { clickhouseMigrationsUpTo, pgMigrationsBefore, pgTablesCreatedFrom } from "../helpers/migrations";
-import { openPreviousPostgres, pgSnapshot, rawPgOf } from "../helpers/previous-postgres";
-import { anyRow, createThrowawayDatabase } from "../helpers/stores";
+import { openPreviousPostgres, pgSnapshot, rawPgOf, upgradeTestConfig } from "../helpers/previous-postgres";
+import { anyRow, type createThrowawayDatabase } from "../helpers/stores";
 
 const T0 = 1_790_000_000;
 const NEW_COLUMNS = ["rib_view", "path_id", "ext_communities"] as const;
@@ -162,13 +162,7 @@ describe("upgrade of a data directory of the previous release (RIB views, ADD-PA
   let services: Services;
 
   beforeAll(async () => {
-    if (process.env.DATABASE_URL) database = await createThrowawayDatabase(process.env.DATABASE_URL);
-    config = parseConfig({
-      DATA_DIR: dataDir,
-      DATABASE_URL: database?.url,
-      SESSION_SECRET: "test-secret-test-secret-test-secret-0123456789",
-      DEMO_DATA: "off",
-    });
+    ({ config, database } = await upgradeTestConfig(dataDir));
     const pg = await openPreviousPostgres(config, previousPg);
     try {
       await pg.exec(`

@@ -11,11 +11,11 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { rpkiSources, rpkiVrps } from "~db/postgres/schema";
 import { importRoaFile } from "~/features/routing/rpki/roa-import.server";
 import { currentRoaIndex } from "~/features/routing/rpki/vrp-store.server";
-import { parseConfig, type AppConfig } from "~/server/env.server";
+import type { AppConfig } from "~/server/env.server";
 import { startServices, type Services } from "~/server/services.server";
 import { pgMigrationsBefore } from "../helpers/migrations";
-import { openPreviousPostgres, pgSnapshot, rawPgOf } from "../helpers/previous-postgres";
-import { createThrowawayDatabase } from "../helpers/stores";
+import { openPreviousPostgres, pgSnapshot, rawPgOf, upgradeTestConfig } from "../helpers/previous-postgres";
+import type { createThrowawayDatabase } from "../helpers/stores";
 
 const PREVIOUS_ROWS = `
   INSERT INTO routers (id, name, city, country, loopback, vendor, role) VALUES
@@ -36,13 +36,7 @@ describe("upgrade of a data directory of the previous release (RPKI tables)", ()
   let services: Services;
 
   beforeAll(async () => {
-    if (process.env.DATABASE_URL) database = await createThrowawayDatabase(process.env.DATABASE_URL);
-    config = parseConfig({
-      DATA_DIR: dataDir,
-      DATABASE_URL: database?.url,
-      SESSION_SECRET: "test-secret-test-secret-test-secret-0123456789",
-      DEMO_DATA: "off",
-    });
+    ({ config, database } = await upgradeTestConfig(dataDir));
     const pg = await openPreviousPostgres(config, previousPg);
     try {
       await pg.exec(PREVIOUS_ROWS);
