@@ -17,7 +17,16 @@ type RouteModule = { loader?: (args: never) => unknown; action?: (args: never) =
 export async function callRoute(
   module: RouteModule,
   path: string,
-  options: { method?: string; cookie?: string; body?: unknown; csrf?: boolean; params?: Record<string, string>; accept?: string } = {},
+  options: {
+    method?: string;
+    cookie?: string;
+    body?: unknown;
+    csrf?: boolean;
+    params?: Record<string, string>;
+    accept?: string;
+    /** Another scheme and host than the tests' default, e.g. https://… for what only HTTPS gets. */
+    origin?: string;
+  } = {},
 ): Promise<Response> {
   const method = options.method ?? "GET";
   const headers: Record<string, string> = { Accept: options.accept ?? "application/json" };
@@ -26,7 +35,7 @@ export async function callRoute(
     headers["Content-Type"] = "application/json";
     if (options.csrf !== false) headers["X-CSRFToken"] = CSRF_TOKEN;
   }
-  const request = new Request(`${ORIGIN}${path}`, {
+  const request = new Request(`${options.origin ?? ORIGIN}${path}`, {
     method,
     headers,
     body: method === "GET" || options.body === undefined ? undefined : JSON.stringify(options.body),

@@ -75,6 +75,23 @@ describe("auth/login and auth/user", () => {
     });
   });
 
+  it("marks both cookies Secure over HTTPS only, so a plain-HTTP page of the host never receives them", async () => {
+    const setCookies = async (origin: string) =>
+      (
+        await callRoute(login, "/auth/login/", {
+          method: "POST",
+          origin,
+          body: { email: "alice@example.org", password: "alice-password-1" },
+          cookie: "csrftoken=csrf-token-for-tests-0123456789",
+        })
+      ).headers.getSetCookie();
+    const https = await setCookies("https://flowlens.example");
+    expect(https.map((c) => c.split("=")[0]).sort()).toEqual(["flowlens_session", "logged_in"]);
+    for (const cookie of https) expect(cookie).toMatch(/;\s*Secure(;|$)/i);
+    const http = await setCookies("http://flowlens.example");
+    for (const cookie of http) expect(cookie).not.toMatch(/;\s*Secure(;|$)/i);
+  });
+
   it("rejects wrong credentials with the catalogue's text and a 401", async () => {
     const response = await callRoute(login, "/auth/login/", {
       method: "POST",

@@ -48,8 +48,10 @@ function sessionCookie(secret: string, request: Request) {
 const LOGGED_IN_COOKIE = "logged_in";
 const loggedInCookie = {
   isSet: (cookieHeader: string | null) => new RegExp(`(?:^|;\\s*)${LOGGED_IN_COOKIE}=1(?:;|$)`).test(cookieHeader ?? ""),
-  set: (maxAgeSeconds: number) => `${LOGGED_IN_COOKIE}=1; Path=/; SameSite=Lax; Max-Age=${maxAgeSeconds}`,
-  clear: () => `${LOGGED_IN_COOKIE}=; Path=/; SameSite=Lax; Max-Age=0`,
+  // Secure exactly when the session cookie is: over HTTPS it must not leak to a plain-HTTP page of the same host.
+  set: (request: Request, maxAgeSeconds: number) =>
+    `${LOGGED_IN_COOKIE}=1; Path=/; SameSite=Lax; Max-Age=${maxAgeSeconds}${isHttps(request) ? "; Secure" : ""}`,
+  clear: (request: Request) => `${LOGGED_IN_COOKIE}=; Path=/; SameSite=Lax; Max-Age=0${isHttps(request) ? "; Secure" : ""}`,
 };
 
 const hashToken = (token: string) => createHash("sha256").update(token).digest("hex");
@@ -102,7 +104,7 @@ export async function createSession(
   await db.delete(sessions).where(lt(sessions.expiresAt, new Date(now - 24 * 60 * 60 * 1000)));
   const headers = new Headers();
   headers.append("Set-Cookie", await sessionCookie(secret, request).serialize(token, { maxAge: 30 * 24 * 3600 }));
-  headers.append("Set-Cookie", loggedInCookie.set(30 * 24 * 3600));
+  headers.append("Set-Cookie", loggedInCookie.set(request, 30 * 24 * 3600));
   return headers;
 }
 
@@ -115,7 +117,7 @@ export async function destroySession(db: Db, secret: string, request: Request, i
       .where(eq(sessions.idHash, idHash));
   const headers = new Headers();
   headers.append("Set-Cookie", await sessionCookie(secret, request).serialize("", { maxAge: 0 }));
-  headers.append("Set-Cookie", loggedInCookie.clear());
+  headers.append("Set-Cookie", loggedInCookie.clear(request));
   return headers;
 }
 
@@ -137,5 +139,5 @@ export function trustProxy(trust: ProxyTrust | boolean): void {
 
 /** Forgets an expired session's marker once its message was shown, so it is shown once. */
 export function clearLoggedInCookieHeader(): string {
-  return loggedInCookie.clear();
+  return loggedInCookie.clear(request);
 }
