@@ -5,13 +5,14 @@
  */
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { asInfo, users } from "~db/postgres/schema";
+import { asInfo, userPermissions, users } from "~db/postgres/schema";
 import { exportInventory, importInventory } from "~/features/collector/inventory/file.server";
 import { getOperatorAs, InventoryInputError, setOperatorAs } from "~/features/collector/inventory/inventory.server";
-import { operatorAsn } from "~/features/flows/service.server";
+import { NO_OPERATOR_AS, operatorAsn } from "~/features/flows/service.server";
+import * as flowsApi from "~/routes/api.flows";
 import * as route from "~/routes/_app.site-settings_.inventory";
 import { useServicesForTests } from "~/server/services.server";
-import { formRequest, getRequest, runRoute, sessionCookie } from "../helpers/http";
+import { callRoute, formRequest, getRequest, runRoute, sessionCookie } from "../helpers/http";
 import { openTestStores, type TestStores } from "../helpers/stores";
 
 const PATH = "/site-settings/inventory";
@@ -50,6 +51,21 @@ async function refusal(run: () => Promise<unknown>) {
   }
   throw new Error("not refused");
 }
+
+describe("the flows API before the operator AS is set", () => {
+  it("answers 409 naming what is missing, not a server error", async () => {
+    const id = (await stores.pg.db.select({ id: users.id }).from(users).where(eq(users.email, "user@operator-as.test")))[0].id;
+    await stores.pg.db.insert(userPermissions).values({ userId: id, permission: "API_FLOWS_4D" }).onConflictDoNothing();
+    const now = Math.floor(Date.now() / 1000);
+    const response = await callRoute(flowsApi, "/api/flows/", {
+      method: "POST",
+      cookie: cookies.user,
+      body: { dimension: "AS_SRC_INGRESS", startTimestamp: now - 3600, endTimestamp: now, window: 900 },
+    });
+    expect(response.status).toBe(409);
+    expect(await response.json()).toMatchObject({ detail: NO_OPERATOR_AS, exception_code: "operator_as_not_configured" });
+  });
+});
 
 describe("the service", () => {
   it("is not set on an empty install, and refuses what is no AS number, naming the field", async () => {

@@ -24,7 +24,7 @@ import { runFlowsQuery, runSankeyQuery } from "./query.server";
 import { PREDICTION_UNAVAILABLE } from "./prediction.server";
 import { dataRange } from "./data-range.server";
 import { tableGranularity } from "./aggregation-window";
-import { nameAll, operatorAsn, type FlowsContext, type LeftOut } from "./service.server";
+import { nameAll, NO_OPERATOR_AS, operatorAsn, type FlowsContext, type LeftOut } from "./service.server";
 import { describePermission } from "~/lib/permission-catalogue";
 import { findToolRoute, mayOpen } from "~/lib/routes";
 import { formatBitsPerSecond } from "~/lib/units";
@@ -251,9 +251,7 @@ export async function loadExplorer(services: Services, user: UserContext, url: U
     ),
   ]);
   if (operator === null)
-    errors.push(
-      "The operator's own AS is not configured yet: staff set it in Site settings → Network inventory. Until then flows cannot be split into ingress and egress.",
-    );
+    errors.push(NO_OPERATOR_AS);
   if (dataAvailable.minTimestamp === null || operator === null) {
     const empty = {
       range: null,

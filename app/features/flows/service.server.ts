@@ -48,6 +48,10 @@ export const MAX_BUCKETS = 20_000;
 
 const badRequest = (detail: string, errors: { field: string; message: string }[]) => new ApiProblem(400, { detail, errors });
 
+/** Why flows cannot be split into ingress and egress on an installation without its own AS. */
+export const NO_OPERATOR_AS =
+  "The operator's own AS is not configured yet: staff set it in Site settings → Network inventory. Until then flows cannot be split into ingress and egress.";
+
 /** The operator's own AS number (as_info with category 'operator'), read per request. */
 export async function operatorAsn(stores: Stores): Promise<number> {
   const rows = await stores.pg.db
@@ -56,7 +60,8 @@ export async function operatorAsn(stores: Stores): Promise<number> {
     .where(eq(asInfo.category, "operator"))
     .orderBy(asInfo.asn)
     .limit(1);
-  if (!rows.length) throw new Error("No operator AS (as_info.category = 'operator') is configured");
+  // Not a server fault: an installation whose staff have not named their own AS yet. The API says so (409) instead of a 500.
+  if (!rows.length) throw new ApiProblem(409, { detail: NO_OPERATOR_AS, exception_code: "operator_as_not_configured" });
   const asn = Number(rows[0].asn);
   lastOperatorAsn.set(stores.pg, asn);
   return asn;
