@@ -90,6 +90,16 @@ export const thresholdsOf = (settings: UserSettingsJson, kind: LinkKind) =>
     ? { medium: settings.extlinks_util_threshold_medium, high: settings.extlinks_util_threshold_high }
     : { medium: settings.intlinks_util_threshold_medium, high: settings.intlinks_util_threshold_high };
 
+/**
+ * The user's timeseries thresholds (timeseries_util_threshold_*): levels of the planners' traffic
+ * chart, as shares of the shown links' capacity. Apart from the planner's own thresholds on purpose:
+ * a sum over many links crosses a level long before any one link is busy, so it wants lower ones.
+ */
+export const timeseriesThresholdsOf = (settings: UserSettingsJson) => ({
+  medium: settings.timeseries_util_threshold_medium,
+  high: settings.timeseries_util_threshold_high,
+});
+
 export const buildoutTypeOf = (settings: UserSettingsJson, kind: LinkKind) =>
   kind === "external" ? settings.extlinks_buildout_type : settings.intlinks_buildout_type;
 

@@ -23,6 +23,7 @@ import {
   plannerTimeseries,
   summarise,
   thresholdsOf,
+  timeseriesThresholdsOf,
   viewerFor,
   visibleLinks,
 } from "./plan.server";
@@ -70,6 +71,8 @@ export type PlannerScreenData = {
    * links' status, the Status filter, the detail chart's lines and the forecast's level.
    */
   thresholds: { medium: number; high: number };
+  /** The user's timeseries thresholds (timeseries_util_threshold_*): the traffic chart's levels. */
+  timeseriesThresholds: { medium: number; high: number };
   notices: string[];
   isStaff: boolean;
   /** No link at all the viewer may see (the empty state). */
@@ -269,6 +272,7 @@ export async function loadPlannerScreen(
     rangeDays: { start: formatDateShort(range.start * 1000, tz), end: lastDay },
     presets: DATE_RANGE_PRESETS.map((p) => ({ value: p, label: PRESET_LABELS[p] })),
     thresholds: thresholdsOf(viewer.settings, kind),
+    timeseriesThresholds: timeseriesThresholdsOf(viewer.settings),
     notices,
     isStaff: user.isStaff || user.isSuperuser,
     noLinks: all.length === 0,

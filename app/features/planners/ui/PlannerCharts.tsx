@@ -26,12 +26,45 @@ function peak<T>(points: readonly T[], value: (p: T) => number | null): { at: T;
   return best;
 }
 
+/** The timeseries thresholds as bit rates of a capacity, in words: "Your timeseries thresholds: medium 50.0 % (5.00 Gbit/s), high …". */
+export function thresholdLevelsWords(thresholds: { medium: number; high: number }, capacityBps: number): string {
+  const level = (share: number) => `${formatPercent(share)} (${formatBitsPerSecond(share * capacityBps)})`;
+  return `Your timeseries thresholds: medium ${level(thresholds.medium)}, high ${level(thresholds.high)} of the capacity.`;
+}
+
+function thresholdMarkers(thresholds: { medium: number; high: number }, capacityBps: number) {
+  return [
+    {
+      axis: "y" as const,
+      value: thresholds.medium * capacityBps,
+      lineStyle: { stroke: "#f08c00", strokeDasharray: "6 4", strokeWidth: 1.5 },
+      legend: `Medium ${formatPercent(thresholds.medium)}`,
+      textStyle: { fontSize: 11, fill: "#a35f00" },
+    },
+    {
+      axis: "y" as const,
+      value: thresholds.high * capacityBps,
+      lineStyle: { stroke: "#e03131", strokeDasharray: "6 4", strokeWidth: 1.5 },
+      legend: `High ${formatPercent(thresholds.high)}`,
+      textStyle: { fontSize: 11, fill: "#c92a2a" },
+    },
+  ];
+}
+
 /**
- * In and out bit/s of the shown links (sums per bucket) with their total capacity as a line. nivo
- * renders the SVG on the server too; the sentence below says the peaks in words for whoever cannot
- * see the chart.
+ * In and out bit/s of the shown links (sums per bucket) with their total capacity as a line and the
+ * user's timeseries thresholds as levels of that capacity. nivo renders the SVG on the server too;
+ * the sentence below says the peaks and levels in words for whoever cannot see the chart.
  */
-export function TrafficChart({ timeseries, timezone }: { timeseries: PlannerTimeseries; timezone: string }) {
+export function TrafficChart({
+  timeseries,
+  timezone,
+  thresholds,
+}: {
+  timeseries: PlannerTimeseries;
+  timezone: string;
+  thresholds: { medium: number; high: number };
+}) {
   // Only complete buckets are drawn: one cut by the range's end would read as a drop in traffic.
   const points = useMemo(() => timeseries.points.filter((p) => p.complete), [timeseries.points]);
   const leftOut = incompleteBucketsWords(
@@ -73,6 +106,7 @@ export function TrafficChart({ timeseries, timezone }: { timeseries: PlannerTime
       ? `, capacity ${formatBitsPerSecond(timeseries.capacityBps)}${drawCapacity ? "" : ` (the peak is ${formatPercent(top / timeseries.capacityBps)} of it, so it is not drawn)`}`
       : "") +
     ` (${timeseries.bucketSeconds / 60}-minute averages, ${timezone}).` +
+    (timeseries.capacityBps > 0 ? ` ${thresholdLevelsWords(thresholds, timeseries.capacityBps)}` : "") +
     (leftOut ? ` ${leftOut}` : "");
   return (
     <div>
@@ -93,6 +127,7 @@ export function TrafficChart({ timeseries, timezone }: { timeseries: PlannerTime
           gridXValues={ticks.values}
           axisBottom={{ tickValues: ticks.values, format: (v) => formatUnix(Number(v), timezone, ticks.format) }}
           axisLeft={{ tickValues: 5, format: (v) => formatBitsPerSecond(Number(v)) }}
+          markers={drawCapacity ? thresholdMarkers(thresholds, timeseries.capacityBps) : []}
           legends={[{ anchor: "top-right", direction: "column", translateX: 100, itemWidth: 90, itemHeight: 18, symbolSize: 10 }]}
         />
       </div>

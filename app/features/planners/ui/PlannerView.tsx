@@ -467,7 +467,7 @@ export function PlannerView({ data, title, path }: Props) {
               <Title order={2} size="h5" mb="xs">
                 Traffic of the shown links
               </Title>
-              <TrafficChart timeseries={data.timeseries} timezone={data.timezone} />
+              <TrafficChart timeseries={data.timeseries} timezone={data.timezone} thresholds={data.timeseriesThresholds} />
             </Paper>
           ) : null}
           <Stack gap="xs">
