@@ -92,8 +92,9 @@ export const thresholdsOf = (settings: UserSettingsJson, kind: LinkKind) =>
 
 /**
  * The user's timeseries thresholds (timeseries_util_threshold_*): levels of the planners' traffic
- * chart, as shares of the shown links' capacity. Apart from the planner's own thresholds on purpose:
- * a sum over many links crosses a level long before any one link is busy, so it wants lower ones.
+ * chart, as shares of the shown links' summed capacity. Apart from the planner's own thresholds on
+ * purpose: a sum over many links reaches a share of the whole only after single links are busy, so
+ * it wants lower levels.
  */
 export const timeseriesThresholdsOf = (settings: UserSettingsJson) => ({
   medium: settings.timeseries_util_threshold_medium,
