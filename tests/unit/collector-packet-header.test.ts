@@ -554,6 +554,19 @@ describe("sampled header: stops (a reason, never a throw)", () => {
       stop: "header_too_deep",
       vlans: tags.slice(0, MAX_VLAN_TAGS),
     });
+    // The cap is per frame: a tunnel's inner frame has its own.
+    const innerTagged = ethernet({ vlans: tags.slice(1), etherType: ETHERTYPE.ipv4, payload: tcpV4() });
+    const overVxlan = ethernet({
+      vlans: tags.slice(1),
+      etherType: ETHERTYPE.ipv4,
+      payload: ipv4({
+        src: "10.0.0.1",
+        dst: "10.0.0.2",
+        protocol: PROTOCOL.udp,
+        payload: udp({ srcPort: 1, dstPort: 4789, payload: vxlan(1, innerTagged) }),
+      }),
+    });
+    expect(parseEthernetFrame(overVxlan)).toMatchObject({ ...TCP_V4, counted: "inner", vlans: tags.slice(1), stop: null });
     const many: Ipv6Extension[] = Array.from({ length: MAX_EXTENSION_HEADERS + 1 }, () => ({ type: 60, length: 0 }));
     const packet = ipv6({
       src: "2001:db8::1",

@@ -89,7 +89,7 @@ export type SampledHeader = {
   stopDetail: string | null;
 };
 
-/** 802.1Q and QinQ tags on one frame: real networks use two, rarely three. */
+/** 802.1Q and QinQ tags on one frame (each frame of a tunnel its own): real networks use two, rarely three. */
 export const MAX_VLAN_TAGS = 4;
 /** Label stacks of SR-MPLS with a service and entropy labels stay under ten. */
 export const MAX_MPLS_LABELS = 16;
@@ -147,8 +147,7 @@ type Walk = {
   /** Set once the first IP header's addresses are read. */
   sawIp: boolean;
   at: number;
-  /** Tags of inner frames are stepped over, not kept. */
-  tags: number;
+  /** MPLS labels read so far, all stacks together (the cap is on them all). */
   labels: number;
 };
 
@@ -215,7 +214,7 @@ function stop(h: SampledHeader, reason: HeaderStopReason, detail: string): numbe
 }
 
 function walk(b: Uint8Array, first: number): SampledHeader {
-  const w: Walk = { b, h: emptyHeader(), depth: 0, sawIp: false, at: 0, tags: 0, labels: 0 };
+  const w: Walk = { b, h: emptyHeader(), depth: 0, sawIp: false, at: 0, labels: 0 };
   let layer = first;
   // Every layer moves `at` forward or ends the walk, and the caps bound how many layers there are;
   // the step limit is a second fence should a future layer forget either.
@@ -250,8 +249,9 @@ function ethernet(w: Walk): number {
   if (at + 2 > b.length) return cut(w, "the Ethernet header");
   let etherType = u16(b, at);
   at += 2;
-  while (etherType === ETHERTYPE_VLAN || etherType === ETHERTYPE_QINQ || etherType === ETHERTYPE_QINQ_OLD) {
-    if (++w.tags > MAX_VLAN_TAGS) return stop(h, "header_too_deep", `more than ${MAX_VLAN_TAGS} VLAN tags`);
+  // An inner frame's tags (VXLAN, EoMPLS, …) are stepped over: the wire's are the outer frame's.
+  for (let tags = 1; etherType === ETHERTYPE_VLAN || etherType === ETHERTYPE_QINQ || etherType === ETHERTYPE_QINQ_OLD; tags++) {
+    if (tags > MAX_VLAN_TAGS) return stop(h, "header_too_deep", `more than ${MAX_VLAN_TAGS} VLAN tags`);
     if (at + 2 > b.length) return cut(w, "a VLAN tag");
     if (w.depth === 0) h.vlans.push(u16(b, at) & 0x0fff);
     if (at + 4 > b.length) return cut(w, "a VLAN tag");
