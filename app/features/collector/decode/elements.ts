@@ -22,6 +22,12 @@ export type ElementValues = {
   packetDelta: number | null;
   packetTotal: number | null;
   postPacketDelta: number | null;
+  /** dataLinkFrameSection (315): the sampled frame from its Ethernet header, as long as the exporter cut it. */
+  frameSection: Uint8Array | null;
+  /** ipHeaderPacketSection (313): the same from the IP header. */
+  ipSection: Uint8Array | null;
+  /** dataLinkFrameSize (312): the sampled frame's length on the wire. */
+  frameSize: number | null;
   inIfIndex: number | null;
   outIfIndex: number | null;
   srcAs: number | null;
@@ -55,12 +61,6 @@ export type ElementValues = {
   packetSpace: number | null;
   samplingSize: number | null;
   samplingPopulation: number | null;
-  /** dataLinkFrameSection (315): the sampled frame from its Ethernet header, as long as the exporter cut it. */
-  frameSection: Uint8Array | null;
-  /** ipHeaderPacketSection (313): the same from the IP header. */
-  ipSection: Uint8Array | null;
-  /** dataLinkFrameSize (312): the sampled frame's length on the wire. */
-  frameSize: number | null;
 };
 
 export function emptyValues(): ElementValues {
@@ -80,6 +80,9 @@ export function emptyValues(): ElementValues {
     packetDelta: null,
     packetTotal: null,
     postPacketDelta: null,
+    frameSection: null,
+    ipSection: null,
+    frameSize: null,
     inIfIndex: null,
     outIfIndex: null,
     srcAs: null,
@@ -110,9 +113,6 @@ export function emptyValues(): ElementValues {
     packetSpace: null,
     samplingSize: null,
     samplingPopulation: null,
-    frameSection: null,
-    ipSection: null,
-    frameSize: null,
   };
 }
 
