@@ -422,6 +422,24 @@ describe("sampled header: tunnels (the innermost packet counts, the outer endpoi
     expectHeader(parseIpPacket(packet), { ...UDP_V6, srv6Segments: segments, impliedLength: packet.length });
   });
 
+  it("SRv6 in SRv6: the outermost SRH's segments are the ones kept", () => {
+    const innerSrv6 = ipv6({
+      src: "2001:db8:9::1",
+      dst: "2001:db8:9::2",
+      nextHeader: PROTOCOL.ipv4,
+      extensions: [{ type: "srh", segments: ["2001:db8:9::99"] }],
+      payload: tcpV4(),
+    });
+    const packet = outerV6(PROTOCOL.ipv6, innerSrv6, [{ type: "srh", segments }]);
+    expect(parseIpPacket(packet)).toMatchObject({
+      ...TCP_V4,
+      counted: "inner",
+      encapsulations: ["srv6", "srv6"],
+      outerSrcAddr: "2001:db8:ff::1",
+      srv6Segments: segments,
+    });
+  });
+
   it("an IPv6 packet carrying Ethernet (143) without an SRH", () => {
     const packet = outerV6(PROTOCOL.ethernet, ethernet({ etherType: ETHERTYPE.ipv4, payload: tcpV4() }));
     expectHeader(parseIpPacket(packet), {

@@ -400,7 +400,8 @@ function extensionChain(w: Walk, first: number): number {
     if (at + 2 > b.length) return cut(w, "an IPv6 extension header");
     const length = (b[at + 1] + 1) * 8;
     if (next === EXT_ROUTING && at + 4 <= b.length && b[at + 2] === ROUTING_SRH) {
-      if (!srh) segments(w, at, length);
+      // The first SRH of the packet (the outermost) is the one kept: the path the exporter saw it take.
+      if (h.srv6Segments === null) segments(w, at, length);
       srh = true;
     }
     next = b[at];
