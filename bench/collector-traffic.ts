@@ -4,8 +4,11 @@
  * (bench/synthetic-network.ts), so enrichment does real longest-prefix matches and interface
  * lookups. Datagrams are built in pools and only their headers (export time, sequence) are
  * rewritten when sent: building each one anew would cost the sender more than the collector.
+ * `sampledPair` makes the same sampled packets twice: as IPFIX address fields and as 128-byte
+ * sampled headers (IE 315 with IE 312), to price the header parse.
  */
-import { encodeIpfix, encodeNetflow9, IE, type TemplateSpec } from "../tests/fixtures/flow-encoders";
+import { encodeIpfix, encodeNetflow9, IE, VARIABLE, type TemplateSpec } from "../tests/fixtures/flow-encoders";
+import { ETHERTYPE, PROTOCOL, ethernet, ipv4, ipv6, tcp, udp } from "../tests/fixtures/packet-encoder";
 import { FIRST_IF_INDEX, INTERFACES, syntheticNetwork, type SyntheticNetwork } from "./synthetic-network";
 
 export const RECORDS = 25;
@@ -134,5 +137,90 @@ export function trafficSource(options: { pool?: number; refreshMs?: number } = {
       view.setUint32(n % 2 ? 8 : 12, n >>> 0);
       return datagram;
     },
+  };
+}
+
+/** IPFIX records of one sampled packet each, by their fields: what an exporter sends when it parses the packet itself. */
+const sampledFields = (id: number, v6: boolean): TemplateSpec => ({
+  id,
+  fields: [
+    { id: v6 ? IE.sourceIPv6Address : IE.sourceIPv4Address, length: v6 ? 16 : 4 },
+    { id: v6 ? IE.destinationIPv6Address : IE.destinationIPv4Address, length: v6 ? 16 : 4 },
+    { id: IE.sourceTransportPort, length: 2 },
+    { id: IE.destinationTransportPort, length: 2 },
+    { id: IE.protocolIdentifier, length: 1 },
+    { id: IE.tcpControlBits, length: 1 },
+    { id: IE.dot1qVlanId, length: 2 },
+    { id: IE.octetDeltaCount, length: 4 },
+    { id: IE.packetDeltaCount, length: 4 },
+    { id: IE.ingressInterface, length: 4 },
+    { id: IE.egressInterface, length: 4 },
+    { id: IE.samplingInterval, length: 4 },
+  ],
+});
+const SAMPLED_FIELDS_V4 = sampledFields(310, false);
+const SAMPLED_FIELDS_V6 = sampledFields(312, true);
+/** The same packets as their first 128 bytes (the usual cut) and their size on the wire. */
+const SAMPLED_HEADERS: TemplateSpec = {
+  id: 311,
+  fields: [
+    { id: IE.dataLinkFrameSize, length: 2 },
+    { id: IE.dataLinkFrameSection, length: VARIABLE },
+    { id: IE.ingressInterface, length: 4 },
+    { id: IE.egressInterface, length: 4 },
+    { id: IE.samplingInterval, length: 4 },
+  ],
+};
+export const SAMPLED_HEADER_BYTES = 128;
+
+/**
+ * One datagram's worth of sampled packets (alternately TCP over IPv4 and UDP over IPv6, behind an
+ * 802.1Q tag) encoded both ways (by fields: an IPv4 and an IPv6 data set); the two decode to the
+ * same addresses, ports, protocol, VLAN, bytes and packets.
+ */
+export function sampledPair(network: SyntheticNetwork, seq: number): { fields: Uint8Array; headers: Uint8Array; frames: Uint8Array[] } {
+  const { int } = network;
+  const fieldRows: { v4: (string | number)[][]; v6: (string | number)[][] } = { v4: [], v6: [] };
+  const headerRows: (number | Uint8Array)[][] = [];
+  for (let i = 0; i < RECORDS; i++) {
+    const v6 = i % 2 === 1;
+    const src = v6 ? network.v6Address() : network.v4Address();
+    const dst = v6 ? network.v6Address() : network.v4Address();
+    const srcPort = 1024 + int(60_000);
+    const dstPort = v6 ? 53 : 443;
+    const vlan = 1 + int(4000);
+    const size = 64 + int(1450);
+    const inIf = FIRST_IF_INDEX + int(INTERFACES);
+    const outIf = FIRST_IF_INDEX + int(INTERFACES);
+    const transport = v6 ? udp({ srcPort, dstPort, payload: Buffer.alloc(120) }) : tcp({ srcPort, dstPort, flags: 0x10 });
+    const packet = v6
+      ? ipv6({ src, dst, nextHeader: PROTOCOL.udp, payload: transport })
+      : ipv4({ src, dst, protocol: PROTOCOL.tcp, payload: Buffer.concat([transport, Buffer.alloc(120)]) });
+    const frame = ethernet({ vlans: [vlan], etherType: v6 ? ETHERTYPE.ipv6 : ETHERTYPE.ipv4, payload: packet });
+    fieldRows[v6 ? "v6" : "v4"].push([src, dst, srcPort, dstPort, v6 ? 17 : 6, v6 ? 0 : 0x10, vlan, size, 1, inIf, outIf, 1000]);
+    headerRows.push([size, Uint8Array.from(frame.subarray(0, SAMPLED_HEADER_BYTES)), inIf, outIf, 1000]);
+  }
+  const exportTime = Math.floor(Date.now() / 1000);
+  return {
+    frames: headerRows.map((row) => row[1] as Uint8Array),
+    fields: encodeIpfix({
+      exportTime,
+      sequence: seq,
+      domain: 2,
+      sets: [
+        { kind: "template", templates: [SAMPLED_FIELDS_V4, SAMPLED_FIELDS_V6] },
+        { kind: "data", template: SAMPLED_FIELDS_V4, records: fieldRows.v4 },
+        { kind: "data", template: SAMPLED_FIELDS_V6, records: fieldRows.v6 },
+      ],
+    }),
+    headers: encodeIpfix({
+      exportTime,
+      sequence: seq,
+      domain: 3,
+      sets: [
+        { kind: "template", templates: [SAMPLED_HEADERS] },
+        { kind: "data", template: SAMPLED_HEADERS, records: headerRows },
+      ],
+    }),
   };
 }

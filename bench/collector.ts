@@ -5,7 +5,8 @@
  * routing table of BENCH_COLLECTOR_PREFIXES prefixes, so enrichment does real work).
  *
  *   1. decode + enrich + encode only: one core (this thread) over NetFlow v9 and IPFIX datagrams of
- *      25 records, what a decoding thread does per batch;
+ *      25 records, what a decoding thread does per batch; then the same sampled packets as IPFIX
+ *      address fields and as 128-byte sampled headers, the header parse's cost;
  *   2. the whole path: datagrams over loopback UDP (from a child process) → decoding threads →
  *      flows_raw in chDB; flows/s and flows per CPU-second of this process (all its threads);
  *   3. overload: 2× the rate of step 2 for BENCH_COLLECTOR_OVERLOAD_SECONDS, with /healthz's check
@@ -21,6 +22,8 @@ import { fileURLToPath } from "node:url";
 import { monitorEventLoopDelay } from "node:perf_hooks";
 import { asInfo } from "~db/postgres/schema";
 import { createRouter, createVantagePoint } from "~/features/collector/inventory/inventory.server";
+import { decodeDatagram, TemplateState, type DecodedFlow } from "~/features/collector/decode";
+import { parseEthernetFrame } from "~/features/collector/decode/packet-header";
 import { DecodeThread } from "~/features/collector/runtime/decode-thread";
 import { flowCollector, type CollectorTotals } from "~/features/collector/runtime/collector.server";
 import { runFlowsQuery } from "~/features/flows/query.server";
@@ -32,7 +35,7 @@ import { checkHealth } from "~/server/health.server";
 import { startServices, type Services } from "~/server/services.server";
 import { insertSuperuser } from "../tests/helpers/users";
 import type { SenderOrder, SenderReport } from "./collector-sender";
-import { ipfixDatagram, RECORDS, trafficSource, v9Datagram } from "./collector-traffic";
+import { ipfixDatagram, RECORDS, SAMPLED_HEADER_BYTES, sampledPair, trafficSource, v9Datagram } from "./collector-traffic";
 import { OPERATOR_ASN, ROUTER, VANTAGE_POINT, type SyntheticNetwork } from "./synthetic-network";
 
 const DATAGRAMS = Number(process.env.BENCH_COLLECTOR_DATAGRAMS ?? 8000);
@@ -56,10 +59,8 @@ const cpuSeconds = () => {
   return (u.user + u.system) / 1e6;
 };
 
-function decodeOnly(kind: string, network: SyntheticNetwork, snapshot: ReturnType<SyntheticNetwork["snapshot"]>, make: typeof v9Datagram) {
-  const datagrams = Array.from({ length: 200 }, (_, i) => make(network, i));
-  const thread = new DecodeThread(120_000);
-  thread.useSnapshot(snapshot);
+/** DecodeThread batches of 50 datagrams from a pool, as the collector hands them to a decoding thread. */
+function batchesOf(datagrams: Uint8Array[]) {
   const batch = (from: number) => {
     const slice = datagrams.slice(from, from + 50);
     const offsets = [0];
@@ -68,14 +69,72 @@ function decodeOnly(kind: string, network: SyntheticNetwork, snapshot: ReturnTyp
     slice.forEach((d, i) => buffer.set(d, offsets[i]));
     return { buffer: buffer.buffer, offsets, exporters: slice.map(() => "192.0.2.1"), arrivalsMs: slice.map(() => Date.now()) };
   };
-  const batches = [0, 50, 100, 150].map(batch);
-  for (let i = 0; i < 20; i++) for (const b of batches) thread.decodeBatch(b); // warm-up
+  return Array.from({ length: Math.ceil(datagrams.length / 50) }, (_, i) => batch(i * 50));
+}
+
+/** Flows/s (wall) and flows per CPU-second of `thread` decoding `batches` over and over for `ms`. */
+function measure(thread: DecodeThread, batches: ReturnType<typeof batchesOf>, ms: number) {
   let flows = 0;
   const cpu = cpuSeconds();
   const started = performance.now();
-  while (performance.now() - started < 3000) for (const b of batches) flows += thread.decodeBatch(b).rows;
-  const perSecond = flows / ((performance.now() - started) / 1000);
-  console.log(`  ${kind.padEnd(12)} ${grouped(perSecond)} flows/s, ${grouped(flows / (cpuSeconds() - cpu))} per CPU-second`);
+  while (performance.now() - started < ms) for (const b of batches) flows += thread.decodeBatch(b).rows;
+  return { perSecond: flows / ((performance.now() - started) / 1000), perCpu: flows / (cpuSeconds() - cpu) };
+}
+
+function decodeOnly(kind: string, network: SyntheticNetwork, snapshot: ReturnType<SyntheticNetwork["snapshot"]>, make: typeof v9Datagram) {
+  const thread = new DecodeThread(120_000);
+  thread.useSnapshot(snapshot);
+  const batches = batchesOf(Array.from({ length: 200 }, (_, i) => make(network, i)));
+  for (let i = 0; i < 20; i++) for (const b of batches) thread.decodeBatch(b); // warm-up
+  const { perSecond, perCpu } = measure(thread, batches, 3000);
+  console.log(`  ${kind.padEnd(12)} ${grouped(perSecond)} flows/s, ${grouped(perCpu)} per CPU-second`);
+}
+
+/**
+ * The same sampled packets as IPFIX address fields and as 128-byte sampled headers (IE 315 + 312):
+ * flows per CPU-second both ways, in rounds alternating the two so both see the same machine noise,
+ * the median of each; the parse's cost is the share of the fields' rate the headers lose. Before
+ * timing, both encodings are decoded once and must give the same flows (else the bench fails).
+ */
+function headerCost(network: SyntheticNetwork, snapshot: ReturnType<SyntheticNetwork["snapshot"]>) {
+  const pairs = Array.from({ length: 200 }, (_, i) => sampledPair(network, i));
+  const key = (f: DecodedFlow) =>
+    [f.srcAddr, f.dstAddr, f.srcPort, f.dstPort, f.ipProtocol, f.vlans.join(","), f.bytes, f.packets, f.inIfIndex, f.samplingRate].join(
+      " ",
+    );
+  for (const pair of pairs.slice(0, 20)) {
+    const byFields = decodeDatagram(new TemplateState(), "192.0.2.1", pair.fields, 0).flows.map(key).sort();
+    const byHeaders = decodeDatagram(new TemplateState(), "192.0.2.1", pair.headers, 0).flows.map(key).sort();
+    if (byFields.length !== RECORDS || byFields.join("\n") !== byHeaders.join("\n"))
+      throw new Error(`sampled headers and address fields decode to different flows:\n${byFields.join("\n")}\n≠\n${byHeaders.join("\n")}`);
+  }
+  const ways = { fields: pairs.map((p) => p.fields), headers: pairs.map((p) => p.headers) };
+  const threads = { fields: new DecodeThread(120_000), headers: new DecodeThread(120_000) };
+  const batches = { fields: batchesOf(ways.fields), headers: batchesOf(ways.headers) };
+  const rates: Record<"fields" | "headers", number[]> = { fields: [], headers: [] };
+  for (const way of ["fields", "headers"] as const) {
+    threads[way].useSnapshot(snapshot);
+    for (let i = 0; i < 20; i++) for (const b of batches[way]) threads[way].decodeBatch(b); // warm-up
+  }
+  for (let round = 0; round < 6; round++)
+    for (const way of round % 2 ? (["headers", "fields"] as const) : (["fields", "headers"] as const))
+      rates[way].push(measure(threads[way], batches[way], 1000).perCpu);
+  const fields = percentile(rates.fields, 50);
+  const headers = percentile(rates.headers, 50);
+  console.log(`  IPFIX sampled packets, ${RECORDS} per datagram (half TCP/IPv4, half UDP/IPv6, one VLAN tag), median of 6 × 1 s each way:`);
+  console.log(`    as address fields        ${grouped(fields)} flows per CPU-second`);
+  console.log(`    as ${SAMPLED_HEADER_BYTES}-byte headers (IE 315) ${grouped(headers)} flows per CPU-second`);
+  console.log(`    header parse cost: ${(100 * (1 - headers / fields)).toFixed(1)} % of the fields' rate (target < 30 %)`);
+  // The parse alone, on the same frames: what it adds to a flow, against a flow's whole cost by fields.
+  const frames = pairs.flatMap((p) => p.frames);
+  let parsed = 0;
+  const cpu = cpuSeconds();
+  const started = performance.now();
+  while (performance.now() - started < 1000) for (const frame of frames) parsed += parseEthernetFrame(frame).srcPort === null ? 0 : 1;
+  const parseUs = ((cpuSeconds() - cpu) * 1e6) / parsed;
+  console.log(
+    `    the parse alone: ${parseUs.toFixed(2)} µs of CPU per header, ${((100 * parseUs) / (1e6 / fields)).toFixed(1)} % of a flow's ${(1e6 / fields).toFixed(2)} µs by fields`,
+  );
 }
 
 /** bench-r1 with the synthetic interfaces, exporting from the sender's address; its routing table in rib_current. */
@@ -158,6 +217,7 @@ async function main(): Promise<void> {
   const snapshot = network.snapshot(["192.0.2.1"], rib);
   decodeOnly("NetFlow v9", network, snapshot, v9Datagram);
   decodeOnly("IPFIX", network, snapshot, ipfixDatagram);
+  headerCost(network, snapshot);
 
   const dataDir = mkdtempSync(path.join(tmpdir(), "flowlens-bench-collector-"));
   const services = await startServices(

@@ -50,6 +50,20 @@ function printable(flow: DecodedFlow, udpSource: string) {
     egress_vrf: flow.egressVrfId,
     flow_start: iso(flow.flowStartMs),
     flow_end: iso(flow.flowEndMs),
+    // Only for flows read from a sampled packet header (IPFIX IE 315/313, sFlow raw header).
+    ...(flow.header && {
+      header_counted: flow.header.counted,
+      encapsulations: flow.header.encapsulations,
+      outer_src_addr: flow.header.outerSrcAddr,
+      outer_dst_addr: flow.header.outerDstAddr,
+      mpls_labels: flow.header.mplsLabels,
+      ttl: flow.header.ttl,
+      fragment_flags: flow.header.fragmentFlags,
+      fragment_offset: flow.header.fragmentOffset,
+      fragment_id: flow.header.fragmentId,
+      srv6_segments: flow.header.srv6Segments,
+      header_stop: flow.header.stop,
+    }),
   };
 }
 

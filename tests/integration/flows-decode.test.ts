@@ -8,7 +8,8 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runScript } from "../helpers/run-script";
 import { writePcap } from "~/features/collector/pcap/pcap-writer";
-import { encodeNetflow5, encodeNetflow9, IE, type TemplateSpec } from "../fixtures/flow-encoders";
+import { encodeIpfix, encodeNetflow5, encodeNetflow9, IE, VARIABLE, type TemplateSpec } from "../fixtures/flow-encoders";
+import { ETHERTYPE, PROTOCOL, ethernet, gre, ipv4, ipv6, mpls, tcp } from "../fixtures/packet-encoder";
 import { datagram, flowSample, sampledIpRecord } from "../fixtures/sflow-encoder";
 
 const EXPORTER = "192.0.2.9";
@@ -180,6 +181,89 @@ describe("npm run -s flows:decode", () => {
     expect(result.stderr).toMatch(/sflow\.pcap: datagram 2 from 192\.0\.2\.9: truncated: sample 1 of 1: /);
     expect(result.stderr).toContain(
       `sflow.pcap: 2 datagrams, 1 flows, 1 decode problems, sFlow agent 10.20.30.40 sub-agent 2 from UDP source ${EXPORTER}`,
+    );
+  }, 60_000);
+
+  it("prints what a sampled header gave (IPFIX IE 315): the counted header, tunnels, labels, TTL, fragment fields; a stop on stderr", async () => {
+    const frame = ethernet({
+      vlans: [7],
+      etherType: ETHERTYPE.mpls,
+      payload: mpls(
+        [16004],
+        ipv6({
+          src: "2001:db8:ff::1",
+          dst: "2001:db8:ff::2",
+          nextHeader: PROTOCOL.gre,
+          payload: gre({
+            protocol: ETHERTYPE.ipv4,
+            key: 9,
+            payload: ipv4({
+              src: "192.0.2.10",
+              dst: "203.0.113.20",
+              protocol: PROTOCOL.tcp,
+              ttl: 60,
+              identification: 321,
+              payload: tcp({ srcPort: 40000, dstPort: 443, flags: 0x02 }),
+            }),
+          }),
+        }),
+      ),
+    });
+    const t: TemplateSpec = {
+      id: 400,
+      fields: [
+        { id: IE.dataLinkFrameSize, length: 2 },
+        { id: IE.dataLinkFrameSection, length: VARIABLE },
+      ],
+    };
+    const payload = encodeIpfix({
+      exportTime: UNIX_SECS,
+      domain: 1,
+      sets: [
+        { kind: "template", templates: [t] },
+        {
+          kind: "data",
+          template: t,
+          records: [
+            [1400, frame],
+            [64, frame.subarray(0, 20)],
+          ],
+        },
+      ],
+    });
+    const result = await run([capture("ipfix-frames.pcap", [payload])]);
+    expect(result.code).toBe(0);
+    const flows = result.stdout
+      .trim()
+      .split("\n")
+      .map((line) => JSON.parse(line));
+    expect(flows[0]).toMatchObject({
+      version: "ipfix",
+      ip_version: 4,
+      src_addr: "192.0.2.10",
+      dst_addr: "203.0.113.20",
+      src_port: 40000,
+      dst_port: 443,
+      protocol: 6,
+      tcp_flags: 2,
+      bytes: 1400,
+      packets: 1,
+      vlans: [7],
+      header_counted: "inner",
+      encapsulations: ["gre"],
+      outer_src_addr: "2001:db8:ff::1",
+      outer_dst_addr: "2001:db8:ff::2",
+      mpls_labels: [16004],
+      ttl: 60,
+      fragment_flags: 2,
+      fragment_offset: 0,
+      fragment_id: 321,
+      srv6_segments: null,
+      header_stop: null,
+    });
+    expect(flows[1]).toMatchObject({ src_addr: null, bytes: 64, vlans: [7], header_counted: null, header_stop: "header_truncated" });
+    expect(result.stderr).toContain(
+      "ipfix-frames.pcap: datagram 1 from 192.0.2.9: header_truncated: sampled header: cut at 20 bytes in the MPLS label stack",
     );
   }, 60_000);
 

@@ -1,15 +1,20 @@
 /**
  * The raw packet header record: each path through the layers (Ethernet, VLAN tags, MPLS, IPv4,
  * IPv6 extension headers, TCP/UDP/ICMP, VXLAN) and headers cut short, with packets built by the
- * test's own encoder.
+ * test's own encoder, as flows of an sFlow datagram — and a header the parser stops in counted as
+ * a problem beside its flow. Every layer's fields one by one: tests/unit/collector-packet-header.test.ts.
  */
 import { describe, expect, it } from "vitest";
 import type { DecodedFlow } from "~/features/collector/decode/flow-record";
+import type { HeaderStopReason } from "~/features/collector/decode/packet-header";
 import { decodeSflow } from "~/features/collector/decode/sflow";
-import { ETHERTYPE, PROTOCOL, ethernet, icmp, ipv4, ipv6, mpls, tcp, udp, vxlan } from "../fixtures/packet-encoder";
+import { ETHERTYPE, PROTOCOL, controlWord, ethernet, icmp, ipv4, ipv6, mpls, tcp, udp, vxlan } from "../fixtures/packet-encoder";
 import { datagram, flowSample, rawHeaderRecord } from "../fixtures/sflow-encoder";
 
-function decodeHeader(header: Buffer, opts: { frameLength?: number; headerProtocol?: number } = {}): DecodedFlow {
+function decodeHeader(
+  header: Buffer,
+  opts: { frameLength?: number; headerProtocol?: number; problem?: HeaderStopReason } = {},
+): DecodedFlow {
   const payload = datagram({
     samples: [
       flowSample({
@@ -21,7 +26,7 @@ function decodeHeader(header: Buffer, opts: { frameLength?: number; headerProtoc
     ],
   });
   const result = decodeSflow("198.51.100.7", payload, 0);
-  expect(result.problems).toEqual([]);
+  expect(result.problems).toEqual(opts.problem ? [{ reason: opts.problem, detail: expect.stringMatching(/^sampled header: /) }] : []);
   expect(result.flows).toHaveLength(1);
   return result.flows[0];
 }
@@ -72,8 +77,11 @@ describe("sFlow raw packet header: Ethernet and VLAN tags", () => {
     expect(flow).toMatchObject({ ...TCP_V4, vlans: ids });
   });
 
-  it("keeps a frame that is not IP as bytes only", () => {
-    const flow = decodeHeader(ethernet({ vlans: [5], etherType: ETHERTYPE.arp, payload: Buffer.alloc(28) }), { frameLength: 64 });
+  it("keeps a frame that is not IP as bytes only, counted as header_not_ip", () => {
+    const flow = decodeHeader(ethernet({ vlans: [5], etherType: ETHERTYPE.arp, payload: Buffer.alloc(28) }), {
+      frameLength: 64,
+      problem: "header_not_ip",
+    });
     expect(flow).toMatchObject({ vlans: [5], ipVersion: null, srcAddr: null, ipProtocol: null, bytes: 64, packets: 1 });
   });
 
@@ -82,8 +90,13 @@ describe("sFlow raw packet header: Ethernet and VLAN tags", () => {
     expect(decodeHeader(v6udp(), { headerProtocol: 12 })).toMatchObject(UDP_V6);
   });
 
-  it("keeps only the bytes of a header protocol it does not parse", () => {
-    expect(decodeHeader(v4tcp(), { headerProtocol: 7, frameLength: 99 })).toMatchObject({ bytes: 99, ipVersion: null, srcAddr: null });
+  it("keeps only the bytes of a header protocol it does not parse, counted as header_unsupported", () => {
+    expect(decodeHeader(v4tcp(), { headerProtocol: 7, frameLength: 99, problem: "header_unsupported" })).toMatchObject({
+      bytes: 99,
+      ipVersion: null,
+      srcAddr: null,
+      header: { stop: "header_unsupported", stopDetail: "sFlow header protocol 7" },
+    });
   });
 });
 
@@ -101,9 +114,21 @@ describe("sFlow raw packet header: MPLS", () => {
     });
   });
 
-  it("stops at a payload that is neither IPv4 nor IPv6 (e.g. a pseudowire control word)", () => {
-    const flow = decodeHeader(ethernet({ etherType: ETHERTYPE.mpls, payload: mpls([100], Buffer.alloc(40)) }));
-    expect(flow).toMatchObject({ ipVersion: null, srcAddr: null });
+  it("reads Ethernet over MPLS after the pseudowire control word; the labels stay in the header", () => {
+    const flow = decodeHeader(
+      ethernet({
+        etherType: ETHERTYPE.mpls,
+        payload: mpls([100, 200], controlWord(1, ethernet({ etherType: ETHERTYPE.ipv4, payload: v4tcp() }))),
+      }),
+    );
+    expect(flow).toMatchObject({ ...TCP_V4, vlans: [], header: { mplsLabels: [100, 200], encapsulations: ["eompls"] } });
+  });
+
+  it("stops at a payload that is neither IP nor a control word, counted as header_unsupported", () => {
+    const flow = decodeHeader(ethernet({ etherType: ETHERTYPE.mpls, payload: mpls([100], Buffer.alloc(40, 0x22)) }), {
+      problem: "header_unsupported",
+    });
+    expect(flow).toMatchObject({ ipVersion: null, srcAddr: null, bytes: 1500, packets: 1 });
   });
 });
 
@@ -216,8 +241,8 @@ describe("sFlow raw packet header: VXLAN", () => {
     expect(decodeHeader(outer(tagged))).toMatchObject({ ...TCP_V4, vlans: [10] });
   });
 
-  it("keeps the outer packet when the header is cut before the inner IP header", () => {
-    const flow = decodeHeader(outer(inner).subarray(0, 14 + 4 + 20 + 8 + 8 + 10));
+  it("keeps the outer packet when the header is cut before the inner IP header, counted as header_truncated", () => {
+    const flow = decodeHeader(outer(inner).subarray(0, 14 + 4 + 20 + 8 + 8 + 10), { problem: "header_truncated" });
     expect(flow).toMatchObject({
       ipVersion: 4,
       srcAddr: "10.0.0.1",
@@ -229,24 +254,29 @@ describe("sFlow raw packet header: VXLAN", () => {
     });
   });
 
-  it("decodes one level of encapsulation only", () => {
+  it("follows VXLAN in VXLAN to the innermost packet, the outermost endpoints kept", () => {
     const twice = outer(outer(inner));
-    expect(decodeHeader(twice)).toMatchObject({ srcAddr: "10.0.0.1", dstPort: 4789 });
+    expect(decodeHeader(twice)).toMatchObject({
+      ...UDP_V6,
+      vlans: [10],
+      header: { encapsulations: ["vxlan", "vxlan"], outerSrcAddr: "10.0.0.1" },
+    });
   });
 });
 
 describe("sFlow raw packet header cut short", () => {
   const frame = ethernet({ vlans: [100, 200], etherType: ETHERTYPE.ipv4, payload: v4tcp() });
   // Ethernet 12 + two tags 8 + ethertype 2 = 22; IPv4 20 → TCP at 42.
+  // Cut before the ports: counted; after them (what exporters send, the rest of the packet left out): not.
   it.each([
-    [0, {}],
-    [16, { vlans: [100] }],
-    [41, { vlans: [100, 200], ipVersion: null }],
-    [42, { vlans: [100, 200], ...TCP_V4, srcPort: null, dstPort: null, tcpFlags: null }],
-    [46, { ...TCP_V4, tcpFlags: null }],
-    [56, TCP_V4],
-  ])("at %i bytes gives the fields up to the cut", (length, expected) => {
-    const flow = decodeHeader(frame.subarray(0, length), { frameLength: 800 });
+    [0, {}, "header_truncated"],
+    [16, { vlans: [100] }, "header_truncated"],
+    [41, { vlans: [100, 200], ipVersion: null }, "header_truncated"],
+    [42, { vlans: [100, 200], ...TCP_V4, srcPort: null, dstPort: null, tcpFlags: null }, "header_truncated"],
+    [46, { ...TCP_V4, tcpFlags: null }, undefined],
+    [56, TCP_V4, undefined],
+  ] as const)("at %i bytes gives the fields up to the cut", (length, expected, problem) => {
+    const flow = decodeHeader(frame.subarray(0, length), { frameLength: 800, problem });
     expect(flow).toMatchObject({ bytes: 800, packets: 1, ...expected });
   });
 
@@ -261,7 +291,9 @@ describe("sFlow raw packet header cut short", () => {
       ],
       payload: tcp({ srcPort: 1, dstPort: 2, flags: 0 }),
     });
-    const flow = decodeHeader(ethernet({ etherType: ETHERTYPE.ipv6, payload: packet }).subarray(0, 14 + 40 + 16 + 1));
+    const flow = decodeHeader(ethernet({ etherType: ETHERTYPE.ipv6, payload: packet }).subarray(0, 14 + 40 + 16 + 1), {
+      problem: "header_truncated",
+    });
     expect(flow).toMatchObject({ ipVersion: 6, srcAddr: "2001:db8::1", ipProtocol: null, srcPort: null });
   });
 });

@@ -84,6 +84,15 @@ describe("sFlow datagram header", () => {
         packets: 1,
         inIfIndex: 3,
         outIfIndex: 7,
+        // What the header gave beyond the flow's fields (tests/unit/collector-packet-header.test.ts checks each).
+        header: expect.objectContaining({
+          counted: "outer",
+          srcAddr: "192.0.2.10",
+          ttl: 64,
+          fragmentFlags: 2,
+          impliedLength: 54,
+          stop: null,
+        }),
       },
     ]);
   });
@@ -243,7 +252,11 @@ describe("sFlow extended records", () => {
     expect(decodeOne([HEADER, extendedSwitchRecord({ srcVlan: 300, dstVlan: 301 })]).vlans).toEqual([300]);
     const tagged8021q = rawHeaderRecord({
       frameLength: 100,
-      header: ethernet({ vlans: [55], etherType: ETHERTYPE.ipv4, payload: Buffer.alloc(0) }),
+      header: ethernet({
+        vlans: [55],
+        etherType: ETHERTYPE.ipv4,
+        payload: ipv4({ src: "192.0.2.1", dst: "192.0.2.2", protocol: PROTOCOL.tcp, payload: tcp({ srcPort: 1, dstPort: 2, flags: 0 }) }),
+      }),
     });
     expect(decodeOne([extendedSwitchRecord({ srcVlan: 300, dstVlan: 301 }), tagged8021q]).vlans).toEqual([55]);
     expect(decodeOne([HEADER, extendedSwitchRecord({ srcVlan: 0, dstVlan: 0 })]).vlans).toEqual([]);

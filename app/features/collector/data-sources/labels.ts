@@ -35,6 +35,12 @@ export const DECODE_ERROR_LABELS: Record<string, string> = {
   "bad-template": "Malformed template",
   "bad-record": "Malformed record",
   unsupported: "Unsupported content",
+  // Sampled packet headers (decode/packet-header.ts HEADER_STOP_REASONS): the flow is kept, these count what it lacks.
+  header_truncated: "Sampled header cut short",
+  header_malformed: "Malformed sampled header",
+  header_unsupported: "Unsupported sampled header layer",
+  header_not_ip: "Sampled frame not IP",
+  header_too_deep: "Sampled header nested too deep",
 };
 
 /** Why decoded flows were not stored: the runtime's codes (drop-reasons.ts). */

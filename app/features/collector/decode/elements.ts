@@ -22,6 +22,12 @@ export type ElementValues = {
   packetDelta: number | null;
   packetTotal: number | null;
   postPacketDelta: number | null;
+  /** dataLinkFrameSection (315): the sampled frame from its Ethernet header, as long as the exporter cut it. */
+  frameSection: Uint8Array | null;
+  /** ipHeaderPacketSection (313): the same from the IP header. */
+  ipSection: Uint8Array | null;
+  /** dataLinkFrameSize (312): the sampled frame's length on the wire. */
+  frameSize: number | null;
   inIfIndex: number | null;
   outIfIndex: number | null;
   srcAs: number | null;
@@ -74,6 +80,9 @@ export function emptyValues(): ElementValues {
     packetDelta: null,
     packetTotal: null,
     postPacketDelta: null,
+    frameSection: null,
+    ipSection: null,
+    frameSize: null,
     inIfIndex: null,
     outIfIndex: null,
     srcAs: null,
@@ -140,6 +149,13 @@ const seconds =
   (values, view, offset, length) => {
     const value = readUnsigned(view, offset, length);
     if (value !== null) values[key] = value * 1000;
+  };
+
+/** The field's bytes as they are, a view into the datagram (read by packet-header.ts before the datagram goes). */
+const section =
+  (key: "frameSection" | "ipSection"): ElementReader =>
+  (values, view, offset, length) => {
+    values[key] = new Uint8Array(view.buffer, view.byteOffset + offset, length);
   };
 
 /** Element id (enterprise 0) → reader. Elements not listed are skipped by their length. */
@@ -210,6 +226,9 @@ export const ELEMENT_READERS: ReadonlyMap<number, ElementReader> = new Map<numbe
   [306, unsigned("packetSpace")],
   [309, unsigned("samplingSize")],
   [310, unsigned("samplingPopulation")],
+  [312, unsigned("frameSize")],
+  [313, section("ipSection")],
+  [315, section("frameSection")],
 ]);
 
 /** RFC 5103: the reverse direction of a biflow reuses the forward element ids under this enterprise number. */

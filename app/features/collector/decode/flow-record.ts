@@ -7,6 +7,8 @@
  * Addresses are text (IPv4 dotted, IPv6 RFC 5952). Bytes and packets are as sampled: the sampling
  * rate is applied once, by the aggregates (flows_5m_mv), never by a decoder.
  */
+import type { HeaderStopReason, SampledHeader } from "./packet-header";
+
 export type FlowProtocol = "netflow5" | "netflow9" | "ipfix" | "sflow5";
 
 export type DecodedFlow = {
@@ -45,6 +47,12 @@ export type DecodedFlow = {
   bgpNextHop: string | null;
   /** Outer first: [outer, inner] for QinQ. */
   vlans: number[];
+  /**
+   * The sampled packet header the flow was read from (IPFIX dataLinkFrameSection / ipHeaderPacketSection,
+   * sFlow raw packet header), null for records of address fields: what the fields above came from,
+   * and what they have no place for (MPLS labels, TTL, fragments, tunnels and their endpoints).
+   */
+  header: SampledHeader | null;
   /** VLAN the flow leaves on when the exporter says it (NetFlow/IPFIX postVlanId, postdot1qVlanId). */
   egressVlan: number | null;
   /** 0 ingress, 1 egress (NetFlow/IPFIX flowDirection), null when not said. */
@@ -87,6 +95,7 @@ export function emptyFlow(protocol: FlowProtocol, exporter: string, sourceId: nu
     nextHop: null,
     bgpNextHop: null,
     vlans: [],
+    header: null,
     egressVlan: null,
     direction: null,
     ingressVrfId: null,
@@ -100,7 +109,16 @@ export function emptyFlow(protocol: FlowProtocol, exporter: string, sourceId: nu
 }
 
 /** Why a datagram, or part of it, could not be decoded: counted per exporter and reason, never thrown out of a listener. */
-export type DecodeErrorReason = "truncated" | "unknown-version" | "bad-header" | "bad-set" | "bad-template" | "bad-record" | "unsupported";
+export type DecodeErrorReason =
+  | "truncated"
+  | "unknown-version"
+  | "bad-header"
+  | "bad-set"
+  | "bad-template"
+  | "bad-record"
+  | "unsupported"
+  /** A sampled packet header not followed to its end (packet-header.ts): one per flow, beside the flow. */
+  | HeaderStopReason;
 
 export type DecodeProblem = { reason: DecodeErrorReason; detail: string };
 

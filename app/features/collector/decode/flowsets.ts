@@ -160,6 +160,8 @@ function emitFlows(message: MessageContext, forward: ElementValues, reverse: Ele
   };
   const flow = flowFromValues(forward, context);
   message.result.flows.push(flow);
+  // The flow is kept with what its sampled header gave; where the header stopped is counted beside it.
+  if (flow.header?.stop) message.result.problems.push({ reason: flow.header.stop, detail: `sampled header: ${flow.header.stopDetail}` });
   if (reverse) {
     const back = reverseFlow(flow, reverse, context);
     if (back) message.result.flows.push(back);

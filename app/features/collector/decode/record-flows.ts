@@ -5,6 +5,7 @@
 import { fromUptime } from "./bytes";
 import type { ElementValues } from "./elements";
 import { emptyFlow, type DecodedFlow } from "./flow-record";
+import { parseEthernetFrame, parseIpPacket, type SampledHeader } from "./packet-header";
 
 export type RecordContext = {
   protocol: "netflow9" | "ipfix";
@@ -31,9 +32,16 @@ export function flowFromValues(values: ElementValues, context: RecordContext): D
   flow.dstPort = values.dstPort;
   flow.ipProtocol = values.ipProtocol;
   flow.tcpFlags = values.tcpFlags;
+  const header =
+    values.frameSection !== null
+      ? parseEthernetFrame(values.frameSection)
+      : values.ipSection !== null
+        ? parseIpPacket(values.ipSection)
+        : null;
   // Egress-only exporters send the post* counters; totals are what long-lived flows may carry instead.
-  flow.bytes = values.octetDelta ?? values.postOctetDelta ?? values.octetTotal ?? 0;
-  flow.packets = values.packetDelta ?? values.postPacketDelta ?? values.packetTotal ?? 0;
+  // A sampled packet without counters is one packet of its frame's size (IE 312), else of the size its IP header states.
+  flow.bytes = values.octetDelta ?? values.postOctetDelta ?? values.octetTotal ?? values.frameSize ?? header?.impliedLength ?? 0;
+  flow.packets = values.packetDelta ?? values.postPacketDelta ?? values.packetTotal ?? (header !== null ? 1 : 0);
   flow.inIfIndex = values.inIfIndex;
   flow.outIfIndex = values.outIfIndex;
   flow.srcAs = values.srcAs;
@@ -50,7 +58,31 @@ export function flowFromValues(values: ElementValues, context: RecordContext): D
   flow.icmpCode = values.icmpCode ?? (values.icmpTypeCode === null ? null : values.icmpTypeCode & 0xff);
   flow.flowStartMs = stamp(values.startMs, values.startUptimeMs, values.startDeltaUs, values, context);
   flow.flowEndMs = stamp(values.endMs, values.endUptimeMs, values.endDeltaUs, values, context);
+  if (header !== null) fillFromHeader(flow, header);
   return flow;
+}
+
+/**
+ * The sampled header fills what the record's own elements left out: the exporter wrote those on
+ * purpose (e.g. addresses after NAT). A record with addresses whose header counted an inner packet
+ * describes another packet (the tunnel): then only the wire's VLANs are taken from the header.
+ */
+function fillFromHeader(flow: DecodedFlow, header: SampledHeader): void {
+  flow.header = header;
+  if (flow.vlans.length === 0 && header.vlans.length > 0) flow.vlans = header.vlans;
+  const ownAddresses = flow.srcAddr !== null || flow.dstAddr !== null;
+  if (ownAddresses && header.counted !== "outer") return;
+  if (!ownAddresses && header.counted !== null) {
+    flow.ipVersion = header.ipVersion;
+    flow.srcAddr = header.srcAddr;
+    flow.dstAddr = header.dstAddr;
+  }
+  flow.ipProtocol ??= header.ipProtocol;
+  flow.srcPort ??= header.srcPort;
+  flow.dstPort ??= header.dstPort;
+  flow.tcpFlags ??= header.tcpFlags;
+  flow.icmpType ??= header.icmpType;
+  flow.icmpCode ??= header.icmpCode;
 }
 
 function stamp(
@@ -94,6 +126,8 @@ export function reverseFlow(forward: DecodedFlow, reverse: ElementValues, contex
     ingressVrfId: forward.egressVrfId,
     egressVrfId: forward.ingressVrfId,
     vlans: forward.egressVlan !== null ? [forward.egressVlan] : [],
+    // A sampled header is one packet of the forward direction.
+    header: null,
     egressVlan: forward.vlans.length > 0 ? forward.vlans[0] : null,
     bytes: own.bytes,
     packets: own.packets,

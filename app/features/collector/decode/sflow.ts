@@ -17,7 +17,7 @@
  * decodeSflow and every loop consumes bytes, so it ends on any input.
  */
 import { emptyFlow, emptyResult, type DecodedFlow, type DecodeErrorReason, type DecodeProblem, type DecodeResult } from "./flow-record";
-import { parseEthernetHeader, parseIpHeader, type PacketFields } from "./packet-header";
+import { parseEthernetFrame, parseIpPacket, unsupportedHeader, type SampledHeader } from "./packet-header";
 import { XdrReader } from "./sflow-xdr";
 
 const SFLOW_VERSION = 5;
@@ -146,8 +146,11 @@ function decodeSample(tag: number, body: XdrReader, datagram: Datagram, result: 
     case FLOW_SAMPLE:
     case EXPANDED_FLOW_SAMPLE: {
       const flow = decodeFlowSample(body, (tag & 0xfff) === EXPANDED_FLOW_SAMPLE, datagram);
-      if (flow) result.flows.push(flow);
-      else result.problems.push({ ...NO_PACKET });
+      if (flow) {
+        result.flows.push(flow);
+        // The flow is kept with what its header gave; the stop is counted beside it.
+        if (flow.header?.stop) result.problems.push({ reason: flow.header.stop, detail: `sampled header: ${flow.header.stopDetail}` });
+      } else result.problems.push({ ...NO_PACKET });
       return;
     }
     case COUNTER_SAMPLE:
@@ -215,8 +218,9 @@ function readPacketRecord(format: number, record: XdrReader, flow: DecodedFlow):
     flow.bytes = record.u32("frame length");
     record.skip(4, "stripped octets");
     const header = record.opaque("packet header");
-    if (headerProtocol === HEADER_ETHERNET) applyPacket(flow, parseEthernetHeader(header));
-    else if (headerProtocol === HEADER_IPV4 || headerProtocol === HEADER_IPV6) applyPacket(flow, parseIpHeader(header));
+    if (headerProtocol === HEADER_ETHERNET) applyPacket(flow, parseEthernetFrame(header));
+    else if (headerProtocol === HEADER_IPV4 || headerProtocol === HEADER_IPV6) applyPacket(flow, parseIpPacket(header));
+    else flow.header = unsupportedHeader(`sFlow header protocol ${headerProtocol}`);
   } else if (format === SAMPLED_ETHERNET) {
     flow.bytes = record.u32("frame length");
   } else {
@@ -232,7 +236,8 @@ function readPacketRecord(format: number, record: XdrReader, flow: DecodedFlow):
   }
 }
 
-function applyPacket(flow: DecodedFlow, packet: PacketFields): void {
+function applyPacket(flow: DecodedFlow, packet: SampledHeader): void {
+  flow.header = packet;
   flow.vlans = packet.vlans;
   flow.ipVersion = packet.ipVersion;
   flow.srcAddr = packet.srcAddr;
