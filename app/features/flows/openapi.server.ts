@@ -8,7 +8,7 @@ import {
   patchBodySchema as delegatedPatchBodySchema,
 } from "./delegated-users/delegated-users-api.server";
 
-/** The access rule of every flows endpoint (and of the tags and mappings the flows screens use). */
+/** The access rule of every flows endpoint (app/features/tags/openapi.server.ts gives the tags and mappings the same). */
 export const FLOWS = { permission: "API_FLOWS_4D" } as const;
 /** api/sankey/ and the link-level topology calls: the Sankey and topology permission on top. */
 const SANKEY_TOPOLOGY = { ...FLOWS, also: ["SANKEY_TOPOLOGY"] } as const;

@@ -16,9 +16,9 @@ import { welcomePageEnabled } from "~/server/auth/welcome-page.server";
 import type { Services } from "~/server/services.server";
 import { count, inArray } from "drizzle-orm";
 import { vantagePoints } from "~db/postgres/schema";
-import { delegationPolicy } from "../delegation-policy.server";
-import { DIMENSIONS, MAX_API_VERSION } from "../dimensions";
-import { applyFilterRules } from "../filter-resolver.server";
+import { delegationPolicy } from "~/features/filter/delegation-policy.server";
+import { DIMENSIONS, MAX_API_VERSION } from "~/features/filter/dimensions";
+import { applyFilterRules } from "~/features/filter/filter-resolver.server";
 import { runFlowsQuery } from "../query.server";
 import { operatorAsn, type FlowsContext } from "../service.server";
 import {
