@@ -60,7 +60,18 @@ const DEMO_IMPORT = {
  * imports a tool (shared code lives in app/lib, app/components or a shared feature). Read from
  * disk, so a new tool's folder is covered the day it appears.
  */
-const SHARED_FEATURES = new Set(["shared", "filter", "routing", "tags", "netcommand", "collector", "settings", "notifications", "help"]);
+const SHARED_FEATURES = new Set([
+  "shared",
+  "filter",
+  "inventory",
+  "routing",
+  "tags",
+  "netcommand",
+  "collector",
+  "settings",
+  "notifications",
+  "help",
+]);
 const TOOLS = readdirSync(new URL("./app/features/", import.meta.url), { withFileTypes: true })
   .filter((entry) => entry.isDirectory() && !SHARED_FEATURES.has(entry.name))
   .map((entry) => entry.name);

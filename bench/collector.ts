@@ -20,7 +20,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { monitorEventLoopDelay } from "node:perf_hooks";
 import { asInfo } from "~db/postgres/schema";
-import { createRouter, createVantagePoint } from "~/features/collector/inventory/inventory.server";
+import { createRouter, createVantagePoint } from "~/features/inventory/inventory.server";
 import { DecodeThread } from "~/features/collector/runtime/decode-thread";
 import { flowCollector, type CollectorTotals } from "~/features/collector/runtime/collector.server";
 import { runFlowsQuery } from "~/features/flows/query.server";

@@ -16,7 +16,7 @@ import { MODERATORS_GROUP } from "~/lib/permissions";
 import type { UserContext } from "~/server/auth/user-context.server";
 import type { Db } from "~/server/postgres.server";
 import { formatTagReference, type TagObjectType } from "~/features/filter/tag-reference";
-import { inventoryNames } from "~/features/collector/inventory/inventory.server";
+import { inventoryNames } from "~/features/inventory/inventory.server";
 import { checkInventoryValues, INVENTORY_TAG_KINDS, isTagKind, parseTagValues, TAG_KIND_LABELS, type TagKind } from "./tag-values";
 
 export type TagObject = {
