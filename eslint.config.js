@@ -54,15 +54,62 @@ const DEMO_IMPORT = {
 };
 
 /**
- * The folders of app/features that are not tools: services several tools share, and the views of
- * the screens that are not tools. Every other folder is a tool, and no tool imports another's
- * internals (shared code lives in app/lib, app/components, app/features/shared). Read from disk, so
- * a new tool's folder is covered the day it appears.
+ * The folders of app/features that are not tools: services several tools share (the filter
+ * language, the network inventory, routing, tags …), and the views of the screens that are not
+ * tools. Every other folder is a tool: no tool imports another's internals, and no shared feature
+ * imports a tool (shared code lives in app/lib, app/components or a shared feature). Read from
+ * disk, so a new tool's folder is covered the day it appears.
  */
-const SHARED_FEATURES = new Set(["shared", "routing", "tags", "netcommand", "collector", "settings", "notifications", "help"]);
+const SHARED_FEATURES = new Set([
+  "shared",
+  "filter",
+  "inventory",
+  "routing",
+  "tags",
+  "netcommand",
+  "collector",
+  "settings",
+  "notifications",
+  "help",
+]);
 const TOOLS = readdirSync(new URL("./app/features/", import.meta.url), { withFileTypes: true })
   .filter((entry) => entry.isDirectory() && !SHARED_FEATURES.has(entry.name))
   .map((entry) => entry.name);
+/** Every way a module of app/features/<folder>/ (at any depth) names a module of the given tools. */
+const toolImports = (tools) =>
+  tools.flatMap((t) => [`~/features/${t}/*`, `~/features/${t}/**`, `../${t}/*`, `../../${t}/*`, `../../../${t}/*`, `../../../../${t}/*`]);
+
+/**
+ * The import rules of one folder of app/features: none of the `forbidden` tools (static or dynamic
+ * import), no demo generator, and server modules for types only outside *.server files.
+ */
+function importRules(folder, forbidden, message) {
+  if (!forbidden.length) return [];
+  const noTool = { group: toolImports(forbidden), message };
+  const noDemo = { group: ["~db/demo/*"], message: "The app does not import the demo generator." };
+  const serverForTypesOnly = {
+    group: ["**/*.server", "*.server"],
+    allowTypeImports: true,
+    message: "Client modules import server modules for types only.",
+  };
+  const dynamicTool = { selector: `ImportExpression[source.value=/features\\/(${forbidden.join("|")})\\//]`, message };
+  return [
+    {
+      files: [`app/features/${folder}/**/*.{ts,tsx}`],
+      ignores: [`app/features/${folder}/**/*.server.{ts,tsx}`],
+      rules: { "@typescript-eslint/no-restricted-imports": ["error", { patterns: [noTool, serverForTypesOnly, noDemo] }] },
+    },
+    {
+      files: [`app/features/${folder}/**/*.server.{ts,tsx}`],
+      rules: { "@typescript-eslint/no-restricted-imports": ["error", { patterns: [noTool, noDemo] }] },
+    },
+    // Replaces the rule of app/features/** for these files, so it repeats what that one holds.
+    {
+      files: [`app/features/${folder}/**/*.{ts,tsx}`],
+      rules: { "no-restricted-syntax": ["error", DYNAMIC_DEMO_IMPORT, ...CLICKHOUSE_DOOR, dynamicTool] },
+    },
+  ];
+}
 
 export default tseslint.config(
   { ignores: ["build/**", "node_modules/**", "test-results/**", "data/**", "public/**", "db/postgres/migrations/**", "coverage/**"] },
@@ -185,28 +232,19 @@ export default tseslint.config(
     files: ["app/server/clickhouse.server.ts", "app/server/clickhouse/**/*.ts"],
     rules: { "no-restricted-syntax": ["error", DYNAMIC_DEMO_IMPORT, DYNAMIC_FEATURE_IMPORT] },
   },
-  ...TOOLS.flatMap((tool) => {
-    const otherTools = {
-      group: TOOLS.filter((t) => t !== tool).flatMap((t) => [`~/features/${t}/*`, `~/features/${t}/**`, `../../${t}/*`, `../${t}/*`]),
-      message: "A tool does not import another tool's internals: move shared code to app/lib, app/components or app/features/shared.",
-    };
-    const noDemo = { group: ["~db/demo/*"], message: "The app does not import the demo generator." };
-    const serverForTypesOnly = {
-      group: ["**/*.server", "*.server"],
-      allowTypeImports: true,
-      message: "Client modules import server modules for types only.",
-    };
-    return [
-      {
-        files: [`app/features/${tool}/**/*.{ts,tsx}`],
-        ignores: [`app/features/${tool}/**/*.server.{ts,tsx}`],
-        rules: { "@typescript-eslint/no-restricted-imports": ["error", { patterns: [otherTools, serverForTypesOnly, noDemo] }] },
-      },
-      {
-        files: [`app/features/${tool}/**/*.server.{ts,tsx}`],
-        rules: { "@typescript-eslint/no-restricted-imports": ["error", { patterns: [otherTools, noDemo] }] },
-      },
-    ];
-  }),
+  ...TOOLS.flatMap((tool) =>
+    importRules(
+      tool,
+      TOOLS.filter((t) => t !== tool),
+      "A tool does not import another tool's internals: move shared code to app/lib, app/components or a shared feature.",
+    ),
+  ),
+  ...[...SHARED_FEATURES].flatMap((shared) =>
+    importRules(
+      shared,
+      TOOLS,
+      `A shared feature imports no tool (${TOOLS.join(", ")}): move what both need into a shared feature, app/lib or app/components.`,
+    ),
+  ),
   prettier,
 );

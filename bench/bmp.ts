@@ -21,7 +21,7 @@ import os from "node:os";
 import path from "node:path";
 import { bmpStation, type BmpStation } from "~/features/collector/bmp/station.server";
 import { bmpSettings } from "~/features/collector/bmp/settings.server";
-import { createRouter } from "~/features/collector/inventory/inventory.server";
+import { createRouter } from "~/features/inventory/inventory.server";
 import { runLookingGlassQuery } from "~/features/routing/lookingglass.server";
 import { componentEnv } from "~/server/components/contract.server";
 import { parseConfig } from "~/server/env.server";

@@ -21,7 +21,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { monitorEventLoopDelay } from "node:perf_hooks";
 import { asInfo } from "~db/postgres/schema";
-import { createRouter, createVantagePoint } from "~/features/collector/inventory/inventory.server";
+import { createRouter, createVantagePoint } from "~/features/inventory/inventory.server";
 import { decodeDatagram, TemplateState, type DecodedFlow } from "~/features/collector/decode";
 import { parseEthernetFrame } from "~/features/collector/decode/packet-header";
 import { DecodeThread } from "~/features/collector/runtime/decode-thread";

@@ -11,7 +11,7 @@
  * several routers run side by side (SNMP_MAX_IN_FLIGHT), so the poller's total is a multiple of
  * it. No thresholds.
  */
-import { createRouter } from "~/features/collector/inventory/inventory.server";
+import { createRouter } from "~/features/inventory/inventory.server";
 import { pollRouter } from "~/features/collector/snmp/poll.server";
 import { openTestStores } from "../tests/helpers/stores";
 import { findSnmpd, SNMPD_COMMUNITY, startSnmpd, type AgentInterface } from "../tests/helpers/snmpd";

@@ -7,9 +7,9 @@
  * with each refused field named by its place in the file.
  */
 import { readFileSync, writeFileSync } from "node:fs";
-import { exportInventory, importInventory, type Changes } from "~/features/collector/inventory/file.server";
-import { InventoryInputError } from "~/features/collector/inventory/inventory.server";
-import { InventorySecretError } from "~/features/collector/inventory/secrets.server";
+import { exportInventory, importInventory, type Changes } from "~/features/inventory/file.server";
+import { InventoryInputError } from "~/features/inventory/inventory.server";
+import { InventorySecretError } from "~/features/inventory/secrets.server";
 import { StoreUnavailableError } from "~/server/clickhouse.server";
 import { ConfigError } from "~/server/env.server";
 import { startScriptPostgres } from "~/server/script-services.server";

@@ -10,7 +10,7 @@ import { createReadStream, statSync } from "node:fs";
 import path from "node:path";
 import { importMrt, UnknownVantagePointError, type MrtImportSummary } from "~/features/routing/rib-import.server";
 import { MrtFormatError } from "~/features/routing/mrt/errors";
-import { createVantagePointOfRouter, InventoryInputError } from "~/features/collector/inventory/inventory.server";
+import { createVantagePointOfRouter, InventoryInputError } from "~/features/inventory/inventory.server";
 import { StoreUnavailableError } from "~/server/clickhouse.server";
 import { ConfigError } from "~/server/env.server";
 import { startScriptServices } from "~/server/script-services.server";

@@ -1,9 +1,10 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { useActionData, useLoaderData, useRouteError } from "@remix-run/react";
 import { ToolError } from "~/components/ToolError";
-import { DELEGATED_USERS_PATH as PATH } from "~/features/flows/delegated-users/params";
-import { loadDelegatedUsers, saveDelegatedUsers } from "~/features/flows/delegated-users/delegated-users-screen.server";
-import { DelegatedUsersView } from "~/features/flows/delegated-users/ui/DelegatedUsersView";
+import { DELEGATED_USERS_PATH as PATH } from "~/features/users/delegated-users/params";
+import { loadDelegatedUsers, saveDelegatedUsers } from "~/features/users/delegated-users/delegated-users-screen.server";
+import { DelegatedUsersView } from "~/features/users/delegated-users/ui/DelegatedUsersView";
+import { restrictedTraffic } from "~/features/flows/restriction-preview.server";
 import { findToolRoute } from "~/lib/routes";
 import { requireUser } from "~/server/auth/guard.server";
 
@@ -18,7 +19,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 
 export async function action({ request }: ActionFunctionArgs) {
   const { services, user } = await requireUser(request, findToolRoute(PATH));
-  return saveDelegatedUsers(services, user, request);
+  return saveDelegatedUsers(services, user, request, restrictedTraffic);
 }
 
 export default function DelegatedUsers() {

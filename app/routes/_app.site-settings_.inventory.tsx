@@ -1,7 +1,7 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { useActionData, useLoaderData } from "@remix-run/react";
-import { loadInventoryScreen, saveInventoryScreen } from "~/features/collector/inventory/inventory-screen.server";
-import { InventoryView } from "~/features/collector/inventory/ui/InventoryView";
+import { loadInventoryScreen, saveInventoryScreen } from "~/features/inventory/inventory-screen.server";
+import { InventoryView } from "~/features/inventory/ui/InventoryView";
 import { requireSiteAdmin } from "~/server/settings/site-settings-screen.server";
 
 /**

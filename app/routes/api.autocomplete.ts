@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { autocompleteFor } from "~/features/flows/lookup-access.server";
-import { requireDimension } from "~/features/flows/service.server";
+import { requireDimension } from "~/features/filter/filter-resolver.server";
 import { endpoint, resourceRoute } from "~/server/api/contract.server";
 
 /**

@@ -1,8 +1,8 @@
 import { z } from "zod";
 import type { MetadataInput } from "~/features/flows/autocomplete.server";
 import { filterMetadataFor } from "~/features/flows/lookup-access.server";
-import { availableDimensions, FILTER_KINDS, getDimension, isDimensionId, type FilterKind } from "~/features/flows/dimensions";
-import { requireDimension } from "~/features/flows/service.server";
+import { availableDimensions, FILTER_KINDS, getDimension, isDimensionId, type FilterKind } from "~/features/filter/dimensions";
+import { requireDimension } from "~/features/filter/filter-resolver.server";
 import { ApiProblem, endpoint, resourceRoute } from "~/server/api/contract.server";
 
 const isFilterKind = (v: string): v is FilterKind => (FILTER_KINDS as readonly string[]).includes(v);

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { deleteForApi, getForApi, patchForApi } from "~/features/flows/delegated-users/delegated-users-api.server";
+import { deleteForApi, getForApi, patchForApi } from "~/features/users/delegated-users/delegated-users-api.server";
 import { apiError, endpoint, resourceRoute } from "~/server/api/contract.server";
 import { clientAddress } from "~/server/auth/session.server";
 

@@ -1,4 +1,4 @@
-import { createForApi, listForApi, listQuerySchema } from "~/features/flows/delegated-users/delegated-users-api.server";
+import { createForApi, listForApi, listQuerySchema } from "~/features/users/delegated-users/delegated-users-api.server";
 import { endpoint, resourceRoute } from "~/server/api/contract.server";
 import { clientAddress } from "~/server/auth/session.server";
 

@@ -23,7 +23,7 @@ import {
   systemState,
   users,
 } from "~db/postgres/schema";
-import { createRouter } from "~/features/collector/inventory/inventory.server";
+import { createRouter } from "~/features/inventory/inventory.server";
 import { hashPassword } from "~/server/password.server";
 import { openPostgres } from "~/server/postgres.server";
 import { describeBothModes, newPage, screenshot, type BrowserMode } from "./browser";

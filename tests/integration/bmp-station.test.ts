@@ -17,7 +17,7 @@ import type { BmpSettings } from "~/features/collector/bmp/settings.server";
 import { doorStore, type StationStore } from "~/features/collector/bmp/store.server";
 import { loadDataSourcesScreen } from "~/features/collector/data-sources/data-sources-screen.server";
 import { onRoutingRefresh } from "~/features/collector/enrich/routing-refresh.server";
-import { createRouter, createVantagePoint } from "~/features/collector/inventory/inventory.server";
+import { createRouter, createVantagePoint } from "~/features/inventory/inventory.server";
 import type { ComponentContext } from "~/server/components/contract.server";
 import { metricsResponse } from "~/server/metrics-endpoint.server";
 import type { Services } from "~/server/services.server";

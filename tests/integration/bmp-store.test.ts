@@ -14,7 +14,7 @@ import type { BmpPeer, BmpUpdate } from "~/features/routing/bmp/types";
 import { emptyAttributes } from "~/features/routing/mrt/attributes";
 import { onRoutingRefresh, requestRoutingRefresh } from "~/features/collector/enrich/routing-refresh.server";
 import { loadEnrichmentSnapshot, reloadRoutingTables } from "~/features/collector/enrich/snapshot.server";
-import { createRouter, createVantagePoint, getRouter } from "~/features/collector/inventory/inventory.server";
+import { createRouter, createVantagePoint, getRouter } from "~/features/inventory/inventory.server";
 import { bmpRouterStatus } from "~db/postgres/schema";
 import { chCommand } from "~/server/clickhouse/query.server";
 import { chRows, openTestStores, type TestStores } from "../helpers/stores";

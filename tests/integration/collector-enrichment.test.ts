@@ -12,7 +12,7 @@ import { emptyFlow, type DecodedFlow, type FlowProtocol } from "~/features/colle
 import { createEnricher } from "~/features/collector/enrich/enrich";
 import { loadEnrichmentSnapshot } from "~/features/collector/enrich/snapshot.server";
 import { recomputeTrackedAs, TRACKED_TOP } from "~/features/collector/enrich/tracked-as.server";
-import { createRouter, createVantagePoint, updateRouter } from "~/features/collector/inventory/inventory.server";
+import { createRouter, createVantagePoint, updateRouter } from "~/features/inventory/inventory.server";
 import { chInsert } from "~/server/clickhouse/query.server";
 import { AS_SERVICES, expectedRow, OPERATOR_ASN, ROUTERS, ROUTES, VANTAGE_POINTS } from "../fixtures/enrichment-network";
 import { chRows, openTestStores, type TestStores } from "../helpers/stores";

@@ -9,7 +9,7 @@ import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { collectorExporters, collectorListeners, notifications, systemState, users } from "~db/postgres/schema";
 import { checkCollectorHealth, COLLECTOR_HEALTH_KEY } from "~/features/collector/data-sources/collector-health.server";
-import { createRouter } from "~/features/collector/inventory/inventory.server";
+import { createRouter } from "~/features/inventory/inventory.server";
 import { openTestStores, type TestStores } from "../helpers/stores";
 import { insertSuperuser } from "../helpers/users";
 

@@ -16,7 +16,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { collectorExporters, collectorListeners } from "~db/postgres/schema";
 import { ribSampleRow, ribSampleStatement } from "~/features/collector/export/rib-sample-sql";
 import { anyRow } from "../helpers/stores";
-import { listRouters } from "~/features/collector/inventory/inventory.server";
+import { listRouters } from "~/features/inventory/inventory.server";
 import { openClickhouse } from "~/server/clickhouse.server";
 import { NO_OVERRIDE } from "~/server/clickhouse/database-override.server";
 import { queryDoorSettings } from "~/server/clickhouse/limits.server";

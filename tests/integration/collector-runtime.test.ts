@@ -4,7 +4,7 @@
 import dgram from "node:dgram";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { collectorExporters, collectorListeners } from "~db/postgres/schema";
-import { createRouter, deleteRouter } from "~/features/collector/inventory/inventory.server";
+import { createRouter, deleteRouter } from "~/features/inventory/inventory.server";
 import { flowCollector, type FlowCollector } from "~/features/collector/runtime/collector.server";
 import { startComponentsIfHost } from "~/server/components/placement.server";
 import { stopRunningComponents } from "~/server/components/supervisor.server";

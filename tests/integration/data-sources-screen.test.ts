@@ -21,7 +21,7 @@ import {
   userSettings,
   users,
 } from "~db/postgres/schema";
-import { createRouter, getRouter } from "~/features/collector/inventory/inventory.server";
+import { createRouter, getRouter } from "~/features/inventory/inventory.server";
 import { formatDateLongBare } from "~/lib/date-format";
 import * as route from "~/routes/_app.site-settings_.data-sources";
 import * as inventoryRoute from "~/routes/_app.site-settings_.inventory";

@@ -15,7 +15,7 @@ import { emptyFlow, type DecodedFlow } from "~/features/collector/decode/flow-re
 import { createEnricher } from "~/features/collector/enrich/enrich";
 import { loadEnrichmentSnapshot } from "~/features/collector/enrich/snapshot.server";
 import { flowUtilState, FLOWS_UTIL_KEY, LATE_MARGIN_SECONDS, writeFlowUtil } from "~/features/collector/flow-util/flow-util.server";
-import { createInterface, createRouter } from "~/features/collector/inventory/inventory.server";
+import { createInterface, createRouter } from "~/features/inventory/inventory.server";
 import { interfaceLoadQuery, interfaceLoadRow } from "~/features/flows/analysis-sql";
 import { chCommand, chInsert, chQuery } from "~/server/clickhouse/query.server";
 import { openTestStores, chRows, type TestStores } from "../helpers/stores";

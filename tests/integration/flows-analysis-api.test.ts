@@ -13,7 +13,7 @@ import { delegationRestrictions, userPermissions, users } from "~db/postgres/sch
 import type { Permission } from "~/lib/permissions";
 import { MESSAGES } from "~/lib/messages";
 import { ANALYSIS_INDIRECT_WITHHELD, ANALYSIS_SANKEY_WITHHELD, runAsIndirect } from "~/features/flows/analysis.server";
-import { MAX_API_VERSION } from "~/features/flows/dimensions";
+import { MAX_API_VERSION } from "~/features/filter/dimensions";
 import { ApiProblem } from "~/server/api/contract.server";
 import { loadUserContext } from "~/server/auth/user-context.server";
 import * as sankeyRoute from "~/routes/api.sankey";

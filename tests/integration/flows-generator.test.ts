@@ -6,7 +6,7 @@ import { once } from "node:events";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { decodeDatagram, TemplateState, type DecodedFlow, type DecodeResult } from "~/features/collector/decode";
 import { createFlowsGenerator, generatorSettings, MAX_RATE } from "~/features/collector/export/generator.server";
-import { createRouter, createVantagePoint, listRouters } from "~/features/collector/inventory/inventory.server";
+import { createRouter, createVantagePoint, listRouters } from "~/features/inventory/inventory.server";
 import { parseIpAddress, parseNetwork } from "~/lib/ip";
 import { chInsert } from "~/server/clickhouse/query.server";
 import { componentEnv } from "~/server/components/contract.server";

@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { OPERATOR_ASN } from "~db/demo/catalog";
 import { loadDemoNetwork } from "~db/demo/load";
-import type { FlowFilter } from "~/features/flows/filters";
+import type { FlowFilter } from "~/features/filter/filters";
 import { sankey, timeseries, topTable } from "~/features/flows/sql";
 import { readFlowRows, type FlowRow } from "../helpers/flow-rows";
 import { chRows, openTestStores, type TestStores } from "../helpers/stores";

@@ -6,8 +6,8 @@
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { asInfo, userPermissions, users } from "~db/postgres/schema";
-import { exportInventory, importInventory } from "~/features/collector/inventory/file.server";
-import { getOperatorAs, InventoryInputError, setOperatorAs } from "~/features/collector/inventory/inventory.server";
+import { exportInventory, importInventory } from "~/features/inventory/file.server";
+import { getOperatorAs, InventoryInputError, setOperatorAs } from "~/features/inventory/inventory.server";
 import { NO_OPERATOR_AS, operatorAsn } from "~/features/flows/service.server";
 import * as flowsApi from "~/routes/api.flows";
 import * as route from "~/routes/_app.site-settings_.inventory";

@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { routers, users } from "~db/postgres/schema";
-import { getRouter, getVantagePoint, routerSecrets } from "~/features/collector/inventory/inventory.server";
+import { getRouter, getVantagePoint, routerSecrets } from "~/features/inventory/inventory.server";
 import * as route from "~/routes/_app.site-settings_.inventory";
 import { useServicesForTests } from "~/server/services.server";
 import { formRequest, getRequest, ORIGIN, runRoute, sessionCookie } from "../helpers/http";

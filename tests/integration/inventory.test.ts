@@ -21,8 +21,8 @@ import {
   updateInterface,
   updateRouter,
   updateVantagePoint,
-} from "~/features/collector/inventory/inventory.server";
-import { InventorySecretError } from "~/features/collector/inventory/secrets.server";
+} from "~/features/inventory/inventory.server";
+import { InventorySecretError } from "~/features/inventory/secrets.server";
 import { parseConfig } from "~/server/env.server";
 import { openTestStores, type TestStores } from "../helpers/stores";
 

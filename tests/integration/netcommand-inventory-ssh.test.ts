@@ -12,7 +12,7 @@ import { EventEmitter } from "node:events";
 import { PassThrough } from "node:stream";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { netcommandJobs } from "~db/postgres/schema";
-import { createRouter, createVantagePoint } from "~/features/collector/inventory/inventory.server";
+import { createRouter, createVantagePoint } from "~/features/inventory/inventory.server";
 import { knownHostsLine, sshVendor } from "~/features/netcommand/inventory-ssh.server";
 import { waitForJob } from "~/features/netcommand/jobs.server";
 import type { SpawnFn } from "~/features/netcommand/process.server";

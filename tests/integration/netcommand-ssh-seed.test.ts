@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createRouter, createVantagePoint, getRouter, routerSecrets } from "~/features/collector/inventory/inventory.server";
+import { createRouter, createVantagePoint, getRouter, routerSecrets } from "~/features/inventory/inventory.server";
 import { hostKeyFor, seedInventorySshFromEnv } from "~/features/netcommand/ssh-seed.server";
 import { parseConfig } from "~/server/env.server";
 import { openTestStores, type TestStores } from "../helpers/stores";

@@ -8,7 +8,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { delegationRestrictions, userPermissions, users } from "~db/postgres/schema";
-import { createInterface, createRouter } from "~/features/collector/inventory/inventory.server";
+import { createInterface, createRouter } from "~/features/inventory/inventory.server";
 import type { Permission } from "~/lib/permissions";
 import * as datesRoute from "~/routes/api.linkutil.$x.dateswithdata";
 import * as externalRoute from "~/routes/api.linkutil.external";

@@ -9,7 +9,7 @@
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { delegationRestrictions, notifications, userPermissions, users } from "~db/postgres/schema";
-import { createRouter } from "~/features/collector/inventory/inventory.server";
+import { createRouter } from "~/features/inventory/inventory.server";
 import { buildoutRange, checkBuildouts } from "~/features/planners/buildout-notices.server";
 import { chInsert } from "~/server/clickhouse/query.server";
 import { updateUserSetting } from "~/server/settings/user-settings.server";

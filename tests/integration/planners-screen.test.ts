@@ -13,7 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { cellText } from "~/features/planners/cells";
 import { PlannerView } from "~/features/planners/ui/PlannerView";
 import { delegationRestrictions, userPermissions, userSettings, users } from "~db/postgres/schema";
-import { createRouter } from "~/features/collector/inventory/inventory.server";
+import { createRouter } from "~/features/inventory/inventory.server";
 import { chInsert } from "~/server/clickhouse/query.server";
 import { useServicesForTests } from "~/server/services.server";
 import { formatBitsPerSecond, formatPercent } from "~/lib/units";

@@ -8,7 +8,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { delegationRestrictions, users } from "~db/postgres/schema";
-import { createRouter, updateRouter } from "~/features/collector/inventory/inventory.server";
+import { createRouter, updateRouter } from "~/features/inventory/inventory.server";
 import { forecastBuildout } from "~/lib/forecast";
 import { MESSAGES } from "~/lib/messages";
 import {

@@ -10,8 +10,8 @@
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { notifications, snmpPollStatus, users } from "~db/postgres/schema";
-import { createRouter, getRouter, updateRouter } from "~/features/collector/inventory/inventory.server";
-import { routerDocument } from "~/features/collector/inventory/document";
+import { createRouter, getRouter, updateRouter } from "~/features/inventory/inventory.server";
+import { routerDocument } from "~/features/inventory/document";
 import { pollRouter, type PollSettings } from "~/features/collector/snmp/poll.server";
 import { snmpPoller } from "~/features/collector/snmp/poller.server";
 import { startComponentsIfHost } from "~/server/components/placement.server";

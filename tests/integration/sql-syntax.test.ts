@@ -17,9 +17,9 @@ import {
   untrackedQuery,
   type LinkEndpoint,
 } from "~/features/flows/analysis-sql";
-import { DIMENSION_IDS, getDimension, type DimensionId } from "~/features/flows/dimensions";
+import { DIMENSION_IDS, getDimension, type DimensionId } from "~/features/filter/dimensions";
 import { flowIntervalsQuery, flowP95Query, type FlowP95Input } from "~/features/planners/interface-statistics-p95";
-import type { FlowFilter } from "~/features/flows/filters";
+import type { FlowFilter } from "~/features/filter/filters";
 import { dataRangeQuery, latestBucketQuery, vrfNamesQuery } from "~/features/flows/lookup-sql";
 import {
   keyedTimeseries,

@@ -8,7 +8,7 @@
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { asInfo, groups, tags, tagValues, userGroups, userPermissions, users } from "~db/postgres/schema";
-import { createRouter } from "~/features/collector/inventory/inventory.server";
+import { createRouter } from "~/features/inventory/inventory.server";
 import { MODERATORS_GROUP } from "~/lib/permissions";
 import * as route from "~/routes/_app.manage-tags";
 import * as explorerRoute from "~/routes/_app.flow-explorer";

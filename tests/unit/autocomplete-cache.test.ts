@@ -9,7 +9,7 @@ import {
   rankItems,
   type AutocompleteItem,
   type MetadataFetch,
-} from "~/features/flows/autocomplete-cache";
+} from "~/features/filter/autocomplete-cache";
 import { METADATA_BATCH_DELAY_MS } from "~/lib/constants";
 
 const it_ = (value: string | number, name: string): AutocompleteItem => ({

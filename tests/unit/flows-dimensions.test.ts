@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { availableDimensions, DIMENSIONS, getDimension, isDimensionId, othersValue } from "~/features/flows/dimensions";
+import { availableDimensions, DIMENSIONS, getDimension, isDimensionId, othersValue } from "~/features/filter/dimensions";
 import { PERMISSIONS } from "~/lib/permissions";
 
 describe("flow dimension catalogue", () => {

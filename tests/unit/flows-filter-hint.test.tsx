@@ -2,7 +2,7 @@
 import { MantineProvider } from "@mantine/core";
 import { renderToString } from "react-dom/server";
 import { describe, expect, it } from "vitest";
-import { DIMENSIONS, FILTER_KINDS, FILTER_VALUE_HINTS, filterValueHint, type DimensionId } from "~/features/flows/dimensions";
+import { DIMENSIONS, FILTER_KINDS, FILTER_VALUE_HINTS, filterValueHint, type DimensionId } from "~/features/filter/dimensions";
 import { FilterBar } from "~/features/flows/ui/FilterBar";
 
 /** The placeholder of the bar's "New filter value" input with `dimension` chosen. */

@@ -7,7 +7,7 @@ import {
   parseIpVersion,
   removeFilter,
   serializeFilters,
-} from "~/features/flows/filters";
+} from "~/features/filter/filters";
 
 describe("AS-number rule", () => {
   it.each([

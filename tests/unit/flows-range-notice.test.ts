@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { countedTraffic } from "~/features/flows/counted-traffic";
 import { rangeNotice, viewWindow } from "~/features/flows/range-notice";
 import { clampToData } from "~/lib/time-range";
-import { valueLabel, filterLabel } from "~/features/flows/value-labels";
+import { valueLabel, filterLabel } from "~/features/filter/value-labels";
 
 const DAY = 86_400;
 const NOW = 1_800_000_000;

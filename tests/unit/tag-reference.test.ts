@@ -5,11 +5,11 @@
  */
 import { describe, expect, it } from "vitest";
 import { TAG_DIMENSION_KINDS } from "~db/postgres/schema/tags";
-import { DIMENSIONS, FILTER_KINDS } from "~/features/flows/dimensions";
-import { parseFilterParams, parseFilterValue, restrictionFilters, serializeFilters } from "~/features/flows/filters";
+import { DIMENSIONS, FILTER_KINDS } from "~/features/filter/dimensions";
+import { parseFilterParams, parseFilterValue, restrictionFilters, serializeFilters } from "~/features/filter/filters";
 import { effectiveMapping } from "~/features/tags/mappings.server";
 import { isMappingLayer, mappingLayerName } from "~/features/tags/mapping-model";
-import { formatTagReference, parseTagReference, parseValuesId } from "~/features/tags/tag-reference";
+import { formatTagReference, parseTagReference, parseValuesId } from "~/features/filter/tag-reference";
 
 describe("tag references", () => {
   it("parses tags, groups and negations", () => {

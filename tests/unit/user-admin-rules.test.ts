@@ -16,7 +16,7 @@ import {
   PERMISSION_CATALOGUE,
   unbuiltPermissions,
 } from "~/lib/permission-catalogue";
-import { DELEGABLE_PERMISSIONS } from "~/features/flows/delegated-users/params";
+import { DELEGABLE_PERMISSIONS } from "~/features/users/delegated-users/params";
 import { FEATURE_FLAGS, PERMISSIONS } from "~/lib/permissions";
 import { unbuiltToolOf } from "~/lib/routes";
 import { EMAIL_CHANGE_TEXTS, emailChangeProblems, GRANT_TEXTS, grantProblems } from "~/server/auth/account-admin.server";

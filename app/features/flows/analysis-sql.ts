@@ -11,7 +11,7 @@
  */
 import { z } from "zod";
 import { UTIL_SOURCE_RANK_SQL } from "~/features/collector/snmp/util-source";
-import { getDimension, type DimensionId } from "./dimensions";
+import { getDimension, type DimensionId } from "~/features/filter/dimensions";
 import { timeseries, topTable, type BuiltQuery, type FlowQueryOptions } from "./sql";
 import type { AggregationWindow } from "./aggregation-window";
 

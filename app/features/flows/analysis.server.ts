@@ -30,25 +30,17 @@ import {
   endpointDimension,
   type LinkEndpoint,
 } from "./analysis-sql";
-import { getDimension, INTERFACE_SEPARATOR, isDimensionId, MAX_API_VERSION, type DimensionId } from "./dimensions";
-import { requireAllowedDimensions } from "./delegation-policy.server";
-import { parseAsValue, type IpVersion } from "./filters";
+import { getDimension, INTERFACE_SEPARATOR, isDimensionId, MAX_API_VERSION, type DimensionId } from "~/features/filter/dimensions";
+import { requireAllowedDimensions } from "~/features/filter/delegation-policy.server";
+import { parseAsValue, type IpVersion } from "~/features/filter/filters";
 import { customRangeError, parseExplorerParams, requestedRange, unappliedParams } from "./params";
 import { PRESET_LABELS } from "~/lib/time-range";
-import { filterLabel } from "./value-labels";
+import { filterLabel } from "~/features/filter/value-labels";
 import { runSankeyQuery } from "./query.server";
 import { bodyIpVersion, filtersSchema, ipVersionSchema, normalizeFilters } from "./request-schema";
-import { parseApiFilters } from "./filter-resolver.server";
-import {
-  apiFlowsContext,
-  nameAll,
-  nameKeys,
-  requireDimension,
-  resolveRange,
-  type FlowsContext,
-  type ResolvedRange,
-} from "./service.server";
-import type { RequestFilter } from "./service.types";
+import { parseApiFilters, requireDimension } from "~/features/filter/filter-resolver.server";
+import { apiFlowsContext, nameAll, nameKeys, resolveRange, type FlowsContext, type ResolvedRange } from "./service.server";
+import type { RequestFilter } from "~/features/filter/request-filter";
 import { alignRange, defaultWindow, tableForWindow, type FlowsTable } from "./aggregation-window";
 
 type Stores = Pick<Services, "pg" | "ch">;

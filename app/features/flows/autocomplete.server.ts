@@ -11,7 +11,7 @@ import { z } from "zod";
 import { asInfo, asServiceMappings, interfaces, routers, siteSettings, type AutocompleteMinLengths } from "~db/postgres/schema";
 import { effectiveNames, type EffectiveNames } from "~/features/tags/effective-names.server";
 import { loadTagObjects, searchTagObjects, type AnyTagObject } from "~/features/tags/tags.server";
-import { formatTagReference, parseTagReference } from "~/features/tags/tag-reference";
+import { formatTagReference, parseTagReference } from "~/features/filter/tag-reference";
 import { SPECIAL_AS_VALUES } from "~/lib/special-as";
 import type { UserContext } from "~/server/auth/user-context.server";
 import { chQuery } from "~/server/clickhouse/query.server";
@@ -24,12 +24,12 @@ import {
   parseSearchTerm,
   rankItems,
   type AutocompleteItem,
-} from "./autocomplete-cache";
-import { getDimension, INTERFACE_SEPARATOR, type DimensionId, type FilterKind } from "./dimensions";
-import { parseAsValue } from "./filters";
+} from "~/features/filter/autocomplete-cache";
+import { getDimension, INTERFACE_SEPARATOR, type DimensionId, type FilterKind } from "~/features/filter/dimensions";
+import { parseAsValue } from "~/features/filter/filters";
 import { interfaceDescriptions } from "./interface-names.server";
 import { vrfNamesQuery } from "./lookup-sql";
-import { IANA_PROTOCOLS, interfaceLabel, protocolLabel } from "./value-labels";
+import { IANA_PROTOCOLS, interfaceLabel, protocolLabel } from "~/features/filter/value-labels";
 
 type Stores = Pick<Services, "pg" | "ch">;
 

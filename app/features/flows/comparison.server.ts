@@ -10,10 +10,11 @@
 import type { UserContext } from "~/server/auth/user-context.server";
 import type { Services } from "~/server/services.server";
 import { previousPeriod } from "./comparison";
-import type { Direction } from "./dimensions";
-import type { IpVersion } from "./filters";
+import type { Direction } from "~/features/filter/dimensions";
+import type { IpVersion } from "~/features/filter/filters";
 import { dataRange, type DataRange } from "./data-range.server";
-import { flowTable, flowTimeseries, requireDimension, type FlowsContext } from "./service.server";
+import { requireDimension } from "~/features/filter/filter-resolver.server";
+import { flowTable, flowTimeseries, type FlowsContext } from "./service.server";
 import type { TimeRange } from "~/lib/time-range";
 import { alignRange, tableForWindow, type AggregationWindow } from "./aggregation-window";
 

@@ -7,7 +7,7 @@
  * filters it leaves out and where that entered the network, with a link to a view without a
  * direction, which shows all of it (leftOutText, allTrafficView, allTrafficHref). Pure and isomorphic.
  */
-import { getDimension, type DimensionId, type Direction } from "./dimensions";
+import { getDimension, type DimensionId, type Direction } from "~/features/filter/dimensions";
 
 export type CountedTraffic = "INGRESS" | "EGRESS" | "ALL" | "NONE";
 

@@ -6,8 +6,8 @@ import type { RestrictionBadge } from "~/components/RestrictionSwitcher";
 import { readDelegation } from "~/server/auth/delegation.server";
 import type { UserContext } from "~/server/auth/user-context.server";
 import type { Services } from "~/server/services.server";
-import { getDimension, isDimensionId } from "./dimensions";
-import { restrictionFilters } from "./filters";
+import { getDimension, isDimensionId } from "~/features/filter/dimensions";
+import { restrictionFilters } from "~/features/filter/filters";
 import { nameKeys } from "./service.server";
 
 export async function restrictionBadge(

@@ -11,15 +11,22 @@ import type { UserContext } from "~/server/auth/user-context.server";
 import type { Services } from "~/server/services.server";
 import { compareRows, compareTotals, type Compared } from "./comparison";
 import { previousPeriodTable } from "./comparison.server";
-import { availableDimensions, getDimension, isDimensionId, MAX_API_VERSION, type DimensionId, type Direction } from "./dimensions";
-import type { IpVersion } from "./filters";
-import { policyFiltersOnly, resolveScreenFilters, type DimensionWording } from "./filter-resolver.server";
-import { dimensionRefusal, loadDelegationPolicy, mayUseDimension, type DelegationPolicy } from "./delegation-policy.server";
+import {
+  availableDimensions,
+  getDimension,
+  isDimensionId,
+  MAX_API_VERSION,
+  type DimensionId,
+  type Direction,
+} from "~/features/filter/dimensions";
+import type { IpVersion } from "~/features/filter/filters";
+import { policyFiltersOnly, resolveScreenFilters, type DimensionWording } from "~/features/filter/filter-resolver.server";
+import { dimensionRefusal, loadDelegationPolicy, mayUseDimension, type DelegationPolicy } from "~/features/filter/delegation-policy.server";
 import { allTrafficHref, allTrafficView, countedTraffic, COUNTED_TRAFFIC_LABELS, leftOutText } from "./counted-traffic";
 import { filterParamsToRequest, notApplied, parseExplorerParams, requestedRange, unappliedParams } from "./params";
 import { rangeNotice } from "./range-notice";
 import { PRESET_LABELS } from "~/lib/time-range";
-import { filterLabel } from "./value-labels";
+import { filterLabel } from "~/features/filter/value-labels";
 import { runFlowsQuery, runSankeyQuery } from "./query.server";
 import { PREDICTION_UNAVAILABLE } from "./prediction.server";
 import { dataRange } from "./data-range.server";

@@ -2,7 +2,7 @@
 import { eq, inArray } from "drizzle-orm";
 import { interfaces, routers } from "~db/postgres/schema";
 import type { Services } from "~/server/services.server";
-import { INTERFACE_SEPARATOR } from "./dimensions";
+import { INTERFACE_SEPARATOR } from "~/features/filter/dimensions";
 
 /** key → description, for the keys whose interface is in the inventory with a description. */
 export async function interfaceDescriptions(stores: Pick<Services, "pg">, keys: Iterable<string>): Promise<Map<string, string>> {

@@ -7,7 +7,7 @@
 import { ApiProblem } from "~/server/api/contract.server";
 import type { UserContext } from "~/server/auth/user-context.server";
 import type { Services } from "~/server/services.server";
-import { AUTOCOMPLETE_LIMIT, type AutocompleteItem } from "./autocomplete-cache";
+import { AUTOCOMPLETE_LIMIT, type AutocompleteItem } from "~/features/filter/autocomplete-cache";
 import { autocomplete, filterMetadata, type MetadataInput, type MetadataOutput, type TagAutocompleteItem } from "./autocomplete.server";
 import {
   allowedDimensionsText,
@@ -15,9 +15,9 @@ import {
   loadDelegationPolicy,
   mayUseValue,
   requireAllowedDimensions,
-} from "./delegation-policy.server";
-import { getDimension, type DimensionId } from "./dimensions";
-import { parseAsValue } from "./filters";
+} from "~/features/filter/delegation-policy.server";
+import { getDimension, type DimensionId } from "~/features/filter/dimensions";
+import { parseAsValue } from "~/features/filter/filters";
 
 type Stores = Pick<Services, "pg" | "ch">;
 type Caller = Pick<UserContext, "id" | "isDelegated">;

@@ -13,7 +13,7 @@
  * buckets as rows and values as columns; ignored for the aggregated table).
  */
 import { z } from "zod";
-import { isDimensionId, type DimensionId } from "./dimensions";
+import { isDimensionId, type DimensionId } from "~/features/filter/dimensions";
 import { MESSAGES } from "~/lib/messages";
 import {
   DATE_RANGE_PRESETS,

@@ -12,8 +12,8 @@ import { seasonalPrediction, SEASONAL_WEEKS, WEEK_SECONDS, type PredictionModel 
 import type { Services } from "~/server/services.server";
 import type { NameViewer } from "~/features/tags/effective-names.server";
 import type { AggregationWindow } from "./aggregation-window";
-import { getDimension, OTHERS_LABEL, type DimensionId } from "./dimensions";
-import type { FlowFilter } from "./filters";
+import { getDimension, OTHERS_LABEL, type DimensionId } from "~/features/filter/dimensions";
+import type { FlowFilter } from "~/features/filter/filters";
 import { flowTimeseries, type QueryBase, type Timeseries } from "./service.server";
 
 type Stores = Pick<Services, "pg" | "ch">;

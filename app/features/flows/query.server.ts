@@ -6,10 +6,10 @@
 import { ApiProblem } from "~/server/api/contract.server";
 import type { UserContext } from "~/server/auth/user-context.server";
 import type { Services } from "~/server/services.server";
-import { getDimension, type DimensionId, type Direction } from "./dimensions";
-import type { IpVersion } from "./filters";
-import { parseApiFilters } from "./filter-resolver.server";
-import { requireAllowedDimensions } from "./delegation-policy.server";
+import { getDimension, type DimensionId, type Direction } from "~/features/filter/dimensions";
+import type { IpVersion } from "~/features/filter/filters";
+import { parseApiFilters, requireDimension } from "~/features/filter/filter-resolver.server";
+import { requireAllowedDimensions } from "~/features/filter/delegation-policy.server";
 import {
   apiFlowsContext,
   flowLeftOut,
@@ -18,7 +18,6 @@ import {
   flowTimeseries,
   likelyFlowsContext,
   MAX_BUCKETS,
-  requireDimension,
   resolveRange,
   sameFlowsContext,
   type DataRange,
@@ -30,7 +29,7 @@ import {
 import { dataRange } from "./data-range.server";
 import { flowPrediction, type FlowPrediction } from "./prediction.server";
 import { viewWindow } from "./range-notice";
-import type { RequestFilter } from "./service.types";
+import type { RequestFilter } from "~/features/filter/request-filter";
 import { alignRange, defaultWindow, tableForWindow, type AggregationWindow } from "./aggregation-window";
 import { completeBuckets } from "~/lib/aggregation-window";
 

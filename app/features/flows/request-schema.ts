@@ -8,8 +8,8 @@
  * (`"AS_SRC_INGRESS:2906,!AS15169;IANA_PROTOCOL:6"`), what a query string or a shell script writes.
  */
 import { z } from "zod";
-import { isDimensionId } from "./dimensions";
-import type { RequestFilter } from "./service.types";
+import { isDimensionId } from "~/features/filter/dimensions";
+import type { RequestFilter } from "~/features/filter/request-filter";
 
 const unixSeconds = z.number().int().min(0).max(4_294_967_295);
 

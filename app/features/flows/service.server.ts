@@ -18,15 +18,15 @@ import { ApiProblem } from "~/server/api/contract.server";
 import type { UserContext } from "~/server/auth/user-context.server";
 import { chQuery } from "~/server/clickhouse/query.server";
 import type { Services } from "~/server/services.server";
-import { availableDimensions, getDimension, isDimensionId, OTHERS_LABEL, type DimensionId, type Direction } from "./dimensions";
-import { NO_DELEGATION, type DelegationPolicy } from "./delegation-policy.server";
-import type { FlowFilter, IpVersion } from "./filters";
-import { applyFilterRules, resolveParsedFilters, type ParsedFilters } from "./filter-resolver.server";
+import { getDimension, OTHERS_LABEL, type DimensionId, type Direction } from "~/features/filter/dimensions";
+import { NO_DELEGATION, type DelegationPolicy } from "~/features/filter/delegation-policy.server";
+import type { FlowFilter, IpVersion } from "~/features/filter/filters";
+import { applyFilterRules, resolveParsedFilters, type ParsedFilters } from "~/features/filter/filter-resolver.server";
 import { dataRange, type DataRange } from "./data-range.server";
 import { interfaceDescriptions } from "./interface-names.server";
-import type { RequestFilter } from "./service.types";
+import type { RequestFilter } from "~/features/filter/request-filter";
 import { keyedTimeseries, keyedTopTable, leftOutTotals, sankey } from "./sql";
-import { interfaceLabel, valueLabel } from "./value-labels";
+import { interfaceLabel, valueLabel } from "~/features/filter/value-labels";
 import { clampToData, type ClampResult } from "~/lib/time-range";
 import { alignRange, defaultWindow, tableForWindow, tableGranularity, type AggregationWindow } from "./aggregation-window";
 
@@ -69,17 +69,6 @@ export async function operatorAsn(stores: Stores): Promise<number> {
 
 /** The operator AS each store last answered: only a guess to start work early (likelyFlowsContext). */
 const lastOperatorAsn = new WeakMap<object, number>();
-
-/** Checks that the user may use a dimension in this API version; a 400 naming `field` otherwise. */
-export function requireDimension(user: UserContext, version: number, dimension: string, field: string): DimensionId {
-  if (!isDimensionId(dimension)) throw badRequest("Invalid request body.", [{ field, message: `Unknown dimension ${dimension}.` }]);
-  if (!availableDimensions(user.permissions, version).some((d) => d.id === dimension)) {
-    throw badRequest("Invalid request body.", [
-      { field, message: `The dimension ${dimension} is not available to you (permission or API version ${version}).` },
-    ]);
-  }
-  return dimension;
-}
 
 /**
  * The flows context of an API request: its parsed filters resolved once (filter-resolver.server.ts)

@@ -11,8 +11,8 @@
  * - The range is read as given: callers align it to the table's granularity (time.alignRange).
  */
 import type { Statement } from "~/server/clickhouse/query.server";
-import { DIMENSION_IDS, getDimension, OTHERS_AS, OTHERS_LABEL, type DimensionId, type Direction } from "./dimensions";
-import type { FlowFilter, IpVersion } from "./filters";
+import { DIMENSION_IDS, getDimension, OTHERS_AS, OTHERS_LABEL, type DimensionId, type Direction } from "~/features/filter/dimensions";
+import type { FlowFilter, IpVersion } from "~/features/filter/filters";
 import type { TimeRange } from "~/lib/time-range";
 import { defaultWindow, tableForWindow, type AggregationWindow, type FlowsTable } from "./aggregation-window";
 

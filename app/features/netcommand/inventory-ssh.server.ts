@@ -7,8 +7,8 @@
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { getRouter, getVantagePoint, routerSecrets, type RouterView } from "~/features/collector/inventory/inventory.server";
-import { InventorySecretError } from "~/features/collector/inventory/secrets.server";
+import { getRouter, getVantagePoint, routerSecrets, type RouterView } from "~/features/inventory/inventory.server";
+import { InventorySecretError } from "~/features/inventory/secrets.server";
 import type { NetcommandQueryType } from "~db/postgres/schema";
 import type { NetcommandSshTarget } from "~/server/env.server";
 import type { Services } from "~/server/services.server";

@@ -7,7 +7,7 @@
  * (runner.server.ts).
  */
 import { readFile } from "node:fs/promises";
-import { getRouter, getVantagePoint, setRouterSsh } from "~/features/collector/inventory/inventory.server";
+import { getRouter, getVantagePoint, setRouterSsh } from "~/features/inventory/inventory.server";
 import type { NetcommandSshTarget } from "~/server/env.server";
 import type { BackgroundTask } from "~/server/lifecycle.server";
 import { log } from "~/server/log.server";

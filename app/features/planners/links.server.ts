@@ -7,7 +7,7 @@
  *   declares it; a is the end whose "router|interface" sorts first, out = a → b.
  */
 import type { ExternalLinksViewRestrictions } from "~db/postgres/schema";
-import { listRouters } from "~/features/collector/inventory/inventory.server";
+import { listRouters } from "~/features/inventory/inventory.server";
 import { effectiveNames } from "~/features/tags/effective-names.server";
 import { readDelegation } from "~/server/auth/delegation.server";
 import type { Services } from "~/server/services.server";

@@ -1,5 +1,4 @@
 /** The OpenAPI description of the tags and mappings endpoints, handed to the catalogue by app/wiring.server.ts. */
-import { FLOWS } from "~/features/flows/openapi.server";
 import { anyObject, arr, type Operation } from "~/server/api/openapi.server";
 import {
   dimensionQuerySchema,
@@ -8,6 +7,12 @@ import {
   mappingQuerySchema,
   tagValuesBodySchema,
 } from "./request-schema";
+
+/**
+ * The access rule of the flows endpoints (api/flows/ and the others): the tags and mappings are
+ * read by the flows screens and their filters, so they need the same permission.
+ */
+const FLOWS = { permission: "API_FLOWS_4D" } as const;
 
 export const TAGS_OPERATIONS: Operation[] = [
   {

@@ -7,7 +7,7 @@ import { z } from "zod";
 import { singleLineText } from "~/lib/input-fields";
 import { isHexColor } from "~/lib/colors";
 import { isMappingLayer, MAPPING_MODELS, type MappingLayer } from "./mapping-model";
-import { parseValuesId } from "./tag-reference";
+import { parseValuesId } from "~/features/filter/tag-reference";
 
 const dimension = z.string().trim().min(1, "dimension is required.").max(64);
 

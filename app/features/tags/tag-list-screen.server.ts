@@ -11,7 +11,7 @@ import { data, redirect } from "@remix-run/node";
 import { readProtectedForm } from "~/server/auth/guard.server";
 import type { UserContext } from "~/server/auth/user-context.server";
 import type { Services } from "~/server/services.server";
-import { formatTagReference } from "./tag-reference";
+import { formatTagReference } from "~/features/filter/tag-reference";
 import { parseTagListParams, tagListUrl, type TagListParams } from "./tag-list-params";
 import { isTagKind, TAG_KIND_HINTS, TAG_KIND_LABELS, TAG_KINDS, type TagKind } from "./tag-values";
 import {

@@ -20,10 +20,10 @@
  * Prefixes are not a kind of tag: the spec's filter kinds (shell §3) have none, so a set of prefixes
  * cannot be a tag.
  */
-import { parseAsValue } from "~/features/flows/filters";
-import { FILTER_KINDS, INTERFACE_SEPARATOR, type FilterKind } from "~/features/flows/dimensions";
+import { parseAsValue } from "~/features/filter/filters";
+import { FILTER_KINDS, INTERFACE_SEPARATOR, type FilterKind } from "~/features/filter/dimensions";
 import { invalidInput } from "~/lib/messages";
-import { parseTagReference } from "./tag-reference";
+import { parseTagReference } from "~/features/filter/tag-reference";
 
 /** The kinds a tag holds values of: the filter kinds (the schema's TAG_DIMENSION_KINDS repeat them). */
 export const TAG_KINDS = FILTER_KINDS;

@@ -4,13 +4,13 @@
  * version first (requireDimension), and against a delegated user's restriction, so a tag list never
  * opens a dimension the user cannot query.
  */
-import { getDimension, type DimensionId } from "~/features/flows/dimensions";
-import { requireDimension } from "~/features/flows/service.server";
-import { delegationPolicyOf, requireAllowedDimensions } from "~/features/flows/delegation-policy.server";
+import { getDimension, type DimensionId } from "~/features/filter/dimensions";
+import { requireDimension } from "~/features/filter/filter-resolver.server";
+import { delegationPolicyOf, requireAllowedDimensions } from "~/features/filter/delegation-policy.server";
 import { ApiProblem } from "~/server/api/contract.server";
 import type { UserContext } from "~/server/auth/user-context.server";
 import type { Db } from "~/server/postgres.server";
-import { formatTagReference, parseValuesId } from "./tag-reference";
+import { formatTagReference, parseValuesId } from "~/features/filter/tag-reference";
 import { listTagGroups, listTags, loadTagObjects, toFilterTagValue } from "./tags.server";
 
 /** requireDimension for a dimension given as a query parameter (its 400 names the query, not a body). */

@@ -10,13 +10,13 @@
  */
 import { and, asc, eq, ilike, inArray, isNull, ne, or, type SQL } from "drizzle-orm";
 import { tagGroupMembers, tagGroups, tags, tagValues } from "~db/postgres/schema";
-import type { FilterKind } from "~/features/flows/dimensions";
+import type { FilterKind } from "~/features/filter/dimensions";
 import { isHexColor } from "~/lib/colors";
 import { MODERATORS_GROUP } from "~/lib/permissions";
 import type { UserContext } from "~/server/auth/user-context.server";
 import type { Db } from "~/server/postgres.server";
-import { formatTagReference, type TagObjectType } from "./tag-reference";
-import { inventoryNames } from "~/features/collector/inventory/inventory.server";
+import { formatTagReference, type TagObjectType } from "~/features/filter/tag-reference";
+import { inventoryNames } from "~/features/inventory/inventory.server";
 import { checkInventoryValues, INVENTORY_TAG_KINDS, isTagKind, parseTagValues, TAG_KIND_LABELS, type TagKind } from "./tag-values";
 
 export type TagObject = {

@@ -2,8 +2,8 @@
  * A delegated account's restrictions as stored (delegation_restrictions, shell §3) and the state
  * the kernel keeps about them: which flows restriction is current (shell §4: the first one after
  * login, then the user cycles through them in turn), the Looking Glass routers it may use and the
- * external-links permission rule. What a flows restriction means for a query is the flows tool's
- * business (features/flows/delegation-policy.server.ts); this module only reads and writes the row.
+ * external-links permission rule. What a flows restriction means for a query is the filter
+ * language's business (features/filter/delegation-policy.server.ts); this module only reads and writes the row.
  */
 import { and, eq, sql } from "drizzle-orm";
 import { delegationRestrictions, type ExternalLinksViewRestrictions, type FlowsViewRestriction } from "~db/postgres/schema";

@@ -11,7 +11,7 @@ export const asInfo = pgTable("as_info", {
 
 /**
  * Routers of the inventory. Columns ending in `_enc` hold secrets encrypted with INVENTORY_SECRET_KEY
- * (app/features/collector/inventory/secrets.server.ts), never plaintext.
+ * (app/features/inventory/secrets.server.ts), never plaintext.
  */
 export const routers = pgTable("routers", {
   id: serial("id").primaryKey(),

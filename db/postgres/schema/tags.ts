@@ -2,7 +2,7 @@ import { index, integer, pgTable, primaryKey, serial, text, timestamp, unique } 
 import { users } from "./auth";
 
 /**
- * The filter kinds a tag can hold values of (FILTER_KINDS of app/features/flows/dimensions.ts).
+ * The filter kinds a tag can hold values of (FILTER_KINDS of app/features/filter/dimensions.ts).
  * Repeated here because the schema must not import application code; a unit of the tags feature
  * checks that both lists agree.
  */

@@ -17,7 +17,7 @@ import { bmpUnknownSources, routerExporters, routers, vantagePoints } from "~db/
 import type { Db } from "~/server/postgres.server";
 import type { Services } from "~/server/services.server";
 import { canonicalIp } from "../enrich/address";
-import { createVantagePointOfRouter } from "../inventory/inventory.server";
+import { createVantagePointOfRouter } from "~/features/inventory/inventory.server";
 import { listedUnknownSenders } from "../unknown-senders";
 
 export type BmpRouter = {

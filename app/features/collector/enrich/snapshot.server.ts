@@ -22,7 +22,7 @@ import { asInfo, asServiceMappings } from "~db/postgres/schema";
 import { chQuery, chQueryUnchecked, type Statement } from "~/server/clickhouse/query.server";
 import { log, logValue } from "~/server/log.server";
 import type { Services } from "~/server/services.server";
-import { inventoryVersion, listInventoryVantagePoints, listRouters } from "../inventory/inventory.server";
+import { inventoryVersion, listInventoryVantagePoints, listRouters } from "~/features/inventory/inventory.server";
 import { canonicalIp } from "./address";
 import { RibTableBuilder, ribTableBytes, type AsService, type EnrichmentSnapshot, type RibTable, type SnapshotRouter } from "./snapshot";
 

@@ -19,7 +19,7 @@ import { chQuery } from "~/server/clickhouse/query.server";
 import type { ComponentContext, ComponentEnv, ComponentHealth, IngestComponent } from "~/server/components/contract.server";
 import { ConfigError } from "~/server/env.server";
 import type { Services } from "~/server/services.server";
-import { listInventoryVantagePoints, listRouters, type RouterView } from "../inventory/inventory.server";
+import { listInventoryVantagePoints, listRouters, type RouterView } from "~/features/inventory/inventory.server";
 import { parseReplayTarget, type ReplayTarget } from "../pcap/replay.server";
 import { buildNetworkModel, seededRandom, type ModelRouter, type NetworkModel, type Random, type RibRoute } from "./flow-model";
 import { Netflow9Writer, type ExportFlow } from "./netflow9-writer";

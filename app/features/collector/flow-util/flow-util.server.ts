@@ -25,7 +25,7 @@ import type { BackgroundTask } from "~/server/lifecycle.server";
 import { log } from "~/server/log.server";
 import { describeMetric, incrementCounter, recordDuration, setGauge } from "~/server/metrics.server";
 import type { Services } from "~/server/services.server";
-import { listRouters } from "../inventory/inventory.server";
+import { listRouters } from "~/features/inventory/inventory.server";
 import { flowUtilRows, INTERVAL_SECONDS, runRange, type ExportedBytes } from "./rows";
 
 export const FLOWS_UTIL_KEY = "flows_util";

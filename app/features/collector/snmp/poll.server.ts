@@ -16,7 +16,7 @@ import { chInsert } from "~/server/clickhouse/query.server";
 import { notify, staffAndSuperusers } from "~/server/notifications/notifications.server";
 import type { Db } from "~/server/postgres.server";
 import type { Services } from "~/server/services.server";
-import { getRouter, routerSecrets, type RouterView } from "../inventory/inventory.server";
+import { getRouter, routerSecrets, type RouterView } from "~/features/inventory/inventory.server";
 import { observe, type IntervalRow } from "./accounting";
 import { SnmpError, withSnmpSession, type SnmpErrorKind, type SnmpSession, type SnmpTarget } from "./client.server";
 import { aggregateMembers, deviceCapacityBps, resolveInterfaces, type DeviceInterface } from "./interfaces";

@@ -18,7 +18,7 @@ import type { Sheet } from "~/lib/sheet";
 import { ApiProblem } from "~/server/api/contract.server";
 import type { UserContext } from "~/server/auth/user-context.server";
 import type { Services } from "~/server/services.server";
-import type { Direction } from "../dimensions";
+import type { Direction } from "~/features/filter/dimensions";
 import { loadExplorer, type ExplorerData } from "../explorer.server";
 import { formatUnixRange } from "~/lib/date-format";
 import { parseExplorerParams } from "../params";

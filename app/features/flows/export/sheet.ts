@@ -12,11 +12,11 @@
  * data or now cuts: its bit/s cover only part of it).
  */
 import type { Sheet, SheetColumn } from "~/lib/sheet";
-import { getDimension, type DimensionId } from "../dimensions";
+import { getDimension, type DimensionId } from "~/features/filter/dimensions";
 import type { Comparison } from "../comparison";
 import type { DetailedRow } from "../table-views";
 import { formatUnix } from "~/lib/date-format";
-import { valueLabel } from "../value-labels";
+import { valueLabel } from "~/features/filter/value-labels";
 
 export type AggregatedRow = { key: string; name: string; bps: number; bytes: string } & Partial<Comparison>;
 

@@ -2,10 +2,10 @@ import { Alert, Button, Checkbox, Group, Modal, NativeSelect, Pill, Stack, Text 
 import { notifications } from "@mantine/notifications";
 import { useState } from "react";
 import { MESSAGES } from "~/lib/messages";
-import { isDimensionId, type DimensionId } from "../dimensions";
-import { parseFilterValue } from "../filters";
+import { isDimensionId, type DimensionId } from "~/features/filter/dimensions";
+import { parseFilterValue } from "~/features/filter/filters";
 import { advancedFilterValues } from "./filter-bar-state";
-import { FilterInput } from "./FilterInput";
+import { FilterInput } from "~/features/filter/ui/FilterInput";
 
 export type DimensionOption = { value: string; label: string };
 

@@ -2,7 +2,7 @@ import { Button, Group, NativeSelect, Stack, Text } from "@mantine/core";
 import { notifications } from "@mantine/notifications";
 import { useMemo, useState } from "react";
 import { MESSAGES } from "~/lib/messages";
-import { getDimension, isDimensionId, type DimensionId } from "../dimensions";
+import { getDimension, isDimensionId, type DimensionId } from "~/features/filter/dimensions";
 import { AdvancedFilterDialog, type DimensionOption } from "./AdvancedFilterDialog";
 import {
   dropValue,
@@ -15,7 +15,7 @@ import {
   type FilterChange,
 } from "./filter-bar-state";
 import { FilterChips } from "./FilterChips";
-import { FilterInput } from "./FilterInput";
+import { FilterInput } from "~/features/filter/ui/FilterInput";
 
 const TOAST_TITLE = "Filter";
 

@@ -1,10 +1,10 @@
 import { Pill, Tooltip, VisuallyHidden } from "@mantine/core";
 import { IconLock } from "@tabler/icons-react";
 import { useEffect, useState } from "react";
-import { getDimension, type DimensionId } from "../dimensions";
-import type { FlowFilter } from "../filters";
-import { valueLabel } from "../value-labels";
-import { filterValueName } from "./flows-client";
+import { getDimension, type DimensionId } from "~/features/filter/dimensions";
+import type { FlowFilter } from "~/features/filter/filters";
+import { valueLabel } from "~/features/filter/value-labels";
+import { filterValueName } from "~/features/filter/ui/filter-client";
 
 /** The name of a filter value from api/filter/metadata/ (batched); null until known, or when there is none. */
 function useValueName(dimension: DimensionId, value: string, enabled: boolean): string | null {

@@ -7,7 +7,7 @@ import { detailedRows, INCOMPLETE_MARK, pivotTable, type DetailedRow, type Pivot
 import { DataTable, numericColumn } from "~/features/shared/table/DataTable";
 import { formatUnix } from "~/lib/date-format";
 import { ValueName } from "./ValueName";
-import type { DimensionId } from "../dimensions";
+import type { DimensionId } from "~/features/filter/dimensions";
 
 export type FlowTableRow = { key: string; name: string; bps: number; bytes: string } & Partial<Comparison>;
 export type FlowTableDimension = { id: DimensionId; label: string; isAs: boolean } | null;

@@ -1,5 +1,5 @@
-import type { DimensionId } from "../dimensions";
-import { valueExplanation } from "../value-labels";
+import type { DimensionId } from "~/features/filter/dimensions";
+import { valueExplanation } from "~/features/filter/value-labels";
 
 /**
  * A value's name; a value that is not a real one (special AS values, "Not mapped") carries its

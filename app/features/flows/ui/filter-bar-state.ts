@@ -5,7 +5,7 @@
  * The URL stays the single source of truth: the bar starts from it and writes it back.
  */
 import { MESSAGES } from "~/lib/messages";
-import { DIMENSION_IDS, isDimensionId, type DimensionId } from "../dimensions";
+import { DIMENSION_IDS, isDimensionId, type DimensionId } from "~/features/filter/dimensions";
 import {
   addFilter,
   lockedDimensions,
@@ -15,7 +15,7 @@ import {
   serializeFilters,
   type FlowFilter,
   type FlowsRestriction,
-} from "../filters";
+} from "~/features/filter/filters";
 
 /** A filter the server applied; `locked` ones come from the user's delegation. */
 export type AppliedFilter = { dimension: string; value: string; isNegation: boolean; locked: boolean };

@@ -1,5 +1,5 @@
 import { Accordion, Code, Stack, Text, Title } from "@mantine/core";
-import { NOT_MAPPED_EXPLANATIONS, NOT_MAPPED_NAME } from "~/features/flows/value-labels";
+import { NOT_MAPPED_EXPLANATIONS, NOT_MAPPED_NAME } from "~/features/filter/value-labels";
 import { SPECIAL_AS_VALUES, UNCERTAIN_EXPLANATION } from "~/lib/special-as";
 
 const QUESTIONS: { q: string; a: JSX.Element }[] = [

@@ -29,7 +29,7 @@ import { sendInvitationMail, WELCOME_TOKEN_TTL_MS } from "~/server/auth/password
 import { emailTaken } from "~/server/auth/user-requests.server";
 import type { UserContext } from "~/server/auth/user-context.server";
 import type { Db } from "~/server/postgres.server";
-import { getDimension, INTERFACE_SEPARATOR, isDimensionId } from "../dimensions";
+import { getDimension, INTERFACE_SEPARATOR, isDimensionId } from "~/features/filter/dimensions";
 import {
   ADMIN_PERMISSIONS,
   DELEGABLE_PERMISSIONS,

@@ -23,8 +23,8 @@ import { FormProblem, ScrollBox, useFormReset, type FormErrors } from "~/compone
 import { formatBitsPerSecond as formatBps } from "~/lib/units";
 import { useRef, useState } from "react";
 import { useHydrated } from "~/components/use-hydrated";
-import { isDimensionId } from "../../dimensions";
-import { FilterInput } from "../../ui/FilterInput";
+import { isDimensionId } from "~/features/filter/dimensions";
+import { FilterInput } from "~/features/filter/ui/FilterInput";
 import { unbuiltToolOf } from "~/lib/routes";
 import { DELEGABLE_PERMISSIONS, delegatedUsersUrl, type DelegatedUserForm, type RestrictionRow as RestrictionRowValue } from "../params";
 import type { DelegatedUsersActionResult, DelegatedUsersScreen, Preview } from "../delegated-users-screen.server";

@@ -4,7 +4,7 @@
  * A reference expands into the values of the tag (or the union of the group's tags) for the
  * filter's dimension: positive references into positive values, negated ones into negated values,
  * so a negated tag excludes every one of its values. The expanded values are then ordinary filter
- * values: the filter resolver (app/features/flows/filter-resolver.server.ts) applies the negation rule and the
+ * values: the filter resolver (app/features/filter/filter-resolver.server.ts) applies the negation rule and the
  * locks of delegated users to each of them, so a tag can never widen a restricted view.
  *
  * Refused with a message (a 400 for the caller): an id that is unknown or not visible to the user,
@@ -12,12 +12,12 @@
  * otherwise silently remove the filter and widen the result), and stored values that are not
  * valid for the dimension.
  */
-import { getDimension, type DimensionId } from "~/features/flows/dimensions";
-import { parseFilterValue, type FlowFilter } from "~/features/flows/filters";
+import { getDimension, type DimensionId } from "~/features/filter/dimensions";
+import { parseFilterValue, type FlowFilter } from "~/features/filter/filters";
 import type { UserContext } from "~/server/auth/user-context.server";
 import type { Db } from "~/server/postgres.server";
 import { formatTagReference, parseTagReference, type TagObjectType } from "./tag-reference";
-import { loadTagObjects, type AnyTagObject, type TagRef } from "./tags.server";
+import { loadTagObjects, type AnyTagObject, type TagRef } from "~/features/tags/tags.server";
 
 /** The tags and groups a request's filters name, loaded once per request. */
 export type FilterTags = ReadonlyMap<string, AnyTagObject>;

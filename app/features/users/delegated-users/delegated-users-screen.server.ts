@@ -16,11 +16,9 @@ import { welcomePageEnabled } from "~/server/auth/welcome-page.server";
 import type { Services } from "~/server/services.server";
 import { count, inArray } from "drizzle-orm";
 import { vantagePoints } from "~db/postgres/schema";
-import { delegationPolicy } from "../delegation-policy.server";
-import { DIMENSIONS, MAX_API_VERSION } from "../dimensions";
-import { applyFilterRules } from "../filter-resolver.server";
-import { runFlowsQuery } from "../query.server";
-import { operatorAsn, type FlowsContext } from "../service.server";
+import { delegationPolicy } from "~/features/filter/delegation-policy.server";
+import { DIMENSIONS } from "~/features/filter/dimensions";
+import type { DelegationPolicy } from "~/features/filter/delegation-policy.server";
 import {
   checkRestrictions,
   createDelegatedUser,
@@ -46,6 +44,22 @@ import {
 
 export const PREVIEW_HOURS = 24;
 export const PREVIEW_TOP = 10;
+
+/**
+ * The flows an account would see under one restriction, by its output: the top rows and the total,
+ * or the refusal's messages. The flows tool answers it (restrictedTraffic of
+ * app/features/flows/restriction-preview.server.ts, with the code a delegated user's request runs);
+ * the route hands it in, so this tool does not import the flows tool.
+ */
+export type TrafficOf = (
+  services: Services,
+  account: UserContext,
+  policy: DelegationPolicy,
+  query: { output: string; start: number; end: number; top: number },
+) => Promise<
+  | { errors: string[] }
+  | { output: string; range: { start: number; end: number } | null; rows: { key: string; name: string; bps: number }[]; total: number }
+>;
 
 /** The form of a stored account. */
 export function formOf(v: DelegatedUserView): DelegatedUserForm {
@@ -150,6 +164,7 @@ export function effectivePermissions(form: Pick<DelegatedUserForm, "permissions"
  */
 export async function previewRestriction(
   services: Services,
+  trafficOf: TrafficOf,
   form: DelegatedUserForm,
   index: number,
   // The last 24 complete hours: a range on hour boundaries is whole windows of every aggregation
@@ -175,14 +190,6 @@ export async function previewRestriction(
   if (!policy) return { ...base, errors: ["This restriction cannot be applied."] };
   if (!permissions.includes("API_FLOWS_4D"))
     return { ...base, errors: ["Without the Flow Explorer permission the account sees no traffic."] };
-  const resolved = applyFilterRules({ values: [], errors: [] }, policy, new Map());
-  const context: FlowsContext = {
-    filters: resolved.filters,
-    notices: [],
-    locked: resolved.locked,
-    operatorAsn: await operatorAsn(services),
-    policy,
-  };
   const account: UserContext = {
     id: 0,
     email: form.email,
@@ -197,29 +204,13 @@ export async function previewRestriction(
     featureFlags: [],
     groups: [],
   };
-  try {
-    const result = await runFlowsQuery(services, account, MAX_API_VERSION, {
-      dimension: restriction.output,
-      start: now - PREVIEW_HOURS * 3600,
-      end: now,
-      filters: context,
-      ipVersion: "all",
-      timeseries: false,
-      limit: 1000,
-    });
-    const total = result.table.reduce((a, r) => a + r.bps, 0);
-    return {
-      ...base,
-      output: result.dimension.label,
-      range: result.range ? { start: result.range.start, end: result.range.end } : null,
-      rows: result.table.slice(0, PREVIEW_TOP).map((r) => ({ key: r.key, name: r.name, bps: r.bps })),
-      total,
-    };
-  } catch (error) {
-    const body = (error as { body?: { detail?: string; errors?: { message: string }[] } }).body;
-    if (!body) throw error;
-    return { ...base, errors: body.errors?.length ? body.errors.map((e) => e.message) : [body.detail ?? "Refused."] };
-  }
+  const traffic = await trafficOf(services, account, policy, {
+    output: restriction.output,
+    start: now - PREVIEW_HOURS * 3600,
+    end: now,
+    top: PREVIEW_TOP,
+  });
+  return "errors" in traffic ? { ...base, errors: traffic.errors } : { ...base, ...traffic };
 }
 
 async function routerVantagePoints(services: Services, form: Pick<DelegatedUserForm, "routers">): Promise<number> {
@@ -263,7 +254,8 @@ function readForm(form: FormData): DelegatedUserForm {
   };
 }
 
-export async function saveDelegatedUsers(services: Services, user: UserContext, request: Request) {
+/** The screen's action; `trafficOf` answers the preview (TrafficOf). */
+export async function saveDelegatedUsers(services: Services, user: UserContext, request: Request, trafficOf: TrafficOf) {
   const form = await readProtectedForm(request);
   const intent = String(form.get("intent") ?? "");
   const idText = String(form.get("id") ?? "");
@@ -284,7 +276,7 @@ export async function saveDelegatedUsers(services: Services, user: UserContext, 
       return answer({}, { form: { ...typed, restrictions } }, 200);
     }
     if (row?.[1] === "preview") {
-      return answer({}, { preview: await previewRestriction(services, typed, Number(row[2])) }, 200);
+      return answer({}, { preview: await previewRestriction(services, trafficOf, typed, Number(row[2])) }, 200);
     }
     switch (intent) {
       case "create": {

@@ -23,7 +23,7 @@
  *   are rejected (filters cannot be added to, negated in, nor removed from a locked dimension).
  */
 import { invalidInput, negatedFilterReplaced } from "~/lib/messages";
-import { formatTagReference, parseTagReference, type TagObjectType } from "~/features/tags/tag-reference";
+import { formatTagReference, parseTagReference, type TagObjectType } from "~/features/filter/tag-reference";
 import { getDimension, isDimensionId, type DimensionId } from "./dimensions";
 
 export type FlowFilter = {

@@ -27,8 +27,8 @@ import {
   updateRouter,
   updateVantagePoint,
 } from "./inventory.server";
-import { exporterKey } from "../exporter-address";
-import { totalsByAddress, exporterRows, inventoryExporters, unnamedIfIndexes } from "../data-sources/data-sources.server";
+import { exporterKey } from "~/features/collector/exporter-address";
+import { totalsByAddress, exporterRows, inventoryExporters, unnamedIfIndexes } from "~/features/collector/data-sources/data-sources.server";
 import { routerDocument } from "./document";
 import {
   formErrors,

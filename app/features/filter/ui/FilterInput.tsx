@@ -1,7 +1,7 @@
 import { Badge, Combobox, Group, Loader, Text, TextInput, useCombobox } from "@mantine/core";
 import { useEffect, useRef, useState } from "react";
 import { filterValueHint, type DimensionId } from "../dimensions";
-import { suggestValues, type ValueSuggestion } from "./flows-client";
+import { suggestValues, type ValueSuggestion } from "./filter-client";
 
 const SEARCH_DELAY_MS = 150;
 

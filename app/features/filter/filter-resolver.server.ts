@@ -10,7 +10,8 @@
  *    values name are read, tags expanded, then the policy's locks and the negation rule applied.
  * Errors keep the request's order whichever step found them.
  */
-import { expandTagFilter, loadFilterTags, type FilterTags } from "~/features/tags/tag-filters.server";
+import { expandTagFilter, loadFilterTags, type FilterTags } from "~/features/filter/tag-filters.server";
+import { ApiProblem } from "~/server/api/contract.server";
 import type { UserContext } from "~/server/auth/user-context.server";
 import type { Services } from "~/server/services.server";
 import {
@@ -22,7 +23,7 @@ import {
 } from "./delegation-policy.server";
 import { availableDimensions, isDimensionId, type DimensionId } from "./dimensions";
 import { addFilter, parseFilterValue, type FlowFilter } from "./filters";
-import type { RequestFilter } from "./service.types";
+import type { RequestFilter } from "./request-filter";
 
 export type FilterError = { field: string; message: string };
 
@@ -64,6 +65,21 @@ export function apiWording(version: number): DimensionWording {
     noValue: () => null,
   };
 }
+
+/**
+ * Checks that the user may use a dimension in this API version (the API's texts); a 400 naming
+ * `field` otherwise. For the dimension a request is about, not the dimensions of its filters.
+ */
+export function requireDimension(user: Pick<UserContext, "permissions">, version: number, dimension: string, field: string): DimensionId {
+  const wording = apiWording(version);
+  if (!isDimensionId(dimension)) throw invalidBody(field, wording.unknown(dimension));
+  if (!availableDimensions(user.permissions, version).some((d) => d.id === dimension))
+    throw invalidBody(field, wording.unavailable(dimension));
+  return dimension;
+}
+
+const invalidBody = (field: string, message: string) =>
+  new ApiProblem(400, { detail: "Invalid request body.", errors: [{ field, message }] });
 
 /** Step 1: every value parsed once; dimensions outside `allowed` are errors. No I/O. */
 export function parseRequestFilters(
