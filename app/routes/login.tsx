@@ -46,7 +46,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
       signupEnabled,
     },
     // The inactivity message is shown once: the marker of the old session goes with it.
-    { headers: session.status === "EXPIRED" ? { "Set-Cookie": clearLoggedInCookieHeader() } : undefined },
+    { headers: session.status === "EXPIRED" ? { "Set-Cookie": clearLoggedInCookieHeader(request) } : undefined },
   );
 }
 

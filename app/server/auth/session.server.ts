@@ -138,6 +138,6 @@ export function trustProxy(trust: ProxyTrust | boolean): void {
 }
 
 /** Forgets an expired session's marker once its message was shown, so it is shown once. */
-export function clearLoggedInCookieHeader(): string {
+export function clearLoggedInCookieHeader(request: Request): string {
   return loggedInCookie.clear(request);
 }
