@@ -5,7 +5,9 @@
  * expected tokens. The meaning of the SQL on the engine is checked in
  * tests/integration/nfdump-filter-property.test.ts.
  */
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { hostileString } from "../helpers/hostile-input";
 import {
   MAX_EXPRESSION_LENGTH,
   MAX_NESTING_DEPTH,
@@ -56,7 +58,9 @@ describe("proto", () => {
     expect(unknown.column).toBe(7);
     expect(unknown.code).toBe("syntax");
     expect(failure("proto 256").column).toBe(7);
-    expect(failure("proto").message).toBe('Expected a protocol name or number (0–255) after "proto" at column 6, found the end of the expression');
+    expect(failure("proto").message).toBe(
+      'Expected a protocol name or number (0–255) after "proto" at column 6, found the end of the expression',
+    );
   });
 });
 
@@ -78,7 +82,11 @@ describe("addresses", () => {
   });
 
   it("net: containment as a range of the column; IPv4 networks span mapped addresses only", () => {
-    expect(ast("src net 10.1.2.3/16")).toEqual({ type: "address", field: "src", networks: [{ version: 4, address: "10.1.0.0", length: 16 }] });
+    expect(ast("src net 10.1.2.3/16")).toEqual({
+      type: "address",
+      field: "src",
+      networks: [{ version: 4, address: "10.1.0.0", length: 16 }],
+    });
     expect(built("dst net 198.51.100.0/24")).toEqual({
       sql: "(dst_addr BETWEEN {nf0:IPv6} AND {nf1:IPv6})",
       params: { nf0: "::ffff:198.51.100.0", nf1: "::ffff:198.51.100.255" },
@@ -125,7 +133,11 @@ describe("addresses", () => {
   it("router ip is the exporter, next ip the next hop", () => {
     expect(built("router ip 192.0.2.254")).toEqual({ sql: "(exporter_address = {nf0:IPv6})", params: { nf0: "::ffff:192.0.2.254" } });
     expect(built("next ip 2001:db8::fe")).toEqual({ sql: "(next_hop = {nf0:IPv6})", params: { nf0: "2001:db8::fe" } });
-    expect(ast("next ip 10.0.0.0/8")).toEqual({ type: "address", field: "next", networks: [{ version: 4, address: "10.0.0.0", length: 8 }] });
+    expect(ast("next ip 10.0.0.0/8")).toEqual({
+      type: "address",
+      field: "next",
+      networks: [{ version: 4, address: "10.0.0.0", length: 8 }],
+    });
   });
 
   it("refuses what is no address, naming the column", () => {
@@ -163,7 +175,10 @@ describe("ports", () => {
 
   it("ranges and lists", () => {
     expect(ast("src port 1024-2047")).toEqual({ type: "port", field: "src", match: { kind: "range", low: 1024, high: 2047 } });
-    expect(built("src port 1024-2047")).toEqual({ sql: "(src_port BETWEEN {nf0:UInt16} AND {nf1:UInt16})", params: { nf0: 1024, nf1: 2047 } });
+    expect(built("src port 1024-2047")).toEqual({
+      sql: "(src_port BETWEEN {nf0:UInt16} AND {nf1:UInt16})",
+      params: { nf0: 1024, nf1: 2047 },
+    });
     expect(ast("dst port in [80 443, 8000-8100]")).toEqual({
       type: "port",
       field: "dst",
@@ -203,15 +218,20 @@ describe("AS numbers", () => {
     expect(built("as 64500")).toEqual({ sql: "((as_src = {nf0:Int64}) OR (as_dst = {nf0:Int64}))", params: { nf0: 64500 } });
     expect(built("src as 15169")).toEqual({ sql: "(as_src = {nf0:Int64})", params: { nf0: 15169 } });
     expect(built("dst as >= 4200000000")).toEqual({ sql: "(as_dst >= {nf0:Int64})", params: { nf0: 4200000000 } });
+    // Special values (Others -101, Not routable -1, Untracked -999) are negative: no AS number, below none.
+    expect(built("src as < 100")).toEqual({ sql: "(as_src >= 0 AND as_src < {nf0:Int64})", params: { nf0: 100 } });
+    expect(built("src as le 100")).toEqual({ sql: "(as_src >= 0 AND as_src <= {nf0:Int64})", params: { nf0: 100 } });
     expect(built("prev as 3356")).toEqual({ sql: "(as_hnd = {nf0:Int64})", params: { nf0: 3356 } });
     expect(built("next as in [174 1299]")).toEqual({ sql: "(as_nxt IN {nf0:Array(Int64)})", params: { nf0: [174, 1299] } });
-    expect(ast("prev as in [64512-65534]")).toEqual({ type: "as", field: "prev", match: { kind: "list", items: [{ low: 64512, high: 65534 }] } });
+    expect(ast("prev as in [64512-65534]")).toEqual({
+      type: "as",
+      field: "prev",
+      match: { kind: "list", items: [{ low: 64512, high: 65534 }] },
+    });
   });
 
   it("refuses numbers outside 32 bits and words after prev / next", () => {
-    expect(failure("src as 4294967296").message).toBe(
-      'Expected an AS number (0–4294967295) after "as" at column 8, found "4294967296"',
-    );
+    expect(failure("src as 4294967296").message).toBe('Expected an AS number (0–4294967295) after "as" at column 8, found "4294967296"');
     expect(failure("prev port 80").message).toBe('Expected "as" after "prev" at column 6, found "port"');
     expect(failure("next 80").expected).toEqual(['"as"', '"ip"']);
   });
@@ -254,7 +274,9 @@ describe("interfaces", () => {
   });
 
   it("refuses a missing index and out counters", () => {
-    expect(failure("in if").message).toBe('Expected an interface index (0–4294967295) after "if" at column 6, found the end of the expression');
+    expect(failure("in if").message).toBe(
+      'Expected an interface index (0–4294967295) after "if" at column 6, found the end of the expression',
+    );
     expect(failure("in 3").expected).toEqual(['"if"', '"bytes"', '"packets"']);
     const out = failure("out bytes > 1");
     expect(out.code).toBe("unsupported");
@@ -343,10 +365,12 @@ describe("operators and precedence", () => {
     expect(failure("not").column).toBe(4);
     expect(failure("proto tcp & port 80").message).toBe('Expected "&&" at column 11');
     expect(failure("port 80 ; drop table").message).toBe('Unexpected character ";" at column 9');
-    expect(failure("port 80 and 'x'").message).toBe("Unexpected character \"'\" at column 13");
+    expect(failure("port 80 and 'x'").message).toBe('Unexpected character "\'" at column 13');
     const unknown = failure("proto tcp and foo 1");
     expect(unknown.column).toBe(15);
-    expect(unknown.message).toMatch(/^Expected a filter primitive \(proto, ip, host, net, port, as, flags, .*\) after "and" at column 15, found "foo"$/);
+    expect(unknown.message).toMatch(
+      /^Expected a filter primitive \(proto, ip, host, net, port, as, flags, .*\) after "and" at column 15, found "foo"$/,
+    );
     expect(failure("src foo").expected).toEqual(['"ip"', '"host"', '"net"', '"port"', '"as"']);
   });
 
@@ -396,5 +420,50 @@ describe("limits", () => {
     );
     const negations = "not ".repeat(MAX_NESTING_DEPTH + 1) + "port 80";
     expect(failure(negations)).toMatchObject({ code: "tooDeep", column: 4 * MAX_NESTING_DEPTH + 1 });
+  });
+});
+
+describe("hostile input", () => {
+  it("any text parses or fails with the typed error, never anything else", () => {
+    const pieces = fc.constantFrom(
+      "port",
+      "in",
+      "[",
+      "]",
+      "(",
+      ")",
+      "not",
+      "!",
+      "and",
+      "||",
+      "src",
+      "ip",
+      "net",
+      "10.0.0.0/8",
+      "80",
+      "1k",
+      ">=",
+      "flags",
+      "as",
+      ",",
+      "-",
+    );
+    const text = fc.oneof(
+      hostileString,
+      fc.array(pieces, { maxLength: 30 }).map((p) => p.join(" ")),
+      fc.array(pieces, { maxLength: 30 }).map((p) => p.join("")),
+    );
+    fc.assert(
+      fc.property(text, (t) => {
+        const result = compileNfdumpFilter(t);
+        if (result.ok) return typeof result.sql === "string";
+        expect(result.error).toBeInstanceOf(NfdumpFilterError);
+        expect(result.error.column).toBeGreaterThanOrEqual(1);
+        expect(result.error.column).toBeLessThanOrEqual(Math.min(t.length, MAX_EXPRESSION_LENGTH) + 1);
+        expect(result.error.message).toContain(`column ${result.error.column}`);
+        return true;
+      }),
+      { numRuns: 500 },
+    );
   });
 });

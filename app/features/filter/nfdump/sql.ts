@@ -89,7 +89,7 @@ class Builder {
       case "port":
         return this.numbers(PORT_COLUMNS[node.field], node.match, "UInt16");
       case "as":
-        return this.numbers(AS_COLUMNS[node.field], node.match, "Int64");
+        return this.numbers(AS_COLUMNS[node.field], node.match, "Int64", true);
       case "interface":
         return this.numbers(INTERFACE_COLUMNS[node.field], node.match, "UInt32");
       case "counter":
@@ -120,12 +120,18 @@ class Builder {
     return terms.length === 1 ? terms[0] : `(${terms.join(" OR ")})`;
   }
 
-  /** True when any of the columns (or expressions) satisfies the match. */
-  private numbers(columns: readonly string[], match: NumberMatch, type: string): string {
+  /**
+   * True when any of the columns (or expressions) satisfies the match. `numbersOnly`: the column
+   * also holds negative special values (the AS columns: Others, Not routable, Untracked), which
+   * are no AS number and so below none: `as < 100` means the AS numbers 0–99.
+   */
+  private numbers(columns: readonly string[], match: NumberMatch, type: string, numbersOnly = false): string {
     let term: (column: string) => string;
     if (match.kind === "compare") {
       const value = this.bind(match.value, type);
-      term = (column) => `(${column} ${match.op} ${value})`;
+      const below = match.op === "<" || match.op === "<=";
+      term = (column) =>
+        numbersOnly && below ? `(${column} >= 0 AND ${column} ${match.op} ${value})` : `(${column} ${match.op} ${value})`;
     } else if (match.kind === "range") {
       const low = this.bind(match.low, type);
       const high = this.bind(match.high, type);
