@@ -163,7 +163,7 @@ function evaluate(node: NfdumpNode, row: Row): boolean {
     case "proto":
       return row.protocol === node.protocol;
     case "flags":
-      return (row.tcpFlags & node.mask) === node.mask;
+      return row.protocol === 6 && (node.exact ? row.tcpFlags === node.mask : (row.tcpFlags & node.mask) === node.mask);
     case "address": {
       const values = { src: [row.src], dst: [row.dst], either: [row.src, row.dst], router: [row.exporter], next: [row.nextHop] }[
         node.field
@@ -332,9 +332,13 @@ const primitive: fc.Arbitrary<Model> = fc.oneof(
       numberCondition(pick(IF_INDEXES)),
     )
     .map(([[side, values], c]) => atom(spaced(side, "if", c.text), (r) => values(r).some(c.test))),
-  fc.subarray(Object.keys(FLAG_BITS), { minLength: 1 }).map((letters) => {
+  // nfdump: TCP records only; letters: at least these flags, =letters: exactly these.
+  fc.tuple(fc.subarray(Object.keys(FLAG_BITS), { minLength: 1 }), fc.boolean()).map(([letters, exact]) => {
     const mask = letters.reduce((m, l) => m | FLAG_BITS[l], 0);
-    return atom(`flags ${letters.join("")}`, (r) => (r.tcpFlags & mask) === mask);
+    return atom(
+      `flags ${exact ? "=" : ""}${letters.join("")}`,
+      (r) => r.protocol === 6 && (exact ? r.tcpFlags === mask : (r.tcpFlags & mask) === mask),
+    );
   }),
   fc
     .tuple(

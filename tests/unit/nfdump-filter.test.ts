@@ -238,14 +238,20 @@ describe("AS numbers", () => {
 });
 
 describe("flags", () => {
-  it("all listed flags set, letters in any order and case", () => {
-    expect(ast("flags S")).toEqual({ type: "flags", mask: 2 });
-    expect(ast("flags SA")).toEqual({ type: "flags", mask: 18 });
-    expect(ast("flags as")).toEqual({ type: "flags", mask: 18 });
-    expect(ast("flags UAPRSF")).toEqual({ type: "flags", mask: 63 });
-    expect(ast("flags X")).toEqual({ type: "flags", mask: 63 });
-    expect(ast("flags EC")).toEqual({ type: "flags", mask: 192 });
-    expect(built("flags RA")).toEqual({ sql: "(bitAnd(tcp_flags, {nf0:UInt8}) = {nf0:UInt8})", params: { nf0: 20 } });
+  it("TCP records with all listed flags set, letters in any order and case", () => {
+    expect(ast("flags S")).toEqual({ type: "flags", mask: 2, exact: false });
+    expect(ast("flags SA")).toEqual({ type: "flags", mask: 18, exact: false });
+    expect(ast("flags as")).toEqual({ type: "flags", mask: 18, exact: false });
+    expect(ast("flags UAPRSF")).toEqual({ type: "flags", mask: 63, exact: false });
+    expect(ast("flags X")).toEqual({ type: "flags", mask: 63, exact: false });
+    expect(ast("flags EC")).toEqual({ type: "flags", mask: 192, exact: false });
+    expect(built("flags RA")).toEqual({ sql: "(protocol = 6 AND bitAnd(tcp_flags, {nf0:UInt8}) = {nf0:UInt8})", params: { nf0: 20 } });
+  });
+
+  it("=letters: exactly those flags", () => {
+    expect(ast("flags =S")).toEqual({ type: "flags", mask: 2, exact: true });
+    expect(ast("flags = SA")).toEqual({ type: "flags", mask: 18, exact: true });
+    expect(built("flags =S")).toEqual({ sql: "(protocol = 6 AND tcp_flags = {nf0:UInt8})", params: { nf0: 2 } });
   });
 
   it("refuses other letters", () => {

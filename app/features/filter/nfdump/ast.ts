@@ -37,6 +37,6 @@ export type NfdumpNode =
   | { type: "port"; field: PortField; match: NumberMatch }
   | { type: "as"; field: AsField; match: NumberMatch }
   | { type: "interface"; field: InterfaceField; match: NumberMatch }
-  /** All bits of `mask` set in the record's TCP flags. */
-  | { type: "flags"; mask: number }
+  /** A TCP record with all bits of `mask` set in its flags (`exact`: with exactly those bits, nfdump's `flags =SA`). */
+  | { type: "flags"; mask: number; exact: boolean }
   | { type: "counter"; field: CounterField; match: NumberMatch };

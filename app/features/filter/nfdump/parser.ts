@@ -267,7 +267,7 @@ class Parser {
       case "if":
         return { type: "interface", field: "either", match: this.parseNumberMatch(IF_INDEX) };
       case "flags":
-        return { type: "flags", mask: this.parseFlags() };
+        return this.parseFlags();
       case "bytes":
       case "packets":
       case "bpp":
@@ -360,13 +360,16 @@ class Parser {
     return value;
   }
 
-  private parseFlags(): number {
+  /** `flags SA`: at least these flags; `flags =SA`: exactly these. Either implies TCP, as in nfdump. */
+  private parseFlags(): NfdumpNode {
+    const exact = this.peek().kind === "cmp" && this.peek().text === "=";
+    if (exact) this.next();
     const token = this.peek();
     const word = token.kind === "word" ? token.text.toUpperCase() : null;
     const expected = "TCP flag letters (U, A, P, R, S, F, E, C; X for UAPRSF)";
     if (word === null || ![...word].every((c) => c in FLAG_BITS)) this.fail([expected]);
     this.next();
-    return [...word].reduce((mask, c) => mask | FLAG_BITS[c], 0);
+    return { type: "flags", mask: [...word].reduce((mask, c) => mask | FLAG_BITS[c], 0), exact };
   }
 
   private parseCounter(field: CounterField): NfdumpNode {

@@ -81,8 +81,9 @@ class Builder {
       case "proto":
         return `(protocol = ${this.bind(node.protocol, "UInt8")})`;
       case "flags": {
+        // nfdump reads TCP flags of TCP records only: other protocols' flag bits mean nothing.
         const mask = this.bind(node.mask, "UInt8");
-        return `(bitAnd(tcp_flags, ${mask}) = ${mask})`;
+        return node.exact ? `(protocol = 6 AND tcp_flags = ${mask})` : `(protocol = 6 AND bitAnd(tcp_flags, ${mask}) = ${mask})`;
       }
       case "address":
         return this.addresses(ADDRESS_COLUMNS[node.field], node.networks);
