@@ -5,6 +5,7 @@
  * expected tokens. The meaning of the SQL on the engine is checked in
  * tests/integration/nfdump-filter-property.test.ts.
  */
+import { readFileSync } from "node:fs";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { hostileString } from "../helpers/hostile-input";
@@ -471,5 +472,26 @@ describe("hostile input", () => {
       }),
       { numRuns: 500 },
     );
+  });
+});
+
+describe("docs/rna.md", () => {
+  const doc = readFileSync(new URL("../../docs/rna.md", import.meta.url), "utf8");
+
+  it("every example expression of the documentation parses", () => {
+    const block = /More examples:\n\n```\n([\s\S]*?)```/.exec(doc);
+    const examples = block ? block[1].trim().split("\n") : [];
+    expect(examples.length).toBeGreaterThanOrEqual(5);
+    const inTable = [...doc.matchAll(/^\|[^\n]*\| ([^|\n]*) \|$/gm)].flatMap((m) => [...m[1].matchAll(/`([^`]+)`/g)].map((e) => e[1]));
+    expect(inTable.length).toBeGreaterThan(20);
+    for (const text of [...examples, ...inTable]) {
+      const parsed = parseNfdumpFilter(text);
+      expect(parsed.ok ? "ok" : `${text}: ${parsed.error.message}`).toBe("ok");
+    }
+  });
+
+  it("states the limits the parser enforces", () => {
+    expect(doc).toContain(`at most **${MAX_EXPRESSION_LENGTH} characters**`);
+    expect(doc).toContain(`at most **${MAX_NESTING_DEPTH} deep**`);
   });
 });
