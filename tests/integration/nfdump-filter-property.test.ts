@@ -11,6 +11,8 @@
  *      columns, returns exactly those rows (the builder and its parameters, on the real engine).
  * The rows mix IPv4 (stored IPv4-mapped) and IPv6 addresses, including IPv6 addresses whose low
  * 32 bits are an IPv4 address of the pools, so an IPv4 prefix matching IPv6 rows shows.
+ * And errors: primitives with a planted error (its offset known) inside generated expressions
+ * are named at their column, as are a missing operand or operator after any valid expression.
  */
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -201,7 +203,8 @@ function evaluate(node: NfdumpNode, row: Row): boolean {
 // ---------------------------------------------------------------------------------------------
 // The model: expression text with its predicate, built from nfdump's documented meaning.
 
-type Model = { text: string; prec: number; test: (row: Row) => boolean };
+/** `bad`: the 0-based offset of an error planted in the text (the first one the parser meets). */
+type Model = { text: string; prec: number; test: (row: Row) => boolean; bad?: number };
 const atom = (text: string, test: (row: Row) => boolean): Model => ({ text, prec: 3, test });
 
 const pick = <T>(values: readonly T[]) => fc.constantFrom(...values);
@@ -362,30 +365,65 @@ const primitive: fc.Arbitrary<Model> = fc.oneof(
   ] as const).map(([kw, version]) => atom(kw, (r) => (isMapped(r.src) ? 4 : 6) === version)),
 );
 
-const parens = (m: Model): Model => ({ text: `(${m.text})`, prec: 3, test: m.test });
-const operand = (m: Model, min: number, extra: boolean) => (m.prec < min || extra ? parens(m).text : m.text);
+/** `(m)`: its planted error moves one column right. */
+const parens = (m: Model): Model => ({ text: `(${m.text})`, prec: 3, test: m.test, bad: m.bad === undefined ? undefined : m.bad + 1 });
+const operand = (m: Model, min: number, extra: boolean) => (m.prec < min || extra ? parens(m) : m);
 
-const expression: fc.Arbitrary<Model> = fc.letrec<{ node: Model }>((tie) => ({
-  node: fc.oneof(
-    { depthSize: "small", withCrossShrink: true },
-    primitive,
-    fc.tuple(tie("node"), tie("node"), pick(["and", "AND", "&&"]), fc.boolean()).map(([a, b, op, extra]) => ({
-      text: `${operand(a, 1, false)} ${op} ${operand(b, 1, extra)}`,
-      prec: 1,
-      test: (r: Row) => a.test(r) && b.test(r),
-    })),
-    fc.tuple(tie("node"), tie("node"), pick(["or", "OR", "||"]), fc.boolean()).map(([a, b, op, extra]) => ({
-      text: `${operand(a, 0, extra)} ${op} ${operand(b, 0, false)}`,
-      prec: 0,
-      test: (r: Row) => a.test(r) || b.test(r),
-    })),
-    fc.tuple(tie("node"), pick(["not ", "NOT ", "!"])).map(([a, op]) => ({
-      text: `${op}${operand(a, 2, false)}`,
-      prec: 2,
-      test: (r: Row) => !a.test(r),
-    })),
-  ),
-})).node;
+/** Two operands joined by an operator; the first planted error in the text is the one the parser meets. */
+function joined(a: Model, op: string, b: Model, prec: number, test: (r: Row) => boolean): Model {
+  const offset = a.text.length + op.length + 2;
+  return { text: `${a.text} ${op} ${b.text}`, prec, test, bad: a.bad ?? (b.bad === undefined ? undefined : b.bad + offset) };
+}
+
+/** Expressions over the given primitives, with nfdump's precedence and sometimes needless parentheses. */
+const expressionOf = (primitives: fc.Arbitrary<Model>): fc.Arbitrary<Model> =>
+  fc.letrec<{ node: Model }>((tie) => ({
+    node: fc.oneof(
+      { depthSize: "small", withCrossShrink: true },
+      primitives,
+      fc
+        .tuple(tie("node"), tie("node"), pick(["and", "AND", "&&"]), fc.boolean())
+        .map(([a, b, op, extra]) => joined(operand(a, 1, false), op, operand(b, 1, extra), 1, (r) => a.test(r) && b.test(r))),
+      fc
+        .tuple(tie("node"), tie("node"), pick(["or", "OR", "||"]), fc.boolean())
+        .map(([a, b, op, extra]) => joined(operand(a, 0, extra), op, operand(b, 0, false), 0, (r) => a.test(r) || b.test(r))),
+      fc.tuple(tie("node"), pick(["not ", "NOT ", "!"])).map(([a, op]) => {
+        const inner = operand(a, 2, false);
+        return {
+          text: `${op}${inner.text}`,
+          prec: 2,
+          test: (r: Row) => !a.test(r),
+          bad: inner.bad === undefined ? undefined : inner.bad + op.length,
+        };
+      }),
+    ),
+  })).node;
+
+const expression = expressionOf(primitive);
+
+/** Primitives with a planted error and its offset: a bad value, an unsupported word, a reversed range. */
+const BAD_PRIMITIVES: readonly (readonly [string, number])[] = [
+  ["port http", 5],
+  ["dst port 65536", 9],
+  ["proto foo", 6],
+  ["src ip 300.1.1.1", 7],
+  ["net 10.0.0.0/33", 4],
+  ["flags SYN", 6],
+  ["src as 4294967296", 7],
+  ["port 10-5", 5],
+  ["bytes > 1x", 8],
+  ["vlan 3", 0],
+  ["bps > 1k", 0],
+  ["src mask 24", 4],
+  ["out bytes > 1", 0],
+  ["in if x", 6],
+  ["router 10.0.0.1", 7],
+];
+const badPrimitive: fc.Arbitrary<Model> = pick(BAD_PRIMITIVES).map(([text, bad]) => ({ text, prec: 3, test: () => false, bad }));
+/** Mostly good primitives, some bad: expressions that hold at least one error somewhere. */
+const expressionWithError = expressionOf(fc.oneof({ weight: 3, arbitrary: primitive }, { weight: 1, arbitrary: badPrimitive })).filter(
+  (m) => m.bad !== undefined,
+);
 
 // ---------------------------------------------------------------------------------------------
 
@@ -455,6 +493,33 @@ describe("nfdump filter against an independent model", () => {
         expect(ROWS.filter((r) => evaluate(parsed.ast, r)).map((r) => r.id)).toEqual(modelIds(model.test));
       }),
       { numRuns: 1000 },
+    );
+  });
+
+  it("an error anywhere in an expression names its column", () => {
+    fc.assert(
+      fc.property(expressionWithError, (model) => {
+        const parsed = parseNfdumpFilter(model.text);
+        expect(parsed.ok).toBe(false);
+        if (!parsed.ok) expect(parsed.error.column).toBe((model.bad ?? -1) + 1);
+      }),
+      { numRuns: 500 },
+    );
+  });
+
+  it("a missing operand or operator after a valid expression is named at its column", () => {
+    fc.assert(
+      fc.property(expression, (model) => {
+        const trailing = parseNfdumpFilter(`${model.text} and`);
+        expect(!trailing.ok && trailing.error.column).toBe(model.text.length + 5);
+        const junk = parseNfdumpFilter(`${model.text} proto tcp`);
+        // The expression's last token: a closing bracket, or the run of word characters it ends with.
+        const last = /[)\]]$/.test(model.text) ? model.text.slice(-1) : /[\w.:/-]+$/.exec(model.text)?.[0];
+        expect(!junk.ok && junk.error.message).toBe(
+          `Expected "and" or "or" after "${last}" at column ${model.text.length + 2}, found "proto"`,
+        );
+      }),
+      { numRuns: 300 },
     );
   });
 
