@@ -18,28 +18,12 @@ export const MAX_EXPRESSION_LENGTH = 4096;
 /** Deepest nesting of parentheses and negations. */
 export const MAX_NESTING_DEPTH = 32;
 
-const PRIMITIVES = [
-  "proto",
-  "ip",
-  "host",
-  "net",
-  "port",
-  "as",
-  "flags",
-  "if",
-  "router ip",
-  "next ip",
-  "bytes",
-  "packets",
-  "bpp",
-  "src",
-  "dst",
-  "in",
-  "out",
-  "not",
-  "(",
+/** What may begin a term: a primitive (named by its keywords), a negation or a parenthesis. */
+const TERM_EXPECTED = [
+  "a filter primitive (proto, ip, host, net, port, as, flags, if, router ip, next ip, bytes, packets, bpp, ipv4, ipv6, any, with src, dst, prev, next, in or out)",
+  '"not"',
+  '"("',
 ];
-const PRIMITIVE_EXPECTED = "a filter primitive (" + PRIMITIVES.join(", ") + ")";
 
 /** nfdump words this subset does not implement; named as such rather than as a syntax error. */
 const UNSUPPORTED = new Set([
@@ -242,7 +226,7 @@ class Parser {
   private parsePrimitive(): NfdumpNode {
     const token = this.peek();
     const word = this.word(token);
-    if (word === null) this.fail([PRIMITIVE_EXPECTED]);
+    if (word === null) this.fail(TERM_EXPECTED);
     if (UNSUPPORTED.has(word)) this.unsupported(token, "this nfdump primitive is not part of the supported subset");
     if (NEEDS_DURATION.has(word)) this.unsupported(token, "raw flow records keep no flow duration to divide by");
     this.next();
@@ -285,7 +269,7 @@ class Parser {
       case "out":
         return this.parseInOut(word, token);
       default:
-        return this.fail([PRIMITIVE_EXPECTED], token);
+        return this.fail(TERM_EXPECTED, token);
     }
   }
 
