@@ -1,0 +1,43 @@
+/**
+ * IP protocol names the `proto` primitive accepts, with their IANA numbers
+ * (https://www.iana.org/assignments/protocol-numbers). Lower case, as keywords are read; nfdump's
+ * own short names (icmp6, ipip) next to the IANA keywords (ipv6-icmp, ipv4).
+ */
+export const PROTOCOL_NUMBERS: ReadonlyMap<string, number> = new Map([
+  ["icmp", 1],
+  ["igmp", 2],
+  ["ggp", 3],
+  ["ipip", 4],
+  ["ipv4", 4],
+  ["st", 5],
+  ["tcp", 6],
+  ["egp", 8],
+  ["igp", 9],
+  ["pup", 12],
+  ["udp", 17],
+  ["rdp", 27],
+  ["dccp", 33],
+  ["ipv6", 41],
+  ["ipv6-route", 43],
+  ["ipv6-frag", 44],
+  ["rsvp", 46],
+  ["gre", 47],
+  ["esp", 50],
+  ["ah", 51],
+  ["icmp6", 58],
+  ["ipv6-icmp", 58],
+  ["ipv6-nonxt", 59],
+  ["ipv6-opts", 60],
+  ["eigrp", 88],
+  ["ospf", 89],
+  ["etherip", 97],
+  ["encap", 98],
+  ["pim", 103],
+  ["ipcomp", 108],
+  ["vrrp", 112],
+  ["l2tp", 115],
+  ["isis", 124],
+  ["sctp", 132],
+  ["udplite", 136],
+  ["mpls-in-ip", 137],
+]);
