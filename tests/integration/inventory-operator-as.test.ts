@@ -10,6 +10,9 @@ import { exportInventory, importInventory } from "~/features/inventory/file.serv
 import { getOperatorAs, InventoryInputError, setOperatorAs } from "~/features/inventory/inventory.server";
 import { NO_OPERATOR_AS, operatorAsn } from "~/features/flows/service.server";
 import * as flowsApi from "~/routes/api.flows";
+import { NO_DELEGATION } from "~/features/filter/delegation-policy.server";
+import { restrictedTraffic } from "~/features/flows/restriction-preview.server";
+import { loadUserContext } from "~/server/auth/user-context.server";
 import * as route from "~/routes/_app.site-settings_.inventory";
 import { useServicesForTests } from "~/server/services.server";
 import { callRoute, formRequest, getRequest, runRoute, sessionCookie } from "../helpers/http";
@@ -64,6 +67,17 @@ describe("the flows API before the operator AS is set", () => {
     });
     expect(response.status).toBe(409);
     expect(await response.json()).toMatchObject({ detail: NO_OPERATOR_AS, exception_code: "operator_as_not_configured" });
+  });
+
+  it("the Delegated Users preview answers with the same reason instead of failing", async () => {
+    const id = (await stores.pg.db.select({ id: users.id }).from(users).where(eq(users.email, "user@operator-as.test")))[0].id;
+    const account = (await loadUserContext(stores.pg.db, id))!;
+    const now = Math.floor(Date.now() / 1000);
+    expect(
+      await restrictedTraffic(stores, account, NO_DELEGATION, { output: "AS_SRC_INGRESS", start: now - 3600, end: now, top: 5 }),
+    ).toEqual({
+      errors: [NO_OPERATOR_AS],
+    });
   });
 });
 

@@ -26,14 +26,15 @@ export async function restrictedTraffic(
   query: { output: string; start: number; end: number; top: number },
 ) {
   const resolved = applyFilterRules({ values: [], errors: [] }, policy, new Map());
-  const context: FlowsContext = {
-    filters: resolved.filters,
-    notices: [],
-    locked: resolved.locked,
-    operatorAsn: await operatorAsn(services),
-    policy,
-  };
   try {
+    // Inside the try: an installation without its own AS answers the preview with that reason (409), not a 500.
+    const context: FlowsContext = {
+      filters: resolved.filters,
+      notices: [],
+      locked: resolved.locked,
+      operatorAsn: await operatorAsn(services),
+      policy,
+    };
     const result = await runFlowsQuery(services, account, MAX_API_VERSION, {
       dimension: query.output,
       start: query.start,
