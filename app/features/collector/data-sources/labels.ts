@@ -35,6 +35,8 @@ export const DECODE_ERROR_LABELS: Record<string, string> = {
   "bad-template": "Malformed template",
   "bad-record": "Malformed record",
   unsupported: "Unsupported content",
+  "unknown-element": "Information element not decoded (skipped)",
+  "bad-element": "Information element of a length it cannot have (skipped)",
 };
 
 /** Why decoded flows were not stored: the runtime's codes (drop-reasons.ts). */

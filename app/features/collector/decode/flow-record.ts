@@ -145,6 +145,7 @@ export type DecodeErrorReason =
  * use); `bad-element`, an element it knows sent at a length it cannot be read at.
  */
 export type ElementSkips = { "unknown-element": number; "bad-element": number };
+export const SKIP_REASONS = ["unknown-element", "bad-element"] as const satisfies readonly (keyof ElementSkips)[];
 
 export type DecodeProblem = { reason: DecodeErrorReason; detail: string };
 
