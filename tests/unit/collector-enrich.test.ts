@@ -289,7 +289,7 @@ describe("against the independent computation", () => {
     icmpType: fc.constantFrom(null, 0, 8, 255),
     icmpCode: fc.constantFrom(null, 0, 3),
     forwardingStatus: fc.constantFrom(null, 0, 0x40, 0x82, 0xc0),
-    postNatSrcAddr: fc.constantFrom(null, "198.51.100.7", "2001:db8::7"),
+    postNatSrcAddr: fc.constantFrom(null, "0.0.0.0", "::", "198.51.100.7", "2001:db8::7"),
     postNatDstAddr: fc.constantFrom(null, "203.0.113.9"),
     postNatSrcPort: fc.constantFrom(null, 0, 61_000),
     postNatDstPort: fc.constantFrom(null, 443),

@@ -114,9 +114,9 @@ const UINT32_MAX = 4_294_967_295;
 
 const u16 = (value: number | null) => (value !== null && Number.isFinite(value) && value > 0 ? Math.min(Math.trunc(value), 0xffff) : 0);
 
-/** An address as an IPv6 column's text: IPv4 as "::ffff:a.b.c.d", absent or unreadable as "::". */
+/** An address as an IPv6 column's text: IPv4 as "::ffff:a.b.c.d"; absent, zero (not said) or unreadable as "::". */
 function addressColumn(text: string | null): string {
-  if (text === null) return "::";
+  if (text === null || text === "0.0.0.0") return "::";
   if (parseIpv4(text) >= 0) return `::ffff:${text}`;
   return parseIpv6(text) ? text : "::";
 }
