@@ -102,7 +102,11 @@ async function rowsOf(ch: ClickhouseHandle, table: string, columns: readonly str
 
 const AGGREGATE_COLUMNS = ["time", "as_src", "in_if", "protocol", "bytes", "packets", "flows"];
 
-async function aggregateSums(ch: ClickhouseHandle, table: string, from: number): Promise<{ bytes: number; packets: number; flows: number }> {
+async function aggregateSums(
+  ch: ClickhouseHandle,
+  table: string,
+  from: number,
+): Promise<{ bytes: number; packets: number; flows: number }> {
   const [row] = await chQuery(ch, {
     name: "test.sums",
     sql: `SELECT toUInt64(sum(bytes)) AS bytes, toUInt64(sum(packets)) AS packets, toUInt64(sum(flows)) AS flows
@@ -233,7 +237,9 @@ describe("upgrade of a data directory of the previous release (ICMP, forwarding 
       params: { t },
       schema: anyRow,
     });
-    expect(raw.map((r) => [Number(r.forwarding_status), Number(r.bytes), r.icmp_type, r.icmp_code, r.nat, Number(r.post_nat_src_port)])).toEqual([
+    expect(
+      raw.map((r) => [Number(r.forwarding_status), Number(r.bytes), r.icmp_type, r.icmp_code, r.nat, Number(r.post_nat_src_port)]),
+    ).toEqual([
       [0, 1_000, null, null, "::", 0],
       [0x40, 84, 8, 0, "::", 0],
       [0x80, 7_000, null, null, "::", 0],

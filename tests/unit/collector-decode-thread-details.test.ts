@@ -67,7 +67,18 @@ describe("a decoding thread", () => {
       .trim()
       .split("\n")
       .map((line) => Object.fromEntries(line.split("\t").map((value, i) => [FLOW_ROW_COLUMNS[i], value])));
-    const columns = ["protocol", "dst_port", "icmp_type", "icmp_code", "forwarding_status", "in_if", "in_if_index", "post_nat_src_addr", "post_nat_src_port", "bytes"];
+    const columns = [
+      "protocol",
+      "dst_port",
+      "icmp_type",
+      "icmp_code",
+      "forwarding_status",
+      "in_if",
+      "in_if_index",
+      "post_nat_src_addr",
+      "post_nat_src_port",
+      "bytes",
+    ];
     expect(rows.map((r) => Object.fromEntries(columns.map((c) => [c, r[c]])))).toEqual([
       {
         protocol: "1",

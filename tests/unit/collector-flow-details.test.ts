@@ -195,7 +195,14 @@ describe("ICMP type and code", () => {
 
 describe("forwarding status (IE 89) and NAT (IE 225–228, 281, 282)", () => {
   it("keeps the status byte as sent, one byte or four", () => {
-    const one = ipfix([field(IE.forwardingStatus, 1), field(IE.octetDeltaCount, 4)], [[0x82, 10], [0x40, 20], [0xc0, 30]]).flows;
+    const one = ipfix(
+      [field(IE.forwardingStatus, 1), field(IE.octetDeltaCount, 4)],
+      [
+        [0x82, 10],
+        [0x40, 20],
+        [0xc0, 30],
+      ],
+    ).flows;
     expect(one.map((f) => [f.forwardingStatus, f.bytes])).toEqual([
       [0x82, 10],
       [0x40, 20],
@@ -276,7 +283,11 @@ describe("elements the decoder skips", () => {
   });
 
   it("does not count the fields of options records, which describe the exporter and not flows", () => {
-    const options: TemplateSpec = { id: 500, scope: [field(IE.selectorId, 4)], fields: [field(IE.samplingPacketInterval, 4), field(IE.interfaceName, 8)] };
+    const options: TemplateSpec = {
+      id: 500,
+      scope: [field(IE.selectorId, 4)],
+      fields: [field(IE.samplingPacketInterval, 4), field(IE.interfaceName, 8)],
+    };
     const payload = encodeIpfix({
       exportTime: EXPORT_TIME,
       domain: 1,

@@ -81,8 +81,7 @@ export function makeTemplate(id: number, fields: TemplateField[], scopeCount: nu
 export function learnTemplate(message: MessageContext, template: Template): void {
   message.state.setTemplate(message.domain, template);
   const listed = message.result.unknownElements;
-  for (const element of template.unknownIds)
-    if (listed.length < MAX_UNKNOWN_ELEMENT_IDS && !listed.includes(element)) listed.push(element);
+  for (const element of template.unknownIds) if (listed.length < MAX_UNKNOWN_ELEMENT_IDS && !listed.includes(element)) listed.push(element);
   for (const pending of message.state.takePending(message.domain, template.id)) {
     const timed = { ...message, exportTimeMs: pending.exportTimeMs, uptimeMs: pending.uptimeMs };
     readRecords(timed, template, viewOf(pending.body), 0, pending.body.length);

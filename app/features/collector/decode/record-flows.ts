@@ -54,7 +54,8 @@ export function flowFromValues(values: ElementValues, context: RecordContext): D
   flow.exportTimeMs = context.exportTimeMs;
   // The family of the addresses kept (a zero address of the other family never replaces them), else ipVersion (IE 60).
   const declared = values.ipVersion === 4 || values.ipVersion === 6 ? values.ipVersion : null;
-  flow.ipVersion = setFamily(values.srcAddr) ?? setFamily(values.dstAddr) ?? familyOf(values.srcAddr) ?? familyOf(values.dstAddr) ?? declared;
+  flow.ipVersion =
+    setFamily(values.srcAddr) ?? setFamily(values.dstAddr) ?? familyOf(values.srcAddr) ?? familyOf(values.dstAddr) ?? declared;
   flow.srcAddr = values.srcAddr;
   flow.dstAddr = values.dstAddr;
   flow.srcPrefixLen = values.srcPrefixLen;
