@@ -7,7 +7,7 @@
  * nothing changes.
  */
 import { z } from "zod";
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -18,7 +18,7 @@ import { openClickhouse } from "~/server/clickhouse.server";
 import { NO_OVERRIDE } from "~/server/clickhouse/database-override.server";
 import { queryDoorSettings } from "~/server/clickhouse/limits.server";
 import { chInsert, chQuery, openQueryDoor, type ClickhouseHandle } from "~/server/clickhouse/query.server";
-import { DEFAULT_LAYOUT, migrateClickhouse } from "~/server/clickhouse-migrations.server";
+import { CLICKHOUSE_MIGRATIONS_DIR, DEFAULT_LAYOUT, migrateClickhouse, renderMigration } from "~/server/clickhouse-migrations.server";
 import { parseConfig, type AppConfig } from "~/server/env.server";
 import { startServices, type Services } from "~/server/services.server";
 import { demoTestNow } from "../helpers/clock";
@@ -274,4 +274,24 @@ describe("upgrade of a data directory of the previous release (ICMP, forwarding 
     });
     expect(Number(n)).toBe(1);
   }, 120_000);
+});
+
+describe("ClickHouse migration 0007 on a cluster", () => {
+  it("alters the local tables and the Distributed one, and replaces the view per node on the local tables", () => {
+    const text = readFileSync(path.join(CLICKHOUSE_MIGRATIONS_DIR, "0007_flow_details.sql"), "utf8");
+    const statements = renderMigration(text, { ...DEFAULT_LAYOUT, cluster: "flows" });
+    expect(statements.map((s) => s.split("\n")[0].replace(/\s+/g, " "))).toEqual([
+      "ALTER TABLE flows_raw_local ON CLUSTER 'flows'",
+      "ALTER TABLE flows_raw ON CLUSTER 'flows'",
+      "DROP VIEW IF EXISTS flows_5m_mv_local ON CLUSTER 'flows'",
+      "CREATE MATERIALIZED VIEW IF NOT EXISTS flows_5m_mv_local ON CLUSTER 'flows' TO flows_5m_local AS",
+    ]);
+    for (const alter of statements.slice(0, 2))
+      for (const column of NEW_COLUMNS) expect(alter).toContain(`ADD COLUMN IF NOT EXISTS ${column} `);
+    const view = statements[3];
+    expect(view).toContain("FROM flows_raw_local\nWHERE counted = 1 AND bitShiftRight(forwarding_status, 6) != 2\n");
+    expect(view.match(/SELECT asn FROM tracked_as\)/g)).toHaveLength(4);
+    expect(view).not.toMatch(/\b(flows_raw|flows_5m)\b(?!_local)/);
+    expect(statements.some((s) => /Distributed|CREATE TABLE/.test(s))).toBe(false);
+  });
 });
