@@ -47,13 +47,14 @@ const cpuSeconds = () => {
   return (u.user + u.system) / 1e6;
 };
 
-/** The 5-minute view as 0004 creates it, with the fold expression and FROM clause of a variant. */
+/** The 5-minute view as the latest migration that replaces it creates it, with the fold expression and FROM clause of a variant. */
 function fiveMinuteView(fold: (column: string) => string, prefix = ""): string {
   const view = loadMigrations(DEFAULT_LAYOUT)
-    .find((m) => m.version === 4)
-    ?.statements.find((s) => s.startsWith("CREATE MATERIALIZED VIEW"));
-  if (!view) throw new Error("0004 has no CREATE MATERIALIZED VIEW");
-  // The four fold lines of whatever form 0004 has, replaced by the variant's.
+    .flatMap((m) => m.statements)
+    .filter((s) => s.startsWith("CREATE MATERIALIZED VIEW IF NOT EXISTS flows_5m_mv"))
+    .at(-1);
+  if (!view) throw new Error("no migration creates flows_5m_mv");
+  // The four fold lines of whatever form the view has, replaced by the variant's.
   const lines = view.split("\n");
   const first = lines.findIndex((l) => /AS as_src,\s*$/.test(l));
   if (first < 0) throw new Error("the view's as_src line was not found");
@@ -245,12 +246,14 @@ const VARIANTS: Variant[] = [
   },
 ];
 
-/** The views exactly as the migrations create them (whatever form 0004 has now). */
+/** The views exactly as the migrations create them: the latest 5-minute view (0007 now) and the hourly one. */
 function migratedViews(): string[] {
-  const migrations = loadMigrations(DEFAULT_LAYOUT);
-  const fiveMinute = migrations.find((m) => m.version === 4)?.statements.filter((s) => !s.startsWith("ALTER") && !s.startsWith("DROP"));
-  if (!fiveMinute?.length) throw new Error("0004 has no view");
-  return [...fiveMinute, FLOWS_1H_VIEW()];
+  const fiveMinute = loadMigrations(DEFAULT_LAYOUT)
+    .flatMap((m) => m.statements)
+    .filter((s) => s.startsWith("CREATE MATERIALIZED VIEW IF NOT EXISTS flows_5m_mv"))
+    .at(-1);
+  if (!fiveMinute) throw new Error("no migration creates flows_5m_mv");
+  return [fiveMinute, FLOWS_1H_VIEW()];
 }
 
 /** N rows as the decoding threads write them, and the byte offset of each row's start (plus the end). */

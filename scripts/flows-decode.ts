@@ -4,13 +4,19 @@
  * payloads in file order (files in the order given, sharing one template state, so a template file
  * can precede its data file), one JSON object per flow on stdout. Nothing is stored and no store is
  * opened. `exporter` is the UDP source for NetFlow and IPFIX and the agent address the datagram
- * names for sFlow (`source_id` its sub-agent id); `udp_source` is where the datagram came from. Per
- * file a summary line (with each sFlow agent and the UDP sources it was heard from), and every
- * decode problem, go to stderr; exit code 2 for bad arguments, 1 for an unreadable file.
+ * names for sFlow (`source_id` its sub-agent id); `udp_source` is where the datagram came from.
+ * `in_if`/`out_if` are the ifIndexes the flow is attributed to (logical, else physical),
+ * `in_phys_if`/`out_phys_if` the physical ones the record named; `icmp` and `forwarding` name the
+ * ICMP type/code and the forwarding status (IE 89) as the screens do. Per file a summary line (with
+ * each sFlow agent and the UDP sources it was heard from, and the elements skipped by reason with
+ * the ids of those not decoded), and every decode problem, go to stderr; exit code 2 for bad
+ * arguments, 1 for an unreadable file.
  */
 import path from "node:path";
 import { decodeDatagram, TemplateState, type DecodedFlow } from "~/features/collector/decode";
+import { MAX_UNKNOWN_ELEMENT_IDS, SKIP_REASONS } from "~/features/collector/decode/flow-record";
 import { CaptureFileError, readCaptureFile } from "~/features/collector/pcap/capture-file-reader.server";
+import { forwardingStatusLabel, icmpLabel } from "~/features/flows/value-labels";
 
 const USAGE = "usage: npm run -s flows:decode -- FILE.pcap [FILE.pcap …]";
 
@@ -34,6 +40,8 @@ function printable(flow: DecodedFlow, udpSource: string) {
     packets: flow.packets,
     in_if: flow.inIfIndex,
     out_if: flow.outIfIndex,
+    in_phys_if: flow.inPhysIfIndex,
+    out_phys_if: flow.outPhysIfIndex,
     src_as: flow.srcAs,
     dst_as: flow.dstAs,
     as_path: flow.asPath,
@@ -45,6 +53,13 @@ function printable(flow: DecodedFlow, udpSource: string) {
     tcp_flags: flow.tcpFlags,
     icmp_type: flow.icmpType,
     icmp_code: flow.icmpCode,
+    icmp: flow.ipProtocol === null ? null : icmpLabel(flow.ipProtocol, flow.icmpType, flow.icmpCode),
+    forwarding_status: flow.forwardingStatus,
+    forwarding: flow.forwardingStatus === null ? null : forwardingStatusLabel(flow.forwardingStatus),
+    post_nat_src_addr: flow.postNatSrcAddr,
+    post_nat_src_port: flow.postNatSrcPort,
+    post_nat_dst_addr: flow.postNatDstAddr,
+    post_nat_dst_port: flow.postNatDstPort,
     direction: flow.direction === null ? null : flow.direction === 0 ? "ingress" : "egress",
     ingress_vrf: flow.ingressVrfId,
     egress_vrf: flow.egressVrfId,
@@ -83,6 +98,8 @@ function main(argv: string[]): number {
     let flows = 0;
     let problems = 0;
     let templateMisses = 0;
+    const skipped: Record<string, number> = {};
+    const unknownElements = new Set<string>();
     /** "agent A sub-agent N" → the UDP sources its datagrams came from. */
     const agents = new Map<string, Set<string>>();
     capture.datagrams.forEach((datagram, index) => {
@@ -97,11 +114,17 @@ function main(argv: string[]): number {
       flows += result.flows.length;
       problems += result.problems.length;
       templateMisses += result.templateMisses;
+      for (const reason of SKIP_REASONS) if (result.skipped[reason]) skipped[reason] = (skipped[reason] ?? 0) + result.skipped[reason];
+      for (const element of result.unknownElements) if (unknownElements.size < MAX_UNKNOWN_ELEMENT_IDS) unknownElements.add(element);
     });
     console.error(
       `${path.basename(file)}: ${capture.datagrams.length} datagrams, ${flows} flows` +
         (problems ? `, ${problems} decode problems` : "") +
         (templateMisses ? `, ${templateMisses} data sets waiting for their template` : "") +
+        Object.entries(skipped)
+          .map(([reason, n]) => `, ${n} fields skipped as ${reason}`)
+          .join("") +
+        (unknownElements.size ? ` (elements not decoded: ${[...unknownElements].join(", ")})` : "") +
         [...agents].map(([agent, sources]) => `, ${agent} from UDP source ${[...sources].join(", ")}`).join(""),
     );
   }

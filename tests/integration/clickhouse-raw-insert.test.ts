@@ -4,7 +4,8 @@
  * non-ASCII names, 64-bit counters and negative ASes included. And the collector's own insert
  * (insertFlowRows, with the settings it inserts with) leaves in flows_5m and flows_1h exactly the
  * sums an independent computation over the rows gives: untracked ASes folded into Others, special
- * values kept, re-exported (counted = 0) rows left out, keys repeated within and across batches.
+ * values kept, re-exported (counted = 0) rows and packets the router dropped (forwarding status
+ * 10xxxxxx) left out, keys repeated within and across batches.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { FLOW_ROW_COLUMNS, type FlowRow } from "~/features/collector/enrich/flow-row";
@@ -59,6 +60,13 @@ const row = (n: number, extra: Partial<FlowRow> = {}): FlowRow => ({
   flow_protocol: "ipfix",
   next_hop: "::",
   counted: 1,
+  icmp_type: null,
+  icmp_code: null,
+  forwarding_status: 0,
+  post_nat_src_addr: "::",
+  post_nat_dst_addr: "::",
+  post_nat_src_port: 0,
+  post_nat_dst_port: 0,
   ...extra,
 });
 
@@ -68,6 +76,17 @@ describe("chInsertRaw on chDB", () => {
       row(1),
       row(2, { in_if: "Gi0/1 — Zürich\t東京", vrf_name: "a\\b\nc", application: 'It\'s "quoted"' }),
       row(3, { bytes: 2 ** 63, packets: 2 ** 40, as_src: 4_200_000_000 }),
+      row(4, {
+        protocol: 1,
+        dst_port: 0,
+        icmp_type: 3,
+        icmp_code: 3,
+        forwarding_status: 0x82,
+        post_nat_src_addr: "::ffff:198.51.100.7",
+        post_nat_dst_addr: "2001:db8::53",
+        post_nat_src_port: 61_000,
+        post_nat_dst_port: 53,
+      }),
     ];
     const writer = new TsvWriter();
     const chunks: Uint8Array[] = [];
@@ -81,12 +100,14 @@ describe("chInsertRaw on chDB", () => {
       columns: FLOW_ROW_COLUMNS,
       format: "TabSeparated",
       body: chunks,
-      rows: 3,
+      rows: rows.length,
     });
     const back = await chRows<Record<string, unknown>>(
       stores,
       `SELECT toUnixTimestamp(time_received) AS time_received, toString(src_addr) AS src_addr, toString(dst_addr) AS dst_addr,
-              toString(bytes) AS bytes, packets, in_if, vrf_name, application, as_src, as_hnd, dst_port
+              toString(bytes) AS bytes, packets, in_if, vrf_name, application, as_src, as_hnd, dst_port,
+              icmp_type, icmp_code, forwarding_status, toString(post_nat_src_addr) AS post_nat_src_addr,
+              toString(post_nat_dst_addr) AS post_nat_dst_addr, post_nat_src_port, post_nat_dst_port
        FROM flows_raw WHERE exporter_name = 'raw-test' ORDER BY time_received`,
     );
     expect(back.map((r) => ({ ...r, packets: Number(r.packets), as_src: Number(r.as_src), as_hnd: Number(r.as_hnd) }))).toEqual(
@@ -102,13 +123,20 @@ describe("chInsertRaw on chDB", () => {
         as_src: r.as_src,
         as_hnd: r.as_hnd,
         dst_port: r.dst_port,
+        icmp_type: r.icmp_type,
+        icmp_code: r.icmp_code,
+        forwarding_status: r.forwarding_status,
+        post_nat_src_addr: r.post_nat_src_addr,
+        post_nat_dst_addr: r.post_nat_dst_addr,
+        post_nat_src_port: r.post_nat_src_port,
+        post_nat_dst_port: r.post_nat_dst_port,
       })),
     );
   });
 });
 
 describe("the collector's inserts into the aggregates", () => {
-  it("sum to what the rows say, Others fold and counted = 0 left out", async () => {
+  it("sum to what the rows say, Others fold, counted = 0 and dropped packets left out", async () => {
     const tracked = [64500, 3356];
     await chInsert(stores.ch, {
       name: "test.trackedAs",
@@ -135,6 +163,8 @@ describe("the collector's inserts into the aggregates", () => {
           as_dst: ases[(i * 3) % 7],
           protocol: i % 2 ? 6 : 17,
           counted: i % 5 === 0 ? 0 : 1,
+          // Not said, forwarded, dropped (with a reason code: 0x80–0x8f), consumed by the router.
+          forwarding_status: [0, 0x40, 0x80 | ((i >> 2) % 16), 0xc2][(i >> 3) % 4],
         }),
       );
     }
@@ -149,6 +179,7 @@ describe("the collector's inserts into the aggregates", () => {
       const sums = new Map<string, { bytes: number; packets: number; flows: number }>();
       for (const r of rows) {
         if (r.counted !== 1) continue;
+        if (r.forwarding_status >= 0x80 && r.forwarding_status < 0xc0) continue;
         const time = r.time_received - (r.time_received % bucket);
         const key = [time, fold(r.as_src), fold(r.as_hnd), fold(r.as_nxt), fold(r.as_dst), r.in_if, r.protocol].join("|");
         const sum = sums.get(key) ?? { bytes: 0, packets: 0, flows: 0 };
@@ -173,6 +204,14 @@ describe("the collector's inserts into the aggregates", () => {
     };
     const fiveMinutes = expected(300);
     expect(fiveMinutes.length).toBeGreaterThan(100);
+    const dropped = rows.filter((r) => r.counted === 1 && r.forwarding_status >> 6 === 2);
+    expect(dropped.length).toBeGreaterThan(300);
+    // The dropped rows are in the raw records, each with its status.
+    const [raw] = await chRows<{ n: number }>(
+      stores,
+      "SELECT count() AS n FROM flows_raw WHERE exporter_name = 'agg-test' AND counted = 1 AND forwarding_status BETWEEN 128 AND 191",
+    );
+    expect(Number(raw.n)).toBe(dropped.length);
     expect(await stored("flows_5m")).toEqual(fiveMinutes);
     expect(await stored("flows_1h")).toEqual(expected(3600));
   });

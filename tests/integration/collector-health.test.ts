@@ -187,4 +187,18 @@ describe("decode errors", () => {
     await sent("192.0.2.1", 1, 10, { truncated: 200 });
     expect((await check(1.5)).decodeErrors).toEqual([]);
   });
+
+  it("elements skipped as not decoded are no burst, however many; malformed ones are, and only they are named", async () => {
+    await sent("192.0.2.1", 0, 1_000, { "unknown-element": 5 });
+    await check(0.5);
+    // Every record of a template with a vendor element skips it: 50,000 of them in 1,000 datagrams.
+    await sent("192.0.2.1", 1, 1_000, { "unknown-element": 50_000 });
+    expect((await check(1.5)).decodeErrors).toEqual([]);
+    await sent("192.0.2.1", 2, 1_000, { "unknown-element": 50_000, "bad-element": 150 });
+    expect((await check(2.5)).decodeErrors).toEqual(["fra1-r1"]);
+    const rows = await stores.pg.db.select().from(notifications).where(eq(notifications.userId, ids.staff));
+    expect(rows.map((r) => r.message)).toEqual([
+      "150 decode errors from fra1-r1 (192.0.2.1) since the previous check, with 1,000 datagrams (Information element of a length it cannot have (skipped): 150). See Site settings › Data sources.",
+    ]);
+  });
 });

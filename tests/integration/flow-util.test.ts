@@ -90,6 +90,8 @@ function intervalFlows(start: number, scale: number): DecodedFlow[] {
     flow("192.0.2.1", end + 4, 15, 11, 90 * scale, 100),
     flow("192.0.2.1", end + 5, 99, 15, 40 * scale, 100),
     flow("192.0.2.9", end + 6, 11, 14, 5000 * scale, 10),
+    // Dropped by fra1-r1 (ACL deny): it came in on et-0/0/1 and never left by ae1.
+    { ...flow("192.0.2.1", end + 7, 11, 15, 333 * scale, 100), forwardingStatus: 0x81 },
   ];
 }
 
@@ -129,7 +131,8 @@ async function flowRows(): Promise<Row[]> {
 /**
  * The rows the flows sent in [from, to) should give, from the decoded flows: an interval and router
  * that exported anything gets every inventory interface of the router, bytes × sampling rate in on
- * the in ifIndex and out on the out ifIndex; exporters and ifIndexes the inventory lacks add nothing.
+ * the in ifIndex and out on the out ifIndex (not for packets the router dropped, which did not leave);
+ * exporters and ifIndexes the inventory lacks add nothing.
  */
 function recompute(from: number, to: number): Row[] {
   const rows = new Map<string, Row>();
@@ -152,7 +155,8 @@ function recompute(from: number, to: number): Row[] {
         });
       const row = rows.get(key)!;
       if (Number(index) === f.inIfIndex) row.in_bytes += f.bytes * f.samplingRate;
-      if (Number(index) === f.outIfIndex) row.out_bytes += f.bytes * f.samplingRate;
+      const dropped = f.forwardingStatus !== null && f.forwardingStatus >> 6 === 2;
+      if (Number(index) === f.outIfIndex && !dropped) row.out_bytes += f.bytes * f.samplingRate;
     }
   }
   return [...rows.values()].sort((a, b) => a.time - b.time || a.router.localeCompare(b.router) || a.interface.localeCompare(b.interface));
@@ -229,7 +233,7 @@ describe("writeFlowUtil", () => {
     // Spelled out for one row: the transit flow in at fra1-r1 (1500 B × 1000) and on the way back
     // out by its external port (650 B × 1000 from the core, 90 B × 100 from the bundle) in the first recent interval.
     expect(rows.find((r) => r.time === END - 3 * STEP && r.interface === "et-0/0/1")).toMatchObject({
-      in_bytes: 2 * 1500 * 1000,
+      in_bytes: 2 * 1500 * 1000 + 2 * 333 * 100,
       out_bytes: 2 * (650 * 1000 + 90 * 100),
       kind: "external",
       neighbor_asn: 3356,
@@ -269,7 +273,7 @@ describe("writeFlowUtil", () => {
     const rows = await flowRows();
     expect(rows.filter((r) => r.time >= END - LATE_MARGIN_SECONDS)).toEqual(recompute(END - LATE_MARGIN_SECONDS, END + STEP));
     const late = rows.find((r) => r.time === END - STEP && r.interface === "et-0/0/1")!;
-    expect(late.in_bytes).toBe(5 * 1500 * 1000 + 3333 * 1000);
+    expect(late.in_bytes).toBe(5 * 1500 * 1000 + 5 * 333 * 100 + 3333 * 1000);
     // The old interval keeps what the first run wrote, without the late 4444 B × 512.
     expect(rows.filter((r) => r.time === OLD)).toEqual(before.filter((r) => r.time === OLD));
     expect(recompute(OLD, OLD + STEP)).not.toEqual(before.filter((r) => r.time === OLD));

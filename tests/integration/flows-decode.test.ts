@@ -280,4 +280,69 @@ describe("npm run -s flows:decode", () => {
     expect(none.code).toBe(2);
     expect(none.stderr).toContain("usage: npm run -s flows:decode");
   }, 60_000);
+
+  it("prints physical interfaces, ICMP by name, the forwarding status and NAT, and counts the elements it skips", async () => {
+    const details: TemplateSpec = {
+      id: 401,
+      fields: [
+        { id: IE.sourceIPv4Address, length: 4 },
+        { id: IE.destinationIPv4Address, length: 4 },
+        { id: IE.sourceIPv6Address, length: 16 },
+        { id: IE.protocolIdentifier, length: 1 },
+        { id: IE.icmpTypeCodeIPv4, length: 2 },
+        { id: IE.ingressPhysicalInterface, length: 4 },
+        { id: IE.egressPhysicalInterface, length: 4 },
+        { id: IE.forwardingStatus, length: 1 },
+        { id: IE.postNATSourceIPv4Address, length: 4 },
+        { id: IE.postNAPTSourceTransportPort, length: 2 },
+        { id: IE.ipClassOfService, length: 1 },
+        { id: IE.octetDeltaCount, length: 4 },
+      ],
+    };
+    const ipfix = capture("details.pcap", [
+      encodeIpfix({
+        exportTime: UNIX_SECS,
+        domain: 7,
+        sets: [
+          { kind: "template", templates: [details] },
+          {
+            kind: "data",
+            template: details,
+            records: [
+              ["198.51.100.7", "203.0.113.9", "::", 1, 3 * 256 + 3, 17, 23, 0x82, "192.0.2.77", 61_000, 0, 84],
+              ["198.51.100.8", "203.0.113.9", "::", 6, 0, 17, 23, 0x40, "0.0.0.0", 0, 0, 1500],
+            ],
+          },
+        ],
+      }),
+    ]);
+    const result = await run([ipfix]);
+    expect(result.code).toBe(0);
+    const flows = result.stdout
+      .trim()
+      .split("\n")
+      .map((line) => JSON.parse(line));
+    expect(flows).toHaveLength(2);
+    expect(flows[0]).toMatchObject({
+      version: "ipfix",
+      ip_version: 4,
+      src_addr: "198.51.100.7",
+      dst_addr: "203.0.113.9",
+      protocol: 1,
+      icmp_type: 3,
+      icmp_code: 3,
+      icmp: "Destination Unreachable / Port Unreachable",
+      in_if: 17,
+      out_if: 23,
+      in_phys_if: 17,
+      out_phys_if: 23,
+      forwarding_status: 0x82,
+      forwarding: "dropped by the router (ACL drop)",
+      post_nat_src_addr: "192.0.2.77",
+      post_nat_src_port: 61_000,
+      bytes: 84,
+    });
+    expect(flows[1]).toMatchObject({ protocol: 6, icmp_type: null, icmp: null, forwarding: "forwarded", bytes: 1500 });
+    expect(result.stderr).toContain("details.pcap: 1 datagrams, 2 flows, 2 fields skipped as unknown-element (elements not decoded: 5)");
+  }, 60_000);
 });

@@ -32,6 +32,22 @@ function flow(overrides: Partial<DecodedFlow> = {}, protocol: FlowProtocol = "ip
 
 const enrich = (f: DecodedFlow, o = options) => enricher.enrich(f, o);
 
+describe("physical and logical interfaces", () => {
+  it("looks up the logical ifIndex first and the physical one where the inventory knows only that", () => {
+    // 10 and 30 are in the inventory of fra-er1; 555 and 556 are not.
+    const physicalOnly = enrich(flow({ inIfIndex: null, outIfIndex: null, inPhysIfIndex: 10, outPhysIfIndex: 30 }));
+    expect(physicalOnly).toMatchObject({ in_if: "xe-0/0/1", out_if: "ae1", in_if_index: 10, out_if_index: 30, as_hnd: 3356 });
+    const unknownLogical = enrich(flow({ inIfIndex: 555, outIfIndex: 556, inPhysIfIndex: 10, outPhysIfIndex: 30 }));
+    expect(unknownLogical).toMatchObject({ in_if: "xe-0/0/1", out_if: "ae1", in_if_index: 10, out_if_index: 30 });
+    const bothKnown = enrich(flow({ inIfIndex: 11, outIfIndex: 30, inPhysIfIndex: 10, outPhysIfIndex: 20 }));
+    expect(bothKnown).toMatchObject({ in_if: "xe-0/0/2", out_if: "ae1", in_if_index: 11, out_if_index: 30 });
+    const neither = enrich(flow({ inIfIndex: 555, outIfIndex: null, inPhysIfIndex: 777, outPhysIfIndex: null }));
+    expect(neither).toMatchObject({ in_if: "", in_if_index: 555, out_if_index: 0 });
+    expect(enricher.unknownIfIndexes(flow({ inIfIndex: 555, outIfIndex: 556, inPhysIfIndex: 10, outPhysIfIndex: 30 }))).toEqual([]);
+    expect(enricher.unknownIfIndexes(flow({ inIfIndex: 555, outIfIndex: null, inPhysIfIndex: 777, outPhysIfIndex: null }))).toEqual([555]);
+  });
+});
+
 describe("exporter → router", () => {
   it("finds the router by any spelling of its exporter address", () => {
     for (const spelling of ["192.0.2.1", "::ffff:192.0.2.1", "::FFFF:c000:201", "2001:DB8:FFFF:0::1"])
@@ -268,6 +284,15 @@ describe("against the independent computation", () => {
     dstPrefixLen: fc.constantFrom(null, 0, 19),
     inIfIndex: ifIndex,
     outIfIndex: ifIndex,
+    inPhysIfIndex: ifIndex,
+    outPhysIfIndex: ifIndex,
+    icmpType: fc.constantFrom(null, 0, 8, 255),
+    icmpCode: fc.constantFrom(null, 0, 3),
+    forwardingStatus: fc.constantFrom(null, 0, 0x40, 0x82, 0xc0),
+    postNatSrcAddr: fc.constantFrom(null, "0.0.0.0", "::", "198.51.100.7", "2001:db8::7"),
+    postNatDstAddr: fc.constantFrom(null, "203.0.113.9"),
+    postNatSrcPort: fc.constantFrom(null, 0, 61_000),
+    postNatDstPort: fc.constantFrom(null, 443),
     srcAs: asn,
     dstAs: asn,
     asPath: fc.constantFrom(null, [], [1299, 15169]),

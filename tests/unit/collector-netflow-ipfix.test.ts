@@ -141,7 +141,9 @@ describe("IPFIX", () => {
     };
     const t2: TemplateSpec = {
       id: 258,
+      // ICMP elements count for ICMP and ICMPv6 records only: the protocol says which.
       fields: [
+        { id: IE.protocolIdentifier, length: 1 },
         { id: IE.icmpTypeIPv6, length: 1 },
         { id: IE.icmpCodeIPv6, length: 1 },
       ],
@@ -149,7 +151,7 @@ describe("IPFIX", () => {
     const result = once([
       { kind: "template", templates: [t, t2] },
       { kind: "data", template: t, records: [["192.0.2.1", 24, 16, "192.0.2.254", "192.0.2.253", 10, 20, 1, 8 * 256]] },
-      { kind: "data", template: t2, records: [[128, 0]] },
+      { kind: "data", template: t2, records: [[58, 128, 0]] },
     ]);
     expect(result.flows[0]).toMatchObject({
       srcPrefixLen: 24,

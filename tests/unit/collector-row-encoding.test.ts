@@ -50,6 +50,13 @@ const baseRow: FlowRow = {
   flow_protocol: "ipfix",
   next_hop: "::",
   counted: 1,
+  icmp_type: 3,
+  icmp_code: 13,
+  forwarding_status: 0x40,
+  post_nat_src_addr: "::ffff:198.51.100.7",
+  post_nat_dst_addr: "::",
+  post_nat_src_port: 61_000,
+  post_nat_dst_port: 0,
 };
 
 function tsv(rows: FlowRow[]): string {
@@ -82,6 +89,15 @@ describe("FlowRows as TabSeparated", () => {
     const [line, end] = tsv([baseRow]).split("\n");
     expect(end).toBe("");
     expect(line.split("\t")).toEqual(FLOW_ROW_COLUMNS.map((c) => String(baseRow[c])));
+  });
+
+  it("writes an absent ICMP type and code as \\N, ClickHouse's NULL", () => {
+    const [line] = tsv([{ ...baseRow, icmp_type: null, icmp_code: null }]).split("\n");
+    const fields = line.split("\t");
+    expect(fields[FLOW_ROW_COLUMNS.indexOf("icmp_type")]).toBe("\\N");
+    expect(fields[FLOW_ROW_COLUMNS.indexOf("icmp_code")]).toBe("\\N");
+    expect(fields[FLOW_ROW_COLUMNS.indexOf("forwarding_status")]).toBe("64");
+    expect(fields).toHaveLength(FLOW_ROW_COLUMNS.length);
   });
 
   it("escapes what TabSeparated must escape and writes other text as UTF-8", () => {

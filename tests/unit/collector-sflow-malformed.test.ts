@@ -32,6 +32,8 @@ describe("malformed sFlow datagram headers", () => {
       problems: [{ reason: "unknown-version", detail: "sFlow version 4, expected 5" }],
       templateMisses: 0,
       counterSamples: 0,
+      skipped: { "unknown-element": 0, "bad-element": 0 },
+      unknownElements: [],
     });
   });
 

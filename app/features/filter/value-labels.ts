@@ -111,3 +111,154 @@ export function filterLabel(filter: {
   const value = def.filterKind === "AS_NUMBER" && filter.name && filter.name !== plain ? `${plain} ${filter.name}` : (filter.name ?? plain);
   return `${filter.isNegation ? "not " : ""}${def.label}: ${value}${filter.locked ? " (locked)" : ""}`;
 }
+
+/** ICMP (protocol 1) type names and, per type, code names: IANA "ICMP Type Numbers"; type 8, IANA's "Echo", as people say it. */
+const ICMP_TYPES: Record<number, { name: string; codes?: Record<number, string> }> = {
+  0: { name: "Echo Reply" },
+  3: {
+    name: "Destination Unreachable",
+    codes: {
+      0: "Net Unreachable",
+      1: "Host Unreachable",
+      2: "Protocol Unreachable",
+      3: "Port Unreachable",
+      4: "Fragmentation Needed and Don't Fragment was Set",
+      5: "Source Route Failed",
+      6: "Destination Network Unknown",
+      7: "Destination Host Unknown",
+      8: "Source Host Isolated",
+      9: "Communication with Destination Network is Administratively Prohibited",
+      10: "Communication with Destination Host is Administratively Prohibited",
+      11: "Destination Network Unreachable for Type of Service",
+      12: "Destination Host Unreachable for Type of Service",
+      13: "Communication Administratively Prohibited",
+      14: "Host Precedence Violation",
+      15: "Precedence cutoff in effect",
+    },
+  },
+  4: { name: "Source Quench" },
+  5: {
+    name: "Redirect",
+    codes: {
+      0: "Redirect Datagram for the Network",
+      1: "Redirect Datagram for the Host",
+      2: "Redirect Datagram for the Type of Service and Network",
+      3: "Redirect Datagram for the Type of Service and Host",
+    },
+  },
+  8: { name: "Echo Request" },
+  9: { name: "Router Advertisement" },
+  10: { name: "Router Solicitation" },
+  11: { name: "Time Exceeded", codes: { 0: "Time to Live exceeded in Transit", 1: "Fragment Reassembly Time Exceeded" } },
+  12: { name: "Parameter Problem", codes: { 0: "Pointer indicates the error", 1: "Missing a Required Option", 2: "Bad Length" } },
+  13: { name: "Timestamp" },
+  14: { name: "Timestamp Reply" },
+  40: { name: "Photuris" },
+  42: { name: "Extended Echo Request" },
+  43: { name: "Extended Echo Reply" },
+};
+
+/** ICMPv6 (protocol 58) type and code names: IANA "ICMPv6 Parameters". */
+const ICMPV6_TYPES: Record<number, { name: string; codes?: Record<number, string> }> = {
+  1: {
+    name: "Destination Unreachable",
+    codes: {
+      0: "No route to destination",
+      1: "Communication with destination administratively prohibited",
+      2: "Beyond scope of source address",
+      3: "Address unreachable",
+      4: "Port unreachable",
+      5: "Source address failed ingress/egress policy",
+      6: "Reject route to destination",
+      7: "Error in Source Routing Header",
+    },
+  },
+  2: { name: "Packet Too Big" },
+  3: { name: "Time Exceeded", codes: { 0: "Hop limit exceeded in transit", 1: "Fragment reassembly time exceeded" } },
+  4: {
+    name: "Parameter Problem",
+    codes: {
+      0: "Erroneous header field encountered",
+      1: "Unrecognized Next Header type encountered",
+      2: "Unrecognized IPv6 option encountered",
+    },
+  },
+  128: { name: "Echo Request" },
+  129: { name: "Echo Reply" },
+  130: { name: "Multicast Listener Query" },
+  131: { name: "Multicast Listener Report" },
+  132: { name: "Multicast Listener Done" },
+  133: { name: "Router Solicitation" },
+  134: { name: "Router Advertisement" },
+  135: { name: "Neighbor Solicitation" },
+  136: { name: "Neighbor Advertisement" },
+  137: { name: "Redirect Message" },
+  143: { name: "Version 2 Multicast Listener Report" },
+};
+
+/**
+ * An ICMP or ICMPv6 type and code as people read them: "Echo Request", "Destination Unreachable /
+ * Port Unreachable"; a code the registry does not name for its type follows as "code n" (code 0 of
+ * a type without codes is left out); an unnamed type is "ICMP type n code m". Null for any other
+ * protocol or when the type is not known.
+ */
+export function icmpLabel(protocol: number, type: number | null, code: number | null): string | null {
+  if (type === null || (protocol !== 1 && protocol !== 58)) return null;
+  const family = protocol === 58 ? "ICMPv6" : "ICMP";
+  const known = (protocol === 58 ? ICMPV6_TYPES : ICMP_TYPES)[type];
+  if (!known) return `${family} type ${type}${code ? ` code ${code}` : ""}`;
+  if (code === null) return known.name;
+  const codeName = known.codes?.[code];
+  if (codeName) return `${known.name} / ${codeName}`;
+  return code === 0 ? known.name : `${known.name} / code ${code}`;
+}
+
+/** IANA "IPFIX Information Element #89 forwardingStatus" reason codes, by the whole status byte. */
+const FORWARDING_REASONS: Record<number, string> = {
+  64: "unknown",
+  65: "fragmented",
+  66: "not fragmented",
+  128: "reason unknown",
+  129: "ACL deny",
+  130: "ACL drop",
+  131: "unroutable",
+  132: "adjacency",
+  133: "fragmentation needed and DF set",
+  134: "bad header checksum",
+  135: "bad total length",
+  136: "bad header length",
+  137: "bad TTL",
+  138: "policer",
+  139: "WRED",
+  140: "RPF",
+  141: "for us",
+  142: "bad output interface",
+  143: "hardware",
+  192: "reason unknown",
+  193: "punt adjacency",
+  194: "incomplete adjacency",
+  195: "for us",
+};
+
+/** Whether a forwarding status (IE 89 byte) says the router dropped the packets: status bits 10. */
+export const isDroppedStatus = (status: number) => status >> 6 === 2;
+
+/**
+ * A forwarding status as people read it where flows are listed: "dropped by the router (ACL deny)",
+ * "consumed by the router (for us)", "forwarded"; null when the exporter did not say (0). A reason
+ * code the registry does not list reads "reason n".
+ */
+export function forwardingStatusLabel(status: number): string | null {
+  if (!status) return null;
+  const reason = FORWARDING_REASONS[status] ?? `reason ${status & 0x3f}`;
+  switch (status >> 6) {
+    case 1:
+      return reason === "unknown" ? "forwarded" : `forwarded (${reason})`;
+    case 2:
+      return `dropped by the router (${reason})`;
+    case 3:
+      return `consumed by the router (${reason})`;
+    default:
+      return `status unknown (reason ${status & 0x3f})`;
+  }
+}

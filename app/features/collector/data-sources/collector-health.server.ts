@@ -52,7 +52,15 @@ export type HealthOutcome = {
   listening: boolean;
 };
 
-const total = (counts: Record<string, number>) => Object.values(counts).reduce((sum, n) => sum + n, 0);
+/**
+ * Decode error reasons that are no burst: an element the decoder does not read is skipped in every
+ * record of a template that has it (a vendor's own elements, counted per field), so its count grows
+ * with the exporter's traffic, not with anything going wrong. The Data sources page lists it.
+ */
+const NOT_A_BURST = new Set(["unknown-element"]);
+
+const total = (counts: Record<string, number>) =>
+  Object.entries(counts).reduce((sum, [reason, n]) => (NOT_A_BURST.has(reason) ? sum : sum + n), 0);
 
 function readMemory(value: unknown): Memory {
   const exporters = (value as Memory | null)?.exporters;
@@ -117,7 +125,7 @@ export async function checkCollectorHealth(services: Pick<Services, "pg" | "conf
             outcome.decodeErrors.push(name);
             const reasons = Object.entries(t.decodeErrors)
               .map(([reason, n]) => [reason, n - (prev.decodeErrors?.[reason] ?? 0)] as const)
-              .filter(([, n]) => n > 0)
+              .filter(([reason, n]) => n > 0 && !NOT_A_BURST.has(reason))
               .sort((a, b) => b[1] - a[1])
               .map(([reason, n]) => `${decodeErrorLabel(reason)}: ${formatCount(n)}`);
             tell.push({

@@ -41,6 +41,8 @@ export const DECODE_ERROR_LABELS: Record<string, string> = {
   header_unsupported: "Unsupported sampled header layer",
   header_not_ip: "Sampled frame not IP",
   header_too_deep: "Sampled header nested too deep",
+  "unknown-element": "Information element not decoded (skipped)",
+  "bad-element": "Information element of a length it cannot have (skipped)",
 };
 
 /** Why decoded flows were not stored: the runtime's codes (drop-reasons.ts). */

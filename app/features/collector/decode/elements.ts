@@ -30,6 +30,9 @@ export type ElementValues = {
   frameSize: number | null;
   inIfIndex: number | null;
   outIfIndex: number | null;
+  /** ingressPhysicalInterface / egressPhysicalInterface (IE 252 / 253). */
+  inPhysIfIndex: number | null;
+  outPhysIfIndex: number | null;
   srcAs: number | null;
   dstAs: number | null;
   nextHop: string | null;
@@ -41,9 +44,20 @@ export type ElementValues = {
   direction: number | null;
   ingressVrfId: number | null;
   egressVrfId: number | null;
-  icmpTypeCode: number | null;
-  icmpType: number | null;
-  icmpCode: number | null;
+  /** ICMP of either family, kept apart: a template may carry both, and the protocol says which one applies. */
+  icmpTypeCodeV4: number | null;
+  icmpTypeCodeV6: number | null;
+  icmpTypeV4: number | null;
+  icmpCodeV4: number | null;
+  icmpTypeV6: number | null;
+  icmpCodeV6: number | null;
+  /** forwardingStatus (IE 89). */
+  forwardingStatus: number | null;
+  /** NAT (IE 225–228, 281, 282): the addresses and ports after translation. */
+  postNatSrcAddr: string | null;
+  postNatDstAddr: string | null;
+  postNaptSrcPort: number | null;
+  postNaptDstPort: number | null;
   /** Absolute stamps in Unix ms (IPFIX 150–157). */
   startMs: number | null;
   endMs: number | null;
@@ -85,6 +99,8 @@ export function emptyValues(): ElementValues {
     frameSize: null,
     inIfIndex: null,
     outIfIndex: null,
+    inPhysIfIndex: null,
+    outPhysIfIndex: null,
     srcAs: null,
     dstAs: null,
     nextHop: null,
@@ -96,9 +112,17 @@ export function emptyValues(): ElementValues {
     direction: null,
     ingressVrfId: null,
     egressVrfId: null,
-    icmpTypeCode: null,
-    icmpType: null,
-    icmpCode: null,
+    icmpTypeCodeV4: null,
+    icmpTypeCodeV6: null,
+    icmpTypeV4: null,
+    icmpCodeV4: null,
+    icmpTypeV6: null,
+    icmpCodeV6: null,
+    forwardingStatus: null,
+    postNatSrcAddr: null,
+    postNatDstAddr: null,
+    postNaptSrcPort: null,
+    postNaptDstPort: null,
     startMs: null,
     endMs: null,
     startUptimeMs: null,
@@ -118,37 +142,59 @@ export function emptyValues(): ElementValues {
 
 type NumberKey = { [K in keyof ElementValues]: ElementValues[K] extends number | null ? K : never }[keyof ElementValues];
 type AddressKey = { [K in keyof ElementValues]: ElementValues[K] extends string | null ? K : never }[keyof ElementValues];
-export type ElementReader = (values: ElementValues, view: DataView, offset: number, length: number) => void;
+/**
+ * Reads one field into `values`; false when the field's length is not one the element can be read
+ * at (a 6-byte address, a 9-byte counter): the field is skipped and counted as a malformed element.
+ */
+export type ElementReader = (values: ElementValues, view: DataView, offset: number, length: number) => boolean;
 
 const unsigned =
   (key: NumberKey): ElementReader =>
   (values, view, offset, length) => {
-    values[key] = readUnsigned(view, offset, length);
+    const value = readUnsigned(view, offset, length);
+    if (value === null) return false;
+    values[key] = value;
+    return true;
   };
+
+/** An all-zero address: what exporters put in the elements of the family a record is not of. */
+export const isZeroAddress = (text: string) => text === "0.0.0.0" || text === "::";
+
+/**
+ * An address element. A zero address never replaces a set one: a template with both IPv4 and IPv6
+ * elements carries zeros in the family the record is not of, in whichever order the template lists
+ * them; a set address replaces a zero one.
+ */
 const address =
-  (key: AddressKey, version: 4 | 6): ElementReader =>
+  (key: AddressKey): ElementReader =>
   (values, view, offset, length) => {
     const text = readAddress(view, offset, length);
-    if (text === null) return;
-    values[key] = text;
-    if (key === "srcAddr" || key === "dstAddr") values.ipVersion ??= version;
+    if (text === null) return false;
+    if (values[key] === null || !isZeroAddress(text)) values[key] = text;
+    return true;
   };
 const vlan =
   (key: NumberKey): ElementReader =>
   (values, view, offset, length) => {
     const value = readUnsigned(view, offset, length);
-    values[key] = value === null ? null : value & 0x0fff;
+    if (value === null) return false;
+    values[key] = value & 0x0fff;
+    return true;
   };
 const ntp =
   (key: "startMs" | "endMs"): ElementReader =>
   (values, view, offset, length) => {
-    if (length === 8) values[key] = readNtpMs(view, offset);
+    if (length !== 8) return false;
+    values[key] = readNtpMs(view, offset);
+    return true;
   };
 const seconds =
   (key: "startMs" | "endMs"): ElementReader =>
   (values, view, offset, length) => {
     const value = readUnsigned(view, offset, length);
-    if (value !== null) values[key] = value * 1000;
+    if (value === null) return false;
+    values[key] = value * 1000;
+    return true;
   };
 
 /** The field's bytes as they are, a view into the datagram (read by packet-header.ts before the datagram goes). */
@@ -165,26 +211,26 @@ export const ELEMENT_READERS: ReadonlyMap<number, ElementReader> = new Map<numbe
   [4, unsigned("ipProtocol")],
   [6, unsigned("tcpFlags")],
   [7, unsigned("srcPort")],
-  [8, address("srcAddr", 4)],
+  [8, address("srcAddr")],
   [9, unsigned("srcPrefixLen")],
   [10, unsigned("inIfIndex")],
   [11, unsigned("dstPort")],
-  [12, address("dstAddr", 4)],
+  [12, address("dstAddr")],
   [13, unsigned("dstPrefixLen")],
   [14, unsigned("outIfIndex")],
-  [15, address("nextHop", 4)],
+  [15, address("nextHop")],
   [16, unsigned("srcAs")],
   [17, unsigned("dstAs")],
-  [18, address("bgpNextHop", 4)],
+  [18, address("bgpNextHop")],
   [21, unsigned("endUptimeMs")],
   [22, unsigned("startUptimeMs")],
   [23, unsigned("postOctetDelta")],
   [24, unsigned("postPacketDelta")],
-  [27, address("srcAddr", 6)],
-  [28, address("dstAddr", 6)],
+  [27, address("srcAddr")],
+  [28, address("dstAddr")],
   [29, unsigned("srcPrefixLen")],
   [30, unsigned("dstPrefixLen")],
-  [32, unsigned("icmpTypeCode")],
+  [32, unsigned("icmpTypeCodeV4")],
   [34, unsigned("samplingInterval")],
   [48, unsigned("samplerId")],
   [50, unsigned("samplerRandomInterval")],
@@ -192,11 +238,12 @@ export const ELEMENT_READERS: ReadonlyMap<number, ElementReader> = new Map<numbe
   [59, vlan("egressVlan")],
   [60, unsigned("ipVersion")],
   [61, unsigned("direction")],
-  [62, address("nextHop", 6)],
-  [63, address("bgpNextHop", 6)],
+  [62, address("nextHop")],
+  [63, address("bgpNextHop")],
   [85, unsigned("octetTotal")],
   [86, unsigned("packetTotal")],
-  [139, unsigned("icmpTypeCode")],
+  [89, unsigned("forwardingStatus")],
+  [139, unsigned("icmpTypeCodeV6")],
   [150, seconds("startMs")],
   [151, seconds("endMs")],
   [152, unsigned("startMs")],
@@ -208,19 +255,27 @@ export const ELEMENT_READERS: ReadonlyMap<number, ElementReader> = new Map<numbe
   [158, unsigned("startDeltaUs")],
   [159, unsigned("endDeltaUs")],
   [160, unsigned("systemInitMs")],
-  [176, unsigned("icmpType")],
-  [177, unsigned("icmpCode")],
-  [178, unsigned("icmpType")],
-  [179, unsigned("icmpCode")],
+  [176, unsigned("icmpTypeV4")],
+  [177, unsigned("icmpCodeV4")],
+  [178, unsigned("icmpTypeV6")],
+  [179, unsigned("icmpCodeV6")],
   [180, unsigned("srcPort")],
   [181, unsigned("dstPort")],
   [182, unsigned("srcPort")],
   [183, unsigned("dstPort")],
+  [225, address("postNatSrcAddr")],
+  [226, address("postNatDstAddr")],
+  [227, unsigned("postNaptSrcPort")],
+  [228, unsigned("postNaptDstPort")],
   [234, unsigned("ingressVrfId")],
   [235, unsigned("egressVrfId")],
   [243, vlan("outerVlan")],
   [245, vlan("innerVlan")],
+  [252, unsigned("inPhysIfIndex")],
+  [253, unsigned("outPhysIfIndex")],
   [254, vlan("egressVlan")],
+  [281, address("postNatSrcAddr")],
+  [282, address("postNatDstAddr")],
   [302, unsigned("samplerId")],
   [305, unsigned("packetInterval")],
   [306, unsigned("packetSpace")],

@@ -37,8 +37,17 @@ export type DecodedFlow = {
   tcpFlags: number | null;
   bytes: number;
   packets: number;
+  /**
+   * The interfaces' SNMP ifIndexes: the logical interface (IE 10 / 14, v5's input/output) when the
+   * record has it, else the physical one (ingressPhysicalInterface / egressPhysicalInterface, IE 252 /
+   * 253) — the logical one wins, as it is the interface (sub-interface, VLAN, bundle) the traffic is
+   * routed on and the one an inventory usually names.
+   */
   inIfIndex: number | null;
   outIfIndex: number | null;
+  /** The physical interfaces when the record names them (IE 252 / 253), also when a logical one is set. */
+  inPhysIfIndex: number | null;
+  outPhysIfIndex: number | null;
   srcAs: number | null;
   dstAs: number | null;
   /** AS path towards the destination when the record carries it (sFlow extended gateway). */
@@ -64,8 +73,19 @@ export type DecodedFlow = {
   flowEndMs: number | null;
   /** Unix milliseconds of the datagram's export time by the exporter's clock (null for sFlow). */
   exportTimeMs: number | null;
+  /** Only for ICMP (protocol 1) and ICMPv6 (58) flows; null for every other protocol and when not said. */
   icmpType: number | null;
   icmpCode: number | null;
+  /**
+   * forwardingStatus (IE 89, RFC 7270): the top two bits are the status (00 unknown, 01 forwarded,
+   * 10 dropped, 11 consumed), the other six the reason code; null when the record does not say.
+   */
+  forwardingStatus: number | null;
+  /** NAT (IE 225 / 226 / 281 / 282 and 227 / 228): the source and destination after translation. */
+  postNatSrcAddr: string | null;
+  postNatDstAddr: string | null;
+  postNatSrcPort: number | null;
+  postNatDstPort: number | null;
 };
 
 /** A flow with every optional field absent: decoders start from it and fill what the record says. */
@@ -89,6 +109,8 @@ export function emptyFlow(protocol: FlowProtocol, exporter: string, sourceId: nu
     packets: 0,
     inIfIndex: null,
     outIfIndex: null,
+    inPhysIfIndex: null,
+    outPhysIfIndex: null,
     srcAs: null,
     dstAs: null,
     asPath: null,
@@ -105,6 +127,11 @@ export function emptyFlow(protocol: FlowProtocol, exporter: string, sourceId: nu
     exportTimeMs: null,
     icmpType: null,
     icmpCode: null,
+    forwardingStatus: null,
+    postNatSrcAddr: null,
+    postNatDstAddr: null,
+    postNatSrcPort: null,
+    postNatDstPort: null,
   };
 }
 
@@ -118,7 +145,18 @@ export type DecodeErrorReason =
   | "bad-record"
   | "unsupported"
   /** A sampled packet header not followed to its end (packet-header.ts): one per flow, beside the flow. */
-  | HeaderStopReason;
+  | HeaderStopReason
+  | "unknown-element"
+  | "bad-element";
+
+/**
+ * Fields of data records the decoder read past without using them, counted per field of each
+ * record (so a busy exporter's count grows with its records): `unknown-element`, an element the
+ * collector has no reader for (another vendor's enterprise element, an IANA element it does not
+ * use); `bad-element`, an element it knows sent at a length it cannot be read at.
+ */
+export type ElementSkips = { "unknown-element": number; "bad-element": number };
+export const SKIP_REASONS = ["unknown-element", "bad-element"] as const satisfies readonly (keyof ElementSkips)[];
 
 export type DecodeProblem = { reason: DecodeErrorReason; detail: string };
 
@@ -140,9 +178,26 @@ export type DecodeResult = {
   templateMisses: number;
   /** sFlow counter samples seen (counted, not stored as flows). */
   counterSamples: number;
+  skipped: ElementSkips;
+  /**
+   * The elements of the templates this datagram announced that the decoder does not read, as
+   * "id" or "enterprise/id" (at most MAX_UNKNOWN_ELEMENT_IDS): for the operator's diagnosis.
+   */
+  unknownElements: string[];
 };
+
+export const MAX_UNKNOWN_ELEMENT_IDS = 64;
 
 /** A result with nothing in it yet: decoders start from it. */
 export function emptyResult(protocol: FlowProtocol | null): DecodeResult {
-  return { protocol, agent: null, flows: [], problems: [], templateMisses: 0, counterSamples: 0 };
+  return {
+    protocol,
+    agent: null,
+    flows: [],
+    problems: [],
+    templateMisses: 0,
+    counterSamples: 0,
+    skipped: { "unknown-element": 0, "bad-element": 0 },
+    unknownElements: [],
+  };
 }

@@ -5,7 +5,7 @@
  */
 import { viewOf } from "./bytes";
 import { ELEMENT_READERS, REVERSE_PEN, emptyValues, samplingRateOf, type ElementReader, type ElementValues } from "./elements";
-import type { DecodeProblem, DecodeResult } from "./flow-record";
+import { MAX_UNKNOWN_ELEMENT_IDS, type DecodeProblem, type DecodeResult } from "./flow-record";
 import { flowFromValues, reverseFlow, type RecordContext } from "./record-flows";
 import { DEFAULT_SAMPLER, VARIABLE_LENGTH, type Template, type TemplateDomain, type TemplateField, type TemplateState } from "./templates";
 
@@ -60,17 +60,28 @@ export function makeTemplate(id: number, fields: TemplateField[], scopeCount: nu
   }
   const readers: (ElementReader | null)[] = [];
   const reverse: boolean[] = [];
+  const unknownIds = new Set<string>();
+  let unknownCount = 0;
   for (const field of fields) {
     const known = field.enterprise === 0 || field.enterprise === REVERSE_PEN;
-    readers.push(known ? (ELEMENT_READERS.get(field.id) ?? null) : null);
+    const reader = known ? (ELEMENT_READERS.get(field.id) ?? null) : null;
+    readers.push(reader);
     reverse.push(field.enterprise === REVERSE_PEN);
+    // Options records describe the exporter (names, rates, counters), not flows: only the sampling
+    // and clock elements are read from them, and the rest is no loss worth counting.
+    if (reader === null && !options) {
+      unknownCount++;
+      unknownIds.add(field.enterprise === 0 ? String(field.id) : `${field.enterprise}/${field.id}`);
+    }
   }
-  return { id, fields, scopeCount, options, minRecordLength, readers, reverse };
+  return { id, fields, scopeCount, options, minRecordLength, readers, reverse, unknownCount, unknownIds: [...unknownIds] };
 }
 
 /** Registers a template and decodes the sets that were waiting for it. */
 export function learnTemplate(message: MessageContext, template: Template): void {
   message.state.setTemplate(message.domain, template);
+  const listed = message.result.unknownElements;
+  for (const element of template.unknownIds) if (listed.length < MAX_UNKNOWN_ELEMENT_IDS && !listed.includes(element)) listed.push(element);
   for (const pending of message.state.takePending(message.domain, template.id)) {
     const timed = { ...message, exportTimeMs: pending.exportTimeMs, uptimeMs: pending.uptimeMs };
     readRecords(timed, template, viewOf(pending.body), 0, pending.body.length);
@@ -98,9 +109,11 @@ function readRecords(message: MessageContext, template: Template, view: DataView
   // v9 options scope fields use their own type space (1 System, 2 Interface …), not element ids.
   const skipScope = message.protocol === "netflow9" ? template.scopeCount : 0;
   const { fields, readers, reverse: reverseOf } = template;
+  const skipped = message.result.skipped;
   let at = start;
   while (end - at >= template.minRecordLength) {
     if (isPadding(view, at, end)) return;
+    skipped["unknown-element"] += template.unknownCount;
     const forward = emptyValues();
     let reverse: ElementValues | null = null;
     for (let i = 0; i < fields.length; i++) {
@@ -117,8 +130,8 @@ function readRecords(message: MessageContext, template: Template, view: DataView
       if (at + length > end) return recordTooShort(message, template);
       const reader = readers[i];
       if (reader !== null && i >= skipScope) {
-        if (!reverseOf[i]) reader(forward, view, at, length);
-        else reader((reverse ??= emptyValues()), view, at, length);
+        const read = !reverseOf[i] ? reader(forward, view, at, length) : reader((reverse ??= emptyValues()), view, at, length);
+        if (!read) skipped["bad-element"]++;
       }
       at += length;
     }

@@ -59,10 +59,11 @@ function readRecord(view: DataView, at: number, exporter: string, uptimeMs: numb
   flow.srcPrefixLen = view.getUint8(at + 44);
   flow.dstPrefixLen = view.getUint8(at + 45);
   flow.exportTimeMs = exportTimeMs;
-  // v5 has no ICMP fields: exporters put type × 256 + code in the destination port.
+  // v5 has no ICMP fields: exporters put type × 256 + code in the destination port, which is then no port.
   if (flow.ipProtocol === ICMP) {
     flow.icmpType = flow.dstPort >> 8;
     flow.icmpCode = flow.dstPort & 0xff;
+    flow.dstPort = 0;
   }
   return flow;
 }

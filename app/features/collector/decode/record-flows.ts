@@ -3,9 +3,39 @@
  * or two for an RFC 5103 biflow.
  */
 import { fromUptime } from "./bytes";
-import type { ElementValues } from "./elements";
+import { isZeroAddress, type ElementValues } from "./elements";
 import { emptyFlow, type DecodedFlow } from "./flow-record";
 import { parseEthernetFrame, parseIpPacket, type SampledHeader } from "./packet-header";
+
+export const ICMP = 1;
+export const ICMPV6 = 58;
+
+const familyOf = (text: string | null): 4 | 6 | null => (text === null ? null : text.includes(":") ? 6 : 4);
+const setFamily = (text: string | null) => (text !== null && !isZeroAddress(text) ? familyOf(text) : null);
+
+/**
+ * The ICMP type and code of an ICMP or ICMPv6 record, and whether they came from the destination
+ * port: the elements of the protocol's family (IE 32 / 176 / 177 for ICMP, 139 / 178 / 179 for
+ * ICMPv6; the split type and code elements before the combined one), else the NetFlow convention
+ * of type × 256 + code in the destination port, which exporters without ICMP elements follow.
+ * Null for any other protocol: templates shared by all protocols carry ICMP elements (zero, which
+ * would read as an echo reply) in TCP and UDP records too.
+ */
+export function icmpOf(
+  protocol: number | null,
+  type: number | null,
+  code: number | null,
+  typeCode: number | null,
+  dstPort: number | null,
+): { type: number; code: number; fromPort: boolean } | null {
+  if (protocol !== ICMP && protocol !== ICMPV6) return null;
+  if (type !== null || code !== null || typeCode !== null) {
+    const combined = typeCode ?? 0;
+    return { type: (type ?? combined >> 8) & 0xff, code: (code ?? combined) & 0xff, fromPort: false };
+  }
+  if (dstPort === null) return null;
+  return { type: (dstPort >> 8) & 0xff, code: dstPort & 0xff, fromPort: true };
+}
 
 export type RecordContext = {
   protocol: "netflow9" | "ipfix";
@@ -23,7 +53,10 @@ export function flowFromValues(values: ElementValues, context: RecordContext): D
   const flow = emptyFlow(context.protocol, context.exporter, context.sourceId);
   flow.samplingRate = context.samplingRate;
   flow.exportTimeMs = context.exportTimeMs;
-  flow.ipVersion = values.ipVersion === 4 || values.ipVersion === 6 ? values.ipVersion : null;
+  // The family of the addresses kept (a zero address of the other family never replaces them), else ipVersion (IE 60).
+  const declared = values.ipVersion === 4 || values.ipVersion === 6 ? values.ipVersion : null;
+  flow.ipVersion =
+    setFamily(values.srcAddr) ?? setFamily(values.dstAddr) ?? familyOf(values.srcAddr) ?? familyOf(values.dstAddr) ?? declared;
   flow.srcAddr = values.srcAddr;
   flow.dstAddr = values.dstAddr;
   flow.srcPrefixLen = values.srcPrefixLen;
@@ -42,8 +75,11 @@ export function flowFromValues(values: ElementValues, context: RecordContext): D
   // A sampled packet without counters is one packet of its frame's size (IE 312), else of the size its IP header states.
   flow.bytes = values.octetDelta ?? values.postOctetDelta ?? values.octetTotal ?? values.frameSize ?? header?.impliedLength ?? 0;
   flow.packets = values.packetDelta ?? values.postPacketDelta ?? values.packetTotal ?? (header !== null ? 1 : 0);
-  flow.inIfIndex = values.inIfIndex;
-  flow.outIfIndex = values.outIfIndex;
+  // The logical interface wins; the physical one fills in where the record names no logical one.
+  flow.inIfIndex = values.inIfIndex ?? values.inPhysIfIndex;
+  flow.outIfIndex = values.outIfIndex ?? values.outPhysIfIndex;
+  flow.inPhysIfIndex = values.inPhysIfIndex;
+  flow.outPhysIfIndex = values.outPhysIfIndex;
   flow.srcAs = values.srcAs;
   flow.dstAs = values.dstAs;
   flow.nextHop = values.nextHop;
@@ -54,8 +90,22 @@ export function flowFromValues(values: ElementValues, context: RecordContext): D
   flow.direction = values.direction === 0 || values.direction === 1 ? values.direction : null;
   flow.ingressVrfId = values.ingressVrfId;
   flow.egressVrfId = values.egressVrfId;
-  flow.icmpType = values.icmpType ?? (values.icmpTypeCode === null ? null : values.icmpTypeCode >> 8);
-  flow.icmpCode = values.icmpCode ?? (values.icmpTypeCode === null ? null : values.icmpTypeCode & 0xff);
+  const v6 = values.ipProtocol === ICMPV6;
+  const icmp = v6
+    ? icmpOf(values.ipProtocol, values.icmpTypeV6, values.icmpCodeV6, values.icmpTypeCodeV6, values.dstPort)
+    : icmpOf(values.ipProtocol, values.icmpTypeV4, values.icmpCodeV4, values.icmpTypeCodeV4, values.dstPort);
+  if (icmp) {
+    flow.icmpType = icmp.type;
+    flow.icmpCode = icmp.code;
+    // The destination port held the type and code, not a port.
+    if (icmp.fromPort) flow.dstPort = 0;
+  }
+  // RFC 7270 defines the element as one byte; exporters sending it in 4 bytes put the status in the last.
+  flow.forwardingStatus = values.forwardingStatus === null ? null : values.forwardingStatus & 0xff;
+  flow.postNatSrcAddr = values.postNatSrcAddr;
+  flow.postNatDstAddr = values.postNatDstAddr;
+  flow.postNatSrcPort = values.postNaptSrcPort;
+  flow.postNatDstPort = values.postNaptDstPort;
   flow.flowStartMs = stamp(values.startMs, values.startUptimeMs, values.startDeltaUs, values, context);
   flow.flowEndMs = stamp(values.endMs, values.endUptimeMs, values.endDeltaUs, values, context);
   if (header !== null) fillFromHeader(flow, header);
@@ -105,7 +155,8 @@ function stamp(
 /**
  * The reverse half of an RFC 5103 biflow: the forward flow seen from the other end (addresses,
  * ports, prefixes, interfaces, ASes, VRFs and VLANs swapped) with the reverse elements' counters;
- * what only the forward direction said (next hops, TCP flags, ICMP) is not carried over. Null when
+ * what only the forward direction said (next hops, TCP flags, ICMP, forwarding status, NAT) is not
+ * carried over: the reverse direction's own elements say it, or it is not known. Null when
  * the reverse direction saw no traffic.
  */
 export function reverseFlow(forward: DecodedFlow, reverse: ElementValues, context: RecordContext): DecodedFlow | null {
@@ -121,6 +172,8 @@ export function reverseFlow(forward: DecodedFlow, reverse: ElementValues, contex
     dstPort: forward.srcPort,
     inIfIndex: forward.outIfIndex,
     outIfIndex: forward.inIfIndex,
+    inPhysIfIndex: forward.outPhysIfIndex,
+    outPhysIfIndex: forward.inPhysIfIndex,
     srcAs: forward.dstAs,
     dstAs: forward.srcAs,
     ingressVrfId: forward.egressVrfId,
@@ -136,6 +189,11 @@ export function reverseFlow(forward: DecodedFlow, reverse: ElementValues, contex
     bgpNextHop: own.bgpNextHop,
     icmpType: own.icmpType,
     icmpCode: own.icmpCode,
+    forwardingStatus: own.forwardingStatus,
+    postNatSrcAddr: own.postNatSrcAddr,
+    postNatDstAddr: own.postNatDstAddr,
+    postNatSrcPort: own.postNatSrcPort,
+    postNatDstPort: own.postNatDstPort,
     flowStartMs: own.flowStartMs ?? forward.flowStartMs,
     flowEndMs: own.flowEndMs ?? forward.flowEndMs,
   };

@@ -27,6 +27,10 @@ export type Template = {
    */
   readers: (ElementReader | null)[];
   reverse: boolean[];
+  /** Fields of a data template without a reader: each record of it skips this many (counted as unknown-element). */
+  unknownCount: number;
+  /** Those fields' elements, "id" or "enterprise/id", distinct. */
+  unknownIds: string[];
 };
 
 /** A data set kept until its template arrives, with the header facts its records are timed by. */

@@ -10,8 +10,10 @@
  *   adopted by the address the collector heard); exporter_address is always the exporter's. An unknown exporter gives exporter_name,
  *   routers and interfaces "", its flows count (nothing else sees them as far as we know), and its
  *   ASes come from the record or are Untracked (-999): no routing table is known for it.
- * - Interfaces by (router, ifIndex). Unknown ifIndexes leave the interface "" (the raw ifIndex is
- *   always kept in in_if_index/out_if_index).
+ * - Interfaces by (router, ifIndex). The record's logical interface (IE 10 / 14) is looked up first,
+ *   then its physical one (IE 252 / 253) when the inventory does not know the logical one (or the
+ *   record names none): the inventory may list either. in_if_index/out_if_index keep the ifIndex
+ *   that matched, else the logical one (else the physical); unknown ifIndexes leave the interface "".
  * - VRF (vrf_name): the ingress interface's VRF when the inventory knows the interface (none: ""
  *   the global table, as the inventory says); for an interface it does not know, the record's
  *   ingress VRF id as "vrf-<id>" (0 is the default VRF: ""), else "". Routes are looked up in the
@@ -109,6 +111,27 @@ const CACHE_LIMIT = 10_000;
 const NO_TABLES: Table[] = [];
 const NO_INDEXES: number[] = [];
 const UINT32_MAX = 4_294_967_295;
+
+const u16 = (value: number | null) => (value !== null && Number.isFinite(value) && value > 0 ? Math.min(Math.trunc(value), 0xffff) : 0);
+
+/** An address as an IPv6 column's text: IPv4 as "::ffff:a.b.c.d"; absent, zero (not said) or unreadable as "::". */
+function addressColumn(text: string | null): string {
+  if (text === null || text === "0.0.0.0") return "::";
+  if (parseIpv4(text) >= 0) return `::ffff:${text}`;
+  return parseIpv6(text) ? text : "::";
+}
+
+/**
+ * The ifIndex a record's interface is looked up by: the logical one when the router's inventory
+ * knows it, else the physical one when it knows that, else the logical one (or the physical one
+ * when there is no logical one), null when the record names neither.
+ */
+function matchedIndex(router: { interfaces: Map<number, unknown> } | null, logical: number | null, physical: number | null): number | null {
+  if (physical === null || physical === logical) return logical;
+  if (logical === null) return physical;
+  if (router && !router.interfaces.has(logical) && router.interfaces.has(physical)) return physical;
+  return logical;
+}
 
 const u32 = (value: number | null) => (value !== null && Number.isFinite(value) && value > 0 ? Math.min(Math.trunc(value), UINT32_MAX) : 0);
 
@@ -292,19 +315,21 @@ export function createEnricher(snapshot: EnrichmentSnapshot): Enricher {
     unknownIfIndexes(flow: DecodedFlow): number[] {
       const router = routerOfFlow(flow);
       // Inline rather than a closure made per flow: this runs for every flow.
-      const inIndex = flow.inIfIndex;
-      const outIndex = flow.outIfIndex;
+      const inIndex = matchedIndex(router, flow.inIfIndex, flow.inPhysIfIndex);
+      const outIndex = matchedIndex(router, flow.outIfIndex, flow.outPhysIfIndex);
       const inUnknown = inIndex !== null && inIndex !== 0 && !router?.interfaces.has(inIndex);
       const outUnknown = outIndex !== null && outIndex !== 0 && !router?.interfaces.has(outIndex) && outIndex !== inIndex;
       if (!inUnknown && !outUnknown) return NO_INDEXES;
-      return inUnknown && outUnknown ? [flow.inIfIndex!, flow.outIfIndex!] : [inUnknown ? flow.inIfIndex! : flow.outIfIndex!];
+      return inUnknown && outUnknown ? [inIndex!, outIndex!] : [inUnknown ? inIndex! : outIndex!];
     },
 
     enrich(flow: DecodedFlow, options: EnrichOptions): FlowRow {
       const exporter = exporterOfFlow(flow);
       const router = exporter.router >= 0 ? routers[exporter.router] : null;
-      const inIf = router && flow.inIfIndex ? router.interfaces.get(flow.inIfIndex) : undefined;
-      const outIf = router && flow.outIfIndex ? router.interfaces.get(flow.outIfIndex) : undefined;
+      const inIndex = matchedIndex(router, flow.inIfIndex, flow.inPhysIfIndex);
+      const outIndex = matchedIndex(router, flow.outIfIndex, flow.outPhysIfIndex);
+      const inIf = router && inIndex ? router.interfaces.get(inIndex) : undefined;
+      const outIf = router && outIndex ? router.interfaces.get(outIndex) : undefined;
 
       const vrf = inIf ? (inIf.vrf ?? "") : flow.ingressVrfId ? vrfName(flow.ingressVrfId) : "";
       const tables = router ? (router.tables.get(vrf) ?? router.tables.get("") ?? NO_TABLES) : NO_TABLES;
@@ -361,11 +386,7 @@ export function createEnricher(snapshot: EnrichmentSnapshot): Enricher {
 
       const service = services.get(asSrc);
       const hop = usableHop(flow.bgpNextHop) ?? usableHop(flow.nextHop);
-      let nextHopColumn = "::";
-      if (hop !== null) {
-        if (parseIpv4(hop) >= 0) nextHopColumn = `::ffff:${hop}`;
-        else if (parseIpv6(hop)) nextHopColumn = hop;
-      }
+      const nextHopColumn = addressColumn(hop);
       const version = flow.ipVersion ?? (src.family || dst.family);
 
       return {
@@ -399,11 +420,18 @@ export function createEnricher(snapshot: EnrichmentSnapshot): Enricher {
         as_dst: asDst,
         application: service ? service.application : "",
         infrastructure: service ? service.infrastructure : "",
-        in_if_index: u32(flow.inIfIndex),
-        out_if_index: u32(flow.outIfIndex),
+        in_if_index: u32(inIndex),
+        out_if_index: u32(outIndex),
         flow_protocol: flow.protocol,
         next_hop: nextHopColumn,
         counted,
+        icmp_type: flow.icmpType === null ? null : flow.icmpType & 0xff,
+        icmp_code: flow.icmpCode === null ? null : flow.icmpCode & 0xff,
+        forwarding_status: flow.forwardingStatus === null ? 0 : flow.forwardingStatus & 0xff,
+        post_nat_src_addr: addressColumn(flow.postNatSrcAddr),
+        post_nat_dst_addr: addressColumn(flow.postNatDstAddr),
+        post_nat_src_port: u16(flow.postNatSrcPort),
+        post_nat_dst_port: u16(flow.postNatDstPort),
       };
     },
   };

@@ -5,7 +5,7 @@
  *
  * TabSeparated because both engines take it as text — chDB's insert appends the body to the
  * statement as a string, which binary RowBinary would not survive. Numbers are decimal integers,
- * addresses text (IPv6 columns read "::ffff:a.b.c.d"), DateTime Unix seconds; strings are escaped
+ * addresses text (IPv6 columns read "::ffff:a.b.c.d"), DateTime Unix seconds, NULL \N; strings are escaped
  * as ClickHouse reads them (\t \n \r \\ \0 \b \f). Written byte by byte rather than as a JS string
  * encoded at the end: building and encoding one large string per batch cost more than decoding.
  */
@@ -85,6 +85,13 @@ export class TsvWriter {
     this.ascii(r.flow_protocol);
     this.ascii(r.next_hop);
     this.int(r.counted);
+    this.nullableInt(r.icmp_type);
+    this.nullableInt(r.icmp_code);
+    this.int(r.forwarding_status);
+    this.ascii(r.post_nat_src_addr);
+    this.ascii(r.post_nat_dst_addr);
+    this.int(r.post_nat_src_port);
+    this.int(r.post_nat_dst_port);
     // The last field's tab becomes the row's newline.
     this.bytes[this.at - 1] = NEWLINE;
     this.rows++;
@@ -111,6 +118,14 @@ export class TsvWriter {
       for (let i = 0; i < text.length; i++) b[this.at++] = text.charCodeAt(i);
     } else this.digits(n);
     b[this.at++] = TAB;
+  }
+
+  /** A Nullable column: null as ClickHouse's \N. */
+  private nullableInt(value: number | null): void {
+    if (value !== null) return this.int(value);
+    this.bytes[this.at++] = BACKSLASH;
+    this.bytes[this.at++] = 78; // N
+    this.bytes[this.at++] = TAB;
   }
 
   private digits(n: number): void {

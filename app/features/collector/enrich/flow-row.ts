@@ -1,6 +1,6 @@
 /**
- * One row of flows_raw as the collector writes it (db/clickhouse/0001_flows.sql and
- * 0004_collector_raw.sql): a decoded flow after enrichment. Column names are the table's.
+ * One row of flows_raw as the collector writes it (db/clickhouse/0001_flows.sql, 0004_collector_raw.sql
+ * and 0007_flow_details.sql): a decoded flow after enrichment. Column names are the table's.
  * Bytes and packets stay as sampled; flows_5m_mv multiplies by sampling_rate once.
  */
 export type FlowRow = {
@@ -46,6 +46,16 @@ export type FlowRow = {
   next_hop: string;
   /** 1: the observation that counts this traffic; 0: the same traffic exported again on a core interface. */
   counted: 0 | 1;
+  /** ICMP / ICMPv6 type and code; null (\N) for other protocols and ICMP records that do not say. */
+  icmp_type: number | null;
+  icmp_code: number | null;
+  /** IE 89 as sent (status in the top two bits, reason below); 0: not said. 0b10xxxxxx: dropped, left out of the aggregates. */
+  forwarding_status: number;
+  /** NAT: source and destination after translation, IPv6 text ("::" when not said); ports 0 when not said. */
+  post_nat_src_addr: string;
+  post_nat_dst_addr: string;
+  post_nat_src_port: number;
+  post_nat_dst_port: number;
 };
 
 /** The columns of a FlowRow, in the order inserts name them. */
@@ -85,4 +95,11 @@ export const FLOW_ROW_COLUMNS = [
   "flow_protocol",
   "next_hop",
   "counted",
+  "icmp_type",
+  "icmp_code",
+  "forwarding_status",
+  "post_nat_src_addr",
+  "post_nat_dst_addr",
+  "post_nat_src_port",
+  "post_nat_dst_port",
 ] as const satisfies readonly (keyof FlowRow)[];

@@ -3,7 +3,8 @@
  * folds every other AS into Others (-101) as rows are inserted. The collector's runtime recomputes
  * the set hourly:
  *
- * - the top TRACKED_TOP ASes by traffic: bytes × sampling_rate of the counted flows_raw rows of the
+ * - the top TRACKED_TOP ASes by traffic: bytes × sampling_rate of the counted flows_raw rows (packets
+ *   the router dropped left out, as in the aggregates) of the
  *   7 days before `now`, an AS counted once per row whichever of its four AS columns (source,
  *   handover, next hop, destination) it is in; special values (< 0) and the operator left out;
  * - plus the operator's AS (rank 0) and every neighbour AS of the inventory's interfaces, so the
@@ -33,7 +34,7 @@ SELECT asn, sum(volume) AS traffic
 FROM (
     SELECT arrayJoin(arrayDistinct([as_src, as_hnd, as_nxt, as_dst])) AS asn, toFloat64(bytes) * sampling_rate AS volume
     FROM flows_raw
-    WHERE counted = 1
+    WHERE counted = 1 AND bitShiftRight(forwarding_status, 6) != 2
       AND time_received >= toDateTime({from:UInt32}, 'UTC') AND time_received <= toDateTime({to:UInt32}, 'UTC')
 )
 WHERE asn > 0 AND asn NOT IN {exclude:Array(Int64)}

@@ -87,13 +87,14 @@ const exportedSchema = z.object({
  * The out interface of a record is its out_if when it is this router's external or access
  * interface, else the core interface it left by (link_start_if; the enrichment names this router
  * link_start_router then). Interfaces the enrichment did not know are "" and still mark the router
- * as exporting in that interval.
+ * as exporting in that interval. A dropped packet counts in, not out.
  */
 export function exportedBytesQuery(range: { from: number; to: number }) {
   const sql = [
     "SELECT toUnixTimestamp(toStartOfFiveMinutes(time_received)) AS t, exporter_name AS router, side.1 AS interface,",
     "  toString(sumIf(toUInt64(bytes) * sampling_rate, side.2 = 0)) AS in_bytes,",
-    "  toString(sumIf(toUInt64(bytes) * sampling_rate, side.2 = 1)) AS out_bytes",
+    // Packets the router dropped (forwarding status 10xxxxxx) came in and never left.
+    "  toString(sumIf(toUInt64(bytes) * sampling_rate, side.2 = 1 AND bitShiftRight(forwarding_status, 6) != 2)) AS out_bytes",
     "FROM flows_raw",
     "ARRAY JOIN [",
     "  (in_if, 0),",

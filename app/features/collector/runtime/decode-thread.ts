@@ -5,6 +5,7 @@
  * class.
  */
 import { decodeDatagram } from "../decode";
+import { SKIP_REASONS } from "../decode/flow-record";
 import { TemplateState } from "../decode/templates";
 import type { Enricher } from "../enrich/enricher";
 import { createEnricher } from "../enrich/enrich";
@@ -62,6 +63,11 @@ export class DecodeThread {
       delta.lastSeenMs = Math.max(delta.lastSeenMs, arrivalMs);
       delta.templateMisses += result.templateMisses;
       for (const problem of result.problems) delta.decodeErrors[problem.reason] = (delta.decodeErrors[problem.reason] ?? 0) + 1;
+      // Fields read past (unknown or malformed elements): counted under the same reasons' map, per field.
+      for (const reason of SKIP_REASONS) {
+        const skipped = result.skipped[reason];
+        if (skipped) delta.decodeErrors[reason] = (delta.decodeErrors[reason] ?? 0) + skipped;
+      }
       if (!result.flows.length) continue;
 
       const clockSkewed = this.clockCheck(key, delta, result.flows, arrivalMs);
