@@ -16,7 +16,7 @@ import path from "node:path";
 import { decodeDatagram, TemplateState, type DecodedFlow } from "~/features/collector/decode";
 import { MAX_UNKNOWN_ELEMENT_IDS, SKIP_REASONS } from "~/features/collector/decode/flow-record";
 import { CaptureFileError, readCaptureFile } from "~/features/collector/pcap/capture-file-reader.server";
-import { forwardingStatusLabel, icmpLabel } from "~/features/flows/value-labels";
+import { forwardingStatusLabel, icmpLabel } from "~/features/filter/value-labels";
 
 const USAGE = "usage: npm run -s flows:decode -- FILE.pcap [FILE.pcap …]";
 

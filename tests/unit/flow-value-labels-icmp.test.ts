@@ -1,9 +1,9 @@
 /**
  * ICMP types and codes and the forwarding status as the screens and flows:decode name them
- * (app/features/flows/value-labels.ts), against the IANA registries' names written out here.
+ * (app/features/filter/value-labels.ts), against the IANA registries' names written out here.
  */
 import { describe, expect, it } from "vitest";
-import { forwardingStatusLabel, icmpLabel, isDroppedStatus } from "~/features/flows/value-labels";
+import { forwardingStatusLabel, icmpLabel, isDroppedStatus } from "~/features/filter/value-labels";
 
 describe("ICMP type and code names", () => {
   it("names ICMP and ICMPv6 types, with the code's name where the registry gives one", () => {

@@ -202,6 +202,7 @@ const section =
   (key: "frameSection" | "ipSection"): ElementReader =>
   (values, view, offset, length) => {
     values[key] = new Uint8Array(view.buffer, view.byteOffset + offset, length);
+    return true; // any length is a section: the parser says what it cannot follow
   };
 
 /** Element id (enterprise 0) → reader. Elements not listed are skipped by their length. */
