@@ -24,6 +24,7 @@ import { enablePublicLookingGlass, startApp, stopApp } from "./app-server";
 import { loginCookie } from "./deep-link";
 import { timedRequest } from "./http-request";
 import { pageScripts } from "./page-scripts";
+import { ALL_VANTAGE_POINTS, lg, PUBLIC_PAGES } from "./public-lg-pages";
 import { writeResultsSection } from "./results";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
@@ -31,21 +32,6 @@ const APP_DIR = path.resolve(process.env.BENCH_APP_DIR ?? ROOT);
 const DATA_DIR = path.resolve(process.env.BENCH_PUBLIC_LG_DATA_DIR ?? path.join(ROOT, "data-bench-public-lg"));
 const DEMO_DAYS = Number(process.env.BENCH_PUBLIC_LG_DEMO_DAYS ?? 2);
 const REQUESTS = Number(process.env.BENCH_PUBLIC_LG_REQUESTS ?? 20);
-
-const lg = (params: Record<string, string>) => `/public/lookingglass?${new URLSearchParams(params)}`;
-const ALL = '["all"]';
-/** The public pages: before a query and after one (each outcome a visitor can get). */
-export const PUBLIC_PAGES: { name: string; url: string }[] = [
-  { name: "form (before a query)", url: "/public/lookingglass" },
-  {
-    name: "IP prefix, all vantage points",
-    url: lg({ selectedVantagePoints: ALL, queryType: "IpPrefixQuery", queryTerm: "203.0.113.0/24" }),
-  },
-  { name: "AS path 3356 *, page 1", url: lg({ selectedVantagePoints: ALL, queryType: "AsPathQuery", queryTerm: "3356 *" }) },
-  { name: "AS path 3356 *, page 2", url: lg({ selectedVantagePoints: ALL, queryType: "AsPathQuery", queryTerm: "3356 *", page: "2" }) },
-  { name: "no data", url: lg({ selectedVantagePoints: ALL, queryType: "IpPrefixQuery", queryTerm: "192.0.2.77" }) },
-  { name: "invalid term", url: lg({ selectedVantagePoints: ALL, queryType: "IpPrefixQuery", queryTerm: "203.0.113.300" }) },
-];
 
 function percentile(values: number[], p: number): number {
   const sorted = [...values].sort((a, b) => a - b);
@@ -90,6 +76,7 @@ async function main() {
     for (const page of PUBLIC_PAGES) {
       const res = await timedRequest(agent, port, page.url, { keepBody: true, timeoutMs: 120_000 });
       if (res.status !== 200) throw new Error(`GET ${page.url} answered HTTP ${res.status}`);
+      if (!res.body.includes(page.expect)) throw new Error(`GET ${page.url} is not the page "${page.name}" (no ${page.expect})`);
       const js = pageScripts(res.body, clientDir, publicDir);
       largest = Math.max(largest, js.gzip);
       out(`| ${page.name} | ${js.scripts.length} | ${kb(js.raw)} | ${kb(js.gzip)} |`);
@@ -99,7 +86,11 @@ async function main() {
     const misses: number[] = [];
     const offset = Math.floor(Math.random() * 256);
     for (let i = 0; i < REQUESTS; i++) {
-      const url = lg({ selectedVantagePoints: ALL, queryType: "IpPrefixQuery", queryTerm: `203.0.113.${(offset + i) % 256}/32` });
+      const url = lg({
+        selectedVantagePoints: ALL_VANTAGE_POINTS,
+        queryType: "IpPrefixQuery",
+        queryTerm: `203.0.113.${(offset + i) % 256}/32`,
+      });
       const res = await timedRequest(agent, port, url, { timeoutMs: 120_000 });
       if (res.status !== 200) throw new Error(`GET ${url} answered HTTP ${res.status}`);
       misses.push(res.ttfb);
