@@ -19,6 +19,8 @@ const BUDGET_BYTES = 30_000;
 const TABLE_ROWS = "[data-testid=lookingglass-table] tbody tr";
 /** The server's time-out for routing queries: QUERY_MAX_EXECUTION_SECONDS (default 15, app/server/env.server.ts), the bar's pace. */
 const TIMEOUT_SECONDS = Number(process.env.QUERY_MAX_EXECUTION_SECONDS || 15);
+/** How long the browser's load of an answer is held back (the request pending), in ms. */
+const HOLD_MS = 4_000;
 
 describeBothModes("public looking glass page", (m) => {
   const only = (javaScript: boolean): typeof it => (m.javaScriptEnabled === javaScript ? it : ((() => undefined) as unknown as typeof it));
@@ -68,33 +70,63 @@ describeBothModes("public looking glass page", (m) => {
     await all.check({ force: true });
     expect(await all.evaluate((box: HTMLInputElement) => [box.checked, box.indeterminate])).toEqual([true, false]);
 
-    // The answer is held back, so the request stays pending long enough to watch the bar.
-    const held: (() => void)[] = [];
-    const release = () => held.splice(0).forEach((go) => go());
+    // The answer is held back, so the request stays pending long enough to watch the bar. While the page's load is held
+    // Playwright does not query the page, so the page reports what it shows through an exposed function.
+    const reports: { kind: string; value: Record<string, unknown> }[] = [];
+    await m.page.exposeFunction("lgReport", (kind: string, value: Record<string, unknown>) => void reports.push({ kind, value }));
+    const of = (kind: string) => reports.filter((r) => r.kind === kind).map((r) => r.value);
+    let loads = 0;
     await m.page.route(/\/public\/lookingglass\?/, async (route) => {
-      await new Promise<void>((resolve) => held.push(resolve));
+      loads++;
+      await new Promise((resolve) => setTimeout(resolve, HOLD_MS));
       // An aborted load has no request left to continue.
       await route.continue().catch(() => {});
     });
     await m.page.locator("select[name=queryType]").selectOption("IpPrefixQuery");
     await m.page.locator("input[name=queryTerm]").fill("203.0.113.0/24");
-    // Every value the bar shows from the submit on.
-    await bar.evaluate((el) => {
-      const seen: string[] = [];
-      (window as unknown as { seen: string[] }).seen = seen;
-      new MutationObserver(() => seen.push(el.getAttribute("aria-valuenow") ?? "")).observe(el, {
-        attributes: true,
-        attributeFilter: ["aria-valuenow"],
-      });
-    });
-    // Clicked in the page: Playwright's own click would wait for the navigation it starts, which is held.
-    const click = (button: typeof submit) => button.evaluate((b: HTMLButtonElement) => b.click());
-    await click(submit);
-    expect(await status.getAttribute("data-status")).toBe("PENDING");
-    expect(await status.textContent()).toBe("Querying…");
-    expect(await submit.isDisabled()).toBe(true);
-    await m.page.waitForFunction(() => (window as unknown as { seen: string[] }).seen.length >= 12);
-    const seen = (await m.page.evaluate(() => (window as unknown as { seen: string[] }).seen)).map(Number);
+    const watch = (abortOnFirstTick: boolean) =>
+      m.page.evaluate((abortOnFirstTick) => {
+        const report = (window as unknown as { lgReport(kind: string, value: Record<string, unknown>): void }).lgReport;
+        const bar = document.querySelector("[data-testid=lookingglass-progress] [role=progressbar]")!;
+        const badge = document.querySelector("[data-testid=lookingglass-status]")!;
+        const form = document.querySelector<HTMLFormElement>("form[data-testid=lookingglass-form]")!;
+        const submit = form.querySelector<HTMLButtonElement>("button[type=submit]")!;
+        const abort = document.querySelector<HTMLElement>("[data-lg-abort]")!;
+        const state = () => ({
+          status: badge.getAttribute("data-status"),
+          label: badge.textContent,
+          disabled: submit.disabled,
+          abortShown: !abort.hidden,
+          value: bar.getAttribute("aria-valuenow"),
+        });
+        let aborted = false;
+        new MutationObserver(() => {
+          report("bar", { value: bar.getAttribute("aria-valuenow") });
+          if (abortOnFirstTick && !aborted && Number(bar.getAttribute("aria-valuenow")) > 0) {
+            aborted = true;
+            abort.querySelector("button")!.click();
+            report("aborted", state());
+          }
+        }).observe(bar, { attributes: true, attributeFilter: ["aria-valuenow"] });
+        let submitted = false;
+        // After the page's own submit handler: the state it set, then a second submit (Enter in the term's field, a script).
+        form.addEventListener("submit", () => {
+          if (submitted) return;
+          submitted = true;
+          setTimeout(() => {
+            report("pending", state());
+            form.requestSubmit();
+          }, 0);
+        });
+      }, abortOnFirstTick);
+    // Clicked in the page: Playwright's own click would wait for the load it starts, which is held.
+    const click = () => submit.evaluate((b: HTMLButtonElement) => b.click());
+
+    await watch(false);
+    await click();
+    await expect.poll(() => of("bar").length, { timeout: HOLD_MS }).toBeGreaterThanOrEqual(12);
+    expect(of("pending")[0]).toEqual({ status: "PENDING", label: "Querying…", disabled: true, abortShown: true, value: "0" });
+    const seen = of("bar").map((r) => Number(r.value));
     // From 0, then tick by tick as progress.ts computes it: 100/T % first, each step 1 % smaller.
     let expected = startProgress(TIMEOUT_SECONDS);
     expect(seen[0]).toBe(0);
@@ -103,13 +135,10 @@ describeBothModes("public looking glass page", (m) => {
       expect(value).toBeCloseTo(expected.percent, 9);
     }
     expect(seen[1]).toBeCloseTo(100 / TIMEOUT_SECONDS, 9);
-    // A second submit while pending (Enter in the term's field, a script) is refused.
-    await m.page.locator("form[data-testid=lookingglass-form]").evaluate((f: HTMLFormElement) => f.requestSubmit());
-    await m.page.waitForTimeout(300);
-    expect(held.length).toBe(1);
-    release();
-    await m.page.waitForURL(/queryTerm=203\.0\.113\.0%2F24/);
+    await m.page.waitForURL(/queryTerm=203\.0\.113\.0%2F24/, { timeout: HOLD_MS + 30_000 });
     await m.page.locator(TABLE_ROWS).first().waitFor({ timeout: 30_000 });
+    // The second submit while pending was refused: one load only.
+    expect(loads).toBe(1);
     expect(await status.getAttribute("data-status")).toBe("COMPLETED");
     expect(await bar.getAttribute("aria-valuenow")).toBe("100");
     expect(await submit.isDisabled()).toBe(false);
@@ -117,17 +146,13 @@ describeBothModes("public looking glass page", (m) => {
 
     // Abort: the page load stops, the bar goes back to 0, the status reads Aborted, submit is possible again.
     await m.page.locator("input[name=queryTerm]").fill("198.51.100.0/24");
-    await click(submit);
-    await m.page.waitForFunction(() => Number(document.querySelector("[role=progressbar]")?.getAttribute("aria-valuenow")) > 0);
-    await click(m.page.getByRole("button", { name: "Abort" }));
-    expect(await status.getAttribute("data-status")).toBe("ABORTED");
-    expect(await status.textContent()).toBe("Aborted");
-    expect(await bar.getAttribute("aria-valuenow")).toBe("0");
-    expect(await submit.isDisabled()).toBe(false);
-    expect(await m.page.getByRole("button", { name: "Abort" }).isVisible()).toBe(false);
-    release();
-    await m.page.waitForTimeout(300);
+    await watch(true);
+    await click();
+    await expect.poll(() => of("aborted").length, { timeout: HOLD_MS }).toBe(1);
+    expect(of("aborted")[0]).toEqual({ status: "ABORTED", label: "Aborted", disabled: false, abortShown: false, value: "0" });
+    await m.page.waitForTimeout(HOLD_MS + 500);
     expect(m.page.url()).toBe(answered);
+    expect(await status.getAttribute("data-status")).toBe("ABORTED");
     await m.page.unroute(/\/public\/lookingglass\?/);
 
     // A new query type resets the status and clears the output.

@@ -54,6 +54,24 @@ function publicLookingGlassPage(config: PublicPageScriptConfig): void {
   const points = boxes.filter((b) => b !== all);
   const label = badge.querySelector<HTMLElement>(".mantine-Badge-label") ?? badge;
   const STORE = "flowlens-lg-progress";
+  // Storage may be refused (a privacy setting): the bar then starts again on a refreshed page, nothing else changes.
+  const stored = {
+    get: (): string | null => {
+      try {
+        return sessionStorage.getItem(STORE);
+      } catch {
+        return null;
+      }
+    },
+    set: (value: string | null) => {
+      try {
+        if (value === null) sessionStorage.removeItem(STORE);
+        else sessionStorage.setItem(STORE, value);
+      } catch {
+        // nothing to carry over then
+      }
+    },
+  };
 
   let pending = badge.getAttribute("data-status") === "PENDING";
   let timer: number | undefined;
@@ -141,7 +159,7 @@ function publicLookingGlassPage(config: PublicPageScriptConfig): void {
   });
   abort?.addEventListener("click", () => {
     window.stop();
-    sessionStorage.removeItem(STORE);
+    stored.set(null);
     settle("ABORTED", config.labels.ABORTED, 0);
   });
   typeSelect?.addEventListener("change", () => {
@@ -151,23 +169,23 @@ function publicLookingGlassPage(config: PublicPageScriptConfig): void {
   });
   // Leaving while pending (the answer is arriving, or ping/traceroute jobs refresh the page): the next page carries the bar on.
   window.addEventListener("pagehide", () => {
-    if (pending) sessionStorage.setItem(STORE, JSON.stringify({ percent, step, at: Date.now() }));
+    if (pending) stored.set(JSON.stringify({ percent, step, at: Date.now() }));
   });
   // Back to this page from the browser's cache: it shows again what the server sent.
   window.addEventListener("pageshow", (event) => {
     if (!event.persisted) return;
-    sessionStorage.removeItem(STORE);
+    stored.set(null);
     settle(initial.status, initial.label, initial.percent);
   });
 
   updateAll();
   let carried: { percent?: unknown; step?: unknown; at?: unknown } | null = null;
   try {
-    carried = JSON.parse(sessionStorage.getItem(STORE) ?? "null");
+    carried = JSON.parse(stored.get() ?? "null");
   } catch {
     carried = null;
   }
-  sessionStorage.removeItem(STORE);
+  stored.set(null);
   if (pending) {
     // Jobs still running on the server: the bar goes on from where the previous page left it (if that was a moment ago).
     const fresh =
