@@ -7,7 +7,17 @@ import "mantine-react-table/styles.css";
 import { ColorSchemeScript, MantineProvider, mantineHtmlProps } from "@mantine/core";
 import { Notifications } from "@mantine/notifications";
 import { data, type HeadersFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
-import { Links, Meta, Outlet, Scripts, ScrollRestoration, isRouteErrorResponse, useRouteError, useRouteLoaderData } from "@remix-run/react";
+import {
+  Links,
+  Meta,
+  Outlet,
+  Scripts,
+  ScrollRestoration,
+  isRouteErrorResponse,
+  useMatches,
+  useRouteError,
+  useRouteLoaderData,
+} from "@remix-run/react";
 import { useEffect, type ReactNode } from "react";
 import { BusyNotice } from "~/components/BusyNotice";
 import { ClientErrorHandling } from "~/components/ClientErrorHandling";
@@ -16,6 +26,7 @@ import { RequestErrorPage, StartupErrorPage } from "~/components/ErrorPages";
 import { browserSupport } from "~/lib/browser-support";
 import { busyAnswerOf } from "~/lib/busy";
 import { useNonce } from "~/lib/nonce";
+import { loadsAppScripts } from "~/lib/page-scripts";
 import { NOTIFICATION_POSITION, NOTIFICATION_Z_INDEX } from "~/lib/notification-popups";
 import { classifyStartupError, isInterruptedConnection, requestRefusal } from "~/lib/startup-error";
 import { cssVariablesResolverOf, themeOf } from "~/lib/theme";
@@ -59,6 +70,8 @@ export function Layout({ children }: { children: ReactNode }) {
   const data = useRouteLoaderData<typeof loader>("root");
   const nonce = useNonce();
   const theme = themeOf(data?.style);
+  // A page that does without the app's scripts (its route's handle, app/lib/page-scripts.ts) gets its CSS only.
+  const appScripts = loadsAppScripts(useMatches().map((m) => m.handle));
   useEffect(markHydrated, []);
   return (
     <html lang="en" {...mantineHtmlProps}>
@@ -69,8 +82,8 @@ export function Layout({ children }: { children: ReactNode }) {
         <Meta />
         <Links />
         <ColorSchemeScript defaultColorScheme="light" nonce={nonce} />
-        {/* Before the first paint: fallbacks of JavaScript controls stay hidden until those replace them. */}
-        <script nonce={nonce} suppressHydrationWarning dangerouslySetInnerHTML={{ __html: JS_MARK_SCRIPT }} />
+        {/* Before the first paint: fallbacks of JavaScript controls stay hidden until those replace them (nothing replaces them on a page that does not hydrate). */}
+        {appScripts ? <script nonce={nonce} suppressHydrationWarning dangerouslySetInnerHTML={{ __html: JS_MARK_SCRIPT }} /> : null}
       </head>
       <body>
         <MantineProvider theme={theme} cssVariablesResolver={cssVariablesResolverOf(data?.style)} defaultColorScheme="light">
@@ -78,8 +91,12 @@ export function Layout({ children }: { children: ReactNode }) {
           <ClientErrorHandling />
           {children}
         </MantineProvider>
-        <ScrollRestoration nonce={nonce} />
-        <Scripts nonce={nonce} />
+        {appScripts ? (
+          <>
+            <ScrollRestoration nonce={nonce} />
+            <Scripts nonce={nonce} />
+          </>
+        ) : null}
       </body>
     </html>
   );

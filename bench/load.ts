@@ -18,13 +18,12 @@
  * reused between runs), BENCH_LOAD_DEMO_DAYS (default 8), BENCH_TIMEOUT_MS (client time-out, default
  * 10000), BENCH_LOAD_SECONDS_B / BENCH_LOAD_SECONDS_C (default 20 / 10).
  */
-import { spawn, type ChildProcess } from "node:child_process";
-import { createWriteStream, existsSync, mkdirSync, readFileSync, statSync } from "node:fs";
+import { existsSync, readFileSync, statSync } from "node:fs";
 import http from "node:http";
-import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { enablePublicLookingGlass, startApp, stopApp } from "./app-server";
 import { loginCookie } from "./deep-link";
 import { timedRequest, type Timing } from "./http-request";
 
@@ -35,7 +34,6 @@ const DEMO_DAYS = Number(process.env.BENCH_LOAD_DEMO_DAYS ?? 8);
 const TIMEOUT_MS = Number(process.env.BENCH_TIMEOUT_MS ?? 10_000);
 const SECONDS_B = Number(process.env.BENCH_LOAD_SECONDS_B ?? 20);
 const SECONDS_C = Number(process.env.BENCH_LOAD_SECONDS_C ?? 10);
-const START_WAIT_MS = 15 * 60_000;
 
 const HEAVY_PAGE = "/flow-explorer?dimension=AS_SRC_INGRESS&dateRange=LAST_30_DAYS";
 /** 7 days, two filters the delegated user may set (router of entry, one big neighbour excluded). */
@@ -56,17 +54,6 @@ function percentile(values: number[], p: number): number {
 }
 
 const fmt = (ms: number) => (Number.isNaN(ms) ? "n/a" : ms >= 1000 ? `${(ms / 1000).toFixed(2)} s` : `${ms.toFixed(0)} ms`);
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.listen(0, "127.0.0.1", () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-    server.on("error", reject);
-  });
-}
 
 async function request(agent: http.Agent, port: number, pathname: string, headers: Record<string, string> = {}): Promise<Outcome> {
   const started = performance.now();
@@ -145,84 +132,6 @@ function eventLoop(logFile: string, from: number) {
   return { max: Math.max(...lines.map((m) => Number(m[1]))), p99: Math.max(...lines.map((m) => Number(m[2]))) };
 }
 
-async function startApp(logFile: string): Promise<{ port: number; child: ChildProcess }> {
-  const port = await freePort();
-  mkdirSync(DATA_DIR, { recursive: true });
-  const out = createWriteStream(logFile, { flags: "w" });
-  const child = spawn(process.execPath, ["server.mjs", "build/server/index.js"], {
-    cwd: APP_DIR,
-    env: {
-      ...process.env,
-      PORT: String(port),
-      DATA_DIR,
-      DEMO_DATA: "on",
-      DEMO_DAYS: String(DEMO_DAYS),
-      NODE_ENV: "production",
-      EVENT_LOOP_STATS_MS: "1000",
-      DATABASE_URL: "",
-      CLICKHOUSE_URL: "",
-    },
-    stdio: ["ignore", "pipe", "pipe"],
-    detached: true,
-  });
-  child.stdout!.pipe(out);
-  child.stderr!.pipe(out);
-  const agent = new http.Agent({ keepAlive: false });
-  const deadline = Date.now() + START_WAIT_MS;
-  while (Date.now() < deadline) {
-    if (child.exitCode !== null) throw new Error(`the app exited (${child.exitCode}); see ${logFile}`);
-    const o = await request(agent, port, "/healthz");
-    if (o.status === 200) return { port, child };
-    await new Promise((r) => setTimeout(r, 1000));
-  }
-  throw new Error(`the app did not answer /healthz within ${START_WAIT_MS / 60_000} min`);
-}
-
-async function stopApp(child: ChildProcess) {
-  if (child.exitCode !== null || !child.pid) return;
-  process.kill(-child.pid, "SIGTERM");
-  const exited = new Promise((r) => child.once("exit", r));
-  const timer = setTimeout(() => child.exitCode === null && process.kill(-child.pid!, "SIGKILL"), 15_000);
-  await exited;
-  clearTimeout(timer);
-}
-
-/** Turns the site setting "Public Looking Glass enabled" on, through the site settings form as an admin would. */
-async function enablePublicLookingGlass(agent: http.Agent, port: number, adminCookie: string) {
-  const page = await timedRequest(agent, port, "/site-settings", { headers: { cookie: adminCookie }, keepBody: true, timeoutMs: 60_000 });
-  const form = /<form[^>]*aria-label="Site settings"[^>]*>([\s\S]*?)<\/form>/.exec(page.body)?.[1];
-  if (!form) throw new Error(`the site settings form was not found (HTTP ${page.status})`);
-  const fields = new URLSearchParams();
-  const unescape = (v: string) =>
-    v
-      .replace(/&quot;/g, '"')
-      .replace(/&#x27;/g, "'")
-      .replace(/&lt;/g, "<")
-      .replace(/&gt;/g, ">")
-      .replace(/&amp;/g, "&");
-  for (const m of form.matchAll(/<input\b([^>]*)>/g)) {
-    const attrs = m[1];
-    const name = /\bname="([^"]*)"/.exec(attrs)?.[1];
-    if (!name) continue;
-    const value = unescape(/\bvalue="([^"]*)"/.exec(attrs)?.[1] ?? "");
-    if (/type="checkbox"/.test(attrs)) {
-      if (/\bchecked\b/.test(attrs) || name === "public_looking_glass_enabled") fields.set(name, "on");
-    } else fields.set(name, value);
-  }
-  for (const m of form.matchAll(/<textarea\b[^>]*name="([^"]*)"[^>]*>([\s\S]*?)<\/textarea>/g)) fields.set(m[1], unescape(m[2]));
-  if (!fields.has("intent")) fields.set("intent", "site");
-  const csrf = /csrftoken=([^;]+)/.exec(adminCookie)?.[1] ?? "";
-  fields.set("csrfmiddlewaretoken", csrf);
-  const res = await timedRequest(agent, port, "/site-settings", {
-    method: "POST",
-    headers: { cookie: adminCookie, "content-type": "application/x-www-form-urlencoded" },
-    body: fields.toString(),
-    timeoutMs: 60_000,
-  });
-  if (res.status !== 302 && res.status !== 303 && res.status !== 200)
-    throw new Error(`saving the site settings answered HTTP ${res.status}`);
-}
-
 async function main() {
   if (!existsSync(path.join(APP_DIR, "build/server/index.js")))
     throw new Error(`no build in ${APP_DIR}: run npx remix vite:build there first`);
@@ -237,7 +146,13 @@ async function main() {
       .join(" ")} (other work on the machine shows in every figure)`,
   );
   const t0 = performance.now();
-  const { port, child } = await startApp(logFile);
+  const { port, child } = await startApp({
+    appDir: APP_DIR,
+    dataDir: DATA_DIR,
+    demoDays: DEMO_DAYS,
+    logFile,
+    env: { EVENT_LOOP_STATS_MS: "1000" },
+  });
   const stop = () => stopApp(child);
   process.once("SIGINT", () => void stop().then(() => process.exit(130)));
   try {

@@ -5,6 +5,7 @@ import { loadPublicLookingGlass } from "~/features/lookingglass/public-page.serv
 import { PublicLookingGlassError, PublicLookingGlassView } from "~/features/lookingglass/ui/PublicLookingGlassView";
 import { refreshMeta } from "~/features/lookingglass/url-state";
 import { busyAnswerOf } from "~/lib/busy";
+import { WITHOUT_APP_SCRIPTS_HANDLE } from "~/lib/page-scripts";
 import { sharedPageHeaders } from "~/server/public-page-cache.server";
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [
@@ -14,6 +15,12 @@ export const meta: MetaFunction<typeof loader> = ({ data }) => [
 ];
 
 export const headers = sharedPageHeaders;
+
+/**
+ * Server-rendered HTML and CSS with the page's own small script, not the app's runtime: the page is
+ * complete without JavaScript, and anyone may open it on any link (docs/decisions/014).
+ */
+export const handle = WITHOUT_APP_SCRIPTS_HANDLE;
 
 /**
  * The public Looking Glass in the analytics deployment: open to anyone, no login, while the site

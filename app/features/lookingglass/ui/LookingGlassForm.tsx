@@ -12,6 +12,7 @@ import { COMMUNITY_MAX_LENGTH, parseCommunityPattern } from "~/lib/bgp-communiti
 import { DEFAULT_RIB_VIEW, RIB_VIEW_CHOICES, RIB_VIEW_CHOICE_LABELS, type RibViewChoice } from "~/features/routing/rib-views";
 import { ALL_VANTAGE_POINTS, keepForQueryType, PARAM, type LookingGlassUrlState, type VantagePointRef } from "../url-state";
 import { validateTerm } from "../validation";
+import { SelectAllIcon } from "./SelectAllIcon";
 
 export type LookingGlassFormProps = {
   action: string;
@@ -94,6 +95,7 @@ export function LookingGlassForm(props: LookingGlassFormProps) {
             }
             checked={all}
             indeterminate={some}
+            icon={SelectAllIcon}
             onChange={(e) =>
               setSelected(
                 e.currentTarget.checked

@@ -17,6 +17,7 @@ import type { LookingGlassPageData } from "../page-data";
 import { PlainResultsTable } from "./PlainResultsTable";
 import { statusLabel, statusName } from "../status";
 import { serializeLookingGlassUrl } from "../url-state";
+import { SCRIPT_HOOKS } from "./public-page-script";
 import { useLookingGlassRun } from "./use-lookingglass-run";
 
 // The interactive table (mantine-react-table) loads after hydration, in its own chunk.
@@ -28,12 +29,18 @@ export function LookingGlassScreen({
   exportPath,
   currentPage,
   rna,
+  ownScript = false,
 }: {
   page: LookingGlassPageData;
   path: string;
   exportPath: string;
   currentPage: number;
   rna: { rawFlowsEmpty: boolean } | null;
+  /**
+   * The page does not hydrate and runs the small script of public-page-script.ts instead: it gets
+   * the markup that script shows when needed (an Abort button, the before-submit text).
+   */
+  ownScript?: boolean;
 }) {
   const hydrated = useHydrated();
   const { run, jobs, progress, submit, reset, abort } = useLookingGlassRun({
@@ -97,6 +104,7 @@ export function LookingGlassScreen({
       />
       <Group gap="sm" align="center">
         <ProgressBar
+          data-testid={SCRIPT_HOOKS.progress}
           value={progress.percent}
           style={{ flex: 1 }}
           size="sm"
@@ -107,6 +115,14 @@ export function LookingGlassScreen({
           <Button size="compact-xs" variant="default" onClick={abort}>
             Abort
           </Button>
+        ) : null}
+        {ownScript ? (
+          // Shown by the script while the answer loads (a span: the button's own display would beat `hidden`).
+          <span hidden {...{ [SCRIPT_HOOKS.abort]: "" }}>
+            <Button size="compact-xs" variant="default" type="button">
+              Abort
+            </Button>
+          </span>
         ) : null}
         {started ? <CopyAction value={() => window.location.href} label="Copy link" ariaLabel="Copy link to this query" /> : null}
         <Badge variant="light" data-testid="lookingglass-status" data-status={statusName(run.status, page.variant)}>
@@ -152,6 +168,12 @@ export function LookingGlassScreen({
           </Stack>
         )}
       </section>
+      {ownScript ? (
+        // What a change of query type brings back (the results cleared), for the page's script.
+        <template {...{ [SCRIPT_HOOKS.beforeSubmit]: "" }}>
+          <Text c="dimmed">{MESSAGES.lookingGlassBeforeSubmit}</Text>
+        </template>
+      ) : null}
     </Stack>
   );
 }
