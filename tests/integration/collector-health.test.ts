@@ -188,11 +188,11 @@ describe("decode errors", () => {
     expect((await check(1.5)).decodeErrors).toEqual([]);
   });
 
-  it("elements skipped as not decoded are no burst, however many; malformed ones are, and only they are named", async () => {
+  it("elements skipped as not decoded and sampled frames that are not IP are no burst, however many; malformed ones are, and only they are named", async () => {
     await sent("192.0.2.1", 0, 1_000, { "unknown-element": 5 });
     await check(0.5);
     // Every record of a template with a vendor element skips it: 50,000 of them in 1,000 datagrams.
-    await sent("192.0.2.1", 1, 1_000, { "unknown-element": 50_000 });
+    await sent("192.0.2.1", 1, 1_000, { "unknown-element": 50_000, header_not_ip: 900 });
     expect((await check(1.5)).decodeErrors).toEqual([]);
     await sent("192.0.2.1", 2, 1_000, { "unknown-element": 50_000, "bad-element": 150 });
     expect((await check(2.5)).decodeErrors).toEqual(["fra1-r1"]);

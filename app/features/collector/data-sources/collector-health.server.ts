@@ -55,9 +55,11 @@ export type HealthOutcome = {
 /**
  * Decode error reasons that are no burst: an element the decoder does not read is skipped in every
  * record of a template that has it (a vendor's own elements, counted per field), so its count grows
- * with the exporter's traffic, not with anything going wrong. The Data sources page lists it.
+ * with the exporter's traffic, not with anything going wrong; a sampled frame that is not IP (ARP,
+ * LLDP, STP sampled by a switch's sFlow) is the switch's ordinary traffic, its flow kept without
+ * addresses. The Data sources page lists both.
  */
-const NOT_A_BURST = new Set(["unknown-element"]);
+const NOT_A_BURST = new Set(["unknown-element", "header_not_ip"]);
 
 const total = (counts: Record<string, number>) =>
   Object.entries(counts).reduce((sum, [reason, n]) => (NOT_A_BURST.has(reason) ? sum : sum + n), 0);
