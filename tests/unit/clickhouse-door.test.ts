@@ -9,8 +9,8 @@ import type { ClickHouseClient } from "@clickhouse/client";
 import { afterEach, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { NO_OVERRIDE, qualifyFlowsTables } from "~/server/clickhouse/database-override.server";
-import { chCommand, chInsert, chQuery, chQueryUnchecked, openQueryDoor } from "~/server/clickhouse/query.server";
-import { metricsSnapshot, resetMetrics } from "~/server/metrics.server";
+import { chCommand, chInsert, chQuery, chQueryUnchecked, observeQueries, openQueryDoor } from "~/server/clickhouse/query.server";
+import { metricSeries, metricsSnapshot, resetMetrics } from "~/server/metrics.server";
 import { runInRequestScope } from "~/server/request-scope.server";
 
 type Call = { kind: string; query?: string; table?: string; params?: Record<string, unknown>; settings?: Record<string, unknown> };
@@ -58,6 +58,26 @@ describe("the ClickHouse door", () => {
     expect(durations["ch.flows.count"].count).toBe(2);
     expect(durations["ch.demo.rows"].count).toBe(1);
     expect(durations["ch.demo.drop"].count).toBe(1);
+  });
+
+  it("counts the reads of requests apart and tells every read to its observers until they stop", async () => {
+    const { ch } = fakeDoor([]);
+    const schema = z.object({});
+    const seen: { name: string; inRequest: boolean }[] = [];
+    const stop = observeQueries((e) => seen.push(e));
+    await chQuery(ch, { name: "bg", sql: "SELECT 1", schema });
+    await runInRequestScope({}, () => chQuery(ch, { name: "planners.linkFigures", sql: "SELECT 1", schema }));
+    await runInRequestScope({}, () => chQuery(ch, { name: "planners.linkFigures", sql: "SELECT 1", schema }));
+    await runInRequestScope({}, () => chInsert(ch, { name: "write", table: "t", values: [] }));
+    stop();
+    await chQuery(ch, { name: "after", sql: "SELECT 1", schema });
+    expect(seen).toEqual([
+      { name: "bg", inRequest: false },
+      { name: "planners.linkFigures", inRequest: true },
+      { name: "planners.linkFigures", inRequest: true },
+    ]);
+    const counted = metricSeries().counters.filter((c) => c.name === "flowlens_clickhouse_request_reads_total");
+    expect(counted).toEqual([{ name: "flowlens_clickhouse_request_reads_total", labels: { query: "planners.linkFigures" }, value: 2 }]);
   });
 
   it("checks every row against the schema, naming the query, the row and the field", async () => {

@@ -5,6 +5,12 @@
  * summary, the timeseries, the link table (filtered, sorted, grouped, one page), the heatmap of the
  * page's links and, when a link is chosen, its detail with the traffic by AS from the flows.
  * Every figure comes from the kernel's plan.server.ts; this module only selects, orders and formats.
+ *
+ * ClickHouse is read as little as the figures allow: the figures' one scan (with the sampling
+ * confidence beside it) also gives the timeseries and the heatmap, the dates with data and a
+ * detail's samples are one query each, and all of it goes through the result cache
+ * (result-cache.server.ts) under the viewer's restriction scope, so the same range opened again
+ * within its 5-minute bucket (a detail, another page, a sort) reads nothing again.
  */
 import { formatDateShort, formatUnixRange } from "~/lib/date-format";
 import { matchesNumericFilter } from "~/lib/numeric-filter";
@@ -13,16 +19,18 @@ import type { UserContext } from "~/server/auth/user-context.server";
 import type { Services } from "~/server/services.server";
 import { columnsOf, findColumn, isNumericColumn, takesNumericFilter, type ScreenKind } from "./columns";
 import { groupOf, linkTitle, plannerRow, type PlannerRow } from "./cells";
+import { restrictionScope } from "~/server/result-cache.server";
 import { interfaceStatistics, type InterfaceStatisticsRow } from "./interface-statistics.server";
 import { PAGE_SIZE, parsePlannerParams, plannerSearch, resolvePlannerRange, type PlannerParams } from "./params";
 import {
   datesWithData,
+  heatmapOfQuarters,
   linkDetail,
-  planGivenLinks,
-  plannerHeatmap,
   plannerTimeseries,
+  planWithQuarters,
   summarise,
   thresholdsOf,
+  timeseriesOfQuarters,
   timeseriesThresholdsOf,
   viewerFor,
   visibleLinks,
@@ -186,10 +194,10 @@ export async function plannedRows(
   const kind = KIND[screen];
   const all = await visibleLinks(services, viewer, kind);
   const links = filterLinks(all, params, notices);
-  const plans = await planGivenLinks(services, viewer.settings, kind, links, range);
+  const { plans, quarters } = await planWithQuarters(services, viewer.settings, kind, links, range, restrictionScope(viewer));
   const sorted = sortPlans(screen, applyColumnFilters(screen, plans, params), params.sort, params.order);
   const shown = screen === "border" ? groupedOrder(sorted, params.group) : sorted;
-  return { viewer, params, notices, range, kind, all, links, plans, shown };
+  return { viewer, params, notices, range, kind, all, links, plans, quarters, shown };
 }
 
 export async function loadPlannerScreen(
@@ -199,7 +207,7 @@ export async function loadPlannerScreen(
   url: URL,
   now = Math.floor(Date.now() / 1000),
 ): Promise<PlannerScreenData> {
-  const { viewer, params, notices, range, kind, all, plans, shown } = await plannedRows(services, user, screen, url, now);
+  const { viewer, params, notices, range, kind, all, plans, quarters, shown } = await plannedRows(services, user, screen, url, now);
   const tz = viewer.timezone;
   const summary = summarise(shown);
   const noData = shown.every((p) => p.samples === 0);
@@ -220,12 +228,17 @@ export async function loadPlannerScreen(
     group.rows.push(plannerRow(screen, plan, params.columns));
   }
 
-  const keys = shown.map((p) => p.link.key);
-  const pageKeys = slice.map((p) => p.link.key);
-  const [dates, timeseries, heatmap, detail] = await Promise.all([
-    datesWithData(services, viewer, kind),
-    keys.length ? plannerTimeseries(services, viewer, { kind, range, keys }, now) : Promise.resolve(null),
-    pageKeys.length ? plannerHeatmap(services, viewer, { kind, range, keys: pageKeys }) : Promise.resolve(null),
+  const shownLinks = shown.map((p) => p.link);
+  // The heatmap's rows in the catalogue's order, as plannerHeatmap gives them.
+  const pageKeys = new Set(slice.map((p) => p.link.key));
+  const pageLinks = all.filter((l) => pageKeys.has(l.key));
+  const heatmap = pageLinks.length ? heatmapOfQuarters(pageLinks, quarters, range, tz) : null;
+  const [dates, timeseries, detail] = await Promise.all([
+    datesWithData(services, viewer, kind, all),
+    shownLinks.length
+      ? (timeseriesOfQuarters(shownLinks, quarters, range, now) ??
+        plannerTimeseries(services, viewer, { kind, range, keys: shownLinks.map((l) => l.key) }, now))
+      : Promise.resolve(null),
     params.link
       ? loadDetail(
           services,
@@ -236,6 +249,7 @@ export async function loadPlannerScreen(
           now,
           notices,
           plans.find((p) => p.link.key === params.link),
+          all,
         )
       : Promise.resolve(null),
   ]);
@@ -298,10 +312,12 @@ async function loadDetail(
   range: { start: number; end: number },
   now: number,
   notices: string[],
-  planned?: LinkPlan,
+  planned: LinkPlan | undefined,
+  visible: readonly PlannerLink[],
 ): Promise<PlannerDetail | null> {
   try {
-    const { plan, samples } = await linkDetail(services, viewer, kind, key, range, planned);
+    const { plan, samples } = await linkDetail(services, viewer, kind, key, range, planned, visible);
+    const scope = restrictionScope(viewer);
     const link = plan.link;
     const [trafficIn, trafficOut] =
       link.kind === "external"
@@ -313,6 +329,7 @@ async function loadDetail(
                 router: link.router,
                 interface: link.interface,
                 direction: "in",
+                scope,
                 dimension: "source",
                 range,
                 limit: DETAIL_AS_ROWS,
@@ -326,6 +343,7 @@ async function loadDetail(
                 router: link.router,
                 interface: link.interface,
                 direction: "out",
+                scope,
                 dimension: "destination",
                 range,
                 limit: DETAIL_AS_ROWS,
