@@ -87,7 +87,8 @@ const median = (values: number[]) => {
   const mid = s.length >> 1;
   return s.length % 2 ? s[mid] : (s[mid - 1] + s[mid]) / 2;
 };
-const fmtMs = (ms: number) => (ms >= 1000 ? `${(ms / 1000).toFixed(2)} s` : `${ms.toFixed(0)} ms`);
+const q = (n: number) => (Number.isNaN(n) ? "—" : String(n));
+const fmtMs = (ms: number) => (Number.isNaN(ms) ? "—" : ms >= 1000 ? `${(ms / 1000).toFixed(2)} s` : `${ms.toFixed(0)} ms`);
 
 /** The demo in the bench's data dir, loaded when missing (the stores closed again: the app opens them next). */
 async function ensureDemo() {
@@ -199,8 +200,9 @@ async function measure(agent: http.Agent, port: number, screen: Screen, cookies:
     if (keepBody && !body) body = r.body;
     samples.push({ ttfb: r.ttfb, reads: after - before, bytes: r.bytes });
   }
-  if (samples.length < 2) throw new Error(`GET ${screen.path}: fewer than two answers 200 of ${RUNS + 1}`);
-  const [first, ...rest] = samples;
+  // All refused: no time to give (NaN shows as "—"), the refusals say it.
+  const [first = { ttfb: NaN, reads: NaN, bytes: NaN }, ...rest] = samples;
+  if (!rest.length) rest.push({ ttfb: NaN, reads: NaN, bytes: NaN });
   const figure: Figure = {
     label: screen.label,
     path: screen.path,
@@ -212,7 +214,7 @@ async function measure(agent: http.Agent, port: number, screen: Screen, cookies:
     refused: [...refused].map(([status, n]) => `${status} ×${n}`).join(", "),
   };
   console.log(
-    `  ${screen.label.padEnd(40)} first ${fmtMs(figure.first).padStart(7)} (${figure.firstReads} queries)   median ${fmtMs(figure.median).padStart(7)} (${figure.reads} queries)${figure.refused ? `   refused: ${figure.refused}` : ""}`,
+    `  ${screen.label.padEnd(40)} first ${fmtMs(figure.first).padStart(7)} (${q(figure.firstReads)} queries)   median ${fmtMs(figure.median).padStart(7)} (${q(figure.reads)} queries)${figure.refused ? `   refused: ${figure.refused}` : ""}`,
   );
   return { figure, body };
 }
@@ -255,7 +257,11 @@ async function main() {
       figures.push(figure);
       if (planner) {
         const detail = firstDetailPath(body, screen.path.split("?")[0]);
-        if (!detail) throw new Error(`${screen.path} offers no link detail (no planner-open-detail anchor)`);
+        if (!detail) {
+          // Every request refused: no page to take the detail's link from.
+          if (!body) continue;
+          throw new Error(`${screen.path} offers no link detail (no planner-open-detail anchor)`);
+        }
         figures.push(
           (await measure(agent, port, { label: `${screen.label.split(",")[0]}, a link's detail`, path: detail, who: screen.who }, cookies))
             .figure,
@@ -267,10 +273,9 @@ async function main() {
     await stopApp(child);
   }
   const loadAfter = loadAverage();
-  const q = (n: number) => String(n);
   const rows = figures.map(
     (f) =>
-      `| ${f.label} | ${fmtMs(f.median)} | ${q(f.reads)} | ${fmtMs(f.first)} | ${q(f.firstReads)} | ${Math.round(f.bytes / 1024)} kB | ${f.refused || "none"} |`,
+      `| ${f.label} | ${fmtMs(f.median)} | ${q(f.reads)} | ${fmtMs(f.first)} | ${q(f.firstReads)} | ${Number.isNaN(f.bytes) ? "—" : `${Math.round(f.bytes / 1024)} kB`} | ${f.refused || "none"} |`,
   );
   const body = [
     `${RUNS} requests per URL after the first (time to first byte, one after the other, one keep-alive connection; the`,
