@@ -8,7 +8,11 @@
  *   - the timeseries and the heatmap derived from the figures' scan equal those of their own
  *     queries (plannerTimeseries, plannerHeatmap), in timezones whose days begin on a half or a
  *     quarter hour and over a range that does not begin on a quarter hour;
- *   - a cached result is never served to a viewer with other restrictions (delegated accounts).
+ *   - a cached result is never served to a viewer with other restrictions (delegated accounts);
+ *   - served as server.mjs serves it (a request scope: the reads are analytics queries), a page and
+ *     its detail run their reads in turn, so none waits in the limiter's queue behind another of
+ *     the same request (on the embedded engine one user runs one query at a time, and a wait past
+ *     ANALYTICS_QUEUE_WAIT_SECONDS would answer the page 503).
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { delegationRestrictions, userPermissions, users } from "~db/postgres/schema";
@@ -23,6 +27,7 @@ import {
 } from "~/features/planners/plan.server";
 import type { LinkKind, Viewer } from "~/features/planners/types";
 import { chInsert, observeQueries } from "~/server/clickhouse/query.server";
+import { runInRequestScope } from "~/server/request-scope.server";
 import { resultStore } from "~/server/result-cache.server";
 import { useServicesForTests } from "~/server/services.server";
 import { DEFAULT_USER_SETTINGS } from "~/server/settings/user-settings.server";
@@ -248,5 +253,31 @@ describe("the cache and the viewer's restrictions", () => {
     // A detail the delegated account may not see stays hidden, cached or not.
     const hidden = await load(borderRoute, `${url}&link=${encodeURIComponent("r1|et-1")}`, cookies.delegated);
     expect(hidden.data.detail).toBeNull();
+  });
+});
+
+describe("the page's reads and the query limiter", () => {
+  it("runs them in turn: no read of the page waits behind another of its own", async () => {
+    const limiter = stores.ch.limiter;
+    expect(limiter.settings.perUser).toBe(1);
+    for (let i = 0; i < 500 && (limiter.snapshot().running > 0 || limiter.snapshot().waiting > 0); i++)
+      await new Promise((r) => setTimeout(r, 20));
+    // The limiter's queue, looked at every few milliseconds while the page loads (each query takes longer).
+    let most = 0;
+    let reads = 0;
+    const poll = setInterval(() => (most = Math.max(most, limiter.snapshot().waiting)), 2);
+    const stop = observeQueries(() => (reads += 1));
+    try {
+      const path = `/border-planner?${RANGE_Q}&link=${encodeURIComponent("r1|et-1")}`;
+      const request = new Request(`${ORIGIN}${path}`, { headers: { Cookie: cookies.operator, Accept: "text/html" } });
+      const out = await runInRequestScope(Object.fromEntries(request.headers), () => runRoute(borderRoute.loader, request), "GET");
+      expect(out.status).toBe(200);
+      expect(out.data.detail.key).toBe("r1|et-1");
+    } finally {
+      clearInterval(poll);
+      stop();
+    }
+    expect(reads).toBeGreaterThanOrEqual(6);
+    expect(most).toBe(0);
   });
 });

@@ -9,6 +9,7 @@ import type { ClickHouseClient } from "@clickhouse/client";
 import { afterEach, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { NO_OVERRIDE, qualifyFlowsTables } from "~/server/clickhouse/database-override.server";
+import { inTurn } from "~/server/clickhouse/limits.server";
 import { chCommand, chInsert, chQuery, chQueryUnchecked, observeQueries, openQueryDoor } from "~/server/clickhouse/query.server";
 import { metricSeries, metricsSnapshot, resetMetrics } from "~/server/metrics.server";
 import { runInRequestScope } from "~/server/request-scope.server";
@@ -160,5 +161,41 @@ describe("qualifyFlowsTables", () => {
 
   it("never puts a name that is not a database name into a statement", () => {
     expect(() => qualifyFlowsTables("SELECT 1 FROM flows_5m", {}, { flows: "x; DROP TABLE y", rawFlows: null })).toThrow();
+  });
+});
+
+describe("inTurn", () => {
+  /** Tasks that record how many run at once. */
+  function tracked(n: number) {
+    let running = 0;
+    let most = 0;
+    const tasks = Array.from({ length: n }, (_, i) => async () => {
+      running += 1;
+      most = Math.max(most, running);
+      await new Promise((r) => setTimeout(r, 5 * (n - i)));
+      running -= 1;
+      return i;
+    });
+    return { tasks, most: () => most };
+  }
+
+  it("runs a request's reads no more at once than one user may run, results in order", async () => {
+    for (const width of [1, 2, 4]) {
+      const { tasks, most } = tracked(4);
+      expect(await inTurn(width, ...tasks)).toEqual([0, 1, 2, 3]);
+      expect(most()).toBe(width);
+    }
+  });
+
+  it("rejects with the first failure", async () => {
+    await expect(
+      inTurn(
+        1,
+        async () => 1,
+        async () => {
+          throw new Error("refused");
+        },
+      ),
+    ).rejects.toThrow("refused");
   });
 });

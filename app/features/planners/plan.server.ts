@@ -9,6 +9,7 @@ import { defaultWindow, isCompleteBucket } from "~/lib/aggregation-window";
 import { FORECAST_HORIZON_DAYS, forecastBuildout } from "~/lib/forecast";
 import { MESSAGES } from "~/lib/messages";
 import { UTIL_SOURCES, type UtilSource } from "~/features/collector/snmp/util-source";
+import { inTurn } from "~/server/clickhouse/limits.server";
 import { chQuery, type CheckedRead } from "~/server/clickhouse/query.server";
 import { cachedQuery, restrictionScope } from "~/server/result-cache.server";
 import { buildoutCrossing, type BuildoutLink } from "~/server/notifications/buildout-threshold.server";
@@ -183,10 +184,12 @@ export async function planWithQuarters(
   checkPlanRange(range);
   if (!links.length) return { plans: [], quarters: new Map() };
   const ends = endsOf(links);
-  const [figureRows, confidenceRows] = await Promise.all([
-    read(services, { ...linkFiguresQuery(ends, range), schema: FiguresRow }, scope),
-    read(services, { ...samplingConfidenceQuery(ends, range), schema: ConfidenceRow }, scope),
-  ]);
+  // In turn, not at once: on the embedded engine the second would only queue behind the first (inTurn).
+  const [figureRows, confidenceRows] = await inTurn(
+    services.ch.limiter.settings.perUser,
+    () => read(services, { ...linkFiguresQuery(ends, range), schema: FiguresRow }, scope),
+    () => read(services, { ...samplingConfidenceQuery(ends, range), schema: ConfidenceRow }, scope),
+  );
   const figures = new Map(figureRows.map((r) => [r.link, r]));
   const confidence = new Map(confidenceRows.map((r) => [r.link, r]));
   const quarters = new Map(
@@ -414,12 +417,14 @@ export async function linkDetail(
   checkPlanRange(range);
   const links = visible ? visible.filter((l) => l.key === key) : await visibleLinks(services, viewer, kind, [key]);
   if (!links.length) throw new PlannerError(404, `No ${kind} link ${key}`, "key");
-  const [[plan], rows] = await Promise.all([
-    planned?.link.key === key
-      ? [planned]
-      : planGivenLinks(services, { ...viewer.settings, timezone: viewer.timezone }, kind, links, range, restrictionScope(viewer)),
-    read(services, { ...seriesQuery(endsOf(links), range), schema: SeriesRow }, restrictionScope(viewer)),
-  ]);
+  const [[plan], rows] = await inTurn(
+    services.ch.limiter.settings.perUser,
+    async () =>
+      planned?.link.key === key
+        ? [planned]
+        : planGivenLinks(services, { ...viewer.settings, timezone: viewer.timezone }, kind, links, range, restrictionScope(viewer)),
+    () => read(services, { ...seriesQuery(endsOf(links), range), schema: SeriesRow }, restrictionScope(viewer)),
+  );
   const capacity = links[0].capacityBps;
   const samples: DetailSample[] = rows.map((r) => {
     const inBps = (r.in_b * 8) / SAMPLE_SECONDS;

@@ -19,6 +19,7 @@ import type { UserContext } from "~/server/auth/user-context.server";
 import type { Services } from "~/server/services.server";
 import { columnsOf, findColumn, isNumericColumn, takesNumericFilter, type ScreenKind } from "./columns";
 import { groupOf, linkTitle, plannerRow, type PlannerRow } from "./cells";
+import { inTurn } from "~/server/clickhouse/limits.server";
 import { restrictionScope } from "~/server/result-cache.server";
 import { interfaceStatistics, type InterfaceStatisticsRow } from "./interface-statistics.server";
 import { PAGE_SIZE, parsePlannerParams, plannerSearch, resolvePlannerRange, type PlannerParams } from "./params";
@@ -233,26 +234,30 @@ export async function loadPlannerScreen(
   const pageKeys = new Set(slice.map((p) => p.link.key));
   const pageLinks = all.filter((l) => pageKeys.has(l.key));
   const heatmap = pageLinks.length ? heatmapOfQuarters(pageLinks, quarters, range, tz) : null;
-  const [dates, timeseries, detail] = await Promise.all([
-    datesWithData(services, viewer, kind, all),
-    shownLinks.length
-      ? (timeseriesOfQuarters(shownLinks, quarters, range, now) ??
-        plannerTimeseries(services, viewer, { kind, range, keys: shownLinks.map((l) => l.key) }, now))
-      : Promise.resolve(null),
-    params.link
-      ? loadDetail(
-          services,
-          viewer,
-          kind,
-          params.link,
-          range,
-          now,
-          notices,
-          plans.find((p) => p.link.key === params.link),
-          all,
-        )
-      : Promise.resolve(null),
-  ]);
+  // In turn, not all at once: on the embedded engine they would only queue behind each other (inTurn).
+  const [dates, timeseries, detail] = await inTurn(
+    services.ch.limiter.settings.perUser,
+    () => datesWithData(services, viewer, kind, all),
+    async () =>
+      shownLinks.length
+        ? (timeseriesOfQuarters(shownLinks, quarters, range, now) ??
+          plannerTimeseries(services, viewer, { kind, range, keys: shownLinks.map((l) => l.key) }, now))
+        : null,
+    async () =>
+      params.link
+        ? loadDetail(
+            services,
+            viewer,
+            kind,
+            params.link,
+            range,
+            now,
+            notices,
+            plans.find((p) => p.link.key === params.link),
+            all,
+          )
+        : null,
+  );
 
   const lastDay = formatDateShort((range.end - 1) * 1000, tz);
   const external = all.filter((l) => l.kind === "external");
@@ -321,36 +326,39 @@ async function loadDetail(
     const link = plan.link;
     const [trafficIn, trafficOut] =
       link.kind === "external"
-        ? await Promise.all([
-            interfaceStatistics(
-              services,
-              { id: viewer.userId },
-              {
-                router: link.router,
-                interface: link.interface,
-                direction: "in",
-                scope,
-                dimension: "source",
-                range,
-                limit: DETAIL_AS_ROWS,
-                now,
-              },
-            ),
-            interfaceStatistics(
-              services,
-              { id: viewer.userId },
-              {
-                router: link.router,
-                interface: link.interface,
-                direction: "out",
-                scope,
-                dimension: "destination",
-                range,
-                limit: DETAIL_AS_ROWS,
-                now,
-              },
-            ),
-          ])
+        ? await inTurn(
+            services.ch.limiter.settings.perUser,
+            () =>
+              interfaceStatistics(
+                services,
+                { id: viewer.userId },
+                {
+                  router: link.router,
+                  interface: link.interface,
+                  direction: "in",
+                  scope,
+                  dimension: "source",
+                  range,
+                  limit: DETAIL_AS_ROWS,
+                  now,
+                },
+              ),
+            () =>
+              interfaceStatistics(
+                services,
+                { id: viewer.userId },
+                {
+                  router: link.router,
+                  interface: link.interface,
+                  direction: "out",
+                  scope,
+                  dimension: "destination",
+                  range,
+                  limit: DETAIL_AS_ROWS,
+                  now,
+                },
+              ),
+          )
         : [null, null];
     return {
       key,
