@@ -23,8 +23,16 @@ const HEADER = [
 /** The checkout's commit, "+ changes" when the work tree differs from it. */
 export function commitOf(dir = ROOT): string {
   try {
-    const commit = execFileSync("git", ["rev-parse", "--short", "HEAD"], { cwd: dir, encoding: "utf8" }).trim();
-    const dirty = execFileSync("git", ["status", "--porcelain", "--untracked-files=no"], { cwd: dir, encoding: "utf8" }).trim();
+    const commit = execFileSync("git", ["rev-parse", "--short", "HEAD"], {
+      cwd: dir,
+      encoding: "utf8",
+      stdio: ["ignore", "pipe", "ignore"],
+    }).trim();
+    const dirty = execFileSync("git", ["status", "--porcelain", "--untracked-files=no"], {
+      cwd: dir,
+      encoding: "utf8",
+      stdio: ["ignore", "pipe", "ignore"],
+    }).trim();
     return dirty ? `${commit} + uncommitted changes` : commit;
   } catch {
     return "unknown (not a git checkout)";
