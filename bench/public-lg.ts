@@ -14,7 +14,6 @@
  * BENCH_PUBLIC_LG_DATA_DIR (default ./data-bench-public-lg, reused between runs),
  * BENCH_PUBLIC_LG_DEMO_DAYS (default 2), BENCH_PUBLIC_LG_REQUESTS (default 20 per figure).
  */
-import { execSync } from "node:child_process";
 import { existsSync, statSync } from "node:fs";
 import http from "node:http";
 import os from "node:os";
@@ -25,7 +24,7 @@ import { loginCookie } from "./deep-link";
 import { timedRequest } from "./http-request";
 import { pageScripts } from "./page-scripts";
 import { ALL_VANTAGE_POINTS, lg, PUBLIC_PAGES } from "./public-lg-pages";
-import { writeResultsSection } from "./results";
+import { commitOf, writeResultsSection } from "./results";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const APP_DIR = path.resolve(process.env.BENCH_APP_DIR ?? ROOT);
@@ -114,18 +113,11 @@ async function main() {
   } finally {
     await stopApp(child);
   }
-  const commit = (() => {
-    try {
-      return execSync("git rev-parse --short HEAD", { cwd: APP_DIR, encoding: "utf8" }).trim();
-    } catch {
-      return "unknown";
-    }
-  })();
-  writeResultsSection("Public Looking Glass (`npm run bench:public-lg`)", {
-    commit,
-    machine: `${os.cpus().length} CPUs, load average ${loadBefore} before, ${load()} after`,
-    body: lines.join("\n"),
-  });
+  writeResultsSection(
+    "Public Looking Glass (`npm run bench:public-lg`)",
+    { commit: commitOf(APP_DIR), load: `${loadBefore} before, ${load()} after` },
+    lines.join("\n"),
+  );
 }
 
 main().catch((error) => {

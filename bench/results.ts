@@ -1,26 +1,82 @@
 /**
- * bench/RESULTS.md: one section per bench (its heading, the commit, the machine and its load, the
- * figures), rewritten by that bench's run and left alone by the others, so any change can be
- * compared with the figures before it.
+ * bench/RESULTS.md: one section per bench, replaced by that bench's next run, so any change can be
+ * compared with the figures of the commit before it. Each section says the commit, the machine and
+ * its load average; the bench writes its figures below.
  */
+import { execFileSync } from "node:child_process";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 
-export const RESULTS_FILE = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "RESULTS.md");
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+export const RESULTS_FILE = path.join(ROOT, "bench", "RESULTS.md");
 
-const HEADER = "# Bench results\n\nEach bench rewrites its own section when it runs (method: bench/README.md).\n";
+const HEADER = [
+  "# Bench results",
+  "",
+  "Written by the benches (one section each, replaced by the bench's next run); the method of each is in",
+  "[README.md](README.md). Figures of a shared machine: compare runs of the same machine and load.",
+  "",
+].join("\n");
 
-/** Replaces (or appends) the section `## title` of bench/RESULTS.md. */
-export function writeResultsSection(title: string, section: { commit: string; machine: string; body: string }, file = RESULTS_FILE) {
-  const text = existsSync(file) ? readFileSync(file, "utf8") : HEADER;
-  const heading = `## ${title}`;
-  const block = `${heading}\n\nCommit ${section.commit}, ${new Date().toISOString().slice(0, 16).replace("T", " ")} UTC; ${section.machine}.\n\n${section.body.trim()}\n`;
-  const start = text.indexOf(`${heading}\n`);
-  if (start < 0) {
-    writeFileSync(file, `${text.trimEnd()}\n\n${block}`);
-    return;
+/** The checkout's commit, "+ changes" when the work tree differs from it. */
+export function commitOf(dir = ROOT): string {
+  try {
+    const commit = execFileSync("git", ["rev-parse", "--short", "HEAD"], {
+      cwd: dir,
+      encoding: "utf8",
+      stdio: ["ignore", "pipe", "ignore"],
+    }).trim();
+    const dirty = execFileSync("git", ["status", "--porcelain", "--untracked-files=no"], {
+      cwd: dir,
+      encoding: "utf8",
+      stdio: ["ignore", "pipe", "ignore"],
+    }).trim();
+    return dirty ? `${commit} + uncommitted changes` : commit;
+  } catch {
+    return "unknown (not a git checkout)";
   }
-  const next = text.indexOf("\n## ", start + heading.length);
-  writeFileSync(file, `${text.slice(0, start)}${block}${next < 0 ? "" : text.slice(next)}`);
+}
+
+export function machineOf(): string {
+  const model = (os.cpus()[0]?.model ?? "unknown CPU")
+    .replace(/\((R|TM)\)/gi, "")
+    .replace(/\s+/g, " ")
+    .trim();
+  return `${os.cpus().length} × ${model}, ${(os.totalmem() / 1024 ** 3).toFixed(1)} GiB RAM, ${os.type()} ${os.release()}, Node ${process.version}`;
+}
+
+export const loadAverage = () =>
+  os
+    .loadavg()
+    .map((l) => l.toFixed(2))
+    .join(" / ");
+
+/**
+ * Writes the section `title` (a "## " heading) of RESULTS.md: the date, commit, machine, the load
+ * averages given (e.g. before and after the run) and `body`. Other sections stay as they are.
+ */
+export function writeResultsSection(title: string, meta: { commit: string; load: string }, body: string): void {
+  const heading = `## ${title}`;
+  const section = [
+    heading,
+    "",
+    `- date: ${new Date().toISOString().slice(0, 16).replace("T", " ")}Z`,
+    `- commit: ${meta.commit}`,
+    `- machine: ${machineOf()}`,
+    `- load average (1 / 5 / 15 min): ${meta.load}`,
+    "",
+    body.trimEnd(),
+    "",
+  ].join("\n");
+  const text = existsSync(RESULTS_FILE) ? readFileSync(RESULTS_FILE, "utf8") : HEADER;
+  const start = text.indexOf(`\n${heading}\n`);
+  let next: string;
+  if (start < 0) next = `${text.trimEnd()}\n\n${section}`;
+  else {
+    const after = text.indexOf("\n## ", start + 1);
+    next = `${text.slice(0, start + 1)}${section}${after < 0 ? "" : `\n${text.slice(after + 1)}`}`;
+  }
+  writeFileSync(RESULTS_FILE, next.endsWith("\n") ? next : `${next}\n`);
 }

@@ -303,9 +303,10 @@ describe("Border Planner screen", () => {
     const data = await load(borderRoute, `/border-planner?${RANGE_Q}&link=${encodeURIComponent("r1|et-1")}`);
     const d = data.detail;
     expect(d.key).toBe("r1|et-1");
-    // One source of thresholds: the planner's (defaults here), for the status and the detail chart alike.
+    // The planner's thresholds (defaults here) for the status and the detail chart alike; the user's
+    // timeseries thresholds (set apart in beforeAll) only for the traffic chart of the shown links.
     expect(data.thresholds).toEqual({ medium: 0.75, high: 0.95 });
-    expect(data).not.toHaveProperty("timeseriesThresholds");
+    expect(data.timeseriesThresholds).toEqual({ medium: 0.4, high: 0.7 });
     expect(d.samples).toHaveLength(DAYS * 288);
     const first = samplesOf("r1", "et-1")[0];
     expect(d.samples[0][0]).toBe(first.time);
@@ -456,9 +457,14 @@ describe("the planners' thresholds are the user's settings everywhere", () => {
     expect(html).toContain(`High ${high} (your setting)`);
     expect(html).toContain(`High (from ${high})`);
     expect(html).toContain(`Medium or high (from ${medium})`);
-    // Neither the timeseries thresholds nor the planner defaults appear anywhere.
+    // The timeseries thresholds are the traffic chart's alone, said in its words; outside them neither
+    // they nor the planner defaults appear anywhere.
+    const words = /Your timeseries thresholds: [^<]*/.exec(html)?.[0] ?? "";
+    expect(words).toContain(`medium ${formatPercent(CUSTOM.timeseries.medium)} (`);
+    expect(words).toContain(`high ${formatPercent(CUSTOM.timeseries.high)} (`);
+    const rest = html.replace(/<p[^>]*data-testid="planner-traffic-words"[^>]*>[^<]*<\/p>/, "").replace(/<svg[\s\S]*?<\/svg>/g, "");
     for (const other of [CUSTOM.timeseries.medium, CUSTOM.timeseries.high, 0.75, 0.95, 0.5, 0.85])
-      expect(html).not.toContain(formatPercent(other));
+      expect(rest).not.toContain(formatPercent(other));
     // No "> 80 %" status filter: the status is chosen by its words; a utilisation filter suggests the medium threshold.
     expect(html).not.toContain("80 %");
     expect(html).toContain(`placeholder="&gt; ${medium}"`);

@@ -9,8 +9,9 @@ import type { ClickHouseClient } from "@clickhouse/client";
 import { afterEach, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { NO_OVERRIDE, qualifyFlowsTables } from "~/server/clickhouse/database-override.server";
-import { chCommand, chInsert, chQuery, chQueryUnchecked, openQueryDoor } from "~/server/clickhouse/query.server";
-import { metricsSnapshot, resetMetrics } from "~/server/metrics.server";
+import { inTurn } from "~/server/clickhouse/limits.server";
+import { chCommand, chInsert, chQuery, chQueryUnchecked, observeQueries, openQueryDoor } from "~/server/clickhouse/query.server";
+import { metricSeries, metricsSnapshot, resetMetrics } from "~/server/metrics.server";
 import { runInRequestScope } from "~/server/request-scope.server";
 
 type Call = { kind: string; query?: string; table?: string; params?: Record<string, unknown>; settings?: Record<string, unknown> };
@@ -58,6 +59,26 @@ describe("the ClickHouse door", () => {
     expect(durations["ch.flows.count"].count).toBe(2);
     expect(durations["ch.demo.rows"].count).toBe(1);
     expect(durations["ch.demo.drop"].count).toBe(1);
+  });
+
+  it("counts the reads of requests apart and tells every read to its observers until they stop", async () => {
+    const { ch } = fakeDoor([]);
+    const schema = z.object({});
+    const seen: { name: string; inRequest: boolean }[] = [];
+    const stop = observeQueries((e) => seen.push(e));
+    await chQuery(ch, { name: "bg", sql: "SELECT 1", schema });
+    await runInRequestScope({}, () => chQuery(ch, { name: "planners.linkFigures", sql: "SELECT 1", schema }));
+    await runInRequestScope({}, () => chQuery(ch, { name: "planners.linkFigures", sql: "SELECT 1", schema }));
+    await runInRequestScope({}, () => chInsert(ch, { name: "write", table: "t", values: [] }));
+    stop();
+    await chQuery(ch, { name: "after", sql: "SELECT 1", schema });
+    expect(seen).toEqual([
+      { name: "bg", inRequest: false },
+      { name: "planners.linkFigures", inRequest: true },
+      { name: "planners.linkFigures", inRequest: true },
+    ]);
+    const counted = metricSeries().counters.filter((c) => c.name === "flowlens_clickhouse_request_reads_total");
+    expect(counted).toEqual([{ name: "flowlens_clickhouse_request_reads_total", labels: { query: "planners.linkFigures" }, value: 2 }]);
   });
 
   it("checks every row against the schema, naming the query, the row and the field", async () => {
@@ -140,5 +161,41 @@ describe("qualifyFlowsTables", () => {
 
   it("never puts a name that is not a database name into a statement", () => {
     expect(() => qualifyFlowsTables("SELECT 1 FROM flows_5m", {}, { flows: "x; DROP TABLE y", rawFlows: null })).toThrow();
+  });
+});
+
+describe("inTurn", () => {
+  /** Tasks that record how many run at once. */
+  function tracked(n: number) {
+    let running = 0;
+    let most = 0;
+    const tasks = Array.from({ length: n }, (_, i) => async () => {
+      running += 1;
+      most = Math.max(most, running);
+      await new Promise((r) => setTimeout(r, 5 * (n - i)));
+      running -= 1;
+      return i;
+    });
+    return { tasks, most: () => most };
+  }
+
+  it("runs a request's reads no more at once than one user may run, results in order", async () => {
+    for (const width of [1, 2, 4]) {
+      const { tasks, most } = tracked(4);
+      expect(await inTurn(width, ...tasks)).toEqual([0, 1, 2, 3]);
+      expect(most()).toBe(width);
+    }
+  });
+
+  it("rejects with the first failure", async () => {
+    await expect(
+      inTurn(
+        1,
+        async () => 1,
+        async () => {
+          throw new Error("refused");
+        },
+      ),
+    ).rejects.toThrow("refused");
   });
 });

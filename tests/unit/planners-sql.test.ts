@@ -30,7 +30,7 @@ const PARAMS = {
 };
 
 describe("planners SQL builders (golden)", () => {
-  it("link figures in one scan: one sample per link and time (best source, then the near end), quarter sums, the billing 95th (n − intDiv(n, 20), 1-based)", () => {
+  it("link figures in one scan: one sample per link and time (best source, then the near end), quarter sums and maxima, the billing 95th (n − intDiv(n, 20), 1-based)", () => {
     const q = linkFiguresQuery(ENDS, RANGE);
     expect(q.name).toBe("planners.linkFigures");
     expect(q.params).toEqual(PARAMS);
@@ -40,6 +40,7 @@ describe("planners SQL builders (golden)", () => {
         groupArray(quarter_in_sum) AS quarter_in,
         groupArray(quarter_out_sum) AS quarter_out,
         groupArray(quarter_n) AS quarter_samples,
+        groupArray(quarter_max_bytes) AS quarter_max,
         toUInt32(sum(quarter_n)) AS samples,
         toUInt32(sum(quarter_interpolated)) AS interpolated,
         arraySort(groupUniqArrayArray(quarter_sources)) AS sources,
@@ -50,6 +51,7 @@ describe("planners SQL builders (golden)", () => {
           toFloat64(sum(in_bytes)) AS quarter_in_sum,
           toFloat64(sum(out_bytes)) AS quarter_out_sum,
           toUInt32(count()) AS quarter_n,
+          toFloat64(max(greatest(in_bytes, out_bytes))) AS quarter_max_bytes,
           sum(sample_interpolated) AS quarter_interpolated,
           groupUniqArray(toString(sample_source)) AS quarter_sources,
           groupArray(in_bytes) AS quarter_in_list,

@@ -65,7 +65,7 @@ export function daysOfRange(range: { start: number; end: number }, timezone: str
 }
 
 /** Index of the day holding `time` (days in order, contiguous), -1 outside. */
-function dayIndex(days: readonly LocalDay[], time: number): number {
+export function dayIndex(days: readonly LocalDay[], time: number): number {
   let lo = 0;
   let hi = days.length - 1;
   while (lo <= hi) {

@@ -8,6 +8,7 @@ import { z } from "zod";
 import { effectiveNames, type NameViewer } from "~/features/tags/effective-names.server";
 import { SPECIAL_AS_VALUES } from "~/lib/special-as";
 import { chQuery } from "~/server/clickhouse/query.server";
+import { cachedQuery } from "~/server/result-cache.server";
 import type { Services } from "~/server/services.server";
 import { interfaceStatisticsQuery, type InterfaceStatisticsInput } from "./interface-statistics";
 
@@ -16,13 +17,14 @@ export type InterfaceStatisticsRow = { asn: number; name: string | null; bps: nu
 export async function interfaceStatistics(
   services: Pick<Services, "ch" | "pg">,
   viewer: NameViewer,
-  input: Omit<InterfaceStatisticsInput, "now"> & { now?: number },
+  /** `scope`: the viewer's restriction scope (restrictionScope), to read through the result cache. */
+  input: Omit<InterfaceStatisticsInput, "now"> & { now?: number; scope?: string },
 ): Promise<InterfaceStatisticsRow[]> {
-  const query = interfaceStatisticsQuery({ ...input, now: input.now ?? Math.floor(Date.now() / 1000) });
-  const rows = await chQuery(services.ch, {
-    ...query,
+  const query = {
+    ...interfaceStatisticsQuery({ ...input, now: input.now ?? Math.floor(Date.now() / 1000) }),
     schema: z.object({ asn: z.number(), total_bytes: z.string(), bps: z.number() }),
-  });
+  };
+  const rows = input.scope === undefined ? await chQuery(services.ch, query) : await cachedQuery(services.ch, query, input.scope);
   const names = await (await effectiveNames(services, viewer)).ases(rows.map((r) => r.asn));
   const special = new Map<number, string>(SPECIAL_AS_VALUES.map((s) => [s.asn, s.name]));
   return rows.map((r) => {

@@ -9,7 +9,9 @@ import { defaultWindow, isCompleteBucket } from "~/lib/aggregation-window";
 import { FORECAST_HORIZON_DAYS, forecastBuildout } from "~/lib/forecast";
 import { MESSAGES } from "~/lib/messages";
 import { UTIL_SOURCES, type UtilSource } from "~/features/collector/snmp/util-source";
-import { chQuery } from "~/server/clickhouse/query.server";
+import { inTurn } from "~/server/clickhouse/limits.server";
+import { chQuery, type CheckedRead } from "~/server/clickhouse/query.server";
+import { cachedQuery, restrictionScope } from "~/server/result-cache.server";
 import { buildoutCrossing, type BuildoutLink } from "~/server/notifications/buildout-threshold.server";
 import type { Services } from "~/server/services.server";
 import { getUserSettings, type UserSettingsJson } from "~/server/settings/user-settings.server";
@@ -17,12 +19,14 @@ import {
   billedOf,
   dailyMaxOfDirections,
   dailyPeakHours,
+  dayIndex,
   daysOfRange,
   heatmapAllowed,
   maxDailyOf,
   maxDailyUtilisation,
   linkStatus,
   rateOf,
+  QUARTER_SECONDS,
   sampleUtilisation,
   SAMPLE_SECONDS,
   utilisationOf,
@@ -57,6 +61,7 @@ const FiguresRow = z.object({
   quarter_in: z.array(num),
   quarter_out: z.array(num),
   quarter_samples: z.array(num),
+  quarter_max: z.array(num),
   samples: num,
   interpolated: num,
   sources: z.array(z.string()),
@@ -68,6 +73,19 @@ const HeatmapRow = z.object({ link: z.string(), day: z.string(), max_bytes: num 
 const TimeseriesRow = z.object({ bucket: num, in_bps: num, out_bps: num });
 const SeriesRow = z.object({ link: z.string(), t: num, in_b: num, out_b: num, source: z.string(), interpolated: num });
 const DatesRow = z.object({ first: num, last: num, rows: num });
+
+/**
+ * A read of the planners: through the result cache when the viewer is known (`scope`, their
+ * restriction scope: the screens and the JSON calls), straight to ClickHouse otherwise (background
+ * work such as the build-out notifier, which must see the newest samples).
+ */
+function read<S extends z.ZodType>(
+  services: Pick<Services, "ch">,
+  query: CheckedRead<S>,
+  scope: string | undefined,
+): Promise<z.output<S>[]> {
+  return scope === undefined ? chQuery(services.ch, query) : cachedQuery(services.ch, query, scope);
+}
 
 /** The viewer of a user: settings with the spec's defaults, timezone from them. */
 export async function viewerFor(services: Pick<Services, "pg">, user: { id: number; isDelegated: boolean }): Promise<Viewer> {
@@ -134,6 +152,13 @@ function orderedSources(seen: readonly string[]): UtilSource[] {
   return UTIL_SOURCES.filter((s) => seen.includes(s));
 }
 
+/**
+ * One link's quarter hours from the figures' scan (parallel arrays, start ascending): the bytes in
+ * and out, the samples, and the largest 5-minute byte count of either direction. The screens derive
+ * the timeseries and the heatmap from them instead of scanning the samples again.
+ */
+export type LinkQuarters = { starts: number[]; inBytes: number[]; outBytes: number[]; samples: number[]; maxBytes: number[] };
+
 /** Figures of given links (visibility already applied). */
 export async function planGivenLinks(
   services: Pick<Services, "ch">,
@@ -141,20 +166,42 @@ export async function planGivenLinks(
   kind: LinkKind,
   links: readonly PlannerLink[],
   range: PlanRange,
+  /** The viewer's restriction scope (restrictionScope): the reads go through the result cache. */
+  scope?: string,
 ): Promise<LinkPlan[]> {
+  return (await planWithQuarters(services, settings, kind, links, range, scope)).plans;
+}
+
+/** planGivenLinks with the quarter hours of each link it read (by link key). */
+export async function planWithQuarters(
+  services: Pick<Services, "ch">,
+  settings: UserSettingsJson,
+  kind: LinkKind,
+  links: readonly PlannerLink[],
+  range: PlanRange,
+  scope?: string,
+): Promise<{ plans: LinkPlan[]; quarters: Map<string, LinkQuarters> }> {
   checkPlanRange(range);
-  if (!links.length) return [];
+  if (!links.length) return { plans: [], quarters: new Map() };
   const ends = endsOf(links);
-  const [figureRows, confidenceRows] = await Promise.all([
-    chQuery(services.ch, { ...linkFiguresQuery(ends, range), schema: FiguresRow }),
-    chQuery(services.ch, { ...samplingConfidenceQuery(ends, range), schema: ConfidenceRow }),
-  ]);
+  // In turn, not at once: on the embedded engine the second would only queue behind the first (inTurn).
+  const [figureRows, confidenceRows] = await inTurn(
+    services.ch.limiter.settings.perUser,
+    () => read(services, { ...linkFiguresQuery(ends, range), schema: FiguresRow }, scope),
+    () => read(services, { ...samplingConfidenceQuery(ends, range), schema: ConfidenceRow }, scope),
+  );
   const figures = new Map(figureRows.map((r) => [r.link, r]));
   const confidence = new Map(confidenceRows.map((r) => [r.link, r]));
+  const quarters = new Map(
+    figureRows.map((r): [string, LinkQuarters] => [
+      r.link,
+      { starts: r.quarters, inBytes: r.quarter_in, outBytes: r.quarter_out, samples: r.quarter_samples, maxBytes: r.quarter_max },
+    ]),
+  );
   const days = daysOfRange(range, settings.timezone);
   const thresholds = thresholdsOf(settings, kind);
   const type = buildoutTypeOf(settings, kind);
-  return links.map((link) => {
+  const plans = links.map((link): LinkPlan => {
     const capacity = link.capacityBps;
     const p = figures.get(link.key);
     const q: Quarter[] = p
@@ -187,13 +234,21 @@ export async function planGivenLinks(
       sources: orderedSources(p?.sources ?? []),
     };
   });
+  return { plans, quarters };
 }
 
 /** Figures of every link of the kind the viewer may see (or those of `keys`), in key order. */
 export async function planLinks(services: Pick<Services, "pg" | "ch">, viewer: Viewer, options: PlanOptions): Promise<LinkPlan[]> {
   checkPlanRange(options.range);
   const links = await visibleLinks(services, viewer, options.kind, options.keys);
-  return planGivenLinks(services, { ...viewer.settings, timezone: viewer.timezone }, options.kind, links, options.range);
+  return planGivenLinks(
+    services,
+    { ...viewer.settings, timezone: viewer.timezone },
+    options.kind,
+    links,
+    options.range,
+    restrictionScope(viewer),
+  );
 }
 
 /** The summary of planLinks' links. */
@@ -230,7 +285,11 @@ export async function plannerTimeseries(
   const bucketSeconds = defaultWindow(options.range);
   const capacityBps = links.reduce((sum, l) => sum + (l.capacityBps ?? 0), 0);
   if (!links.length) return { bucketSeconds, points: [], capacityBps };
-  const rows = await chQuery(services.ch, { ...timeseriesQuery(endsOf(links), options.range, bucketSeconds), schema: TimeseriesRow });
+  const rows = await read(
+    services,
+    { ...timeseriesQuery(endsOf(links), options.range, bucketSeconds), schema: TimeseriesRow },
+    restrictionScope(viewer),
+  );
   const bounds = { ...options.range, window: bucketSeconds, now };
   const points = rows.map((r) => ({ time: r.bucket, inBps: r.in_bps, outBps: r.out_bps, complete: isCompleteBucket(r.bucket, bounds) }));
   return { bucketSeconds, points, capacityBps };
@@ -244,7 +303,11 @@ export async function plannerHeatmap(services: Pick<Services, "pg" | "ch">, view
   const links = await visibleLinks(services, viewer, options.kind, options.keys);
   const dayNames = days.map((d) => d.day);
   if (!links.length) return { ok: true, days: dayNames, rows: [] };
-  const rows = await chQuery(services.ch, { ...heatmapQuery(endsOf(links), options.range, viewer.timezone), schema: HeatmapRow });
+  const rows = await read(
+    services,
+    { ...heatmapQuery(endsOf(links), options.range, viewer.timezone), schema: HeatmapRow },
+    restrictionScope(viewer),
+  );
   const index = new Map(dayNames.map((d, i) => [d, i]));
   const byLink = new Map(links.map((link) => [link.key, { link, values: dayNames.map((): number | null => null) }]));
   for (const r of rows) {
@@ -259,6 +322,86 @@ export async function plannerHeatmap(services: Pick<Services, "pg" | "ch">, view
   };
 }
 
+/**
+ * plannerTimeseries from the quarter hours of the figures' scan (planWithQuarters), no query: per
+ * bucket the sum over the links of each link's mean rate over its samples there. Null when the
+ * range's window is shorter than a quarter hour (5-minute buckets: ranges of a day or less), which
+ * the quarter sums cannot split; the caller asks plannerTimeseries then.
+ */
+export function timeseriesOfQuarters(
+  links: readonly PlannerLink[],
+  quarters: ReadonlyMap<string, LinkQuarters>,
+  range: PlanRange,
+  now: number,
+): PlannerTimeseries | null {
+  const bucketSeconds = defaultWindow(range);
+  if (bucketSeconds % QUARTER_SECONDS !== 0) return null;
+  const capacityBps = links.reduce((sum, l) => sum + (l.capacityBps ?? 0), 0);
+  // Per link and bucket its bytes and samples (a quarter lies inside one bucket: both are aligned
+  // in UTC; the scan's quarters come in no particular order), then the links' mean rates summed.
+  const buckets = new Map<number, { inBps: number; outBps: number }>();
+  for (const link of links) {
+    const q = quarters.get(link.key);
+    if (!q) continue;
+    const own = new Map<number, { inBytes: number; outBytes: number; n: number }>();
+    for (let i = 0; i < q.starts.length; i++) {
+      const bucket = Math.floor(q.starts[i] / bucketSeconds) * bucketSeconds;
+      const b = own.get(bucket) ?? { inBytes: 0, outBytes: 0, n: 0 };
+      b.inBytes += q.inBytes[i];
+      b.outBytes += q.outBytes[i];
+      b.n += q.samples[i];
+      own.set(bucket, b);
+    }
+    for (const [bucket, b] of own) {
+      if (!b.n) continue;
+      const sum = buckets.get(bucket) ?? { inBps: 0, outBps: 0 };
+      sum.inBps += (b.inBytes * 8) / (b.n * SAMPLE_SECONDS);
+      sum.outBps += (b.outBytes * 8) / (b.n * SAMPLE_SECONDS);
+      buckets.set(bucket, sum);
+    }
+  }
+  const bounds = { ...range, window: bucketSeconds, now };
+  const points = [...buckets]
+    .sort(([a], [b]) => a - b)
+    .map(([time, v]) => ({ time, inBps: v.inBps, outBps: v.outBps, complete: isCompleteBucket(time, bounds) }));
+  return { bucketSeconds, points, capacityBps };
+}
+
+/**
+ * plannerHeatmap from the quarter hours of the figures' scan, no query: per link and local day the
+ * largest 5-minute utilisation. A quarter hour lies inside one local day (days change on quarter
+ * hours in every timezone, as daysOfRange assumes); the range's first quarter may begin before the
+ * range, its samples do not.
+ */
+export function heatmapOfQuarters(
+  links: readonly PlannerLink[],
+  quarters: ReadonlyMap<string, LinkQuarters>,
+  range: PlanRange,
+  timezone: string,
+): PlannerHeatmap {
+  const days: LocalDay[] = daysOfRange(range, timezone);
+  if (!heatmapAllowed(days)) return { ok: false, message: MESSAGES.heatmapRangeTooLong };
+  return {
+    ok: true,
+    days: days.map((d) => d.day),
+    rows: links.map((link) => {
+      const most = days.map((): number | null => null);
+      const q = quarters.get(link.key);
+      if (q)
+        for (let i = 0; i < q.starts.length; i++) {
+          if (!q.samples[i]) continue;
+          const d = dayIndex(days, Math.max(q.starts[i], range.start));
+          if (d >= 0 && (most[d] === null || q.maxBytes[i] > most[d]!)) most[d] = q.maxBytes[i];
+        }
+      return {
+        key: link.key,
+        label: linkTitle({ link }),
+        values: most.map((bytes) => (bytes === null ? null : sampleUtilisation(bytes, link.capacityBps))),
+      };
+    }),
+  };
+}
+
 /** One link's figures with its 5-minute samples; 404 when the viewer may not see it or it does not exist. */
 export async function linkDetail(
   services: Pick<Services, "pg" | "ch">,
@@ -268,14 +411,20 @@ export async function linkDetail(
   range: PlanRange,
   /** The link's plan over the same range when the caller has it already (the screen plans every link): not computed again. */
   planned?: LinkPlan,
+  /** The viewer's visible links of the kind when the caller has read them already. */
+  visible?: readonly PlannerLink[],
 ): Promise<LinkDetail> {
   checkPlanRange(range);
-  const links = await visibleLinks(services, viewer, kind, [key]);
+  const links = visible ? visible.filter((l) => l.key === key) : await visibleLinks(services, viewer, kind, [key]);
   if (!links.length) throw new PlannerError(404, `No ${kind} link ${key}`, "key");
-  const [[plan], rows] = await Promise.all([
-    planned?.link.key === key ? [planned] : planGivenLinks(services, { ...viewer.settings, timezone: viewer.timezone }, kind, links, range),
-    chQuery(services.ch, { ...seriesQuery(endsOf(links), range), schema: SeriesRow }),
-  ]);
+  const [[plan], rows] = await inTurn(
+    services.ch.limiter.settings.perUser,
+    async () =>
+      planned?.link.key === key
+        ? [planned]
+        : planGivenLinks(services, { ...viewer.settings, timezone: viewer.timezone }, kind, links, range, restrictionScope(viewer)),
+    () => read(services, { ...seriesQuery(endsOf(links), range), schema: SeriesRow }, restrictionScope(viewer)),
+  );
   const capacity = links[0].capacityBps;
   const samples: DetailSample[] = rows.map((r) => {
     const inBps = (r.in_b * 8) / SAMPLE_SECONDS;
@@ -294,10 +443,16 @@ export async function linkDetail(
 }
 
 /** First and last sample of the viewer's links of the kind. */
-export async function datesWithData(services: Pick<Services, "pg" | "ch">, viewer: Viewer, kind: LinkKind): Promise<DatesWithData> {
-  const links = await visibleLinks(services, viewer, kind);
+export async function datesWithData(
+  services: Pick<Services, "pg" | "ch">,
+  viewer: Viewer,
+  kind: LinkKind,
+  /** The viewer's visible links of the kind when the caller has read them already. */
+  visible?: readonly PlannerLink[],
+): Promise<DatesWithData> {
+  const links = visible ?? (await visibleLinks(services, viewer, kind));
   const ends = endsOf(links);
   if (!ends.length) return { first: null, last: null };
-  const [row] = await chQuery(services.ch, { ...datesWithDataQuery(ends), schema: DatesRow });
+  const [row] = await read(services, { ...datesWithDataQuery(ends), schema: DatesRow }, restrictionScope(viewer));
   return row && row.rows > 0 ? { first: row.first, last: row.last } : { first: null, last: null };
 }

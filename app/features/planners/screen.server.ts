@@ -5,6 +5,12 @@
  * summary, the timeseries, the link table (filtered, sorted, grouped, one page), the heatmap of the
  * page's links and, when a link is chosen, its detail with the traffic by AS from the flows.
  * Every figure comes from the kernel's plan.server.ts; this module only selects, orders and formats.
+ *
+ * ClickHouse is read as little as the figures allow: the figures' one scan (with the sampling
+ * confidence beside it) also gives the timeseries and the heatmap, the dates with data and a
+ * detail's samples are one query each, and all of it goes through the result cache
+ * (result-cache.server.ts) under the viewer's restriction scope, so the same range opened again
+ * within its 5-minute bucket (a detail, another page, a sort) reads nothing again.
  */
 import { formatDateShort, formatUnixRange } from "~/lib/date-format";
 import { matchesNumericFilter } from "~/lib/numeric-filter";
@@ -13,16 +19,19 @@ import type { UserContext } from "~/server/auth/user-context.server";
 import type { Services } from "~/server/services.server";
 import { columnsOf, findColumn, isNumericColumn, takesNumericFilter, type ScreenKind } from "./columns";
 import { groupOf, linkTitle, plannerRow, type PlannerRow } from "./cells";
+import { inTurn } from "~/server/clickhouse/limits.server";
+import { restrictionScope } from "~/server/result-cache.server";
 import { interfaceStatistics, type InterfaceStatisticsRow } from "./interface-statistics.server";
 import { PAGE_SIZE, parsePlannerParams, plannerSearch, resolvePlannerRange, type PlannerParams } from "./params";
 import {
   datesWithData,
+  heatmapOfQuarters,
   linkDetail,
-  planGivenLinks,
-  plannerHeatmap,
   plannerTimeseries,
+  planWithQuarters,
   summarise,
   thresholdsOf,
+  timeseriesOfQuarters,
   timeseriesThresholdsOf,
   viewerFor,
   visibleLinks,
@@ -186,10 +195,10 @@ export async function plannedRows(
   const kind = KIND[screen];
   const all = await visibleLinks(services, viewer, kind);
   const links = filterLinks(all, params, notices);
-  const plans = await planGivenLinks(services, viewer.settings, kind, links, range);
+  const { plans, quarters } = await planWithQuarters(services, viewer.settings, kind, links, range, restrictionScope(viewer));
   const sorted = sortPlans(screen, applyColumnFilters(screen, plans, params), params.sort, params.order);
   const shown = screen === "border" ? groupedOrder(sorted, params.group) : sorted;
-  return { viewer, params, notices, range, kind, all, links, plans, shown };
+  return { viewer, params, notices, range, kind, all, links, plans, quarters, shown };
 }
 
 export async function loadPlannerScreen(
@@ -199,7 +208,7 @@ export async function loadPlannerScreen(
   url: URL,
   now = Math.floor(Date.now() / 1000),
 ): Promise<PlannerScreenData> {
-  const { viewer, params, notices, range, kind, all, plans, shown } = await plannedRows(services, user, screen, url, now);
+  const { viewer, params, notices, range, kind, all, plans, quarters, shown } = await plannedRows(services, user, screen, url, now);
   const tz = viewer.timezone;
   const summary = summarise(shown);
   const noData = shown.every((p) => p.samples === 0);
@@ -220,25 +229,35 @@ export async function loadPlannerScreen(
     group.rows.push(plannerRow(screen, plan, params.columns));
   }
 
-  const keys = shown.map((p) => p.link.key);
-  const pageKeys = slice.map((p) => p.link.key);
-  const [dates, timeseries, heatmap, detail] = await Promise.all([
-    datesWithData(services, viewer, kind),
-    keys.length ? plannerTimeseries(services, viewer, { kind, range, keys }, now) : Promise.resolve(null),
-    pageKeys.length ? plannerHeatmap(services, viewer, { kind, range, keys: pageKeys }) : Promise.resolve(null),
-    params.link
-      ? loadDetail(
-          services,
-          viewer,
-          kind,
-          params.link,
-          range,
-          now,
-          notices,
-          plans.find((p) => p.link.key === params.link),
-        )
-      : Promise.resolve(null),
-  ]);
+  const shownLinks = shown.map((p) => p.link);
+  // The heatmap's rows in the catalogue's order, as plannerHeatmap gives them.
+  const pageKeys = new Set(slice.map((p) => p.link.key));
+  const pageLinks = all.filter((l) => pageKeys.has(l.key));
+  const heatmap = pageLinks.length ? heatmapOfQuarters(pageLinks, quarters, range, tz) : null;
+  // In turn, not all at once: on the embedded engine they would only queue behind each other (inTurn).
+  const [dates, timeseries, detail] = await inTurn(
+    services.ch.limiter.settings.perUser,
+    () => datesWithData(services, viewer, kind, all),
+    async () =>
+      shownLinks.length
+        ? (timeseriesOfQuarters(shownLinks, quarters, range, now) ??
+          plannerTimeseries(services, viewer, { kind, range, keys: shownLinks.map((l) => l.key) }, now))
+        : null,
+    async () =>
+      params.link
+        ? loadDetail(
+            services,
+            viewer,
+            kind,
+            params.link,
+            range,
+            now,
+            notices,
+            plans.find((p) => p.link.key === params.link),
+            all,
+          )
+        : null,
+  );
 
   const lastDay = formatDateShort((range.end - 1) * 1000, tz);
   const external = all.filter((l) => l.kind === "external");
@@ -298,41 +317,48 @@ async function loadDetail(
   range: { start: number; end: number },
   now: number,
   notices: string[],
-  planned?: LinkPlan,
+  planned: LinkPlan | undefined,
+  visible: readonly PlannerLink[],
 ): Promise<PlannerDetail | null> {
   try {
-    const { plan, samples } = await linkDetail(services, viewer, kind, key, range, planned);
+    const { plan, samples } = await linkDetail(services, viewer, kind, key, range, planned, visible);
+    const scope = restrictionScope(viewer);
     const link = plan.link;
     const [trafficIn, trafficOut] =
       link.kind === "external"
-        ? await Promise.all([
-            interfaceStatistics(
-              services,
-              { id: viewer.userId },
-              {
-                router: link.router,
-                interface: link.interface,
-                direction: "in",
-                dimension: "source",
-                range,
-                limit: DETAIL_AS_ROWS,
-                now,
-              },
-            ),
-            interfaceStatistics(
-              services,
-              { id: viewer.userId },
-              {
-                router: link.router,
-                interface: link.interface,
-                direction: "out",
-                dimension: "destination",
-                range,
-                limit: DETAIL_AS_ROWS,
-                now,
-              },
-            ),
-          ])
+        ? await inTurn(
+            services.ch.limiter.settings.perUser,
+            () =>
+              interfaceStatistics(
+                services,
+                { id: viewer.userId },
+                {
+                  router: link.router,
+                  interface: link.interface,
+                  direction: "in",
+                  scope,
+                  dimension: "source",
+                  range,
+                  limit: DETAIL_AS_ROWS,
+                  now,
+                },
+              ),
+            () =>
+              interfaceStatistics(
+                services,
+                { id: viewer.userId },
+                {
+                  router: link.router,
+                  interface: link.interface,
+                  direction: "out",
+                  scope,
+                  dimension: "destination",
+                  range,
+                  limit: DETAIL_AS_ROWS,
+                  now,
+                },
+              ),
+          )
         : [null, null];
     return {
       key,

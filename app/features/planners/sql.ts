@@ -74,7 +74,9 @@ function base(ends: readonly LinkEnd[], range: SqlRange) {
 
 /**
  * Per link in one scan: the quarter-hour sums (the peak hour is computed from them) as parallel
- * arrays quarters / quarter_in / quarter_out / quarter_samples (quarter = unix s, a multiple of 900);
+ * arrays quarters / quarter_in / quarter_out / quarter_samples / quarter_max (quarter = unix s, a
+ * multiple of 900; quarter_max the largest 5-minute byte count of either direction, the heatmap's
+ * figure, so the screens need no scan of their own for it);
  * the number of samples, how many were interpolated and the sources seen; and the billing 95th of in
  * and out bytes over the samples: sorted ascending, the top floor(n/20) dropped, i.e. the 1-based
  * index n − intDiv(n, 20).
@@ -87,6 +89,7 @@ export function linkFiguresQuery(ends: readonly LinkEnd[], range: SqlRange): Pla
     "  groupArray(quarter_in_sum) AS quarter_in,",
     "  groupArray(quarter_out_sum) AS quarter_out,",
     "  groupArray(quarter_n) AS quarter_samples,",
+    "  groupArray(quarter_max_bytes) AS quarter_max,",
     `  toUInt32(${n}) AS samples,`,
     "  toUInt32(sum(quarter_interpolated)) AS interpolated,",
     "  arraySort(groupUniqArrayArray(quarter_sources)) AS sources,",
@@ -97,6 +100,7 @@ export function linkFiguresQuery(ends: readonly LinkEnd[], range: SqlRange): Pla
     "    toFloat64(sum(in_bytes)) AS quarter_in_sum,",
     "    toFloat64(sum(out_bytes)) AS quarter_out_sum,",
     "    toUInt32(count()) AS quarter_n,",
+    "    toFloat64(max(greatest(in_bytes, out_bytes))) AS quarter_max_bytes,",
     "    sum(sample_interpolated) AS quarter_interpolated,",
     "    groupUniqArray(toString(sample_source)) AS quarter_sources,",
     "    groupArray(in_bytes) AS quarter_in_list,",

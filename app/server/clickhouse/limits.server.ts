@@ -80,3 +80,23 @@ export function busyResponse(status: 429 | 503, code: BusyCode, detail: string, 
     { status, headers: { "Retry-After": String(retryAfterSeconds), "Cache-Control": "no-store" } },
   );
 }
+
+/**
+ * A request's independent reads, run no more at once than the limiter lets one user run (`width`:
+ * its perUser). More would only wait in the limiter's queue behind the request's own queries, where
+ * a wait past ANALYTICS_QUEUE_WAIT_SECONDS is answered 503: on the embedded engine (one query per
+ * user at a time) a page of slow queries would refuse itself. In turn, each starts when a slot of
+ * the request's frees. Results in the order of the tasks; the first failure rejects.
+ */
+export async function inTurn<T extends unknown[]>(width: number, ...tasks: { [K in keyof T]: () => Promise<T[K]> }): Promise<T> {
+  const results = new Array(tasks.length) as T;
+  let next = 0;
+  const lane = async () => {
+    while (next < tasks.length) {
+      const i = next++;
+      results[i] = await tasks[i]();
+    }
+  };
+  await Promise.all(Array.from({ length: Math.max(1, Math.min(width, tasks.length)) }, lane));
+  return results;
+}

@@ -4,7 +4,9 @@
  * here. The client itself stays inside this module (the handle the services hand out has none), so
  * no query path escapes what the door does for each call:
  *   - a name (`flows.topTable`, `routing.lookingGlass`): logged with its duration at debug level and
- *     recorded as the duration metric `ch.<name>`;
+ *     recorded as the duration metric `ch.<name>`; reads made while serving a request are also
+ *     counted apart (flowlens_clickhouse_request_reads_total{query}) and told to the observers
+ *     (observeQueries), so a bench or a test can count the queries of one page;
  *   - the query limits (limits.server.ts) for reads made while serving a request;
  *   - the database override of the request's user for reads (database-override.server.ts);
  *   - rows checked against the read's zod schema (`chQuery`); only measured hot paths skip it
@@ -16,7 +18,7 @@ import { z } from "zod";
 import { AnalyticsQueryLimiter } from "../analytics-query-limiter.server";
 import type { ClickhouseConnection } from "../clickhouse.server";
 import { log } from "../log.server";
-import { recordDuration } from "../metrics.server";
+import { describeMetric, incrementCounter, recordDuration } from "../metrics.server";
 import { currentRequestScope, type RequestScope } from "../request-scope.server";
 import { NO_OVERRIDE, qualifyFlowsTables, type DatabaseOverride } from "./database-override.server";
 import { runLimited, withTimeLimit, type QueryDoorSettings } from "./limits.server";
@@ -87,6 +89,23 @@ export function requestDatabases(ch: ClickhouseHandle): Promise<DatabaseOverride
   return scope ? doorOf(ch).resolvers.databases(scope) : Promise.resolve(NO_OVERRIDE);
 }
 
+/** A read as the observers see it: its name and whether a request made it (else background work). */
+export type QueryEvent = { name: string; inRequest: boolean };
+const observers = new Set<(event: QueryEvent) => void>();
+
+/** Calls `observer` for every read from now on (before it runs); returns the function that stops it. */
+export function observeQueries(observer: (event: QueryEvent) => void): () => void {
+  observers.add(observer);
+  return () => observers.delete(observer);
+}
+
+describeMetric("flowlens_clickhouse_request_reads_total", "ClickHouse reads made while serving a request, by query name.");
+
+function noteRead(name: string, inRequest: boolean) {
+  if (inRequest) incrementCounter("flowlens_clickhouse_request_reads_total", { query: name });
+  for (const observer of observers) observer({ name, inRequest });
+}
+
 /**
  * Times a call under its name: debug log line and the `ch.<name>` duration metric, failures
  * included. Measured as the caller sees it, a wait for a slot of the limiter included: that wait is
@@ -131,6 +150,7 @@ export async function chQueryUnchecked<T>(ch: ClickhouseHandle, query: Statement
 async function readRows(ch: ClickhouseHandle, query: Statement & ReadOptions): Promise<unknown[]> {
   const door = doorOf(ch);
   const scope = currentRequestScope();
+  noteRead(query.name, scope !== null);
   const run = async (settings: ClickHouseSettings, override: DatabaseOverride) => {
     const { sql, params } = qualifyFlowsTables(query.sql, query.params ?? {}, override);
     const rs = await door.client.query({ query: sql, query_params: params, format: "JSONEachRow", clickhouse_settings: settings });
