@@ -16,7 +16,7 @@
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { delegationRestrictions, userPermissions, users } from "~db/postgres/schema";
-import { createRouter } from "~/features/collector/inventory/inventory.server";
+import { createRouter } from "~/features/inventory/inventory.server";
 import {
   heatmapOfQuarters,
   plannerHeatmap,
