@@ -98,6 +98,8 @@ export default defineConfig({
   test: {
     environment: "node",
     include: ["tests/unit/**/*.test.{ts,tsx}", "tests/integration/**/*.test.ts", "app/**/*.test.{ts,tsx}", "db/**/*.test.ts"],
+    // The run's folder for the demo network built once per period and copied into each file's stores.
+    globalSetup: ["tests/helpers/demo-templates.global.ts"],
     testTimeout: 60_000,
     hookTimeout: 180_000,
     pool: "forks",

@@ -14,10 +14,12 @@ export const PG_MIGRATIONS_DIR = process.env.PG_MIGRATIONS_DIR ?? path.resolve(p
 /**
  * PostgreSQL through postgres.js when DATABASE_URL is set, otherwise PGlite persisted under
  * DATA_DIR/pg (or in memory for ":memory:"). The same drizzle migrations run on both.
+ * `pgliteImage`: an in-memory PGlite starts from this copy of a data directory (PGlite's
+ * `dumpDataDir()`), so tests open a prepared database without building it again.
  */
 export async function openPostgres(
   config: { DATABASE_URL?: string; dataDir: string },
-  options: { pglitePath?: string; migrate?: boolean } = {},
+  options: { pglitePath?: string; pgliteImage?: Blob; migrate?: boolean } = {},
 ): Promise<PostgresHandle> {
   const migrate = options.migrate ?? true;
   if (config.DATABASE_URL) {
@@ -42,7 +44,8 @@ export async function openPostgres(
   const { drizzle } = await import("drizzle-orm/pglite");
   const dir = options.pglitePath ?? path.join(config.dataDir, "pg");
   if (dir !== ":memory:") mkdirSync(dir, { recursive: true });
-  const client = dir === ":memory:" ? new PGlite() : new PGlite(dir);
+  if (options.pgliteImage && dir !== ":memory:") throw new Error("openPostgres: a PGlite image is only loaded into an in-memory database");
+  const client = dir === ":memory:" ? new PGlite({ loadDataDir: options.pgliteImage }) : new PGlite(dir);
   await client.waitReady;
   const db = drizzle(client, { schema });
   if (migrate) {

@@ -25,6 +25,8 @@ export type Services = {
 export type StartOptions = {
   /** Override the store locations (tests use ":memory:"). */
   pglitePath?: string;
+  /** With pglitePath ":memory:": start from this PGlite data-directory image (tests' prepared demo stores). */
+  pgliteImage?: Blob;
   chdbPath?: string;
   /** Load the demo network (lifecycle.server provideDemoNetwork) when the stores are empty (decided by DEMO_DATA otherwise). */
   loadDemo?: boolean;
@@ -39,7 +41,7 @@ export async function startServices(config: AppConfig, options: StartOptions = {
   let pg: PostgresHandle;
   let ch: ClickhouseHandle;
   try {
-    pg = await openPostgres(config, { pglitePath: options.pglitePath });
+    pg = await openPostgres(config, { pglitePath: options.pglitePath, pgliteImage: options.pgliteImage });
   } catch (error) {
     unlock();
     throw error;

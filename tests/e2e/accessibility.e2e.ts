@@ -1,14 +1,15 @@
 // Accessibility: an automated WCAG 2.1 AA check (axe-core) over every screen, logged out, as the demo superuser and as
-// the delegated user, with JavaScript on and off (off: the server's HTML with the app's scripts blocked, axe injected);
+// the delegated user, with JavaScript off (the server's HTML with the app's scripts blocked, axe injected) and, where the
+// scripts change what a screen offers, on (the same server answer, hydrated), in one test per screen;
 // the main journeys by keyboard alone with a visible focus; the phone layout (390×844); the public legal pages; the
 // incompatible-browser warning only where a screen needs a modern browser; no menu item for tools not built yet.
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import type { Page } from "playwright-core";
+import type { APIResponse, Browser, Cookie, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { appURL, describeBothModes, launchBrowser, newPage, type BrowserMode } from "./browser";
 import { firstRoutingMinute } from "./controlplane-page";
-import { DEMO_USERS, logIn } from "./login";
+import { DEMO_USERS, logIn, type Credentials } from "./login";
 
 const AXE = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../node_modules/axe-core/axe.min.js");
 const WCAG_AA = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"];
@@ -34,33 +35,109 @@ async function axeFindings(page: Page): Promise<string[]> {
   }, WCAG_AA);
 }
 
+type Scan = { findings: string[]; h1: number };
+
 /**
- * The findings of a screen in this mode. axe is injected as a script, which the app's Content-Security-Policy
- * forbids, so every scan opens the same URL with the same cookies in a page that bypasses the policy (the policy
- * itself is checked in security-headers.e2e.ts). With JavaScript off axe cannot run in the page itself, so the app's
- * script files are blocked instead: the server's HTML, never hydrated.
+ * Screens scanned with JavaScript on as well as off: those whose scripts change what a screen reader or a keyboard meets
+ * (controls added, replaced or removed: the Looking Glass's interactive table, the planners' column picker and detail,
+ * the date pickers, the filter chips, the restriction's value search), and one page per kind of visitor for the shell
+ * (the header's menu replaces two of its forms). On every other screen the scripts hydrate the server's HTML into the
+ * same landmarks, headings, controls, labels and ARIA attributes (compared element by element with the demo network
+ * in both modes), so a second axe scan would read the same page again: those are scanned once, as the server sends them.
  */
-async function scan(m: BrowserMode, url: string, prepare?: (page: Page) => Promise<void>): Promise<{ findings: string[]; h1: number }> {
-  const handle = await newPage(m.browser, { javaScriptEnabled: true, bypassCSP: true });
-  try {
-    await handle.context.addCookies(await m.context.cookies());
-    if (!m.javaScriptEnabled)
-      await handle.page.route("**/*", (route) => (route.request().resourceType() === "script" ? route.abort() : route.continue()));
-    // With JavaScript, scan the settled page: lazily loaded parts (the Looking Glass's interactive table) replace the
-    // server's markup after "load", and a scan in between reads a page that is half one and half the other.
-    await handle.page.goto(appURL(url), { waitUntil: m.javaScriptEnabled ? "networkidle" : "load" });
-    if (prepare) await prepare(handle.page);
-    return { findings: await axeFindings(handle.page), h1: await handle.page.locator("h1").count() };
-  } finally {
-    await handle.context.close();
+const BOTH_MODES = new Set([
+  "/login",
+  "/flow-explorer",
+  "/flow-explorer?view=sankey&dimension2=AS_DST_INGRESS",
+  "/as-flows-analysis",
+  `/border-planner?group=router&dateRange=LAST_7_DAYS&link=${encodeURIComponent("lon-er1|ae4")}`,
+  "/core-planner?dateRange=LAST_90_DAYS",
+  LG_RESULTS,
+  `${LG_RESULTS}&ribView=post-policy&community=65535%3A666`,
+  "/manage-delegated-users?new=1",
+]);
+/** The delegated user's screens in both modes: their restriction changes the filter bar and the planner. */
+const DELEGATED_BOTH_MODES = new Set(["/flow-explorer", "/border-planner"]);
+
+/**
+ * The findings of a screen with JavaScript off and, when asked, on, from one server answer. axe is injected as a script,
+ * which the app's Content-Security-Policy forbids, so every scan opens the URL with the given cookies in a page that
+ * bypasses the policy (the policy itself is checked in security-headers.e2e.ts). With JavaScript off axe cannot run in
+ * the page itself, so the app's script files are blocked instead: the server's HTML, never hydrated. The server cannot
+ * tell the two modes apart, so it renders the page once: the answer to the first page's navigation is kept and given to
+ * the second page's, which hydrates it (its later requests, such as a lazily loaded table's, reach the server).
+ */
+async function scanModes(browser: Browser, cookies: Cookie[], url: string, withJavaScript: boolean): Promise<[string, Scan][]> {
+  const target = appURL(url);
+  let served: { response: APIResponse; body: Buffer } | null = null;
+  const scanIn = async (javaScriptEnabled: boolean): Promise<Scan> => {
+    const handle = await newPage(browser, { javaScriptEnabled: true, bypassCSP: true });
+    try {
+      await handle.context.addCookies(cookies);
+      await handle.page.route("**/*", async (route) => {
+        const request = route.request();
+        if (!javaScriptEnabled && request.resourceType() === "script") return route.abort();
+        if (request.isNavigationRequest() && request.url() === target && request.frame() === handle.page.mainFrame()) {
+          if (served) return route.fulfill({ response: served.response, body: served.body });
+          const response = await route.fetch({ maxRedirects: 0 });
+          const body = await response.body();
+          // A redirect is not kept: the page it leads to is answered by the server as usual, in each mode.
+          if (response.status() < 300 || response.status() >= 400) served = { response, body };
+          return route.fulfill({ response, body });
+        }
+        return route.continue();
+      });
+      // With JavaScript, scan the settled page: lazily loaded parts (the Looking Glass's interactive table) replace the
+      // server's markup after "load", and a scan in between reads a page that is half one and half the other.
+      await handle.page.goto(target, { waitUntil: javaScriptEnabled ? "networkidle" : "load" });
+      return { findings: await axeFindings(handle.page), h1: await handle.page.locator("h1").count() };
+    } finally {
+      await handle.context.close();
+    }
+  };
+  const scans: [string, Scan][] = [["JavaScript off", await scanIn(false)]];
+  if (withJavaScript) scans.push(["JavaScript on", await scanIn(true)]);
+  return scans;
+}
+
+/** No serious or critical finding and one h1 on `url`, with JavaScript off and, with `withJavaScript`, on. */
+async function expectAccessible(browser: Browser, cookies: Cookie[], url: string, withJavaScript: boolean) {
+  for (const [label, scan] of await scanModes(browser, cookies, url, withJavaScript)) {
+    expect(scan.findings, `${url} (${label})`).toEqual([]);
+    expect(scan.h1, `one h1 on ${url} (${label})`).toBe(1);
   }
 }
 
-async function expectAccessible(m: BrowserMode, url: string, prepare?: (page: Page) => Promise<void>) {
-  const { findings, h1 } = await scan(m, url, prepare);
-  expect(findings, `${url} (${m.label})`).toEqual([]);
-  expect(h1, `one h1 on ${url}`).toBe(1);
+const modesOf = (both: boolean) => (both ? "JavaScript on and off" : "JavaScript off, the same structure as on");
+
+/**
+ * One session per demo user for the whole file: the scans only read pages, and each login costs the server a password
+ * hash (the login itself is tested by shell.e2e.ts, login-feedback.e2e.ts and the keyboard journey below).
+ */
+const sessions = new Map<string, Promise<Cookie[]>>();
+function sessionOf(browser: Browser, user: Credentials): Promise<Cookie[]> {
+  let cookies = sessions.get(user.email);
+  if (!cookies) {
+    cookies = (async () => {
+      const { context, page } = await newPage(browser);
+      try {
+        await logIn(page, user);
+        return await context.cookies();
+      } finally {
+        await context.close();
+      }
+    })();
+    sessions.set(user.email, cookies);
+  }
+  return cookies;
 }
+
+/** The browser the axe scans share (each scan in a context of its own), launched before the first test. */
+let scanBrowser: Browser | undefined;
+const browserForScans = () => {
+  if (!scanBrowser) throw new Error("accessibility.e2e.ts: the scans' browser is launched in beforeAll");
+  return scanBrowser;
+};
 
 /** Site settings the anonymous screens need (self-signup, public Looking Glass), set as the superuser; restored after. */
 async function setSiteFlags(flags: {
@@ -89,20 +166,27 @@ async function setSiteFlags(flags: {
 let restore: Record<string, boolean> | null = null;
 beforeAll(async () => {
   restore = await setSiteFlags({ enable_user_self_signup: true, public_looking_glass_enabled: true });
+  scanBrowser = await launchBrowser();
 }, 180_000);
 afterAll(async () => {
+  await scanBrowser?.close();
   if (restore) await setSiteFlags(restore as { enable_user_self_signup: boolean; public_looking_glass_enabled: boolean });
 }, 180_000);
 
-describeBothModes("WCAG 2.1 AA (axe) logged out", (m) => {
+/** The demo user's session in this test's context: the page is logged in without a login of its own. */
+async function useSession(m: BrowserMode, user: Credentials) {
+  await m.context.addCookies(await sessionOf(browserForScans(), user));
+}
+
+describe("WCAG 2.1 AA (axe) logged out", () => {
   for (const url of ["/login", "/signup", "/password-reset", "/public/lookingglass", PUBLIC_LG_RESULTS, "/imprint", "/privacy-policy"]) {
-    it(`no serious or critical finding on ${url}`, async () => {
-      await expectAccessible(m, url);
+    it(`no serious or critical finding on ${url} (${modesOf(BOTH_MODES.has(url))})`, async () => {
+      await expectAccessible(browserForScans(), [], url, BOTH_MODES.has(url));
     });
   }
 });
 
-describeBothModes("WCAG 2.1 AA (axe) as the superuser", (m) => {
+describe("WCAG 2.1 AA (axe) as the superuser", () => {
   const screens = [
     "/flow-explorer",
     "/flow-explorer?view=sankey&dimension2=AS_DST_INGRESS",
@@ -144,25 +228,35 @@ describeBothModes("WCAG 2.1 AA (axe) as the superuser", (m) => {
     "/no-such-page",
   ];
   for (const url of screens) {
-    it(`no serious or critical finding on ${url}`, async () => {
-      await logIn(m.page, ADMIN);
-      await expectAccessible(m, url);
+    it(`no serious or critical finding on ${url} (${modesOf(BOTH_MODES.has(url))})`, async () => {
+      await expectAccessible(browserForScans(), await sessionOf(browserForScans(), ADMIN), url, BOTH_MODES.has(url));
     });
   }
 
   it("no serious or critical finding on the Control Plane with results", async () => {
-    await logIn(m.page, ADMIN);
-    await m.goto("/controlplane");
-    const form = m.page.locator("form[aria-label='Control Plane query']");
-    await m.page.fill("form[aria-label='Control Plane query'] input[name=start]", await firstRoutingMinute(m.page));
-    await m.page.fill("form[aria-label='Control Plane query'] input[name=queryTerm]", "* 3320");
-    await Promise.all([m.page.waitForURL(/queryTerm=/), form.locator("button[type=submit]").click()]);
-    await m.page.locator("[data-testid=controlplane-table] tbody tr").first().waitFor();
-    await expectAccessible(m, new URL(m.page.url()).pathname + new URL(m.page.url()).search);
+    // The query is made with JavaScript (the form in both modes is controlplane.e2e.ts's); its answer is scanned in both.
+    const cookies = await sessionOf(browserForScans(), ADMIN);
+    const { context, page } = await newPage(browserForScans());
+    let url: URL;
+    try {
+      await context.addCookies(cookies);
+      await page.goto(appURL("/controlplane"), { waitUntil: "networkidle" });
+      const form = page.locator("form[aria-label='Control Plane query']");
+      await page.fill("form[aria-label='Control Plane query'] input[name=start]", await firstRoutingMinute(page));
+      await page.fill("form[aria-label='Control Plane query'] input[name=queryTerm]", "* 3320");
+      await Promise.all([page.waitForURL(/queryTerm=/), form.locator("button[type=submit]").click()]);
+      await page.locator("[data-testid=controlplane-table] tbody tr").first().waitFor();
+      url = new URL(page.url());
+    } finally {
+      await context.close();
+    }
+    await expectAccessible(browserForScans(), cookies, url.pathname + url.search, true);
   });
+});
 
+describeBothModes("charts' text alternative as the superuser", (m) => {
   it("labels the charts' SVG and points to the table", async () => {
-    await logIn(m.page, ADMIN);
+    await useSession(m, ADMIN);
     await m.goto("/flow-explorer");
     const chart = m.page.locator("[data-testid=timeseries-chart] svg[role=img]").first();
     expect(await chart.getAttribute("aria-label")).toMatch(
@@ -177,16 +271,17 @@ describeBothModes("WCAG 2.1 AA (axe) as the superuser", (m) => {
   });
 });
 
-describeBothModes("WCAG 2.1 AA (axe) as the delegated user", (m) => {
+describe("WCAG 2.1 AA (axe) as the delegated user", () => {
   for (const url of ["/flow-explorer", "/border-planner", "/faq", "/notifications", "/settings", "/no-such-page"]) {
-    it(`no serious or critical finding on ${url}`, async () => {
-      await logIn(m.page, DELEGATED);
-      await expectAccessible(m, url);
+    it(`no serious or critical finding on ${url} (${modesOf(DELEGATED_BOTH_MODES.has(url))})`, async () => {
+      await expectAccessible(browserForScans(), await sessionOf(browserForScans(), DELEGATED), url, DELEGATED_BOTH_MODES.has(url));
     });
   }
+});
 
+describeBothModes("settings of the delegated user", (m) => {
   it("shows no Core Planner settings (the demo's delegated user may use the Border Planner, not the Core Planner)", async () => {
-    await logIn(m.page, DELEGATED);
+    await useSession(m, DELEGATED);
     await m.goto("/settings");
     const text = await m.page.locator("main").innerText();
     expect(text).toContain("Timezone");

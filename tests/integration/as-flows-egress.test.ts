@@ -6,14 +6,14 @@
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { OPERATOR_ASN } from "~db/demo/catalog";
-import { loadDemoNetwork } from "~db/demo/load";
 import { users } from "~db/postgres/schema";
 import * as egressRoute from "~/routes/_app.as-flows-egress";
 import * as exportRoute from "~/routes/api.flows.export";
 import { useServicesForTests } from "~/server/services.server";
 import { readFlowRows, type FlowRow } from "../helpers/flow-rows";
 import { ORIGIN, runRoute, sessionCookie } from "../helpers/http";
-import { openTestStores, type TestStores } from "../helpers/stores";
+import { openDemoStores } from "../helpers/demo-template";
+import { type TestStores } from "../helpers/stores";
 import { demoTestNow } from "../helpers/clock";
 
 const DAY = 86_400;
@@ -25,9 +25,8 @@ let rows: FlowRow[];
 let cookie = "";
 
 beforeAll(async () => {
-  stores = await openTestStores();
+  stores = await openDemoStores({ now: NOW, days: 2 });
   useServicesForTests(stores);
-  await loadDemoNetwork(stores, { now: NOW, days: 2 });
   rows = await readFlowRows(stores, RANGE);
   const operatorId = (await stores.pg.db.select({ id: users.id }).from(users).where(eq(users.email, "operator@flowlens.example")))[0].id;
   cookie = await sessionCookie(stores, operatorId);

@@ -5,14 +5,14 @@
  */
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { loadDemoNetwork } from "~db/demo/load";
 import { asInfo, siteSettings, userPermissions, users } from "~db/postgres/schema";
 import type { Permission } from "~/lib/permissions";
 import * as autocompleteRoute from "~/routes/api.autocomplete";
 import * as metadataRoute from "~/routes/api.filter.metadata";
 import { useServicesForTests } from "~/server/services.server";
 import { callRoute, sessionCookie } from "../helpers/http";
-import { openTestStores, type TestStores } from "../helpers/stores";
+import { openDemoStores } from "../helpers/demo-template";
+import { type TestStores } from "../helpers/stores";
 import { demoTestNow } from "../helpers/clock";
 
 const NOW = demoTestNow();
@@ -37,9 +37,8 @@ async function createUser(email: string, permissions: Permission[]) {
 }
 
 beforeAll(async () => {
-  stores = await openTestStores();
+  stores = await openDemoStores({ now: NOW, days: 1 });
   useServicesForTests(stores);
-  await loadDemoNetwork(stores, { now: NOW, days: 1 });
   uid.admin = (await stores.pg.db.select({ id: users.id }).from(users).where(eq(users.email, "admin@flowlens.example")))[0].id;
   uid.flowsOnly = await createUser("flows-only@ac.test", ["API_FLOWS_4D"]);
   uid.noFlows = await createUser("no-flows@ac.test", ["CONTROL_PLANE"]);

@@ -10,7 +10,6 @@
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DEMO_ASES, OPERATOR_ASN } from "~db/demo/catalog";
-import { loadDemoNetwork } from "~db/demo/load";
 import { delegationRestrictions, userFeatureFlags, userPermissions, users, vantagePoints } from "~db/postgres/schema";
 import type { Permission } from "~/lib/permissions";
 import * as appLayout from "~/routes/_app";
@@ -35,7 +34,8 @@ import { demoTestNow } from "../helpers/clock";
 import { readCsv } from "../helpers/csv";
 import { readFlowRows, type FlowRow } from "../helpers/flow-rows";
 import { callRoute, formRequest, ORIGIN, runRoute, sessionCookie } from "../helpers/http";
-import { chRows, openTestStores, type TestStores } from "../helpers/stores";
+import { openDemoStores } from "../helpers/demo-template";
+import { chRows, type TestStores } from "../helpers/stores";
 
 const DAY = 86_400;
 const NOW = demoTestNow();
@@ -87,9 +87,8 @@ function bitsBy(list: FlowRow[], key: (r: FlowRow) => number | string): Map<stri
 const bits = (list: FlowRow[]) => Number(list.reduce((a, r) => a + r.bytes, 0n)) * 8;
 
 beforeAll(async () => {
-  stores = await openTestStores();
+  stores = await openDemoStores({ now: NOW, days: 2 });
   useServicesForTests(stores);
-  await loadDemoNetwork(stores, { now: NOW, days: 2 });
   rows = await readFlowRows(stores, RANGE);
   topSource = Number(
     [

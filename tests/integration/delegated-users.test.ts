@@ -9,7 +9,6 @@
 import { and, desc, eq, isNull } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DEMO_ASES, OPERATOR_ASN } from "~db/demo/catalog";
-import { loadDemoNetwork } from "~db/demo/load";
 import { auditLog, delegationRestrictions, outboxEmails, sessions, siteSettings, userPermissions, users } from "~db/postgres/schema";
 import { MESSAGES } from "~/lib/messages";
 import type { Permission } from "~/lib/permissions";
@@ -23,7 +22,8 @@ import { welcomePageFor } from "~/server/auth/welcome-page.server";
 import { getServices, useServicesForTests } from "~/server/services.server";
 import { readFlowRows } from "../helpers/flow-rows";
 import { callRoute, formRequest, getRequest, runRoute, sessionCookie } from "../helpers/http";
-import { openTestStores, type TestStores } from "../helpers/stores";
+import { openDemoStores } from "../helpers/demo-template";
+import { type TestStores } from "../helpers/stores";
 import { demoTestNow } from "../helpers/clock";
 
 const NOW = demoTestNow();
@@ -45,9 +45,8 @@ async function createUser(email: string, permissions: Permission[], extra: Parti
 }
 
 beforeAll(async () => {
-  stores = await openTestStores();
+  stores = await openDemoStores({ now: NOW, days: 2 });
   useServicesForTests(stores);
-  await loadDemoNetwork(stores, { now: NOW, days: 2 });
   uid.admin = (await stores.pg.db.select({ id: users.id }).from(users).where(eq(users.email, "admin@flowlens.example")))[0].id;
   uid.staff = await createUser("staff@du.test", ["MANAGE_DELEGATED_USERS", "API_FLOWS_4D"], { isStaff: true });
   uid.managerA = await createUser("a@du.test", ["MANAGE_DELEGATED_USERS", "API_FLOWS_4D", "PRIVATE_LOOKING_GLASS", "VIEW_USERS"]);

@@ -7,7 +7,6 @@
  */
 import { and, eq, isNotNull } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { loadDemoNetwork } from "~db/demo/load";
 import { asServiceMappings, interfaces, siteSettings, userPermissions, users } from "~db/postgres/schema";
 import { publicQueryCache } from "~/features/routing/lookingglass-cache.server";
 import { MAPPING_LAYERS, type MappingLayer, type MappingModel } from "~/features/tags/mapping-model";
@@ -22,7 +21,8 @@ import { useServicesForTests } from "~/server/services.server";
 import { demoTestNow } from "../helpers/clock";
 import { countingDb } from "../helpers/counting-db";
 import { callRoute, ORIGIN, sessionCookie } from "../helpers/http";
-import { openTestStores, type TestStores } from "../helpers/stores";
+import { openDemoStores } from "../helpers/demo-template";
+import { type TestStores } from "../helpers/stores";
 
 const DAY = 86_400;
 const NOW = demoTestNow();
@@ -41,8 +41,7 @@ let infrastructure: string;
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
 beforeAll(async () => {
-  stores = await openTestStores();
-  await loadDemoNetwork(stores, { now: NOW, days: 1 });
+  stores = await openDemoStores({ now: NOW, days: 1 });
   useServicesForTests({ ...stores, pg: { ...stores.pg, db: countingDb(stores.pg.db, { push: (t) => tablesRead.push(t) }) } });
   const idOf = async (email: string) => (await stores.pg.db.select({ id: users.id }).from(users).where(eq(users.email, email)))[0].id;
   admin = (await loadUserContext(stores.pg.db, await idOf("admin@flowlens.example")))!;

@@ -6,7 +6,6 @@
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { OPERATOR_ASN } from "~db/demo/catalog";
-import { loadDemoNetwork } from "~db/demo/load";
 import { userFeatureFlags, userPermissions, userSettings, users } from "~db/postgres/schema";
 import { SANKEY_NEEDS_PERMISSION } from "~/features/flows/explorer.server";
 import { invalidInput, negatedFilterReplaced } from "~/lib/messages";
@@ -16,7 +15,8 @@ import * as exportRoute from "~/routes/api.flows.export";
 import { useServicesForTests } from "~/server/services.server";
 import { ORIGIN, runRoute, sessionCookie } from "../helpers/http";
 import { readFlowRows, type FlowRow } from "../helpers/flow-rows";
-import { chRows, openTestStores, type TestStores } from "../helpers/stores";
+import { openDemoStores } from "../helpers/demo-template";
+import { chRows, type TestStores } from "../helpers/stores";
 import { demoTestNow, utcDays } from "../helpers/clock";
 
 const DAY = 86_400;
@@ -35,9 +35,8 @@ let cookie = "";
 let noSankeyCookie = "";
 
 beforeAll(async () => {
-  stores = await openTestStores();
+  stores = await openDemoStores({ now: NOW, days: 2 });
   useServicesForTests(stores);
-  await loadDemoNetwork(stores, { now: NOW, days: 2 });
   rows = await readFlowRows(stores, RANGE);
   operatorId = (await stores.pg.db.select({ id: users.id }).from(users).where(eq(users.email, "operator@flowlens.example")))[0].id;
   cookie = await sessionCookie(stores, operatorId);

@@ -9,7 +9,6 @@ import ExcelJS from "exceljs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import XLSX from "xlsx";
 import { OPERATOR_ASN } from "~db/demo/catalog";
-import { loadDemoNetwork } from "~db/demo/load";
 import { asInfo, userSettings, users } from "~db/postgres/schema";
 import { MESSAGES } from "~/lib/messages";
 import * as explorerRoute from "~/routes/_app.flow-explorer";
@@ -18,7 +17,8 @@ import { useServicesForTests } from "~/server/services.server";
 import { readCsv } from "../helpers/csv";
 import { readFlowRows, type FlowRow } from "../helpers/flow-rows";
 import { ORIGIN, runRoute, sessionCookie } from "../helpers/http";
-import { openTestStores, type TestStores } from "../helpers/stores";
+import { openDemoStores } from "../helpers/demo-template";
+import { type TestStores } from "../helpers/stores";
 import { demoTestNow, utcDays } from "../helpers/clock";
 
 const DAY = 86_400;
@@ -36,9 +36,8 @@ let operatorId = 0;
 let cookie = "";
 
 beforeAll(async () => {
-  stores = await openTestStores();
+  stores = await openDemoStores({ now: NOW, days: 2 });
   useServicesForTests(stores);
-  await loadDemoNetwork(stores, { now: NOW, days: 2 });
   current = await readFlowRows(stores, RANGE);
   previous = await readFlowRows(stores, PREVIOUS);
   operatorId = (await stores.pg.db.select({ id: users.id }).from(users).where(eq(users.email, "operator@flowlens.example")))[0].id;

@@ -8,7 +8,6 @@
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DEMO_ASES, OPERATOR_ASN } from "~db/demo/catalog";
-import { loadDemoNetwork } from "~db/demo/load";
 import { delegationRestrictions, userPermissions, users } from "~db/postgres/schema";
 import type { Permission } from "~/lib/permissions";
 import { MESSAGES } from "~/lib/messages";
@@ -25,7 +24,8 @@ import * as untrackedRoute from "~/routes/api.untracked_data";
 import { useServicesForTests } from "~/server/services.server";
 import * as analysisScreen from "~/routes/_app.as-flows-analysis";
 import { callRoute, getRequest, runRoute, sessionCookie } from "../helpers/http";
-import { chRows, openTestStores, type TestStores } from "../helpers/stores";
+import { openDemoStores } from "../helpers/demo-template";
+import { chRows, type TestStores } from "../helpers/stores";
 import { demoTestNow } from "../helpers/clock";
 
 const DAY = 86_400;
@@ -77,9 +77,8 @@ async function createUser(
 }
 
 beforeAll(async () => {
-  stores = await openTestStores();
+  stores = await openDemoStores({ now: NOW, days: 2 });
   useServicesForTests(stores);
-  await loadDemoNetwork(stores, { now: NOW, days: 2 });
   const raw = await chRows<Record<string, string | number>>(
     stores,
     "SELECT ip_version, as_src, as_hnd, as_dst, ingress_router, in_if, egress_router, out_if, link_start_router, link_start_if, link_end_router, link_end_if, toString(bytes) AS b FROM flows_5m WHERE time >= toDateTime({s:UInt32}, 'UTC') AND time < toDateTime({e:UInt32}, 'UTC')",

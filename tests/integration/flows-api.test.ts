@@ -6,7 +6,6 @@
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DEMO_ASES, OPERATOR_ASN } from "~db/demo/catalog";
-import { loadDemoNetwork } from "~db/demo/load";
 import { asInfo, delegationRestrictions, userPermissions, users } from "~db/postgres/schema";
 import type { Permission } from "~/lib/permissions";
 import { MESSAGES } from "~/lib/messages";
@@ -16,7 +15,8 @@ import * as sankeyRoute from "~/routes/api.sankey";
 import { useServicesForTests } from "~/server/services.server";
 import { callRoute, sessionCookie } from "../helpers/http";
 import { readFlowRows, type FlowRow } from "../helpers/flow-rows";
-import { chRows, openTestStores, type TestStores } from "../helpers/stores";
+import { openDemoStores } from "../helpers/demo-template";
+import { chRows, type TestStores } from "../helpers/stores";
 import { demoTestNow } from "../helpers/clock";
 
 const DAY = 86_400;
@@ -47,9 +47,8 @@ async function createUser(
 }
 
 beforeAll(async () => {
-  stores = await openTestStores();
+  stores = await openDemoStores({ now: NOW, days: 2 });
   useServicesForTests(stores);
-  await loadDemoNetwork(stores, { now: NOW, days: 2 });
   rows = await readFlowRows(stores, RANGE);
   const idOf = async (email: string) => (await stores.pg.db.select({ id: users.id }).from(users).where(eq(users.email, email)))[0].id;
   uid.admin = await idOf("admin@flowlens.example");

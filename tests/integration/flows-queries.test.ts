@@ -4,11 +4,11 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { OPERATOR_ASN } from "~db/demo/catalog";
-import { loadDemoNetwork } from "~db/demo/load";
 import type { FlowFilter } from "~/features/filter/filters";
 import { sankey, timeseries, topTable } from "~/features/flows/sql";
 import { readFlowRows, type FlowRow } from "../helpers/flow-rows";
-import { chRows, openTestStores, type TestStores } from "../helpers/stores";
+import { openDemoStores } from "../helpers/demo-template";
+import { chRows, type TestStores } from "../helpers/stores";
 import { demoTestNow } from "../helpers/clock";
 
 const DAY = 86_400;
@@ -23,8 +23,7 @@ let stores: TestStores;
 let rows: Row[];
 
 beforeAll(async () => {
-  stores = await openTestStores();
-  await loadDemoNetwork(stores, { now: NOW, days: 2 });
+  stores = await openDemoStores({ now: NOW, days: 2 });
   rows = await readFlowRows(stores, RANGE);
 }, 300_000);
 

@@ -7,7 +7,6 @@
 import { z } from "zod";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { loadDemoNetwork } from "~db/demo/load";
 import { users } from "~db/postgres/schema";
 import { MESSAGES } from "~/lib/messages";
 import * as flowsApi from "~/routes/api.flows";
@@ -16,7 +15,8 @@ import { runInRequestScope } from "~/server/request-scope.server";
 import { useServicesForTests } from "~/server/services.server";
 import { demoTestNow } from "../helpers/clock";
 import { getRequest, jsonRequest, runRoute, sessionCookie, type Outcome } from "../helpers/http";
-import { openTestStores, type TestStores } from "../helpers/stores";
+import { openDemoStores } from "../helpers/demo-template";
+import { type TestStores } from "../helpers/stores";
 import { chQuery } from "~/server/clickhouse/query.server";
 
 const NOW = demoTestNow();
@@ -32,9 +32,8 @@ function served(fn: unknown, request: Request): Promise<Outcome> {
 
 beforeAll(async () => {
   // A limit no flows query can meet: every analytics query runs past it.
-  stores = await openTestStores({ env: { QUERY_MAX_EXECUTION_SECONDS: "0.000001" } });
+  stores = await openDemoStores({ now: NOW, days: 2, env: { QUERY_MAX_EXECUTION_SECONDS: "0.000001" } });
   useServicesForTests(stores);
-  await loadDemoNetwork(stores, { now: NOW, days: 2 });
   const [admin] = await stores.pg.db.select({ id: users.id }).from(users).where(eq(users.email, "admin@flowlens.example"));
   cookie = await sessionCookie(stores, admin.id);
 }, 300_000);

@@ -8,7 +8,6 @@
 import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DEMO_ASES, OPERATOR_ASN, OPERATOR_NAME } from "~db/demo/catalog";
-import { loadDemoNetwork } from "~db/demo/load";
 import { demoTagGroups, demoTags } from "~db/demo/tags";
 import { mappings, tagGroups, tags, tagValues, userPermissions, users } from "~db/postgres/schema";
 import type { Permission } from "~/lib/permissions";
@@ -22,7 +21,8 @@ import * as tagsRoute from "~/routes/api.tags";
 import { useServicesForTests } from "~/server/services.server";
 import { readFlowRows, type FlowRow } from "../helpers/flow-rows";
 import { callRoute, sessionCookie } from "../helpers/http";
-import { openTestStores, type TestStores } from "../helpers/stores";
+import { openDemoStores } from "../helpers/demo-template";
+import { type TestStores } from "../helpers/stores";
 import { demoTestNow } from "../helpers/clock";
 
 const DAY = 86_400;
@@ -50,9 +50,8 @@ async function createUser(email: string, permissions: Permission[]) {
 }
 
 beforeAll(async () => {
-  stores = await openTestStores();
+  stores = await openDemoStores({ now: NOW, days: 1 });
   useServicesForTests(stores);
-  await loadDemoNetwork(stores, { now: NOW, days: 1 });
   rows = await readFlowRows(stores, RANGE);
   const idOf = async (email: string) => (await stores.pg.db.select({ id: users.id }).from(users).where(eq(users.email, email)))[0].id;
   uid.admin = await idOf("admin@flowlens.example");

@@ -12,7 +12,7 @@
  *   Other dimensions accept any non-empty text.
  * - Every dimension accepts a tag (`#12`) or tag group (`#g3`), optionally negated (`!#12`):
  *   the filter carries `tag` and is expanded to the tag's values on the server
- *   (app/features/tags/tag-filters.server.ts) before anything is queried. Restrictions never
+ *   (app/features/filter/tag-filters.server.ts) before anything is queried. Restrictions never
  *   take tags: they must list their values.
  * - A negated value replaces an earlier positive filter of the same dimension and value, with the
  *   notice `negatedFilterReplaced(x)` where x is the positive value as it was written.
