@@ -6,6 +6,12 @@ export const DEFAULT_COLORS = { primary: "#137cbd", secondary: "#5c7080", tertia
 /** WCAG 2.1 AA minimum contrast for normal-size text (success criterion 1.4.3). */
 export const MIN_TEXT_CONTRAST = 4.5;
 
+/**
+ * Text that warns without alarming (a range adjusted, a profile missing): an orange that reads on
+ * the light surfaces (5.6:1 on white). Mantine's orange.8 and orange.9 fall short of 4.5:1.
+ */
+export const WARNING_TEXT = "#b8400b";
+
 const HEX = /^#([0-9a-f]{6})$/i;
 const WHITE = "#ffffff";
 const BLACK = "#000000";

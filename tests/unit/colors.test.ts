@@ -2,7 +2,7 @@
 import { DEFAULT_THEME } from "@mantine/core";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { accessibleColorVariables, blend, colorRoles, DEFAULT_COLORS, shadesOf } from "~/lib/colors";
+import { accessibleColorVariables, blend, colorRoles, DEFAULT_COLORS, LIGHT_SURFACES, shadesOf, WARNING_TEXT } from "~/lib/colors";
 
 /** The WCAG 2.1 definition, written out here independently of the module under test. */
 function wcagContrast(a: string, b: string): number {
@@ -69,5 +69,11 @@ describe("accessible colour roles", () => {
       }),
       { numRuns: 400 },
     );
+  });
+});
+
+describe("WARNING_TEXT", () => {
+  it("reads on every light surface at AA for normal text", () => {
+    for (const surface of LIGHT_SURFACES) expect(wcagContrast(WARNING_TEXT, surface)).toBeGreaterThanOrEqual(4.5);
   });
 });

@@ -1,3 +1,4 @@
+import { WARNING_TEXT } from "~/lib/colors";
 import { Alert, Stack, Text, Title } from "@mantine/core";
 import { useLocation } from "@remix-run/react";
 import { useEffect, useState } from "react";
@@ -38,7 +39,7 @@ export function ExplorerView({ data, title, path }: { data: ExplorerData; title:
           {formatUnixRange(range.start, range.end, tz)}
           {flows?.window ? `, ${windowLabel(flows.window)} buckets` : ""}
           {data.rangeNotice ? (
-            <Text span c="orange.9" size="sm" data-testid="range-adjusted">
+            <Text span c={WARNING_TEXT} size="sm" data-testid="range-adjusted">
               {" "}
               — {data.rangeNotice}
             </Text>

@@ -1,3 +1,4 @@
+import { WARNING_TEXT } from "~/lib/colors";
 import { Alert, Anchor, Group, Stack, Table, Text, Title } from "@mantine/core";
 import { Link } from "@remix-run/react";
 import { gbps, interfaceValues, ROLE_LABELS, routerValues } from "../inventory-form";
@@ -205,7 +206,7 @@ function OverviewPage({ data, result }: { data: InventoryScreen; result: Invento
                     {r.exporters.length ? (
                       r.exporters.join(", ")
                     ) : (
-                      <Text span size="sm" c="orange.8" fw={500}>
+                      <Text span size="sm" c={WARNING_TEXT} fw={500}>
                         none: flows not attributed
                       </Text>
                     )}

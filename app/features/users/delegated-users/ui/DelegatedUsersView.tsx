@@ -1,3 +1,4 @@
+import { WARNING_TEXT } from "~/lib/colors";
 import {
   Alert,
   Anchor,
@@ -128,7 +129,7 @@ function ListSection({ data }: { data: DelegatedUsersScreen }) {
                       r.restrictions
                     ) : (
                       // Without a flows restriction the account sees no traffic at all (deny by default).
-                      <Text size="sm" c="orange.9" data-testid="missing-profile">
+                      <Text size="sm" c={WARNING_TEXT} data-testid="missing-profile">
                         {MESSAGES.missingProfile}
                       </Text>
                     )}
