@@ -145,7 +145,8 @@ describe("upgrade of a data directory of the previous release (SNMP poller schem
       sql: "SELECT version, name FROM schema_migrations ORDER BY version",
       schema: z.object({ version: z.number(), name: z.string() }),
     });
-    expect(applied.map((r) => [Number(r.version), r.name])).toEqual([
+    // Later releases' migrations follow (0007: tests/integration/flow-details-migration.test.ts); each is recorded once.
+    expect(applied.slice(0, 6).map((r) => [Number(r.version), r.name])).toEqual([
       [1, "0001_flows"],
       [2, "0002_interface_util"],
       [3, "0003_rib"],
@@ -153,6 +154,7 @@ describe("upgrade of a data directory of the previous release (SNMP poller schem
       [5, "0005_interface_util_source"],
       [6, "0006_rib_views"],
     ]);
+    expect(new Set(applied.map((r) => Number(r.version))).size).toBe(applied.length);
     expect(before.sortingKey).toBe("router, interface, time");
     expect(await tableInfo(services.ch)).toEqual({
       sorting_key: "router, interface, time, source",

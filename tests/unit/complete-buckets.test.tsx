@@ -72,7 +72,13 @@ describe("the charts draw complete buckets only", () => {
 
   it("planners: the peak and the words leave out the incomplete bucket", () => {
     const points = buckets.map((time, i) => ({ time, inBps: [100, 300, 200, 900][i], outBps: 50, complete: i < 3 }));
-    const markup = render(createElement(TrafficChart, { timeseries: { bucketSeconds: H, points, capacityBps: 0 }, timezone: "UTC", thresholds: { medium: 0.5, high: 0.85 } }));
+    const markup = render(
+      createElement(TrafficChart, {
+        timeseries: { bucketSeconds: H, points, capacityBps: 0 },
+        timezone: "UTC",
+        thresholds: { medium: 0.5, high: 0.85 },
+      }),
+    );
     // 900 bit/s was measured over part of the last bucket only: the peak is the complete buckets' 300.
     expect(markup).toContain("Peak in 300 bit/s at 01.12.2025 01:00");
     expect(markup).toContain("The bucket from 01.12.2025 03:00 is not complete and is not drawn");

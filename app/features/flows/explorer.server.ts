@@ -257,8 +257,7 @@ export async function loadExplorer(services: Services, user: UserContext, url: U
       () => null,
     ),
   ]);
-  if (operator === null)
-    errors.push(NO_OPERATOR_AS);
+  if (operator === null) errors.push(NO_OPERATOR_AS);
   if (dataAvailable.minTimestamp === null || operator === null) {
     const empty = {
       range: null,
