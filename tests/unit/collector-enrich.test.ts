@@ -6,6 +6,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { emptyFlow, type DecodedFlow, type FlowProtocol } from "~/features/collector/decode/flow-record";
+import { unsupportedHeader } from "~/features/collector/decode/packet-header";
 import { createEnricher } from "~/features/collector/enrich/enrich";
 import { FLOW_ROW_COLUMNS } from "~/features/collector/enrich/flow-row";
 import { expectedRow, fixtureSnapshot, OPERATOR_ASN } from "../fixtures/enrichment-network";
@@ -45,6 +46,22 @@ describe("physical and logical interfaces", () => {
     expect(neither).toMatchObject({ in_if: "", in_if_index: 555, out_if_index: 0 });
     expect(enricher.unknownIfIndexes(flow({ inIfIndex: 555, outIfIndex: 556, inPhysIfIndex: 10, outPhysIfIndex: 30 }))).toEqual([]);
     expect(enricher.unknownIfIndexes(flow({ inIfIndex: 555, outIfIndex: null, inPhysIfIndex: 777, outPhysIfIndex: null }))).toEqual([555]);
+  });
+});
+
+describe("VLANs and MPLS labels", () => {
+  it("keeps the ingress tags outer first, the egress VLAN and the header's labels; 0 and [] when not said", () => {
+    const header = { ...unsupportedHeader("labels only"), mplsLabels: [16, 1_048_575, 0] };
+    expect(enrich(flow({ vlans: [100, 2001], egressVlan: 300, header }))).toMatchObject({
+      src_vlan: 100,
+      src_inner_vlan: 2001,
+      dst_vlan: 300,
+      mpls_labels: [16, 1_048_575, 0],
+    });
+    // A single tag has no inner one; a third QinQ tag has no column.
+    expect(enrich(flow({ vlans: [7] }))).toMatchObject({ src_vlan: 7, src_inner_vlan: 0, dst_vlan: 0, mpls_labels: [] });
+    expect(enrich(flow({ vlans: [10, 20, 30] }))).toMatchObject({ src_vlan: 10, src_inner_vlan: 20 });
+    expect(enrich(flow())).toMatchObject({ src_vlan: 0, src_inner_vlan: 0, dst_vlan: 0, mpls_labels: [] });
   });
 });
 
@@ -293,6 +310,11 @@ describe("against the independent computation", () => {
     postNatDstAddr: fc.constantFrom(null, "203.0.113.9"),
     postNatSrcPort: fc.constantFrom(null, 0, 61_000),
     postNatDstPort: fc.constantFrom(null, 443),
+    vlans: fc.constantFrom([], [1], [4094], [100, 2001], [10, 20, 30]),
+    egressVlan: fc.constantFrom(null, 1, 4094),
+    header: fc
+      .constantFrom(null, [], [16], [299_792, 1_048_575, 3])
+      .map((labels) => (labels === null ? null : { ...unsupportedHeader("labels only"), mplsLabels: labels })),
     srcAs: asn,
     dstAs: asn,
     asPath: fc.constantFrom(null, [], [1299, 15169]),

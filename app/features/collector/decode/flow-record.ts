@@ -62,7 +62,7 @@ export type DecodedFlow = {
    * and what they have no place for (MPLS labels, TTL, fragments, tunnels and their endpoints).
    */
   header: SampledHeader | null;
-  /** VLAN the flow leaves on when the exporter says it (NetFlow/IPFIX postVlanId, postdot1qVlanId). */
+  /** VLAN the flow leaves on when the exporter says it (NetFlow/IPFIX postVlanId, postdot1qVlanId; sFlow's extended switch record). */
   egressVlan: number | null;
   /** 0 ingress, 1 egress (NetFlow/IPFIX flowDirection), null when not said. */
   direction: 0 | 1 | null;
