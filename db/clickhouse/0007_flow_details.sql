@@ -15,8 +15,9 @@
 --                             inner id means something only under its outer one, so `has(vlans, 100)` over
 --                             both would mix different VLANs; ingress and egress differ where a router
 --                             rewrites tags;
---   mpls_labels               the MPLS label values (20 bits, no TC / TTL) of the sampled header, in wire order:
---                             top of the outermost stack first; [] for records without a header or labels.
+--   mpls_labels               the MPLS label values (20 bits, no TC / TTL) of the record's label stack elements
+--                             (IPFIX 70–79), else of the sampled header, in wire order: top of the outermost
+--                             stack first; [] when neither has labels.
 ALTER TABLE flows_raw{{LOCAL}} {{ON_CLUSTER}}
     ADD COLUMN IF NOT EXISTS icmp_type Nullable(UInt8) DEFAULT NULL,
     ADD COLUMN IF NOT EXISTS icmp_code Nullable(UInt8) DEFAULT NULL,

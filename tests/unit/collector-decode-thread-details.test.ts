@@ -102,6 +102,8 @@ describe("a decoding thread", () => {
         { id: IE.dot1qVlanId, length: 2 },
         { id: IE.dot1qCustomerVlanId, length: 2 },
         { id: IE.postDot1qVlanId, length: 2 },
+        { id: IE.mplsTopLabelStackSection, length: 3 },
+        { id: IE.mplsLabelStackSection2, length: 3 },
         { id: IE.octetDeltaCount, length: 4 },
         { id: IE.packetDeltaCount, length: 4 },
       ],
@@ -112,8 +114,16 @@ describe("a decoding thread", () => {
       sets: [
         { kind: "template", templates: [frameTemplate, elementTemplate] },
         { kind: "data", template: frameTemplate, records: [[10, 300, 1_514, new Uint8Array(QINQ_MPLS_FRAME)]] },
-        // The record's own elements name outer 42, inner 7 and egress 43 (e.g. a BNG's subscriber VLANs); no header: no labels.
-        { kind: "data", template: elementTemplate, records: [["8.8.8.8", "203.0.113.10", 17, 42, 7, 43, 900, 3]] },
+        // The record's own elements name outer 42, inner 7 and egress 43 (e.g. a BNG's subscriber VLANs) and
+        // a label stack of IE 70 / 71 (label 24 008, then 20 bottom of stack); the second record no labels.
+        {
+          kind: "data",
+          template: elementTemplate,
+          records: [
+            ["8.8.8.8", "203.0.113.10", 17, 42, 7, 43, new Uint8Array([0x05, 0xdc, 0x80]), new Uint8Array([0x00, 0x01, 0x41]), 900, 3],
+            ["8.8.8.8", "203.0.113.10", 17, 42, 7, 43, new Uint8Array(3), new Uint8Array(3), 800, 2],
+          ],
+        },
       ],
     });
     // sFlow: the same frame; the extended switch record adds the egress VLAN the header cannot show.
@@ -129,7 +139,7 @@ describe("a decoding thread", () => {
       ],
     });
     const result = thread.decodeBatch(batch("192.0.2.1", [ipfix, new Uint8Array(sflow)]));
-    expect(result.rows).toBe(3);
+    expect(result.rows).toBe(4);
     const tuple = { src_addr: "::ffff:8.8.8.8", dst_addr: "::ffff:203.0.113.10" };
     expect(pick(rowsOf(result.body), VLAN_COLUMNS)).toEqual([
       {
@@ -151,8 +161,19 @@ describe("a decoding thread", () => {
         src_vlan: "42",
         src_inner_vlan: "7",
         dst_vlan: "43",
-        mpls_labels: "[]",
+        mpls_labels: "[24008,20]",
         bytes: "900",
+      },
+      {
+        ...tuple,
+        protocol: "17",
+        src_port: "0",
+        dst_port: "0",
+        src_vlan: "42",
+        src_inner_vlan: "7",
+        dst_vlan: "43",
+        mpls_labels: "[]",
+        bytes: "800",
       },
       {
         ...tuple,

@@ -6,7 +6,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { emptyFlow, type DecodedFlow, type FlowProtocol } from "~/features/collector/decode/flow-record";
-import { unsupportedHeader } from "~/features/collector/decode/packet-header";
 import { createEnricher } from "~/features/collector/enrich/enrich";
 import { FLOW_ROW_COLUMNS } from "~/features/collector/enrich/flow-row";
 import { expectedRow, fixtureSnapshot, OPERATOR_ASN } from "../fixtures/enrichment-network";
@@ -50,9 +49,8 @@ describe("physical and logical interfaces", () => {
 });
 
 describe("VLANs and MPLS labels", () => {
-  it("keeps the ingress tags outer first, the egress VLAN and the header's labels; 0 and [] when not said", () => {
-    const header = { ...unsupportedHeader("labels only"), mplsLabels: [16, 1_048_575, 0] };
-    expect(enrich(flow({ vlans: [100, 2001], egressVlan: 300, header }))).toMatchObject({
+  it("keeps the ingress tags outer first, the egress VLAN and the labels; 0 and [] when not said", () => {
+    expect(enrich(flow({ vlans: [100, 2001], egressVlan: 300, mplsLabels: [16, 1_048_575, 0] }))).toMatchObject({
       src_vlan: 100,
       src_inner_vlan: 2001,
       dst_vlan: 300,
@@ -310,11 +308,9 @@ describe("against the independent computation", () => {
     postNatDstAddr: fc.constantFrom(null, "203.0.113.9"),
     postNatSrcPort: fc.constantFrom(null, 0, 61_000),
     postNatDstPort: fc.constantFrom(null, 443),
-    vlans: fc.constantFrom([], [1], [4094], [100, 2001], [10, 20, 30]),
+    vlans: fc.constantFrom<number[]>([], [1], [4094], [100, 2001], [10, 20, 30]),
     egressVlan: fc.constantFrom(null, 1, 4094),
-    header: fc
-      .constantFrom(null, [], [16], [299_792, 1_048_575, 3])
-      .map((labels) => (labels === null ? null : { ...unsupportedHeader("labels only"), mplsLabels: labels })),
+    mplsLabels: fc.constantFrom([], [16], [299_792, 1_048_575, 3]),
     srcAs: asn,
     dstAs: asn,
     asPath: fc.constantFrom(null, [], [1299, 15169]),

@@ -247,6 +247,7 @@ function readPacketRecord(format: number, record: XdrReader, flow: DecodedFlow):
 function applyPacket(flow: DecodedFlow, packet: SampledHeader): void {
   flow.header = packet;
   flow.vlans = packet.vlans;
+  flow.mplsLabels = packet.mplsLabels;
   flow.ipVersion = packet.ipVersion;
   flow.srcAddr = packet.srcAddr;
   flow.dstAddr = packet.dstAddr;

@@ -115,8 +115,6 @@ const UINT32_MAX = 4_294_967_295;
 const u16 = (value: number | null) => (value !== null && Number.isFinite(value) && value > 0 ? Math.min(Math.trunc(value), 0xffff) : 0);
 /** A VLAN id's 12 bits (the decoders mask them already; a UInt16 column must not see more); absent: 0. */
 const vlanColumn = (value: number | null) => (value === null ? 0 : value & 0x0fff);
-/** The label column of every flow without a sampled header: one shared, frozen empty array. */
-const NO_LABELS: readonly number[] = Object.freeze([]);
 
 /** An address as an IPv6 column's text: IPv4 as "::ffff:a.b.c.d"; absent, zero (not said) or unreadable as "::". */
 function addressColumn(text: string | null): string {
@@ -440,8 +438,8 @@ export function createEnricher(snapshot: EnrichmentSnapshot): Enricher {
         src_vlan: vlanColumn(flow.vlans.length > 0 ? flow.vlans[0] : null),
         src_inner_vlan: vlanColumn(flow.vlans.length > 1 ? flow.vlans[1] : null),
         dst_vlan: vlanColumn(flow.egressVlan),
-        // The decoder's own array (parsed per flow, never shared): no copy.
-        mpls_labels: flow.header ? flow.header.mplsLabels : NO_LABELS,
+        // The decoder's array, read-only (the shared empty one for most flows): no copy.
+        mpls_labels: flow.mplsLabels,
       };
     },
   };

@@ -63,7 +63,7 @@ export type FlowRow = {
   src_vlan: number;
   src_inner_vlan: number;
   dst_vlan: number;
-  /** The sampled header's MPLS label values (20 bits), top of the outermost stack first; [] without. */
+  /** MPLS label values (20 bits) of IE 70–79, else of the sampled header, top of the outermost stack first; [] without. */
   mpls_labels: readonly number[];
 };
 
