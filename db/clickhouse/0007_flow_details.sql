@@ -9,8 +9,8 @@
 --                             the record's elements (IPFIX 58 or 243, and 245), else the sampled header's tags,
 --                             outer first (a third tag, rare, is not kept), else sFlow's extended switch record;
 --                             0: untagged or not said;
---   dst_vlan                  the VLAN it left on (IPFIX 59 / 254, sFlow's extended switch record); 0: not said.
---                             Plain columns rather than one array: an operator asks "what came in on VLAN 100"
+--   dst_vlan                  the VLAN it left on (IPFIX 59 / 254, sFlow's extended switch record); 0: not said;
+--                             the three are plain columns rather than one array: an operator asks "what came in on VLAN 100"
 --                             or "what left on VLAN 200" (nfdump's `src vlan` / `dst vlan`), and in QinQ the
 --                             inner id means something only under its outer one, so `has(vlans, 100)` over
 --                             both would mix different VLANs; ingress and egress differ where a router

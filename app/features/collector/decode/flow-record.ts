@@ -64,7 +64,8 @@ export type DecodedFlow = {
   /**
    * The sampled packet header the flow was read from (IPFIX dataLinkFrameSection / ipHeaderPacketSection,
    * sFlow raw packet header), null for records of address fields: what the fields above came from,
-   * and what they have no place for (MPLS labels, TTL, fragments, tunnels and their endpoints).
+   * and what they have no place for (TTL, fragments, tunnels and their endpoints; its MPLS labels
+   * are mplsLabels unless the record named its own).
    */
   header: SampledHeader | null;
   /** VLAN the flow leaves on when the exporter says it (NetFlow/IPFIX postVlanId, postdot1qVlanId; sFlow's extended switch record). */
