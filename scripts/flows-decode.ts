@@ -7,7 +7,8 @@
  * names for sFlow (`source_id` its sub-agent id); `udp_source` is where the datagram came from.
  * `in_if`/`out_if` are the ifIndexes the flow is attributed to (logical, else physical),
  * `in_phys_if`/`out_phys_if` the physical ones the record named; `icmp` and `forwarding` name the
- * ICMP type/code and the forwarding status (IE 89) as the screens do. Per file a summary line (with
+ * ICMP type/code and the forwarding status (IE 89) as the screens do; `vlans` are the ingress tags,
+ * outer first, `egress_vlan` the VLAN the flow left on, `mpls_labels` the label stack, top first. Per file a summary line (with
  * each sFlow agent and the UDP sources it was heard from, and the elements skipped by reason with
  * the ids of those not decoded), and every decode problem, go to stderr; exit code 2 for bad
  * arguments, 1 for an unreadable file.
@@ -49,7 +50,11 @@ function printable(flow: DecodedFlow, udpSource: string) {
     dst_prefix_len: flow.dstPrefixLen,
     next_hop: flow.nextHop,
     bgp_next_hop: flow.bgpNextHop,
+    // Ingress tags outer first (flows_raw's src_vlan, src_inner_vlan) and the egress VLAN (dst_vlan).
     vlans: flow.vlans,
+    egress_vlan: flow.egressVlan,
+    // The record's label stack elements (IE 70–79), else the sampled header's; top first.
+    mpls_labels: flow.mplsLabels,
     tcp_flags: flow.tcpFlags,
     icmp_type: flow.icmpType,
     icmp_code: flow.icmpCode,
@@ -71,7 +76,6 @@ function printable(flow: DecodedFlow, udpSource: string) {
       encapsulations: flow.header.encapsulations,
       outer_src_addr: flow.header.outerSrcAddr,
       outer_dst_addr: flow.header.outerDstAddr,
-      mpls_labels: flow.header.mplsLabels,
       ttl: flow.header.ttl,
       fragment_flags: flow.header.fragmentFlags,
       fragment_offset: flow.header.fragmentOffset,

@@ -4,7 +4,20 @@
 --                             this migration, whose ICMP is not known;
 --   forwarding_status         IPFIX forwardingStatus (89, RFC 7270) as sent: status in the top two bits (01 forwarded,
 --                             10 dropped, 11 consumed), reason code in the six below; 0 when the exporter does not say;
---   post_nat_*                the source and destination after NAT (IPFIX 225–228, 281, 282); "::" and 0 when not said.
+--   post_nat_*                the source and destination after NAT (IPFIX 225–228, 281, 282); "::" and 0 when not said;
+--   src_vlan, src_inner_vlan  the 802.1Q VLAN the flow arrived on and, for QinQ, the inner (customer) tag under it:
+--                             the record's elements (IPFIX 58 or 243, and 245), else the sampled header's tags,
+--                             outer first (a third tag, rare, is not kept), else sFlow's extended switch record;
+--                             0: untagged or not said;
+--   dst_vlan                  the VLAN it left on (IPFIX 59 / 254, sFlow's extended switch record); 0: not said;
+--                             the three are plain columns rather than one array: an operator asks "what came in on VLAN 100"
+--                             or "what left on VLAN 200" (nfdump's `src vlan` / `dst vlan`), and in QinQ the
+--                             inner id means something only under its outer one, so `has(vlans, 100)` over
+--                             both would mix different VLANs; ingress and egress differ where a router
+--                             rewrites tags;
+--   mpls_labels               the MPLS label values (20 bits, no TC / TTL) of the record's label stack elements
+--                             (IPFIX 70–79), else of the sampled header, in wire order: top of the outermost
+--                             stack first; [] when neither has labels.
 ALTER TABLE flows_raw{{LOCAL}} {{ON_CLUSTER}}
     ADD COLUMN IF NOT EXISTS icmp_type Nullable(UInt8) DEFAULT NULL,
     ADD COLUMN IF NOT EXISTS icmp_code Nullable(UInt8) DEFAULT NULL,
@@ -12,7 +25,11 @@ ALTER TABLE flows_raw{{LOCAL}} {{ON_CLUSTER}}
     ADD COLUMN IF NOT EXISTS post_nat_src_addr IPv6 DEFAULT toIPv6('::'),
     ADD COLUMN IF NOT EXISTS post_nat_dst_addr IPv6 DEFAULT toIPv6('::'),
     ADD COLUMN IF NOT EXISTS post_nat_src_port UInt16 DEFAULT 0,
-    ADD COLUMN IF NOT EXISTS post_nat_dst_port UInt16 DEFAULT 0;
+    ADD COLUMN IF NOT EXISTS post_nat_dst_port UInt16 DEFAULT 0,
+    ADD COLUMN IF NOT EXISTS src_vlan UInt16 DEFAULT 0,
+    ADD COLUMN IF NOT EXISTS src_inner_vlan UInt16 DEFAULT 0,
+    ADD COLUMN IF NOT EXISTS dst_vlan UInt16 DEFAULT 0,
+    ADD COLUMN IF NOT EXISTS mpls_labels Array(UInt32) DEFAULT [];
 
 -- On a cluster the Distributed table that queries read needs the columns too; on a single server
 -- this is the same table and the statement changes nothing.
@@ -23,7 +40,11 @@ ALTER TABLE flows_raw {{ON_CLUSTER}}
     ADD COLUMN IF NOT EXISTS post_nat_src_addr IPv6 DEFAULT toIPv6('::'),
     ADD COLUMN IF NOT EXISTS post_nat_dst_addr IPv6 DEFAULT toIPv6('::'),
     ADD COLUMN IF NOT EXISTS post_nat_src_port UInt16 DEFAULT 0,
-    ADD COLUMN IF NOT EXISTS post_nat_dst_port UInt16 DEFAULT 0;
+    ADD COLUMN IF NOT EXISTS post_nat_dst_port UInt16 DEFAULT 0,
+    ADD COLUMN IF NOT EXISTS src_vlan UInt16 DEFAULT 0,
+    ADD COLUMN IF NOT EXISTS src_inner_vlan UInt16 DEFAULT 0,
+    ADD COLUMN IF NOT EXISTS dst_vlan UInt16 DEFAULT 0,
+    ADD COLUMN IF NOT EXISTS mpls_labels Array(UInt32) DEFAULT [];
 
 -- Packets the router dropped (forwarding status 10xxxxxx) were not carried: they stay in the raw
 -- records and out of the aggregates, as the re-exported records (counted = 0) do. A view is only a

@@ -1,7 +1,7 @@
 /**
  * chInsertRaw on embedded chDB: TabSeparated rows written by the decoding threads' writer (in
  * several chunks, as batches join thread results) land in flows_raw column for column, escaped and
- * non-ASCII names, 64-bit counters and negative ASes included. And the collector's own insert
+ * non-ASCII names, 64-bit counters, negative ASes, VLANs and MPLS label arrays (empty ones too) included. And the collector's own insert
  * (insertFlowRows, with the settings it inserts with) leaves in flows_5m and flows_1h exactly the
  * sums an independent computation over the rows gives: untracked ASes folded into Others, special
  * values kept, re-exported (counted = 0) rows and packets the router dropped (forwarding status
@@ -67,6 +67,10 @@ const row = (n: number, extra: Partial<FlowRow> = {}): FlowRow => ({
   post_nat_dst_addr: "::",
   post_nat_src_port: 0,
   post_nat_dst_port: 0,
+  src_vlan: 0,
+  src_inner_vlan: 0,
+  dst_vlan: 0,
+  mpls_labels: [],
   ...extra,
 });
 
@@ -87,6 +91,9 @@ describe("chInsertRaw on chDB", () => {
         post_nat_src_port: 61_000,
         post_nat_dst_port: 53,
       }),
+      // QinQ in, another VLAN out, a two-label stack with the largest label value.
+      row(5, { src_vlan: 100, src_inner_vlan: 2001, dst_vlan: 4094, mpls_labels: [1_048_575, 16] }),
+      row(6, { src_vlan: 7, mpls_labels: [3] }),
     ];
     const writer = new TsvWriter();
     const chunks: Uint8Array[] = [];
@@ -107,10 +114,19 @@ describe("chInsertRaw on chDB", () => {
       `SELECT toUnixTimestamp(time_received) AS time_received, toString(src_addr) AS src_addr, toString(dst_addr) AS dst_addr,
               toString(bytes) AS bytes, packets, in_if, vrf_name, application, as_src, as_hnd, dst_port,
               icmp_type, icmp_code, forwarding_status, toString(post_nat_src_addr) AS post_nat_src_addr,
-              toString(post_nat_dst_addr) AS post_nat_dst_addr, post_nat_src_port, post_nat_dst_port
+              toString(post_nat_dst_addr) AS post_nat_dst_addr, post_nat_src_port, post_nat_dst_port,
+              src_vlan, src_inner_vlan, dst_vlan, mpls_labels
        FROM flows_raw WHERE exporter_name = 'raw-test' ORDER BY time_received`,
     );
-    expect(back.map((r) => ({ ...r, packets: Number(r.packets), as_src: Number(r.as_src), as_hnd: Number(r.as_hnd) }))).toEqual(
+    expect(
+      back.map((r) => ({
+        ...r,
+        packets: Number(r.packets),
+        as_src: Number(r.as_src),
+        as_hnd: Number(r.as_hnd),
+        mpls_labels: (r.mpls_labels as unknown[]).map(Number),
+      })),
+    ).toEqual(
       rows.map((r) => ({
         time_received: r.time_received,
         src_addr: "2001:db8::1",
@@ -130,6 +146,10 @@ describe("chInsertRaw on chDB", () => {
         post_nat_dst_addr: r.post_nat_dst_addr,
         post_nat_src_port: r.post_nat_src_port,
         post_nat_dst_port: r.post_nat_dst_port,
+        src_vlan: r.src_vlan,
+        src_inner_vlan: r.src_inner_vlan,
+        dst_vlan: r.dst_vlan,
+        mpls_labels: r.mpls_labels,
       })),
     );
   });

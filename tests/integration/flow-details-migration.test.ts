@@ -1,6 +1,7 @@
 /**
  * ClickHouse 0007 upgrades a data directory of the previous release on start: flows_raw gains the
- * ICMP type and code, the forwarding status and the NAT columns, and the 5-minute view leaves out
+ * ICMP type and code, the forwarding status, the NAT columns, the VLANs and the MPLS label stack, and
+ * the 5-minute view leaves out
  * packets the router dropped. The test writes that release's schema (migrations up to 0006) and
  * rows, raw and aggregated, closes the store, starts the services on the same directory as the app
  * does, reads everything back, writes new rows the collector's way, and starts again to show that
@@ -33,6 +34,10 @@ const NEW_COLUMNS = [
   "post_nat_dst_addr",
   "post_nat_src_port",
   "post_nat_dst_port",
+  "src_vlan",
+  "src_inner_vlan",
+  "dst_vlan",
+  "mpls_labels",
 ];
 // Recent and hour-aligned: the retention TTLs would remove rows of a fixed past date.
 const T0 = demoTestNow() - (demoTestNow() % 3600);
@@ -117,7 +122,7 @@ async function aggregateSums(
   return { bytes: Number(row.bytes), packets: Number(row.packets), flows: Number(row.flows) };
 }
 
-describe("upgrade of a data directory of the previous release (ICMP, forwarding status and NAT in flows_raw)", () => {
+describe("upgrade of a data directory of the previous release (ICMP, forwarding status, NAT, VLANs and MPLS labels in flows_raw)", () => {
   const dataDir = mkdtempSync(path.join(tmpdir(), "flowlens-upgrade-details-"));
   const previousCh = clickhouseMigrationsUpTo(6);
   let config: AppConfig;
@@ -178,11 +183,12 @@ describe("upgrade of a data directory of the previous release (ICMP, forwarding 
     expect(await rowsOf(services.ch, "flows_1h", AGGREGATE_COLUMNS)).toEqual(before.hourly);
   });
 
-  it("gives the old rows no ICMP (not known then), no forwarding status and no NAT", async () => {
+  it("gives the old rows no ICMP (not known then), no forwarding status, no NAT, no VLAN and no labels", async () => {
     const rows = await chQuery(services.ch, {
       name: "test.defaults",
       sql: `SELECT toUnixTimestamp(time_received) AS t, dst_port, icmp_type, icmp_code, forwarding_status,
-                   toString(post_nat_src_addr) AS nat_src, toString(post_nat_dst_addr) AS nat_dst, post_nat_src_port, post_nat_dst_port
+                   toString(post_nat_src_addr) AS nat_src, toString(post_nat_dst_addr) AS nat_dst, post_nat_src_port, post_nat_dst_port,
+                   src_vlan, src_inner_vlan, dst_vlan, mpls_labels
             FROM flows_raw ORDER BY t`,
       schema: anyRow,
     });
@@ -197,6 +203,10 @@ describe("upgrade of a data directory of the previous release (ICMP, forwarding 
         nat_dst: "::",
         post_nat_src_port: 0,
         post_nat_dst_port: 0,
+        src_vlan: 0,
+        src_inner_vlan: 0,
+        dst_vlan: 0,
+        mpls_labels: [],
       })),
     );
   });
@@ -217,12 +227,17 @@ describe("upgrade of a data directory of the previous release (ICMP, forwarding 
       post_nat_dst_addr: "::",
       post_nat_src_port: 0,
       post_nat_dst_port: 0,
+      src_vlan: 0,
+      src_inner_vlan: 0,
+      dst_vlan: 0,
+      mpls_labels: [],
       ...extra,
     });
     const rows = [
       fresh(0x40, 84, { protocol: 1, dst_port: 0, icmp_type: 8, icmp_code: 0 }), // forwarded echo request
-      fresh(0, 1_000), // the exporter does not say: carried
-      fresh(0xc0, 60), // consumed by the router (for it): carried to it
+      // The exporter does not say: carried. QinQ in (service VLAN 100, customer 2001), VLAN 300 out, two labels.
+      fresh(0, 1_000, { src_vlan: 100, src_inner_vlan: 2001, dst_vlan: 300, mpls_labels: [299_792, 1_048_575] }),
+      fresh(0xc0, 60, { src_vlan: 7, mpls_labels: [3] }), // consumed by the router (for it): carried to it
       fresh(0x82, 5_000, { post_nat_src_addr: "::ffff:198.51.100.7", post_nat_src_port: 61_000 }), // dropped, ACL drop
       fresh(0x80, 7_000), // dropped, reason unknown
     ];
@@ -232,19 +247,29 @@ describe("upgrade of a data directory of the previous release (ICMP, forwarding 
 
     const raw = await chQuery(services.ch, {
       name: "test.freshRaw",
-      sql: `SELECT forwarding_status, bytes, icmp_type, icmp_code, toString(post_nat_src_addr) AS nat, post_nat_src_port
+      sql: `SELECT forwarding_status, bytes, icmp_type, icmp_code, toString(post_nat_src_addr) AS nat, post_nat_src_port,
+                   src_vlan, src_inner_vlan, dst_vlan, mpls_labels
             FROM flows_raw WHERE time_received >= toDateTime({t:UInt32}) ORDER BY forwarding_status`,
       params: { t },
       schema: anyRow,
     });
     expect(
-      raw.map((r) => [Number(r.forwarding_status), Number(r.bytes), r.icmp_type, r.icmp_code, r.nat, Number(r.post_nat_src_port)]),
+      raw.map((r) => [
+        Number(r.forwarding_status),
+        Number(r.bytes),
+        r.icmp_type,
+        r.icmp_code,
+        r.nat,
+        Number(r.post_nat_src_port),
+        [r.src_vlan, r.src_inner_vlan, r.dst_vlan].map(Number),
+        (r.mpls_labels as unknown[]).map(Number),
+      ]),
     ).toEqual([
-      [0, 1_000, null, null, "::", 0],
-      [0x40, 84, 8, 0, "::", 0],
-      [0x80, 7_000, null, null, "::", 0],
-      [0x82, 5_000, null, null, "::ffff:198.51.100.7", 61_000],
-      [0xc0, 60, null, null, "::", 0],
+      [0, 1_000, null, null, "::", 0, [100, 2001, 300], [299_792, 1_048_575]],
+      [0x40, 84, 8, 0, "::", 0, [0, 0, 0], []],
+      [0x80, 7_000, null, null, "::", 0, [0, 0, 0], []],
+      [0x82, 5_000, null, null, "::ffff:198.51.100.7", 61_000, [0, 0, 0], []],
+      [0xc0, 60, null, null, "::", 0, [7, 0, 0], [3]],
     ]);
     // Recomputed from the rows above: the three not dropped, scaled by their sampling rate.
     const carried = rows.filter((r) => r.forwarding_status >> 6 !== 2);

@@ -212,6 +212,7 @@ describe("npm run -s flows:decode", () => {
     const t: TemplateSpec = {
       id: 400,
       fields: [
+        { id: IE.postVlanId, length: 2 },
         { id: IE.dataLinkFrameSize, length: 2 },
         { id: IE.dataLinkFrameSection, length: VARIABLE },
       ],
@@ -225,8 +226,8 @@ describe("npm run -s flows:decode", () => {
           kind: "data",
           template: t,
           records: [
-            [1400, frame],
-            [64, frame.subarray(0, 20)],
+            [300, 1400, frame],
+            [300, 64, frame.subarray(0, 20)],
           ],
         },
       ],
@@ -249,6 +250,7 @@ describe("npm run -s flows:decode", () => {
       bytes: 1400,
       packets: 1,
       vlans: [7],
+      egress_vlan: 300,
       header_counted: "inner",
       encapsulations: ["gre"],
       outer_src_addr: "2001:db8:ff::1",

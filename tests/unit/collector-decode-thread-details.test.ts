@@ -2,13 +2,16 @@
  * A decoding thread from datagram to flows_raw row (DecodeThread.decodeBatch): the ICMP, forwarding
  * status, NAT and physical interface of an IPFIX record reach their columns of the TabSeparated
  * body, and the elements skipped are counted per exporter under their reasons (what the Data
- * sources page and flowlens_collector_decode_errors_total show).
+ * sources page and flowlens_collector_decode_errors_total show); the VLANs and MPLS labels of
+ * sampled headers (IPFIX IE 315, sFlow's raw packet header) and of VLAN elements reach theirs.
  */
 import { describe, expect, it } from "vitest";
 import { FLOW_ROW_COLUMNS } from "~/features/collector/enrich/flow-row";
 import { DecodeThread } from "~/features/collector/runtime/decode-thread";
-import { encodeIpfix, IE, type TemplateSpec } from "../fixtures/flow-encoders";
+import { encodeIpfix, IE, VARIABLE, type TemplateSpec } from "../fixtures/flow-encoders";
 import { fixtureSnapshot } from "../fixtures/enrichment-network";
+import { ETHERTYPE, PROTOCOL, ethernet, ipv4, mpls, tcp } from "../fixtures/packet-encoder";
+import { datagram, extendedSwitchRecord, flowSample, rawHeaderRecord } from "../fixtures/sflow-encoder";
 
 const EXPORT_TIME = 1_790_000_000;
 const template: TemplateSpec = {
@@ -40,7 +43,152 @@ function batch(exporter: string, payloads: Uint8Array[]) {
   return { buffer: bytes.buffer, offsets, exporters: payloads.map(() => exporter), arrivalsMs: payloads.map(() => EXPORT_TIME * 1000) };
 }
 
+/** The body's rows as column → text. */
+function rowsOf(body: Uint8Array): Record<string, string>[] {
+  return new TextDecoder()
+    .decode(body)
+    .trim()
+    .split("\n")
+    .map((line) => Object.fromEntries(line.split("\t").map((value, i) => [FLOW_ROW_COLUMNS[i], value])));
+}
+
+const pick = (rows: Record<string, string>[], columns: string[]) => rows.map((r) => Object.fromEntries(columns.map((c) => [c, r[c]])));
+
+/**
+ * A frame as an MPLS core port of a QinQ provider samples it: service tag 100 (802.1ad), customer
+ * tag 2001 (802.1Q), a transport label and a service label, then the customer's TCP packet.
+ */
+const QINQ_MPLS_FRAME = ethernet({
+  vlans: [[0x88a8, 100], 2001],
+  etherType: ETHERTYPE.mpls,
+  payload: mpls(
+    [299_792, 16],
+    ipv4({ src: "8.8.8.8", dst: "203.0.113.10", protocol: PROTOCOL.tcp, payload: tcp({ srcPort: 443, dstPort: 50_000, flags: 0x18 }) }),
+  ),
+});
+
+const VLAN_COLUMNS = [
+  "src_addr",
+  "dst_addr",
+  "protocol",
+  "src_port",
+  "dst_port",
+  "src_vlan",
+  "src_inner_vlan",
+  "dst_vlan",
+  "mpls_labels",
+  "bytes",
+];
+
 describe("a decoding thread", () => {
+  it("writes the VLANs and MPLS labels of a sampled QinQ frame with a label stack, and of VLAN elements, into the row", () => {
+    const thread = new DecodeThread(60_000);
+    thread.useSnapshot(fixtureSnapshot());
+    const frameTemplate: TemplateSpec = {
+      id: 411,
+      fields: [
+        { id: IE.ingressInterface, length: 4 },
+        { id: IE.postVlanId, length: 2 },
+        { id: IE.dataLinkFrameSize, length: 2 },
+        { id: IE.dataLinkFrameSection, length: VARIABLE },
+      ],
+    };
+    const elementTemplate: TemplateSpec = {
+      id: 412,
+      fields: [
+        { id: IE.sourceIPv4Address, length: 4 },
+        { id: IE.destinationIPv4Address, length: 4 },
+        { id: IE.protocolIdentifier, length: 1 },
+        { id: IE.dot1qVlanId, length: 2 },
+        { id: IE.dot1qCustomerVlanId, length: 2 },
+        { id: IE.postDot1qVlanId, length: 2 },
+        { id: IE.mplsTopLabelStackSection, length: 3 },
+        { id: IE.mplsLabelStackSection2, length: 3 },
+        { id: IE.octetDeltaCount, length: 4 },
+        { id: IE.packetDeltaCount, length: 4 },
+      ],
+    };
+    const ipfix = encodeIpfix({
+      exportTime: EXPORT_TIME,
+      domain: 1,
+      sets: [
+        { kind: "template", templates: [frameTemplate, elementTemplate] },
+        { kind: "data", template: frameTemplate, records: [[10, 300, 1_514, new Uint8Array(QINQ_MPLS_FRAME)]] },
+        // The record's own elements name outer 42, inner 7 and egress 43 (e.g. a BNG's subscriber VLANs) and
+        // a label stack of IE 70 / 71 (label 24 008, then 20 bottom of stack); the second record no labels.
+        {
+          kind: "data",
+          template: elementTemplate,
+          records: [
+            ["8.8.8.8", "203.0.113.10", 17, 42, 7, 43, new Uint8Array([0x05, 0xdc, 0x80]), new Uint8Array([0x00, 0x01, 0x41]), 900, 3],
+            ["8.8.8.8", "203.0.113.10", 17, 42, 7, 43, new Uint8Array(3), new Uint8Array(3), 800, 2],
+          ],
+        },
+      ],
+    });
+    // sFlow: the same frame; the extended switch record adds the egress VLAN the header cannot show.
+    const sflow = datagram({
+      agent: "192.0.2.1",
+      samples: [
+        flowSample({
+          samplingRate: 512,
+          input: { value: 10 },
+          output: { value: 30 },
+          records: [rawHeaderRecord({ frameLength: 1_518, header: QINQ_MPLS_FRAME }), extendedSwitchRecord({ srcVlan: 100, dstVlan: 200 })],
+        }),
+      ],
+    });
+    const result = thread.decodeBatch(batch("192.0.2.1", [ipfix, new Uint8Array(sflow)]));
+    expect(result.rows).toBe(4);
+    const tuple = { src_addr: "::ffff:8.8.8.8", dst_addr: "::ffff:203.0.113.10" };
+    expect(pick(rowsOf(result.body), VLAN_COLUMNS)).toEqual([
+      {
+        ...tuple,
+        protocol: "6",
+        src_port: "443",
+        dst_port: "50000",
+        src_vlan: "100",
+        src_inner_vlan: "2001",
+        dst_vlan: "300",
+        mpls_labels: "[299792,16]",
+        bytes: "1514",
+      },
+      {
+        ...tuple,
+        protocol: "17",
+        src_port: "0",
+        dst_port: "0",
+        src_vlan: "42",
+        src_inner_vlan: "7",
+        dst_vlan: "43",
+        mpls_labels: "[24008,20]",
+        bytes: "900",
+      },
+      {
+        ...tuple,
+        protocol: "17",
+        src_port: "0",
+        dst_port: "0",
+        src_vlan: "42",
+        src_inner_vlan: "7",
+        dst_vlan: "43",
+        mpls_labels: "[]",
+        bytes: "800",
+      },
+      {
+        ...tuple,
+        protocol: "6",
+        src_port: "443",
+        dst_port: "50000",
+        src_vlan: "100",
+        src_inner_vlan: "2001",
+        dst_vlan: "200",
+        mpls_labels: "[299792,16]",
+        bytes: "1518",
+      },
+    ]);
+  });
+
   it("writes ICMP, forwarding status, NAT and the physical interface into the row and counts skipped fields per exporter", () => {
     const thread = new DecodeThread(60_000);
     thread.useSnapshot(fixtureSnapshot());

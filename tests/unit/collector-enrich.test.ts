@@ -48,6 +48,21 @@ describe("physical and logical interfaces", () => {
   });
 });
 
+describe("VLANs and MPLS labels", () => {
+  it("keeps the ingress tags outer first, the egress VLAN and the labels; 0 and [] when not said", () => {
+    expect(enrich(flow({ vlans: [100, 2001], egressVlan: 300, mplsLabels: [16, 1_048_575, 0] }))).toMatchObject({
+      src_vlan: 100,
+      src_inner_vlan: 2001,
+      dst_vlan: 300,
+      mpls_labels: [16, 1_048_575, 0],
+    });
+    // A single tag has no inner one; a third QinQ tag has no column.
+    expect(enrich(flow({ vlans: [7] }))).toMatchObject({ src_vlan: 7, src_inner_vlan: 0, dst_vlan: 0, mpls_labels: [] });
+    expect(enrich(flow({ vlans: [10, 20, 30] }))).toMatchObject({ src_vlan: 10, src_inner_vlan: 20 });
+    expect(enrich(flow())).toMatchObject({ src_vlan: 0, src_inner_vlan: 0, dst_vlan: 0, mpls_labels: [] });
+  });
+});
+
 describe("exporter → router", () => {
   it("finds the router by any spelling of its exporter address", () => {
     for (const spelling of ["192.0.2.1", "::ffff:192.0.2.1", "::FFFF:c000:201", "2001:DB8:FFFF:0::1"])
@@ -293,6 +308,9 @@ describe("against the independent computation", () => {
     postNatDstAddr: fc.constantFrom(null, "203.0.113.9"),
     postNatSrcPort: fc.constantFrom(null, 0, 61_000),
     postNatDstPort: fc.constantFrom(null, 443),
+    vlans: fc.constantFrom<number[]>([], [1], [4094], [100, 2001], [10, 20, 30]),
+    egressVlan: fc.constantFrom(null, 1, 4094),
+    mplsLabels: fc.constantFrom([], [16], [299_792, 1_048_575, 3]),
     srcAs: asn,
     dstAs: asn,
     asPath: fc.constantFrom(null, [], [1299, 15169]),

@@ -3,7 +3,8 @@
  * build (tests/fixtures/flow-encoders.ts): address elements of both families with one of them zero,
  * physical interfaces (IE 252 / 253), ICMP type and code (IE 32, 139, 176–179 and the NetFlow
  * convention of type × 256 + code in the destination port, v5 and v9), the forwarding status
- * (IE 89), NAT (IE 225–228, 281, 282), and the elements the decoder skips, counted by reason.
+ * (IE 89), NAT (IE 225–228, 281, 282), MPLS label stack elements (IE 70–79), and the elements the
+ * decoder skips, counted by reason.
  */
 import { describe, expect, it } from "vitest";
 import { decodeDatagram, TemplateState, type DecodedFlow } from "~/features/collector/decode";
@@ -13,10 +14,12 @@ import {
   encodeNetflow9,
   IE,
   REVERSE_PEN,
+  VARIABLE,
   type FieldSpec,
   type FieldValue,
   type TemplateSpec,
 } from "../fixtures/flow-encoders";
+import { ETHERTYPE, PROTOCOL, ethernet, ipv4, mpls, tcp } from "../fixtures/packet-encoder";
 
 const EXPORTER = "192.0.2.1";
 const EXPORT_TIME = 1_700_000_000;
@@ -250,6 +253,78 @@ describe("forwarding status (IE 89) and NAT (IE 225–228, 281, 282)", () => {
     const [forward, reverse] = ipfix(fields, [["10.0.0.5", "203.0.113.9", 0x40, "198.51.100.7", 100, 50]]).flows;
     expect([forward.forwardingStatus, forward.postNatSrcAddr, forward.bytes]).toEqual([0x40, "198.51.100.7", 100]);
     expect([reverse.srcAddr, reverse.forwardingStatus, reverse.postNatSrcAddr, reverse.bytes]).toEqual(["203.0.113.9", null, null, 50]);
+  });
+});
+
+describe("MPLS label stack elements (IE 70–79)", () => {
+  /** A label stack entry as IE 70–79 carry it (RFC 3032 without the TTL), traffic class 5 set to show it is dropped. */
+  const entry = (label: number, bottom: boolean) =>
+    new Uint8Array([(label >> 12) & 0xff, (label >> 4) & 0xff, ((label & 0xf) << 4) | (5 << 1) | (bottom ? 1 : 0)]);
+  const UNUSED = new Uint8Array(3);
+  const stack = [field(IE.mplsTopLabelStackSection, 3), field(IE.mplsLabelStackSection2, 3), field(IE.mplsLabelStackSection3, 3)];
+
+  it("reads the labels top first, up to the bottom of the stack; unused (all-zero) slots are not labels", () => {
+    const flows = ipfix(
+      [...stack, field(IE.octetDeltaCount, 4)],
+      [
+        [entry(299_792, false), entry(16, true), UNUSED, 1],
+        [entry(1_048_575, true), entry(17, false), entry(18, true), 2], // nothing after the bottom of the stack
+        [UNUSED, UNUSED, UNUSED, 3],
+        [entry(24_001, false), entry(0, true), UNUSED, 4], // IPv4 explicit null at the bottom: a label
+      ],
+    ).flows;
+    expect(flows.map((f) => f.mplsLabels)).toEqual([[299_792, 16], [1_048_575], [], [24_001, 0]]);
+    // NetFlow v9 field types 70–79 are the same, also at the tenth position alone; a 4-byte entry carries the TTL last.
+    const v9 = netflow9(
+      [field(IE.mplsTopLabelStackSection, 4), field(IE.mplsLabelStackSection10, 3), field(IE.octetDeltaCount, 4)],
+      [[new Uint8Array([...entry(300, false), 64]), entry(301, true), 5]],
+    ).flows;
+    expect(v9.map((f) => f.mplsLabels)).toEqual([[300, 301]]);
+  });
+
+  it("counts an entry of another length as a bad element; a record without them has no labels", () => {
+    const result = ipfix([field(IE.mplsTopLabelStackSection, 2), field(IE.octetDeltaCount, 4)], [[new Uint8Array(2), 7]]);
+    expect(result.flows.map((f) => [f.mplsLabels, f.bytes])).toEqual([[[], 7]]);
+    expect(result.skipped).toEqual({ "unknown-element": 0, "bad-element": 1 });
+    expect(ipfix([field(IE.octetDeltaCount, 4)], [[7]]).flows[0].mplsLabels).toEqual([]);
+  });
+
+  it("win over a sampled header's labels, which fill in where the record has none", () => {
+    const frame = ethernet({
+      etherType: ETHERTYPE.mpls,
+      payload: mpls(
+        [500, 501],
+        ipv4({ src: "192.0.2.1", dst: "192.0.2.2", protocol: PROTOCOL.tcp, payload: tcp({ srcPort: 1, dstPort: 2, flags: 0 }) }),
+      ),
+    });
+    const flows = ipfix(
+      [field(IE.mplsTopLabelStackSection, 3), field(IE.dataLinkFrameSection, VARIABLE)],
+      [
+        [entry(700, true), frame],
+        [UNUSED, frame],
+      ],
+    ).flows;
+    expect(flows.map((f) => [f.mplsLabels, f.header?.mplsLabels])).toEqual([
+      [[700], [500, 501]],
+      [
+        [500, 501],
+        [500, 501],
+      ],
+    ]);
+  });
+
+  it("gives the reverse half of a biflow the labels of its own elements, not the forward ones", () => {
+    const fields = [
+      field(IE.sourceIPv4Address, 4),
+      field(IE.mplsTopLabelStackSection, 3),
+      field(IE.mplsTopLabelStackSection, 3, REVERSE_PEN),
+      field(IE.octetDeltaCount, 4),
+      field(IE.octetDeltaCount, 4, REVERSE_PEN),
+    ];
+    const [forward, reverse] = ipfix(fields, [["10.0.0.5", entry(800, true), entry(900, true), 100, 50]]).flows;
+    expect([forward.mplsLabels, reverse.mplsLabels]).toEqual([[800], [900]]);
+    const [, none] = ipfix(fields.slice(0, 2).concat(fields.slice(3)), [["10.0.0.5", entry(800, true), 100, 50]]).flows;
+    expect(none.mplsLabels).toEqual([]);
   });
 });
 

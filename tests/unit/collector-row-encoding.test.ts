@@ -57,7 +57,14 @@ const baseRow: FlowRow = {
   post_nat_dst_addr: "::",
   post_nat_src_port: 61_000,
   post_nat_dst_port: 0,
+  src_vlan: 100,
+  src_inner_vlan: 2001,
+  dst_vlan: 4094,
+  mpls_labels: [299_792, 16, 1_048_575],
 };
+
+/** A field as TabSeparated text, written independently of the writer: an array as [a,b,c]. */
+const fieldText = (value: FlowRow[keyof FlowRow]) => (Array.isArray(value) ? `[${value.join(",")}]` : String(value));
 
 function tsv(rows: FlowRow[]): string {
   const writer = new TsvWriter(16);
@@ -88,7 +95,43 @@ describe("FlowRows as TabSeparated", () => {
   it("writes one line per row, the columns in FLOW_ROW_COLUMNS order", () => {
     const [line, end] = tsv([baseRow]).split("\n");
     expect(end).toBe("");
-    expect(line.split("\t")).toEqual(FLOW_ROW_COLUMNS.map((c) => String(baseRow[c])));
+    expect(line.split("\t")).toEqual(FLOW_ROW_COLUMNS.map((c) => fieldText(baseRow[c])));
+    expect(line.endsWith("\t100\t2001\t4094\t[299792,16,1048575]")).toBe(true);
+  });
+
+  it("writes the MPLS labels as an array, [] when empty, one label without a comma, the deepest stack whole", () => {
+    const labels = (mpls_labels: number[]) =>
+      tsv([{ ...baseRow, mpls_labels }])
+        .split("\n")[0]
+        .split("\t")[FLOW_ROW_COLUMNS.indexOf("mpls_labels")];
+    expect(labels([])).toBe("[]");
+    expect(labels([0])).toBe("[0]");
+    expect(labels([3, 0])).toBe("[3,0]");
+    const deep = Array.from({ length: 16 }, (_, i) => 1_048_575 - i);
+    expect(labels(deep)).toBe(`[${deep.join(",")}]`);
+    fc.assert(
+      fc.property(fc.array(fc.integer({ min: 0, max: 2 ** 20 - 1 }), { maxLength: 16 }), (stack) => {
+        expect(labels(stack)).toBe(`[${stack.join(",")}]`);
+      }),
+    );
+  });
+
+  it("keeps every field after a text longer than its buffer, also one that is all three-byte characters", () => {
+    // The text's own reserve ends at the buffer's end; the numbers and the array after it need room too.
+    for (const text of ["東".repeat(5_000), "x".repeat(20_000), "é\t".repeat(3_000)]) {
+      const row = { ...baseRow, infrastructure: text };
+      const writer = new TsvWriter(16);
+      writer.row(row);
+      writer.row(baseRow);
+      const [first, second, end] = new TextDecoder().decode(writer.take()).split("\n");
+      expect(end).toBe("");
+      const fields = first.split("\t");
+      expect(fields).toHaveLength(FLOW_ROW_COLUMNS.length);
+      expect(fields.slice(FLOW_ROW_COLUMNS.indexOf("infrastructure") + 1)).toEqual(
+        FLOW_ROW_COLUMNS.slice(FLOW_ROW_COLUMNS.indexOf("infrastructure") + 1).map((c) => fieldText(row[c])),
+      );
+      expect(second.split("\t")).toEqual(FLOW_ROW_COLUMNS.map((c) => fieldText(baseRow[c])));
+    }
   });
 
   it("writes an absent ICMP type and code as \\N, ClickHouse's NULL", () => {

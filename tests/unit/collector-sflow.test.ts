@@ -263,6 +263,17 @@ describe("sFlow extended records", () => {
     expect(decodeOne([HEADER, extendedSwitchRecord({ srcVlan: 0xffffffff, dstVlan: 100 })]).vlans).toEqual([]);
   });
 
+  it("extended switch: its destination VLAN is the egress VLAN (when known), whatever the header's tags", () => {
+    expect(decodeOne([HEADER]).egressVlan).toBeNull();
+    expect(decodeOne([HEADER, extendedSwitchRecord({ srcVlan: 300, dstVlan: 301 })]).egressVlan).toBe(301);
+    expect(decodeOne([HEADER, extendedSwitchRecord({ srcVlan: 300, dstVlan: 0 })]).egressVlan).toBeNull();
+    expect(decodeOne([HEADER, extendedSwitchRecord({ srcVlan: 300, dstVlan: 0xffffffff })]).egressVlan).toBeNull();
+    // A record cut after the source VLAN still gives that one, and no egress VLAN.
+    const cut = extendedSwitchRecord({ srcVlan: 300, dstVlan: 301 }).subarray(0, 12);
+    cut.writeUInt32BE(4, 4);
+    expect(decodeOne([HEADER, cut])).toMatchObject({ vlans: [300], egressVlan: null });
+  });
+
   it("steps over records of other formats and enterprises by their length", () => {
     const unknown = [
       tagged(2000, Buffer.alloc(12, 0xff)),

@@ -51,6 +51,11 @@ export type ElementValues = {
   icmpCodeV4: number | null;
   icmpTypeV6: number | null;
   icmpCodeV6: number | null;
+  /**
+   * mplsTopLabelStackSection (70) and mplsLabelStackSection2–10 (71–79) by position (0: IE 70):
+   * each a label stack entry without its TTL, 24 bits; null until the record has one.
+   */
+  mplsEntries: number[] | null;
   /** forwardingStatus (IE 89). */
   forwardingStatus: number | null;
   /** NAT (IE 225–228, 281, 282): the addresses and ports after translation. */
@@ -118,6 +123,7 @@ export function emptyValues(): ElementValues {
     icmpCodeV4: null,
     icmpTypeV6: null,
     icmpCodeV6: null,
+    mplsEntries: null,
     forwardingStatus: null,
     postNatSrcAddr: null,
     postNatDstAddr: null,
@@ -205,6 +211,22 @@ const section =
     return true; // any length is a section: the parser says what it cannot follow
   };
 
+/**
+ * One entry of the label stack elements (IE 70–79: RFC 3032's entry without the TTL — label 20
+ * bits, traffic class 3, bottom of stack 1 — in 3 bytes; a 4-byte field is the whole entry, TTL last).
+ */
+const mplsEntry =
+  (position: number): ElementReader =>
+  (values, view, offset, length) => {
+    if (length !== 3 && length !== 4) return false;
+    const entry = (view.getUint8(offset) << 16) | (view.getUint8(offset + 1) << 8) | view.getUint8(offset + 2);
+    (values.mplsEntries ??= [])[position] = entry;
+    return true;
+  };
+
+/** The number of label stack elements: mplsTopLabelStackSection (70) and mplsLabelStackSection2–10 (71–79). */
+export const MPLS_LABEL_ELEMENTS = 10;
+
 /** Element id (enterprise 0) → reader. Elements not listed are skipped by their length. */
 export const ELEMENT_READERS: ReadonlyMap<number, ElementReader> = new Map<number, ElementReader>([
   [1, unsigned("octetDelta")],
@@ -241,6 +263,7 @@ export const ELEMENT_READERS: ReadonlyMap<number, ElementReader> = new Map<numbe
   [61, unsigned("direction")],
   [62, address("nextHop")],
   [63, address("bgpNextHop")],
+  ...Array.from({ length: MPLS_LABEL_ELEMENTS }, (_, i): [number, ElementReader] => [70 + i, mplsEntry(i)]),
   [85, unsigned("octetTotal")],
   [86, unsigned("packetTotal")],
   [89, unsigned("forwardingStatus")],

@@ -57,12 +57,18 @@ export type DecodedFlow = {
   /** Outer first: [outer, inner] for QinQ. */
   vlans: number[];
   /**
+   * MPLS label values (20 bits), top of the stack first: the record's label stack elements (IE 70–79)
+   * when it has them, else the sampled header's (`header.mplsLabels`); empty when neither says.
+   */
+  mplsLabels: readonly number[];
+  /**
    * The sampled packet header the flow was read from (IPFIX dataLinkFrameSection / ipHeaderPacketSection,
    * sFlow raw packet header), null for records of address fields: what the fields above came from,
-   * and what they have no place for (MPLS labels, TTL, fragments, tunnels and their endpoints).
+   * and what they have no place for (TTL, fragments, tunnels and their endpoints; its MPLS labels
+   * are mplsLabels unless the record named its own).
    */
   header: SampledHeader | null;
-  /** VLAN the flow leaves on when the exporter says it (NetFlow/IPFIX postVlanId, postdot1qVlanId). */
+  /** VLAN the flow leaves on when the exporter says it (NetFlow/IPFIX postVlanId, postdot1qVlanId; sFlow's extended switch record). */
   egressVlan: number | null;
   /** 0 ingress, 1 egress (NetFlow/IPFIX flowDirection), null when not said. */
   direction: 0 | 1 | null;
@@ -87,6 +93,9 @@ export type DecodedFlow = {
   postNatSrcPort: number | null;
   postNatDstPort: number | null;
 };
+
+/** The labels of a flow without any: one shared, frozen empty array rather than one per flow. */
+const NO_LABELS: readonly number[] = Object.freeze([]);
 
 /** A flow with every optional field absent: decoders start from it and fill what the record says. */
 export function emptyFlow(protocol: FlowProtocol, exporter: string, sourceId: number): DecodedFlow {
@@ -117,6 +126,7 @@ export function emptyFlow(protocol: FlowProtocol, exporter: string, sourceId: nu
     nextHop: null,
     bgpNextHop: null,
     vlans: [],
+    mplsLabels: NO_LABELS,
     header: null,
     egressVlan: null,
     direction: null,

@@ -87,6 +87,7 @@ export function flowFromValues(values: ElementValues, context: RecordContext): D
   const outer = values.outerVlan ?? values.vlan;
   if (outer !== null) flow.vlans = values.innerVlan !== null ? [outer, values.innerVlan] : [outer];
   flow.egressVlan = values.egressVlan;
+  if (values.mplsEntries !== null) flow.mplsLabels = labelsOf(values.mplsEntries);
   flow.direction = values.direction === 0 || values.direction === 1 ? values.direction : null;
   flow.ingressVrfId = values.ingressVrfId;
   flow.egressVrfId = values.egressVrfId;
@@ -115,11 +116,12 @@ export function flowFromValues(values: ElementValues, context: RecordContext): D
 /**
  * The sampled header fills what the record's own elements left out: the exporter wrote those on
  * purpose (e.g. addresses after NAT). A record with addresses whose header counted an inner packet
- * describes another packet (the tunnel): then only the wire's VLANs are taken from the header.
+ * describes another packet (the tunnel): then only the wire's VLANs and labels are taken from the header.
  */
 function fillFromHeader(flow: DecodedFlow, header: SampledHeader): void {
   flow.header = header;
   if (flow.vlans.length === 0 && header.vlans.length > 0) flow.vlans = header.vlans;
+  if (flow.mplsLabels.length === 0 && header.mplsLabels.length > 0) flow.mplsLabels = header.mplsLabels;
   const ownAddresses = flow.srcAddr !== null || flow.dstAddr !== null;
   if (ownAddresses && header.counted !== "outer") return;
   if (!ownAddresses && header.counted !== null) {
@@ -133,6 +135,24 @@ function fillFromHeader(flow: DecodedFlow, header: SampledHeader): void {
   flow.tcpFlags ??= header.tcpFlags;
   flow.icmpType ??= header.icmpType;
   flow.icmpCode ??= header.icmpCode;
+}
+
+/**
+ * The label values of IE 70–79's entries, top first. A template has room for more labels than most
+ * packets carry and exporters fill the slots below the stack with zeros: an all-zero entry (not even
+ * the bottom-of-stack bit, which the IPv4 explicit null label 0 at the bottom has) is an unused slot;
+ * the stack ends at its bottom-of-stack entry.
+ */
+function labelsOf(entries: number[]): number[] {
+  const labels: number[] = [];
+  for (let i = 0; i < entries.length; i++) {
+    const entry = entries[i];
+    // A slot the template does not have (sparse), or an unused one.
+    if (entry === undefined || entry === 0) continue;
+    labels.push(entry >>> 4);
+    if ((entry & 1) === 1) break;
+  }
+  return labels;
 }
 
 function stamp(
@@ -179,8 +199,9 @@ export function reverseFlow(forward: DecodedFlow, reverse: ElementValues, contex
     ingressVrfId: forward.egressVrfId,
     egressVrfId: forward.ingressVrfId,
     vlans: forward.egressVlan !== null ? [forward.egressVlan] : [],
-    // A sampled header is one packet of the forward direction.
+    // A sampled header is one packet of the forward direction; the reverse elements name their own labels.
     header: null,
+    mplsLabels: own.mplsLabels,
     egressVlan: forward.vlans.length > 0 ? forward.vlans[0] : null,
     bytes: own.bytes,
     packets: own.packets,

@@ -186,6 +186,7 @@ function decodeFlowSample(body: XdrReader, expanded: boolean, datagram: Datagram
   const recordCount = body.u32("flow record count");
   let sawPacket = false;
   let switchVlan: number | null = null;
+  let switchDstVlan: number | null = null;
   for (let index = 0; index < recordCount; index++) {
     const tag = body.u32("flow record tag");
     const record = body.window(body.u32("flow record length"), `flow record ${index + 1} of ${recordCount}`);
@@ -197,6 +198,11 @@ function decodeFlowSample(body: XdrReader, expanded: boolean, datagram: Datagram
       sawPacket = true;
     } else if (format === EXTENDED_SWITCH) {
       switchVlan = record.u32("source VLAN");
+      // A record cut after the source VLAN (16 bytes by the spec) still gives that one.
+      if (record.remaining >= 8) {
+        record.skip(4, "source priority");
+        switchDstVlan = record.u32("destination VLAN");
+      }
     } else if (format === EXTENDED_ROUTER) {
       flow.nextHop = readAddress(record, "next hop");
       flow.srcPrefixLen = record.u32("source mask length");
@@ -207,7 +213,9 @@ function decodeFlowSample(body: XdrReader, expanded: boolean, datagram: Datagram
   }
   // The tags in the sampled header are what was on the wire; the switch's VLAN fills in when the header had none.
   // Agents write 0 or 0xFFFFFFFF for "no VLAN known": only an 802.1Q id (1–4094) counts.
-  if (flow.vlans.length === 0 && switchVlan !== null && switchVlan >= 1 && switchVlan <= 4094) flow.vlans = [switchVlan];
+  if (flow.vlans.length === 0 && switchVlan !== null && isVlanId(switchVlan)) flow.vlans = [switchVlan];
+  // The header shows the frame as it came in; only the switch says which VLAN it left on.
+  if (switchDstVlan !== null && isVlanId(switchDstVlan)) flow.egressVlan = switchDstVlan;
   return sawPacket ? flow : null;
 }
 
@@ -239,6 +247,7 @@ function readPacketRecord(format: number, record: XdrReader, flow: DecodedFlow):
 function applyPacket(flow: DecodedFlow, packet: SampledHeader): void {
   flow.header = packet;
   flow.vlans = packet.vlans;
+  flow.mplsLabels = packet.mplsLabels;
   flow.ipVersion = packet.ipVersion;
   flow.srcAddr = packet.srcAddr;
   flow.dstAddr = packet.dstAddr;
@@ -279,4 +288,9 @@ function readAddress(reader: XdrReader, what: string): string | null {
   if (type === 2) return reader.ipv6(what);
   if (type === 0) return null;
   throw new SflowFormatError(`${what} has type ${type} (1 IPv4, 2 IPv6 or 0 unknown expected)`);
+}
+
+/** An 802.1Q VLAN id: agents write 0 or 0xFFFFFFFF for "no VLAN known". */
+function isVlanId(value: number): boolean {
+  return value >= 1 && value <= 4094;
 }

@@ -113,6 +113,8 @@ const NO_INDEXES: number[] = [];
 const UINT32_MAX = 4_294_967_295;
 
 const u16 = (value: number | null) => (value !== null && Number.isFinite(value) && value > 0 ? Math.min(Math.trunc(value), 0xffff) : 0);
+/** A VLAN id's 12 bits (the decoders mask them already; a UInt16 column must not see more); absent: 0. */
+const vlanColumn = (value: number | null) => (value === null ? 0 : value & 0x0fff);
 
 /** An address as an IPv6 column's text: IPv4 as "::ffff:a.b.c.d"; absent, zero (not said) or unreadable as "::". */
 function addressColumn(text: string | null): string {
@@ -432,6 +434,12 @@ export function createEnricher(snapshot: EnrichmentSnapshot): Enricher {
         post_nat_dst_addr: addressColumn(flow.postNatDstAddr),
         post_nat_src_port: u16(flow.postNatSrcPort),
         post_nat_dst_port: u16(flow.postNatDstPort),
+        // Outer tag first (flow-record.ts); a third QinQ tag has no column.
+        src_vlan: vlanColumn(flow.vlans.length > 0 ? flow.vlans[0] : null),
+        src_inner_vlan: vlanColumn(flow.vlans.length > 1 ? flow.vlans[1] : null),
+        dst_vlan: vlanColumn(flow.egressVlan),
+        // The decoder's array, read-only (the shared empty one for most flows): no copy.
+        mpls_labels: flow.mplsLabels,
       };
     },
   };

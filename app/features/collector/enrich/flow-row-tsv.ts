@@ -25,6 +25,12 @@ ESCAPE[13] = 114; // \r
 ESCAPE[92] = 92; // \\
 
 const encoder = new TextEncoder();
+/**
+ * Room for every number field of a row (27 of at most 21 characters and a tab) and its separators:
+ * reserved at the row's start and again after each text or array, whose own reserve may end at the
+ * buffer's end — the numbers that follow are written unchecked.
+ */
+const NUMBERS_ROOM = 1024;
 
 export class TsvWriter {
   private bytes: Uint8Array;
@@ -48,8 +54,8 @@ export class TsvWriter {
   }
 
   row(r: FlowRow): void {
-    // Room for the numbers and separators; strings reserve their own.
-    this.reserve(512);
+    // Room for the numbers and separators; texts and arrays reserve their own.
+    this.reserve(NUMBERS_ROOM);
     this.int(r.time_received);
     this.ascii(r.exporter_address);
     this.string(r.exporter_name);
@@ -92,6 +98,10 @@ export class TsvWriter {
     this.ascii(r.post_nat_dst_addr);
     this.int(r.post_nat_src_port);
     this.int(r.post_nat_dst_port);
+    this.int(r.src_vlan);
+    this.int(r.src_inner_vlan);
+    this.int(r.dst_vlan);
+    this.intArray(r.mpls_labels);
     // The last field's tab becomes the row's newline.
     this.bytes[this.at - 1] = NEWLINE;
     this.rows++;
@@ -128,6 +138,21 @@ export class TsvWriter {
     this.bytes[this.at++] = TAB;
   }
 
+  /** An Array column as TabSeparated writes it, "[1,2,3]" ("[]" empty), and its tab. */
+  private intArray(values: readonly number[]): void {
+    // The brackets and up to 21 characters and a comma per element.
+    this.reserve(values.length * 22 + 3 + NUMBERS_ROOM);
+    this.bytes[this.at++] = 91; // [
+    for (let i = 0; i < values.length; i++) {
+      // int() ends with a tab; the element separator takes its place.
+      this.int(values[i]);
+      this.bytes[this.at - 1] = 44; // ,
+    }
+    if (values.length > 0) this.at--;
+    this.bytes[this.at++] = 93; // ]
+    this.bytes[this.at++] = TAB;
+  }
+
   private digits(n: number): void {
     const b = this.bytes;
     if (n < 10) {
@@ -152,7 +177,7 @@ export class TsvWriter {
 
   /** Text known to be plain ASCII without characters to escape (addresses, protocol names), and its tab. */
   private ascii(text: string): void {
-    this.reserve(text.length + 1);
+    this.reserve(text.length + 1 + NUMBERS_ROOM);
     const b = this.bytes;
     for (let i = 0; i < text.length; i++) b[this.at++] = text.charCodeAt(i);
     b[this.at++] = TAB;
@@ -161,7 +186,7 @@ export class TsvWriter {
   /** A string field, escaped, UTF-8, and its tab: names come from the inventory and may hold anything. */
   private string(text: string): void {
     // Worst case: 3 bytes per UTF-16 unit, or 2 per escaped character.
-    this.reserve(text.length * 3 + 1);
+    this.reserve(text.length * 3 + 1 + NUMBERS_ROOM);
     const b = this.bytes;
     for (let i = 0; i < text.length; i++) {
       const c = text.charCodeAt(i);
@@ -181,7 +206,7 @@ export class TsvWriter {
   /** The rest of a string from its first non-ASCII character: escaped as text, then UTF-8 encoded. */
   private unicode(text: string, from: number): void {
     const rest = text.slice(from).replace(/[\t\n\r\\\0\b\f]/g, (c) => `\\${String.fromCharCode(ESCAPE[c.charCodeAt(0)])}`);
-    this.reserve(rest.length * 3 + 1);
+    this.reserve(rest.length * 3 + 1 + NUMBERS_ROOM);
     this.at += encoder.encodeInto(rest, this.bytes.subarray(this.at)).written;
     this.bytes[this.at++] = TAB;
   }

@@ -56,6 +56,15 @@ export type FlowRow = {
   post_nat_dst_addr: string;
   post_nat_src_port: number;
   post_nat_dst_port: number;
+  /**
+   * The VLAN the flow arrived on (for QinQ the outer tag), the inner tag under it (QinQ only) and
+   * the VLAN it left on; 0: untagged or not said. Plain columns, not an array: see 0007_flow_details.sql.
+   */
+  src_vlan: number;
+  src_inner_vlan: number;
+  dst_vlan: number;
+  /** MPLS label values (20 bits) of IE 70–79, else of the sampled header, top of the outermost stack first; [] without. */
+  mpls_labels: readonly number[];
 };
 
 /** The columns of a FlowRow, in the order inserts name them. */
@@ -102,4 +111,8 @@ export const FLOW_ROW_COLUMNS = [
   "post_nat_dst_addr",
   "post_nat_src_port",
   "post_nat_dst_port",
+  "src_vlan",
+  "src_inner_vlan",
+  "dst_vlan",
+  "mpls_labels",
 ] as const satisfies readonly (keyof FlowRow)[];
