@@ -37,10 +37,11 @@ async function pickRoutes(m: BrowserMode): Promise<{ prefix: string; origin: num
 }
 
 /** The RPKI cells of the Looking Glass table on the page, one per row (its first page). */
-async function rpkiCells(m: BrowserMode, page: Page): Promise<string[]> {
+async function rpkiCells(m: BrowserMode, page: Page, hydrates = true): Promise<string[]> {
   await page.locator(`${TABLE} tbody tr`).first().waitFor({ timeout: 60_000 });
-  // With JavaScript the interactive table replaces the server's once its chunk has loaded.
-  if (m.javaScriptEnabled) await page.getByRole("button", { name: "Details" }).first().waitFor();
+  // With JavaScript the interactive table replaces the server's once its chunk has loaded; the public
+  // page keeps the server's table (it loads no app runtime, decision 014).
+  if (m.javaScriptEnabled && hydrates) await page.getByRole("button", { name: "Details" }).first().waitFor();
   const headers = await page.locator(`${TABLE} thead th`).evaluateAll((ths) => ths.map((th) => (th.textContent ?? "").trim()));
   const column = headers.indexOf("RPKI");
   expect(column, `RPKI column in ${headers.join(" | ")}`).toBeGreaterThan(0);
@@ -58,7 +59,7 @@ async function privateStates(m: BrowserMode, prefix: string): Promise<string[]> 
 async function publicStates(m: BrowserMode, page: Page, prefix: string): Promise<string[]> {
   const query = new URLSearchParams({ selectedVantagePoints: '["all"]', queryType: "IpPrefixQuery", queryTerm: prefix });
   await page.goto(appURL(`/public/lookingglass?${query}`), { waitUntil: m.javaScriptEnabled ? "networkidle" : "load" });
-  return [...new Set(await rpkiCells(m, page))];
+  return [...new Set(await rpkiCells(m, page, false))];
 }
 
 /** Sends a form of the routing data screen and waits for the page it answers with. */
