@@ -32,20 +32,24 @@ export function thresholdLevelsWords(thresholds: { medium: number; high: number 
   return `Your timeseries thresholds: medium ${level(thresholds.medium)}, high ${level(thresholds.high)} of the capacity.`;
 }
 
-function thresholdMarkers(thresholds: { medium: number; high: number }, capacityBps: number) {
+/**
+ * The medium and high thresholds as dashed lines of a chart: at `toY(share)` on its y scale, each
+ * legend the level's share and `suffix`. One look for the detail chart and the traffic chart.
+ */
+function thresholdMarkers(thresholds: { medium: number; high: number }, toY: (share: number) => number, suffix = "") {
   return [
     {
       axis: "y" as const,
-      value: thresholds.medium * capacityBps,
+      value: toY(thresholds.medium),
       lineStyle: { stroke: "#f08c00", strokeDasharray: "6 4", strokeWidth: 1.5 },
-      legend: `Medium ${formatPercent(thresholds.medium)}`,
+      legend: `Medium ${formatPercent(thresholds.medium)}${suffix}`,
       textStyle: { fontSize: 11, fill: "#a35f00" },
     },
     {
       axis: "y" as const,
-      value: thresholds.high * capacityBps,
+      value: toY(thresholds.high),
       lineStyle: { stroke: "#e03131", strokeDasharray: "6 4", strokeWidth: 1.5 },
-      legend: `High ${formatPercent(thresholds.high)}`,
+      legend: `High ${formatPercent(thresholds.high)}${suffix}`,
       textStyle: { fontSize: 11, fill: "#c92a2a" },
     },
   ];
@@ -127,7 +131,7 @@ export function TrafficChart({
           gridXValues={ticks.values}
           axisBottom={{ tickValues: ticks.values, format: (v) => formatUnix(Number(v), timezone, ticks.format) }}
           axisLeft={{ tickValues: 5, format: (v) => formatBitsPerSecond(Number(v)) }}
-          markers={drawCapacity ? thresholdMarkers(thresholds, timeseries.capacityBps) : []}
+          markers={drawCapacity ? thresholdMarkers(thresholds, (share) => share * timeseries.capacityBps) : []}
           legends={[{ anchor: "top-right", direction: "column", translateX: 100, itemWidth: 90, itemHeight: 18, symbolSize: 10 }]}
         />
       </div>
@@ -190,22 +194,7 @@ export function UtilisationChart({
         gridXValues={ticks.values}
         axisBottom={{ tickValues: ticks.values, format: (v) => formatUnix(Number(v), timezone, ticks.format) }}
         axisLeft={{ tickValues: 5, format: (v) => `${Number(v).toFixed(0)} %` }}
-        markers={[
-          {
-            axis: "y",
-            value: thresholds.medium * 100,
-            lineStyle: { stroke: "#f08c00", strokeDasharray: "6 4", strokeWidth: 1.5 },
-            legend: `Medium ${formatPercent(thresholds.medium)} (your setting)`,
-            textStyle: { fontSize: 11, fill: "#a35f00" },
-          },
-          {
-            axis: "y",
-            value: thresholds.high * 100,
-            lineStyle: { stroke: "#e03131", strokeDasharray: "6 4", strokeWidth: 1.5 },
-            legend: `High ${formatPercent(thresholds.high)} (your setting)`,
-            textStyle: { fontSize: 11, fill: "#c92a2a" },
-          },
-        ]}
+        markers={thresholdMarkers(thresholds, (share) => share * 100, " (your setting)")}
         legends={[{ anchor: "top-right", direction: "column", translateX: 100, itemWidth: 90, itemHeight: 18, symbolSize: 10 }]}
       />
     </div>
