@@ -28,6 +28,7 @@ import { parseConfig } from "~/server/env.server";
 import { startServices, type Services } from "~/server/services.server";
 import { wireApp } from "~/wiring.server";
 import { endOfRib, fullTablePrefix, fullTableUpdates, initiation, peer, peerUp } from "../tests/helpers/bmp-builder";
+import { recordBenchOutput } from "./results";
 
 const ROUTES = Number(process.env.BENCH_BMP_ROUTES ?? 1_000_000);
 const SESSIONS = Number(process.env.BENCH_BMP_SESSIONS ?? 4);
@@ -193,8 +194,12 @@ async function main() {
   for (const [k, v] of Object.entries(figures)) console.log(`| ${k.padEnd(width)} | ${v} |`);
 }
 
+const results = recordBenchOutput("BMP station (`npm run bench:bmp`)");
 main().then(
-  () => process.exit(0),
+  () => {
+    results.finish();
+    process.exit(0);
+  },
   (error) => {
     console.error(error);
     process.exit(1);

@@ -37,6 +37,7 @@ import { insertSuperuser } from "../tests/helpers/users";
 import type { SenderOrder, SenderReport } from "./collector-sender";
 import { ipfixDatagram, RECORDS, SAMPLED_HEADER_BYTES, sampledPair, trafficSource, v9Datagram } from "./collector-traffic";
 import { OPERATOR_ASN, ROUTER, VANTAGE_POINT, type SyntheticNetwork } from "./synthetic-network";
+import { recordBenchOutput } from "./results";
 
 const DATAGRAMS = Number(process.env.BENCH_COLLECTOR_DATAGRAMS ?? 8000);
 const OVERLOAD_SECONDS = Number(process.env.BENCH_COLLECTOR_OVERLOAD_SECONDS ?? 60);
@@ -343,7 +344,10 @@ async function main(): Promise<void> {
   if (failed) process.exit(1);
 }
 
-main().catch((error) => {
-  console.error(error);
-  process.exit(1);
-});
+const results = recordBenchOutput("Collector (`npm run bench:collector`)");
+main()
+  .then(() => results.finish())
+  .catch((error) => {
+    console.error(error);
+    process.exit(1);
+  });

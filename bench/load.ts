@@ -26,6 +26,7 @@ import { fileURLToPath } from "node:url";
 import { enablePublicLookingGlass, startApp, stopApp } from "./app-server";
 import { loginCookie } from "./deep-link";
 import { timedRequest, type Timing } from "./http-request";
+import { recordBenchOutput } from "./results";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const APP_DIR = path.resolve(process.env.BENCH_APP_DIR ?? ROOT);
@@ -239,7 +240,10 @@ async function main() {
   }
 }
 
-main().catch((error) => {
-  console.error(error instanceof Error ? error.message : error);
-  process.exit(1);
-});
+const results = recordBenchOutput("Load (`npm run bench:load`)", APP_DIR);
+main()
+  .then(() => results.finish())
+  .catch((error) => {
+    console.error(error instanceof Error ? error.message : error);
+    process.exit(1);
+  });

@@ -22,6 +22,7 @@ import { parseConfig } from "~/server/env.server";
 import { startServices, storesAreEmpty } from "~/server/services.server";
 import { DEFAULT_USER_SETTINGS } from "~/server/settings/user-settings.server";
 import { wireApp } from "~/wiring.server";
+import { recordBenchOutput } from "./results";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const DAY = 86_400;
@@ -79,7 +80,10 @@ async function main() {
   }
 }
 
-main().catch((error: unknown) => {
-  console.error(error instanceof Error ? error.message : error);
-  process.exit(1);
-});
+const results = recordBenchOutput("Planners (`npm run bench:planners`)");
+main()
+  .then(() => results.finish())
+  .catch((error: unknown) => {
+    console.error(error instanceof Error ? error.message : error);
+    process.exit(1);
+  });

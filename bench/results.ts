@@ -7,6 +7,7 @@ import { execFileSync } from "node:child_process";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { format } from "node:util";
 import { fileURLToPath } from "node:url";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
@@ -79,4 +80,27 @@ export function writeResultsSection(title: string, meta: { commit: string; load:
     next = `${text.slice(0, start + 1)}${section}${after < 0 ? "" : `\n${text.slice(after + 1)}`}`;
   }
   writeFileSync(RESULTS_FILE, next.endsWith("\n") ? next : `${next}\n`);
+}
+
+/**
+ * For a bench that prints its figures as it goes: everything it prints with console.log from now on
+ * is also kept, and `finish()` writes it as the section `title`, verbatim in a code block (the
+ * benches print aligned text tables). A bench that fails calls no `finish()`, so the last good figures
+ * stay in RESULTS.md.
+ */
+export function recordBenchOutput(title: string, dir = ROOT): { finish: () => void } {
+  const loadBefore = loadAverage();
+  const lines: string[] = [];
+  const print = console.log;
+  console.log = (...args: unknown[]) => {
+    print(...args);
+    lines.push(...format(...args).split("\n"));
+  };
+  return {
+    finish() {
+      console.log = print;
+      const body = ["```", ...lines.map((line) => line.replace(/\s+$/, "")), "```"].join("\n");
+      writeResultsSection(title, { commit: commitOf(dir), load: `${loadBefore} before, ${loadAverage()} after` }, body);
+    },
+  };
 }

@@ -25,6 +25,7 @@ import { chCommand, chQuery } from "~/server/clickhouse/query.server";
 import { parseConfig } from "~/server/env.server";
 import { startServices, type Services } from "~/server/services.server";
 import { wireApp } from "~/wiring.server";
+import { recordBenchOutput } from "./results";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const VANTAGE_POINT = { key: "bench1", city: "Frankfurt", country: "Germany", router: "bench-r1", ip: "192.0.2.250", isPublic: false };
@@ -200,8 +201,12 @@ async function main() {
   for (const [k, v] of Object.entries(figures)) console.log(`| ${k.padEnd(width)} | ${v} |`);
 }
 
+const results = recordBenchOutput("Routing data (`npm run bench:routing`)");
 main().then(
-  () => process.exit(0),
+  () => {
+    results.finish();
+    process.exit(0);
+  },
   (error) => {
     console.error(error instanceof Error ? `bench:routing: ${error.message}` : error);
     process.exit(1);

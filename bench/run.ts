@@ -29,6 +29,7 @@ import { wireApp } from "~/wiring.server";
 import { DEEP_LINK, measureDeepLink, operatorCookie, type PageJs } from "./deep-link";
 import { measureAsDimensions, type DimensionFigure } from "./flows-dimensions";
 import { timedRequest, type Timing } from "./http-request";
+import { recordBenchOutput } from "./results";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const DAY = 86_400;
@@ -548,8 +549,12 @@ async function main() {
   console.log(summary(queries, http, runs, requests, performance.now() - startedAt));
 }
 
+const results = recordBenchOutput("Query and HTTP (`npm run bench`)");
 main().then(
-  () => process.exit(0),
+  () => {
+    results.finish();
+    process.exit(0);
+  },
   (error) => {
     console.error(error instanceof BenchError ? `\nbench: ${error.message}` : error);
     process.exit(1);
