@@ -54,7 +54,7 @@ describeBothModes("looking glass routes", (m) => {
     const res = await m.goto(lgUrl("/lookingglass", { queryType: "IpPrefixQuery", queryTerm: "203.0.113.0/24", community: "65535:666" }));
     expect(res?.status()).toBe(200);
     await waitForRows(m);
-    expect(await m.page.inputValue("input[name=community]")).toBe("65535:666");
+    expect(await m.page.inputValue("[data-testid=lookingglass-form] input[name=community]")).toBe("65535:666");
     expect(await m.page.inputValue("select[name=ribView]")).toBe("default");
     // Every demo router holds the /32; nothing else under the /24 carries BLACKHOLE.
     expect(await prefixesShown(m.page)).toEqual(new Set(["203.0.113.66/32"]));
@@ -73,7 +73,7 @@ describeBothModes("looking glass routes", (m) => {
     await m.goto("/lookingglass");
     await m.page.getByLabel("Select all vantage points").check({ force: true });
     await m.page.locator("select[name=queryType]").selectOption("IpPrefixQuery");
-    await m.page.locator("input[name=queryTerm]").fill("203.0.113.0/24");
+    await m.page.locator("[data-testid=lookingglass-form] input[name=queryTerm]").fill("203.0.113.0/24");
     // The demo's routes are all post-policy Adj-RIB-In: its Loc-RIB is empty.
     await m.page.getByLabel("RIB view", { exact: true }).selectOption("loc-rib");
     await submit(m, (url) => url.searchParams.get("ribView") === "loc-rib", "NoData");
@@ -109,7 +109,7 @@ describeBothModes("looking glass routes", (m) => {
     const publicPaths = await asPaths(visitor.page);
     expect(publicPaths.length).toBeGreaterThan(0);
     for (const path of publicPaths) expect(path).toMatch(/^3356 Lumen/);
-    expect(await visitor.page.locator("select[name=ribView], input[name=community]").count()).toBe(0);
+    expect(await visitor.page.locator("select[name=ribView], [data-testid=lookingglass-form] input[name=community]").count()).toBe(0);
     expect(await visitor.page.locator("[data-testid=lg-communities]").count()).toBe(0);
 
     const phone = await m.newPage({ viewport: { width: 390, height: 844 } });

@@ -55,10 +55,10 @@ describeBothModes("looking glass", (m) => {
     await m.page.getByLabel("Select all vantage points").check({ force: true });
     await m.page.locator("select[name=queryType]").selectOption("IpPrefixQuery");
     // An invalid term is refused as typed.
-    await m.page.locator("input[name=queryTerm]").fill("203.0.113.300");
+    await m.page.locator("[data-testid=lookingglass-form] input[name=queryTerm]").fill("203.0.113.300");
     await m.page.getByText(MESSAGES.invalidNetwork).waitFor();
     expect(await m.page.getByRole("button", { name: "Submit" }).isDisabled()).toBe(true);
-    await m.page.locator("input[name=queryTerm]").fill("203.0.113.0/24");
+    await m.page.locator("[data-testid=lookingglass-form] input[name=queryTerm]").fill("203.0.113.0/24");
     await m.page.getByRole("button", { name: "Submit" }).click();
     await m.page.locator(TABLE_ROWS).first().waitFor({ timeout: 30_000 });
     await m.page.waitForFunction(
@@ -133,7 +133,7 @@ describeBothModes("looking glass", (m) => {
     expect(res?.status()).toBe(200);
     expect(await m.page.getByTestId("lookingglass-results").innerText()).toContain(MESSAGES.lookingGlassBeforeSubmit);
     const boxes = await m.page
-      .locator("input[name=selectedVantagePoints]")
+      .locator("[data-testid=lookingglass-form] input[name=selectedVantagePoints]")
       .evaluateAll((inputs) => inputs.map((i) => (i as HTMLInputElement).value));
     expect(boxes[0]).toBe("all");
     // Public names: 'City, Country', numbered where a city has two (Frankfurt).
@@ -142,7 +142,7 @@ describeBothModes("looking glass", (m) => {
     await m.page.getByLabel("Frankfurt, Germany 1").check({ force: true });
     await m.page.getByLabel("Berlin, Germany").check({ force: true });
     await m.page.locator("select[name=queryType]").selectOption("IpPrefixQuery");
-    await m.page.locator("input[name=queryTerm]").fill("0.0.0.0/0");
+    await m.page.locator("[data-testid=lookingglass-form] input[name=queryTerm]").fill("0.0.0.0/0");
     await Promise.all([m.page.waitForURL(/queryTerm=/), m.page.getByRole("button", { name: "Submit" }).click()]);
     await m.page.locator(TABLE_ROWS).first().waitFor({ timeout: 30_000 });
     const cols = await headers(m.page);
@@ -157,6 +157,23 @@ describeBothModes("looking glass", (m) => {
     for (const vp of vps) expect(["Frankfurt, Germany 1", "Berlin, Germany"]).toContain(vp);
     expect(await m.page.locator(TABLE_ROWS).count()).toBeLessThanOrEqual(25);
     await m.screenshot(`looking glass public results (${m.label})`);
+    // Sorting and filtering live in the URL: the headers are links, the filter a GET form (no script on this page).
+    const cells = (n: number) =>
+      m.page.locator(`${TABLE_ROWS} td:nth-child(${n})`).evaluateAll((tds) => tds.map((td) => (td.textContent ?? "").trim()));
+    const collator = new Intl.Collator("en", { numeric: true, sensitivity: "base" });
+    await Promise.all([m.page.waitForURL(/sort=Prefix&order=asc/), m.page.getByRole("link", { name: "Prefix" }).click()]);
+    const ascending = await cells(3);
+    expect(ascending).toEqual([...ascending].sort(collator.compare));
+    await Promise.all([m.page.waitForURL(/order=desc/), m.page.getByRole("link", { name: "Prefix ↑" }).click()]);
+    const descending = await cells(3);
+    expect(descending).toEqual([...descending].sort(collator.compare).reverse());
+    expect(await m.page.getByRole("columnheader", { name: "Prefix ↓" }).getAttribute("aria-sort")).toBe("descending");
+    await m.page.getByLabel("Show routes containing").fill("berlin");
+    await m.page.getByLabel("in", { exact: true }).selectOption("VantagePoint");
+    await Promise.all([m.page.waitForURL(/filter=berlin/), m.page.getByRole("button", { name: "Filter" }).click()]);
+    expect(new Set(await cells(2))).toEqual(new Set(["Berlin, Germany"]));
+    expect(m.page.url()).toContain("sort=Prefix&order=desc");
+    expect(await m.page.getByTestId("lookingglass-results").innerText()).toMatch(/\d+ of \d+ rows/);
     if (!m.javaScriptEnabled) {
       // The JavaScript the page ships up front: the interactive table (mantine-react-table) is not part of it.
       const html = await (await m.page.request.get(m.page.url())).text();
@@ -165,7 +182,7 @@ describeBothModes("looking glass", (m) => {
       const chunks = [...html.matchAll(/\/assets\/([^"'?#]+\.js)/g)].map((x) => x[1]);
       expect(chunks.some((c) => c.startsWith("ResultsTable") || c.startsWith("index.esm"))).toBe(false);
       // Paging by links, and the export links, work without JavaScript.
-      const next = m.page.getByRole("link", { name: "Next" });
+      const next = m.page.getByRole("link", { name: "Next", exact: true });
       if (await next.count()) {
         await Promise.all([m.page.waitForURL(/page=2/), next.click()]);
         expect(await m.page.locator(TABLE_ROWS).count()).toBeGreaterThan(0);

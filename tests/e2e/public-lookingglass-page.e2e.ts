@@ -63,7 +63,7 @@ describeBothModes("public looking glass page", (m) => {
     expect(await submit.isDisabled()).toBe(true);
     // Select all ticks every box; unticking one leaves it indeterminate.
     await all.check({ force: true });
-    const boxes = m.page.locator("input[name=selectedVantagePoints]:not([value=all])");
+    const boxes = m.page.locator("[data-testid=lookingglass-form] input[name=selectedVantagePoints]:not([value=all])");
     expect(await boxes.evaluateAll((inputs) => inputs.every((i) => (i as HTMLInputElement).checked))).toBe(true);
     await m.page.getByLabel("Berlin, Germany").uncheck({ force: true });
     expect(await all.evaluate((box: HTMLInputElement) => [box.checked, box.indeterminate])).toEqual([false, true]);
@@ -83,7 +83,7 @@ describeBothModes("public looking glass page", (m) => {
       await route.continue().catch(() => {});
     });
     await m.page.locator("select[name=queryType]").selectOption("IpPrefixQuery");
-    await m.page.locator("input[name=queryTerm]").fill("203.0.113.0/24");
+    await m.page.locator("[data-testid=lookingglass-form] input[name=queryTerm]").fill("203.0.113.0/24");
     const watch = (abortOnFirstTick: boolean) =>
       m.page.evaluate((abortOnFirstTick) => {
         const report = (window as unknown as { lgReport(kind: string, value: Record<string, unknown>): void }).lgReport;
@@ -145,7 +145,7 @@ describeBothModes("public looking glass page", (m) => {
     const answered = m.page.url();
 
     // Abort: the page load stops, the bar goes back to 0, the status reads Aborted, submit is possible again.
-    await m.page.locator("input[name=queryTerm]").fill("198.51.100.0/24");
+    await m.page.locator("[data-testid=lookingglass-form] input[name=queryTerm]").fill("198.51.100.0/24");
     await watch(true);
     await click();
     await expect.poll(() => of("aborted").length, { timeout: HOLD_MS }).toBe(1);

@@ -7,6 +7,7 @@ import { tablesWithoutData } from "~/server/auth/guard.server";
 import type { UserContext } from "~/server/auth/user-context.server";
 import type { Services } from "~/server/services.server";
 import { loadLookingGlassPage } from "./page.server";
+import { parsePlainTableState } from "./plain-table";
 
 export async function loadPrivateLookingGlass(services: Services, user: UserContext, request: Request) {
   const url = new URL(request.url);
@@ -14,7 +15,7 @@ export async function loadPrivateLookingGlass(services: Services, user: UserCont
   // 'Show in RNA' leads to the Raw Network Analyzer: offered once that tool exists.
   const mayOpenRna = isToolBuilt("/rna") && user.permissions.includes("RAW_NETWORK_ANALYZER");
   const rna = mayOpenRna ? { rawFlowsEmpty: (await tablesWithoutData(services)).has("flows_raw") } : null;
-  return { page, rna, currentPage: Number(url.searchParams.get("page")) || 1 };
+  return { page, rna, tableState: parsePlainTableState(url.searchParams, "private") };
 }
 
 export type PrivateLookingGlassData = Awaited<ReturnType<typeof loadPrivateLookingGlass>>;

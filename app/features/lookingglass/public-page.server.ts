@@ -11,6 +11,7 @@ import { getRequestContext } from "~/server/auth/guard.server";
 import { PAGE_CACHE_HEADER, PAGE_CACHE_PUBLIC } from "~/server/public-page-cache.server";
 import { requestStyle } from "~/server/site-style.server";
 import { loadLookingGlassPage, type LookingGlassPage } from "./page.server";
+import { parsePlainTableState } from "./plain-table";
 
 /**
  * Whether every anonymous visitor of this URL would see this page for the next minute: the form,
@@ -45,7 +46,7 @@ export async function loadPublicLookingGlass(request: Request) {
       },
       asNameOfDeployment,
       title: asNameOfDeployment.trim() || style.companyName,
-      currentPage: Number(url.searchParams.get("page")) || 1,
+      tableState: parsePlainTableState(url.searchParams, "public"),
     },
     { headers },
   );

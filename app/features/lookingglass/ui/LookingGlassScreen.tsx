@@ -15,6 +15,7 @@ import { LookingGlassForm } from "./LookingGlassForm";
 import { NetcommandResults } from "./NetcommandResults";
 import type { LookingGlassPageData } from "../page-data";
 import { PlainResultsTable } from "./PlainResultsTable";
+import type { PlainTableState } from "../plain-table";
 import { statusLabel, statusName } from "../status";
 import { serializeLookingGlassUrl } from "../url-state";
 import { SCRIPT_HOOKS } from "./public-page-script";
@@ -27,14 +28,15 @@ export function LookingGlassScreen({
   page,
   path,
   exportPath,
-  currentPage,
+  tableState,
   rna,
   ownScript = false,
 }: {
   page: LookingGlassPageData;
   path: string;
   exportPath: string;
-  currentPage: number;
+  /** The server-rendered table's page, sort and filter (plain-table.ts). */
+  tableState: PlainTableState;
   rna: { rawFlowsEmpty: boolean } | null;
   /**
    * The page does not hydrate and runs the small script of public-page-script.ts instead: it gets
@@ -63,16 +65,11 @@ export function LookingGlassScreen({
     label: format === "png" ? "PNG" : `Table (${format})`,
     href: `${exportPath}?${exportSearch}&format=${format}`,
   }));
-  const pageHref = (n: number) => {
-    const s = new URLSearchParams(state);
-    s.set("page", String(n));
-    return `${path}?${s}`;
-  };
   const routerOf = (vp: string) => page.vantagePoints.find((v) => v.display_name === vp)?.router;
   // The server's table: shown while the interactive one loads, and with its export links without
   // JavaScript or when the interactive one's chunk cannot be loaded (ChunkBoundary).
   const plainTable = (
-    <PlainResultsTable rows={rows} variant={page.variant} timezone={page.timezone} page={currentPage} pageHref={pageHref} />
+    <PlainResultsTable rows={rows} variant={page.variant} timezone={page.timezone} state={tableState} path={path} query={state} />
   );
   const plainWithLinks = (
     <Stack gap="xs">

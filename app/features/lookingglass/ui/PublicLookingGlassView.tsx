@@ -15,7 +15,7 @@ import { PublicLayout } from "./PublicLayout";
  * the page's own small script (public-page-script.ts) are all a visitor loads.
  */
 export function PublicLookingGlassView({ data }: { data: PublicLookingGlassData }) {
-  const { page, style, asNameOfDeployment, currentPage } = data;
+  const { page, style, asNameOfDeployment, tableState } = data;
   const nonce = useNonce();
   const script = useMemo(
     () =>
@@ -32,7 +32,7 @@ export function PublicLookingGlassView({ data }: { data: PublicLookingGlassData 
         page={page}
         path={PUBLIC_LOOKING_GLASS_PATH}
         exportPath="/api/lookingglass/export/"
-        currentPage={currentPage}
+        tableState={tableState}
         rna={null}
         ownScript
       />
