@@ -1,8 +1,8 @@
 /**
  * The one module that hands features to the kernel. app/server imports no feature and not
  * db/demo; what they contribute to the running app — background work, what to forget when the
- * stores close, their OpenAPI descriptions, the public pages anonymous visitors share, the demo
- * network — is registered here. Everything that runs the app calls wireApp() before it starts the
+ * stores close, their OpenAPI descriptions, the checks of the site settings whose shape they define,
+ * the public pages anonymous visitors share, the demo network — is registered here. Everything that runs the app calls wireApp() before it starts the
  * services: app/entry.server.tsx, the scripts, the test helpers. Calling it again changes nothing.
  */
 import { printDemoCredentialsIfLoaded } from "~db/demo/credentials";
@@ -18,6 +18,8 @@ import { snmpPoller } from "~/features/collector/snmp/poller.server";
 import { FLOWS_OPERATIONS } from "~/features/flows/openapi.server";
 import { DELEGATED_USERS_OPERATIONS } from "~/features/users/delegated-users/openapi.server";
 import { PLANNERS_OPERATIONS } from "~/features/planners/openapi.server";
+import { rnaDefaultQueryProblem } from "~/features/rna/default-query";
+import { RNA_HISTORY_OPERATIONS } from "~/features/rna/history-openapi.server";
 import { PUBLIC_LOOKING_GLASS_PATH } from "~/features/lookingglass/url-state";
 import { startNetcommandRunner, stopNetcommandRunner } from "~/features/netcommand/runner.server";
 import { inventorySshSeedTask } from "~/features/netcommand/ssh-seed.server";
@@ -30,6 +32,7 @@ import { registerComponent } from "~/server/components/registry.server";
 import { dataAvailabilityTask } from "~/server/notifications/data-availability.server";
 import { onStoresClosing, provideDemoNetwork, runInBackground } from "~/server/lifecycle.server";
 import { sharePublicPage } from "~/server/public-page-cache.server";
+import { checkSiteSettingWith } from "~/server/settings/site-setting-checks.server";
 
 export function wireApp(): void {
   // Ping and traceroute jobs run in every app process; replicas share the work through PostgreSQL.
@@ -64,7 +67,10 @@ export function wireApp(): void {
     ...TAGS_OPERATIONS,
     ...ROUTING_OPERATIONS,
     ...PLANNERS_OPERATIONS,
+    ...RNA_HISTORY_OPERATIONS,
   ]);
+  // The site settings form refuses a default query the Raw Network Analyzer could not apply.
+  checkSiteSettingWith("rna_default_query", (value) => rnaDefaultQueryProblem(value));
   // An anonymous public Looking Glass page shows everybody the same answer for as long as that answer is cached.
   sharePublicPage(PUBLIC_LOOKING_GLASS_PATH, PUBLIC_QUERY_CACHE_TTL_MS);
   provideDemoNetwork({

@@ -41,9 +41,11 @@ afterAll(async () => {
   await stores?.dispose();
 }, 60_000);
 
-/** Resource route modules: the JSON endpoints (api.*, auth.*, siteconfig, healthz). */
+/** Resource route modules: the JSON endpoints (api.*, auth.*, usertracking.*, siteconfig, healthz). */
 function resourceRouteFiles(): string[] {
-  return readdirSync(ROUTES_DIR).filter((f) => /^(api|auth)\..+\.tsx?$/.test(f) || f === "siteconfig.ts" || f === "healthz.ts");
+  return readdirSync(ROUTES_DIR).filter(
+    (f) => /^(api|auth|usertracking)\..+\.tsx?$/.test(f) || f === "siteconfig.ts" || f === "healthz.ts",
+  );
 }
 
 type Op = {

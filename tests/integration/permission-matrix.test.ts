@@ -1561,6 +1561,12 @@ const MATRIX: Record<string, Sample[]> = {
     { method: "POST", url: "/healthz", json: {}, note: "no action: Remix answers 405", expect: everyone(405) },
   ],
   "siteconfig.ts": [{ url: "/siteconfig", expect: everyone(200) }, GET_ONLY_405("/siteconfig")],
+  // The RNA query history: the caller's own entries (RAW_NETWORK_ANALYZER is not delegable: delegated accounts are refused).
+  "usertracking.rna_history.ts": [
+    { url: "/usertracking/rna_history?page=1", expect: api("RAW_NETWORK_ANALYZER") },
+    { url: "/usertracking/rna_history?page=0", note: "bad page: 400 after the access check", expect: api("RAW_NETWORK_ANALYZER", 400) },
+    GET_ONLY_405("/usertracking/rna_history"),
+  ],
   // The Prometheus scrape answers to METRICS_TOKEN alone (unset here), never to a session.
   "metrics.ts": [{ url: "/metrics", expect: everyone(404) }, GET_ONLY_405("/metrics")],
 };

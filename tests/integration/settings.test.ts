@@ -506,7 +506,7 @@ describe("site settings and the default style", () => {
       "autocomplete_min_lengths.secondary_as": "2",
       "autocomplete_min_lengths.application": "3",
       "autocomplete_min_lengths.infrastructure": "3",
-      rna_default_query: '{"limit": 100}',
+      rna_default_query: '{"range": "LAST_3_HOURS", "aggregationPrefixes": {"v4": 24}}',
     });
     expect(errors).toEqual({});
     await updateSiteSettings(db, await ctx(ids.admin), values!);
@@ -518,7 +518,7 @@ describe("site settings and the default style", () => {
       clickhouse_db_version: "v42",
       as_name_of_deployment: "AS64500 Example",
       autocomplete_min_lengths: { primary_as: 2, secondary_as: 2, application: 3, infrastructure: 3 },
-      rna_default_query: { limit: 100 },
+      rna_default_query: { range: "LAST_3_HOURS", aggregationPrefixes: { v4: 24 } },
     });
     const bad = validateSiteSettings({ "autocomplete_min_lengths.primary_as": "-1", rna_default_query: "[1,2]", mandatory_2fa: "maybe" });
     expect(bad.values).toBeNull();
@@ -565,6 +565,61 @@ describe("site settings and the default style", () => {
       ],
     });
     expect(Object.keys(links.errors).sort()).toEqual(["footer_links.2.link", "footer_links.3.link", "footer_links.3.text"]);
+  });
+
+  it("/site-settings: the default query is checked on save against the Raw Network Analyzer's shape, naming what is wrong", async () => {
+    const site = {
+      intent: "site",
+      "autocomplete_min_lengths.primary_as": "1",
+      "autocomplete_min_lengths.secondary_as": "1",
+      "autocomplete_min_lengths.application": "2",
+      "autocomplete_min_lengths.infrastructure": "2",
+    };
+    const save = async (rnaDefaultQuery: string) =>
+      outcome(async () =>
+        call(siteSettingsPage.action, await formRequest(ids.admin, "/site-settings", { ...site, rna_default_query: rnaDefaultQuery })),
+      );
+    const stored = async () => (await getSiteConfig(stores.pg.db)).rna_default_query;
+    const before = await stored();
+    const refused: [string, RegExp][] = [
+      ['{"range": "LAST_30_DAYS"}', /^range: choose one of LAST_30_MINUTES, .*LAST_7_DAYS \(raw flows are kept 7 days\)\.$/],
+      [
+        '{"aggregationPrefixes": {"v4": 33}}',
+        /^aggregationPrefixes\.v4: Please type a prefix between \/1 and \/32 to aggregate the data\.$/,
+      ],
+      ['{"filterExpression": "proto tcp and"}', /^filterExpression: .*column 14/],
+      [
+        '{"limit": 100}',
+        /^unknown field "limit" \(the fields are columns, aggregationPrefixes, filters, filterExpression, range, sort\)\.$/,
+      ],
+      ['{"columns": [], "sort": {"column": "bytes"}}', /^columns: pick at least one column; sort\.direction: asc or desc\.$/],
+      ["[1]", /^Enter a JSON object/],
+      ["{range: LAST_1_HOUR}", /^This is not valid JSON\.$/],
+    ];
+    for (const [text, message] of refused) {
+      const answer = await save(text);
+      expect([text, answer.status]).toEqual([text, 400]);
+      expect(Object.keys(answer.body.errors)).toEqual(["rna_default_query"]);
+      expect(answer.body.errors.rna_default_query).toMatch(message);
+      // The form shows what was typed, to correct it.
+      expect(answer.body.values.rna_default_query).toBe(text);
+      expect(await stored()).toEqual(before);
+    }
+    const example = {
+      columns: ["time_received", "src_addr", "dst_addr", "bytes"],
+      aggregationPrefixes: { v4: 24, v6: 48 },
+      filters: [{ dimension: "AS_DST", values: ["64500"] }],
+      filterExpression: "proto tcp and dst port 443",
+      range: "LAST_6_HOURS",
+      sort: { column: "bytes", direction: "desc" },
+    };
+    const saved = await save(JSON.stringify(example, null, 2));
+    expect([saved.status, saved.location]).toEqual([302, "/site-settings?saved=site"]);
+    expect(await stored()).toEqual(example);
+    const page = await outcome(async () => call(siteSettingsPage.loader, await jsonRequest(ids.admin, "GET", "/site-settings")));
+    expect(page.body.site.rna_default_query).toEqual(example);
+    expect((await save("")).status).toBe(302);
+    expect(await stored()).toEqual({});
   });
 
   it("/site-settings: 403 for others, the style only for moderators, everything for admins", async () => {

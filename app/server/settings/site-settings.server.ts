@@ -5,6 +5,7 @@ import { MODERATORS_GROUP } from "~/lib/permissions";
 import type { UserContext } from "../auth/user-context.server";
 import type { Db } from "../postgres.server";
 import { DEFAULT_FOOTER_LINKS } from "../reference-data.server";
+import { siteSettingProblem } from "./site-setting-checks.server";
 import { SettingsError } from "./user-settings.server";
 
 /**
@@ -179,6 +180,11 @@ export function validateSiteSettings(raw: Record<string, unknown>): { values: Si
     rnaQuery = rawQuery as Record<string, unknown>;
   } else if (rawQuery !== undefined && rawQuery !== null) {
     errors.rna_default_query = "Enter a JSON object, e.g. {}.";
+  }
+  // The Raw Network Analyzer gives the object its shape (app/features/rna/default-query.ts).
+  if (!errors.rna_default_query) {
+    const problem = siteSettingProblem("rna_default_query", rnaQuery);
+    if (problem) errors.rna_default_query = problem;
   }
   if (Object.keys(errors).length) return { values: null, errors };
   return {

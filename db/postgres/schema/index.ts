@@ -6,3 +6,4 @@ export * from "./jobs";
 export * from "./collector";
 export * from "./routing";
 export * from "./rpki";
+export * from "./rna";

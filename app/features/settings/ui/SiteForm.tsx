@@ -88,6 +88,7 @@ export function SiteForm({
           <Textarea
             name="rna_default_query"
             label="Raw Network Analyzer default query (JSON object)"
+            description='What the Raw Network Analyzer shows before anyone chooses: each field may be left out. columns (column ids, e.g. ["time_received", "src_addr", "bytes"]), aggregationPrefixes ({"v4": 24, "v6": null}), filters ([{"dimension": "AS_DST", "values": ["64500"]}]), filterExpression (nfdump language), range (LAST_30_MINUTES … LAST_7_DAYS), sort ({"column": "bytes", "direction": "desc"}). {} is the built-in default: the last hour with the default columns.'
             autosize
             minRows={3}
             styles={{ input: { fontFamily: "monospace" } }}
