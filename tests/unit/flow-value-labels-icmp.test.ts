@@ -82,7 +82,10 @@ describe("the protocol views' rows (IANA_PROTOCOL split by ICMP type)", () => {
   });
 
   it("explains the ICMP whose type is not known, and nothing else of the protocols", () => {
-    expect(valueExplanation("IANA_PROTOCOL", "1/-1")).toEqual({ name: "ICMP (type not known)", explanation: expect.stringMatching(/type is not known/) });
+    expect(valueExplanation("IANA_PROTOCOL", "1/-1")).toEqual({
+      name: "ICMP (type not known)",
+      explanation: expect.stringMatching(/type is not known/),
+    });
     expect(valueExplanation("IANA_PROTOCOL", "1/8")).toBeNull();
     expect(valueExplanation("IANA_PROTOCOL", "1")).toBeNull();
   });

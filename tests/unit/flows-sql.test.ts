@@ -122,8 +122,7 @@ describe("flows SQL builder (golden)", () => {
   });
 
   // IANA_PROTOCOL's views split ICMP and IPv6-ICMP by type (dimensions.ts shownKey); its filters stay on the number.
-  const PROTOCOL_ROW =
-    "if(protocol IN (1, 58), concat(toString(protocol), '/', toString(icmp_type)), toString(protocol))";
+  const PROTOCOL_ROW = "if(protocol IN (1, 58), concat(toString(protocol), '/', toString(icmp_type)), toString(protocol))";
 
   it("topTable of IANA_PROTOCOL groups ICMP by type and filters on the protocol number", () => {
     const q = topTable(["IANA_PROTOCOL"], {
