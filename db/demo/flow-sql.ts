@@ -33,13 +33,14 @@ const PATH_RECORDS = `
  * A path's rate follows a daily cycle (residential evening peak or business hours, Central
  * European time), a weekly cycle, a linear growth over the period and a small deterministic
  * noise; the records of one path and bucket split its bytes. The materialized views aggregate them.
+ * ICMP has no ports: its type and code (the path's, -1 on other paths) go in their own columns.
  */
 export const RAW_FLOWS_FROM_PATHS = `
 INSERT INTO flows_raw
     (time_received, exporter_address, exporter_name, sampling_rate, ip_version, src_addr, dst_addr,
      src_prefix_len, dst_prefix_len, protocol, src_port, dst_port, tcp_flags, bytes, packets, vrf_name,
      ingress_router, in_if, egress_router, out_if, link_start_router, link_start_if, link_end_router,
-     link_end_if, as_src, as_hnd, as_nxt, as_dst, application, infrastructure)
+     link_end_if, as_src, as_hnd, as_nxt, as_dst, application, infrastructure, icmp_type, icmp_code)
 SELECT
     bucket + toUInt32(h % 300) AS time_received,
     toIPv6(exporter_address), exporter_name, sampling_rate, ip_version,
@@ -47,11 +48,12 @@ SELECT
     toIPv6(dst_hosts[1 + (bitShiftRight(h, 8) % length(dst_hosts))]),
     src_prefix_len, dst_prefix_len, protocol,
     src_ports[1 + (bitShiftRight(h, 16) % length(src_ports))],
-    toUInt16(32768 + (bitShiftRight(h, 24) % 28232)),
+    if(icmp_type >= 0, toUInt16(0), toUInt16(32768 + (bitShiftRight(h, 24) % 28232))),
     if(protocol = 6, 24, 0),
     sampled_bytes, sampled_packets,
     vrf_name, ingress_router, in_if, egress_router, out_if, link_start_router, link_start_if, link_end_router,
-    link_end_if, as_src, as_hnd, as_nxt, as_dst, application, infrastructure
+    link_end_if, as_src, as_hnd, as_nxt, as_dst, application, infrastructure,
+    if(icmp_type >= 0, toUInt8(icmp_type), NULL), if(icmp_code >= 0, toUInt8(icmp_code), NULL)
 FROM (${PATH_RECORDS})`;
 
 /**
@@ -62,18 +64,19 @@ export const foldUntrackedAs = (column: string) => `if(${column} < 0 OR ${column
 
 /**
  * The same traffic written straight into the 5-minute aggregates, as flows_5m_mv would from one
- * record per path and bucket: used for the days that keep no raw records (4x faster on chDB).
+ * record per path and bucket: used for the days that keep no raw records (4x faster on chDB). The
+ * paths' ICMP type and code are -1 except on ICMP paths, as the view writes them.
  */
 export const AGGREGATES_FROM_PATHS = `
 INSERT INTO flows_5m
     (time, ip_version, as_src, as_hnd, as_nxt, as_dst, application, infrastructure, ingress_router, in_if,
      egress_router, out_if, link_start_router, link_start_if, link_end_router, link_end_if, exporter_name,
-     vrf_name, protocol, bytes, packets, flows)
+     vrf_name, protocol, icmp_type, icmp_code, bytes, packets, flows)
 SELECT
     bucket, ip_version, ${foldUntrackedAs("as_src")}, ${foldUntrackedAs("as_hnd")}, ${foldUntrackedAs("as_nxt")},
     ${foldUntrackedAs("as_dst")}, application, infrastructure, ingress_router, in_if, egress_router, out_if,
     link_start_router, link_start_if, link_end_router, link_end_if, exporter_name, vrf_name, protocol,
-    sampled_bytes * sampling_rate, sampled_packets * sampling_rate, toUInt64(1)
+    icmp_type, icmp_code, sampled_bytes * sampling_rate, sampled_packets * sampling_rate, toUInt64(1)
 FROM (${PATH_RECORDS})`;
 
 /**

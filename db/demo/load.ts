@@ -158,6 +158,9 @@ function pathRow(p: DemoPath) {
     dst_prefix_len: p.dstPrefixLen,
     packet_size: p.packetSize,
     vrf_name: p.vrfName,
+    // -1: no ICMP type (every other protocol), as the aggregates write it.
+    icmp_type: p.icmp?.type ?? -1,
+    icmp_code: p.icmp?.code ?? -1,
   };
 }
 
@@ -226,7 +229,7 @@ export async function createPathTable(ch: ClickhouseHandle, paths: DemoPath[]) {
       link_start_router String, link_start_if String, link_end_router String, link_end_if String,
       as_src Int64, as_hnd Int64, as_nxt Int64, as_dst Int64, application String, infrastructure String,
       protocol UInt8, src_ports Array(UInt16), src_hosts Array(String), dst_hosts Array(String),
-      src_prefix_len UInt8, dst_prefix_len UInt8, packet_size UInt16, vrf_name String
+      src_prefix_len UInt8, dst_prefix_len UInt8, packet_size UInt16, vrf_name String, icmp_type Int16, icmp_code Int16
     ) ENGINE = MergeTree ORDER BY id`,
   });
   await chInsert(ch, { name: "demo.paths", table: "demo_paths", values: paths.map(pathRow) });

@@ -44,6 +44,8 @@ export type DemoPath = {
   dstPrefixLen: number;
   packetSize: number;
   vrfName: string;
+  /** ICMP (protocol 1) or ICMPv6 (58) paths: the type and code every record of the path carries. */
+  icmp?: { type: number; code: number };
 };
 
 /** `asn`: the AS whose traffic moves (for the outage: the transit provider whose port fails). */
@@ -374,6 +376,13 @@ export function buildTraffic(options: {
     });
   }
 
+  addIcmpPaths(paths, pushPath, {
+    operatorAsn,
+    pinged: byWeight[0].asn,
+    transit: transits[0].asn,
+    totalInboundBps: options.totalInboundBps,
+  });
+
   if (handoverShiftHappens) {
     events.push({
       kind: "handover-shift",
@@ -403,6 +412,79 @@ export function buildTraffic(options: {
   // The top 200 ASes by traffic keep their numbers in the aggregates, plus the operator itself.
   const tracked = [operatorAsn, ...byWeight.slice(0, 200).map((a) => a.asn)];
   return { paths, events, tracked };
+}
+
+type PathFields = Omit<
+  DemoPath,
+  "id" | "exporterName" | "exporterAddress" | "linkStartRouter" | "linkStartIf" | "linkEndRouter" | "linkEndIf" | "samplingRate"
+>;
+
+/**
+ * ICMP kinds of the demo, each a share of the inbound traffic: subscribers ping the biggest content
+ * network (requests out, replies in), and the routers of the first transit provider answer
+ * traceroutes and unreachable destinations (time exceeded, destination unreachable, for IPv6 also
+ * packet too big). Echo packets are 84 bytes (IPv4) and 104 (IPv6), errors 70 and 110.
+ */
+const ICMP_KINDS: readonly {
+  from: "pinged" | "transit" | "operator";
+  family: 4 | 6;
+  type: number;
+  code: number;
+  share: number;
+  packetSize: number;
+}[] = [
+  { from: "operator", family: 4, type: 8, code: 0, share: 0.0003, packetSize: 84 },
+  { from: "pinged", family: 4, type: 0, code: 0, share: 0.0003, packetSize: 84 },
+  { from: "transit", family: 4, type: 11, code: 0, share: 0.0001, packetSize: 70 },
+  { from: "transit", family: 4, type: 3, code: 3, share: 0.00008, packetSize: 70 },
+  { from: "transit", family: 4, type: 3, code: 1, share: 0.00004, packetSize: 70 },
+  { from: "operator", family: 6, type: 128, code: 0, share: 0.0001, packetSize: 104 },
+  { from: "pinged", family: 6, type: 129, code: 0, share: 0.0001, packetSize: 104 },
+  { from: "transit", family: 6, type: 3, code: 0, share: 0.00003, packetSize: 110 },
+  { from: "transit", family: 6, type: 1, code: 4, share: 0.00002, packetSize: 110 },
+  { from: "transit", family: 6, type: 2, code: 0, share: 0.00002, packetSize: 110 },
+];
+
+/**
+ * The ICMP traffic: each kind follows the TCP / UDP paths of its networks (the same routers,
+ * interfaces, validity windows and addresses, so the routing checks hold for it too), at its own rate.
+ */
+function addIcmpPaths(
+  paths: DemoPath[],
+  pushPath: (fields: PathFields) => DemoPath,
+  o: { operatorAsn: number; pinged: number; transit: number; totalInboundBps: number },
+) {
+  const existing = [...paths];
+  const source = { operator: o.operatorAsn, pinged: o.pinged, transit: o.transit };
+  for (const kind of ICMP_KINDS) {
+    // Requests go from the subscribers to the pinged network; replies and errors come to the subscribers.
+    const [src, dst] = kind.from === "operator" ? [o.operatorAsn, o.pinged] : [source[kind.from], o.operatorAsn];
+    const along = existing.filter((p) => p.ipVersion === kind.family && p.asSrc === src && p.asDst === dst);
+    const rate = (o.totalInboundBps * kind.share) / Math.max(1, along.length);
+    for (const path of along) {
+      // What pushPath derives (id, exporter, core link, sampling) it derives again, the same way.
+      const {
+        id: _id,
+        exporterName: _exporterName,
+        exporterAddress: _exporterAddress,
+        linkStartRouter: _linkStartRouter,
+        linkStartIf: _linkStartIf,
+        linkEndRouter: _linkEndRouter,
+        linkEndIf: _linkEndIf,
+        samplingRate: _samplingRate,
+        ...fields
+      } = path;
+      pushPath({
+        ...fields,
+        rateBps: rate,
+        records: 1,
+        protocol: kind.family === 4 ? 1 : 58,
+        srcPorts: [0],
+        packetSize: kind.packetSize,
+        icmp: { type: kind.type, code: kind.code },
+      });
+    }
+  }
 }
 
 /** `count` distinct items, drawn with probability proportional to their weight. */

@@ -263,6 +263,15 @@ describe("EXPLAIN SYNTAX of every statement the builders generate", () => {
     expect(await refused(statements)).toEqual([]);
   }, 600_000);
 
+  it("the protocol views' ICMP rows: IANA_PROTOCOL's shown key in tables, timeseries and sankeys of both tables, filtered by number", async () => {
+    const statements = flowStatements().filter((q) => q.sql.includes("toString(icmp_type)"));
+    for (const table of TABLES) expect(statements.filter((q) => q.sql.includes(`FROM ${table}`)).length).toBeGreaterThan(10);
+    expect(new Set(statements.map((q) => q.name))).toEqual(new Set(["flows.topTable", "flows.table", "flows.timeseries", "flows.sankey"]));
+    const filtered = statements.filter((q) => q.sql.includes("toInt64(protocol) IN {"));
+    expect(filtered.length).toBeGreaterThan(0);
+    expect(await refused(statements)).toEqual([]);
+  }, 600_000);
+
   it("flow analysis calls", async () => {
     expect(await refused(analysisStatements())).toEqual([]);
   }, 120_000);

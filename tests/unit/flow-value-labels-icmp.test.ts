@@ -3,7 +3,17 @@
  * (app/features/filter/value-labels.ts), against the IANA registries' names written out here.
  */
 import { describe, expect, it } from "vitest";
-import { forwardingStatusLabel, icmpLabel, isDroppedStatus } from "~/features/filter/value-labels";
+import { aggregatedSheet } from "~/features/flows/export/sheet";
+import {
+  filterLabel,
+  forwardingStatusLabel,
+  icmpLabel,
+  icmpTypeName,
+  isDroppedStatus,
+  protocolRowLabel,
+  valueExplanation,
+  valueLabel,
+} from "~/features/filter/value-labels";
 
 describe("ICMP type and code names", () => {
   it("names ICMP and ICMPv6 types, with the code's name where the registry gives one", () => {
@@ -48,5 +58,47 @@ describe("forwarding status names", () => {
     expect(forwardingStatusLabel(195)).toBe("consumed by the router (for us)");
     expect(forwardingStatusLabel(0)).toBeNull();
     expect(forwardingStatusLabel(5)).toBe("status unknown (reason 5)");
+  });
+});
+
+describe("the protocol views' rows (IANA_PROTOCOL split by ICMP type)", () => {
+  it("names ICMP and IPv6-ICMP rows by protocol and type, other protocols as before", () => {
+    expect(protocolRowLabel("1/8")).toBe("ICMP Echo Request");
+    expect(protocolRowLabel("1/0")).toBe("ICMP Echo Reply");
+    expect(protocolRowLabel("1/11")).toBe("ICMP Time Exceeded");
+    expect(protocolRowLabel("58/1")).toBe("IPv6-ICMP Destination Unreachable");
+    expect(protocolRowLabel("58/128")).toBe("IPv6-ICMP Echo Request");
+    expect(protocolRowLabel("1/200")).toBe("ICMP type 200");
+    expect(protocolRowLabel("1/-1")).toBe("ICMP (type not known)");
+    expect(protocolRowLabel("6")).toBe("TCP");
+    expect(protocolRowLabel("143")).toBe("143");
+    expect(valueLabel("IANA_PROTOCOL", "58/129")).toBe("IPv6-ICMP Echo Reply");
+    expect(valueLabel("IANA_PROTOCOL", "-101")).toBe("Others");
+  });
+
+  it("a filter on the protocol reads as the protocol: it selects every type", () => {
+    expect(valueLabel("IANA_PROTOCOL", "1")).toBe("ICMP");
+    expect(filterLabel({ dimension: "IANA_PROTOCOL", value: "58", isNegation: true })).toBe("not IANA protocol: IPv6-ICMP");
+  });
+
+  it("explains the ICMP whose type is not known, and nothing else of the protocols", () => {
+    expect(valueExplanation("IANA_PROTOCOL", "1/-1")).toEqual({
+      name: "ICMP (type not known)",
+      explanation: expect.stringMatching(/type is not known/),
+    });
+    expect(valueExplanation("IANA_PROTOCOL", "1/8")).toBeNull();
+    expect(valueExplanation("IANA_PROTOCOL", "1")).toBeNull();
+  });
+
+  it("exports show the same names", () => {
+    const sheet = aggregatedSheet("Flow Explorer", "IANA_PROTOCOL", [{ key: "1/8", name: "ICMP Echo Request", bps: 1, bytes: "1" }], false);
+    expect(sheet.rows[0].slice(0, 2)).toEqual(["ICMP Echo Request", "ICMP Echo Request"]);
+  });
+
+  it("names the registry's types, and none beyond", () => {
+    expect(icmpTypeName(1, 3)).toBe("Destination Unreachable");
+    expect(icmpTypeName(58, 3)).toBe("Time Exceeded");
+    expect(icmpTypeName(1, 128)).toBeNull();
+    expect(icmpTypeName(6, 8)).toBeNull();
   });
 });

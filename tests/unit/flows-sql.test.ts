@@ -121,6 +121,68 @@ describe("flows SQL builder (golden)", () => {
     });
   });
 
+  // IANA_PROTOCOL's views split ICMP and IPv6-ICMP by type (dimensions.ts shownKey); its filters stay on the number.
+  const PROTOCOL_ROW = "if(protocol IN (1, 58), concat(toString(protocol), '/', toString(icmp_type)), toString(protocol))";
+
+  it("topTable of IANA_PROTOCOL groups ICMP by type and filters on the protocol number", () => {
+    const q = topTable(["IANA_PROTOCOL"], {
+      range: RANGE,
+      operatorAsn: OP,
+      limit: 50,
+      filters: [
+        { dimension: "IANA_PROTOCOL", value: "1", isNegation: false },
+        { dimension: "IANA_PROTOCOL", value: "58", isNegation: false },
+        { dimension: "IANA_PROTOCOL", value: "6", isNegation: true },
+      ],
+    });
+    expect(q).toEqual({
+      name: "flows.topTable",
+      sql: [
+        "SELECT",
+        `  ${PROTOCOL_ROW} AS IANA_PROTOCOL,`,
+        "  toFloat64(sum(bytes)) * 8 / {seconds:UInt32} AS bps,",
+        "  sum(bytes) AS total_bytes",
+        "FROM flows_5m",
+        "WHERE time >= toDateTime({start:UInt32}, 'UTC')",
+        "  AND time < toDateTime({end:UInt32}, 'UTC')",
+        "  AND toInt64(protocol) IN {f0_in:Array(Int64)}",
+        "  AND toInt64(protocol) NOT IN {f0_out:Array(Int64)}",
+        "GROUP BY IANA_PROTOCOL",
+        "ORDER BY bps DESC, IANA_PROTOCOL ASC",
+        "LIMIT {limit:UInt32}",
+      ].join("\n"),
+      params: { start: 1_794_913_800, end: 1_795_000_200, f0_in: [1, 58], f0_out: [6], seconds: 86_400, limit: 50 },
+    });
+  });
+
+  it("timeseries of IANA_PROTOCOL folds the rest of its ICMP-refined rows into '-101' as text", () => {
+    const q = timeseries("IANA_PROTOCOL", { range: RANGE, operatorAsn: OP, window: 300, topN: 5 });
+    const where = "time >= toDateTime({start:UInt32}, 'UTC') AND time < toDateTime({end:UInt32}, 'UTC')";
+    expect(q).toEqual({
+      name: "flows.timeseries",
+      sql: [
+        "SELECT",
+        "  toStartOfInterval(time, toIntervalSecond({window:UInt32})) AS bucket,",
+        `  if(${PROTOCOL_ROW} IN (SELECT k FROM (SELECT ${PROTOCOL_ROW} AS k, sum(bytes) AS b FROM flows_5m WHERE ${where} GROUP BY k ORDER BY b DESC, k ASC LIMIT {topN:UInt32})), ${PROTOCOL_ROW}, {others:String}) AS value,`,
+        "  toFloat64(sum(bytes)) * 8 / {window:UInt32} AS bps",
+        "FROM flows_5m",
+        "WHERE time >= toDateTime({start:UInt32}, 'UTC')",
+        "  AND time < toDateTime({end:UInt32}, 'UTC')",
+        "GROUP BY bucket, value",
+        "ORDER BY bucket ASC, bps DESC, value ASC",
+      ].join("\n"),
+      params: { start: 1_794_913_800, end: 1_795_000_200, window: 300, topN: 5, others: "-101" },
+    });
+  });
+
+  it("a sankey with IANA_PROTOCOL folds its refined rows; the other dimension keeps its own key", () => {
+    const q = sankey(["ROUTER_IN", "IANA_PROTOCOL"], { range: RANGE, operatorAsn: OP, topN: 4 });
+    expect(q.sql).toContain(`toString(if(${PROTOCOL_ROW} IN (SELECT k FROM (SELECT ${PROTOCOL_ROW} AS k,`);
+    expect(q.sql).toContain(`, ${PROTOCOL_ROW}, {others1:String})) AS target`);
+    expect(q.sql).toContain("toString(if(ingress_router IN (SELECT k FROM (SELECT ingress_router AS k,");
+    expect(q.params).toMatchObject({ others0: "Others", others1: "-101", topN: 4 });
+  });
+
   it("sankey with three dimensions has two UNION ALL steps", () => {
     const q = sankey(["ROUTER_IN", "AS_APPLICATION", "ROUTER_OUT"], { range: RANGE, operatorAsn: OP });
     expect(q.sql.match(/UNION ALL/g)).toHaveLength(1);

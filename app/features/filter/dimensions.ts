@@ -34,6 +34,13 @@
  * side-independent VRF and protocol, RIGHT for next-hop / destination / egress-side.
  *
  * IANA_PROTOCOL requires no extra permission (the spec names none for it).
+ *
+ * IANA_PROTOCOL's views (table, timeseries, sankey) refine ICMP (1) and IPv6-ICMP (58) by ICMP type:
+ * they group by `shownKey`, "1/8" for an echo request, "58/1" for an ICMPv6 destination unreachable,
+ * "1/-1" for ICMP whose type is not known (rows written before the aggregates kept it, exporters
+ * that do not send it), and the protocol number for every other protocol. The rows of one protocol
+ * add up to that protocol's traffic, and the shares to the same total. Filters stay on the protocol
+ * number (`key`): IANA_PROTOCOL:1 selects all ICMP, whatever its type.
  */
 import type { Permission } from "~/lib/permissions";
 
@@ -83,8 +90,13 @@ export type DimensionDef = {
   label: string;
   /** ClickHouse columns the dimension keys on (router + interface for interface dimensions). */
   columns: readonly string[];
-  /** The key expression over `columns` (identifiers only from this catalogue). */
+  /** The key expression over `columns` (identifiers only from this catalogue): what filters match. */
   key: string;
+  /**
+   * What the dimension's views group by when it refines `key` (a String expression over `columns`);
+   * absent: `key`. See IANA_PROTOCOL above.
+   */
+  shownKey?: string;
   valueType: ValueType;
   filterKind: FilterKind;
   /** Required permission; null: none beyond access to flows. */
@@ -96,12 +108,19 @@ export type DimensionDef = {
   minApiVersion: number;
 };
 
+/** The protocols whose rows the protocol views split by ICMP type: ICMP and IPv6-ICMP. */
+export const ICMP_PROTOCOLS = [1, 58] as const;
+/** The separator of protocol and ICMP type in IANA_PROTOCOL's shown key ("1/8"). */
+export const ICMP_TYPE_SEPARATOR = "/";
+/** The ICMP type of the aggregates' rows whose type is not known (db/clickhouse/0008_icmp_aggregates.sql). */
+export const ICMP_TYPE_NOT_KNOWN = -1;
+
 const ifaceKey = (router: string, iface: string) => `concat(${router}, '${INTERFACE_SEPARATOR}', ${iface})`;
 
 const def = <const T extends string>(
   id: T,
   rest: Omit<DimensionDef, "id" | "order" | "minApiVersion" | "key" | "valueType"> &
-    Partial<Pick<DimensionDef, "minApiVersion" | "key" | "valueType">>,
+    Partial<Pick<DimensionDef, "minApiVersion" | "key" | "valueType" | "shownKey">>,
 ) => ({ id, ...rest });
 
 const RAW = [
@@ -264,8 +283,9 @@ const RAW = [
   }),
   def("IANA_PROTOCOL", {
     label: "IANA protocol",
-    columns: ["protocol"],
+    columns: ["protocol", "icmp_type"],
     key: "toInt64(protocol)",
+    shownKey: `if(protocol IN (${ICMP_PROTOCOLS.join(", ")}), concat(toString(protocol), '${ICMP_TYPE_SEPARATOR}', toString(icmp_type)), toString(protocol))`,
     valueType: "Int64",
     filterKind: "IANA_PROTOCOL",
     permission: null,

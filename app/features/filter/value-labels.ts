@@ -5,12 +5,23 @@
  *
  * - AS numbers: the effective name (mapping layers, else as_info; looked up on the server); special values by their names.
  * - Applications and infrastructures: the empty value is traffic no mapping names: "Not mapped".
- * - IANA protocols: the protocol's name ("TCP"), the number where the name is not known.
+ * - IANA protocols: the protocol's name ("TCP"), the number where the name is not known; in the
+ *   protocol views' rows of ICMP and IPv6-ICMP (keys "1/8", dimensions.ts) the protocol and the ICMP
+ *   type: "ICMP Echo Request", "IPv6-ICMP Destination Unreachable", "ICMP type 200" for a type the
+ *   registry does not name, "ICMP (type not known)".
  * - Interfaces and internal links: router and interface separated by a space, the interface's
  *   description (from the inventory, server side) in brackets where known.
  */
 import { SPECIAL_AS_VALUES } from "~/lib/special-as";
-import { getDimension, INTERFACE_SEPARATOR, othersValue, OTHERS_LABEL, type DimensionId } from "./dimensions";
+import {
+  getDimension,
+  ICMP_TYPE_NOT_KNOWN,
+  ICMP_TYPE_SEPARATOR,
+  INTERFACE_SEPARATOR,
+  othersValue,
+  OTHERS_LABEL,
+  type DimensionId,
+} from "./dimensions";
 
 /** Common IANA protocol numbers (https://www.iana.org/assignments/protocol-numbers). */
 export const IANA_PROTOCOLS: readonly { number: number; name: string }[] = [
@@ -42,11 +53,33 @@ export function protocolLabel(value: string): string {
   return PROTOCOL_NAMES.get(value) ?? value;
 }
 
+/** A protocol view's key split into protocol and ICMP type ("1/8"); null for a plain protocol number. */
+function icmpRowOf(key: string): { protocol: number; type: number } | null {
+  const [protocol, type, ...rest] = key.split(ICMP_TYPE_SEPARATOR);
+  if (type === undefined || rest.length || !/^\d+$/.test(protocol) || !/^-?\d+$/.test(type)) return null;
+  return { protocol: Number(protocol), type: Number(type) };
+}
+
+/**
+ * A row of the protocol views: "ICMP Echo Request", "IPv6-ICMP Time Exceeded", "ICMP type 200",
+ * "ICMP (type not known)"; a plain protocol number as protocolLabel says.
+ */
+export function protocolRowLabel(key: string): string {
+  const icmp = icmpRowOf(key);
+  if (!icmp) return protocolLabel(key);
+  const protocol = protocolLabel(String(icmp.protocol));
+  if (icmp.type === ICMP_TYPE_NOT_KNOWN) return `${protocol} (type not known)`;
+  return `${protocol} ${icmpTypeName(icmp.protocol, icmp.type) ?? `type ${icmp.type}`}`;
+}
+
 /** "lon-er1 xe-0/0/6", with the description in brackets when there is one. */
 export function interfaceLabel(key: string, description?: string | null): string {
   const text = key.split(INTERFACE_SEPARATOR).join(" ");
   return description ? `${text} (${description})` : text;
 }
+
+const ICMP_TYPE_NOT_KNOWN_EXPLANATION =
+  "ICMP traffic whose type is not known: written before the aggregates kept the ICMP type, or sent by an exporter that does not say it. It is counted in full with its protocol; only its type is unknown.";
 
 export const NOT_MAPPED_NAME = "Not mapped";
 const NOT_MAPPED_EXPLANATION = {
@@ -76,7 +109,7 @@ export function valueLabel(dimension: DimensionId, key: string): string {
   // The folded rest of a top N (-101 for numeric dimensions such as the protocol).
   if (key === String(othersValue(dimension))) return OTHERS_LABEL;
   if (isUnmapped(dimension, key)) return NOT_MAPPED_NAME;
-  if (kind === "IANA_PROTOCOL") return protocolLabel(key);
+  if (kind === "IANA_PROTOCOL") return protocolRowLabel(key);
   if (kind === "INTERFACE" || kind === "INTERNAL_LINK") return interfaceLabel(key);
   return key;
 }
@@ -89,6 +122,8 @@ export function valueExplanation(dimension: DimensionId, key: string): { name: s
     return { name: NOT_MAPPED_NAME, explanation: NOT_MAPPED_EXPLANATION.APPLICATION };
   if (kind === "INFRASTRUCTURE" && isUnmapped(dimension, key))
     return { name: NOT_MAPPED_NAME, explanation: NOT_MAPPED_EXPLANATION.INFRASTRUCTURE };
+  if (kind === "IANA_PROTOCOL" && icmpRowOf(key)?.type === ICMP_TYPE_NOT_KNOWN)
+    return { name: protocolRowLabel(key), explanation: ICMP_TYPE_NOT_KNOWN_EXPLANATION };
   return null;
 }
 
@@ -196,6 +231,16 @@ const ICMPV6_TYPES: Record<number, { name: string; codes?: Record<number, string
   143: { name: "Version 2 Multicast Listener Report" },
 };
 
+function icmpTypeOf(protocol: number, type: number): { name: string; codes?: Record<number, string> } | undefined {
+  const registry = protocol === 58 ? ICMPV6_TYPES : protocol === 1 ? ICMP_TYPES : null;
+  return registry && Object.hasOwn(registry, type) ? registry[type] : undefined;
+}
+
+/** The registry's name of an ICMP (protocol 1) or ICMPv6 (58) type: "Echo Request"; null when it names none. */
+export function icmpTypeName(protocol: number, type: number): string | null {
+  return icmpTypeOf(protocol, type)?.name ?? null;
+}
+
 /**
  * An ICMP or ICMPv6 type and code as people read them: "Echo Request", "Destination Unreachable /
  * Port Unreachable"; a code the registry does not name for its type follows as "code n" (code 0 of
@@ -205,7 +250,7 @@ const ICMPV6_TYPES: Record<number, { name: string; codes?: Record<number, string
 export function icmpLabel(protocol: number, type: number | null, code: number | null): string | null {
   if (type === null || (protocol !== 1 && protocol !== 58)) return null;
   const family = protocol === 58 ? "ICMPv6" : "ICMP";
-  const known = (protocol === 58 ? ICMPV6_TYPES : ICMP_TYPES)[type];
+  const known = icmpTypeOf(protocol, type);
   if (!known) return `${family} type ${type}${code ? ` code ${code}` : ""}`;
   if (code === null) return known.name;
   const codeName = known.codes?.[code];

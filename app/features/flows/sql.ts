@@ -9,9 +9,19 @@
  *   direction of ingress/egress dimensions applies as documented in dimensions.ts.
  * - The operator AS (`operatorAsn`) is a parameter, only bound when a direction needs it.
  * - The range is read as given: callers align it to the table's granularity (time.alignRange).
+ * - Views group by a dimension's shown key (dimensions.ts `shownKey`: IANA_PROTOCOL's rows split ICMP
+ *   by type), filters match its `key`.
  */
 import type { Statement } from "~/server/clickhouse/query.server";
-import { DIMENSION_IDS, getDimension, OTHERS_AS, OTHERS_LABEL, type DimensionId, type Direction } from "~/features/filter/dimensions";
+import {
+  DIMENSION_IDS,
+  getDimension,
+  OTHERS_AS,
+  OTHERS_LABEL,
+  type DimensionId,
+  type Direction,
+  type ValueType,
+} from "~/features/filter/dimensions";
 import type { FlowFilter, IpVersion } from "~/features/filter/filters";
 import type { TimeRange } from "~/lib/time-range";
 import { defaultWindow, tableForWindow, type AggregationWindow, type FlowsTable } from "./aggregation-window";
@@ -116,15 +126,23 @@ function tableOf(opts: FlowQueryOptions): FlowsTable {
   return opts.table ?? tableForWindow(defaultWindow(opts.range));
 }
 
-/** The key of a dimension folded to Others outside its top N (over the same table and WHERE). */
-function foldedKey(id: DimensionId, table: string, where: string, topParam: string, othersParam: string): string {
+/** What the views of a dimension group by, and its ClickHouse type: the shown key where it refines the filters' key. */
+function shownKey(id: DimensionId): { expression: string; type: ValueType } {
   const def = getDimension(id);
-  const top = `SELECT k FROM (SELECT ${def.key} AS k, sum(bytes) AS b FROM ${table} WHERE ${where} GROUP BY k ORDER BY b DESC, k ASC LIMIT {${topParam}:UInt32})`;
-  return `if(${def.key} IN (${top}), ${def.key}, {${othersParam}:${def.valueType}})`;
+  return def.shownKey ? { expression: def.shownKey, type: "String" } : { expression: def.key, type: def.valueType };
 }
 
+/** The shown key of a dimension folded to Others outside its top N (over the same table and WHERE). */
+function foldedKey(id: DimensionId, table: string, where: string, topParam: string, othersParam: string): string {
+  const { expression, type } = shownKey(id);
+  const top = `SELECT k FROM (SELECT ${expression} AS k, sum(bytes) AS b FROM ${table} WHERE ${where} GROUP BY k ORDER BY b DESC, k ASC LIMIT {${topParam}:UInt32})`;
+  return `if(${expression} IN (${top}), ${expression}, {${othersParam}:${type}})`;
+}
+
+/** The folded rest of a dimension's top N: -101 for numeric dimensions (as text where the shown key is one), else "Others". */
 function othersFor(id: DimensionId): number | string {
-  return getDimension(id).valueType === "Int64" ? OTHERS_AS : OTHERS_LABEL;
+  const others = getDimension(id).valueType === "Int64" ? OTHERS_AS : OTHERS_LABEL;
+  return shownKey(id).type === "String" ? String(others) : others;
 }
 
 /**
@@ -158,7 +176,7 @@ export function topTable(dimensions: readonly DimensionId[], opts: FlowQueryOpti
   const secs = seconds(opts.range);
   const table = tableOf(opts);
   const { where, params } = whereClause(dimensions, opts);
-  const cols = dimensions.map((d) => `${getDimension(d).key} AS ${d}`);
+  const cols = dimensions.map((d) => `${shownKey(d).expression} AS ${d}`);
   const sql = [
     "SELECT",
     ...cols.map((c) => `  ${c},`),
