@@ -348,7 +348,10 @@ describe("the vantage point and the Control Plane link", () => {
     const screen = await controlPlaneScreen(await sessionCookie(stores, analystId), href.searchParams.toString());
     const rows = JSON.stringify(screen);
     expect(rows).toContain("10.1.0.0/16");
-    expect((await routeAtTime(stores, withoutControlPlane, flow("10.1.2.3", T - 200))).controlPlaneHref ?? null).toBeNull();
+    expect(await routeAtTime(stores, withoutControlPlane, flow("10.1.2.3", T - 200))).toMatchObject({
+      kind: "route",
+      controlPlaneHref: null,
+    });
     const none = await routeAtTime(stores, analyst, flow("192.0.2.77", T));
     expect(none.kind === "no-route" && new URL(none.controlPlaneHref!, "http://x").searchParams.get("start")).toBe(String(T - 3600));
   });

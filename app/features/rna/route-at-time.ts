@@ -66,7 +66,8 @@ export type RouteAtTimeResult =
       controlPlaneHref: string | null;
     }
   /** The exporting router has no vantage point in the inventory, or the account may not use it. */
-  | { kind: "no-vantage-point" | "not-available"; at: number; destination: string; message: string };
+  | { kind: "no-vantage-point"; at: number; destination: string; message: string }
+  | { kind: "not-available"; at: number; destination: string; message: string };
 
 export const CARRIED_BECAUSE_LABELS: Record<CarriedBecause, string> = {
   "only-route": "the only route of the prefix",
