@@ -10,8 +10,8 @@
  * re-exported copy (counted = 0). The stores live in BENCH_DATA_DIR/rna (default ./data-bench/rna)
  * and are reused while they hold that many rows still inside the TTL.
  *
- * Each case is timed through the app's own code (the engine functions of features/rna, as the
- * screen and api/rna/ call them, as a superuser) next to `SELECT sum(bytes), sum(packets)` over the
+ * Each case is timed through the app's own code (runRnaQuery and runRnaTimeseries of features/rna,
+ * as the screen and api/rna/ call them, as a superuser) next to `SELECT sum(bytes), sum(packets)` over the
  * same range and filter — the cost of reading those rows — taking turns (A B, B A, …) so both see
  * the same machine noise; median of BENCH_RUNS (default 5) after one warm-up each. Rows and bytes
  * read are chDB's SelectedRows / SelectedBytes counters (system.events) across one call: the
@@ -22,7 +22,14 @@ import { execFileSync } from "node:child_process";
 import { mkdirSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { eq } from "drizzle-orm";
 import { z } from "zod";
+import { users } from "~db/postgres/schema";
+import { DEFAULT_RNA_COLUMNS } from "~/features/rna/columns";
+import { DEFAULT_PAGE_SIZE, type RnaQuery } from "~/features/rna/query";
+import { runRnaQuery } from "~/features/rna/query.server";
+import { runRnaTimeseries } from "~/features/rna/timeseries.server";
+import { loadUserContext, type UserContext } from "~/server/auth/user-context.server";
 import { chCommand, chQuery, type ClickhouseHandle } from "~/server/clickhouse/query.server";
 import { parseConfig } from "~/server/env.server";
 import { startServices, type Services } from "~/server/services.server";
@@ -277,23 +284,73 @@ async function runCase(ch: ClickhouseHandle, c: BenchCase): Promise<CaseFigures>
 const lastOf = (last: number, seconds: number) => ({ start: last + 1 - seconds, end: last + 1 });
 const inRange = "time_received >= toDateTime({start:UInt32}, 'UTC') AND time_received < toDateTime({end:UInt32}, 'UTC') AND counted = 1";
 
-/**
- * The cases: the engine's calls come from features/rna (query.server.ts, timeseries.server.ts);
- * until they exist in this checkout only the scans run, and the table says so.
- */
-function benchCases(last: number): BenchCase[] {
+/** The bench's superuser (every column, no restriction), created once in the bench's stores. */
+async function benchUser(services: Services): Promise<UserContext> {
+  const email = "bench-rna@flowlens.invalid";
+  let [row] = await services.pg.db.select({ id: users.id }).from(users).where(eq(users.email, email));
+  if (!row)
+    [row] = await services.pg.db
+      .insert(users)
+      .values({ email, firstName: "Bench", passwordHash: "!unusable", hasConsented: true, isSuperuser: true })
+      .returning({ id: users.id });
+  const user = await loadUserContext(services.pg.db, row.id);
+  if (!user) throw new Error("the bench user cannot be loaded");
+  return user;
+}
+
+/** A query as the screen sends it: the default columns, no filter, not aggregated, counted records, the default page. */
+const rnaQuery = (range: { start: number; end: number }, over: Partial<RnaQuery> = {}): RnaQuery => ({
+  ...range,
+  columns: [...DEFAULT_RNA_COLUMNS],
+  filters: [],
+  expression: "",
+  aggregation: { v4: null, v6: null },
+  includeCopies: false,
+  sort: null,
+  after: null,
+  pageSize: DEFAULT_PAGE_SIZE,
+  ...over,
+});
+
+const EXPRESSION = "proto tcp and dst port 443 and bytes > 1000";
+
+/** Each case: the engine's call (runRnaQuery, runRnaTimeseries) and the scan of the same range and filter. */
+async function benchCases(services: Services, last: number): Promise<BenchCase[]> {
+  const user = await benchUser(services);
   const hour = lastOf(last, 3600);
   const day = lastOf(last, 86_400);
+  const page = (q: RnaQuery) => runRnaQuery(services, user, q);
+  // Page 100: the cursor of page 99's end, walked once (untimed), as a user paging through gets it.
+  let after: string | null = null;
+  for (let i = 1; i < 100; i++) {
+    after = (await page(rnaQuery(day, { after }))).next;
+    if (after === null) throw new Error(`the last 24 hours hold only ${i} pages`);
+  }
+  const first = await page(rnaQuery(day));
+  if (first.rows.length === 0) throw new Error("the first page is empty: the generated data does not hold what the query asks");
+  const keys = first.rows.map((r) => r.key);
   return [
-    { label: "default query, first page (last hour)", engine: null, scan: { where: inRange, params: hour } },
-    { label: "/24 (and /48) aggregated, first page (last 24 h)", engine: null, scan: { where: inRange, params: day } },
+    { label: "default query, first page (last hour)", engine: () => page(rnaQuery(hour)), scan: { where: inRange, params: hour } },
     {
-      label: "nfdump 'proto tcp and dst port 443 and bytes > 1000' (last 24 h)",
-      engine: null,
+      label: "/24 (and /48) aggregated by destination, first page (last 24 h)",
+      engine: () => page(rnaQuery(day, { columns: ["dst_addr", "protocol", "bytes", "packets"], aggregation: { v4: 24, v6: 48 } })),
+      scan: { where: inRange, params: day },
+    },
+    {
+      label: `nfdump '${EXPRESSION}', first page (last 24 h)`,
+      engine: () => page(rnaQuery(day, { expression: EXPRESSION })),
       scan: { where: `${inRange} AND protocol = 6 AND dst_port = 443 AND bytes > 1000`, params: day },
     },
-    { label: "page 100, keyset (last 24 h)", engine: null, scan: { where: inRange, params: day } },
-    { label: "timeseries of the first page (last 24 h)", engine: null, scan: { where: inRange, params: day } },
+    {
+      label: "page 100 by the keyset cursor (last 24 h)",
+      engine: () => page(rnaQuery(day, { after })),
+      scan: { where: inRange, params: day },
+    },
+    {
+      label: "timeseries of the first page by destination (last 24 h)",
+      engine: () => runRnaTimeseries(services, user, { query: rnaQuery(day), groupedColumn: "dst_addr", keys }),
+      scan: { where: inRange, params: day },
+    },
   ];
 }
 
@@ -333,7 +390,7 @@ async function main() {
       "|---|---:|---:|---:|---:|---:|---:|---:|",
     );
     console.log(lines.join("\n"));
-    for (const c of benchCases(flows.last)) {
+    for (const c of await benchCases(services, flows.last)) {
       const f = await runCase(services.ch, c);
       const engine = f.engine;
       const line =
