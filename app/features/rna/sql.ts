@@ -383,7 +383,7 @@ export function rnaTopGroupSums(query: RnaSqlQuery, where: Where, top: number): 
 export function rnaTimeseries(
   query: Pick<RnaSqlQuery, "range" | "aggregation">,
   where: Where,
-  options: { column: RnaColumnId; values: readonly string[]; window: number },
+  options: { column: RnaColumnId; values: readonly (string | number)[]; window: number },
 ): Statement {
   const part = DIMENSION_PARTS[options.column]?.[0];
   if (!part || rnaColumn(options.column).kind !== "dimension" || options.column === "tags" || options.column === "time_received")
