@@ -10,6 +10,7 @@ import {
   flattenResults,
   resultsSheet,
   rnaLink,
+  rnaRowLinks,
 } from "~/features/lookingglass/columns";
 import { tableSvg } from "~/features/shared/export/table-svg.server";
 import { brandedFooterLinks } from "~/features/lookingglass/ui/PublicLayout";
@@ -108,6 +109,26 @@ describe("Looking Glass display", () => {
     expect(rnaLink(ROW, [], routerOf)).toBeNull();
     expect(rnaLink(ROW, ["Prefix", "BGP as_path"], routerOf)).toBe("/rna?filter=DST_PREFIX%3A10.1.2.0%2F24&filter=AS_DST%3A64511");
     expect(rnaLink(ROW, ["VantagePoint"], routerOf)).toBe("/rna?filter=EXPORTER%3Afra-er1");
+  });
+
+  it("offers the server-rendered table one RNA link per filter kind and one with all, the dialog's addresses", () => {
+    const routerOf = (vp: string) => (vp === ROW.VantagePoint ? "fra-er1" : undefined);
+    expect(rnaRowLinks(ROW, routerOf)).toEqual([
+      { label: "Exporting router fra-er1", columns: ["VantagePoint"], href: "/rna?filter=EXPORTER%3Afra-er1" },
+      { label: "Destination prefix 10.1.2.0/24", columns: ["Prefix"], href: "/rna?filter=DST_PREFIX%3A10.1.2.0%2F24" },
+      { label: "Destination (origin) AS 64511", columns: ["BGP as_path"], href: "/rna?filter=AS_DST%3A64511" },
+      { label: "Next hop 198.51.100.1", columns: ["BGP next_hop"], href: "/rna?filter=NEXT_HOP%3A198.51.100.1" },
+      {
+        label: "All of these",
+        columns: ["VantagePoint", "Prefix", "BGP as_path", "BGP next_hop"],
+        href: rnaLink(ROW, ["VantagePoint", "Prefix", "BGP as_path", "BGP next_hop"], routerOf),
+      },
+    ]);
+    // A column that gives no filter (the network's own route: no AS path; an unknown router) has no link; one left needs no "all".
+    const own = { ...ROW, "BGP as_path": "", "BGP next_hop": "", Prefix: "10.9.0.0/16" };
+    expect(rnaRowLinks(own, () => undefined)).toEqual([
+      { label: "Destination prefix 10.9.0.0/16", columns: ["Prefix"], href: "/rna?filter=DST_PREFIX%3A10.9.0.0%2F16" },
+    ]);
   });
 
   it("validates terms with the spec's messages", () => {

@@ -34,6 +34,7 @@ import { tableGranularity } from "./aggregation-window";
 import { nameAll, NO_OPERATOR_AS, operatorAsn, type FlowsContext, type LeftOut } from "./service.server";
 import { describePermission } from "~/lib/permission-catalogue";
 import { findToolRoute, mayOpen } from "~/lib/routes";
+import { mayShowInRna } from "./rna-link";
 import { formatBitsPerSecond } from "~/lib/units";
 
 export const SANKEY_NEEDS_TWO = "Sankey chart needs at least two dimensions";
@@ -218,6 +219,8 @@ export async function loadExplorer(services: Services, user: UserContext, url: U
     scope: options.scope ?? null,
     /** Whether the form offers the Sankey view. */
     sankeyAllowed,
+    /** Whether the table's rows offer 'Show in RNA' (rna-link.ts). */
+    showInRna: mayShowInRna(user),
     refusals,
   };
   if (!dimension) {

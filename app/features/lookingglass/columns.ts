@@ -178,3 +178,28 @@ export function rnaLink(
   }
   return params.size ? `/rna?${params.toString()}` : null;
 }
+
+/** What each picked column filters in the RNA, as the server-rendered table's links say it. */
+export const RNA_FILTER_LABELS: Record<RnaColumn, string> = {
+  Prefix: "Destination prefix",
+  "BGP as_path": "Destination (origin) AS",
+  "BGP next_hop": "Next hop",
+  VantagePoint: "Exporting router",
+};
+
+/**
+ * 'Show in RNA' without JavaScript (the server-rendered table has no dialog): one link per column
+ * that gives a filter, then — when there are several — one with all of them, each the same
+ * address the dialog opens for that choice.
+ */
+export function rnaRowLinks(
+  row: LookingGlassRow,
+  routerOf: (vantagePoint: string) => string | undefined,
+): { label: string; href: string; columns: RnaColumn[] }[] {
+  const links = RNA_COLUMNS.flatMap((column) => {
+    const filter = rnaFilter(row, column, routerOf);
+    return filter ? [{ label: `${RNA_FILTER_LABELS[column]} ${filter.slice(filter.indexOf(":") + 1)}`, columns: [column] }] : [];
+  });
+  const all = links.length > 1 ? [{ label: "All of these", columns: links.flatMap((l) => l.columns) }] : [];
+  return [...links, ...all].map((l) => ({ ...l, href: rnaLink(row, l.columns, routerOf)! }));
+}

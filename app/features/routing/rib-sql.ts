@@ -79,9 +79,10 @@ export type Sql = Statement & { params: Record<string, unknown> };
  * scanned in well under a second either way, so the single exact form is kept.
  *
  * The condition on sorting-key columns (safe below FINAL: every row of one route shares them) and
- * the condition on the newest row's other columns (applied after FINAL).
+ * the condition on the newest row's other columns (applied after FINAL). Also the RNA's route at
+ * the time of a flow (features/rna/route-at-time.ts) reads rib_entries with it.
  */
-function matchConditions(match: RibMatch): { key: string; row: string; params: Record<string, unknown> } {
+export function matchConditions(match: RibMatch): { key: string; row: string; params: Record<string, unknown> } {
   if (match.kind === "asPath") {
     return {
       key: "1",

@@ -1,3 +1,4 @@
+import { Anchor } from "@mantine/core";
 import type { MRT_ColumnDef } from "mantine-react-table";
 import { useMemo } from "react";
 import { MESSAGES } from "~/lib/messages";
@@ -14,17 +15,38 @@ export type FlowTableDimension = { id: DimensionId; label: string; isAs: boolean
 
 const bpsCell = ({ cell }: { cell: { getValue: () => unknown } }) => formatBitsPerSecond(Number(cell.getValue()));
 
+/** 'Show in RNA' of a row (rna-link.ts): a plain link opening the raw flow records in a new tab, also without JavaScript. */
+function rnaColumn<T extends Record<string, unknown>>(href: (row: T) => string | null): MRT_ColumnDef<T> {
+  return {
+    id: "rna",
+    header: "Raw flows",
+    enableSorting: false,
+    enableColumnFilter: false,
+    Cell: ({ row }) => {
+      const link = href(row.original);
+      return link ? (
+        <Anchor href={link} target="_blank" rel="noopener" size="sm" data-testid="show-in-rna" style={{ whiteSpace: "nowrap" }}>
+          Show in RNA
+        </Anchor>
+      ) : null;
+    },
+  };
+}
+
 /** Aggregated: one row per value — name, AS number (AS dimensions), traffic, share, and the previous period when compared. */
 export function AggregatedTable({
   rows,
   dimension,
   total,
   compared,
+  rnaHref = null,
 }: {
   rows: readonly FlowTableRow[];
   dimension: FlowTableDimension;
   total: number;
   compared: boolean;
+  /** 'Show in RNA' of a row's value; null: not offered. */
+  rnaHref?: ((value: string) => string | null) | null;
 }) {
   const isAs = dimension?.isAs ?? false;
   const columns = useMemo<MRT_ColumnDef<FlowTableRow>[]>(
@@ -89,8 +111,9 @@ export function AggregatedTable({
             ),
           ]
         : []),
+      ...(rnaHref ? [rnaColumn<FlowTableRow>((r) => rnaHref(r.key))] : []),
     ],
-    [isAs, total, dimension?.id, dimension?.label, compared],
+    [isAs, total, dimension?.id, dimension?.label, compared, rnaHref],
   );
   return (
     <DataTable
@@ -114,10 +137,13 @@ export function DetailedTable({
   timeseries,
   dimension,
   timezone,
+  rnaHref = null,
 }: {
   timeseries: TimeseriesData;
   dimension: FlowTableDimension;
   timezone: string;
+  /** 'Show in RNA' of a row's value in its bucket (the bucket's start, unix seconds); null: not offered. */
+  rnaHref?: ((value: string, time: number) => string | null) | null;
 }) {
   const rows = useMemo(() => detailedRows(timeseries), [timeseries]);
   const columns = useMemo<MRT_ColumnDef<DetailedRow>[]>(
@@ -135,8 +161,9 @@ export function DetailedTable({
         Cell: ({ row }) => <ValueName row={row.original} dimension={dimension?.id} />,
       },
       numericColumn<DetailedRow>({ accessorKey: "bps", header: "Traffic", Cell: bpsCell }),
+      ...(rnaHref ? [rnaColumn<DetailedRow>((r) => rnaHref(r.key, r.time))] : []),
     ],
-    [timezone, dimension?.id, dimension?.label],
+    [timezone, dimension?.id, dimension?.label, rnaHref],
   );
   return (
     <DataTable

@@ -1,5 +1,6 @@
 import { Anchor, Group, Stack, Text } from "@mantine/core";
 import { Link, useLocation } from "@remix-run/react";
+import { useMemo } from "react";
 import { MESSAGES } from "~/lib/messages";
 import { formatBitsPerSecond } from "~/lib/units";
 import { COUNTED_ONCE_NOTE } from "../counted-traffic";
@@ -9,6 +10,7 @@ import { ExportMenu, exportHref } from "~/features/shared/table/ExportMenu";
 import { AggregatedTable, DetailedTable, PivotedTable } from "./FlowTable";
 import { formatUnixRange } from "~/lib/date-format";
 import { TableViewForm } from "./TableViewForm";
+import { flowRowRnaHref } from "../rna-link";
 
 /**
  * Below the chart of a flows screen: the total (and the previous period's when compared), what a
@@ -17,6 +19,7 @@ import { TableViewForm } from "./TableViewForm";
  */
 export function TableSection({ data }: { data: ExplorerData }) {
   const location = useLocation();
+  const links = useRnaLinks(data);
   const flows = data.flows;
   if (!flows) return null;
   const tz = data.timezone;
@@ -76,10 +79,39 @@ export function TableSection({ data }: { data: ExplorerData }) {
       {pivoted ? (
         <PivotedTable timeseries={flows.timeseries} timezone={tz} />
       ) : detailed ? (
-        <DetailedTable timeseries={flows.timeseries} dimension={data.dimension} timezone={tz} />
+        <DetailedTable timeseries={flows.timeseries} dimension={data.dimension} timezone={tz} rnaHref={links.detailed} />
       ) : (
-        <AggregatedTable rows={comparison?.rows ?? rows} dimension={data.dimension} total={data.total} compared={comparison !== null} />
+        <AggregatedTable
+          rows={comparison?.rows ?? rows}
+          dimension={data.dimension}
+          total={data.total}
+          compared={comparison !== null}
+          rnaHref={links.aggregated}
+        />
       )}
     </Stack>
   );
+}
+
+/**
+ * 'Show in RNA' per row (rna-link.ts), where the user is offered it: the row's value, the view's
+ * filters and the range the row covers — the view's for an aggregated row, the bucket's in the
+ * detailed table. Kept stable across renders, so the tables keep their columns.
+ */
+function useRnaLinks(data: ExplorerData) {
+  const dimension = data.showInRna ? (data.dimension?.id ?? null) : null;
+  const range = data.flows?.range ?? null;
+  const window = data.flows?.window ?? null;
+  const filters = data.params.filter;
+  return useMemo(() => {
+    if (!dimension || !range) return { aggregated: null, detailed: null };
+    const href = (value: string, rowRange: { start: number; end: number }) =>
+      flowRowRnaHref({ dimension, value, viewFilters: filters, range: rowRange });
+    return {
+      aggregated: (value: string) => href(value, range),
+      detailed: window ? (value: string, time: number) => href(value, { start: time, end: time + window }) : null,
+    };
+    // The range and filters by value: the loader's data is a new object on every navigation.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [dimension, range?.start, range?.end, window, filters.join("\n")]);
 }

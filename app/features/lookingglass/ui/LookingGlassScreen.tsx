@@ -69,7 +69,15 @@ export function LookingGlassScreen({
   // The server's table: shown while the interactive one loads, and with its export links without
   // JavaScript or when the interactive one's chunk cannot be loaded (ChunkBoundary).
   const plainTable = (
-    <PlainResultsTable rows={rows} variant={page.variant} timezone={page.timezone} state={tableState} path={path} query={state} />
+    <PlainResultsTable
+      rows={rows}
+      variant={page.variant}
+      timezone={page.timezone}
+      state={tableState}
+      path={path}
+      query={state}
+      rna={rna ? { ...rna, routerOf } : null}
+    />
   );
   const plainWithLinks = (
     <Stack gap="xs">

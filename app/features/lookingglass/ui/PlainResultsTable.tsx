@@ -5,10 +5,14 @@
  * (ResultsTable: filters, sorting, row details, column picker) replaces it. The default columns
  * fit a laptop screen; first in each row, a details element holds every column, so nothing needs
  * a horizontal scroll to be found. On a phone the table scrolls in its own box, the action first.
+ * Where the user may open the Raw Network Analyzer, 'Show in RNA' is a second details element of
+ * plain links (one filter each, or all of them) that open it in a new tab: the dialog's column
+ * picker needs JavaScript, a link does not.
  */
 import { Anchor, Button, Group, NativeSelect, Table, Text, TextInput } from "@mantine/core";
 import type { LookingGlassRow } from "~/features/routing/route-columns";
-import { ACTION_COLUMN, cellText, columnHeader, dataColumns, DEFAULT_COLUMNS, PAGE_SIZE, type DataColumn } from "../columns";
+import { MESSAGES } from "~/lib/messages";
+import { ACTION_COLUMN, cellText, columnHeader, dataColumns, DEFAULT_COLUMNS, PAGE_SIZE, rnaRowLinks, type DataColumn } from "../columns";
 import {
   applyPlainTableState,
   FILTER_MAX_LENGTH,
@@ -28,7 +32,10 @@ export function PlainResultsTable(props: {
   /** The page's path and its query's parameters (without the table's): links and the filter form keep them. */
   path: string;
   query: URLSearchParams;
+  /** Show in RNA: offered with RAW_NETWORK_ANALYZER; not a link (the empty-database text as its title) while the flow records are empty. */
+  rna?: { rawFlowsEmpty: boolean; routerOf: (vantagePoint: string) => string | undefined } | null;
 }) {
+  const rna = props.rna ?? null;
   const all = dataColumns(props.variant);
   const columns = all.filter((c) => DEFAULT_COLUMNS.includes(c));
   const filtered = applyPlainTableState(props.rows, props.state, props.variant, props.timezone);
@@ -129,6 +136,7 @@ export function PlainResultsTable(props: {
                       ))}
                     </dl>
                   </details>
+                  {rna ? <RnaLinks row={row} rna={rna} /> : null}
                 </Table.Td>
                 {columns.map((c) => (
                   <Table.Td
@@ -156,5 +164,32 @@ export function PlainResultsTable(props: {
         ) : null}
       </Group>
     </div>
+  );
+}
+
+function RnaLinks({ row, rna }: { row: LookingGlassRow; rna: NonNullable<Parameters<typeof PlainResultsTable>[0]["rna"]> }) {
+  if (rna.rawFlowsEmpty) {
+    // A title is a tooltip that needs no JavaScript.
+    return (
+      <Text size="sm" c="dimmed" title={MESSAGES.emptyDatabase} data-testid="lg-rna-unavailable" style={{ whiteSpace: "nowrap" }}>
+        Show in RNA
+      </Text>
+    );
+  }
+  const links = rnaRowLinks(row, rna.routerOf);
+  if (links.length === 0) return null;
+  return (
+    <details data-testid="lg-rna-links">
+      <summary style={{ cursor: "pointer", whiteSpace: "nowrap" }}>Show in RNA</summary>
+      <ul style={{ margin: "6px 0 0", paddingLeft: "1.1rem" }}>
+        {links.map((link) => (
+          <li key={link.href} style={{ whiteSpace: "nowrap" }}>
+            <Anchor href={link.href} target="_blank" rel="noopener" size="sm">
+              {link.label}
+            </Anchor>
+          </li>
+        ))}
+      </ul>
+    </details>
   );
 }
