@@ -13,22 +13,10 @@ import {
   toRnaQuery,
   type RnaColumnInfo,
 } from "~/features/rna/params";
-import type { RnaColumnId } from "~/features/rna/query";
+import { columnsFor, DEFAULT_RNA_COLUMNS, type RnaColumnId } from "~/features/rna/columns";
 
-const col = (id: string, label: string, numeric = false): RnaColumnInfo => ({ id: id as RnaColumnId, label, numeric });
-const CATALOGUE: RnaColumnInfo[] = [
-  col("time_received", "Time"),
-  col("exporter_name", "Exporter"),
-  col("src_addr", "Source address"),
-  col("dst_addr", "Destination address"),
-  col("src_port", "Source port", true),
-  col("dst_port", "Destination port", true),
-  col("protocol", "Protocol"),
-  col("bytes", "Bytes", true),
-  col("packets", "Packets", true),
-  col("as_dst", "Destination AS", true),
-];
-const DEFAULT_COLUMNS = ["time_received", "exporter_name", "src_addr", "dst_addr", "protocol", "bytes"] as RnaColumnId[];
+const CATALOGUE: RnaColumnInfo[] = columnsFor({ permissions: [], featureFlags: [] });
+const DEFAULT_COLUMNS = [...DEFAULT_RNA_COLUMNS];
 // 2026-12-02 12:34:56 UTC
 const NOW = Date.UTC(2026, 11, 2, 12, 34, 56) / 1000;
 
@@ -113,16 +101,20 @@ describe("RNA params: filters and the expression", () => {
   });
 
   it("turns '>' and '<' column filters into terms of the expression; anything else gets the spec's message", () => {
-    const p = parse("q=proto+tcp&dst_port=%3E1023.5&as_dst=<65000&src_port=%3D80&bytes=%3E1M");
+    const p = parse("q=proto+tcp&dst_port=%3E1023.5&packets_scaled=<2k&src_port=%3D80&bytes=%3E1M");
     expect(p.numeric).toEqual([
       { column: "dst_port", filter: { op: ">", value: 1023.5 } },
-      { column: "as_dst", filter: { op: "<", value: 65000 } },
+      { column: "packets_scaled", filter: { op: "<", value: 2000 } },
     ]);
-    expect(effectiveExpression(p)).toBe("(proto tcp) and dst port > 1023 and dst as < 65000");
+    expect(effectiveExpression(p)).toBe("(proto tcp) and dst port > 1023 and packets < 2000");
     expect(p.numericErrors).toEqual({ src_port: "=80 is not a valid Source port input" });
     // Bytes compare the sampled figure in the table, which nfdump's `bytes` does not: no filter field, nothing applied.
     expect(p.numericText).not.toHaveProperty("bytes");
     expect(parse("src_port=%3E10%25").numericErrors.src_port).toBe(">10% is not a valid Source port input");
+    // Aggregated, a row's bytes are a sum: a filter of single records would not compare what the column shows.
+    const aggregated = parse("aggregationPrefixV4=24&bytes_scaled=%3E1M&dst_port=<1024");
+    expect(aggregated.numeric).toEqual([{ column: "dst_port", filter: { op: "<", value: 1024 } }]);
+    expect(aggregated.numericErrors.bytes_scaled).toMatch(/^With prefix aggregation the rows are sums/);
   });
 });
 
@@ -172,7 +164,7 @@ describe("RNA params: columns, aggregation, copies, sort, paging, timeseries", (
     const sideways = parse("sort=bytes:sideways");
     expect(sideways.sort).toEqual({ column: "bytes", direction: "desc" });
     expect(sideways.notices).toHaveLength(1);
-    const hidden = parse("sort=packets");
+    const hidden = parse("sort=flows");
     expect(hidden.sort).toBeNull();
     expect(hidden.notices[0]).toContain("is not a column of the table");
     const bytes = CATALOGUE.find((c) => c.id === "bytes")!;
@@ -189,7 +181,7 @@ describe("RNA params: columns, aggregation, copies, sort, paging, timeseries", (
 
   it("groups the timeseries by a shown column only", () => {
     expect(parse("timeseries=dst_addr").timeseries).toBe("dst_addr");
-    const bad = parse("timeseries=packets");
+    const bad = parse("timeseries=flows");
     expect(bad.timeseries).toBeNull();
     expect(bad.notices).toHaveLength(1);
   });

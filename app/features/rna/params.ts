@@ -24,17 +24,17 @@
  */
 import type { RequestFilter } from "~/features/filter/request-filter";
 import { parseNfdumpFilter } from "~/features/filter/nfdump";
-import { invalidInput, prefixAggregationRange, wrongPrefixFormat } from "~/lib/messages";
+import { invalidInput } from "~/lib/messages";
 import { parseNumericFilter, type NumericFilter } from "~/lib/numeric-filter";
 import { toLocalInput } from "~/lib/date-format";
 import { isPreset, parseInstant, presetRange, PRESET_LABELS, type Preset, type TimeRange } from "~/lib/time-range";
-import type { RnaColumnId, RnaQuery } from "./query";
+import type { RnaColumnDef, RnaColumnId } from "./columns";
+import { isAggregated, validateAggregation, type RnaQuery, type RnaSort } from "./query";
 
 /** What the screen needs to know of a column of the catalogue (RNA_COLUMNS, as `columnsFor(user)` gives it). */
-export type RnaColumnInfo = { id: RnaColumnId; label: string; numeric: boolean };
+export type RnaColumnInfo = Pick<RnaColumnDef, "label" | "numeric" | "kind"> & { id: RnaColumnId };
 
-export type SortDirection = "asc" | "desc";
-export type RnaSort = { column: RnaColumnId; direction: SortDirection };
+export type SortDirection = RnaSort["direction"];
 
 /** The site's stored default query (rna_default_query, as read by `readRnaDefaultQuery`): every part optional. */
 export type StoredRnaDefault = Partial<{
@@ -62,23 +62,18 @@ export const COLUMNS_PARAM = "columns";
 export const PREFIX_PARAMS = { v4: "aggregationPrefixV4", v6: "aggregationPrefixV6" } as const;
 /** An opaque cursor is short; anything longer is no cursor of this engine. */
 const MAX_CURSOR_LENGTH = 2000;
-const MAX_BITS = { v4: 32, v6: 128 } as const;
 const MINUTE = 60;
 
 /**
  * The nfdump term of each numeric column whose '>' / '<' filter the table offers: the term compares
- * exactly the value the column shows. Byte and packet counters are left out while the column shows
- * the sampled figure (nfdump's `bytes` compares the scaled one).
+ * exactly the value the column shows. The sampled counters (`bytes`, `packets`) have none: nfdump's
+ * `bytes` compares the scaled figure, which is the column `bytes_scaled`.
  */
-export const NUMERIC_FILTER_TERMS: Readonly<Record<string, string>> = {
+export const NUMERIC_FILTER_TERMS: Readonly<Partial<Record<RnaColumnId, string>>> = {
   src_port: "src port",
   dst_port: "dst port",
-  as_src: "src as",
-  as_dst: "dst as",
-  as_hnd: "prev as",
-  as_nxt: "next as",
-  in_if_index: "in if",
-  out_if_index: "out if",
+  bytes_scaled: "bytes",
+  packets_scaled: "packets",
 };
 
 /**
@@ -108,8 +103,9 @@ export function rnaDefaultState(
   for (const v of ["v4", "v6"] as const) {
     const n = stored?.aggregation?.[v] ?? null;
     if (n === null) continue;
-    if (Number.isInteger(n) && n >= 1 && n <= MAX_BITS[v]) aggregation[v] = n;
-    else notices.push(`The site's default query: ${prefixAggregationRange(v === "v4" ? 4 : 6)}; no IP${v} aggregation was used.`);
+    const checked = validateAggregation({ [v]: n });
+    if (checked.ok) aggregation[v] = checked.aggregation[v];
+    else notices.push(`The site's default query: ${checked.errors[0].message}; no IP${v} aggregation was used.`);
   }
   let sort: RnaSort | null = null;
   if (stored?.sort) {
@@ -180,15 +176,10 @@ export function parseFilterParam(text: string): RequestFilter | null {
   return /^[A-Z][A-Z0-9_]*$/.test(dimension) && values.length ? { dimension, values } : null;
 }
 
-/** A prefix field: `24` or `/24`; the spec's two messages for a value that is not a length, or out of range. */
+/** A prefix field: `24` or `/24`, empty for off; the spec's messages (the engine's validateAggregation) otherwise. */
 export function parsePrefixLength(text: string, version: "v4" | "v6"): { value: number | null } | { error: string } {
-  const trimmed = text.trim();
-  if (trimmed === "") return { value: null };
-  const ip = version === "v4" ? 4 : 6;
-  const m = /^\/?(\d{1,4})$/.exec(trimmed);
-  if (!m) return { error: wrongPrefixFormat(ip) };
-  const n = Number(m[1]);
-  return n >= 1 && n <= MAX_BITS[version] ? { value: n } : { error: prefixAggregationRange(ip) };
+  const checked = validateAggregation({ [version]: text.trim() });
+  return checked.ok ? { value: checked.aggregation[version] } : { error: checked.errors[0].message };
 }
 
 /** The first direction of a column: times and numbers largest first, text A to Z. */
@@ -352,6 +343,9 @@ export function parseRnaParams(
     numericText[column.id] = typed;
     const parsed = /[%/]|bps\s*$/i.test(typed) ? "invalid" : parseNumericFilter(typed);
     if (parsed === "invalid") numericErrors[column.id] = invalidInput(shown(typed.trim()), column.label);
+    // Aggregated, a measure's row is a sum; the term would still compare single records.
+    else if (parsed && column.kind === "measure" && isAggregated(aggregation))
+      numericErrors[column.id] = `With prefix aggregation the rows are sums: the ${column.label} filter compares single records, so it was not applied.`;
     else if (parsed) numeric.push({ column: column.id, filter: parsed });
   }
 
