@@ -11,14 +11,13 @@
  * its result is only used when the values read for the request agree with the guess.
  */
 import { z } from "zod";
-import { eq } from "drizzle-orm";
-import { asInfo } from "~db/postgres/schema";
 import { effectiveNames, type NameViewer } from "~/features/tags/effective-names.server";
 import { ApiProblem } from "~/server/api/contract.server";
 import type { UserContext } from "~/server/auth/user-context.server";
 import { chQuery } from "~/server/clickhouse/query.server";
 import type { Services } from "~/server/services.server";
 import { getDimension, OTHERS_LABEL, type DimensionId, type Direction } from "~/features/filter/dimensions";
+import { lastOperatorAsn, NO_OPERATOR_AS, operatorAsn } from "~/features/filter/operator-as.server";
 import { NO_DELEGATION, type DelegationPolicy } from "~/features/filter/delegation-policy.server";
 import type { FlowFilter, IpVersion } from "~/features/filter/filters";
 import { applyFilterRules, resolveParsedFilters, type ParsedFilters } from "~/features/filter/filter-resolver.server";
@@ -48,27 +47,7 @@ export const MAX_BUCKETS = 20_000;
 
 const badRequest = (detail: string, errors: { field: string; message: string }[]) => new ApiProblem(400, { detail, errors });
 
-/** Why flows cannot be split into ingress and egress on an installation without its own AS. */
-export const NO_OPERATOR_AS =
-  "The operator's own AS is not configured yet: staff set it in Site settings → Network inventory. Until then flows cannot be split into ingress and egress.";
-
-/** The operator's own AS number (as_info with category 'operator'), read per request. */
-export async function operatorAsn(stores: Stores): Promise<number> {
-  const rows = await stores.pg.db
-    .select({ asn: asInfo.asn })
-    .from(asInfo)
-    .where(eq(asInfo.category, "operator"))
-    .orderBy(asInfo.asn)
-    .limit(1);
-  // Not a server fault: an installation whose staff have not named their own AS yet. The API says so (409) instead of a 500.
-  if (!rows.length) throw new ApiProblem(409, { detail: NO_OPERATOR_AS, exception_code: "operator_as_not_configured" });
-  const asn = Number(rows[0].asn);
-  lastOperatorAsn.set(stores.pg, asn);
-  return asn;
-}
-
-/** The operator AS each store last answered: only a guess to start work early (likelyFlowsContext). */
-const lastOperatorAsn = new WeakMap<object, number>();
+export { NO_OPERATOR_AS, operatorAsn };
 
 /**
  * The flows context of an API request: its parsed filters resolved once (filter-resolver.server.ts)
@@ -109,7 +88,7 @@ export function likelyFlowsContext(
   user: UserContext,
   parsed: ParsedFilters,
 ): Pick<FlowsContext, "filters" | "operatorAsn"> | null {
-  const operator = lastOperatorAsn.get(stores.pg);
+  const operator = lastOperatorAsn(stores);
   if (operator === undefined || user.isDelegated || parsed.errors.length) return null;
   // Without the tags, a tag reference is an error here: no guess then.
   const applied = applyFilterRules(parsed, NO_DELEGATION, new Map());

@@ -11,7 +11,8 @@
  * - The range is read as given: callers align it to the table's granularity (time.alignRange).
  */
 import type { Statement } from "~/server/clickhouse/query.server";
-import { DIMENSION_IDS, getDimension, OTHERS_AS, OTHERS_LABEL, type DimensionId, type Direction } from "~/features/filter/dimensions";
+import { getDimension, OTHERS_AS, OTHERS_LABEL, type DimensionId, type Direction } from "~/features/filter/dimensions";
+import { dimensionFilterConditions, DIRECTION_SQL } from "~/features/filter/flow-filter-sql";
 import type { FlowFilter, IpVersion } from "~/features/filter/filters";
 import type { TimeRange } from "~/lib/time-range";
 import { defaultWindow, tableForWindow, type AggregationWindow, type FlowsTable } from "./aggregation-window";
@@ -36,11 +37,6 @@ export type FlowQueryOptions = {
 export const DEFAULT_TOP_TABLE_LIMIT = 200;
 export const DEFAULT_SANKEY_TOP_N = 10;
 
-const DIRECTION_SQL: Record<Direction, string> = {
-  INGRESS: "as_hnd != {operatorAsn:Int64}",
-  EGRESS: "(as_hnd = {operatorAsn:Int64} AND as_nxt != {operatorAsn:Int64})",
-};
-
 function seconds(range: TimeRange): number {
   const s = range.end - range.start;
   if (!Number.isInteger(range.start) || !Number.isInteger(range.end) || s <= 0)
@@ -54,15 +50,6 @@ function directionOf(dimensions: readonly DimensionId[], scope?: Direction): Dir
   if (scope) set.add(scope);
   if (set.size > 1) throw new Error("Ingress and egress dimensions cannot be combined in one query");
   return set.size ? [...set][0] : null;
-}
-
-function filterValue(dimension: DimensionId, value: string): number | string {
-  if (getDimension(dimension).valueType === "Int64") {
-    const n = Number(value);
-    if (!Number.isSafeInteger(n)) throw new Error(`Invalid numeric filter value ${value} for ${dimension}`);
-    return n;
-  }
-  return value;
 }
 
 /** WHERE conditions and params shared by all queries. */
@@ -82,29 +69,10 @@ function whereClause(
     conds.push(DIRECTION_SQL[direction]);
     usesOperator = true;
   }
-  const filters = opts.filters ?? [];
-  let index = 0;
-  for (const id of DIMENSION_IDS) {
-    const mine = filters.filter((f) => f.dimension === id);
-    if (!mine.length) continue;
-    const def = getDimension(id);
-    const type = `Array(${def.valueType})`;
-    const dir = def.direction ? DIRECTION_SQL[def.direction] : null;
-    if (dir) usesOperator = true;
-    const pos = [...new Set(mine.filter((f) => !f.isNegation).map((f) => filterValue(id, f.value)))];
-    const neg = [...new Set(mine.filter((f) => f.isNegation).map((f) => filterValue(id, f.value)))];
-    if (pos.length) {
-      const name = `f${index}_in`;
-      params[name] = pos;
-      conds.push(dir ? `(${dir} AND ${def.key} IN {${name}:${type}})` : `${def.key} IN {${name}:${type}}`);
-    }
-    if (neg.length) {
-      const name = `f${index}_out`;
-      params[name] = neg;
-      conds.push(dir ? `NOT (${dir} AND ${def.key} IN {${name}:${type}})` : `${def.key} NOT IN {${name}:${type}}`);
-    }
-    index++;
-  }
+  const filtered = dimensionFilterConditions(opts.filters ?? []);
+  conds.push(...filtered.conds);
+  Object.assign(params, filtered.params);
+  if (filtered.usesOperator) usesOperator = true;
   if (usesOperator) {
     if (!Number.isSafeInteger(opts.operatorAsn)) throw new Error("operatorAsn must be an integer");
     params.operatorAsn = opts.operatorAsn;
