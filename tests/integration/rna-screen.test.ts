@@ -136,7 +136,7 @@ const cellsOf = (data: RnaScreen, id: string) => data.rows.map((r) => r.cells[co
 
 describe("the default view", () => {
   it("shows the last hour's records with time, exporter, addresses, ports, protocol, bytes and packets", async () => {
-    const data = await screen("filter=EXPORTER:edge-1&filter=EXPORTER:edge-2");
+    const data = await screen("filter=EXPORTER:edge-1,edge-2");
     for (const id of ["time_received", "exporter_name", "src_addr", "dst_addr", "src_port", "dst_port", "protocol", "bytes", "packets"])
       expect(data.params.columns).toContain(id);
     const expected = RECORDS.filter((f) => inDefaultHour(f) && (f.counted ?? 1) === 1);
@@ -227,7 +227,7 @@ describe("pages, sort, timeseries and export", () => {
   });
 
   it("draws the page's rows over time, grouped by a column: each group's traffic is its records'", async () => {
-    const data = await screen("filter=EXPORTER:edge-1&filter=EXPORTER:edge-2&filter=EXPORTER:bulk-1&timeseries=exporter_name");
+    const data = await screen("filter=EXPORTER:edge-1,edge-2,bulk-1&timeseries=exporter_name");
     const view = data.timeseries!;
     expect(view.column).toBe("exporter_name");
     const window = view.buckets.length > 1 ? view.buckets[1] - view.buckets[0] : 300;

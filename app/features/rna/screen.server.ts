@@ -6,6 +6,7 @@
  * the URL asks for it — the timeseries of the page's rows grouped by one column.
  */
 import { getDimension, isDimensionId } from "~/features/filter/dimensions";
+import { isRawFilterKind, RAW_FILTER_KINDS } from "~/features/filter/raw-filters";
 import { isDroppedStatus } from "~/features/filter/value-labels";
 import { safeTimezone } from "~/lib/date-format";
 import { MESSAGES } from "~/lib/messages";
@@ -93,7 +94,11 @@ export function screenRow(row: RnaRow, columns: readonly RnaColumnId[]): RnaScre
 
 /** A filter as the chips show it: the dimension's label and the values. */
 function filterLabel(dimension: string, values: readonly string[]): string {
-  const label = isDimensionId(dimension) ? getDimension(dimension).label : dimension;
+  const label = isRawFilterKind(dimension)
+    ? RAW_FILTER_KINDS[dimension].label
+    : isDimensionId(dimension)
+      ? getDimension(dimension).label
+      : dimension;
   return `${label}: ${values.join(", ")}`;
 }
 
