@@ -25,7 +25,17 @@ describeBothModes("raw network analyzer", (m) => {
     expect(res?.status()).toBe(200);
     await m.page.locator(ROWS).first().waitFor();
     const shown = await headers(m.page);
-    for (const h of ["Time (UTC)", "Exporter", "Source address", "Source port", "Destination address", "Destination port", "Protocol", "Bytes", "Packets"])
+    for (const h of [
+      "Time (UTC)",
+      "Exporter",
+      "Source address",
+      "Source port",
+      "Destination address",
+      "Destination port",
+      "Protocol",
+      "Bytes",
+      "Packets",
+    ])
       expect(shown.map((s) => s.trim())).toContain(h);
     expect(await m.page.getByTestId("rna-total").innerText()).toMatch(/\d+ records$/);
 
@@ -35,11 +45,17 @@ describeBothModes("raw network analyzer", (m) => {
     expect(new Set(await cells(m.page, "Protocol"))).toEqual(new Set(["UDP"]));
 
     await m.page.fill(`${FORM} input[name=aggregationPrefixV4]`, "33");
-    await Promise.all([m.page.waitForURL((url) => url.searchParams.get("aggregationPrefixV4") === "33"), m.page.click(`${FORM} button[type=submit]`)]);
+    await Promise.all([
+      m.page.waitForURL((url) => url.searchParams.get("aggregationPrefixV4") === "33"),
+      m.page.click(`${FORM} button[type=submit]`),
+    ]);
     await m.page.getByText("Please type a prefix between /1 and /32 to aggregate the data").first().waitFor();
 
     await m.page.fill(`${FORM} input[name=aggregationPrefixV4]`, "16");
-    await Promise.all([m.page.waitForURL((url) => url.searchParams.get("aggregationPrefixV4") === "16"), m.page.click(`${FORM} button[type=submit]`)]);
+    await Promise.all([
+      m.page.waitForURL((url) => url.searchParams.get("aggregationPrefixV4") === "16"),
+      m.page.click(`${FORM} button[type=submit]`),
+    ]);
     await m.page.locator(ROWS).first().waitFor();
     expect(await m.page.getByTestId("rna-total").innerText()).toMatch(/\d+ rows?$/);
     const sources = await cells(m.page, "Source address");

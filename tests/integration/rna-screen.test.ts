@@ -41,15 +41,109 @@ type Fixture = {
 const stored = (f: Fixture, a: string) => (f.v === 4 ? `::ffff:${a}` : a);
 
 const RECORDS: Fixture[] = [
-  { t: NOW - 10 * MIN, exporter: "edge-1", src: "10.1.2.3", dst: "192.0.2.10", v: 4, proto: 6, sport: 51000, dport: 443, bytes: 1000, packets: 10, rate: 10, asDst: 64500, status: 64 },
-  { t: NOW - 9 * MIN, exporter: "edge-1", src: "10.1.2.4", dst: "192.0.2.11", v: 4, proto: 17, sport: 53000, dport: 53, bytes: 200, packets: 2, rate: 100, asDst: 64501 },
-  { t: NOW - 8 * MIN, exporter: "edge-2", src: "2001:db8::1", dst: "2001:db8:1::5", v: 6, proto: 6, sport: 40000, dport: 80, bytes: 5000, packets: 5, rate: 1, asDst: 64500, status: 130 },
+  {
+    t: NOW - 10 * MIN,
+    exporter: "edge-1",
+    src: "10.1.2.3",
+    dst: "192.0.2.10",
+    v: 4,
+    proto: 6,
+    sport: 51000,
+    dport: 443,
+    bytes: 1000,
+    packets: 10,
+    rate: 10,
+    asDst: 64500,
+    status: 64,
+  },
+  {
+    t: NOW - 9 * MIN,
+    exporter: "edge-1",
+    src: "10.1.2.4",
+    dst: "192.0.2.11",
+    v: 4,
+    proto: 17,
+    sport: 53000,
+    dport: 53,
+    bytes: 200,
+    packets: 2,
+    rate: 100,
+    asDst: 64501,
+  },
+  {
+    t: NOW - 8 * MIN,
+    exporter: "edge-2",
+    src: "2001:db8::1",
+    dst: "2001:db8:1::5",
+    v: 6,
+    proto: 6,
+    sport: 40000,
+    dport: 80,
+    bytes: 5000,
+    packets: 5,
+    rate: 1,
+    asDst: 64500,
+    status: 130,
+  },
   // A copy of the first record exported again by edge-2.
-  { t: NOW - 10 * MIN, exporter: "edge-2", src: "10.1.2.3", dst: "192.0.2.10", v: 4, proto: 6, sport: 51000, dport: 443, bytes: 1000, packets: 10, rate: 10, asDst: 64500, counted: 0 },
-  { t: NOW - 7 * MIN, exporter: "edge-1", src: "10.1.3.9", dst: "192.0.2.200", v: 4, proto: 6, sport: 50123, dport: 22, bytes: 300, packets: 3, rate: 10, asDst: 64502 },
-  { t: NOW - 6 * MIN, exporter: "edge-1", src: "2001:db8::2", dst: "2001:db8:1::6", v: 6, proto: 17, sport: 5353, dport: 5353, bytes: 700, packets: 7, rate: 2, asDst: 64501 },
+  {
+    t: NOW - 10 * MIN,
+    exporter: "edge-2",
+    src: "10.1.2.3",
+    dst: "192.0.2.10",
+    v: 4,
+    proto: 6,
+    sport: 51000,
+    dport: 443,
+    bytes: 1000,
+    packets: 10,
+    rate: 10,
+    asDst: 64500,
+    counted: 0,
+  },
+  {
+    t: NOW - 7 * MIN,
+    exporter: "edge-1",
+    src: "10.1.3.9",
+    dst: "192.0.2.200",
+    v: 4,
+    proto: 6,
+    sport: 50123,
+    dport: 22,
+    bytes: 300,
+    packets: 3,
+    rate: 10,
+    asDst: 64502,
+  },
+  {
+    t: NOW - 6 * MIN,
+    exporter: "edge-1",
+    src: "2001:db8::2",
+    dst: "2001:db8:1::6",
+    v: 6,
+    proto: 17,
+    sport: 5353,
+    dport: 5353,
+    bytes: 700,
+    packets: 7,
+    rate: 2,
+    asDst: 64501,
+  },
   // Outside the default hour.
-  { t: NOW - 3 * 3600, exporter: "edge-1", src: "10.9.9.9", dst: "192.0.2.99", v: 4, proto: 6, sport: 1234, dport: 443, bytes: 9999, packets: 99, rate: 1, asDst: 64500 },
+  {
+    t: NOW - 3 * 3600,
+    exporter: "edge-1",
+    src: "10.9.9.9",
+    dst: "192.0.2.99",
+    v: 4,
+    proto: 6,
+    sport: 1234,
+    dport: 443,
+    bytes: 9999,
+    packets: 99,
+    rate: 1,
+    asDst: 64500,
+  },
 ];
 /** 60 records of one exporter: more than a page. */
 const BULK: Fixture[] = Array.from({ length: 60 }, (_, i) => ({
@@ -95,7 +189,12 @@ beforeAll(async () => {
   });
   cookies.superuser = await sessionCookie(stores, await insertSuperuser(stores, "root@rna.test"));
   const insert = async (email: string, extra: Partial<typeof users.$inferInsert>) =>
-    (await stores.pg.db.insert(users).values({ email, firstName: "T", passwordHash: "!unusable", hasConsented: true, ...extra }).returning({ id: users.id }))[0].id;
+    (
+      await stores.pg.db
+        .insert(users)
+        .values({ email, firstName: "T", passwordHash: "!unusable", hasConsented: true, ...extra })
+        .returning({ id: users.id })
+    )[0].id;
   const plain = await insert("plain@rna.test", {});
   await stores.pg.db.insert(userPermissions).values({ userId: plain, permission: "RAW_NETWORK_ANALYZER" });
   cookies.plain = await sessionCookie(stores, plain);
@@ -188,7 +287,9 @@ describe("filters of the address", () => {
 
 describe("prefix aggregation", () => {
   it("folds the addresses and sums each group after scaling each record by its own rate", async () => {
-    const data = await screen("columns=src_addr,bytes_scaled,packets_scaled,flows&aggregationPrefixV4=24&aggregationPrefixV6=32&filter=EXPORTER:edge-1");
+    const data = await screen(
+      "columns=src_addr,bytes_scaled,packets_scaled,flows&aggregationPrefixV4=24&aggregationPrefixV6=32&filter=EXPORTER:edge-1",
+    );
     expect(data.aggregated).toBe(true);
     const records = RECORDS.filter((f) => inDefaultHour(f) && f.exporter === "edge-1" && (f.counted ?? 1) === 1 && !isDropped(f));
     const groups = new Map<string, { bytes: number; packets: number; flows: number }>();
@@ -198,7 +299,14 @@ describe("prefix aggregation", () => {
       groups.set(key, { bytes: g.bytes + f.bytes * f.rate, packets: g.packets + f.packets * f.rate, flows: g.flows + 1 });
     }
     const shown = new Map(
-      data.rows.map((r) => [r.cells[0], { bytes: Number(r.cells[1].replace(/[^\d]/g, "")), packets: Number(r.cells[2].replace(/[^\d]/g, "")), flows: Number(r.cells[3].replace(/[^\d]/g, "")) }]),
+      data.rows.map((r) => [
+        r.cells[0],
+        {
+          bytes: Number(r.cells[1].replace(/[^\d]/g, "")),
+          packets: Number(r.cells[2].replace(/[^\d]/g, "")),
+          flows: Number(r.cells[3].replace(/[^\d]/g, "")),
+        },
+      ]),
     );
     expect(Object.fromEntries(shown)).toEqual(Object.fromEntries(groups));
   });
@@ -220,7 +328,9 @@ describe("pages, sort, timeseries and export", () => {
     expect(first.rows).toHaveLength(50);
     expect(first.total).toEqual({ count: BULK.length, exact: true });
     expect(first.next).not.toBeNull();
-    const second = await screen(`filter=EXPORTER:bulk-1&sort=src_port:asc&columns=src_port,bytes&after=${encodeURIComponent(first.next!)}&start=${first.range.start}&end=${first.range.end}`);
+    const second = await screen(
+      `filter=EXPORTER:bulk-1&sort=src_port:asc&columns=src_port,bytes&after=${encodeURIComponent(first.next!)}&start=${first.range.start}&end=${first.range.end}`,
+    );
     expect(second.next).toBeNull();
     const ports = [...cellsOf(first, "src_port"), ...cellsOf(second, "src_port")].map(Number);
     expect(ports).toEqual(BULK.map((f) => f.sport).sort((a, b) => a - b));
@@ -246,7 +356,10 @@ describe("pages, sort, timeseries and export", () => {
 
   it("exports the query's rows as they are on screen, and refuses an empty table with the spec's words", async () => {
     const data = await screen("filter=EXPORTER:edge-1&columns=src_addr,dst_port,bytes_scaled");
-    const res = await runRoute(exportRoute.loader, getRequest("/rna/export?filter=EXPORTER:edge-1&columns=src_addr,dst_port,bytes_scaled&format=csv", cookies.superuser));
+    const res = await runRoute(
+      exportRoute.loader,
+      getRequest("/rna/export?filter=EXPORTER:edge-1&columns=src_addr,dst_port,bytes_scaled&format=csv", cookies.superuser),
+    );
     expect(res.status).toBe(200);
     const rows = readCsv(String(res.data), ",");
     expect(rows[0]).toEqual(["Source address", "Destination port", "Bytes"]);

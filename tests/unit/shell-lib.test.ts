@@ -152,12 +152,14 @@ describe("routes and menu", () => {
       "Notifications",
     ]);
     // Only a permission for tools not built yet: no landing route (the guard logs such a user out with the spec's notice).
-    expect(firstAvailableRoute(menuItems(access(["REVENUES_AND_COSTS", "AS_RELATIONS"]), new Set(), { hasVantagePoints: true }))).toBeNull();
+    expect(
+      firstAvailableRoute(menuItems(access(["REVENUES_AND_COSTS", "AS_RELATIONS"]), new Set(), { hasVantagePoints: true })),
+    ).toBeNull();
     // The Raw Network Analyzer reads flows_raw: an empty one hides it from non-staff, as every tool's empty table does.
     expect(firstAvailableRoute(menuItems(access(["RAW_NETWORK_ANALYZER"]), new Set(), { hasVantagePoints: true }))).toBe("/rna");
-    expect(menuItems(access(["RAW_NETWORK_ANALYZER"]), new Set(["flows_raw"]), { hasVantagePoints: true }).map((i) => i.path)).not.toContain(
-      "/rna",
-    );
+    expect(
+      menuItems(access(["RAW_NETWORK_ANALYZER"]), new Set(["flows_raw"]), { hasVantagePoints: true }).map((i) => i.path),
+    ).not.toContain("/rna");
     expect(firstAvailableRoute(menuItems(access(["API_LINK_UTIL_INTERNAL"]), new Set(), { hasVantagePoints: true }))).toBe("/core-planner");
     expect(isToolBuilt("/rna")).toBe(true);
     expect(isToolBuilt("/revenues-and-costs")).toBe(false);

@@ -345,7 +345,8 @@ export function parseRnaParams(
     if (parsed === "invalid") numericErrors[column.id] = invalidInput(shown(typed.trim()), column.label);
     // Aggregated, a measure's row is a sum; the term would still compare single records.
     else if (parsed && column.kind === "measure" && isAggregated(aggregation))
-      numericErrors[column.id] = `With prefix aggregation the rows are sums: the ${column.label} filter compares single records, so it was not applied.`;
+      numericErrors[column.id] =
+        `With prefix aggregation the rows are sums: the ${column.label} filter compares single records, so it was not applied.`;
     else if (parsed) numeric.push({ column: column.id, filter: parsed });
   }
 

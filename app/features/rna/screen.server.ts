@@ -116,7 +116,14 @@ export async function runScreenQuery(
   user: UserContext,
   url: URL,
   options: { now?: number; pageSize?: number } = {},
-): Promise<{ params: RnaScreenParams; timezone: string; query: RnaQuery; page: RnaPage | null; problem: string | null; notices: string[] }> {
+): Promise<{
+  params: RnaScreenParams;
+  timezone: string;
+  query: RnaQuery;
+  page: RnaPage | null;
+  problem: string | null;
+  notices: string[];
+}> {
   const settings = await getUserSettings(services.pg.db, user.id);
   const timezone = safeTimezone(settings.timezone);
   const catalogue = columnsFor(user);
@@ -137,7 +144,17 @@ export async function runScreenQuery(
       const first = { ...query, after: null };
       try {
         const page = await run(first);
-        return { params: { ...params, after: null }, timezone, query: first, page, problem: null, notices: [...notices, `after=${query.after.slice(0, 40)} in the address is not a page of this query (${text}); the first page is shown.`] };
+        return {
+          params: { ...params, after: null },
+          timezone,
+          query: first,
+          page,
+          problem: null,
+          notices: [
+            ...notices,
+            `after=${query.after.slice(0, 40)} in the address is not a page of this query (${text}); the first page is shown.`,
+          ],
+        };
       } catch (again) {
         const second = refusal(again);
         if (second === null) throw again;
@@ -148,9 +165,20 @@ export async function runScreenQuery(
   }
 }
 
-export async function loadRnaScreen(services: Services, user: UserContext, url: URL, now = Math.floor(Date.now() / 1000)): Promise<RnaScreen> {
+export async function loadRnaScreen(
+  services: Services,
+  user: UserContext,
+  url: URL,
+  now = Math.floor(Date.now() / 1000),
+): Promise<RnaScreen> {
   const { params, timezone, query, page, problem, notices } = await runScreenQuery(services, user, url, { now });
-  const catalogue = columnsFor(user).map((c) => ({ id: c.id, label: c.label, numeric: c.numeric, kind: c.kind, description: c.description }));
+  const catalogue = columnsFor(user).map((c) => ({
+    id: c.id,
+    label: c.label,
+    numeric: c.numeric,
+    kind: c.kind,
+    description: c.description,
+  }));
   const rows = page ? page.rows.map((r) => screenRow(r, params.columns)) : [];
   let timeseries: RnaTimeseriesView | null = null;
   if (page && params.timeseries && page.rows.length) {

@@ -37,7 +37,12 @@ export function RnaQueryForm({ data, path }: { data: RnaScreen; path: string }) 
                 <Badge key={`${f.dimension}-${i}`} variant="light" size="lg" tt="none">
                   <input type="hidden" name="filter" value={`${f.dimension}:${f.values.join(",")}`} />
                   {data.filterLabels[i]}{" "}
-                  <Anchor component={Link} to={`${path}${withoutFilter(data, i)}`} size="xs" aria-label={`Remove the filter ${data.filterLabels[i]}`}>
+                  <Anchor
+                    component={Link}
+                    to={`${path}${withoutFilter(data, i)}`}
+                    size="xs"
+                    aria-label={`Remove the filter ${data.filterLabels[i]}`}
+                  >
                     ✕
                   </Anchor>
                 </Badge>
@@ -75,8 +80,18 @@ export function RnaQueryForm({ data, path }: { data: RnaScreen; path: string }) 
               ]}
               w={{ base: "100%", xs: 190 }}
             />
-            <DateTimeField label={`Start (${timezone})`} name="start" defaultValue={toDateTimeField(range.start, timezone)} w={{ base: "100%", xs: 200 }} />
-            <DateTimeField label={`End (${timezone})`} name="end" defaultValue={toDateTimeField(range.end, timezone, "up")} w={{ base: "100%", xs: 200 }} />
+            <DateTimeField
+              label={`Start (${timezone})`}
+              name="start"
+              defaultValue={toDateTimeField(range.start, timezone)}
+              w={{ base: "100%", xs: 200 }}
+            />
+            <DateTimeField
+              label={`End (${timezone})`}
+              name="end"
+              defaultValue={toDateTimeField(range.end, timezone, "up")}
+              w={{ base: "100%", xs: 200 }}
+            />
             <TextInput
               label="Aggregate IPv4 to /"
               name={PREFIX_PARAMS.v4}

@@ -17,7 +17,11 @@ function SortableHeader({ data, column, path }: { data: RnaScreen; column: RnaSc
   const Icon = !sorted ? IconArrowsSort : sort.direction === "asc" ? IconArrowUp : IconArrowDown;
   const label = headerText(column, data.timezone);
   return (
-    <Table.Th aria-sort={sorted ? ARIA_SORT[sort.direction] : "none"} style={{ textAlign: column.numeric ? "right" : undefined }} title={column.description}>
+    <Table.Th
+      aria-sort={sorted ? ARIA_SORT[sort.direction] : "none"}
+      style={{ textAlign: column.numeric ? "right" : undefined }}
+      title={column.description}
+    >
       <Anchor
         component={Link}
         to={`${path}?${rnaSearch(data.params, data.timezone, { sort: nextSort(sort, column) })}`}
@@ -54,7 +58,12 @@ export function RnaTable({ data, path }: { data: RnaScreen; path: string }) {
         </Table.Thead>
         <Table.Tbody>
           {data.rows.map((row) => (
-            <Table.Tr key={row.key} data-dropped={row.dropped || undefined} data-copy={row.copy || undefined} data-others={row.isOthers || undefined}>
+            <Table.Tr
+              key={row.key}
+              data-dropped={row.dropped || undefined}
+              data-copy={row.copy || undefined}
+              data-others={row.isOthers || undefined}
+            >
               {row.cells.map((cell, i) => (
                 <Table.Td
                   key={columns[i].id}

@@ -73,7 +73,8 @@ function Pager({ data, path }: { data: RnaScreen; path: string }) {
 /** A refused query is a toast once JavaScript runs, and an alert in the server's HTML. */
 function useProblemToast(data: RnaScreen, hydrated: boolean) {
   useEffect(() => {
-    if (hydrated && data.problem) notifications.show({ color: data.rows.length ? "yellow" : "red", title: "Raw Network Analyzer", message: data.problem });
+    if (hydrated && data.problem)
+      notifications.show({ color: data.rows.length ? "yellow" : "red", title: "Raw Network Analyzer", message: data.problem });
   }, [data, hydrated]);
 }
 
