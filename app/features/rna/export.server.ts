@@ -18,7 +18,7 @@ import { getUserSettings } from "~/server/settings/user-settings.server";
 import { rnaColumn, type RnaColumnId } from "./columns";
 import { MAX_PAGE_SIZE, type RnaRow } from "./query";
 import { runRnaQuery } from "./query.server";
-import { queryColumns, RNA_EXPORT_ROW_CAP, runScreenQuery, screenRow } from "./screen.server";
+import { RNA_EXPORT_ROW_CAP, runScreenQuery, screenRow } from "./screen.server";
 
 const TABLE_EXPORT_FORMATS = TABLE_FORMATS as readonly ("csv" | "xls" | "xlsx")[];
 
@@ -58,7 +58,7 @@ export async function buildRnaExport(services: Services, user: UserContext, url:
   const rows = [...page.rows];
   let next = page.next;
   while (next && rows.length < RNA_EXPORT_ROW_CAP) {
-    const more = await runRnaQuery(services, user, { ...query, columns: queryColumns(query), after: next });
+    const more = await runRnaQuery(services, user, { ...query, after: next });
     rows.push(...more.rows);
     next = more.next;
   }

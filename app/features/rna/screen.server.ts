@@ -7,7 +7,6 @@
  */
 import { getDimension, isDimensionId } from "~/features/filter/dimensions";
 import { isRawFilterKind, RAW_FILTER_KINDS } from "~/features/filter/raw-filters";
-import { isDroppedStatus } from "~/features/filter/value-labels";
 import { safeTimezone } from "~/lib/date-format";
 import { MESSAGES } from "~/lib/messages";
 import { ApiProblem } from "~/server/api/contract.server";
@@ -72,21 +71,20 @@ async function storedDefaultQuery(): Promise<{ value: StoredRnaDefault | null; n
   return { value: null, notice: null };
 }
 
-/** The columns the engine reads besides the picked ones, for the row marks: one row per record only (aggregated rows would split). */
-export function queryColumns(query: RnaQuery): RnaColumnId[] {
-  if (isAggregated(query.aggregation)) return query.columns;
-  const extra = (["forwarding_status", ...(query.includeCopies ? ["counted" as const] : [])] as const).filter(
-    (c) => !query.columns.includes(c),
-  );
-  return [...query.columns, ...extra];
+/**
+ * The engine's query of the screen: with the copies switch on, records also read `counted`, so a
+ * re-exported copy can say so (one row per record only: aggregated, the column would split groups).
+ */
+export function withMarkColumns(query: RnaQuery): RnaQuery {
+  if (!query.includeCopies || isAggregated(query.aggregation) || query.columns.includes("counted")) return query;
+  return { ...query, columns: [...query.columns, "counted"] };
 }
 
 export function screenRow(row: RnaRow, columns: readonly RnaColumnId[]): RnaScreenRow {
-  const status = row.values.forwarding_status;
   return {
     key: row.key,
     cells: columns.map((c) => row.labels[c] ?? (row.values[c] === null || row.values[c] === undefined ? "" : String(row.values[c]))),
-    dropped: typeof status === "number" && isDroppedStatus(status),
+    dropped: row.dropped,
     copy: row.values.counted === 0,
     isOthers: row.isOthers,
   };
@@ -132,8 +130,8 @@ export async function runScreenQuery(
   const now = options.now ?? Math.floor(Date.now() / 1000);
   const params = parseRnaParams(url.searchParams, { catalogue, defaults: defaults.state, timezone, now });
   const notices = [...(stored.notice ? [stored.notice] : []), ...defaults.notices, ...params.notices];
-  const query = toRnaQuery(params, options.pageSize);
-  const run = (q: RnaQuery) => runRnaQuery(services, user, { ...q, columns: queryColumns(q) });
+  const query = withMarkColumns(toRnaQuery(params, options.pageSize));
+  const run = (q: RnaQuery) => runRnaQuery(services, user, q);
   try {
     return { params, timezone, query, page: await run(query), problem: null, notices };
   } catch (error) {
