@@ -6,7 +6,7 @@
  * user's view (only records inside the restriction), and the notices for values that cannot apply.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { delegationRestrictions, userPermissions, users } from "~db/postgres/schema";
+import { asInfo, delegationRestrictions, userPermissions, users } from "~db/postgres/schema";
 import type { RnaScreen } from "~/features/rna/screen.server";
 import * as exportRoute from "~/routes/rna.export";
 import * as route from "~/routes/_app.rna";
@@ -187,6 +187,8 @@ beforeAll(async () => {
       forwarding_status: f.status ?? 0,
     })),
   });
+  // The restriction's ingress dimensions need the operator's AS (a configured site has it).
+  await stores.pg.db.insert(asInfo).values({ asn: 64496, name: "RNA Carrier", category: "operator" });
   cookies.superuser = await sessionCookie(stores, await insertSuperuser(stores, "root@rna.test"));
   const insert = async (email: string, extra: Partial<typeof users.$inferInsert>) =>
     (
@@ -257,14 +259,15 @@ describe("the default view", () => {
     expect(data.problem).toBeNull();
   });
 
-  it("shows re-exported copies, marked, only with the switch on; the sums still count each flow once", async () => {
+  it("shows re-exported copies, marked, only with the switch on, and then counts them in the sums too", async () => {
     const data = await screen("filter=EXPORTER:edge-2&copies=1");
     const expected = RECORDS.filter((f) => inDefaultHour(f) && f.exporter === "edge-2");
     expect(data.rows).toHaveLength(expected.length);
     expect(data.rows.filter((r) => r.copy)).toHaveLength(expected.filter((f) => f.counted === 0).length);
-    expect(data.sums).toEqual(sums(expected).carried);
+    expect(data.sums).toEqual(sums(expected.map((f) => ({ ...f, counted: 1 }))).carried);
     const without = await screen("filter=EXPORTER:edge-2");
     expect(without.rows.some((r) => r.copy)).toBe(false);
+    expect(without.sums).toEqual(sums(expected).carried);
   });
 });
 

@@ -38,6 +38,7 @@ function Summary({ data }: { data: RnaScreen }) {
           <span data-testid="rna-sum-bytes">{count.format(data.sums.bytes)} bytes</span> ·{" "}
           <span data-testid="rna-sum-packets">{count.format(data.sums.packets)} packets</span> ·{" "}
           <span data-testid="rna-sum-flows">{count.format(data.sums.flows)} flows</span>
+          {data.params.includeCopies ? " (re-exported copies included)" : ""}
           {data.durationMs !== null ? ` · ${count.format(Math.round(data.durationMs))} ms` : ""}
         </Text>
       ) : null}
