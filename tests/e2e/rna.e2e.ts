@@ -10,6 +10,17 @@ import { DEMO_USERS, logIn } from "./login";
 const FORM = "form[aria-label='Raw Network Analyzer query']";
 const ROWS = "[data-testid=rna-table] tbody tr";
 
+/** Waits until the screen shows the state whose parameter has this value (after a client-side navigation too). */
+async function shows(page: Page, name: string, value: string | null): Promise<void> {
+  await page.waitForFunction(
+    ([n, v]) => {
+      const state = document.querySelector("[data-testid=rna-screen]")?.getAttribute("data-state");
+      return state !== null && state !== undefined && new URLSearchParams(state).get(n) === v;
+    },
+    [name, value] as const,
+  );
+}
+
 const headers = (page: Page) => page.locator("[data-testid=rna-table] thead th").allInnerTexts();
 /** The cells of one column of the shown page, by its header. */
 async function cells(page: Page, header: string): Promise<string[]> {
@@ -41,6 +52,7 @@ describeBothModes("raw network analyzer", (m) => {
 
     await m.page.fill(`${FORM} input[name=q]`, "proto udp");
     await Promise.all([m.page.waitForURL((url) => url.searchParams.get("q") === "proto udp"), m.page.click(`${FORM} button[type=submit]`)]);
+    await shows(m.page, "q", "proto udp");
     await m.page.locator(ROWS).first().waitFor();
     expect(new Set(await cells(m.page, "Protocol"))).toEqual(new Set(["UDP"]));
 
@@ -56,6 +68,7 @@ describeBothModes("raw network analyzer", (m) => {
       m.page.waitForURL((url) => url.searchParams.get("aggregationPrefixV4") === "16"),
       m.page.click(`${FORM} button[type=submit]`),
     ]);
+    await shows(m.page, "aggregationPrefixV4", "16");
     await m.page.locator(ROWS).first().waitFor();
     expect(await m.page.getByTestId("rna-total").innerText()).toMatch(/\d+ rows?$/);
     const sources = await cells(m.page, "Source address");
@@ -70,12 +83,14 @@ describeBothModes("raw network analyzer", (m) => {
       m.page.waitForURL((url) => url.searchParams.get("sort") === "bytes_scaled:desc"),
       m.page.getByTestId("rna-sort-bytes_scaled").click(),
     ]);
+    await shows(m.page, "sort", "bytes_scaled:desc");
     await m.page.locator("th[aria-sort=descending] [data-testid=rna-sort-bytes_scaled]").waitFor();
     const bytes = (await cells(m.page, "Bytes")).map((c) => Number(c.replace(/[^\d]/g, "")));
     expect(bytes).toEqual([...bytes].sort((a, b) => b - a));
 
     const next = m.page.getByTestId("rna-next").first();
     await Promise.all([m.page.waitForURL((url) => url.searchParams.has("after")), next.click()]);
+    await m.page.waitForFunction(() => document.querySelector("[data-testid=rna-pager]")?.textContent?.includes("First page"));
     await m.page.locator(ROWS).first().waitFor();
     const after = (await cells(m.page, "Bytes")).map((c) => Number(c.replace(/[^\d]/g, "")));
     expect(after[0]).toBeLessThanOrEqual(bytes[bytes.length - 1]);
@@ -96,7 +111,8 @@ describeBothModes("raw network analyzer", (m) => {
     await m.goto("/rna?columns=exporter_name,src_addr,bytes_scaled");
     await m.page.locator(ROWS).first().waitFor();
     await m.page.locator("[data-testid=rna-column-picker] summary").click();
-    for (const box of await m.page.locator("form[aria-label='Select a column'] input[type=checkbox]:checked").all()) await box.uncheck();
+    const ticked = m.page.locator("form[aria-label='Select a column'] input[type=checkbox]:checked");
+    while ((await ticked.count()) > 0) await ticked.first().uncheck();
     const apply = m.page.getByTestId("rna-columns-apply");
     if (m.javaScriptEnabled) {
       expect(await apply.isDisabled()).toBe(true);

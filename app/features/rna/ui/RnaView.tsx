@@ -85,7 +85,8 @@ export function RnaView({ data, path }: { data: RnaScreen; path: string }) {
   useProblemToast(data, hydrated);
   const search = rnaSearch(data.params, data.timezone).toString();
   return (
-    <Stack>
+    // data-state: the address of what is shown, so a browser test knows when a client-side navigation has drawn its page.
+    <Stack data-testid="rna-screen" data-state={search}>
       <Title order={1} size="h2">
         Raw Network Analyzer
       </Title>
