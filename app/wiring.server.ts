@@ -22,6 +22,7 @@ import { PUBLIC_LOOKING_GLASS_PATH } from "~/features/lookingglass/url-state";
 import { startNetcommandRunner, stopNetcommandRunner } from "~/features/netcommand/runner.server";
 import { inventorySshSeedTask } from "~/features/netcommand/ssh-seed.server";
 import { PUBLIC_QUERY_CACHE_TTL_MS } from "~/features/routing/lookingglass-cache.server";
+import { RNA_OPERATIONS } from "~/features/rna/openapi.server";
 import { ROUTING_OPERATIONS } from "~/features/routing/openapi.server";
 import { rpkiRtr } from "~/features/routing/rpki/rtr-client.server";
 import { TAGS_OPERATIONS } from "~/features/tags/openapi.server";
@@ -64,6 +65,7 @@ export function wireApp(): void {
     ...TAGS_OPERATIONS,
     ...ROUTING_OPERATIONS,
     ...PLANNERS_OPERATIONS,
+    ...RNA_OPERATIONS,
   ]);
   // An anonymous public Looking Glass page shows everybody the same answer for as long as that answer is cached.
   sharePublicPage(PUBLIC_LOOKING_GLASS_PATH, PUBLIC_QUERY_CACHE_TTL_MS);

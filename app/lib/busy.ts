@@ -5,7 +5,7 @@
  */
 import { MESSAGES } from "./messages";
 
-export const BUSY_CODES = ["too_many_queries", "server_busy", "query_timeout"] as const;
+export const BUSY_CODES = ["too_many_queries", "server_busy", "query_timeout", "query_too_broad"] as const;
 export type BusyCode = (typeof BUSY_CODES)[number];
 
 export type BusyAnswer = { status: number; code: BusyCode; detail: string; retryAfterSeconds: number };
@@ -14,6 +14,13 @@ const seconds = (n: number) => (n === 1 ? "1 second" : `${n} seconds`);
 
 /** The sentence telling when to try again. */
 export const retryIn = (retryAfterSeconds: number) => `Please try again in ${seconds(retryAfterSeconds)}.`;
+
+/**
+ * A query stopped at its limit of rows to read (`max_rows_to_read`, the Raw Network Analyzer's
+ * RNA_MAX_ROWS_TO_READ): asking again does not help, a narrower query does.
+ */
+export const tooBroadText = (maxRows: number) =>
+  `The query would read more than ${maxRows.toLocaleString("en-US")} rows, the most one query may read. Narrow the time range or add a filter.`;
 
 /** The text of a refusal (429/503) in a JSON body; a time-out says the spec's server-error text. */
 export function busyText(code: BusyCode, retryAfterSeconds: number): string {

@@ -196,6 +196,11 @@ export const EnvSchema = z.object({
   /** ClickHouse's max_execution_time for analytics queries; past it the request answers 503. */
   QUERY_MAX_EXECUTION_SECONDS: z.preprocess(emptyToUndefined, positiveNumber().default(15)),
   /**
+   * ClickHouse's max_rows_to_read for each query of the Raw Network Analyzer over flows_raw: a query
+   * that would read more answers 503 "query_too_broad" at once instead of running into the time limit.
+   */
+  RNA_MAX_ROWS_TO_READ: z.preprocess(emptyToUndefined, positiveInt().default(200_000_000)),
+  /**
    * Minutes without a datagram after which an exporter that sent within the last 24 hours counts as
    * silent: flagged on the Data sources page, and staff are notified once per silence.
    */

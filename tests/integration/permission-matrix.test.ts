@@ -945,6 +945,32 @@ const MATRIX: Record<string, Sample[]> = {
     { url: "/api/controlplane/dateswithdata", expect: api("CONTROL_PLANE") },
     GET_ONLY_405("/api/controlplane/dateswithdata"),
   ],
+  "api.rna.ts": [
+    {
+      method: "POST",
+      url: "/api/rna",
+      json: { enabledColumns: [] },
+      note: "no columns, no range: 400 after the access check",
+      expect: api("RAW_NETWORK_ANALYZER", 400),
+    },
+    { method: "POST", url: "/api/rna", json: {}, csrf: false, expect: api("RAW_NETWORK_ANALYZER", CSRF_FAILED) },
+    POST_ONLY_405("/api/rna"),
+  ],
+  "api.rna.timeseries.ts": [
+    {
+      method: "POST",
+      url: "/api/rna/timeseries",
+      json: { groupedColumn: "src_addr" },
+      note: "no range, no keys: 400 after the access check",
+      expect: api("RAW_NETWORK_ANALYZER", 400),
+    },
+    { method: "POST", url: "/api/rna/timeseries", json: {}, csrf: false, expect: api("RAW_NETWORK_ANALYZER", CSRF_FAILED) },
+    POST_ONLY_405("/api/rna/timeseries"),
+  ],
+  "api.rna.dateswithdata.ts": [
+    { url: "/api/rna/dateswithdata", expect: api("RAW_NETWORK_ANALYZER") },
+    GET_ONLY_405("/api/rna/dateswithdata"),
+  ],
   "api.lookingglass.ts": [
     {
       method: "POST",

@@ -99,6 +99,8 @@ export type RnaRow = {
   labels: Partial<Record<RnaColumnId, string>>;
   /** The row that sums the groups beyond the top N of an aggregated query. */
   isOthers: boolean;
+  /** The router dropped the record's packets (every record's, for a group): "dropped by the router", left out of the sums. */
+  dropped: boolean;
 };
 
 export type RnaSums = { bytes: number; packets: number; flows: number };

@@ -282,9 +282,9 @@ function keysetCondition(shape: Shape, keyset: Keyset, params: Record<string, un
   return [`${shape.keys[0].expr} ${op} ${bound[0]}`, `${tuple(shape.keys.map((k) => k.expr))} ${op} ${tuple(bound)}`];
 }
 
-/** The number of key values a cursor of this query carries. */
-export function keyCount(query: RnaSqlQuery): number {
-  return shapeOf(query).keys.length;
+/** The ClickHouse types of the key values a cursor of this query carries, in order. */
+export function keyTypes(query: Omit<RnaSqlQuery, "range">): string[] {
+  return shapeOf({ ...query, range: { start: 0, end: 1 } }).keys.map((k) => k.type);
 }
 
 /**
@@ -404,6 +404,13 @@ export function rnaTimeseries(
     "ORDER BY bucket ASC, value ASC",
   ].join("\n");
   return { name: "rna.timeseries", sql, params };
+}
+
+/** The ClickHouse type of the value a timeseries compares for a dimension (its first stored value). */
+export function timeseriesValueType(column: RnaColumnId): string {
+  const part = DIMENSION_PARTS[column]?.[0];
+  if (!part) throw new Error(`${column} is no dimension`);
+  return part.type;
 }
 
 /** The first and last record time of flows_raw (unix seconds; nulls when empty). Columns: minTimestamp, maxTimestamp. */

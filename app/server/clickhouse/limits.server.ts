@@ -14,7 +14,7 @@
  * that said nothing would inherit the last analytics query's limit.
  */
 import type { ClickHouseSettings } from "@clickhouse/client";
-import { busyText, type BusyCode } from "~/lib/busy";
+import { busyText, tooBroadText, type BusyCode } from "~/lib/busy";
 import { MESSAGES } from "~/lib/messages";
 import { QueryRefusal, type AnalyticsQueryLimiter, type LimiterSettings } from "../analytics-query-limiter.server";
 import type { AppConfig } from "../env.server";
@@ -40,33 +40,53 @@ export function queryDoorSettings(config: AppConfig): QueryDoorSettings {
 
 /** ClickHouse's error code for a query past max_execution_time. */
 const TIMEOUT_EXCEEDED = "159";
+/** ClickHouse's error code for a query past max_rows_to_read. */
+const TOO_MANY_ROWS = "158";
 /** After a time-out the same query would time out again at once: suggest a pause of this much. */
 const RETRY_AFTER_TIMEOUT_SECONDS = 30;
 
-/** The call's own settings with a time limit: a limit the caller sets itself wins (a query that knows it may take longer, or must be quicker). */
+/**
+ * The call's own settings with a time limit: a limit the caller sets itself wins (a query that knows
+ * it may take longer, or must be quicker). No limit of rows to read unless the call sets one (the
+ * Raw Network Analyzer's reads): said explicitly for the same reason as the time limit.
+ */
 export function withTimeLimit(settings: ClickHouseSettings | undefined, seconds: number): ClickHouseSettings {
-  return { max_execution_time: seconds, ...settings };
+  return { max_execution_time: seconds, max_rows_to_read: "0", ...settings };
 }
 
 /**
  * Runs an analytics query under the limiter for `key`; a refusal or time-out becomes its HTTP answer.
  */
-export async function runLimited<R>(limiter: AnalyticsQueryLimiter, key: string, run: () => Promise<R>): Promise<R> {
+export async function runLimited<R>(
+  limiter: AnalyticsQueryLimiter,
+  key: string,
+  run: () => Promise<R>,
+  settings: ClickHouseSettings = {},
+): Promise<R> {
   try {
     return await limiter.run(key, run);
   } catch (error) {
-    throw answerFor(error);
+    throw answerFor(error, settings);
   }
 }
 
-/** The HTTP answer for a refused or timed-out query; any other error unchanged. */
-function answerFor(error: unknown): unknown {
+/** The HTTP answer for a refused, timed-out or too broad query; any other error unchanged. */
+function answerFor(error: unknown, settings: ClickHouseSettings): unknown {
   if (error instanceof QueryRefusal) {
     const code: BusyCode = error.status === 429 ? "too_many_queries" : "server_busy";
     return busyResponse(error.status, code, busyText(code, error.retryAfterSeconds), error.retryAfterSeconds);
   }
   if (isTimeout(error)) return busyResponse(503, "query_timeout", MESSAGES.serverError, RETRY_AFTER_TIMEOUT_SECONDS);
+  if (isTooManyRows(error)) {
+    const limit = Number(settings.max_rows_to_read ?? 0);
+    return busyResponse(503, "query_too_broad", tooBroadText(limit), RETRY_AFTER_TIMEOUT_SECONDS);
+  }
   return error;
+}
+
+export function isTooManyRows(error: unknown): boolean {
+  const e = error as { code?: unknown; type?: unknown; clickhouseCode?: unknown } | null;
+  return !!e && (String(e.code) === TOO_MANY_ROWS || String(e.clickhouseCode) === TOO_MANY_ROWS || e.type === "TOO_MANY_ROWS");
 }
 
 export function isTimeout(error: unknown): boolean {

@@ -164,7 +164,8 @@ async function readRows(ch: ClickhouseHandle, query: Statement & ReadOptions): P
         door.resolvers.identify(scope),
         query.databases ? Promise.resolve(query.databases) : door.resolvers.databases(scope),
       ]);
-      return runLimited(door.limiter, key, () => run(withTimeLimit(query.settings, door.settings.maxExecutionSeconds), override));
+      const settings = withTimeLimit(query.settings, door.settings.maxExecutionSeconds);
+      return runLimited(door.limiter, key, () => run(settings, override), settings);
     },
     (result) => `${result.length} rows`,
   );
