@@ -181,9 +181,11 @@ describe("RNA params: columns, aggregation, copies, sort, paging, timeseries", (
 
   it("groups the timeseries by a shown column only", () => {
     expect(parse("timeseries=dst_addr").timeseries).toBe("dst_addr");
-    const bad = parse("timeseries=flows");
-    expect(bad.timeseries).toBeNull();
-    expect(bad.notices).toHaveLength(1);
+    for (const column of ["flows", "time_received", "bytes_scaled"]) {
+      const bad = parse(`timeseries=${column}`);
+      expect(bad.timeseries).toBeNull();
+      expect(bad.notices).toHaveLength(1);
+    }
   });
 });
 

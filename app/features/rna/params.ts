@@ -187,6 +187,10 @@ export function defaultDirection(column: RnaColumnInfo): SortDirection {
   return column.id === "time_received" || column.numeric ? "desc" : "asc";
 }
 
+/** Whether the page's timeseries may be grouped by the column: a dimension that names a value (the engine groups neither by time nor by tags). */
+export const isTimeseriesColumn = (column: Pick<RnaColumnInfo, "id" | "kind">) =>
+  column.kind === "dimension" && column.id !== "time_received" && column.id !== "tags";
+
 /** The numeric columns of the catalogue that have a '>' / '<' filter. */
 export function filterableColumns(catalogue: readonly RnaColumnInfo[]): RnaColumnInfo[] {
   return catalogue.filter((c) => c.numeric && NUMERIC_FILTER_TERMS[c.id] !== undefined);
@@ -353,8 +357,12 @@ export function parseRnaParams(
   const timeseriesText = text("timeseries");
   let timeseries: RnaColumnId | null = null;
   if (timeseriesText) {
-    if (byId.has(timeseriesText) && columns.includes(timeseriesText as RnaColumnId)) timeseries = timeseriesText as RnaColumnId;
-    else notices.push(`timeseries=${shown(timeseriesText)} in the address is not a column of the table; no timeseries is shown.`);
+    const column = byId.get(timeseriesText);
+    if (column && columns.includes(column.id) && isTimeseriesColumn(column)) timeseries = column.id;
+    else
+      notices.push(
+        `timeseries=${shown(timeseriesText)} in the address is not a column of the table that describes the records; no timeseries is shown.`,
+      );
   }
 
   return {

@@ -38,7 +38,8 @@ export type RnaScreenRow = {
 export type RnaTimeseriesView = {
   column: RnaColumnId;
   columnLabel: string;
-  /** Bucket starts (unix seconds), shared by every series. */
+  /** Bucket width in seconds, and the bucket starts (unix seconds) shared by every series. */
+  window: number;
   buckets: number[];
   series: { key: string; label: string; bps: number[] }[];
 };
@@ -209,7 +210,8 @@ function timeseriesView(result: TimeseriesResult, column: RnaColumnId, catalogue
   return {
     column,
     columnLabel: catalogue.find((c) => c.id === column)?.label ?? column,
+    window: result.window,
     buckets: result.buckets,
-    series: result.series.map((s) => ({ key: s.key, label: s.label, bps: s.bps })),
+    series: result.series.map((s) => ({ key: s.key, label: s.label, bps: s.values })),
   };
 }

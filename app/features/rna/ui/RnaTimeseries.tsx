@@ -4,7 +4,7 @@ import { lazy, Suspense } from "react";
 import { useHydrated } from "~/components/use-hydrated";
 import { formatUnix } from "~/lib/date-format";
 import { formatBitsPerSecond } from "~/lib/units";
-import { rnaSearch } from "../params";
+import { isTimeseriesColumn, rnaSearch } from "../params";
 import type { RnaScreen, RnaTimeseriesView } from "../screen.server";
 import { HiddenFields } from "./hidden-fields";
 
