@@ -49,7 +49,7 @@ function TimeseriesTable({ view, timezone }: { view: RnaTimeseriesView; timezone
  */
 export function RnaTimeseries({ data, path }: { data: RnaScreen; path: string }) {
   const hydrated = useHydrated();
-  const shownColumns = data.params.columns.map((id) => data.catalogue.find((c) => c.id === id)!).filter((c) => c && c.kind === "dimension");
+  const shownColumns = data.params.columns.map((id) => data.catalogue.find((c) => c.id === id)!).filter((c) => c && isTimeseriesColumn(c));
   if (!shownColumns.length || !data.rows.length) return null;
   const view = data.timeseries;
   return (
