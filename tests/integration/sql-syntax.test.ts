@@ -48,6 +48,20 @@ import {
 import { CONTROL_PLANE_COLUMNS } from "~/features/routing/route-columns";
 import { controlPlaneSql, lookingGlassSql, parseRibQuery, ribDatesSql, type RibMatch } from "~/features/routing/rib-sql";
 import { qualifyFlowsTables } from "~/server/clickhouse/database-override.server";
+import { parseRawFilterValue, rawFilterConditions, RAW_FILTER_KIND_IDS, type RawFilter } from "~/features/filter/raw-filters";
+import { dimensionFilterConditions } from "~/features/filter/flow-filter-sql";
+import { compileNfdumpFilter } from "~/features/filter/nfdump";
+import { RNA_COLUMN_IDS, rnaColumn, type RnaColumnId } from "~/features/rna/columns";
+import {
+  keyTypes,
+  rnaDataRange,
+  rnaGroupCount,
+  rnaPage,
+  rnaSums,
+  rnaTimeseries,
+  rnaTopGroupSums,
+  timeseriesValueType,
+} from "~/features/rna/sql";
 import { chCommand, chQuery } from "~/server/clickhouse/query.server";
 import { openTestStores, type TestStores } from "../helpers/stores";
 
@@ -219,6 +233,72 @@ function bmpStatements(): BuiltQuery[] {
   );
 }
 
+/** A sample value of each RNA key type, as a cursor carries it. */
+const KEY_SAMPLES: Record<string, string> = {
+  UInt8: "6",
+  UInt16: "443",
+  UInt32: "1794914000",
+  UInt64: "18446744073709551615",
+  Int16: "-1",
+  Int64: "-101",
+  String: "fra-er1",
+  IPv6: "::ffff:10.0.0.0",
+  "Array(UInt32)": "[16,17]",
+};
+
+/** A sample value of each timeseries value type, as its parameter binds it. */
+const SERIES_SAMPLES: Record<string, unknown> = { String: "x", IPv6: "::ffff:10.0.0.0", "Array(UInt32)": [16], Int64: 64501, Int16: 8 };
+
+/**
+ * The Raw Network Analyzer over flows_raw: every column alone as a record and as a group, sorted by
+ * itself both ways, with and without a cursor; all columns at once; every raw-record filter kind,
+ * every dimension filter and an nfdump expression in the WHERE; sums, group count, top groups,
+ * timeseries by every groupable column, the data range.
+ */
+function rnaStatements(): BuiltQuery[] {
+  const raw: RawFilter[] = RAW_FILTER_KIND_IDS.flatMap((kind) => {
+    const sample = kind.includes("PREFIX") || kind === "NEXT_HOP" ? "10.0.0.0/8" : kind === "EXPORTER" ? "192.0.2.1" : "64501";
+    return [`${sample}@CUST_A`, `!${sample}`].map((v) => (parseRawFilterValue(kind, v) as { filter: RawFilter }).filter);
+  });
+  const nf = compileNfdumpFilter("proto tcp and dst port in [80 443] and not src net 2001:db8::/32 and bytes > 1k");
+  if (!nf.ok) throw nf.error;
+  const dims = dimensionFilterConditions(EVERY_FILTER);
+  const rawConds = rawFilterConditions(raw);
+  const where = {
+    conds: ["counted = 1", ...dims.conds, ...rawConds.conds, nf.sql],
+    params: { ...dims.params, ...rawConds.params, ...nf.params, operatorAsn: OPERATOR },
+  };
+  const out: BuiltQuery[] = [];
+  const aggregations = [
+    { v4: null, v6: null },
+    { v4: 24, v6: 48 },
+  ];
+  for (const aggregation of aggregations) {
+    const sets: RnaColumnId[][] = [[...RNA_COLUMN_IDS], ...RNA_COLUMN_IDS.map((c) => [c])];
+    for (const columns of sets) {
+      const sortable = columns.length === 1 ? columns : (["time_received", "bytes_scaled", "src_addr"] as RnaColumnId[]);
+      for (const column of sortable)
+        for (const direction of ["asc", "desc"] as const) {
+          const query = { range: RANGE, columns, aggregation, sort: { column, direction } };
+          const values = keyTypes(query).map((t) => KEY_SAMPLES[t]);
+          out.push(rnaPage(query, where, { keyset: null, limit: 101 }), rnaPage(query, where, { keyset: { values, skip: 1 }, limit: 102 }));
+        }
+      if (aggregation.v4 !== null) {
+        const query = { range: RANGE, columns, aggregation, sort: null };
+        out.push(rnaGroupCount(query, where, 10_001), rnaTopGroupSums(query, where, 10_000));
+      }
+    }
+    for (const column of RNA_COLUMN_IDS) {
+      if (rnaColumn(column).kind !== "dimension" || column === "tags" || column === "time_received") continue;
+      const type = timeseriesValueType(column);
+      const sample = SERIES_SAMPLES[type] ?? 1;
+      out.push(rnaTimeseries({ range: RANGE, aggregation }, where, { column, values: [sample as string], window: 300 }));
+    }
+  }
+  out.push(rnaSums({ range: RANGE }, where), rnaDataRange());
+  return out.map((q) => ({ ...q, params: q.params ?? {} }));
+}
+
 const lookupStatements = (): BuiltQuery[] => [dataRangeQuery(), latestBucketQuery(), vrfNamesQuery("blue", 500)];
 
 /** Runs EXPLAIN SYNTAX for each statement; returns the ones ClickHouse refused, with its message. */
@@ -287,6 +367,12 @@ describe("EXPLAIN SYNTAX of every statement the builders generate", () => {
     expect(await refused(bmpStatements())).toEqual([]);
   });
 
+  it("the Raw Network Analyzer: every column as record and group, sort and cursor, every filter kind, sums, timeseries", async () => {
+    const statements = rnaStatements();
+    expect(statements.length).toBeGreaterThan(300);
+    expect(await refused(statements)).toEqual([]);
+  }, 300_000);
+
   it("lookups (data range, latest bucket, VRF names)", async () => {
     expect(await refused(lookupStatements())).toEqual([]);
   });
@@ -298,6 +384,7 @@ describe("EXPLAIN SYNTAX of every statement the builders generate", () => {
       ...analysisStatements(),
       ...lookupStatements(),
       ...plannerFlowStatements(),
+      ...rnaStatements().filter((_, i) => i % 10 === 0),
     ].map((q) => ({
       ...q,
       ...qualifyFlowsTables(q.sql, q.params, override),

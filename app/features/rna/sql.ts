@@ -305,8 +305,11 @@ export function rnaPage(query: RnaSqlQuery, where: Where, options: { keyset: Key
         `  ${[...shape.select, ...keyColumns].join(",\n  ")}`,
         "FROM flows_raw",
         `WHERE ${w.conds.join("\n  AND ")}`,
-        `GROUP BY ${shape.groupBy.join(", ")}`,
-        ...(keysetConds.length ? [`HAVING ${keysetConds.join(" AND ")}`] : []),
+        // Only measures enabled: one group of every record, and none without records.
+        ...(shape.groupBy.length ? [`GROUP BY ${shape.groupBy.join(", ")}`] : []),
+        ...(keysetConds.length || !shape.groupBy.length
+          ? [`HAVING ${[...(shape.groupBy.length ? [] : ["count() > 0"]), ...keysetConds].join(" AND ")}`]
+          : []),
         `ORDER BY ${order}`,
         "LIMIT {limit:UInt32}",
       ]
@@ -349,6 +352,12 @@ export function rnaGroupCount(query: RnaSqlQuery, where: Where, cap: number): St
   if (!shape.grouped) throw new Error("Only an aggregated query has groups");
   const w = rnaWhere(query.range, where);
   const groups = shape.select.filter((s) => / AS g_/.test(s));
+  if (!groups.length)
+    return {
+      name: "rna.groupCount",
+      sql: ["SELECT toUInt64(count() > 0) AS groups", "FROM flows_raw", `WHERE ${w.conds.join("\n  AND ")}`].join("\n"),
+      params: w.params,
+    };
   const sql = [
     "SELECT count() AS groups FROM (",
     `  SELECT ${groups.join(", ")}`,
@@ -383,7 +392,7 @@ export function rnaTopGroupSums(query: RnaSqlQuery, where: Where, top: number): 
 export function rnaTimeseries(
   query: Pick<RnaSqlQuery, "range" | "aggregation">,
   where: Where,
-  options: { column: RnaColumnId; values: readonly string[]; window: number },
+  options: { column: RnaColumnId; values: readonly (string | number)[]; window: number },
 ): Statement {
   const part = DIMENSION_PARTS[options.column]?.[0];
   if (!part || rnaColumn(options.column).kind !== "dimension" || options.column === "tags" || options.column === "time_received")

@@ -63,6 +63,12 @@ function valuesOfKeys(keys: readonly string[], column: RnaColumnId): string[] {
   return values;
 }
 
+/** The values as their parameter binds them: integers as numbers (a text in an integer array does not parse). */
+function bound(values: readonly string[], column: RnaColumnId): (string | number)[] {
+  const type = timeseriesValueType(column);
+  return /^U?Int\d+$/.test(type) ? values.map(Number) : [...values];
+}
+
 /** The timeseries of a page for the user. */
 export async function runRnaTimeseries(stores: Stores, user: UserContext, request: RnaTimeseriesRequest): Promise<RnaTimeseries> {
   const column = request.groupedColumn;
@@ -82,7 +88,11 @@ export async function runRnaTimeseries(stores: Stores, user: UserContext, reques
   for (let b = first; b < scope.range.end; b += window) buckets.push(b);
   if (!values.length || !scope.hasData) return { window, buckets, series: [], range: scope.range, notices: scope.notices };
   const rows = await chQuery(stores.ch, {
-    ...rnaTimeseries({ range: scope.range, aggregation: aggregation.aggregation }, scope.where, { column, values, window }),
+    ...rnaTimeseries({ range: scope.range, aggregation: aggregation.aggregation }, scope.where, {
+      column,
+      values: bound(values, column),
+      window,
+    }),
     schema: z.object({ bucket: z.number(), value: z.string(), bps: z.number() }),
     settings: rnaReadSettings(stores),
   });
