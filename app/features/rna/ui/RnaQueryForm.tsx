@@ -1,10 +1,12 @@
 import { Anchor, Badge, Button, Checkbox, Group, NativeSelect, Paper, Stack, Text, TextInput } from "@mantine/core";
 import { Form, Link, useNavigation } from "@remix-run/react";
 import { DateTimeField } from "~/components/DateFields";
+import { useFormReset } from "~/components/EditForms";
 import { toDateTimeField } from "~/lib/date-format";
 import { DATE_RANGE_PRESETS, PRESET_LABELS, TIME_PRESETS } from "~/lib/time-range";
 import { PREFIX_PARAMS, rnaSearch } from "../params";
 import type { RnaScreen } from "../screen.server";
+import { READABLE_ERROR } from "./field-styles";
 import { HiddenFields } from "./hidden-fields";
 
 /** The parameters this form writes itself; the others ride along as hidden fields. */
@@ -25,8 +27,10 @@ export function RnaQueryForm({ data, path }: { data: RnaScreen; path: string }) 
   const navigation = useNavigation();
   const busy = navigation.state === "loading" && navigation.location?.pathname === path;
   const { params, timezone, range } = data;
+  // Reset to the new address's values after each navigation, not remounted: the focus stays where it was.
+  const ref = useFormReset();
   return (
-    <Form method="get" action={path} aria-label="Raw Network Analyzer query">
+    <Form method="get" action={path} aria-label="Raw Network Analyzer query" ref={ref}>
       <HiddenFields search={rnaSearch(params, timezone)} owned={OWNED} />
       <Paper withBorder p="md">
         <Stack gap="sm">
@@ -57,6 +61,7 @@ export function RnaQueryForm({ data, path }: { data: RnaScreen; path: string }) 
               placeholder="proto tcp and dst port 443"
               description="nfdump's language: proto, src/dst ip, net, port, as, flags, bytes, and / or / not"
               error={params.qError}
+              styles={READABLE_ERROR}
               w={{ base: "100%", sm: 420 }}
               data-testid="rna-q"
             />
@@ -98,6 +103,7 @@ export function RnaQueryForm({ data, path }: { data: RnaScreen; path: string }) 
               defaultValue={params.aggregationText.v4}
               placeholder="24"
               error={params.aggregationErrors.v4}
+              styles={READABLE_ERROR}
               w={{ base: "100%", xs: 150 }}
               inputMode="numeric"
             />
@@ -107,6 +113,7 @@ export function RnaQueryForm({ data, path }: { data: RnaScreen; path: string }) 
               defaultValue={params.aggregationText.v6}
               placeholder="48"
               error={params.aggregationErrors.v6}
+              styles={READABLE_ERROR}
               w={{ base: "100%", xs: 150 }}
               inputMode="numeric"
             />

@@ -1,6 +1,7 @@
 import { Button, Group, NativeSelect, Stack, Table, Text } from "@mantine/core";
 import { Form } from "@remix-run/react";
 import { lazy, Suspense } from "react";
+import { useFormReset } from "~/components/EditForms";
 import { useHydrated } from "~/components/use-hydrated";
 import { formatUnix } from "~/lib/date-format";
 import { formatBitsPerSecond } from "~/lib/units";
@@ -49,12 +50,13 @@ function TimeseriesTable({ view, timezone }: { view: RnaTimeseriesView; timezone
  */
 export function RnaTimeseries({ data, path }: { data: RnaScreen; path: string }) {
   const hydrated = useHydrated();
+  const ref = useFormReset();
   const shownColumns = data.params.columns.map((id) => data.catalogue.find((c) => c.id === id)!).filter((c) => c && isTimeseriesColumn(c));
   if (!shownColumns.length || !data.rows.length) return null;
   const view = data.timeseries;
   return (
     <Stack gap="xs" data-testid="rna-timeseries">
-      <Form method="get" action={path} aria-label="Timeseries of this page">
+      <Form method="get" action={path} aria-label="Timeseries of this page" ref={ref}>
         <HiddenFields search={rnaSearch(data.params, data.timezone)} owned={["timeseries", "after"]} />
         {data.params.after ? <input type="hidden" name="after" value={data.params.after} /> : null}
         <Group align="flex-end" gap="sm">

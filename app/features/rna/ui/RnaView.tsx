@@ -90,7 +90,7 @@ export function RnaView({ data, path }: { data: RnaScreen; path: string }) {
       <Title order={1} size="h2">
         Raw Network Analyzer
       </Title>
-      <RnaQueryForm key={search} data={data} path={path} />
+      <RnaQueryForm data={data} path={path} />
       <NotAppliedNotice notices={data.notices} testId="rna-notices" />
       {!hydrated && data.problem ? (
         <Alert color={data.total ? "yellow" : "red"} data-testid="rna-problem">
@@ -99,7 +99,7 @@ export function RnaView({ data, path }: { data: RnaScreen; path: string }) {
       ) : null}
       <Summary data={data} />
       <RnaColumnPicker key={`columns-${search}`} data={data} path={path} />
-      <RnaColumnFilters key={`filters-${search}`} data={data} path={path} />
+      <RnaColumnFilters data={data} path={path} />
       <Stack gap={2}>
         <ExportMenu
           formats={TABLE_FORMATS}
@@ -115,7 +115,7 @@ export function RnaView({ data, path }: { data: RnaScreen; path: string }) {
           <Pager data={data} path={path} />
           <RnaTable data={data} path={path} />
           <Pager data={data} path={path} />
-          <RnaTimeseries key={`ts-${search}`} data={data} path={path} />
+          <RnaTimeseries data={data} path={path} />
         </>
       ) : null}
     </Stack>
