@@ -292,9 +292,10 @@ const MATRIX: Record<string, Sample[]> = {
     },
   ],
   "rna.export.ts": [
+    { url: "/rna/export?format=xlsx", note: "the last hour's raw records as a file", expect: api("RAW_NETWORK_ANALYZER") },
     {
-      url: "/rna/export?format=xlsx",
-      note: "these stores have no raw flows, so nothing to export: the empty-table 400 after the access check",
+      url: "/rna/export?format=csv&filter=EXPORTER:no-such-router",
+      note: "a query that selects nothing: the empty-table 400 after the access check",
       expect: api("RAW_NETWORK_ANALYZER", 400),
     },
     { url: "/rna/export?format=png", note: "a table only: no image format", expect: api("RAW_NETWORK_ANALYZER", 400) },
