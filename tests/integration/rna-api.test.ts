@@ -125,7 +125,12 @@ let stores: TestStores;
 const cookies = { admin: "", analyst: "", restricted: "", delegated: "", none: "" };
 let restrictedId = 0;
 
-async function createUser(email: string, permissions: Permission[], restriction?: object[], isDelegated = false) {
+async function createUser(
+  email: string,
+  permissions: Permission[],
+  restriction?: { dimension: string; constrained_values: string[]; output: string }[],
+  isDelegated = false,
+) {
   const [row] = await stores.pg.db
     .insert(users)
     .values({ email, firstName: "T", passwordHash: "!unusable", hasConsented: true, isDelegated })

@@ -268,7 +268,7 @@ function rnaStatements(): BuiltQuery[] {
     conds: ["counted = 1", ...dims.conds, ...rawConds.conds, nf.sql],
     params: { ...dims.params, ...rawConds.params, ...nf.params, operatorAsn: OPERATOR },
   };
-  const out: BuiltQuery[] = [];
+  const out: { name: string; sql: string; params?: Record<string, unknown> }[] = [];
   const aggregations = [
     { v4: null, v6: null },
     { v4: 24, v6: 48 },
