@@ -49,7 +49,7 @@ export type RnaScreen = {
   timezone: string;
   /** Every column the user may pick, in catalogue order. */
   catalogue: RnaScreenColumn[];
-  /** The filters as people read them, each with the address of the screen without it. */
+  /** The filters as people read them (the chips of the query form), in the order of params.filters. */
   filterLabels: string[];
   notices: string[];
   /** A query the engine refused (a filter it cannot read, a range too broad), said as it said it; the form stays. */
