@@ -53,6 +53,8 @@ export const DELEGABLE_PERMISSION_CODES = [
   "FRONTEND_LINK_UTIL_EXTERNAL",
   "API_LINK_UTIL_EXTERNAL",
   "PRIVATE_LOOKING_GLASS",
+  // The raw records of its restriction only: the engine adds the restriction to every RNA query.
+  "RAW_NETWORK_ANALYZER",
   "VRF_DIMENSION",
 ] as const satisfies readonly Permission[];
 

@@ -67,7 +67,7 @@ export const TOOL_ROUTES: ToolRoute[] = [
     path: "/rna",
     aliases: ["/rawnetworkanalyzer"],
     permission: "RAW_NETWORK_ANALYZER",
-    built: false,
+    built: true,
     menuLabel: "Raw Network Analyzer",
     table: "flows_raw",
   },
@@ -95,8 +95,6 @@ export const TOOL_ROUTES: ToolRoute[] = [
  * and that every grant without an effect is here. An entry leaves this list when its tool is built.
  */
 const UNBUILT_PARTS: { code: Permission | FeatureFlag; tool: string; route: string | null }[] = [
-  { code: "RNA_APPLICATIONS_AND_INFRASTRUCTURE", tool: "Raw Network Analyzer", route: "/rna" },
-  { code: "rnaTagColumn", tool: "Raw Network Analyzer", route: "/rna" },
   { code: "TOUR_DEMOLYTICS", tool: "guided tours", route: null },
 ];
 

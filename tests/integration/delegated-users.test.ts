@@ -153,7 +153,7 @@ describe("auth/delegated_users/", () => {
       [{ email: "not-an-address" }, "email", MESSAGES.emailFormat],
       [{ email: "a@du.test" }, "email", MESSAGES.userCreation],
       [{ permissions: ["VIEW_USERS"] }, "permissions", "VIEW_USERS is an administrative permission: a delegated account never gets it."],
-      [{ permissions: ["RAW_NETWORK_ANALYZER"] }, "permissions", "RAW_NETWORK_ANALYZER cannot be given to a delegated account."],
+      [{ permissions: ["CONTROL_PLANE"] }, "permissions", "CONTROL_PLANE cannot be given to a delegated account."],
       [
         { flows_views_restrictions: [{ dimension: "AS_DST_INGRESS", constrained_values: ["AS-x"], output: "AS_SRC_INGRESS" }] },
         "flows_views_restrictions.0.constrained_values",

@@ -244,12 +244,12 @@ const MATRIX: Record<string, Sample[]> = {
   // Tools of the spec not built yet are not found for everybody after login (they used to be "Not available yet"
   // placeholders behind their permission); their permissions stay in the catalogue.
   "$tool.tsx": [
-    { url: "/rna", note: "not built yet", expect: screen("/rna", null, { ok: 404 }) },
+    { url: "/as-relations", note: "not built yet", expect: screen("/as-relations", null, { ok: 404 }) },
     { url: "/revenues-and-costs", note: "not built yet", expect: screen("/revenues-and-costs", null, { ok: 404 }) },
     { url: "/nope", note: "unknown: 404 after login", expect: screen("/nope", null, { ok: 404 }) },
     { url: "/error-not-the-secret", expect: screen("/error-not-the-secret", null, { ok: 404 }) },
     { url: `/error-${ERROR_SECRET}`, note: "the error test page (session initialised only)", expect: everyone("throws:TestPageError") },
-    { method: "POST", url: "/rna", json: {}, note: "no action: Remix answers 405", expect: everyone(405) },
+    { method: "POST", url: "/as-relations", json: {}, note: "no action: Remix answers 405", expect: everyone(405) },
   ],
   "_app.$.tsx": [
     { url: "/foo/bar", expect: screen("/foo/bar", null, { ok: 404 }) },
@@ -274,6 +274,32 @@ const MATRIX: Record<string, Sample[]> = {
       note: "no AS chosen: the form only; not for delegated accounts (their landing route)",
       expect: { ...screen("/as-flows-analysis", "API_FLOWS_4D"), delegated: landing("delegated") },
     },
+  ],
+  "_app.rna.tsx": [
+    { url: "/rna", expect: screen("/rna", "RAW_NETWORK_ANALYZER") },
+    {
+      url: "/rna?filter=AS_DST:64500&q=proto+tcp&aggregationPrefixV4=33&sort=nope&dateRange=BOGUS",
+      note: "every control (a bad one falls back with a notice)",
+      expect: screen("/rna?filter=AS_DST:64500&q=proto+tcp&aggregationPrefixV4=33&sort=nope&dateRange=BOGUS", "RAW_NETWORK_ANALYZER"),
+    },
+    { method: "POST", url: "/rna", json: {}, note: "no action: Remix answers 405", expect: everyone(405) },
+  ],
+  "_app.rawnetworkanalyzer.tsx": [
+    {
+      url: "/rawnetworkanalyzer?filter=EXPORTER:edge-1",
+      note: "alias of /rna, keeps the search params",
+      expect: screen("/rawnetworkanalyzer?filter=EXPORTER:edge-1", "RAW_NETWORK_ANALYZER", { ok: "/rna?filter=EXPORTER:edge-1" }),
+    },
+  ],
+  "rna.export.ts": [
+    { url: "/rna/export?format=xlsx", note: "the last hour's raw records as a file", expect: api("RAW_NETWORK_ANALYZER") },
+    {
+      url: "/rna/export?format=csv&filter=EXPORTER:no-such-router",
+      note: "a query that selects nothing: the empty-table 400 after the access check",
+      expect: api("RAW_NETWORK_ANALYZER", 400),
+    },
+    { url: "/rna/export?format=png", note: "a table only: no image format", expect: api("RAW_NETWORK_ANALYZER", 400) },
+    GET_ONLY_405("/rna/export"),
   ],
   "_app.as-flows.tsx": [
     { url: "/as-flows", note: "alias of /flow-explorer", expect: screen("/as-flows", "API_FLOWS_4D", { ok: "/flow-explorer" }) },

@@ -141,6 +141,7 @@ describe("routes and menu", () => {
       "Border Planner",
       "Looking Glass",
       "Control Plane",
+      "Raw Network Analyzer",
       "Tag list",
       "Users",
       "Delegated Users",
@@ -152,10 +153,16 @@ describe("routes and menu", () => {
     ]);
     // Only a permission for tools not built yet: no landing route (the guard logs such a user out with the spec's notice).
     expect(
-      firstAvailableRoute(menuItems(access(["RAW_NETWORK_ANALYZER", "REVENUES_AND_COSTS"]), new Set(), { hasVantagePoints: true })),
+      firstAvailableRoute(menuItems(access(["REVENUES_AND_COSTS", "AS_RELATIONS"]), new Set(), { hasVantagePoints: true })),
     ).toBeNull();
+    // The Raw Network Analyzer reads flows_raw: an empty one hides it from non-staff, as every tool's empty table does.
+    expect(firstAvailableRoute(menuItems(access(["RAW_NETWORK_ANALYZER"]), new Set(), { hasVantagePoints: true }))).toBe("/rna");
+    expect(
+      menuItems(access(["RAW_NETWORK_ANALYZER"]), new Set(["flows_raw"]), { hasVantagePoints: true }).map((i) => i.path),
+    ).not.toContain("/rna");
     expect(firstAvailableRoute(menuItems(access(["API_LINK_UTIL_INTERNAL"]), new Set(), { hasVantagePoints: true }))).toBe("/core-planner");
-    expect(isToolBuilt("/rna")).toBe(false);
+    expect(isToolBuilt("/rna")).toBe(true);
+    expect(isToolBuilt("/revenues-and-costs")).toBe(false);
     expect(isToolBuilt("/lookingglass")).toBe(true);
     expect(isToolBuilt("/border-planner")).toBe(true);
     expect(isToolBuilt("/core-planner")).toBe(true);

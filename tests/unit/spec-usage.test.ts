@@ -46,8 +46,9 @@ describe("the spec's permissions and messages have an effect", () => {
   });
 
   it("every feature flag of a tool this version does not have is read nowhere but its definitions", () => {
+    // Since the Raw Network Analyzer (rnaTagColumn) no flag of the spec belongs to a missing tool; a new one would be checked here.
     const unbuiltFlags = FEATURE_FLAGS.filter((f: FeatureFlag) => UNBUILT_TOOL_GRANTS.has(f));
-    expect(unbuiltFlags.length).toBeGreaterThan(0);
+    expect(unbuiltFlags).toEqual([]);
     expect(unbuiltFlags.filter((f) => uses(new RegExp(`["'\`]${f}["'\`]`)).length > 0)).toEqual([]);
   });
 

@@ -98,11 +98,11 @@ describe("permission catalogue", () => {
     const explanation = (code: string) => describeFeatureFlag(code).explanation;
     expect(explanation("extrapolatedNetflow")).toMatch(/^No effect in this version: /);
     expect(explanation("replaceStatisticsTableByDisaggregationTable")).toMatch(/^No effect in this version: /);
-    expect(explanation("rnaTagColumn")).toBe("For a tool this version does not have (Raw Network Analyzer).");
+    expect(explanation("rnaTagColumn")).toBe("Show the tag column in the Raw Network Analyzer.");
     expect(explanation("fetchMaxTimestamp")).not.toMatch(/effect|version/);
     const { effective, inert } = featureFlagsByEffect();
-    expect(effective.map((f) => f.code).sort()).toEqual(["canInvokeNetcommandApi", "fetchMaxTimestamp"]);
-    expect(inert.map((f) => f.code).sort()).toEqual(["extrapolatedNetflow", "replaceStatisticsTableByDisaggregationTable", "rnaTagColumn"]);
+    expect(effective.map((f) => f.code).sort()).toEqual(["canInvokeNetcommandApi", "fetchMaxTimestamp", "rnaTagColumn"]);
+    expect(inert.map((f) => f.code).sort()).toEqual(["extrapolatedNetflow", "replaceStatisticsTableByDisaggregationTable"]);
     for (const p of PERMISSION_CATALOGUE) {
       expect(p.title).not.toBe(p.code);
       expect(p.explanation.length).toBeGreaterThan(10);
@@ -113,13 +113,7 @@ describe("permission catalogue", () => {
     expect(grouped.map((g) => g.title)).toEqual(["Flows analysis", "Planning", "Routing", "Administration", "Developer"]);
     // The permissions of tools this version does not have are listed apart, with the tool's name; together, all of them.
     const unbuilt = unbuiltPermissions();
-    expect(unbuilt.map((p) => p.code).sort()).toEqual([
-      "AS_RELATIONS",
-      "RAW_NETWORK_ANALYZER",
-      "REVENUES_AND_COSTS",
-      "RNA_APPLICATIONS_AND_INFRASTRUCTURE",
-      "TOUR_DEMOLYTICS",
-    ]);
+    expect(unbuilt.map((p) => p.code).sort()).toEqual(["AS_RELATIONS", "REVENUES_AND_COSTS", "TOUR_DEMOLYTICS"]);
     expect(describePermission("REVENUES_AND_COSTS").explanation).toBe("For a tool this version does not have (Revenues & Costs).");
     expect(describePermission("AS_RELATIONS").explanation).toBe("For a tool this version does not have (AS Relations).");
     expect([...grouped.flatMap((g) => g.permissions.map((p) => p.code)), ...unbuilt.map((p) => p.code)].sort()).toEqual(

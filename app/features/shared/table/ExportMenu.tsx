@@ -32,17 +32,20 @@ export function ExportMenu({
   href,
   blocked,
   imageTitle = "The chart as an image",
+  formats = EXPORT_FORMATS,
 }: {
   href: (format: ExportFormat) => string;
   blocked: ExportBlock;
   /** What png and svg hold (their tooltip). */
   imageTitle?: string;
+  /** The formats offered (a table without a chart offers csv, xls and xlsx). */
+  formats?: readonly ExportFormat[];
 }) {
   if (blocked === "pivoted") {
     return (
       <Group gap={6} title={MESSAGES.exportWhilePivoted} data-testid="export-menu" data-blocked="pivoted" style={{ cursor: "not-allowed" }}>
         <Text size="sm">Export:</Text>
-        {EXPORT_FORMATS.map((f) => (
+        {formats.map((f) => (
           <Button key={f} size="compact-xs" variant="light" disabled data-testid={testId(f)}>
             {label(f)}
           </Button>
@@ -56,7 +59,7 @@ export function ExportMenu({
     return (
       <Group gap={6} data-testid="export-menu" data-blocked="empty">
         <Text size="sm">Export:</Text>
-        {EXPORT_FORMATS.map((f) => (
+        {formats.map((f) => (
           // data-disabled: looks disabled but still takes the click that explains why (so not aria-disabled either).
           <Button key={f} size="compact-xs" variant="light" data-disabled onClick={() => warn(f)} data-testid={testId(f)}>
             {label(f)}
@@ -71,7 +74,7 @@ export function ExportMenu({
   return (
     <Group gap={6} data-testid="export-menu">
       <Text size="sm">Export:</Text>
-      {EXPORT_FORMATS.map((f) => (
+      {formats.map((f) => (
         <Button
           key={f}
           component="a"

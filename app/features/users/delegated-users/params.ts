@@ -59,6 +59,11 @@ export const DELEGABLE_PERMISSIONS: readonly {
     title: "Looking Glass",
     explanation: "Routing lookups from the vantage points of the routers listed below only (none without a router).",
   },
+  {
+    permission: "RAW_NETWORK_ANALYZER",
+    title: "Raw Network Analyzer",
+    explanation: "The raw flow records inside its restrictions, their sums, timeseries and exports.",
+  },
   { permission: "VRF_DIMENSION", title: "VRF dimension", explanation: "The VRF name dimension." },
 ];
 

@@ -1,0 +1,91 @@
+import { Anchor, Badge, Table } from "@mantine/core";
+import { Link } from "@remix-run/react";
+import { IconArrowDown, IconArrowsSort, IconArrowUp } from "@tabler/icons-react";
+import { nextSort, rnaSearch } from "../params";
+import type { RnaScreen, RnaScreenColumn } from "../screen.server";
+
+const ARIA_SORT = { asc: "ascending", desc: "descending" } as const;
+
+/** Headers: the time says its timezone. */
+export const headerText = (column: Pick<RnaScreenColumn, "id" | "label">, tz: string) =>
+  column.id === "time_received" ? `${column.label} (${tz})` : column.label;
+
+/** A header that sorts by its column (a plain link: the next sort, from the first page); aria-sort says the order. */
+function SortableHeader({ data, column, path }: { data: RnaScreen; column: RnaScreenColumn; path: string }) {
+  const sort = data.params.sort;
+  const sorted = sort?.column === column.id;
+  const Icon = !sorted ? IconArrowsSort : sort.direction === "asc" ? IconArrowUp : IconArrowDown;
+  const label = headerText(column, data.timezone);
+  return (
+    <Table.Th
+      aria-sort={sorted ? ARIA_SORT[sort.direction] : "none"}
+      style={{ textAlign: column.numeric ? "right" : undefined }}
+      title={column.description}
+    >
+      <Anchor
+        component={Link}
+        to={`${path}?${rnaSearch(data.params, data.timezone, { sort: nextSort(sort, column) })}`}
+        c="inherit"
+        fw={700}
+        underline="hover"
+        aria-label={`Sort by ${label}`}
+        style={{ display: "inline-flex", alignItems: "center", gap: 4 }}
+        data-testid={`rna-sort-${column.id}`}
+      >
+        {label}
+        <Icon size={14} aria-hidden="true" style={{ flex: "none", opacity: sorted ? 1 : 0.6 }} />
+      </Anchor>
+    </Table.Th>
+  );
+}
+
+/**
+ * One page of raw records (or prefix-aggregated rows) as plain HTML, the same with and without
+ * JavaScript: the picked columns; a record the router dropped says so, a re-exported copy too.
+ * Wider than the screen (a phone), the table scrolls inside its own box.
+ */
+export function RnaTable({ data, path }: { data: RnaScreen; path: string }) {
+  const columns = data.params.columns.map((id) => data.catalogue.find((c) => c.id === id)!).filter(Boolean);
+  return (
+    <div style={{ overflowX: "auto", maxWidth: "100%" }} data-testid="rna-scroll" tabIndex={0} role="region" aria-label="Raw flow records">
+      <Table striped withTableBorder fz="xs" data-testid="rna-table">
+        <Table.Thead>
+          <Table.Tr>
+            {columns.map((c) => (
+              <SortableHeader key={c.id} data={data} column={c} path={path} />
+            ))}
+          </Table.Tr>
+        </Table.Thead>
+        <Table.Tbody>
+          {data.rows.map((row) => (
+            <Table.Tr
+              key={row.key}
+              data-dropped={row.dropped || undefined}
+              data-copy={row.copy || undefined}
+              data-others={row.isOthers || undefined}
+            >
+              {row.cells.map((cell, i) => (
+                <Table.Td
+                  key={columns[i].id}
+                  style={{ textAlign: columns[i].numeric ? "right" : undefined, whiteSpace: "nowrap", verticalAlign: "top" }}
+                >
+                  {cell}
+                  {i === 0 && row.dropped ? (
+                    <Badge ml={6} color="red" variant="light" size="xs" tt="none" data-testid="rna-dropped">
+                      dropped by the router
+                    </Badge>
+                  ) : null}
+                  {i === 0 && row.copy ? (
+                    <Badge ml={6} color="gray" variant="light" size="xs" tt="none" data-testid="rna-copy">
+                      re-exported copy
+                    </Badge>
+                  ) : null}
+                </Table.Td>
+              ))}
+            </Table.Tr>
+          ))}
+        </Table.Tbody>
+      </Table>
+    </div>
+  );
+}
