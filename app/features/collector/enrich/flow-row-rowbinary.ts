@@ -99,7 +99,7 @@ export class RowBinaryWriter implements FlowRowWriter {
     this.bytes = grown;
   }
 
-  /** The low bits of an integer at the column's width, as the TabSeparated writer does for a value that is none: 0. */
+  /** The low bits of an integer at the column's width (the writers are handed values in range; NaN is written 0). */
   private u8(value: number): void {
     this.bytes[this.at++] = value;
   }
