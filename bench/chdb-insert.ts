@@ -87,6 +87,8 @@ type Variant = {
   after?: string[];
   /** Through the client's insert (the body made a string and appended to the statement), not chDB's raw insert. */
   viaClient?: boolean;
+  /** The body's format (default TabSeparated): RowBinary goes through a file and FROM INFILE. */
+  format?: "RowBinary";
 };
 
 const NO_OPT: ClickHouseSettings = { optimize_on_insert: 0 };
@@ -95,6 +97,28 @@ const subqueryFold = (c: string) => `if(${c} < 0 OR ${c} IN (SELECT asn FROM tra
 const asIsViews = () => [fiveMinuteView(subqueryFold), FLOWS_1H_VIEW()];
 
 const VARIANTS: Variant[] = [
+  {
+    name: "rowbinary",
+    what: "RowBinary written by the threads, FROM INFILE, optimize_on_insert = 0: what the collector now inserts",
+    views: () => migratedViews(),
+    settings: NO_OPT,
+    format: "RowBinary",
+  },
+  {
+    name: "rowbinary-parse-only",
+    what: "RowBinary into the Null-engine copy of flows_raw: reading the body, nothing written",
+    once: ["CREATE TABLE IF NOT EXISTS flows_raw_null AS flows_raw ENGINE = Null"],
+    views: () => [],
+    table: "flows_raw_null",
+    format: "RowBinary",
+  },
+  {
+    name: "rowbinary-raw-only",
+    what: "RowBinary, optimize_on_insert = 0, no views",
+    views: () => [],
+    settings: NO_OPT,
+    format: "RowBinary",
+  },
   { name: "as-is", what: "the views as migrated, chInsertRaw (chDB's raw insert), default settings", views: () => migratedViews() },
   {
     name: "client-insert",
@@ -256,67 +280,71 @@ function migratedViews(): string[] {
   return [fiveMinute, FLOWS_1H_VIEW()];
 }
 
-/** N rows as the decoding threads write them, and the byte offset of each row's start (plus the end). */
-function makeRows(count: number): { body: Uint8Array; starts: number[] } {
+/** The same rows in both formats the decoding threads write, in parts of whole rows (one decoded batch each). */
+type Rows = { parts: { text: Uint8Array; binary: Uint8Array; rows: number }[]; textBytes: number; binaryBytes: number };
+
+/** `count` rows as the decoding threads write them, TabSeparated and RowBinary, from the same datagrams. */
+function makeRows(count: number): Rows {
   const network = syntheticNetwork({ prefixes: Number(process.env.BENCH_COLLECTOR_PREFIXES ?? 100_000) });
   const { rib } = network.buildRib();
-  const thread = new DecodeThread(120_000);
-  thread.useSnapshot(network.snapshot(["192.0.2.1"], rib));
-  const parts: Uint8Array[] = [];
-  let rows = 0;
-  for (let seq = 0; rows < count; seq++) {
+  const snapshot = network.snapshot(["192.0.2.1"], rib);
+  const text = new DecodeThread(120_000, "TabSeparated");
+  const binary = new DecodeThread(120_000, "RowBinary");
+  text.useSnapshot(snapshot);
+  binary.useSnapshot(snapshot);
+  const out: Rows = { parts: [], textBytes: 0, binaryBytes: 0 };
+  for (let seq = 0, rows = 0; rows < count; seq++) {
     // Fresh datagrams every time (no pool): as many distinct flows as rows.
     const datagrams = Array.from({ length: 40 }, (_, i) => (i % 2 ? ipfixDatagram : v9Datagram)(network, seq * 40 + i));
     const offsets = [0];
     for (const d of datagrams) offsets.push(offsets[offsets.length - 1] + d.length);
     const buffer = new Uint8Array(offsets[offsets.length - 1]);
     datagrams.forEach((d, i) => buffer.set(d, offsets[i]));
-    const result = thread.decodeBatch({
-      buffer: buffer.buffer,
-      offsets,
-      exporters: datagrams.map(() => "192.0.2.1"),
-      arrivalsMs: datagrams.map(() => Date.now()),
-    });
-    parts.push(result.body);
-    rows += result.rows;
+    const arrival = Date.now();
+    const batch = { buffer: buffer.buffer, offsets, exporters: datagrams.map(() => "192.0.2.1"), arrivalsMs: datagrams.map(() => arrival) };
+    const t = text.decodeBatch(batch);
+    const b = binary.decodeBatch(batch);
+    if (t.rows !== b.rows) throw new Error(`the two formats hold ${t.rows} and ${b.rows} rows`);
+    out.parts.push({ text: t.body, binary: b.body, rows: t.rows });
+    out.textBytes += t.body.length;
+    out.binaryBytes += b.body.length;
+    rows += t.rows;
   }
-  const all = Buffer.concat(parts);
-  const starts = [0];
-  for (let i = 0; i < all.length && starts.length <= count; i++) if (all[i] === 10) starts.push(i + 1);
-  return { body: all.subarray(0, starts[count]), starts: starts.slice(0, count + 1) };
+  return out;
 }
 
 async function insertAll(
   ch: ClickhouseHandle,
-  rows: { body: Uint8Array; starts: number[] },
+  rows: Rows,
   batch: number,
   settings?: ClickHouseSettings,
   client?: ClickHouseClient,
   table = "flows_raw",
+  format: "TabSeparated" | "RowBinary" = "TabSeparated",
 ) {
-  for (let from = 0; from < ROWS; from += batch) {
-    const to = Math.min(ROWS, from + batch);
-    const body = rows.body.subarray(rows.starts[from], rows.starts[to]);
+  let inserted = 0;
+  for (let i = 0; i < rows.parts.length && inserted < ROWS;) {
+    const chunks: Uint8Array[] = [];
+    let n = 0;
+    for (; i < rows.parts.length && n < batch && inserted + n < ROWS; i++) {
+      const part = rows.parts[i];
+      chunks.push(format === "RowBinary" ? part.binary : part.text);
+      n += part.rows;
+    }
+    inserted += n;
     if (client) {
       await client.insert({
         table,
-        values: Readable.from([Buffer.from(body.buffer, body.byteOffset, body.byteLength)], { objectMode: false }),
+        values: Readable.from([Buffer.concat(chunks)], { objectMode: false }),
         format: "TabSeparated",
         columns: [...FLOW_ROW_COLUMNS],
         clickhouse_settings: settings,
       });
       continue;
     }
-    await chInsertRaw(ch, {
-      name: "bench.flowsRaw",
-      table,
-      columns: FLOW_ROW_COLUMNS,
-      format: "TabSeparated",
-      body,
-      rows: to - from,
-      settings,
-    });
+    await chInsertRaw(ch, { name: "bench.flowsRaw", table, columns: FLOW_ROW_COLUMNS, format, body: chunks, rows: n, settings });
   }
+  return inserted;
 }
 
 const VIEWS = ["flows_5m_mv", "flows_1h_mv"];
@@ -338,7 +366,10 @@ async function main() {
       .join(" ")}): ${grouped(ROWS)} rows in batches of ${grouped(BATCH)}, ${RUNS} runs per variant`,
   );
   const rows = makeRows(ROWS);
-  console.log(`  rows: ${grouped(ROWS)}, ${(rows.body.length / ROWS).toFixed(0)} bytes each as TabSeparated`);
+  const rowCount = rows.parts.reduce((n, p) => n + p.rows, 0);
+  console.log(
+    `  rows: ${grouped(ROWS)}, ${(rows.textBytes / rowCount).toFixed(0)} bytes each as TabSeparated, ${(rows.binaryBytes / rowCount).toFixed(0)} as RowBinary`,
+  );
 
   const dataDir = mkdtempSync(path.join(tmpdir(), "flowlens-bench-chinsert-"));
   // Embedded whatever the environment says: the bench is about chDB.
@@ -376,7 +407,7 @@ async function main() {
         for (const sql of v.before ?? []) await chCommand(ch, { name: "bench.before", sql });
         const cpu = cpuSeconds();
         const started = performance.now();
-        await insertAll(ch, rows, v.batch ?? BATCH, v.settings, v.viaClient ? connection.writer : undefined, v.table);
+        await insertAll(ch, rows, v.batch ?? BATCH, v.settings, v.viaClient ? connection.writer : undefined, v.table, v.format);
         const wall = (performance.now() - started) / 1000;
         const cpuUsed = cpuSeconds() - cpu;
         for (const sql of v.after ?? []) await chCommand(ch, { name: "bench.after", sql });

@@ -1,4 +1,6 @@
-import { closeSync, fstatSync, mkdirSync, openSync } from "node:fs";
+import { closeSync, fstatSync, mkdirSync, mkdtempSync, openSync, rmSync } from "node:fs";
+import { unlink, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
 import { isatty } from "node:tty";
 import path from "node:path";
 import { ClickHouseLogLevel, createClient, type ClickHouseClient, type ClickHouseClientConfigOptions } from "@clickhouse/client";
@@ -20,9 +22,23 @@ export type ClickhouseConnection = {
    * first turn them into a JavaScript string and append that to the statement.
    */
   rawInsert?: (insert: RawInsertParams) => Promise<void>;
+  /**
+   * chDB only: an insert of RowBinary rows, in the writer session. chDB's raw insert takes text
+   * formats only; this one writes the bytes to a file of its own and inserts `FROM INFILE` (the
+   * table's own column types, as an inline insert), so the engine copies values instead of parsing text.
+   */
+  binaryInsert?: (insert: BinaryInsert) => Promise<void>;
   kind: "chdb" | "clickhouse";
   database: string;
   close: () => Promise<void>;
+};
+
+export type BinaryInsert = {
+  table: string;
+  columns: readonly string[];
+  format: "RowBinary";
+  values: Uint8Array;
+  settings: Record<string, string | number | boolean>;
 };
 
 // 64-bit integers as JSON numbers on both engines (servers quote them by default, chDB does not).
@@ -93,17 +109,30 @@ export async function openClickhouse(
     clickhouse_settings: COMMON_SETTINGS,
   });
   await writer.command({ query: `USE ${database}` });
+  // The files of binary inserts: one per insert, removed when it ends (the directory when the store closes).
+  const insertFiles = mkdtempSync(path.join(tmpdir(), "flowlens-ch-insert-"));
+  let insertFileCount = 0;
   return {
     client,
     writer,
     rawInsert: async (insert) => {
       await writerConnection.chdb.rawInsert(insert);
     },
+    binaryInsert: async (insert) => {
+      const file = path.join(insertFiles, `${++insertFileCount}.bin`);
+      await writeFile(file, insert.values);
+      try {
+        await writerConnection.chdb.queryAsync(binaryInsertStatement(insert, file));
+      } finally {
+        await unlink(file).catch(() => undefined);
+      }
+    },
     kind: "chdb",
     database,
     close: async () => {
       await writer.close();
       await client.close();
+      rmSync(insertFiles, { recursive: true, force: true });
     },
   };
 }
@@ -135,4 +164,18 @@ export class StoreUnavailableError extends Error {
     super(`${store} is not available: ${detail}`);
     this.name = "StoreUnavailableError";
   }
+}
+
+const IDENTIFIER = /^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)?$/;
+const sqlString = (text: string) => `'${text.replace(/\\/g, "\\\\").replace(/'/g, "\\'")}'`;
+
+/** `INSERT INTO t (columns) FROM INFILE 'file' SETTINGS … FORMAT RowBinary`; names are the caller's constants, checked all the same. */
+export function binaryInsertStatement(insert: BinaryInsert, file: string): string {
+  for (const name of [insert.table, ...insert.columns, ...Object.keys(insert.settings)])
+    if (!IDENTIFIER.test(name)) throw new Error(`binary insert: ${JSON.stringify(name)} is not an identifier`);
+  const settings = Object.entries(insert.settings).map(([k, v]) => `${k} = ${typeof v === "string" ? sqlString(v) : Number(v)}`);
+  return (
+    `INSERT INTO ${insert.table} (${insert.columns.join(", ")}) FROM INFILE ${sqlString(file)}` +
+    `${settings.length ? ` SETTINGS ${settings.join(", ")}` : ""} FORMAT ${insert.format}`
+  );
 }

@@ -10,7 +10,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { FLOW_ROW_COLUMNS, type FlowRow } from "~/features/collector/enrich/flow-row";
 import { TsvWriter } from "~/features/collector/enrich/flow-row-tsv";
-import { insertFlowRows } from "~/features/collector/runtime/collector.server";
+import { flowRowWriter } from "~/features/collector/enrich/flow-row-writer";
+import { flowRowFormat, insertFlowRows } from "~/features/collector/runtime/collector.server";
 import { chInsert, chInsertRaw } from "~/server/clickhouse/query.server";
 import { chRows, openTestStores, type TestStores } from "../helpers/stores";
 
@@ -189,7 +190,8 @@ describe("the collector's inserts into the aggregates", () => {
       );
     }
     for (let from = 0; from < rows.length; from += 1000) {
-      const writer = new TsvWriter();
+      // In the format the collector's threads write for this store (RowBinary on chDB).
+      const writer = flowRowWriter(flowRowFormat(stores.ch));
       for (const r of rows.slice(from, from + 1000)) writer.row(r);
       await insertFlowRows(stores, { chunks: [writer.take()], bytes: 0, rows: 1000 });
     }

@@ -13,8 +13,8 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { FlowRow } from "~/features/collector/enrich/flow-row";
-import { TsvWriter } from "~/features/collector/enrich/flow-row-tsv";
-import { insertFlowRows } from "~/features/collector/runtime/collector.server";
+import { flowRowWriter } from "~/features/collector/enrich/flow-row-writer";
+import { flowRowFormat, insertFlowRows } from "~/features/collector/runtime/collector.server";
 import { openClickhouse } from "~/server/clickhouse.server";
 import { NO_OVERRIDE } from "~/server/clickhouse/database-override.server";
 import { queryDoorSettings } from "~/server/clickhouse/limits.server";
@@ -241,7 +241,7 @@ describe("upgrade of a data directory of the previous release (ICMP, forwarding 
       fresh(0x82, 5_000, { post_nat_src_addr: "::ffff:198.51.100.7", post_nat_src_port: 61_000 }), // dropped, ACL drop
       fresh(0x80, 7_000), // dropped, reason unknown
     ];
-    const writer = new TsvWriter();
+    const writer = flowRowWriter(flowRowFormat(services.ch));
     for (const row of rows) writer.row(row);
     await insertFlowRows(services, { chunks: [writer.take()], bytes: 0, rows: rows.length });
 

@@ -51,6 +51,7 @@ type Door = {
   client: ClickHouseClient;
   writer: ClickHouseClient;
   rawInsert?: ClickhouseConnection["rawInsert"];
+  binaryInsert?: ClickhouseConnection["binaryInsert"];
   settings: QueryDoorSettings;
   resolvers: RequestResolvers;
   limiter: AnalyticsQueryLimiter;
@@ -70,6 +71,7 @@ export function openQueryDoor(
     client: connection.client,
     writer: connection.writer ?? connection.client,
     rawInsert: connection.rawInsert,
+    binaryInsert: connection.binaryInsert,
     settings,
     resolvers,
     limiter,
@@ -208,8 +210,16 @@ export async function chInsert(ch: ClickhouseHandle, insert: Insert): Promise<vo
   );
 }
 
-/** Text formats whose body is already encoded by the caller (rows written elsewhere, e.g. in a worker thread). */
-export type RawFormat = "TabSeparated" | "CSV" | "JSONEachRow" | "JSONCompactEachRow";
+/**
+ * Formats of a body already encoded by the caller (rows written elsewhere, e.g. in a worker thread):
+ * text formats on both engines; RowBinary on chDB only (`binaryRowsAccepted`).
+ */
+export type RawFormat = "TabSeparated" | "CSV" | "JSONEachRow" | "JSONCompactEachRow" | "RowBinary";
+
+/** Whether chInsertRaw takes RowBinary bodies here (embedded chDB); a server is sent text. */
+export function binaryRowsAccepted(ch: ClickhouseHandle): boolean {
+  return doorOf(ch).binaryInsert !== undefined;
+}
 
 export type RawInsert = {
   name: string;
@@ -229,17 +239,29 @@ export type RawInsert = {
  * server it is the request body. On chDB it goes through chDB's raw insert in the writer session
  * (clickhouse.server.ts), beside the reads rather than before them: the buffer is handed to the
  * engine as it is, where the client's insert would decode it into a JavaScript string on the event
- * loop and append it to the statement — so only text formats, which both take.
+ * loop and append it to the statement. RowBinary (chDB only) goes through a file and `FROM INFILE`
+ * in the same session (clickhouse.server.ts `binaryInsert`).
  */
 export async function chInsertRaw(ch: ClickhouseHandle, insert: RawInsert): Promise<void> {
   const door = doorOf(ch);
   const parts = insert.body instanceof Uint8Array ? [insert.body] : insert.body;
   const body = parts.length === 1 ? parts[0] : Buffer.concat(parts.map((p) => Buffer.from(p.buffer, p.byteOffset, p.byteLength)));
   const settings = withTimeLimit(insert.settings, 0);
-  const rawInsert = door.rawInsert;
+  const { rawInsert, binaryInsert } = door;
   await timed(
     insert.name,
     async () => {
+      if (insert.format === "RowBinary") {
+        if (!binaryInsert) throw new Error(`${insert.name}: RowBinary bodies are for embedded chDB; a server is sent a text format`);
+        await binaryInsert({
+          table: insert.table,
+          columns: insert.columns,
+          format: "RowBinary",
+          values: body,
+          settings: plainSettings(settings),
+        });
+        return;
+      }
       if (rawInsert) {
         await rawInsert({
           table: insert.table,

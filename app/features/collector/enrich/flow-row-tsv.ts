@@ -3,13 +3,14 @@
  * what the decoding threads hand the main thread as the body of an insert (one transferred buffer
  * per batch), so the main thread neither clones rows nor encodes them.
  *
- * TabSeparated because both engines take it as text — chDB's insert appends the body to the
- * statement as a string, which binary RowBinary would not survive. Numbers are decimal integers,
+ * TabSeparated is what a ClickHouse server is sent (the client's inserts take text formats); on
+ * embedded chDB the threads write RowBinary instead (flow-row-rowbinary.ts). Numbers are decimal integers,
  * addresses text (IPv6 columns read "::ffff:a.b.c.d"), DateTime Unix seconds, NULL \N; strings are escaped
  * as ClickHouse reads them (\t \n \r \\ \0 \b \f). Written byte by byte rather than as a JS string
  * encoded at the end: building and encoding one large string per batch cost more than decoding.
  */
 import type { FlowRow } from "./flow-row";
+import type { FlowRowWriter } from "./flow-row-writer";
 
 const TAB = 9;
 const NEWLINE = 10;
@@ -32,7 +33,7 @@ const encoder = new TextEncoder();
  */
 const NUMBERS_ROOM = 1024;
 
-export class TsvWriter {
+export class TsvWriter implements FlowRowWriter {
   private bytes: Uint8Array;
   private at = 0;
   rows = 0;

@@ -67,6 +67,12 @@ export type FlowRow = {
   mpls_labels: readonly number[];
 };
 
+/**
+ * How the decoding threads write an insert's body: RowBinary for embedded chDB (no text to parse),
+ * TabSeparated for a ClickHouse server (the client's inserts take text formats).
+ */
+export type FlowRowFormat = "RowBinary" | "TabSeparated";
+
 /** The columns of a FlowRow, in the order inserts name them. */
 export const FLOW_ROW_COLUMNS = [
   "time_received",

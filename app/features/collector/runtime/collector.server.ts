@@ -12,10 +12,10 @@
 import type { FlowDropReason } from "../drop-reasons";
 import dgram from "node:dgram";
 import { hostname } from "node:os";
-import { chInsertRaw } from "~/server/clickhouse/query.server";
+import { binaryRowsAccepted, chInsertRaw, type ClickhouseHandle } from "~/server/clickhouse/query.server";
 import type { ComponentContext, ComponentHealth, IngestComponent } from "~/server/components/contract.server";
 import type { Services } from "~/server/services.server";
-import { FLOW_ROW_COLUMNS } from "../enrich/flow-row";
+import { FLOW_ROW_COLUMNS, type FlowRowFormat } from "../enrich/flow-row";
 import { onRoutingRefresh } from "../enrich/routing-refresh.server";
 import type { EnrichmentSnapshot } from "../enrich/snapshot";
 import { enrichmentInputsVersion, loadEnrichmentSnapshot, reloadRoutingTables } from "../enrich/snapshot.server";
@@ -28,7 +28,7 @@ import { DecodePool } from "./thread-pool.server";
 import { joinTrackedAsSchedule } from "./tracked-as-schedule.server";
 
 export type CollectorOptions = {
-  /** Writes one batch (TabSeparated rows in FLOW_ROW_COLUMNS order). Default: into flows_raw; tests hand in slow or failing stores. */
+  /** Writes one batch (rows in FLOW_ROW_COLUMNS order, in flowRowFormat's format). Default: into flows_raw; tests hand in slow or failing stores. */
   insert?: (services: Services, body: InsertBody) => Promise<void>;
   /** How often the per-exporter figures are added to PostgreSQL and the listener's heartbeat written. */
   statsIntervalMs?: number;
@@ -60,12 +60,20 @@ export type FlowCollector = IngestComponent<CollectorSettings> & {
   port(): number;
 };
 
+/**
+ * The format the decoding threads write for this store: RowBinary where the store takes it
+ * (embedded chDB: parsing TabSeparated was most of an insert's CPU, bench/chdb-insert.ts), else text.
+ */
+export function flowRowFormat(ch: ClickhouseHandle): FlowRowFormat {
+  return binaryRowsAccepted(ch) ? "RowBinary" : "TabSeparated";
+}
+
 export async function insertFlowRows(services: Services, body: InsertBody): Promise<void> {
   await chInsertRaw(services.ch, {
     name: "collector.flowsRaw",
     table: "flows_raw",
     columns: FLOW_ROW_COLUMNS,
-    format: "TabSeparated",
+    format: flowRowFormat(services.ch),
     body: body.chunks,
     rows: body.rows,
     // The 5-minute view already sums each batch by key; summing flows_5m and flows_1h again while
@@ -116,7 +124,7 @@ class RunningCollector {
     const { settings, log } = context;
     this.pool = new DecodePool(
       settings.workers,
-      { maxClockSkewMs: settings.maxClockSkewMs, sweepIntervalMs: options.sweepIntervalMs ?? 10_000 },
+      { maxClockSkewMs: settings.maxClockSkewMs, sweepIntervalMs: options.sweepIntervalMs ?? 10_000, format: flowRowFormat(services.ch) },
       {
         onResult: (body, rows, exporters) => this.received(body, rows, exporters),
         onMisses: (exporters) => exporters.forEach((delta) => this.stats?.record(delta)),

@@ -9,7 +9,8 @@ import { SKIP_REASONS } from "../decode/flow-record";
 import { TemplateState } from "../decode/templates";
 import type { Enricher } from "../enrich/enricher";
 import { createEnricher } from "../enrich/enrich";
-import { TsvWriter } from "../enrich/flow-row-tsv";
+import type { FlowRowFormat } from "../enrich/flow-row";
+import { flowRowWriter, type FlowRowWriter } from "../enrich/flow-row-writer";
 import type { EnrichmentSnapshot } from "../enrich/snapshot";
 import {
   addDistinct,
@@ -26,18 +27,23 @@ import {
 /** Exporters whose clock state is remembered; beyond, the least recently heard is forgotten. */
 const MAX_CLOCK_STATES = 8192;
 
-/** The batch's rows as the body of a TabSeparated insert in FLOW_ROW_COLUMNS order (its own ArrayBuffer, transferable). */
+/** The batch's rows as the body of an insert in FLOW_ROW_COLUMNS order, in the thread's format (its own ArrayBuffer, transferable). */
 export type BatchResult = { body: Uint8Array; rows: number; exporters: ExporterDelta[] };
 
 export class DecodeThread {
   readonly templates = new TemplateState();
   private enricher: Enricher | null = null;
   /** Reused from batch to batch: it keeps the size the batches need. */
-  private readonly writer = new TsvWriter();
+  private readonly writer: FlowRowWriter;
   /** Per exporter and protocol: is its clock off by more than the allowed skew (as of its last export time). */
   private readonly skewed = new Map<string, boolean>();
 
-  constructor(private readonly maxClockSkewMs: number) {}
+  constructor(
+    private readonly maxClockSkewMs: number,
+    format: FlowRowFormat = "TabSeparated",
+  ) {
+    this.writer = flowRowWriter(format);
+  }
 
   useSnapshot(snapshot: EnrichmentSnapshot): void {
     this.enricher = createEnricher(snapshot);

@@ -4,15 +4,16 @@
  * (vite.config.ts), since the server bundle holds no file a thread could start from.
  */
 import { parentPort, workerData } from "node:worker_threads";
+import type { FlowRowFormat } from "../enrich/flow-row";
 import { DecodeThread } from "./decode-thread";
 import type { FromThread, ToThread } from "./messages";
 
-export type DecodeWorkerData = { maxClockSkewMs: number; sweepIntervalMs: number };
+export type DecodeWorkerData = { maxClockSkewMs: number; sweepIntervalMs: number; format: FlowRowFormat };
 
 const port = parentPort;
 if (!port) throw new Error("decode-worker runs as a worker thread");
 const settings = workerData as DecodeWorkerData;
-const thread = new DecodeThread(settings.maxClockSkewMs);
+const thread = new DecodeThread(settings.maxClockSkewMs, settings.format);
 const send = (message: FromThread) => port.postMessage(message);
 
 // Templates expire for exporters that went silent too: a timer, not only the next datagram.

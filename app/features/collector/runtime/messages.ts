@@ -1,8 +1,8 @@
 /**
  * What the collector's main thread and its decoding threads say to each other. Datagrams travel in
  * batches: their payloads packed into one ArrayBuffer that is transferred, not copied, with the
- * exporter and arrival time of each. Results come back as the body of an insert — the rows as
- * TabSeparated text in FLOW_ROW_COLUMNS order, in a transferred ArrayBuffer, with their count — and
+ * exporter and arrival time of each. Results come back as the body of an insert — the rows in
+ * FLOW_ROW_COLUMNS order (RowBinary on chDB, else TabSeparated text), in a transferred ArrayBuffer, with their count — and
  * counters per exporter and protocol (which say how many of those rows are each exporter's).
  */
 import type { FlowProtocol } from "../decode/flow-record";

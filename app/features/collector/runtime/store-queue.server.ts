@@ -1,6 +1,6 @@
 /**
  * Between the decoding threads and ClickHouse: batches of rows wait here, one insert at a time. A
- * batch is the insert's body as the threads wrote it (TabSeparated text in chunks, one per thread
+ * batch is the insert's body as the threads wrote it (RowBinary or TabSeparated, in chunks, one per thread
  * result) with its row count: the main thread only moves bytes. The
  * network does not wait for the store, so the queue is bounded in rows: when the store is slower
  * than the exporters, the OLDEST waiting batches are dropped (their flows counted as "queue_full")
@@ -13,7 +13,7 @@ import type { FlowDropReason } from "../drop-reasons";
 /** Rows of one exporter (address and protocol key) in a batch. */
 export type RowCounts = Map<string, number>;
 
-/** `chunks` hold `rows` whole rows (each chunk ends with a row's newline); `counts` says whose they are. */
+/** `chunks` hold `rows` whole rows (each chunk ends where a row does); `counts` says whose they are. */
 export type RowBatch = { chunks: Uint8Array[]; bytes: number; rows: number; counts: RowCounts };
 
 /** The body of one insert. */

@@ -26,7 +26,7 @@ export const MAX_IN_FLIGHT_DATAGRAMS = 20_000;
 export const BUNDLED_WORKER_FILE = "collector-worker.js";
 
 export type PoolEvents = {
-  /** `body`: `rows` rows as TabSeparated text (messages.ts). */
+  /** `body`: `rows` rows in the threads' format (messages.ts). */
   onResult(body: Uint8Array, rows: number, exporters: ExporterDelta[]): void;
   onMisses(exporters: ExporterDelta[]): void;
   /** Datagrams that never reached a decoder: the thread was busy, or died holding them. */
