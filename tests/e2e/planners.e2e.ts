@@ -143,3 +143,28 @@ describeBothModes("core planner", (m) => {
     expect(text.split(/\r?\n/).filter(Boolean)).toHaveLength(2);
   });
 });
+
+describeBothModes("planners one after another", (m) => {
+  it("answers one user's 30-day pages and their details, with every request of their own, never 429 or 503", async () => {
+    // Every answer the browser gets (documents, data requests, scripts), not only the documents'.
+    const refused: string[] = [];
+    m.page.on("response", (r) => {
+      if (r.status() === 429 || r.status() === 503) refused.push(`${r.status()} ${r.url()}`);
+    });
+    await logIn(m.page, DEMO_USERS.operator);
+    for (const path of ["/border-planner", "/core-planner"]) {
+      const res = await m.goto(`${path}?dateRange=LAST_30_DAYS`);
+      expect(res?.status()).toBe(200);
+      // The heatmap: one cell a link of the page and day.
+      expect(await m.page.locator("[data-testid=planner-heatmap] svg rect title").count()).toBeGreaterThan(0);
+      const first = (await rowKeys(m.page))[0]!;
+      await Promise.all([
+        m.page.waitForURL((u) => u.searchParams.get("link") === first),
+        m.page.locator("[data-testid=planner-open-detail]").first().click(),
+      ]);
+      await m.page.locator("[data-testid=planner-detail-chart] svg").waitFor();
+    }
+    expect(refused).toEqual([]);
+    expect(m.pageErrors).toEqual([]);
+  });
+});

@@ -11,7 +11,7 @@ import { MESSAGES } from "~/lib/messages";
 import { UTIL_SOURCES, type UtilSource } from "~/features/collector/snmp/util-source";
 import { inTurn } from "~/server/clickhouse/limits.server";
 import { chQuery, type CheckedRead } from "~/server/clickhouse/query.server";
-import { cachedQuery, restrictionScope } from "~/server/result-cache.server";
+import { cachedQuery, canonicalJson, restrictionScope } from "~/server/result-cache.server";
 import { buildoutCrossing, type BuildoutLink } from "~/server/notifications/buildout-threshold.server";
 import type { Services } from "~/server/services.server";
 import { getUserSettings, type UserSettingsJson } from "~/server/settings/user-settings.server";
@@ -155,7 +155,8 @@ function orderedSources(seen: readonly string[]): UtilSource[] {
 /**
  * One link's quarter hours from the figures' scan (parallel arrays, start ascending): the bytes in
  * and out, the samples, and the largest 5-minute byte count of either direction. The screens derive
- * the timeseries and the heatmap from them instead of scanning the samples again.
+ * the timeseries and the heatmap from them instead of scanning the samples again. Shared between
+ * requests (see planWithQuarters): read-only.
  */
 export type LinkQuarters = { starts: number[]; inBytes: number[]; outBytes: number[]; samples: number[]; maxBytes: number[] };
 
@@ -190,6 +191,39 @@ export async function planWithQuarters(
     () => read(services, { ...linkFiguresQuery(ends, range), schema: FiguresRow }, scope),
     () => read(services, { ...samplingConfidenceQuery(ends, range), schema: ConfidenceRow }, scope),
   );
+  // The rows of a cached read are the same objects on every hit: what was computed from them for
+  // the same settings, links and range is kept beside them (and goes when the cache lets them go).
+  const key = canonicalJson({ settings, kind, links, range });
+  let computed = planMemo.get(figureRows)?.get(confidenceRows)?.get(key);
+  if (!computed) {
+    computed = plansOfRows(settings, kind, links, range, figureRows, confidenceRows);
+    let byConfidence = planMemo.get(figureRows);
+    if (!byConfidence) planMemo.set(figureRows, (byConfidence = new WeakMap()));
+    let byKey = byConfidence.get(confidenceRows);
+    if (!byKey) byConfidence.set(confidenceRows, (byKey = new Map()));
+    // Bounded: many filter combinations within one 5-minute bucket keep only the latest few.
+    if (byKey.size >= PLAN_MEMO_PER_READ) byKey.delete(byKey.keys().next().value!);
+    byKey.set(key, computed);
+  }
+  return computed;
+}
+
+type FiguresRows = z.output<typeof FiguresRow>[];
+type ConfidenceRows = z.output<typeof ConfidenceRow>[];
+type Planned = { plans: LinkPlan[]; quarters: Map<string, LinkQuarters> };
+const PLAN_MEMO_PER_READ = 16;
+/** planWithQuarters' results by the read rows they came from (identity) and their inputs (canonical JSON). */
+const planMemo = new WeakMap<FiguresRows, WeakMap<ConfidenceRows, Map<string, Planned>>>();
+
+/** The figures of the links from the rows of the figures' scan and of the sampling confidence. */
+function plansOfRows(
+  settings: UserSettingsJson,
+  kind: LinkKind,
+  links: readonly PlannerLink[],
+  range: PlanRange,
+  figureRows: FiguresRows,
+  confidenceRows: ConfidenceRows,
+): Planned {
   const figures = new Map(figureRows.map((r) => [r.link, r]));
   const confidence = new Map(confidenceRows.map((r) => [r.link, r]));
   const quarters = new Map(
@@ -337,6 +371,31 @@ export function timeseriesOfQuarters(
   const bucketSeconds = defaultWindow(range);
   if (bucketSeconds % QUARTER_SECONDS !== 0) return null;
   const capacityBps = links.reduce((sum, l) => sum + (l.capacityBps ?? 0), 0);
+  // The sums depend on the links and the window only, so they are kept beside the (shared) quarters
+  // like the plans; whether a bucket is complete depends on now and is said per request.
+  const key = `${bucketSeconds}|${links.map((l) => l.key).join(",")}`;
+  let byKey = timeseriesMemo.get(quarters);
+  if (!byKey) timeseriesMemo.set(quarters, (byKey = new Map()));
+  let sums = byKey.get(key);
+  if (!sums) {
+    sums = bucketSums(links, quarters, bucketSeconds);
+    if (byKey.size >= PLAN_MEMO_PER_READ) byKey.delete(byKey.keys().next().value!);
+    byKey.set(key, sums);
+  }
+  const bounds = { ...range, window: bucketSeconds, now };
+  const points = sums.map(([time, inBps, outBps]) => ({ time, inBps, outBps, complete: isCompleteBucket(time, bounds) }));
+  return { bucketSeconds, points, capacityBps };
+}
+
+/** timeseriesOfQuarters' bucket sums by the quarters they came from (identity) and the links and window. */
+const timeseriesMemo = new WeakMap<ReadonlyMap<string, LinkQuarters>, Map<string, [number, number, number][]>>();
+
+/** Per bucket (time order) the sum over the links of each link's mean rate in and out over its samples there. */
+function bucketSums(
+  links: readonly PlannerLink[],
+  quarters: ReadonlyMap<string, LinkQuarters>,
+  bucketSeconds: number,
+): [number, number, number][] {
   // Per link and bucket its bytes and samples (a quarter lies inside one bucket: both are aligned
   // in UTC; the scan's quarters come in no particular order), then the links' mean rates summed.
   const buckets = new Map<number, { inBps: number; outBps: number }>();
@@ -360,11 +419,7 @@ export function timeseriesOfQuarters(
       buckets.set(bucket, sum);
     }
   }
-  const bounds = { ...range, window: bucketSeconds, now };
-  const points = [...buckets]
-    .sort(([a], [b]) => a - b)
-    .map(([time, v]) => ({ time, inBps: v.inBps, outBps: v.outBps, complete: isCompleteBucket(time, bounds) }));
-  return { bucketSeconds, points, capacityBps };
+  return [...buckets].sort(([a], [b]) => a - b).map(([time, v]) => [time, v.inBps, v.outBps]);
 }
 
 /**

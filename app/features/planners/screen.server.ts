@@ -19,7 +19,9 @@ import type { UserContext } from "~/server/auth/user-context.server";
 import type { Services } from "~/server/services.server";
 import { columnsOf, findColumn, isNumericColumn, takesNumericFilter, type ScreenKind } from "./columns";
 import { groupOf, linkTitle, plannerRow, type PlannerRow } from "./cells";
+import { thinToPixelColumns } from "~/lib/series-thinning";
 import { inTurn } from "~/server/clickhouse/limits.server";
+import { plotColumns, UTILISATION_CHART_MARGIN } from "./chart-geometry";
 import { restrictionScope } from "~/server/result-cache.server";
 import { interfaceStatistics, type InterfaceStatisticsRow } from "./interface-statistics.server";
 import { PAGE_SIZE, parsePlannerParams, plannerSearch, resolvePlannerRange, type PlannerParams } from "./params";
@@ -56,7 +58,12 @@ export type PlannerDetail = {
   key: string;
   title: string;
   plan: LinkPlan;
-  /** The 5-minute samples as [time, in utilisation, out utilisation] (null: capacity unknown), for the chart. */
+  /**
+   * The 5-minute samples the chart draws, as [time, in utilisation, out utilisation] (null: capacity
+   * unknown): all of them up to two per pixel column of its plot, beyond that each column's lowest
+   * and highest of either direction (thinToPixelColumns), so a spike of one sample still shows. The
+   * figures and the daily table come from every sample (plan).
+   */
   samples: [number, number | null, number | null][];
   interpolated: number;
   /** External links: the traffic by source AS coming in, by destination AS going out. */
@@ -309,6 +316,9 @@ export async function loadPlannerScreen(
   };
 }
 
+/** A utilisation as the chart draws it: to a millionth (0.0001 %), far below a pixel, in a few digits of the page. */
+const drawnShare = (u: number | null) => (u === null ? null : Math.round(u * 1e6) / 1e6);
+
 async function loadDetail(
   services: Services,
   viewer: Awaited<ReturnType<typeof viewerFor>>,
@@ -364,7 +374,10 @@ async function loadDetail(
       key,
       title: linkTitle(plan),
       plan,
-      samples: samples.map((s) => [s.time, s.inUtilisation, s.outUtilisation]),
+      samples: thinToPixelColumns(
+        samples.map((s): [number, number | null, number | null] => [s.time, drawnShare(s.inUtilisation), drawnShare(s.outUtilisation)]),
+        { x: ([t]) => t, y: [([, i]) => i, ([, , o]) => o], columns: plotColumns(UTILISATION_CHART_MARGIN) },
+      ),
       interpolated: samples.filter((s) => s.interpolated).length,
       trafficIn,
       trafficOut,

@@ -1,15 +1,17 @@
 import { Alert, Text } from "@mantine/core";
-import { HeatMap } from "@nivo/heatmap";
 import { Line } from "@nivo/line";
 import { useMemo } from "react";
 import { incompleteBucketsWords } from "~/lib/aggregation-window";
+import { thinToPixelColumns } from "~/lib/series-thinning";
 import { DATE_FORMATS, formatUnix } from "~/lib/date-format";
 import { timeTicks } from "~/lib/time-ticks";
 import { formatBitsPerSecond, formatPercent, formatUtilisation } from "~/lib/units";
 import { thresholdWords } from "../cells";
+import { CHART_WIDTH as WIDTH, plotColumns, TRAFFIC_CHART_MARGIN, UTILISATION_CHART_MARGIN } from "../chart-geometry";
+import { heatmapColor } from "../heatmap-colors";
 import type { PlannerHeatmap, PlannerTimeseries } from "../types";
+import classes from "./PlannerTables.module.css";
 
-const WIDTH = 1000;
 const IN_COLOR = "#1f77b4";
 const OUT_COLOR = "#ff7f0e";
 const CAPACITY_COLOR = "#5c7080";
@@ -79,10 +81,16 @@ export function TrafficChart({
   const top = Math.max(0, ...points.map((p) => Math.max(p.inBps, p.outBps)));
   // Far above the traffic the capacity line would flatten it to the axis: then the capacity is said in words only.
   const drawCapacity = timeseries.capacityBps > 0 && top >= timeseries.capacityBps * CAPACITY_LINE_MIN_SHARE;
+  // What the plot's pixel columns can show (each column's lowest and highest bucket); the words use every bucket.
+  const drawn = useMemo(
+    () =>
+      thinToPixelColumns(points, { x: (p) => p.time, y: [(p) => p.inBps, (p) => p.outBps], columns: plotColumns(TRAFFIC_CHART_MARGIN) }),
+    [points],
+  );
   const data = useMemo(
     () => [
-      { id: "In", data: points.map((p) => ({ x: p.time, y: p.inBps })) },
-      { id: "Out", data: points.map((p) => ({ x: p.time, y: p.outBps })) },
+      { id: "In", data: drawn.map((p) => ({ x: p.time, y: p.inBps })) },
+      { id: "Out", data: drawn.map((p) => ({ x: p.time, y: p.outBps })) },
       ...(drawCapacity && points.length
         ? [
             {
@@ -95,7 +103,7 @@ export function TrafficChart({
           ]
         : []),
     ],
-    [points, timeseries.capacityBps, drawCapacity],
+    [drawn, points, timeseries.capacityBps, drawCapacity],
   );
   if (!points.length) return <Text c="dimmed">{timeseries.points.length ? leftOut : "No utilisation data in this range."}</Text>;
   const first = points[0].time;
@@ -122,7 +130,7 @@ export function TrafficChart({
           height={300}
           animate={false}
           data={data}
-          margin={{ top: 10, right: 110, bottom: 40, left: 80 }}
+          margin={TRAFFIC_CHART_MARGIN}
           xScale={first < last ? { type: "linear", min: first, max: last } : { type: "linear" }}
           yScale={{ type: "linear", min: 0, max: "auto" }}
           enablePoints={false}
@@ -143,7 +151,8 @@ export function TrafficChart({
 }
 
 /**
- * The 5-minute in/out utilisation of one link with the user's thresholds of the planner as lines: the
+ * The 5-minute in/out utilisation of one link (as the loader thinned it to the plot's pixel
+ * columns: each column's lowest and highest sample of either direction) with the user's thresholds of the planner as lines: the
  * same ones that decide the links' status and the forecast's level, so the chart and the list agree.
  * The daily peak-hour table beside it is its text fallback.
  */
@@ -185,7 +194,7 @@ export function UtilisationChart({
         height={260}
         animate={false}
         data={data}
-        margin={{ top: 10, right: 110, bottom: 40, left: 60 }}
+        margin={UTILISATION_CHART_MARGIN}
         xScale={first < last ? { type: "linear", min: first, max: last } : { type: "linear" }}
         yScale={{ type: "linear", min: 0, max: top }}
         enablePoints={false}
@@ -204,11 +213,19 @@ export function UtilisationChart({
 /** The heatmap's colour scale: 0 % (no traffic) to 100 % of the capacity; above 100 % stays the darkest. */
 export const HEATMAP_SCALE_PERCENT = { min: 0, max: 100 } as const;
 
+const HEATMAP_ROW = 22;
+const HEATMAP_TOP = 50;
+const HEATMAP_LEGEND_ROOM = 60;
+const HEATMAP_LEGEND_TICKS = [0, 25, 50, 75, 100];
+/** Space between cells, as a share of a cell. */
+const HEATMAP_GAP = 0.05;
+
 /**
  * The daily maximum 5-minute utilisation of the page's links (rows: the link and, on the Border
  * Planner, its neighbour AS) per day (columns), with its colour scale under it, or the spec's
- * message when the range is too long for it. The table under "As a table" holds the same values
- * for reading without the colours.
+ * message when the range is too long for it. Drawn as one plain SVG (a rectangle a cell, its value
+ * in the cell's title for hovering), so a page of 50 links over 62 days stays small and quick to
+ * render. The table under "As a table" holds the same values for reading without the colours.
  */
 export function UtilisationHeatmap({ heatmap, timezone }: { heatmap: PlannerHeatmap; timezone: string }) {
   if (!heatmap.ok)
@@ -219,54 +236,82 @@ export function UtilisationHeatmap({ heatmap, timezone }: { heatmap: PlannerHeat
     );
   if (!heatmap.rows.length) return null;
   const dayLabel = (d: string) => formatUnix(Date.parse(`${d}T12:00:00Z`) / 1000, "UTC", DATE_FORMATS.short).slice(0, 5);
-  const data = heatmap.rows.map((r) => ({
-    id: r.label,
-    data: heatmap.days.map((d, i) => ({ x: dayLabel(d), y: r.values[i] === null ? null : r.values[i]! * 100 })),
-  }));
+  const days = heatmap.days.map(dayLabel);
   const cell = Math.max(12, Math.min(28, Math.floor(860 / Math.max(1, heatmap.days.length))));
   // Room for the longest link name at the left (about 6.5 px a character at the axis' 11 px).
   const left = Math.min(420, Math.max(120, Math.ceil(Math.max(...heatmap.rows.map((r) => r.label.length)) * 6.5) + 12));
   const width = left + heatmap.days.length * cell + 20;
-  // Room under the cells for the colour scale and its title.
-  const legendRoom = 60;
-  const height = 60 + heatmap.rows.length * 22 + legendRoom;
+  const height = HEATMAP_TOP + heatmap.rows.length * HEATMAP_ROW + HEATMAP_LEGEND_ROOM;
+  const gapX = cell * HEATMAP_GAP;
+  const gapY = HEATMAP_ROW * HEATMAP_GAP;
+  const legendLength = Math.min(320, Math.max(160, width - left - 40));
+  const legendTop = HEATMAP_TOP + heatmap.rows.length * HEATMAP_ROW + 20;
+  const round = (v: number) => Math.round(v * 10) / 10;
   return (
     <div>
       <div style={{ overflowX: "auto" }} data-testid="planner-heatmap" tabIndex={0} role="region" aria-label="Heatmap">
-        <HeatMap
+        <svg
           role="img"
-          ariaLabel={`Daily maximum utilisation of ${heatmap.rows.length} links over ${heatmap.days.length} days (${timezone}); the table below lists the values.`}
+          aria-label={`Daily maximum utilisation of ${heatmap.rows.length} links over ${heatmap.days.length} days (${timezone}); the table below lists the values.`}
           width={width}
           height={height}
-          animate={false}
-          data={data}
-          margin={{ top: 50, right: 20, bottom: legendRoom, left }}
-          valueFormat={(v) => formatUtilisation(v / 100)}
-          colors={{ type: "sequential", scheme: "oranges", minValue: HEATMAP_SCALE_PERCENT.min, maxValue: HEATMAP_SCALE_PERCENT.max }}
-          emptyColor="#f1f3f5"
-          enableLabels={false}
-          axisTop={{ tickRotation: -60, tickSize: 0, tickPadding: 4 }}
-          axisLeft={{ tickSize: 0, tickPadding: 6 }}
-          xInnerPadding={0.05}
-          yInnerPadding={0.05}
-          legends={[
-            {
-              anchor: "bottom-left",
-              translateY: 40,
-              length: Math.min(320, Math.max(160, width - left - 40)),
-              thickness: 10,
-              direction: "row",
-              tickPosition: "after",
-              tickSize: 3,
-              tickSpacing: 4,
-              ticks: [0, 25, 50, 75, 100],
-              tickFormat: (v: number) => `${v} %`,
-              title: "Daily maximum utilisation (grey: no samples)",
-              titleAlign: "start",
-              titleOffset: 4,
-            },
-          ]}
-        />
+          fontSize={11}
+          fill="#333"
+        >
+          <g transform={`translate(${left},${HEATMAP_TOP})`}>
+            {days.map((d, i) => (
+              <text key={heatmap.days[i]} transform={`translate(${round((i + 0.5) * cell)},-4) rotate(-60)`}>
+                {d}
+              </text>
+            ))}
+            {heatmap.rows.map((r, row) => (
+              <g key={r.key} transform={`translate(0,${row * HEATMAP_ROW})`}>
+                <text x={-6} y={HEATMAP_ROW / 2} textAnchor="end" dominantBaseline="central">
+                  {r.label}
+                </text>
+                {r.values.map((v, i) => {
+                  const percent = v === null ? null : v * 100;
+                  return (
+                    <rect
+                      key={heatmap.days[i]}
+                      x={round(i * cell + gapX / 2)}
+                      y={round(gapY / 2)}
+                      width={round(cell - gapX)}
+                      height={round(HEATMAP_ROW - gapY)}
+                      fill={heatmapColor(percent)}
+                    >
+                      <title>{`${days[i]}: ${formatUtilisation(v)}`}</title>
+                    </rect>
+                  );
+                })}
+              </g>
+            ))}
+          </g>
+          <g transform={`translate(${left},${legendTop})`} data-testid="planner-heatmap-legend">
+            <defs>
+              <linearGradient id="planner-heatmap-scale">
+                {HEATMAP_LEGEND_TICKS.flatMap((t, i) =>
+                  i === 0 ? [t] : [HEATMAP_LEGEND_TICKS[i - 1] + (t - HEATMAP_LEGEND_TICKS[i - 1]) / 2, t],
+                ).map((t) => (
+                  <stop key={t} offset={`${t}%`} stopColor={heatmapColor(t)} />
+                ))}
+              </linearGradient>
+            </defs>
+            <text y={-4}>Daily maximum utilisation (grey: no samples)</text>
+            <rect width={legendLength} height={10} fill="url(#planner-heatmap-scale)" />
+            {HEATMAP_LEGEND_TICKS.map((t) => {
+              const x = round((t / HEATMAP_SCALE_PERCENT.max) * legendLength);
+              return (
+                <g key={t} transform={`translate(${x},10)`}>
+                  <line y2={3} stroke="#333" />
+                  <text y={15} textAnchor={t === 0 ? "start" : t === 100 ? "end" : "middle"}>
+                    {`${t} %`}
+                  </text>
+                </g>
+              );
+            })}
+          </g>
+        </svg>
       </div>
       <details data-testid="planner-heatmap-table">
         <summary style={{ cursor: "pointer" }}>
@@ -275,27 +320,23 @@ export function UtilisationHeatmap({ heatmap, timezone }: { heatmap: PlannerHeat
           </Text>
         </summary>
         <div style={{ overflowX: "auto" }} tabIndex={0} role="region" aria-label="Heatmap as a table">
-          <table style={{ fontSize: 12, borderCollapse: "collapse" }}>
+          <table className={classes.compact}>
             <thead>
               <tr>
-                <th style={{ textAlign: "left", padding: "2px 6px" }}>Link</th>
-                {heatmap.days.map((d) => (
-                  <th key={d} style={{ padding: "2px 6px" }}>
-                    {dayLabel(d)}
-                  </th>
+                <th className={classes.start}>Link</th>
+                {days.map((d, i) => (
+                  <th key={heatmap.days[i]}>{d}</th>
                 ))}
               </tr>
             </thead>
             <tbody>
               {heatmap.rows.map((r) => (
                 <tr key={r.key}>
-                  <th scope="row" style={{ textAlign: "left", padding: "2px 6px", whiteSpace: "nowrap" }}>
+                  <th scope="row" className={classes.start}>
                     {r.label}
                   </th>
                   {r.values.map((v, i) => (
-                    <td key={heatmap.days[i]} style={{ padding: "2px 6px", textAlign: "right" }}>
-                      {formatUtilisation(v)}
-                    </td>
+                    <td key={heatmap.days[i]}>{formatUtilisation(v)}</td>
                   ))}
                 </tr>
               ))}

@@ -16,6 +16,7 @@ import { LINK_STATUS_LABELS, LINK_STATUSES } from "../types";
 import { LinkDetailView } from "./LinkDetailView";
 import { StatusBadge } from "./StatusBadge";
 import { TrafficChart, UtilisationHeatmap } from "./PlannerCharts";
+import classes from "./PlannerTables.module.css";
 
 type Props = { data: PlannerScreenData; title: string; path: string };
 
@@ -353,40 +354,44 @@ function LinkTable({ data }: { data: PlannerScreenData }) {
             ))}
           </Table.Tr>
         </Table.Thead>
-        <Table.Tbody>
+        <tbody className={classes.rows}>
           {groups.map((g) => (
             <GroupRows key={g.key || "all"} data={data} group={g} grouped={grouped} />
           ))}
-        </Table.Tbody>
+        </tbody>
       </Table>
     </div>
   );
 }
 
+/**
+ * The rows of one group: plain rows and cells (PlannerTables.module.css gives them Mantine's table
+ * look), as a page renders up to PAGE_SIZE of them with a dozen cells each.
+ */
 function GroupRows({ data, group, grouped }: { data: PlannerScreenData; group: PlannerScreenData["groups"][number]; grouped: boolean }) {
   const { params } = data;
   return (
     <>
       {grouped ? (
-        <Table.Tr data-testid="planner-group-row">
-          <Table.Th colSpan={params.columns.length + 1} scope="colgroup" style={{ background: "var(--mantine-color-gray-1)" }}>
+        <tr data-testid="planner-group-row">
+          <th colSpan={params.columns.length + 1} scope="colgroup" className={classes.groupHeader}>
             {group.label} ({group.rows.length} {group.rows.length === 1 ? "link" : "links"})
-          </Table.Th>
-        </Table.Tr>
+          </th>
+        </tr>
       ) : null}
       {group.rows.map((row) => (
-        <Table.Tr key={row.key} data-testid="planner-row" data-key={row.key} aria-selected={params.link === row.key}>
-          <Table.Td>
-            <Anchor component={Link} to={plannerSearch(params, { link: row.key })} size="xs" data-testid="planner-open-detail">
+        <tr key={row.key} data-testid="planner-row" data-key={row.key} aria-selected={params.link === row.key}>
+          <td>
+            <Link to={plannerSearch(params, { link: row.key })} className={classes.link} data-testid="planner-open-detail">
               Open
-            </Anchor>
-          </Table.Td>
+            </Link>
+          </td>
           {params.columns.map((c) => (
-            <Table.Td key={c} style={{ whiteSpace: c === "forecast" || c === "neighbour" ? undefined : "nowrap" }}>
+            <td key={c} className={c === "forecast" || c === "neighbour" ? classes.wraps : undefined}>
               {c === "status" ? <StatusBadge status={row.status} /> : row.cells[c]}
-            </Table.Td>
+            </td>
           ))}
-        </Table.Tr>
+        </tr>
       ))}
     </>
   );
