@@ -57,6 +57,7 @@ import {
   rnaDataRange,
   rnaGroupCount,
   rnaPage,
+  rnaRecordTies,
   rnaSums,
   rnaTimeseries,
   rnaTopGroupSums,
@@ -282,6 +283,8 @@ function rnaStatements(): BuiltQuery[] {
           const query = { range: RANGE, columns, aggregation, sort: { column, direction } };
           const values = keyTypes(query).map((t) => KEY_SAMPLES[t]);
           out.push(rnaPage(query, where, { keyset: null, limit: 101 }), rnaPage(query, where, { keyset: { values, skip: 1 }, limit: 102 }));
+          if (aggregation.v4 === null)
+            out.push(rnaRecordTies(query, where, { keyset: { values, skip: 0 }, prefix: values.slice(0, -1), limit: 102 }));
         }
       if (aggregation.v4 !== null) {
         const query = { range: RANGE, columns, aggregation, sort: null };

@@ -9,7 +9,7 @@ import { columnsFor, DEFAULT_RNA_COLUMNS, RNA_COLUMN_IDS } from "~/features/rna/
 import { decodeCursor, encodeCursor, fitsType, querySignature } from "~/features/rna/cursor";
 import { AGGREGATION_MESSAGES, validateAggregation } from "~/features/rna/query";
 import { rnaBodySchema } from "~/features/rna/request-schema";
-import { keyTypes, rnaGroupCount, rnaPage, rnaSums, rnaTimeseries } from "~/features/rna/sql";
+import { keyTypes, rnaGroupCount, rnaPage, rnaRecordTies, rnaSums, rnaTimeseries } from "~/features/rna/sql";
 
 const RANGE = { start: 1_794_913_800, end: 1_794_917_400 };
 const COUNTED = { conds: ["counted = 1"], params: {} };
@@ -36,24 +36,36 @@ describe("RNA SQL (golden)", () => {
     expect(q).toEqual({
       name: "rna.records",
       sql: [
-        "SELECT",
-        "  toUInt32(time_received) AS c_time_received,",
-        "  toString(src_addr) AS c_src_addr,",
-        "  bytes AS m_bytes,",
-        "  packets AS m_packets,",
-        "  bytes * sampling_rate AS m_bytes_scaled,",
-        "  packets * sampling_rate AS m_packets_scaled,",
-        "  toUInt64(1) AS m_flows,",
-        "  bitShiftRight(forwarding_status, 6) = 2 AS dropped,",
-        "  toString(toUInt32(time_received)) AS key_0,",
-        "  toString(exporter_name) AS key_1,",
-        "  toString(in_if) AS key_2,",
-        `  toString(${HASH}) AS key_3`,
-        "FROM flows_raw",
-        ...RANGE_WHERE,
-        "  AND time_received <= toDateTime({k0:UInt32}, 'UTC')",
-        `  AND tuple(time_received, exporter_name, in_if, ${HASH}) <= tuple(toDateTime({k0:UInt32}, 'UTC'), {k1:String}, {k2:String}, {k3:UInt64})`,
-        `ORDER BY time_received DESC, exporter_name DESC, in_if DESC, ${HASH} DESC`,
+        "SELECT *",
+        "FROM (",
+        "  SELECT",
+        "    toUInt32(time_received) AS c_time_received,",
+        "    toString(src_addr) AS c_src_addr,",
+        "    bytes AS m_bytes,",
+        "    packets AS m_packets,",
+        "    bytes * sampling_rate AS m_bytes_scaled,",
+        "    packets * sampling_rate AS m_packets_scaled,",
+        "    toUInt64(1) AS m_flows,",
+        "    bitShiftRight(forwarding_status, 6) = 2 AS dropped,",
+        "    toString(toUInt32(time_received)) AS key_0,",
+        "    toString(exporter_name) AS key_1,",
+        "    toString(in_if) AS key_2,",
+        `    toString(${HASH}) AS key_3,`,
+        "    time_received AS o_0,",
+        "    exporter_name AS o_1,",
+        "    in_if AS o_2,",
+        `    ${HASH} AS o_hash`,
+        "  FROM flows_raw",
+        "  WHERE time_received >= toDateTime({start:UInt32}, 'UTC')",
+        "    AND time_received < toDateTime({end:UInt32}, 'UTC')",
+        "    AND counted = 1",
+        "    AND time_received <= toDateTime({k0:UInt32}, 'UTC')",
+        `    AND tuple(time_received, exporter_name, in_if, ${HASH}) <= tuple(toDateTime({k0:UInt32}, 'UTC'), {k1:String}, {k2:String}, {k3:UInt64})`,
+        // The sorting key alone picks the rows (read in its order, stopping early); the hash orders only those.
+        "  ORDER BY time_received DESC, exporter_name DESC, in_if DESC",
+        "  LIMIT {limit:UInt32}",
+        ")",
+        "ORDER BY o_0 DESC, o_1 DESC, o_2 DESC, o_hash DESC",
         "LIMIT {limit:UInt32}",
       ].join("\n"),
       params: { start: RANGE.start, end: RANGE.end, limit: 11, k0: "1794914000", k1: "r1", k2: "et-0/0/1", k3: "123" },
@@ -106,6 +118,20 @@ describe("RNA SQL (golden)", () => {
     expect(q.sql).toContain("HAVING m_bytes_scaled <= {k0:UInt64} AND tuple(m_bytes_scaled, g_dst_addr) <= tuple({k0:UInt64}, {k1:IPv6})");
     expect(q.sql).toContain("ORDER BY m_bytes_scaled DESC, g_dst_addr DESC");
     expect(q.params).toMatchObject({ aggV4Bits: 112, aggV6Bits: 32, k0: "1000", k1: "::ffff:10.0.0.0" });
+  });
+
+  it("the records tied with a page's last one: a point on the sorting key, ordered by the hash", () => {
+    const q = rnaRecordTies({ range: RANGE, columns: ["time_received"], aggregation: { v4: null, v6: null }, sort: null }, COUNTED, {
+      keyset: null,
+      prefix: ["1794914000", "r1", "et-0/0/1"],
+      limit: 11,
+    });
+    expect(q.name).toBe("rna.recordTies");
+    expect(q.sql).toContain(
+      "  AND time_received = toDateTime({t0:UInt32}, 'UTC')\n  AND exporter_name = {t1:String}\n  AND in_if = {t2:String}\n" +
+        `ORDER BY ${HASH} DESC\nLIMIT {limit:UInt32}`,
+    );
+    expect(q.params).toMatchObject({ t0: "1794914000", t1: "r1", t2: "et-0/0/1", limit: 11 });
   });
 
   it("sums of carried and dropped traffic, scaled", () => {

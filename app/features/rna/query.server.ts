@@ -34,7 +34,7 @@ import type { Services } from "~/server/services.server";
 import { mayUseColumn, rnaColumn, type RnaColumnId } from "./columns";
 import { decodeCursor, encodeCursor, querySignature } from "./cursor";
 import { isAggregated, validateAggregation, type RnaPage, type RnaQuery, type RnaRow, type RnaSums, type RnaValue } from "./query";
-import { keyTypes, rnaDataRange, rnaGroupCount, rnaPage, rnaSums, rnaTopGroupSums, type Where } from "./sql";
+import { keyTypes, rnaDataRange, rnaGroupCount, rnaPage, rnaRecordTies, rnaSums, rnaTopGroupSums, type Where } from "./sql";
 
 export type { RnaPage, RnaRow } from "./query";
 
@@ -238,14 +238,23 @@ export async function runRnaQuery(stores: Stores, user: UserContext, query: RnaQ
   );
   options.signal?.throwIfAborted();
 
+  // A full page of records may have cut the records tied with its last one in the order without
+  // the row hash (sql.ts recordsPage): they are read whole, and replace those of the page.
+  const limit = skip + want + 1;
+  let page = rows;
+  if (!grouped && rows.length >= limit) {
+    const prefix = keysOf(rows[rows.length - 1]).slice(0, -1);
+    const ties = await chQuery(stores.ch, {
+      ...rnaRecordTies(q, scope.where, { keyset: cursor ? { values: cursor.values, skip } : null, prefix, limit }),
+      schema: PageRow,
+      settings,
+    });
+    page = [...rows.filter((r) => !sameKeys(keysOf(r).slice(0, -1), prefix)), ...ties].slice(0, limit);
+  }
+
   // The rows equal to the cursor's keys come first: the pages before gave `skip` of them.
-  const keysOf = (row: Record<string, unknown>) =>
-    Object.keys(row)
-      .filter((k) => k.startsWith("key_"))
-      .map((k) => String(row[k]));
-  const sameKeys = (a: readonly string[], b: readonly string[]) => a.length === b.length && a.every((v, i) => v === b[i]);
   let dropped = 0;
-  const after = rows.filter((row) => {
+  const after = page.filter((row) => {
     if (cursor && dropped < skip && sameKeys(keysOf(row), cursor.values)) {
       dropped++;
       return false;
@@ -311,6 +320,14 @@ export async function runRnaQuery(stores: Stores, user: UserContext, query: RnaQ
 
 // ---------------------------------------------------------------------------------------------------------------
 // Rows as the API gives them
+
+/** The order values of a row (key_0 … key_n), as text. */
+const keysOf = (row: Record<string, unknown>) =>
+  Object.keys(row)
+    .filter((k) => k.startsWith("key_"))
+    .sort((a, b) => Number(a.slice(4)) - Number(b.slice(4)))
+    .map((k) => String(row[k]));
+const sameKeys = (a: readonly string[], b: readonly string[]) => a.length === b.length && a.every((v, i) => v === b[i]);
 
 type RowContext = { seconds: number; allBytes: number; aggregation: { v4: number | null; v6: number | null } };
 
@@ -491,11 +508,7 @@ function toRnaRow(row: Record<string, unknown>, columns: readonly RnaColumnId[],
     texts[id] = c.label;
     if (rnaColumn(id).kind === "dimension" && id !== "tags") key[id] = keyValue(id, row, c.value);
   }
-  if (!isAggregated(ctx.aggregation))
-    key[RECORD_KEY] = Object.keys(row)
-      .filter((k) => k.startsWith("key_"))
-      .map((k) => String(row[k]))
-      .join("|");
+  if (!isAggregated(ctx.aggregation)) key[RECORD_KEY] = keysOf(row).join("|");
   // Records: the record's own status; groups: every record of the group was dropped.
   const dropped = "dropped" in row ? Number(row.dropped) === 1 : Number(row.m_dropped_flows) === Number(row.m_flows);
   return { key: encodeRowKey(key), values, labels: texts, isOthers: false, dropped };
