@@ -1,4 +1,5 @@
 import { queryOfBody, rnaBodySchema } from "~/features/rna/request-schema";
+import { recordRnaRun } from "~/features/rna/history.server";
 import { runRnaQuery } from "~/features/rna/query.server";
 import { endpoint, resourceRoute } from "~/server/api/contract.server";
 
@@ -12,10 +13,12 @@ const route = resourceRoute({
     method: "POST",
     access: { permission: "RAW_NETWORK_ANALYZER" },
     body: rnaBodySchema,
-    handler: async ({ context, user, body, request }) =>
-      Response.json(await runRnaQuery(context.services, user, queryOfBody(body), { signal: request.signal }), {
-        headers: { "Cache-Control": "no-store" },
-      }),
+    handler: async ({ context, user, body, request }) => {
+      const query = queryOfBody(body);
+      const page = await runRnaQuery(context.services, user, query, { signal: request.signal });
+      void recordRnaRun(context.services, user, query, page);
+      return Response.json(page, { headers: { "Cache-Control": "no-store" } });
+    },
   }),
 });
 

@@ -6,7 +6,9 @@
  * user's view (only records inside the restriction), and the notices for values that cannot apply.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { asInfo, delegationRestrictions, userPermissions, users } from "~db/postgres/schema";
+import { eq } from "drizzle-orm";
+import { asInfo, delegationRestrictions, rnaQueryHistory, siteSettings, userPermissions, users } from "~db/postgres/schema";
+import { rnaHistoryPage } from "~/features/rna/history.server";
 import type { RnaScreen } from "~/features/rna/screen.server";
 import * as exportRoute from "~/routes/rna.export";
 import * as route from "~/routes/_app.rna";
@@ -414,5 +416,67 @@ describe("values that cannot apply", () => {
       true,
     );
     expect(old.range.start).toBeGreaterThan(NOW - 2 * 3600);
+  });
+});
+
+describe("the site's default query and the user's history", () => {
+  const setDefault = (value: Record<string, unknown>) =>
+    stores.pg.db.update(siteSettings).set({ rnaDefaultQuery: value }).where(eq(siteSettings.id, 1));
+
+  it("opens with the site's default query: its columns, expression and range", async () => {
+    await setDefault({ columns: ["time_received", "protocol", "src_addr", "bytes"], filterExpression: "proto udp", range: "LAST_3_HOURS" });
+    try {
+      const data = await screen("");
+      expect(data.params.columns).toEqual(["time_received", "protocol", "src_addr", "bytes"]);
+      expect(data.params.dateRange).toBe("LAST_3_HOURS");
+      // Only the UDP records of the last three hours, counted once.
+      const udp = [...RECORDS, ...BULK].filter((f) => f.proto === 17 && f.t >= NOW - 3 * 3600 && (f.counted ?? 1) === 1);
+      expect(data.total?.count).toBe(udp.length);
+      expect(new Set(cellsOf(data, "protocol"))).toEqual(new Set(["UDP"]));
+      expect(new Set(cellsOf(data, "src_addr"))).toEqual(new Set(udp.map((f) => f.src)));
+      // The address still wins over the default.
+      const asked = await screen("columns=src_addr,dst_port&q=proto+tcp");
+      expect(asked.params.columns).toEqual(["src_addr", "dst_port"]);
+      expect(asked.params.q).toBe("proto tcp");
+    } finally {
+      await setDefault({});
+    }
+  });
+
+  it("shows the built-in default with a notice when the stored value does not fit", async () => {
+    await setDefault({ columns: ["no_such_column"], range: "FOREVER" });
+    try {
+      const data = await screen("");
+      expect(data.notices.some((n) => n.startsWith("The site's default query (rna_default_query) does not fit"))).toBe(true);
+      expect(data.params.columns).toContain("src_addr");
+      expect(data.rows.length).toBeGreaterThan(0);
+    } finally {
+      await setDefault({});
+    }
+  });
+
+  it("records each query's first page in the user's history, not its further pages", async () => {
+    const plainId = (await stores.pg.db.select({ id: users.id }).from(users).where(eq(users.email, "plain@rna.test")))[0].id;
+    await stores.pg.db.delete(rnaQueryHistory).where(eq(rnaQueryHistory.userId, plainId));
+    const first = await screen("filter=EXPORTER:bulk-1&columns=src_addr,bytes", cookies.plain);
+    expect(first.next).not.toBeNull();
+    await screen(`filter=EXPORTER:bulk-1&columns=src_addr,bytes&after=${encodeURIComponent(first.next!)}`, cookies.plain);
+    // Recording does not hold up the answer: wait for it to land.
+    let history = await rnaHistoryPage(stores, { id: plainId }, 1);
+    for (let i = 0; i < 50 && history.entries.length === 0; i++) {
+      await new Promise((r) => setTimeout(r, 100));
+      history = await rnaHistoryPage(stores, { id: plainId }, 1);
+    }
+    await new Promise((r) => setTimeout(r, 300));
+    history = await rnaHistoryPage(stores, { id: plainId }, 1);
+    expect(history.entries).toHaveLength(1);
+    const entry = history.entries[0];
+    expect(entry.rowCount).toBe(BULK.length);
+    expect(entry.query?.columns).toEqual(["src_addr", "bytes"]);
+    expect(entry.query?.filters).toEqual([{ dimension: "EXPORTER", values: ["bulk-1"] }]);
+    // Its re-run link opens the same query on the screen.
+    const again = await screen(entry.rerunUrl!.replace(/^\/rna\?/, ""), cookies.plain);
+    expect(again.total?.count).toBe(BULK.length);
+    expect(again.params.columns).toEqual(["src_addr", "bytes"]);
   });
 });

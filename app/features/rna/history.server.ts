@@ -17,6 +17,7 @@ import {
   type RnaHistoryQuery,
   type RnaHistoryRecord,
 } from "./history-schema";
+import type { RnaPage, RnaQuery } from "./query";
 import { rnaRerunUrl } from "./rerun-link";
 
 /** How long flows_raw keeps a record: a query whose range is older finds nothing when it runs again. */
@@ -152,4 +153,32 @@ function historyEntry(row: typeof rnaQueryHistory.$inferSelect, now: number): Rn
     rangeLeftRetention: left,
     notice: query ? (left ? RETENTION_NOTICES[left] : null) : UNREADABLE_NOTICE,
   };
+}
+
+/**
+ * Records the first page of a query the screen or `api/rna/` answered (later pages of it, `after`
+ * set, are the same query): its range as it ran (after clamping) and the columns asked for.
+ */
+export function recordRnaRun(
+  services: Services,
+  user: Pick<UserContext, "id">,
+  query: RnaQuery,
+  page: Pick<RnaPage, "range" | "total" | "durationMs">,
+  columns: readonly string[] = query.columns,
+): Promise<void> {
+  if (query.after !== null) return Promise.resolve();
+  return recordRnaQuery(services, user, {
+    query: {
+      start: page.range.start,
+      end: page.range.end,
+      columns: [...columns],
+      filters: query.filters.map((f) => ({ dimension: f.dimension, values: f.values.map(String) })),
+      expression: query.expression,
+      aggregation: query.aggregation,
+      includeCopies: query.includeCopies,
+      sort: query.sort,
+    },
+    total: page.total,
+    durationMs: page.durationMs,
+  });
 }

@@ -7,7 +7,7 @@
  * - `columns` — the column ids, comma-separated, in their order;
  * - `aggregationPrefixV4`, `aggregationPrefixV6` — the prefix lengths, absent when off;
  * - `copies` — `1` when re-exported copies are shown as well;
- * - `sort` — the column id, with a leading `-` for descending (as auth/users/ sorts);
+ * - `sort` — `column:asc` or `column:desc`, as the screen's sort links write it (params.ts);
  * - `start`, `end` — unix seconds.
  */
 import type { RnaHistoryQuery } from "./history-schema";
@@ -22,7 +22,7 @@ export function rnaQueryParams(query: RnaHistoryQuery): URLSearchParams {
   if (query.aggregation.v4 !== null) params.set("aggregationPrefixV4", String(query.aggregation.v4));
   if (query.aggregation.v6 !== null) params.set("aggregationPrefixV6", String(query.aggregation.v6));
   if (query.includeCopies) params.set("copies", "1");
-  if (query.sort) params.set("sort", `${query.sort.direction === "desc" ? "-" : ""}${query.sort.column}`);
+  if (query.sort) params.set("sort", `${query.sort.column}:${query.sort.direction}`);
   params.set("start", String(query.start));
   params.set("end", String(query.end));
   return params;

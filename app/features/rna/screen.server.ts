@@ -14,9 +14,11 @@ import type { UserContext } from "~/server/auth/user-context.server";
 import type { Services } from "~/server/services.server";
 import { getUserSettings } from "~/server/settings/user-settings.server";
 import { columnsFor, DEFAULT_RNA_COLUMNS, type RnaColumnId } from "./columns";
-import { parseRnaParams, rnaDefaultState, toRnaQuery, type RnaScreenParams, type StoredRnaDefault } from "./params";
+import { parseRnaParams, rnaDefaultState, toRnaQuery, type RnaScreenParams } from "./params";
 import { isAggregated, type RnaPage, type RnaQuery, type RnaRow } from "./query";
 import { runRnaQuery } from "./query.server";
+import { recordRnaRun } from "./history.server";
+import { siteDefaultQuery } from "./site-default.server";
 import { runRnaTimeseries } from "./timeseries.server";
 
 /** Rows an export holds at most: every page of the query up to this many (the screen says so by the export buttons). */
@@ -68,10 +70,6 @@ export type RnaScreen = {
 };
 
 /** The site's stored default query. rna_default_query is read here once its reader exists (default-query.ts). */
-async function storedDefaultQuery(): Promise<{ value: StoredRnaDefault | null; notice: string | null }> {
-  return { value: null, notice: null };
-}
-
 /**
  * The engine's query of the screen: with the copies switch on, records also read `counted`, so a
  * re-exported copy can say so (one row per record only: aggregated, the column would split groups).
@@ -126,7 +124,7 @@ export async function runScreenQuery(
   const settings = await getUserSettings(services.pg.db, user.id);
   const timezone = safeTimezone(settings.timezone);
   const catalogue = columnsFor(user);
-  const stored = await storedDefaultQuery();
+  const stored = await siteDefaultQuery(services);
   const defaults = rnaDefaultState(catalogue, DEFAULT_RNA_COLUMNS, stored.value);
   const now = options.now ?? Math.floor(Date.now() / 1000);
   const params = parseRnaParams(url.searchParams, { catalogue, defaults: defaults.state, timezone, now });
@@ -178,6 +176,8 @@ export async function loadRnaScreen(
     kind: c.kind,
     description: c.description,
   }));
+  // The screen's run goes into the user's history (not the export's pages); it never waits for it.
+  if (page) void recordRnaRun(services, user, query, page, params.columns);
   const rows = page ? page.rows.map((r) => screenRow(r, params.columns)) : [];
   let timeseries: RnaTimeseriesView | null = null;
   if (page && params.timeseries && page.rows.length) {
