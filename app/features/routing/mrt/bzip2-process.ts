@@ -123,22 +123,22 @@ export class Bzip2Process extends EventEmitter {
 const BLOCK_MAGIC_HIGH = 0x3141; // 0x314159265359: the start of every compressed block
 const BLOCK_MAGIC_LOW = 0x59265359;
 
-/** Bit offsets of block headers in `bytes` (blocks are not byte-aligned). */
-function blockStarts(bytes: Buffer): number[] {
+/** Bit offsets of the last `count` block headers in `bytes`, in order (blocks are not byte-aligned). */
+function lastBlockStarts(bytes: Buffer, count: number): number[] {
   const starts: number[] = [];
-  const bits = (byte: number, shift: number, count: number) => {
+  const bits = (byte: number, shift: number, length: number) => {
     let value = 0;
-    for (let i = shift; i < shift + count; i++) value = ((value << 1) | ((bytes[byte + (i >> 3)] >> (7 - (i & 7))) & 1)) >>> 0;
+    for (let i = shift; i < shift + length; i++) value = ((value << 1) | ((bytes[byte + (i >> 3)] >> (7 - (i & 7))) & 1)) >>> 0;
     return value;
   };
-  for (let byte = 0; byte + 7 <= bytes.length; byte++) {
+  for (let byte = bytes.length - 7; byte >= 0 && starts.length < count; byte--) {
     const window = (bytes[byte] << 16) | (bytes[byte + 1] << 8) | bytes[byte + 2];
-    for (let shift = 0; shift < 8; shift++) {
+    for (let shift = 7; shift >= 0; shift--) {
       if (((window >> (8 - shift)) & 0xffff) !== BLOCK_MAGIC_HIGH) continue;
-      if (bits(byte, shift + 16, 32) === BLOCK_MAGIC_LOW) starts.push(byte * 8 + shift);
+      if (bits(byte, shift + 16, 32) === BLOCK_MAGIC_LOW) starts.unshift(byte * 8 + shift);
     }
   }
-  return starts;
+  return starts.slice(-count);
 }
 
 /** `bytes` from bit `start` on, shifted to a byte boundary. */
@@ -170,9 +170,10 @@ function decodeWithJavaScript(stream: Buffer): Promise<Buffer> {
  */
 async function recoverLastBlocks(head: Buffer | null, input: Buffer, output: Buffer): Promise<Buffer | null> {
   if (!head || head.length < 4) return null;
-  const starts = blockStarts(input);
+  // The last header starts the cut block; the one before, the last complete block.
+  const starts = lastBlockStarts(input, 2);
   if (starts.length < 2) return null;
-  const blocks = await decodeWithJavaScript(Buffer.concat([head.subarray(0, 4), fromBit(input, starts[starts.length - 2])]));
+  const blocks = await decodeWithJavaScript(Buffer.concat([head.subarray(0, 4), fromBit(input, starts[0])]));
   if (!blocks.length) return null;
   // The program's output ends `missing` bytes before the end of these blocks, missing < one piece.
   const probe = output.subarray(Math.max(0, output.length - 4096));
