@@ -16,9 +16,8 @@ import unbzip2 from "unbzip2-stream";
 
 let available: boolean | null = null;
 
-/** Whether `bzip2` runs here (looked up once); FLOWLENS_BZIP2=js forces the JavaScript decoder. */
+/** Whether `bzip2` runs here (looked up once). */
 export function bzip2ProgramAvailable(): boolean {
-  if (process.env.FLOWLENS_BZIP2 === "js") return false;
   if (available === null) {
     const probe = spawnSync("bzip2", ["--help"], { stdio: "ignore" });
     available = !probe.error && probe.status === 0;

@@ -37,7 +37,12 @@ const LOW_WATER_BYTES = 1 << 18;
  * discards buffered output when wrapped as a modern Readable, hence this event-level adapter,
  * which serves zlib, the program and plain input the same way.
  */
-export async function* decompressedChunks(source: Readable, onDetect?: (compression: Compression) => void): AsyncGenerator<Buffer> {
+export async function* decompressedChunks(
+  source: Readable,
+  onDetect?: (compression: Compression) => void,
+  /** false: unbzip2-stream even where the program is installed (the tests compare both). */
+  useBzip2Program = true,
+): AsyncGenerator<Buffer> {
   const queue: Buffer[] = [];
   let queuedBytes = 0;
   let finished = false;
@@ -82,7 +87,7 @@ export async function* decompressedChunks(source: Readable, onDetect?: (compress
     onDetect?.(compression);
     if (compression === "none") return;
     const label = compression;
-    const program = compression === "bzip2" && bzip2ProgramAvailable() ? new Bzip2Process() : null;
+    const program = compression === "bzip2" && useBzip2Program && bzip2ProgramAvailable() ? new Bzip2Process() : null;
     output = program;
     const stream = (program ?? (compression === "gzip" ? createGunzip() : unbzip2())) as unknown as Writable & NodeJS.EventEmitter;
     stream.on("data", push);
