@@ -187,11 +187,13 @@ export async function generatedDump(options = generatedDumpOptions(), log: (line
     bzip2.on("error", reject);
     bzip2.on("close", resolve);
   });
+  const input = bzip2.stdin;
+  if (!input) throw new Error("bzip2 has no standard input");
   for (let from = 0; from < options.prefixes; from += SLICE) {
     const slice = fastSyntheticRibSlice({ ...options, from }, SLICE);
-    if (!bzip2.stdin.write(slice)) await new Promise((resolve) => bzip2.stdin.once("drain", resolve));
+    if (!input.write(slice)) await new Promise((resolve) => input.once("drain", resolve));
   }
-  bzip2.stdin.end();
+  input.end();
   const code = await exited;
   if (code !== 0) throw new Error(`bzip2 exited with ${code} while writing ${partial}`);
   renameSync(partial, file);

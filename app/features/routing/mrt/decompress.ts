@@ -50,7 +50,7 @@ export async function* decompressedChunks(
   let wake: (() => void) | null = null;
   let decoder: Writable | null = null;
   // The program's output is held back too while the consumer lags (a library's follows its input).
-  let output: Bzip2Process | null = null;
+  let output = null as Bzip2Process | null;
   let head: Buffer | null = Buffer.alloc(0);
   let decoderFull = false;
 
