@@ -20,17 +20,15 @@ let stores: TestStores;
 
 beforeAll(async () => {
   stores = await openTestStores();
-  await stores.pg.db
-    .insert(vantagePoints)
-    .values(
-      ["sample", "synthetic", "updates"].map((key, i) => ({
-        key,
-        city: "Frankfurt",
-        country: "Germany",
-        router: `${key}-r1`,
-        ip: `198.51.100.${i + 1}`,
-      })),
-    );
+  await stores.pg.db.insert(vantagePoints).values(
+    ["sample", "synthetic", "updates"].map((key, i) => ({
+      key,
+      city: "Frankfurt",
+      country: "Germany",
+      router: `${key}-r1`,
+      ip: `198.51.100.${i + 1}`,
+    })),
+  );
 }, 120_000);
 
 afterAll(async () => {
