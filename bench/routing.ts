@@ -3,8 +3,11 @@
  *
  * Routing data figures, printed as one table at the end:
  *   1. MRT import: the RouteViews IPv4 RIB sample (BENCH_MRT_FILE, default
- *      ../shared/testdata/bgp/routeviews2.rib.20140523.0600_firstMB.bz2) imported into fresh embedded
- *      stores (entries/s), next to `bgpdump -m` decoding the same file when bgpdump is installed.
+ *      ../shared/testdata/bgp/routeviews2.rib.20140523.0600_firstMB.bz2): decoding alone and
+ *      `bgpdump -m` (when installed), the import into fresh embedded stores and the store's insert
+ *      ceiling for the same rows, peak memory, and the whole `npm run rib:import` process.
+ *   1b. The same figures for a generated TABLE_DUMP_V2 dump (bench/mrt-generator.ts; BENCH_MRT_PREFIXES
+ *      × BENCH_MRT_PEERS, default 1,000,000 × 8; BENCH_MRT_GENERATED=off skips it).
  *   2. Looking Glass queries through the app's code path (runLookingGlassQuery, as api/lookingglass/
  *      runs it) over a generated RIB of BENCH_RIB_ROUTES routes (default 1,000,000) for one vantage
  *      point: an IPv4 address (longest match), an IPv4 /16 (itself and its more-specifics), an IPv6
@@ -12,19 +15,19 @@
  * The generated RIB is kept in BENCH_DATA_DIR/routing (default ./data-bench/routing) for later runs.
  */
 import { z } from "zod";
-import { spawnSync } from "node:child_process";
-import { createReadStream, existsSync, mkdirSync, mkdtempSync, rmSync, statSync } from "node:fs";
+import { existsSync, mkdirSync, statSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { eq } from "drizzle-orm";
 import { vantagePoints } from "~db/postgres/schema";
 import { runLookingGlassQuery } from "~/features/routing/lookingglass.server";
-import { importMrt } from "~/features/routing/rib-import.server";
 import { chCommand, chQuery } from "~/server/clickhouse/query.server";
 import { parseConfig } from "~/server/env.server";
 import { startServices, type Services } from "~/server/services.server";
 import { wireApp } from "~/wiring.server";
+import { bgpdumpTime, decodeOnly, freshStores, importOnce, insertCeiling, wholeProcessImport } from "./mrt-import";
+import { generatedDump, generatedDumpOptions } from "./mrt-generator";
 import { recordBenchOutput } from "./results";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
@@ -51,6 +54,49 @@ async function ensureVantagePoint(services: Services) {
 
 type Figures = Record<string, string>;
 
+const ratio = (a: number, b: number) => `${(a / b).toFixed(2)}×`;
+const secs = (t: { seconds: number; load: string }) => `${t.seconds.toFixed(2)} s (load ${t.load})`;
+
+/**
+ * Decoding alone against `bgpdump -m` on the same file, the import into fresh stores against the
+ * store's insert ceiling for the same rows, and the import's peak memory above the idle process.
+ */
+async function importFigures(figures: Figures, label: string, file: string) {
+  const decode = await decodeOnly(file);
+  console.log(`  decode only: ${fmt(decode.rows)} rows in ${secs(decode)}, ${decode.cpuSeconds.toFixed(2)} s CPU in this process`);
+  figures[`${label}: decode only (file → rows)`] = `${fmt(decode.rows)} rows in ${secs(decode)}`;
+  const bgpdump = bgpdumpTime(file);
+  if (bgpdump) {
+    console.log(`  bgpdump -m: ${fmt(bgpdump.lines)} lines in ${secs(bgpdump)}`);
+    figures[`${label}: bgpdump -m`] = `${fmt(bgpdump.lines)} lines in ${secs(bgpdump)}`;
+    figures[`${label}: decode only / bgpdump -m`] = ratio(decode.seconds, bgpdump.seconds);
+  } else figures[`${label}: bgpdump -m`] = "not installed (apt-get install bgpdump)";
+  for (const step of ["import", "ceiling"] as const) {
+    const stores = await freshStores();
+    try {
+      if (step === "import") {
+        const run = await importOnce(stores.services, file);
+        console.log(
+          `  import: ${fmt(run.rows)} rows in ${secs(run)} = ${fmt(run.rows / run.seconds)} rows/s, peak RSS +${fmt(run.peakAboveIdleMiB)} MiB`,
+        );
+        figures[`${label}: import`] = `${fmt(run.rows)} rows in ${secs(run)} = ${fmt(run.rows / run.seconds)} rows/s`;
+        figures[`${label}: import peak RSS above idle`] = `${fmt(run.peakAboveIdleMiB)} MiB (idle ${fmt(run.idleMiB)} MiB)`;
+        figures[`${label}: import seconds`] = String(run.seconds);
+      } else {
+        const run = await insertCeiling(stores.services, file);
+        console.log(`  insert ceiling (pre-encoded rows, inserts alone): ${fmt(run.rows)} rows in ${secs(run)}`);
+        figures[`${label}: insert ceiling (pre-encoded rows)`] =
+          `${fmt(run.rows)} rows in ${secs(run)} = ${fmt(run.rows / run.seconds)} rows/s`;
+        figures[`${label}: import / insert ceiling`] = ratio(Number(figures[`${label}: import seconds`]), run.seconds);
+      }
+    } finally {
+      await stores.dispose();
+    }
+  }
+  delete figures[`${label}: import seconds`];
+  return bgpdump;
+}
+
 async function importBenchmark(figures: Figures) {
   const file = path.resolve(ROOT, process.env.BENCH_MRT_FILE ?? "../shared/testdata/bgp/routeviews2.rib.20140523.0600_firstMB.bz2");
   if (!existsSync(file)) {
@@ -59,44 +105,21 @@ async function importBenchmark(figures: Figures) {
     return;
   }
   console.log(`== 1. MRT import of ${path.basename(file)} (${fmt(statSync(file).size)} B) into fresh embedded stores`);
-  const dir = mkdtempSync(path.join(os.tmpdir(), "flowlens-bench-mrt-"));
-  const services = await openStores(dir);
-  try {
-    await ensureVantagePoint(services);
-    const summary = await importMrt(services, {
-      vantagePoint: VANTAGE_POINT.key,
-      source: createReadStream(file),
-      fileName: path.basename(file),
-    });
-    const entries = summary.announcements + summary.withdrawals;
-    const rate = entries / summary.seconds;
-    console.log(
-      `  ${fmt(summary.records)} records, ${fmt(entries)} entries in ${summary.seconds.toFixed(2)} s = ${fmt(rate)} entries/s${summary.stoppedEarly ? ` (file ends early: ${summary.stoppedEarly})` : ""}`,
-    );
-    figures["MRT import (ours)"] = `${fmt(entries)} entries in ${summary.seconds.toFixed(2)} s = ${fmt(rate)} entries/s`;
-    const bgpdump = spawnSync(
-      "bash",
-      [
-        "-c",
-        `command -v bgpdump >/dev/null || exit 127; start=$(date +%s.%N); n=$(bgpdump -m "$1" 2>/dev/null | wc -l); end=$(date +%s.%N); echo "$n $start $end"`,
-        "bench",
-        file,
-      ],
-      { encoding: "utf8" },
-    );
-    if (bgpdump.status === 127) {
-      figures["bgpdump -m"] = "not installed (apt-get install bgpdump)";
-    } else {
-      const [n, start, end] = bgpdump.stdout.trim().split(" ").map(Number);
-      const secs = end - start;
-      console.log(`  bgpdump -m: ${fmt(n)} lines in ${secs.toFixed(2)} s = ${fmt(n / secs)} lines/s`);
-      figures["bgpdump -m (decode only)"] = `${fmt(n)} lines in ${secs.toFixed(2)} s = ${fmt(n / secs)} lines/s`;
-      figures["import / bgpdump time"] = `${(summary.seconds / secs).toFixed(2)}×`;
-    }
-  } finally {
-    await services.close();
-    rmSync(dir, { recursive: true, force: true });
-  }
+  const bgpdump = await importFigures(figures, "RouteViews sample", file);
+  const cli = wholeProcessImport(file);
+  if (!cli.ok) throw new Error("npm run rib:import wrote no rows");
+  console.log(`  npm run rib:import (whole process, start included): ${fmt(cli.rows)} rows in ${secs(cli)}`);
+  figures["RouteViews sample: npm run rib:import (whole process)"] = `${fmt(cli.rows)} rows in ${secs(cli)}`;
+  if (bgpdump) figures["RouteViews sample: whole process / bgpdump -m"] = ratio(cli.seconds, bgpdump.seconds);
+}
+
+async function generatedDumpBenchmark(figures: Figures) {
+  if (process.env.BENCH_MRT_GENERATED === "off") return;
+  const options = generatedDumpOptions();
+  const label = `generated ${fmt(options.prefixes)} × ${options.peers}`;
+  console.log(`== 1b. MRT import of a generated RIB dump (${label}, bzip2)`);
+  const file = await generatedDump(options);
+  await importFigures(figures, label, file);
 }
 
 /**
@@ -194,6 +217,7 @@ async function queryBenchmark(figures: Figures) {
 async function main() {
   const figures: Figures = {};
   await importBenchmark(figures);
+  await generatedDumpBenchmark(figures);
   await queryBenchmark(figures);
   figures.Machine = `${os.cpus().length} × ${os.cpus()[0]?.model ?? "CPU"}, Node ${process.version}`;
   const width = Math.max(...Object.keys(figures).map((k) => k.length));
