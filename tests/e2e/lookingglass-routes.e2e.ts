@@ -25,8 +25,8 @@ async function firstRowDetails(m: BrowserMode): Promise<string> {
     await m.page.keyboard.press("Escape");
     return text;
   }
-  await m.page.locator(`${TABLE_ROWS} >> nth=0 >> summary`).click();
-  return m.page.locator(`${TABLE_ROWS} >> nth=0 >> details`).innerText();
+  await m.page.locator(`${TABLE_ROWS} >> nth=0 >> [data-testid=lg-row-details] > summary`).click();
+  return m.page.locator(`${TABLE_ROWS} >> nth=0 >> [data-testid=lg-row-details]`).innerText();
 }
 
 async function waitForRows(m: BrowserMode) {

@@ -111,11 +111,20 @@ describeBothModes("looking glass", (m) => {
     expect(await m.page.locator(TABLE_ROWS).count()).toBeGreaterThan(0);
     if (!m.javaScriptEnabled) {
       // Every column is in the row's details, which open without JavaScript.
-      await checkFits(m.page, `${TABLE_ROWS} >> nth=0 >> summary`);
-      await m.page.locator(`${TABLE_ROWS} >> nth=0 >> summary`).click();
-      const detail = await m.page.locator(`${TABLE_ROWS} >> nth=0 >> details`).innerText();
+      await checkFits(m.page, `${TABLE_ROWS} >> nth=0 >> [data-testid=lg-row-details] > summary`);
+      await m.page.locator(`${TABLE_ROWS} >> nth=0 >> [data-testid=lg-row-details] > summary`).click();
+      const detail = await m.page.locator(`${TABLE_ROWS} >> nth=0 >> [data-testid=lg-row-details]`).innerText();
       expect(detail).toContain("Communities");
       expect(detail).toContain("Originator ID");
+      // 'Show in RNA' is a plain link too: it opens the Raw Network Analyzer (in a new tab) filtered to the row.
+      await m.page.locator(`${TABLE_ROWS} >> nth=0 >> [data-testid=lg-rna-links] > summary`).click();
+      const link = m.page.locator(`${TABLE_ROWS} >> nth=0 >> [data-testid=lg-rna-links] a`).first();
+      expect(await link.getAttribute("target")).toBe("_blank");
+      const href = (await link.getAttribute("href"))!;
+      expect(href).toMatch(/^\/rna\?filter=/);
+      await m.goto(href);
+      expect(await m.page.getByRole("heading", { name: "Raw Network Analyzer" }).count()).toBeGreaterThan(0);
+      expect(m.page.url()).toContain("filter=");
     }
   });
 
@@ -150,7 +159,7 @@ describeBothModes("looking glass", (m) => {
     expect(cols).not.toContain("Communities");
     expect(cols).not.toContain("Originator ID");
     // The public page does not hydrate: its table is the server's in both modes, each row's details a details element.
-    await checkFits(m.page, `${TABLE_ROWS} >> nth=0 >> summary`);
+    await checkFits(m.page, `${TABLE_ROWS} >> nth=0 >> [data-testid=lg-row-details] > summary`);
     const vps = await m.page
       .locator(`${TABLE_ROWS} td:nth-child(2)`)
       .evaluateAll((tds) => [...new Set(tds.map((td) => (td.textContent ?? "").trim()))]);
