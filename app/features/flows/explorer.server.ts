@@ -35,6 +35,12 @@ import { nameAll, NO_OPERATOR_AS, operatorAsn, type FlowsContext, type LeftOut }
 import { describePermission } from "~/lib/permission-catalogue";
 import { findToolRoute, mayOpen } from "~/lib/routes";
 import { formatBitsPerSecond } from "~/lib/units";
+import { formatUnix } from "~/lib/date-format";
+import { keepForRender } from "~/server/request-scope.server";
+import { CHART_DATA_PARAM, TIMESERIES_MARKUP } from "./chart-data";
+import { screenTimeseriesMarkup } from "./export/chart-svg.server";
+import { chartNotes } from "./ui/chart-notes";
+import { describePrediction } from "./ui/chart-descriptions";
 
 export const SANKEY_NEEDS_TWO = "Sankey chart needs at least two dimensions";
 /** Why a URL's Sankey view is not drawn (the screen falls back to the timeseries) and its image export is a 403. */
@@ -108,7 +114,10 @@ const UNUSABLE_POLICY: DelegationPolicy = { lockedFilters: [], locked: new Set()
  * What the URL is loaded for: the screen, a table file (csv, xls, xlsx) or an image of the chart
  * (png, svg). Each needs other reads (explorerNeeds).
  */
-export type ExplorerOutput = "screen" | "table" | "image";
+export type ExplorerOutput = "screen" | "table" | "image" | "chart";
+
+/** What a screen's loader is asked for: its page, or (CHART_DATA_PARAM) the data of its chart. */
+export const outputOf = (url: URL): ExplorerOutput => (url.searchParams.get(CHART_DATA_PARAM) === "1" ? "chart" : "screen");
 
 export type ExplorerOptions = {
   now?: number;
@@ -151,7 +160,7 @@ export function explorerNeeds(
   return {
     timeseries: timeseriesChart || params.table === "detailed",
     predict: timeseriesChart && params.predict,
-    sankey: chart && params.view === "sankey",
+    sankey: (output === "screen" || output === "image") && params.view === "sankey",
     compare: params.compare,
     previousTotals: params.compare && timeseriesChart,
     leftOut: output === "screen",
@@ -227,8 +236,29 @@ async function resolveDimensions(
   return { policy, permitted, available, allowed, dimension, errors, refusals };
 }
 
+/**
+ * The timeseries chart of the screen's page: its SVG rendered here and kept for the document's
+ * render (the page carries it once, as markup, not again as loader data), and what is said around
+ * it. The interactive chart fetches the data itself (CHART_DATA_PARAM) once the page runs.
+ */
+function timeseriesForScreen(flows: Awaited<ReturnType<typeof runFlowsQuery>>, comparison: Comparison | null, timezone: string) {
+  const props = { timeseries: flows.timeseries, timezone, window: flows.window, previous: comparison?.totals ?? null };
+  keepForRender(TIMESERIES_MARKUP, screenTimeseriesMarkup(props));
+  const prediction = "prediction" in flows.timeseries ? flows.timeseries.prediction : null;
+  return {
+    ...chartNotes(flows.timeseries, timezone),
+    predictionNote: prediction?.buckets.length
+      ? describePrediction(
+          flows.timeseries,
+          `${formatUnix(prediction.buckets[0], timezone)} to ${formatUnix(prediction.buckets[prediction.buckets.length - 1], timezone)} (${timezone})`,
+        ) || null
+      : null,
+  };
+}
+
 /** What the screen shows when nothing is queried (no dimension, no data, no operator AS). */
 const NOTHING_READ = {
+  chart: null,
   sankey: null,
   sankeyError: null,
   total: 0,
@@ -447,6 +477,7 @@ export async function loadExplorer(services: Services, user: UserContext, url: U
     ),
   ]);
 
+  const screenChart = output === "screen" && params.view === "timeseries" ? timeseriesForScreen(flows, comparison, base.timezone) : null;
   return {
     ...base,
     ...sankeyPart,
@@ -456,12 +487,14 @@ export async function loadExplorer(services: Services, user: UserContext, url: U
       range: flows.range,
       window: flows.window,
       table: flows.table,
-      timeseries: flows.timeseries,
+      // The screen's page carries the timeseries only for a detailed table; its chart is markup (timeseriesForScreen).
+      timeseries: output !== "screen" || params.table === "detailed" ? flows.timeseries : NO_FLOWS.timeseries,
       filters: flows.filters,
       noData: flows.noData,
     } as FlowsResult,
+    chart: screenChart,
     total: flows.table.reduce((a, r) => a + r.bps, 0),
-    comparison,
+    comparison: comparison && output === "screen" ? { ...comparison, totals: null } : comparison,
     traffic: trafficOf([dimension], options.scope, flows.filters),
     leftOut: leftOutOf(user, flows.leftOut, getDimension(dimension).direction ?? options.scope ?? null, available, url),
     rangeNotice: flows.range && flows.window ? rangeNotice(flows.range, flows.window, base.timezone) : null,

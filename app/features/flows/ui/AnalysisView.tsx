@@ -6,7 +6,7 @@ import { formatUnixRange } from "~/lib/date-format";
 import { formatBitsPerSecond } from "~/lib/units";
 import type { AsFlowsAnalysisData } from "../analysis.server";
 import { CUSTOM_RANGE, DEFAULT_DATE_RANGE } from "../params";
-import { SankeyChart } from "./charts";
+import { SankeyChart } from "./sankey-chart";
 import { DateRangeField } from "./DateRangeField";
 import { IpVersionField } from "./IpVersionField";
 import { ValueName } from "./ValueName";
