@@ -6,10 +6,11 @@ function pointsOf(d: string): { x: number; y: number }[] {
   const [, start, steps = ""] = /^M([^l]+)(?:l(.*))?$/.exec(d)!;
   const [x0, y0] = start.split(",").map(Number);
   const points = [{ x: x0, y: y0 }];
-  for (const pair of steps.split(" ").filter(Boolean)) {
-    const [dx, dy] = pair.split(",").map(Number);
+  // Numbers separated by a comma, a space, or nothing before a minus sign.
+  const numbers = (steps.match(/-?[\d.]+/g) ?? []).map(Number);
+  for (let i = 0; i + 1 < numbers.length; i += 2) {
     const last = points[points.length - 1];
-    points.push({ x: last.x + dx, y: last.y + dy });
+    points.push({ x: last.x + numbers[i], y: last.y + numbers[i + 1] });
   }
   return points;
 }
@@ -76,7 +77,7 @@ describe("compactPath and compactArea", () => {
         ],
         300,
       ),
-    ).toBe("M0,10l2,-4.4V300H0Z");
+    ).toBe("M0,10l2-4.4V300H0Z");
     expect(compactPath([{ x: 1, y: 1 }])).toBe("M1,1");
     expect(compactArea([], 300)).toBe("");
   });

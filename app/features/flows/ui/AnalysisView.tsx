@@ -5,7 +5,7 @@ import { useHydrated } from "~/components/use-hydrated";
 import { formatUnixRange } from "~/lib/date-format";
 import { formatBitsPerSecond } from "~/lib/units";
 import type { AsFlowsAnalysisData } from "../analysis.server";
-import { CUSTOM_RANGE, DEFAULT_DATE_RANGE } from "../params";
+import { CUSTOM_RANGE, DEFAULT_DATE_RANGE } from "../range-params";
 import { SankeyChart } from "./sankey-chart";
 import { DateRangeField } from "./DateRangeField";
 import { IpVersionField } from "./IpVersionField";

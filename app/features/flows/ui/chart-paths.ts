@@ -54,7 +54,9 @@ export function compactPath(points: readonly { x: number; y: number }[]): string
   for (const p of points.slice(1)) {
     const nx = tenth(p.x);
     const ny = tenth(p.y);
-    steps.push(`${step(nx - x)},${step(ny - y)}`);
+    const dy = step(ny - y);
+    // A minus sign separates the two numbers by itself.
+    steps.push(`${step(nx - x)}${dy.startsWith("-") ? "" : ","}${dy}`);
     x = nx;
     y = ny;
   }
