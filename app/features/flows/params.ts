@@ -15,7 +15,7 @@
 import { z } from "zod";
 import { isDimensionId, type DimensionId } from "~/features/filter/dimensions";
 import { DATE_RANGE_PRESETS, TIME_PRESETS } from "~/lib/time-range";
-import { CUSTOM_RANGE, DEFAULT_DATE_RANGE } from "./range-params";
+import { CUSTOM_RANGE } from "./range-params";
 
 // The range's rules live apart from the schema, so a form in the browser uses them without zod.
 export { CUSTOM_RANGE, customRangeError, DATE_INPUT_HINT, DEFAULT_DATE_RANGE, explicitRange, requestedRange } from "./range-params";
