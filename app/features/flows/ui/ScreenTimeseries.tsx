@@ -1,13 +1,13 @@
 import { Text } from "@mantine/core";
 import { useFetcher, useLocation } from "@remix-run/react";
-import { useEffect } from "react";
+import { useEffect, useState } from "react";
 import { useHydrated } from "~/components/use-hydrated";
 import { useRenderOnly } from "~/lib/render-only";
 import { CHART_DATA_PARAM, TIMESERIES_MARKUP } from "../chart-data";
 import type { ExplorerData } from "../explorer.server";
 import { IncompleteNote } from "./chart-notes";
 import { CHART_HEIGHT } from "./chart-style";
-import { LazyTimeseriesSvg } from "./lazy-charts";
+import type { TimeseriesSvg } from "./charts";
 
 /**
  * The timeseries chart of a flows screen. The page carries the chart as the server drew it (SVG
@@ -31,11 +31,23 @@ export function ScreenTimeseries({ data, path }: { data: ExplorerData; path: str
     search.set(CHART_DATA_PARAM, "1");
     load(`${path}?${search}`);
   }, [wanted, loaded, state, load, path, location.search]);
+  // The chart's code (nivo), fetched beside its data: the server's SVG is swapped only once both are here, never for a blank.
+  const [Chart, setChart] = useState<typeof TimeseriesSvg | null>(null);
+  useEffect(() => {
+    if (!wanted || Chart) return;
+    let active = true;
+    void import("./charts").then((m) => {
+      if (active) setChart(() => m.TimeseriesSvg);
+    });
+    return () => {
+      active = false;
+    };
+  }, [wanted, Chart]);
 
   const chart = data.chart;
   if (!chart) return null;
   if (!chart.drawable) return <Text c="dimmed">{chart.empty}</Text>;
-  const full = fetcher.data?.flows;
+  const full = Chart ? fetcher.data?.flows : undefined;
   // The server's SVG as sent: the browser keeps an element's HTML from the server when it starts the page.
   const served = (
     <div
@@ -47,14 +59,8 @@ export function ScreenTimeseries({ data, path }: { data: ExplorerData; path: str
   );
   return (
     <div data-testid="timeseries-chart" data-interactive={full ? "true" : undefined} style={{ overflowX: "auto" }}>
-      {full ? (
-        <LazyTimeseriesSvg
-          fallback={served}
-          timeseries={full.timeseries}
-          timezone={data.timezone}
-          window={full.window}
-          previous={fetcher.data?.comparison?.totals}
-        />
+      {full && Chart ? (
+        <Chart timeseries={full.timeseries} timezone={data.timezone} window={full.window} previous={fetcher.data?.comparison?.totals} />
       ) : (
         served
       )}
