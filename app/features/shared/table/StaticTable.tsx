@@ -53,7 +53,8 @@ export function StaticTable<T extends MRT_RowData>({
 }) {
   const rows = sortedRows(columns, data, sorting);
   return (
-    <div style={{ maxHeight: 640, overflow: "auto" }}>
+    // Scrolls when long: focusable, so the keyboard scrolls it too (WCAG 2.1.1), and named as a region.
+    <div style={{ maxHeight: 640, overflow: "auto" }} tabIndex={0} role="region" aria-label="Table">
       <Table stickyHeader striped={false} highlightOnHover data-testid={testId} fz="sm" verticalSpacing={4}>
         <Table.Thead>
           <Table.Tr>
