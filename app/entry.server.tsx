@@ -5,6 +5,8 @@ import { RemixServer } from "@remix-run/react";
 import { renderToPipeableStream } from "react-dom/server";
 import { busyAnswerOf } from "~/lib/busy";
 import { NonceContext } from "~/lib/nonce";
+import { RenderOnlyContext } from "~/lib/render-only";
+import { renderOnlyValues } from "~/server/request-scope.server";
 import { bootstrapOrExit } from "~/server/bootstrap.server";
 import { csrfCookieFor, keepPage, PAGE_CACHE_HEADER, PAGE_CACHE_PUBLIC, pageCacheKey } from "~/server/public-page-cache.server";
 import { documentPolicy, newNonce } from "~/server/security-headers.server";
@@ -47,7 +49,9 @@ export default function handleRequest(request: Request, responseStatusCode: numb
     let failed = false;
     const { pipe, abort } = renderToPipeableStream(
       <NonceContext.Provider value={nonce}>
-        <RemixServer context={remixContext} url={request.url} abortDelay={ABORT_DELAY_MS} nonce={nonce} />
+        <RenderOnlyContext.Provider value={renderOnlyValues()}>
+          <RemixServer context={remixContext} url={request.url} abortDelay={ABORT_DELAY_MS} nonce={nonce} />
+        </RenderOnlyContext.Provider>
       </NonceContext.Provider>,
       {
         nonce,

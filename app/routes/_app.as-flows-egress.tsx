@@ -1,6 +1,6 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { useLoaderData, useRouteError } from "@remix-run/react";
-import { loadExplorer } from "~/features/flows/explorer.server";
+import { loadExplorer, outputOf } from "~/features/flows/explorer.server";
 import { ExplorerView } from "~/features/flows/ui/ExplorerView";
 import { findToolRoute } from "~/lib/routes";
 import { requireUser } from "~/server/auth/guard.server";
@@ -21,7 +21,8 @@ export const meta: MetaFunction = () => [{ title: `${TITLE} · flowlens` }];
  */
 export async function loader({ request }: LoaderFunctionArgs) {
   const { services, user } = await requireUser(request, findToolRoute(PATH));
-  return loadExplorer(services, user, new URL(request.url), { scope: "EGRESS" });
+  const url = new URL(request.url);
+  return loadExplorer(services, user, url, { scope: "EGRESS", output: outputOf(url) });
 }
 
 export default function AsFlowsEgress() {

@@ -1,6 +1,6 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { useLoaderData, useRouteError } from "@remix-run/react";
-import { loadExplorer } from "~/features/flows/explorer.server";
+import { loadExplorer, outputOf } from "~/features/flows/explorer.server";
 import { ExplorerView } from "~/features/flows/ui/ExplorerView";
 import { findToolRoute } from "~/lib/routes";
 import { requireUser } from "~/server/auth/guard.server";
@@ -18,7 +18,8 @@ export const meta: MetaFunction = () => [{ title: `${TITLE} · flowlens` }];
 /** Everything is computed here from the URL, so a deep link renders fully before (or without) JavaScript. */
 export async function loader({ request }: LoaderFunctionArgs) {
   const { services, user } = await requireUser(request, findToolRoute(PATH));
-  return loadExplorer(services, user, new URL(request.url));
+  const url = new URL(request.url);
+  return loadExplorer(services, user, url, { output: outputOf(url) });
 }
 
 export default function FlowExplorer() {

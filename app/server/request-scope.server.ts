@@ -23,6 +23,8 @@ export type RequestScope = {
   identity?: Promise<string>;
   /** Reads shared by the request's loaders; absent when the request may run an action (see oncePerRequest). */
   shared?: Map<string, Promise<unknown>>;
+  /** What a loader rendered for the server's HTML alone (keepForRender), never sent as loader data. */
+  renderOnly?: Map<string, unknown>;
 };
 
 // One instance per process, also across the development server's module reloads.
@@ -65,6 +67,23 @@ export function oncePerRequest<T>(request: Pick<Request, "headers">, key: string
     shared.set(cookieKey, value);
   }
   return value;
+}
+
+/**
+ * Markup a loader made for the document the server renders (e.g. a chart's SVG), handed to the
+ * render (entry.server.tsx, app/lib/render-only.ts) beside the loader data instead of inside it:
+ * the page then carries it once, as HTML, not a second time as data. Outside a request scope
+ * (tests calling loaders) it is dropped, and the screen renders as after a browser navigation.
+ */
+export function keepForRender(key: string, value: unknown): void {
+  const scope = storage.getStore();
+  if (!scope) return;
+  (scope.renderOnly ??= new Map()).set(key, value);
+}
+
+/** What the request's loaders kept for its render (keepForRender). */
+export function renderOnlyValues(): ReadonlyMap<string, unknown> {
+  return storage.getStore()?.renderOnly ?? new Map();
 }
 
 /** The session of the request's cookie, read once per request (also for the query door's identity). */

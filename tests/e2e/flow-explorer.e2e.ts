@@ -3,14 +3,21 @@
 // text field or by autocomplete, the sankey view chosen in the form, the CSV export checked against the table, Back);
 // the filter chips, the advanced query filter dialog and the date pickers with their validity toasts.
 import fs from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
 import ExcelJS from "exceljs";
 import { expect, it } from "vitest";
 import type { Page } from "playwright-core";
 import { formatBitsPerSecond } from "~/lib/units";
+import { pageScripts } from "../../bench/page-scripts";
 import { appURL, describeBothModes, type BrowserMode } from "./browser";
 import { DEMO_USERS, logIn } from "./login";
 
 const DEEP_LINK = "/flow-explorer?dimension=AS_SRC_INGRESS&dateRange=LAST_2_DAYS";
+/** The link whose first load has a byte budget (issue: a 30-day deep link was 848 kB of HTML). */
+const BUDGET_LINK = "/flow-explorer?dimension=AS_SRC_INGRESS&dateRange=LAST_30_DAYS";
+const PAGE_BUDGET_BYTES = 250_000;
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 const TABLE_ROWS = "[data-testid=flow-table] tbody tr";
 const FORM = "form[aria-label='Flow Explorer options']";
 
@@ -34,6 +41,11 @@ async function tableRows(page: Page): Promise<{ name: string; asn: string; traff
  */
 async function settled(page: Page) {
   await page.waitForFunction((form) => document.querySelector(form)?.getAttribute("data-search") === window.location.search, FORM);
+}
+
+/** Waits until the interactive chart has taken over the server's SVG (its code and the whole timeseries have arrived). */
+async function interactiveChart(page: Page) {
+  await page.locator("[data-testid=timeseries-chart][data-interactive=true] svg").first().waitFor();
 }
 
 /** The whole text (title and message) of the toast that shows `message`. */
@@ -90,6 +102,7 @@ describeBothModes("flow explorer", (m) => {
       await m.page.click(`${FORM} button[type=submit]`);
       await m.page.waitForURL(/predict=1/);
       await settled(m.page);
+      await interactiveChart(m.page);
       // The dashed lines are drawn in the browser's chart as in the server's.
       const dashes = await m.page
         .locator("[data-testid=timeseries-chart] [data-testid=prediction-line]")
@@ -574,6 +587,8 @@ describeBothModes("flow explorer table and exports", (m) => {
     // The routine lag of the demo's newest data raises no notice on a default view.
     if (!m.javaScriptEnabled) return;
     await m.goto(DEEP_LINK);
+    // The tooltips come with the interactive chart, which loads its code and data after the page.
+    await interactiveChart(m.page);
     const box = (await m.page.locator("[data-testid=timeseries-chart] svg").first().boundingBox())!;
     await m.page.mouse.move(box.x + 80 + 300, box.y + 200);
     await m.page.mouse.move(box.x + 80 + 310, box.y + 210);
@@ -621,6 +636,25 @@ describeBothModes("flow explorer table and exports", (m) => {
     }
     noPageErrors(m);
   });
+
+  if (!m.javaScriptEnabled) {
+    it("a 30-day deep link: at most 250 kB of HTML and 250 kB of JavaScript (gzip) on first load", async () => {
+      await logIn(m.page);
+      const res = await m.page.request.get(appURL(BUDGET_LINK));
+      expect(res.status()).toBe(200);
+      const html = await res.text();
+      // The page is what it claims to be: the chart drawn, the table's rows, the total.
+      expect(html).toMatch(/data-testid="timeseries-chart"[\s\S]*<svg[^>]*role="img"[\s\S]*<path/);
+      expect(html.match(/<tr\b/g)?.length ?? 0).toBeGreaterThan(50);
+      expect(html).toContain('data-testid="total"');
+      const bytes = Buffer.byteLength(html, "utf8");
+      const js = pageScripts(html, path.join(ROOT, "build/client"), path.join(ROOT, "public"));
+      console.log(`${BUDGET_LINK}: HTML ${bytes} bytes; ${js.scripts.length} scripts, ${js.raw} bytes, ${js.gzip} bytes gzipped`);
+      expect(bytes).toBeLessThanOrEqual(PAGE_BUDGET_BYTES);
+      const largest = [...js.scripts].sort((a, b) => b.gzip - a.gzip).slice(0, 8);
+      expect(js.gzip, largest.map((s) => `${s.source} ${s.gzip}`).join(", ")).toBeLessThanOrEqual(PAGE_BUDGET_BYTES);
+    });
+  }
 
   if (m.javaScriptEnabled) {
     it("column picker keeps at least one column; '>' filters the traffic", async () => {

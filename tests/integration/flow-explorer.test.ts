@@ -154,10 +154,17 @@ describe("Flow Explorer loader", () => {
     // Per value too, for the biggest one.
     const top = table[0];
     expect(top.bps / bps(rows.filter((r) => ingress(r) && String(r.as_src) === top.key))).toBeCloseTo(1, 9);
-    // Sorted by traffic, and the timeseries is there for the chart.
+    // Sorted by traffic. The page carries its chart as markup, not the timeseries; the chart's own
+    // request (chartData=1) answers the timeseries of the same view, and its table is the page's.
     expect(table.every((r, i) => i === 0 || table[i - 1].bps >= r.bps)).toBe(true);
-    expect(data.flows.timeseries.series.length).toBeGreaterThan(0);
-    expect(data.flows.timeseries.buckets.length).toBeGreaterThan(0);
+    expect(data.flows.timeseries.buckets).toEqual([]);
+    expect(data.chart.drawable).toBe(true);
+    const chart = await screen({ chartData: "1" });
+    expect(chart.flows.timeseries.series.length).toBeGreaterThan(0);
+    expect(chart.flows.timeseries.buckets.length).toBeGreaterThan(0);
+    expect(chart.flows.table).toEqual(table);
+    // The detailed table is made of the timeseries: that page carries it.
+    expect((await screen({ table: "detailed" })).flows.timeseries).toEqual(chart.flows.timeseries);
     expect(data.sankey).toBeNull();
     expect(data.dimensions.map((d: { value: string }) => d.value)).toContain("AS_SRC_INGRESS");
   });
@@ -236,7 +243,11 @@ describe("Flow Explorer loader", () => {
 
   it("the Sankey view needs SANKEY_TOPOLOGY: without it the timeseries is shown, with the reason", async () => {
     const sankey = { view: "sankey", dimension2: "AS_DST_INGRESS" };
-    const [held, without, plain] = await Promise.all([screen(sankey), screen(sankey, noSankeyCookie), screen({}, noSankeyCookie)]);
+    const [held, without, plain] = await Promise.all([
+      screen(sankey),
+      screen({ ...sankey, chartData: "1" }, noSankeyCookie),
+      screen({ chartData: "1" }, noSankeyCookie),
+    ]);
     expect(held.sankeyAllowed).toBe(true);
     expect(held.params.view).toBe("sankey");
     expect(held.sankey.links.length).toBeGreaterThan(0);

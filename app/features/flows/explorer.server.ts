@@ -23,19 +23,25 @@ import type { IpVersion } from "~/features/filter/filters";
 import { policyFiltersOnly, resolveScreenFilters, type DimensionWording } from "~/features/filter/filter-resolver.server";
 import { dimensionRefusal, loadDelegationPolicy, mayUseDimension, type DelegationPolicy } from "~/features/filter/delegation-policy.server";
 import { allTrafficHref, allTrafficView, countedTraffic, COUNTED_TRAFFIC_LABELS, leftOutText } from "./counted-traffic";
-import { filterParamsToRequest, notApplied, parseExplorerParams, requestedRange, unappliedParams } from "./params";
+import { filterParamsToRequest, notApplied, parseExplorerParams, requestedRange, unappliedParams, type ExplorerParams } from "./params";
 import { rangeNotice } from "./range-notice";
 import { PRESET_LABELS } from "~/lib/time-range";
 import { filterLabel } from "~/features/filter/value-labels";
 import { runFlowsQuery, runSankeyQuery } from "./query.server";
 import { PREDICTION_UNAVAILABLE } from "./prediction.server";
-import { dataRange } from "./data-range.server";
+import { dataRange, type DataRange } from "./data-range.server";
 import { tableGranularity } from "./aggregation-window";
 import { nameAll, NO_OPERATOR_AS, operatorAsn, type FlowsContext, type LeftOut } from "./service.server";
 import { describePermission } from "~/lib/permission-catalogue";
 import { findToolRoute, mayOpen } from "~/lib/routes";
 import { mayShowInRna } from "./rna-link";
 import { formatBitsPerSecond } from "~/lib/units";
+import { formatUnix } from "~/lib/date-format";
+import { keepForRender } from "~/server/request-scope.server";
+import { CHART_DATA_PARAM, TIMESERIES_MARKUP } from "./chart-data";
+import { screenTimeseriesMarkup } from "./export/chart-svg.server";
+import { chartNotes } from "./ui/chart-notes";
+import { describePrediction } from "./ui/chart-descriptions";
 
 export const SANKEY_NEEDS_TWO = "Sankey chart needs at least two dimensions";
 /** Why a URL's Sankey view is not drawn (the screen falls back to the timeseries) and its image export is a 403. */
@@ -105,9 +111,19 @@ type FlowsResult = {
 /** A policy whose restrictions cannot be applied: no dimension at all (the screen says why). */
 const UNUSABLE_POLICY: DelegationPolicy = { lockedFilters: [], locked: new Set(), allowed: new Set(), current: null };
 
+/**
+ * What the URL is loaded for: the screen, a table file (csv, xls, xlsx) or an image of the chart
+ * (png, svg). Each needs other reads (explorerNeeds).
+ */
+export type ExplorerOutput = "screen" | "table" | "image" | "chart";
+
+/** What a screen's loader is asked for: its page, or (CHART_DATA_PARAM) the data of its chart. */
+export const outputOf = (url: URL): ExplorerOutput => (url.searchParams.get(CHART_DATA_PARAM) === "1" ? "chart" : "screen");
+
 export type ExplorerOptions = {
   now?: number;
-  tableOnly?: boolean;
+  /** Default "screen". */
+  output?: ExplorerOutput;
   /** The AS Flows Egress screen: egress traffic only, and only dimensions without an ingress direction. */
   scope?: Direction;
 };
@@ -117,15 +133,57 @@ export function scopedDimensions(permissions: readonly string[], version: number
   return availableDimensions(permissions, version).filter((d) => !scope || d.direction === null || d.direction === scope);
 }
 
-export async function loadExplorer(services: Services, user: UserContext, url: URL, options: ExplorerOptions = {}) {
-  const params = { ...parseExplorerParams(url.searchParams) };
-  const version = MAX_API_VERSION;
-  const notices: string[] = [];
+/**
+ * The reads a view of the URL needs, each once: the table is always read (the total and the
+ * table export are made of it); the rest only where the output shows it.
+ */
+export type ExplorerNeeds = {
+  /** The timeseries query: the timeseries chart, or the detailed table (made of the timeseries whatever the chart). */
+  timeseries: boolean;
+  /** The prediction of the next period: the timeseries chart only (neither the table nor the Sankey has one). */
+  predict: boolean;
+  /** The Sankey query. */
+  sankey: boolean;
+  /** The previous period's table. */
+  compare: boolean;
+  /** The previous period's total per bucket: the overlay of the timeseries chart. */
+  previousTotals: boolean;
+  /** What a view with a direction leaves out, said next to the total on the screen (a file has no place for it). */
+  leftOut: boolean;
+};
+
+export function explorerNeeds(
+  params: Pick<ExplorerParams, "view" | "table" | "compare" | "predict">,
+  output: ExplorerOutput,
+): ExplorerNeeds {
+  const chart = output !== "table";
+  const timeseriesChart = chart && params.view === "timeseries";
+  return {
+    timeseries: timeseriesChart || params.table === "detailed",
+    predict: timeseriesChart && params.predict,
+    sankey: (output === "screen" || output === "image") && params.view === "sankey",
+    compare: params.compare,
+    previousTotals: params.compare && timeseriesChart,
+    leftOut: output === "screen",
+  };
+}
+
+/**
+ * The URL read against the user's permissions and delegation policy: the dimensions offered, the
+ * dimension shown (a refused or unknown one falls back, said in `errors`; a delegated user's screen
+ * opens on the output, with the restricted dimension as the Sankey's second). Reads the policy only.
+ */
+async function resolveDimensions(
+  services: Services,
+  user: UserContext,
+  url: URL,
+  params: ExplorerParams,
+  version: number,
+  scope?: Direction,
+) {
   const errors: string[] = [];
   /** What the delegation policy refused (also in `errors`): the exports answer them with a 403. */
   const refusals: string[] = [];
-  // The delegation policy first: a delegated user's screen offers only the restricted dimension and
-  // its output, and opens on the output (the restricted dimension as the Sankey's second).
   let policy: DelegationPolicy;
   try {
     policy = await loadDelegationPolicy(services, user);
@@ -135,7 +193,7 @@ export async function loadExplorer(services: Services, user: UserContext, url: U
     errors.push(e.body.detail);
     refusals.push(e.body.detail);
   }
-  const permitted = scopedDimensions(user.permissions, version, options.scope);
+  const permitted = scopedDimensions(user.permissions, version, scope);
   const available = permitted.filter((d) => mayUseDimension(policy, d.id));
   const allowed = new Set<string>(available.map((d) => d.id));
 
@@ -153,7 +211,7 @@ export async function loadExplorer(services: Services, user: UserContext, url: U
     // The egress screen opens on the neighbours traffic leaves to; a delegated user's on the output; otherwise the catalogue's first.
     const preferred = restricted
       ? available.find((d) => d.id === restricted.output)
-      : options.scope === "EGRESS"
+      : scope === "EGRESS"
         ? available.find((d) => d.id === "AS_NEIGHBOR_EGRESS")
         : undefined;
     const fallback = allowed.has(dimension) ? dimension : ((preferred ?? available[0])?.id ?? null);
@@ -176,6 +234,135 @@ export async function loadExplorer(services: Services, user: UserContext, url: U
     const second = dimension === restricted.dimension ? restricted.output : restricted.dimension;
     params.dimension2 = second !== dimension && allowed.has(second) ? second : undefined;
   }
+  return { policy, permitted, available, allowed, dimension, errors, refusals };
+}
+
+/**
+ * The timeseries chart of the screen's page: its SVG rendered here and kept for the document's
+ * render (the page carries it once, as markup, not again as loader data), and what is said around
+ * it. The interactive chart fetches the data itself (CHART_DATA_PARAM) once the page runs.
+ */
+function timeseriesForScreen(flows: Awaited<ReturnType<typeof runFlowsQuery>>, comparison: Comparison | null, timezone: string) {
+  const props = { timeseries: flows.timeseries, timezone, window: flows.window, previous: comparison?.totals ?? null };
+  keepForRender(TIMESERIES_MARKUP, screenTimeseriesMarkup(props));
+  const prediction = "prediction" in flows.timeseries ? flows.timeseries.prediction : null;
+  return {
+    ...chartNotes(flows.timeseries, timezone),
+    predictionNote: prediction?.buckets.length
+      ? describePrediction(
+          flows.timeseries,
+          `${formatUnix(prediction.buckets[0], timezone)} to ${formatUnix(prediction.buckets[prediction.buckets.length - 1], timezone)} (${timezone})`,
+        ) || null
+      : null,
+  };
+}
+
+/** What the screen shows when nothing is queried (no dimension, no data, no operator AS). */
+const NOTHING_READ = {
+  chart: null,
+  sankey: null,
+  sankeyError: null,
+  total: 0,
+  comparison: null,
+  traffic: null,
+  leftOut: null,
+  rangeNotice: null,
+  filterLabels: [] as string[],
+  newestData: null as number | null,
+};
+
+const NO_FLOWS: FlowsResult = {
+  range: null,
+  window: null,
+  table: [],
+  timeseries: { buckets: [], series: [], complete: [] },
+  filters: [],
+  noData: true,
+};
+
+type ViewQuery = {
+  dimension: DimensionId;
+  context: FlowsContext;
+  ipVersion: IpVersion;
+  scope?: Direction;
+  dataRange: DataRange;
+};
+
+/** The table compared with the previous period of equal length; null unless asked for (or when there is no range). */
+async function readComparison(
+  services: Services,
+  user: UserContext,
+  version: number,
+  q: ViewQuery,
+  flows: Awaited<ReturnType<typeof runFlowsQuery>>,
+  needs: ExplorerNeeds,
+  notices: string[],
+): Promise<Comparison | null> {
+  if (!needs.compare || !flows.range || !flows.window) return null;
+  const previous = await previousPeriodTable(services, user, version, {
+    ...q,
+    range: flows.range,
+    window: flows.window,
+    limit: EXPLORER_TABLE_LIMIT,
+    totals: needs.previousTotals,
+  });
+  if (!previous.covered) notices.push(PREVIOUS_PERIOD_UNCOVERED);
+  return {
+    range: previous.range,
+    total: compareTotals(flows.table, previous.table),
+    rows: compareRows(flows.table, previous.table),
+    totals: previous.totals,
+  };
+}
+
+/** The Sankey of the view's two dimensions, or why it is not drawn (its refusals are said, not thrown). */
+async function readSankey(
+  services: Services,
+  user: UserContext,
+  version: number,
+  q: ViewQuery,
+  second: DimensionId | undefined,
+  allowed: ReadonlySet<string>,
+  requested: { start: number; end: number },
+): Promise<{ sankey: SankeyData | null; sankeyError: string | null }> {
+  if (!second || !allowed.has(second)) return { sankey: null, sankeyError: SANKEY_NEEDS_TWO };
+  if (second === q.dimension) return { sankey: null, sankeyError: "The two dimensions of the sankey chart must be different." };
+  try {
+    const sankey = await runSankeyQuery(services, user, version, {
+      dimensions: [q.dimension, second],
+      start: requested.start,
+      end: requested.end,
+      filters: q.context,
+      ipVersion: q.ipVersion,
+      scope: q.scope,
+      dataRange: q.dataRange,
+    });
+    return { sankey: { nodes: sankey.nodes, links: sankey.links }, sankeyError: null };
+  } catch (e) {
+    // The chart's own refusals (e.g. ingress and egress dimensions in one chart); the filters were resolved before.
+    if (!(e instanceof ApiProblem) || e.status !== 400) throw e;
+    return { sankey: null, sankeyError: problemMessages(e).join(" ") };
+  }
+}
+
+type SankeyData = {
+  nodes: Awaited<ReturnType<typeof runSankeyQuery>>["nodes"];
+  links: Awaited<ReturnType<typeof runSankeyQuery>>["links"];
+};
+
+export async function loadExplorer(services: Services, user: UserContext, url: URL, options: ExplorerOptions = {}) {
+  const params = { ...parseExplorerParams(url.searchParams) };
+  const output = options.output ?? "screen";
+  const version = MAX_API_VERSION;
+  const notices: string[] = [];
+  const { permitted, available, allowed, dimension, errors, refusals, policy } = await resolveDimensions(
+    services,
+    user,
+    url,
+    params,
+    version,
+    options.scope,
+  );
 
   // The filters are resolved once, here, for every view below (parse, delegation policy, tags).
   const [settings, filterResolution] = await Promise.all([
@@ -202,10 +389,11 @@ export async function loadExplorer(services: Services, user: UserContext, url: U
   const sankeyAllowed = user.permissions.includes("SANKEY_TOPOLOGY");
   if (params.view === "sankey" && !sankeyAllowed) {
     errors.push(notApplied("view", "sankey", SANKEY_PERMISSION_REASON, "the timeseries"));
-    if (!options.tableOnly) refusals.push(SANKEY_NEEDS_PERMISSION);
+    if (output !== "table") refusals.push(SANKEY_NEEDS_PERMISSION);
     params.view = "timeseries";
   }
   errors.push(...filterResolution.parseErrors.map((e) => e.message));
+  const needs = explorerNeeds(params, output);
 
   const base = {
     params,
@@ -224,21 +412,7 @@ export async function loadExplorer(services: Services, user: UserContext, url: U
     refusals,
   };
   if (!dimension) {
-    return {
-      ...base,
-      errors: [...errors, "No flow dimension is available to your account."],
-      notices,
-      flows: null,
-      sankey: null,
-      sankeyError: null,
-      total: 0,
-      comparison: null,
-      traffic: null,
-      leftOut: null,
-      rangeNotice: null,
-      filterLabels: [] as string[],
-      newestData: null as number | null,
-    };
+    return { ...base, ...NOTHING_READ, errors: [...errors, "No flow dimension is available to your account."], notices, flows: null };
   }
 
   // Filters the policy or the tags refuse (e.g. on a dimension locked by a delegation, or a tag deleted
@@ -261,133 +435,69 @@ export async function loadExplorer(services: Services, user: UserContext, url: U
     ),
   ]);
   if (operator === null) errors.push(NO_OPERATOR_AS);
-  if (dataAvailable.minTimestamp === null || operator === null) {
-    const empty = {
-      range: null,
-      window: null,
-      table: [],
-      timeseries: { buckets: [], series: [], complete: [] },
-      filters: [],
-      noData: true as const,
-    };
-    return {
-      ...base,
-      errors,
-      notices,
-      flows: empty as FlowsResult,
-      sankey: null,
-      sankeyError: null,
-      total: 0,
-      comparison: null,
-      traffic: null,
-      leftOut: null,
-      rangeNotice: null,
-      filterLabels: [] as string[],
-      newestData: null as number | null,
-    };
-  }
+  if (dataAvailable.minTimestamp === null || operator === null) return { ...base, ...NOTHING_READ, errors, notices, flows: NO_FLOWS };
 
-  const context: FlowsContext = {
-    filters: resolved.filters,
-    notices: resolved.notices,
-    locked: resolved.locked,
-    operatorAsn: operator,
-    policy: resolved.policy,
+  const q: ViewQuery = {
+    dimension,
+    context: {
+      filters: resolved.filters,
+      notices: resolved.notices,
+      locked: resolved.locked,
+      operatorAsn: operator,
+      policy: resolved.policy,
+    },
+    ipVersion,
+    scope: options.scope,
+    dataRange: dataAvailable,
   };
-  // The prediction belongs to the timeseries chart: neither the table nor the Sankey has one.
-  const predict = params.predict && !options.tableOnly && params.view === "timeseries";
+  // The current period's table, with the timeseries when the view needs it, then the Sankey: in turn,
+  // as the query limiter admits one user's reads (the reads of runFlowsQuery already run side by side).
   const flows = await runFlowsQuery(services, user, version, {
     dimension,
     start: requested.start,
     end: requested.end,
-    filters: context,
+    filters: q.context,
     ipVersion,
     limit: EXPLORER_TABLE_LIMIT,
-    // The detailed table is made of the timeseries, whatever the chart.
-    timeseries: (!options.tableOnly && params.view === "timeseries") || params.table === "detailed",
+    timeseries: needs.timeseries,
     scope: options.scope,
     dataRange: dataAvailable,
-    predict,
+    predict: needs.predict,
     now,
-    // What the view leaves out is said next to the total on the screen; an export has no place for it.
-    leftOut: !options.tableOnly,
+    leftOut: needs.leftOut,
   });
+  const sankeyPart = needs.sankey
+    ? await readSankey(services, user, version, q, params.dimension2, allowed, requested)
+    : { sankey: null, sankeyError: null };
   notices.push(...flows.notices);
-  if (predict && !flows.noData && !flows.timeseries.prediction) notices.push(PREDICTION_UNAVAILABLE);
-  const total = flows.table.reduce((a, r) => a + r.bps, 0);
-
-  let comparison: Comparison | null = null;
-  const overlay = !options.tableOnly && params.view === "timeseries";
-  const [previous, labelOf] = await Promise.all([
-    params.compare && flows.range && flows.window
-      ? previousPeriodTable(services, user, version, {
-          dimension,
-          range: flows.range,
-          window: flows.window,
-          context,
-          ipVersion,
-          scope: options.scope,
-          limit: EXPLORER_TABLE_LIMIT,
-          dataRange: dataAvailable,
-          totals: overlay,
-        })
-      : null,
+  if (needs.predict && !flows.noData && !flows.timeseries.prediction) notices.push(PREDICTION_UNAVAILABLE);
+  const [comparison, labelOf] = await Promise.all([
+    readComparison(services, user, version, q, flows, needs, notices),
     nameAll(
       services,
       user,
       flows.filters.map((f) => ({ dimension: f.dimension, key: f.value })),
     ),
   ]);
-  if (previous) {
-    if (!previous.covered) notices.push(PREVIOUS_PERIOD_UNCOVERED);
-    comparison = {
-      range: previous.range,
-      total: compareTotals(flows.table, previous.table),
-      rows: compareRows(flows.table, previous.table),
-      totals: previous.totals,
-    };
-  }
 
-  let sankey: Awaited<ReturnType<typeof runSankeyQuery>> | null = null;
-  let sankeyError: string | null = null;
-  if (!options.tableOnly && params.view === "sankey") {
-    if (!params.dimension2 || !allowed.has(params.dimension2)) sankeyError = SANKEY_NEEDS_TWO;
-    else if (params.dimension2 === dimension) sankeyError = "The two dimensions of the sankey chart must be different.";
-    else {
-      try {
-        sankey = await runSankeyQuery(services, user, version, {
-          dimensions: [dimension, params.dimension2],
-          start: requested.start,
-          end: requested.end,
-          filters: context,
-          ipVersion,
-          scope: options.scope,
-          dataRange: dataAvailable,
-        });
-      } catch (e) {
-        // The chart's own refusals (e.g. ingress and egress dimensions in one chart); the filters were resolved above.
-        if (!(e instanceof ApiProblem) || e.status !== 400) throw e;
-        sankeyError = problemMessages(e).join(" ");
-      }
-    }
-  }
-
+  const screenChart = output === "screen" && params.view === "timeseries" ? timeseriesForScreen(flows, comparison, base.timezone) : null;
   return {
     ...base,
+    ...sankeyPart,
     errors,
     notices,
     flows: {
       range: flows.range,
       window: flows.window,
       table: flows.table,
-      timeseries: flows.timeseries,
+      // The screen's page carries the timeseries only for a detailed table; its chart is markup (timeseriesForScreen).
+      timeseries: output !== "screen" || params.table === "detailed" ? flows.timeseries : NO_FLOWS.timeseries,
       filters: flows.filters,
       noData: flows.noData,
     } as FlowsResult,
-    sankey: sankey ? { nodes: sankey.nodes, links: sankey.links } : null,
-    sankeyError,
-    total,
-    comparison,
+    chart: screenChart,
+    total: flows.table.reduce((a, r) => a + r.bps, 0),
+    comparison: comparison && output === "screen" ? { ...comparison, totals: null } : comparison,
     traffic: trafficOf([dimension], options.scope, flows.filters),
     leftOut: leftOutOf(user, flows.leftOut, getDimension(dimension).direction ?? options.scope ?? null, available, url),
     rangeNotice: flows.range && flows.window ? rangeNotice(flows.range, flows.window, base.timezone) : null,

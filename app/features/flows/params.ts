@@ -14,21 +14,13 @@
  */
 import { z } from "zod";
 import { isDimensionId, type DimensionId } from "~/features/filter/dimensions";
-import { MESSAGES } from "~/lib/messages";
-import {
-  DATE_RANGE_PRESETS,
-  parseInstant,
-  presetRange,
-  PRESET_LABELS,
-  TIME_PRESETS,
-  type DateRangePreset,
-  type Preset,
-  type TimeRange,
-} from "~/lib/time-range";
+import { DATE_RANGE_PRESETS, TIME_PRESETS } from "~/lib/time-range";
+import { CUSTOM_RANGE } from "./range-params";
+
+// The range's rules live apart from the schema, so a form in the browser uses them without zod.
+export { CUSTOM_RANGE, customRangeError, DATE_INPUT_HINT, DEFAULT_DATE_RANGE, explicitRange, requestedRange } from "./range-params";
 
 export const DEFAULT_DIMENSION: DimensionId = "AS_SRC_INGRESS";
-export const DEFAULT_DATE_RANGE: DateRangePreset = "LAST_2_DAYS";
-export const CUSTOM_RANGE = "CUSTOM" as const;
 export const VIEWS = ["timeseries", "sankey"] as const;
 export type ExplorerView = (typeof VIEWS)[number];
 export const TABLE_VIEWS = ["aggregated", "detailed"] as const;
@@ -89,44 +81,6 @@ export function parseExplorerParams(search: URLSearchParams): ExplorerParams {
     table: one("table"),
     pivot: one("pivot"),
   });
-}
-
-/** Whether the URL asks for a custom range (dateRange CUSTOM, or absent with a start or an end). */
-function wantsCustom(p: ExplorerParams): boolean {
-  return p.dateRange === CUSTOM_RANGE || (p.dateRange === undefined && (p.start !== undefined || p.end !== undefined));
-}
-
-/** The explicit range when it applies (dateRange CUSTOM or absent, both bounds readable, start < end). */
-export function explicitRange(p: ExplorerParams, tz: string): TimeRange | null {
-  if (p.dateRange !== undefined && p.dateRange !== CUSTOM_RANGE) return null;
-  const start = parseInstant(p.start, tz, "start");
-  const end = parseInstant(p.end, tz, "end");
-  if (start === null || end === null || start >= end) return null;
-  return { start, end };
-}
-
-export const DATE_INPUT_HINT = "write a date (01.11.2026), a date and time (01.11.2026 10:00) in your timezone, or unix seconds";
-
-/**
- * Why the URL's custom start / end were not used (the view then shows the default range), for
- * the options form to say so, also without JavaScript; null when they were used or not asked for.
- */
-export function customRangeError(p: ExplorerParams, tz: string): string | null {
-  if (!wantsCustom(p) || explicitRange(p, tz)) return null;
-  const instead = `The default range (${PRESET_LABELS[DEFAULT_DATE_RANGE]}) is shown instead.`;
-  if (p.start === undefined || p.end === undefined) return `A custom range needs a start and an end. ${instead}`;
-  for (const edge of ["start", "end"] as const) {
-    if (parseInstant(p[edge], tz, edge) === null) return `The ${edge} "${p[edge]}" is not a date: ${DATE_INPUT_HINT}. ${instead}`;
-  }
-  return `${MESSAGES.datePickerError} ${instead}`;
-}
-
-/** The requested range: the explicit one, or the preset's (default LAST_2_DAYS) at `now` in `tz`. */
-export function requestedRange(p: ExplorerParams, now: number, tz = "UTC"): TimeRange & { preset: Preset | null } {
-  const explicit = explicitRange(p, tz);
-  if (explicit) return { ...explicit, preset: null };
-  const preset = p.dateRange && p.dateRange !== CUSTOM_RANGE ? p.dateRange : DEFAULT_DATE_RANGE;
-  return { ...presetRange(preset, now, tz), preset };
 }
 
 /**

@@ -97,8 +97,13 @@ export async function runFlowsQuery(stores: Stores, user: UserContext, version: 
   const likely = parsed ? likelyFlowsContext(stores, user, parsed) : (source as FlowsContext);
   const requestedWindow: AggregationWindow | null =
     input.start < input.end ? (input.window ?? defaultWindow({ start: input.start, end: input.end })) : null;
+  // A caller that read the data's range already (a screen) knows the clamped range at once: no
+  // guess to make, and none to throw away when the clamped range reads another window.
   const speculative =
-    likely !== null && requestedWindow !== null && (input.end - input.start) / requestedWindow <= MAX_BUCKETS
+    input.dataRange === undefined &&
+    likely !== null &&
+    requestedWindow !== null &&
+    (input.end - input.start) / requestedWindow <= MAX_BUCKETS
       ? flowTable(stores, user, dimension, {
           ...likely,
           ipVersion: input.ipVersion,

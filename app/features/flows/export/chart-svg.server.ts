@@ -5,12 +5,22 @@
  */
 import { createElement } from "react";
 import { renderToStaticMarkup } from "react-dom/server";
-import { SankeyDiagram, TimeseriesChart, type SankeyData, type TimeseriesData } from "../ui/charts";
+import { TimeseriesSvg, type SankeyData, type TimeseriesData } from "../ui/charts";
+import { SankeyDiagram } from "../ui/sankey-chart";
 import type { PreviousTotals } from "../ui/timeseries-extras";
 
 export type ChartInput =
   | { kind: "timeseries"; timeseries: TimeseriesData; timezone: string; window?: number | null; previous?: PreviousTotals | null }
   | { kind: "sankey"; sankey: SankeyData; stages?: readonly string[] };
+
+/**
+ * The timeseries chart's <svg> as the screen shows it before its interactive version has loaded:
+ * rendered here, on the server, and put into the page as markup (keepForRender), so its data do not
+ * travel a second time as loader data. Empty when nothing is drawn.
+ */
+export function screenTimeseriesMarkup(chart: Omit<Extract<ChartInput, { kind: "timeseries" }>, "kind">): string {
+  return renderToStaticMarkup(createElement(TimeseriesSvg, chart));
+}
 
 /** What the image says above the chart: the screen and dimension, then the range with its timezone and what is counted. */
 export type ChartCaption = { title: string; lines: readonly string[] };
@@ -26,7 +36,7 @@ const xml = (text: string) => text.replace(/&/g, "&amp;").replace(/</g, "&lt;").
 export function chartSvg(chart: ChartInput, caption: ChartCaption): string {
   const markup = renderToStaticMarkup(
     chart.kind === "timeseries"
-      ? createElement(TimeseriesChart, {
+      ? createElement(TimeseriesSvg, {
           timeseries: chart.timeseries,
           timezone: chart.timezone,
           window: chart.window,

@@ -55,7 +55,7 @@ export async function buildFlowExport(
   if (params.table === "detailed" && params.pivot) throw refuse(MESSAGES.exportWhilePivoted);
   const isTable = TABLE_FORMATS.includes(format);
   // Charts need the chart's data; a table export skips it unless the detailed view is built from it.
-  const data = await loadExplorer(services, user, url, { tableOnly: isTable, scope });
+  const data = await loadExplorer(services, user, url, { output: isTable ? "table" : "image", scope });
   // A delegated user asking for a dimension outside their restriction: the screen falls back, a file is refused.
   if (data.refusals.length) throw new ApiProblem(403, { detail: data.refusals[0], exception_code: "permission_denied" });
   const flows = data.flows;

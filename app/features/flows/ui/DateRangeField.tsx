@@ -2,7 +2,7 @@ import { Group, NativeSelect, Text } from "@mantine/core";
 import { notifications } from "@mantine/notifications";
 import { useEffect, useState } from "react";
 import { MESSAGES, rangeEndOutOfRange, rangeStartOutOfRange } from "~/lib/messages";
-import { CUSTOM_RANGE } from "../params";
+import { CUSTOM_RANGE } from "../range-params";
 import { DATE_RANGE_PRESETS, parseInstant, PRESET_LABELS, rangeProblem, TIME_PRESETS, type TimeRange } from "~/lib/time-range";
 import { dataBounds, type DataBounds } from "./flows-client";
 import { DateTimeField } from "~/components/DateFields";

@@ -4,8 +4,8 @@ import { useLocation } from "@remix-run/react";
 import { useEffect, useState } from "react";
 import { newestDataEnd } from "./flows-client";
 import type { ExplorerData } from "../explorer.server";
-import { SankeyChart, TimeseriesChart, type TimeseriesData } from "./charts";
-import { describePrediction } from "./chart-descriptions";
+import { SankeyChart } from "./lazy-charts";
+import { ScreenTimeseries } from "./ScreenTimeseries";
 import { formatUnix, formatUnixRange } from "~/lib/date-format";
 import { OptionsForm } from "./OptionsForm";
 import { TableSection } from "./TableSection";
@@ -54,8 +54,8 @@ export function ExplorerView({ data, title, path }: { data: ExplorerData; title:
           <SankeyChart sankey={data.sankey} error={data.sankeyError} stages={sankeyStages(data)} />
         ) : (
           <>
-            <TimeseriesChart timeseries={flows.timeseries} timezone={tz} window={flows.window} previous={data.comparison?.totals} />
-            <PredictionNote timeseries={flows.timeseries} timezone={tz} />
+            <ScreenTimeseries data={data} path={path} />
+            <PredictionNote text={data.chart?.predictionNote ?? null} />
           </>
         )
       ) : null}
@@ -94,13 +94,8 @@ function NewestData({ initial, timezone }: { initial: number; timezone: string }
 }
 
 /** The prediction said in words under the chart: what the dashed lines are, also without JavaScript. */
-function PredictionNote({ timeseries, timezone }: { timeseries: TimeseriesData; timezone: string }) {
-  const p = timeseries.prediction;
-  if (!p?.buckets.length) return null;
-  const text = describePrediction(
-    timeseries,
-    `${formatUnix(p.buckets[0], timezone)} to ${formatUnix(p.buckets[p.buckets.length - 1], timezone)} (${timezone})`,
-  );
+function PredictionNote({ text }: { text: string | null }) {
+  if (!text) return null;
   return (
     <Text size="sm" c="dimmed" data-testid="prediction-note">
       {text}

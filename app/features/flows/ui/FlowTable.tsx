@@ -5,7 +5,8 @@ import { MESSAGES } from "~/lib/messages";
 import { formatBitsPerSecond } from "~/lib/units";
 import { formatPercentDifference, type Comparison } from "../comparison";
 import { detailedRows, INCOMPLETE_MARK, pivotTable, type DetailedRow, type PivotRow, type TimeseriesData } from "../table-views";
-import { DataTable, numericColumn } from "~/features/shared/table/DataTable";
+import { DeferredDataTable } from "~/features/shared/table/DeferredDataTable";
+import { numericColumn } from "~/features/shared/table/numeric-column";
 import { formatUnix } from "~/lib/date-format";
 import { ValueName } from "./ValueName";
 import type { DimensionId } from "~/features/filter/dimensions";
@@ -116,7 +117,7 @@ export function AggregatedTable({
     [isAs, total, dimension?.id, dimension?.label, compared, rnaHref],
   );
   return (
-    <DataTable
+    <DeferredDataTable
       columns={columns}
       data={rows as FlowTableRow[]}
       getRowId={(r) => r.key}
@@ -166,7 +167,7 @@ export function DetailedTable({
     [timezone, dimension?.id, dimension?.label, rnaHref],
   );
   return (
-    <DataTable
+    <DeferredDataTable
       columns={columns}
       data={rows}
       getRowId={(r) => `${r.time}:${r.key}`}
@@ -197,7 +198,7 @@ export function PivotedTable({ timeseries, timezone }: { timeseries: TimeseriesD
     [pivot, timezone],
   );
   return (
-    <DataTable
+    <DeferredDataTable
       columns={columns}
       data={pivot.rows}
       getRowId={(r) => String(r.time)}

@@ -2,7 +2,7 @@ import { Button, Group, NativeSelect, Paper, Radio, Stack, TextInput } from "@ma
 import { Form, useLocation, useNavigation, useSubmit } from "@remix-run/react";
 import { useCallback, useEffect, useRef } from "react";
 import type { ExplorerData } from "../explorer.server";
-import { CUSTOM_RANGE, customRangeError, DEFAULT_DATE_RANGE } from "../params";
+import { CUSTOM_RANGE, customRangeError, DEFAULT_DATE_RANGE } from "../range-params";
 import { DateRangeField } from "./DateRangeField";
 import { FilterBar } from "./FilterBar";
 import { useHydrated } from "~/components/use-hydrated";

@@ -1,29 +1,25 @@
-import { Alert, Text } from "@mantine/core";
+import { Text } from "@mantine/core";
 import { Line } from "@nivo/line";
-import { Sankey } from "@nivo/sankey";
 import { useMemo } from "react";
 import { formatBitsPerSecond } from "~/lib/units";
-import { describeSankey, describeTimeseries } from "./chart-descriptions";
+import { describeTimeseries } from "./chart-descriptions";
 import { formatUnix } from "~/lib/date-format";
-import { incompleteBucketsWords } from "~/lib/aggregation-window";
-import { SankeyLinkTooltip, SankeyNodeTooltip, SankeyStages, SankeyTable, sankeyLabel, SANKEY_LABEL_COLOR } from "./sankey-extras";
 import { timeTicks } from "~/lib/time-ticks";
 import { predictionLayer, previousPeriodLayer, sliceTooltip, type PredictionData, type PreviousTotals } from "./timeseries-extras";
 import { useHydrated } from "~/components/use-hydrated";
+import type { LineCustomSvgLayerProps } from "@nivo/line";
+import { compactArea, compactPath, drawnBuckets } from "./chart-paths";
+import { CHART_HEIGHT, CHART_WIDTH, OTHERS_COLOR, PALETTE } from "./chart-style";
+import { chartNotes, completeOnly, IncompleteNote } from "./chart-notes";
 
 /** Above this many buckets the areas are drawn with straight segments: a third of the SVG of smooth curves, no visible difference at this width. */
 const SMOOTH_CURVE_MAX_BUCKETS = 200;
+const MARGIN = { top: 10, right: 200, bottom: 40, left: 80 };
+/** The plot's pixel columns: the most points a series draws per column is two (chart-paths.ts drawnBuckets). */
+const PLOT_COLUMNS = CHART_WIDTH - MARGIN.left - MARGIN.right;
+const AREA_OPACITY = 0.6;
+const LINE_WIDTH = 2;
 
-export const CHART_WIDTH = 1000;
-export const CHART_HEIGHT = 360;
-
-/**
- * d3's category10: one colour per top value; the folded rest ("Others") is grey so no value shares
- * its colour. A value whose mapping gives it a colour (the AS, application and infrastructure
- * mappings) is drawn in that colour.
- */
-const PALETTE = ["#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e377c2", "#7f7f7f", "#bcbd22", "#17becf"];
-const OTHERS_COLOR = "#c8c8c8";
 function seriesColor(id: string, index: number, mapped: string | null | undefined): string {
   if (mapped) return mapped;
   return id === "Others" ? OTHERS_COLOR : PALETTE[index % PALETTE.length];
@@ -43,32 +39,45 @@ export type SankeyData = {
   links: { source: string; target: string; value: number }[];
 };
 
-/**
- * Stacked bit/s areas of the top values; nivo renders SVG on the server too, so the chart shows
- * without JavaScript. `previous`: the previous period's total per bucket, on this period's time
- * axis, drawn as a dashed line (timeseries-extras.tsx).
- */
-export function TimeseriesChart({
-  timeseries: given,
-  timezone,
-  window,
-  previous,
-}: {
+type ChartProps = {
   timeseries: TimeseriesData | null | undefined;
   timezone: string;
   window?: number | null;
   previous?: PreviousTotals | null;
-}) {
+};
+
+/**
+ * Stacked bit/s areas of the top values, with the texts around them; nivo renders SVG on the
+ * server too, so the chart shows without JavaScript (and in the image exports). `previous`: the
+ * previous period's total per bucket, on this period's time axis, drawn as a dashed line
+ * (timeseries-extras.tsx).
+ */
+export function TimeseriesChart(props: ChartProps) {
+  const notes = chartNotes(props.timeseries, props.timezone);
+  if (!notes.drawable) return <Text c="dimmed">{notes.empty}</Text>;
+  return (
+    <div data-testid="timeseries-chart" style={{ overflowX: "auto" }}>
+      <TimeseriesSvg {...props} />
+      <IncompleteNote text={notes.leftOut} />
+    </div>
+  );
+}
+
+/** The chart's SVG alone (nivo, no Mantine component: the screen renders it to markup on the server); null when nothing is drawn. */
+export function TimeseriesSvg({ timeseries: given, timezone, window, previous }: ChartProps) {
   // Only complete buckets are drawn: one cut by the range's end or still running would read as a drop in traffic.
   const timeseries = useMemo(() => (given ? completeOnly(given) : given), [given]);
-  const leftOut = given ? incompleteBucketsWords(given.buckets, given.complete, timezone) : null;
+  const leftOut = chartNotes(given, timezone).leftOut;
   const series = useMemo(() => {
     if (!timeseries) return [];
+    // What is drawn: every bucket, or per pixel column the buckets of its lowest and highest total.
+    const totals = timeseries.buckets.map((_, i) => timeseries.series.reduce((a, s) => a + (s.values[i] ?? 0), 0));
+    const drawn = drawnBuckets(timeseries.buckets, totals, PLOT_COLUMNS);
     const seen = new Set<string>();
     return timeseries.series.map((s) => {
       const id = seen.has(s.name) ? `${s.name} (${s.key})` : s.name;
       seen.add(id);
-      return { id, data: timeseries.buckets.map((b, i) => ({ x: b, y: s.values[i] ?? 0 })) };
+      return { id, data: drawn.map((i) => ({ x: timeseries.buckets[i], y: s.values[i] ?? 0 })) };
     });
   }, [timeseries]);
   // nivo formats every point's x eagerly (buckets × series); a timezone conversion per bucket, once, keeps that cheap.
@@ -79,8 +88,7 @@ export function TimeseriesChart({
   );
   // The hover slices (one rect per bucket) only matter with JavaScript: the server's HTML goes without them.
   const hydrated = useHydrated();
-  if (!timeseries || !timeseries.buckets.length || !series.length)
-    return <Text c="dimmed">{given?.buckets.length && leftOut ? leftOut : "No traffic in this range."}</Text>;
+  if (!timeseries || !timeseries.buckets.length || !series.length) return null;
   const first = timeseries.buckets[0];
   const last = timeseries.buckets[timeseries.buckets.length - 1];
   const prediction = timeseries.prediction?.buckets.length ? timeseries.prediction : null;
@@ -106,69 +114,86 @@ export function TimeseriesChart({
   const range = `${labels.get(first)} to ${labels.get(last)} (${timezone})`;
   const predictionRange = prediction ? `${formatUnix(prediction.buckets[0], timezone)} to ${formatUnix(lastX, timezone)}` : "";
   const legendTop = series.length * 18 + 8;
+  // Straight segments: the areas and lines as compact paths (chart-paths.ts); smooth curves keep nivo's own.
+  const straight = timeseries.buckets.length > SMOOTH_CURVE_MAX_BUCKETS;
   return (
-    <div data-testid="timeseries-chart" style={{ overflowX: "auto" }}>
-      <Line
-        role="img"
-        ariaLabel={[describeTimeseries(timeseries, range, predictionRange), leftOut].filter(Boolean).join(" ")}
-        width={CHART_WIDTH}
-        height={CHART_HEIGHT}
-        animate={false}
-        data={series}
-        margin={{ top: 10, right: 200, bottom: 40, left: 80 }}
-        xScale={first < lastX ? { type: "linear", min: first, max: lastX, nice: false } : { type: "linear", min: "auto", max: "auto" }}
-        gridXValues={ticks.values}
-        yScale={{ type: "linear", min: 0, max: yMax, stacked: true }}
-        enableArea
-        areaOpacity={0.6}
-        enablePoints={false}
-        curve={timeseries.buckets.length > SMOOTH_CURVE_MAX_BUCKETS ? "linear" : "monotoneX"}
-        colors={(serie) => colorOf.get(String(serie.id)) ?? OTHERS_COLOR}
-        axisBottom={{
-          tickValues: ticks.values,
-          format: (v) => formatUnix(Number(v), timezone, ticks.format),
-        }}
-        axisLeft={{ tickValues: 5, format: (v) => formatBitsPerSecond(Number(v)) }}
-        yFormat={(v) => formatBitsPerSecond(Number(v))}
-        xFormat={(v) => labels.get(Number(v)) ?? formatUnix(Number(v), timezone)}
-        enableSlices={hydrated ? "x" : false}
-        sliceTooltip={sliceTooltip({ timezone, window: bucketSeconds, previous: previousByBucket })}
-        layers={[
-          "grid",
-          "markers",
-          "axes",
-          "areas",
-          "crosshair",
-          "lines",
-          ...(overlay.length ? [previousPeriodLayer(overlay, legendTop)] : []),
-          ...(prediction && predicted.length ? [predictionLayer(prediction, predicted, legendTop + (overlay.length ? 18 : 0))] : []),
-          "slices",
-          "points",
-          "mesh",
-          "legends",
-        ]}
-        legends={[{ anchor: "top-right", direction: "column", translateX: 190, itemWidth: 180, itemHeight: 18, symbolSize: 10 }]}
-      />
-      {leftOut ? (
-        <Text size="xs" c="dimmed" data-testid="timeseries-incomplete">
-          {leftOut}
-        </Text>
-      ) : null}
-    </div>
+    <Line
+      role="img"
+      ariaLabel={[describeTimeseries(timeseries, range, predictionRange), leftOut].filter(Boolean).join(" ")}
+      width={CHART_WIDTH}
+      height={CHART_HEIGHT}
+      animate={false}
+      data={series}
+      margin={MARGIN}
+      xScale={first < lastX ? { type: "linear", min: first, max: lastX, nice: false } : { type: "linear", min: "auto", max: "auto" }}
+      gridXValues={ticks.values}
+      yScale={{ type: "linear", min: 0, max: yMax, stacked: true }}
+      enableArea
+      areaOpacity={AREA_OPACITY}
+      lineWidth={LINE_WIDTH}
+      enablePoints={false}
+      curve={straight ? "linear" : "monotoneX"}
+      colors={(serie) => colorOf.get(String(serie.id)) ?? OTHERS_COLOR}
+      axisBottom={{
+        tickValues: ticks.values,
+        format: (v) => formatUnix(Number(v), timezone, ticks.format),
+      }}
+      axisLeft={{ tickValues: 5, format: (v) => formatBitsPerSecond(Number(v)) }}
+      yFormat={(v) => formatBitsPerSecond(Number(v))}
+      xFormat={(v) => labels.get(Number(v)) ?? formatUnix(Number(v), timezone)}
+      enableSlices={hydrated ? "x" : false}
+      sliceTooltip={sliceTooltip({ timezone, window: bucketSeconds, previous: previousByBucket })}
+      layers={[
+        "grid",
+        "markers",
+        "axes",
+        straight ? CompactAreas : "areas",
+        "crosshair",
+        straight ? CompactLines : "lines",
+        ...(overlay.length ? [previousPeriodLayer(overlay, legendTop)] : []),
+        ...(prediction && predicted.length ? [predictionLayer(prediction, predicted, legendTop + (overlay.length ? 18 : 0))] : []),
+        "slices",
+        "points",
+        "mesh",
+        "legends",
+      ]}
+      legends={[{ anchor: "top-right", direction: "column", translateX: 190, itemWidth: 180, itemHeight: 18, symbolSize: 10 }]}
+    />
   );
 }
 
-/** The timeseries without its incomplete buckets (the prediction, which starts after the last bucket, is kept). */
-function completeOnly(timeseries: TimeseriesData): TimeseriesData {
-  const complete = timeseries.complete;
-  if (!complete || complete.every(Boolean)) return timeseries;
-  const keep = (_: unknown, i: number) => complete[i];
-  return {
-    ...timeseries,
-    buckets: timeseries.buckets.filter(keep),
-    series: timeseries.series.map((s) => ({ ...s, values: s.values.filter(keep) })),
-    complete: undefined,
-  };
+type Layer = LineCustomSvgLayerProps<{ id: string; data: { x: number; y: number }[] }>;
+
+/** nivo's stacked areas (each down to zero, the last series painted first), as compact paths. */
+function CompactAreas({ series, yScale }: Layer) {
+  const baseline = yScale(0);
+  return (
+    <g>
+      {[...series].reverse().map((s) => (
+        <path
+          key={s.id}
+          d={compactArea(
+            s.data.map((d) => d.position),
+            baseline,
+          )}
+          fill={s.color}
+          fillOpacity={AREA_OPACITY}
+          strokeWidth={0}
+        />
+      ))}
+    </g>
+  );
+}
+
+/** nivo's lines on top of the areas, as compact paths. */
+function CompactLines({ series }: Layer) {
+  return (
+    <g>
+      {[...series].reverse().map((s) => (
+        <path key={s.id} d={compactPath(s.data.map((d) => d.position))} fill="none" strokeWidth={LINE_WIDTH} stroke={s.color} />
+      ))}
+    </g>
+  );
 }
 
 /**
@@ -195,68 +220,4 @@ function predictedLines(
     lines.push({ id: s.id, color: colorOf.get(s.id) ?? OTHERS_COLOR, values: running, lastTop, lastBucket });
   }
   return lines;
-}
-
-/**
- * A Sankey of two or more dimensions (node ids are dimension:key, labels the names with their
- * bit/s). `stages`: the heading of each column. Hovering a node or a link shows its value; the
- * table below lists every link with its value, also without JavaScript.
- */
-export function SankeyChart({
-  sankey,
-  error,
-  height = 480,
-  stages,
-}: {
-  sankey: SankeyData | null | undefined;
-  error?: string | null;
-  height?: number;
-  stages?: readonly string[];
-}) {
-  if (error) {
-    return (
-      <Alert color="yellow" title="Sankey" data-testid="sankey-error">
-        {error}
-      </Alert>
-    );
-  }
-  if (!sankey || !sankey.links.length) return <Text c="dimmed">No traffic in this range.</Text>;
-  return (
-    <div>
-      <div data-testid="sankey-chart" style={{ overflowX: "auto" }}>
-        <SankeyDiagram sankey={sankey} height={height} stages={stages} />
-      </div>
-      <SankeyTable sankey={sankey} stages={stages} />
-    </div>
-  );
-}
-
-/** The Sankey's SVG alone (no Mantine components: the image export renders it without a provider). */
-export function SankeyDiagram({ sankey, height = 480, stages }: { sankey: SankeyData; height?: number; stages?: readonly string[] }) {
-  const names = new Map(sankey.nodes.map((n) => [n.id, n.name]));
-  const colorOf = new Map(sankey.nodes.map((n, i) => [n.id, n.color || PALETTE[i % PALETTE.length]]));
-  const top = stages?.length ? 34 : 10;
-  return (
-    <Sankey
-      role="img"
-      ariaLabel={describeSankey(sankey)}
-      width={CHART_WIDTH}
-      height={height + top - 10}
-      animate={false}
-      data={{ nodes: sankey.nodes.map((n) => ({ id: n.id })), links: sankey.links.map((l) => ({ ...l })) }}
-      margin={{ top, right: 220, bottom: 10, left: 220 }}
-      label={(n) => sankeyLabel(names.get(String(n.id)) ?? String(n.id), n.value)}
-      valueFormat={(v) => formatBitsPerSecond(Number(v))}
-      colors={(node) => colorOf.get(String(node.id)) ?? OTHERS_COLOR}
-      nodeOpacity={1}
-      linkOpacity={0.4}
-      enableLinkGradient={false}
-      labelPosition="outside"
-      labelTextColor={SANKEY_LABEL_COLOR}
-      nodeBorderWidth={0}
-      nodeTooltip={SankeyNodeTooltip}
-      linkTooltip={SankeyLinkTooltip}
-      layers={["links", "nodes", "labels", ...(stages?.length ? [SankeyStages(stages)] : []), "legends"]}
-    />
-  );
 }

@@ -1,54 +1,16 @@
-import { Group, Stack, TextInput } from "@mantine/core";
+import { Group, Stack } from "@mantine/core";
 import {
   MantineReactTable,
   useMantineReactTable,
-  type MRT_Column,
   type MRT_ColumnDef,
   type MRT_RowData,
   type MRT_SortingState,
   type MRT_VisibilityState,
 } from "mantine-react-table";
 import { useState } from "react";
-import { matchesNumericFilter, NUMERIC_FILTER_HINT, parseNumericFilter } from "~/lib/numeric-filter";
+import { matchesNumericFilter } from "~/lib/numeric-filter";
 import { canApplyColumns, ColumnPicker } from "./ColumnPicker";
-
-const NUMERIC = "numericComparison";
-
-/**
- * The '>' / '<' filter input of a numeric column. An unreadable filter filters nothing and marks the
- * input invalid; the hint is its title (the header cell is too small for a message below it).
- */
-function NumericFilterInput<T extends MRT_RowData>({ column, placeholder }: { column: MRT_Column<T>; placeholder: string }) {
-  // The text is the input's own: the table only ever holds a readable filter (or none).
-  const [text, setText] = useState(() => (column.getFilterValue() as string | undefined) ?? "");
-  const invalid = parseNumericFilter(text) === "invalid";
-  return (
-    <TextInput
-      size="xs"
-      value={text}
-      placeholder={placeholder}
-      title={NUMERIC_FILTER_HINT}
-      aria-label={`Filter ${column.columnDef.header}`}
-      error={invalid}
-      onChange={(e) => {
-        const next = e.currentTarget.value;
-        setText(next);
-        const parsed = parseNumericFilter(next);
-        column.setFilterValue(parsed === null || parsed === "invalid" ? undefined : next);
-      }}
-    />
-  );
-}
-
-/** The column settings shared by the numeric columns: sorted largest first, filtered with '>' and '<'. */
-export function numericColumn<T extends MRT_RowData>(def: MRT_ColumnDef<T>, placeholder = "> 10M"): MRT_ColumnDef<T> {
-  return {
-    sortDescFirst: true,
-    filterFn: NUMERIC,
-    Filter: ({ column }) => <NumericFilterInput column={column} placeholder={placeholder} />,
-    ...def,
-  };
-}
+import { NUMERIC } from "./numeric-column";
 
 /**
  * One mantine-react-table with the tool tables' features, sorted and filtered in the browser:
