@@ -57,6 +57,12 @@ const SCREENS: Screen[] = [
   { label: "Border Planner, 30 days", path: `/border-planner?${D30}`, who: "operator" },
   { label: "Looking Glass, one prefix", path: `/lookingglass?${LG_QUERY}`, who: "operator" },
   { label: "Control Plane", path: "/controlplane", who: "operator" },
+  { label: "Raw Network Analyzer, last hour", path: "/rna", who: "operator" },
+  {
+    label: "Raw Network Analyzer, 6 hours by /24 and /48",
+    path: "/rna?dateRange=LAST_6_HOURS&aggregationPrefixV4=24&aggregationPrefixV6=48",
+    who: "operator",
+  },
   { label: "Applications", path: "/mappings/applications", who: "operator" },
   { label: "Infrastructures", path: "/mappings/infrastructures", who: "operator" },
   { label: "AS Mappings", path: "/mappings/as", who: "operator" },

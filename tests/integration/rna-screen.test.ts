@@ -480,3 +480,20 @@ describe("the site's default query and the user's history", () => {
     expect(again.params.columns).toEqual(["src_addr", "bytes"]);
   });
 });
+
+describe("the route at the time of a record", () => {
+  it("is looked up for the record the address names, on its page; another key says so", async () => {
+    const page = await screen("filter=EXPORTER:edge-1&columns=src_addr,dst_addr");
+    const row = page.rows[0];
+    const data = await screen(`filter=EXPORTER:edge-1&columns=src_addr,dst_addr&route=${encodeURIComponent(row.key)}`);
+    // The test's inventory has no vantage point for edge-1: the answer says so rather than guessing a route.
+    expect(data.route?.key).toBe(row.key);
+    expect(data.route?.result.kind).toBe("no-vantage-point");
+    expect(data.params.columns).toEqual(["src_addr", "dst_addr"]);
+    const forged = await screen("filter=EXPORTER:edge-1&columns=src_addr,dst_addr&route=bm90LWEta2V5");
+    expect(forged.route).toBeNull();
+    expect(forged.notices).toContain("The record whose route was asked for is not on this page; no route is shown.");
+    const grouped = await screen(`filter=EXPORTER:edge-1&aggregationPrefixV4=24&route=${encodeURIComponent(row.key)}`);
+    expect(grouped.route).toBeNull();
+  });
+});

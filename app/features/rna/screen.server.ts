@@ -17,6 +17,8 @@ import { columnsFor, DEFAULT_RNA_COLUMNS, type RnaColumnId } from "./columns";
 import { parseRnaParams, rnaDefaultState, toRnaQuery, type RnaScreenParams } from "./params";
 import { isAggregated, type RnaPage, type RnaQuery, type RnaRow } from "./query";
 import { runRnaQuery } from "./query.server";
+import type { RouteAtTimeResult } from "./route-at-time";
+import { routeAtTime } from "./route-at-time.server";
 import { recordRnaRun } from "./history.server";
 import { siteDefaultQuery } from "./site-default.server";
 import { runRnaTimeseries } from "./timeseries.server";
@@ -66,17 +68,51 @@ export type RnaScreen = {
   durationMs: number | null;
   aggregated: boolean;
   timeseries: RnaTimeseriesView | null;
+  /** The route at the time of the record the address asks for (`route=<row key>`), shown below its row. */
+  route: { key: string; result: RouteAtTimeResult } | null;
   exportRowCap: number;
 };
 
-/** The site's stored default query. rna_default_query is read here once its reader exists (default-query.ts). */
+/** What a record's route at the time is looked up by (route-at-time.server.ts), read with every page of records. */
+const ROUTE_FACTS: readonly RnaColumnId[] = ["time_received", "exporter_name", "exporter_address", "dst_addr", "next_hop"];
+
 /**
- * The engine's query of the screen: with the copies switch on, records also read `counted`, so a
- * re-exported copy can say so (one row per record only: aggregated, the column would split groups).
+ * The engine's query of the screen: records also read what their row marks and their route need —
+ * `counted` with the copies switch on, so a re-exported copy can say so, and the facts of the route
+ * at the time. Aggregated, none of them: the columns would split the groups.
  */
 export function withMarkColumns(query: RnaQuery): RnaQuery {
-  if (!query.includeCopies || isAggregated(query.aggregation) || query.columns.includes("counted")) return query;
-  return { ...query, columns: [...query.columns, "counted"] };
+  if (isAggregated(query.aggregation)) return query;
+  const marks: RnaColumnId[] = [...ROUTE_FACTS, ...(query.includeCopies ? (["counted"] as const) : [])];
+  const missing = marks.filter((c) => !query.columns.includes(c));
+  return missing.length ? { ...query, columns: [...query.columns, ...missing] } : query;
+}
+
+/** The route of the record the address names (`route=<row key>`) when it is on the page; a notice when it is not. */
+async function routeOfRow(
+  services: Services,
+  user: UserContext,
+  page: RnaPage | null,
+  aggregated: boolean,
+  key: string | null,
+): Promise<{ route: RnaScreen["route"]; notice: string | null }> {
+  if (!key) return { route: null, notice: null };
+  const row = page?.rows.find((r) => r.key === key && !r.isOthers);
+  if (!row || aggregated) return { route: null, notice: "The record whose route was asked for is not on this page; no route is shown." };
+  const text = (id: RnaColumnId) => String(row.values[id] ?? "");
+  try {
+    const result = await routeAtTime(services, user, {
+      exporter_name: text("exporter_name"),
+      exporter_address: text("exporter_address"),
+      dst_addr: text("dst_addr"),
+      time_received: Number(row.values.time_received),
+      next_hop: text("next_hop"),
+    });
+    return { route: { key, result }, notice: null };
+  } catch (error) {
+    if (error instanceof ApiProblem && error.status < 500) return { route: null, notice: `No route is shown: ${error.message}` };
+    throw error;
+  }
 }
 
 export function screenRow(row: RnaRow, columns: readonly RnaColumnId[]): RnaScreenRow {
@@ -184,12 +220,13 @@ export async function loadRnaScreen(
     const result = await runRnaTimeseries(services, user, { query, groupedColumn: params.timeseries, keys: page.rows.map((r) => r.key) });
     timeseries = timeseriesView(result, params.timeseries, catalogue);
   }
+  const route = await routeOfRow(services, user, page, isAggregated(query.aggregation), url.searchParams.get("route"));
   return {
     params,
     timezone,
     catalogue,
     filterLabels: params.filters.map((f) => filterLabel(f.dimension, f.values)),
-    notices: [...notices, ...(page?.notices ?? [])],
+    notices: [...notices, ...(page?.notices ?? []), ...(route.notice ? [route.notice] : [])],
     problem: problem ?? (page && !page.rows.length ? MESSAGES.noDataForSearch : null),
     rows,
     total: page?.total ?? null,
@@ -200,6 +237,7 @@ export async function loadRnaScreen(
     durationMs: page?.durationMs ?? null,
     aggregated: isAggregated(params.aggregation),
     timeseries,
+    route: route.route,
     exportRowCap: RNA_EXPORT_ROW_CAP,
   };
 }

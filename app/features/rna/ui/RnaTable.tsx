@@ -1,8 +1,10 @@
 import { Anchor, Badge, Table } from "@mantine/core";
 import { Link } from "@remix-run/react";
 import { IconArrowDown, IconArrowsSort, IconArrowUp } from "@tabler/icons-react";
+import { Fragment } from "react";
 import { nextSort, rnaSearch } from "../params";
-import type { RnaScreen, RnaScreenColumn } from "../screen.server";
+import type { RnaScreen, RnaScreenColumn, RnaScreenRow } from "../screen.server";
+import { RouteAtTime } from "./RouteAtTime";
 
 const ARIA_SORT = { asc: "ascending", desc: "descending" } as const;
 
@@ -46,6 +48,13 @@ function SortableHeader({ data, column, path }: { data: RnaScreen; column: RnaSc
  */
 export function RnaTable({ data, path }: { data: RnaScreen; path: string }) {
   const columns = data.params.columns.map((id) => data.catalogue.find((c) => c.id === id)!).filter(Boolean);
+  // Records (not groups) link to the route that carried them: the same page, its route below the row.
+  const routes = !data.aggregated;
+  const routeHref = (row: RnaScreenRow) => {
+    const search = rnaSearch(data.params, data.timezone, data.params.after ? { after: data.params.after } : {});
+    search.set("route", row.key);
+    return `${path}?${search}#route`;
+  };
   return (
     <div style={{ overflowX: "auto", maxWidth: "100%" }} data-testid="rna-scroll" tabIndex={0} role="region" aria-label="Raw flow records">
       <Table striped withTableBorder fz="xs" data-testid="rna-table">
@@ -54,35 +63,49 @@ export function RnaTable({ data, path }: { data: RnaScreen; path: string }) {
             {columns.map((c) => (
               <SortableHeader key={c.id} data={data} column={c} path={path} />
             ))}
+            {routes ? <Table.Th>Route at the time</Table.Th> : null}
           </Table.Tr>
         </Table.Thead>
         <Table.Tbody>
           {data.rows.map((row) => (
-            <Table.Tr
-              key={row.key}
-              data-dropped={row.dropped || undefined}
-              data-copy={row.copy || undefined}
-              data-others={row.isOthers || undefined}
-            >
-              {row.cells.map((cell, i) => (
-                <Table.Td
-                  key={columns[i].id}
-                  style={{ textAlign: columns[i].numeric ? "right" : undefined, whiteSpace: "nowrap", verticalAlign: "top" }}
-                >
-                  {cell}
-                  {i === 0 && row.dropped ? (
-                    <Badge ml={6} color="red" variant="light" size="xs" tt="none" data-testid="rna-dropped">
-                      dropped by the router
-                    </Badge>
-                  ) : null}
-                  {i === 0 && row.copy ? (
-                    <Badge ml={6} color="gray" variant="light" size="xs" tt="none" data-testid="rna-copy">
-                      re-exported copy
-                    </Badge>
-                  ) : null}
-                </Table.Td>
-              ))}
-            </Table.Tr>
+            <Fragment key={row.key}>
+              <Table.Tr data-dropped={row.dropped || undefined} data-copy={row.copy || undefined} data-others={row.isOthers || undefined}>
+                {row.cells.map((cell, i) => (
+                  <Table.Td
+                    key={columns[i].id}
+                    style={{ textAlign: columns[i].numeric ? "right" : undefined, whiteSpace: "nowrap", verticalAlign: "top" }}
+                  >
+                    {cell}
+                    {i === 0 && row.dropped ? (
+                      <Badge ml={6} color="red" variant="light" size="xs" tt="none" data-testid="rna-dropped">
+                        dropped by the router
+                      </Badge>
+                    ) : null}
+                    {i === 0 && row.copy ? (
+                      <Badge ml={6} color="gray" variant="light" size="xs" tt="none" data-testid="rna-copy">
+                        re-exported copy
+                      </Badge>
+                    ) : null}
+                  </Table.Td>
+                ))}
+                {routes ? (
+                  <Table.Td style={{ verticalAlign: "top", whiteSpace: "nowrap" }}>
+                    {row.isOthers ? null : (
+                      <Anchor component={Link} to={routeHref(row)} size="xs" aria-current={data.route?.key === row.key || undefined}>
+                        Route
+                      </Anchor>
+                    )}
+                  </Table.Td>
+                ) : null}
+              </Table.Tr>
+              {data.route && data.route.key === row.key ? (
+                <Table.Tr data-testid="rna-route-row">
+                  <Table.Td colSpan={columns.length + 1} id="route">
+                    <RouteAtTime result={data.route.result} timezone={data.timezone} />
+                  </Table.Td>
+                </Table.Tr>
+              ) : null}
+            </Fragment>
           ))}
         </Table.Tbody>
       </Table>
