@@ -59,7 +59,7 @@ const ROWS = [
   { key: "15169", name: "Google", bps: 3000, bytes: "1" },
   { key: "-101", name: "Others", bps: 1000, bytes: "1" },
 ];
-const links = (html: string) => [...html.matchAll(/<a [^>]*data-testid="show-in-rna"[^>]*>/g)].map((m) => m[0]);
+const links = (html: string) => [...html.matchAll(/<a [^>]*href="\/rna\?[^>]*>/g)].map((m) => m[0]);
 
 describe("the Flow Explorer's aggregated table", () => {
   it("renders a new-tab link per row that has a value, on the server", () => {

@@ -1,4 +1,3 @@
-import { Anchor } from "@mantine/core";
 import type { MRT_ColumnDef } from "mantine-react-table";
 import { useMemo } from "react";
 import { MESSAGES } from "~/lib/messages";
@@ -10,6 +9,7 @@ import { numericColumn } from "~/features/shared/table/numeric-column";
 import { formatUnix } from "~/lib/date-format";
 import { ValueName } from "./ValueName";
 import type { DimensionId } from "~/features/filter/dimensions";
+import classes from "./FlowTable.module.css";
 
 export type FlowTableRow = { key: string; name: string; bps: number; bytes: string } & Partial<Comparison>;
 export type FlowTableDimension = { id: DimensionId; label: string; isAs: boolean } | null;
@@ -26,9 +26,9 @@ function rnaColumn<T extends Record<string, unknown>>(href: (row: T) => string |
     Cell: ({ row }) => {
       const link = href(row.original);
       return link ? (
-        <Anchor href={link} target="_blank" rel="noopener" size="sm" data-testid="show-in-rna" style={{ whiteSpace: "nowrap" }}>
+        <a href={link} target="_blank" rel="noopener" className={classes.rnaLink}>
           Show in RNA
-        </Anchor>
+        </a>
       ) : null;
     },
   };
