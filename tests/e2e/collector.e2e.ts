@@ -327,6 +327,18 @@ describeBothModes("flow collector", (m) => {
         expect(cells[1]).toContain(router);
         expect(cells[2]).toBe(shown);
         await m.screenshot(`flow collector explorer (${m.label})`);
+
+        // 7. The same records in the Raw Network Analyzer, already stored: the router's records bigger than the probes
+        // (64 bytes at rate 1), i.e. the five sent, with the bytes they stand for.
+        const rna = new URLSearchParams({
+          filter: `EXPORTER:${router}`,
+          q: "bytes > 64",
+          start: String(bucket - 60),
+          end: String(end + 120),
+        });
+        expect((await m.goto(`/rna?${rna}`))?.status()).toBe(200);
+        expect(await m.page.getByTestId("rna-total").innerText()).toBe(`${flows.length} records`);
+        expect((await m.page.getByTestId("rna-sum-bytes").innerText()).replace(/\D/g, "")).toBe(String(sampledBytes));
         if (m.javaScriptEnabled) expect(m.pageErrors).toEqual([]);
       } finally {
         await exporter.close();

@@ -555,10 +555,13 @@ describe("POST api/rna/: filters", () => {
     expect((await rna({ ...FULL, enabledColumns: ["src_addr", "application"] })).status).toBe(200);
   });
 
-  it("needs RAW_NETWORK_ANALYZER", async () => {
+  it("needs RAW_NETWORK_ANALYZER, which a delegated account may hold", async () => {
     expect((await rna({ ...FULL, enabledColumns: ["src_addr"] }, cookies.none)).status).toBe(403);
-    // A delegated account holds only the delegable permissions, which leave the RNA out.
-    expect((await rna({ ...FULL, enabledColumns: ["src_addr"] }, cookies.delegated)).status).toBe(403);
+    // RAW_NETWORK_ANALYZER is delegable: a delegated account given it reads the records inside its restriction only.
+    const delegated = await rna({ ...FULL, enabledColumns: COLUMNS, pageSize: 1000 }, cookies.delegated);
+    expect(delegated.status).toBe(200);
+    const inside = ROWS.filter((f) => f.counted === 1 && f.as_dst === 64501 && f.as_hnd !== OPERATOR);
+    expect(sorted((delegated.data as RnaPage).rows.map(identityOfRow))).toEqual(sorted(inside.map(identity)));
   });
 });
 

@@ -478,7 +478,10 @@ describe("hostile input", () => {
 });
 
 describe("docs/rna.md", () => {
-  const doc = readFileSync(new URL("../../docs/rna.md", import.meta.url), "utf8");
+  const whole = readFileSync(new URL("../../docs/rna.md", import.meta.url), "utf8");
+  // The filter language's own section: the other sections' tables hold columns and parameters, not expressions.
+  const from = whole.indexOf("## Filter expressions (nfdump language)");
+  const doc = whole.slice(from, whole.indexOf("\n## ", from + 1) < 0 ? undefined : whole.indexOf("\n## ", from + 1));
 
   it("every example expression of the documentation parses", () => {
     const block = /More examples:\n\n```\n([\s\S]*?)```/.exec(doc);
