@@ -8,8 +8,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { asInfo, userPermissions, users } from "~db/postgres/schema";
 import type { FlowRow } from "~/features/collector/enrich/flow-row";
-import { TsvWriter } from "~/features/collector/enrich/flow-row-tsv";
-import { insertFlowRows } from "~/features/collector/runtime/collector.server";
+import { flowRowWriter } from "~/features/collector/enrich/flow-row-writer";
+import { flowRowFormat, insertFlowRows } from "~/features/collector/runtime/collector.server";
 import { parseCsv } from "~/features/mappings/csv-import";
 import * as explorerRoute from "~/routes/_app.flow-explorer";
 import * as flowsRoute from "~/routes/api.flows";
@@ -158,7 +158,7 @@ beforeAll(async () => {
     .insert(userPermissions)
     .values(["API_FLOWS_4D", "API_FLOWS_INTERFACES", "SANKEY_TOPOLOGY"].map((permission) => ({ userId, permission })));
   cookie = await sessionCookie(stores, userId);
-  const writer = new TsvWriter();
+  const writer = flowRowWriter(flowRowFormat(stores.ch));
   for (const r of RECORDS) writer.row(r);
   await insertFlowRows(stores, { chunks: [writer.take()], bytes: 0, rows: RECORDS.length });
 }, 180_000);
@@ -227,7 +227,7 @@ describe("the Flow Explorer's protocol view splits ICMP by type", () => {
   });
 
   it("timeseries: a series per row, named as the table, each bucket the records' bit/s", async () => {
-    const data = await screen({ view: "timeseries" });
+    const data = await screen({ view: "timeseries", chartData: "1" });
     const { buckets, series } = data.flows.timeseries as { buckets: number[]; series: { key: string; name: string; values: number[] }[] };
     const window = data.flows.window as number;
     expect(window).toBe(300);

@@ -12,8 +12,8 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { FlowRow } from "~/features/collector/enrich/flow-row";
-import { TsvWriter } from "~/features/collector/enrich/flow-row-tsv";
-import { insertFlowRows } from "~/features/collector/runtime/collector.server";
+import { flowRowWriter } from "~/features/collector/enrich/flow-row-writer";
+import { flowRowFormat, insertFlowRows } from "~/features/collector/runtime/collector.server";
 import { openClickhouse } from "~/server/clickhouse.server";
 import { NO_OVERRIDE } from "~/server/clickhouse/database-override.server";
 import { queryDoorSettings } from "~/server/clickhouse/limits.server";
@@ -254,7 +254,7 @@ describe("upgrade of a data directory of the previous release (ICMP type and cod
       fresh(90, { protocol: 1, dst_port: 0, bytes: 84, icmp_type: 8, icmp_code: 0, forwarding_status: 0x81 }), // dropped (ACL deny)
       fresh(400, { protocol: 1, dst_port: 0, bytes: 84, packets: 1, icmp_type: 11, icmp_code: 0 }), // time exceeded, next 5 minutes
     ];
-    const writer = new TsvWriter();
+    const writer = flowRowWriter(flowRowFormat(services.ch));
     for (const r of rows) writer.row(r);
     await insertFlowRows(services, { chunks: [writer.take()], bytes: 0, rows: rows.length });
 
