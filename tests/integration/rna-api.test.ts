@@ -8,7 +8,7 @@
  */
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { asInfo, delegationRestrictions, userPermissions, users } from "~db/postgres/schema";
+import { asInfo, delegationRestrictions, featureFlags, tags, tagValues, userPermissions, users } from "~db/postgres/schema";
 import { flowTable } from "~/features/flows/service.server";
 import { AGGREGATION_MESSAGES } from "~/features/rna/query";
 import type { RnaPage } from "~/features/rna/query";
@@ -553,6 +553,61 @@ describe("POST api/rna/: filters", () => {
     expect(app.data.errors).toEqual([{ field: "enabledColumns.1", message: expect.stringContaining("Application") }]);
     expect((await rna({ ...FULL, enabledColumns: ["src_addr", "tags"] }, cookies.analyst)).status).toBe(400);
     expect((await rna({ ...FULL, enabledColumns: ["src_addr", "application"] })).status).toBe(200);
+  });
+
+  it("names in the tags column the tags whose values match the record's ASes, routers or interfaces", async () => {
+    const tag = async (name: string, dimension: "AS_NUMBER" | "ROUTER" | "INTERFACE", values: string[]) => {
+      const [row] = await stores.pg.db.insert(tags).values({ name, dimension }).returning({ id: tags.id });
+      await stores.pg.db.insert(tagValues).values(values.map((value) => ({ tagId: row.id, value })));
+      return row.id;
+    };
+    // The column comes with the feature flag rnaTagColumn: on for everybody while this test runs.
+    await stores.pg.db
+      .insert(featureFlags)
+      .values({ name: "rnaTagColumn", enabledForAll: true })
+      .onConflictDoUpdate({ target: featureFlags.name, set: { enabledForAll: true } });
+    const ids = [
+      await tag("Customer One", "AS_NUMBER", ["64501"]),
+      await tag("Router one", "ROUTER", ["r1"]),
+      await tag("r2 port 1", "INTERFACE", ["r2|et-0/0/1"]),
+    ];
+    try {
+      const columns = ["time_received", "exporter_name", "src_addr", "dst_addr", "src_port", "dst_port", "as_dst", "in_if", "tags"];
+      const answer = await rna({ ...FULL, enabledColumns: columns, pageSize: 1000 });
+      expect(answer.status, JSON.stringify(answer.data)).toBe(200);
+      const page = answer.data as RnaPage;
+      const keyColumns = ["time_received", "exporter_name", "src_addr", "dst_addr", "src_port", "dst_port"] as const;
+      const expectedTags = (f: Fixture) =>
+        [
+          ...([f.as_src, f.as_hnd, f.as_nxt, f.as_dst].includes(64501) ? ["Customer One"] : []),
+          ...(f.ingress_router === "r1" ? ["Router one"] : []),
+          ...(f.ingress_router === "r2" && f.in_if === "et-0/0/1" ? ["r2 port 1"] : []),
+        ]
+          .sort()
+          .join(", ");
+      const expected = ROWS.filter((f) => f.counted === 1).map(
+        (f) =>
+          `${[f.time_received, f.exporter_name, addressText(f.src_addr), addressText(f.dst_addr), f.src_port, f.dst_port].join(" ")} → ${expectedTags(f)}`,
+      );
+      const shown = page.rows.map(
+        (row) =>
+          `${keyColumns.map((c) => row.values[c]).join(" ")} → ${String(row.labels.tags ?? "")
+            .split(", ")
+            .filter(Boolean)
+            .sort()
+            .join(", ")}`,
+      );
+      expect(sorted(shown)).toEqual(sorted(expected));
+      // Each tag kind is matched somewhere in the fixture.
+      for (const name of ["Customer One", "Router one", "r2 port 1"])
+        expect(
+          shown.some((s) => s.includes(name)),
+          name,
+        ).toBe(true);
+    } finally {
+      for (const id of ids) await stores.pg.db.delete(tags).where(eq(tags.id, id));
+      await stores.pg.db.update(featureFlags).set({ enabledForAll: false }).where(eq(featureFlags.name, "rnaTagColumn"));
+    }
   });
 
   it("needs RAW_NETWORK_ANALYZER, which a delegated account may hold", async () => {
