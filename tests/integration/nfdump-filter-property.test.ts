@@ -83,6 +83,9 @@ type Row = {
   asDst: number;
   inIf: number;
   outIf: number;
+  /** As the collector stores them (0007): NULL where the record has none. */
+  icmpType: number | null;
+  icmpCode: number | null;
 };
 
 const V4_POOL = [
@@ -129,6 +132,8 @@ const rowArb = (id: number): fc.Arbitrary<Row> =>
     asDst: fc.constantFrom(...ASES),
     inIf: fc.constantFrom(...IF_INDEXES),
     outIf: fc.constantFrom(...IF_INDEXES),
+    icmpType: fc.option(fc.constantFrom(0, 3, 8, 11, 128, 255), { nil: null }),
+    icmpCode: fc.option(fc.constantFrom(0, 1, 3, 255), { nil: null }),
   });
 
 const ROW_COUNT = 300;
@@ -196,6 +201,10 @@ function evaluate(node: NfdumpNode, row: Row): boolean {
               ? 0
               : Math.floor(row.bytes / row.packets);
       return matchNumber(value, node.match);
+    }
+    case "icmp": {
+      const value = node.field === "type" ? row.icmpType : row.icmpCode;
+      return (row.protocol === 1 || row.protocol === 58) && value !== null && matchNumber(value, node.match);
     }
   }
 }
@@ -274,7 +283,22 @@ const ADDRESS_SIDES: [string, (r: Row) => bigint[]][] = [
 
 const FLAG_BITS: Record<string, number> = { F: 1, S: 2, R: 4, P: 8, A: 16, U: 32, E: 64, C: 128 };
 
+const isIcmp = (r: Row) => r.protocol === 1 || r.protocol === 58;
 const primitive: fc.Arbitrary<Model> = fc.oneof(
+  fc
+    .tuple(
+      pick([
+        ["icmp-type", (r: Row) => r.icmpType],
+        ["icmp-code", (r: Row) => r.icmpCode],
+      ] as const),
+      numberCondition(fc.oneof(pick([0, 3, 8, 11, 128, 255]), fc.integer({ min: 0, max: 255 }))),
+    )
+    .map(([[kw, value], c]) =>
+      atom(`${kw} ${c.text}`, (r) => {
+        const v = value(r);
+        return isIcmp(r) && v !== null && c.test(v);
+      }),
+    ),
   fc
     .tuple(
       cased("proto"),
@@ -456,6 +480,8 @@ beforeAll(async () => {
       as_dst: r.asDst,
       in_if_index: r.inIf,
       out_if_index: r.outIf,
+      icmp_type: r.icmpType,
+      icmp_code: r.icmpCode,
     })),
   });
 }, 120_000);

@@ -68,7 +68,7 @@ function linkQuery(href: string, columns: RnaQuery["columns"]): RnaQuery {
     end: Number(url.searchParams.get("end")),
     columns,
     filters: filterParamsToRequest(url.searchParams.getAll("filter")),
-    expression: "",
+    expression: url.searchParams.get("q") ?? "",
     aggregation: { v4: null, v6: null },
     includeCopies: false,
     sort: null,
@@ -105,7 +105,14 @@ describe("a Flow Explorer row's RNA link", () => {
         expect(page.range).toEqual({ start: data.flows.range.start, end: data.flows.range.end });
         expect(page.sums.bytes).toBe(Number(row.bytes));
         expect(page.rows.length).toBeGreaterThan(0);
-        for (const record of page.rows) expect(String(record.values[view.column])).toBe(row.key);
+        // A protocol row of ICMP is one type of it (`1/8`): the records are of that protocol and type.
+        const [protocol, icmpType] = view.dimension === "IANA_PROTOCOL" ? row.key.split("/") : [row.key, undefined];
+        for (const record of page.rows) expect(String(record.values[view.column])).toBe(protocol);
+        if (icmpType !== undefined && icmpType !== "-1") {
+          // The row's bytes are the type's alone (other types of the protocol would add to them).
+          const typed = await runRnaQuery(stores, operator, linkQuery(href, ["icmp_type"]));
+          expect(typed.sums.bytes).toBe(Number(row.bytes));
+        }
       }
     });
   }

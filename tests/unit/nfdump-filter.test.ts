@@ -376,7 +376,7 @@ describe("operators and precedence", () => {
     const unknown = failure("proto tcp and foo 1");
     expect(unknown.column).toBe(15);
     expect(unknown.message).toBe(
-      'Expected a filter primitive (proto, ip, host, net, port, as, flags, if, router ip, next ip, bytes, packets, bpp, ipv4, ipv6, any, with src, dst, prev, next, in or out), "not" or "(" after "and" at column 15, found "foo"',
+      'Expected a filter primitive (proto, ip, host, net, port, as, flags, if, router ip, next ip, bytes, packets, bpp, icmp-type, icmp-code, ipv4, ipv6, any, with src, dst, prev, next, in or out), "not" or "(" after "and" at column 15, found "foo"',
     );
     expect(failure(")").expected).toEqual([expect.stringMatching(/^a filter primitive/), '"not"', '"("']);
     expect(failure(")").message).toMatch(/^Expected a filter primitive .*, "not" or "\(" at column 1, found "\)"$/);

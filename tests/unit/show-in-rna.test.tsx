@@ -15,6 +15,17 @@ import { isToolBuilt } from "~/lib/routes";
 const RANGE = { start: 1_800_000_000, end: 1_800_003_600 };
 
 describe("flowRowRnaHref", () => {
+  it("turns a protocol row of one ICMP type into the protocol and the type in the filter language", () => {
+    const href = (value: string) =>
+      new URL(flowRowRnaHref({ dimension: "IANA_PROTOCOL", value, viewFilters: [], range: RANGE })!, "http://x");
+    expect(href("1/8").searchParams.getAll("filter")).toEqual(["IANA_PROTOCOL:1"]);
+    expect(href("1/8").searchParams.get("q")).toBe("icmp-type 8");
+    expect(href("58/128").searchParams.get("q")).toBe("icmp-type 128");
+    // The records that said no type: none of the types.
+    expect(href("1/-1").searchParams.get("q")).toBe("not icmp-type 0-255");
+    expect(href("6").searchParams.get("q")).toBeNull();
+  });
+
   it("the row's value as a filter of the table's dimension, then the view's filters, the range as unix seconds", () => {
     const href = flowRowRnaHref({
       dimension: "AS_SRC_INGRESS",

@@ -40,7 +40,11 @@ export function flowRowRnaHref(options: {
 }): string | null {
   if (!filterableValue(options.dimension, options.value)) return null;
   const search = new URLSearchParams();
-  search.append("filter", `${options.dimension}:${options.value}`);
+  // The protocol views split ICMP by type (`1/8`, `58/128`; `1/-1` for records that said none):
+  // the protocol as the filter, the type in the filter language (docs/glossary.md, docs/rna.md).
+  const icmp = options.dimension === "IANA_PROTOCOL" ? /^(1|58)\/(-1|\d{1,3})$/.exec(options.value) : null;
+  search.append("filter", `${options.dimension}:${icmp ? icmp[1] : options.value}`);
+  if (icmp) search.set("q", icmp[2] === "-1" ? "not icmp-type 0-255" : `icmp-type ${icmp[2]}`);
   for (const filter of options.viewFilters) if (filter.trim() !== "") search.append("filter", filter.trim());
   search.set("start", String(options.range.start));
   search.set("end", String(options.range.end));

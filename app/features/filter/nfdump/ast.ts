@@ -39,4 +39,6 @@ export type NfdumpNode =
   | { type: "interface"; field: InterfaceField; match: NumberMatch }
   /** A TCP record with all bits of `mask` set in its flags (`exact`: with exactly those bits, nfdump's `flags =SA`). */
   | { type: "flags"; mask: number; exact: boolean }
-  | { type: "counter"; field: CounterField; match: NumberMatch };
+  | { type: "counter"; field: CounterField; match: NumberMatch }
+  /** An ICMP or ICMPv6 record whose type (or code) matches; records without one never match. */
+  | { type: "icmp"; field: "type" | "code"; match: NumberMatch };

@@ -20,7 +20,7 @@ export const MAX_NESTING_DEPTH = 32;
 
 /** What may begin a term: a primitive (named by its keywords), a negation or a parenthesis. */
 const TERM_EXPECTED = [
-  "a filter primitive (proto, ip, host, net, port, as, flags, if, router ip, next ip, bytes, packets, bpp, ipv4, ipv6, any, with src, dst, prev, next, in or out)",
+  "a filter primitive (proto, ip, host, net, port, as, flags, if, router ip, next ip, bytes, packets, bpp, icmp-type, icmp-code, ipv4, ipv6, any, with src, dst, prev, next, in or out)",
   '"not"',
   '"("',
 ];
@@ -57,8 +57,6 @@ const UNSUPPORTED = new Set([
   "max",
   "mask",
   "icmp",
-  "icmp-type",
-  "icmp-code",
   "latency",
   "client",
   "server",
@@ -84,6 +82,7 @@ type NumberKind = { what: string; max: number; scaled: boolean };
 const PORT: NumberKind = { what: "a port number (0–65535)", max: 65535, scaled: false };
 const AS_NUMBER: NumberKind = { what: "an AS number (0–4294967295)", max: 4294967295, scaled: false };
 const IF_INDEX: NumberKind = { what: "an interface index (0–4294967295)", max: 4294967295, scaled: false };
+const ICMP_VALUE: NumberKind = { what: "an ICMP type or code (0–255)", max: 255, scaled: false };
 const PROTOCOL: NumberKind = { what: "a protocol name or number (0–255)", max: 255, scaled: false };
 const COUNTER: NumberKind = { what: "a number (with an optional k, m, g or t)", max: Number.MAX_SAFE_INTEGER, scaled: true };
 
@@ -256,6 +255,10 @@ class Parser {
       case "packets":
       case "bpp":
         return this.parseCounter(word);
+      case "icmp-type":
+        return { type: "icmp", field: "type", match: this.parseNumberMatch(ICMP_VALUE) };
+      case "icmp-code":
+        return { type: "icmp", field: "code", match: this.parseNumberMatch(ICMP_VALUE) };
       case "src":
       case "dst":
         return this.parseDirected(word);

@@ -95,6 +95,9 @@ class Builder {
         return this.numbers(INTERFACE_COLUMNS[node.field], node.match, "UInt32");
       case "counter":
         return this.numbers([COUNTER_EXPRESSIONS[node.field]], node.match, "UInt64");
+      case "icmp":
+        // Nullable columns (0007): NULL for other protocols and for ICMP records that said no type.
+        return `(protocol IN (1, 58) AND ${this.numbers([`assumeNotNull(icmp_${node.field})`], node.match, "UInt8")} AND icmp_${node.field} IS NOT NULL)`;
     }
   }
 
