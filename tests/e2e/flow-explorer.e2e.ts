@@ -60,6 +60,13 @@ describeBothModes("flow explorer", (m) => {
     await logIn(m.page);
     const res = await m.goto(DEEP_LINK);
     expect(res?.status()).toBe(200);
+    if (m.javaScriptEnabled) {
+      // 'Show in RNA' of each row comes with the interactive table: a new-tab link to the row's raw records.
+      const rna = m.page.locator(`${TABLE_ROWS} a[href^="/rna?filter="]`).first();
+      await rna.waitFor({ timeout: 30_000 });
+      expect(await rna.getAttribute("target")).toBe("_blank");
+      expect(await rna.innerText()).toBe("Show in RNA");
+    }
     expect(await m.page.title()).toMatch(/Flow Explorer/);
     expect(await m.page.locator(TABLE_ROWS).count()).toBeGreaterThan(5);
     expect(await m.page.locator("[data-testid=timeseries-chart] svg").count()).toBeGreaterThanOrEqual(1);
@@ -567,7 +574,11 @@ describeBothModes("flow explorer table and exports", (m) => {
     const header = m.page.locator("[data-testid=difference-header]");
     expect(await header.innerText()).toBe("Δ previous period");
     expect(await header.getAttribute("title")).toContain("+/-1000%");
-    const cell = await m.page.locator(`${TABLE_ROWS} >> nth=0 >> td >> nth=5`).innerText();
+    // The difference's column, wherever the table puts it (the interactive table adds 'Show in RNA').
+    const headers = await m.page.locator("[data-testid=flow-table] thead th").allInnerTexts();
+    const at = headers.findIndex((h) => h.includes("Δ previous period"));
+    expect(at).toBeGreaterThan(0);
+    const cell = await m.page.locator(`${TABLE_ROWS} >> nth=0 >> td >> nth=${at}`).innerText();
     expect(cell).toMatch(/^(≥ |≤ )?[+−]?\d+(\.\d)? %$/);
     await m.screenshot(`flow explorer compared (${m.label})`);
     noPageErrors(m);

@@ -16,11 +16,16 @@ export type FlowTableDimension = { id: DimensionId; label: string; isAs: boolean
 
 const bpsCell = ({ cell }: { cell: { getValue: () => unknown } }) => formatBitsPerSecond(Number(cell.getValue()));
 
-/** 'Show in RNA' of a row (rna-link.ts): a plain link opening the raw flow records in a new tab, also without JavaScript. */
+/**
+ * 'Show in RNA' of a row (rna-link.ts): a plain link opening the raw flow records in a new tab. In
+ * the interactive table only: on the server's table its 200 links were an eighth of the 30-day
+ * page's HTML budget (docs/architecture.md); without JavaScript the RNA is a menu item away.
+ */
 function rnaColumn<T extends Record<string, unknown>>(href: (row: T) => string | null): MRT_ColumnDef<T> {
   return {
     id: "rna",
     header: "Raw flows",
+    meta: { interactiveOnly: true },
     enableSorting: false,
     enableColumnFilter: false,
     Cell: ({ row }) => {

@@ -51,6 +51,8 @@ export function StaticTable<T extends MRT_RowData>({
   sorting: MRT_SortingState;
   testId: string;
 }) {
+  // Columns marked interactive-only (a per-row action whose links would outweigh the page) wait for the interactive table.
+  columns = columns.filter((c) => !(c.meta as { interactiveOnly?: boolean } | undefined)?.interactiveOnly);
   const rows = sortedRows(columns, data, sorting);
   return (
     // Scrolls when long: focusable, so the keyboard scrolls it too (WCAG 2.1.1), and named as a region.
