@@ -1,6 +1,6 @@
 import { Alert, Button, Text } from "@mantine/core";
 import { Form, useLocation } from "@remix-run/react";
-import { useEffect, useRef, type ReactNode } from "react";
+import { useEffect, useLayoutEffect, useRef, type ReactNode } from "react";
 import { CsrfField } from "./CsrfField";
 
 /** The messages of a refused edit form, by field name ("" for the form as a whole). */
@@ -9,14 +9,19 @@ export type FormErrors = Record<string, string>;
 /**
  * A form's element, reset to its default values after every navigation: after a save they are the
  * stored ones (or empty for an "add" form), after a refusal what was typed. The forms are not
- * re-keyed to start afresh, because remounting them left the old form in the page.
+ * re-keyed to start afresh, because remounting them left the old form in the page. The reset runs in
+ * the commit (a layout effect), not after it: a passive effect of a navigation's transition may run
+ * frames later on a busy machine and wipe what was typed meanwhile.
  */
 export function useFormReset() {
   const ref = useRef<HTMLFormElement>(null);
   const { key } = useLocation();
-  useEffect(() => ref.current?.reset(), [key]);
+  useCommitEffect(() => ref.current?.reset(), [key]);
   return ref;
 }
+
+/** useLayoutEffect in the browser; on the server (where it warns and never runs) useEffect. */
+const useCommitEffect = typeof document === "undefined" ? useEffect : useLayoutEffect;
 
 /** Tables keep their columns on a phone: they scroll sideways inside their box, not the page. */
 export function ScrollBox({ children, label }: { children: ReactNode; label: string }) {

@@ -59,8 +59,7 @@ describeBothModes("delegated users", (m) => {
     const form = () => m.page.locator(`form[aria-label="${editTitle}"]`);
     await form().getByRole("button", { name: "Add restriction" }).click();
     await form().locator('[data-testid="restriction-1"]').waitFor();
-    // With JavaScript the form resets to the answer's values in an effect after the render: let it run before typing.
-    if (m.javaScriptEnabled) await m.page.evaluate(() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done))));
+    // The form resets to the answer's values in the same commit that shows the new row: typing right away is kept.
     await form().locator('select[name="r.1.dimension"]').selectOption("AS_DST_INGRESS");
     await form().locator('textarea[name="r.1.values"]').fill(String(CUSTOMER.asn));
     await form().locator('select[name="r.1.output"]').selectOption("AS_HND_INGRESS");
