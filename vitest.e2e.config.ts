@@ -23,6 +23,10 @@ export default defineConfig({
     // One file at a time per app server (tests share the server's state). `npm test` runs several such runs at the same
     // time instead, each with a server of its own and a share of the files (E2E_SHARDS, scripts/test.mjs).
     fileParallelism: false,
+    // Under CI a failed browser test runs once more: a journey that fails only when the machine is loaded passes on its
+    // second run, and `npm test` names it among the tests that passed only on a retry, so the flake is seen and fixed.
+    // A test that fails twice fails the run. Locally nothing is retried.
+    retry: process.env.CI ? 1 : 0,
     pool: "forks",
   },
 });

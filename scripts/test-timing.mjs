@@ -7,6 +7,7 @@
  * @typedef {{ phase: string, files: FileTiming[] }} PhaseTimings         the files one vitest run (or shard) ran
  * @typedef {{ name: string, ms: number, note?: string }} PhaseTime      one step of `npm test`, wall-clock time
  * @typedef {{ total: number, passed: number, failed: number, skipped: number }} Counts
+ * @typedef {{ file: string, name: string, state: "failed" | "passed on a retry", retries: number }} NotableTest
  */
 
 /** Milliseconds as "850 ms", "12.3 s" or "4 min 05 s". */
@@ -36,6 +37,53 @@ export function fileTimings(files, root) {
     ),
     ...(f.result?.state === "fail" ? { failed: true } : {}),
   }));
+}
+
+/**
+ * The tests worth naming after a run: those that failed, and those that passed only on a retry (vitest's `retry`, which
+ * the browser tests use under CI: a test that needed one is printed, so a flaky test is seen, not hidden).
+ * @param {Array<{ filepath: string, tasks?: any[] }>} files  vitest file tasks
+ * @param {string} root  repository root, for relative paths
+ * @returns {NotableTest[]}
+ */
+export function notableTests(files, root) {
+  const prefix = root.endsWith("/") ? root : `${root}/`;
+  /** @type {NotableTest[]} */
+  const out = [];
+  const walk = (file, tasks, names) => {
+    for (const t of tasks ?? []) {
+      const path = [...names, t.name];
+      if (t.type === "test") {
+        const retries = t.result?.retryCount ?? 0;
+        const state = t.result?.state;
+        if (state === "fail" || (state === "pass" && retries > 0)) {
+          out.push({ file, name: path.join(" > "), state: state === "fail" ? "failed" : "passed on a retry", retries });
+        }
+      } else walk(file, t.tasks, path);
+    }
+  };
+  for (const f of files) walk(f.filepath.startsWith(prefix) ? f.filepath.slice(prefix.length) : f.filepath, f.tasks, []);
+  return out;
+}
+
+/**
+ * The lines naming the failed tests and those that passed only on a retry, printed just before the summary line.
+ * @param {NotableTest[]} tests
+ * @returns {string[]}
+ */
+export function notableTestLines(tests) {
+  const lines = [];
+  for (const [state, heading] of [
+    ["failed", "Failed tests:"],
+    ["passed on a retry", "Tests that passed only on a retry (flaky: they failed once in this run):"],
+  ]) {
+    const some = tests.filter((t) => t.state === state);
+    if (!some.length) continue;
+    lines.push(heading);
+    for (const t of some)
+      lines.push(`  ${t.file} > ${t.name}${t.retries ? ` (${t.retries} ${t.retries === 1 ? "retry" : "retries"})` : ""}`);
+  }
+  return lines;
 }
 
 /**

@@ -1,10 +1,11 @@
-// A vitest reporter that writes each test file's wall-clock time (import, hooks and tests) to the JSON file named by
-// TEST_TIMINGS_FILE: `npm test` (scripts/test.mjs) prints the slowest files of all its vitest runs from these.
+// A vitest reporter that writes each test file's wall-clock time (import, hooks and tests), and the tests that failed or
+// passed only on a retry, to the JSON file named by TEST_TIMINGS_FILE: `npm test` (scripts/test.mjs) prints the slowest
+// files of all its vitest runs and those tests from these.
 // Used beside the default and JSON reporters: --reporter=./scripts/test-timings-reporter.mjs
 
 import fs from "node:fs";
 import path from "node:path";
-import { fileTimings } from "./test-timing.mjs";
+import { fileTimings, notableTests } from "./test-timing.mjs";
 
 export default class TestTimingsReporter {
   onInit(ctx) {
@@ -14,7 +15,8 @@ export default class TestTimingsReporter {
   onFinished(files = []) {
     const out = process.env.TEST_TIMINGS_FILE;
     if (!out) return;
+    const root = this.root ?? process.cwd();
     fs.mkdirSync(path.dirname(out), { recursive: true });
-    fs.writeFileSync(out, JSON.stringify({ files: fileTimings(files, this.root ?? process.cwd()) }, null, 1));
+    fs.writeFileSync(out, JSON.stringify({ files: fileTimings(files, root), tests: notableTests(files, root) }, null, 1));
   }
 }

@@ -23,7 +23,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { addCounts, expectedTimes, formatDuration, partitionFiles, timingReport } from "./test-timing.mjs";
+import { addCounts, expectedTimes, formatDuration, notableTestLines, partitionFiles, timingReport } from "./test-timing.mjs";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 process.chdir(root);
@@ -472,13 +472,16 @@ function e2eFiles() {
     .sort();
 }
 
-const readTimings = (file) => {
+const readTimingsField = (file, field) => {
   try {
-    return JSON.parse(fs.readFileSync(file, "utf8")).files ?? [];
+    return JSON.parse(fs.readFileSync(file, "utf8"))[field] ?? [];
   } catch {
     return [];
   }
 };
+const readTimings = (file) => readTimingsField(file, "files");
+/** The failed tests and those that passed only on a retry, as the timings reporter wrote them. */
+const readNotableTests = (file) => readTimingsField(file, "tests");
 const sizeOf = (file) => {
   try {
     return fs.statSync(path.join(root, file)).size;
@@ -729,6 +732,9 @@ async function main() {
   ];
   console.log("");
   for (const line of timingReport({ phases, files: timings, totalMs: Date.now() - startedAt })) log(line);
+  const notable = [UNIT_TIMINGS, ...shardRuns.map((_, i) => path.join(RESULTS_DIR, `timings-e2e-${i + 1}.json`))].flatMap(readNotableTests);
+  for (const line of notableTestLines(notable)) log(line);
+  const retried = notable.filter((t) => t.state === "passed on a retry").length;
 
   const parts = [];
   if (runUnit) parts.push(`lint ${summary.lint}`);
@@ -742,7 +748,7 @@ async function main() {
   if (runE2e) {
     const n = e2eCounts
       ? summary.e2e === "PASS"
-        ? ` (${e2eCounts.passed} browser tests, JavaScript on and off)`
+        ? ` (${e2eCounts.passed} browser tests, JavaScript on and off${retried ? `, ${retried} passed only on a retry` : ""})`
         : ` (${e2eCounts.passed}/${e2eCounts.total} browser tests passed, ${e2eCounts.failed} failed)`
       : "";
     parts.push(`e2e ${summary.e2e}${n}`);

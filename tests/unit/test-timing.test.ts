@@ -4,6 +4,8 @@ import {
   expectedTimes,
   fileTimings,
   formatDuration,
+  notableTestLines,
+  notableTests,
   partitionFiles,
   slowestFiles,
   timingReport,
@@ -135,5 +137,45 @@ describe("timingReport", () => {
       "The 1 slowest test files (import, hooks and tests):",
       "    3 min 20 s  tests/e2e/flow-explorer.e2e.ts (e2e) FAILED",
     ]);
+  });
+});
+
+describe("notableTests and notableTestLines", () => {
+  const files = [
+    {
+      filepath: "/repo/tests/e2e/a.e2e.ts",
+      tasks: [
+        {
+          type: "suite",
+          name: "journey (JavaScript on)",
+          tasks: [
+            { type: "test", name: "saves", result: { state: "pass", retryCount: 1 } },
+            { type: "test", name: "lists", result: { state: "pass", retryCount: 0 } },
+            { type: "test", name: "deletes", result: { state: "fail", retryCount: 1 } },
+            { type: "test", name: "skipped", mode: "skip" },
+          ],
+        },
+      ],
+    },
+    { filepath: "/repo/tests/e2e/b.e2e.ts", tasks: [{ type: "test", name: "top level", result: { state: "fail" } }] },
+  ];
+
+  it("names the failed tests and those that passed only on a retry, with their suites and relative paths", () => {
+    expect(notableTests(files, "/repo")).toEqual([
+      { file: "tests/e2e/a.e2e.ts", name: "journey (JavaScript on) > saves", state: "passed on a retry", retries: 1 },
+      { file: "tests/e2e/a.e2e.ts", name: "journey (JavaScript on) > deletes", state: "failed", retries: 1 },
+      { file: "tests/e2e/b.e2e.ts", name: "top level", state: "failed", retries: 0 },
+    ]);
+  });
+
+  it("prints the failed ones first, then the flaky ones; nothing when there are none", () => {
+    expect(notableTestLines(notableTests(files, "/repo"))).toEqual([
+      "Failed tests:",
+      "  tests/e2e/a.e2e.ts > journey (JavaScript on) > deletes (1 retry)",
+      "  tests/e2e/b.e2e.ts > top level",
+      "Tests that passed only on a retry (flaky: they failed once in this run):",
+      "  tests/e2e/a.e2e.ts > journey (JavaScript on) > saves (1 retry)",
+    ]);
+    expect(notableTestLines([])).toEqual([]);
   });
 });
