@@ -19,6 +19,12 @@ export function formatDuration(ms) {
   return `${Math.floor(s / 60)} min ${String(s % 60).padStart(2, "0")} s`;
 }
 
+/** A test file's path relative to the repository root (as given when it lies elsewhere). */
+function relativePath(filepath, root) {
+  const prefix = root.endsWith("/") ? root : `${root}/`;
+  return filepath.startsWith(prefix) ? filepath.slice(prefix.length) : filepath;
+}
+
 /**
  * Wall-clock time of each vitest file task: importing it (collect), its setup files, and running its tests with their
  * hooks. vitest's JSON report leaves the hooks out (a file's time there is from its first test's start to its last
@@ -29,9 +35,8 @@ export function formatDuration(ms) {
  * @returns {FileTiming[]}
  */
 export function fileTimings(files, root) {
-  const prefix = root.endsWith("/") ? root : `${root}/`;
   return files.map((f) => ({
-    file: f.filepath.startsWith(prefix) ? f.filepath.slice(prefix.length) : f.filepath,
+    file: relativePath(f.filepath, root),
     ms: Math.round(
       (f.prepareDuration ?? 0) + (f.environmentLoad ?? 0) + (f.setupDuration ?? 0) + (f.collectDuration ?? 0) + (f.result?.duration ?? 0),
     ),
@@ -47,7 +52,6 @@ export function fileTimings(files, root) {
  * @returns {NotableTest[]}
  */
 export function notableTests(files, root) {
-  const prefix = root.endsWith("/") ? root : `${root}/`;
   /** @type {NotableTest[]} */
   const out = [];
   const walk = (file, tasks, names) => {
@@ -62,7 +66,7 @@ export function notableTests(files, root) {
       } else walk(file, t.tasks, path);
     }
   };
-  for (const f of files) walk(f.filepath.startsWith(prefix) ? f.filepath.slice(prefix.length) : f.filepath, f.tasks, []);
+  for (const f of files) walk(relativePath(f.filepath, root), f.tasks, []);
   return out;
 }
 

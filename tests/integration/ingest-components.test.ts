@@ -210,6 +210,8 @@ describe("npm run worker", () => {
     }
   });
 
+  // A worker process of its own (tsx, both stores) starts in seconds, but in minutes on a loaded 2-core machine: the start
+  // alone may take the poll's 60 s, so the test gets room for the start, the greeting and the stop.
   it("runs a component until SIGTERM, then stops it gracefully and exits with 0", async () => {
     const dataDir = mkdtempSync(path.join(tmpdir(), "flowlens-worker-"));
     try {
@@ -223,7 +225,5 @@ describe("npm run worker", () => {
     } finally {
       rmSync(dataDir, { recursive: true, force: true });
     }
-    // A worker process of its own (tsx, both stores) starts in seconds, but in minutes on a loaded 2-core machine: the
-    // start alone may take the poll's 60 s, so the test gets room for the start, the greeting and the stop.
   }, 180_000);
 });
