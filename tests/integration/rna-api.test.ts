@@ -465,6 +465,19 @@ describe("POST api/rna/: prefix aggregation", () => {
     const top = [...first.rows, second.rows[0]].reduce((a, r) => a + (r.values.bytes_scaled as number), 0);
     expect(others.values.bytes_scaled).toBe(all - top);
     expect(others.values.flows).toBe(counted.length - [...first.rows, second.rows[0]].reduce((a, r) => a + (r.values.flows as number), 0));
+    expect(first.total).toEqual({ count: 3, exact: false });
+    expect(second.total).toEqual({ count: 3, exact: false });
+    // With room for every group, each page states their exact number (counted after its cursor, plus those before).
+    const groups = new Set(counted.map((f) => fold(f.dst_addr, 28, 64))).size;
+    let after: string | null = null;
+    let pages = 0;
+    do {
+      const page = await runRnaQuery(stores, user, { ...query, columns: [...query.columns], pageSize: 7, after });
+      expect(page.total).toEqual({ count: groups, exact: true });
+      after = page.next;
+      pages++;
+    } while (after);
+    expect(pages).toBe(Math.ceil(groups / 7));
   });
 });
 
@@ -742,4 +755,18 @@ it("clamps a range before the records' TTL to the first record, saying so", asyn
   expect(page.range).toEqual({ start: FIRST, end: LAST + 1 });
   expect(page.notices.join(" ")).toMatch(/^Start date unavailable: raw flow records are kept for 7 days/);
   void restrictedId;
+});
+
+it("moves a range after the last record to the last 30 minutes of records, with their rows and sums", async () => {
+  // The sums are first read over the range asked for; a range without records is read again where it moved.
+  const res = await rna({ startTimestamp: LAST + 3600, endTimestamp: LAST + 7200, enabledColumns: COLUMNS, pageSize: 1000 });
+  expect(res.status).toBe(200);
+  const page = res.data as RnaPage;
+  expect(page.notices.join(" ")).toMatch(/^No data for the chosen start or end: the time range is set to the last 30 minutes/);
+  expect(page.range).toEqual({ start: LAST + 1 - 1800, end: LAST + 1 });
+  const inside = ROWS.filter((f) => f.counted === 1 && f.time_received >= page.range.start && f.time_received < page.range.end);
+  expect(inside.length).toBeGreaterThan(0);
+  expect(sorted(page.rows.map(identityOfRow))).toEqual(sorted(inside.map(identity)));
+  expect(page.sums.flows + page.dropped.flows).toBe(inside.length);
+  expect(page.sums.bytes).toBe(inside.filter((f) => !dropped(f)).reduce((a, f) => a + f.bytes * f.sampling_rate, 0));
 });

@@ -40,6 +40,9 @@ export type { RnaPage, RnaRow } from "./query";
 
 type Stores = Pick<Services, "pg" | "ch" | "config">;
 
+/** Records read beyond a page (runRnaQuery): how far a run of records tied in the order may reach past it without a second query. */
+const RECORD_TIE_MARGIN = 32;
+
 /** Beyond this many groups an aggregated query pages through the first ones and sums the rest in an Others row. */
 export const RNA_TOP_GROUPS = 10_000;
 
@@ -81,14 +84,16 @@ export function checkColumns(
   if (errors.length) throw invalid("Invalid columns.", errors);
 }
 
-/** The filters, expression, scope and range of a query, resolved once; a 400/403 for what cannot be applied. */
-export async function resolveRnaScope(
+/** What a query selects beyond its range, resolved for a user: the WHERE conditions, and the user's zone. */
+export type ResolvedRnaFilters = { where: Where; timezone: string };
+
+/** The filters and expression of a query, resolved once; a 400/403 for what cannot be applied. */
+async function resolveRnaFilters(
   stores: Stores,
   user: UserContext,
-  query: Pick<RnaQuery, "start" | "end" | "filters" | "expression" | "includeCopies">,
-  options: { now?: number; fields?: { expression: string; start: string } } = {},
-): Promise<ResolvedRnaScope> {
-  const fields = options.fields ?? { expression: "filterExpression", start: "startTimestamp" };
+  query: Pick<RnaQuery, "filters" | "expression" | "includeCopies">,
+  fields: { expression: string },
+): Promise<ResolvedRnaFilters> {
   const filters: RawRecordFilters = await resolveRawRecordFilters(stores, user, query.filters, { version: 17 });
   if (filters.refused.length)
     throw new ApiProblem(403, { detail: filters.refused[0].message, exception_code: "permission_denied", errors: filters.refused });
@@ -99,27 +104,38 @@ export async function resolveRnaScope(
   const conds = [...(query.includeCopies ? [] : ["counted = 1"]), ...built.conds];
   if (query.expression.trim()) conds.push(compiled.sql);
   const params: Record<string, unknown> = { ...built.params, ...compiled.params };
-  const [operator, settings, data] = await Promise.all([
+  const [operator, settings] = await Promise.all([
     built.usesOperator ? operatorAsn(stores) : Promise.resolve(null),
     getUserSettings(stores.pg.db, user.id),
-    rawDataRange(stores),
   ]);
   if (operator !== null) params.operatorAsn = operator;
-  const timezone = settings.timezone || "UTC";
-  const now = options.now ?? Math.floor(Date.now() / 1000);
-  const { range, notices } = clampRange({ start: query.start, end: query.end }, data, now, timezone);
-  return { where: { conds, params }, range, notices, hasData: data.maxTimestamp !== null, timezone };
+  return { where: { conds, params }, timezone: settings.timezone || "UTC" };
 }
+
+/** The filters, expression, scope and range of a query, resolved once; a 400/403 for what cannot be applied. */
+export async function resolveRnaScope(
+  stores: Stores,
+  user: UserContext,
+  query: Pick<RnaQuery, "start" | "end" | "filters" | "expression" | "includeCopies">,
+  options: { now?: number; fields?: { expression: string; start: string } } = {},
+): Promise<ResolvedRnaScope> {
+  const fields = options.fields ?? { expression: "filterExpression", start: "startTimestamp" };
+  const [filters, data] = await Promise.all([resolveRnaFilters(stores, user, query, fields), rawDataRange(stores)]);
+  const now = options.now ?? Math.floor(Date.now() / 1000);
+  const { range, notices } = clampRange({ start: query.start, end: query.end }, data, now, filters.timezone);
+  return { where: filters.where, range, notices, hasData: data.maxTimestamp !== null, timezone: filters.timezone };
+}
+
+const timestamp = z
+  .union([z.number(), z.string()])
+  .nullable()
+  .transform((v) => (v === null ? null : Number(v)));
 
 export type RawDataRange = { minTimestamp: number | null; maxTimestamp: number | null };
 
 /** The first and last record time of flows_raw (the user's raw-flow database override applies). */
 export async function rawDataRange(stores: Pick<Services, "ch">): Promise<RawDataRange> {
-  const ts = z
-    .union([z.number(), z.string()])
-    .nullable()
-    .transform((v) => (v === null ? null : Number(v)));
-  const [row] = await chQuery(stores.ch, { ...rnaDataRange(), schema: z.object({ minTimestamp: ts, maxTimestamp: ts }) });
+  const [row] = await chQuery(stores.ch, { ...rnaDataRange(), schema: z.object({ minTimestamp: timestamp, maxTimestamp: timestamp }) });
   return { minTimestamp: row?.minTimestamp ?? null, maxTimestamp: row?.maxTimestamp ?? null };
 }
 
@@ -162,6 +178,20 @@ export function clampRange(
   return { range: { start: clamped.start, end: clamped.end }, notices };
 }
 
+/**
+ * Whether two ranges hold the same records, given the data's range: records lie between its first
+ * and last time, so the parts of a range outside it hold none.
+ */
+export function sameRecords(a: { start: number; end: number }, b: { start: number; end: number }, data: RawDataRange): boolean {
+  if (data.minTimestamp === null || data.maxTimestamp === null) return true;
+  const span = (r: { start: number; end: number }) => {
+    const lo = Math.max(r.start, data.minTimestamp as number);
+    const hi = Math.min(r.end, (data.maxTimestamp as number) + 1);
+    return hi > lo ? `${lo}-${hi}` : "empty";
+  };
+  return span(a) === span(b);
+}
+
 export const NO_RAW_RECORDS = "There are no raw flow records yet: the collector has not written any (or they are older than their TTL).";
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -176,6 +206,7 @@ const SumsRow = z.object({
   dropped_packets: num,
   dropped_flows: num,
 });
+const SumsAndRangeRow = SumsRow.extend({ minTimestamp: timestamp, maxTimestamp: timestamp });
 const TopRow = z.object({ total_bytes: num.nullable(), total_packets: num.nullable(), total_flows: num.nullable() });
 const PageRow = z.record(z.string(), z.unknown());
 
@@ -197,7 +228,27 @@ export async function runRnaQuery(stores: Stores, user: UserContext, query: RnaQ
   if (cursor === "invalid")
     throw invalid("Invalid cursor.", [{ field: "after", message: "The cursor does not belong to this query; start from the first page." }]);
 
-  const scope = await resolveRnaScope(stores, user, query, { now: options.now });
+  const now = options.now ?? Math.floor(Date.now() / 1000);
+  const filters = await resolveRnaFilters(stores, user, query, { expression: "filterExpression" });
+  const settings = rnaReadSettings(stores);
+  // The range is clamped to the data's, known only from the store: the sums are read over the
+  // requested range (after the TTL) in the same statement as the data range, and read again only
+  // when clamping changes which records the range holds (a range without data moved to the last 30
+  // minutes). One query fewer per page than reading the data range first.
+  const requested = { start: Math.max(query.start, now - RAW_TTL_SECONDS), end: query.end };
+  let sums: z.output<typeof SumsRow> | undefined;
+  let data: RawDataRange;
+  if (requested.end > requested.start) {
+    const [row] = await chQuery(stores.ch, {
+      ...rnaSums({ range: requested }, filters.where, { withDataRange: true }),
+      schema: SumsAndRangeRow,
+      settings,
+    });
+    sums = row;
+    data = { minTimestamp: row?.minTimestamp ?? null, maxTimestamp: row?.maxTimestamp ?? null };
+  } else data = await rawDataRange(stores);
+  const { range, notices: rangeNotices } = clampRange({ start: query.start, end: query.end }, data, now, filters.timezone);
+  const where = filters.where;
   const empty = (notices: string[]): RnaPage => ({
     rows: [],
     columns: query.columns,
@@ -206,50 +257,53 @@ export async function runRnaQuery(stores: Stores, user: UserContext, query: RnaQ
     dropped: { bytes: 0, packets: 0, flows: 0 },
     next: null,
     notices,
-    range: scope.range,
+    range,
     durationMs: Math.round(performance.now() - started),
   });
-  if (!scope.hasData) return empty(scope.notices);
+  if (data.maxTimestamp === null) return empty(rangeNotices);
+  if (!sums || !sameRecords(requested, range, data))
+    [sums] = await chQuery(stores.ch, { ...rnaSums({ range }, where), schema: SumsRow, settings });
 
-  const q = { ...sqlQuery, range: scope.range };
+  const q = { ...sqlQuery, range };
   const grouped = isAggregated(aggregation.aggregation);
   const topGroups = options.topGroups ?? RNA_TOP_GROUPS;
   const position = cursor?.position ?? 0;
   const remaining = grouped ? Math.max(0, topGroups - position) : Infinity;
   const want = Math.min(query.pageSize, remaining);
   const skip = cursor?.skip ?? 0;
-  const settings = rnaReadSettings(stores);
+  const limit = skip + want + 1;
+  // Records: a few rows beyond the page, so that a page rarely ends inside records tied in the order
+  // without the row hash (see below), which would cost one more query.
+  const fetch = grouped ? limit : limit + RECORD_TIE_MARGIN;
+  const keyset = cursor ? { values: cursor.values, skip } : null;
   const width = queryDoorSettings(stores.config).perUser;
-  const [rows, sums, groups] = await inTurn(
+  // A page of groups counts the groups after it in the same read; past the top N, where no page is
+  // read, they are counted apart.
+  const [rows, groups] = await inTurn(
     width,
     () =>
       want > 0
-        ? chQuery(stores.ch, {
-            ...rnaPage(q, scope.where, { keyset: cursor ? { values: cursor.values, skip } : null, limit: skip + want + 1 }),
-            schema: PageRow,
-            settings,
-          })
+        ? chQuery(stores.ch, { ...rnaPage(q, where, { keyset, limit: fetch, countGroups: true }), schema: PageRow, settings })
         : Promise.resolve([]),
-    () => chQuery(stores.ch, { ...rnaSums(q, scope.where), schema: SumsRow, settings }),
     () =>
-      grouped
-        ? chQuery(stores.ch, { ...rnaGroupCount(q, scope.where, topGroups + 1), schema: z.object({ groups: num }), settings })
+      grouped && want === 0
+        ? chQuery(stores.ch, { ...rnaGroupCount(q, where, topGroups + 1), schema: z.object({ groups: num }), settings })
         : Promise.resolve(null),
   );
   options.signal?.throwIfAborted();
 
-  // A full page of records may have cut the records tied with its last one in the order without
-  // the row hash (sql.ts recordsPage): they are read whole, and replace those of the page.
-  const limit = skip + want + 1;
-  let page = rows;
-  if (!grouped && rows.length >= limit) {
+  // A full read of records may have cut the records tied with its last one in the order without the
+  // row hash (sql.ts recordsPage), which the hash orders among themselves: harmless when they all
+  // lie beyond the rows the page needs, else they are read whole and replace those of the read.
+  let page: Record<string, unknown>[] = rows;
+  if (!grouped && rows.length >= fetch) {
     const prefix = keysOf(rows[rows.length - 1]).slice(0, -1);
-    const ties = await chQuery(stores.ch, {
-      ...rnaRecordTies(q, scope.where, { keyset: cursor ? { values: cursor.values, skip } : null, prefix, limit }),
-      schema: PageRow,
-      settings,
-    });
-    page = [...rows.filter((r) => !sameKeys(keysOf(r).slice(0, -1), prefix)), ...ties].slice(0, limit);
+    const firstTied = rows.findIndex((r) => sameKeys(keysOf(r).slice(0, -1), prefix));
+    if (firstTied >= limit) page = rows.slice(0, limit);
+    else {
+      const ties = await chQuery(stores.ch, { ...rnaRecordTies(q, where, { keyset, prefix, limit }), schema: PageRow, settings });
+      page = [...rows.filter((r) => !sameKeys(keysOf(r).slice(0, -1), prefix)), ...ties].slice(0, limit);
+    }
   }
 
   // The rows equal to the cursor's keys come first: the pages before gave `skip` of them.
@@ -263,11 +317,11 @@ export async function runRnaQuery(stores: Stores, user: UserContext, query: RnaQ
   });
   const pageRows = after.slice(0, want);
   const more = after.length > want;
-  const s = sums[0];
-  const totals: RnaSums = { bytes: s?.total_bytes ?? 0, packets: s?.total_packets ?? 0, flows: s?.total_flows ?? 0 };
-  const droppedSums: RnaSums = { bytes: s?.dropped_bytes ?? 0, packets: s?.dropped_packets ?? 0, flows: s?.dropped_flows ?? 0 };
+  const totals: RnaSums = { bytes: sums?.total_bytes ?? 0, packets: sums?.total_packets ?? 0, flows: sums?.total_flows ?? 0 };
+  const droppedSums: RnaSums = { bytes: sums?.dropped_bytes ?? 0, packets: sums?.dropped_packets ?? 0, flows: sums?.dropped_flows ?? 0 };
   const allBytes = totals.bytes + droppedSums.bytes;
-  const groupCount = groups?.[0]?.groups ?? 0;
+  // The groups the page's read counted include the cursor's own (the keyset starts at it, inclusive).
+  const groupCount = !grouped ? 0 : groups ? (groups[0]?.groups ?? 0) : position + Number(rows[0]?.groups_after ?? 0) - dropped;
   const overTop = grouped && groupCount > topGroups;
   const reachedTop = grouped && position + pageRows.length >= topGroups;
 
@@ -280,13 +334,13 @@ export async function runRnaQuery(stores: Stores, user: UserContext, query: RnaQ
     next = encodeCursor({ signature, values, skip: carried + repeats, position: position + pageRows.length });
   }
 
-  const seconds = scope.range.end - scope.range.start;
-  const labels = await rowLabeller(stores, user, query.columns, pageRows, scope.timezone);
+  const seconds = range.end - range.start;
+  const labels = await rowLabeller(stores, user, query.columns, pageRows, filters.timezone);
   const out: RnaRow[] = pageRows.map((row) =>
     toRnaRow(row, query.columns, { seconds, allBytes, aggregation: aggregation.aggregation }, labels),
   );
   if (overTop && reachedTop && !next) {
-    const [top] = await chQuery(stores.ch, { ...rnaTopGroupSums(q, scope.where, topGroups), schema: TopRow, settings });
+    const [top] = await chQuery(stores.ch, { ...rnaTopGroupSums(q, where, topGroups), schema: TopRow, settings });
     out.push(
       othersRow(
         query.columns,
@@ -300,7 +354,7 @@ export async function runRnaQuery(stores: Stores, user: UserContext, query: RnaQ
       ),
     );
   }
-  const notices = [...scope.notices];
+  const notices = [...rangeNotices];
   if (overTop)
     notices.push(
       `The aggregation gives more than ${topGroups.toLocaleString("en-US")} groups: the table pages through the first ${topGroups.toLocaleString("en-US")} in its order, and an Others row sums the rest.`,
@@ -313,7 +367,7 @@ export async function runRnaQuery(stores: Stores, user: UserContext, query: RnaQ
     dropped: droppedSums,
     next,
     notices,
-    range: scope.range,
+    range,
     durationMs: Math.round(performance.now() - started),
   };
 }
