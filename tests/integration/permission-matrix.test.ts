@@ -947,6 +947,11 @@ const MATRIX: Record<string, Sample[]> = {
     { url: "/api/peering_db?asn=x", note: "bad AS number: 400 after the access check", expect: api("AS_RELATIONS", 400) },
     GET_ONLY_405("/api/peering_db"),
   ],
+  "api.routingstreams.ts": [
+    { url: "/api/routingstreams?asn=64500", expect: api("AS_RELATIONS") },
+    { url: "/api/routingstreams?asn=x", note: "bad AS number: 400 after the access check", expect: api("AS_RELATIONS", 400) },
+    GET_ONLY_405("/api/routingstreams"),
+  ],
   "api.controlplane.dateswithdata.ts": [
     { url: "/api/controlplane/dateswithdata", expect: api("CONTROL_PLANE") },
     GET_ONLY_405("/api/controlplane/dateswithdata"),

@@ -47,6 +47,12 @@ import {
 } from "~/features/planners/sql";
 import { CONTROL_PLANE_COLUMNS } from "~/features/routing/route-columns";
 import { controlPlaneSql, lookingGlassSql, parseRibQuery, ribDatesSql, type RibMatch } from "~/features/routing/rib-sql";
+import {
+  originatedPrefixesSql,
+  routingStreamsSql,
+  routingStreamsSummarySql,
+  routingStreamsVantagePointsSql,
+} from "~/features/routing/streams/sql";
 import { qualifyFlowsTables } from "~/server/clickhouse/database-override.server";
 import { parseRawFilterValue, rawFilterConditions, RAW_FILTER_KIND_IDS, type RawFilter } from "~/features/filter/raw-filters";
 import { dimensionFilterConditions } from "~/features/filter/flow-filter-sql";
@@ -179,7 +185,13 @@ function ribStatements(): BuiltQuery[] {
     if (!parsed.ok) throw new Error(`${type} ${term}: ${parsed.error}`);
     return parsed.match;
   });
-  const out: BuiltQuery[] = [ribDatesSql()];
+  const out: BuiltQuery[] = [
+    ribDatesSql(),
+    routingStreamsSummarySql({ asn: 3356 }),
+    routingStreamsVantagePointsSql({ asn: 3356 }),
+    routingStreamsSql({ asn: 3356, limit: 100 }),
+    originatedPrefixesSql({ asn: 3356, limit: 100, ribViews: ["pre-policy"] }),
+  ];
   for (const match of matches) {
     out.push(lookingGlassSql({ vantagePoints: ["fra1", "ams1"], match, limit: 100 }));
     // One table, and a community exactly or by its last part.

@@ -128,6 +128,28 @@ export const ROUTING_OPERATIONS: Operation[] = [
     response: arr(obj({ minTimestamp: nullable(unix), maxTimestamp: nullable(unix) })),
   },
   {
+    file: "api.routingstreams.ts",
+    method: "GET",
+    path: "/api/routingstreams/",
+    summary:
+      "An AS's routing view from the current routing tables: the prefixes it originates, and through which neighbours and paths each vantage point receives them.",
+    description:
+      "asn as for api/peering_db/ (400 naming asn otherwise). From rib_current, post-policy and Loc-RIB: routes announced now whose origin is the AS (the path's last AS; " +
+      "a path ending in an AS_SET has none; an empty path, originated inside the network, has the peer's AS). summary counts everything; streams (per vantage point, " +
+      "neighbour and AS path: the prefixes, per route distinguisher) and prefixes are cut at 5,000 rows each (truncated: true). neighbor_asn is null for an empty path.",
+    access: { permission: "AS_RELATIONS" },
+    query: asnQuerySchema,
+    response: obj({
+      asn: int,
+      tables: arr(str),
+      summary: obj({ prefixes: int, ipv4: int, ipv6: int, vantage_points: int, neighbors: int, streams: int }),
+      vantage_points: arr(obj({ vantage_point: str, prefixes: int, neighbors: int, paths: int })),
+      streams: arr(obj({ vantage_point: str, neighbor_asn: nullable(int), as_path: arr(int), prefixes: int, ipv4: int, ipv6: int })),
+      prefixes: arr(obj({ prefix: str, ip_version: { enum: [4, 6] }, vantage_points: int, neighbors: int, paths: int })),
+      truncated: bool,
+    }),
+  },
+  {
     file: "api.peering_db.ts",
     method: "GET",
     path: "/api/peering_db/",
