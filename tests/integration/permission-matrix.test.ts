@@ -942,6 +942,11 @@ const MATRIX: Record<string, Sample[]> = {
     { method: "POST", url: "/api/controlplane", json: {}, csrf: false, expect: api("CONTROL_PLANE", CSRF_FAILED) },
     POST_ONLY_405("/api/controlplane"),
   ],
+  "api.asrelations.ts": [
+    { url: "/api/asrelations", expect: api("AS_RELATIONS") },
+    { url: "/api/asrelations?month=2026-13", note: "bad month: 400 after the access check", expect: api("AS_RELATIONS", 400) },
+    GET_ONLY_405("/api/asrelations"),
+  ],
   "api.peering_db.ts": [
     { url: "/api/peering_db?asn=64500", note: "nothing imported in the matrix's stores: the spec's 404", expect: api("AS_RELATIONS", 404) },
     { url: "/api/peering_db?asn=x", note: "bad AS number: 400 after the access check", expect: api("AS_RELATIONS", 400) },

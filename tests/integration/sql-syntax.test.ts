@@ -47,6 +47,7 @@ import {
 } from "~/features/planners/sql";
 import { CONTROL_PLANE_COLUMNS } from "~/features/routing/route-columns";
 import { controlPlaneSql, lookingGlassSql, parseRibQuery, ribDatesSql, type RibMatch } from "~/features/routing/rib-sql";
+import { flowHoursSql, neighborP95Sql } from "~/features/asrelations/sql";
 import {
   originatedPrefixesSql,
   routingStreamsSql,
@@ -191,6 +192,8 @@ function ribStatements(): BuiltQuery[] {
     routingStreamsVantagePointsSql({ asn: 3356 }),
     routingStreamsSql({ asn: 3356, limit: 100 }),
     originatedPrefixesSql({ asn: 3356, limit: 100, ribViews: ["pre-policy"] }),
+    flowHoursSql({ start: 1_790_000_000, end: 1_792_000_000 }),
+    neighborP95Sql({ start: 1_790_000_000, end: 1_792_000_000 }, { keys: ["fra1|xe-0"], asns: [3356] }, 700),
   ];
   for (const match of matches) {
     out.push(lookingGlassSql({ vantagePoints: ["fra1", "ams1"], match, limit: 100 }));
