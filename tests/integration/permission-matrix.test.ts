@@ -942,6 +942,21 @@ const MATRIX: Record<string, Sample[]> = {
     { method: "POST", url: "/api/controlplane", json: {}, csrf: false, expect: api("CONTROL_PLANE", CSRF_FAILED) },
     POST_ONLY_405("/api/controlplane"),
   ],
+  "api.asrelations.ts": [
+    { url: "/api/asrelations", expect: api("AS_RELATIONS") },
+    { url: "/api/asrelations?month=2026-13", note: "bad month: 400 after the access check", expect: api("AS_RELATIONS", 400) },
+    GET_ONLY_405("/api/asrelations"),
+  ],
+  "api.peering_db.ts": [
+    { url: "/api/peering_db?asn=64500", note: "nothing imported in the matrix's stores: the spec's 404", expect: api("AS_RELATIONS", 404) },
+    { url: "/api/peering_db?asn=x", note: "bad AS number: 400 after the access check", expect: api("AS_RELATIONS", 400) },
+    GET_ONLY_405("/api/peering_db"),
+  ],
+  "api.routingstreams.ts": [
+    { url: "/api/routingstreams?asn=64500", expect: api("AS_RELATIONS") },
+    { url: "/api/routingstreams?asn=x", note: "bad AS number: 400 after the access check", expect: api("AS_RELATIONS", 400) },
+    GET_ONLY_405("/api/routingstreams"),
+  ],
   "api.controlplane.dateswithdata.ts": [
     { url: "/api/controlplane/dateswithdata", expect: api("CONTROL_PLANE") },
     GET_ONLY_405("/api/controlplane/dateswithdata"),

@@ -47,6 +47,13 @@ import {
 } from "~/features/planners/sql";
 import { CONTROL_PLANE_COLUMNS } from "~/features/routing/route-columns";
 import { controlPlaneSql, lookingGlassSql, parseRibQuery, ribDatesSql, type RibMatch } from "~/features/routing/rib-sql";
+import { flowHoursSql, neighborP95Sql } from "~/features/asrelations/sql";
+import {
+  originatedPrefixesSql,
+  routingStreamsSql,
+  routingStreamsSummarySql,
+  routingStreamsVantagePointsSql,
+} from "~/features/routing/streams/sql";
 import { qualifyFlowsTables } from "~/server/clickhouse/database-override.server";
 import { parseRawFilterValue, rawFilterConditions, RAW_FILTER_KIND_IDS, type RawFilter } from "~/features/filter/raw-filters";
 import { dimensionFilterConditions } from "~/features/filter/flow-filter-sql";
@@ -179,7 +186,15 @@ function ribStatements(): BuiltQuery[] {
     if (!parsed.ok) throw new Error(`${type} ${term}: ${parsed.error}`);
     return parsed.match;
   });
-  const out: BuiltQuery[] = [ribDatesSql()];
+  const out: BuiltQuery[] = [
+    ribDatesSql(),
+    routingStreamsSummarySql({ asn: 3356 }),
+    routingStreamsVantagePointsSql({ asn: 3356 }),
+    routingStreamsSql({ asn: 3356, limit: 100 }),
+    originatedPrefixesSql({ asn: 3356, limit: 100, ribViews: ["pre-policy"] }),
+    flowHoursSql({ start: 1_790_000_000, end: 1_792_000_000 }),
+    neighborP95Sql({ start: 1_790_000_000, end: 1_792_000_000 }, { keys: ["fra1|xe-0"], asns: [3356] }, 700),
+  ];
   for (const match of matches) {
     out.push(lookingGlassSql({ vantagePoints: ["fra1", "ams1"], match, limit: 100 }));
     // One table, and a community exactly or by its last part.

@@ -1,5 +1,7 @@
 /** The OpenAPI description of the routing endpoints (Looking Glass, ping and traceroute, Control Plane), handed to the catalogue by app/wiring.server.ts. */
-import { anyObject, arr, int, nullable, obj, str, unix, type Operation } from "~/server/api/openapi.server";
+import { anyObject, arr, bool, int, nullable, obj, str, unix, type Operation } from "~/server/api/openapi.server";
+import { asnQuerySchema } from "./peeringdb/api";
+import { TRAFFIC_RATIOS } from "./peeringdb/ratio";
 import { RIB_VIEW_CHOICES } from "./rib-views";
 import { ROUTE_FILTER_PROPERTIES } from "./lookingglass-request";
 
@@ -124,5 +126,72 @@ export const ROUTING_OPERATIONS: Operation[] = [
     summary: "First and last timestamp of the routing history.",
     access: { permission: "CONTROL_PLANE" },
     response: arr(obj({ minTimestamp: nullable(unix), maxTimestamp: nullable(unix) })),
+  },
+  {
+    file: "api.routingstreams.ts",
+    method: "GET",
+    path: "/api/routingstreams/",
+    summary:
+      "An AS's routing view from the current routing tables: the prefixes it originates, and through which neighbours and paths each vantage point receives them.",
+    description:
+      "asn as for api/peering_db/ (400 naming asn otherwise). From rib_current, post-policy and Loc-RIB: routes announced now whose origin is the AS (the path's last AS; " +
+      "a path ending in an AS_SET has none; an empty path, originated inside the network, has the peer's AS). summary counts everything; streams (per vantage point, " +
+      "neighbour and AS path: the prefixes, per route distinguisher) and prefixes are cut at 5,000 rows each (truncated: true). neighbor_asn is null for an empty path.",
+    access: { permission: "AS_RELATIONS" },
+    query: asnQuerySchema,
+    response: obj({
+      asn: int,
+      tables: arr(str),
+      summary: obj({ prefixes: int, ipv4: int, ipv6: int, vantage_points: int, neighbors: int, streams: int }),
+      vantage_points: arr(obj({ vantage_point: str, prefixes: int, neighbors: int, paths: int })),
+      streams: arr(obj({ vantage_point: str, neighbor_asn: nullable(int), as_path: arr(int), prefixes: int, ipv4: int, ipv6: int })),
+      prefixes: arr(obj({ prefix: str, ip_version: { enum: [4, 6] }, vantage_points: int, neighbors: int, paths: int })),
+      truncated: bool,
+    }),
+  },
+  {
+    file: "api.peering_db.ts",
+    method: "GET",
+    path: "/api/peering_db/",
+    summary: "What the last PeeringDB import says of an AS: declared facts, organisation, NOC contact, IX and facility presence.",
+    description:
+      "asn: 64500, AS64500 or as64500 (1 to 4294967295); 400 naming asn otherwise. 404 {detail: 'The requested ASN was not found in PeeringDB.'} " +
+      "when the import has no network of that AS (or nothing was imported). info_ratio is in the spec's traffic ratio words (Not Disclosed when PeeringDB " +
+      "has none); dump_date is the dump's own date (its meta.generated, else its newest object), imported_at when it was imported (ISO 8601).",
+    access: { permission: "AS_RELATIONS" },
+    query: asnQuerySchema,
+    response: obj({
+      asn: int,
+      net_id: int,
+      name: str,
+      aka: str,
+      website: str,
+      irr_as_set: str,
+      info_type: str,
+      info_traffic: str,
+      info_ratio: { enum: [...TRAFFIC_RATIOS] },
+      info_scope: str,
+      info_prefixes4: nullable(int),
+      info_prefixes6: nullable(int),
+      policy_general: str,
+      policy_url: str,
+      org: nullable(obj({ id: int, name: str })),
+      noc_email: nullable(str),
+      ix_presence: arr(
+        obj({
+          ix_id: int,
+          name: str,
+          city: str,
+          country: str,
+          speed: nullable(int),
+          ipaddr4: nullable(str),
+          ipaddr6: nullable(str),
+          is_rs_peer: bool,
+        }),
+      ),
+      facility_presence: arr(obj({ fac_id: int, name: str, city: str, country: str })),
+      dump_date: nullable(str),
+      imported_at: str,
+    }),
   },
 ];
