@@ -6,7 +6,7 @@
  * schemas of schema.ts; every refusal is an InventoryInputError naming the fields. Secrets are
  * never part of a view: reads say "set" or "not set", and only routerSecrets decrypts them.
  */
-import { and, eq, sql } from "drizzle-orm";
+import { and, eq, inArray, sql } from "drizzle-orm";
 import type { z } from "zod";
 import { asInfo, interfaces, routerExporters, routers, routerVrfs, vantagePoints } from "~db/postgres/schema";
 import { formatIpAddress, parseIpAddress } from "~/lib/ip";
@@ -259,6 +259,20 @@ export async function vrfRouteDistinguisher(stores: Pick<Services, "pg">, router
     .innerJoin(routers, eq(routers.id, routerVrfs.routerId))
     .where(and(eq(routers.name, router), eq(routerVrfs.name, vrf)));
   return row?.rd ?? null;
+}
+
+/** The VRFs of the routers named (router, VRF name, route distinguisher), by router and name. */
+export async function listRouterVrfs(
+  stores: Pick<Services, "pg">,
+  routerNames: readonly string[],
+): Promise<{ router: string; name: string; rd: string }[]> {
+  if (!routerNames.length) return [];
+  return stores.pg.db
+    .select({ router: routers.name, name: routerVrfs.name, rd: routerVrfs.routeDistinguisher })
+    .from(routerVrfs)
+    .innerJoin(routers, eq(routers.id, routerVrfs.routerId))
+    .where(inArray(routers.name, [...routerNames]))
+    .orderBy(routers.name, routerVrfs.name);
 }
 
 export type RouterSecrets = {
