@@ -90,6 +90,7 @@ describe("RouteAtTime", () => {
       destination: "10.1.2.3",
       vantagePoint,
       routeDistinguisher: "",
+      vrf: null,
       route: route({}),
       carriedBecause: "best-path",
       otherPaths: [route({ peerIp: "198.51.100.2", rpki: "invalid" })],
@@ -113,11 +114,31 @@ describe("RouteAtTime", () => {
       destination: "192.0.2.1",
       vantagePoint,
       routeDistinguisher: "",
+      vrf: null,
       message: "No route covered 192.0.2.1 at ra-er1 Zurich, Switzerland at that time.",
       controlPlaneHref: null,
     });
     expect(html).toContain("No route covered 192.0.2.1");
     expect(html).not.toContain("/controlplane");
     expect(render({ kind: "not-available", at: 1, destination: "192.0.2.1", message: "Not for you." })).toContain("Not for you.");
+  });
+
+  it("names the VRF whose table was read, and says when the VRF's table is not known", () => {
+    const html = render({
+      kind: "route",
+      at: 1_800_000_500,
+      destination: "10.1.2.3",
+      vantagePoint,
+      routeDistinguisher: "64999:1",
+      vrf: "CUST_A",
+      route: route({}),
+      carriedBecause: "only-route",
+      otherPaths: [],
+      controlPlaneHref: null,
+    });
+    expect(html).toContain("ra-er1 Zurich, Switzerland, VRF CUST_A (route distinguisher 64999:1)");
+    const unknown = render({ kind: "unknown-vrf", at: 1, destination: "10.1.2.3", vrf: "CUST_B", message: "The flow is of VRF CUST_B." });
+    expect(unknown).toContain('data-kind="unknown-vrf"');
+    expect(unknown).toContain("The flow is of VRF CUST_B.");
   });
 });

@@ -49,6 +49,8 @@ export type RouteAtTimeResult =
       vantagePoint: RouteAtTimeVantagePoint;
       /** The routing table read ("" is the global table). */
       routeDistinguisher: string;
+      /** The flow's VRF whose table that is (router_vrfs), null for the global table or a distinguisher given as such. */
+      vrf: string | null;
       /** The route that carried the flow, and why it is that one. */
       route: RouteAtTimeRoute;
       carriedBecause: CarriedBecause;
@@ -62,12 +64,15 @@ export type RouteAtTimeResult =
       destination: string;
       vantagePoint: RouteAtTimeVantagePoint;
       routeDistinguisher: string;
+      vrf: string | null;
       message: string;
       controlPlaneHref: string | null;
     }
   /** The exporting router has no vantage point in the inventory, or the account may not use it. */
   | { kind: "no-vantage-point"; at: number; destination: string; message: string }
-  | { kind: "not-available"; at: number; destination: string; message: string };
+  | { kind: "not-available"; at: number; destination: string; message: string }
+  /** The flow's VRF has no route distinguisher in the inventory: which table to read is not known. */
+  | { kind: "unknown-vrf"; at: number; destination: string; vrf: string; message: string };
 
 export const CARRIED_BECAUSE_LABELS: Record<CarriedBecause, string> = {
   "only-route": "the only route of the prefix",
@@ -84,6 +89,13 @@ export function noVantagePointMessage(router: string): string {
   return router
     ? `The exporting router ${router} has no vantage point in the inventory, so its routing table is not known.`
     : "The flow's exporter is not a router of the inventory, so its routing table is not known.";
+}
+
+export function unknownVrfMessage(vrf: string, router: string): string {
+  return (
+    `The flow is of VRF ${vrf}, which the inventory does not give router ${router} with a route distinguisher, ` +
+    "so the routing table it was routed by is not known (add the VRF to the router in the inventory)."
+  );
 }
 
 export const NOT_AVAILABLE_MESSAGE = "The routing table of this router is not available to your account.";

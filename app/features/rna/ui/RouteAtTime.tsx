@@ -94,7 +94,7 @@ export function RouteAtTime({ result, timezone }: { result: RouteAtTimeResult; t
       Route at the time of the flow
     </Text>
   );
-  if (result.kind === "no-vantage-point" || result.kind === "not-available") {
+  if (result.kind === "no-vantage-point" || result.kind === "not-available" || result.kind === "unknown-vrf") {
     return (
       <Stack gap={4} data-testid="route-at-time" data-kind={result.kind}>
         {heading}
@@ -102,7 +102,8 @@ export function RouteAtTime({ result, timezone }: { result: RouteAtTimeResult; t
       </Stack>
     );
   }
-  const where = `${result.vantagePoint.name}${result.routeDistinguisher ? `, route distinguisher ${result.routeDistinguisher}` : ""}`;
+  const table = result.vrf ? `VRF ${result.vrf} (route distinguisher ${result.routeDistinguisher})` : `route distinguisher ${result.routeDistinguisher}`;
+  const where = `${result.vantagePoint.name}${result.routeDistinguisher ? `, ${table}` : ""}`;
   const controlPlane = result.controlPlaneHref ? (
     <Anchor href={result.controlPlaneHref} size="sm" data-testid="route-control-plane">
       Open the Control Plane at that time
