@@ -21,7 +21,7 @@ import {
   vantagePoints,
 } from "~db/postgres/schema";
 import { routeAtTime, type FlowForRoute } from "~/features/rna/route-at-time.server";
-import { noRouteMessage, unknownVrfMessage, type RouteAtTimeResult } from "~/features/rna/route-at-time";
+import { noRouteMessage, type RouteAtTimeResult } from "~/features/rna/route-at-time";
 import { replaceFileVrps } from "~/features/routing/rpki/vrp-store.server";
 import { parseNetwork, parseIpAddress } from "~/lib/ip";
 import { ApiProblem } from "~/server/api/contract.server";
@@ -296,19 +296,14 @@ describe("a flow of a VRF", () => {
     expect(expectedRoutes(VP_B.key, "10.1.2.3", T, "64999:2")).toEqual([]);
   });
 
-  it("a VRF the inventory gives no route distinguisher says so, rather than answering from the global table", async () => {
-    for (const vrf of ["CUST_B", "vrf-7"]) {
+  it("a VRF the inventory gives no route distinguisher reads the global table, and the answer says so", async () => {
+    for (const vrf of ["default", "vrf-7"]) {
       const result = await routeAtTime(stores, analyst, flow("10.1.2.3", T, { vrf_name: vrf }));
-      expect(result).toEqual({
-        kind: "unknown-vrf",
-        at: T,
-        destination: "10.1.2.3",
-        vrf,
-        message: unknownVrfMessage(vrf, VP_A.router),
-      });
+      expect(result).toMatchObject({ kind: "route", routeDistinguisher: "", vrf: null, unmappedVrf: vrf, route: { prefix: "10.0.0.0/8" } });
     }
+    expect(await routeAtTime(stores, analyst, flow("10.1.2.3", T, { vrf_name: "CUST_A" }))).toMatchObject({ unmappedVrf: null });
     // A delegated account outside the router learns nothing of its VRFs.
-    expect((await routeAtTime(stores, delegatedElsewhere, flow("10.1.2.3", T, { vrf_name: "CUST_B" }))).kind).toBe("not-available");
+    expect((await routeAtTime(stores, delegatedElsewhere, flow("10.1.2.3", T, { vrf_name: "CUST_A" }))).kind).toBe("not-available");
   });
 });
 

@@ -574,7 +574,7 @@ describe("the route at the time of a record of a VRF", () => {
     });
   });
 
-  it("reads the VRF's table for a record of the VRF, the global one for the others, and says when the VRF is not known", async () => {
+  it("reads the VRF's table for a record of the VRF, the global one for the others, saying so for a VRF without a table", async () => {
     const query = "filter=EXPORTER:vrf-pe1&columns=src_addr,dst_addr";
     const page = await screen(query);
     const keyOf = (src: string) => page.rows.find((r) => r.cells[0] === src)!.key;
@@ -586,7 +586,7 @@ describe("the route at the time of a record of a VRF", () => {
       route: { prefix: "10.77.0.0/24", asPath: [{ asn: 64520 }] },
     });
     expect(await routeOf("10.5.0.2")).toMatchObject({ kind: "route", vrf: null, routeDistinguisher: "", route: { prefix: "10.77.0.0/16" } });
-    expect(await routeOf("10.5.0.3")).toMatchObject({ kind: "unknown-vrf", vrf: "CUST_B" });
+    expect(await routeOf("10.5.0.3")).toMatchObject({ kind: "route", vrf: null, unmappedVrf: "CUST_B", route: { prefix: "10.77.0.0/16" } });
     // The VRF column was not asked for: it is read for the route, not shown.
     expect((await screen(`${query}&route=${encodeURIComponent(keyOf("10.5.0.1"))}`)).params.columns).toEqual(["src_addr", "dst_addr"]);
   });

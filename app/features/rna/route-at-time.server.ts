@@ -9,8 +9,8 @@
  * exporter the collector did not name is looked up by its address (router_exporters). A delegated
  * account reads only the routing tables of its Looking Glass routers, as on the Looking Glass.
  * A flow of a VRF (vrf_name) reads the table of that VRF's route distinguisher on the router
- * (router_vrfs in the inventory); a VRF the inventory gives no distinguisher says so rather than
- * answering from the global table, which did not route it.
+ * (router_vrfs in the inventory); for a VRF the inventory gives no distinguisher (the demo's
+ * "default", a vendor's name for the global table) the global table is read, and the answer says so.
  */
 import { communityNamer } from "~/lib/bgp-communities";
 import { formatIpAddress, parseIpAddress, type IpAddress } from "~/lib/ip";
@@ -34,7 +34,6 @@ import {
   noRouteMessage,
   noVantagePointMessage,
   NOT_AVAILABLE_MESSAGE,
-  unknownVrfMessage,
   type RouteAtTimeResult,
   type RouteAtTimeRoute,
   type RouteAtTimeVantagePoint,
@@ -122,11 +121,11 @@ export async function routeAtTime(
   const vrfName = (flow.vrf_name ?? "").trim();
   let routeDistinguisher = (flow.route_distinguisher ?? "").trim();
   let vrf: string | null = null;
+  let unmappedVrf: string | null = null;
   if (!routeDistinguisher && vrfName) {
     const known = await vrfRouteDistinguisher(services, router, vrfName);
-    if (known === null) return { kind: "unknown-vrf", at, destination, vrf: vrfName, message: unknownVrfMessage(vrfName, router) };
-    routeDistinguisher = known;
-    vrf = vrfName;
+    if (known === null) unmappedVrf = vrfName;
+    else [routeDistinguisher, vrf] = [known, vrfName];
   }
   const dbRows = await chQuery(services.ch, {
     schema: routeAtTimeDbRow,
@@ -149,6 +148,7 @@ export async function routeAtTime(
       vantagePoint: point,
       routeDistinguisher,
       vrf,
+      unmappedVrf,
       message: noRouteMessage(destination, point.name),
       controlPlaneHref: mayOpenControlPlane ? controlPlaneAtTimeHref(destination, at, null) : null,
     };
@@ -160,6 +160,7 @@ export async function routeAtTime(
     vantagePoint: point,
     routeDistinguisher,
     vrf,
+    unmappedVrf,
     route: carried.route,
     carriedBecause: carried.because,
     otherPaths: carried.others,

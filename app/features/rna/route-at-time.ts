@@ -51,6 +51,8 @@ export type RouteAtTimeResult =
       routeDistinguisher: string;
       /** The flow's VRF whose table that is (router_vrfs), null for the global table or a distinguisher given as such. */
       vrf: string | null;
+      /** The flow's VRF when the inventory gives the router no distinguisher for it: the global table was read (unmappedVrfNote). */
+      unmappedVrf: string | null;
       /** The route that carried the flow, and why it is that one. */
       route: RouteAtTimeRoute;
       carriedBecause: CarriedBecause;
@@ -65,14 +67,13 @@ export type RouteAtTimeResult =
       vantagePoint: RouteAtTimeVantagePoint;
       routeDistinguisher: string;
       vrf: string | null;
+      unmappedVrf: string | null;
       message: string;
       controlPlaneHref: string | null;
     }
   /** The exporting router has no vantage point in the inventory, or the account may not use it. */
   | { kind: "no-vantage-point"; at: number; destination: string; message: string }
-  | { kind: "not-available"; at: number; destination: string; message: string }
-  /** The flow's VRF has no route distinguisher in the inventory: which table to read is not known. */
-  | { kind: "unknown-vrf"; at: number; destination: string; vrf: string; message: string };
+  | { kind: "not-available"; at: number; destination: string; message: string };
 
 export const CARRIED_BECAUSE_LABELS: Record<CarriedBecause, string> = {
   "only-route": "the only route of the prefix",
@@ -91,10 +92,11 @@ export function noVantagePointMessage(router: string): string {
     : "The flow's exporter is not a router of the inventory, so its routing table is not known.";
 }
 
-export function unknownVrfMessage(vrf: string, router: string): string {
+/** Beside the answer for a flow whose VRF the inventory gives the router no route distinguisher. */
+export function unmappedVrfNote(vrf: string, router: string): string {
   return (
-    `The flow is of VRF ${vrf}, which the inventory does not give router ${router} with a route distinguisher, ` +
-    "so the routing table it was routed by is not known (add the VRF to the router in the inventory)."
+    `The flow is of VRF ${vrf}, which the inventory does not give router ${router} with a route distinguisher: ` +
+    "this is the global table's answer (add the VRF to the router in the inventory if it has a table of its own)."
   );
 }
 
