@@ -1,5 +1,5 @@
 // The network inventory screen in the browser, with JavaScript on and off: staff reach it from the site settings,
-// add a router with an exporter address and find it listed; a bad address is refused next to its field; at phone
+// add a router with an exporter address and VRFs and find it listed (its VRFs in its form); a bad address is refused next to its field; at phone
 // width the page does not scroll sideways (its tables do, inside their box). Each test deletes the router it added.
 // "Your network" shows the demo's AS, refuses AS_TRANS next to its field and saves the AS again (a change of nothing).
 import type { Page } from "playwright-core";
@@ -32,6 +32,7 @@ describeBothModes("network inventory", (m) => {
     await form.locator("input[name=country]").fill("Germany");
     await form.locator("input[name=loopback]").fill("not-an-address");
     await form.locator("textarea[name=exporters]").fill(exporter);
+    await form.locator("textarea[name=vrfs]").fill("CUST_A 64086.59904:7\nCUST_B 192.0.2.1:5");
     await form.getByRole("button", { name: "Add the router" }).click();
     await m.page.getByText('must be an IPv4 or IPv6 address, not "not-an-address"').waitFor();
     expect(await m.page.locator('form[aria-label="Add a router"]').count()).toBe(1);
@@ -45,6 +46,10 @@ describeBothModes("network inventory", (m) => {
       expect(await m.page.getByTestId("inventory-saved").innerText()).toContain("The router was added.");
       expect(await m.page.locator('form[aria-label="Add a router"]').count()).toBe(0);
       expect(await m.page.inputValue(`form[aria-label="Edit router ${name}"] textarea[name=exporters]`)).toBe(exporter);
+      // The VRFs as typed, the distinguishers as the routing history writes them (asdot → plain).
+      expect(await m.page.inputValue(`form[aria-label="Edit router ${name}"] textarea[name=vrfs]`)).toBe(
+        "CUST_A 4200000000:7\nCUST_B 192.0.2.1:5",
+      );
       await m.goto("/site-settings/inventory");
       const row = m.page.getByTestId("routers-table").locator("tr", { hasText: name });
       expect(await row.innerText()).toContain(exporter);

@@ -140,6 +140,33 @@ describe("routers", () => {
     expect(row.snmpCommunityEnc).toBeNull();
   });
 
+  it("take their VRFs as 'NAME RD' lines, shown again in the edit form; bad lines and distinguishers refused next to the field", async () => {
+    const edit = { ...FRA, intent: "update-router", current: "fra1-r1", snmp_version: "", snmp_community: "", city: "Frankfurt am Main" };
+    const out = await post({ ...edit, vrfs: "CUST_A 64500:1\r\nCUST_B  192.0.2.1:7\n" });
+    expect(out.location).toBe(`${PATH}?router=fra1-r1&saved=router-updated`);
+    expect((await getRouter(stores, "fra1-r1"))!.vrfs).toEqual([
+      { name: "CUST_A", rd: "64500:1" },
+      { name: "CUST_B", rd: "192.0.2.1:7" },
+    ]);
+    expect((await get("?router=fra1-r1")).data.router.vrfs).toEqual([
+      { name: "CUST_A", rd: "64500:1" },
+      { name: "CUST_B", rd: "192.0.2.1:7" },
+    ]);
+    const oneWord = await post({ ...edit, vrfs: "CUST_A 64500:1\nCUST_C" });
+    expect(oneWord.status).toBe(400);
+    expect(oneWord.data.errors.vrfs).toBe("line 2: write the VRF's name and its route distinguisher, e.g. CUST_A 64500:1");
+    expect(oneWord.data.values.vrfs).toBe("CUST_A 64500:1\nCUST_C");
+    const badRd = await post({ ...edit, vrfs: "CUST_A 64500:1\nCUST_C 192.0.2.1:99999" });
+    expect(badRd.status).toBe(400);
+    expect(badRd.data.errors.vrfs).toBe(
+      'VRF 2: "192.0.2.1:99999" is not a route distinguisher: with an IPv4 address (type 1) the assigned number must be at most 65535',
+    );
+    expect((await getRouter(stores, "fra1-r1"))!.vrfs).toHaveLength(2);
+    // Emptied: the router has no VRFs.
+    await post({ ...edit, vrfs: "" });
+    expect((await getRouter(stores, "fra1-r1"))!.vrfs).toEqual([]);
+  });
+
   it("a router without an exporter address is warned about, on its page and above the list, until it has one", async () => {
     expect((await get()).data.noExporterWarning).toBeNull();
     const HAM = { ...FRA, name: "ham1-r1", city: "Hamburg", loopback: "198.51.100.9", exporters: "", snmp_version: "", snmp_community: "" };

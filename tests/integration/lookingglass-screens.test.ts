@@ -9,7 +9,18 @@ import * as XLSX from "xlsx";
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { parsePrefix } from "~db/demo/addresses";
 import type { RibRow } from "~db/demo/rib";
-import { featureFlags, netcommandJobs, siteSettings, userPermissions, users, userSettings, vantagePoints } from "~db/postgres/schema";
+import {
+  delegationRestrictions,
+  featureFlags,
+  netcommandJobs,
+  routers,
+  routerVrfs,
+  siteSettings,
+  userPermissions,
+  users,
+  userSettings,
+  vantagePoints,
+} from "~db/postgres/schema";
 import { flattenRunRows } from "~/features/lookingglass/run-rows";
 import { publicQueryCache, publicQueryLimiter } from "~/features/routing/lookingglass-cache.server";
 import { MESSAGES } from "~/lib/messages";
@@ -194,6 +205,48 @@ describe("private Looking Glass screen", () => {
     expect(data.page.run.notices).toEqual([
       { kind: "warning", message: "No data found for search at fra-er2 Frankfurt, Germany and ham-er1 Hamburg, Germany." },
     ]);
+  });
+});
+
+describe("'Show in RNA' and the routers' VRFs", () => {
+  it("gives the page the VRFs of the routers of the vantage points the user may read, for the VRF scope of the links", async () => {
+    for (const [name, vrf, rd] of [
+      ["fra-er1", "CUST_A", "64500:1"],
+      ["ham-er1", "CUST_H", "192.0.2.4:9"],
+    ]) {
+      const [router] = await stores.pg.db
+        .insert(routers)
+        .values({ name, city: "Somewhere", country: "Germany", loopback: "198.51.100.250" })
+        .returning({ id: routers.id });
+      await stores.pg.db.insert(routerVrfs).values({ routerId: router.id, name: vrf, routeDistinguisher: rd });
+    }
+    const insert = async (email: string, extra: Partial<typeof users.$inferInsert>) => {
+      const [row] = await stores.pg.db
+        .insert(users)
+        .values({ email, firstName: "T", passwordHash: "!unusable", hasConsented: true, ...extra })
+        .returning({ id: users.id });
+      await stores.pg.db
+        .insert(userPermissions)
+        .values(["PRIVATE_LOOKING_GLASS", "RAW_NETWORK_ANALYZER"].map((permission) => ({ userId: row.id, permission })));
+      return row.id;
+    };
+    const analyst = await insert("rna@screens.test", {});
+    const delegated = await insert("delegated-rna@screens.test", { isDelegated: true, delegatedById: analyst });
+    await stores.pg.db.insert(delegationRestrictions).values({
+      userId: delegated,
+      flowsViewsRestrictions: [],
+      externalLinksViewsRestrictions: { ASNumberList: [], routerList: ["fra-er1"], interfaceList: [] },
+    });
+    const rnaOf = async (userId: number) =>
+      (await runRoute(privateRoute.loader, getRequest("/lookingglass", await sessionCookie(stores, userId)))).data.rna;
+    expect((await rnaOf(analyst)).vrfs).toEqual([
+      { router: "fra-er1", name: "CUST_A", rd: "64500:1" },
+      { router: "ham-er1", name: "CUST_H", rd: "192.0.2.4:9" },
+    ]);
+    // A delegated account: only its routers' VRFs, as only their vantage points.
+    expect((await rnaOf(delegated)).vrfs).toEqual([{ router: "fra-er1", name: "CUST_A", rd: "64500:1" }]);
+    // Without RAW_NETWORK_ANALYZER there is no 'Show in RNA', and nothing of the VRFs.
+    expect((await runRoute(privateRoute.loader, getRequest("/lookingglass", cookies.lg))).data.rna).toBeNull();
   });
 });
 

@@ -502,6 +502,11 @@ describe("POST api/rna/: filters", () => {
     { filter: "EXPORTER:r2", keep: (f) => f.exporter_name === "r2" },
     { filter: "EXPORTER:192.0.2.1", keep: (f) => f.exporter_address === "::ffff:192.0.2.1" },
     { filter: "DST_PREFIX:198.51.100.0/24@CUST_A", keep: (f) => inV4(f.dst_addr, "198.51.100.0", 24) && f.vrf_name === "CUST_A" },
+    // The Looking Glass's 'Show in RNA' for a route of VRF CUST_A's table: each kind scoped to that VRF's flows.
+    { filter: "AS_DST:64501@CUST_A", keep: (f) => f.as_dst === 64501 && f.vrf_name === "CUST_A" },
+    { filter: "NEXT_HOP:192.0.2.9@CUST_A", keep: (f) => f.next_hop === "::ffff:192.0.2.9" && f.vrf_name === "CUST_A" },
+    { filter: "NEXT_HOP:2001:db8:ffff::9@CUST_A", keep: (f) => f.next_hop === "2001:db8:ffff::9" && f.vrf_name === "CUST_A" },
+    { filter: "DST_PREFIX:!198.51.100.0/24@CUST_A", keep: (f) => !(inV4(f.dst_addr, "198.51.100.0", 24) && f.vrf_name === "CUST_A") },
     { filter: "AS_DST_INGRESS:64501", keep: (f) => f.as_dst === 64501 && f.as_hnd !== OPERATOR },
     { filter: "IANA_PROTOCOL:!6", keep: (f) => f.protocol !== 6 },
   ];

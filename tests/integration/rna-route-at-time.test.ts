@@ -15,6 +15,7 @@ import {
   delegationRestrictions,
   routerExporters,
   routers,
+  routerVrfs,
   userPermissions,
   users,
   vantagePoints,
@@ -172,6 +173,10 @@ beforeAll(async () => {
       .values({ name: vp.router, city: vp.city, country: vp.country, loopback: vp.ip })
       .returning({ id: routers.id });
     if (vp === VP_A) await stores.pg.db.insert(routerExporters).values({ address: EXPORTER_A, routerId: router.id });
+    // The inventory's VRFs: CUST_A is 64999:1 on ra-er1 (the /26 of the fixture) and 64999:2 on rb-er1 (no routes).
+    await stores.pg.db
+      .insert(routerVrfs)
+      .values({ routerId: router.id, name: "CUST_A", routeDistinguisher: vp === VP_A ? "64999:1" : "64999:2" });
     await stores.pg.db.insert(vantagePoints).values({ key: vp.key, city: vp.city, country: vp.country, router: vp.router, ip: vp.ip });
   }
   await stores.pg.db
@@ -262,6 +267,43 @@ describe("the longest prefix at the flow's time", () => {
       expect(result).toMatchObject({ kind: "no-route", destination: dst.replace("::ffff:", ""), vantagePoint: { key: VP_A.key } });
       if (result.kind === "no-route") expect(result.message).toBe(noRouteMessage(result.destination, result.vantagePoint.name));
     }
+  });
+});
+
+describe("a flow of a VRF", () => {
+  it("reads the table of the VRF's route distinguisher on the exporting router (the inventory's router_vrfs)", async () => {
+    const result = await routeAtTime(stores, analyst, flow("10.1.2.3", T, { vrf_name: "CUST_A" }));
+    expect(result).toMatchObject({ kind: "route", routeDistinguisher: "64999:1", vrf: "CUST_A", route: { prefix: "10.1.2.0/26" } });
+    expect(routeKeys(result)).toEqual(fixtureKeys(expectedRoutes(VP_A.key, "10.1.2.3", T, "64999:1")));
+    // The global table's flow to the same address: the /8, no VRF.
+    expect(await routeAtTime(stores, analyst, flow("10.1.2.3", T, { vrf_name: "" }))).toMatchObject({
+      kind: "route",
+      routeDistinguisher: "",
+      vrf: null,
+      route: { prefix: "10.0.0.0/8" },
+    });
+    // A distinguisher given as such wins over the VRF's name.
+    expect(await routeAtTime(stores, analyst, flow("10.1.2.3", T, { vrf_name: "CUST_A", route_distinguisher: "64999:9" }))).toMatchObject({
+      kind: "no-route",
+      routeDistinguisher: "64999:9",
+      vrf: null,
+    });
+  });
+
+  it("takes the VRF of the exporting router: the same name on another router is another table", async () => {
+    const result = await routeAtTime(stores, analyst, flow("10.1.2.3", T, { exporter_name: VP_B.router, exporter_address: "", vrf_name: "CUST_A" }));
+    expect(result).toMatchObject({ kind: "no-route", routeDistinguisher: "64999:2", vrf: "CUST_A", vantagePoint: { key: VP_B.key } });
+    expect(expectedRoutes(VP_B.key, "10.1.2.3", T, "64999:2")).toEqual([]);
+  });
+
+  it("a VRF the inventory gives no route distinguisher reads the global table, and the answer says so", async () => {
+    for (const vrf of ["default", "vrf-7"]) {
+      const result = await routeAtTime(stores, analyst, flow("10.1.2.3", T, { vrf_name: vrf }));
+      expect(result).toMatchObject({ kind: "route", routeDistinguisher: "", vrf: null, unmappedVrf: vrf, route: { prefix: "10.0.0.0/8" } });
+    }
+    expect(await routeAtTime(stores, analyst, flow("10.1.2.3", T, { vrf_name: "CUST_A" }))).toMatchObject({ unmappedVrf: null });
+    // A delegated account outside the router learns nothing of its VRFs.
+    expect((await routeAtTime(stores, delegatedElsewhere, flow("10.1.2.3", T, { vrf_name: "CUST_A" }))).kind).toBe("not-available");
   });
 });
 

@@ -7,7 +7,18 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { eq } from "drizzle-orm";
-import { asInfo, delegationRestrictions, rnaQueryHistory, siteSettings, userPermissions, users } from "~db/postgres/schema";
+import type { RibRow } from "~db/demo/rib";
+import {
+  asInfo,
+  delegationRestrictions,
+  rnaQueryHistory,
+  routers,
+  routerVrfs,
+  siteSettings,
+  userPermissions,
+  users,
+  vantagePoints,
+} from "~db/postgres/schema";
 import { rnaHistoryPage } from "~/features/rna/history.server";
 import type { RnaScreen } from "~/features/rna/screen.server";
 import * as exportRoute from "~/routes/rna.export";
@@ -495,5 +506,88 @@ describe("the route at the time of a record", () => {
     expect(forged.notices).toContain("The record whose route was asked for is not on this page; no route is shown.");
     const grouped = await screen(`filter=EXPORTER:edge-1&aggregationPrefixV4=24&route=${encodeURIComponent(row.key)}`);
     expect(grouped.route).toBeNull();
+  });
+});
+
+describe("the route at the time of a record of a VRF", () => {
+  // Last in the file: its records would change the figures of the tests above.
+  const T0 = NOW - 20 * MIN;
+  const rib = (prefix: string, rd: string, asPath: number[]): RibRow => ({
+    timestamp: T0 - 3600,
+    vantage_point: "vrf-pe1",
+    router_ip: "198.18.7.1",
+    peer_ip: "198.51.100.7",
+    peer_asn: asPath[0],
+    route_distinguisher: rd,
+    prefix,
+    prefix_addr: prefix.split("/")[0],
+    prefix_len: Number(prefix.split("/")[1]),
+    afi: 1,
+    safi: rd ? 128 : 1,
+    is_withdrawn: 0,
+    as_path: asPath,
+    as_path_set: [],
+    as_confed_seq: [],
+    local_pref: 100,
+    med: 0,
+    bgp_next_hop: "198.51.100.7",
+    origin: "IGP",
+    aggregator: "",
+    originator_id: "",
+    communities: [],
+    expire_at: 0,
+  });
+
+  beforeAll(async () => {
+    const [router] = await stores.pg.db
+      .insert(routers)
+      .values({ name: "vrf-pe1", city: "Basel", country: "Switzerland", loopback: "198.18.7.1" })
+      .returning({ id: routers.id });
+    await stores.pg.db
+      .insert(vantagePoints)
+      .values({ key: "vrf-pe1", router: "vrf-pe1", city: "Basel", country: "Switzerland", ip: "198.18.7.1" });
+    await stores.pg.db.insert(routerVrfs).values({ routerId: router.id, name: "CUST_A", routeDistinguisher: "64500:7" });
+    await chInsert(stores.ch, {
+      name: "rna-screen vrf fixture",
+      table: "rib_entries",
+      values: [rib("10.77.0.0/16", "", [64510]), rib("10.77.0.0/24", "64500:7", [64520])],
+    });
+    const record = (src: string, vrf: string) => ({
+      time_received: T0,
+      exporter_name: "vrf-pe1",
+      ip_version: 4,
+      src_addr: `::ffff:${src}`,
+      dst_addr: "::ffff:10.77.0.5",
+      protocol: 6,
+      src_port: 40000,
+      dst_port: 443,
+      bytes: 500,
+      packets: 5,
+      sampling_rate: 1,
+      vrf_name: vrf,
+      counted: 1,
+    });
+    await chInsert(stores.ch, {
+      name: "rna-screen vrf records",
+      table: "flows_raw",
+      values: [record("10.5.0.1", "CUST_A"), record("10.5.0.2", ""), record("10.5.0.3", "CUST_B")],
+    });
+  });
+
+  it("reads the VRF's table for a record of the VRF, the global one for the others, saying so for a VRF without a table", async () => {
+    const query = "filter=EXPORTER:vrf-pe1&columns=src_addr,dst_addr";
+    const page = await screen(query);
+    const keyOf = (src: string) => page.rows.find((r) => r.cells[0] === src)!.key;
+    const routeOf = async (src: string) => (await screen(`${query}&route=${encodeURIComponent(keyOf(src))}`)).route?.result;
+    expect(await routeOf("10.5.0.1")).toMatchObject({
+      kind: "route",
+      vrf: "CUST_A",
+      routeDistinguisher: "64500:7",
+      route: { prefix: "10.77.0.0/24", asPath: [{ asn: 64520 }] },
+    });
+    expect(await routeOf("10.5.0.2")).toMatchObject({ kind: "route", vrf: null, routeDistinguisher: "", route: { prefix: "10.77.0.0/16" } });
+    expect(await routeOf("10.5.0.3")).toMatchObject({ kind: "route", vrf: null, unmappedVrf: "CUST_B", route: { prefix: "10.77.0.0/16" } });
+    // The VRF column was not asked for: it is read for the route, not shown.
+    expect((await screen(`${query}&route=${encodeURIComponent(keyOf("10.5.0.1"))}`)).params.columns).toEqual(["src_addr", "dst_addr"]);
   });
 });

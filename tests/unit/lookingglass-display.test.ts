@@ -11,7 +11,9 @@ import {
   resultsSheet,
   rnaLink,
   rnaRowLinks,
+  rnaVrf,
 } from "~/features/lookingglass/columns";
+import { parseRawFilterValue, type RawFilterKind } from "~/features/filter/raw-filters";
 import { tableSvg } from "~/features/shared/export/table-svg.server";
 import { brandedFooterLinks } from "~/features/lookingglass/ui/PublicLayout";
 import { validateTerm } from "~/features/lookingglass/validation";
@@ -129,6 +131,40 @@ describe("Looking Glass display", () => {
     expect(rnaRowLinks(own, () => undefined)).toEqual([
       { label: "Destination prefix 10.9.0.0/16", columns: ["Prefix"], href: "/rna?filter=DST_PREFIX%3A10.9.0.0%2F16" },
     ]);
+  });
+
+  it("scopes the prefix, AS and next hop to the VRF whose route distinguisher the row has, not the exporter", () => {
+    const routerOf = (vp: string) => (vp === ROW.VantagePoint ? "fra-er1" : undefined);
+    // The inventory's VRFs of fra-er1 (router_vrfs): CUST_A is 64500:1.
+    const vrfOf = (vp: string, rd: string) => (routerOf(vp) === "fra-er1" && rd === "64500:1" ? "CUST_A" : undefined);
+    const vpn = { ...ROW, RouteDistinguisher: "64500:1" };
+    expect(rnaVrf(vpn, vrfOf)).toBe("CUST_A");
+    expect(rnaLink(vpn, ["VantagePoint", "Prefix", "BGP as_path", "BGP next_hop"], routerOf, vrfOf)).toBe(
+      "/rna?filter=EXPORTER%3Afra-er1&filter=DST_PREFIX%3A10.1.2.0%2F24%40CUST_A&filter=AS_DST%3A64511%40CUST_A" +
+        "&filter=NEXT_HOP%3A198.51.100.1%40CUST_A",
+    );
+    expect(rnaRowLinks(vpn, routerOf, vrfOf).map((l) => l.label)).toEqual([
+      "Exporting router fra-er1",
+      "Destination prefix 10.1.2.0/24 in VRF CUST_A",
+      "Destination (origin) AS 64511 in VRF CUST_A",
+      "Next hop 198.51.100.1 in VRF CUST_A",
+      "All of these",
+    ]);
+    // What the link writes, the RNA's filter parser reads back as the same value scoped to the VRF.
+    for (const value of new URL(rnaLink(vpn, ["Prefix", "BGP as_path", "BGP next_hop"], routerOf, vrfOf)!, "http://x").searchParams.getAll(
+      "filter",
+    )) {
+      const colon = value.indexOf(":");
+      const parsed = parseRawFilterValue(value.slice(0, colon) as RawFilterKind, value.slice(colon + 1));
+      expect(["filter" in parsed && parsed.filter.vrf, value]).toEqual(["CUST_A", value]);
+    }
+    // No distinguisher (the global table), one the inventory does not map, or another router's: unscoped.
+    for (const row of [ROW, { ...ROW, RouteDistinguisher: "64500:2" }, { ...vpn, VantagePoint: "ber-er1 Berlin" }]) {
+      expect(rnaVrf(row, vrfOf)).toBeNull();
+      expect(rnaLink(row, ["Prefix"], routerOf, vrfOf)).toBe("/rna?filter=DST_PREFIX%3A10.1.2.0%2F24");
+    }
+    // Without the inventory's VRFs at hand (vrfOf absent), as before.
+    expect(rnaLink(vpn, ["Prefix"], routerOf)).toBe("/rna?filter=DST_PREFIX%3A10.1.2.0%2F24");
   });
 
   it("validates terms with the spec's messages", () => {

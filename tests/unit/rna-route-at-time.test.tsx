@@ -90,6 +90,8 @@ describe("RouteAtTime", () => {
       destination: "10.1.2.3",
       vantagePoint,
       routeDistinguisher: "",
+      vrf: null,
+      unmappedVrf: null,
       route: route({}),
       carriedBecause: "best-path",
       otherPaths: [route({ peerIp: "198.51.100.2", rpki: "invalid" })],
@@ -113,11 +115,44 @@ describe("RouteAtTime", () => {
       destination: "192.0.2.1",
       vantagePoint,
       routeDistinguisher: "",
+      vrf: null,
+      unmappedVrf: null,
       message: "No route covered 192.0.2.1 at ra-er1 Zurich, Switzerland at that time.",
       controlPlaneHref: null,
     });
     expect(html).toContain("No route covered 192.0.2.1");
     expect(html).not.toContain("/controlplane");
     expect(render({ kind: "not-available", at: 1, destination: "192.0.2.1", message: "Not for you." })).toContain("Not for you.");
+  });
+
+  it("names the VRF whose table was read, and says when the VRF has no table in the inventory", () => {
+    const html = render({
+      kind: "route",
+      at: 1_800_000_500,
+      destination: "10.1.2.3",
+      vantagePoint,
+      routeDistinguisher: "64999:1",
+      vrf: "CUST_A",
+      unmappedVrf: null,
+      route: route({}),
+      carriedBecause: "only-route",
+      otherPaths: [],
+      controlPlaneHref: null,
+    });
+    expect(html).toContain("ra-er1 Zurich, Switzerland, VRF CUST_A (route distinguisher 64999:1)");
+    expect(html).not.toContain("route-unmapped-vrf");
+    const unmapped = render({
+      kind: "no-route",
+      at: 1,
+      destination: "10.1.2.3",
+      vantagePoint,
+      routeDistinguisher: "",
+      vrf: null,
+      unmappedVrf: "CUST_B",
+      message: "No route covered 10.1.2.3 at ra-er1 Zurich, Switzerland at that time.",
+      controlPlaneHref: null,
+    });
+    expect(unmapped).toContain('data-testid="route-unmapped-vrf"');
+    expect(unmapped).toContain("The flow is of VRF CUST_B, which the inventory does not give router ra-er1 with a route distinguisher");
   });
 });

@@ -267,6 +267,34 @@ describe("the raw-record filter kinds", () => {
   });
 });
 
+describe("the VRF scope of the raw-record filters ('Show in RNA' for a route of a VRF's table)", () => {
+  const parse = (kind: RawFilterKind, value: string) => (parseRawFilterValue(kind, value) as { filter: RawFilter }).filter;
+  it("ANDs the VRF (a bound parameter) with the value; a negation excludes only that VRF's matches; the exporter is not scoped", () => {
+    const filters = [parse("DST_PREFIX", "10.1.2.0/24@CUST_A"), parse("AS_DST", "!64511@CUST_A"), parse("EXPORTER", "fra-er1")];
+    expect(rawFilterConditions(filters)).toEqual({
+      conds: [
+        "((dst_addr BETWEEN {rfn0_0:IPv6} AND {rfn0_1:IPv6}) AND vrf_name = {rfv1:String})",
+        "NOT ((as_dst IN {rfn2_0:Array(Int64)}) AND vrf_name = {rfv3:String})",
+        "(exporter_name = {rfv4:String})",
+      ],
+      params: {
+        rfn0_0: "::ffff:10.1.2.0",
+        rfn0_1: "::ffff:10.1.2.255",
+        rfv1: "CUST_A",
+        rfn2_0: [64511],
+        rfv3: "CUST_A",
+        rfv4: "fra-er1",
+      },
+    });
+  });
+
+  it("reads a VRF name without spaces or '@' only", () => {
+    expect(parse("NEXT_HOP", "192.0.2.1@VRF-2.blue")).toEqual({ kind: "NEXT_HOP", value: "192.0.2.1/32", isNegation: false, vrf: "VRF-2.blue" });
+    expect(parseRawFilterValue("NEXT_HOP", "192.0.2.1@a b")).toHaveProperty("error");
+    expect(parseRawFilterValue("NEXT_HOP", `192.0.2.1@${"x".repeat(101)}`)).toHaveProperty("error");
+  });
+});
+
 describe("the keyset cursor", () => {
   const query = { columns: DEFAULT_RNA_COLUMNS, aggregation: { v4: null, v6: null }, sort: null } as const;
   const types = keyTypes({ ...query, columns: [...query.columns] });

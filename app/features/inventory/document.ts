@@ -64,6 +64,7 @@ export function routerDocument(r: RouterView): Doc {
         })
       : null,
     interfaces: r.interfaces.map(interfaceDocument),
+    vrfs: r.vrfs.map((v) => ({ name: v.name, rd: v.rd })),
   });
 }
 

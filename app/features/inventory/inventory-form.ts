@@ -55,6 +55,27 @@ function secret(values: FormValues, field: string, stored: SecretState | undefin
   return stored === "set" ? { ...SECRET_SET } : null;
 }
 
+/**
+ * The VRFs textarea: one VRF a line, its name then its route distinguisher ("CUST_A 64500:1");
+ * blank lines are skipped. A line that is not two words is an error naming the line; the
+ * distinguisher itself is checked by the schema (its issues come back by line, formErrors).
+ */
+export function vrfLines(textValue: string, errors: FormErrors): { name: string; rd: string }[] {
+  const vrfs: { name: string; rd: string }[] = [];
+  const problems: string[] = [];
+  textValue.split(/\r?\n/).forEach((line, index) => {
+    const words = line.trim().split(/\s+/).filter(Boolean);
+    if (!words.length) return;
+    if (words.length !== 2) {
+      problems.push(`line ${index + 1}: write the VRF's name and its route distinguisher, e.g. CUST_A 64500:1`);
+      return;
+    }
+    vrfs.push({ name: words[0], rd: words[1] });
+  });
+  if (problems.length) errors.vrfs = problems.join("; ");
+  return vrfs;
+}
+
 /** The router form as service input; `stored` is the router being edited (its secrets kept when left empty). */
 export function routerInput(values: FormValues, stored?: RouterView | null): Parsed {
   const errors: FormErrors = {};
@@ -93,6 +114,7 @@ export function routerInput(values: FormValues, stored?: RouterView | null): Par
           host_key: text(values, "ssh_host_key"),
         }
       : null,
+    vrfs: vrfLines(values.vrfs ?? "", errors),
   };
   return { input, errors };
 }
@@ -116,6 +138,7 @@ export function routerValues(router: RouterView): FormValues {
     ssh_port: String(router.ssh?.port ?? 22),
     ssh_user: router.ssh?.user ?? "",
     ssh_host_key: router.ssh?.host_key ?? "",
+    vrfs: router.vrfs.map((v) => `${v.name} ${v.rd}`).join("\n"),
   };
 }
 
@@ -185,6 +208,13 @@ export function formErrors(issues: InventoryIssue[], fields: readonly string[]):
   const errors: FormErrors = {};
   for (const { path, message } of issues) {
     let field = path.replace(/\[\d+\]/g, "").replace(/\./g, "_");
+    const vrf = /^vrfs\[(\d+)\]/.exec(path);
+    if (vrf && fields.includes("vrfs")) {
+      // The textarea's n-th VRF (blank lines aside): say which one, by its place in the list.
+      const shown = `VRF ${Number(vrf[1]) + 1}: ${message}`;
+      errors.vrfs = errors.vrfs ? `${errors.vrfs}; ${shown}` : shown;
+      continue;
+    }
     if (field === "capacity") field = "capacity_gbps";
     if (field === "remote") field = "remote_router";
     if (!fields.includes(field)) field = "";
@@ -216,6 +246,7 @@ export const ROUTER_FIELDS = [
   "ssh_private_key",
   "ssh_password",
   "ssh_host_key",
+  "vrfs",
 ] as const;
 export const INTERFACE_FIELDS = [
   "name",

@@ -6,9 +6,9 @@
  * schemas of schema.ts; every refusal is an InventoryInputError naming the fields. Secrets are
  * never part of a view: reads say "set" or "not set", and only routerSecrets decrypts them.
  */
-import { and, eq, sql } from "drizzle-orm";
+import { and, eq, inArray, sql } from "drizzle-orm";
 import type { z } from "zod";
-import { asInfo, interfaces, routerExporters, routers, vantagePoints } from "~db/postgres/schema";
+import { asInfo, interfaces, routerExporters, routers, routerVrfs, vantagePoints } from "~db/postgres/schema";
 import { formatIpAddress, parseIpAddress } from "~/lib/ip";
 import { executeRows, type Db } from "~/server/postgres.server";
 import type { Services } from "~/server/services.server";
@@ -79,7 +79,7 @@ export async function updateRouter(stores: Stores, name: string, input: unknown)
 
 /**
  * A fingerprint of the whole inventory (routers with their settings, exporter addresses, interfaces,
- * vantage points) that any write changes, a deletion included: one aggregate query in PostgreSQL,
+ * VRFs, vantage points) that any write changes, a deletion included: one aggregate query in PostgreSQL,
  * cheap enough for a reader that keeps a copy (the collector's enrichment snapshot) to ask every few
  * seconds and load the inventory only after a change. Whoever writes (this screen, the inventory
  * file, another process) needs to do nothing for it.
@@ -92,6 +92,7 @@ export async function inventoryVersion(stores: Pick<Services, "pg">): Promise<st
       coalesce((SELECT string_agg(t::text, '|' ORDER BY t.id) FROM routers t), '') || '#' ||
       coalesce((SELECT string_agg(t::text, '|' ORDER BY t.address) FROM router_exporters t), '') || '#' ||
       coalesce((SELECT string_agg(t::text, '|' ORDER BY t.id) FROM interfaces t), '') || '#' ||
+      coalesce((SELECT string_agg(t::text, '|' ORDER BY t.id) FROM router_vrfs t), '') || '#' ||
       coalesce((SELECT string_agg(t::text, '|' ORDER BY t.id) FROM vantage_points t), '')
     ) AS version`,
   );
@@ -245,6 +246,33 @@ export async function routerForExporter(stores: Pick<Services, "pg">, address: s
     .innerJoin(routers, eq(routers.id, routerExporters.routerId))
     .where(eq(routerExporters.address, formatIpAddress(parsed)));
   return row ?? null;
+}
+
+/**
+ * The route distinguisher of the VRF `vrf` of router `router` (the flows' vrf_name), as
+ * rib_entries stores it; null when the inventory gives that router no such VRF.
+ */
+export async function vrfRouteDistinguisher(stores: Pick<Services, "pg">, router: string, vrf: string): Promise<string | null> {
+  const [row] = await stores.pg.db
+    .select({ rd: routerVrfs.routeDistinguisher })
+    .from(routerVrfs)
+    .innerJoin(routers, eq(routers.id, routerVrfs.routerId))
+    .where(and(eq(routers.name, router), eq(routerVrfs.name, vrf)));
+  return row?.rd ?? null;
+}
+
+/** The VRFs of the routers named (router, VRF name, route distinguisher), by router and name. */
+export async function listRouterVrfs(
+  stores: Pick<Services, "pg">,
+  routerNames: readonly string[],
+): Promise<{ router: string; name: string; rd: string }[]> {
+  if (!routerNames.length) return [];
+  return stores.pg.db
+    .select({ router: routers.name, name: routerVrfs.name, rd: routerVrfs.routeDistinguisher })
+    .from(routerVrfs)
+    .innerJoin(routers, eq(routers.id, routerVrfs.routerId))
+    .where(inArray(routers.name, [...routerNames]))
+    .orderBy(routers.name, routerVrfs.name);
 }
 
 export type RouterSecrets = {

@@ -5,9 +5,9 @@
  * and for a thousand imported.
  */
 import { and, asc, eq, inArray, notInArray } from "drizzle-orm";
-import { interfaces, routerExporters, routers, vantagePoints } from "~db/postgres/schema";
+import { interfaces, routerExporters, routers, routerVrfs, vantagePoints } from "~db/postgres/schema";
 import type { Db } from "~/server/postgres.server";
-import type { InterfaceInput, InventoryIssue, RouterInput, SecretInput, VantagePointInput } from "./schema";
+import type { InterfaceInput, InventoryIssue, RouterInput, SecretInput, VantagePointInput, VrfInput } from "./schema";
 import { decryptSecret, encryptSecret } from "./secrets.server";
 
 export type SecretState = "set" | "not set";
@@ -48,6 +48,8 @@ export type RouterView = {
   } | null;
   ssh: { host: string; port: number; user: string; private_key: SecretState; password: SecretState; host_key: string } | null;
   interfaces: InterfaceView[];
+  /** The router's VRFs with their route distinguishers, by name. */
+  vrfs: VrfInput[];
 };
 
 export type VantagePointView = VantagePointInput & { id: number };
@@ -65,7 +67,7 @@ export class InventoryInputError extends Error {
 
 const state = (enc: string | null): SecretState => (enc ? "set" : "not set");
 
-function routerView(row: RouterRow, exporters: string[], ifaces: InterfaceView[]): RouterView {
+function routerView(row: RouterRow, exporters: string[], ifaces: InterfaceView[], vrfs: VrfInput[]): RouterView {
   return {
     id: row.id,
     name: row.name,
@@ -98,6 +100,7 @@ function routerView(row: RouterRow, exporters: string[], ifaces: InterfaceView[]
         }
       : null,
     interfaces: ifaces,
+    vrfs,
   };
 }
 
@@ -108,9 +111,10 @@ export async function readRouters(db: Db, names?: string[]): Promise<RouterView[
   );
   if (!rows.length) return [];
   const ids = rows.map((r) => r.id);
-  const [exporterRows, interfaceRows] = await Promise.all([
+  const [exporterRows, interfaceRows, vrfRows] = await Promise.all([
     db.select().from(routerExporters).where(inArray(routerExporters.routerId, ids)).orderBy(asc(routerExporters.address)),
     db.select().from(interfaces).where(inArray(interfaces.routerId, ids)).orderBy(asc(interfaces.snmpIndex), asc(interfaces.name)),
+    db.select().from(routerVrfs).where(inArray(routerVrfs.routerId, ids)).orderBy(asc(routerVrfs.name)),
   ]);
   const remoteIds = interfaceRows.flatMap((i) => (i.remoteInterfaceId === null ? [] : [i.remoteInterfaceId]));
   const remotes = new Map(
@@ -128,6 +132,7 @@ export async function readRouters(db: Db, names?: string[]): Promise<RouterView[
       row,
       exporterRows.filter((e) => e.routerId === row.id).map((e) => e.address),
       interfaceRows.filter((i) => i.routerId === row.id).map((i) => interfaceView(i, remotes)),
+      vrfRows.filter((v) => v.routerId === row.id).map((v) => ({ name: v.name, rd: v.routeDistinguisher })),
     ),
   );
 }
@@ -252,7 +257,19 @@ export async function writeRouter(
   }
   await writeExporters(db, id, input.exporters, options.path);
   await writeInterfaces(db, id, input.interfaces);
+  await writeVrfs(db, id, input.vrfs);
   return id;
+}
+
+/** Makes the router's VRFs those given; nothing is written when they are already. */
+async function writeVrfs(db: Db, routerId: number, list: VrfInput[]): Promise<void> {
+  const key = (v: VrfInput) => `${v.name} ${v.rd}`;
+  const current = (await db.select().from(routerVrfs).where(eq(routerVrfs.routerId, routerId)))
+    .map((v) => key({ name: v.name, rd: v.routeDistinguisher }))
+    .sort();
+  if (JSON.stringify(current) === JSON.stringify(list.map(key).sort())) return;
+  await db.delete(routerVrfs).where(eq(routerVrfs.routerId, routerId));
+  if (list.length) await db.insert(routerVrfs).values(list.map((v) => ({ routerId, name: v.name, routeDistinguisher: v.rd })));
 }
 
 async function writeExporters(db: Db, routerId: number, addresses: string[], path: string): Promise<void> {

@@ -5,6 +5,7 @@
  */
 import { z } from "zod";
 import { formatIpAddress, parseIpAddress } from "~/lib/ip";
+import { parseRouteDistinguisher } from "./route-distinguisher";
 
 export const ROUTER_ROLES = ["edge", "core", "border", "access", "route-reflector", "other"] as const;
 export const INTERFACE_KINDS = ["core", "external", "access"] as const;
@@ -191,6 +192,20 @@ export const interfaceSchema = z
   });
 export type InterfaceInput = z.output<typeof interfaceSchema>;
 
+/** A route distinguisher in any spelling of route-distinguisher.ts, kept as rib_entries stores it. */
+export const routeDistinguisher = z.union([z.string(), z.number()]).transform((value, ctx) => {
+  const parsed = parseRouteDistinguisher(String(value));
+  if (!parsed.ok) {
+    ctx.addIssue({ code: "custom", message: parsed.error });
+    return z.NEVER;
+  }
+  return parsed.rd.text;
+});
+
+/** A VRF of the router: its name (as interfaces' `vrf` and the flows' VRF name it) and its route distinguisher. */
+export const vrfSchema = z.object({ name: name(), rd: routeDistinguisher }).strict();
+export type VrfInput = z.output<typeof vrfSchema>;
+
 export const routerSchema = z
   .object({
     name: name(),
@@ -203,9 +218,19 @@ export const routerSchema = z
     snmp: snmpSchema.nullish().transform((s) => s ?? null),
     ssh: sshSchema.nullish().transform((s) => s ?? null),
     interfaces: z.array(interfaceSchema).default([]),
+    vrfs: z.array(vrfSchema).default([]),
   })
   .strict()
   .superRefine((r, ctx) => {
+    const vrfSeen = { name: new Map<string, number>(), rd: new Map<string, number>() };
+    r.vrfs.forEach((vrf, i) => {
+      for (const field of ["name", "rd"] as const) {
+        const first = vrfSeen[field].get(vrf[field]);
+        if (first !== undefined)
+          ctx.addIssue({ code: "custom", path: ["vrfs", i, field], message: `${vrf[field]} is also vrfs[${first}].${field}` });
+        else vrfSeen[field].set(vrf[field], i);
+      }
+    });
     r.exporters.forEach((address, i) => {
       if (r.exporters.indexOf(address) !== i)
         ctx.addIssue({ code: "custom", path: ["exporters", i], message: `${address} is listed twice` });

@@ -144,20 +144,38 @@ export function resultsSheet(title: string, rows: readonly LookingGlassRow[], va
  * screen reads filters as `filter=<dimension>:<value>` search params like the Flow Explorer:
  * the prefix as the destination prefix, the origin AS (last AS of the path) as the destination AS,
  * the next hop as the next-hop address, the vantage point's router as the exporting router.
+ *
+ * A route of a VRF's table (the row has a route distinguisher) that the inventory maps to a VRF of
+ * the vantage point's router (`vrfOf`, from router_vrfs) scopes the prefix, AS and next-hop filters
+ * to that VRF's flows (`DST_PREFIX:10.1.2.0/24@CUST_A`, the flows' vrf_name): the same prefix in
+ * the global table or another VRF is other traffic. A distinguisher the inventory does not map
+ * leaves the filters unscoped. The exporting router is the router whatever the table.
  */
 export const RNA_COLUMNS = ["VantagePoint", "Prefix", "BGP as_path", "BGP next_hop"] as const;
 export type RnaColumn = (typeof RNA_COLUMNS)[number];
 
-export function rnaFilter(row: LookingGlassRow, column: RnaColumn, routerOf: (vantagePoint: string) => string | undefined): string | null {
+export type RouterOf = (vantagePoint: string) => string | undefined;
+/** The name of the VRF whose route distinguisher is `routeDistinguisher` on the vantage point's router. */
+export type VrfOf = (vantagePoint: string, routeDistinguisher: string) => string | undefined;
+
+/** The VRF a row's route belongs to, when its distinguisher names one of the router's VRFs. */
+export function rnaVrf(row: LookingGlassRow, vrfOf?: VrfOf): string | null {
+  const rd = (row.RouteDistinguisher ?? "").trim();
+  return (rd && vrfOf?.(row.VantagePoint, rd)) || null;
+}
+
+export function rnaFilter(row: LookingGlassRow, column: RnaColumn, routerOf: RouterOf, vrfOf?: VrfOf): string | null {
+  const vrf = rnaVrf(row, vrfOf);
+  const scoped = (filter: string) => (vrf ? `${filter}@${vrf}` : filter);
   switch (column) {
     case "Prefix":
-      return row.Prefix ? `DST_PREFIX:${row.Prefix}` : null;
+      return row.Prefix ? scoped(`DST_PREFIX:${row.Prefix}`) : null;
     case "BGP as_path": {
       const origin = row["BGP as_path"].trim().split(/\s+/).filter(Boolean).at(-1);
-      return origin ? `AS_DST:${origin}` : null;
+      return origin ? scoped(`AS_DST:${origin}`) : null;
     }
     case "BGP next_hop":
-      return row["BGP next_hop"] ? `NEXT_HOP:${row["BGP next_hop"]}` : null;
+      return row["BGP next_hop"] ? scoped(`NEXT_HOP:${row["BGP next_hop"]}`) : null;
     case "VantagePoint": {
       const router = routerOf(row.VantagePoint);
       return router ? `EXPORTER:${router}` : null;
@@ -166,14 +184,10 @@ export function rnaFilter(row: LookingGlassRow, column: RnaColumn, routerOf: (va
 }
 
 /** The RNA link for a row and the picked columns (null while none is picked, or none gives a filter). */
-export function rnaLink(
-  row: LookingGlassRow,
-  columns: readonly RnaColumn[],
-  routerOf: (vantagePoint: string) => string | undefined,
-): string | null {
+export function rnaLink(row: LookingGlassRow, columns: readonly RnaColumn[], routerOf: RouterOf, vrfOf?: VrfOf): string | null {
   const params = new URLSearchParams();
   for (const column of columns) {
-    const filter = rnaFilter(row, column, routerOf);
+    const filter = rnaFilter(row, column, routerOf, vrfOf);
     if (filter) params.append("filter", filter);
   }
   return params.size ? `/rna?${params.toString()}` : null;
@@ -187,19 +201,25 @@ export const RNA_FILTER_LABELS: Record<RnaColumn, string> = {
   VantagePoint: "Exporting router",
 };
 
+/** A filter as people read it: "Destination prefix 10.1.2.0/24 in VRF CUST_A". */
+function rnaFilterLabel(column: RnaColumn, filter: string): string {
+  const value = filter.slice(filter.indexOf(":") + 1);
+  const at = column === "VantagePoint" ? -1 : value.lastIndexOf("@");
+  return at < 0
+    ? `${RNA_FILTER_LABELS[column]} ${value}`
+    : `${RNA_FILTER_LABELS[column]} ${value.slice(0, at)} in VRF ${value.slice(at + 1)}`;
+}
+
 /**
  * 'Show in RNA' without JavaScript (the server-rendered table has no dialog): one link per column
  * that gives a filter, then — when there are several — one with all of them, each the same
  * address the dialog opens for that choice.
  */
-export function rnaRowLinks(
-  row: LookingGlassRow,
-  routerOf: (vantagePoint: string) => string | undefined,
-): { label: string; href: string; columns: RnaColumn[] }[] {
+export function rnaRowLinks(row: LookingGlassRow, routerOf: RouterOf, vrfOf?: VrfOf): { label: string; href: string; columns: RnaColumn[] }[] {
   const links = RNA_COLUMNS.flatMap((column) => {
-    const filter = rnaFilter(row, column, routerOf);
-    return filter ? [{ label: `${RNA_FILTER_LABELS[column]} ${filter.slice(filter.indexOf(":") + 1)}`, columns: [column] }] : [];
+    const filter = rnaFilter(row, column, routerOf, vrfOf);
+    return filter ? [{ label: rnaFilterLabel(column, filter), columns: [column] }] : [];
   });
   const all = links.length > 1 ? [{ label: "All of these", columns: links.flatMap((l) => l.columns) }] : [];
-  return [...links, ...all].map((l) => ({ ...l, href: rnaLink(row, l.columns, routerOf)! }));
+  return [...links, ...all].map((l) => ({ ...l, href: rnaLink(row, l.columns, routerOf, vrfOf)! }));
 }

@@ -1,6 +1,6 @@
 /**
  * The route that carried a raw flow (issue point 10): for a flow row — its exporting router,
- * destination address, time, next hop and route distinguisher when known — the route its
+ * destination address, time, next hop and VRF (or route distinguisher) — the route its
  * destination had at that moment at the router's vantage point, with the AS path's names, the
  * communities' labels, the RPKI state and a link to the Control Plane at that time.
  *
@@ -8,11 +8,14 @@
  * a router with several takes the one whose address is the exporter's, else the first. A flow whose
  * exporter the collector did not name is looked up by its address (router_exporters). A delegated
  * account reads only the routing tables of its Looking Glass routers, as on the Looking Glass.
+ * A flow of a VRF (vrf_name) reads the table of that VRF's route distinguisher on the router
+ * (router_vrfs in the inventory); for a VRF the inventory gives no distinguisher (the demo's
+ * "default", a vendor's name for the global table) the global table is read, and the answer says so.
  */
 import { communityNamer } from "~/lib/bgp-communities";
 import { formatIpAddress, parseIpAddress, type IpAddress } from "~/lib/ip";
 import { isToolBuilt } from "~/lib/routes";
-import { routerForExporter } from "~/features/inventory/inventory.server";
+import { routerForExporter, vrfRouteDistinguisher } from "~/features/inventory/inventory.server";
 import { communityLabelList } from "~/features/routing/community-labels.server";
 import { parseRibQuery } from "~/features/routing/rib-sql";
 import { routeRpkiState } from "~/features/routing/rpki/roa-index";
@@ -46,8 +49,13 @@ export type FlowForRoute = {
   time_received: number;
   /** The flow's next hop when the exporter sent one ("::" or "" when not). */
   next_hop?: string | null;
-  /** The route distinguisher of the flow's VRF when known; absent or "": the global table. */
+  /** The route distinguisher of the flow's VRF when known; absent or "": the global table (or the VRF's, below). */
   route_distinguisher?: string | null;
+  /**
+   * The flow's VRF as the collector wrote it (vrf_name; "" the global table). Without a route
+   * distinguisher given, the VRF's table is the one the inventory gives the router's VRF of that name.
+   */
+  vrf_name?: string | null;
 };
 
 function badInput(field: string, message: string): ApiProblem {
@@ -110,7 +118,15 @@ export async function routeAtTime(
 
   const parsed = parseRibQuery("IpPrefixQuery", destination);
   if (!parsed.ok || parsed.match.kind !== "address") throw badInput("dst_addr", `"${flow.dst_addr}" is not an IP address.`);
-  const routeDistinguisher = (flow.route_distinguisher ?? "").trim();
+  const vrfName = (flow.vrf_name ?? "").trim();
+  let routeDistinguisher = (flow.route_distinguisher ?? "").trim();
+  let vrf: string | null = null;
+  let unmappedVrf: string | null = null;
+  if (!routeDistinguisher && vrfName) {
+    const known = await vrfRouteDistinguisher(services, router, vrfName);
+    if (known === null) unmappedVrf = vrfName;
+    else [routeDistinguisher, vrf] = [known, vrfName];
+  }
   const dbRows = await chQuery(services.ch, {
     schema: routeAtTimeDbRow,
     ...routeAtTimeSql({ vantagePoint: vantagePoint.key, routeDistinguisher, match: parsed.match, at }),
@@ -131,6 +147,8 @@ export async function routeAtTime(
       destination,
       vantagePoint: point,
       routeDistinguisher,
+      vrf,
+      unmappedVrf,
       message: noRouteMessage(destination, point.name),
       controlPlaneHref: mayOpenControlPlane ? controlPlaneAtTimeHref(destination, at, null) : null,
     };
@@ -141,6 +159,8 @@ export async function routeAtTime(
     destination,
     vantagePoint: point,
     routeDistinguisher,
+    vrf,
+    unmappedVrf,
     route: carried.route,
     carriedBecause: carried.because,
     otherPaths: carried.others,

@@ -49,6 +49,10 @@ export type RouteAtTimeResult =
       vantagePoint: RouteAtTimeVantagePoint;
       /** The routing table read ("" is the global table). */
       routeDistinguisher: string;
+      /** The flow's VRF whose table that is (router_vrfs), null for the global table or a distinguisher given as such. */
+      vrf: string | null;
+      /** The flow's VRF when the inventory gives the router no distinguisher for it: the global table was read (unmappedVrfNote). */
+      unmappedVrf: string | null;
       /** The route that carried the flow, and why it is that one. */
       route: RouteAtTimeRoute;
       carriedBecause: CarriedBecause;
@@ -62,6 +66,8 @@ export type RouteAtTimeResult =
       destination: string;
       vantagePoint: RouteAtTimeVantagePoint;
       routeDistinguisher: string;
+      vrf: string | null;
+      unmappedVrf: string | null;
       message: string;
       controlPlaneHref: string | null;
     }
@@ -84,6 +90,14 @@ export function noVantagePointMessage(router: string): string {
   return router
     ? `The exporting router ${router} has no vantage point in the inventory, so its routing table is not known.`
     : "The flow's exporter is not a router of the inventory, so its routing table is not known.";
+}
+
+/** Beside the answer for a flow whose VRF the inventory gives the router no route distinguisher. */
+export function unmappedVrfNote(vrf: string, router: string): string {
+  return (
+    `The flow is of VRF ${vrf}, which the inventory does not give router ${router} with a route distinguisher: ` +
+    "this is the global table's answer (add the VRF to the router in the inventory if it has a table of its own)."
+  );
 }
 
 export const NOT_AVAILABLE_MESSAGE = "The routing table of this router is not available to your account.";

@@ -74,7 +74,7 @@ export type RnaScreen = {
 };
 
 /** What a record's route at the time is looked up by (route-at-time.server.ts), read with every page of records. */
-const ROUTE_FACTS: readonly RnaColumnId[] = ["time_received", "exporter_name", "exporter_address", "dst_addr", "next_hop"];
+const ROUTE_FACTS: readonly RnaColumnId[] = ["time_received", "exporter_name", "exporter_address", "dst_addr", "next_hop", "vrf_name"];
 
 /**
  * The engine's query of the screen: records also read what their row marks and their route need —
@@ -107,6 +107,7 @@ async function routeOfRow(
       dst_addr: text("dst_addr"),
       time_received: Number(row.values.time_received),
       next_hop: text("next_hop"),
+      vrf_name: text("vrf_name"),
     });
     return { route: { key, result }, notice: null };
   } catch (error) {

@@ -54,6 +54,27 @@ export const routerExporters = pgTable(
   (t) => [index("router_exporters_router_idx").on(t.routerId)],
 );
 
+/**
+ * The VRFs of a router with their route distinguishers (RFC 4364), in the spelling rib_entries
+ * stores (app/features/inventory/route-distinguisher.ts): a flow's VRF (vrf_name, named by its
+ * interface's `vrf`) finds its routing table by it.
+ */
+export const routerVrfs = pgTable(
+  "router_vrfs",
+  {
+    id: serial("id").primaryKey(),
+    routerId: integer("router_id")
+      .notNull()
+      .references(() => routers.id, { onDelete: "cascade" }),
+    name: text("name").notNull(),
+    routeDistinguisher: text("route_distinguisher").notNull(),
+  },
+  (t) => [
+    unique("router_vrfs_router_name_uq").on(t.routerId, t.name),
+    unique("router_vrfs_router_rd_uq").on(t.routerId, t.routeDistinguisher),
+  ],
+);
+
 export const interfaces = pgTable(
   "interfaces",
   {

@@ -42,7 +42,7 @@ function RouterPage({ data, result }: { data: InventoryScreen; result: Inventory
       <Group gap="sm" align="center">
         <DeleteForm intent="delete-router" fields={{ current: router.name }} label={`Delete router ${router.name}`} />
         <Text size="sm" c="dimmed" data-testid="router-dependents">
-          {`Deleting it also deletes its ${router.exporters.length} exporter address(es) and ${router.interfaces.length} interface(s)`}
+          {`Deleting it also deletes its ${router.exporters.length} exporter address(es), ${router.interfaces.length} interface(s) and ${router.vrfs.length} VRF(s)`}
           {remoteEnds.length ? `, and clears the remote end of ${remoteEnds.map((r) => `${r.router} ${r.interface}`).join(", ")}` : ""}.
           {vantagePoints.length ? ` Vantage points on it: ${vantagePoints.join(", ")} (it cannot be deleted while they are).` : ""}
         </Text>

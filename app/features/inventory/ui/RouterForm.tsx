@@ -9,7 +9,7 @@ import { SecretField, type FormState } from "./fields";
 
 const NONE = { value: "", label: "None" };
 
-/** Adds a router (no `stored`) or edits one: its place, exporters, SNMP and SSH settings. */
+/** Adds a router (no `stored`) or edits one: its place, exporters, VRFs, SNMP and SSH settings. */
 export function RouterForm({
   stored,
   state,
@@ -57,6 +57,12 @@ export function RouterForm({
             description="The addresses this router sends flows from, one per line (IPv4 or IPv6). Without one, its flows are not attributed to it."
             rows={3}
             {...field("exporters")}
+          />
+          <Textarea
+            label="VRFs"
+            description="One VRF per line: its name (as the interfaces' VRF names it) and its route distinguisher, e.g. CUST_A 64500:1, or 192.0.2.1:7, or 4200000000:7. The RNA finds a VRF's routes by it."
+            rows={3}
+            {...field("vrfs")}
           />
           <Fieldset legend="SNMP (for the pollers)">
             <SimpleGrid cols={{ base: 1, sm: 2 }}>

@@ -37,7 +37,8 @@ export function LookingGlassScreen({
   exportPath: string;
   /** The server-rendered table's page, sort and filter (plain-table.ts). */
   tableState: PlainTableState;
-  rna: { rawFlowsEmpty: boolean } | null;
+  /** 'Show in RNA': offered when not null; `vrfs` are the VRFs of the vantage points' routers. */
+  rna: { rawFlowsEmpty: boolean; vrfs: readonly { router: string; name: string; rd: string }[] } | null;
   /**
    * The page does not hydrate and runs the small script of public-page-script.ts instead: it gets
    * the markup that script shows when needed (an Abort button, the before-submit text).
@@ -66,6 +67,10 @@ export function LookingGlassScreen({
     href: `${exportPath}?${exportSearch}&format=${format}`,
   }));
   const routerOf = (vp: string) => page.vantagePoints.find((v) => v.display_name === vp)?.router;
+  const vrfOf = (vp: string, rd: string) => {
+    const router = routerOf(vp);
+    return rna?.vrfs.find((v) => v.router === router && v.rd === rd)?.name;
+  };
   // The server's table: shown while the interactive one loads, and with its export links without
   // JavaScript or when the interactive one's chunk cannot be loaded (ChunkBoundary).
   const plainTable = (
@@ -76,7 +81,7 @@ export function LookingGlassScreen({
       state={tableState}
       path={path}
       query={state}
-      rna={rna ? { ...rna, routerOf } : null}
+      rna={rna ? { rawFlowsEmpty: rna.rawFlowsEmpty, routerOf, vrfOf } : null}
     />
   );
   const plainWithLinks = (
@@ -162,7 +167,7 @@ export function LookingGlassScreen({
                       variant={page.variant}
                       timezone={page.timezone}
                       exports={exports}
-                      rna={rna ? { ...rna, routerOf } : null}
+                      rna={rna ? { rawFlowsEmpty: rna.rawFlowsEmpty, routerOf, vrfOf } : null}
                     />
                   </Suspense>
                 </ChunkBoundary>

@@ -12,7 +12,18 @@
 import { Anchor, Button, Group, NativeSelect, Table, Text, TextInput } from "@mantine/core";
 import type { LookingGlassRow } from "~/features/routing/route-columns";
 import { MESSAGES } from "~/lib/messages";
-import { ACTION_COLUMN, cellText, columnHeader, dataColumns, DEFAULT_COLUMNS, PAGE_SIZE, rnaRowLinks, type DataColumn } from "../columns";
+import {
+  ACTION_COLUMN,
+  cellText,
+  columnHeader,
+  dataColumns,
+  DEFAULT_COLUMNS,
+  PAGE_SIZE,
+  rnaRowLinks,
+  type DataColumn,
+  type RouterOf,
+  type VrfOf,
+} from "../columns";
 import {
   applyPlainTableState,
   FILTER_MAX_LENGTH,
@@ -33,7 +44,7 @@ export function PlainResultsTable(props: {
   path: string;
   query: URLSearchParams;
   /** Show in RNA: offered with RAW_NETWORK_ANALYZER; not a link (the empty-database text as its title) while the flow records are empty. */
-  rna?: { rawFlowsEmpty: boolean; routerOf: (vantagePoint: string) => string | undefined } | null;
+  rna?: { rawFlowsEmpty: boolean; routerOf: RouterOf; vrfOf?: VrfOf } | null;
 }) {
   const rna = props.rna ?? null;
   const all = dataColumns(props.variant);
@@ -176,7 +187,7 @@ function RnaLinks({ row, rna }: { row: LookingGlassRow; rna: NonNullable<Paramet
       </Text>
     );
   }
-  const links = rnaRowLinks(row, rna.routerOf);
+  const links = rnaRowLinks(row, rna.routerOf, rna.vrfOf);
   if (links.length === 0) return null;
   return (
     <details data-testid="lg-rna-links">

@@ -20,7 +20,10 @@ import {
   PAGE_SIZE,
   RNA_COLUMNS,
   rnaLink,
+  rnaVrf,
   type RnaColumn,
+  type RouterOf,
+  type VrfOf,
 } from "../columns";
 import { RouteCell } from "./RouteCell";
 
@@ -36,7 +39,7 @@ export type ResultsTableProps = {
   timezone: string;
   exports: readonly ExportLink[];
   /** Show in RNA: offered with RAW_NETWORK_ANALYZER; disabled (empty-database tooltip) while the flow records are empty. */
-  rna: { rawFlowsEmpty: boolean; routerOf: (vantagePoint: string) => string | undefined } | null;
+  rna: { rawFlowsEmpty: boolean; routerOf: RouterOf; vrfOf?: VrfOf } | null;
 };
 
 export function ResultsTable(props: ResultsTableProps) {
@@ -105,7 +108,7 @@ export function ResultsTable(props: ResultsTableProps) {
       <Modal opened={detail !== null} onClose={() => setDetail(null)} title="Route details" size="lg">
         {detail ? <RowDetail row={detail} variant={props.variant} timezone={props.timezone} /> : null}
       </Modal>
-      {props.rna ? <RnaDialog row={rnaRow} onClose={() => setRnaRow(null)} routerOf={props.rna.routerOf} /> : null}
+      {props.rna ? <RnaDialog row={rnaRow} onClose={() => setRnaRow(null)} routerOf={props.rna.routerOf} vrfOf={props.rna.vrfOf} /> : null}
     </>
   );
 }
@@ -162,13 +165,16 @@ function RnaDialog({
   row,
   onClose,
   routerOf,
+  vrfOf,
 }: {
   row: LookingGlassRow | null;
   onClose: () => void;
-  routerOf: (vp: string) => string | undefined;
+  routerOf: RouterOf;
+  vrfOf?: VrfOf;
 }) {
   const [picked, setPicked] = useState<RnaColumn[]>([]);
-  const link = row && picked.length ? rnaLink(row, picked, routerOf) : null;
+  const link = row && picked.length ? rnaLink(row, picked, routerOf, vrfOf) : null;
+  const vrf = row ? rnaVrf(row, vrfOf) : null;
   return (
     <Modal
       opened={row !== null}
@@ -179,7 +185,10 @@ function RnaDialog({
       title={MESSAGES.selectColumnTitle}
     >
       <Stack>
-        <Text size="sm">The chosen columns of this route become the filters of the Raw Network Analyzer.</Text>
+        <Text size="sm">
+          The chosen columns of this route become the filters of the Raw Network Analyzer
+          {vrf ? `; the prefix, AS and next hop match only the flows of VRF ${vrf}, the table of this route.` : "."}
+        </Text>
         <Checkbox.Group value={picked} onChange={(v) => setPicked(v as RnaColumn[])}>
           <Stack gap={6}>
             {RNA_COLUMNS.map((c) => (

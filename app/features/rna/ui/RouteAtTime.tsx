@@ -9,7 +9,7 @@ import { Fragment } from "react";
 import { RpkiBadge } from "~/features/routing/rpki/ui/RpkiBadge";
 import { RIB_VIEW_LABELS } from "~/features/routing/rib-views";
 import { formatUnix } from "~/lib/date-format";
-import { CARRIED_BECAUSE_LABELS, type NamedAs, type RouteAtTimeResult, type RouteAtTimeRoute } from "../route-at-time";
+import { CARRIED_BECAUSE_LABELS, unmappedVrfNote, type NamedAs, type RouteAtTimeResult, type RouteAtTimeRoute } from "../route-at-time";
 
 const LIST_STYLE = { listStyle: "none", margin: 0, padding: 0 } as const;
 const GRID_STYLE = { margin: 0, display: "grid", gridTemplateColumns: "max-content minmax(8rem, 32rem)", gap: "2px 12px" } as const;
@@ -102,7 +102,13 @@ export function RouteAtTime({ result, timezone }: { result: RouteAtTimeResult; t
       </Stack>
     );
   }
-  const where = `${result.vantagePoint.name}${result.routeDistinguisher ? `, route distinguisher ${result.routeDistinguisher}` : ""}`;
+  const table = result.vrf ? `VRF ${result.vrf} (route distinguisher ${result.routeDistinguisher})` : `route distinguisher ${result.routeDistinguisher}`;
+  const where = `${result.vantagePoint.name}${result.routeDistinguisher ? `, ${table}` : ""}`;
+  const unmapped = result.unmappedVrf ? (
+    <Text size="sm" c="dimmed" data-testid="route-unmapped-vrf">
+      {unmappedVrfNote(result.unmappedVrf, result.vantagePoint.router)}
+    </Text>
+  ) : null;
   const controlPlane = result.controlPlaneHref ? (
     <Anchor href={result.controlPlaneHref} size="sm" data-testid="route-control-plane">
       Open the Control Plane at that time
@@ -113,6 +119,7 @@ export function RouteAtTime({ result, timezone }: { result: RouteAtTimeResult; t
       <Stack gap={4} data-testid="route-at-time" data-kind="no-route">
         {heading}
         <Text size="sm">{result.message}</Text>
+        {unmapped}
         {controlPlane}
       </Stack>
     );
@@ -124,6 +131,7 @@ export function RouteAtTime({ result, timezone }: { result: RouteAtTimeResult; t
         {`${result.destination} at ${where}, ${formatUnix(result.at, timezone)} (${timezone}): `}
         {`${result.route.prefix}, ${CARRIED_BECAUSE_LABELS[result.carriedBecause]}.`}
       </Text>
+      {unmapped}
       <RouteFields route={result.route} timezone={timezone} />
       {result.otherPaths.length ? (
         <details>
