@@ -7,3 +7,4 @@ export * from "./collector";
 export * from "./routing";
 export * from "./rpki";
 export * from "./rna";
+export * from "./contracts";
