@@ -75,14 +75,31 @@ describe("upgrade of a data directory of the previous release (contracts)", () =
     expect(added).toEqual(expect.arrayContaining(["contract_interfaces", "contracts"]));
     expect(Object.keys(after).filter((t) => !(t in before))).toEqual(added);
     for (const table of added) expect([table, after[table]]).toEqual([table, []]);
-    expect(await rawPgOf(services).rows("SELECT code FROM permissions WHERE code = 'MANAGE_CONTRACTS'")).toEqual([{ code: "MANAGE_CONTRACTS" }]);
+    expect(await rawPgOf(services).rows("SELECT code FROM permissions WHERE code = 'MANAGE_CONTRACTS'")).toEqual([
+      { code: "MANAGE_CONTRACTS" },
+    ]);
   });
 
   it("bills the old release's interfaces under a new contract; removing an interface leaves the billing group", async () => {
-    const user = { id: 911, email: "finance@example.org", permissions: ["MANAGE_CONTRACTS"], isDelegated: false, isStaff: true, isSuperuser: false };
+    const user = {
+      id: 911,
+      email: "finance@example.org",
+      permissions: ["MANAGE_CONTRACTS"],
+      isDelegated: false,
+      isStaff: true,
+      isSuperuser: false,
+    };
     const c = await createContract(
       services.pg.db,
-      { name: "Transit", direction: "cost", method: "Max 95th", commitMbps: 1000, commitPriceEur: 0.4, validFrom: "2026-01-01", interfaceIds: [701, 702] },
+      {
+        name: "Transit",
+        direction: "cost",
+        method: "Max 95th",
+        commitMbps: 1000,
+        commitPriceEur: 0.4,
+        validFrom: "2026-01-01",
+        interfaceIds: [701, 702],
+      },
       { user },
     );
     expect(c.ports.map((p) => [p.router, p.interface, p.capacityBps, p.neighborAsn])).toEqual([

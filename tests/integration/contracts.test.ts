@@ -139,7 +139,9 @@ describe("contracts", () => {
     expect(await refusal(createContract(stores.pg.db, { ...transit(), name: "x", interfaceIds: [999_999] }, by(manager)))).toEqual({
       interfaceIds: "No interface of the inventory has the id 999999.",
     });
-    expect(await refusal(createContract(stores.pg.db, { ...transit(), name: "x", interfaceIds: [ids["et-2"], ids["et-3"]] }, by(manager)))).toEqual({
+    expect(
+      await refusal(createContract(stores.pg.db, { ...transit(), name: "x", interfaceIds: [ids["et-2"], ids["et-3"]] }, by(manager))),
+    ).toEqual({
       interfaceIds: "fra1 et-2 belongs to the contract Transit Lumen FRA: an interface is billed by one contract.",
     });
     expect(await refusal(createContract(stores.pg.db, { ...transit(), name: "x", interfaceIds: [] }, by(manager)))).toEqual({

@@ -82,7 +82,9 @@ export const contractInputSchema = z
     crossConnectFeeEur: amount("The cross-connect fee").default(0),
     minimumFeeEur: amount("The minimum fee").default(0),
     currency: z.literal("EUR", { message: "The currency is EUR." }).default("EUR"),
-    validFrom: z.string({ message: "Enter the first day of validity (YYYY-MM-DD)." }).refine(isRealDate, "The first day of validity is a date YYYY-MM-DD."),
+    validFrom: z
+      .string({ message: "Enter the first day of validity (YYYY-MM-DD)." })
+      .refine(isRealDate, "The first day of validity is a date YYYY-MM-DD."),
     validTo: z
       .string()
       .refine(isRealDate, "The last day of validity is a date YYYY-MM-DD (or empty: open-ended).")
@@ -109,13 +111,16 @@ export type ContractInput = z.input<typeof contractInputSchema>;
 export type CheckedContract = z.output<typeof contractInputSchema>;
 
 /** The input checked, or the messages by field ("" for the whole input). */
-export function parseContractInput(input: unknown): { ok: true; contract: CheckedContract } | { ok: false; errors: Record<string, string> } {
+export function parseContractInput(
+  input: unknown,
+): { ok: true; contract: CheckedContract } | { ok: false; errors: Record<string, string> } {
   const parsed = contractInputSchema.safeParse(input);
   if (parsed.success) return { ok: true, contract: parsed.data };
   const errors: Record<string, string> = {};
   for (const issue of parsed.error.issues) {
     const field = issue.path.length ? String(issue.path[0]) : "";
-    errors[field] ??= issue.code === "unrecognized_keys" ? `Unknown field: ${(issue as { keys: string[] }).keys.join(", ")}.` : issue.message;
+    errors[field] ??=
+      issue.code === "unrecognized_keys" ? `Unknown field: ${(issue as { keys: string[] }).keys.join(", ")}.` : issue.message;
   }
   return { ok: false, errors };
 }

@@ -165,7 +165,10 @@ function rowValues(c: CheckedContract) {
   return fields;
 }
 
-const auditView = (c: Omit<CheckedContract, "interfaceIds">, interfaceIds: readonly number[]) => ({ ...c, interfaceIds: [...interfaceIds].sort((a, b) => a - b) });
+const auditView = (c: Omit<CheckedContract, "interfaceIds">, interfaceIds: readonly number[]) => ({
+  ...c,
+  interfaceIds: [...interfaceIds].sort((a, b) => a - b),
+});
 
 async function inTransaction<T>(db: Db, run: (tx: Db) => Promise<T>): Promise<T> {
   return db.transaction(async (transaction) => run(transaction as unknown as Db));
