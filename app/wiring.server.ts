@@ -29,6 +29,7 @@ import { ROUTING_OPERATIONS } from "~/features/routing/openapi.server";
 import { rpkiRtr } from "~/features/routing/rpki/rtr-client.server";
 import { TAGS_OPERATIONS } from "~/features/tags/openapi.server";
 import { describeOperations } from "~/server/api/openapi.server";
+import { REVENUES_OPERATIONS } from "~/features/revenues/openapi.server";
 import { registerComponent } from "~/server/components/registry.server";
 import { dataAvailabilityTask } from "~/server/notifications/data-availability.server";
 import { onStoresClosing, provideDemoNetwork, runInBackground } from "~/server/lifecycle.server";
@@ -70,6 +71,7 @@ export function wireApp(): void {
     ...PLANNERS_OPERATIONS,
     ...RNA_OPERATIONS,
     ...RNA_HISTORY_OPERATIONS,
+    ...REVENUES_OPERATIONS,
   ]);
   // The site settings form refuses a default query the Raw Network Analyzer could not apply.
   checkSiteSettingWith("rna_default_query", (value) => rnaDefaultQueryProblem(value));

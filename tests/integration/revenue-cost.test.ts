@@ -7,7 +7,10 @@
  * the month's refusals (month 13, the future, before any data) and the access rule (delegated 403).
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { interfaces, users } from "~db/postgres/schema";
+import { interfaces, userPermissions, users } from "~db/postgres/schema";
+import * as apiRoute from "~/routes/api.revenue_cost";
+import { useServicesForTests } from "~/server/services.server";
+import { callRoute, sessionCookie } from "../helpers/http";
 import { createRouter } from "~/features/inventory/inventory.server";
 import { planLinks, viewerFor } from "~/features/planners/plan.server";
 import { createContract, listContracts, type ContractChange } from "~/features/revenues/contracts.server";
@@ -75,6 +78,7 @@ let manager: ContractChange["user"];
 
 beforeAll(async () => {
   stores = await openTestStores();
+  useServicesForTests(stores);
   manager = {
     id: await insertSuperuser(stores, "finance@example.org"),
     email: "finance@example.org",
@@ -260,6 +264,41 @@ describe("the bills of a month", () => {
       const e = await revenueCostMonth(stores, user, YEAR, MONTH).catch((x: unknown) => x);
       expect(e).toBeInstanceOf(RevenueCostError);
       expect((e as RevenueCostError).status).toBe(403);
+    }
+  });
+
+  it("POST api/revenue_cost/ answers the same figures; 400 naming the field; 403 for delegated accounts and without the permission", async () => {
+    const cookie = await sessionCookie(stores, manager.id);
+    const ok = await callRoute(apiRoute, "/api/revenue_cost/", { method: "POST", cookie, body: { month: MONTH, year: YEAR } });
+    expect(ok.status).toBe(200);
+    expect(await ok.json()).toEqual(JSON.parse(JSON.stringify(await revenueCostMonth(stores, manager, YEAR, MONTH))));
+    const bad = await callRoute(apiRoute, "/api/revenue_cost/", { method: "POST", cookie, body: { month: 13, year: YEAR } });
+    expect([bad.status, await bad.json()]).toEqual([
+      400,
+      {
+        detail: "month must be a whole number from 1 to 12",
+        errors: [{ field: "month", message: "month must be a whole number from 1 to 12" }],
+      },
+    ]);
+    const text = await callRoute(apiRoute, "/api/revenue_cost/", { method: "POST", cookie, body: { month: "3", year: YEAR } });
+    expect(text.status).toBe(400);
+    expect((await text.json()).errors[0].field).toBe("month");
+    const extra = await callRoute(apiRoute, "/api/revenue_cost/", { method: "POST", cookie, body: { month: 3, year: YEAR, day: 1 } });
+    expect(extra.status).toBe(400);
+    const account = async (email: string, isDelegated: boolean, permissions: string[]) => {
+      const [{ id }] = await stores.pg.db
+        .insert(users)
+        .values({ email, firstName: "T", passwordHash: "!unusable", hasConsented: true, isDelegated })
+        .returning({ id: users.id });
+      for (const permission of permissions) await stores.pg.db.insert(userPermissions).values({ userId: id, permission });
+      return sessionCookie(stores, id);
+    };
+    for (const c of [
+      await account("customer@example.org", true, ["REVENUES_AND_COSTS"]),
+      await account("noc@example.org", false, ["LINK_UTILIZATION_95TH"]),
+    ]) {
+      const refused = await callRoute(apiRoute, "/api/revenue_cost/", { method: "POST", cookie: c, body: { month: MONTH, year: YEAR } });
+      expect([refused.status, (await refused.json()).exception_code]).toEqual([403, "permission_denied"]);
     }
   });
 });
