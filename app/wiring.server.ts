@@ -30,6 +30,7 @@ import { rpkiRtr } from "~/features/routing/rpki/rtr-client.server";
 import { TAGS_OPERATIONS } from "~/features/tags/openapi.server";
 import { describeOperations } from "~/server/api/openapi.server";
 import { AS_RELATIONS_OPERATIONS } from "~/features/asrelations/openapi.server";
+import { REVENUES_OPERATIONS } from "~/features/revenues/openapi.server";
 import { registerComponent } from "~/server/components/registry.server";
 import { dataAvailabilityTask } from "~/server/notifications/data-availability.server";
 import { onStoresClosing, provideDemoNetwork, runInBackground } from "~/server/lifecycle.server";
@@ -72,6 +73,7 @@ export function wireApp(): void {
     ...RNA_OPERATIONS,
     ...RNA_HISTORY_OPERATIONS,
     ...AS_RELATIONS_OPERATIONS,
+    ...REVENUES_OPERATIONS,
   ]);
   // The site settings form refuses a default query the Raw Network Analyzer could not apply.
   checkSiteSettingWith("rna_default_query", (value) => rnaDefaultQueryProblem(value));

@@ -55,6 +55,12 @@ export const PERMISSION_CATALOGUE: readonly PermissionInfo[] = [
   P("API_LINK_UTIL_INTERNAL", "planning", "Core Planner", "Open the Core Planner (internal links)."),
   P("LINK_UTILIZATION_95TH", "planning", "95th percentile of links", "See the 95th percentile of link utilisation."),
   P("REVENUES_AND_COSTS", "planning", "Revenues & Costs", "Open the revenues and costs view."),
+  P(
+    "MANAGE_CONTRACTS",
+    "planning",
+    "Contracts",
+    "Edit and import the contracts of Revenues & Costs (staff and superusers only; an extension of the spec's list, never delegable).",
+  ),
   P("AS_RELATIONS", "planning", "AS Relations", "Open the AS Relations view."),
   P("PRIVATE_LOOKING_GLASS", "routing", "Looking Glass", "Query routes, ping and traceroute from the vantage points."),
   P("CONTROL_PLANE", "routing", "Control Plane", "Read the routing tables and their history."),

@@ -1,4 +1,7 @@
-/** Permission names of the spec (shell §6), verbatim. */
+/**
+ * Permission names of the spec (shell §6), verbatim, then this product's extensions of that list
+ * (EXTENSION_PERMISSIONS: never delegable unless stated).
+ */
 export const PERMISSIONS = [
   "API_FLOWS_4D",
   "FLOWS_BY_LINK_FILTER",
@@ -29,7 +32,12 @@ export const PERMISSIONS = [
   "TOUR_DEMOLYTICS",
   "API_APP_VERSION",
   "DEVELOPER_API_TOKEN",
+  // Extensions of the spec's list (EXTENSION_PERMISSIONS).
+  "MANAGE_CONTRACTS",
 ] as const;
+
+/** The permissions this product adds to the spec's list (docs/revenues-and-costs.md for MANAGE_CONTRACTS); none is delegable. */
+export const EXTENSION_PERMISSIONS = ["MANAGE_CONTRACTS"] as const satisfies readonly (typeof PERMISSIONS)[number][];
 
 export type Permission = (typeof PERMISSIONS)[number];
 

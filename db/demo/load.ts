@@ -1,3 +1,4 @@
+import { demoContracts } from "./contracts";
 import { z } from "zod";
 import { count, sql } from "drizzle-orm";
 import * as schema from "~db/postgres/schema";
@@ -93,7 +94,7 @@ export async function loadDemoNetwork(stores: Stores, options: DemoOptions = {})
 
   const customerAsn = DEMO_ASES.filter((a) => a.connection === "customer").sort((a, b) => b.weight - a.weight)[0].asn;
   const users = demoUsers(customerAsn);
-  await insertInventory(stores.pg.db, topology.interfaces, capacities);
+  await insertInventory(stores.pg.db, topology.interfaces, capacities, new Date(start * 1000).toISOString().slice(0, 8) + "01");
   await insertUsers(stores.pg.db, users);
   await seedDemoTags(stores.pg.db);
   await notifyOperators(stores.pg.db, linkAlerts(topology.interfaces, sizes, weekPeaks));
@@ -362,7 +363,7 @@ async function insertInterfaceUtil(
   await chCommand(ch, { name: "demo.dropInterfaces", sql: "DROP TABLE demo_interfaces" });
 }
 
-async function insertInventory(db: Db, interfaces: DemoInterface[], capacities: Map<string, number>) {
+async function insertInventory(db: Db, interfaces: DemoInterface[], capacities: Map<string, number>, contractsFrom: string) {
   const topologyRouters = ROUTERS;
   await db.transaction(async (tx) => {
     await tx
@@ -409,6 +410,21 @@ async function insertInventory(db: Db, interfaces: DemoInterface[], capacities: 
         .update(schema.interfaces)
         .set({ remoteInterfaceId: interfaceId.get(`${routerId.get(i.remote!.router)}/${i.remote!.name}`) })
         .where(sql`${schema.interfaces.id} = ${interfaceId.get(`${routerId.get(i.router)}/${i.name}`)}`);
+    }
+    // Revenues & Costs: a contract per transit, private peering, exchange port and customer (db/demo/contracts.ts),
+    // valid from the first day of the month the demo data begins in.
+    const names = new Map(DEMO_ASES.map((a) => [a.asn, a.name]));
+    for (const c of demoContracts(interfaces, capacities, names, contractsFrom)) {
+      const { ports, ...fields } = c;
+      const [row] = await tx.insert(schema.contracts).values(fields).returning({ id: schema.contracts.id });
+      await tx.insert(schema.contractInterfaces).values(
+        ports.map((port) => {
+          // Keys are "router/interface"; interface names hold slashes of their own (et-0/0/1).
+          const slash = port.indexOf("/");
+          const [router, name] = [port.slice(0, slash), port.slice(slash + 1)];
+          return { contractId: row.id, interfaceId: interfaceId.get(`${routerId.get(router)}/${name}`)! };
+        }),
+      );
     }
     await tx.insert(schema.vantagePoints).values(
       topologyRouters.map((r) => ({
@@ -513,6 +529,7 @@ const PG_TABLES = {
   mappings: schema.mappings,
   as_service_mappings: schema.asServiceMappings,
   community_labels: schema.communityLabels,
+  contracts: schema.contracts,
   notifications: schema.notifications,
 } as const;
 const CH_TABLES = ["flows_raw", "flows_5m", "flows_1h", "interface_util_5m", "rib_entries", "rib_current", "tracked_as"] as const;

@@ -702,6 +702,53 @@ describe("demo network", () => {
     expect(asInfo.some((a) => Number(a.asn) === OPERATOR_ASN)).toBe(true);
   });
 
+  it("12. Revenues & Costs: a contract per transit AS, private peering, exchange port and customer, each billing that partner's ports", async () => {
+    const { listContracts } = await import("~/features/revenues/contracts.server");
+    const { billsOfMonth } = await import("~/features/revenues/revenue-cost.server");
+    const contracts = await listContracts(stores.pg.db);
+    const external = await stores.pg.db.select().from(schema.interfaces).where(eq(schema.interfaces.kind, "external"));
+    const asns = (type: string, pni?: boolean) =>
+      [
+        ...new Set(
+          external
+            .filter((i) => i.peeringType === type && i.neighborAsn !== null && (pni === undefined || (i.connection === "PNI") === pni))
+            .map((i) => i.neighborAsn),
+        ),
+      ].sort();
+    const of = (prefix: string) => contracts.filter((c) => c.name.startsWith(prefix));
+    expect(
+      of("Transit ")
+        .map((c) => c.partnerAsn)
+        .sort(),
+    ).toEqual(asns("Transit"));
+    expect(
+      of("PNI ")
+        .map((c) => c.partnerAsn)
+        .sort(),
+    ).toEqual(asns("Peering", true));
+    expect(
+      of("Customer ")
+        .map((c) => c.partnerAsn)
+        .sort(),
+    ).toEqual(asns("Customer"));
+    expect(of("IX port ")).toHaveLength(external.filter((i) => i.peeringType === "Peering" && i.neighborAsn === null).length);
+    for (const c of contracts) {
+      expect(c.ports.length, c.name).toBeGreaterThan(0);
+      if (c.partnerAsn !== null) for (const p of c.ports) expect([c.name, p.neighborAsn]).toEqual([c.name, c.partnerAsn]);
+    }
+    expect(
+      of("Transit ").every((c) => c.method === "Max 95th" && c.direction === "cost" && c.commitPriceEur >= 0.2 && c.commitPriceEur <= 0.45),
+    ).toBe(true);
+    // The month the demo's data ends in has real bills: every transit's billed 95th from the demo's samples.
+    const last = new Date(Date.parse(summary.period.end) - 1000);
+    const bills = await billsOfMonth(stores, of("Transit "), last.getUTCFullYear(), last.getUTCMonth() + 1);
+    expect(bills).toHaveLength(of("Transit ").length);
+    for (const b of bills) {
+      expect(b.traffic.billed95thMbps, b.contract.name).toBeGreaterThan(0);
+      expect(b.charges.totalEur).toBeGreaterThan(0);
+    }
+  });
+
   it("10. every interface's name says its speed, and its capacity is that speed (a bundle: members of one speed)", async () => {
     const rows = await stores.pg.db
       .select({

@@ -983,6 +983,17 @@ const MATRIX: Record<string, Sample[]> = {
     { method: "POST", url: "/api/rna/timeseries", json: {}, csrf: false, expect: api("RAW_NETWORK_ANALYZER", CSRF_FAILED) },
     POST_ONLY_405("/api/rna/timeseries"),
   ],
+  "api.revenue_cost.ts": [
+    {
+      method: "POST",
+      url: "/api/revenue_cost",
+      json: { month: 13, year: 2026 },
+      note: "month 13: 400 after the access check (delegated accounts never hold REVENUES_AND_COSTS)",
+      expect: api("REVENUES_AND_COSTS", 400),
+    },
+    { method: "POST", url: "/api/revenue_cost", json: {}, csrf: false, expect: api("REVENUES_AND_COSTS", CSRF_FAILED) },
+    POST_ONLY_405("/api/revenue_cost"),
+  ],
   "api.rna.dateswithdata.ts": [
     { url: "/api/rna/dateswithdata", expect: api("RAW_NETWORK_ANALYZER") },
     GET_ONLY_405("/api/rna/dateswithdata"),

@@ -6,6 +6,7 @@
  * Bytes, not bps, are compared and summed wherever a choice is made (peak hour, 95th), so ties are
  * exact and the result does not depend on floating-point order.
  */
+import { billingPercentile } from "~/lib/billing-percentile";
 import type { DailyPeak, Direction, DirectionFigures, LinkStatus, Rate } from "./types";
 
 export const SAMPLE_SECONDS = 300;
@@ -142,16 +143,8 @@ export function maxDailyOf(daily: readonly DailyPeak[], capacityBps: number | nu
   return best && best.bps !== null ? { day: best.day, ...rateOf(best.bps, capacityBps) } : null;
 }
 
-/**
- * Billing 95th percentile of the values present: sorted ascending, the top k = floor(n·0.05)
- * dropped, the highest remaining (sorted[n − 1 − k]); null for no values.
- */
-export function billingPercentile(values: readonly number[]): number | null {
-  const n = values.length;
-  if (n === 0) return null;
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[n - 1 - Math.floor(n / 20)];
-}
+/** The billing 95th percentile (app/lib/billing-percentile.ts, the rule Revenues & Costs bills with). */
+export { billingPercentile };
 
 /** The 95th of 5-minute byte counts as a rate. */
 export function p95OfSamples(bytes: readonly number[], capacityBps: number | null): Rate | null {

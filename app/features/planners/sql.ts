@@ -11,6 +11,7 @@
  * only still has its samples.
  */
 import { UTIL_SOURCE_RANK_SQL } from "~/features/collector/snmp/util-source";
+import { billingPercentileSql } from "~/lib/billing-percentile";
 
 export type PlannerQuery = { name: string; sql: string; params: Record<string, unknown> };
 
@@ -93,8 +94,8 @@ export function linkFiguresQuery(ends: readonly LinkEnd[], range: SqlRange): Pla
     `  toUInt32(${n}) AS samples,`,
     "  toUInt32(sum(quarter_interpolated)) AS interpolated,",
     "  arraySort(groupUniqArrayArray(quarter_sources)) AS sources,",
-    `  toFloat64(arrayElement(arraySort(arrayFlatten(groupArray(quarter_in_list))), ${n} - intDiv(${n}, 20))) AS in_p95_bytes,`,
-    `  toFloat64(arrayElement(arraySort(arrayFlatten(groupArray(quarter_out_list))), ${n} - intDiv(${n}, 20))) AS out_p95_bytes`,
+    `  toFloat64(${billingPercentileSql("arrayFlatten(groupArray(quarter_in_list))", n)}) AS in_p95_bytes,`,
+    `  toFloat64(${billingPercentileSql("arrayFlatten(groupArray(quarter_out_list))", n)}) AS out_p95_bytes`,
     "FROM (",
     "  SELECT link, toUInt32(intDiv(toUInt32(time), 900) * 900) AS quarter,",
     "    toFloat64(sum(in_bytes)) AS quarter_in_sum,",

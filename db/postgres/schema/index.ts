@@ -8,3 +8,4 @@ export * from "./routing";
 export * from "./rpki";
 export * from "./rna";
 export * from "./peeringdb";
+export * from "./contracts";

@@ -1,0 +1,39 @@
+/**
+ * Revenues & Costs' ClickHouse statements over interface_util_5m (pure builders, bound values only).
+ * One sample per interface and 5-minute time, chosen by the one source rule of the planners
+ * (UTIL_SOURCE_RANK_SQL: SNMP over flow-derived bytes over the demo's counters).
+ */
+import { UTIL_SOURCE_RANK_SQL } from "~/features/collector/snmp/util-source";
+import type { Statement } from "~/server/clickhouse/query.server";
+
+export type Port = { router: string; interface: string };
+const portKey = (p: Port) => `${p.router}|${p.interface}`;
+
+/** The ports' samples in [start, end): port ("router|interface"), t, in_b, out_b, sample_source. */
+export function portSamplesQuery(
+  ports: readonly Port[],
+  range: { start: number; end: number },
+): Statement & { params: Record<string, unknown> } {
+  const sql = [
+    "SELECT port, t,",
+    "  toFloat64(argMax(in_bytes, rank)) AS in_b,",
+    "  toFloat64(argMax(out_bytes, rank)) AS out_b,",
+    "  toString(argMax(source, rank)) AS sample_source",
+    "FROM (",
+    "  SELECT concat(router, '|', interface) AS port, toUInt32(time) AS t, in_bytes, out_bytes, source,",
+    `    ${UTIL_SOURCE_RANK_SQL} AS rank`,
+    "  FROM interface_util_5m FINAL",
+    "  WHERE time >= toDateTime({start:UInt32}, 'UTC')",
+    "    AND time < toDateTime({end:UInt32}, 'UTC')",
+    "    AND concat(router, '|', interface) IN {ports:Array(String)}",
+    ")",
+    "GROUP BY port, t",
+    "ORDER BY port ASC, t ASC",
+  ].join("\n");
+  return { name: "revenues.portSamples", sql, params: { start: range.start, end: range.end, ports: ports.map(portKey) } };
+}
+
+/** The first sample time of any interface (0 rows: no data): first. */
+export function firstSampleQuery(): Statement {
+  return { name: "revenues.firstSample", sql: "SELECT toUInt32(min(time)) AS first, count() AS rows FROM interface_util_5m" };
+}
