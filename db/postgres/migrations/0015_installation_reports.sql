@@ -1,0 +1,18 @@
+CREATE TABLE "outbox_webhooks" (
+	"id" serial PRIMARY KEY NOT NULL,
+	"target" text NOT NULL,
+	"payload" jsonb NOT NULL,
+	"created_at" timestamp with time zone DEFAULT now() NOT NULL,
+	"sent_at" timestamp with time zone,
+	"error" text,
+	"attempts" integer DEFAULT 0 NOT NULL,
+	"next_attempt_at" timestamp with time zone
+);
+--> statement-breakpoint
+ALTER TABLE "error_reports" ADD COLUMN "release" text DEFAULT '' NOT NULL;--> statement-breakpoint
+ALTER TABLE "error_reports" ADD COLUMN "handled_at" timestamp with time zone;--> statement-breakpoint
+ALTER TABLE "error_reports" ADD COLUMN "handled_by" integer;--> statement-breakpoint
+ALTER TABLE "outbox_emails" ADD COLUMN "attempts" integer DEFAULT 0 NOT NULL;--> statement-breakpoint
+ALTER TABLE "outbox_emails" ADD COLUMN "next_attempt_at" timestamp with time zone;--> statement-breakpoint
+CREATE INDEX "outbox_webhooks_created_idx" ON "outbox_webhooks" USING btree ("created_at");--> statement-breakpoint
+ALTER TABLE "error_reports" ADD CONSTRAINT "error_reports_handled_by_users_id_fk" FOREIGN KEY ("handled_by") REFERENCES "public"."users"("id") ON DELETE set null ON UPDATE no action;
