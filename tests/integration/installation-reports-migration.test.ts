@@ -1,6 +1,6 @@
 /**
  * PostgreSQL migration installation_reports (team-chat alert outbox, mail retries, error reports'
- * release and handled state) upgrades a data directory of the previous release: the test writes that
+ * release and handled state, support messages' answer and done state) upgrades a data directory of the previous release: the test writes that
  * release's schema with error reports and mail in the outbox (one sent, one that failed, one kept
  * without SMTP_URL), starts the services on the same directory as the app does, and reads them back:
  * every report is unhandled with an empty release, no old mail is due for a retry (the sweeper does
@@ -11,7 +11,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { asc } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { errorReports, outboxEmails, outboxWebhooks } from "~db/postgres/schema";
+import { errorReports, outboxEmails, outboxWebhooks, supportMessages } from "~db/postgres/schema";
 import type { AppConfig } from "~/server/env.server";
 import { sweepOutbox } from "~/server/outbox.server";
 import { startServices, type Services } from "~/server/services.server";
@@ -30,6 +30,7 @@ const PREVIOUS_ROWS = `
     ('a@example.org', 'Sent', 'Body', '2026-01-01T00:00:00Z', '2026-01-01T00:00:01Z', NULL),
     ('b@example.org', 'Failed', 'Body', '2026-01-01T00:00:00Z', NULL, 'connect ECONNREFUSED'),
     ('c@example.org', 'Kept', 'Body', '2026-01-01T00:00:00Z', NULL, NULL);
+  INSERT INTO support_messages (user_id, type, message, created_at) VALUES (901, 'HELP', 'How do I export?', '2026-01-04T00:00:00Z');
 `;
 
 describe("upgrade of a data directory of the previous release (installation reports)", () => {
@@ -63,7 +64,7 @@ describe("upgrade of a data directory of the previous release (installation repo
   it("keeps the rows of the tables it does not change and adds the webhook outbox, empty", async () => {
     const after = await pgSnapshot(rawPgOf(services));
     for (const table of Object.keys(before)) {
-      if (table === "error_reports" || table === "outbox_emails") continue;
+      if (table === "error_reports" || table === "outbox_emails" || table === "support_messages") continue;
       for (const row of before[table]) expect([table, after[table]]).toEqual([table, expect.arrayContaining([row])]);
     }
     const added = pgTablesCreatedFrom(MARKER);
@@ -77,6 +78,13 @@ describe("upgrade of a data directory of the previous release (installation repo
     expect(rows.map((r) => [r.userId, r.message, r.stacktrace, r.url, r.createdAt.toISOString(), r.release, r.handledAt, r.handledBy])).toEqual([
       [901, "TypeError: x is undefined", "at f (a.js:1:2)", "/flow-explorer", "2026-01-02T03:04:05.000Z", "", null, null],
       [null, "ReferenceError: y", "", "/rna", "2026-01-03T03:04:05.000Z", "", null, null],
+    ]);
+  });
+
+  it("keeps every support message, open (not answered, not done)", async () => {
+    const rows = await services.pg.db.select().from(supportMessages);
+    expect(rows.map((r) => [r.userId, r.type, r.message, r.createdAt.toISOString(), r.answer, r.answeredAt, r.answeredBy, r.doneAt, r.doneBy])).toEqual([
+      [901, "HELP", "How do I export?", "2026-01-04T00:00:00.000Z", null, null, null, null, null],
     ]);
   });
 

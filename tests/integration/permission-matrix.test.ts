@@ -732,6 +732,19 @@ const MATRIX: Record<string, Sample[]> = {
       expect: { ...toLogin("/site-settings/data-sources"), ...perRole((role) => (siteRole(role) === "admin" ? 400 : 403)) },
     },
   ],
+  "_app.site-settings_.error-reports.tsx": [
+    {
+      url: "/site-settings/error-reports",
+      expect: { ...toLogin("/site-settings/error-reports"), ...perRole((role) => (siteRole(role) === "admin" ? 200 : 403)) },
+    },
+    {
+      method: "POST",
+      url: "/site-settings/error-reports",
+      form: { intent: "handled", message: "" },
+      note: "marking a group as handled: 400 for admins after the access check (no message named), nothing changed",
+      expect: { ...toLogin("/site-settings/error-reports"), ...perRole((role) => (siteRole(role) === "admin" ? 400 : 403)) },
+    },
+  ],
   "_app.site-settings_.inventory.tsx": [
     {
       url: "/site-settings/inventory",

@@ -14,5 +14,12 @@ ALTER TABLE "error_reports" ADD COLUMN "handled_at" timestamp with time zone;-->
 ALTER TABLE "error_reports" ADD COLUMN "handled_by" integer;--> statement-breakpoint
 ALTER TABLE "outbox_emails" ADD COLUMN "attempts" integer DEFAULT 0 NOT NULL;--> statement-breakpoint
 ALTER TABLE "outbox_emails" ADD COLUMN "next_attempt_at" timestamp with time zone;--> statement-breakpoint
+ALTER TABLE "support_messages" ADD COLUMN "answer" text;--> statement-breakpoint
+ALTER TABLE "support_messages" ADD COLUMN "answered_at" timestamp with time zone;--> statement-breakpoint
+ALTER TABLE "support_messages" ADD COLUMN "answered_by" integer;--> statement-breakpoint
+ALTER TABLE "support_messages" ADD COLUMN "done_at" timestamp with time zone;--> statement-breakpoint
+ALTER TABLE "support_messages" ADD COLUMN "done_by" integer;--> statement-breakpoint
 CREATE INDEX "outbox_webhooks_created_idx" ON "outbox_webhooks" USING btree ("created_at");--> statement-breakpoint
-ALTER TABLE "error_reports" ADD CONSTRAINT "error_reports_handled_by_users_id_fk" FOREIGN KEY ("handled_by") REFERENCES "public"."users"("id") ON DELETE set null ON UPDATE no action;
+ALTER TABLE "error_reports" ADD CONSTRAINT "error_reports_handled_by_users_id_fk" FOREIGN KEY ("handled_by") REFERENCES "public"."users"("id") ON DELETE set null ON UPDATE no action;--> statement-breakpoint
+ALTER TABLE "support_messages" ADD CONSTRAINT "support_messages_answered_by_users_id_fk" FOREIGN KEY ("answered_by") REFERENCES "public"."users"("id") ON DELETE set null ON UPDATE no action;--> statement-breakpoint
+ALTER TABLE "support_messages" ADD CONSTRAINT "support_messages_done_by_users_id_fk" FOREIGN KEY ("done_by") REFERENCES "public"."users"("id") ON DELETE set null ON UPDATE no action;

@@ -113,6 +113,13 @@ export const supportMessages = pgTable("support_messages", {
   type: text("type", { enum: ["BUG", "HELP", "FEEDBACK", "NEW_USER", "FEATURE_REQUEST"] }).notNull(),
   message: text("message").notNull(),
   createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  /** The last answer staff mailed to the sender from the support messages screen: its text, when and by whom. */
+  answer: text("answer"),
+  answeredAt: timestamp("answered_at", { withTimezone: true }),
+  answeredBy: integer("answered_by").references(() => users.id, { onDelete: "set null" }),
+  /** Marked as done on the support messages screen. */
+  doneAt: timestamp("done_at", { withTimezone: true }),
+  doneBy: integer("done_by").references(() => users.id, { onDelete: "set null" }),
 });
 
 export const notifications = pgTable(

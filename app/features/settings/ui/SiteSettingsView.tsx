@@ -30,6 +30,10 @@ export function SiteSettingsView({ data, result }: { data: SiteSettingsScreen; r
           <Anchor component={Link} to="/site-settings/data-sources">
             data sources
           </Anchor>
+          . Errors the browsers reported:{" "}
+          <Anchor component={Link} to="/site-settings/error-reports">
+            error reports
+          </Anchor>
           .
         </Text>
       ) : null}
