@@ -647,6 +647,17 @@ const MATRIX: Record<string, Sample[]> = {
     },
     { method: "POST", url: "/notifications", form: { intent: "read", id: "1" }, csrf: false, expect: csrfAfterGuard("/notifications") },
   ],
+  "_app.support.tsx": [
+    { url: "/support", expect: screen("/support", null) },
+    {
+      method: "POST",
+      url: "/support",
+      form: { type: "HELP", message: "" },
+      note: "an empty message: 400 with the form's errors, nothing stored",
+      expect: screen("/support", null, { ok: 400 }),
+    },
+    { method: "POST", url: "/support", form: { type: "HELP", message: "" }, csrf: false, expect: csrfAfterGuard("/support") },
+  ],
   "_app.settings.tsx": [
     { url: "/settings", expect: screen("/settings", null) },
     { method: "POST", url: "/settings", form: { intent: "bogus" }, expect: screen("/settings", null, { ok: 400 }) },
@@ -743,6 +754,19 @@ const MATRIX: Record<string, Sample[]> = {
       form: { intent: "handled", message: "" },
       note: "marking a group as handled: 400 for admins after the access check (no message named), nothing changed",
       expect: { ...toLogin("/site-settings/error-reports"), ...perRole((role) => (siteRole(role) === "admin" ? 400 : 403)) },
+    },
+  ],
+  "_app.site-settings_.support-messages.tsx": [
+    {
+      url: "/site-settings/support-messages",
+      expect: { ...toLogin("/site-settings/support-messages"), ...perRole((role) => (siteRole(role) === "admin" ? 200 : 403)) },
+    },
+    {
+      method: "POST",
+      url: "/site-settings/support-messages",
+      form: { intent: "done", id: "x" },
+      note: "marking a message as done: 400 for admins after the access check (no message named), nothing changed",
+      expect: { ...toLogin("/site-settings/support-messages"), ...perRole((role) => (siteRole(role) === "admin" ? 400 : 403)) },
     },
   ],
   "_app.site-settings_.inventory.tsx": [
