@@ -30,6 +30,7 @@ import { rpkiRtr } from "~/features/routing/rpki/rtr-client.server";
 import { TAGS_OPERATIONS } from "~/features/tags/openapi.server";
 import { forgetAlerts } from "~/server/alerts.server";
 import { outboxSweeperTask } from "~/server/outbox.server";
+import { usageRetentionTask } from "~/server/usage-tracking.server";
 import { describeOperations } from "~/server/api/openapi.server";
 import { registerComponent } from "~/server/components/registry.server";
 import { dataAvailabilityTask } from "~/server/notifications/data-availability.server";
@@ -53,6 +54,8 @@ export function wireApp(): void {
   onStoresClosing("flows data range", forgetDataRange);
   // Mail and team-chat alerts whose delivery failed are tried again, every 15 s in every app process (rows claimed in PostgreSQL).
   runInBackground("outbox", outboxSweeperTask);
+  // Usage tracking events past USAGE_RETENTION_DAYS are deleted hourly.
+  runInBackground("usage tracking retention", usageRetentionTask);
   onStoresClosing("team-chat alerts", (stores) => forgetAlerts(stores.pg.db));
   // Ingest components (flow collector, SNMP poller, BMP station) register here with registerComponent()
   // of app/server/components: the app on embedded stores and `npm run worker` on server stores read the same list.

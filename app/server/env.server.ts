@@ -185,6 +185,8 @@ export const EnvSchema = z.object({
   ),
   /** Most alerts posted per hour, both webhooks together; beyond it alerts are only logged until the hour has passed. */
   ALERT_WEBHOOK_HOURLY_CAP: z.preprocess(emptyToUndefined, positiveInt().max(3600, "must be at most 3600").default(30)),
+  /** Days the usage tracking (usertracking/interaction/) keeps each event. */
+  USAGE_RETENTION_DAYS: z.preprocess(emptyToUndefined, positiveInt().max(3650, "must be at most 3650").default(90)),
   /** Secret part of the test error page path /error-{secret}; without it the page does not exist. */
   ERROR_PAGE_SECRET: z.preprocess(
     emptyToUndefined,

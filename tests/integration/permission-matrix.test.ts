@@ -1651,6 +1651,10 @@ const MATRIX: Record<string, Sample[]> = {
   ],
   "siteconfig.ts": [{ url: "/siteconfig", expect: everyone(200) }, GET_ONLY_405("/siteconfig")],
   // The RNA query history: the caller's own entries (RAW_NETWORK_ANALYZER is not delegable: delegated accounts are refused).
+  "usertracking.interaction.ts": [
+    { method: "POST", url: "/usertracking/interaction", json: { target: "/rna?x=1" }, expect: api("login", 400) },
+    POST_ONLY_405("/usertracking/interaction"),
+  ],
   "usertracking.rna_history.ts": [
     { url: "/usertracking/rna_history?page=1", expect: api("RAW_NETWORK_ANALYZER") },
     { url: "/usertracking/rna_history?page=0", note: "bad page: 400 after the access check", expect: api("RAW_NETWORK_ANALYZER", 400) },

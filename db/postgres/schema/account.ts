@@ -168,3 +168,20 @@ export const apiTokens = pgTable(
   },
   (t) => [index("api_tokens_user_idx").on(t.userId)],
 );
+
+/**
+ * Usage tracking (POST usertracking/interaction/): which screen (route path) or named action a
+ * consenting user used, and when. Kept USAGE_RETENTION_DAYS days (app/server/usage-tracking.server.ts).
+ */
+export const usageEvents = pgTable(
+  "usage_events",
+  {
+    id: serial("id").primaryKey(),
+    userId: integer("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    target: text("target").notNull(),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index("usage_events_created_idx").on(t.createdAt)],
+);
