@@ -7,7 +7,10 @@ type Fetch = (input: string, init: RequestInit) => Promise<Response>;
  * `{status: "ok"}`, or `{status: "error"}` on any failure (refused, offline, not consented) — never
  * throws and never shows a notice. `target` is a route path or a named action, never a URL with its query.
  */
-export async function trackInteraction(target: string, fetchImpl: Fetch = (input, init) => fetch(input, init)): Promise<{ status: "ok" | "error" }> {
+export async function trackInteraction(
+  target: string,
+  fetchImpl: Fetch = (input, init) => fetch(input, init),
+): Promise<{ status: "ok" | "error" }> {
   try {
     const response = await fetchImpl("/usertracking/interaction/", {
       method: "POST",

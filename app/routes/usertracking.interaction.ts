@@ -12,7 +12,8 @@ const route = resourceRoute({
     body: interactionBody,
     handler: async ({ context, user, body }) => {
       const decision = usageLimiter.take(`user:${user.id}`);
-      if (!decision.allowed) return apiError(429, `Too many interactions recorded. Please try again in ${decision.retryAfterSeconds} seconds.`);
+      if (!decision.allowed)
+        return apiError(429, `Too many interactions recorded. Please try again in ${decision.retryAfterSeconds} seconds.`);
       await recordInteraction(context.services.pg.db, user.id, body.target);
       return { status: "ok" };
     },

@@ -49,7 +49,10 @@ const SECRET_PATTERNS: [RegExp, string][] = [
   [/\b(bearer|token|basic)\s+[A-Za-z0-9._~+/=-]{8,}/gi, "$1 [redacted]"],
   // Cookies and credential-looking key=value pairs.
   [/\b(cookie|set-cookie)\s*[:=]\s*[^\n]*/gi, "$1: [redacted]"],
-  [/\b(sessionid|csrftoken|csrf|x-csrftoken|password|passwd|secret|api[_-]?key|access[_-]?token|token)\s*[:=]\s*("[^"]*"|'[^']*'|[^\s&;,]+)/gi, "$1=[redacted]"],
+  [
+    /\b(sessionid|csrftoken|csrf|x-csrftoken|password|passwd|secret|api[_-]?key|access[_-]?token|token)\s*[:=]\s*("[^"]*"|'[^']*'|[^\s&;,]+)/gi,
+    "$1=[redacted]",
+  ],
   // Query strings and fragments of URLs in the text.
   [/(\b[a-z][a-z0-9+.-]*:\/\/[^\s?#"'<>]*|(?<![\w/])\/[^\s?#"'<>]*)[?#][^\s"'<>]*/gi, "$1"],
 ];
@@ -80,7 +83,14 @@ export function webhookTargetFor(config: AppConfig, host: string): WebhookTarget
   return config.ALERT_WEBHOOK_URL ? "main" : null;
 }
 
-export function alertPayload(group: { kind: AlertKind; message: string; path: string; count: number; first: Date; last: Date }): AlertPayload {
+export function alertPayload(group: {
+  kind: AlertKind;
+  message: string;
+  path: string;
+  count: number;
+  first: Date;
+  last: Date;
+}): AlertPayload {
   const release = packageJson.version;
   const times = group.count > 1 ? ` (${group.count} times)` : "";
   const title = group.kind === "server error" ? "Server error" : "Client error";
@@ -100,7 +110,14 @@ export function alertPayload(group: { kind: AlertKind; message: string; path: st
 }
 
 type Group = { target: WebhookTarget; kind: AlertKind; message: string; path: string; count: number; first: Date; last: Date };
-type Batch = { db: Db; config: AppConfig; groups: Map<string, Group>; timer: ReturnType<typeof setTimeout>; done: Promise<void>; resolve: () => void };
+type Batch = {
+  db: Db;
+  config: AppConfig;
+  groups: Map<string, Group>;
+  timer: ReturnType<typeof setTimeout>;
+  done: Promise<void>;
+  resolve: () => void;
+};
 
 // One batch per database (tests run several stores in one process); a batch is written one second after its first event.
 const batches = new Map<Db, Batch>();
@@ -122,7 +139,14 @@ export function raiseAlert(db: Db, config: AppConfig, event: AlertEvent, now = n
     if (!batch) {
       let resolve = () => {};
       const done = new Promise<void>((r) => (resolve = r));
-      const created: Batch = { db, config, groups: new Map(), timer: setTimeout(() => void flush(created), ALERT_DEBOUNCE_MS), done, resolve };
+      const created: Batch = {
+        db,
+        config,
+        groups: new Map(),
+        timer: setTimeout(() => void flush(created), ALERT_DEBOUNCE_MS),
+        done,
+        resolve,
+      };
       created.timer.unref?.();
       batches.set(db, created);
       unsettled.add(done);
@@ -146,13 +170,18 @@ async function flush(batch: Batch): Promise<void> {
   if (batches.get(batch.db) === batch) batches.delete(batch.db);
   try {
     const hourAgo = new Date(Date.now() - 3600_000);
-    const [{ n }] = await batch.db.select({ n: count() }).from(outboxWebhooks).where(and(gte(outboxWebhooks.createdAt, hourAgo)));
+    const [{ n }] = await batch.db
+      .select({ n: count() })
+      .from(outboxWebhooks)
+      .where(and(gte(outboxWebhooks.createdAt, hourAgo)));
     let room = batch.config.ALERT_WEBHOOK_HOURLY_CAP - Number(n);
     for (const group of batch.groups.values()) {
       if (room <= 0) {
         if (Date.now() - capWarnedAt > 60_000) {
           capWarnedAt = Date.now();
-          log.warn(`team-chat alert not posted (ALERT_WEBHOOK_HOURLY_CAP of ${batch.config.ALERT_WEBHOOK_HOURLY_CAP} reached): ${logValue(group.message)}`);
+          log.warn(
+            `team-chat alert not posted (ALERT_WEBHOOK_HOURLY_CAP of ${batch.config.ALERT_WEBHOOK_HOURLY_CAP} reached): ${logValue(group.message)}`,
+          );
         }
         continue;
       }

@@ -144,7 +144,8 @@ export type ErrorReportsScreen = Awaited<ReturnType<typeof loadErrorReportsScree
 export async function errorReportsAction(services: Services, user: UserContext, form: FormData) {
   if (form.get("intent") !== "handled") throw data({ detail: "Unknown action." }, { status: 400 });
   const message = form.get("message");
-  if (typeof message !== "string" || !message.trim()) throw data({ detail: "The message of the reports to mark is required." }, { status: 400 });
+  if (typeof message !== "string" || !message.trim())
+    throw data({ detail: "The message of the reports to mark is required." }, { status: 400 });
   const marked = await markErrorReportsHandled(services.pg.db, message, user.id);
   return redirect(`/site-settings/error-reports?marked=${marked}`);
 }

@@ -67,7 +67,10 @@ export async function deliverWebhook(db: Db, config: AppConfig, row: WebhookRow,
       });
       await response.body?.cancel().catch(() => {});
       if (response.ok) {
-        await db.update(outboxWebhooks).set({ sentAt: new Date(), error: null, attempts, nextAttemptAt: null }).where(eq(outboxWebhooks.id, row.id));
+        await db
+          .update(outboxWebhooks)
+          .set({ sentAt: new Date(), error: null, attempts, nextAttemptAt: null })
+          .where(eq(outboxWebhooks.id, row.id));
         return "sent";
       }
       error = `the webhook answered ${response.status}`;

@@ -122,7 +122,9 @@ export async function loadSupportMessagesScreen(services: Services, user: UserCo
       type: SUPPORT_TYPE_LABELS[r.type],
       message: r.message,
       sent: date(r.createdAt),
-      sender: r.senderEmail ? `${`${r.senderFirst ?? ""} ${r.senderLast ?? ""}`.trim() || r.senderEmail} <${r.senderEmail}>` : "a deleted account",
+      sender: r.senderEmail
+        ? `${`${r.senderFirst ?? ""} ${r.senderLast ?? ""}`.trim() || r.senderEmail} <${r.senderEmail}>`
+        : "a deleted account",
       canAnswer: Boolean(r.senderEmail),
       answer: r.answer,
       answered: r.answeredAt ? `${date(r.answeredAt)}${r.answeredBy ? ` by ${r.answeredBy}` : ""}` : null,
@@ -157,7 +159,8 @@ export async function supportMessagesAction(services: Services, user: UserContex
   }
   const answer = String(form.get("answer") ?? "").trim();
   if (!answer) throw data({ detail: "Please write an answer." }, { status: 400 });
-  if (answer.length > SUPPORT_MESSAGE_MAX) throw data({ detail: `The answer may have at most ${SUPPORT_MESSAGE_MAX} characters.` }, { status: 400 });
+  if (answer.length > SUPPORT_MESSAGE_MAX)
+    throw data({ detail: `The answer may have at most ${SUPPORT_MESSAGE_MAX} characters.` }, { status: 400 });
   if (!row.email) throw data({ detail: "The sender's account was deleted: there is nobody to answer." }, { status: 400 });
   await sendMail(
     db,

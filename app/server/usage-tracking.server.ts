@@ -14,7 +14,11 @@ import { log } from "./log.server";
 import type { Db } from "./postgres.server";
 
 export const USAGE_EVENTS_PER_MINUTE = 60;
-export const usageLimiter = new RateLimiter({ windowMs: 60_000, perAddress: USAGE_EVENTS_PER_MINUTE, withoutAddress: USAGE_EVENTS_PER_MINUTE });
+export const usageLimiter = new RateLimiter({
+  windowMs: 60_000,
+  perAddress: USAGE_EVENTS_PER_MINUTE,
+  withoutAddress: USAGE_EVENTS_PER_MINUTE,
+});
 
 /** A route path (/flow-explorer, /site-settings/error-reports) or a named action (flow-explorer.export-csv). */
 export const usageTarget = z

@@ -24,7 +24,12 @@ async function axeFindings(m: BrowserMode, url: string): Promise<string[]> {
     return await handle.page.evaluate(async () => {
       const axe = (
         window as unknown as {
-          axe: { run: (c: Document, o: object) => Promise<{ violations: { id: string; impact: string | null; nodes: { target: string[] }[] }[] }> };
+          axe: {
+            run: (
+              c: Document,
+              o: object,
+            ) => Promise<{ violations: { id: string; impact: string | null; nodes: { target: string[] }[] }[] }>;
+          };
         }
       ).axe;
       const result = await axe.run(document, { runOnly: { type: "tag", values: ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"] } });
@@ -72,11 +77,15 @@ describeBothModes("error reports and support messages", (m) => {
     expect(row).not.toContain("secret=1");
     await m.screenshot(`error reports (${m.label})`);
     await group.getByRole("button", { name: /Mark as handled/ }).click();
-    await expect.poll(() => m.page.getByTestId("error-reports-notice").textContent(), { timeout: 15_000 }).toBe("1 report marked as handled.");
+    await expect
+      .poll(() => m.page.getByTestId("error-reports-notice").textContent(), { timeout: 15_000 })
+      .toBe("1 report marked as handled.");
     expect(await m.page.getByTestId("error-report-group").filter({ hasText: errorMessage }).count()).toBe(0);
     await m.page.getByRole("link", { name: "Handled" }).click();
     await m.page.waitForURL(/show=handled/);
-    await expect.poll(() => m.page.getByTestId("error-report-group").filter({ hasText: errorMessage }).innerText()).toContain("admin@flowlens.example");
+    await expect
+      .poll(() => m.page.getByTestId("error-report-group").filter({ hasText: errorMessage }).innerText())
+      .toContain("admin@flowlens.example");
 
     await m.goto("/site-settings");
     await m.page.getByRole("link", { name: "support messages" }).click();
@@ -87,7 +96,9 @@ describeBothModes("error reports and support messages", (m) => {
     await m.screenshot(`support messages (${m.label})`);
     await message.getByRole("textbox").fill(`Thank you, ${tag} is fixed.`);
     await message.getByRole("button", { name: "Send answer" }).click();
-    await expect.poll(() => m.page.getByTestId("support-messages-notice").textContent(), { timeout: 15_000 }).toBe("The answer was mailed.");
+    await expect
+      .poll(() => m.page.getByTestId("support-messages-notice").textContent(), { timeout: 15_000 })
+      .toBe("The answer was mailed.");
     const answered = m.page.getByTestId("support-message").filter({ hasText: supportText });
     expect(await answered.innerText()).toContain(`Thank you, ${tag} is fixed.`);
     await answered.getByRole("button", { name: /Mark message #\d+ as done/ }).click();
@@ -98,7 +109,12 @@ describeBothModes("error reports and support messages", (m) => {
 
   it("passes axe on both staff screens and the support form", async () => {
     await logIn(m.page, DEMO_USERS.admin);
-    for (const url of ["/site-settings/error-reports", "/site-settings/error-reports?show=handled", "/site-settings/support-messages", "/support"])
+    for (const url of [
+      "/site-settings/error-reports",
+      "/site-settings/error-reports?show=handled",
+      "/site-settings/support-messages",
+      "/support",
+    ])
       expect([url, await axeFindings(m, url)]).toEqual([url, []]);
   }, 120_000);
 });

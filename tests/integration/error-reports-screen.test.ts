@@ -41,7 +41,10 @@ beforeAll(async () => {
     .insert(users)
     .values({ email: "ana@example.org", firstName: "Ana", passwordHash: "unused", hasConsented: true, consentedAt: new Date() })
     .returning({ id: users.id });
-  await stores.pg.db.insert(userSettings).values({ userId: admin, timezone: TZ }).onConflictDoUpdate({ target: userSettings.userId, set: { timezone: TZ } });
+  await stores.pg.db
+    .insert(userSettings)
+    .values({ userId: admin, timezone: TZ })
+    .onConflictDoUpdate({ target: userSettings.userId, set: { timezone: TZ } });
   await stores.pg.db.insert(errorReports).values(
     REPORTS.map((r) => ({
       message: r.message,
@@ -63,7 +66,9 @@ afterAll(async () => {
 describe("the error reports screen", () => {
   it("is for staff and superusers only", async () => {
     expect((await runRoute(route.loader, getRequest(PATH, cookies.user))).status).toBe(403);
-    expect((await runRoute(route.action, formRequest(PATH, { intent: "handled", message: REPORTS[0].message }, cookies.user))).status).toBe(403);
+    expect((await runRoute(route.action, formRequest(PATH, { intent: "handled", message: REPORTS[0].message }, cookies.user))).status).toBe(
+      403,
+    );
     expect((await runRoute(route.loader, getRequest(PATH, cookies.admin))).status).toBe(200);
   });
 
@@ -119,7 +124,11 @@ describe("the error reports screen", () => {
     expect(handled.data.groups[0].handled).toMatch(/ by admin@example\.org$/);
 
     // Reported again through the API: an open group of one report, with the running release.
-    const again = await callRoute(errorReport, "/api/error_report/", { method: "POST", cookie: cookies.user, body: { message, url: "/welcome?x=1" } });
+    const again = await callRoute(errorReport, "/api/error_report/", {
+      method: "POST",
+      cookie: cookies.user,
+      body: { message, url: "/welcome?x=1" },
+    });
     expect(again.status).toBe(200);
     const reopened = await runRoute(route.loader, getRequest(PATH, cookies.admin));
     expect(reopened.data.groups[0]).toMatchObject({ message, count: 1, paths: ["/welcome"], releases: [packageJson.version] });

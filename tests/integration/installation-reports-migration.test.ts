@@ -75,7 +75,9 @@ describe("upgrade of a data directory of the previous release (installation repo
 
   it("keeps every error report, unhandled and without a release", async () => {
     const rows = await services.pg.db.select().from(errorReports).orderBy(asc(errorReports.id));
-    expect(rows.map((r) => [r.userId, r.message, r.stacktrace, r.url, r.createdAt.toISOString(), r.release, r.handledAt, r.handledBy])).toEqual([
+    expect(
+      rows.map((r) => [r.userId, r.message, r.stacktrace, r.url, r.createdAt.toISOString(), r.release, r.handledAt, r.handledBy]),
+    ).toEqual([
       [901, "TypeError: x is undefined", "at f (a.js:1:2)", "/flow-explorer", "2026-01-02T03:04:05.000Z", "", null, null],
       [null, "ReferenceError: y", "", "/rna", "2026-01-03T03:04:05.000Z", "", null, null],
     ]);
@@ -83,9 +85,9 @@ describe("upgrade of a data directory of the previous release (installation repo
 
   it("keeps every support message, open (not answered, not done)", async () => {
     const rows = await services.pg.db.select().from(supportMessages);
-    expect(rows.map((r) => [r.userId, r.type, r.message, r.createdAt.toISOString(), r.answer, r.answeredAt, r.answeredBy, r.doneAt, r.doneBy])).toEqual([
-      [901, "HELP", "How do I export?", "2026-01-04T00:00:00.000Z", null, null, null, null, null],
-    ]);
+    expect(
+      rows.map((r) => [r.userId, r.type, r.message, r.createdAt.toISOString(), r.answer, r.answeredAt, r.answeredBy, r.doneAt, r.doneBy]),
+    ).toEqual([[901, "HELP", "How do I export?", "2026-01-04T00:00:00.000Z", null, null, null, null, null]]);
   });
 
   it("keeps the old mail as it was and retries none of it", async () => {

@@ -25,7 +25,14 @@ beforeAll(async () => {
   const admin = await insertSuperuser(stores, "admin@example.org");
   const [{ id }] = await stores.pg.db
     .insert(users)
-    .values({ email: "ana@example.org", firstName: "Ana", lastName: "Lyst", passwordHash: "unused", hasConsented: true, consentedAt: new Date() })
+    .values({
+      email: "ana@example.org",
+      firstName: "Ana",
+      lastName: "Lyst",
+      passwordHash: "unused",
+      hasConsented: true,
+      consentedAt: new Date(),
+    })
     .returning({ id: users.id });
   await stores.pg.db.insert(userSettings).values({ userId: admin, timezone: "UTC" }).onConflictDoNothing();
   cookies.admin = await sessionCookie(stores, admin);
@@ -41,7 +48,13 @@ describe("support messages", () => {
     const page = await runRoute(formRoute.loader, getRequest("/support?type=BUG", cookies.user));
     expect(page.status).toBe(200);
     expect(page.data.type).toBe("BUG");
-    expect(page.data.types.map((t: { label: string }) => t.label)).toEqual(["Report a bug", "Ask for help", "Feedback", "New user", "Feature request"]);
+    expect(page.data.types.map((t: { label: string }) => t.label)).toEqual([
+      "Report a bug",
+      "Ask for help",
+      "Feedback",
+      "New user",
+      "Feature request",
+    ]);
     expect((await runRoute(formRoute.loader, getRequest("/support?type=%00", cookies.user))).status).toBe(400);
     expect((await runRoute(formRoute.loader, getRequest("/support?type=nonsense", cookies.user))).data.type).toBe("HELP");
     const empty = await runRoute(formRoute.action, formRequest("/support", { type: "BUG", message: "   " }, cookies.user));
@@ -54,13 +67,20 @@ describe("support messages", () => {
   });
 
   it("goes from the form to the staff list, is answered by mail and marked as done", async () => {
-    const sent = await runRoute(formRoute.action, formRequest("/support", { type: "BUG", message: "The chart is empty\non Mondays." }, cookies.user));
+    const sent = await runRoute(
+      formRoute.action,
+      formRequest("/support", { type: "BUG", message: "The chart is empty\non Mondays." }, cookies.user),
+    );
     expect(sent.status).toBe(302);
     const [row] = await stores.pg.db.select().from(supportMessages);
     expect(sent.location).toBe(`/support?sent=${row.id}`);
     expect((await runRoute(formRoute.loader, getRequest(sent.location!, cookies.user))).data.sent).toBe(true);
     // The call the browser's client uses lands in the same list.
-    const viaApi = await callRoute(supportApi, "/auth/support_message/", { method: "POST", cookie: cookies.user, body: { type: "FEEDBACK", message: "Nice." } });
+    const viaApi = await callRoute(supportApi, "/auth/support_message/", {
+      method: "POST",
+      cookie: cookies.user,
+      body: { type: "FEEDBACK", message: "Nice." },
+    });
     expect(viaApi.status).toBe(201);
 
     expect((await runRoute(staffRoute.loader, getRequest(STAFF, cookies.user))).status).toBe(403);
@@ -71,8 +91,12 @@ describe("support messages", () => {
       ["Report a bug", "The chart is empty\non Mondays.", "Ana Lyst <ana@example.org>"],
     ]);
 
-    expect((await runRoute(staffRoute.action, formRequest(STAFF, { intent: "answer", id: String(row.id), answer: " " }, cookies.admin))).status).toBe(400);
-    expect((await runRoute(staffRoute.action, formRequest(STAFF, { intent: "answer", id: "999999", answer: "x" }, cookies.admin))).status).toBe(404);
+    expect(
+      (await runRoute(staffRoute.action, formRequest(STAFF, { intent: "answer", id: String(row.id), answer: " " }, cookies.admin))).status,
+    ).toBe(400);
+    expect(
+      (await runRoute(staffRoute.action, formRequest(STAFF, { intent: "answer", id: "999999", answer: "x" }, cookies.admin))).status,
+    ).toBe(404);
     const answered = await runRoute(
       staffRoute.action,
       formRequest(STAFF, { intent: "answer", id: String(row.id), answer: "Fixed in the next release." }, cookies.admin),
@@ -94,7 +118,9 @@ describe("support messages", () => {
     const open = await runRoute(staffRoute.loader, getRequest(STAFF, cookies.admin));
     expect(open.data.messages.map((m: { id: number }) => m.id)).not.toContain(row.id);
     const doneList = await runRoute(staffRoute.loader, getRequest(`${STAFF}?show=done`, cookies.admin));
-    expect(doneList.data.messages.map((m: { id: number; done: string }) => [m.id, /by admin@example\.org$/.test(m.done)])).toEqual([[row.id, true]]);
+    expect(doneList.data.messages.map((m: { id: number; done: string }) => [m.id, /by admin@example\.org$/.test(m.done)])).toEqual([
+      [row.id, true],
+    ]);
   });
 
   it("refuses unknown actions and bad ids with a 400", async () => {

@@ -103,7 +103,17 @@ describe("the team-chat alert", () => {
     expect(post.body.text).toContain("/flow-explorer");
     expect(post.body.text).toContain("TypeError: boom");
     const all = JSON.stringify(post.body);
-    for (const secret of ["abcdefghijklmnop", "hunter2", "qwertyuiop", "token=", "filter", "10.0.0.1", "frag", "secretFunction", CSRF_TOKEN])
+    for (const secret of [
+      "abcdefghijklmnop",
+      "hunter2",
+      "qwertyuiop",
+      "token=",
+      "filter",
+      "10.0.0.1",
+      "frag",
+      "secretFunction",
+      CSRF_TOKEN,
+    ])
       expect([secret, all.includes(secret)]).toEqual([secret, false]);
     expect(sessionValue.length).toBeGreaterThan(8);
     expect(all).not.toContain(sessionValue);
@@ -116,7 +126,11 @@ describe("the team-chat alert", () => {
     expect(fail.status).toBe(500);
     const statuses: number[] = [];
     for (let i = 0; i < 13; i++) {
-      const r = await callRoute(errorReport, "/api/error_report/", { method: "POST", cookie, body: { message: "Loop error", url: "/rna" } });
+      const r = await callRoute(errorReport, "/api/error_report/", {
+        method: "POST",
+        cookie,
+        body: { message: "Loop error", url: "/rna" },
+      });
       statuses.push(r.status);
     }
     expect(statuses.filter((s) => s === 429).length).toBeGreaterThan(0);
@@ -149,7 +163,11 @@ describe("the team-chat alert", () => {
     await close(server);
     received = [];
     const cookie = await userCookie("down@example.org");
-    await callRoute(errorReport, "/api/error_report/", { method: "POST", cookie, body: { message: "While the chat was down", url: "/links" } });
+    await callRoute(errorReport, "/api/error_report/", {
+      method: "POST",
+      cookie,
+      body: { message: "While the chat was down", url: "/links" },
+    });
     await alertsSettled();
     const [row] = (await stores.pg.db.select().from(outboxWebhooks)).filter(
       (r) => (r.payload as { flowlens: { message: string } }).flowlens.message === "While the chat was down",

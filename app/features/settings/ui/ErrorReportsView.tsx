@@ -104,7 +104,13 @@ export function ErrorReportsView({ data }: { data: ErrorReportsScreen }) {
                           <CsrfField />
                           <input type="hidden" name="intent" value="handled" />
                           <input type="hidden" name="message" value={g.message} />
-                          <Button type="submit" size="xs" variant="light" disabled={busy} aria-label={`Mark as handled: ${g.message.slice(0, 80)}`}>
+                          <Button
+                            type="submit"
+                            size="xs"
+                            variant="light"
+                            disabled={busy}
+                            aria-label={`Mark as handled: ${g.message.slice(0, 80)}`}
+                          >
                             Mark as handled
                           </Button>
                         </Form>
