@@ -28,6 +28,9 @@ import { RNA_OPERATIONS } from "~/features/rna/openapi.server";
 import { ROUTING_OPERATIONS } from "~/features/routing/openapi.server";
 import { rpkiRtr } from "~/features/routing/rpki/rtr-client.server";
 import { TAGS_OPERATIONS } from "~/features/tags/openapi.server";
+import { forgetAlerts } from "~/server/alerts.server";
+import { outboxSweeperTask } from "~/server/outbox.server";
+import { usageRetentionTask } from "~/server/usage-tracking.server";
 import { describeOperations } from "~/server/api/openapi.server";
 import { AS_RELATIONS_OPERATIONS } from "~/features/asrelations/openapi.server";
 import { REVENUES_OPERATIONS } from "~/features/revenues/openapi.server";
@@ -51,6 +54,11 @@ export function wireApp(): void {
   // Links whose build-out forecast crosses a planner's threshold, told to that user once per crossing: hourly, in the same process.
   runInBackground("build-out notices", buildoutNoticesTask);
   onStoresClosing("flows data range", forgetDataRange);
+  // Mail and team-chat alerts whose delivery failed are tried again, every 15 s in every app process (rows claimed in PostgreSQL).
+  runInBackground("outbox", outboxSweeperTask);
+  // Usage tracking events past USAGE_RETENTION_DAYS are deleted hourly.
+  runInBackground("usage tracking retention", usageRetentionTask);
+  onStoresClosing("team-chat alerts", (stores) => forgetAlerts(stores.pg.db));
   // Ingest components (flow collector, SNMP poller, BMP station) register here with registerComponent()
   // of app/server/components: the app on embedded stores and `npm run worker` on server stores read the same list.
   // Each is off until its <COMPONENT>_LISTEN is set.

@@ -55,6 +55,7 @@ export function RequestErrorPage({ status, detail }: { status: number; detail: s
             Try again
           </Button>
         </div>
+        <Anchor href="/support?type=BUG">Contact support</Anchor>
       </Stack>
     </Container>
   );
@@ -68,6 +69,9 @@ export function NotFoundPage() {
         <Text>{MESSAGES.notFoundText}</Text>
         <Anchor component={Link} to="/flow-explorer">
           Back to the Flow Explorer
+        </Anchor>
+        <Anchor component={Link} to="/support?type=BUG">
+          Contact support
         </Anchor>
       </Stack>
     </Center>

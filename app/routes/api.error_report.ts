@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { multiLineText, singleLineText } from "~/lib/input-fields";
 import { apiError, endpoint, resourceRoute } from "~/server/api/contract.server";
+import { raiseAlert } from "~/server/alerts.server";
 import { clientAddress } from "~/server/auth/session.server";
 import { errorReportLimiter } from "~/server/error-report-limit.server";
 import { keepErrorReport } from "~/server/error-reports.server";
@@ -26,6 +27,12 @@ const route = resourceRoute({
         return response;
       }
       await keepErrorReport(context.services.pg.db, user?.id ?? null, body);
+      raiseAlert(context.services.pg.db, context.services.config, {
+        kind: "client error",
+        message: body.message,
+        url: body.url,
+        host: new URL(request.url).host,
+      });
       log.warn(`client error reported: ${logValue(body.message)} at ${logValue(body.url, 200)}`);
       return { status: "ok" };
     },

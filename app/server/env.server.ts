@@ -165,6 +165,28 @@ export const EnvSchema = z.object({
   SMTP_URL: urlWithProtocols(["smtp:", "smtps:"], "smtp://user:pass@mail.example.org:587"),
   SMTP_FROM: z.preprocess(emptyToUndefined, z.string().default("flowlens <noreply@flowlens.invalid>")),
   SUPPORT_EMAIL: z.preprocess(emptyToUndefined, z.string().email("must be an e-mail address").optional()),
+  /**
+   * The team-chat alert (app/server/alerts.server.ts): client error reports and unexpected server
+   * failures are posted to this incoming webhook (Slack- and Mattermost-compatible JSON), with basic
+   * authentication when ALERT_WEBHOOK_USER is set. Unset: nothing is posted.
+   */
+  ALERT_WEBHOOK_URL: urlWithProtocols(["http:", "https:"], "https://chat.example.net/hooks/abc123"),
+  ALERT_WEBHOOK_USER: optionalString,
+  ALERT_WEBHOOK_PASSWORD: optionalString,
+  /** The webhook that receives the alerts of requests made to ALERT_WEBHOOK_TEST_HOST (a test installation's host name) instead. */
+  ALERT_WEBHOOK_TEST_URL: urlWithProtocols(["http:", "https:"], "https://chat.example.net/hooks/test456"),
+  ALERT_WEBHOOK_TEST_HOST: z.preprocess(
+    emptyToUndefined,
+    z
+      .string()
+      .regex(/^[A-Za-z0-9.-]+(:\d+)?$/, "must be a host name, optionally with :port (e.g. flowlens-test.example.net)")
+      .transform((host) => host.toLowerCase())
+      .optional(),
+  ),
+  /** Most alerts posted per hour, both webhooks together; beyond it alerts are only logged until the hour has passed. */
+  ALERT_WEBHOOK_HOURLY_CAP: z.preprocess(emptyToUndefined, positiveInt().max(3600, "must be at most 3600").default(30)),
+  /** Days the usage tracking (usertracking/interaction/) keeps each event. */
+  USAGE_RETENTION_DAYS: z.preprocess(emptyToUndefined, positiveInt().max(3650, "must be at most 3650").default(90)),
   /** Secret part of the test error page path /error-{secret}; without it the page does not exist. */
   ERROR_PAGE_SECRET: z.preprocess(
     emptyToUndefined,

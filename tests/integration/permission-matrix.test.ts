@@ -647,6 +647,17 @@ const MATRIX: Record<string, Sample[]> = {
     },
     { method: "POST", url: "/notifications", form: { intent: "read", id: "1" }, csrf: false, expect: csrfAfterGuard("/notifications") },
   ],
+  "_app.support.tsx": [
+    { url: "/support", expect: screen("/support", null) },
+    {
+      method: "POST",
+      url: "/support",
+      form: { type: "HELP", message: "" },
+      note: "an empty message: 400 with the form's errors, nothing stored",
+      expect: screen("/support", null, { ok: 400 }),
+    },
+    { method: "POST", url: "/support", form: { type: "HELP", message: "" }, csrf: false, expect: csrfAfterGuard("/support") },
+  ],
   "_app.settings.tsx": [
     { url: "/settings", expect: screen("/settings", null) },
     { method: "POST", url: "/settings", form: { intent: "bogus" }, expect: screen("/settings", null, { ok: 400 }) },
@@ -730,6 +741,32 @@ const MATRIX: Record<string, Sample[]> = {
       form: { intent: "confirm-capacity", router: "", interface: "", deviceBps: "0" },
       note: "applying a device's capacity: 400 for admins after the access check (nothing named), nothing changed",
       expect: { ...toLogin("/site-settings/data-sources"), ...perRole((role) => (siteRole(role) === "admin" ? 400 : 403)) },
+    },
+  ],
+  "_app.site-settings_.error-reports.tsx": [
+    {
+      url: "/site-settings/error-reports",
+      expect: { ...toLogin("/site-settings/error-reports"), ...perRole((role) => (siteRole(role) === "admin" ? 200 : 403)) },
+    },
+    {
+      method: "POST",
+      url: "/site-settings/error-reports",
+      form: { intent: "handled", message: "" },
+      note: "marking a group as handled: 400 for admins after the access check (no message named), nothing changed",
+      expect: { ...toLogin("/site-settings/error-reports"), ...perRole((role) => (siteRole(role) === "admin" ? 400 : 403)) },
+    },
+  ],
+  "_app.site-settings_.support-messages.tsx": [
+    {
+      url: "/site-settings/support-messages",
+      expect: { ...toLogin("/site-settings/support-messages"), ...perRole((role) => (siteRole(role) === "admin" ? 200 : 403)) },
+    },
+    {
+      method: "POST",
+      url: "/site-settings/support-messages",
+      form: { intent: "done", id: "x" },
+      note: "marking a message as done: 400 for admins after the access check (no message named), nothing changed",
+      expect: { ...toLogin("/site-settings/support-messages"), ...perRole((role) => (siteRole(role) === "admin" ? 400 : 403)) },
     },
   ],
   "_app.site-settings_.inventory.tsx": [
@@ -1640,6 +1677,10 @@ const MATRIX: Record<string, Sample[]> = {
   ],
   "siteconfig.ts": [{ url: "/siteconfig", expect: everyone(200) }, GET_ONLY_405("/siteconfig")],
   // The RNA query history: the caller's own entries (RAW_NETWORK_ANALYZER is not delegable: delegated accounts are refused).
+  "usertracking.interaction.ts": [
+    { method: "POST", url: "/usertracking/interaction", json: { target: "/rna?x=1" }, expect: api("login", 400) },
+    POST_ONLY_405("/usertracking/interaction"),
+  ],
   "usertracking.rna_history.ts": [
     { url: "/usertracking/rna_history?page=1", expect: api("RAW_NETWORK_ANALYZER") },
     { url: "/usertracking/rna_history?page=0", note: "bad page: 400 after the access check", expect: api("RAW_NETWORK_ANALYZER", 400) },

@@ -6,7 +6,9 @@ import { NO_CONTROL_CHARACTERS, NO_NUL, fieldsWithNul, parameterWithControlChara
 import { getApiRequestContext, type RequestContext } from "../auth/guard.server";
 import type { UserContext } from "../auth/user-context.server";
 import { csrfCookieHeader, newCsrfToken, readCsrfCookie, verifyCsrf } from "../auth/csrf.server";
+import { raiseAlert } from "../alerts.server";
 import { log } from "../log.server";
+import { getServices } from "../services.server";
 import { BodyProblem, readBodyText } from "../request-body.server";
 
 export const API_VERSIONS = { min: 13, max: 17, default: 17 } as const;
@@ -202,9 +204,19 @@ export function endpoint<
     } catch (error) {
       if (error instanceof ApiProblem) return Response.json(error.body, { status: error.status });
       if (error instanceof Response) return error;
-      log.error(
-        `${request.method} ${new URL(request.url).pathname} failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`,
-      );
+      const url = new URL(request.url);
+      log.error(`${request.method} ${url.pathname} failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+      // The team-chat alert (the limiter's 429 and 503 are answers, not failures: they never come here).
+      void getServices()
+        .then((services) =>
+          raiseAlert(services.pg.db, services.config, {
+            kind: "server error",
+            message: `${request.method} ${url.pathname}: ${error instanceof Error ? `${error.name}: ${error.message}` : String(error)}`,
+            url: url.pathname,
+            host: url.host,
+          }),
+        )
+        .catch(() => {});
       return apiError(500, MESSAGES.serverError);
     }
   };

@@ -323,6 +323,17 @@ export const OPERATIONS: Operation[] = [
     response: anyObject,
   },
   {
+    file: "usertracking.interaction.ts",
+    method: "POST",
+    path: "/usertracking/interaction/",
+    summary: "Records that the caller used a screen (route path) or named action (consent required).",
+    description:
+      "target: a route path (e.g. /flow-explorer) or a named action (e.g. flow-explorer.export), at most 120 characters, never with a query string (400). Stored with the user and the time, kept USAGE_RETENTION_DAYS days (90 by default); at most 60 a minute per user (429 beyond).",
+    access: "login",
+    body: obj({ target: str }),
+    response: anyObject,
+  },
+  {
     file: "auth.usermanagement.user_requests.ts",
     method: "GET",
     path: "/auth/usermanagement/user_requests/",

@@ -2,6 +2,7 @@ import { eq } from "drizzle-orm";
 import nodemailer, { type Transporter } from "nodemailer";
 import { outboxEmails } from "~db/postgres/schema";
 import { log } from "../log.server";
+import { nextAttemptAfter } from "../outbox.server";
 import type { Db } from "../postgres.server";
 
 export type Mail = { to: string; subject: string; text: string };
@@ -46,7 +47,7 @@ function redact(url: string): string {
   }
 }
 
-async function deliver(db: Db, id: number, mail: Mail): Promise<MailResult> {
+async function deliver(db: Db, id: number, mail: Mail, previousAttempts = 0, now = new Date()): Promise<MailResult> {
   const { url, from } = smtpSettings();
   if (!url) {
     log.info(`mail to ${mail.to} queued in outbox (no SMTP_URL)`);
@@ -54,15 +55,23 @@ async function deliver(db: Db, id: number, mail: Mail): Promise<MailResult> {
   }
   try {
     await transportFor(url).sendMail({ from, to: mail.to, subject: mail.subject, text: mail.text });
-    await db.update(outboxEmails).set({ sentAt: new Date(), error: null }).where(eq(outboxEmails.id, id));
+    await db
+      .update(outboxEmails)
+      .set({ sentAt: new Date(), error: null, attempts: previousAttempts + 1, nextAttemptAt: null })
+      .where(eq(outboxEmails.id, id));
     log.info(`mail to ${mail.to} sent (outbox #${id})`);
     return { id, status: "sent" };
   } catch (error) {
     const message = (error instanceof Error ? error.message : String(error)).slice(0, 2000);
-    log.warn(`mail to ${mail.to} could not be sent through ${redact(url)}: ${message} (kept in outbox #${id})`);
+    const attempts = previousAttempts + 1;
+    const next = nextAttemptAfter(attempts, now);
+    log.warn(
+      `mail to ${mail.to} could not be sent through ${redact(url)}: ${message} (kept in outbox #${id}; ` +
+        (next ? `next attempt ${next.toISOString()})` : "given up)"),
+    );
     await db
       .update(outboxEmails)
-      .set({ error: message })
+      .set({ error: message, attempts, nextAttemptAt: next })
       .where(eq(outboxEmails.id, id))
       .catch((dbError: unknown) => log.error(`outbox #${id}: recording the SMTP error failed: ${String(dbError)}`));
     return { id, status: "failed", error: message };
@@ -88,4 +97,9 @@ export async function sendMail(db: Db, mail: Mail, options: { background?: boole
     return { id: row.id, status: "queued" };
   }
   return delivery;
+}
+
+/** Tries a mail of the outbox once more (the outbox sweeper, after its SMTP server failed). */
+export function retryMail(db: Db, row: typeof outboxEmails.$inferSelect, now = new Date()): Promise<MailResult> {
+  return deliver(db, row.id, { to: row.to, subject: row.subject, text: row.body }, row.attempts, now);
 }

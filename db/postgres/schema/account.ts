@@ -1,4 +1,4 @@
-import { bigint, boolean, index, integer, pgTable, serial, text, timestamp } from "drizzle-orm/pg-core";
+import { bigint, boolean, index, integer, jsonb, pgTable, serial, text, timestamp } from "drizzle-orm/pg-core";
 import { users } from "./auth";
 
 /** TOTP authenticators; a device counts only once confirmed with a code. */
@@ -81,7 +81,31 @@ export const outboxEmails = pgTable("outbox_emails", {
   createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
   sentAt: timestamp("sent_at", { withTimezone: true }),
   error: text("error"),
+  /** Delivery attempts made; the outbox sweeper gives up after OUTBOX_MAX_ATTEMPTS (app/server/outbox.server.ts). */
+  attempts: integer("attempts").notNull().default(0),
+  /** When the sweeper tries again; null: nothing to retry (sent, never tried because SMTP_URL was unset, or given up). */
+  nextAttemptAt: timestamp("next_attempt_at", { withTimezone: true }),
 });
+
+/**
+ * Team-chat alerts to post (app/server/alerts.server.ts): the JSON body, and which of the configured
+ * webhooks receives it ("main": ALERT_WEBHOOK_URL, "test": ALERT_WEBHOOK_TEST_URL). The URL and its
+ * credentials are read from the configuration when the alert is sent, never stored.
+ */
+export const outboxWebhooks = pgTable(
+  "outbox_webhooks",
+  {
+    id: serial("id").primaryKey(),
+    target: text("target", { enum: ["main", "test"] }).notNull(),
+    payload: jsonb("payload").notNull(),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    sentAt: timestamp("sent_at", { withTimezone: true }),
+    error: text("error"),
+    attempts: integer("attempts").notNull().default(0),
+    nextAttemptAt: timestamp("next_attempt_at", { withTimezone: true }),
+  },
+  (t) => [index("outbox_webhooks_created_idx").on(t.createdAt)],
+);
 
 export const supportMessages = pgTable("support_messages", {
   id: serial("id").primaryKey(),
@@ -89,6 +113,13 @@ export const supportMessages = pgTable("support_messages", {
   type: text("type", { enum: ["BUG", "HELP", "FEEDBACK", "NEW_USER", "FEATURE_REQUEST"] }).notNull(),
   message: text("message").notNull(),
   createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  /** The last answer staff mailed to the sender from the support messages screen: its text, when and by whom. */
+  answer: text("answer"),
+  answeredAt: timestamp("answered_at", { withTimezone: true }),
+  answeredBy: integer("answered_by").references(() => users.id, { onDelete: "set null" }),
+  /** Marked as done on the support messages screen. */
+  doneAt: timestamp("done_at", { withTimezone: true }),
+  doneBy: integer("done_by").references(() => users.id, { onDelete: "set null" }),
 });
 
 export const notifications = pgTable(
@@ -114,7 +145,12 @@ export const errorReports = pgTable("error_reports", {
   message: text("message").notNull(),
   stacktrace: text("stacktrace").notNull().default(""),
   url: text("url").notNull().default(""),
+  /** The release (package version) that was running when the report arrived; "" for reports kept before it was recorded. */
+  release: text("release").notNull().default(""),
   createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  /** Marked as handled on the error reports screen: when, and by whom. */
+  handledAt: timestamp("handled_at", { withTimezone: true }),
+  handledBy: integer("handled_by").references(() => users.id, { onDelete: "set null" }),
 });
 
 /** API tokens for integrators ("Authorization: Token <key>"), stored as SHA-256 hashes. */
@@ -131,4 +167,21 @@ export const apiTokens = pgTable(
     lastUsedAt: timestamp("last_used_at", { withTimezone: true }),
   },
   (t) => [index("api_tokens_user_idx").on(t.userId)],
+);
+
+/**
+ * Usage tracking (POST usertracking/interaction/): which screen (route path) or named action a
+ * consenting user used, and when. Kept USAGE_RETENTION_DAYS days (app/server/usage-tracking.server.ts).
+ */
+export const usageEvents = pgTable(
+  "usage_events",
+  {
+    id: serial("id").primaryKey(),
+    userId: integer("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    target: text("target").notNull(),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index("usage_events_created_idx").on(t.createdAt)],
 );

@@ -1,4 +1,5 @@
-import { Accordion, Code, Stack, Text, Title } from "@mantine/core";
+import { Accordion, Anchor, Code, Stack, Text, Title } from "@mantine/core";
+import { Link } from "@remix-run/react";
 import { NOT_MAPPED_EXPLANATIONS, NOT_MAPPED_NAME } from "~/features/filter/value-labels";
 import { SPECIAL_AS_VALUES, UNCERTAIN_EXPLANATION } from "~/lib/special-as";
 
@@ -111,6 +112,13 @@ export function FaqView() {
           </Accordion.Item>
         ))}
       </Accordion>
+      <Text size="sm">
+        No answer here?{" "}
+        <Anchor component={Link} to="/support?type=HELP">
+          Contact support
+        </Anchor>
+        .
+      </Text>
     </Stack>
   );
 }

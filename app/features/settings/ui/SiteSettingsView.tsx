@@ -30,6 +30,14 @@ export function SiteSettingsView({ data, result }: { data: SiteSettingsScreen; r
           <Anchor component={Link} to="/site-settings/data-sources">
             data sources
           </Anchor>
+          . Errors the browsers reported:{" "}
+          <Anchor component={Link} to="/site-settings/error-reports">
+            error reports
+          </Anchor>
+          . Messages users sent:{" "}
+          <Anchor component={Link} to="/site-settings/support-messages">
+            support messages
+          </Anchor>
           .
         </Text>
       ) : null}
