@@ -126,7 +126,9 @@ describe("router VRFs", () => {
     expect(issues).toEqual([
       {
         path: "routers[0].vrfs[0].rd",
-        message: expect.stringContaining('"CUST:5" is not a route distinguisher: the administrator must be an AS number or an IPv4 address'),
+        message: expect.stringContaining(
+          '"CUST:5" is not a route distinguisher: the administrator must be an AS number or an IPv4 address',
+        ),
       },
     ]);
   });

@@ -291,7 +291,11 @@ describe("a flow of a VRF", () => {
   });
 
   it("takes the VRF of the exporting router: the same name on another router is another table", async () => {
-    const result = await routeAtTime(stores, analyst, flow("10.1.2.3", T, { exporter_name: VP_B.router, exporter_address: "", vrf_name: "CUST_A" }));
+    const result = await routeAtTime(
+      stores,
+      analyst,
+      flow("10.1.2.3", T, { exporter_name: VP_B.router, exporter_address: "", vrf_name: "CUST_A" }),
+    );
     expect(result).toMatchObject({ kind: "no-route", routeDistinguisher: "64999:2", vrf: "CUST_A", vantagePoint: { key: VP_B.key } });
     expect(expectedRoutes(VP_B.key, "10.1.2.3", T, "64999:2")).toEqual([]);
   });

@@ -585,7 +585,12 @@ describe("the route at the time of a record of a VRF", () => {
       routeDistinguisher: "64500:7",
       route: { prefix: "10.77.0.0/24", asPath: [{ asn: 64520 }] },
     });
-    expect(await routeOf("10.5.0.2")).toMatchObject({ kind: "route", vrf: null, routeDistinguisher: "", route: { prefix: "10.77.0.0/16" } });
+    expect(await routeOf("10.5.0.2")).toMatchObject({
+      kind: "route",
+      vrf: null,
+      routeDistinguisher: "",
+      route: { prefix: "10.77.0.0/16" },
+    });
     expect(await routeOf("10.5.0.3")).toMatchObject({ kind: "route", vrf: null, unmappedVrf: "CUST_B", route: { prefix: "10.77.0.0/16" } });
     // The VRF column was not asked for: it is read for the route, not shown.
     expect((await screen(`${query}&route=${encodeURIComponent(keyOf("10.5.0.1"))}`)).params.columns).toEqual(["src_addr", "dst_addr"]);

@@ -289,7 +289,12 @@ describe("the VRF scope of the raw-record filters ('Show in RNA' for a route of 
   });
 
   it("reads a VRF name without spaces or '@' only", () => {
-    expect(parse("NEXT_HOP", "192.0.2.1@VRF-2.blue")).toEqual({ kind: "NEXT_HOP", value: "192.0.2.1/32", isNegation: false, vrf: "VRF-2.blue" });
+    expect(parse("NEXT_HOP", "192.0.2.1@VRF-2.blue")).toEqual({
+      kind: "NEXT_HOP",
+      value: "192.0.2.1/32",
+      isNegation: false,
+      vrf: "VRF-2.blue",
+    });
     expect(parseRawFilterValue("NEXT_HOP", "192.0.2.1@a b")).toHaveProperty("error");
     expect(parseRawFilterValue("NEXT_HOP", `192.0.2.1@${"x".repeat(101)}`)).toHaveProperty("error");
   });

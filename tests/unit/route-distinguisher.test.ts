@@ -137,9 +137,7 @@ describe("a router's VRFs", () => {
         { name: "CUST_B", rd: "192.0.2.1:7" },
       ],
     } as unknown as Parameters<typeof routerValues>[0];
-    expect(routerValues(view).vrfs).toBe(
-      "CUST_A 64500:1\nCUST_B 192.0.2.1:7",
-    );
+    expect(routerValues(view).vrfs).toBe("CUST_A 64500:1\nCUST_B 192.0.2.1:7");
   });
 
   it("show the schema's refusals on the VRFs field, by VRF", () => {

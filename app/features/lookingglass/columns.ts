@@ -215,7 +215,11 @@ function rnaFilterLabel(column: RnaColumn, filter: string): string {
  * that gives a filter, then — when there are several — one with all of them, each the same
  * address the dialog opens for that choice.
  */
-export function rnaRowLinks(row: LookingGlassRow, routerOf: RouterOf, vrfOf?: VrfOf): { label: string; href: string; columns: RnaColumn[] }[] {
+export function rnaRowLinks(
+  row: LookingGlassRow,
+  routerOf: RouterOf,
+  vrfOf?: VrfOf,
+): { label: string; href: string; columns: RnaColumn[] }[] {
   const links = RNA_COLUMNS.flatMap((column) => {
     const filter = rnaFilter(row, column, routerOf, vrfOf);
     return filter ? [{ label: rnaFilterLabel(column, filter), columns: [column] }] : [];

@@ -37,7 +37,9 @@ export const contracts = pgTable(
     portFeeEur: numeric("port_fee_eur", { precision: 14, scale: 2, mode: "number" }).notNull().default(0),
     crossConnectFeeEur: numeric("cross_connect_fee_eur", { precision: 14, scale: 2, mode: "number" }).notNull().default(0),
     minimumFeeEur: numeric("minimum_fee_eur", { precision: 14, scale: 2, mode: "number" }).notNull().default(0),
-    currency: text("currency", { enum: ["EUR"] }).notNull().default("EUR"),
+    currency: text("currency", { enum: ["EUR"] })
+      .notNull()
+      .default("EUR"),
     /** First and last day of validity (inclusive, in the billing timezone); validTo null: open-ended. */
     validFrom: date("valid_from", { mode: "string" }).notNull(),
     validTo: date("valid_to", { mode: "string" }),

@@ -102,7 +102,9 @@ export function RouteAtTime({ result, timezone }: { result: RouteAtTimeResult; t
       </Stack>
     );
   }
-  const table = result.vrf ? `VRF ${result.vrf} (route distinguisher ${result.routeDistinguisher})` : `route distinguisher ${result.routeDistinguisher}`;
+  const table = result.vrf
+    ? `VRF ${result.vrf} (route distinguisher ${result.routeDistinguisher})`
+    : `route distinguisher ${result.routeDistinguisher}`;
   const where = `${result.vantagePoint.name}${result.routeDistinguisher ? `, ${table}` : ""}`;
   const unmapped = result.unmappedVrf ? (
     <Text size="sm" c="dimmed" data-testid="route-unmapped-vrf">
