@@ -134,6 +134,25 @@ describe("the bill of a Max 95th contract", () => {
     expect(c.proration).toBe(0.5);
     expect([c.commitEur, c.burstEur, c.feesEur, c.totalEur]).toEqual([350, 225, 150, 725]);
   });
+
+  it("expects the samples of a month still running only up to now", () => {
+    const t = terms();
+    const w = billingWindow(t, 2026, 11)!;
+    // Ten days and a bit of the month are over; their samples are all there.
+    const now = w.activeStart + 10 * 86_400 + 1234;
+    const p = port(
+      "r1|et-1",
+      () => 100,
+      () => 200,
+    );
+    const sofar = { ...p, samples: p.samples.filter((s) => s.t < now) };
+    const running = trafficFigures([sofar], t, w, now);
+    expect(running.expected).toBe(10 * 288 + 4);
+    expect(running.samples).toBe(10 * 288 + 5);
+    expect(running.complete).toBe(true);
+    // The same samples judged against the whole month: a third of it.
+    expect(trafficFigures([sofar], t, w).complete).toBe(false);
+  });
 });
 
 describe("Flatrate and free", () => {

@@ -129,10 +129,14 @@ export function trafficFigures(
   ports: readonly PortSamples[],
   terms: Pick<BillTerms, "billedDirection" | "groupMode">,
   window: BillingWindow,
+  /** Unix seconds: the samples expected end here (the month still running), not at the window's end. */
+  now: number = Infinity,
 ): TrafficFigures {
   const inWindow = (s: Sample) => s.t >= window.activeStart && s.t < window.activeEnd;
   const perPort = ports.map((p) => p.samples.filter(inWindow));
-  const intervals = Math.round((window.activeEnd - window.activeStart) / SAMPLE_SECONDS);
+  // Only the intervals already over are expected: a month still running is complete so far.
+  const expectedEnd = Math.min(window.activeEnd, Math.floor(now / SAMPLE_SECONDS) * SAMPLE_SECONDS);
+  const intervals = Math.max(0, Math.round((expectedEnd - window.activeStart) / SAMPLE_SECONDS));
   const sources = [...new Set(perPort.flat().map((s) => s.source))].sort();
   let d: Direction;
   let samples: number;

@@ -69,6 +69,7 @@ export async function billsOfMonth(
   contracts: readonly ContractView[],
   year: number,
   month: number,
+  now = Date.now(),
 ): Promise<ContractBill[]> {
   const bills: ContractBill[] = [];
   for (const c of contracts) {
@@ -85,7 +86,7 @@ export async function billsOfMonth(
         samples: rows.filter((r) => r.port === key).map((r) => ({ t: r.t, inBytes: r.in_b, outBytes: r.out_b, source: r.sample_source })),
       };
     });
-    const traffic: TrafficFigures = trafficFigures(series, c, window);
+    const traffic: TrafficFigures = trafficFigures(series, c, window, Math.floor(now / 1000));
     bills.push({
       contract: {
         id: c.id,
@@ -165,9 +166,9 @@ export async function revenueCostMonth(
   if (!canSeeRevenuesAndCosts(user)) throw new RevenueCostError(403, "Revenues & Costs is not available to this account.");
   await checkMonth(services, year, month, now);
   const contracts = await listContracts(services.pg.db);
-  const bills = await billsOfMonth(services, contracts, year, month);
+  const bills = await billsOfMonth(services, contracts, year, month, now);
   const prev = previousMonth(year, month);
-  const prevTotals = totalsOf(await billsOfMonth(services, contracts, prev.year, prev.month));
+  const prevTotals = totalsOf(await billsOfMonth(services, contracts, prev.year, prev.month, now));
   const totals = totalsOf(bills);
   return {
     year,
