@@ -6,9 +6,19 @@
  * 'Show in RNA' filter kind, the nfdump expression, the delegated restriction in the table and the
  * timeseries (forged page keys), the raw-flow database override, the row limit, and the 400s.
  */
-import { eq } from "drizzle-orm";
+import { eq, inArray } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { asInfo, delegationRestrictions, featureFlags, tags, tagValues, userPermissions, users } from "~db/postgres/schema";
+import {
+  asInfo,
+  delegationRestrictions,
+  featureFlags,
+  tagGroupMembers,
+  tagGroups,
+  tags,
+  tagValues,
+  userPermissions,
+  users,
+} from "~db/postgres/schema";
 import { flowTable } from "~/features/flows/service.server";
 import { AGGREGATION_MESSAGES } from "~/features/rna/query";
 import type { RnaPage } from "~/features/rna/query";
@@ -520,6 +530,43 @@ describe("POST api/rna/: filters", () => {
       expect(sorted(rows.map(identityOfRow))).toEqual(sorted(expected.map(identity)));
     });
   }
+
+  it("expands tags and tag groups in the Flow Explorer's filters, negated too", async () => {
+    const tag = async (name: string, dimension: "AS_NUMBER" | "IANA_PROTOCOL", values: string[]) => {
+      const [row] = await stores.pg.db.insert(tags).values({ name, dimension }).returning({ id: tags.id });
+      await stores.pg.db.insert(tagValues).values(values.map((value) => ({ tagId: row.id, value })));
+      return row.id;
+    };
+    const customers = await tag("Customers", "AS_NUMBER", ["64501", "64502"]);
+    const tcp = await tag("TCP", "IANA_PROTOCOL", ["6"]);
+    const icmp = await tag("ICMP", "IANA_PROTOCOL", ["1"]);
+    const [group] = await stores.pg.db
+      .insert(tagGroups)
+      .values({ name: "TCP and ICMP", dimension: "IANA_PROTOCOL" })
+      .returning({ id: tagGroups.id });
+    await stores.pg.db.insert(tagGroupMembers).values([
+      { groupId: group.id, tagId: tcp },
+      { groupId: group.id, tagId: icmp },
+    ]);
+    try {
+      const checks: { filter: string; keep: (f: Fixture) => boolean }[] = [
+        { filter: `AS_DST_INGRESS:#${customers}`, keep: (f) => [64501, 64502].includes(f.as_dst) && f.as_hnd !== OPERATOR },
+        { filter: `IANA_PROTOCOL:#g${group.id}`, keep: (f) => f.protocol === 6 || f.protocol === 1 },
+        { filter: `IANA_PROTOCOL:!#g${group.id}`, keep: (f) => f.protocol !== 6 && f.protocol !== 1 },
+        { filter: `IANA_PROTOCOL:!#${tcp}`, keep: (f) => f.protocol !== 6 },
+      ];
+      for (const c of checks) {
+        const rows = (await allPages({ ...FULL, enabledColumns: COLUMNS, filters: [c.filter], pageSize: 1000 })).flatMap((p) => p.rows);
+        const expected = counted.filter(c.keep);
+        expect(expected.length, c.filter).toBeGreaterThan(0);
+        expect(expected.length, c.filter).toBeLessThan(counted.length);
+        expect(sorted(rows.map(identityOfRow)), c.filter).toEqual(sorted(expected.map(identity)));
+      }
+    } finally {
+      await stores.pg.db.delete(tagGroups).where(eq(tagGroups.id, group.id));
+      await stores.pg.db.delete(tags).where(inArray(tags.id, [customers, tcp, icmp]));
+    }
+  });
 
   it("applies the nfdump expression and names the column of an error", async () => {
     const page = (
