@@ -99,7 +99,7 @@ export async function loadDemoNetwork(stores: Stores, options: DemoOptions = {})
   await insertInventory(stores.pg.db, topology.interfaces, capacities, new Date(start * 1000).toISOString().slice(0, 8) + "01");
   await insertUsers(stores.pg.db, users);
   // PeeringDB facts of the demo's neighbours (db/demo/peeringdb.ts), through the importer staff use.
-  const dump = JSON.stringify(demoPeeringDbDump(DEMO_ASES, topology.interfaces, { asn: OPERATOR_ASN, name: OPERATOR_NAME }));
+  const dump = JSON.stringify(demoPeeringDbDump(DEMO_ASES, topology.attachments, { asn: OPERATOR_ASN, name: OPERATOR_NAME }));
   await importPeeringDb(stores, {
     sources: [
       {

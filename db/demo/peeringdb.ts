@@ -4,10 +4,10 @@
  * declared facts on a fresh install. It names only the demo's own ASes (catalog.ts), exchanges
  * (topology.ts IXES) and router cities. The declared values — policy, ratio, traffic level, the NOC
  * address — are made up for the demo from each AS's category, not copied from the real PeeringDB.
- * Customers and a few of the remote tail have no record, as small networks often have none.
+ * Customers have no record, as small networks often have none.
  */
 import type { AsCategory, DemoAs } from "./catalog";
-import { IXES, ROUTERS, type DemoInterface } from "./topology";
+import { IXES, ROUTERS, type Topology } from "./topology";
 
 const ok = { status: "ok", created: "2020-01-01T00:00:00Z", updated: "2026-01-01T00:00:00Z" };
 
@@ -29,9 +29,12 @@ const slug = (name: string) =>
     .replace(/[^a-z0-9]+/g, "-")
     .replace(/^-|-$/g, "");
 
-/** The dump: a network per neighbour AS of the inventory that is not a customer, with its IX ports and the cities it meets us in. */
-export function demoPeeringDbDump(ases: readonly DemoAs[], interfaces: readonly DemoInterface[], operator: { asn: number; name: string }) {
-  const neighbours = new Set(interfaces.filter((i) => i.kind === "external" && i.neighborAsn).map((i) => i.neighborAsn!));
+/**
+ * The dump: a network per directly connected AS (transit, private and IX peers; not the customers),
+ * with its exchange ports and the cities it meets us in, and the operator at every exchange.
+ */
+export function demoPeeringDbDump(ases: readonly DemoAs[], attachments: Topology["attachments"], operator: { asn: number; name: string }) {
+  const neighbours = new Set(attachments.keys());
   const listed = ases.filter((a) => neighbours.has(a.asn) && a.category !== "customer");
   const ixId = new Map(IXES.map((ix, n) => [ix.name as string, 2000 + n]));
   const routerCity = new Map(ROUTERS.map((r) => [r.name, r.city]));
@@ -87,10 +90,11 @@ export function demoPeeringDbDump(ases: readonly DemoAs[], interfaces: readonly 
   };
   for (const ix of IXES) port(operator.asn, ix.name);
   for (const c of cities) site(operator.asn, c);
-  for (const i of interfaces) {
-    if (i.kind !== "external" || !i.neighborAsn) continue;
-    if (i.connection && ixId.has(i.connection)) port(i.neighborAsn, i.connection);
-    site(i.neighborAsn, routerCity.get(i.router));
+  for (const [asn, ports] of attachments) {
+    for (const i of ports) {
+      if (i.connection && ixId.has(i.connection)) port(asn, i.connection);
+      site(asn, routerCity.get(i.router));
+    }
   }
   return {
     org: networks.map((a, n) => ({ id: 100 + n, name: a.name, ...ok })),
