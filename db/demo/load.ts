@@ -16,7 +16,7 @@ import { buildAddressPlan, buildTraffic, SPECIAL_AS, type DemoPath } from "./tra
 import { seedDemoTags } from "./tags";
 import { demoUsers } from "./users";
 import { importPeeringDb } from "~/features/routing/peeringdb/import.server";
-import { demoPeeringDbDump } from "./peeringdb";
+import { demoPeeringDbJson } from "./peeringdb";
 
 export const DEMO_SEED = 20_261_121;
 export const DEMO_DAYS = 35;
@@ -99,7 +99,7 @@ export async function loadDemoNetwork(stores: Stores, options: DemoOptions = {})
   await insertInventory(stores.pg.db, topology.interfaces, capacities, new Date(start * 1000).toISOString().slice(0, 8) + "01");
   await insertUsers(stores.pg.db, users);
   // PeeringDB facts of the demo's neighbours (db/demo/peeringdb.ts), through the importer staff use.
-  const dump = JSON.stringify(demoPeeringDbDump(DEMO_ASES, topology.attachments, { asn: OPERATOR_ASN, name: OPERATOR_NAME }));
+  const dump = demoPeeringDbJson(DEMO_ASES, topology.attachments, { asn: OPERATOR_ASN, name: OPERATOR_NAME });
   await importPeeringDb(stores, {
     sources: [
       {

@@ -129,3 +129,8 @@ export function demoPeeringDbDump(ases: readonly DemoAs[], attachments: Topology
     })),
   };
 }
+
+/** The dump as the file a full PeeringDB dump is: each type's objects under its key, as `{"data": [...]}`. */
+export function demoPeeringDbJson(...args: Parameters<typeof demoPeeringDbDump>): string {
+  return JSON.stringify(Object.fromEntries(Object.entries(demoPeeringDbDump(...args)).map(([kind, data]) => [kind, { data, meta: {} }])));
+}
