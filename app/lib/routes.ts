@@ -72,7 +72,7 @@ export const TOOL_ROUTES: ToolRoute[] = [
     table: "flows_raw",
   },
   { path: "/revenues-and-costs", aliases: [], permission: "REVENUES_AND_COSTS", built: false, menuLabel: "Revenues & Costs" },
-  { path: "/as-relations", aliases: [], permission: "AS_RELATIONS", built: false, menuLabel: "AS Relations", table: "flows_5m" },
+  { path: "/as-relations", aliases: [], permission: "AS_RELATIONS", built: true, menuLabel: "AS Relations", table: "flows_5m" },
   { path: "/manage-tags", aliases: [], permission: "MANAGE_TAGS", built: true, menuLabel: "Tag list" },
   { path: "/manage-users", aliases: [], permission: "VIEW_USERS", built: true, menuLabel: "Users" },
   { path: "/manage-delegated-users", aliases: [], permission: "MANAGE_DELEGATED_USERS", built: true, menuLabel: "Delegated Users" },

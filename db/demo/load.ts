@@ -15,6 +15,8 @@ import { buildTopology, namePorts, PORT_SPEEDS_BPS, ROUTERS, type DemoInterface,
 import { buildAddressPlan, buildTraffic, SPECIAL_AS, type DemoPath } from "./traffic";
 import { seedDemoTags } from "./tags";
 import { demoUsers } from "./users";
+import { importPeeringDb } from "~/features/routing/peeringdb/import.server";
+import { demoPeeringDbJson } from "./peeringdb";
 
 export const DEMO_SEED = 20_261_121;
 export const DEMO_DAYS = 35;
@@ -96,6 +98,19 @@ export async function loadDemoNetwork(stores: Stores, options: DemoOptions = {})
   const users = demoUsers(customerAsn);
   await insertInventory(stores.pg.db, topology.interfaces, capacities, new Date(start * 1000).toISOString().slice(0, 8) + "01");
   await insertUsers(stores.pg.db, users);
+  // PeeringDB facts of the demo's neighbours (db/demo/peeringdb.ts), through the importer staff use.
+  const dump = demoPeeringDbJson(DEMO_ASES, topology.attachments, { asn: OPERATOR_ASN, name: OPERATOR_NAME });
+  await importPeeringDb(stores, {
+    sources: [
+      {
+        name: "demo-peeringdb.json",
+        chunks: (async function* () {
+          yield dump;
+        })(),
+      },
+    ],
+    actor: null,
+  });
   await seedDemoTags(stores.pg.db);
   await notifyOperators(stores.pg.db, linkAlerts(topology.interfaces, sizes, weekPeaks));
   const events = traffic.events.map((e) => ({ kind: e.kind, at: new Date(e.at * 1000).toISOString(), description: e.description }));

@@ -56,6 +56,7 @@ const BOTH_MODES = new Set([
   `${LG_RESULTS}&ribView=post-policy&community=65535%3A666`,
   "/manage-delegated-users?new=1",
   "/rna?timeseries=exporter_name",
+  "/as-relations?asn=3356",
 ]);
 /** The delegated user's screens in both modes: their restriction changes the filter bar and the planner. */
 const DELEGATED_BOTH_MODES = new Set(["/flow-explorer", "/border-planner"]);
@@ -203,6 +204,9 @@ describe("WCAG 2.1 AA (axe) as the superuser", () => {
     // The Raw Network Analyzer with its timeseries (the chart replaces the table with JavaScript) and aggregated with a bad prefix.
     "/rna?timeseries=exporter_name",
     "/rna?aggregationPrefixV4=24&aggregationPrefixV6=200",
+    // AS Relations with a neighbour's detail open.
+    "/as-relations",
+    "/as-relations?asn=3356",
     "/faq",
     "/notifications",
     "/notifications?archived=1",
@@ -492,8 +496,9 @@ describeBothModes("menu", (m) => {
     expect(menu).toContain("Core Planner");
     expect(menu).toContain("Border Planner");
     expect(menu).toContain("Raw Network Analyzer");
-    for (const missing of ["Revenues & Costs", "AS Relations"]) expect(menu).not.toContain(missing);
-    const res = await m.goto("/as-relations");
+    expect(menu).toContain("AS Relations");
+    for (const missing of ["Revenues & Costs"]) expect(menu).not.toContain(missing);
+    const res = await m.goto("/revenues-and-costs");
     expect(res?.status()).toBe(404);
     expect(await m.page.locator("body").innerText()).not.toContain("Not available yet");
   });

@@ -244,12 +244,11 @@ const MATRIX: Record<string, Sample[]> = {
   // Tools of the spec not built yet are not found for everybody after login (they used to be "Not available yet"
   // placeholders behind their permission); their permissions stay in the catalogue.
   "$tool.tsx": [
-    { url: "/as-relations", note: "not built yet", expect: screen("/as-relations", null, { ok: 404 }) },
     { url: "/revenues-and-costs", note: "not built yet", expect: screen("/revenues-and-costs", null, { ok: 404 }) },
     { url: "/nope", note: "unknown: 404 after login", expect: screen("/nope", null, { ok: 404 }) },
     { url: "/error-not-the-secret", expect: screen("/error-not-the-secret", null, { ok: 404 }) },
     { url: `/error-${ERROR_SECRET}`, note: "the error test page (session initialised only)", expect: everyone("throws:TestPageError") },
-    { method: "POST", url: "/as-relations", json: {}, note: "no action: Remix answers 405", expect: everyone(405) },
+    { method: "POST", url: "/revenues-and-costs", json: {}, note: "no action: Remix answers 405", expect: everyone(405) },
   ],
   "_app.$.tsx": [
     { url: "/foo/bar", expect: screen("/foo/bar", null, { ok: 404 }) },
@@ -283,6 +282,19 @@ const MATRIX: Record<string, Sample[]> = {
       expect: screen("/rna?filter=AS_DST:64500&q=proto+tcp&aggregationPrefixV4=33&sort=nope&dateRange=BOGUS", "RAW_NETWORK_ANALYZER"),
     },
     { method: "POST", url: "/rna", json: {}, note: "no action: Remix answers 405", expect: everyone(405) },
+  ],
+  "_app.as-relations.tsx": [
+    { url: "/as-relations", expect: screen("/as-relations", "AS_RELATIONS") },
+    {
+      url: "/as-relations?month=2026-13&asn=x",
+      note: "a bad month and AS fall back with a notice",
+      expect: screen("/as-relations?month=2026-13&asn=x", "AS_RELATIONS"),
+    },
+    { method: "POST", url: "/as-relations", json: {}, note: "no action: Remix answers 405", expect: everyone(405) },
+  ],
+  "as-relations.export.ts": [
+    { url: "/as-relations/export?format=png", note: "a table only: no image format", expect: api("AS_RELATIONS", 400) },
+    GET_ONLY_405("/as-relations/export"),
   ],
   "_app.rawnetworkanalyzer.tsx": [
     {

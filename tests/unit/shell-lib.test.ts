@@ -142,6 +142,7 @@ describe("routes and menu", () => {
       "Looking Glass",
       "Control Plane",
       "Raw Network Analyzer",
+      "AS Relations",
       "Tag list",
       "Users",
       "Delegated Users",
@@ -152,9 +153,8 @@ describe("routes and menu", () => {
       "Notifications",
     ]);
     // Only a permission for tools not built yet: no landing route (the guard logs such a user out with the spec's notice).
-    expect(
-      firstAvailableRoute(menuItems(access(["REVENUES_AND_COSTS", "AS_RELATIONS"]), new Set(), { hasVantagePoints: true })),
-    ).toBeNull();
+    expect(firstAvailableRoute(menuItems(access(["REVENUES_AND_COSTS"]), new Set(), { hasVantagePoints: true }))).toBeNull();
+    expect(firstAvailableRoute(menuItems(access(["AS_RELATIONS"]), new Set(), { hasVantagePoints: true }))).toBe("/as-relations");
     // The Raw Network Analyzer reads flows_raw: an empty one hides it from non-staff, as every tool's empty table does.
     expect(firstAvailableRoute(menuItems(access(["RAW_NETWORK_ANALYZER"]), new Set(), { hasVantagePoints: true }))).toBe("/rna");
     expect(
@@ -163,6 +163,7 @@ describe("routes and menu", () => {
     expect(firstAvailableRoute(menuItems(access(["API_LINK_UTIL_INTERNAL"]), new Set(), { hasVantagePoints: true }))).toBe("/core-planner");
     expect(isToolBuilt("/rna")).toBe(true);
     expect(isToolBuilt("/revenues-and-costs")).toBe(false);
+    expect(isToolBuilt("/as-relations")).toBe(true);
     expect(isToolBuilt("/lookingglass")).toBe(true);
     expect(isToolBuilt("/border-planner")).toBe(true);
     expect(isToolBuilt("/core-planner")).toBe(true);

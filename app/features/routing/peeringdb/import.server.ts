@@ -118,7 +118,7 @@ const later = (a: Date | null, b: Date | null) => (a && b ? (a > b ? a : b) : (a
  * PeeringDbFileError (and changes nothing) for a file that is not PeeringDB's JSON or holds a bad object.
  */
 export async function importPeeringDb(
-  services: Pick<Services, "pg">,
+  services: { pg: Pick<Services["pg"], "db"> },
   input: { sources: PeeringDbSource[]; actor: AuditActor; by?: string; clientAddress?: string | null },
 ): Promise<PeeringDbImportSummary> {
   const started = performance.now();
