@@ -756,6 +756,12 @@ const MATRIX: Record<string, Sample[]> = {
       expect: { ...toLogin("/site-settings/error-reports"), ...perRole((role) => (siteRole(role) === "admin" ? 400 : 403)) },
     },
   ],
+  "_app.site-settings_.usage.tsx": [
+    {
+      url: "/site-settings/usage",
+      expect: { ...toLogin("/site-settings/usage"), ...perRole((role) => (siteRole(role) === "admin" ? 200 : 403)) },
+    },
+  ],
   "_app.site-settings_.support-messages.tsx": [
     {
       url: "/site-settings/support-messages",
