@@ -1,5 +1,6 @@
-import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { useLoaderData, useRouteError } from "@remix-run/react";
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { useActionData, useLoaderData, useRouteError } from "@remix-run/react";
+import { contractAction } from "~/features/revenues/contracts-screen.server";
 import { loadRevenuesScreen } from "~/features/revenues/screen.server";
 import { RevenuesView } from "~/features/revenues/ui/RevenuesView";
 import { findToolRoute } from "~/lib/routes";
@@ -17,8 +18,14 @@ export async function loader({ request }: LoaderFunctionArgs) {
   return loadRevenuesScreen(services, user, new URL(request.url));
 }
 
+/** Contract changes (create, update, delete): MANAGE_CONTRACTS on top of the screen's permission. */
+export async function action({ request }: ActionFunctionArgs) {
+  const { services, user } = await requireUser(request, findToolRoute(PATH));
+  return contractAction(services, user, request);
+}
+
 export default function RevenuesAndCosts() {
-  return <RevenuesView data={useLoaderData<typeof loader>()} path={PATH} />;
+  return <RevenuesView data={useLoaderData<typeof loader>()} result={useActionData<typeof action>()} path={PATH} />;
 }
 
 export function ErrorBoundary() {

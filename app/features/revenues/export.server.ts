@@ -47,7 +47,12 @@ export function billsSheet(bills: readonly BillRow[], monthLabel: string): Sheet
   };
 }
 
-export async function buildRevenuesExport(services: Services, user: UserContext, url: URL, format: "csv" | "xls" | "xlsx"): Promise<ExportFile> {
+export async function buildRevenuesExport(
+  services: Services,
+  user: UserContext,
+  url: URL,
+  format: "csv" | "xls" | "xlsx",
+): Promise<ExportFile> {
   const screen = await loadRevenuesScreen(services, user, url);
   if (!screen.totals) throw new ApiProblem(400, { detail: screen.notices.join(" ") || MESSAGES.emptyTableExport });
   if (!screen.bills.length) throw new ApiProblem(400, { detail: MESSAGES.emptyTableExport });

@@ -10,6 +10,8 @@ import { effectiveNames } from "~/features/tags/effective-names.server";
 import { DIRECTION_LABELS } from "./contract-input";
 import { canManageContracts } from "./contracts.server";
 import { COMPLETE_SHARE } from "./bill";
+import type { ContractsPart } from "./contract-form";
+import { loadContractsPart } from "./contracts-screen.server";
 import { revenueCostMonth, RevenueCostError, type MonthTotals } from "./revenue-cost.server";
 
 const MONTH_RE = /^(\d{4})-(\d{2})$/;
@@ -69,9 +71,24 @@ export type RevenuesScreen = {
   totals: (MonthTotals & { view: TotalsView; change: TotalsView; previous: TotalsView }) | null;
   incompleteContracts: number;
   canManage: boolean;
+  /** The contracts and their edit forms, for those who may edit them (else null). */
+  contracts: ContractsPart;
 };
 
-const MONTH_NAMES = ["January", "February", "March", "April", "May", "June", "July", "August", "September", "October", "November", "December"];
+const MONTH_NAMES = [
+  "January",
+  "February",
+  "March",
+  "April",
+  "May",
+  "June",
+  "July",
+  "August",
+  "September",
+  "October",
+  "November",
+  "December",
+];
 const monthLabel = (year: number, month: number) => `${MONTH_NAMES[month - 1]} ${year}`;
 const viewOf = (t: MonthTotals, fmt: (x: number) => string): TotalsView => ({
   cost: fmt(t.costEur),
@@ -90,6 +107,7 @@ export async function loadRevenuesScreen(services: Services, user: UserContext, 
     monthLabel: monthLabel(asked.year, asked.month),
     previousLabel: monthLabel(prev.year, prev.month),
     canManage: canManageContracts(user),
+    contracts: await loadContractsPart(services, user, url),
   };
   let data;
   try {

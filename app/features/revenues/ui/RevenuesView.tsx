@@ -2,7 +2,9 @@ import { Alert, Badge, Button, Group, Paper, SimpleGrid, Stack, Table, Text, Tex
 import { Form } from "@remix-run/react";
 import { ExportMenu, exportHref } from "~/features/shared/table/ExportMenu";
 import { TABLE_FORMATS } from "~/lib/export-files";
+import type { ContractActionResult } from "../contract-form";
 import type { RevenuesScreen } from "../screen.server";
+import { ContractsSection } from "./ContractsSection";
 
 function Figure({ label, value, change, testId }: { label: string; value: string; change: string; testId: string }) {
   return (
@@ -66,7 +68,7 @@ function BillTable({ data }: { data: RevenuesScreen }) {
 }
 
 /** The Revenues & Costs screen: month picker (GET form), totals with their change, the month's bills, exports. */
-export function RevenuesView({ data, path }: { data: RevenuesScreen; path: string }) {
+export function RevenuesView({ data, result, path }: { data: RevenuesScreen; result?: ContractActionResult; path: string }) {
   const search = `?month=${data.month}`;
   return (
     <Stack gap="md">
@@ -107,7 +109,8 @@ export function RevenuesView({ data, path }: { data: RevenuesScreen; path: strin
             <Figure label="Margin" value={data.totals.view.margin} change={data.totals.change.margin} testId="total-margin" />
           </SimpleGrid>
           <Text size="xs" c="dimmed">
-            {data.previousLabel}: cost {data.totals.previous.cost}, revenue {data.totals.previous.revenue}, margin {data.totals.previous.margin}.
+            {data.previousLabel}: cost {data.totals.previous.cost}, revenue {data.totals.previous.revenue}, margin{" "}
+            {data.totals.previous.margin}.
           </Text>
           <Group justify="space-between">
             <Text size="sm" data-testid="bills-count">
@@ -122,6 +125,7 @@ export function RevenuesView({ data, path }: { data: RevenuesScreen; path: strin
           {data.bills.length ? <BillTable data={data} /> : <Text c="dimmed">No contract is valid in this month.</Text>}
         </>
       ) : null}
+      {data.contracts ? <ContractsSection part={data.contracts} month={data.month} path={path} result={result} /> : null}
     </Stack>
   );
 }
