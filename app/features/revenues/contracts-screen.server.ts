@@ -98,7 +98,9 @@ function formValues(form: FormData): ContractFormValues {
 function inputOf(v: ContractFormValues): Record<string, unknown> {
   const num = (s: string) => (s.trim() !== "" && Number.isFinite(Number(s)) ? Number(s) : s);
   const input: Record<string, unknown> = {};
-  for (const f of CONTRACT_TEXT_FIELDS) input[f] = v[f];
+  // The fields with a default take it when left empty; the required ones go as typed (the store names what is missing).
+  const withDefault = new Set(["billedDirection", "groupMode", "timezone", "notes"]);
+  for (const f of CONTRACT_TEXT_FIELDS) if (!(withDefault.has(f) && v[f].trim() === "")) input[f] = v[f];
   for (const f of CONTRACT_NUMBER_FIELDS) if (v[f].trim() !== "") input[f] = num(v[f]);
   input.partnerAsn = v.partnerAsn.trim() === "" ? null : num(v.partnerAsn);
   input.validTo = v.validTo.trim() === "" ? null : v.validTo;
