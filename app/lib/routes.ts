@@ -96,7 +96,6 @@ export const TOOL_ROUTES: ToolRoute[] = [
  */
 const UNBUILT_PARTS: { code: Permission | FeatureFlag; tool: string; route: string | null }[] = [
   { code: "TOUR_DEMOLYTICS", tool: "guided tours", route: null },
-  { code: "MANAGE_CONTRACTS", tool: "Revenues & Costs", route: "/revenues-and-costs" },
 ];
 
 export const UNBUILT_TOOL_GRANTS: ReadonlyMap<string, string> = new Map([

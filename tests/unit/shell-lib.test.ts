@@ -142,6 +142,7 @@ describe("routes and menu", () => {
       "Looking Glass",
       "Control Plane",
       "Raw Network Analyzer",
+      "Revenues & Costs",
       "Tag list",
       "Users",
       "Delegated Users",
@@ -153,7 +154,7 @@ describe("routes and menu", () => {
     ]);
     // Only a permission for tools not built yet: no landing route (the guard logs such a user out with the spec's notice).
     expect(
-      firstAvailableRoute(menuItems(access(["REVENUES_AND_COSTS", "AS_RELATIONS"]), new Set(), { hasVantagePoints: true })),
+      firstAvailableRoute(menuItems(access(["AS_RELATIONS"]), new Set(), { hasVantagePoints: true })),
     ).toBeNull();
     // The Raw Network Analyzer reads flows_raw: an empty one hides it from non-staff, as every tool's empty table does.
     expect(firstAvailableRoute(menuItems(access(["RAW_NETWORK_ANALYZER"]), new Set(), { hasVantagePoints: true }))).toBe("/rna");
@@ -162,7 +163,7 @@ describe("routes and menu", () => {
     ).not.toContain("/rna");
     expect(firstAvailableRoute(menuItems(access(["API_LINK_UTIL_INTERNAL"]), new Set(), { hasVantagePoints: true }))).toBe("/core-planner");
     expect(isToolBuilt("/rna")).toBe(true);
-    expect(isToolBuilt("/revenues-and-costs")).toBe(false);
+    expect(isToolBuilt("/revenues-and-costs")).toBe(true);
     expect(isToolBuilt("/lookingglass")).toBe(true);
     expect(isToolBuilt("/border-planner")).toBe(true);
     expect(isToolBuilt("/core-planner")).toBe(true);
