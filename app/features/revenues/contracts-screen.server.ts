@@ -68,6 +68,7 @@ export async function loadContractsPart(services: Pick<Services, "pg">, user: Us
     .from(interfaces)
     .innerJoin(routers, eq(interfaces.routerId, routers.id))
     .orderBy(asc(routers.name), asc(interfaces.name));
+  const billedBy = new Map(list.flatMap((c) => c.ports.map((p) => [p.interfaceId, c.name] as const)));
   const editId = positiveId(url.searchParams.get("edit"));
   const deleteId = positiveId(url.searchParams.get("delete"));
   return {
@@ -79,7 +80,13 @@ export async function loadContractsPart(services: Pick<Services, "pg">, user: Us
       validity: `${c.validFrom} – ${c.validTo ?? "open-ended"} (${c.timezone})`,
       values: valuesOf(c),
     })),
-    interfaces: options.map((o) => ({ id: o.id, label: `${o.router} ${o.name} (${o.kind})` })),
+    // Core links are never billed; an interface billed by a contract says by which (one contract per interface).
+    interfaces: options
+      .filter((o) => o.kind !== "core")
+      .map((o) => ({
+        id: o.id,
+        label: `${o.router} ${o.name} (${o.kind})${billedBy.has(o.id) ? `, billed by ${billedBy.get(o.id)}` : ""}`,
+      })),
     editId: editId !== null && list.some((c) => c.id === editId) ? editId : null,
     deleteId: deleteId !== null && list.some((c) => c.id === deleteId) ? deleteId : null,
   };
