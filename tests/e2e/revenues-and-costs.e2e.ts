@@ -83,6 +83,6 @@ describeBothModes("revenues and costs", (m) => {
     await m.page.getByTestId("delete-confirm").waitFor();
     await m.page.getByRole("button", { name: `Delete ${name} edited` }).click();
     await m.page.getByText(`Contract ${name} edited deleted.`).waitFor();
-    expect(await m.page.locator("[data-testid=contract-row]", { hasText: name }).count()).toBe(0);
+    await expect.poll(() => m.page.locator("[data-testid=contract-row]", { hasText: name }).count()).toBe(0);
   });
 });
