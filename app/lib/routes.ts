@@ -71,7 +71,7 @@ export const TOOL_ROUTES: ToolRoute[] = [
     menuLabel: "Raw Network Analyzer",
     table: "flows_raw",
   },
-  { path: "/revenues-and-costs", aliases: [], permission: "REVENUES_AND_COSTS", built: false, menuLabel: "Revenues & Costs" },
+  { path: "/revenues-and-costs", aliases: [], permission: "REVENUES_AND_COSTS", built: true, menuLabel: "Revenues & Costs" },
   { path: "/as-relations", aliases: [], permission: "AS_RELATIONS", built: true, menuLabel: "AS Relations", table: "flows_5m" },
   { path: "/manage-tags", aliases: [], permission: "MANAGE_TAGS", built: true, menuLabel: "Tag list" },
   { path: "/manage-users", aliases: [], permission: "VIEW_USERS", built: true, menuLabel: "Users" },
@@ -96,7 +96,6 @@ export const TOOL_ROUTES: ToolRoute[] = [
  */
 const UNBUILT_PARTS: { code: Permission | FeatureFlag; tool: string; route: string | null }[] = [
   { code: "TOUR_DEMOLYTICS", tool: "guided tours", route: null },
-  { code: "MANAGE_CONTRACTS", tool: "Revenues & Costs", route: "/revenues-and-costs" },
 ];
 
 export const UNBUILT_TOOL_GRANTS: ReadonlyMap<string, string> = new Map([

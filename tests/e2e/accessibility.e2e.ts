@@ -198,6 +198,7 @@ describe("WCAG 2.1 AA (axe) as the superuser", () => {
     `/border-planner?group=router&dateRange=LAST_7_DAYS&link=${encodeURIComponent("lon-er1|ae4")}`,
     "/core-planner",
     "/core-planner?dateRange=LAST_90_DAYS",
+    "/revenues-and-costs",
     LG_RESULTS,
     // A community filter and a chosen table: the private form's two more fields.
     `${LG_RESULTS}&ribView=post-policy&community=65535%3A666`,

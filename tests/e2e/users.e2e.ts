@@ -185,10 +185,11 @@ describeBothModes(
 
       // The grants of tools this version does not have are listed apart and say so, not what a missing screen does.
       const unbuilt = m.page.locator('form[aria-label="Add a user"]').getByRole("group", { name: "For tools this version does not have" });
-      expect(await unbuilt.innerText()).toContain("Revenues & Costs (REVENUES_AND_COSTS)");
-      expect(await unbuilt.innerText()).toContain("For a tool this version does not have (Revenues & Costs).");
-      const flows = m.page.locator('form[aria-label="Add a user"]').getByRole("group", { name: "Flows analysis" });
-      expect(await flows.innerText()).not.toContain("REVENUES_AND_COSTS");
+      expect(await unbuilt.innerText()).toContain("Demo tour (TOUR_DEMOLYTICS)");
+      expect(await unbuilt.innerText()).toContain("For a tool this version does not have (guided tours).");
+      // Built tools' grants are not among them.
+      expect(await unbuilt.innerText()).not.toContain("AS_RELATIONS");
+      expect(await unbuilt.innerText()).not.toContain("REVENUES_AND_COSTS");
       const inertFlags = m.page.locator('form[aria-label="Add a user"]').getByRole("group", { name: "Without effect in this version" });
       expect(await inertFlags.innerText()).toContain("extrapolatedNetflow");
       await m.page.locator('form[aria-label="Add a user"] input[name=email]').fill(colleague.email);

@@ -244,11 +244,10 @@ const MATRIX: Record<string, Sample[]> = {
   // Tools of the spec not built yet are not found for everybody after login (they used to be "Not available yet"
   // placeholders behind their permission); their permissions stay in the catalogue.
   "$tool.tsx": [
-    { url: "/revenues-and-costs", note: "not built yet", expect: screen("/revenues-and-costs", null, { ok: 404 }) },
     { url: "/nope", note: "unknown: 404 after login", expect: screen("/nope", null, { ok: 404 }) },
     { url: "/error-not-the-secret", expect: screen("/error-not-the-secret", null, { ok: 404 }) },
     { url: `/error-${ERROR_SECRET}`, note: "the error test page (session initialised only)", expect: everyone("throws:TestPageError") },
-    { method: "POST", url: "/revenues-and-costs", json: {}, note: "no action: Remix answers 405", expect: everyone(405) },
+    { method: "POST", url: "/nope", json: {}, note: "no action: Remix answers 405", expect: everyone(405) },
   ],
   "_app.$.tsx": [
     { url: "/foo/bar", expect: screen("/foo/bar", null, { ok: 404 }) },
@@ -355,6 +354,30 @@ const MATRIX: Record<string, Sample[]> = {
     },
   ],
   "_app.as-flows-egress.tsx": [{ url: "/as-flows-egress", expect: screen("/as-flows-egress", "FLOWS_EGRESS") }],
+  "_app.revenues-and-costs.tsx": [
+    { url: "/revenues-and-costs", expect: screen("/revenues-and-costs", "REVENUES_AND_COSTS") },
+    {
+      url: "/revenues-and-costs?month=2024-13&edit=x",
+      note: "a bad month is a notice",
+      expect: screen("/revenues-and-costs?month=2024-13&edit=x", "REVENUES_AND_COSTS"),
+    },
+    {
+      method: "POST",
+      url: "/revenues-and-costs",
+      form: { intent: "bogus" },
+      note: "contract changes: MANAGE_CONTRACTS as staff or superuser (403 otherwise), then the unknown intent's 400",
+      expect: {
+        ...toLogin("/revenues-and-costs"),
+        ...perRole((role) =>
+          !has(role, "REVENUES_AND_COSTS")
+            ? landing(role)
+            : has(role, "MANAGE_CONTRACTS") && (PROFILES[role].isStaff || PROFILES[role].isSuperuser) && !PROFILES[role].isDelegated
+              ? 400
+              : 403,
+        ),
+      },
+    },
+  ],
   "_app.controlplane.tsx": [
     { url: "/controlplane", expect: screen("/controlplane", "CONTROL_PLANE") },
     { url: "/controlplane", site: WELCOME, expect: screen("/controlplane", "CONTROL_PLANE", { site: WELCOME }) },
@@ -1157,6 +1180,15 @@ const MATRIX: Record<string, Sample[]> = {
     },
     { method: "POST", url: "/api/flows", json: {}, csrf: false, expect: api("API_FLOWS_4D", CSRF_FAILED) },
     POST_ONLY_405("/api/flows"),
+  ],
+  "revenues-and-costs.export.ts": [
+    {
+      url: "/revenues-and-costs/export?format=xlsx",
+      note: "these stores have no link data, so no month to bill: the 400 after the access check",
+      expect: api("REVENUES_AND_COSTS", 400),
+    },
+    { url: "/revenues-and-costs/export?format=pdf", note: "an unsupported format", expect: api("REVENUES_AND_COSTS", 400) },
+    GET_ONLY_405("/revenues-and-costs/export"),
   ],
   "border-planner.export.ts": [
     {

@@ -142,6 +142,7 @@ describe("routes and menu", () => {
       "Looking Glass",
       "Control Plane",
       "Raw Network Analyzer",
+      "Revenues & Costs",
       "AS Relations",
       "Tag list",
       "Users",
@@ -152,8 +153,8 @@ describe("routes and menu", () => {
       "AS Mappings",
       "Notifications",
     ]);
-    // Only a permission for tools not built yet: no landing route (the guard logs such a user out with the spec's notice).
-    expect(firstAvailableRoute(menuItems(access(["REVENUES_AND_COSTS"]), new Set(), { hasVantagePoints: true }))).toBeNull();
+    // A permission of one tool alone lands on that tool.
+    expect(firstAvailableRoute(menuItems(access(["REVENUES_AND_COSTS"]), new Set(), { hasVantagePoints: true }))).toBe("/revenues-and-costs");
     expect(firstAvailableRoute(menuItems(access(["AS_RELATIONS"]), new Set(), { hasVantagePoints: true }))).toBe("/as-relations");
     // The Raw Network Analyzer reads flows_raw: an empty one hides it from non-staff, as every tool's empty table does.
     expect(firstAvailableRoute(menuItems(access(["RAW_NETWORK_ANALYZER"]), new Set(), { hasVantagePoints: true }))).toBe("/rna");
@@ -162,7 +163,7 @@ describe("routes and menu", () => {
     ).not.toContain("/rna");
     expect(firstAvailableRoute(menuItems(access(["API_LINK_UTIL_INTERNAL"]), new Set(), { hasVantagePoints: true }))).toBe("/core-planner");
     expect(isToolBuilt("/rna")).toBe(true);
-    expect(isToolBuilt("/revenues-and-costs")).toBe(false);
+    expect(isToolBuilt("/revenues-and-costs")).toBe(true);
     expect(isToolBuilt("/as-relations")).toBe(true);
     expect(isToolBuilt("/lookingglass")).toBe(true);
     expect(isToolBuilt("/border-planner")).toBe(true);

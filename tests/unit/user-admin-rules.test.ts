@@ -113,8 +113,8 @@ describe("permission catalogue", () => {
     expect(grouped.map((g) => g.title)).toEqual(["Flows analysis", "Planning", "Routing", "Administration", "Developer"]);
     // The permissions of tools this version does not have are listed apart, with the tool's name; together, all of them.
     const unbuilt = unbuiltPermissions();
-    expect(unbuilt.map((p) => p.code).sort()).toEqual(["MANAGE_CONTRACTS", "REVENUES_AND_COSTS", "TOUR_DEMOLYTICS"]);
-    expect(describePermission("REVENUES_AND_COSTS").explanation).toBe("For a tool this version does not have (Revenues & Costs).");
+    expect(unbuilt.map((p) => p.code).sort()).toEqual(["TOUR_DEMOLYTICS"]);
+    expect(describePermission("REVENUES_AND_COSTS").explanation).toBe("Open the revenues and costs view.");
     expect(describePermission("AS_RELATIONS").explanation).toBe("Open the AS Relations view.");
     expect([...grouped.flatMap((g) => g.permissions.map((p) => p.code)), ...unbuilt.map((p) => p.code)].sort()).toEqual(
       [...PERMISSIONS].sort(),

@@ -1,0 +1,161 @@
+/**
+ * The contracts part of the Revenues & Costs screen: the list and the inventory's external
+ * interfaces for the edit form (only for those who may edit contracts), and the POST actions
+ * (intent create, update, delete with its confirm step) calling the contracts store, which checks
+ * MANAGE_CONTRACTS again and writes the audit entry. A refused form answers its typed values and one
+ * message per field (status 400); a caller without the right is refused with 403.
+ */
+import { data } from "@remix-run/node";
+import { asc, eq } from "drizzle-orm";
+import { interfaces, routers } from "~db/postgres/schema";
+import { clientAddress } from "~/server/auth/session.server";
+import { readProtectedForm } from "~/server/auth/guard.server";
+import type { UserContext } from "~/server/auth/user-context.server";
+import type { Services } from "~/server/services.server";
+import {
+  CONTRACT_NUMBER_FIELDS,
+  CONTRACT_TEXT_FIELDS,
+  type ContractActionResult,
+  type ContractFormValues,
+  type ContractsPart,
+} from "./contract-form";
+import { BILLED_DIRECTION_LABELS, DIRECTION_LABELS, GROUP_MODE_LABELS } from "./contract-input";
+import {
+  canManageContracts,
+  ContractAccessError,
+  ContractInputError,
+  ContractMissingError,
+  createContract,
+  deleteContract,
+  getContract,
+  listContracts,
+  requireContractManager,
+  updateContract,
+  type ContractView,
+} from "./contracts.server";
+
+function valuesOf(c: ContractView): ContractFormValues {
+  return {
+    name: c.name,
+    direction: c.direction,
+    method: c.method,
+    billedDirection: c.billedDirection,
+    groupMode: c.groupMode,
+    validFrom: c.validFrom,
+    validTo: c.validTo ?? "",
+    timezone: c.timezone,
+    notes: c.notes,
+    partnerAsn: c.partnerAsn === null ? "" : String(c.partnerAsn),
+    commitMbps: String(c.commitMbps),
+    commitPriceEur: String(c.commitPriceEur),
+    burstPriceEur: String(c.burstPriceEur),
+    flatPriceEur: String(c.flatPriceEur),
+    portFeeEur: String(c.portFeeEur),
+    crossConnectFeeEur: String(c.crossConnectFeeEur),
+    minimumFeeEur: String(c.minimumFeeEur),
+    interfaceIds: c.ports.map((p) => String(p.interfaceId)),
+  };
+}
+
+const positiveId = (v: string | null) => (v !== null && /^\d{1,9}$/.test(v) && Number(v) > 0 ? Number(v) : null);
+
+/** The contracts and the interfaces to choose from, for a user who may edit contracts (else null). */
+export async function loadContractsPart(services: Pick<Services, "pg">, user: UserContext, url: URL): Promise<ContractsPart> {
+  if (!canManageContracts(user)) return null;
+  const list = await listContracts(services.pg.db);
+  const options = await services.pg.db
+    .select({ id: interfaces.id, router: routers.name, name: interfaces.name, kind: interfaces.kind })
+    .from(interfaces)
+    .innerJoin(routers, eq(interfaces.routerId, routers.id))
+    .orderBy(asc(routers.name), asc(interfaces.name));
+  const billedBy = new Map(list.flatMap((c) => c.ports.map((p) => [p.interfaceId, c.name] as const)));
+  const editId = positiveId(url.searchParams.get("edit"));
+  const deleteId = positiveId(url.searchParams.get("delete"));
+  return {
+    contracts: list.map((c) => ({
+      id: c.id,
+      name: c.name,
+      summary: `${DIRECTION_LABELS[c.direction]} · ${c.method} · ${BILLED_DIRECTION_LABELS[c.billedDirection]} · ${GROUP_MODE_LABELS[c.groupMode]}`,
+      ports: c.ports.map((p) => `${p.router} ${p.interface}`).join(", "),
+      validity: `${c.validFrom} – ${c.validTo ?? "open-ended"} (${c.timezone})`,
+      values: valuesOf(c),
+    })),
+    // Core links are never billed; an interface billed by a contract says by which (one contract per interface).
+    interfaces: options
+      .filter((o) => o.kind !== "core")
+      .map((o) => ({
+        id: o.id,
+        label: `${o.router} ${o.name} (${o.kind})${billedBy.has(o.id) ? `, billed by ${billedBy.get(o.id)}` : ""}`,
+      })),
+    editId: editId !== null && list.some((c) => c.id === editId) ? editId : null,
+    deleteId: deleteId !== null && list.some((c) => c.id === deleteId) ? deleteId : null,
+  };
+}
+
+function formValues(form: FormData): ContractFormValues {
+  const text = (name: string) => String(form.get(name) ?? "");
+  const values = Object.fromEntries(
+    [...CONTRACT_TEXT_FIELDS, ...CONTRACT_NUMBER_FIELDS].map((f) => [f, text(f)]),
+  ) as unknown as ContractFormValues;
+  values.interfaceIds = form.getAll("interfaceIds").map(String);
+  return values;
+}
+
+/** The store's input from the typed values: numbers as numbers (a text that is none stays text: the store names it), empty optional fields null. */
+function inputOf(v: ContractFormValues): Record<string, unknown> {
+  const num = (s: string) => (s.trim() !== "" && Number.isFinite(Number(s)) ? Number(s) : s);
+  const input: Record<string, unknown> = {};
+  // The fields with a default take it when left empty; the required ones go as typed (the store names what is missing).
+  const withDefault = new Set(["billedDirection", "groupMode", "timezone", "notes"]);
+  for (const f of CONTRACT_TEXT_FIELDS) if (!(withDefault.has(f) && v[f].trim() === "")) input[f] = v[f];
+  for (const f of CONTRACT_NUMBER_FIELDS) if (v[f].trim() !== "") input[f] = num(v[f]);
+  input.partnerAsn = v.partnerAsn.trim() === "" ? null : num(v.partnerAsn);
+  input.validTo = v.validTo.trim() === "" ? null : v.validTo;
+  input.interfaceIds = v.interfaceIds.map(num);
+  return input;
+}
+
+const status = (s: number) => ({ status: s });
+const reply = (result: ContractActionResult, init?: ResponseInit) => data(result, init);
+
+/** POST of the screen: intent create | update | delete (confirm=yes). 403 without MANAGE_CONTRACTS, 400 for a refused form. */
+export async function contractAction(services: Pick<Services, "pg">, user: UserContext, request: Request) {
+  const form = await readProtectedForm(request);
+  const intent = String(form.get("intent") ?? "");
+  try {
+    requireContractManager(user);
+  } catch (error) {
+    if (error instanceof ContractAccessError) throw new Response(error.message, { status: 403 });
+    throw error;
+  }
+  const change = { user, clientAddress: clientAddress(request) };
+  const id = positiveId(form.get("id") === null ? null : String(form.get("id")));
+  if (intent !== "create" && intent !== "update" && intent !== "delete")
+    return reply(
+      { ok: false, intent, id, errors: { "": "Unknown action: choose to add, save or delete a contract." }, values: null },
+      status(400),
+    );
+  if (intent !== "create" && id === null)
+    return reply({ ok: false, intent, id, errors: { "": "Which contract? The contract id is missing." }, values: null }, status(400));
+  const values = intent === "delete" ? null : formValues(form);
+  try {
+    if (intent === "create") {
+      const c = await createContract(services.pg.db, inputOf(values!), change);
+      return reply({ ok: true, saved: `Contract ${c.name} added.` });
+    }
+    if (intent === "update") {
+      const c = await updateContract(services.pg.db, id!, inputOf(values!), change);
+      return reply({ ok: true, saved: `Contract ${c.name} saved.` });
+    }
+    if (form.get("confirm") !== "yes")
+      return reply({ ok: false, intent, id, errors: { "": "Confirm the deletion first." }, values: null }, status(400));
+    const before = await getContract(services.pg.db, id!);
+    await deleteContract(services.pg.db, id!, change);
+    return reply({ ok: true, saved: `Contract ${before?.name ?? id} deleted.` });
+  } catch (error) {
+    if (error instanceof ContractInputError) return reply({ ok: false, intent, id, errors: error.errors, values }, status(400));
+    if (error instanceof ContractMissingError) return reply({ ok: false, intent, id, errors: { "": error.message }, values }, status(404));
+    if (error instanceof ContractAccessError) throw new Response(error.message, { status: 403 });
+    throw error;
+  }
+}

@@ -1,0 +1,165 @@
+/**
+ * The Revenues & Costs screen's loader: the month of the URL (`month=YYYY-MM`, lenient: a bad value
+ * falls back to the current month with a notice), the month's bills from revenue-cost.server.ts with
+ * each partner AS named, the totals and the change against the previous month. The figures are the
+ * ones POST api/revenue_cost/ answers; the screen only formats them for people.
+ */
+import type { UserContext } from "~/server/auth/user-context.server";
+import type { Services } from "~/server/services.server";
+import { effectiveNames } from "~/features/tags/effective-names.server";
+import { DIRECTION_LABELS } from "./contract-input";
+import { canManageContracts } from "./contracts.server";
+import { COMPLETE_SHARE } from "./bill";
+import type { ContractsPart } from "./contract-form";
+import { loadContractsPart } from "./contracts-screen.server";
+import { revenueCostMonth, RevenueCostError, type MonthTotals } from "./revenue-cost.server";
+
+const MONTH_RE = /^(\d{4})-(\d{2})$/;
+
+export type MonthParam = { year: number; month: number; asked: string | null; valid: boolean };
+
+const pad = (n: number) => String(n).padStart(2, "0");
+export const monthKey = (year: number, month: number) => `${year}-${pad(month)}`;
+
+/** The URL's month; a missing or malformed one is the current (UTC) month, kept as asked for the notice. */
+export function parseMonthParam(url: URL, now = Date.now()): MonthParam {
+  const today = new Date(now);
+  const fallback = { year: today.getUTCFullYear(), month: today.getUTCMonth() + 1 };
+  const asked = url.searchParams.get("month");
+  if (asked === null || asked === "") return { ...fallback, asked: null, valid: true };
+  const m = MONTH_RE.exec(asked.trim());
+  if (!m || Number(m[2]) < 1 || Number(m[2]) > 12) return { ...fallback, asked, valid: false };
+  return { year: Number(m[1]), month: Number(m[2]), asked, valid: true };
+}
+
+const eur = new Intl.NumberFormat("en-GB", { style: "currency", currency: "EUR", minimumFractionDigits: 2, maximumFractionDigits: 2 });
+const mbit = new Intl.NumberFormat("en-GB", { maximumFractionDigits: 1, minimumFractionDigits: 1 });
+export const formatEur = (x: number | null) => (x === null || !Number.isFinite(x) ? "–" : eur.format(x));
+export const formatMbps = (x: number | null) => (x === null || !Number.isFinite(x) ? "–" : `${mbit.format(x)} Mbit/s`);
+const signedEur = (x: number) => (x > 0 ? `+${eur.format(x)}` : eur.format(x));
+const percent = (x: number) => `${(Math.floor(x * 1000) / 10).toFixed(1)} %`;
+
+export type BillRow = {
+  id: number;
+  contract: string;
+  partnerAsn: number | null;
+  partner: string;
+  direction: "cost" | "revenue";
+  directionLabel: string;
+  method: string;
+  ports: string;
+  billed95thMbps: number | null;
+  billed95th: string;
+  completeness: number;
+  completenessLabel: string;
+  incomplete: boolean;
+  sources: string;
+  totalEur: number;
+  total: string;
+  perBilledMbpsEur: number | null;
+  perBilledMbps: string;
+};
+
+export type TotalsView = { cost: string; revenue: string; margin: string };
+
+export type RevenuesScreen = {
+  month: string;
+  monthLabel: string;
+  previousLabel: string;
+  notices: string[];
+  bills: BillRow[];
+  totals: (MonthTotals & { view: TotalsView; change: TotalsView; previous: TotalsView }) | null;
+  incompleteContracts: number;
+  canManage: boolean;
+  /** The contracts and their edit forms, for those who may edit them (else null). */
+  contracts: ContractsPart;
+};
+
+const MONTH_NAMES = [
+  "January",
+  "February",
+  "March",
+  "April",
+  "May",
+  "June",
+  "July",
+  "August",
+  "September",
+  "October",
+  "November",
+  "December",
+];
+const monthLabel = (year: number, month: number) => `${MONTH_NAMES[month - 1]} ${year}`;
+const viewOf = (t: MonthTotals, fmt: (x: number) => string): TotalsView => ({
+  cost: fmt(t.costEur),
+  revenue: fmt(t.revenueEur),
+  margin: fmt(t.marginEur),
+});
+
+/** Everything the screen shows for the URL's month (403 Response for an account that may not see prices). */
+export async function loadRevenuesScreen(services: Services, user: UserContext, url: URL, now = Date.now()): Promise<RevenuesScreen> {
+  const asked = parseMonthParam(url, now);
+  const notices: string[] = [];
+  if (!asked.valid) notices.push(`Month "${asked.asked}" is not a month YYYY-MM: showing ${monthLabel(asked.year, asked.month)}.`);
+  const prev = asked.month === 1 ? { year: asked.year - 1, month: 12 } : { year: asked.year, month: asked.month - 1 };
+  const base = {
+    month: monthKey(asked.year, asked.month),
+    monthLabel: monthLabel(asked.year, asked.month),
+    previousLabel: monthLabel(prev.year, prev.month),
+    canManage: canManageContracts(user),
+    contracts: await loadContractsPart(services, user, url),
+  };
+  let data;
+  try {
+    data = await revenueCostMonth(services, user, asked.year, asked.month, now);
+  } catch (error) {
+    if (error instanceof RevenueCostError && error.status === 403) throw new Response(error.message, { status: 403 });
+    if (error instanceof RevenueCostError) {
+      notices.push(`${error.message}.`.replace(/\.\.$/, "."));
+      return { ...base, notices, bills: [], totals: null, incompleteContracts: 0 };
+    }
+    throw error;
+  }
+  const asns = [...new Set(data.bills.flatMap((b) => (b.contract.partnerAsn === null ? [] : [b.contract.partnerAsn])))];
+  const names = asns.length ? await (await effectiveNames(services, user)).ases(asns) : new Map<string, { name: string | null }>();
+  const bills: BillRow[] = data.bills.map((b) => {
+    const asn = b.contract.partnerAsn;
+    const name = asn === null ? null : (names.get(String(asn))?.name ?? null);
+    return {
+      id: b.contract.id,
+      contract: b.contract.name,
+      partnerAsn: asn,
+      partner: asn === null ? "–" : name ? `AS${asn} ${name}` : `AS${asn}`,
+      direction: b.contract.direction,
+      directionLabel: DIRECTION_LABELS[b.contract.direction],
+      method: b.contract.method,
+      ports: b.contract.ports.join(", "),
+      billed95thMbps: b.traffic.billed95thMbps,
+      billed95th: formatMbps(b.traffic.billed95thMbps),
+      completeness: b.traffic.completeness,
+      completenessLabel: percent(b.traffic.completeness),
+      incomplete: !b.traffic.complete,
+      sources: b.traffic.sources.join(", "),
+      totalEur: b.charges.totalEur,
+      total: formatEur(b.charges.totalEur),
+      perBilledMbpsEur: b.charges.perBilledMbpsEur,
+      perBilledMbps: b.charges.perBilledMbpsEur === null ? "–" : `${formatEur(b.charges.perBilledMbpsEur)} per Mbit/s`,
+    };
+  });
+  if (data.incompleteContracts)
+    notices.push(
+      `${data.incompleteContracts} of ${bills.length} bills rest on a month under ${COMPLETE_SHARE * 100} % complete: their 95th may change with late data.`,
+    );
+  return {
+    ...base,
+    notices,
+    bills,
+    totals: {
+      ...data.totals,
+      view: viewOf(data.totals, formatEur),
+      previous: viewOf(data.previous.totals, formatEur),
+      change: viewOf(data.change, signedEur),
+    },
+    incompleteContracts: data.incompleteContracts,
+  };
+}

@@ -1,0 +1,88 @@
+// Revenues & Costs (/revenues-and-costs) against the built app with the demo network's contracts, with
+// JavaScript on and off: the month's bills, totals and change from the GET form's month, a malformed month
+// as a notice, the export links, and a contract added, refused with a field error, edited and deleted after
+// the confirm step by the superuser.
+import { expect, it } from "vitest";
+import { describeBothModes } from "./browser";
+import { DEMO_USERS, logIn } from "./login";
+
+const MONTH_FORM = "form[action='/revenues-and-costs'][method=get]";
+
+describeBothModes("revenues and costs", (m) => {
+  it("shows the month's bills and totals, picks a month in the URL and offers the exports", async () => {
+    await logIn(m.page, DEMO_USERS.admin);
+    const res = await m.goto("/revenues-and-costs");
+    expect(res?.status()).toBe(200);
+    await m.page.getByTestId("bills-table").waitFor();
+    expect(await m.page.locator("[data-testid=bill-row]").count()).toBeGreaterThan(0);
+    const headers = await m.page.locator("[data-testid=bills-table] thead th").allInnerTexts();
+    expect(headers).toEqual([
+      "Contract",
+      "Partner AS",
+      "Direction",
+      "Method",
+      "Ports",
+      "Billed 95th",
+      "Completeness",
+      "Charges",
+      "Effective price",
+    ]);
+    expect(await m.page.getByTestId("total-margin-value").innerText()).toMatch(/€/);
+    expect(await m.page.getByTestId("total-cost-change").innerText()).toMatch(/against the previous month/);
+    const href = await m.page.getByTestId("xlsx-export").getAttribute("href");
+    expect(href).toMatch(/^\/revenues-and-costs\/export\?month=\d{4}-\d{2}&format=xlsx$/);
+
+    // The previous month through the GET form: the URL carries it.
+    const now = new Date();
+    const prev =
+      now.getUTCMonth() === 0 ? `${now.getUTCFullYear() - 1}-12` : `${now.getUTCFullYear()}-${String(now.getUTCMonth()).padStart(2, "0")}`;
+    await m.page.fill(`${MONTH_FORM} input[name=month]`, prev);
+    await Promise.all([m.page.waitForURL(new RegExp(`month=${prev}`)), m.page.click(`${MONTH_FORM} button[type=submit]`)]);
+    await m.page.locator("[data-testid=bills-table], [data-testid=revenues-notices]").first().waitFor();
+
+    await m.goto("/revenues-and-costs?month=2024-13");
+    expect(await m.page.getByTestId("revenues-notices").innerText()).toContain('Month "2024-13" is not a month YYYY-MM');
+  });
+
+  it("adds, refuses, edits and deletes a contract through the forms", async () => {
+    await logIn(m.page, DEMO_USERS.admin);
+    await m.goto("/revenues-and-costs");
+    const name = `E2E contract ${m.javaScriptEnabled ? "js" : "nojs"} ${Date.now()}`;
+    const form = m.page.locator("[data-testid=contract-form]");
+    await form.locator("input[name=name]").fill(name);
+    await form.locator("select[name=method]").selectOption("Flatrate");
+    await form.locator("input[name=flatPriceEur]").fill("abc");
+    await form.locator("input[name=validFrom]").fill("2024-01-01");
+    await form.getByRole("button", { name: "Add contract" }).click();
+    await m.page.getByText("The flat price must be a number.").waitFor();
+    expect(await form.locator("input[name=name]").inputValue()).toBe(name);
+    await form.locator("input[name=flatPriceEur]").fill("123");
+    // An interface no contract bills yet (one contract per interface).
+    const boxes = form.locator("input[name=interfaceIds]");
+    let picked = false;
+    for (let k = 0; k < (await boxes.count()) && !picked; k++) {
+      const id = await boxes.nth(k).getAttribute("id");
+      if ((await form.locator(`label[for="${id}"]`).innerText()).includes("billed by")) continue;
+      await boxes.nth(k).check();
+      picked = true;
+    }
+    expect(picked).toBe(true);
+    await form.getByRole("button", { name: "Add contract" }).click();
+    await m.page.getByTestId("contracts-saved").waitFor();
+    expect(await m.page.getByTestId("contracts-saved").innerText()).toBe(`Contract ${name} added.`);
+    const row = m.page.locator("[data-testid=contract-row]", { hasText: name });
+    await row.getByRole("link", { name: `Edit ${name}` }).click();
+    await m.page.locator(`form[aria-label="Edit contract ${name}"]`).waitFor();
+    await m.page.locator(`form[aria-label="Edit contract ${name}"] input[name=name]`).fill(`${name} edited`);
+    await m.page.getByRole("button", { name: "Save contract" }).click();
+    await m.page.getByText(`Contract ${name} edited saved.`).waitFor();
+    await m.page
+      .locator("[data-testid=contract-row]", { hasText: `${name} edited` })
+      .getByRole("link", { name: `Delete ${name} edited` })
+      .click();
+    await m.page.getByTestId("delete-confirm").waitFor();
+    await m.page.getByRole("button", { name: `Delete ${name} edited` }).click();
+    await m.page.getByText(`Contract ${name} edited deleted.`).waitFor();
+    await expect.poll(() => m.page.locator("[data-testid=contract-row]", { hasText: name }).count()).toBe(0);
+  });
+});
