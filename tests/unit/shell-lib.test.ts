@@ -154,7 +154,9 @@ describe("routes and menu", () => {
       "Notifications",
     ]);
     // A permission of one tool alone lands on that tool.
-    expect(firstAvailableRoute(menuItems(access(["REVENUES_AND_COSTS"]), new Set(), { hasVantagePoints: true }))).toBe("/revenues-and-costs");
+    expect(firstAvailableRoute(menuItems(access(["REVENUES_AND_COSTS"]), new Set(), { hasVantagePoints: true }))).toBe(
+      "/revenues-and-costs",
+    );
     expect(firstAvailableRoute(menuItems(access(["AS_RELATIONS"]), new Set(), { hasVantagePoints: true }))).toBe("/as-relations");
     // The Raw Network Analyzer reads flows_raw: an empty one hides it from non-staff, as every tool's empty table does.
     expect(firstAvailableRoute(menuItems(access(["RAW_NETWORK_ANALYZER"]), new Set(), { hasVantagePoints: true }))).toBe("/rna");
