@@ -17,6 +17,9 @@ export default defineConfig({
     include: ["tests/e2e/**/*.e2e.ts"],
     globalSetup: ["tests/e2e/global-setup.ts"],
     testTimeout: 120_000,
+    // expect.poll waits for what a page shows after a navigation or a fetch: 1 s (vitest's default) is too short on a
+    // loaded machine, where one round trip can take that long (a delegated account's form was seen to need 1.4 s).
+    expect: { poll: { timeout: 15_000 } },
     // The first server start loads the demo network into the embedded stores; global-setup waits up to 10 minutes.
     hookTimeout: 900_000,
     teardownTimeout: 60_000,
