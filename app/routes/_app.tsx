@@ -1,7 +1,6 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { Outlet, useLoaderData } from "@remix-run/react";
 import { AppLayout } from "~/components/AppLayout";
-import { ScreenViewTracking } from "~/components/ScreenViewTracking";
 import { restrictionBadge } from "~/features/flows/delegation-badge.server";
 import { loadAppFrame } from "~/server/app-frame.server";
 
@@ -15,7 +14,6 @@ export default function AppFrameRoute() {
   const frame = useLoaderData<typeof loader>();
   return (
     <AppLayout frame={frame}>
-      <ScreenViewTracking consented={frame.user.hasConsented} />
       <Outlet />
     </AppLayout>
   );
