@@ -5,6 +5,7 @@
 import { copyFileSync, cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { expect } from "vitest";
 import { CLICKHOUSE_MIGRATIONS_DIR } from "~/server/clickhouse-migrations.server";
 import { PG_MIGRATIONS_DIR } from "~/server/postgres.server";
 
@@ -47,4 +48,15 @@ export function pgTablesCreatedFrom(marker: string): string[] {
     .slice(from)
     .flatMap((text) => [...text.matchAll(/CREATE TABLE (?:IF NOT EXISTS )?"(\w+)"/g)].map((m) => m[1]))
     .sort();
+}
+
+/**
+ * Every row each table held before the upgrade is still there after it (rows may be added), as
+ * pgSnapshot gives them; `except`: tables the upgrade changes on purpose, checked by the test itself.
+ */
+export function expectRowsKept(before: Record<string, string[]>, after: Record<string, string[]>, except: readonly string[] = []): void {
+  for (const table of Object.keys(before)) {
+    if (except.includes(table)) continue;
+    for (const row of before[table]) expect([table, after[table]]).toEqual([table, expect.arrayContaining([row])]);
+  }
 }
