@@ -202,7 +202,18 @@ export function describeBothModes(
         async goto(p, options) {
           const page = need(current, "page").page;
           const res = await page.goto(urlOf(p), { waitUntil: "load", ...options });
-          if (javaScriptEnabled) await page.waitForLoadState("networkidle", { timeout: 10_000 }).catch(() => {});
+          if (javaScriptEnabled) {
+            await page.waitForLoadState("networkidle", { timeout: 10_000 }).catch(() => {});
+            // On a loaded machine the network can go quiet (or the wait give up) before React has hydrated: a
+            // field filled then is reset by hydration. Pages that ship the app's scripts set the flag once hydrated.
+            await page
+              .waitForFunction(
+                (flag) => !document.querySelector("script[type=module]") || (window as unknown as Record<string, boolean>)[flag] === true,
+                "__flowlensHydrated", // HYDRATED_FLAG of app/components/HydrationFallback.tsx
+                { timeout: 30_000 },
+              )
+              .catch(() => {});
+          }
           return res;
         },
         async newPage(options) {
