@@ -1,6 +1,7 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { useLoaderData, useRouteError } from "@remix-run/react";
 import { loadAsRelationsScreen } from "~/features/asrelations/screen.server";
+import { transitPricesFor } from "~/features/revenues/transit-prices.server";
 import { AsRelationsView } from "~/features/asrelations/ui/AsRelationsView";
 import { findToolRoute } from "~/lib/routes";
 import { requireUser } from "~/server/auth/guard.server";
@@ -18,7 +19,8 @@ export const meta: MetaFunction = () => [{ title: `${TITLE} · flowlens` }];
 /** Everything is computed here from the URL (month, asn), so the screen renders fully without JavaScript. */
 export async function loader({ request }: LoaderFunctionArgs) {
   const { services, user } = await requireUser(request, findToolRoute(PATH));
-  return loadAsRelationsScreen(services, user, new URL(request.url));
+  // The peering candidates price transit traffic with Revenues & Costs' bills (for a viewer who may see them).
+  return loadAsRelationsScreen(services, user, new URL(request.url), { prices: transitPricesFor(services, user) });
 }
 
 export default function AsRelations() {

@@ -4,7 +4,9 @@
  * declared facts on a fresh install. It names only the demo's own ASes (catalog.ts), exchanges
  * (topology.ts IXES) and router cities. The declared values — policy, ratio, traffic level, the NOC
  * address — are made up for the demo from each AS's category, not copied from the real PeeringDB.
- * Customers have no record, as small networks often have none.
+ * Customers have no record, as small networks often have none. The heaviest content, CDN and hosting
+ * networks we reach only through transit ("remote") are listed too, each at one of our exchanges and in
+ * that exchange's city: they are the AS Relations screen's peering candidates.
  */
 import type { AsCategory, DemoAs } from "./catalog";
 import { IXES, ROUTERS, type Topology } from "./topology";
@@ -23,6 +25,10 @@ const DECLARED: Record<AsCategory, { policy: string; ratio: string; type: string
   customer: { policy: "Selective", ratio: "", type: "Cable/DSL/ISP", traffic: "" },
 };
 
+/** How many remote networks get a record (the heaviest of the categories that peer openly). */
+export const DEMO_REMOTE_LISTED = 12;
+const REMOTE_LISTED_CATEGORIES = new Set<AsCategory>(["content", "cdn", "hosting"]);
+
 const slug = (name: string) =>
   name
     .toLowerCase()
@@ -35,7 +41,11 @@ const slug = (name: string) =>
  */
 export function demoPeeringDbDump(ases: readonly DemoAs[], attachments: Topology["attachments"], operator: { asn: number; name: string }) {
   const neighbours = new Set(attachments.keys());
-  const listed = ases.filter((a) => neighbours.has(a.asn) && a.category !== "customer");
+  const remote = ases
+    .filter((a) => !neighbours.has(a.asn) && a.connection === "remote" && REMOTE_LISTED_CATEGORIES.has(a.category))
+    .sort((a, b) => b.weight - a.weight || a.asn - b.asn)
+    .slice(0, DEMO_REMOTE_LISTED);
+  const listed = [...ases.filter((a) => neighbours.has(a.asn) && a.category !== "customer"), ...remote];
   const ixId = new Map(IXES.map((ix, n) => [ix.name as string, 2000 + n]));
   const routerCity = new Map(ROUTERS.map((r) => [r.name, r.city]));
   const cityCountry = new Map(ROUTERS.map((r) => [r.city, r.country]));
@@ -96,6 +106,11 @@ export function demoPeeringDbDump(ases: readonly DemoAs[], attachments: Topology
       site(asn, routerCity.get(i.router));
     }
   }
+  remote.forEach((a, n) => {
+    const ix = IXES[n % IXES.length];
+    port(a.asn, ix.name);
+    site(a.asn, routerCity.get(ix.router));
+  });
   return {
     org: networks.map((a, n) => ({ id: 100 + n, name: a.name, ...ok })),
     net,

@@ -22,6 +22,15 @@ describeBothModes("as relations", (m) => {
     expect(body).toContain("AS3356 Lumen");
     expect(body).toMatch(/Transit/);
     expect(body).toMatch(/(Heavy|Mostly) (Outbound|Inbound)|Balanced/);
+    // The peering candidates: remote content networks reaching us through transit, each with where we could meet.
+    const candidates = m.page.locator("[data-testid=peering-candidates-table] tbody tr");
+    expect(await candidates.count()).toBeGreaterThan(0);
+    for (const row of await candidates.all()) {
+      const cells = await row.locator("td").allInnerTexts();
+      expect(cells[0]).toMatch(/^AS\d+ \S/);
+      expect(cells[2]).toMatch(/bit\/s$/);
+      expect(cells[5].trim()).not.toBe("");
+    }
     // The export is a plain link to the shared export path, for the month shown.
     const month = await m.page.getByTestId("month-input").inputValue();
     expect(month).toMatch(/^\d{4}-\d{2}$/);

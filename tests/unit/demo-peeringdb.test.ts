@@ -7,7 +7,7 @@
 import { describe, expect, it } from "vitest";
 import { DEMO_ASES, OPERATOR_ASN, OPERATOR_NAME } from "~db/demo/catalog";
 import { DEMO_SEED } from "~db/demo/load";
-import { demoPeeringDbDump } from "~db/demo/peeringdb";
+import { DEMO_REMOTE_LISTED, demoPeeringDbDump } from "~db/demo/peeringdb";
 import { createRandom } from "~db/demo/random";
 import { buildTopology } from "~db/demo/topology";
 import type { PeeringDbKind } from "~db/postgres/schema";
@@ -23,15 +23,20 @@ describe("the demo's PeeringDB dump", () => {
     }
   });
 
-  it("names only the demo's directly connected ASes (no customer) and the operator", () => {
+  it("names the demo's directly connected ASes (no customer), the operator and the heaviest remote content networks", () => {
     const neighbours = new Set(topology.attachments.keys());
     const customers = new Set(DEMO_ASES.filter((a) => a.category === "customer").map((a) => a.asn));
+    const remote = new Set(DEMO_ASES.filter((a) => a.connection === "remote").map((a) => a.asn));
     const asns = dump.net.map((n) => n.asn);
     expect(asns[0]).toBe(OPERATOR_ASN);
     for (const asn of asns.slice(1)) {
-      expect(neighbours.has(asn)).toBe(true);
+      expect(neighbours.has(asn) || remote.has(asn)).toBe(true);
       expect(customers.has(asn)).toBe(false);
     }
+    const listedRemote = asns.filter((a) => remote.has(a) && !neighbours.has(a));
+    expect(listedRemote).toHaveLength(DEMO_REMOTE_LISTED);
+    // Each is at one of our exchanges: a peering candidate.
+    for (const asn of listedRemote) expect(dump.netixlan.some((p) => p.asn === asn)).toBe(true);
     expect(asns.length).toBeGreaterThan(10);
     expect(new Set(asns).size).toBe(asns.length);
     const names = new Map(DEMO_ASES.map((a) => [a.asn, a.name]));

@@ -14,6 +14,7 @@ import type { UserContext } from "~/server/auth/user-context.server";
 import type { Services } from "~/server/services.server";
 import { getUserSettings } from "~/server/settings/user-settings.server";
 import { asRelationsQuerySchema, currentMonth } from "./api";
+import { loadPeeringCandidates, type CandidatesResult, type PriceLookup } from "./candidates.server";
 import { asRelations, type AsRelation } from "./relations.server";
 
 /** How many originated prefixes the detail lists (the API has them all). */
@@ -60,6 +61,8 @@ export type AsRelationsScreen = {
   peeringdb: { dump_date: string | null; imported_at: string } | null;
   rows: AsRelationRow[];
   detail: AsRelationDetail | null;
+  /** The peering candidates of the month; null for a delegated account (never shown to one) and in exports. */
+  candidates: CandidatesResult | null;
 };
 
 /** A neighbour as a table row: people's words, each figure also as a number for sorting and the '>'/'<' filters. */
@@ -93,9 +96,15 @@ export function screenMonth(url: URL, now = new Date()): { month: string; notice
 }
 
 /** The screen's loader: everything the view shows, from the URL. */
-export async function loadAsRelationsScreen(services: Services, user: UserContext, url: URL, now = new Date()): Promise<AsRelationsScreen> {
+export async function loadAsRelationsScreen(
+  services: Services,
+  user: UserContext,
+  url: URL,
+  options: { now?: Date; prices?: PriceLookup } = {},
+): Promise<AsRelationsScreen> {
   const settings = await getUserSettings(services.pg.db, user.id);
-  return asRelationsScreen(services, url, safeTimezone(settings.timezone), now);
+  const candidates = user.isDelegated ? undefined : { prices: options.prices ?? null };
+  return asRelationsScreen(services, url, safeTimezone(settings.timezone), options.now, candidates);
 }
 
 export async function asRelationsScreen(
@@ -103,6 +112,8 @@ export async function asRelationsScreen(
   url: URL,
   timezone: string,
   now = new Date(),
+  /** The peering candidates' price lookup (null: not priced); without it they are not computed (delegated accounts, exports). */
+  candidatesFor?: { prices: PriceLookup | null },
 ): Promise<AsRelationsScreen> {
   const { month, notices } = screenMonth(url, now);
   const data = await asRelations(services, month);
@@ -129,5 +140,15 @@ export async function asRelationsScreen(
       };
     }
   }
-  return { month, timezone, notices, samples: data.samples, peeringdb: data.peeringdb, rows, detail };
+  const [year, monthNumber] = month.split("-").map(Number);
+  const candidates = candidatesFor
+    ? await loadPeeringCandidates(
+        services,
+        candidatesFor.prices,
+        { year, month: monthNumber, range: data.range, flowHours: data.samples },
+        data.neighbors,
+        now.getTime(),
+      )
+    : null;
+  return { month, timezone, notices, samples: data.samples, peeringdb: data.peeringdb, rows, detail, candidates };
 }

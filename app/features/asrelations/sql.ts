@@ -48,3 +48,22 @@ ORDER BY asn, direction`.trim(),
     params: { ...r, keys: links.keys, asns: links.asns, k: Math.floor(n / 20) },
   };
 }
+
+/**
+ * Per source AS and transit handover AS: the bytes the AS sent us through that transit over the range
+ * (flows_1h, ingress: the handover is a transit neighbour, the source is neither the handover nor the
+ * operator). ASes outside the tracked set arrive as Others (-101) and are kept, to be shown as such.
+ */
+export function transitSourcesSql(r: MonthRange, transits: readonly number[], operatorAsn: number): Built {
+  return {
+    name: "asrelations.transitSources",
+    sql: `
+SELECT as_src AS asn, as_hnd AS handover, sum(bytes) AS b
+FROM flows_1h
+WHERE ${range} AND as_hnd IN {transits:Array(Int64)} AND as_src != as_hnd AND as_src != {operatorAsn:Int64}
+GROUP BY asn, handover
+HAVING b > 0
+ORDER BY b DESC, asn ASC, handover ASC`.trim(),
+    params: { ...r, transits: [...transits], operatorAsn },
+  };
+}

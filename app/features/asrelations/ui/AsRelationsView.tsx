@@ -8,6 +8,8 @@ import { exportHref, ExportMenu } from "~/features/shared/table/ExportMenu";
 import { numericColumn } from "~/features/shared/table/numeric-column";
 import { formatDateLong } from "~/lib/date-format";
 import { TABLE_FORMATS } from "~/lib/export-files";
+import { formatBitsPerSecond } from "~/lib/units";
+import type { CandidatesResult } from "../candidates.server";
 import type { AsRelationDetail, AsRelationRow, AsRelationsScreen } from "../screen.server";
 
 export const EXPORT_PATH = "/as-relations/export";
@@ -181,6 +183,79 @@ function Detail({ detail, path, month }: { detail: AsRelationDetail; path: strin
   );
 }
 
+const eur = new Intl.NumberFormat("en-US", { style: "currency", currency: "EUR", maximumFractionDigits: 0 });
+const place = (p: { name: string; city: string }) => (p.city ? `${p.name} (${p.city})` : p.name);
+
+/** The month's peering candidates: ASes reaching us through a transit that share an exchange or a facility with us. */
+function Candidates({ result }: { result: CandidatesResult }) {
+  return (
+    <Stack gap="xs" data-testid="peering-candidates">
+      <Title order={2} size="h3" id="peering-candidates">
+        Peering candidates
+      </Title>
+      {"unavailable" in result ? (
+        <Text size="sm" data-testid="peering-candidates-unavailable">
+          {result.unavailable}
+        </Text>
+      ) : (
+        <>
+          <Text size="sm" c="dimmed">
+            ASes that send us traffic through a transit and are at an exchange or a facility where we are too, ranked by the transit cost a
+            direct session would save{result.priced ? "" : " (prices need the Revenues & Costs permission: ranked by traffic)"}; general
+            policies Restrictive and No come last. Traffic is the month&apos;s mean rate through transit.
+            {result.not_shared
+              ? ` ${count.format(result.not_shared)} more ASes reach us through transit but share no exchange or facility with us.`
+              : ""}
+            {result.others_bps > 0
+              ? ` ${formatBitsPerSecond(result.others_bps)} through transit comes from ASes outside the tracked set (Others).`
+              : ""}
+          </Text>
+          {result.candidates.length ? (
+            <div style={{ overflowX: "auto" }} role="region" aria-label="Peering candidates" tabIndex={0}>
+              <Table fz="sm" withTableBorder data-testid="peering-candidates-table">
+                <Table.Thead>
+                  <Table.Tr>
+                    <Table.Th>AS</Table.Th>
+                    <Table.Th>PeeringDB policy</Table.Th>
+                    <Table.Th>Through transit</Table.Th>
+                    <Table.Th>Via</Table.Th>
+                    <Table.Th>Estimated saving per month</Table.Th>
+                    <Table.Th>Where we could meet</Table.Th>
+                  </Table.Tr>
+                </Table.Thead>
+                <Table.Tbody>
+                  {result.candidates.map((c) => (
+                    <Table.Tr key={c.asn} data-testid={`candidate-${c.asn}`}>
+                      <Table.Td>
+                        <Anchor
+                          component={Link}
+                          to={`/flow-explorer?${new URLSearchParams({ filter: `AS_SRC_INGRESS:${c.asn}` })}`}
+                          size="sm"
+                        >
+                          {c.name ? `AS${c.asn} ${c.name}` : `AS${c.asn}`}
+                        </Anchor>
+                      </Table.Td>
+                      <Table.Td>{c.policy}</Table.Td>
+                      <Table.Td>{formatBitsPerSecond(c.transit_bps)}</Table.Td>
+                      <Table.Td>{c.via.map((v) => `AS${v.asn} ${formatBitsPerSecond(v.bps)}`).join(", ")}</Table.Td>
+                      <Table.Td>{c.saving_eur === null ? "Not priced" : eur.format(c.saving_eur)}</Table.Td>
+                      <Table.Td>{[...c.shared_ixes, ...c.shared_facilities].map(place).join(" · ")}</Table.Td>
+                    </Table.Tr>
+                  ))}
+                </Table.Tbody>
+              </Table>
+            </div>
+          ) : (
+            <Text size="sm" data-testid="peering-candidates-none">
+              No AS that reaches us through transit is at one of our exchanges or facilities this month.
+            </Text>
+          )}
+        </>
+      )}
+    </Stack>
+  );
+}
+
 /** AS Relations: the month, the PeeringDB import's state, the neighbours' table with its export, and one neighbour's detail. */
 export function AsRelationsView({ data, path }: { data: AsRelationsScreen; path: string }) {
   const columns = useColumns(path, data.month);
@@ -217,6 +292,7 @@ export function AsRelationsView({ data, path }: { data: AsRelationsScreen; path:
           page.
         </Alert>
       )}
+      {data.candidates ? <Candidates result={data.candidates} /> : null}
     </Stack>
   );
 }
