@@ -19,6 +19,10 @@ export async function trackInteraction(
       headers: { "Content-Type": "application/json", Accept: "application/json", ...csrfHeader() },
       body: JSON.stringify({ target }),
     });
+    // Read the short answer to the end: a fetch whose body is left unread stays open in the browser
+    // (Chromium reports the request as loading until the body is consumed), so a screen view that
+    // only looked at the status kept every screen's network busy.
+    await response.text();
     return { status: response.ok ? "ok" : "error" };
   } catch {
     return { status: "error" };

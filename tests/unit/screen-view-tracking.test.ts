@@ -38,6 +38,14 @@ describe("screen view tracking", () => {
     expect(JSON.parse(String(init.body))).toEqual({ target: "/core-planner" });
   });
 
+  it("reads the answer to the end, so the call does not stay open in the browser", async () => {
+    for (const status of [200, 429]) {
+      const response = new Response(status === 200 ? '{"status":"ok"}' : "{}", { status });
+      await trackScreenView(true, "/rna", false, async () => response);
+      expect(response.bodyUsed, String(status)).toBe(true);
+    }
+  });
+
   it("resolves {status: 'error'} on failure, without throwing and without a notice", async () => {
     for (const status of [400, 403, 429, 500])
       expect(await trackScreenView(true, "/rna", false, async () => new Response("{}", { status }))).toEqual({ status: "error" });
