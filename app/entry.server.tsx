@@ -1,7 +1,7 @@
 import { PassThrough } from "node:stream";
 import type { EntryContext } from "@remix-run/node";
 import { createReadableStreamFromReadable } from "@remix-run/node";
-import { RemixServer } from "@remix-run/react";
+import { isRouteErrorResponse, RemixServer } from "@remix-run/react";
 import { renderToPipeableStream } from "react-dom/server";
 import { busyAnswerOf } from "~/lib/busy";
 import { NonceContext } from "~/lib/nonce";
@@ -9,6 +9,7 @@ import { RenderOnlyContext } from "~/lib/render-only";
 import { renderOnlyValues } from "~/server/request-scope.server";
 import { bootstrapOrExit } from "~/server/bootstrap.server";
 import { csrfCookieFor, keepPage, PAGE_CACHE_HEADER, PAGE_CACHE_PUBLIC, pageCacheKey } from "~/server/public-page-cache.server";
+import { reportPageFailure } from "~/server/page-failure-alert.server";
 import { documentPolicy, newNonce } from "~/server/security-headers.server";
 import { wireApp } from "~/wiring.server";
 
@@ -25,6 +26,16 @@ export { getConfig } from "~/server/env.server";
 // configuration stops start-up here.
 wireApp();
 await bootstrapOrExit();
+
+/**
+ * Errors of loaders and actions (Remix's hook): logged as Remix does by default, and an unexpected
+ * failure (not a thrown answer, not an abandoned request) raises the team-chat alert.
+ */
+export function handleError(error: unknown, { request }: { request: Request }) {
+  if (request.signal.aborted) return;
+  console.error(isRouteErrorResponse(error) && (error as { error?: unknown }).error ? (error as { error?: unknown }).error : error);
+  void reportPageFailure(error, request);
+}
 
 const ABORT_DELAY_MS = 30_000;
 const development = process.env.NODE_ENV === "development";

@@ -14,6 +14,8 @@ const HEADINGS: Record<StartupErrorKind, { title: string; text: string }> = {
  * Reload button is a plain link to "/", so it works even when scripts failed to load.
  * `interrupted`: a network failure of the running app (the page was served, then a call got no
  * answer) reads shell §8's 'interrupted unexpectedly' instead of 'Could not connect'.
+ * "Contact support" is a plain link to the support form (/support?type=BUG; logged-out users log in
+ * first), so it too works when scripts failed to load (shell §8: reload or contact support).
  */
 export function StartupErrorPage({ kind, debug, interrupted = false }: { kind: StartupErrorKind; debug: string; interrupted?: boolean }) {
   const heading =
@@ -28,6 +30,7 @@ export function StartupErrorPage({ kind, debug, interrupted = false }: { kind: S
             Reload
           </Button>
         </div>
+        <Anchor href="/support?type=BUG">Contact support</Anchor>
         <details>
           <summary>Debug information</summary>
           <Code block mt="sm">

@@ -1,5 +1,6 @@
-import { CLIENT_RETRY, HTTP_TIMEOUT_MS, REQUEST_HISTORY_SIZE, SECOND_CLIENT_RETRY } from "./constants";
+import { CLIENT_RETRY, HTTP_TIMEOUT_MS, SECOND_CLIENT_RETRY } from "./constants";
 import { MESSAGES } from "./messages";
+import { browserRequestHistory, type RequestHistory } from "./request-history";
 
 /**
  * The browser's JSON client for api/, auth/ and siteconfig/ calls, with the error handling of the
@@ -42,18 +43,7 @@ export class ApiClientError extends Error {
   }
 }
 
-export type HistoryEntry = {
-  body: unknown;
-  data: unknown;
-  headers: Record<string, string>;
-  method: string;
-  params: Record<string, string>;
-  path: string;
-  timestamp: number;
-  uid: string;
-  url: string;
-  verboseName: string;
-};
+export type { HistoryEntry } from "./request-history";
 
 export type RequestOptions = {
   method?: "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
@@ -251,13 +241,18 @@ export function failureOf(error: unknown): CallFailure {
   return { kind: "internal", message: error.status >= 500 ? MESSAGES.serverError : MESSAGES.unknownError, status: error.status };
 }
 
-export function createApiClient(options: { fetch?: Fetch; notify?: (notice: Notice) => void; sleep?: Sleep } = {}) {
+/** Numbers the calls of the tab: the uids of the shared request history stay unique across clients. */
+let counter = 0;
+
+export function createApiClient(
+  options: { fetch?: Fetch; notify?: (notice: Notice) => void; sleep?: Sleep; history?: RequestHistory } = {},
+) {
   const doFetch: Fetch = options.fetch ?? ((input, init) => fetch(input, init));
   const notify = options.notify ?? (() => {});
   const sleep: Sleep = options.sleep ?? abortableSleep;
   const pending = new Map<string, AbortController>();
-  const history: HistoryEntry[] = [];
-  let counter = 0;
+  // The tab's request history (shared by the clients) unless the caller gives one; credentials are dropped there.
+  const history = options.history ?? browserRequestHistory;
 
   async function request<T>(path: string, opts: RequestOptions = {}): Promise<T> {
     const method = opts.method ?? "GET";
@@ -304,7 +299,7 @@ export function createApiClient(options: { fetch?: Fetch; notify?: (notice: Noti
         if (controller.signal.aborted) throw abortErrorOf(controller.signal);
       }
       const data = await readJson(response);
-      history.unshift({
+      history.add({
         body: opts.body ?? null,
         data,
         headers,
@@ -316,7 +311,6 @@ export function createApiClient(options: { fetch?: Fetch; notify?: (notice: Noti
         url,
         verboseName: opts.verboseName ?? path,
       });
-      history.length = Math.min(history.length, REQUEST_HISTORY_SIZE);
       if (response.ok) return data as T;
       if (opts.throwErrors)
         throw new ApiClientError(
@@ -366,5 +360,5 @@ export function createApiClient(options: { fetch?: Fetch; notify?: (notice: Noti
     }
   }
 
-  return { request, requestV2, history: () => [...history] };
+  return { request, requestV2, history: () => [...history.list()] };
 }

@@ -1,6 +1,7 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { Outlet, useLoaderData } from "@remix-run/react";
 import { AppLayout } from "~/components/AppLayout";
+import { ScreenViewTracking } from "~/components/ScreenViewTracking";
 import { restrictionBadge } from "~/features/flows/delegation-badge.server";
 import { loadAppFrame } from "~/server/app-frame.server";
 
@@ -14,6 +15,7 @@ export default function AppFrameRoute() {
   const frame = useLoaderData<typeof loader>();
   return (
     <AppLayout frame={frame}>
+      <ScreenViewTracking consented={frame.user.hasConsented} />
       <Outlet />
     </AppLayout>
   );

@@ -36,6 +36,8 @@ export async function loadAppFrame(request: Request, route?: ToolRoute) {
         isStaff: user.isStaff,
         isSuperuser: user.isSuperuser,
         groups: user.groups,
+        /** GDPR consent given: the browser tracks screen views only then (usage tracking). */
+        hasConsented: user.hasConsented,
       },
     },
   };

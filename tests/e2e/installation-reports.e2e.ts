@@ -2,6 +2,9 @@
 // app server of the run (demo users): an operator's browser reports an error and sends a support message from the FAQ's
 // link; the superuser reaches both screens from the site settings, marks the error's group as handled (it moves to the
 // handled list), answers the support message by mail and marks it as done. Both screens pass axe (screenshots kept).
+// The usage report (/site-settings/usage) counts a named action and, with JavaScript on, the screen views of a user who
+// gave consent (none without JavaScript: the tracking is the browser's); the request history (/settings/request-history)
+// lists the tab's API calls and copies one as curl without the CSRF token. Both pass axe in both modes.
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { expect, it } from "vitest";
@@ -115,6 +118,90 @@ describeBothModes("error reports and support messages", (m) => {
       "/site-settings/support-messages",
       "/support",
     ])
+      expect([url, await axeFindings(m, url)]).toEqual([url, []]);
+  }, 120_000);
+});
+
+/** The uses of a target in the current week on the open usage screen (0 when it has no row there). */
+async function usesThisWeek(m: BrowserMode, target: string): Promise<number> {
+  const week = m.page.getByTestId("usage-week").first();
+  if ((await week.count()) === 0) return 0;
+  const rows = await week.getByTestId("usage-row").evaluateAll((trs) =>
+    trs.map((tr) => Array.from(tr.querySelectorAll("td"), (td) => (td.textContent ?? "").trim())),
+  );
+  const row = rows.find((cells) => cells[1] === target);
+  return row ? Number(row[2]) : 0;
+}
+
+describeBothModes("usage report and request history", (m) => {
+  it("counts a named action and, with JavaScript, the screens a consenting user opens; linked from the site settings", async () => {
+    const action = `e2e.${m.javaScriptEnabled ? "js" : "nojs"}-${Date.now().toString(36)}`;
+    // The demo superuser gave consent: the tracking call records for them.
+    await logIn(m.page, DEMO_USERS.admin);
+    const csrf = (await m.context.cookies()).find((c) => c.name === "csrftoken")?.value ?? "";
+    const tracked = await m.context.request.post(m.url("/usertracking/interaction/"), { data: { target: action }, headers: { "X-CSRFToken": csrf } });
+    expect([tracked.status(), await tracked.json()]).toEqual([200, { status: "ok" }]);
+
+    await m.goto("/site-settings");
+    await m.page.getByRole("link", { name: "usage", exact: true }).click();
+    await m.page.waitForURL(/\/site-settings\/usage$/);
+    await expect.poll(() => usesThisWeek(m, action)).toBe(1);
+    const row = m.page.getByTestId("usage-row").filter({ hasText: action });
+    expect((await row.locator("td").allInnerTexts()).map((t) => t.trim())).toEqual([`Action ${action}`, action, "1", "1"]);
+    expect(await m.page.locator("[aria-current=page]").innerText()).toBe("Last 4 weeks");
+
+    // A screen view: one more use of /site-settings with JavaScript on, none without (the browser tracks, not the server).
+    const before = await usesThisWeek(m, "/site-settings");
+    await m.goto("/site-settings");
+    await m.page.locator("form[aria-label='Site settings']").waitFor();
+    if (m.javaScriptEnabled) await m.page.waitForLoadState("networkidle", { timeout: 15_000 });
+    await expect
+      .poll(async () => {
+        await m.goto("/site-settings/usage");
+        return usesThisWeek(m, "/site-settings");
+      })
+      .toBe(m.javaScriptEnabled ? before + 1 : before);
+    await m.page.getByRole("link", { name: "This week" }).click();
+    await m.page.waitForURL(/weeks=1/);
+    expect(await m.page.getByTestId("usage-week").count()).toBe(1);
+    await m.screenshot(`usage report (${m.label})`);
+    if (m.javaScriptEnabled) expect(m.pageErrors).toEqual([]);
+  }, 120_000);
+
+  it("lists the tab's API calls and copies one as curl with $FLOWLENS_TOKEN and without the CSRF token", async () => {
+    await logIn(m.page, DEMO_USERS.admin);
+    const csrf = (await m.context.cookies()).find((c) => c.name === "csrftoken")?.value ?? "";
+    await m.goto("/settings");
+    await m.page.getByRole("link", { name: "Request history" }).click();
+    await m.page.waitForURL(/\/settings\/request-history$/);
+    await m.page.getByRole("heading", { name: "Request history" }).waitFor();
+    if (!m.javaScriptEnabled) {
+      // Nothing is recorded without the browser's JavaScript, and the page says so.
+      expect(await m.page.getByTestId("request-history-empty").isVisible()).toBe(true);
+      expect(await m.page.locator("main").innerText()).toContain("with JavaScript off no calls are recorded");
+      await m.screenshot(`request history (${m.label})`);
+      return;
+    }
+    // The shell's notification poll is an API call of this tab (the navigation kept the tab's memory).
+    const entry = m.page.getByTestId("request-history-entry").filter({ hasText: "auth/notifications/" }).first();
+    await entry.waitFor();
+    const origin = new URL(m.page.url()).origin;
+    await m.context.grantPermissions(["clipboard-read", "clipboard-write"], { origin });
+    await entry.getByRole("button", { name: /Copy as curl/ }).click();
+    const curl = await m.page.evaluate(() => navigator.clipboard.readText());
+    expect(curl).toMatch(/^curl -sS /);
+    expect(curl).toContain('"Authorization: Token $FLOWLENS_TOKEN"');
+    expect(curl).toContain(`${origin}/auth/notifications/`);
+    expect(curl).not.toContain(csrf);
+    expect(curl.toLowerCase()).not.toContain("x-csrftoken");
+    expect(curl.toLowerCase()).not.toContain("cookie");
+    await m.screenshot(`request history (${m.label})`);
+    expect(m.pageErrors).toEqual([]);
+  }, 120_000);
+
+  it("passes axe on the usage report and the request history", async () => {
+    await logIn(m.page, DEMO_USERS.admin);
+    for (const url of ["/site-settings/usage", "/site-settings/usage?weeks=13", "/settings/request-history"])
       expect([url, await axeFindings(m, url)]).toEqual([url, []]);
   }, 120_000);
 });

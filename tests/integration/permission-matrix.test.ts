@@ -791,6 +791,18 @@ const MATRIX: Record<string, Sample[]> = {
       expect: { ...toLogin("/site-settings/error-reports"), ...perRole((role) => (siteRole(role) === "admin" ? 400 : 403)) },
     },
   ],
+  "_app.settings_.request-history.tsx": [
+    {
+      url: "/settings/request-history",
+      expect: { ...toLogin("/settings/request-history"), ...perRole((role) => (has(role, "DEVELOPER_API_TOKEN") ? 200 : 403)) },
+    },
+  ],
+  "_app.site-settings_.usage.tsx": [
+    {
+      url: "/site-settings/usage",
+      expect: { ...toLogin("/site-settings/usage"), ...perRole((role) => (siteRole(role) === "admin" ? 200 : 403)) },
+    },
+  ],
   "_app.site-settings_.support-messages.tsx": [
     {
       url: "/site-settings/support-messages",

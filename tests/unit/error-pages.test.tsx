@@ -21,12 +21,14 @@ describe("startup failure page", () => {
     ["application", "Application error", MESSAGES.serverError],
     ["network", MESSAGES.networkErrorTitle, MESSAGES.networkError],
     ["chunk", "Loading error", MESSAGES.chunkLoading],
-  ] as const)("the %s variant has its heading, a Reload link to / and the debug information", (kind, heading, text) => {
+  ] as const)("the %s variant has its heading, a Reload link to /, a support link and the debug information", (kind, heading, text) => {
     const html = render(<StartupErrorPage kind={kind} debug="TypeError: boom at 12:00" />);
     expect(html).toContain(`data-testid="startup-error-${kind}"`);
     expect(html).toContain(heading);
     expect(html).toContain(text.replace(/'/g, "&#x27;"));
     expect(html).toMatch(/<a[^>]*href="\/"[^>]*>.*Reload/s);
+    // A plain link (no client routing: it works when the scripts did not load) to the support form, as a bug.
+    expect(html).toMatch(/<a[^>]*href="\/support\?type=BUG"[^>]*>Contact support<\/a>/);
     expect(html).toContain("TypeError: boom at 12:00");
   });
 });

@@ -49,6 +49,8 @@ export async function loadSettingsScreen(services: Services, user: UserContext, 
     siteDefault: styleToJson(siteDefault),
     savedMessage: saved ? (SAVED_MESSAGES[saved] ?? null) : null,
     canEditSite: siteSettingsRole(user) !== null,
+    /** The developer panel (/settings/request-history) is for holders of DEVELOPER_API_TOKEN. */
+    isDeveloper: user.permissions.includes("DEVELOPER_API_TOKEN"),
     labels: SETTING_LABELS,
   };
 }

@@ -44,6 +44,14 @@ export function SettingsView({ data, result }: { data: SettingsScreen; result: S
               Two-factor authentication settings
             </Anchor>
           </Text>
+          {data.isDeveloper ? (
+            <Text size="sm">
+              The API calls of this tab, to copy as curl:{" "}
+              <Anchor component={Link} to="/settings/request-history">
+                Request history
+              </Anchor>
+            </Text>
+          ) : null}
           {canEditSite ? (
             <Text size="sm">
               Site-wide defaults:{" "}

@@ -34,6 +34,10 @@ export function SiteSettingsView({ data, result }: { data: SiteSettingsScreen; r
           <Anchor component={Link} to="/site-settings/error-reports">
             error reports
           </Anchor>
+          . Which screens are used:{" "}
+          <Anchor component={Link} to="/site-settings/usage">
+            usage
+          </Anchor>
           . Messages users sent:{" "}
           <Anchor component={Link} to="/site-settings/support-messages">
             support messages
