@@ -32,10 +32,8 @@ export function parseMonthParam(url: URL, now = Date.now()): MonthParam {
   return { year: Number(m[1]), month: Number(m[2]), asked, valid: true };
 }
 
-const eur = new Intl.NumberFormat("en-GB", { style: "currency", currency: "EUR", minimumFractionDigits: 2, maximumFractionDigits: 2 });
-const mbit = new Intl.NumberFormat("en-GB", { maximumFractionDigits: 1, minimumFractionDigits: 1 });
-export const formatEur = (x: number | null) => (x === null || !Number.isFinite(x) ? "–" : eur.format(x));
-export const formatMbps = (x: number | null) => (x === null || !Number.isFinite(x) ? "–" : `${mbit.format(x)} Mbit/s`);
+import { eur, formatEur, formatMbps } from "./format";
+export { formatEur, formatMbps };
 const signedEur = (x: number) => (x > 0 ? `+${eur.format(x)}` : eur.format(x));
 const percent = (x: number) => `${(Math.floor(x * 1000) / 10).toFixed(1)} %`;
 
@@ -70,6 +68,8 @@ export type RevenuesScreen = {
   bills: BillRow[];
   totals: (MonthTotals & { view: TotalsView; change: TotalsView; previous: TotalsView }) | null;
   incompleteContracts: number;
+  /** Null: an open month (computed afresh); else when its bills were frozen and last recomputed (UTC, for people). */
+  closed: { closedAt: string; recomputedAt: string | null; recomputedBy: string | null } | null;
   canManage: boolean;
   /** The contracts and their edit forms, for those who may edit them (else null). */
   contracts: ContractsPart;
@@ -116,7 +116,7 @@ export async function loadRevenuesScreen(services: Services, user: UserContext, 
     if (error instanceof RevenueCostError && error.status === 403) throw new Response(error.message, { status: 403 });
     if (error instanceof RevenueCostError) {
       notices.push(`${error.message}.`.replace(/\.\.$/, "."));
-      return { ...base, notices, bills: [], totals: null, incompleteContracts: 0 };
+      return { ...base, notices, bills: [], totals: null, incompleteContracts: 0, closed: null };
     }
     throw error;
   }
@@ -161,5 +161,14 @@ export async function loadRevenuesScreen(services: Services, user: UserContext, 
       change: viewOf(data.change, signedEur),
     },
     incompleteContracts: data.incompleteContracts,
+    closed: data.closed
+      ? {
+          closedAt: utcLabel(data.closed.closedAt),
+          recomputedAt: data.closed.recomputedAt === null ? null : utcLabel(data.closed.recomputedAt),
+          recomputedBy: data.closed.recomputedBy,
+        }
+      : null,
   };
 }
+
+const utcLabel = (iso: string) => `${iso.slice(0, 16).replace("T", " ")} UTC`;

@@ -5,6 +5,42 @@ import { TABLE_FORMATS } from "~/lib/export-files";
 import type { ContractActionResult } from "../contract-form";
 import type { RevenuesScreen } from "../screen.server";
 import { ContractsSection } from "./ContractsSection";
+import { CsrfField } from "~/components/CsrfField";
+
+/** Whether the month is frozen, and (for those who edit contracts) the recompute form: works without JavaScript. */
+function MonthState({ data, path }: { data: RevenuesScreen; path: string }) {
+  if (!data.closed)
+    return (
+      <Text size="xs" c="dimmed" data-testid="month-state">
+        Open month: computed afresh from the contracts and samples as they are now; it is frozen once it is over.
+      </Text>
+    );
+  return (
+    <Paper withBorder p="xs" data-testid="month-state">
+      <Text size="sm">
+        Closed month: bills frozen on {data.closed.closedAt}
+        {data.closed.recomputedAt ? `, recomputed on ${data.closed.recomputedAt} by ${data.closed.recomputedBy ?? "–"}` : ""}. Contract
+        edits and late samples change open months only.
+      </Text>
+      {data.canManage ? (
+        <Form method="post" action={`${path}?month=${data.month}`} aria-label={`Recompute the bills of ${data.monthLabel}`}>
+          <CsrfField />
+          <input type="hidden" name="intent" value="recompute" />
+          <input type="hidden" name="month" value={data.month} />
+          <Group align="end" gap="sm" mt="xs">
+            <TextInput name="reason" label="Reason for recomputing" size="xs" maxLength={500} />
+            <label style={{ fontSize: 12 }}>
+              <input type="checkbox" name="confirm" value="yes" /> Replace the frozen bills (audited)
+            </label>
+            <Button type="submit" size="xs" variant="default">
+              Recompute {data.monthLabel}
+            </Button>
+          </Group>
+        </Form>
+      ) : null}
+    </Paper>
+  );
+}
 
 function Figure({ label, value, change, testId }: { label: string; value: string; change: string; testId: string }) {
   return (
@@ -108,6 +144,7 @@ export function RevenuesView({ data, result, path }: { data: RevenuesScreen; res
             <Figure label="Revenue" value={data.totals.view.revenue} change={data.totals.change.revenue} testId="total-revenue" />
             <Figure label="Margin" value={data.totals.view.margin} change={data.totals.change.margin} testId="total-margin" />
           </SimpleGrid>
+          <MonthState data={data} path={path} />
           <Text size="xs" c="dimmed">
             {data.previousLabel}: cost {data.totals.previous.cost}, revenue {data.totals.previous.revenue}, margin{" "}
             {data.totals.previous.margin}.
