@@ -12,7 +12,9 @@ import { createRouter } from "~/features/inventory/inventory.server";
 import { createContract, type ContractChange } from "~/features/revenues/contracts.server";
 import { marginOfMonth } from "~/features/revenues/margin.server";
 import { chInsert } from "~/server/clickhouse/query.server";
+import * as screenRoute from "~/routes/_app.revenues-and-costs";
 import { useServicesForTests } from "~/server/services.server";
+import { getRequest, runRoute, sessionCookie } from "../helpers/http";
 import { openTestStores, type TestStores } from "../helpers/stores";
 import { insertSuperuser } from "../helpers/users";
 
@@ -233,5 +235,23 @@ describe("the margin per neighbour AS", () => {
     const cost = m.rows.reduce((s, r) => s + r.costEur, 0);
     expect(cost).toBeCloseTo(transitCost, 1);
     expect(m.unallocated).toEqual([]);
+  });
+  it("shows the margin table on the screen, the allocation in the URL (p95 by default, a bad one a notice), Others named as such", async () => {
+    const cookie = await sessionCookie(stores, manager.id);
+    const key = `${YEAR}-${String(MONTH).padStart(2, "0")}`;
+    const load = async (search: string) => (await runRoute(screenRoute.loader, getRequest(`/revenues-and-costs${search}`, cookie))).data;
+    const byDefault = await load(`?month=${key}`);
+    expect(byDefault.allocation).toBe("p95");
+    const byBytes = await load(`?month=${key}&allocation=bytes`);
+    expect(byBytes.allocation).toBe("bytes");
+    const cost = (d: typeof byDefault, asn: number) => d.margins.find((r: { asn: number }) => r.asn === asn).costEur;
+    const shares = { p95: expectedShares(peaks), bytes: expectedShares(null) };
+    expect(cost(byDefault, -101)).toBeCloseTo(Math.round(transitCost * shares.p95.get(-101)! * 100) / 100, 2);
+    expect(cost(byBytes, -101)).toBeCloseTo(Math.round(transitCost * shares.bytes.get(-101)! * 100) / 100, 2);
+    expect(byDefault.margins.find((r: { asn: number }) => r.asn === -101).neighbour).toBe("Others (ASes outside the tracked set)");
+    expect(byDefault.margins.find((r: { asn: number }) => r.asn === 64520).foldedIntoOthers).toBe(true);
+    const bad = await load(`?month=${key}&allocation=evenly`);
+    expect(bad.allocation).toBe("p95");
+    expect(bad.notices).toContain(`Allocation "evenly" is not one of p95, bytes: showing share at the intervals that set the link's 95th.`);
   });
 });

@@ -1,4 +1,4 @@
-import { Alert, Badge, Button, Group, Paper, SimpleGrid, Stack, Table, Text, TextInput, Title } from "@mantine/core";
+import { Alert, Badge, Button, Group, NativeSelect, Paper, SimpleGrid, Stack, Table, Text, TextInput, Title } from "@mantine/core";
 import { Form } from "@remix-run/react";
 import { ExportMenu, exportHref } from "~/features/shared/table/ExportMenu";
 import { TABLE_FORMATS } from "~/lib/export-files";
@@ -103,6 +103,81 @@ function BillTable({ data }: { data: RevenuesScreen }) {
   );
 }
 
+/** The margin per neighbour AS, with the allocation method as a GET form (URL state, works without JavaScript). */
+function MarginSection({ data, path }: { data: RevenuesScreen; path: string }) {
+  return (
+    <Stack gap="xs" data-testid="margin-section">
+      <Title order={2} size="h4">
+        Margin per neighbour AS
+      </Title>
+      <Form method="get" action={path}>
+        <input type="hidden" name="month" value={data.month} />
+        <Group align="end" gap="sm">
+          <NativeSelect
+            name="allocation"
+            label="A link's cost is allocated to the ASes using it by"
+            defaultValue={data.allocation}
+            key={data.allocation}
+            data={data.allocations.map((a) => ({ value: a.value, label: a.label }))}
+          />
+          <Button type="submit" variant="default">
+            Allocate
+          </Button>
+        </Group>
+      </Form>
+      {data.margins.length ? (
+        <Table.ScrollContainer minWidth={800}>
+          <Table striped withTableBorder fz="xs" data-testid="margin-table">
+            <Table.Caption>
+              Margin per neighbour AS, {data.monthLabel}: cost allocated by{" "}
+              {data.allocations.find((a) => a.value === data.allocation)?.label}
+            </Table.Caption>
+            <Table.Thead>
+              <Table.Tr>
+                <Table.Th scope="col">Neighbour AS</Table.Th>
+                <Table.Th scope="col">Revenue</Table.Th>
+                <Table.Th scope="col">Allocated cost</Table.Th>
+                <Table.Th scope="col">Margin</Table.Th>
+                <Table.Th scope="col">Cost by link (share)</Table.Th>
+              </Table.Tr>
+            </Table.Thead>
+            <Table.Tbody>
+              {data.margins.map((m) => (
+                <Table.Tr key={String(m.asn)} data-testid="margin-row">
+                  <Table.Td>
+                    {m.neighbour}{" "}
+                    {m.foldedIntoOthers ? (
+                      <Badge
+                        color="gray"
+                        variant="light"
+                        size="xs"
+                        title="Outside the tracked set: its traffic and cost are in the Others row"
+                      >
+                        Folded into Others
+                      </Badge>
+                    ) : null}
+                  </Table.Td>
+                  <Table.Td style={{ whiteSpace: "nowrap" }}>{m.revenue}</Table.Td>
+                  <Table.Td style={{ whiteSpace: "nowrap" }}>{m.cost}</Table.Td>
+                  <Table.Td style={{ whiteSpace: "nowrap" }}>{m.margin}</Table.Td>
+                  <Table.Td>{m.links}</Table.Td>
+                </Table.Tr>
+              ))}
+            </Table.Tbody>
+          </Table>
+        </Table.ScrollContainer>
+      ) : (
+        <Text c="dimmed">No revenue or allocated cost in this month.</Text>
+      )}
+      {data.unallocated.length ? (
+        <Text size="xs" data-testid="margin-unallocated">
+          Not allocated (no flows on the link this month): {data.unallocated.join(", ")}.
+        </Text>
+      ) : null}
+    </Stack>
+  );
+}
+
 /** The Revenues & Costs screen: month picker (GET form), totals with their change, the month's bills, exports. */
 export function RevenuesView({ data, result, path }: { data: RevenuesScreen; result?: ContractActionResult; path: string }) {
   const search = `?month=${data.month}`;
@@ -112,6 +187,7 @@ export function RevenuesView({ data, result, path }: { data: RevenuesScreen; res
         Revenues &amp; Costs
       </Title>
       <Form method="get" action={path}>
+        <input type="hidden" name="allocation" value={data.allocation} />
         <Group align="end" gap="sm">
           <TextInput
             type="month"
@@ -160,6 +236,7 @@ export function RevenuesView({ data, result, path }: { data: RevenuesScreen; res
             />
           </Group>
           {data.bills.length ? <BillTable data={data} /> : <Text c="dimmed">No contract is valid in this month.</Text>}
+          <MarginSection data={data} path={path} />
         </>
       ) : null}
       {data.contracts ? <ContractsSection part={data.contracts} month={data.month} path={path} result={result} /> : null}
