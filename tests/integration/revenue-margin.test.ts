@@ -236,11 +236,13 @@ describe("the margin per neighbour AS", () => {
     expect(cost).toBeCloseTo(transitCost, 1);
     expect(m.unallocated).toEqual([]);
   });
-  it("shows the margin table on the screen, the allocation in the URL (p95 by default, a bad one a notice), Others named as such", async () => {
+  it("shows the margin table on the screen, when asked, the allocation in the URL (p95 by default, a bad one a notice), Others named as such", async () => {
     const cookie = await sessionCookie(stores, manager.id);
     const key = `${YEAR}-${String(MONTH).padStart(2, "0")}`;
     const load = async (search: string) => (await runRoute(screenRoute.loader, getRequest(`/revenues-and-costs${search}`, cookie))).data;
-    const byDefault = await load(`?month=${key}`);
+    // Asked for: the margin reads every cost link's flows of the month.
+    expect((await load(`?month=${key}`)).margins).toBeNull();
+    const byDefault = await load(`?month=${key}&allocation=`);
     expect(byDefault.allocation).toBe("p95");
     const byBytes = await load(`?month=${key}&allocation=bytes`);
     expect(byBytes.allocation).toBe("bytes");

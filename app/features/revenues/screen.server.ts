@@ -13,7 +13,7 @@ import { canManageContracts } from "./contracts.server";
 import { COMPLETE_SHARE } from "./bill";
 import type { ContractsPart } from "./contract-form";
 import { loadContractsPart } from "./contracts-screen.server";
-import { RevenueCostError, type MonthTotals } from "./revenue-cost.server";
+import { revenueCostMonth, RevenueCostError, type MonthTotals } from "./revenue-cost.server";
 import { ALLOCATION_LABELS, ALLOCATIONS, type Allocation } from "./margin";
 import { marginOfMonth } from "./margin.server";
 
@@ -90,7 +90,8 @@ export type RevenuesScreen = {
   /** The margin per neighbour AS and how a link's cost is allocated (URL `allocation`, p95 by default). */
   allocation: Allocation;
   allocations: { value: Allocation; label: string }[];
-  margins: MarginRow[];
+  /** Null until asked for (the allocation form): the margin reads every cost link's flows of the month. */
+  margins: MarginRow[] | null;
   unallocated: string[];
   /** The contracts and their edit forms, for those who may edit them (else null). */
   contracts: ContractsPart;
@@ -139,20 +140,23 @@ export async function loadRevenuesScreen(services: Services, user: UserContext, 
   let data;
   let margin;
   try {
-    margin = await marginOfMonth(services, user, asked.year, asked.month, allocation, now);
-    data = margin.bills;
+    // The margin reads the month's flows of every cost link: computed when asked for (allocation in the URL).
+    if (askedAllocation !== null) {
+      margin = await marginOfMonth(services, user, asked.year, asked.month, allocation, now);
+      data = margin.bills;
+    } else data = await revenueCostMonth(services, user, asked.year, asked.month, now);
   } catch (error) {
     if (error instanceof RevenueCostError && error.status === 403) throw new Response(error.message, { status: 403 });
     if (error instanceof RevenueCostError) {
       notices.push(`${error.message}.`.replace(/\.\.$/, "."));
-      return { ...base, notices, bills: [], totals: null, incompleteContracts: 0, closed: null, margins: [], unallocated: [] };
+      return { ...base, notices, bills: [], totals: null, incompleteContracts: 0, closed: null, margins: null, unallocated: [] };
     }
     throw error;
   }
   const asns = [
     ...new Set([
       ...data.bills.flatMap((b) => (b.contract.partnerAsn === null ? [] : [b.contract.partnerAsn])),
-      ...margin.rows.flatMap((r) => (r.asn === null ? [] : [r.asn])),
+      ...(margin?.rows ?? []).flatMap((r) => (r.asn === null ? [] : [r.asn])),
     ]),
   ];
   const names = asns.length ? await (await effectiveNames(services, user)).ases(asns) : new Map<string, { name: string | null }>();
@@ -187,19 +191,21 @@ export async function loadRevenuesScreen(services: Services, user: UserContext, 
     const name = names.get(String(asn))?.name ?? null;
     return name ? `AS${asn} ${name}` : `AS${asn}`;
   };
-  const margins: MarginRow[] = margin.rows.map((r) => ({
-    asn: r.asn,
-    neighbour: neighbour(r.asn),
-    revenueEur: r.revenueEur,
-    revenue: formatEur(r.revenueEur),
-    costEur: r.costEur,
-    cost: formatEur(r.costEur),
-    marginEur: r.marginEur,
-    margin: formatEur(r.marginEur),
-    links: r.links.map((l) => `${l.contract} ${(l.share * 100).toFixed(1)} % (${formatEur(l.costEur)})`).join("; ") || "–",
-    foldedIntoOthers: r.foldedIntoOthers,
-  }));
-  const unallocated = margin.unallocated.map((u) => `${u.contract} (${formatEur(u.costEur)})`);
+  const margins: MarginRow[] | null = margin
+    ? margin.rows.map((r) => ({
+        asn: r.asn,
+        neighbour: neighbour(r.asn),
+        revenueEur: r.revenueEur,
+        revenue: formatEur(r.revenueEur),
+        costEur: r.costEur,
+        cost: formatEur(r.costEur),
+        marginEur: r.marginEur,
+        margin: formatEur(r.marginEur),
+        links: r.links.map((l) => `${l.contract} ${(l.share * 100).toFixed(1)} % (${formatEur(l.costEur)})`).join("; ") || "–",
+        foldedIntoOthers: r.foldedIntoOthers,
+      }))
+    : null;
+  const unallocated = (margin?.unallocated ?? []).map((u) => `${u.contract} (${formatEur(u.costEur)})`);
   if (data.incompleteContracts)
     notices.push(
       `${data.incompleteContracts} of ${bills.length} bills rest on a month under ${COMPLETE_SHARE * 100} % complete: their 95th may change with late data.`,

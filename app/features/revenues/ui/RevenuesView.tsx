@@ -121,11 +121,11 @@ function MarginSection({ data, path }: { data: RevenuesScreen; path: string }) {
             data={data.allocations.map((a) => ({ value: a.value, label: a.label }))}
           />
           <Button type="submit" variant="default">
-            Allocate
+            {data.margins ? "Allocate" : "Show the margin"}
           </Button>
         </Group>
       </Form>
-      {data.margins.length ? (
+      {data.margins === null ? null : data.margins.length ? (
         <Table.ScrollContainer minWidth={800}>
           <Table striped withTableBorder fz="xs" data-testid="margin-table">
             <Table.Caption>
@@ -187,7 +187,7 @@ export function RevenuesView({ data, result, path }: { data: RevenuesScreen; res
         Revenues &amp; Costs
       </Title>
       <Form method="get" action={path}>
-        <input type="hidden" name="allocation" value={data.allocation} />
+        {data.margins ? <input type="hidden" name="allocation" value={data.allocation} /> : null}
         <Group align="end" gap="sm">
           <TextInput
             type="month"
