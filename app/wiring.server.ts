@@ -34,6 +34,7 @@ import { usageRetentionTask } from "~/server/usage-tracking.server";
 import { describeOperations } from "~/server/api/openapi.server";
 import { AS_RELATIONS_OPERATIONS } from "~/features/asrelations/openapi.server";
 import { REVENUES_OPERATIONS } from "~/features/revenues/openapi.server";
+import { monthCloseTask } from "~/features/revenues/revenue-cost.server";
 import { registerComponent } from "~/server/components/registry.server";
 import { dataAvailabilityTask } from "~/server/notifications/data-availability.server";
 import { onStoresClosing, provideDemoNetwork, runInBackground } from "~/server/lifecycle.server";
@@ -58,6 +59,8 @@ export function wireApp(): void {
   runInBackground("outbox", outboxSweeperTask);
   // Usage tracking events past USAGE_RETENTION_DAYS are deleted hourly.
   runInBackground("usage tracking retention", usageRetentionTask);
+  // Revenues & Costs: the previous month's bills frozen once it is over in every billing timezone; hourly, in every app process (the first wins).
+  runInBackground("month close of the bills", monthCloseTask);
   onStoresClosing("team-chat alerts", (stores) => forgetAlerts(stores.pg.db));
   // Ingest components (flow collector, SNMP poller, BMP station) register here with registerComponent()
   // of app/server/components: the app on embedded stores and `npm run worker` on server stores read the same list.

@@ -311,4 +311,34 @@ describe("the Revenues & Costs screen", () => {
     const audit = await stores.pg.db.select().from(auditLog);
     expect(audit.filter((a) => JSON.stringify(a).includes("Peering")).length).toBeGreaterThanOrEqual(3);
   });
+  it("shows the previous month as closed and recomputes it through the form for staff only, confirmed, audited", async () => {
+    const cookie = await sessionCookie(stores, superId);
+    const screen = await load(cookie, `?month=${MONTH_KEY}`);
+    expect(screen.data.closed).toMatchObject({ recomputedAt: null, recomputedBy: null });
+    expect(screen.data.closed.closedAt).toMatch(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2} UTC$/);
+    const viewer = await account("reader@example.org", { permissions: ["REVENUES_AND_COSTS"] });
+    const refused = await runRoute(
+      screenRoute.action,
+      formRequest("/revenues-and-costs", { intent: "recompute", month: MONTH_KEY, confirm: "yes" }, viewer),
+    );
+    expect(refused.status).toBe(403);
+    const post = (fields: Record<string, string>) => runRoute(screenRoute.action, formRequest("/revenues-and-costs", fields, cookie));
+    const unconfirmed = await post({ intent: "recompute", month: MONTH_KEY });
+    expect([unconfirmed.status, unconfirmed.data.errors[""]]).toEqual([
+      400,
+      "Confirm the recompute first: the month's frozen bills are replaced.",
+    ]);
+    const open = await post({
+      intent: "recompute",
+      month: `${now.getUTCFullYear()}-${String(now.getUTCMonth() + 1).padStart(2, "0")}`,
+      confirm: "yes",
+    });
+    expect(open.status).toBe(400);
+    const done = await post({ intent: "recompute", month: MONTH_KEY, confirm: "yes", reason: "late samples" });
+    expect(done.status).toBe(200);
+    expect(done.data.saved).toMatch(new RegExp(`^Bills of ${MONTH_KEY} recomputed: cost `));
+    expect((await load(cookie, `?month=${MONTH_KEY}`)).data.closed.recomputedBy).toBe("finance@example.org");
+    const audit = await stores.pg.db.select().from(auditLog);
+    expect(audit.filter((a) => a.action === "bill.recompute").map((a) => a.after?.reason)).toEqual(["late samples"]);
+  });
 });

@@ -31,8 +31,11 @@ import {
   listContracts,
   requireContractManager,
   updateContract,
+  type ContractChange,
   type ContractView,
 } from "./contracts.server";
+import { formatEur } from "./format";
+import { recomputeMonth, RevenueCostError } from "./revenue-cost.server";
 
 function valuesOf(c: ContractView): ContractFormValues {
   return {
@@ -118,8 +121,32 @@ function inputOf(v: ContractFormValues): Record<string, unknown> {
 const status = (s: number) => ({ status: s });
 const reply = (result: ContractActionResult, init?: ResponseInit) => data(result, init);
 
+const MONTH_FIELD = /^(\d{4})-(\d{2})$/;
+
+/** intent recompute (month YYYY-MM, confirm=yes, an optional reason): a closed month's bills computed afresh, audited. */
+async function recomputeAction(services: Pick<Services, "pg" | "ch">, form: FormData, change: ContractChange & { reason?: string }) {
+  const refuse = (message: string) =>
+    reply({ ok: false, intent: "recompute", id: null, errors: { "": message }, values: null }, status(400));
+  const m = MONTH_FIELD.exec(String(form.get("month") ?? "").trim());
+  if (!m) return refuse("Which month? Give it as YYYY-MM.");
+  if (form.get("confirm") !== "yes") return refuse("Confirm the recompute first: the month's frozen bills are replaced.");
+  try {
+    const reason = String(form.get("reason") ?? "")
+      .trim()
+      .slice(0, 500);
+    const r = await recomputeMonth(services, Number(m[1]), Number(m[2]), { ...change, reason });
+    return reply({
+      ok: true,
+      saved: `Bills of ${m[1]}-${m[2]} recomputed: cost ${formatEur(r.before.costEur)} → ${formatEur(r.costEur)}, revenue ${formatEur(r.before.revenueEur)} → ${formatEur(r.revenueEur)}.`,
+    });
+  } catch (error) {
+    if (error instanceof RevenueCostError) return refuse(`${error.message}.`);
+    throw error;
+  }
+}
+
 /** POST of the screen: intent create | update | delete (confirm=yes). 403 without MANAGE_CONTRACTS, 400 for a refused form. */
-export async function contractAction(services: Pick<Services, "pg">, user: UserContext, request: Request) {
+export async function contractAction(services: Pick<Services, "pg" | "ch">, user: UserContext, request: Request) {
   const form = await readProtectedForm(request);
   const intent = String(form.get("intent") ?? "");
   try {
@@ -130,6 +157,7 @@ export async function contractAction(services: Pick<Services, "pg">, user: UserC
   }
   const change = { user, clientAddress: clientAddress(request) };
   const id = positiveId(form.get("id") === null ? null : String(form.get("id")));
+  if (intent === "recompute") return recomputeAction(services, form, change);
   if (intent !== "create" && intent !== "update" && intent !== "delete")
     return reply(
       { ok: false, intent, id, errors: { "": "Unknown action: choose to add, save or delete a contract." }, values: null },

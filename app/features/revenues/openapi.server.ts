@@ -15,6 +15,8 @@ export const REVENUES_OPERATIONS: Operation[] = [
       "Each contract valid in the month: the billed 95th (the Border Planner's rule: of n 5-minute samples the top floor(n/20) dropped), the 95th of in and out, " +
       "the mean rate, samples present and expected (a month under 99 % complete has complete false), the sources (snmp, flows, demo), and the charges in EUR: " +
       "commit, burst above the commit, flat price, fees, the minimum fee's top-up, total, effective prices per billed and per carried Mbit/s (Mbit/s = 10^6 bit/s). " +
+      "A month over in every billing timezone is closed (closed: when frozen, last recomputed and by whom): its bills are read as frozen, " +
+      "whatever contracts or samples changed since, and stay readable after the 5-minute rows expired. " +
       "Delegated accounts: 403 whatever they hold. Rules: docs/revenues-and-costs.md.",
     access: { permission: "REVENUES_AND_COSTS" },
     body: revenueCostBodySchema,
@@ -53,6 +55,7 @@ export const REVENUES_OPERATIONS: Operation[] = [
       previous: obj({ year: int, month: int, totals }),
       change: totals,
       incompleteContracts: int,
+      closed: nullable(obj({ closedAt: str, recomputedAt: nullable(str), recomputedBy: nullable(str) })),
     }),
   },
 ];

@@ -8,8 +8,11 @@ import { z } from "zod";
 import { chQuery } from "~/server/clickhouse/query.server";
 import type { UserContext } from "~/server/auth/user-context.server";
 import type { Services } from "~/server/services.server";
+import type { BackgroundTask } from "~/server/lifecycle.server";
+import { log } from "~/server/log.server";
 import { billingWindow, chargesOf, MBPS, trafficFigures, type Charges, type PortSamples, type TrafficFigures } from "./bill";
-import { canSeeRevenuesAndCosts, listContracts, type ContractView } from "./contracts.server";
+import { readClosedMonth, replaceClosedMonth, writeClosedMonth, type ClosedMonthInfo } from "./closing.server";
+import { canSeeRevenuesAndCosts, listContracts, requireContractManager, type ContractChange, type ContractView } from "./contracts.server";
 import { firstSampleQuery, portSamplesQuery } from "./sql";
 
 export class RevenueCostError extends Error {
@@ -49,6 +52,8 @@ export type RevenueCostMonth = {
   previous: { year: number; month: number; totals: MonthTotals };
   change: MonthTotals;
   incompleteContracts: number;
+  /** Null: the month is open (computed now from the contracts and samples); else when it was frozen and last recomputed. */
+  closed: ClosedMonthInfo | null;
 };
 
 const SampleRow = z.object({
@@ -127,9 +132,21 @@ const previousMonth = (year: number, month: number) => (month === 1 ? { year: ye
 
 /**
  * Checks the month asked for: 1–12, a whole year, not in the future (the current month is open and
- * billed to now), not before any data (400 naming the field otherwise).
+ * billed to now), not before any data (400 naming the field otherwise). A closed month is never
+ * "before any data": its bills are frozen, whatever samples are left.
  */
-export async function checkMonth(services: Pick<Services, "ch">, year: number, month: number, now = Date.now()): Promise<void> {
+export async function checkMonth(
+  services: Pick<Services, "ch">,
+  year: number,
+  month: number,
+  now = Date.now(),
+  options: { closed?: boolean } = {},
+): Promise<void> {
+  checkMonthShape(year, month, now);
+  if (!options.closed) await checkMonthHasData(services, year, month);
+}
+
+function checkMonthShape(year: number, month: number, now: number): void {
   if (!Number.isInteger(month) || month < 1 || month > 12)
     throw new RevenueCostError(400, "month must be a whole number from 1 to 12", "month");
   if (!Number.isInteger(year) || year < 1970 || year > 9999)
@@ -143,6 +160,9 @@ export async function checkMonth(services: Pick<Services, "ch">, year: number, m
       `${year}-${String(month).padStart(2, "0")} is in the future`,
       asked > current && year > today.getUTCFullYear() ? "year" : "month",
     );
+}
+
+async function checkMonthHasData(services: Pick<Services, "ch">, year: number, month: number): Promise<void> {
   const [first] = await chQuery(services.ch, { ...firstSampleQuery(), schema: FirstRow });
   const monthEnd = Date.UTC(year, month, 1) / 1000;
   if (!first || first.rows === 0 || monthEnd <= first.first)
@@ -155,6 +175,80 @@ export async function checkMonth(services: Pick<Services, "ch">, year: number, m
     );
 }
 
+/** Unix seconds: the end of the month in every given billing timezone (UTC with none), the latest of them. */
+export function monthOverAt(contracts: readonly Pick<ContractView, "timezone">[], year: number, month: number): number {
+  const zones = new Set(["UTC", ...contracts.map((c) => c.timezone)]);
+  let end = 0;
+  for (const timezone of zones) end = Math.max(end, billingWindow({ validFrom: "1970-01-01", validTo: null, timezone }, year, month)!.end);
+  return end;
+}
+
+const termsOf = (contracts: readonly ContractView[]) => new Map(contracts.map((c) => [c.id, c]));
+
+/**
+ * Closes a month once it is over in every contract's billing timezone: its bills, computed from the
+ * contracts and samples as they are now, are frozen with their inputs. False when the month is not
+ * over yet, has no data, or was closed already (then nothing changes).
+ */
+export async function closeMonth(services: Pick<Services, "pg" | "ch">, year: number, month: number, now = Date.now()): Promise<boolean> {
+  const contracts = await listContracts(services.pg.db);
+  if (monthOverAt(contracts, year, month) > Math.floor(now / 1000)) return false;
+  if (await readClosedMonth(services.pg.db, year, month)) return false;
+  try {
+    await checkMonthHasData(services, year, month);
+  } catch (error) {
+    if (error instanceof RevenueCostError) return false;
+    throw error;
+  }
+  const bills = await billsOfMonth(services, contracts, year, month, now);
+  return writeClosedMonth(services.pg.db, year, month, bills, termsOf(contracts));
+}
+
+/**
+ * Recomputes a closed month on purpose (a corrected contract, late samples): staff and superusers
+ * holding MANAGE_CONTRACTS; the bills are computed from the contracts and samples as they are now and
+ * replace the frozen ones, with an audit entry (bill.recompute: each bill's total before and after).
+ */
+export async function recomputeMonth(
+  services: Pick<Services, "pg" | "ch">,
+  year: number,
+  month: number,
+  change: ContractChange & { reason?: string },
+  now = Date.now(),
+): Promise<RevenueCostMonth["totals"] & { before: MonthTotals }> {
+  requireContractManager(change.user);
+  checkMonthShape(year, month, now);
+  const closed = await readClosedMonth(services.pg.db, year, month);
+  if (!closed)
+    throw new RevenueCostError(
+      400,
+      `${year}-${String(month).padStart(2, "0")} is not closed: an open month is always computed afresh`,
+      "month",
+    );
+  const contracts = await listContracts(services.pg.db);
+  const bills = await billsOfMonth(services, contracts, year, month, now);
+  const before = totalsOf(closed.bills);
+  const after = totalsOf(bills);
+  await replaceClosedMonth(
+    services.pg.db,
+    year,
+    month,
+    closed.bills,
+    bills,
+    termsOf(contracts),
+    { actor: { id: change.user.id, email: change.user.email }, clientAddress: change.clientAddress ?? null, reason: change.reason ?? "" },
+    { before: { ...before }, after: { ...after } },
+  );
+  return { ...after, before };
+}
+
+/** The month before the current UTC one, closed once it is over everywhere (the background task, hourly). */
+export async function closePreviousMonth(services: Pick<Services, "pg" | "ch">, now = Date.now()): Promise<boolean> {
+  const today = new Date(now);
+  const prev = previousMonth(today.getUTCFullYear(), today.getUTCMonth() + 1);
+  return closeMonth(services, prev.year, prev.month, now);
+}
+
 /** The month's bills, totals and change against the previous month, for a user who may see them. */
 export async function revenueCostMonth(
   services: Pick<Services, "pg" | "ch">,
@@ -164,11 +258,20 @@ export async function revenueCostMonth(
   now = Date.now(),
 ): Promise<RevenueCostMonth> {
   if (!canSeeRevenuesAndCosts(user)) throw new RevenueCostError(403, "Revenues & Costs is not available to this account.");
-  await checkMonth(services, year, month, now);
-  const contracts = await listContracts(services.pg.db);
-  const bills = await billsOfMonth(services, contracts, year, month, now);
+  checkMonthShape(year, month, now);
+  // A month over everywhere is closed when first read (if the hourly task has not yet): frozen from then on.
+  let closed = await readClosedMonth(services.pg.db, year, month);
+  if (!closed && (await closeMonth(services, year, month, now))) closed = await readClosedMonth(services.pg.db, year, month);
+  if (!closed) await checkMonthHasData(services, year, month);
+  const contracts = closed ? [] : await listContracts(services.pg.db);
+  const bills = closed ? closed.bills : await billsOfMonth(services, contracts, year, month, now);
   const prev = previousMonth(year, month);
-  const prevTotals = totalsOf(await billsOfMonth(services, contracts, prev.year, prev.month, now));
+  const prevClosed = await readClosedMonth(services.pg.db, prev.year, prev.month);
+  const prevTotals = totalsOf(
+    prevClosed
+      ? prevClosed.bills
+      : await billsOfMonth(services, closed ? await listContracts(services.pg.db) : contracts, prev.year, prev.month, now),
+  );
   const totals = totalsOf(bills);
   return {
     year,
@@ -182,5 +285,29 @@ export async function revenueCostMonth(
       marginEur: cents(totals.marginEur - prevTotals.marginEur),
     },
     incompleteContracts: bills.filter((b) => !b.traffic.complete).length,
+    closed: closed ? { closedAt: closed.closedAt, recomputedAt: closed.recomputedAt, recomputedBy: closed.recomputedBy } : null,
   };
 }
+
+/** The hourly closing of the previous month, in every app process (the first to close it wins; the others change nothing). */
+let timer: ReturnType<typeof setInterval> | null = null;
+let running: Promise<unknown> = Promise.resolve();
+export const CLOSE_CHECK_MS = 3600_000;
+export const monthCloseTask: BackgroundTask = {
+  start: (services) => {
+    if (timer) return;
+    const run = () => {
+      running = running
+        .then(() => closePreviousMonth(services))
+        .catch((error: unknown) => log.error(`closing the previous month's bills failed: ${String(error)}`));
+    };
+    run();
+    timer = setInterval(run, CLOSE_CHECK_MS);
+    timer.unref?.();
+  },
+  stop: async () => {
+    if (timer) clearInterval(timer);
+    timer = null;
+    await running;
+  },
+};

@@ -6,6 +6,7 @@
  */
 import type { UserContext } from "~/server/auth/user-context.server";
 import type { Services } from "~/server/services.server";
+import { SPECIAL_AS_VALUES } from "~/lib/special-as";
 import { effectiveNames } from "~/features/tags/effective-names.server";
 import { DIRECTION_LABELS } from "./contract-input";
 import { canManageContracts } from "./contracts.server";
@@ -13,6 +14,8 @@ import { COMPLETE_SHARE } from "./bill";
 import type { ContractsPart } from "./contract-form";
 import { loadContractsPart } from "./contracts-screen.server";
 import { revenueCostMonth, RevenueCostError, type MonthTotals } from "./revenue-cost.server";
+import { ALLOCATION_LABELS, ALLOCATIONS, type Allocation } from "./margin";
+import { marginOfMonth } from "./margin.server";
 
 const MONTH_RE = /^(\d{4})-(\d{2})$/;
 
@@ -32,10 +35,8 @@ export function parseMonthParam(url: URL, now = Date.now()): MonthParam {
   return { year: Number(m[1]), month: Number(m[2]), asked, valid: true };
 }
 
-const eur = new Intl.NumberFormat("en-GB", { style: "currency", currency: "EUR", minimumFractionDigits: 2, maximumFractionDigits: 2 });
-const mbit = new Intl.NumberFormat("en-GB", { maximumFractionDigits: 1, minimumFractionDigits: 1 });
-export const formatEur = (x: number | null) => (x === null || !Number.isFinite(x) ? "–" : eur.format(x));
-export const formatMbps = (x: number | null) => (x === null || !Number.isFinite(x) ? "–" : `${mbit.format(x)} Mbit/s`);
+import { eur, formatEur, formatMbps } from "./format";
+export { formatEur, formatMbps };
 const signedEur = (x: number) => (x > 0 ? `+${eur.format(x)}` : eur.format(x));
 const percent = (x: number) => `${(Math.floor(x * 1000) / 10).toFixed(1)} %`;
 
@@ -60,6 +61,19 @@ export type BillRow = {
   perBilledMbps: string;
 };
 
+export type MarginRow = {
+  asn: number | null;
+  neighbour: string;
+  revenueEur: number;
+  revenue: string;
+  costEur: number;
+  cost: string;
+  marginEur: number;
+  margin: string;
+  links: string;
+  foldedIntoOthers: boolean;
+};
+
 export type TotalsView = { cost: string; revenue: string; margin: string };
 
 export type RevenuesScreen = {
@@ -70,7 +84,15 @@ export type RevenuesScreen = {
   bills: BillRow[];
   totals: (MonthTotals & { view: TotalsView; change: TotalsView; previous: TotalsView }) | null;
   incompleteContracts: number;
+  /** Null: an open month (computed afresh); else when its bills were frozen and last recomputed (UTC, for people). */
+  closed: { closedAt: string; recomputedAt: string | null; recomputedBy: string | null } | null;
   canManage: boolean;
+  /** The margin per neighbour AS and how a link's cost is allocated (URL `allocation`, p95 by default). */
+  allocation: Allocation;
+  allocations: { value: Allocation; label: string }[];
+  /** Null until asked for (the allocation form): the margin reads every cost link's flows of the month. */
+  margins: MarginRow[] | null;
+  unallocated: string[];
   /** The contracts and their edit forms, for those who may edit them (else null). */
   contracts: ContractsPart;
 };
@@ -101,26 +123,42 @@ export async function loadRevenuesScreen(services: Services, user: UserContext, 
   const asked = parseMonthParam(url, now);
   const notices: string[] = [];
   if (!asked.valid) notices.push(`Month "${asked.asked}" is not a month YYYY-MM: showing ${monthLabel(asked.year, asked.month)}.`);
+  const askedAllocation = url.searchParams.get("allocation");
+  const allocation: Allocation = ALLOCATIONS.includes(askedAllocation as Allocation) ? (askedAllocation as Allocation) : "p95";
+  if (askedAllocation !== null && askedAllocation !== "" && askedAllocation !== allocation)
+    notices.push(`Allocation "${askedAllocation}" is not one of ${ALLOCATIONS.join(", ")}: showing ${ALLOCATION_LABELS.p95}.`);
   const prev = asked.month === 1 ? { year: asked.year - 1, month: 12 } : { year: asked.year, month: asked.month - 1 };
   const base = {
     month: monthKey(asked.year, asked.month),
     monthLabel: monthLabel(asked.year, asked.month),
     previousLabel: monthLabel(prev.year, prev.month),
     canManage: canManageContracts(user),
+    allocation,
+    allocations: ALLOCATIONS.map((value) => ({ value, label: ALLOCATION_LABELS[value] })),
     contracts: await loadContractsPart(services, user, url),
   };
   let data;
+  let margin;
   try {
-    data = await revenueCostMonth(services, user, asked.year, asked.month, now);
+    // The margin reads the month's flows of every cost link: computed when asked for (allocation in the URL).
+    if (askedAllocation !== null) {
+      margin = await marginOfMonth(services, user, asked.year, asked.month, allocation, now);
+      data = margin.bills;
+    } else data = await revenueCostMonth(services, user, asked.year, asked.month, now);
   } catch (error) {
     if (error instanceof RevenueCostError && error.status === 403) throw new Response(error.message, { status: 403 });
     if (error instanceof RevenueCostError) {
       notices.push(`${error.message}.`.replace(/\.\.$/, "."));
-      return { ...base, notices, bills: [], totals: null, incompleteContracts: 0 };
+      return { ...base, notices, bills: [], totals: null, incompleteContracts: 0, closed: null, margins: null, unallocated: [] };
     }
     throw error;
   }
-  const asns = [...new Set(data.bills.flatMap((b) => (b.contract.partnerAsn === null ? [] : [b.contract.partnerAsn])))];
+  const asns = [
+    ...new Set([
+      ...data.bills.flatMap((b) => (b.contract.partnerAsn === null ? [] : [b.contract.partnerAsn])),
+      ...(margin?.rows ?? []).flatMap((r) => (r.asn === null ? [] : [r.asn])),
+    ]),
+  ];
   const names = asns.length ? await (await effectiveNames(services, user)).ases(asns) : new Map<string, { name: string | null }>();
   const bills: BillRow[] = data.bills.map((b) => {
     const asn = b.contract.partnerAsn;
@@ -146,6 +184,28 @@ export async function loadRevenuesScreen(services: Services, user: UserContext, 
       perBilledMbps: b.charges.perBilledMbpsEur === null ? "–" : `${formatEur(b.charges.perBilledMbpsEur)} per Mbit/s`,
     };
   });
+  const neighbour = (asn: number | null) => {
+    if (asn === null) return "Contracts without a partner AS";
+    const special = SPECIAL_AS_VALUES.find((v) => v.asn === asn);
+    if (special) return asn === -101 ? "Others (ASes outside the tracked set)" : special.name;
+    const name = names.get(String(asn))?.name ?? null;
+    return name ? `AS${asn} ${name}` : `AS${asn}`;
+  };
+  const margins: MarginRow[] | null = margin
+    ? margin.rows.map((r) => ({
+        asn: r.asn,
+        neighbour: neighbour(r.asn),
+        revenueEur: r.revenueEur,
+        revenue: formatEur(r.revenueEur),
+        costEur: r.costEur,
+        cost: formatEur(r.costEur),
+        marginEur: r.marginEur,
+        margin: formatEur(r.marginEur),
+        links: r.links.map((l) => `${l.contract} ${(l.share * 100).toFixed(1)} % (${formatEur(l.costEur)})`).join("; ") || "–",
+        foldedIntoOthers: r.foldedIntoOthers,
+      }))
+    : null;
+  const unallocated = (margin?.unallocated ?? []).map((u) => `${u.contract} (${formatEur(u.costEur)})`);
   if (data.incompleteContracts)
     notices.push(
       `${data.incompleteContracts} of ${bills.length} bills rest on a month under ${COMPLETE_SHARE * 100} % complete: their 95th may change with late data.`,
@@ -161,5 +221,16 @@ export async function loadRevenuesScreen(services: Services, user: UserContext, 
       change: viewOf(data.change, signedEur),
     },
     incompleteContracts: data.incompleteContracts,
+    margins,
+    unallocated,
+    closed: data.closed
+      ? {
+          closedAt: utcLabel(data.closed.closedAt),
+          recomputedAt: data.closed.recomputedAt === null ? null : utcLabel(data.closed.recomputedAt),
+          recomputedBy: data.closed.recomputedBy,
+        }
+      : null,
   };
 }
+
+const utcLabel = (iso: string) => `${iso.slice(0, 16).replace("T", " ")} UTC`;

@@ -37,3 +37,33 @@ export function portSamplesQuery(
 export function firstSampleQuery(): Statement {
   return { name: "revenues.firstSample", sql: "SELECT toUInt32(min(time)) AS first, count() AS rows FROM interface_util_5m" };
 }
+
+/**
+ * The flows_5m bytes of a billing group's ports per interval and neighbour AS in [start, end): `in`
+ * (entering by a port: the AS it goes to, as_dst) and `out` (leaving by a port: the AS it comes from,
+ * as_src), as folded at insert time (Others −101 for an AS outside the tracked set). t, dir, asn, b.
+ */
+export function groupFlowsQuery(
+  ports: readonly Port[],
+  range: { start: number; end: number },
+): Statement & { params: Record<string, unknown> } {
+  const part = (dir: "in" | "out", asColumn: string, router: string, iface: string) =>
+    [
+      `SELECT toUInt32(time) AS t, '${dir}' AS dir, ${asColumn} AS asn, toFloat64(sum(bytes)) AS b`,
+      "FROM flows_5m",
+      "WHERE time >= toDateTime({start:UInt32}, 'UTC') AND time < toDateTime({end:UInt32}, 'UTC')",
+      `  AND concat(${router}, '|', ${iface}) IN {ports:Array(String)}`,
+      "GROUP BY t, asn",
+    ].join("\n");
+  const sql = [part("in", "as_dst", "ingress_router", "in_if"), "UNION ALL", part("out", "as_src", "egress_router", "out_if")].join("\n");
+  return { name: "revenues.groupFlows", sql, params: { start: range.start, end: range.end, ports: ports.map(portKey) } };
+}
+
+/** The tracked set of ASes (those flows_5m keeps by number): asn. */
+export function trackedAsQuery(asns: readonly number[]): Statement & { params: Record<string, unknown> } {
+  return {
+    name: "revenues.trackedAs",
+    sql: "SELECT DISTINCT asn FROM tracked_as FINAL WHERE asn IN {asns:Array(Int64)}",
+    params: { asns: [...asns] },
+  };
+}

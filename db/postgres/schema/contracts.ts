@@ -1,4 +1,4 @@
-import { bigint, check, date, index, integer, numeric, pgTable, primaryKey, serial, text, timestamp } from "drizzle-orm/pg-core";
+import { bigint, check, date, index, integer, jsonb, numeric, pgTable, primaryKey, serial, text, timestamp } from "drizzle-orm/pg-core";
 import { sql } from "drizzle-orm";
 import { interfaces } from "./network";
 
@@ -67,4 +67,42 @@ export const contractInterfaces = pgTable(
       .references(() => interfaces.id, { onDelete: "cascade" }),
   },
   (t) => [primaryKey({ columns: [t.contractId, t.interfaceId] })],
+);
+
+/**
+ * A closed month of Revenues & Costs (docs/revenues-and-costs.md "Closed months"): closed at the start
+ * of the next month (or when first read after it), its bills frozen in bill_snapshots; recomputed only
+ * on purpose by staff (audited, bill.recompute).
+ */
+export const billMonths = pgTable(
+  "bill_months",
+  {
+    year: integer("year").notNull(),
+    month: integer("month").notNull(),
+    closedAt: timestamp("closed_at", { withTimezone: true }).notNull().defaultNow(),
+    /** The last recompute on purpose (null: as closed) and who asked for it (the audit log keeps each). */
+    recomputedAt: timestamp("recomputed_at", { withTimezone: true }),
+    recomputedBy: text("recomputed_by"),
+  },
+  (t) => [primaryKey({ columns: [t.year, t.month] }), check("bill_months_month_ck", sql`${t.month} BETWEEN 1 AND 12`)],
+);
+
+/**
+ * One contract's bill of a closed month with its inputs: the contract's terms and billing group as they
+ * were (`terms`) and the bill computed from them and the month's samples (`bill`: traffic figures and
+ * charges). No foreign key to contracts: a bill stays when its contract is deleted later.
+ */
+export const billSnapshots = pgTable(
+  "bill_snapshots",
+  {
+    year: integer("year").notNull(),
+    month: integer("month").notNull(),
+    contractId: integer("contract_id").notNull(),
+    contractName: text("contract_name").notNull(),
+    direction: text("direction", { enum: CONTRACT_DIRECTIONS }).notNull(),
+    totalEur: numeric("total_eur", { precision: 16, scale: 2, mode: "number" }).notNull(),
+    terms: jsonb("terms").notNull(),
+    bill: jsonb("bill").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.year, t.month, t.contractId] })],
 );

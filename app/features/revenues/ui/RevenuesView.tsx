@@ -1,10 +1,46 @@
-import { Alert, Badge, Button, Group, Paper, SimpleGrid, Stack, Table, Text, TextInput, Title } from "@mantine/core";
+import { Alert, Badge, Button, Group, NativeSelect, Paper, SimpleGrid, Stack, Table, Text, TextInput, Title } from "@mantine/core";
 import { Form } from "@remix-run/react";
 import { ExportMenu, exportHref } from "~/features/shared/table/ExportMenu";
 import { TABLE_FORMATS } from "~/lib/export-files";
 import type { ContractActionResult } from "../contract-form";
 import type { RevenuesScreen } from "../screen.server";
 import { ContractsSection } from "./ContractsSection";
+import { CsrfField } from "~/components/CsrfField";
+
+/** Whether the month is frozen, and (for those who edit contracts) the recompute form: works without JavaScript. */
+function MonthState({ data, path }: { data: RevenuesScreen; path: string }) {
+  if (!data.closed)
+    return (
+      <Text size="xs" c="dimmed" data-testid="month-state">
+        Open month: computed afresh from the contracts and samples as they are now; it is frozen once it is over.
+      </Text>
+    );
+  return (
+    <Paper withBorder p="xs" data-testid="month-state">
+      <Text size="sm">
+        Closed month: bills frozen on {data.closed.closedAt}
+        {data.closed.recomputedAt ? `, recomputed on ${data.closed.recomputedAt} by ${data.closed.recomputedBy ?? "–"}` : ""}. Contract
+        edits and late samples change open months only.
+      </Text>
+      {data.canManage ? (
+        <Form method="post" action={`${path}?month=${data.month}`} aria-label={`Recompute the bills of ${data.monthLabel}`}>
+          <CsrfField />
+          <input type="hidden" name="intent" value="recompute" />
+          <input type="hidden" name="month" value={data.month} />
+          <Group align="end" gap="sm" mt="xs">
+            <TextInput name="reason" label="Reason for recomputing" size="xs" maxLength={500} />
+            <label style={{ fontSize: 12 }}>
+              <input type="checkbox" name="confirm" value="yes" /> Replace the frozen bills (audited)
+            </label>
+            <Button type="submit" size="xs" variant="default">
+              Recompute {data.monthLabel}
+            </Button>
+          </Group>
+        </Form>
+      ) : null}
+    </Paper>
+  );
+}
 
 function Figure({ label, value, change, testId }: { label: string; value: string; change: string; testId: string }) {
   return (
@@ -67,6 +103,81 @@ function BillTable({ data }: { data: RevenuesScreen }) {
   );
 }
 
+/** The margin per neighbour AS, with the allocation method as a GET form (URL state, works without JavaScript). */
+function MarginSection({ data, path }: { data: RevenuesScreen; path: string }) {
+  return (
+    <Stack gap="xs" data-testid="margin-section">
+      <Title order={2} size="h4">
+        Margin per neighbour AS
+      </Title>
+      <Form method="get" action={path}>
+        <input type="hidden" name="month" value={data.month} />
+        <Group align="end" gap="sm">
+          <NativeSelect
+            name="allocation"
+            label="A link's cost is allocated to the ASes using it by"
+            defaultValue={data.allocation}
+            key={data.allocation}
+            data={data.allocations.map((a) => ({ value: a.value, label: a.label }))}
+          />
+          <Button type="submit" variant="default">
+            {data.margins ? "Allocate" : "Show the margin"}
+          </Button>
+        </Group>
+      </Form>
+      {data.margins === null ? null : data.margins.length ? (
+        <Table.ScrollContainer minWidth={800}>
+          <Table striped withTableBorder fz="xs" data-testid="margin-table">
+            <Table.Caption>
+              Margin per neighbour AS, {data.monthLabel}: cost allocated by{" "}
+              {data.allocations.find((a) => a.value === data.allocation)?.label}
+            </Table.Caption>
+            <Table.Thead>
+              <Table.Tr>
+                <Table.Th scope="col">Neighbour AS</Table.Th>
+                <Table.Th scope="col">Revenue</Table.Th>
+                <Table.Th scope="col">Allocated cost</Table.Th>
+                <Table.Th scope="col">Margin</Table.Th>
+                <Table.Th scope="col">Cost by link (share)</Table.Th>
+              </Table.Tr>
+            </Table.Thead>
+            <Table.Tbody>
+              {data.margins.map((m) => (
+                <Table.Tr key={String(m.asn)} data-testid="margin-row">
+                  <Table.Td>
+                    {m.neighbour}{" "}
+                    {m.foldedIntoOthers ? (
+                      <Badge
+                        color="gray"
+                        variant="light"
+                        size="xs"
+                        title="Outside the tracked set: its traffic and cost are in the Others row"
+                      >
+                        Folded into Others
+                      </Badge>
+                    ) : null}
+                  </Table.Td>
+                  <Table.Td style={{ whiteSpace: "nowrap" }}>{m.revenue}</Table.Td>
+                  <Table.Td style={{ whiteSpace: "nowrap" }}>{m.cost}</Table.Td>
+                  <Table.Td style={{ whiteSpace: "nowrap" }}>{m.margin}</Table.Td>
+                  <Table.Td>{m.links}</Table.Td>
+                </Table.Tr>
+              ))}
+            </Table.Tbody>
+          </Table>
+        </Table.ScrollContainer>
+      ) : (
+        <Text c="dimmed">No revenue or allocated cost in this month.</Text>
+      )}
+      {data.unallocated.length ? (
+        <Text size="xs" data-testid="margin-unallocated">
+          Not allocated (no flows on the link this month): {data.unallocated.join(", ")}.
+        </Text>
+      ) : null}
+    </Stack>
+  );
+}
+
 /** The Revenues & Costs screen: month picker (GET form), totals with their change, the month's bills, exports. */
 export function RevenuesView({ data, result, path }: { data: RevenuesScreen; result?: ContractActionResult; path: string }) {
   const search = `?month=${data.month}`;
@@ -76,6 +187,7 @@ export function RevenuesView({ data, result, path }: { data: RevenuesScreen; res
         Revenues &amp; Costs
       </Title>
       <Form method="get" action={path}>
+        {data.margins ? <input type="hidden" name="allocation" value={data.allocation} /> : null}
         <Group align="end" gap="sm">
           <TextInput
             type="month"
@@ -108,6 +220,7 @@ export function RevenuesView({ data, result, path }: { data: RevenuesScreen; res
             <Figure label="Revenue" value={data.totals.view.revenue} change={data.totals.change.revenue} testId="total-revenue" />
             <Figure label="Margin" value={data.totals.view.margin} change={data.totals.change.margin} testId="total-margin" />
           </SimpleGrid>
+          <MonthState data={data} path={path} />
           <Text size="xs" c="dimmed">
             {data.previousLabel}: cost {data.totals.previous.cost}, revenue {data.totals.previous.revenue}, margin{" "}
             {data.totals.previous.margin}.
@@ -123,6 +236,7 @@ export function RevenuesView({ data, result, path }: { data: RevenuesScreen; res
             />
           </Group>
           {data.bills.length ? <BillTable data={data} /> : <Text c="dimmed">No contract is valid in this month.</Text>}
+          <MarginSection data={data} path={path} />
         </>
       ) : null}
       {data.contracts ? <ContractsSection part={data.contracts} month={data.month} path={path} result={result} /> : null}
