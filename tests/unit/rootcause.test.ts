@@ -11,8 +11,8 @@ import {
   routingConclusion,
   type Part,
   type RootCauseInput,
-} from "~/features/rootcause/classify";
-import { formatDuration, parseDuration, parseStart } from "~/features/rootcause/duration";
+} from "~/features/flows/rootcause/classify";
+import { formatDuration, parseDuration, parseStart } from "~/features/flows/rootcause/duration";
 import { seasonalBand, seasonalPrediction, WEEK_SECONDS } from "~/lib/forecast-seasonal";
 
 describe("parseDuration", () => {
@@ -103,7 +103,7 @@ function input(levels: Partial<RootCauseInput["levels"]>, extra: Partial<RootCau
   return {
     levels: { handoverAs: levels.handoverAs ?? flat, router: levels.router ?? flat, interface: levels.interface ?? flat },
     path: null,
-    directPeakUtilisation: null,
+    directUtilisation: null,
     completeness: {},
     ...extra,
   };
@@ -154,21 +154,21 @@ describe("classify: Indirect Overflow", () => {
   const levels = (d: number, i: number) => ({ handoverAs: [part("self", 80, d), part("T", 20, i)] });
 
   it("direct capped (+5 % of its baseline), indirect +10 % of the total, links at 90 %: Indirect Overflow before Handover AS Shift", () => {
-    const r = classify(input(levels(84, 30), { path: overflowPath(84, 30), directPeakUtilisation: 0.9 }));
+    const r = classify(input(levels(84, 30), { path: overflowPath(84, 30), directUtilisation: 0.9 }));
     expect(r.classification).toBe("Indirect Overflow");
   });
   it("each condition just missed falls through to the next rule", () => {
     // Links at 89.9 %: the moved share decides (here over 10 points: a Handover AS Shift).
-    expect(classify(input(levels(70, 40), { path: overflowPath(70, 40), directPeakUtilisation: 0.899 })).classification).toBe("Handover AS Shift");
+    expect(classify(input(levels(70, 40), { path: overflowPath(70, 40), directUtilisation: 0.899 })).classification).toBe("Handover AS Shift");
     // Direct rose by more than 5 %.
-    expect(classify(input(levels(84.1, 30), { path: overflowPath(84.1, 30), directPeakUtilisation: 0.95 })).classification).not.toBe("Indirect Overflow");
+    expect(classify(input(levels(84.1, 30), { path: overflowPath(84.1, 30), directUtilisation: 0.95 })).classification).not.toBe("Indirect Overflow");
     // Indirect rose by under 10 % of the total.
-    expect(classify(input(levels(80, 29.9), { path: overflowPath(80, 29.9), directPeakUtilisation: 0.95 })).classification).not.toBe("Indirect Overflow");
+    expect(classify(input(levels(80, 29.9), { path: overflowPath(80, 29.9), directUtilisation: 0.95 })).classification).not.toBe("Indirect Overflow");
   });
   it("the pattern with the utilisation unknown or interpolated is Unknown", () => {
-    expect(classify(input(levels(84, 30), { path: overflowPath(84, 30), directPeakUtilisation: null })).classification).toBe("Unknown");
+    expect(classify(input(levels(84, 30), { path: overflowPath(84, 30), directUtilisation: null })).classification).toBe("Unknown");
     expect(
-      classify(input(levels(84, 30), { path: overflowPath(84, 30), directPeakUtilisation: 0.95, completeness: { interpolatedUtilisation: true } }))
+      classify(input(levels(84, 30), { path: overflowPath(84, 30), directUtilisation: 0.95, completeness: { interpolatedUtilisation: true } }))
         .classification,
     ).toBe("Unknown");
   });

@@ -3,16 +3,12 @@
  * and a start in ISO form"), pure. A bad value answers the spec's invalid-input text
  * "{value} is not a valid {name} input" with name "duration" or "start".
  */
+import { invalidInput } from "~/lib/messages";
 
 /** The longest analysed period. */
 export const MAX_DURATION_SECONDS = 7 * 86_400;
 
 export type Parsed<T> = { ok: true; value: T } | { ok: false; message: string };
-
-/** The spec's invalid-input text. */
-export function invalidInput(value: string, name: string): string {
-  return `${value} is not a valid ${name} input`;
-}
 
 const DURATION = /^(?:(\d{1,4})d)?(?:(\d{1,5})h)?(?:(\d{1,6})m)?$/;
 

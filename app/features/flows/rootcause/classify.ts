@@ -35,7 +35,7 @@ export type Conclusion = (typeof CONCLUSIONS)[number];
 export const SHIFT_MIN_MOVED = 0.1;
 /** Organic: the shares at every level stayed within this tolerance (under 5 points moved). */
 export const ORGANIC_TOLERANCE = 0.05;
-/** Indirect Overflow: the direct links' peak utilisation in the period is at least this (90 %). */
+/** Indirect Overflow: the busiest direct link's mean utilisation over the period is at least this (90 %). */
 export const NEAR_CAPACITY = 0.9;
 /** Indirect Overflow: direct traffic rose by at most this fraction of its baseline (capped) or fell. */
 export const DIRECT_CAPPED_MAX_RISE = 0.05;
@@ -92,8 +92,8 @@ export type RootCauseInput = {
   levels: Record<Level, Part[]>;
   /** Direct against indirect, when the object is a source AS; null otherwise. */
   path: DirectSplit | null;
-  /** Peak utilisation (0–1) of the interfaces carrying the direct traffic in the period; null unknown. */
-  directPeakUtilisation: number | null;
+  /** Utilisation (0–1) of the busiest interface carrying the direct traffic, its mean over the period; null unknown. */
+  directUtilisation: number | null;
   completeness: Completeness;
 };
 
@@ -156,7 +156,7 @@ const pct = (v: number): string => `${(v * 100).toFixed(1)} %`;
  *     there is no traffic in either the baseline or the anomaly.
  *  2. Indirect Overflow — the object is a source AS whose direct traffic rose by at most 5 % of its
  *     baseline (capped) or fell, while its indirect traffic rose by at least 10 % of the baseline total,
- *     and the direct links' peak utilisation is at least 90 %. With that traffic pattern and the
+ *     and the busiest direct link's utilisation over the period is at least 90 %. With that traffic pattern and the
  *     utilisation unknown or interpolated: Unknown (capacity cannot be told from a shift).
  *  3. Handover AS Shift — at least 10 % of the traffic moved between handover ASes.
  *  4. Router Shift — under 10 % moved between handover ASes, at least 10 % between ingress routers.
@@ -193,14 +193,14 @@ export function classify(input: RootCauseInput): RootCauseResult {
     const capped = path.direct.baseline > 0 && round9(path.directChange / path.direct.baseline) <= DIRECT_CAPPED_MAX_RISE;
     const overflow = path.direct.baseline > 0 && baselineTotal > 0 && round9(path.indirectChange / baselineTotal) >= INDIRECT_MIN_RISE;
     if (capped && overflow) {
-      const u = input.directPeakUtilisation;
+      const u = input.directUtilisation;
       if (u === null || c.interpolatedUtilisation) {
         return result("Unknown", "Direct traffic was capped while indirect traffic rose, but the direct links' utilisation is unknown or interpolated.");
       }
       if (u >= NEAR_CAPACITY) {
         return result(
           "Indirect Overflow",
-          `Direct traffic changed by ${pct(path.directChange / path.direct.baseline)} of its baseline while indirect traffic rose by ${pct(path.indirectChange / baselineTotal)} of the total, the direct links at ${pct(u)} peak utilisation.`,
+          `Direct traffic changed by ${pct(path.directChange / path.direct.baseline)} of its baseline while indirect traffic rose by ${pct(path.indirectChange / baselineTotal)} of the total, the direct links at ${pct(u)} utilisation.`,
         );
       }
     }
