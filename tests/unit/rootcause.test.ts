@@ -165,8 +165,8 @@ describe("classify: Indirect Overflow", () => {
     // Indirect rose by under 10 % of the total.
     expect(classify(input(levels(80, 29.9), { path: overflowPath(80, 29.9), directUtilisation: 0.95 })).classification).not.toBe("Indirect Overflow");
   });
-  it("the pattern with the utilisation unknown or interpolated is Unknown", () => {
-    expect(classify(input(levels(84, 30), { path: overflowPath(84, 30), directUtilisation: null })).classification).toBe("Unknown");
+  it("the pattern with the utilisation interpolated is Unknown; without any utilisation the next rules decide", () => {
+    expect(classify(input(levels(70, 40), { path: overflowPath(70, 40), directUtilisation: null })).classification).toBe("Handover AS Shift");
     expect(
       classify(input(levels(84, 30), { path: overflowPath(84, 30), directUtilisation: 0.95, completeness: { interpolatedUtilisation: true } }))
         .classification,

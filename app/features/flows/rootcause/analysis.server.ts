@@ -235,7 +235,7 @@ export async function runRootCause(stores: Stores, user: UserContext, input: Roo
 
   let path: RootCauseResult["path"] = null;
   let directUtilisation: number | null = null;
-  let interpolatedUtilisation = false;
+  let missingUtilisation = false;
   if (input.dimension === "AS_SRC_INGRESS" && !noBaseline) {
     const direct = parts.handoverAs.find((p) => p.key === input.value);
     const sum = (sel: (p: Part) => number | null) => parts.handoverAs.reduce((a, p) => a + (sel(p) ?? 0), 0);
@@ -249,7 +249,7 @@ export async function runRootCause(stores: Stores, user: UserContext, input: Roo
       const load = await chQuery(stores.ch, { ...interfaceLoadQuery([...directInterfaces], { start, end }), schema: interfaceLoadRow });
       const utilisations = load.filter((l) => l.capacity_bps > 0).map((l) => l.in_bps / l.capacity_bps);
       directUtilisation = utilisations.length ? Math.max(...utilisations) : null;
-      if (load.length < directInterfaces.size) interpolatedUtilisation = load.length === 0 ? false : true;
+      missingUtilisation = load.length < directInterfaces.size;
     }
   }
 
@@ -261,10 +261,10 @@ export async function runRootCause(stores: Stores, user: UserContext, input: Roo
       indirect: { baseline: path.indirectBaselineBps, anomaly: path.indirectAnomalyBps },
     },
     directUtilisation,
-    completeness: { noBaseline, foldedIntoOthers, interpolatedUtilisation },
+    completeness: { noBaseline, foldedIntoOthers },
   });
   if (foldedIntoOthers) notes.push(`AS${input.value} has no traffic of its own in the period or the baseline weeks (ASes outside the tracked top 200 are counted as Others).`);
-  if (interpolatedUtilisation) notes.push("Some direct interfaces have no utilisation in the period.");
+  if (missingUtilisation) notes.push("Some interfaces of the direct traffic have no utilisation in the period: the capacity rule reads the others.");
 
   // Routing evidence: the prefixes of the AS, or of the object's top source ASes.
   const window = { start: start - ROUTING_BEFORE_SECONDS, end: start + ROUTING_AFTER_SECONDS };

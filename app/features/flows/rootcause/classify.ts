@@ -157,7 +157,8 @@ const pct = (v: number): string => `${(v * 100).toFixed(1)} %`;
  *  2. Indirect Overflow — the object is a source AS whose direct traffic rose by at most 5 % of its
  *     baseline (capped) or fell, while its indirect traffic rose by at least 10 % of the baseline total,
  *     and the busiest direct link's utilisation over the period is at least 90 %. With that traffic pattern and the
- *     utilisation unknown or interpolated: Unknown (capacity cannot be told from a shift).
+ *     utilisation interpolated: Unknown; with no utilisation measured at all the rule does not hold
+ *     (nothing shows the links were full) and the next rules decide.
  *  3. Handover AS Shift — at least 10 % of the traffic moved between handover ASes.
  *  4. Router Shift — under 10 % moved between handover ASes, at least 10 % between ingress routers.
  *  5. Interface Shift — under 10 % moved between handover ASes and between routers, at least 10 %
@@ -194,10 +195,10 @@ export function classify(input: RootCauseInput): RootCauseResult {
     const overflow = path.direct.baseline > 0 && baselineTotal > 0 && round9(path.indirectChange / baselineTotal) >= INDIRECT_MIN_RISE;
     if (capped && overflow) {
       const u = input.directUtilisation;
-      if (u === null || c.interpolatedUtilisation) {
-        return result("Unknown", "Direct traffic was capped while indirect traffic rose, but the direct links' utilisation is unknown or interpolated.");
+      if (u !== null && c.interpolatedUtilisation) {
+        return result("Unknown", "Direct traffic was capped while indirect traffic rose, but the direct links' utilisation is interpolated.");
       }
-      if (u >= NEAR_CAPACITY) {
+      if (u !== null && u >= NEAR_CAPACITY) {
         return result(
           "Indirect Overflow",
           `Direct traffic changed by ${pct(path.directChange / path.direct.baseline)} of its baseline while indirect traffic rose by ${pct(path.indirectChange / baselineTotal)} of the total, the direct links at ${pct(u)} utilisation.`,
