@@ -13,7 +13,8 @@ import { ROUTING_AFTER_SECONDS, ROUTING_BEFORE_SECONDS } from "~/features/flows/
 import * as rootCauseRoute from "~/routes/api.rootcause";
 import { chInsert } from "~/server/clickhouse/query.server";
 import { useServicesForTests } from "~/server/services.server";
-import { callRoute, sessionCookie } from "../helpers/http";
+import { callRoute, getRequest, runRoute, sessionCookie } from "../helpers/http";
+import * as screenRoute from "~/routes/_app.flow-explorer_.rootcause";
 import { openTestStores, type TestStores } from "../helpers/stores";
 
 const MIN5 = 300;
@@ -249,5 +250,21 @@ describe("POST api/rootcause/", () => {
     const body = { dimension: "AS_SRC_INGRESS", value: String(OBJECT), start: iso(START), duration: "2h" };
     expect((await post(body, uid.flowsOnly)).status).toBe(403);
     expect((await post(body, uid.delegated)).status).toBe(403);
+  });
+
+  it("the Flow Explorer's sub-view: the same analysis from the URL, the spec's text for a bad duration", async () => {
+    const cookie = await sessionCookie(stores, uid.granted);
+    const search = new URLSearchParams({ dimension: "AS_SRC_INGRESS", value: String(OBJECT), start: iso(START), duration: "2h" });
+    const ok = await runRoute(screenRoute.loader, getRequest(`/flow-explorer/rootcause?${search}`, cookie));
+    expect(ok.status).toBe(200);
+    expect(ok.data.result.classification).toBe("Handover AS Shift");
+    expect(ok.data.view.levels[0].rows.map((r: { conclusion: string }) => r.conclusion)).toEqual(["Yes (Gain)", "Yes (Loss)"]);
+    expect(ok.data.view.routing.changes).toHaveLength(3);
+    search.set("duration", "10h20x");
+    const bad = await runRoute(screenRoute.loader, getRequest(`/flow-explorer/rootcause?${search}`, cookie));
+    expect(bad.data.errors).toEqual(["10h20x is not a valid duration input"]);
+    expect(bad.data.result).toBeNull();
+    const delegated = await runRoute(screenRoute.loader, getRequest(`/flow-explorer/rootcause?${search.toString().replace("10h20x", "2h")}`, await sessionCookie(stores, uid.delegated)));
+    expect(delegated.data?.result ?? null).toBeNull();
   });
 });
