@@ -13,7 +13,9 @@ export const meta: MetaFunction = () => [{ title: `${TITLE} · flowlens` }];
 
 /** The Flow Explorer's analysis sub-view: computed from the URL, so it renders fully without JavaScript. */
 export async function loader({ request }: LoaderFunctionArgs) {
-  const { services, user } = await requireUser(request, findToolRoute(PATH));
+  // The Flow Explorer's permission; never a delegated account (the analysis reads the whole network's routing).
+  const explorer = findToolRoute(PATH);
+  const { services, user } = await requireUser(request, explorer && { ...explorer, notForDelegated: true });
   return loadRootCauseScreen(services, user, new URL(request.url));
 }
 
