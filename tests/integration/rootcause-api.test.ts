@@ -49,6 +49,31 @@ for (let t = START; t < START + DURATION; t += MIN5) {
   add(t, OBJECT, TRANSIT, "r2", "xe-0", 70_000_000);
   add(t, OTHER, OTHER, "r1", "xe-0", 900_000_000);
 }
+// A second source AS whose direct link (r3 xe-5, 1 Mbit/s) is full in the period: the direct part stays
+// at its baseline (+2.5 %) while the excess arrives through the transit.
+const PEER = 64800;
+for (let w = 1; w <= 4; w++) {
+  for (let t = START - w * WEEK; t < START - w * WEEK + DURATION; t += MIN5) {
+    add(t, PEER, PEER, "r3", "xe-5", 32_000_000);
+    add(t, PEER, TRANSIT, "r2", "xe-0", 8_000_000);
+  }
+}
+for (let t = START; t < START + DURATION; t += MIN5) {
+  add(t, PEER, PEER, "r3", "xe-5", 32_800_000);
+  add(t, PEER, TRANSIT, "r2", "xe-0", 20_000_000);
+}
+/** The direct link's counters in the period: 35.6 MB a bucket of 1 Mbit/s (95 %). */
+const UTIL = Array.from({ length: DURATION / MIN5 }, (_, k) => ({
+  time: START + k * MIN5,
+  router: "r3",
+  interface: "xe-5",
+  kind: "external",
+  neighbor_asn: PEER,
+  in_bytes: 35_625_000,
+  out_bytes: 0,
+  capacity_bps: 1_000_000,
+  source: "snmp",
+}));
 // After the period: not read.
 add(START + DURATION, OBJECT, TRANSIT, "r2", "xe-0", 9e12);
 
@@ -144,6 +169,7 @@ beforeAll(async () => {
   await stores.pg.db.insert(asInfo).values({ asn: 64512, name: "Test Carrier", category: "operator" });
   await chInsert(stores.ch, { name: "test.fixture", table: "flows_5m", values: flows.map(flowRow) });
   await chInsert(stores.ch, { name: "test.fixture", table: "rib_entries", values: RIB });
+  await chInsert(stores.ch, { name: "test.fixture", table: "interface_util_5m", values: UTIL });
   uid.granted = await createUser("rca@rca.test", ["API_FLOWS_4D", "API_FLOWS_INTERFACES"]);
   uid.flowsOnly = await createUser("flows@rca.test", ["API_FLOWS_4D"]);
   uid.delegated = await createUser("delegated@rca.test", ["API_FLOWS_4D", "API_FLOWS_INTERFACES"], true);
@@ -224,7 +250,7 @@ describe("POST api/rootcause/", () => {
     const r2 = (from: number) => (flows.filter((f) => f.ingress_router === "r2" && f.time >= from && f.time < from + DURATION).reduce((s, f) => s + f.bytes, 0) * 8) / DURATION;
     expect(data.totals.anomalyBps).toBeCloseTo(r2(START), 3);
     expect(data.totals.baselineBps).toBeCloseTo(r2(START - WEEK), 3);
-    expect(data.routing.originAsns).toEqual([OBJECT]);
+    expect(data.routing.originAsns).toEqual([OBJECT, PEER]);
     // One handover AS, one router, one interface: nothing moved, the total grew.
     expect(data.classification).toBe("Organic");
   });
@@ -266,5 +292,15 @@ describe("POST api/rootcause/", () => {
     expect(bad.data.result).toBeNull();
     const delegated = await runRoute(screenRoute.loader, getRequest(`/flow-explorer/rootcause?${search.toString().replace("10h20x", "2h")}`, await sessionCookie(stores, uid.delegated)));
     expect(delegated.data?.result ?? null).toBeNull();
+  });
+
+  it("Indirect Overflow: direct capped on a full link, the excess through the transit", async () => {
+    const { status, data } = await post({ dimension: "AS_SRC_INGRESS", value: String(PEER), start: iso(START), duration: "2h" });
+    expect(status).toBe(200);
+    const util = (UTIL.reduce((a, u) => a + u.in_bytes, 0) * 8) / DURATION / 1_000_000;
+    expect(data.directUtilisation).toBeCloseTo(util, 9);
+    expect(data.classification).toBe("Indirect Overflow");
+    // Without the utilisation rows the same traffic would be a handover AS shift (20 → 52.8 / … moved).
+    expect(data.levels.handoverAs.moved).toBeGreaterThanOrEqual(0.1);
   });
 });
