@@ -141,7 +141,9 @@ const RIB: RibRow[] = [
   rib("ber1", "10.0.1.0/24", START + 5 * 60, [], { peer_ip: "198.51.100.2", is_withdrawn: 1 }),
   rib("ber1", "10.0.2.0/24", START + 10 * 60, [64502, OBJECT], { peer_ip: "198.51.100.2" }),
   // A session of another origin flapping every 10 minutes: not the object's prefixes.
-  ...Array.from({ length: 6 }, (_, k) => rib("fra1", "192.0.2.0/24", START - 30 * 60 + k * 10 * 60, k % 2 ? [] : [65001, OTHER], { is_withdrawn: k % 2 })),
+  ...Array.from({ length: 6 }, (_, k) =>
+    rib("fra1", "192.0.2.0/24", START - 30 * 60 + k * 10 * 60, k % 2 ? [] : [65001, OTHER], { is_withdrawn: k % 2 }),
+  ),
   // Outside the window.
   rib("fra1", "10.0.0.0/24", START + 45 * 60, [64501, OBJECT]),
   rib("fra1", "10.0.0.0/24", START - 40 * 60, [64503, OBJECT]),
@@ -155,11 +157,15 @@ async function createUser(email: string, permissions: Permission[], delegated = 
     .insert(users)
     .values({ email, firstName: "T", passwordHash: "!unusable", hasConsented: true, isDelegated: delegated })
     .returning({ id: users.id });
-  if (permissions.length) await stores.pg.db.insert(userPermissions).values(permissions.map((permission) => ({ userId: r.id, permission })));
+  if (permissions.length)
+    await stores.pg.db.insert(userPermissions).values(permissions.map((permission) => ({ userId: r.id, permission })));
   if (delegated)
     await stores.pg.db
       .insert(delegationRestrictions)
-      .values({ userId: r.id, flowsViewsRestrictions: [{ dimension: "AS_SRC_INGRESS", constrained_values: [String(OBJECT)], output: "AS_HND_INGRESS" }] });
+      .values({
+        userId: r.id,
+        flowsViewsRestrictions: [{ dimension: "AS_SRC_INGRESS", constrained_values: [String(OBJECT)], output: "AS_HND_INGRESS" }],
+      });
   return r.id;
 }
 
@@ -208,15 +214,39 @@ describe("POST api/rootcause/", () => {
       expect(p.baselineBps).toBeCloseTo((100_000_000 * 8) / MIN5, 3);
     }
     const row = (level: string, key: string) => data.levels[level].rows.find((r: { key: string }) => r.key === key);
-    expect(row("handoverAs", String(OBJECT)).anomalyBps).toBeCloseTo(bps(START, (f) => f.as_hnd === OBJECT), 3);
-    expect(row("handoverAs", String(OBJECT)).baselineBps).toBeCloseTo(bps(START - 2 * WEEK, (f) => f.as_hnd === OBJECT), 3);
-    expect(row("handoverAs", String(TRANSIT)).anomalyBps).toBeCloseTo(bps(START, (f) => f.as_hnd === TRANSIT), 3);
-    expect(row("router", "r1").anomalyBps).toBeCloseTo(bps(START, (f) => f.ingress_router === "r1"), 3);
-    expect(row("interface", "r1|xe-1").anomalyBps).toBeCloseTo(bps(START, (f) => f.in_if === "xe-1"), 3);
+    expect(row("handoverAs", String(OBJECT)).anomalyBps).toBeCloseTo(
+      bps(START, (f) => f.as_hnd === OBJECT),
+      3,
+    );
+    expect(row("handoverAs", String(OBJECT)).baselineBps).toBeCloseTo(
+      bps(START - 2 * WEEK, (f) => f.as_hnd === OBJECT),
+      3,
+    );
+    expect(row("handoverAs", String(TRANSIT)).anomalyBps).toBeCloseTo(
+      bps(START, (f) => f.as_hnd === TRANSIT),
+      3,
+    );
+    expect(row("router", "r1").anomalyBps).toBeCloseTo(
+      bps(START, (f) => f.ingress_router === "r1"),
+      3,
+    );
+    expect(row("interface", "r1|xe-1").anomalyBps).toBeCloseTo(
+      bps(START, (f) => f.in_if === "xe-1"),
+      3,
+    );
     expect(row("interface", "r1|xe-1").baselineBps).toBe(0);
-    expect(data.path.directAnomalyBps).toBeCloseTo(bps(START, (f) => f.as_hnd === OBJECT), 3);
-    expect(data.path.indirectAnomalyBps).toBeCloseTo(bps(START, (f) => f.as_hnd !== OBJECT), 3);
-    expect(data.path.indirectBaselineBps).toBeCloseTo(bps(START - WEEK, (f) => f.as_hnd !== OBJECT), 3);
+    expect(data.path.directAnomalyBps).toBeCloseTo(
+      bps(START, (f) => f.as_hnd === OBJECT),
+      3,
+    );
+    expect(data.path.indirectAnomalyBps).toBeCloseTo(
+      bps(START, (f) => f.as_hnd !== OBJECT),
+      3,
+    );
+    expect(data.path.indirectBaselineBps).toBeCloseTo(
+      bps(START - WEEK, (f) => f.as_hnd !== OBJECT),
+      3,
+    );
     // Shares moved: the transit went from 25 % to 70 / 102.
     expect(data.levels.handoverAs.moved).toBeCloseTo(70 / 102 - 0.25, 6);
     expect(data.classification).toBe("Handover AS Shift");
@@ -231,7 +261,14 @@ describe("POST api/rootcause/", () => {
       .map((r) => `${r.timestamp} ${r.vantage_point} ${r.prefix} ${r.is_withdrawn}`)
       .sort();
     expect(data.routing.window).toEqual(WINDOW);
-    expect(data.routing.changes.map((c: { time: number; vantagePoint: string; prefix: string; kind: string }) => `${c.time} ${c.vantagePoint} ${c.prefix} ${c.kind === "Withdrawal" ? 1 : 0}`).sort()).toEqual(expected);
+    expect(
+      data.routing.changes
+        .map(
+          (c: { time: number; vantagePoint: string; prefix: string; kind: string }) =>
+            `${c.time} ${c.vantagePoint} ${c.prefix} ${c.kind === "Withdrawal" ? 1 : 0}`,
+        )
+        .sort(),
+    ).toEqual(expected);
     expect(data.routing.changes.map((c: { prefix: string; kind: string }) => `${c.prefix} ${c.kind}`)).toEqual([
       "10.0.0.0/24 Path change",
       "10.0.1.0/24 Withdrawal",
@@ -247,7 +284,9 @@ describe("POST api/rootcause/", () => {
   it("an ingress router object: its traffic by handover AS, the prefixes of its top source ASes", async () => {
     const { status, data } = await post({ dimension: "ROUTER_IN", value: "r2", start: iso(START), duration: "2h" });
     expect(status).toBe(200);
-    const r2 = (from: number) => (flows.filter((f) => f.ingress_router === "r2" && f.time >= from && f.time < from + DURATION).reduce((s, f) => s + f.bytes, 0) * 8) / DURATION;
+    const r2 = (from: number) =>
+      (flows.filter((f) => f.ingress_router === "r2" && f.time >= from && f.time < from + DURATION).reduce((s, f) => s + f.bytes, 0) * 8) /
+      DURATION;
     expect(data.totals.anomalyBps).toBeCloseTo(r2(START), 3);
     expect(data.totals.baselineBps).toBeCloseTo(r2(START - WEEK), 3);
     expect(data.routing.originAsns).toEqual([OBJECT, PEER]);
@@ -266,7 +305,13 @@ describe("POST api/rootcause/", () => {
       [{ start: iso(NOW + 7 * 86_400) }, "start", `${iso(NOW + 7 * 86_400)} is not a valid start input`],
     ];
     for (const [change, field, message] of cases) {
-      const { status, data } = await post({ dimension: "AS_SRC_INGRESS", value: String(OBJECT), start: iso(START), duration: "2h", ...change });
+      const { status, data } = await post({
+        dimension: "AS_SRC_INGRESS",
+        value: String(OBJECT),
+        start: iso(START),
+        duration: "2h",
+        ...change,
+      });
       expect(status).toBe(400);
       expect(data.errors).toContainEqual({ field, message });
     }
@@ -290,7 +335,10 @@ describe("POST api/rootcause/", () => {
     const bad = await runRoute(screenRoute.loader, getRequest(`/flow-explorer/rootcause?${search}`, cookie));
     expect(bad.data.errors).toEqual(["10h20x is not a valid duration input"]);
     expect(bad.data.result).toBeNull();
-    const delegated = await runRoute(screenRoute.loader, getRequest(`/flow-explorer/rootcause?${search.toString().replace("10h20x", "2h")}`, await sessionCookie(stores, uid.delegated)));
+    const delegated = await runRoute(
+      screenRoute.loader,
+      getRequest(`/flow-explorer/rootcause?${search.toString().replace("10h20x", "2h")}`, await sessionCookie(stores, uid.delegated)),
+    );
     expect(delegated.data?.result ?? null).toBeNull();
   });
 

@@ -4,14 +4,7 @@
  * precedence of the rules, and the seasonal band the baseline comes from.
  */
 import { describe, expect, it } from "vitest";
-import {
-  classify,
-  conclusionFor,
-  decompose,
-  routingConclusion,
-  type Part,
-  type RootCauseInput,
-} from "~/features/flows/rootcause/classify";
+import { classify, conclusionFor, decompose, routingConclusion, type Part, type RootCauseInput } from "~/features/flows/rootcause/classify";
 import { formatDuration, parseDuration, parseStart } from "~/features/flows/rootcause/duration";
 import { seasonalBand, seasonalPrediction, WEEK_SECONDS } from "~/lib/forecast-seasonal";
 
@@ -159,17 +152,26 @@ describe("classify: Indirect Overflow", () => {
   });
   it("each condition just missed falls through to the next rule", () => {
     // Links at 89.9 %: the moved share decides (here over 10 points: a Handover AS Shift).
-    expect(classify(input(levels(70, 40), { path: overflowPath(70, 40), directUtilisation: 0.899 })).classification).toBe("Handover AS Shift");
+    expect(classify(input(levels(70, 40), { path: overflowPath(70, 40), directUtilisation: 0.899 })).classification).toBe(
+      "Handover AS Shift",
+    );
     // Direct rose by more than 5 %.
-    expect(classify(input(levels(84.1, 30), { path: overflowPath(84.1, 30), directUtilisation: 0.95 })).classification).not.toBe("Indirect Overflow");
+    expect(classify(input(levels(84.1, 30), { path: overflowPath(84.1, 30), directUtilisation: 0.95 })).classification).not.toBe(
+      "Indirect Overflow",
+    );
     // Indirect rose by under 10 % of the total.
-    expect(classify(input(levels(80, 29.9), { path: overflowPath(80, 29.9), directUtilisation: 0.95 })).classification).not.toBe("Indirect Overflow");
+    expect(classify(input(levels(80, 29.9), { path: overflowPath(80, 29.9), directUtilisation: 0.95 })).classification).not.toBe(
+      "Indirect Overflow",
+    );
   });
   it("the pattern with the utilisation interpolated is Unknown; without any utilisation the next rules decide", () => {
-    expect(classify(input(levels(70, 40), { path: overflowPath(70, 40), directUtilisation: null })).classification).toBe("Handover AS Shift");
+    expect(classify(input(levels(70, 40), { path: overflowPath(70, 40), directUtilisation: null })).classification).toBe(
+      "Handover AS Shift",
+    );
     expect(
-      classify(input(levels(84, 30), { path: overflowPath(84, 30), directUtilisation: 0.95, completeness: { interpolatedUtilisation: true } }))
-        .classification,
+      classify(
+        input(levels(84, 30), { path: overflowPath(84, 30), directUtilisation: 0.95, completeness: { interpolatedUtilisation: true } }),
+      ).classification,
     ).toBe("Unknown");
   });
 });
@@ -196,7 +198,12 @@ describe("seasonalBand: the prediction's model with the spread of the previous w
     expect(band?.points.map((b) => b.value)).toEqual(p?.values);
     expect(band?.slopePerWeek).toBe(p?.slopePerWeek);
     const slope = band!.slopePerWeek;
-    expect(band?.points[0]).toEqual({ value: 15 + slope, low: Math.min(15 + slope, 20 + 2 * slope, 10 + 3 * slope), high: Math.max(15 + slope, 20 + 2 * slope, 10 + 3 * slope), samples: 3 });
+    expect(band?.points[0]).toEqual({
+      value: 15 + slope,
+      low: Math.min(15 + slope, 20 + 2 * slope, 10 + 3 * slope),
+      high: Math.max(15 + slope, 20 + 2 * slope, 10 + 3 * slope),
+      samples: 3,
+    });
   });
   it("null without a complete week", () => {
     expect(seasonalBand({ start: 0, step, values: [1, 2, 3] }, [7 * step])).toBeNull();

@@ -262,7 +262,9 @@ export const FLOWS_OPERATIONS: Operation[] = [
           model: str,
           weeks: int,
           slopePerWeekBps: num,
-          points: arr(obj({ time: unix, actualBps: nullable(num), baselineBps: nullable(num), lowBps: nullable(num), highBps: nullable(num) })),
+          points: arr(
+            obj({ time: unix, actualBps: nullable(num), baselineBps: nullable(num), lowBps: nullable(num), highBps: nullable(num) }),
+          ),
         }),
       ),
       totals: obj({ baselineBps: num, anomalyBps: num, changeBps: num, change: nullable(num) }),

@@ -55,7 +55,11 @@ const LEVEL_OF: Record<(typeof LEVEL_DIMENSIONS)[number], Level> = {
 // ---------------------------------------------------------------------------------------------------------------
 // Input
 
-const text = (max: number) => z.union([z.string(), z.number()]).transform((v) => String(v).trim()).pipe(z.string().max(max));
+const text = (max: number) =>
+  z
+    .union([z.string(), z.number()])
+    .transform((v) => String(v).trim())
+    .pipe(z.string().max(max));
 
 /** The body of POST api/rootcause/: {dimension, value, start, duration}, each bad value in the spec's invalid-input text. */
 export const rootCauseBodySchema = z
@@ -145,7 +149,13 @@ export type RootCauseResult = {
 // ---------------------------------------------------------------------------------------------------------------
 // Run
 
-const levelRowSchema = z.object({ bucket: z.number(), AS_HND_INGRESS: z.number(), ROUTER_IN: z.string(), INTERFACE_IN: z.string(), bps: z.number() });
+const levelRowSchema = z.object({
+  bucket: z.number(),
+  AS_HND_INGRESS: z.number(),
+  ROUTER_IN: z.string(),
+  INTERFACE_IN: z.string(),
+  bps: z.number(),
+});
 const ribRowSchema = z.object({
   timestamp: z.number(),
   vantage_point: z.string(),
@@ -155,7 +165,13 @@ const ribRowSchema = z.object({
   is_withdrawn: z.number(),
   as_path: z.array(z.number()),
 });
-const ribBeforeSchema = z.object({ vantage_point: z.string(), peer_ip: z.string(), prefix: z.string(), is_withdrawn: z.number(), as_path: z.array(z.number()) });
+const ribBeforeSchema = z.object({
+  vantage_point: z.string(),
+  peer_ip: z.string(),
+  prefix: z.string(),
+  is_withdrawn: z.number(),
+  as_path: z.array(z.number()),
+});
 
 const mean = (values: readonly number[]): number => (values.length ? values.reduce((a, b) => a + b, 0) / values.length : 0);
 const samePath = (a: readonly number[], b: readonly number[]) => a.length === b.length && a.every((v, i) => v === b[i]);
@@ -169,12 +185,20 @@ export function checkRootCauseAccess(user: UserContext, dimension: DimensionId):
     const permission = getDimension(d).permission;
     if (permission === null) continue;
     if (!user.permissions.includes(permission)) {
-      throw new ApiProblem(403, { detail: `${getDimension(d).label} needs the permission ${permission}.`, exception_code: "permission_denied" });
+      throw new ApiProblem(403, {
+        detail: `${getDimension(d).label} needs the permission ${permission}.`,
+        exception_code: "permission_denied",
+      });
     }
   }
 }
 
-export async function runRootCause(stores: Stores, user: UserContext, input: RootCauseRequest, options: { timezone?: string } = {}): Promise<RootCauseResult> {
+export async function runRootCause(
+  stores: Stores,
+  user: UserContext,
+  input: RootCauseRequest,
+  options: { timezone?: string } = {},
+): Promise<RootCauseResult> {
   checkRootCauseAccess(user, input.dimension);
   const tz = options.timezone ?? "UTC";
   const step = input.duration <= 86_400 ? FIVE_MINUTES : HOUR;
@@ -184,14 +208,18 @@ export async function runRootCause(stores: Stores, user: UserContext, input: Roo
   if (data.minTimestamp === null || data.maxTimestamp === null) throw badRequest("start", invalidInput(input.startText, "start"));
   const dataEnd = data.maxTimestamp + FIVE_MINUTES;
   // The period must start inside the data; its end is cut at the newest data.
-  if (start < Math.floor(data.minTimestamp / step) * step || start >= dataEnd) throw badRequest("start", invalidInput(input.startText, "start"));
+  if (start < Math.floor(data.minTimestamp / step) * step || start >= dataEnd)
+    throw badRequest("start", invalidInput(input.startText, "start"));
   const end = Math.min(requestedEnd, Math.ceil(dataEnd / step) * step);
   const notes: string[] = [];
   if (end < requestedEnd) notes.push("The period is cut at the newest flow data.");
 
   const historyStart = start - SEASONAL_WEEKS * WEEK_SECONDS;
   const scope = { dimension: input.dimension, value: input.value, operatorAsn: await operatorAsn(stores) };
-  const rows = await chQuery(stores.ch, { ...objectLevelsQuery(scope, { start: historyStart, end }, step as 300 | 3600), schema: levelRowSchema });
+  const rows = await chQuery(stores.ch, {
+    ...objectLevelsQuery(scope, { start: historyStart, end }, step as 300 | 3600),
+    schema: levelRowSchema,
+  });
 
   // Series on the grid [historyStart, end): null outside the data (unknown), 0 where the data holds no row.
   const n = (end - historyStart) / step;
@@ -215,12 +243,14 @@ export async function runRootCause(stores: Stores, user: UserContext, input: Roo
       if (!s) series[level].set(keys[level], (s = emptySeries()));
       s[i] = (s[i] ?? 0) + r.bps;
     }
-    if (input.dimension === "AS_SRC_INGRESS" && String(r.AS_HND_INGRESS) === input.value && i >= targetsFrom) directInterfaces.add(r.INTERFACE_IN);
+    if (input.dimension === "AS_SRC_INGRESS" && String(r.AS_HND_INGRESS) === input.value && i >= targetsFrom)
+      directInterfaces.add(r.INTERFACE_IN);
   }
   const targets = Array.from({ length: n - targetsFrom }, (_, k) => start + k * step);
   const history = (values: (number | null)[]) => ({ start: historyStart, step, values: values.slice(0, targetsFrom) });
   const anomalyOf = (values: (number | null)[]) => mean(values.slice(targetsFrom).map((v) => v ?? 0));
-  const baselineOf = (points: BandPoint[] | null) => (points && points.some((p) => p.samples > 0) ? mean(points.map((p) => p.value)) : null);
+  const baselineOf = (points: BandPoint[] | null) =>
+    points && points.some((p) => p.samples > 0) ? mean(points.map((p) => p.value)) : null;
 
   const totalBand = seasonalBand(history(total), targets);
   const noBaseline = !totalBand || totalBand.points.every((p) => p.samples === 0);
@@ -229,7 +259,12 @@ export async function runRootCause(stores: Stores, user: UserContext, input: Roo
     for (const [key, values] of series[level]) {
       const band = seasonalBand(history(values), targets);
       // A part with no traffic in the baseline weeks has a baseline of 0 (it is new), once the total has one.
-      parts[level].push({ key, label: key, baseline: noBaseline ? null : (baselineOf(band?.points ?? null) ?? 0), anomaly: anomalyOf(values) });
+      parts[level].push({
+        key,
+        label: key,
+        baseline: noBaseline ? null : (baselineOf(band?.points ?? null) ?? 0),
+        anomaly: anomalyOf(values),
+      });
     }
   }
 
@@ -263,8 +298,12 @@ export async function runRootCause(stores: Stores, user: UserContext, input: Roo
     directUtilisation,
     completeness: { noBaseline, foldedIntoOthers },
   });
-  if (foldedIntoOthers) notes.push(`AS${input.value} has no traffic of its own in the period or the baseline weeks (ASes outside the tracked top 200 are counted as Others).`);
-  if (missingUtilisation) notes.push("Some interfaces of the direct traffic have no utilisation in the period: the capacity rule reads the others.");
+  if (foldedIntoOthers)
+    notes.push(
+      `AS${input.value} has no traffic of its own in the period or the baseline weeks (ASes outside the tracked top 200 are counted as Others).`,
+    );
+  if (missingUtilisation)
+    notes.push("Some interfaces of the direct traffic have no utilisation in the period: the capacity rule reads the others.");
 
   // Routing evidence: the prefixes of the AS, or of the object's top source ASes.
   const window = { start: start - ROUTING_BEFORE_SECONDS, end: start + ROUTING_AFTER_SECONDS };
@@ -275,7 +314,10 @@ export async function runRootCause(stores: Stores, user: UserContext, input: Roo
       ...objectSourceAsQuery(scope, { start, end }, ROUTING_TOP_SOURCE_ASES + 3),
       schema: z.object({ AS_SRC_INGRESS: z.number(), bps: z.number() }),
     });
-    originAsns = top.map((t) => t.AS_SRC_INGRESS).filter((a) => a > 0).slice(0, ROUTING_TOP_SOURCE_ASES);
+    originAsns = top
+      .map((t) => t.AS_SRC_INGRESS)
+      .filter((a) => a > 0)
+      .slice(0, ROUTING_TOP_SOURCE_ASES);
   }
   const [vantage, changes, before] = await Promise.all([
     chQuery(stores.ch, { ...vantagePointsQuery(window.end), schema: z.object({ vantage_point: z.string() }) }),
@@ -290,7 +332,13 @@ export async function runRootCause(stores: Stores, user: UserContext, input: Roo
     const previous = state.get(key);
     const wasUp = previous !== undefined && previous.is_withdrawn === 0;
     const kind = c.is_withdrawn ? "Withdrawal" : wasUp && !samePath(previous.as_path, c.as_path) ? "Path change" : "Announcement";
-    state.set(key, { vantage_point: c.vantage_point, peer_ip: c.peer_ip, prefix: c.prefix, is_withdrawn: c.is_withdrawn, as_path: c.as_path });
+    state.set(key, {
+      vantage_point: c.vantage_point,
+      peer_ip: c.peer_ip,
+      prefix: c.prefix,
+      is_withdrawn: c.is_withdrawn,
+      as_path: c.as_path,
+    });
     return {
       time: c.timestamp,
       vantagePoint: c.vantage_point,
@@ -311,20 +359,18 @@ export async function runRootCause(stores: Stores, user: UserContext, input: Roo
   ]);
   const levelOut = (level: Level, dimension: DimensionId) => ({
     moved: result.levels[level].moved,
-    rows: result.levels[level].rows.map(
-      (r): LevelRow => ({
-        key: r.key,
-        name: label(dimension, r.key).name,
-        baselineBps: r.baseline,
-        anomalyBps: r.anomaly,
-        changeBps: r.change,
-        baselineShare: r.baselineShare,
-        anomalyShare: r.anomalyShare,
-        shareChange: r.shareChange,
-        explains: r.explains,
-        conclusion: r.conclusion,
-      }),
-    ),
+    rows: result.levels[level].rows.map((r): LevelRow => ({
+      key: r.key,
+      name: label(dimension, r.key).name,
+      baselineBps: r.baseline,
+      anomalyBps: r.anomaly,
+      changeBps: r.change,
+      baselineShare: r.baselineShare,
+      anomalyShare: r.anomalyShare,
+      shareChange: r.shareChange,
+      explains: r.explains,
+      conclusion: r.conclusion,
+    })),
   });
   const t = result.levels.handoverAs;
   return {
@@ -339,7 +385,13 @@ export async function runRootCause(stores: Stores, user: UserContext, input: Roo
             points: targets.map((time, k) => {
               const p = totalBand.points[k];
               const has = p.samples > 0;
-              return { time, actualBps: total[targetsFrom + k], baselineBps: has ? p.value : null, lowBps: has ? p.low : null, highBps: has ? p.high : null };
+              return {
+                time,
+                actualBps: total[targetsFrom + k],
+                baselineBps: has ? p.value : null,
+                lowBps: has ? p.low : null,
+                highBps: has ? p.high : null,
+              };
             }),
           }
         : null,

@@ -10,25 +10,10 @@
  * from the seasonal model of the previous weeks (app/lib/forecast-seasonal.ts).
  */
 
-export const CLASSIFICATIONS = [
-  "Handover AS Shift",
-  "Indirect Overflow",
-  "Interface Shift",
-  "Organic",
-  "Router Shift",
-  "Unknown",
-] as const;
+export const CLASSIFICATIONS = ["Handover AS Shift", "Indirect Overflow", "Interface Shift", "Organic", "Router Shift", "Unknown"] as const;
 export type Classification = (typeof CLASSIFICATIONS)[number];
 
-export const CONCLUSIONS = [
-  "No",
-  "Unknown",
-  "Yes",
-  "Yes (Gain)",
-  "Yes (Loss)",
-  "Yes (Probably gain)",
-  "Yes (Probably loss)",
-] as const;
+export const CONCLUSIONS = ["No", "Unknown", "Yes", "Yes (Gain)", "Yes (Loss)", "Yes (Probably gain)", "Yes (Probably loss)"] as const;
 export type Conclusion = (typeof CONCLUSIONS)[number];
 
 /** A level moved ("shifted") when at least this share of the traffic changed hands at it (10 points). */
@@ -196,7 +181,10 @@ export function classify(input: RootCauseInput): RootCauseResult {
     if (capped && overflow) {
       const u = input.directUtilisation;
       if (u !== null && c.interpolatedUtilisation) {
-        return result("Unknown", "Direct traffic was capped while indirect traffic rose, but the direct links' utilisation is interpolated.");
+        return result(
+          "Unknown",
+          "Direct traffic was capped while indirect traffic rose, but the direct links' utilisation is interpolated.",
+        );
       }
       if (u !== null && u >= NEAR_CAPACITY) {
         return result(
@@ -211,7 +199,10 @@ export function classify(input: RootCauseInput): RootCauseResult {
     return result("Handover AS Shift", `${pct(moved("handoverAs"))} of the traffic moved between handover ASes.`);
   }
   if (moved("router") >= SHIFT_MIN_MOVED) {
-    return result("Router Shift", `${pct(moved("router"))} of the traffic moved between ingress routers (${pct(moved("handoverAs"))} between handover ASes).`);
+    return result(
+      "Router Shift",
+      `${pct(moved("router"))} of the traffic moved between ingress routers (${pct(moved("handoverAs"))} between handover ASes).`,
+    );
   }
   if (moved("interface") >= SHIFT_MIN_MOVED) {
     return result(

@@ -44,6 +44,7 @@ export function parseStart(text: string): Parsed<number> {
   const [y, mo, d] = value.slice(0, 10).split("-").map(Number);
   const ms = Date.parse(value);
   // Date.parse rolls 2026-02-31 over into March: the calendar day must exist.
-  if (!Number.isFinite(ms) || new Date(Date.UTC(y, mo - 1, d)).getUTCDate() !== d) return { ok: false, message: invalidInput(text, "start") };
+  if (!Number.isFinite(ms) || new Date(Date.UTC(y, mo - 1, d)).getUTCDate() !== d)
+    return { ok: false, message: invalidInput(text, "start") };
   return { ok: true, value: Math.floor(ms / 1000) };
 }

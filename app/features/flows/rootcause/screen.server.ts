@@ -35,10 +35,46 @@ export type RootCauseScreen = {
     objectLabel: string;
     period: string;
     totals: { baseline: string; anomaly: string; change: string; changeShare: string };
-    chart: { points: { time: string; actual: number | null; baseline: number | null; low: number | null; high: number | null }[]; max: number } | null;
-    levels: { id: string; title: string; moved: string; rows: { name: string; baseline: string; anomaly: string; change: string; baselineShare: string; anomalyShare: string; explains: string; conclusion: string }[] }[];
-    path: { direct: { baseline: string; anomaly: string; change: string }; indirect: { baseline: string; anomaly: string; change: string }; utilisation: string } | null;
-    routing: { window: string; origins: string; vantagePoints: string; conclusion: string; changes: { time: string; vantagePoint: string; peer: string; prefix: string; kind: string; asPath: string; previous: string; href: string }[] };
+    chart: {
+      points: { time: string; actual: number | null; baseline: number | null; low: number | null; high: number | null }[];
+      max: number;
+    } | null;
+    levels: {
+      id: string;
+      title: string;
+      moved: string;
+      rows: {
+        name: string;
+        baseline: string;
+        anomaly: string;
+        change: string;
+        baselineShare: string;
+        anomalyShare: string;
+        explains: string;
+        conclusion: string;
+      }[];
+    }[];
+    path: {
+      direct: { baseline: string; anomaly: string; change: string };
+      indirect: { baseline: string; anomaly: string; change: string };
+      utilisation: string;
+    } | null;
+    routing: {
+      window: string;
+      origins: string;
+      vantagePoints: string;
+      conclusion: string;
+      changes: {
+        time: string;
+        vantagePoint: string;
+        peer: string;
+        prefix: string;
+        kind: string;
+        asPath: string;
+        previous: string;
+        href: string;
+      }[];
+    };
   } | null;
 };
 

@@ -13,7 +13,12 @@ import { NO_CUT } from "../analysis-sql";
 import { bucketedTable, topTable, type BuiltQuery } from "../sql";
 
 /** The dimensions an anomaly can be selected on: a value of the ingress views. */
-export const OBJECT_DIMENSIONS = ["AS_SRC_INGRESS", "AS_HND_INGRESS", "ROUTER_IN", "INTERFACE_IN"] as const satisfies readonly DimensionId[];
+export const OBJECT_DIMENSIONS = [
+  "AS_SRC_INGRESS",
+  "AS_HND_INGRESS",
+  "ROUTER_IN",
+  "INTERFACE_IN",
+] as const satisfies readonly DimensionId[];
 export type ObjectDimension = (typeof OBJECT_DIMENSIONS)[number];
 export const isObjectDimension = (d: string): d is ObjectDimension => (OBJECT_DIMENSIONS as readonly string[]).includes(d);
 

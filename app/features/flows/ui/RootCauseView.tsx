@@ -49,7 +49,13 @@ export function RootCauseView({ data, explorerHref }: { data: RootCauseScreen; e
               defaultValue={data.params.dimension}
               data={data.dimensions.map((d) => ({ value: d.id, label: d.label }))}
             />
-            <TextInput label="Value" name="value" defaultValue={data.params.value} placeholder="AS2906, a router, router|interface" required />
+            <TextInput
+              label="Value"
+              name="value"
+              defaultValue={data.params.value}
+              placeholder="AS2906, a router, router|interface"
+              required
+            />
             <TextInput label="Start (ISO)" name="start" defaultValue={data.params.start} placeholder="2026-11-20T18:00:00Z" required />
             <TextInput label="Duration" name="duration" defaultValue={data.params.duration} placeholder="10h20m" required />
             <Button type="submit">Analyse</Button>
@@ -94,8 +100,8 @@ export function RootCauseView({ data, explorerHref }: { data: RootCauseScreen; e
               <>
                 <BaselineChart chart={v.chart} />
                 <Text size="sm" c="dimmed">
-                  Solid: the period. Dashed: the seasonal baseline (median of the same hours of the previous weeks with their trend). Shaded: the band
-                  from the lowest to the highest of those weeks.
+                  Solid: the period. Dashed: the seasonal baseline (median of the same hours of the previous weeks with their trend).
+                  Shaded: the band from the lowest to the highest of those weeks.
                 </Text>
               </>
             ) : (
@@ -175,8 +181,8 @@ export function RootCauseView({ data, explorerHref }: { data: RootCauseScreen; e
               Routing evidence
             </Title>
             <Text size="sm">
-              Window {v.routing.window}; prefixes originated by {v.routing.origins}; vantage points {v.routing.vantagePoints}. Routing changes
-              of these prefixes: {v.routing.conclusion}
+              Window {v.routing.window}; prefixes originated by {v.routing.origins}; vantage points {v.routing.vantagePoints}. Routing
+              changes of these prefixes: {v.routing.conclusion}
             </Text>
             {v.routing.changes.length > 0 && (
               <Table striped>
