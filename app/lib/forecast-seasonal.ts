@@ -98,6 +98,63 @@ export function weeklyLevels(history: BucketHistory): (number | null)[] {
 }
 
 /**
+ * The trend-adjusted values of the target's hour-of-week slot in the previous weeks, newest first:
+ * value(t − k weeks) + k × slope, back week by week until `weeks` known slots or the history's start.
+ */
+function slotSamples(history: BucketHistory, t: number, weeks: number, slope: number): number[] {
+  const samples: number[] = [];
+  for (let k = 1; samples.length < weeks && t - k * WEEK_SECONDS >= history.start; k++) {
+    const index = (t - k * WEEK_SECONDS - history.start) / history.step;
+    const value = Number.isInteger(index) ? history.values[index] : undefined;
+    if (present(value)) samples.push(value + k * slope);
+  }
+  return samples;
+}
+
+/** The seasonal baseline of one target bucket with its band (see seasonalBand). */
+export type BandPoint = {
+  /** The seasonal prediction (median of the trend-adjusted slots), never below 0. */
+  value: number;
+  /** The lowest and highest trend-adjusted slot value (never below 0): the spread of the previous weeks. */
+  low: number;
+  high: number;
+  /** How many previous weeks had a value in this slot (0: no baseline for the bucket). */
+  samples: number;
+};
+
+/**
+ * The seasonal baseline of each target bucket with its band, by the same model as
+ * seasonalPrediction (the median of the same hour-of-week slots of the previous `weeks` weeks, moved
+ * by the Theil–Sen trend of the weekly levels): value is what seasonalPrediction predicts where a
+ * slot is known, and the band runs from the lowest to the highest of those slot values. A bucket
+ * without any known slot has samples 0 and value, low and high 0. Null without a complete week of
+ * history (no previous week to read: no seasonal baseline). Used by root-cause analysis and meant
+ * for alerting.
+ */
+export function seasonalBand(
+  history: BucketHistory,
+  targets: readonly number[],
+  options: { weeks?: number } = {},
+): { points: BandPoint[]; slopePerWeek: number; weeks: number } | null {
+  checkHistory(history);
+  const weeks = options.weeks ?? SEASONAL_WEEKS;
+  const levels = history.values.length * history.step >= WEEK_SECONDS ? weeklyLevels(history) : [];
+  if (!levels.length) return null;
+  const slope = theilSen(levels)?.slope ?? 0;
+  const points = targets.map((t) => {
+    const samples = slotSamples(history, t, weeks, slope);
+    if (!samples.length) return { value: 0, low: 0, high: 0, samples: 0 };
+    return {
+      value: Math.max(0, median(samples)),
+      low: Math.max(0, Math.min(...samples)),
+      high: Math.max(0, Math.max(...samples)),
+      samples: samples.length,
+    };
+  });
+  return { points, slopePerWeek: slope, weeks: levels.length };
+}
+
+/**
  * The prediction of each target bucket (start times, on the history's grid, after its start):
  * seasonal with at least one week of history, the trend alone otherwise (see the module's comment).
  * Null when not even a trend can be fitted (fewer than two known values).
@@ -117,13 +174,7 @@ export function seasonalPrediction(
   const slope = theilSen(levels)?.slope ?? 0;
   let fallback: number[] | null | undefined;
   const values = targets.map((t, i) => {
-    const samples: number[] = [];
-    // Back week by week from the target until `weeks` slots with a value, or the history's start.
-    for (let k = 1; samples.length < weeks && t - k * WEEK_SECONDS >= history.start; k++) {
-      const index = (t - k * WEEK_SECONDS - history.start) / history.step;
-      const value = Number.isInteger(index) ? history.values[index] : undefined;
-      if (present(value)) samples.push(value + k * slope);
-    }
+    const samples = slotSamples(history, t, weeks, slope);
     if (samples.length) return Math.max(0, median(samples));
     // No slot of any previous week is known (a gap in the history): the trend line there.
     fallback ??= trendPrediction(history, targets);

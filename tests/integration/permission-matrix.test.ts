@@ -266,6 +266,13 @@ const MATRIX: Record<string, Sample[]> = {
     },
     { method: "POST", url: "/flow-explorer", json: {}, note: "no action: Remix answers 405", expect: everyone(405) },
   ],
+  "_app.flow-explorer_.rootcause.tsx": [
+    {
+      url: "/flow-explorer/rootcause",
+      note: "the Flow Explorer's root-cause sub-view, the form only; not for delegated accounts (their landing route)",
+      expect: { ...screen("/flow-explorer/rootcause", "API_FLOWS_4D"), delegated: landing("delegated") },
+    },
+  ],
   "_app.as-flows-analysis.tsx": [
     {
       url: "/as-flows-analysis",
@@ -1272,6 +1279,17 @@ const MATRIX: Record<string, Sample[]> = {
     },
     { method: "POST", url: "/api/asflows/indirect", json: {}, csrf: false, expect: api(INDIRECT_KPI, CSRF_FAILED) },
     POST_ONLY_405("/api/asflows/indirect"),
+  ],
+  "api.rootcause.ts": [
+    {
+      method: "POST",
+      url: "/api/rootcause",
+      json: {},
+      note: "empty body: 400 after the access check; delegated accounts 403 in the handler before reading",
+      expect: api("API_FLOWS_4D", 400),
+    },
+    { method: "POST", url: "/api/rootcause", json: {}, csrf: false, expect: api("API_FLOWS_4D", CSRF_FAILED) },
+    POST_ONLY_405("/api/rootcause"),
   ],
   "api.netflowstatistics.ts": [
     {

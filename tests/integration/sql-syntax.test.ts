@@ -24,6 +24,7 @@ import { dataRangeQuery, latestBucketQuery, vrfNamesQuery } from "~/features/flo
 import {
   keyedTimeseries,
   keyedTopTable,
+  bucketedTable,
   leftOutTotals,
   sankey,
   scanTotal,
@@ -55,6 +56,13 @@ import {
   routingStreamsVantagePointsSql,
 } from "~/features/routing/streams/sql";
 import { qualifyFlowsTables } from "~/server/clickhouse/database-override.server";
+import {
+  objectLevelsQuery,
+  objectSourceAsQuery,
+  routingBeforeQuery,
+  routingChangesQuery,
+  vantagePointsQuery,
+} from "~/features/flows/rootcause/sql";
 import { parseRawFilterValue, rawFilterConditions, RAW_FILTER_KIND_IDS, type RawFilter } from "~/features/filter/raw-filters";
 import { dimensionFilterConditions } from "~/features/filter/flow-filter-sql";
 import { compileNfdumpFilter } from "~/features/filter/nfdump";
@@ -155,6 +163,18 @@ function analysisStatements(): BuiltQuery[] {
       for (const table of TABLES) out.push(linkPathQuery(origin, destination, { ...base, table }));
     }
   out.push(interfaceLoadQuery(["fra-er1|et-0/0/1"], RANGE));
+  // Root-cause analysis (features/flows/rootcause/sql.ts).
+  for (const [dimension, value] of [
+    ["AS_SRC_INGRESS", "2906"],
+    ["AS_HND_INGRESS", "3356"],
+    ["ROUTER_IN", "fra-er1"],
+    ["INTERFACE_IN", "fra-er1|et-0/0/1"],
+  ] as const) {
+    const scope = { dimension, value, operatorAsn: OPERATOR };
+    out.push(objectLevelsQuery(scope, RANGE, 300), objectLevelsQuery(scope, RANGE, 3600), objectSourceAsQuery(scope, RANGE, 6));
+  }
+  for (const table of TABLES) out.push(bucketedTable(["AS_HND_INGRESS", "ROUTER_IN", "INTERFACE_IN"], { ...base, table, window: 300 }));
+  out.push(routingChangesQuery([2906], RANGE), routingBeforeQuery([2906], RANGE), vantagePointsQuery(RANGE.end));
   return out;
 }
 

@@ -2,6 +2,7 @@
 import { arr, bool, int, nullable, num, obj, str, unix, anyObject, type Operation } from "~/server/api/openapi.server";
 import { asIndirectBodySchema, linkLevelQuerySchema, netflowStatisticsBodySchema, untrackedBodySchema } from "./analysis.server";
 import { flowsBodySchema, sankeyBodySchema } from "./request-schema";
+import { rootCauseBodySchema } from "./rootcause/analysis.server";
 
 /** The access rule of every flows endpoint (app/features/tags/openapi.server.ts gives the tags and mappings the same). */
 export const FLOWS = { permission: "API_FLOWS_4D" } as const;
@@ -242,5 +243,38 @@ export const FLOWS_OPERATIONS: Operation[] = [
         ...notes,
       });
     })(),
+  },
+  {
+    file: "api.rootcause.ts",
+    method: "POST",
+    path: "/api/rootcause/",
+    summary:
+      "Extension: root-cause analysis of one object's ingress traffic in a period — seasonal baseline with its band, the change split by handover AS, router, interface and direct/indirect, the classification and each candidate's conclusion, the routing evidence.",
+    description:
+      "dimension: AS_SRC_INGRESS, AS_HND_INGRESS, ROUTER_IN or INTERFACE_IN; start in ISO form; duration such as 10h20m (d, h, m; at most 7 days). Bad input: 400 with '{value} is not a valid {name} input'. Never a delegated user (403). Rules: docs/root-cause.md.",
+    access: FLOWS,
+    body: rootCauseBodySchema,
+    response: obj({
+      object: obj({ dimension: str, value: str, name: str }),
+      period: obj({ start: unix, end: unix, duration: str, step: int, requestedEnd: unix }),
+      baseline: nullable(
+        obj({
+          model: str,
+          weeks: int,
+          slopePerWeekBps: num,
+          points: arr(
+            obj({ time: unix, actualBps: nullable(num), baselineBps: nullable(num), lowBps: nullable(num), highBps: nullable(num) }),
+          ),
+        }),
+      ),
+      totals: obj({ baselineBps: num, anomalyBps: num, changeBps: num, change: nullable(num) }),
+      levels: anyObject,
+      path: nullable(obj({ directBaselineBps: num, directAnomalyBps: num, indirectBaselineBps: num, indirectAnomalyBps: num })),
+      directUtilisation: nullable(num),
+      classification: { enum: ["Handover AS Shift", "Indirect Overflow", "Interface Shift", "Organic", "Router Shift", "Unknown"] },
+      reason: str,
+      routing: anyObject,
+      notes: arr(str),
+    }),
   },
 ];

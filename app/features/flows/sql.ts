@@ -151,6 +151,30 @@ export function topTable(dimensions: readonly DimensionId[], opts: FlowQueryOpti
   return { name: "flows.topTable", sql, params: { ...params, seconds: secs, limit: opts.limit ?? DEFAULT_TOP_TABLE_LIMIT } };
 }
 
+/**
+ * Per bucket of `window` seconds and combination of the dimensions: the bit/s (bytes × 8 / window),
+ * without a cut or a fold (root-cause analysis splits one object's traffic by several levels and
+ * needs every part). Columns: bucket (unix seconds), one per dimension (named by its id), bps.
+ */
+export function bucketedTable(dimensions: readonly DimensionId[], opts: FlowQueryOptions & { window: AggregationWindow }): BuiltQuery {
+  if (!dimensions.length) throw new Error("At least one dimension is needed");
+  seconds(opts.range);
+  const table = tableOf(opts);
+  const { where, params } = whereClause(dimensions, opts);
+  const cols = dimensions.map((d) => `${shownKey(d).expression} AS ${d}`);
+  const sql = [
+    "SELECT",
+    "  toUInt32(toStartOfInterval(time, toIntervalSecond({window:UInt32}))) AS bucket,",
+    ...cols.map((c) => `  ${c},`),
+    "  toFloat64(sum(bytes)) * 8 / {window:UInt32} AS bps",
+    `FROM ${table}`,
+    `WHERE ${where}`,
+    `GROUP BY bucket, ${dimensions.join(", ")}`,
+    `ORDER BY bucket ASC, ${dimensions.map((d) => `${d} ASC`).join(", ")}`,
+  ].join("\n");
+  return { name: "flows.bucketedTable", sql, params: { ...params, window: opts.window } };
+}
+
 /** The top table of one dimension as the views read it: key and bytes as strings (exact 64-bit), bps. Columns: k, bps, b. */
 export function keyedTopTable(dimension: DimensionId, opts: FlowQueryOptions & { limit?: number }): BuiltQuery {
   const inner = topTable([dimension], opts);

@@ -1,0 +1,173 @@
+/**
+ * The Flow Explorer's root-cause analysis sub-view (/flow-explorer/rootcause): its URL state
+ * (dimension, value, start in ISO form, duration such as 10h20m) → the analysis of
+ * analysis.server.ts with every figure formatted for the page, or the spec's invalid-input texts.
+ */
+import { formatUnix, safeTimezone, DATE_FORMATS } from "~/lib/date-format";
+import { formatBitsPerSecond, formatPercent } from "~/lib/units";
+import { ApiProblem } from "~/server/api/contract.server";
+import type { UserContext } from "~/server/auth/user-context.server";
+import type { Services } from "~/server/services.server";
+import { getUserSettings } from "~/server/settings/user-settings.server";
+import { getDimension } from "~/features/filter/dimensions";
+import { rootCauseBodySchema, runRootCause, type RootCauseResult } from "./analysis.server";
+import { OBJECT_DIMENSIONS } from "./sql";
+
+export const ROOT_CAUSE_PATH = "/flow-explorer/rootcause";
+
+export type RootCauseParams = { dimension: string; value: string; start: string; duration: string };
+
+/** The sub-view's address for an object and a period (a value of the Flow Explorer's current view). */
+export function rootCauseHref(p: RootCauseParams): string {
+  return `${ROOT_CAUSE_PATH}?${new URLSearchParams(p)}`;
+}
+
+const fmtBps = (v: number | null) => (v === null ? "–" : formatBitsPerSecond(v));
+const signed = (v: number | null, f: (x: number) => string) => (v === null ? "–" : `${v > 0 ? "+" : v < 0 ? "−" : ""}${f(Math.abs(v))}`);
+
+export type RootCauseScreen = {
+  params: RootCauseParams;
+  dimensions: { id: string; label: string }[];
+  timezone: string;
+  errors: string[];
+  result: RootCauseResult | null;
+  view: {
+    objectLabel: string;
+    period: string;
+    totals: { baseline: string; anomaly: string; change: string; changeShare: string };
+    chart: {
+      points: { time: string; actual: number | null; baseline: number | null; low: number | null; high: number | null }[];
+      max: number;
+    } | null;
+    levels: {
+      id: string;
+      title: string;
+      moved: string;
+      rows: {
+        name: string;
+        baseline: string;
+        anomaly: string;
+        change: string;
+        baselineShare: string;
+        anomalyShare: string;
+        explains: string;
+        conclusion: string;
+      }[];
+    }[];
+    path: {
+      direct: { baseline: string; anomaly: string; change: string };
+      indirect: { baseline: string; anomaly: string; change: string };
+      utilisation: string;
+    } | null;
+    routing: {
+      window: string;
+      origins: string;
+      vantagePoints: string;
+      conclusion: string;
+      changes: {
+        time: string;
+        vantagePoint: string;
+        peer: string;
+        prefix: string;
+        kind: string;
+        asPath: string;
+        previous: string;
+        href: string;
+      }[];
+    };
+  } | null;
+};
+
+export async function loadRootCauseScreen(services: Services, user: UserContext, url: URL): Promise<RootCauseScreen> {
+  const q = url.searchParams;
+  const params: RootCauseParams = {
+    dimension: q.get("dimension") ?? "AS_SRC_INGRESS",
+    value: q.get("value") ?? "",
+    start: q.get("start") ?? "",
+    duration: q.get("duration") ?? "",
+  };
+  const settings = await getUserSettings(services.pg.db, user.id);
+  const timezone = safeTimezone(settings.timezone);
+  const base = {
+    params,
+    timezone,
+    dimensions: OBJECT_DIMENSIONS.map((id) => ({ id, label: getDimension(id).label })),
+  };
+  // A form not yet filled in: nothing to analyse, no error either.
+  if (!q.has("value") && !q.has("start")) return { ...base, errors: [], result: null, view: null };
+  const parsed = rootCauseBodySchema.safeParse(params);
+  if (!parsed.success) return { ...base, errors: parsed.error.issues.map((i) => i.message), result: null, view: null };
+  let result: RootCauseResult;
+  try {
+    result = await runRootCause(services, user, parsed.data, { timezone });
+  } catch (error) {
+    if (error instanceof ApiProblem && error.status < 500) {
+      return { ...base, errors: error.body.errors?.map((e) => e.message) ?? [error.body.detail], result: null, view: null };
+    }
+    throw error;
+  }
+  const at = (t: number) => formatUnix(t, timezone, DATE_FORMATS.long);
+  const rowsOf = (level: keyof RootCauseResult["levels"]) =>
+    result.levels[level].rows.map((r) => ({
+      name: r.name === r.key ? r.key : `${r.name} (${r.key})`,
+      baseline: fmtBps(r.baselineBps),
+      anomaly: fmtBps(r.anomalyBps),
+      change: signed(r.changeBps, formatBitsPerSecond),
+      baselineShare: formatPercent(r.baselineShare),
+      anomalyShare: formatPercent(r.anomalyShare),
+      explains: formatPercent(r.explains),
+      conclusion: r.conclusion,
+    }));
+  const points = result.baseline?.points ?? [];
+  const max = Math.max(1, ...points.flatMap((p) => [p.actualBps ?? 0, p.highBps ?? 0]));
+  const split = (b: number, a: number) => ({ baseline: fmtBps(b), anomaly: fmtBps(a), change: signed(a - b, formatBitsPerSecond) });
+  return {
+    ...base,
+    errors: [],
+    result,
+    view: {
+      objectLabel: `${getDimension(result.object.dimension).label}: ${result.object.name}`,
+      period: `${at(result.period.start)} – ${at(result.period.end)} ${timezone} (${result.period.duration})`,
+      totals: {
+        baseline: fmtBps(result.totals.baselineBps),
+        anomaly: fmtBps(result.totals.anomalyBps),
+        change: signed(result.totals.changeBps, formatBitsPerSecond),
+        changeShare: result.totals.change === null ? "–" : signed(result.totals.change, formatPercent),
+      },
+      chart: result.baseline
+        ? {
+            max,
+            points: points.map((p) => ({ time: at(p.time), actual: p.actualBps, baseline: p.baselineBps, low: p.lowBps, high: p.highBps })),
+          }
+        : null,
+      levels: [
+        { id: "handoverAs", title: "By handover AS", moved: formatPercent(result.levels.handoverAs.moved), rows: rowsOf("handoverAs") },
+        { id: "router", title: "By ingress router", moved: formatPercent(result.levels.router.moved), rows: rowsOf("router") },
+        { id: "interface", title: "By ingress interface", moved: formatPercent(result.levels.interface.moved), rows: rowsOf("interface") },
+      ],
+      path: result.path
+        ? {
+            direct: split(result.path.directBaselineBps, result.path.directAnomalyBps),
+            indirect: split(result.path.indirectBaselineBps, result.path.indirectAnomalyBps),
+            utilisation: formatPercent(result.directUtilisation),
+          }
+        : null,
+      routing: {
+        window: `${at(result.routing.window.start)} – ${at(result.routing.window.end)} ${timezone}`,
+        origins: result.routing.originAsns.map((a) => `AS${a}`).join(", ") || "–",
+        vantagePoints: result.routing.vantagePoints.join(", ") || "–",
+        conclusion: result.routing.conclusion,
+        changes: result.routing.changes.map((c) => ({
+          time: at(c.time),
+          vantagePoint: c.vantagePoint,
+          peer: `${c.peerIp} (AS${c.peerAsn})`,
+          prefix: c.prefix,
+          kind: c.kind,
+          asPath: c.asPath.join(" ") || "–",
+          previous: c.previousAsPath ? c.previousAsPath.join(" ") : "–",
+          href: c.controlPlaneUrl,
+        })),
+      },
+    },
+  };
+}

@@ -1,0 +1,94 @@
+/**
+ * Pure SQL builders of root-cause analysis (POST api/rootcause/). No I/O.
+ *
+ * The object's traffic is read through the Flow Explorer's own builders (../sql.ts), so the filters,
+ * the direction and the special values follow the rules of every other flow view; the object
+ * (an AS, a router, an interface) is the one filter of the read. The routing evidence reads
+ * rib_entries: every row of the affected prefixes, at every vantage point, inside the window.
+ */
+import type { DimensionId } from "~/features/filter/dimensions";
+import type { FlowFilter } from "~/features/filter/filters";
+import type { AggregationWindow } from "../aggregation-window";
+import { NO_CUT } from "../analysis-sql";
+import { bucketedTable, topTable, type BuiltQuery } from "../sql";
+
+/** The dimensions an anomaly can be selected on: a value of the ingress views. */
+export const OBJECT_DIMENSIONS = [
+  "AS_SRC_INGRESS",
+  "AS_HND_INGRESS",
+  "ROUTER_IN",
+  "INTERFACE_IN",
+] as const satisfies readonly DimensionId[];
+export type ObjectDimension = (typeof OBJECT_DIMENSIONS)[number];
+export const isObjectDimension = (d: string): d is ObjectDimension => (OBJECT_DIMENSIONS as readonly string[]).includes(d);
+
+/** The levels the change is split by, as dimensions. */
+export const LEVEL_DIMENSIONS = ["AS_HND_INGRESS", "ROUTER_IN", "INTERFACE_IN"] as const satisfies readonly DimensionId[];
+
+export type ObjectScope = { dimension: ObjectDimension; value: string; operatorAsn: number };
+
+const objectFilter = (o: ObjectScope): FlowFilter => ({ dimension: o.dimension, value: o.value, isNegation: false });
+
+/**
+ * The object's ingress traffic per bucket of `window` and per handover AS, ingress router and
+ * ingress interface, from flows_5m. Columns: bucket, AS_HND_INGRESS, ROUTER_IN, INTERFACE_IN, bps.
+ */
+export function objectLevelsQuery(o: ObjectScope, range: { start: number; end: number }, window: AggregationWindow): BuiltQuery {
+  const q = bucketedTable(LEVEL_DIMENSIONS, { range, window, table: "flows_5m", filters: [objectFilter(o)], operatorAsn: o.operatorAsn });
+  return { ...q, name: "rootcause.levels" };
+}
+
+/** The object's top source ASes over a range (bit/s), for the prefixes of a router or an interface. Columns: AS_SRC_INGRESS, bps, total_bytes. */
+export function objectSourceAsQuery(o: ObjectScope, range: { start: number; end: number }, limit: number): BuiltQuery {
+  const q = topTable(["AS_SRC_INGRESS"], { range, table: "flows_5m", filters: [objectFilter(o)], operatorAsn: o.operatorAsn, limit });
+  return { ...q, name: "rootcause.sourceAs" };
+}
+
+/** Prefixes whose routes name one of the ASes as origin (the last AS of the path), announced up to `end`. Columns: prefix. */
+const ORIGINATED = [
+  "SELECT DISTINCT prefix FROM rib_entries",
+  "WHERE is_withdrawn = 0 AND length(as_path) > 0 AND as_path[-1] IN {origins:Array(UInt32)}",
+  "  AND timestamp < toDateTime({end:UInt32}, 'UTC')",
+].join("\n");
+
+/**
+ * The routing evidence: every rib_entries row in [start, end) of a prefix the ASes originate, at
+ * every vantage point. Columns: timestamp (unix seconds), vantage_point, peer_ip, peer_asn, prefix,
+ * is_withdrawn, as_path.
+ */
+export function routingChangesQuery(origins: readonly number[], window: { start: number; end: number }): BuiltQuery {
+  const sql = [
+    "SELECT toUInt32(timestamp) AS timestamp, toString(vantage_point) AS vantage_point, peer_ip, peer_asn, prefix, is_withdrawn, as_path",
+    "FROM rib_entries",
+    "WHERE timestamp >= toDateTime({start:UInt32}, 'UTC') AND timestamp < toDateTime({end:UInt32}, 'UTC')",
+    `  AND prefix IN (${ORIGINATED})`,
+    "ORDER BY timestamp ASC, vantage_point ASC, peer_ip ASC, prefix ASC, is_withdrawn ASC",
+    `LIMIT ${NO_CUT}`,
+  ].join("\n");
+  return { name: "rootcause.routingChanges", sql, params: { origins: [...origins], start: window.start, end: window.end } };
+}
+
+/**
+ * The last state before `start` of each route (vantage point, peer, prefix) of those prefixes, to
+ * tell a first announcement from a path change. Columns: vantage_point, peer_ip, prefix, is_withdrawn, as_path.
+ */
+export function routingBeforeQuery(origins: readonly number[], window: { start: number; end: number }): BuiltQuery {
+  const sql = [
+    "SELECT toString(vantage_point) AS vantage_point, peer_ip, prefix,",
+    "  argMax(is_withdrawn, timestamp) AS is_withdrawn, argMax(as_path, timestamp) AS as_path",
+    "FROM rib_entries",
+    "WHERE timestamp < toDateTime({start:UInt32}, 'UTC')",
+    `  AND prefix IN (${ORIGINATED})`,
+    "GROUP BY vantage_point, peer_ip, prefix",
+  ].join("\n");
+  return { name: "rootcause.routingBefore", sql, params: { origins: [...origins], start: window.start, end: window.end } };
+}
+
+/** The vantage points with any routing data up to `end`. Columns: vantage_point. */
+export function vantagePointsQuery(end: number): BuiltQuery {
+  return {
+    name: "rootcause.vantagePoints",
+    sql: "SELECT DISTINCT toString(vantage_point) AS vantage_point FROM rib_entries WHERE timestamp < toDateTime({end:UInt32}, 'UTC') ORDER BY vantage_point",
+    params: { end },
+  };
+}
