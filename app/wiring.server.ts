@@ -34,6 +34,7 @@ import { usageRetentionTask } from "~/server/usage-tracking.server";
 import { describeOperations } from "~/server/api/openapi.server";
 import { AS_RELATIONS_OPERATIONS } from "~/features/asrelations/openapi.server";
 import { REVENUES_OPERATIONS } from "~/features/revenues/openapi.server";
+import { TOURS_OPERATIONS } from "~/features/help/openapi.server";
 import { registerComponent } from "~/server/components/registry.server";
 import { dataAvailabilityTask } from "~/server/notifications/data-availability.server";
 import { onStoresClosing, provideDemoNetwork, runInBackground } from "~/server/lifecycle.server";
@@ -82,6 +83,7 @@ export function wireApp(): void {
     ...RNA_HISTORY_OPERATIONS,
     ...AS_RELATIONS_OPERATIONS,
     ...REVENUES_OPERATIONS,
+    ...TOURS_OPERATIONS,
   ]);
   // The site settings form refuses a default query the Raw Network Analyzer could not apply.
   checkSiteSettingWith("rna_default_query", (value) => rnaDefaultQueryProblem(value));

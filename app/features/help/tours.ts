@@ -142,12 +142,12 @@ export const TOURS: readonly Tour[] = [
       {
         anchor: "planner-summary",
         title: "Summary",
-        body: "How many links are shown, their total capacity, the sum of their billed 95th, how many are OK, warning or critical, and how many need a build-out soon.",
+        body: "How many links are shown, their total capacity, the sum of their billed 95th, how many are Normal, Medium or High by their peak-hour utilisation, and how many are due for a build-out.",
       },
       {
         anchor: "planner-column-filters",
         title: "Column filters",
-        body: "Narrow the table to links of a status or above a utilisation, without changing the range.",
+        body: "Narrow the table to links of a status (Normal, Medium, High, No data) or other column values, without changing the range.",
       },
       {
         anchor: "planner-table",
@@ -177,7 +177,7 @@ export const TOURS: readonly Tour[] = [
       {
         anchor: "planner-summary",
         title: "Summary",
-        body: "How many core links are shown, their capacity, how many are OK, warning or critical by their peak-hour utilisation, and how many are due for a build-out.",
+        body: "How many core links are shown, their capacity, how many are Normal, Medium or High by their peak-hour utilisation, and how many are due for a build-out.",
       },
       {
         anchor: "planner-table",
