@@ -1,6 +1,7 @@
-import { Button, List, Paper, Stack, Text, Title } from "@mantine/core";
+import { Button, Group, List, Paper, Stack, Text, Title } from "@mantine/core";
 import { redirect, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
+import { StartTourButton } from "~/features/help/ui/HelpMenu";
 import { firstAvailableRoute } from "~/lib/routes";
 import { requireUser } from "~/server/auth/guard.server";
 import { welcomePageFor } from "~/server/auth/welcome-page.server";
@@ -62,9 +63,12 @@ export default function Welcome() {
         )}
         {asNumbers.length ? <Text>Border links: {asNumbers.map((a) => `AS${a}`).join(", ")}</Text> : null}
         <div>
-          <Button component={Link} to={continueTo} data-tour="welcome-continue">
-            Continue
-          </Button>
+          <Group gap="sm">
+            <Button component={Link} to={continueTo} data-tour="welcome-continue">
+              Continue
+            </Button>
+            <StartTourButton tourId="welcome" label="Take the tour of this page" />
+          </Group>
         </div>
       </Stack>
     </Paper>
