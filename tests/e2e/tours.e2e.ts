@@ -105,6 +105,9 @@ describe("guided tours (JavaScript on)", () => {
     expect(await page.locator("[data-testid=tour-step]").getAttribute("role")).toBe("dialog");
     await page.locator("[data-testid=tour-step]").getByRole("button", { name: "Next" }).click();
     await expectStep(page, tour, 1);
+    await expect
+      .poll(() => page.evaluate(() => !!document.activeElement?.closest("[data-testid=tour-step]")), { message: "focus in the next step" })
+      .toBe(true);
     await page.keyboard.press("Escape");
     await page.locator("[data-testid=tour-step]").waitFor({ state: "detached" });
     await expect.poll(async () => (await statesOf(page))[tour.id]).toMatchObject({ status: "Started", step: 1 });

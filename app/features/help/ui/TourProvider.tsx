@@ -219,6 +219,24 @@ function TourStepOverlay({
     }
   }, [rect, index]);
 
+  // Escape ends the tour wherever the focus is (the card's own handler sees only keys pressed inside it), and the focus
+  // moves into the card when it is not there yet (a step that replaced the previous one's card).
+  useEffect(() => {
+    if (!rect) return;
+    const onKey = (event: KeyboardEvent) => {
+      if (event.key === "Escape") end.current("closed");
+    };
+    window.addEventListener("keydown", onKey);
+    const focus = window.setTimeout(() => {
+      const card = document.querySelector<HTMLElement>("[data-testid=tour-step]");
+      if (card && !card.contains(document.activeElement)) card.querySelector<HTMLElement>("[data-autofocus]")?.focus();
+    }, 50);
+    return () => {
+      window.removeEventListener("keydown", onKey);
+      window.clearTimeout(focus);
+    };
+  }, [rect !== null]); // eslint-disable-line react-hooks/exhaustive-deps
+
   // Another page opened while the step is shown (a link, Back): the card would point at nothing, so it closes.
   useEffect(() => {
     if (shownAt.current !== null && shownAt.current !== location.pathname + location.search) end.current("closed");
