@@ -35,6 +35,7 @@ import { describeOperations } from "~/server/api/openapi.server";
 import { AS_RELATIONS_OPERATIONS } from "~/features/asrelations/openapi.server";
 import { REVENUES_OPERATIONS } from "~/features/revenues/openapi.server";
 import { monthCloseTask } from "~/features/revenues/revenue-cost.server";
+import { TOURS_OPERATIONS } from "~/features/help/openapi.server";
 import { registerComponent } from "~/server/components/registry.server";
 import { dataAvailabilityTask } from "~/server/notifications/data-availability.server";
 import { onStoresClosing, provideDemoNetwork, runInBackground } from "~/server/lifecycle.server";
@@ -85,6 +86,7 @@ export function wireApp(): void {
     ...RNA_HISTORY_OPERATIONS,
     ...AS_RELATIONS_OPERATIONS,
     ...REVENUES_OPERATIONS,
+    ...TOURS_OPERATIONS,
   ]);
   // The site settings form refuses a default query the Raw Network Analyzer could not apply.
   checkSiteSettingWith("rna_default_query", (value) => rnaDefaultQueryProblem(value));

@@ -19,7 +19,16 @@ export type LayoutFrame = AppFrame & { restriction?: RestrictionBadge | null };
  * on phones). Below the "sm" breakpoint the menu and the header's actions fold into one "Menu"
  * disclosure (a native <details>: keyboard and no-JavaScript friendly).
  */
-export function AppLayout({ frame, children }: { frame: LayoutFrame; children: ReactNode }) {
+export function AppLayout({
+  frame,
+  children,
+  help,
+}: {
+  frame: LayoutFrame;
+  children: ReactNode;
+  /** The header's help button (the guided tours of the screen), drawn with the header actions' class. */
+  help?: (actionClassName: string) => ReactNode;
+}) {
   const { style, menu, user } = frame;
   const headerText = contrastText(style.colorTertiary);
   return (
@@ -33,7 +42,7 @@ export function AppLayout({ frame, children }: { frame: LayoutFrame; children: R
             </Text>
           </Group>
           <Group gap="sm" wrap="nowrap" visibleFrom="sm" data-testid="header-actions">
-            <HeaderActions frame={frame} />
+            <HeaderActions frame={frame} help={help} />
             <Text size="sm" visibleFrom="md">
               {user.firstName} {user.lastName}
             </Text>
@@ -45,7 +54,7 @@ export function AppLayout({ frame, children }: { frame: LayoutFrame; children: R
                 <ToolMenu menu={menu} />
               </nav>
               <div className={classes.panelActions}>
-                <HeaderActions frame={frame} />
+                <HeaderActions frame={frame} help={help} />
               </div>
             </div>
           </Box>
@@ -93,10 +102,11 @@ function ToolMenu({ menu }: { menu: AppFrame["menu"] }) {
 }
 
 /** The flows restriction, notifications, group, settings, site settings and log out: in the header, or in the phone menu. */
-function HeaderActions({ frame }: { frame: LayoutFrame }) {
+function HeaderActions({ frame, help }: { frame: LayoutFrame; help?: (actionClassName: string) => ReactNode }) {
   return (
     <>
       <RestrictionSwitcher badge={frame.restriction} className={classes.action} />
+      {help ? help(classes.action) : null}
       <Link to="/notifications" className={classes.action}>
         Notifications
         {frame.unreadNotifications ? (

@@ -1,6 +1,7 @@
-import { Button, List, Paper, Stack, Text, Title } from "@mantine/core";
+import { Button, Group, List, Paper, Stack, Text, Title } from "@mantine/core";
 import { redirect, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
+import { StartTourButton } from "~/features/help/ui/HelpMenu";
 import { firstAvailableRoute } from "~/lib/routes";
 import { requireUser } from "~/server/auth/guard.server";
 import { welcomePageFor } from "~/server/auth/welcome-page.server";
@@ -31,36 +32,43 @@ export default function Welcome() {
         <Title order={1} size="h2">
           Welcome, {name}
         </Title>
-        {text ? (
-          text.split(/\n\s*\n/).map((p, i) => (
-            <Text key={i} style={{ whiteSpace: "pre-line" }} data-testid="welcome-text">
-              {p}
-            </Text>
-          ))
-        ) : (
-          <Text>Your account shows the part of the network's traffic that was shared with you.</Text>
-        )}
+        <div data-tour="welcome-text">
+          {text ? (
+            text.split(/\n\s*\n/).map((p, i) => (
+              <Text key={i} style={{ whiteSpace: "pre-line" }} data-testid="welcome-text">
+                {p}
+              </Text>
+            ))
+          ) : (
+            <Text>Your account shows the part of the network's traffic that was shared with you.</Text>
+          )}
+        </div>
         <Text>You can use:</Text>
-        <List>
+        <List data-tour="welcome-tools">
           {tools.map((t) => (
             <List.Item key={t}>{t}</List.Item>
           ))}
         </List>
         {flowViews.length ? (
-          <>
+          <div data-tour="welcome-restrictions">
             <Text>Your traffic views are limited to:</Text>
             <List>
               {flowViews.map((v) => (
                 <List.Item key={v}>{v}</List.Item>
               ))}
             </List>
-          </>
-        ) : null}
+          </div>
+        ) : (
+          <Text data-tour="welcome-restrictions">Your traffic views are not limited to particular values.</Text>
+        )}
         {asNumbers.length ? <Text>Border links: {asNumbers.map((a) => `AS${a}`).join(", ")}</Text> : null}
         <div>
-          <Button component={Link} to={continueTo}>
-            Continue
-          </Button>
+          <Group gap="sm">
+            <Button component={Link} to={continueTo} data-tour="welcome-continue">
+              Continue
+            </Button>
+            <StartTourButton tourId="welcome" label="Take the tour of this page" />
+          </Group>
         </div>
       </Stack>
     </Paper>

@@ -508,6 +508,21 @@ const MATRIX: Record<string, Sample[]> = {
     { method: "POST", url: "/mappings/as", form: { intent: "bogus" }, csrf: false, expect: csrfAfterGuard("/mappings/as") },
   ],
   "_app.faq.tsx": [{ url: "/faq", expect: screen("/faq", null) }],
+  "_app.help._index.tsx": [{ url: "/help", expect: screen("/help", null) }],
+  "_app.help.$tourId.tsx": [
+    { url: "/help/how-to-set-up-2fa", note: "a tour for every account", expect: screen("/help/how-to-set-up-2fa", null) },
+    {
+      url: "/help/demolytics",
+      note: "TOUR_DEMOLYTICS and the screens' permissions, else 403",
+      expect: {
+        ...toLogin("/help/demolytics"),
+        ...perRole((role) =>
+          ["TOUR_DEMOLYTICS", "API_FLOWS_4D", "FRONTEND_LINK_UTIL_EXTERNAL"].every((p) => has(role, p as Permission)) ? 200 : 403,
+        ),
+      },
+    },
+    { url: "/help/no-such-tour", expect: { ...toLogin("/help/no-such-tour"), ...perRole(() => 404) } },
+  ],
   "_app.manage-delegated-users.tsx": [
     { url: "/manage-delegated-users", expect: screen("/manage-delegated-users", "MANAGE_DELEGATED_USERS") },
     {
@@ -1754,6 +1769,21 @@ const MATRIX: Record<string, Sample[]> = {
   "usertracking.interaction.ts": [
     { method: "POST", url: "/usertracking/interaction", json: { target: "/rna?x=1" }, expect: api("login", 400) },
     POST_ONLY_405("/usertracking/interaction"),
+  ],
+  "usertracking.tours.ts": [{ url: "/usertracking/tours", expect: api("login") }, GET_ONLY_405("/usertracking/tours")],
+  "usertracking.tours.$tourId.ts": [
+    {
+      method: "POST",
+      url: "/usertracking/tours/how-to-set-up-2fa",
+      json: { status: "Bogus" },
+      note: "bad status: 400 after the access check",
+      expect: api("login", 400),
+    },
+    POST_ONLY_405("/usertracking/tours/how-to-set-up-2fa"),
+  ],
+  "usertracking.tours.failures.ts": [
+    { url: "/usertracking/tours/failures", expect: { ...api("login"), ...perRole((role) => (administersUsers(role) ? 200 : 403)) } },
+    GET_ONLY_405("/usertracking/tours/failures"),
   ],
   "usertracking.rna_history.ts": [
     { url: "/usertracking/rna_history?page=1", expect: api("RAW_NETWORK_ANALYZER") },

@@ -69,7 +69,7 @@ function useColumns(path: string, month: string): MRT_ColumnDef<AsRelationRow>[]
 
 function MonthForm({ data, path }: { data: AsRelationsScreen; path: string }) {
   return (
-    <Form method="get" action={path} data-testid="month-form">
+    <Form method="get" action={path} data-testid="month-form" data-tour="asrelations-month">
       <Group align="flex-end" gap="sm">
         <TextInput type="month" name="month" label="Month (UTC)" defaultValue={data.month} data-testid="month-input" />
         <Button type="submit" variant="default">
@@ -268,7 +268,7 @@ export function AsRelationsView({ data, path }: { data: AsRelationsScreen; path:
       <MonthForm data={data} path={path} />
       <NotAppliedNotice notices={data.notices} testId="as-relations-notices" />
       <ImportState data={data} />
-      <Text size="sm" data-testid="as-relations-summary">
+      <Text size="sm" data-testid="as-relations-summary" data-tour="asrelations-summary">
         {count.format(data.rows.length)} neighbour {data.rows.length === 1 ? "AS" : "ASes"} · {count.format(data.samples)} hours with flows
         in {data.month} (the 95th of each direction is over these hours; in = what the AS hands over to us, out = what we hand over to it)
       </Text>
@@ -279,13 +279,15 @@ export function AsRelationsView({ data, path }: { data: AsRelationsScreen; path:
         href={(format) => exportHref(EXPORT_PATH, search, format)}
       />
       {data.rows.length ? (
-        <DeferredDataTable
-          columns={columns}
-          data={data.rows}
-          getRowId={(r) => String(r.asn)}
-          sorting={[{ id: "outbound_p95_bps", desc: true }]}
-          testId="as-relations-table"
-        />
+        <div data-tour="asrelations-table">
+          <DeferredDataTable
+            columns={columns}
+            data={data.rows}
+            getRowId={(r) => String(r.asn)}
+            sorting={[{ id: "outbound_p95_bps", desc: true }]}
+            testId="as-relations-table"
+          />
+        </div>
       ) : (
         <Alert color="gray" data-testid="as-relations-empty">
           The inventory has no external link with a neighbour AS: add the neighbours' AS numbers to the external links on the inventory

@@ -44,50 +44,55 @@ function QueryForm({ data, path }: { data: ControlPlaneScreen; path: string }) {
       ))}
       <Paper withBorder p="md">
         <Group align="flex-start" gap="md" wrap="wrap">
-          <NativeSelect
-            label="Query type"
-            name="queryType"
-            defaultValue={params.queryType}
-            data={RIB_QUERY_TYPES.map((t) => ({ value: t, label: QUERY_TYPE_LABELS[t] }))}
-            w={{ base: "100%", xs: 170 }}
-          />
-          <TextInput
-            label="Query"
-            name="queryTerm"
-            defaultValue={params.queryTerm}
-            placeholder={CONTROL_PLANE_PLACEHOLDERS[params.queryType]}
-            description={CONTROL_PLANE_HELP[params.queryType]}
-            error={data.termError}
-            w={{ base: "100%", xs: 340 }}
-            data-testid="cp-term"
-          />
-          <NativeSelect
-            label="Date range"
-            name="dateRange"
-            defaultValue=""
-            data={[{ value: "", label: "Start / end below" }, ...presets.map((p) => ({ value: p, label: PRESET_LABELS[p] }))]}
-            w={{ base: "100%", xs: 190 }}
-          />
-          <DateTimeField
-            label={`Start (${timezone})`}
-            name="start"
-            defaultValue={range ? toDateTimeField(range.start, timezone) : ""}
-            w={{ base: "100%", xs: 210 }}
-          />
-          <DateTimeField
-            label={`End (${timezone})`}
-            name="end"
-            defaultValue={range ? toDateTimeField(range.end, timezone, "up") : ""}
-            w={{ base: "100%", xs: 210 }}
-          />
+          <Group align="flex-start" gap="md" wrap="wrap" data-tour="cp-query">
+            <NativeSelect
+              label="Query type"
+              name="queryType"
+              defaultValue={params.queryType}
+              data={RIB_QUERY_TYPES.map((t) => ({ value: t, label: QUERY_TYPE_LABELS[t] }))}
+              w={{ base: "100%", xs: 170 }}
+            />
+            <TextInput
+              label="Query"
+              name="queryTerm"
+              defaultValue={params.queryTerm}
+              placeholder={CONTROL_PLANE_PLACEHOLDERS[params.queryType]}
+              description={CONTROL_PLANE_HELP[params.queryType]}
+              error={data.termError}
+              w={{ base: "100%", xs: 340 }}
+              data-testid="cp-term"
+            />
+          </Group>
+          <Group align="flex-start" gap="md" wrap="wrap" data-tour="cp-range">
+            <NativeSelect
+              label="Date range"
+              name="dateRange"
+              defaultValue=""
+              data={[{ value: "", label: "Start / end below" }, ...presets.map((p) => ({ value: p, label: PRESET_LABELS[p] }))]}
+              w={{ base: "100%", xs: 190 }}
+            />
+            <DateTimeField
+              label={`Start (${timezone})`}
+              name="start"
+              defaultValue={range ? toDateTimeField(range.start, timezone) : ""}
+              w={{ base: "100%", xs: 210 }}
+            />
+            <DateTimeField
+              label={`End (${timezone})`}
+              name="end"
+              defaultValue={range ? toDateTimeField(range.end, timezone, "up") : ""}
+              w={{ base: "100%", xs: 210 }}
+            />
+          </Group>
           <NativeSelect
             label="RIB view"
             name={RIB_VIEW_PARAM}
             defaultValue={params.ribView}
             data={RIB_VIEW_CHOICES.map((v) => ({ value: v, label: RIB_VIEW_CHOICE_LABELS[v] }))}
             w={{ base: "100%", xs: 230 }}
+            wrapperProps={{ "data-tour": "cp-rib-view" }}
           />
-          <Button type="submit" mt={25} loading={busy}>
+          <Button type="submit" mt={25} loading={busy} data-tour="cp-submit">
             Submit
           </Button>
         </Group>

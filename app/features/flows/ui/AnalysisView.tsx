@@ -22,7 +22,7 @@ function AnalysisOptionsForm({ data, title, path }: { data: AsFlowsAnalysisData;
   const { params } = data;
   const rangeValue = params.dateRange ?? (params.start !== null && params.end !== null ? CUSTOM_RANGE : DEFAULT_DATE_RANGE);
   return (
-    <Form method="get" aria-label={`${title} options`}>
+    <Form method="get" aria-label={`${title} options`} data-tour="analysis-options">
       <Paper withBorder p="md">
         <Stack gap="sm">
           <Group align="flex-end" gap="md" wrap="wrap">

@@ -113,27 +113,43 @@ export function OptionsForm({ data, path, label }: { data: ExplorerData; path: s
   const shownRange = data.flows?.range ?? data.requested;
   return (
     // data-search: the URL state the form shows (the page commits a navigation's data after the URL changes).
-    <Form method="get" action={path} ref={formRef} aria-label={`${label} options`} data-search={location.search}>
+    <Form
+      method="get"
+      action={path}
+      ref={formRef}
+      aria-label={`${label} options`}
+      data-search={location.search}
+      data-tour="explorer-options"
+    >
       <Paper withBorder p="md">
         <Stack gap="sm">
           <Group align="flex-end" gap="md" wrap="wrap">
-            <NativeSelect label="Dimension" name="dimension" defaultValue={data.dimension?.id} data={dimensionOptions} w={260} />
+            <NativeSelect
+              label="Dimension"
+              name="dimension"
+              defaultValue={data.dimension?.id}
+              data={dimensionOptions}
+              w={260}
+              wrapperProps={{ "data-tour": "explorer-dimension" }}
+            />
             <IpVersionField value={params.ipVersion} />
           </Group>
-          <DateRangeField
-            rangeValue={rangeValue}
-            start={params.start}
-            end={params.end}
-            shown={{ start: shownRange.start, end: shownRange.end }}
-            timezone={data.timezone}
-            error={customRangeError(params, data.timezone)}
-            hydrated={hydrated}
-            onChange={scheduleSubmit}
-          />
+          <div data-tour="explorer-range">
+            <DateRangeField
+              rangeValue={rangeValue}
+              start={params.start}
+              end={params.end}
+              shown={{ start: shownRange.start, end: shownRange.end }}
+              timezone={data.timezone}
+              error={customRangeError(params, data.timezone)}
+              hydrated={hydrated}
+              onChange={scheduleSubmit}
+            />
+          </div>
           <Group align="flex-end" gap="md" wrap="wrap">
             {/* The Sankey view needs its own permission (SANKEY_TOPOLOGY): without it only the timeseries is offered. */}
             {data.sankeyAllowed ? (
-              <Radio.Group label="View" name="view" defaultValue={params.view}>
+              <Radio.Group label="View" name="view" defaultValue={params.view} data-tour="explorer-view">
                 <Group gap="xs" mt={6}>
                   <Radio value="timeseries" label="Timeseries" />
                   <Radio value="sankey" label="Sankey" />
@@ -141,12 +157,18 @@ export function OptionsForm({ data, path, label }: { data: ExplorerData; path: s
               </Radio.Group>
             ) : null}
             {/* Comparison with the previous period of equal length; the table view (set below the chart) rides along. */}
-            <label style={{ display: "flex", alignItems: "center", gap: 6, fontSize: "var(--mantine-font-size-sm)", paddingBottom: 6 }}>
+            <label
+              style={{ display: "flex", alignItems: "center", gap: 6, fontSize: "var(--mantine-font-size-sm)", paddingBottom: 6 }}
+              data-tour="explorer-compare"
+            >
               <input type="checkbox" name="compare" value="1" defaultChecked={params.compare} data-testid="compare" />
               Compare with the previous period
             </label>
             {/* The next period predicted from the previous weeks, dashed after the last bucket (timeseries only). */}
-            <label style={{ display: "flex", alignItems: "center", gap: 6, fontSize: "var(--mantine-font-size-sm)", paddingBottom: 6 }}>
+            <label
+              style={{ display: "flex", alignItems: "center", gap: 6, fontSize: "var(--mantine-font-size-sm)", paddingBottom: 6 }}
+              data-tour="explorer-predict"
+            >
               <input type="checkbox" name="predict" value="1" defaultChecked={params.predict} data-testid="predict" />
               Predict the next period
             </label>
@@ -162,21 +184,27 @@ export function OptionsForm({ data, path, label }: { data: ExplorerData; path: s
               />
             ) : null}
           </Group>
-          {hydrated ? (
-            <FilterBar
-              filterParamValues={params.filter}
-              applied={data.flows?.filters ?? []}
-              dimensions={dimensionOptions}
-              defaultDimension={data.dimension?.id}
-              onChange={scheduleSubmit}
-            />
-          ) : (
-            <HydrationFallback>
-              <FilterTextFields filters={params.filter} />
-            </HydrationFallback>
-          )}
+          <div data-tour="explorer-filters">
+            {hydrated ? (
+              <FilterBar
+                filterParamValues={params.filter}
+                applied={data.flows?.filters ?? []}
+                dimensions={dimensionOptions}
+                defaultDimension={data.dimension?.id}
+                onChange={scheduleSubmit}
+              />
+            ) : (
+              <HydrationFallback>
+                <FilterTextFields filters={params.filter} />
+              </HydrationFallback>
+            )}
+          </div>
           <Group>
-            <Button type="submit" loading={navigation.state === "loading" && navigation.location?.pathname === path}>
+            <Button
+              type="submit"
+              loading={navigation.state === "loading" && navigation.location?.pathname === path}
+              data-tour="explorer-show"
+            >
               Show
             </Button>
           </Group>

@@ -58,7 +58,12 @@ export function ScreenTimeseries({ data, path }: { data: ExplorerData; path: str
     />
   );
   return (
-    <div data-testid="timeseries-chart" data-interactive={full ? "true" : undefined} style={{ overflowX: "auto" }}>
+    <div
+      data-testid="timeseries-chart"
+      data-tour="explorer-chart"
+      data-interactive={full ? "true" : undefined}
+      style={{ overflowX: "auto" }}
+    >
       {full && Chart ? (
         <Chart timeseries={full.timeseries} timezone={data.timezone} window={full.window} previous={fetcher.data?.comparison?.totals} />
       ) : (

@@ -30,7 +30,7 @@ export function TableSection({ data }: { data: ExplorerData }) {
   return (
     <Stack gap="xs">
       <Group justify="space-between" align="flex-end">
-        <Stack gap={2}>
+        <Stack gap={2} data-tour="explorer-total">
           <Text fw={600} data-testid="total">
             Total: {formatBitsPerSecond(data.total)} ({rows.length} {rows.length === 1 ? "value" : "values"})
             {data.traffic ? (
@@ -69,7 +69,9 @@ export function TableSection({ data }: { data: ExplorerData }) {
           ) : null}
         </Stack>
         <Group gap="lg" align="flex-end">
-          <TableViewForm key={location.search} table={data.params.table} pivot={data.params.pivot} />
+          <div data-tour="explorer-table-view">
+            <TableViewForm key={location.search} table={data.params.table} pivot={data.params.pivot} />
+          </div>
           <ExportMenu
             href={(f) => exportHref("/api/flows/export", location.search, f, data.scope ? { scope: data.scope } : {})}
             blocked={pivoted ? "pivoted" : rows.length === 0 ? "empty" : null}

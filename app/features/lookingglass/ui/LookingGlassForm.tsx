@@ -84,7 +84,7 @@ export function LookingGlassForm(props: LookingGlassFormProps) {
   return (
     <form method="get" action={props.action} onSubmit={onSubmit} data-testid="lookingglass-form">
       <Stack gap="sm">
-        <div role="group" aria-label="Vantage points">
+        <div role="group" aria-label="Vantage points" data-tour="lg-vantage-points">
           <Checkbox
             name={PARAM.vantagePoints}
             value={ALL_VANTAGE_POINTS}
@@ -126,7 +126,7 @@ export function LookingGlassForm(props: LookingGlassFormProps) {
             </Text>
           ) : null}
         </div>
-        <Group align="flex-start" wrap="wrap">
+        <Group align="flex-start" wrap="wrap" data-tour="lg-query">
           <NativeSelect
             name={PARAM.queryType}
             label="Query type"
@@ -195,7 +195,7 @@ export function LookingGlassForm(props: LookingGlassFormProps) {
           </Button>
         </Group>
         {filtersApply ? (
-          <Group align="flex-start" wrap="wrap" data-testid="lookingglass-route-filters">
+          <Group align="flex-start" wrap="wrap" data-testid="lookingglass-route-filters" data-tour="lg-route-filters">
             <NativeSelect
               name={PARAM.ribView}
               label="RIB view"

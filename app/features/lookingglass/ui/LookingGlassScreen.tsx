@@ -139,7 +139,7 @@ export function LookingGlassScreen({
           {statusLabel(run.status, page.variant)}
         </Badge>
       </Group>
-      <section aria-label="Results" data-testid="lookingglass-results">
+      <section aria-label="Results" data-testid="lookingglass-results" data-tour="lg-results">
         {offline ? (
           <Alert color="red">{MESSAGES.lookingGlassOffline}</Alert>
         ) : !started && jobs.length === 0 ? (

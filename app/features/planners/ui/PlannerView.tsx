@@ -54,7 +54,7 @@ function ControlsForm({ data, path }: { data: PlannerScreenData; path: string })
     "endInterface",
   ];
   return (
-    <Form method="get" action={path} aria-label={`${screen === "border" ? "Border" : "Core"} Planner options`}>
+    <Form method="get" action={path} aria-label={`${screen === "border" ? "Border" : "Core"} Planner options`} data-tour="planner-controls">
       <Hidden entries={keepEntries(params, controlled)} />
       <Paper withBorder p="md">
         <Group align="flex-end" gap="md" wrap="wrap">
@@ -189,7 +189,7 @@ function Card({ label, value, testId, children }: { label: string; value?: strin
 function SummaryCards({ data }: { data: PlannerScreenData }) {
   const s = data.summary;
   return (
-    <SimpleGrid cols={{ base: 2, sm: 3, lg: 5 }} spacing="sm" data-testid="planner-summary">
+    <SimpleGrid cols={{ base: 2, sm: 3, lg: 5 }} spacing="sm" data-testid="planner-summary" data-tour="planner-summary">
       <Card label="Links" value={String(s.links)} testId="summary-links" />
       <Card label="Capacity" value={formatBitsPerSecond(s.totalCapacityBps)} testId="summary-capacity" />
       <Card label="Billed 95th (sum)" value={formatBitsPerSecond(s.billedP95SumBps)} testId="summary-billed" />
@@ -249,7 +249,7 @@ function ColumnFilters({ data, path }: { data: PlannerScreenData; path: string }
   const statusOptions = statusFilterOptions(data.thresholds);
   const statusValue = params.statuses.join(",");
   return (
-    <details open={open} data-testid="planner-column-filters">
+    <details open={open} data-testid="planner-column-filters" data-tour="planner-column-filters">
       <summary style={{ cursor: "pointer" }}>
         <Text component="span" size="sm">
           Column filters ({applied} applied)
@@ -344,7 +344,7 @@ function LinkTable({ data }: { data: PlannerScreenData }) {
   const labels = Object.fromEntries(columnsOf(screen).map((c) => [c.id, c.label[screen]]));
   const grouped = screen === "border";
   return (
-    <div style={{ overflowX: "auto", maxWidth: "100%" }} tabIndex={0} role="region" aria-label="Links">
+    <div style={{ overflowX: "auto", maxWidth: "100%" }} tabIndex={0} role="region" aria-label="Links" data-tour="planner-table">
       <Table striped withTableBorder fz="xs" data-testid="planner-table">
         <Table.Thead>
           <Table.Tr>

@@ -186,7 +186,7 @@ export function ContractsSection({
   const formErrors = refused && refused.intent !== "delete" ? refused.errors : {};
   const values = refused?.values ?? editing?.values ?? EMPTY_CONTRACT;
   return (
-    <Stack gap="sm" data-testid="contracts-section">
+    <Stack gap="sm" data-testid="contracts-section" data-tour="revenues-contracts">
       <Title order={2} size="h4">
         Contracts
       </Title>

@@ -186,7 +186,7 @@ export function RevenuesView({ data, result, path }: { data: RevenuesScreen; res
       <Title order={1} size="h3">
         Revenues &amp; Costs
       </Title>
-      <Form method="get" action={path}>
+      <Form method="get" action={path} data-tour="revenues-month">
         {data.margins ? <input type="hidden" name="allocation" value={data.allocation} /> : null}
         <Group align="end" gap="sm">
           <TextInput
@@ -215,7 +215,7 @@ export function RevenuesView({ data, result, path }: { data: RevenuesScreen; res
           <Title order={2} size="h4">
             {data.monthLabel}
           </Title>
-          <SimpleGrid cols={{ base: 1, sm: 3 }}>
+          <SimpleGrid cols={{ base: 1, sm: 3 }} data-tour="revenues-totals">
             <Figure label="Cost" value={data.totals.view.cost} change={data.totals.change.cost} testId="total-cost" />
             <Figure label="Revenue" value={data.totals.view.revenue} change={data.totals.change.revenue} testId="total-revenue" />
             <Figure label="Margin" value={data.totals.view.margin} change={data.totals.change.margin} testId="total-margin" />
@@ -225,7 +225,7 @@ export function RevenuesView({ data, result, path }: { data: RevenuesScreen; res
             {data.previousLabel}: cost {data.totals.previous.cost}, revenue {data.totals.previous.revenue}, margin{" "}
             {data.totals.previous.margin}.
           </Text>
-          <Group justify="space-between">
+          <Group justify="space-between" data-tour="revenues-bills">
             <Text size="sm" data-testid="bills-count">
               {data.bills.length} {data.bills.length === 1 ? "bill" : "bills"}
             </Text>

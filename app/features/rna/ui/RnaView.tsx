@@ -90,15 +90,21 @@ export function RnaView({ data, path }: { data: RnaScreen; path: string }) {
       <Title order={1} size="h2">
         Raw Network Analyzer
       </Title>
-      <RnaQueryForm data={data} path={path} />
+      <div data-tour="rna-query">
+        <RnaQueryForm data={data} path={path} />
+      </div>
       <NotAppliedNotice notices={data.notices} testId="rna-notices" />
       {!hydrated && data.problem ? (
         <Alert color={data.total ? "yellow" : "red"} data-testid="rna-problem">
           {data.problem}
         </Alert>
       ) : null}
-      <Summary data={data} />
-      <RnaColumnPicker key={`columns-${search}`} data={data} path={path} />
+      <div data-tour="rna-summary">
+        <Summary data={data} />
+      </div>
+      <div data-tour="rna-columns">
+        <RnaColumnPicker key={`columns-${search}`} data={data} path={path} />
+      </div>
       <RnaColumnFilters data={data} path={path} />
       <Stack gap={2}>
         <ExportMenu

@@ -69,7 +69,7 @@ export function SecurityView({ data, result }: { data: SecurityScreen; result: S
         Security
       </Title>
 
-      <Paper withBorder p="lg" radius="md" component="section" aria-labelledby="two-factor-title">
+      <Paper withBorder p="lg" radius="md" component="section" aria-labelledby="two-factor-title" data-tour="security-2fa">
         <Stack>
           <Group justify="space-between">
             <Title order={3} id="two-factor-title">
@@ -119,7 +119,7 @@ export function SecurityView({ data, result }: { data: SecurityScreen; result: S
           )}
 
           {enrolment ? (
-            <Paper withBorder p="md" radius="sm" bg="gray.0" aria-label="Add a device">
+            <Paper withBorder p="md" radius="sm" bg="gray.0" aria-label="Add a device" data-tour="security-add-device">
               <Form method="post">
                 <Stack>
                   <Title order={4}>Add "{enrolment.name}"</Title>
@@ -151,7 +151,7 @@ export function SecurityView({ data, result }: { data: SecurityScreen; result: S
               </Form>
             </Paper>
           ) : (
-            <Form method="post">
+            <Form method="post" data-tour="security-add-device">
               <Intent value="add-device" />
               <Group align="end">
                 <TextInput name="name" label="Device name" placeholder="Authenticator" maxLength={64} w={260} />
@@ -176,7 +176,7 @@ export function SecurityView({ data, result }: { data: SecurityScreen; result: S
         </Stack>
       </Paper>
 
-      <Paper withBorder p="lg" radius="md" component="section" aria-labelledby="recovery-codes-title">
+      <Paper withBorder p="lg" radius="md" component="section" aria-labelledby="recovery-codes-title" data-tour="security-recovery">
         <Stack>
           <Title order={3} id="recovery-codes-title">
             Recovery codes

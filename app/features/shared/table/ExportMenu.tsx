@@ -43,7 +43,7 @@ export function ExportMenu({
 }) {
   if (blocked === "pivoted") {
     return (
-      <Group gap={6} title={MESSAGES.exportWhilePivoted} data-testid="export-menu" data-blocked="pivoted" style={{ cursor: "not-allowed" }}>
+      <Group gap={6} title={MESSAGES.exportWhilePivoted} data-testid="export-menu" data-tour="export-menu" data-blocked="pivoted" style={{ cursor: "not-allowed" }}>
         <Text size="sm">Export:</Text>
         {formats.map((f) => (
           <Button key={f} size="compact-xs" variant="light" disabled data-testid={testId(f)}>
@@ -57,7 +57,7 @@ export function ExportMenu({
     const warn = (f: ExportFormat) =>
       notifications.show({ color: "yellow", title: `Export ${label(f)}`, message: MESSAGES.emptyTableExport });
     return (
-      <Group gap={6} data-testid="export-menu" data-blocked="empty">
+      <Group gap={6} data-testid="export-menu" data-tour="export-menu" data-blocked="empty">
         <Text size="sm">Export:</Text>
         {formats.map((f) => (
           // data-disabled: looks disabled but still takes the click that explains why (so not aria-disabled either).
@@ -72,7 +72,7 @@ export function ExportMenu({
     );
   }
   return (
-    <Group gap={6} data-testid="export-menu">
+    <Group gap={6} data-testid="export-menu" data-tour="export-menu">
       <Text size="sm">Export:</Text>
       {formats.map((f) => (
         <Button

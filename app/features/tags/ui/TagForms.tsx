@@ -52,7 +52,13 @@ function ItemForm({
   const ref = useFormReset();
   return (
     <Paper withBorder p="md">
-      <Form ref={ref} method="post" action={action} aria-label={id ? `Edit the ${what}` : `Add a ${what}`}>
+      <Form
+        ref={ref}
+        method="post"
+        action={action}
+        aria-label={id ? `Edit the ${what}` : `Add a ${what}`}
+        data-tour={id ? undefined : `${what === "tag" ? "tag" : "tag-group"}-form`}
+      >
         <CsrfField />
         <input type="hidden" name="intent" value={intent} />
         <input type="hidden" name="kind" value={data.kind} />

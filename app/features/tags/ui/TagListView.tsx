@@ -57,10 +57,15 @@ function NameCells({ item }: { item: { name: string; color: string; reference: s
 }
 
 function TagsTable({ data }: { data: TagListScreen }) {
-  if (!data.tags.length) return <Text size="sm">No tags of {data.kindLabel.toLowerCase()} yet.</Text>;
+  if (!data.tags.length)
+    return (
+      <Text size="sm" data-tour="tags-table">
+        No tags of {data.kindLabel.toLowerCase()} yet.
+      </Text>
+    );
   return (
     <ScrollBox label="Tags">
-      <Table striped miw={760} data-testid="tags-table">
+      <Table striped miw={760} data-testid="tags-table" data-tour="tags-table">
         <Table.Thead>
           <Table.Tr>
             <Table.Th>Name</Table.Th>
@@ -213,7 +218,7 @@ export function TagListView({ data, result }: { data: TagListScreen; result: Tag
         </Alert>
       ) : null}
       {data.deleting ? <DeleteStep step={data.deleting} back={here} /> : null}
-      <nav aria-label="Kinds of tags">
+      <nav aria-label="Kinds of tags" data-tour="tags-kinds">
         <Group gap="xs">
           {data.kinds.map((k) => (
             <Anchor

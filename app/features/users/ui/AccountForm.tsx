@@ -114,7 +114,7 @@ export function AccountForm({
   const title = id ? "Edit the account" : "Add a user";
   return (
     <Paper withBorder p="md">
-      <Form ref={ref} method="post" action={action} aria-label={title}>
+      <Form ref={ref} method="post" action={action} aria-label={title} data-tour={id === null ? "user-form" : undefined}>
         <CsrfField />
         <input type="hidden" name="intent" value={id ? "update" : "create"} />
         {id ? <input type="hidden" name="id" value={id} /> : null}
@@ -202,7 +202,7 @@ export function AccountForm({
               <Text size="sm">There are no groups.</Text>
             )}
           </Fieldset>
-          <Fieldset legend="Permissions">
+          <Fieldset legend="Permissions" data-tour={id === null ? "user-permissions" : undefined}>
             <Text size="xs" c="dimmed" mb="xs">
               You can grant only what you hold yourself; what the account already has stays unless you untick it.
             </Text>

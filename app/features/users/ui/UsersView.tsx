@@ -292,7 +292,7 @@ export function UsersView({ data, result }: { data: UsersScreen; result: UsersAc
           {result.errors[""]}
         </Alert>
       ) : null}
-      <nav aria-label="Parts of the Users screen">
+      <nav aria-label="Parts of the Users screen" data-tour="users-parts">
         <Group gap="md">
           {views.map((v) => (
             <Anchor

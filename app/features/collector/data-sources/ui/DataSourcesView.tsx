@@ -20,7 +20,7 @@ function Reasons({ items }: { items: { reason: string; label: string; count: str
 
 function Listeners({ data }: { data: DataSourcesScreen }) {
   return (
-    <Stack gap="sm">
+    <Stack gap="sm" data-tour="sources-listeners">
       <Title order={2} size="h3">
         Listeners
       </Title>
@@ -96,7 +96,7 @@ function UdpSources({ sources }: { sources: string[] }) {
 
 function KnownExporters({ data }: { data: DataSourcesScreen }) {
   return (
-    <Stack gap="sm">
+    <Stack gap="sm" data-tour="sources-known">
       <Title order={2} size="h3">
         Exporters in the inventory
       </Title>
@@ -178,7 +178,7 @@ function KnownExporters({ data }: { data: DataSourcesScreen }) {
 
 function UnknownExporters({ data }: { data: DataSourcesScreen }) {
   return (
-    <Stack gap="sm">
+    <Stack gap="sm" data-tour="sources-unknown">
       <Title order={2} size="h3">
         Not in inventory yet
       </Title>

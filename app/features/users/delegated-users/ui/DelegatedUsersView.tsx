@@ -89,7 +89,7 @@ function ListSection({ data }: { data: DelegatedUsersScreen }) {
   const { params, list } = data;
   return (
     <Stack gap="xs">
-      <Form method="get" role="search" aria-label="Search delegated accounts">
+      <Form method="get" role="search" aria-label="Search delegated accounts" data-tour="delegated-search">
         <Group align="end" gap="xs">
           <TextInput label="Search" name="q" defaultValue={params.q} placeholder="E-mail or name" maxLength={200} />
           <Button type="submit" variant="light">
@@ -260,7 +260,7 @@ function AccountForm({
             {title}
           </Title>
           <FormProblem errors={errors} />
-          <SimpleGrid cols={{ base: 1, sm: 3 }}>
+          <SimpleGrid cols={{ base: 1, sm: 3 }} data-tour="delegated-account">
             <TextInput
               label="E-mail"
               name="email"
@@ -281,7 +281,7 @@ function AccountForm({
             />
             <TextInput label="Last name" name="lastName" required maxLength={150} defaultValue={form.lastName} error={errors.lastName} />
           </SimpleGrid>
-          <Fieldset legend="Permissions">
+          <Fieldset legend="Permissions" data-tour="delegated-permissions">
             <Stack gap={6}>
               {DELEGABLE_PERMISSIONS.filter(
                 // What the manager may grant, and what the account holds already (it may keep that); never a grant
@@ -307,7 +307,7 @@ function AccountForm({
             </Stack>
           </Fieldset>
           <RestrictionsEditor data={data} form={form} errors={errors} preview={posted?.preview ?? null} />
-          <Fieldset legend="Border Planner and Looking Glass">
+          <Fieldset legend="Border Planner and Looking Glass" data-tour="delegated-border">
             <SimpleGrid cols={{ base: 1, sm: 3 }}>
               {BORDER_LISTS.map((list) => (
                 <Textarea
@@ -359,7 +359,7 @@ function RestrictionsEditor({
   preview: Preview | null;
 }) {
   return (
-    <Fieldset legend="Flows restrictions">
+    <Fieldset legend="Flows restrictions" data-tour="delegated-restrictions">
       <Stack>
         <Text size="sm" c="dimmed">
           Each restriction locks a dimension to the values given; the account sees that traffic broken down by the output. After login the
@@ -374,7 +374,7 @@ function RestrictionsEditor({
           <RestrictionRow key={`${i}-${form.restrictions.length}`} data={data} row={r} index={i} errors={errors} preview={preview} />
         ))}
         <Group>
-          <Button type="submit" name="intent" value="add-restriction" variant="light">
+          <Button type="submit" name="intent" value="add-restriction" variant="light" data-tour="delegated-add-restriction">
             Add restriction
           </Button>
         </Group>
@@ -417,6 +417,7 @@ function RestrictionRow({
           data={data.dimensions}
           error={errors[`r.${i}.dimension`]}
           onChange={(e) => setDimension(e.currentTarget.value)}
+          wrapperProps={i === 0 ? { "data-tour": "delegated-restriction-dimension" } : undefined}
         />
         <Stack gap={4}>
           <Textarea
