@@ -1,8 +1,13 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
-import { answerCall, resultById } from "~/server/api-v2/jobs.server";
-import { resultKeyOf } from "~/server/api-v2/key.server";
+import { answerCall, resultById } from "~/features/api-v2/jobs.server";
+import { resultKeyOf } from "~/features/api-v2/key.server";
 import { accessProblem, apiError, type Method, type RouteDispatch } from "~/server/api/contract.server";
 import { getApiRequestContext } from "~/server/auth/guard.server";
+import type { Services } from "~/server/services.server";
+import type { RequestFilter } from "~/features/filter/request-filter";
+import { dataRange } from "~/features/flows/data-range.server";
+import { tableGranularity } from "~/features/flows/aggregation-window";
+import { normalizeFilters } from "~/features/flows/request-schema";
 import { action as asflowsIndirect } from "./api.asflows.indirect";
 import { action as flows } from "./api.flows";
 import { action as linkutilExternal } from "./api.linkutil.external";
@@ -16,10 +21,10 @@ import { action as sankey } from "./api.sankey";
  * The second client (spec: looking glass §4 "Second client", §7 "A second client uses base
  * /api/v2/"; docs/api.md "The second client"): api/v2/<call> for the heavy calls, each its api/
  * twin's endpoint — the same access rule, version, CSRF check, schemas and handler — prepared here
- * and run as a shared computation (app/server/api-v2/jobs.server.ts). GET api/v2/results/{id}/ reads
+ * and run as a shared computation (app/features/api-v2/jobs.server.ts). GET api/v2/results/{id}/ reads
  * a result by id. Anything else under api/v2/ is a 404.
  */
-export const API_V2_CALLS: Readonly<Record<string, RouteDispatch>> = {
+const API_V2_CALLS: Readonly<Record<string, RouteDispatch>> = {
   "flows/": flows,
   "sankey/": sankey,
   "asflows/indirect/": asflowsIndirect,
@@ -29,6 +34,15 @@ export const API_V2_CALLS: Readonly<Record<string, RouteDispatch>> = {
   "rna/timeseries/": rnaTimeseries,
   "revenue_cost/": revenueCost,
 };
+
+/** What the key needs from the flows tool: the body's filters as {dimension, values}, the end of the newest bucket with data. */
+async function keySources(services: Services, body: unknown): Promise<{ filters: RequestFilter[] | null; dataEnd: number | null }> {
+  const raw = body && typeof body === "object" ? (body as { filters?: unknown }).filters : undefined;
+  const filters = Array.isArray(raw) ? normalizeFilters(raw as Parameters<typeof normalizeFilters>[0]) : null;
+  const range = await dataRange(services).catch(() => null);
+  const dataEnd = range?.maxTimestamp != null ? range.maxTimestamp + tableGranularity("flows_5m") : null;
+  return { filters, dataEnd };
+}
 
 const notFound = () => apiError(404, "Not found.");
 
@@ -61,6 +75,7 @@ async function dispatch(args: LoaderFunctionArgs | ActionFunctionArgs): Promise<
     version: prepared.version,
     query: prepared.query,
     body: prepared.body,
+    ...(await keySources(services, prepared.body)),
   });
   return answerCall({
     services,

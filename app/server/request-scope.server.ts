@@ -29,7 +29,7 @@ export type RequestScope = {
   job?: ScopeJob;
 };
 
-/** What the query door gives each read of an api/v2/ computation (app/server/api-v2/jobs.server.ts). */
+/** What the query door gives each read of an api/v2/ computation (app/features/api-v2/jobs.server.ts). */
 export type ScopeJob = {
   /** ClickHouse query ids start with it (a server: KILL QUERY finds them). */
   queryIdPrefix: string;

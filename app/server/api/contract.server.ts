@@ -233,7 +233,7 @@ export function endpoint<
  * A call checked and parsed but not yet run: access, version, CSRF, query and body are the
  * endpoint's own (the same checks as a direct call); `run` calls its handler once, with the given
  * request (its signal is the handler's), and turns what it returns or throws into the response.
- * The second client (api/v2/, app/server/api-v2/) runs it later, as a job.
+ * The second client (api/v2/, app/features/api-v2/) runs it later, as a job.
  */
 export type PreparedCall = {
   context: RequestContext;
@@ -289,7 +289,7 @@ export function resourceRoute(endpoints: Partial<Record<Method, EndpointFunction
     }
     return handler(args);
   };
-  // The endpoints stay reachable from the route's exports: api/v2/ wraps them (app/server/api-v2/).
+  // The endpoints stay reachable from the route's exports: api/v2/ wraps them (app/features/api-v2/).
   const routeFn: RouteDispatch = Object.assign(dispatch, { endpoints });
   return { loader: routeFn, action: routeFn };
 }

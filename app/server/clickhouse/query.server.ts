@@ -162,7 +162,13 @@ async function readRows(ch: ClickhouseHandle, query: Statement & ReadOptions): P
     const jobOptions = job
       ? { abort_signal: job.signal, ...(ch.kind === "clickhouse" ? { query_id: `${job.queryIdPrefix}-${++job.reads}` } : {}) }
       : {};
-    const rs = await door.client.query({ query: sql, query_params: params, format: "JSONEachRow", clickhouse_settings: settings, ...jobOptions });
+    const rs = await door.client.query({
+      query: sql,
+      query_params: params,
+      format: "JSONEachRow",
+      clickhouse_settings: settings,
+      ...jobOptions,
+    });
     return rs.json<unknown>();
   };
   return timed(

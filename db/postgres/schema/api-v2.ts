@@ -15,7 +15,7 @@ export const apiV2Results = pgTable(
   {
     /** The result's public id: 128 random bits, base64url. */
     id: text("id").primaryKey(),
-    /** SHA-256 of the resolved query (app/server/api-v2/key.server.ts); one row per key. */
+    /** SHA-256 of the resolved query (app/features/api-v2/key.server.ts); one row per key. */
     key: text("key").notNull().unique(),
     /** The call, e.g. "flows/" (for the operators' view and the metrics). */
     call: text("call").notNull(),

@@ -28,12 +28,12 @@ import { randomBytes } from "node:crypto";
 import { hostname } from "node:os";
 import { and, count, eq, inArray, lte, sql } from "drizzle-orm";
 import { apiV2Results } from "~db/postgres/schema";
-import { describeMetric, incrementCounter } from "../metrics.server";
-import { killJobQueries } from "../clickhouse/query.server";
-import { busyResponse } from "../clickhouse/limits.server";
-import { log } from "../log.server";
-import { runAsJob, type ScopeJob } from "../request-scope.server";
-import type { Services } from "../services.server";
+import { describeMetric, incrementCounter } from "~/server/metrics.server";
+import { killJobQueries } from "~/server/clickhouse/query.server";
+import { busyResponse } from "~/server/clickhouse/limits.server";
+import { log } from "~/server/log.server";
+import { runAsJob, type ScopeJob } from "~/server/request-scope.server";
+import type { Services } from "~/server/services.server";
 
 type Row = typeof apiV2Results.$inferSelect;
 
@@ -57,8 +57,7 @@ export const INTERRUPTED_DETAIL = "The computation of this result was interrupte
 export const abandonedDetail = (seconds: number) =>
   `Nobody asked for this result for ${seconds} seconds, so its computation was cancelled. Please send the request again.`;
 export const TOO_LARGE_DETAIL = "The result is too large to keep. Please narrow the time range or add a filter.";
-export const pendingLimitDetail = (n: number) =>
-  `You have ${n} results being computed. Please wait until one of them is ready.`;
+export const pendingLimitDetail = (n: number) => `You have ${n} results being computed. Please wait until one of them is ready.`;
 
 describeMetric("flowlens_api_v2_total", "Second-client (api/v2/) answers by call and outcome (started, joined, result, failed, refused).");
 
@@ -88,8 +87,16 @@ async function refresh(services: Services, row: Row): Promise<Row> {
   if (row.heartbeatAt.getTime() < Date.now() - STALE_MS && !local.has(row.id)) {
     const [failed] = await db
       .update(apiV2Results)
-      .set({ state: "Failed", resolvable: true, detail: INTERRUPTED_DETAIL, finishedAt: new Date(), expiresAt: secondsFromNow(services.config.API_V2_RESULT_TTL_SECONDS) })
-      .where(and(eq(apiV2Results.id, row.id), eq(apiV2Results.state, "Started"), lte(apiV2Results.heartbeatAt, new Date(Date.now() - STALE_MS))))
+      .set({
+        state: "Failed",
+        resolvable: true,
+        detail: INTERRUPTED_DETAIL,
+        finishedAt: new Date(),
+        expiresAt: secondsFromNow(services.config.API_V2_RESULT_TTL_SECONDS),
+      })
+      .where(
+        and(eq(apiV2Results.id, row.id), eq(apiV2Results.state, "Started"), lte(apiV2Results.heartbeatAt, new Date(Date.now() - STALE_MS))),
+      )
       .returning();
     if (failed) return failed;
   }
@@ -166,7 +173,10 @@ export async function answerCall(c: Computation): Promise<Response> {
     if (!row) return Response.json({ status: "Started", id: null }, { headers: { "Cache-Control": "no-store" } });
   }
   row = await refresh(services, row);
-  incrementCounter("flowlens_api_v2_total", { call: c.call, outcome: row.state === "Started" ? "joined" : row.state === "Done" ? "result" : "failed" });
+  incrementCounter("flowlens_api_v2_total", {
+    call: c.call,
+    outcome: row.state === "Started" ? "joined" : row.state === "Done" ? "result" : "failed",
+  });
   if (row.state === "Failed") await db.delete(apiV2Results).where(and(eq(apiV2Results.id, row.id), eq(apiV2Results.state, "Failed")));
   return answerOf(row);
 }
@@ -210,7 +220,7 @@ function start(c: Computation, row: Row) {
 const RESOLVABLE_CODES = new Set(["too_many_queries", "server_busy", "query_too_broad"]);
 
 /** The row a finished handler's response makes: Done with its JSON, or Failed with its reason. */
-async function outcomeOf(services: Services, response: Response): Promise<Partial<Row>> {
+export async function outcomeOf(services: Pick<Services, "config">, response: Response): Promise<Partial<Row>> {
   const text = await response.text();
   let data: unknown = null;
   try {
@@ -219,7 +229,13 @@ async function outcomeOf(services: Services, response: Response): Promise<Partia
     data = null;
   }
   const body = data && typeof data === "object" ? (data as Record<string, unknown>) : {};
-  const detail = typeof body.detail === "string" ? body.detail : "The application server has encountered an error.";
+  // A 400's reasons per field are part of what the user reads (e.g. "The window is too small for the range …").
+  const reasons = Array.isArray(body.errors)
+    ? body.errors.flatMap((e: unknown) =>
+        e && typeof e === "object" && typeof (e as { message?: unknown }).message === "string" ? [(e as { message: string }).message] : [],
+      )
+    : [];
+  const detail = typeof body.detail === "string" ? [body.detail, ...reasons].join(" ") : "The application server has encountered an error.";
   if (response.ok) {
     const size = Buffer.byteLength(text);
     if (size > services.config.API_V2_RESULTS_MAX_BYTES) return { state: "Failed", resolvable: true, detail: TOO_LARGE_DETAIL };
@@ -278,7 +294,8 @@ export async function tick(): Promise<void> {
         const askedAt = alive.get(id);
         // Gone or no longer Started (evicted, failed by another replica): nobody can read this job's result.
         if (askedAt === undefined) await cancel(services, id, null);
-        else if (askedAt.getTime() < Date.now() - abandonMs) await cancel(services, id, abandonedDetail(services.config.API_V2_ABANDON_SECONDS));
+        else if (askedAt.getTime() < Date.now() - abandonMs)
+          await cancel(services, id, abandonedDetail(services.config.API_V2_ABANDON_SECONDS));
       }
     } catch (error) {
       log.warn(`api/v2/: heartbeat failed: ${error instanceof Error ? error.message : String(error)}`);
@@ -299,7 +316,13 @@ async function cancel(services: Services, id: string, detail: string | null): Pr
   if (detail !== null)
     await services.pg.db
       .update(apiV2Results)
-      .set({ state: "Failed", resolvable: true, detail, finishedAt: new Date(), expiresAt: secondsFromNow(services.config.API_V2_RESULT_TTL_SECONDS) })
+      .set({
+        state: "Failed",
+        resolvable: true,
+        detail,
+        finishedAt: new Date(),
+        expiresAt: secondsFromNow(services.config.API_V2_RESULT_TTL_SECONDS),
+      })
       .where(and(eq(apiV2Results.id, id), eq(apiV2Results.state, "Started")));
 }
 

@@ -13,19 +13,17 @@
  *   - the ClickHouse databases the caller reads (their database override);
  *   - the range's resolved end: the requested end clamped to the end of the newest 5-minute bucket
  *     with data, so a new bucket makes a new result for a range that reaches it.
+ * The caller (the api/v2/ route) hands in what the flows tool knows: the body's filters as
+ * {dimension, values} and the end of the data.
  */
 import { createHash } from "node:crypto";
-import { dataRange } from "~/features/flows/data-range.server";
-import { normalizeFilters } from "~/features/flows/request-schema";
 import { resolveFilters } from "~/features/filter/filter-resolver.server";
+import type { RequestFilter } from "~/features/filter/request-filter";
 import { loadDelegationPolicy } from "~/features/filter/delegation-policy.server";
-import type { UserContext } from "../auth/user-context.server";
-import { requestDatabases } from "../clickhouse/query.server";
-import { restrictionScope } from "../result-cache.server";
-import type { Services } from "../services.server";
-
-/** The step of the data: a range's end is resolved to a bucket end. */
-const BUCKET_SECONDS = 300;
+import type { UserContext } from "~/server/auth/user-context.server";
+import { requestDatabases } from "~/server/clickhouse/query.server";
+import { restrictionScope } from "~/server/result-cache.server";
+import type { Services } from "~/server/services.server";
 
 /** Names a body or query uses for the range's end (the heavy calls' schemas). */
 const END_FIELDS = ["endTimestamp", "endTime", "endDate", "end", "end_timestamp"] as const;
@@ -71,20 +69,28 @@ async function outcome<T>(step: () => Promise<T>): Promise<T | { refused: string
   }
 }
 
-export type KeyInput = { call: string; method: string; version: number; query: unknown; body: unknown };
+export type KeyInput = {
+  call: string;
+  method: string;
+  version: number;
+  query: unknown;
+  body: unknown;
+  /** The body's filters as {dimension, values} (null: the call takes none). */
+  filters: RequestFilter[] | null;
+  /** The end of the newest 5-minute bucket with data, unix seconds (null: no data). */
+  dataEnd: number | null;
+};
 
 /** The resolved query of a call (before hashing): for tests and the key. */
 export async function resolvedQuery(services: Services, user: UserContext, input: KeyInput): Promise<Record<string, unknown>> {
   const body = input.body && typeof input.body === "object" ? (input.body as Record<string, unknown>) : {};
-  const [policy, filters, range, databases] = await Promise.all([
+  const requested = input.filters;
+  const [policy, filters, databases] = await Promise.all([
     outcome(() => loadDelegationPolicy(services, user)),
-    Array.isArray(body.filters)
-      ? outcome(() => resolveFilters(services, user, input.version, normalizeFilters(body.filters as never)))
-      : Promise.resolve(null),
-    outcome(() => dataRange(services)),
+    requested ? outcome(() => resolveFilters(services, user, input.version, requested)) : Promise.resolve(null),
     requestDatabases(services.ch),
   ]);
-  const dataEnd = "maxTimestamp" in range && range.maxTimestamp !== null ? range.maxTimestamp + BUCKET_SECONDS : null;
+  const dataEnd = input.dataEnd;
   const end = requestedEnd(body, input.query);
   return {
     call: input.call,
