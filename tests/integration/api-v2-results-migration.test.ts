@@ -62,7 +62,13 @@ describe("upgrade of a data directory of the previous release (api_v2_results)",
     const row = { key: "k", call: "flows/", userId: 900, owner: "p", expiresAt: new Date(Date.now() + 60_000) };
     await services.pg.db.insert(apiV2Results).values({ ...row, id: "a" });
     await expect(services.pg.db.insert(apiV2Results).values({ ...row, id: "b" })).rejects.toThrow();
-    expect(await services.pg.db.insert(apiV2Results).values({ ...row, id: "b" }).onConflictDoNothing().returning()).toEqual([]);
+    expect(
+      await services.pg.db
+        .insert(apiV2Results)
+        .values({ ...row, id: "b" })
+        .onConflictDoNothing()
+        .returning(),
+    ).toEqual([]);
     const [stored] = await services.pg.db.select().from(apiV2Results);
     expect(stored).toMatchObject({ id: "a", state: "Started", sizeBytes: 0, result: null });
     await services.pg.db.delete(users).where(eq(users.id, 900));
