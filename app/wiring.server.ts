@@ -31,7 +31,8 @@ import { TAGS_OPERATIONS } from "~/features/tags/openapi.server";
 import { forgetAlerts } from "~/server/alerts.server";
 import { outboxSweeperTask } from "~/server/outbox.server";
 import { usageRetentionTask } from "~/server/usage-tracking.server";
-import { describeOperations } from "~/server/api/openapi.server";
+import { describeOperations, OPERATIONS } from "~/server/api/openapi.server";
+import { apiV2Operations } from "~/features/api-v2/openapi.server";
 import { AS_RELATIONS_OPERATIONS } from "~/features/asrelations/openapi.server";
 import { REVENUES_OPERATIONS } from "~/features/revenues/openapi.server";
 import { monthCloseTask } from "~/features/revenues/revenue-cost.server";
@@ -88,6 +89,8 @@ export function wireApp(): void {
     ...REVENUES_OPERATIONS,
     ...TOURS_OPERATIONS,
   ]);
+  // The second client's calls, described from their api/ twins (all described by now).
+  describeOperations(apiV2Operations(OPERATIONS));
   // The site settings form refuses a default query the Raw Network Analyzer could not apply.
   checkSiteSettingWith("rna_default_query", (value) => rnaDefaultQueryProblem(value));
   // An anonymous public Looking Glass page shows everybody the same answer for as long as that answer is cached.

@@ -60,6 +60,8 @@ export type RequestOptions = {
   retry?: boolean;
   /** A network error is not toasted (the spec ignores it for api/max_timestamp/ and notification polling); still thrown. */
   ignoreNetworkErrors?: boolean;
+  /** Aborts the call too (the second client's cancellation of its polling). */
+  signal?: AbortSignal;
 };
 
 type Fetch = (input: string, init: RequestInit) => Promise<Response>;
@@ -253,6 +255,7 @@ export function createApiClient(
   const pending = new Map<string, AbortController>();
   // The tab's request history (shared by the clients) unless the caller gives one; credentials are dropped there.
   const history = options.history ?? browserRequestHistory;
+  const pendingV2 = new Map<string, AbortController>();
 
   async function request<T>(path: string, opts: RequestOptions = {}): Promise<T> {
     const method = opts.method ?? "GET";
@@ -261,6 +264,10 @@ export function createApiClient(
     if (id !== null) pending.get(id)?.abort();
     const controller = new AbortController();
     if (id !== null) pending.set(id, controller);
+    if (opts.signal) {
+      if (opts.signal.aborted) controller.abort(opts.signal.reason);
+      else opts.signal.addEventListener("abort", () => controller.abort(opts.signal?.reason), { once: true });
+    }
     const timer = setTimeout(() => controller.abort(), opts.timeoutMs ?? HTTP_TIMEOUT_MS);
     const headers: Record<string, string> = { Accept: `application/json; version=${opts.apiVersion ?? 17}` };
     if (method !== "GET") {
@@ -332,31 +339,51 @@ export function createApiClient(
   /**
    * The second client (api/v2/): retries without limit while the result is not ready (429, or a
    * body with status Started), waiting 200 ms doubling up to 3 s; Failed raises; 404 means the
-   * result vanished.
+   * result vanished. A later call with the same id (default: the method and path) cancels this
+   * one's polling (spec §7): only the caller stops asking; the server ends a computation nobody
+   * asks for after API_V2_ABANDON_SECONDS (docs/operations.md).
    */
   async function requestV2<T>(path: string, opts: RequestOptions = {}): Promise<T> {
+    const v2Path = `api/v2/${path.replace(/^\/+/, "")}`;
+    const id = opts.requestId === undefined ? `v2 ${opts.method ?? "GET"} ${v2Path}` : opts.requestId;
+    if (id !== null) pendingV2.get(id)?.abort();
+    const controller = new AbortController();
+    if (id !== null) pendingV2.set(id, controller);
+    if (opts.signal) {
+      if (opts.signal.aborted) controller.abort(opts.signal.reason);
+      else opts.signal.addEventListener("abort", () => controller.abort(opts.signal?.reason), { once: true });
+    }
+    const wait = async (ms: number) => {
+      await sleep(ms, controller.signal);
+      if (controller.signal.aborted) throw abortErrorOf(controller.signal);
+    };
     let delay: number = SECOND_CLIENT_RETRY.initialDelayMs;
-    for (;;) {
-      let data: unknown;
-      try {
-        data = await request<unknown>(`api/v2/${path.replace(/^\/+/, "")}`, { ...opts, throwErrors: true, requestId: null, retry: false });
-      } catch (error) {
-        if (error instanceof ApiClientError && error.status === 429) {
-          await sleep(delay);
+    try {
+      for (;;) {
+        let data: unknown;
+        try {
+          data = await request<unknown>(v2Path, { ...opts, throwErrors: true, requestId: null, retry: false, signal: controller.signal });
+        } catch (error) {
+          if (controller.signal.aborted) throw abortErrorOf(controller.signal);
+          if (error instanceof ApiClientError && error.status === 429) {
+            await wait(delay);
+            delay = Math.min(delay * 2, SECOND_CLIENT_RETRY.maxDelayMs);
+            continue;
+          }
+          if (error instanceof ApiClientError && error.status === 404) throw new ApiClientError("not-found", MESSAGES.resultVanished, 404);
+          throw error;
+        }
+        const status = data && typeof data === "object" && "status" in data ? data.status : undefined;
+        if (status === "Started") {
+          await wait(delay);
           delay = Math.min(delay * 2, SECOND_CLIENT_RETRY.maxDelayMs);
           continue;
         }
-        if (error instanceof ApiClientError && error.status === 404) throw new ApiClientError("not-found", MESSAGES.resultVanished, 404);
-        throw error;
+        if (status === "Failed") throw failedResultError(data);
+        return data as T;
       }
-      const status = data && typeof data === "object" && "status" in data ? data.status : undefined;
-      if (status === "Started") {
-        await sleep(delay);
-        delay = Math.min(delay * 2, SECOND_CLIENT_RETRY.maxDelayMs);
-        continue;
-      }
-      if (status === "Failed") throw failedResultError(data);
-      return data as T;
+    } finally {
+      if (id !== null && pendingV2.get(id) === controller) pendingV2.delete(id);
     }
   }
 

@@ -217,6 +217,16 @@ export const EnvSchema = z.object({
   REQUESTS_PER_USER: z.preprocess(emptyToUndefined, positiveInt().default(6)),
   /** ClickHouse's max_execution_time for analytics queries; past it the request answers 503. */
   QUERY_MAX_EXECUTION_SECONDS: z.preprocess(emptyToUndefined, positiveNumber().default(15)),
+  /** The second client (api/v2/, docs/api.md): computations one user may have pending at once; beyond it 429. */
+  API_V2_PENDING_PER_USER: z.preprocess(emptyToUndefined, positiveInt().default(4)),
+  /** How long a finished api/v2/ result is kept, in seconds. */
+  API_V2_RESULT_TTL_SECONDS: z.preprocess(emptyToUndefined, positiveInt().default(600)),
+  /** All stored api/v2/ results together at most (the oldest finished go first); one larger than it is not kept. */
+  API_V2_RESULTS_MAX_BYTES: byteSize("256m"),
+  /** A pending api/v2/ computation nobody asked for during this many seconds is cancelled. */
+  API_V2_ABANDON_SECONDS: z.preprocess(emptyToUndefined, positiveInt().default(30)),
+  /** ClickHouse's max_execution_time for the queries of an api/v2/ computation (the only bound of one on chDB). */
+  API_V2_MAX_EXECUTION_SECONDS: z.preprocess(emptyToUndefined, positiveNumber().default(120)),
   /**
    * ClickHouse's max_rows_to_read for each query of the Raw Network Analyzer over flows_raw: a query
    * that would read more answers 503 "query_too_broad" at once instead of running into the time limit.

@@ -25,6 +25,20 @@ export type RequestScope = {
   shared?: Map<string, Promise<unknown>>;
   /** What a loader rendered for the server's HTML alone (keepForRender), never sent as loader data. */
   renderOnly?: Map<string, unknown>;
+  /** Set while a second-client computation (api/v2/) runs for the request's user: its reads carry these. */
+  job?: ScopeJob;
+};
+
+/** What the query door gives each read of an api/v2/ computation (app/features/api-v2/jobs.server.ts). */
+export type ScopeJob = {
+  /** ClickHouse query ids start with it (a server: KILL QUERY finds them). */
+  queryIdPrefix: string;
+  /** Reads made so far (numbers the query ids). */
+  reads: number;
+  /** max_execution_time of the computation's reads. */
+  maxExecutionSeconds: number;
+  /** Aborted when the computation is cancelled. */
+  signal: AbortSignal;
 };
 
 // One instance per process, also across the development server's module reloads.
@@ -39,6 +53,16 @@ export function runInRequestScope<T>(headers: RequestScope["headers"], fn: () =>
 
 export function currentRequestScope(): RequestScope | null {
   return storage.getStore() ?? null;
+}
+
+/**
+ * Runs `fn` (and everything it schedules) as a second-client computation of the current request's
+ * user: the same identity (the limiter counts the user's slots) and database override, a scope of
+ * its own that outlives the request, its reads marked with `job`.
+ */
+export function runAsJob<T>(job: ScopeJob, fn: () => T): T {
+  const scope = storage.getStore();
+  return storage.run({ headers: scope?.headers ?? {}, identity: scope?.identity, job }, fn);
 }
 
 /** Runs `fn` (and everything it schedules) as background work, not as the current request's. */

@@ -1502,6 +1502,21 @@ const MATRIX: Record<string, Sample[]> = {
   ],
   "api.tables_without_data.ts": [{ url: "/api/tables_without_data", expect: api("login") }, GET_ONLY_405("/api/tables_without_data")],
   "api.version.ts": [{ url: "/api/version", expect: api("API_APP_VERSION") }, GET_ONLY_405("/api/version")],
+  "api.v2.$.ts": [
+    {
+      method: "POST",
+      url: "/api/v2/flows",
+      json: { dimension: "AS_SRC_INGRESS" },
+      note: "the api/ twin's rules: no range, 400 after the access check, before anything starts",
+      expect: api("API_FLOWS_4D", 400),
+    },
+    { method: "POST", url: "/api/v2/sankey", json: { dimensions: ["AS_SRC_INGRESS"] }, expect: api(SANKEY_TOPOLOGY, 400) },
+    { method: "POST", url: "/api/v2/rna", json: { enabledColumns: [] }, expect: api("RAW_NETWORK_ANALYZER", 400) },
+    { method: "POST", url: "/api/v2/flows", json: {}, csrf: false, expect: api("API_FLOWS_4D", CSRF_FAILED) },
+    { url: "/api/v2/results/no-such-result", note: "any logged-in caller; an unknown id is a 404", expect: api("login", 404) },
+    POST_ONLY_405("/api/v2/flows"),
+    { method: "POST", url: "/api/v2/flows/export", json: {}, note: "not a call of the second client", expect: everyone(404) },
+  ],
   "auth.2fa.devices.$id.ts": [
     { method: "DELETE", url: () => `/auth/2fa/devices/${fx.device}`, note: "another user's device", expect: api("login", 404) },
     { method: "DELETE", url: () => `/auth/2fa/devices/${fx.device}`, csrf: false, expect: api("login", CSRF_FAILED) },

@@ -160,8 +160,8 @@ export function endpoint<
   B extends z.ZodType = z.ZodObject<{}>,
   P extends z.ZodType = z.ZodType<Record<string, string | undefined>>,
   A extends Access = Access,
->(spec: EndpointSpec<Q, B, P, A>) {
-  return async ({ request, params }: LoaderFunctionArgs | ActionFunctionArgs): Promise<Response> => {
+>(spec: EndpointSpec<Q, B, P, A>): EndpointFunction {
+  const prepare = async ({ request, params }: LoaderFunctionArgs | ActionFunctionArgs): Promise<Response | PreparedCall> => {
     try {
       if (request.method !== spec.method) {
         return apiError(405, `Method ${request.method} not allowed.`);
@@ -186,8 +186,7 @@ export function endpoint<
         return apiError(400, "Invalid request body.", { errors: nulFields.map((field) => ({ field, message: NO_NUL })) });
       const body = (spec.body ?? z.unknown()).safeParse(rawBody);
       if (!body.success) return apiError(400, "Invalid request body.", { errors: zodErrors(body.error) });
-      const result = await spec.handler({
-        request,
+      const args = {
         params: path as z.infer<P>,
         context,
         // checkAccess threw for a rule needing a login or permission and nobody logged in.
@@ -195,31 +194,81 @@ export function endpoint<
         query: query.data as z.infer<Q>,
         body: body.data as z.infer<B>,
         version,
-      });
-      const response = result instanceof Response ? result : Response.json(result ?? {}, { headers: { "Cache-Control": "no-store" } });
-      // API clients that start with a GET (e.g. siteconfig/) receive the CSRF cookie their mutations must echo.
-      if (spec.method === "GET" && !readCsrfCookie(request))
-        response.headers.append("Set-Cookie", csrfCookieHeader(newCsrfToken(), request));
-      return response;
+      };
+      const runHandler = async (handlerRequest: Request): Promise<{ response: Response; thrown: boolean }> => {
+        try {
+          const result = await spec.handler({ ...args, request: handlerRequest });
+          const response = result instanceof Response ? result : Response.json(result ?? {}, { headers: { "Cache-Control": "no-store" } });
+          return { response, thrown: false };
+        } catch (error) {
+          return { response: errorResponse(error, handlerRequest), thrown: true };
+        }
+      };
+      return {
+        context,
+        user: context.session.status === "LOGGED_IN" ? context.session.user : null,
+        query: query.data as unknown,
+        body: body.data as unknown,
+        version,
+        run: async (handlerRequest: Request) => (await runHandler(handlerRequest)).response,
+        runHandler,
+      };
     } catch (error) {
-      if (error instanceof ApiProblem) return Response.json(error.body, { status: error.status });
-      if (error instanceof Response) return error;
-      const url = new URL(request.url);
-      log.error(`${request.method} ${url.pathname} failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
-      // The team-chat alert (the limiter's 429 and 503 are answers, not failures: they never come here).
-      void getServices()
-        .then((services) =>
-          raiseAlert(services.pg.db, services.config, {
-            kind: "server error",
-            message: `${request.method} ${url.pathname}: ${error instanceof Error ? `${error.name}: ${error.message}` : String(error)}`,
-            url: url.pathname,
-            host: url.host,
-          }),
-        )
-        .catch(() => {});
-      return apiError(500, MESSAGES.serverError);
+      return errorResponse(error, request);
     }
   };
+  const call = async (args: LoaderFunctionArgs | ActionFunctionArgs): Promise<Response> => {
+    const prepared = await prepare(args);
+    if (prepared instanceof Response) return prepared;
+    const { response, thrown } = await prepared.runHandler(args.request);
+    // API clients that start with a GET (e.g. siteconfig/) receive the CSRF cookie their mutations must echo.
+    if (spec.method === "GET" && !thrown && !readCsrfCookie(args.request))
+      response.headers.append("Set-Cookie", csrfCookieHeader(newCsrfToken(), args.request));
+    return response;
+  };
+  return Object.assign(call, { prepare, method: spec.method });
+}
+
+/**
+ * A call checked and parsed but not yet run: access, version, CSRF, query and body are the
+ * endpoint's own (the same checks as a direct call); `run` calls its handler once, with the given
+ * request (its signal is the handler's), and turns what it returns or throws into the response.
+ * The second client (api/v2/, app/features/api-v2/) runs it later, as a job.
+ */
+export type PreparedCall = {
+  context: RequestContext;
+  user: UserContext | null;
+  query: unknown;
+  body: unknown;
+  version: number;
+  run: (request: Request) => Promise<Response>;
+  /** `run`, telling an answer the handler returned from one made of what it threw. */
+  runHandler: (request: Request) => Promise<{ response: Response; thrown: boolean }>;
+};
+
+export type EndpointFunction = ((args: LoaderFunctionArgs | ActionFunctionArgs) => Promise<Response>) & {
+  prepare: (args: LoaderFunctionArgs | ActionFunctionArgs) => Promise<Response | PreparedCall>;
+  method: Method;
+};
+
+/** What an endpoint answers for a thrown error: the contract's body of an ApiProblem, a thrown Response, else a logged 500. */
+function errorResponse(error: unknown, request: Request): Response {
+  if (error instanceof ApiProblem) return Response.json(error.body, { status: error.status });
+  if (error instanceof Response) return error;
+  const url = new URL(request.url);
+  log.error(`${request.method} ${url.pathname} failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+  // The team-chat alert (the limiter's 429 and 503 are answers, not failures: they never come here).
+  void getServices()
+    .then((services) =>
+      raiseAlert(services.pg.db, services.config, {
+        kind: "server error",
+        message: `${request.method} ${url.pathname}: ${error instanceof Error ? `${error.name}: ${error.message}` : String(error)}`,
+        url: url.pathname,
+        host: url.host,
+      }),
+    )
+    .catch(() => {});
+  return apiError(500, MESSAGES.serverError);
 }
 
 /** The path parameters as the endpoint's schema makes them, or the 400 naming the first bad one (control characters never pass). */
@@ -232,7 +281,7 @@ function checkPathParams(schema: z.ZodType | undefined, params: Record<string, s
 }
 
 /** Resource route exports for endpoints keyed by method: GET → loader, the rest → action. */
-export function resourceRoute(endpoints: Partial<Record<Method, ReturnType<typeof endpoint>>>) {
+export function resourceRoute(endpoints: Partial<Record<Method, EndpointFunction>>) {
   const dispatch = async (args: LoaderFunctionArgs | ActionFunctionArgs) => {
     const handler = endpoints[args.request.method as Method];
     if (!handler) {
@@ -240,5 +289,11 @@ export function resourceRoute(endpoints: Partial<Record<Method, ReturnType<typeo
     }
     return handler(args);
   };
-  return { loader: dispatch, action: dispatch };
+  // The endpoints stay reachable from the route's exports: api/v2/ wraps them (app/features/api-v2/).
+  const routeFn: RouteDispatch = Object.assign(dispatch, { endpoints });
+  return { loader: routeFn, action: routeFn };
 }
+
+export type RouteDispatch = ((args: LoaderFunctionArgs | ActionFunctionArgs) => Promise<Response>) & {
+  endpoints: Partial<Record<Method, EndpointFunction>>;
+};

@@ -9,6 +9,8 @@
  *     (observeQueries), so a bench or a test can count the queries of one page;
  *   - the query limits (limits.server.ts) for reads made while serving a request;
  *   - the database override of the request's user for reads (database-override.server.ts);
+ *   - the reads of a second-client computation (api/v2/, request scope `job`): its time limit,
+ *     query ids and abort signal;
  *   - rows checked against the read's zod schema (`chQuery`); only measured hot paths skip it
  *     (`chQueryUnchecked`).
  */
@@ -153,9 +155,20 @@ async function readRows(ch: ClickhouseHandle, query: Statement & ReadOptions): P
   const door = doorOf(ch);
   const scope = currentRequestScope();
   noteRead(query.name, scope !== null);
+  const job = scope?.job;
   const run = async (settings: ClickHouseSettings, override: DatabaseOverride) => {
     const { sql, params } = qualifyFlowsTables(query.sql, query.params ?? {}, override);
-    const rs = await door.client.query({ query: sql, query_params: params, format: "JSONEachRow", clickhouse_settings: settings });
+    // A second-client computation's reads: numbered query ids on a server (KILL QUERY finds them), its abort signal.
+    const jobOptions = job
+      ? { abort_signal: job.signal, ...(ch.kind === "clickhouse" ? { query_id: `${job.queryIdPrefix}-${++job.reads}` } : {}) }
+      : {};
+    const rs = await door.client.query({
+      query: sql,
+      query_params: params,
+      format: "JSONEachRow",
+      clickhouse_settings: settings,
+      ...jobOptions,
+    });
     return rs.json<unknown>();
   };
   return timed(
@@ -166,7 +179,7 @@ async function readRows(ch: ClickhouseHandle, query: Statement & ReadOptions): P
         door.resolvers.identify(scope),
         query.databases ? Promise.resolve(query.databases) : door.resolvers.databases(scope),
       ]);
-      const settings = withTimeLimit(query.settings, door.settings.maxExecutionSeconds);
+      const settings = withTimeLimit(query.settings, job ? job.maxExecutionSeconds : door.settings.maxExecutionSeconds);
       return runLimited(door.limiter, key, () => run(settings, override), settings);
     },
     (result) => `${result.length} rows`,
@@ -312,4 +325,14 @@ export async function pingClickhouse(ch: ClickhouseHandle): Promise<void> {
 export async function clickhouseVersion(ch: ClickhouseHandle): Promise<string> {
   const [row] = await chQuery(ch, { name: "version", sql: "SELECT version() AS v", schema: z.object({ v: z.string() }) });
   return row?.v ?? "";
+}
+
+/** Kills the running queries of a second-client computation on a ClickHouse server (chDB cannot: its time limit ends them). */
+export async function killJobQueries(ch: ClickhouseHandle, queryIdPrefix: string): Promise<void> {
+  if (ch.kind !== "clickhouse") return;
+  await chCommand(ch, {
+    name: "apiV2.killQuery",
+    sql: "KILL QUERY WHERE startsWith(query_id, {prefix:String}) ASYNC",
+    params: { prefix: `${queryIdPrefix}-` },
+  });
 }

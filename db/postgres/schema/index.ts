@@ -10,3 +10,4 @@ export * from "./rna";
 export * from "./peeringdb";
 export * from "./contracts";
 export * from "./tours";
+export * from "./api-v2";
