@@ -9,3 +9,4 @@ export * from "./rpki";
 export * from "./rna";
 export * from "./peeringdb";
 export * from "./contracts";
+export * from "./alerts";
