@@ -14,6 +14,7 @@ import { flowsNetflow, flowsSflow } from "~/features/collector/runtime/collector
 import { forgetDataRange } from "~/features/flows/data-range.server";
 import { buildoutNoticesTask } from "~/features/planners/buildout-notices.server";
 import { alertEvaluator } from "~/features/alerts/evaluate.server";
+import { ALERTS_OPERATIONS } from "~/features/alerts/openapi.server";
 import { flowsGenerator } from "~/features/collector/export/generator.server";
 import { snmpPoller } from "~/features/collector/snmp/poller.server";
 import { FLOWS_OPERATIONS } from "~/features/flows/openapi.server";
@@ -85,6 +86,7 @@ export function wireApp(): void {
     ...RNA_HISTORY_OPERATIONS,
     ...AS_RELATIONS_OPERATIONS,
     ...REVENUES_OPERATIONS,
+    ...ALERTS_OPERATIONS,
   ]);
   // The site settings form refuses a default query the Raw Network Analyzer could not apply.
   checkSiteSettingWith("rna_default_query", (value) => rnaDefaultQueryProblem(value));
