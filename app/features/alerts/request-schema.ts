@@ -3,6 +3,7 @@
  * Alerts screen sends the same fields. Isomorphic.
  */
 import { z } from "zod";
+import { int32Id, int32IdText } from "~/lib/input-fields";
 import { ALERT_SEVERITIES } from "~db/postgres/schema/alerts";
 import { MAX_SILENCE_SECONDS } from "./state-machine";
 
@@ -17,8 +18,8 @@ export const alertViewSchema = z.object({
 });
 
 export const alertRecipientsSchema = z.object({
-  userIds: z.array(z.number().int().positive()).max(100).default([]),
-  groupIds: z.array(z.number().int().positive()).max(100).default([]),
+  userIds: z.array(int32Id).max(100).default([]),
+  groupIds: z.array(int32Id).max(100).default([]),
   emails: z.array(z.string().trim().email("Enter a valid e-mail address.").max(254)).max(20).default([]),
   /** One of the team-chat webhooks staff configured (ALERT_WEBHOOK_URL: main, ALERT_WEBHOOK_TEST_URL: test); never a URL. */
   webhook: z.enum(["main", "test"]).nullable().default(null),
@@ -55,9 +56,9 @@ export const alertRuleActionSchema = z.discriminatedUnion("action", [
   }),
 ]);
 
-export const alertIdParamsSchema = z.object({ id: z.coerce.number().int().positive("An alert rule id is a positive whole number.") });
+export const alertIdParamsSchema = z.object({ id: int32IdText });
 
 export const alertEventsQuerySchema = z.object({
-  rule: z.coerce.number().int().positive().optional(),
+  rule: int32IdText.optional(),
   limit: z.coerce.number().int().min(1).max(500).default(100),
 });
