@@ -13,6 +13,8 @@ import { flowUtilTask } from "~/features/collector/flow-util/flow-util.server";
 import { flowsNetflow, flowsSflow } from "~/features/collector/runtime/collector.server";
 import { forgetDataRange } from "~/features/flows/data-range.server";
 import { buildoutNoticesTask } from "~/features/planners/buildout-notices.server";
+import { alertEvaluator } from "~/features/alerts/evaluate.server";
+import { ALERTS_OPERATIONS } from "~/features/alerts/openapi.server";
 import { flowsGenerator } from "~/features/collector/export/generator.server";
 import { snmpPoller } from "~/features/collector/snmp/poller.server";
 import { FLOWS_OPERATIONS } from "~/features/flows/openapi.server";
@@ -56,6 +58,8 @@ export function wireApp(): void {
   runInBackground("flow utilisation", flowUtilTask);
   // Links whose build-out forecast crosses a planner's threshold, told to that user once per crossing: hourly, in the same process.
   runInBackground("build-out notices", buildoutNoticesTask);
+  // Alert rules (docs/alerts.md): the newest complete bucket every minute, on the component host only.
+  runInBackground("alert rules", { ...alertEvaluator(), where: "component host" });
   onStoresClosing("flows data range", forgetDataRange);
   // Mail and team-chat alerts whose delivery failed are tried again, every 15 s in every app process (rows claimed in PostgreSQL).
   runInBackground("outbox", outboxSweeperTask);
@@ -88,6 +92,7 @@ export function wireApp(): void {
     ...AS_RELATIONS_OPERATIONS,
     ...REVENUES_OPERATIONS,
     ...TOURS_OPERATIONS,
+    ...ALERTS_OPERATIONS,
   ]);
   // The second client's calls, described from their api/ twins (all described by now).
   describeOperations(apiV2Operations(OPERATIONS));

@@ -61,6 +61,18 @@ export const PERMISSION_CATALOGUE: readonly PermissionInfo[] = [
     "Contracts",
     "Edit and import the contracts of Revenues & Costs (staff and superusers only; an extension of the spec's list, never delegable).",
   ),
+  P(
+    "VIEW_ALERTS",
+    "flows",
+    "Alerts",
+    "Open the Alerts screen: the alert rules with their state and history, and api/alerts/ (an extension of the spec's list; a delegated account sees its own rules only).",
+  ),
+  P(
+    "MANAGE_ALERTS",
+    "flows",
+    "Manage alerts",
+    "Create, change, acknowledge and silence alert rules, with VIEW_ALERTS (an extension of the spec's list; a delegated account's rules stay inside its restriction).",
+  ),
   P("AS_RELATIONS", "planning", "AS Relations", "Open the AS Relations view."),
   P("PRIVATE_LOOKING_GLASS", "routing", "Looking Glass", "Query routes, ping and traceroute from the vantage points."),
   P("CONTROL_PLANE", "routing", "Control Plane", "Read the routing tables and their history."),

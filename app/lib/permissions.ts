@@ -34,10 +34,16 @@ export const PERMISSIONS = [
   "DEVELOPER_API_TOKEN",
   // Extensions of the spec's list (EXTENSION_PERMISSIONS).
   "MANAGE_CONTRACTS",
+  "VIEW_ALERTS",
+  "MANAGE_ALERTS",
 ] as const;
 
-/** The permissions this product adds to the spec's list (docs/revenues-and-costs.md for MANAGE_CONTRACTS); none is delegable. */
-export const EXTENSION_PERMISSIONS = ["MANAGE_CONTRACTS"] as const satisfies readonly (typeof PERMISSIONS)[number][];
+/**
+ * The permissions this product adds to the spec's list (docs/revenues-and-costs.md for MANAGE_CONTRACTS,
+ * docs/alerts.md for VIEW_ALERTS and MANAGE_ALERTS); none is delegable except the two alert permissions, which
+ * issue 32 states are (a delegated account's rules are evaluated inside its restriction and seen by it alone).
+ */
+export const EXTENSION_PERMISSIONS = ["MANAGE_CONTRACTS", "VIEW_ALERTS", "MANAGE_ALERTS"] as const satisfies readonly (typeof PERMISSIONS)[number][];
 
 export type Permission = (typeof PERMISSIONS)[number];
 
@@ -64,6 +70,9 @@ export const DELEGABLE_PERMISSION_CODES = [
   // The raw records of its restriction only: the engine adds the restriction to every RNA query.
   "RAW_NETWORK_ANALYZER",
   "VRF_DIMENSION",
+  // Extensions (docs/alerts.md): a delegated account's own rules, evaluated inside its restriction at evaluation time.
+  "VIEW_ALERTS",
+  "MANAGE_ALERTS",
 ] as const satisfies readonly Permission[];
 
 /** Feature flags the spec names (shell §6). */

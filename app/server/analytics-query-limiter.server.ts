@@ -12,6 +12,10 @@
  *   - a query that waited `maxWaitMs` leaves the queue with a 503 rather than hang.
  * Every refusal says when to try again (Retry-After), estimated from recent query durations.
  * The queue is served in arrival order, skipping only entries whose user is at their limit.
+ *
+ * The lowest priority (`runAtLowestPriority`, background work such as the alert rules' evaluation):
+ * never refused and never timed out, it takes a slot only when no query waits and one is free, at
+ * most one such task at a time, so it never delays an interactive user by more than one query.
  */
 
 export type LimiterSettings = {
@@ -65,6 +69,8 @@ export class AnalyticsQueryLimiter {
   private running = 0;
   private averageMs = INITIAL_QUERY_MS;
   private lastSuccessAt: number | null = null;
+  private readonly idle: (() => void)[] = [];
+  private idleRunning = 0;
 
   constructor(
     readonly settings: LimiterSettings,
@@ -83,6 +89,38 @@ export class AnalyticsQueryLimiter {
       this.startedAt.delete(started);
       this.release(key, this.now() - started.at, ok);
     }
+  }
+
+  /**
+   * Runs `task` at the lowest priority: once no query waits and a slot is free, one such task at a
+   * time (see the module's comment). Never refused.
+   */
+  async runAtLowestPriority<T>(key: string, task: () => Promise<T>): Promise<T> {
+    await new Promise<void>((resolve) => {
+      if (this.canStartIdle()) {
+        this.idleRunning++;
+        resolve();
+      } else
+        this.idle.push(() => {
+          this.idleRunning++;
+          resolve();
+        });
+    });
+    const started = this.take(key);
+    let ok = false;
+    try {
+      const result = await task();
+      ok = true;
+      return result;
+    } finally {
+      this.startedAt.delete(started);
+      this.idleRunning--;
+      this.release(key, this.now() - started.at, ok);
+    }
+  }
+
+  private canStartIdle(): boolean {
+    return this.waiting.length === 0 && this.running < this.settings.global && this.idleRunning === 0;
   }
 
   snapshot(): LimiterSnapshot {
@@ -147,6 +185,7 @@ export class AnalyticsQueryLimiter {
       this.leaveQueue(waiter);
       waiter.start();
     }
+    if (this.idle.length && this.canStartIdle()) this.idle.shift()!();
   }
 
   private leaveQueue(waiter: Waiter) {

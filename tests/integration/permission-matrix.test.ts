@@ -1284,6 +1284,39 @@ const MATRIX: Record<string, Sample[]> = {
     { method: "POST", url: "/api/filter/metadata", json: {}, csrf: false, expect: api("API_FLOWS_4D", CSRF_FAILED) },
     POST_ONLY_405("/api/filter/metadata"),
   ],
+  // Alerts (an extension of the spec, docs/alerts.md): VIEW_ALERTS to read, MANAGE_ALERTS as well to change.
+  "api.alerts.rules.ts": [
+    { url: "/api/alerts/rules", expect: api("VIEW_ALERTS") },
+    {
+      method: "POST",
+      url: "/api/alerts/rules",
+      json: {},
+      note: "an empty rule: 400 after the access check",
+      expect: api(["MANAGE_ALERTS", "VIEW_ALERTS"], 400),
+    },
+    { method: "POST", url: "/api/alerts/rules", json: {}, csrf: false, expect: api(["MANAGE_ALERTS", "VIEW_ALERTS"], CSRF_FAILED) },
+  ],
+  "api.alerts.rules.$id.ts": [
+    { url: "/api/alerts/rules/999999", note: "no such rule: 404 after the access check", expect: api("VIEW_ALERTS", 404) },
+    {
+      method: "PUT",
+      url: "/api/alerts/rules/999999",
+      json: {},
+      note: "an empty rule: 400 after the access check",
+      expect: api(["MANAGE_ALERTS", "VIEW_ALERTS"], 400),
+    },
+    {
+      method: "DELETE",
+      url: "/api/alerts/rules/999999",
+      note: "no such rule: 404 after the access check",
+      expect: api(["MANAGE_ALERTS", "VIEW_ALERTS"], 404),
+    },
+  ],
+  "api.alerts.events.ts": [
+    { url: "/api/alerts/events", expect: api("VIEW_ALERTS") },
+    { url: "/api/alerts/events?limit=0", note: "limit 0: 400 after the access check", expect: api("VIEW_ALERTS", 400) },
+    GET_ONLY_405("/api/alerts/events"),
+  ],
   "api.asflows.indirect.ts": [
     {
       method: "POST",

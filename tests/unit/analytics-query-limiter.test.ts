@@ -143,4 +143,40 @@ describe("AnalyticsQueryLimiter", () => {
     void limiter.run("u", () => new Promise(() => {}));
     expect(limiter.snapshot()).toMatchObject({ running: 1, oldestRunningSince: 2_000, lastSuccessAt: 1_000 });
   });
+
+  it("the lowest priority waits while users' queries wait, takes a free slot only then, one task at a time", async () => {
+    const limiter = new AnalyticsQueryLimiter(SETTINGS);
+    const a = pendingQuery();
+    const b = pendingQuery();
+    const c = pendingQuery();
+    const bg1 = pendingQuery();
+    const bg2 = pendingQuery();
+    const started: string[] = [];
+    const runs = [
+      limiter.run("alice", () => (started.push("a"), a.task())),
+      limiter.run("bob", () => (started.push("b"), b.task())),
+      limiter.run("carol", () => (started.push("c"), c.task())),
+      limiter.runAtLowestPriority("background:alerts", () => (started.push("bg1"), bg1.task())),
+      limiter.runAtLowestPriority("background:alerts", () => (started.push("bg2"), bg2.task())),
+    ];
+    await tick();
+    expect(started).toEqual(["a", "b"]);
+    // A slot frees: carol, who waits, goes first; the background waits for the queue to be empty.
+    a.finish("a");
+    await tick();
+    expect(started).toEqual(["a", "b", "c"]);
+    b.finish("b");
+    await tick();
+    expect(started).toEqual(["a", "b", "c", "bg1"]);
+    // One background task at a time, although a slot is free.
+    c.finish("c");
+    await tick();
+    expect(started).toEqual(["a", "b", "c", "bg1"]);
+    bg1.finish("bg1");
+    await tick();
+    expect(started).toEqual(["a", "b", "c", "bg1", "bg2"]);
+    bg2.finish("bg2");
+    expect(await Promise.all(runs)).toEqual(["a", "b", "c", "bg1", "bg2"]);
+    expect(limiter.snapshot()).toMatchObject({ running: 0, waiting: 0 });
+  });
 });

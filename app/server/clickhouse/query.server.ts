@@ -33,6 +33,11 @@ export type ReadOptions = {
   settings?: ClickHouseSettings;
   /** The databases to read the flows tables from, instead of those of the request's user (background work for a user). */
   databases?: DatabaseOverride;
+  /**
+   * "lowest": background work that waits for the analytics query limiter at its lowest priority
+   * (a free slot, no query waiting; never refused, no time limit): the alert rules' evaluation.
+   */
+  priority?: "lowest";
 };
 
 /** The services' ClickHouse: the engine, its database, the limiter of analytics queries; the client is the door's. */
@@ -174,6 +179,10 @@ async function readRows(ch: ClickhouseHandle, query: Statement & ReadOptions): P
   return timed(
     query.name,
     async () => {
+      if (query.priority === "lowest")
+        return door.limiter.runAtLowestPriority(`background:${query.name}`, () =>
+          run(withTimeLimit(query.settings, 0), query.databases ?? NO_OVERRIDE),
+        );
       if (!scope) return run(withTimeLimit(query.settings, 0), query.databases ?? NO_OVERRIDE);
       const [key, override] = await Promise.all([
         door.resolvers.identify(scope),

@@ -11,3 +11,4 @@ export * from "./peeringdb";
 export * from "./contracts";
 export * from "./tours";
 export * from "./api-v2";
+export * from "./alerts";

@@ -65,6 +65,16 @@ export const DELEGABLE_PERMISSIONS: readonly {
     explanation: "The raw flow records inside its restrictions, their sums, timeseries and exports.",
   },
   { permission: "VRF_DIMENSION", title: "VRF dimension", explanation: "The VRF name dimension." },
+  {
+    permission: "VIEW_ALERTS",
+    title: "Alerts",
+    explanation: "Its own alert rules on the Alerts screen and api/alerts/, evaluated inside its restriction (an extension of the spec).",
+  },
+  {
+    permission: "MANAGE_ALERTS",
+    title: "Manage alerts",
+    explanation: "Create, change, acknowledge and silence its own alert rules, only on views inside its restriction (with Alerts).",
+  },
 ];
 
 /** Never given to a delegated account, whoever asks: they administer accounts, data or the installation. */
