@@ -14,7 +14,8 @@ import {
   type BucketSample,
   type RuleLogic,
 } from "~/features/alerts/state-machine";
-import { bandLimits, seasonalBand } from "~/lib/seasonal-band";
+import { alertBand, bandLimits } from "~/lib/seasonal-band";
+import { seasonalBand } from "~/lib/forecast-seasonal";
 import { WEEK_SECONDS } from "~/lib/forecast-seasonal";
 
 const STEP = 300;
@@ -174,21 +175,26 @@ describe("the seasonal band", () => {
   const history = { start, step: step1h, values };
   const target = start + values.length * step1h;
 
-  it("the expected value is the seasonal prediction; the spread is measured on the history's own errors", () => {
-    const band = seasonalBand(history, target, { checkBuckets: 48 })!;
-    expect(band.model).toBe("seasonal");
-    // The same slot one, two and three weeks back, moved by the (flat) trend: near the sine's value.
+  it("is the root-cause analysis's band (one function), widened by the factor around the expected value", () => {
+    const band = alertBand(history, target)!;
+    const point = seasonalBand(history, [target])!.points[0];
+    expect(band.expected).toBe(point.value);
+    expect(band.weeks).toBe(point.samples);
+    // The same slot one, two and three weeks back: near the sine's value.
     expect(Math.abs(band.expected - daily(target)) / daily(target)).toBeLessThan(0.03);
-    expect(band.spread).toBeGreaterThan(0);
-    expect(band.spread).toBeLessThan(0.05 * band.expected);
+    // Each side: how far the previous weeks went, at least 2 % of the expected value.
+    expect(band.above).toBeCloseTo(Math.max(point.high - point.value, 0.02 * point.value), 6);
+    expect(band.below).toBeCloseTo(Math.max(point.value - point.low, 0.02 * point.value), 6);
     const { low, high } = bandLimits(band, 3);
-    expect(high - band.expected).toBeCloseTo(3 * band.spread, 6);
-    expect(band.expected - low).toBeCloseTo(3 * band.spread, 6);
+    expect(high - band.expected).toBeCloseTo(3 * band.above, 6);
+    expect(band.expected - low).toBeCloseTo(3 * band.below, 6);
+    // Less than a week of history: no baseline, no band.
+    expect(alertBand({ start, step: step1h, values: values.slice(0, 100) }, start + 100 * step1h)).toBeNull();
   });
 
   it("outside the band by a factor: a DDoS-like spike triggers, normal traffic does not, the return resolves", () => {
     const logic: RuleLogic = { condition: { kind: "outside_band", metric: "bps", factor: 3 }, minDurationSeconds: 0, hysteresis: 0.2 };
-    const band = seasonalBand(history, target, { checkBuckets: 48 })!;
+    const band = alertBand(history, target)!;
     const limits = bandLimits(band, 3);
     const b = { expected: band.expected, ...limits };
     const samples: BucketSample[] = [band.expected, limits.high * 2, band.expected * 1.001, limits.low / 2].map((value, i) => ({

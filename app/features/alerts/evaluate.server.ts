@@ -24,7 +24,7 @@ import { parseApiFilters, resolveParsedFilters } from "~/features/filter/filter-
 import { operatorAsn } from "~/features/filter/operator-as.server";
 import type { RequestFilter } from "~/features/filter/request-filter";
 import { WEEK_SECONDS } from "~/lib/forecast-seasonal";
-import { bandLimits, seasonalBand } from "~/lib/seasonal-band";
+import { alertBand, bandLimits } from "~/lib/seasonal-band";
 import { loadUserContext, type UserContext } from "~/server/auth/user-context.server";
 import { chQuery } from "~/server/clickhouse/query.server";
 import { log } from "~/server/log.server";
@@ -139,7 +139,7 @@ export function sampleOf(series: RuleSeries, rule: Pick<AlertRuleRow, "condition
   if (rule.conditionKind !== "outside_band") return { start: target, step: BUCKET_SECONDS, value };
   const n = (target - historyStart) / BUCKET_SECONDS;
   const values = Array.from({ length: n }, (_, i) => series.get(historyStart + i * BUCKET_SECONDS) ?? null);
-  const band = values.some((v) => v !== null) ? seasonalBand({ start: historyStart, step: BUCKET_SECONDS, values }, target) : null;
+  const band = values.some((v) => v !== null) ? alertBand({ start: historyStart, step: BUCKET_SECONDS, values }, target) : null;
   return {
     start: target,
     step: BUCKET_SECONDS,
