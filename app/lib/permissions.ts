@@ -43,7 +43,11 @@ export const PERMISSIONS = [
  * docs/alerts.md for VIEW_ALERTS and MANAGE_ALERTS); none is delegable except the two alert permissions, which
  * issue 32 states are (a delegated account's rules are evaluated inside its restriction and seen by it alone).
  */
-export const EXTENSION_PERMISSIONS = ["MANAGE_CONTRACTS", "VIEW_ALERTS", "MANAGE_ALERTS"] as const satisfies readonly (typeof PERMISSIONS)[number][];
+export const EXTENSION_PERMISSIONS = [
+  "MANAGE_CONTRACTS",
+  "VIEW_ALERTS",
+  "MANAGE_ALERTS",
+] as const satisfies readonly (typeof PERMISSIONS)[number][];
 
 export type Permission = (typeof PERMISSIONS)[number];
 

@@ -34,7 +34,12 @@ export function reportPageFailure(error: unknown, request: Request): Promise<voi
   const what = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
   return getServices()
     .then((services) =>
-      raiseAlert(services.pg.db, services.config, { kind: "server error", message: `${request.method} ${path}: ${what}`, url: path, host: url.host }),
+      raiseAlert(services.pg.db, services.config, {
+        kind: "server error",
+        message: `${request.method} ${path}: ${what}`,
+        url: path,
+        host: url.host,
+      }),
     )
     .catch(() => {});
 }

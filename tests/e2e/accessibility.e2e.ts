@@ -45,6 +45,13 @@ type Scan = { findings: string[]; h1: number };
  * same landmarks, headings, controls, labels and ARIA attributes (compared element by element with the demo network
  * in both modes), so a second axe scan would read the same page again: those are scanned once, as the server sends them.
  */
+/** The root-cause analysis of AS2906 (a demo content network) over the last full day. */
+const ROOT_CAUSE_RESULT = `/flow-explorer/rootcause?${new URLSearchParams({
+  dimension: "AS_SRC_INGRESS",
+  value: "2906",
+  start: new Date((Math.floor(Date.now() / 3_600_000) - 25) * 3_600_000).toISOString().replace(/\.000Z$/, "Z"),
+  duration: "1d",
+})}`;
 const BOTH_MODES = new Set([
   "/login",
   "/flow-explorer",
@@ -205,6 +212,11 @@ describe("WCAG 2.1 AA (axe) as the superuser", () => {
     // The Raw Network Analyzer with its timeseries (the chart replaces the table with JavaScript) and aggregated with a bad prefix.
     "/rna?timeseries=exporter_name",
     "/rna?aggregationPrefixV4=24&aggregationPrefixV6=200",
+    // The root-cause analysis: its form, and an analysis of the last day of a demo content network's traffic.
+    "/flow-explorer/rootcause",
+    ROOT_CAUSE_RESULT,
+    "/help",
+    "/help/analytics-chapter-1",
     // AS Relations with a neighbour's detail open.
     "/as-relations",
     "/as-relations?asn=3356",

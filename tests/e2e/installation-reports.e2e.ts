@@ -126,9 +126,9 @@ describeBothModes("error reports and support messages", (m) => {
 async function usesThisWeek(m: BrowserMode, target: string): Promise<number> {
   const week = m.page.getByTestId("usage-week").first();
   if ((await week.count()) === 0) return 0;
-  const rows = await week.getByTestId("usage-row").evaluateAll((trs) =>
-    trs.map((tr) => Array.from(tr.querySelectorAll("td"), (td) => (td.textContent ?? "").trim())),
-  );
+  const rows = await week
+    .getByTestId("usage-row")
+    .evaluateAll((trs) => trs.map((tr) => Array.from(tr.querySelectorAll("td"), (td) => (td.textContent ?? "").trim())));
   const row = rows.find((cells) => cells[1] === target);
   return row ? Number(row[2]) : 0;
 }
@@ -139,7 +139,10 @@ describeBothModes("usage report and request history", (m) => {
     // The demo superuser gave consent: the tracking call records for them.
     await logIn(m.page, DEMO_USERS.admin);
     const csrf = (await m.context.cookies()).find((c) => c.name === "csrftoken")?.value ?? "";
-    const tracked = await m.context.request.post(m.url("/usertracking/interaction/"), { data: { target: action }, headers: { "X-CSRFToken": csrf } });
+    const tracked = await m.context.request.post(m.url("/usertracking/interaction/"), {
+      data: { target: action },
+      headers: { "X-CSRFToken": csrf },
+    });
     expect([tracked.status(), await tracked.json()]).toEqual([200, { status: "ok" }]);
 
     await m.goto("/site-settings");

@@ -2,8 +2,8 @@
 // header's help button on its screen and steps through every step, failing when a step's anchor (data-tour) is missing
 // on its screen — so a renamed element breaks this test, not the tour; the status each walk leaves on the server; focus
 // in the step, Escape, the announcement; axe on an open step. With JavaScript off, every tour's help page /help/<id>
-// carries the catalogue's step titles in order. The welcome tour needs a delegated account on a site with the welcome
-// page enabled (off in the demo): its anchors are checked in the source by tests/unit/tours-catalogue.test.ts.
+// carries the catalogue's step titles in order. The welcome tour is walked as the demo's delegated account with the
+// site's welcome page switched on for the test (off in the demo) and off again after it.
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import type { Browser, Page } from "playwright-core";
@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { TOURS, type Tour } from "~/features/help/tours";
 import { appURL, launchBrowser, newPage, screenshot, type PageHandle } from "./browser";
 import { DEMO_USERS, logIn } from "./login";
+import { setSiteCheckbox } from "./site-settings";
 
 const AXE = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../node_modules/axe-core/axe.min.js");
 const WCAG_AA = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"];
@@ -55,6 +56,21 @@ async function expectStep(page: Page, tour: Tour, index: number): Promise<void> 
   expect(await card.getByRole("heading").innerText()).toBe(step.title);
 }
 
+/** Starts the tour from the help button and steps through every step to Finish; the server records it Finished. */
+async function walk(page: Page, tour: Tour): Promise<void> {
+  await startFromHelpButton(page, tour);
+  for (let i = 0; i < tour.steps.length; i++) {
+    await expectStep(page, tour, i);
+    const last = i === tour.steps.length - 1;
+    await page
+      .locator("[data-testid=tour-step]")
+      .getByRole("button", { name: last ? "Finish" : "Next" })
+      .click();
+  }
+  await page.locator("[data-testid=tour-step]").waitFor({ state: "detached" });
+  await expect.poll(async () => (await statesOf(page))[tour.id]?.status, { message: tour.id }).toBe("Finished");
+}
+
 async function statesOf(page: Page): Promise<Record<string, { status: string; step: number }>> {
   const res = await page.context().request.get(appURL("/usertracking/tours/"));
   expect(res.status()).toBe(200);
@@ -77,19 +93,32 @@ describe("guided tours (JavaScript on)", () => {
     const available = (await (await page.context().request.get(appURL("/usertracking/tours/"))).json()) as { available: string[] };
     expect(available.available).toEqual(TOURS.filter((t) => !t.audience.welcome).map((t) => t.id));
     for (const tour of WALKED) {
-      await startFromHelpButton(page, tour);
-      for (let i = 0; i < tour.steps.length; i++) {
-        await expectStep(page, tour, i);
-        const last = i === tour.steps.length - 1;
-        await page
-          .locator("[data-testid=tour-step]")
-          .getByRole("button", { name: last ? "Finish" : "Next" })
-          .click();
-      }
-      await page.locator("[data-testid=tour-step]").waitFor({ state: "detached" });
-      await expect.poll(async () => (await statesOf(page))[tour.id]?.status, { message: tour.id }).toBe("Finished");
+      await walk(page, tour);
     }
   }, 900_000);
+
+  it("walks the welcome tour as a delegated account on a site with the welcome page enabled", async () => {
+    const pages = {
+      newPage: async () => {
+        const handle = await newPage(browser, { bypassCSP: true });
+        open.push(handle);
+        return handle;
+      },
+    };
+    await setSiteCheckbox(pages, "welcome_page_enabled", true);
+    try {
+      const { page } = await pages.newPage();
+      await logIn(page, DEMO_USERS.delegated);
+      const available = (await (await page.context().request.get(appURL("/usertracking/tours/"))).json()) as { available: string[] };
+      expect(available.available).toContain("welcome");
+      await walk(
+        page,
+        TOURS.find((t) => t.id === "welcome")!,
+      );
+    } finally {
+      await setSiteCheckbox(pages, "welcome_page_enabled", false);
+    }
+  }, 300_000);
 
   it("moves focus into the step, announces it, ends with Escape and resumes at the step reached", async () => {
     const page = await adminPage();

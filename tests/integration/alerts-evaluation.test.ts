@@ -7,7 +7,16 @@
  */
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { alertEvents, alertRules, alertState, asInfo, delegationRestrictions, notifications, userPermissions, users } from "~db/postgres/schema";
+import {
+  alertEvents,
+  alertRules,
+  alertState,
+  asInfo,
+  delegationRestrictions,
+  notifications,
+  userPermissions,
+  users,
+} from "~db/postgres/schema";
 import type { AlertRuleView } from "~db/postgres/schema";
 import { evaluateAlerts, newestCompleteBucket, readRuleSeries, ruleSelection } from "~/features/alerts/evaluate.server";
 import { loadUserContext } from "~/server/auth/user-context.server";
@@ -50,7 +59,12 @@ const view = (value: string | null, extra: Partial<AlertRuleView> = {}): AlertRu
   ...extra,
 });
 
-async function addRule(ownerId: number, name: string, v: AlertRuleView, condition: { kind: "above" | "below"; threshold: number; metric?: "bps" | "pps" }) {
+async function addRule(
+  ownerId: number,
+  name: string,
+  v: AlertRuleView,
+  condition: { kind: "above" | "below"; threshold: number; metric?: "bps" | "pps" },
+) {
   const [rule] = await stores.pg.db
     .insert(alertRules)
     .values({
@@ -93,7 +107,9 @@ beforeAll(async () => {
     .values({ email: "customer@alerts.test", firstName: "C", passwordHash: "!unusable", hasConsented: true, isDelegated: true })
     .returning({ id: users.id });
   delegated = d.id;
-  await stores.pg.db.insert(userPermissions).values(["API_FLOWS_4D", "VIEW_ALERTS", "MANAGE_ALERTS"].map((permission) => ({ userId: delegated, permission })));
+  await stores.pg.db
+    .insert(userPermissions)
+    .values(["API_FLOWS_4D", "VIEW_ALERTS", "MANAGE_ALERTS"].map((permission) => ({ userId: delegated, permission })));
   await stores.pg.db.insert(delegationRestrictions).values({
     userId: delegated,
     flowsViewsRestrictions: [{ dimension: "AS_SRC_INGRESS", constrained_values: ["65010"], output: "AS_DST_INGRESS" }],
@@ -140,7 +156,10 @@ describe("alert evaluation", () => {
 
     const hot = await state(ids.hot);
     expect(hot.status).toBe("Triggered");
-    expect(hot.crossingValue).toBeCloseTo(bpsOf(B, (r) => r.as_src === 65010), 6);
+    expect(hot.crossingValue).toBeCloseTo(
+      bpsOf(B, (r) => r.as_src === 65010),
+      6,
+    );
     expect(hot.lastBucket).toBe(B);
     expect((await state(ids.calm)).status).toBe("OK");
     const total = await state(ids.total);
@@ -190,8 +209,17 @@ describe("alert evaluation", () => {
       range,
       OPERATOR,
     );
-    expect(was.get(B + 300)).toBeCloseTo(bpsOf(B + 300, (r) => r.as_src === 65010), 6);
-    expect(now.get(B + 300)).toBeCloseTo(bpsOf(B + 300, (r) => r.as_src === 65030), 6);
-    expect(now.get(B)).toBeCloseTo(bpsOf(B, (r) => r.as_src === 65030), 6);
+    expect(was.get(B + 300)).toBeCloseTo(
+      bpsOf(B + 300, (r) => r.as_src === 65010),
+      6,
+    );
+    expect(now.get(B + 300)).toBeCloseTo(
+      bpsOf(B + 300, (r) => r.as_src === 65030),
+      6,
+    );
+    expect(now.get(B)).toBeCloseTo(
+      bpsOf(B, (r) => r.as_src === 65030),
+      6,
+    );
   });
 });

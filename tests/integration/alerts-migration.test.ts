@@ -110,9 +110,9 @@ describe("upgrade of a data directory of the previous release (alerts)", () => {
         notified: true,
       }),
     ).rejects.toThrow();
-    expect((await db.select().from(alertRules).where(eq(alertRules.ownerId, 912))).map((r) => [r.severity, r.enabled, r.hysteresis])).toEqual([
-      ["warning", true, 0],
-    ]);
+    expect(
+      (await db.select().from(alertRules).where(eq(alertRules.ownerId, 912))).map((r) => [r.severity, r.enabled, r.hysteresis]),
+    ).toEqual([["warning", true, 0]]);
     await db.delete(users).where(eq(users.id, 912));
     expect(await db.select().from(alertState)).toEqual([]);
     expect(await db.select().from(alertEvents)).toEqual([]);

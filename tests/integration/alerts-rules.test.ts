@@ -41,7 +41,9 @@ beforeAll(async () => {
     .insert(users)
     .values({ email: "customer@rules.test", firstName: "C", passwordHash: "!unusable", hasConsented: true, isDelegated: true })
     .returning({ id: users.id });
-  await stores.pg.db.insert(userPermissions).values(["API_FLOWS_4D", "VIEW_ALERTS", "MANAGE_ALERTS"].map((permission) => ({ userId: d.id, permission })));
+  await stores.pg.db
+    .insert(userPermissions)
+    .values(["API_FLOWS_4D", "VIEW_ALERTS", "MANAGE_ALERTS"].map((permission) => ({ userId: d.id, permission })));
   await stores.pg.db.insert(delegationRestrictions).values({
     userId: d.id,
     flowsViewsRestrictions: [{ dimension: "AS_SRC_INGRESS", constrained_values: ["65010"], output: "AS_DST_INGRESS" }],
@@ -83,10 +85,13 @@ describe("alert rules", () => {
     const rule = await createAlertRule(stores, admin, body("65010"));
     const refused = await problemOf(actOnAlertRule(stores.pg.db, admin, rule.id, { action: "acknowledge" }));
     expect([refused.status, refused.body.detail]).toEqual([409, "Only a triggered alert can be acknowledged."]);
-    await stores.pg.db.insert(alertState).values({ ruleId: rule.id, status: "Triggered", lastBucket: 1_700_000_000 }).onConflictDoUpdate({
-      target: alertState.ruleId,
-      set: { status: "Triggered" },
-    });
+    await stores.pg.db
+      .insert(alertState)
+      .values({ ruleId: rule.id, status: "Triggered", lastBucket: 1_700_000_000 })
+      .onConflictDoUpdate({
+        target: alertState.ruleId,
+        set: { status: "Triggered" },
+      });
     const acked = await actOnAlertRule(stores.pg.db, admin, rule.id, { action: "acknowledge" }, 1_700_000_400);
     expect([acked.state.acknowledgedBy, acked.state.acknowledgedAt]).toEqual(["noc@rules.test", 1_700_000_400]);
     const silenced = await actOnAlertRule(stores.pg.db, admin, rule.id, { action: "silence", seconds: 3600 }, 1_700_000_500);

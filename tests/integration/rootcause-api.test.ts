@@ -160,12 +160,10 @@ async function createUser(email: string, permissions: Permission[], delegated = 
   if (permissions.length)
     await stores.pg.db.insert(userPermissions).values(permissions.map((permission) => ({ userId: r.id, permission })));
   if (delegated)
-    await stores.pg.db
-      .insert(delegationRestrictions)
-      .values({
-        userId: r.id,
-        flowsViewsRestrictions: [{ dimension: "AS_SRC_INGRESS", constrained_values: [String(OBJECT)], output: "AS_HND_INGRESS" }],
-      });
+    await stores.pg.db.insert(delegationRestrictions).values({
+      userId: r.id,
+      flowsViewsRestrictions: [{ dimension: "AS_SRC_INGRESS", constrained_values: [String(OBJECT)], output: "AS_HND_INGRESS" }],
+    });
   return r.id;
 }
 

@@ -228,9 +228,11 @@ describe("rule logic checks", () => {
     expect(ruleLogicError(above(100))).toBeNull();
     expect(ruleLogicError(above(-1))).toBe("The threshold is a number of at least 0.");
     expect(ruleLogicError(above(1, { hysteresis: 1 }))).toBe("The hysteresis is a fraction from 0 up to (not including) 1.");
-    expect(ruleLogicError(above(1, { minDurationSeconds: 1.5 }))).toBe("The minimum duration is a whole number of seconds from 0 to 86400.");
-    expect(
-      ruleLogicError({ condition: { kind: "outside_band", metric: "bps", factor: 0 }, minDurationSeconds: 0, hysteresis: 0 }),
-    ).toBe("The band factor is a number above 0 and at most 100.");
+    expect(ruleLogicError(above(1, { minDurationSeconds: 1.5 }))).toBe(
+      "The minimum duration is a whole number of seconds from 0 to 86400.",
+    );
+    expect(ruleLogicError({ condition: { kind: "outside_band", metric: "bps", factor: 0 }, minDurationSeconds: 0, hysteresis: 0 })).toBe(
+      "The band factor is a number above 0 and at most 100.",
+    );
   });
 });

@@ -35,7 +35,10 @@ function files(p: string): string[] {
 
 /** The data-tour values written in these sources: data-tour="x", "data-tour": "x", and the tag forms' template. */
 function anchorsIn(screen: string): Set<string> {
-  const text = (SCREEN_SOURCES[screen] ?? []).flatMap(files).map((f) => readFileSync(f, "utf8")).join("\n");
+  const text = (SCREEN_SOURCES[screen] ?? [])
+    .flatMap(files)
+    .map((f) => readFileSync(f, "utf8"))
+    .join("\n");
   const found = new Set<string>();
   for (const m of text.matchAll(/data-tour(?:"?\s*[:=]\s*|=\{[^}]*?)"([a-z0-9-]+)"/g)) found.add(m[1]);
   if (text.includes('`${what === "tag" ? "tag" : "tag-group"}-form`')) found.add("tag-form").add("tag-group-form");

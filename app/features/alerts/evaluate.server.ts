@@ -56,7 +56,14 @@ export function viewFilters(filters: readonly string[]): { dimension: string; va
   return filters.map((f) => {
     const colon = f.indexOf(":");
     const dimension = (colon < 0 ? f : f.slice(0, colon)).trim();
-    const values = colon < 0 ? [] : f.slice(colon + 1).split(",").map((v) => v.trim()).filter((v) => v !== "");
+    const values =
+      colon < 0
+        ? []
+        : f
+            .slice(colon + 1)
+            .split(",")
+            .map((v) => v.trim())
+            .filter((v) => v !== "");
     return { dimension, values };
   });
 }
@@ -134,7 +141,12 @@ const batchRow = z.object({
 });
 
 /** The sample of the bucket starting at `target` from a rule's series; band rules get the band from the history before it. */
-export function sampleOf(series: RuleSeries, rule: Pick<AlertRuleRow, "conditionKind" | "bandFactor">, target: number, historyStart: number): BucketSample {
+export function sampleOf(
+  series: RuleSeries,
+  rule: Pick<AlertRuleRow, "conditionKind" | "bandFactor">,
+  target: number,
+  historyStart: number,
+): BucketSample {
   const value = series.get(target) ?? null;
   if (rule.conditionKind !== "outside_band") return { start: target, step: BUCKET_SECONDS, value };
   const n = (target - historyStart) / BUCKET_SECONDS;
@@ -194,7 +206,10 @@ function formatRate(v: number): string {
 async function recipientUsers(db: Db, rule: AlertRuleRow): Promise<number[]> {
   const ids = new Set(rule.recipients.userIds);
   if (rule.recipients.groupIds.length) {
-    const members = await db.select({ id: userGroups.userId }).from(userGroups).where(inArray(userGroups.groupId, rule.recipients.groupIds));
+    const members = await db
+      .select({ id: userGroups.userId })
+      .from(userGroups)
+      .where(inArray(userGroups.groupId, rule.recipients.groupIds));
     for (const m of members) ids.add(m.id);
   }
   return [...ids].sort((a, b) => a - b);
@@ -246,7 +261,12 @@ export async function applySample(stores: Stores, rule: AlertRuleRow, sample: Bu
     if (target && (target === "main" ? stores.config.ALERT_WEBHOOK_URL : stores.config.ALERT_WEBHOOK_TEST_URL)) {
       const [row] = await db
         .insert(outboxWebhooks)
-        .values({ target, payload: { text: `**${notice.title}** ${notice.message}`, username: "flowlens" }, attempts: 0, nextAttemptAt: null })
+        .values({
+          target,
+          payload: { text: `**${notice.title}** ${notice.message}`, username: "flowlens" },
+          attempts: 0,
+          nextAttemptAt: null,
+        })
         .returning();
       void deliverWebhook(db, stores.config, row).catch(() => undefined);
     }
@@ -259,7 +279,11 @@ export type EvaluationReport = { bucket: number; rules: number; queries: number;
 /** One evaluation of every enabled rule on the newest complete bucket at `now` (epoch seconds). */
 export async function evaluateAlerts(stores: Stores, now = Math.floor(Date.now() / 1000)): Promise<EvaluationReport> {
   const target = newestCompleteBucket(now);
-  const rules = await stores.pg.db.select().from(alertRules).where(and(eq(alertRules.enabled, true))).orderBy(alertRules.id);
+  const rules = await stores.pg.db
+    .select()
+    .from(alertRules)
+    .where(and(eq(alertRules.enabled, true)))
+    .orderBy(alertRules.id);
   const report: EvaluationReport = { bucket: target, rules: rules.length, queries: 0, transitions: 0, skipped: 0 };
   if (!rules.length) return report;
   const owners = new Map<number, UserContext | null>();

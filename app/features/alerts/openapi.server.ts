@@ -90,7 +90,8 @@ export const ALERTS_OPERATIONS: Operation[] = [
     file: "api.alerts.rules.$id.ts",
     method: "PATCH",
     path: "/api/alerts/rules/{id}/",
-    summary: "Acknowledges a triggered rule ({action: acknowledge}; 409 when it is not triggered) or silences it ({action: silence, seconds}, 0 ends a silence).",
+    summary:
+      "Acknowledges a triggered rule ({action: acknowledge}; 409 when it is not triggered) or silences it ({action: silence, seconds}, 0 ends a silence).",
     description: `${EXTENSION} ${idParam}`,
     access: { permission: "MANAGE_ALERTS", also: ["VIEW_ALERTS"] },
     body: alertRuleActionSchema,

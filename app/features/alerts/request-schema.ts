@@ -32,7 +32,13 @@ export const alertRuleBodySchema = z
     metric: z.enum(["bps", "pps"]),
     condition: z.enum(["above", "below", "outside_band"]),
     threshold: z.number().finite().min(0, "The threshold is a number of at least 0.").nullable().default(null),
-    bandFactor: z.number().finite().gt(0, "The band factor is a number above 0 and at most 100.").max(100, "The band factor is a number above 0 and at most 100.").nullable().default(null),
+    bandFactor: z
+      .number()
+      .finite()
+      .gt(0, "The band factor is a number above 0 and at most 100.")
+      .max(100, "The band factor is a number above 0 and at most 100.")
+      .nullable()
+      .default(null),
     minDurationSeconds: z.number().int("The minimum duration is a whole number of seconds from 0 to 86400.").min(0).max(86_400).default(0),
     hysteresis: z.number().min(0).lt(1, "The hysteresis is a fraction from 0 up to (not including) 1.").default(0),
     severity: z.enum(ALERT_SEVERITIES).default("warning"),

@@ -59,13 +59,24 @@ const visible = (user: Pick<UserContext, "id" | "isDelegated">) => (user.isDeleg
 export async function listAlertRules(db: Db, user: Pick<UserContext, "id" | "isDelegated">): Promise<AlertRuleView[]> {
   const rules = await db.select().from(alertRules).where(visible(user)).orderBy(alertRules.id);
   if (!rules.length) return [];
-  const states = await db.select().from(alertState).where(inArray(alertState.ruleId, rules.map((r) => r.id)));
+  const states = await db
+    .select()
+    .from(alertState)
+    .where(
+      inArray(
+        alertState.ruleId,
+        rules.map((r) => r.id),
+      ),
+    );
   const byRule = new Map(states.map((s) => [s.ruleId, s]));
   return rules.map((r) => shape(r, byRule.get(r.id)));
 }
 
 async function visibleRule(db: Db, user: Pick<UserContext, "id" | "isDelegated">, id: number): Promise<AlertRuleRow> {
-  const [rule] = await db.select().from(alertRules).where(and(eq(alertRules.id, id), visible(user)));
+  const [rule] = await db
+    .select()
+    .from(alertRules)
+    .where(and(eq(alertRules.id, id), visible(user)));
   if (!rule) throw notFound();
   return rule;
 }
@@ -79,7 +90,8 @@ export async function getAlertRule(db: Db, user: Pick<UserContext, "id" | "isDel
 /** The body checked beyond its schema: the view readable by `user` (inside a delegated restriction). */
 async function checkedValues(stores: Stores, user: UserContext, body: AlertRuleBody) {
   const selected = await ruleSelection(stores, user, { ...body.view, value: body.view.value || null });
-  if ("error" in selected) throw new ApiProblem(400, { detail: "Invalid request body.", errors: [{ field: "view", message: selected.error }] });
+  if ("error" in selected)
+    throw new ApiProblem(400, { detail: "Invalid request body.", errors: [{ field: "view", message: selected.error }] });
   return {
     name: body.name,
     view: { ...body.view, value: body.view.value || null },
@@ -97,7 +109,10 @@ async function checkedValues(stores: Stores, user: UserContext, body: AlertRuleB
 
 export async function createAlertRule(stores: Stores, user: UserContext, body: AlertRuleBody): Promise<AlertRuleView> {
   const values = await checkedValues(stores, user, body);
-  const [rule] = await stores.pg.db.insert(alertRules).values({ ...values, ownerId: user.id }).returning();
+  const [rule] = await stores.pg.db
+    .insert(alertRules)
+    .values({ ...values, ownerId: user.id })
+    .returning();
   return shape(rule, undefined);
 }
 
@@ -105,7 +120,11 @@ export async function createAlertRule(stores: Stores, user: UserContext, body: A
 export async function updateAlertRule(stores: Stores, user: UserContext, id: number, body: AlertRuleBody): Promise<AlertRuleView> {
   await visibleRule(stores.pg.db, user, id);
   const values = await checkedValues(stores, user, body);
-  const [rule] = await stores.pg.db.update(alertRules).set({ ...values, updatedAt: new Date() }).where(eq(alertRules.id, id)).returning();
+  const [rule] = await stores.pg.db
+    .update(alertRules)
+    .set({ ...values, updatedAt: new Date() })
+    .where(eq(alertRules.id, id))
+    .returning();
   await stores.pg.db.delete(alertState).where(eq(alertState.ruleId, id));
   return shape(rule, undefined);
 }
@@ -135,7 +154,10 @@ export async function actOnAlertRule(
       if (error) throw new ApiProblem(409, { detail: error, exception_code: "alert_not_triggered" });
       next = acknowledge(state, user.email, now);
     } else next = silence(state, now, action.seconds);
-    await tx.update(alertState).set({ ...next, updatedAt: new Date() }).where(eq(alertState.ruleId, id));
+    await tx
+      .update(alertState)
+      .set({ ...next, updatedAt: new Date() })
+      .where(eq(alertState.ruleId, id));
   });
   return getAlertRule(db, user, rule.id);
 }

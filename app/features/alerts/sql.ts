@@ -29,10 +29,18 @@ function ruleCondition(rule: RuleSelection, i: number): { cond: string; params: 
   }
   const filtered = dimensionFilterConditions(rule.filters, `r${i}_`);
   conds.push(...filtered.conds);
-  return { cond: conds.length ? conds.map((c) => `(${c})`).join(" AND ") : "1", params: filtered.params, usesOperator: usesOperator || filtered.usesOperator };
+  return {
+    cond: conds.length ? conds.map((c) => `(${c})`).join(" AND ") : "1",
+    params: filtered.params,
+    usesOperator: usesOperator || filtered.usesOperator,
+  };
 }
 
-export function alertBatchQuery(rules: readonly RuleSelection[], range: { start: number; end: number }, operatorAsn: number): Statement & { params: Record<string, unknown> } {
+export function alertBatchQuery(
+  rules: readonly RuleSelection[],
+  range: { start: number; end: number },
+  operatorAsn: number,
+): Statement & { params: Record<string, unknown> } {
   if (!rules.length) throw new Error("An alert batch needs at least one rule");
   if (range.start % BUCKET_SECONDS || range.end % BUCKET_SECONDS || range.end <= range.start)
     throw new Error("The alert range is whole 5-minute buckets");

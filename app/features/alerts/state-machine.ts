@@ -34,8 +34,7 @@ export const CONDITION_KINDS = ["above", "below", "outside_band"] as const;
 export type ConditionKind = (typeof CONDITION_KINDS)[number];
 
 export type AlertCondition =
-  | { kind: "above" | "below"; metric: AlertMetric; threshold: number }
-  | { kind: "outside_band"; metric: AlertMetric; factor: number };
+  { kind: "above" | "below"; metric: AlertMetric; threshold: number } | { kind: "outside_band"; metric: AlertMetric; factor: number };
 
 export type RuleLogic = {
   condition: AlertCondition;

@@ -409,6 +409,8 @@ export async function loadExplorer(services: Services, user: UserContext, url: U
     sankeyAllowed,
     /** Whether the table's rows offer 'Show in RNA' (rna-link.ts). */
     showInRna: mayShowInRna(user),
+    /** Whether the aggregated table's rows offer the root-cause analysis of their value (rootcause/link.ts): never to a delegated account. */
+    showRootCause: !user.isDelegated && user.permissions.includes("API_FLOWS_INTERFACES"),
     refusals,
   };
   if (!dimension) {

@@ -35,10 +35,13 @@ export const TOURS_OPERATIONS: Operation[] = [
     file: "usertracking.tours.failures.ts",
     method: "GET",
     path: "/usertracking/tours/failures/",
-    summary: "Staff and superusers: the tours that failed, newest first (at most 200), with the account and the missing anchor; 403 for others.",
+    summary:
+      "Staff and superusers: the tours that failed, newest first (at most 200), with the account and the missing anchor; 403 for others.",
     access: "login",
     response: obj({
-      failures: arr(obj({ tourId: str, step: int, failedAnchor: nullable(str), updatedAt: { type: "string", format: "date-time" }, email: str })),
+      failures: arr(
+        obj({ tourId: str, step: int, failedAnchor: nullable(str), updatedAt: { type: "string", format: "date-time" }, email: str }),
+      ),
     }),
   },
 ];

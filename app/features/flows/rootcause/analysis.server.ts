@@ -22,16 +22,14 @@ import { dataRange } from "../data-range.server";
 import { nameAll, operatorAsn } from "../service.server";
 import { classify, routingConclusion, type Classification, type Conclusion, type Level, type Part } from "./classify";
 import { formatDuration, parseDuration, parseStart } from "./duration";
+import { isObjectDimension, OBJECT_DIMENSIONS, type ObjectDimension } from "./link";
 import {
-  isObjectDimension,
   LEVEL_DIMENSIONS,
-  OBJECT_DIMENSIONS,
   objectLevelsQuery,
   objectSourceAsQuery,
   routingBeforeQuery,
   routingChangesQuery,
   vantagePointsQuery,
-  type ObjectDimension,
 } from "./sql";
 
 type Stores = Pick<Services, "pg" | "ch">;

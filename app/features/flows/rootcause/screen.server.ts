@@ -11,16 +11,7 @@ import type { Services } from "~/server/services.server";
 import { getUserSettings } from "~/server/settings/user-settings.server";
 import { getDimension } from "~/features/filter/dimensions";
 import { rootCauseBodySchema, runRootCause, type RootCauseResult } from "./analysis.server";
-import { OBJECT_DIMENSIONS } from "./sql";
-
-export const ROOT_CAUSE_PATH = "/flow-explorer/rootcause";
-
-export type RootCauseParams = { dimension: string; value: string; start: string; duration: string };
-
-/** The sub-view's address for an object and a period (a value of the Flow Explorer's current view). */
-export function rootCauseHref(p: RootCauseParams): string {
-  return `${ROOT_CAUSE_PATH}?${new URLSearchParams(p)}`;
-}
+import { OBJECT_DIMENSIONS, type RootCauseParams } from "./link";
 
 const fmtBps = (v: number | null) => (v === null ? "–" : formatBitsPerSecond(v));
 const signed = (v: number | null, f: (x: number) => string) => (v === null ? "–" : `${v > 0 ? "+" : v < 0 ? "−" : ""}${f(Math.abs(v))}`);
@@ -93,8 +84,9 @@ export async function loadRootCauseScreen(services: Services, user: UserContext,
     timezone,
     dimensions: OBJECT_DIMENSIONS.map((id) => ({ id, label: getDimension(id).label })),
   };
-  // A form not yet filled in: nothing to analyse, no error either.
-  if (!q.has("value") && !q.has("start")) return { ...base, errors: [], result: null, view: null };
+  // A form not yet filled in (or prefilled with a period by the Flow Explorer's link, the value still to choose):
+  // nothing to analyse, no error either. A submitted form always sends a value, empty or not.
+  if (!q.has("value")) return { ...base, errors: [], result: null, view: null };
   const parsed = rootCauseBodySchema.safeParse(params);
   if (!parsed.success) return { ...base, errors: parsed.error.issues.map((i) => i.message), result: null, view: null };
   let result: RootCauseResult;

@@ -7,20 +7,11 @@
  * rib_entries: every row of the affected prefixes, at every vantage point, inside the window.
  */
 import type { DimensionId } from "~/features/filter/dimensions";
+import type { ObjectDimension } from "./link";
 import type { FlowFilter } from "~/features/filter/filters";
 import type { AggregationWindow } from "../aggregation-window";
 import { NO_CUT } from "../analysis-sql";
 import { bucketedTable, topTable, type BuiltQuery } from "../sql";
-
-/** The dimensions an anomaly can be selected on: a value of the ingress views. */
-export const OBJECT_DIMENSIONS = [
-  "AS_SRC_INGRESS",
-  "AS_HND_INGRESS",
-  "ROUTER_IN",
-  "INTERFACE_IN",
-] as const satisfies readonly DimensionId[];
-export type ObjectDimension = (typeof OBJECT_DIMENSIONS)[number];
-export const isObjectDimension = (d: string): d is ObjectDimension => (OBJECT_DIMENSIONS as readonly string[]).includes(d);
 
 /** The levels the change is split by, as dimensions. */
 export const LEVEL_DIMENSIONS = ["AS_HND_INGRESS", "ROUTER_IN", "INTERFACE_IN"] as const satisfies readonly DimensionId[];

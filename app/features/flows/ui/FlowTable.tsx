@@ -17,27 +17,37 @@ export type FlowTableDimension = { id: DimensionId; label: string; isAs: boolean
 const bpsCell = ({ cell }: { cell: { getValue: () => unknown } }) => formatBitsPerSecond(Number(cell.getValue()));
 
 /**
- * 'Show in RNA' of a row (rna-link.ts): a plain link opening the raw flow records in a new tab. In
- * the interactive table only: on the server's table its 200 links were an eighth of the 30-day
- * page's HTML budget (docs/architecture.md); without JavaScript the RNA is a menu item away.
+ * A per-row link of the interactive table only — 'Show in RNA' (rna-link.ts, in a new tab) and the
+ * root-cause analysis of the row's value (rootcause/link.ts): on the server's table 200 such links
+ * were an eighth of the 30-day page's HTML budget (docs/architecture.md); without JavaScript the RNA is
+ * a menu item away and the analysis has its own form.
  */
-function rnaColumn<T extends Record<string, unknown>>(href: (row: T) => string | null): MRT_ColumnDef<T> {
+function linkColumn<T extends Record<string, unknown>>(
+  id: string,
+  header: string,
+  label: string,
+  href: (row: T) => string | null,
+  newTab: boolean,
+): MRT_ColumnDef<T> {
   return {
-    id: "rna",
-    header: "Raw flows",
+    id,
+    header,
     meta: { interactiveOnly: true },
     enableSorting: false,
     enableColumnFilter: false,
     Cell: ({ row }) => {
       const link = href(row.original);
       return link ? (
-        <a href={link} target="_blank" rel="noopener" className={classes.rnaLink}>
-          Show in RNA
+        <a href={link} className={classes.rnaLink} {...(newTab ? { target: "_blank", rel: "noopener" } : {})}>
+          {label}
         </a>
       ) : null;
     },
   };
 }
+
+const rnaColumn = <T extends Record<string, unknown>>(href: (row: T) => string | null) =>
+  linkColumn<T>("rna", "Raw flows", "Show in RNA", href, true);
 
 /** Aggregated: one row per value — name, AS number (AS dimensions), traffic, share, and the previous period when compared. */
 export function AggregatedTable({
@@ -46,6 +56,7 @@ export function AggregatedTable({
   total,
   compared,
   rnaHref = null,
+  rootCauseHref = null,
 }: {
   rows: readonly FlowTableRow[];
   dimension: FlowTableDimension;
@@ -53,6 +64,8 @@ export function AggregatedTable({
   compared: boolean;
   /** 'Show in RNA' of a row's value; null: not offered. */
   rnaHref?: ((value: string) => string | null) | null;
+  /** The root-cause analysis of a row's value over the view's range; null: not offered. */
+  rootCauseHref?: ((value: string) => string | null) | null;
 }) {
   const isAs = dimension?.isAs ?? false;
   const columns = useMemo<MRT_ColumnDef<FlowTableRow>[]>(
@@ -118,8 +131,9 @@ export function AggregatedTable({
           ]
         : []),
       ...(rnaHref ? [rnaColumn<FlowTableRow>((r) => rnaHref(r.key))] : []),
+      ...(rootCauseHref ? [linkColumn<FlowTableRow>("rootcause", "Why it changed", "Analyse", (r) => rootCauseHref(r.key), false)] : []),
     ],
-    [isAs, total, dimension?.id, dimension?.label, compared, rnaHref],
+    [isAs, total, dimension?.id, dimension?.label, compared, rnaHref, rootCauseHref],
   );
   return (
     <DeferredDataTable

@@ -1,4 +1,5 @@
 import { Alert, Anchor, Badge, Button, Group, NativeSelect, Paper, Stack, Table, Text, TextInput, Title } from "@mantine/core";
+import { ScrollBox } from "~/components/EditForms";
 import { Form, Link } from "@remix-run/react";
 import type { RootCauseScreen } from "../rootcause/screen.server";
 
@@ -114,34 +115,36 @@ export function RootCauseView({ data, explorerHref }: { data: RootCauseScreen; e
                 {level.title}
               </Title>
               <Text size="sm">Share of the traffic that changed hands: {level.moved}</Text>
-              <Table striped>
-                <Table.Thead>
-                  <Table.Tr>
-                    <Table.Th>Value</Table.Th>
-                    <Table.Th>Baseline</Table.Th>
-                    <Table.Th>Period</Table.Th>
-                    <Table.Th>Change</Table.Th>
-                    <Table.Th>Share before</Table.Th>
-                    <Table.Th>Share in the period</Table.Th>
-                    <Table.Th>Explains</Table.Th>
-                    <Table.Th>Conclusion</Table.Th>
-                  </Table.Tr>
-                </Table.Thead>
-                <Table.Tbody>
-                  {level.rows.map((r) => (
-                    <Table.Tr key={r.name}>
-                      <Table.Td>{r.name}</Table.Td>
-                      <Table.Td>{r.baseline}</Table.Td>
-                      <Table.Td>{r.anomaly}</Table.Td>
-                      <Table.Td>{r.change}</Table.Td>
-                      <Table.Td>{r.baselineShare}</Table.Td>
-                      <Table.Td>{r.anomalyShare}</Table.Td>
-                      <Table.Td>{r.explains}</Table.Td>
-                      <Table.Td>{r.conclusion}</Table.Td>
+              <ScrollBox label={level.title}>
+                <Table striped>
+                  <Table.Thead>
+                    <Table.Tr>
+                      <Table.Th>Value</Table.Th>
+                      <Table.Th>Baseline</Table.Th>
+                      <Table.Th>Period</Table.Th>
+                      <Table.Th>Change</Table.Th>
+                      <Table.Th>Share before</Table.Th>
+                      <Table.Th>Share in the period</Table.Th>
+                      <Table.Th>Explains</Table.Th>
+                      <Table.Th>Conclusion</Table.Th>
                     </Table.Tr>
-                  ))}
-                </Table.Tbody>
-              </Table>
+                  </Table.Thead>
+                  <Table.Tbody>
+                    {level.rows.map((r) => (
+                      <Table.Tr key={r.name}>
+                        <Table.Td>{r.name}</Table.Td>
+                        <Table.Td>{r.baseline}</Table.Td>
+                        <Table.Td>{r.anomaly}</Table.Td>
+                        <Table.Td>{r.change}</Table.Td>
+                        <Table.Td>{r.baselineShare}</Table.Td>
+                        <Table.Td>{r.anomalyShare}</Table.Td>
+                        <Table.Td>{r.explains}</Table.Td>
+                        <Table.Td>{r.conclusion}</Table.Td>
+                      </Table.Tr>
+                    ))}
+                  </Table.Tbody>
+                </Table>
+              </ScrollBox>
             </Paper>
           ))}
           {v.path && (
@@ -149,30 +152,32 @@ export function RootCauseView({ data, explorerHref }: { data: RootCauseScreen; e
               <Title order={2} size="h3">
                 Direct and indirect
               </Title>
-              <Table>
-                <Table.Thead>
-                  <Table.Tr>
-                    <Table.Th>Path</Table.Th>
-                    <Table.Th>Baseline</Table.Th>
-                    <Table.Th>Period</Table.Th>
-                    <Table.Th>Change</Table.Th>
-                  </Table.Tr>
-                </Table.Thead>
-                <Table.Tbody>
-                  <Table.Tr>
-                    <Table.Td>Direct (handed over by the AS itself)</Table.Td>
-                    <Table.Td>{v.path.direct.baseline}</Table.Td>
-                    <Table.Td>{v.path.direct.anomaly}</Table.Td>
-                    <Table.Td>{v.path.direct.change}</Table.Td>
-                  </Table.Tr>
-                  <Table.Tr>
-                    <Table.Td>Indirect (other neighbours)</Table.Td>
-                    <Table.Td>{v.path.indirect.baseline}</Table.Td>
-                    <Table.Td>{v.path.indirect.anomaly}</Table.Td>
-                    <Table.Td>{v.path.indirect.change}</Table.Td>
-                  </Table.Tr>
-                </Table.Tbody>
-              </Table>
+              <ScrollBox label={"Direct and indirect traffic"}>
+                <Table>
+                  <Table.Thead>
+                    <Table.Tr>
+                      <Table.Th>Path</Table.Th>
+                      <Table.Th>Baseline</Table.Th>
+                      <Table.Th>Period</Table.Th>
+                      <Table.Th>Change</Table.Th>
+                    </Table.Tr>
+                  </Table.Thead>
+                  <Table.Tbody>
+                    <Table.Tr>
+                      <Table.Td>Direct (handed over by the AS itself)</Table.Td>
+                      <Table.Td>{v.path.direct.baseline}</Table.Td>
+                      <Table.Td>{v.path.direct.anomaly}</Table.Td>
+                      <Table.Td>{v.path.direct.change}</Table.Td>
+                    </Table.Tr>
+                    <Table.Tr>
+                      <Table.Td>Indirect (other neighbours)</Table.Td>
+                      <Table.Td>{v.path.indirect.baseline}</Table.Td>
+                      <Table.Td>{v.path.indirect.anomaly}</Table.Td>
+                      <Table.Td>{v.path.indirect.change}</Table.Td>
+                    </Table.Tr>
+                  </Table.Tbody>
+                </Table>
+              </ScrollBox>
               <Text size="sm">Busiest direct interface, utilisation over the period: {v.path.utilisation}</Text>
             </Paper>
           )}
@@ -185,36 +190,38 @@ export function RootCauseView({ data, explorerHref }: { data: RootCauseScreen; e
               changes of these prefixes: {v.routing.conclusion}
             </Text>
             {v.routing.changes.length > 0 && (
-              <Table striped>
-                <Table.Thead>
-                  <Table.Tr>
-                    <Table.Th>Time</Table.Th>
-                    <Table.Th>Vantage point</Table.Th>
-                    <Table.Th>Peer</Table.Th>
-                    <Table.Th>Prefix</Table.Th>
-                    <Table.Th>Change</Table.Th>
-                    <Table.Th>AS path</Table.Th>
-                    <Table.Th>Previous AS path</Table.Th>
-                  </Table.Tr>
-                </Table.Thead>
-                <Table.Tbody>
-                  {v.routing.changes.map((c, i) => (
-                    <Table.Tr key={`${c.time}-${c.vantagePoint}-${c.prefix}-${i}`}>
-                      <Table.Td>{c.time}</Table.Td>
-                      <Table.Td>{c.vantagePoint}</Table.Td>
-                      <Table.Td>{c.peer}</Table.Td>
-                      <Table.Td>
-                        <Anchor component={Link} to={c.href}>
-                          {c.prefix}
-                        </Anchor>
-                      </Table.Td>
-                      <Table.Td>{c.kind}</Table.Td>
-                      <Table.Td>{c.asPath}</Table.Td>
-                      <Table.Td>{c.previous}</Table.Td>
+              <ScrollBox label={"Routing changes"}>
+                <Table striped>
+                  <Table.Thead>
+                    <Table.Tr>
+                      <Table.Th>Time</Table.Th>
+                      <Table.Th>Vantage point</Table.Th>
+                      <Table.Th>Peer</Table.Th>
+                      <Table.Th>Prefix</Table.Th>
+                      <Table.Th>Change</Table.Th>
+                      <Table.Th>AS path</Table.Th>
+                      <Table.Th>Previous AS path</Table.Th>
                     </Table.Tr>
-                  ))}
-                </Table.Tbody>
-              </Table>
+                  </Table.Thead>
+                  <Table.Tbody>
+                    {v.routing.changes.map((c, i) => (
+                      <Table.Tr key={`${c.time}-${c.vantagePoint}-${c.prefix}-${i}`}>
+                        <Table.Td>{c.time}</Table.Td>
+                        <Table.Td>{c.vantagePoint}</Table.Td>
+                        <Table.Td>{c.peer}</Table.Td>
+                        <Table.Td>
+                          <Anchor component={Link} to={c.href}>
+                            {c.prefix}
+                          </Anchor>
+                        </Table.Td>
+                        <Table.Td>{c.kind}</Table.Td>
+                        <Table.Td>{c.asPath}</Table.Td>
+                        <Table.Td>{c.previous}</Table.Td>
+                      </Table.Tr>
+                    ))}
+                  </Table.Tbody>
+                </Table>
+              </ScrollBox>
             )}
           </Paper>
         </>

@@ -11,6 +11,7 @@ import { AggregatedTable, DetailedTable, PivotedTable } from "./FlowTable";
 import { formatUnixRange } from "~/lib/date-format";
 import { TableViewForm } from "./TableViewForm";
 import { flowRowRnaHref } from "../rna-link";
+import { rootCauseFormHref, rootCauseRowHref } from "../rootcause/link";
 
 /**
  * Below the chart of a flows screen: the total (and the previous period's when compared), what a
@@ -27,6 +28,7 @@ export function TableSection({ data }: { data: ExplorerData }) {
   const detailed = data.params.table === "detailed";
   const pivoted = detailed && data.params.pivot;
   const comparison = data.comparison;
+  const analysis = data.showRootCause && data.dimension && flows.range ? rootCauseFormHref(data.dimension.id, flows.range) : null;
   return (
     <Stack gap="xs">
       <Group justify="space-between" align="flex-end">
@@ -57,6 +59,11 @@ export function TableSection({ data }: { data: ExplorerData }) {
           <Text size="xs" data-testid="counted-once">
             {COUNTED_ONCE_NOTE}
           </Text>
+          {analysis ? (
+            <Anchor component={Link} to={analysis} size="sm" data-testid="root-cause-form-link">
+              Why did one of these values change? Root-cause analysis of this period
+            </Anchor>
+          ) : null}
           {comparison ? (
             <Text size="sm" data-testid="total-previous">
               Previous period ({formatUnixRange(comparison.range.start, comparison.range.end, tz)}):{" "}
@@ -89,6 +96,7 @@ export function TableSection({ data }: { data: ExplorerData }) {
           total={data.total}
           compared={comparison !== null}
           rnaHref={links.aggregated}
+          rootCauseHref={links.rootCause}
         />
       )}
     </Stack>
@@ -101,19 +109,26 @@ export function TableSection({ data }: { data: ExplorerData }) {
  * detailed table. Kept stable across renders, so the tables keep their columns.
  */
 function useRnaLinks(data: ExplorerData) {
-  const dimension = data.showInRna ? (data.dimension?.id ?? null) : null;
+  const shown = data.dimension?.id ?? null;
+  const dimension = data.showInRna ? shown : null;
+  const rootCauseDimension = data.showRootCause ? shown : null;
   const range = data.flows?.range ?? null;
   const window = data.flows?.window ?? null;
   const filters = data.params.filter;
   return useMemo(() => {
-    if (!dimension || !range) return { aggregated: null, detailed: null };
+    const rootCause =
+      rootCauseDimension && range && rootCauseRowHref(rootCauseDimension, "0", range)
+        ? (value: string) => rootCauseRowHref(rootCauseDimension, value, range)
+        : null;
+    if (!dimension || !range) return { aggregated: null, detailed: null, rootCause };
     const href = (value: string, rowRange: { start: number; end: number }) =>
       flowRowRnaHref({ dimension, value, viewFilters: filters, range: rowRange });
     return {
       aggregated: (value: string) => href(value, range),
       detailed: window ? (value: string, time: number) => href(value, { start: time, end: time + window }) : null,
+      rootCause,
     };
     // The range and filters by value: the loader's data is a new object on every navigation.
     // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [dimension, range?.start, range?.end, window, filters.join("\n")]);
+  }, [dimension, rootCauseDimension, range?.start, range?.end, window, filters.join("\n")]);
 }

@@ -43,7 +43,14 @@ export function ExportMenu({
 }) {
   if (blocked === "pivoted") {
     return (
-      <Group gap={6} title={MESSAGES.exportWhilePivoted} data-testid="export-menu" data-tour="export-menu" data-blocked="pivoted" style={{ cursor: "not-allowed" }}>
+      <Group
+        gap={6}
+        title={MESSAGES.exportWhilePivoted}
+        data-testid="export-menu"
+        data-tour="export-menu"
+        data-blocked="pivoted"
+        style={{ cursor: "not-allowed" }}
+      >
         <Text size="sm">Export:</Text>
         {formats.map((f) => (
           <Button key={f} size="compact-xs" variant="light" disabled data-testid={testId(f)}>

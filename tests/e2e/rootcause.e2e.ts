@@ -1,0 +1,60 @@
+// The root-cause analysis (/flow-explorer/rootcause) against the built app with the demo network, with JavaScript on
+// and off: reached from the Flow Explorer's view (its link prefills the dimension and the view's period; with JavaScript
+// each row of the table also offers the analysis of its value), the analysis of a demo content network with its
+// classification, baseline, decomposition and routing evidence, and the spec's invalid-input text for a bad duration.
+import { expect, it } from "vitest";
+import { describeBothModes } from "./browser";
+import { DEMO_USERS, logIn } from "./login";
+
+const CLASSIFICATIONS = ["Handover AS Shift", "Indirect Overflow", "Interface Shift", "Organic", "Router Shift", "Unknown"];
+
+describeBothModes("root-cause analysis", (m) => {
+  it("opens from the Flow Explorer's view, analyses a value and classifies it with its evidence", async () => {
+    await logIn(m.page, DEMO_USERS.admin);
+    await m.goto("/flow-explorer?dimension=AS_SRC_INGRESS&dateRange=LAST_2_DAYS");
+    if (m.javaScriptEnabled) {
+      // Each row's own analysis, over the view's period.
+      const row = m.page.locator("a", { hasText: /^Analyse$/ }).first();
+      await row.waitFor();
+      expect(await row.getAttribute("href")).toMatch(
+        /^\/flow-explorer\/rootcause\?dimension=AS_SRC_INGRESS&value=-?\d+&start=\S+Z&duration=2d$/,
+      );
+    }
+    const link = m.page.getByTestId("root-cause-form-link");
+    await Promise.all([m.page.waitForURL(/\/flow-explorer\/rootcause\?/), link.click()]);
+    const form = m.page.locator("form").filter({ has: m.page.getByRole("button", { name: "Analyse" }) });
+    expect(await form.locator("select[name=dimension]").inputValue()).toBe("AS_SRC_INGRESS");
+    expect(await form.locator("input[name=duration]").inputValue()).toBe("2d");
+    expect(await form.locator("input[name=start]").inputValue()).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2})?Z$/);
+    // No error before the value is chosen.
+    expect(await m.page.getByRole("alert").filter({ hasText: "Not analysed" }).count()).toBe(0);
+
+    await form.locator("input[name=value]").fill("2906");
+    await form.locator("input[name=duration]").fill("1d");
+    await Promise.all([m.page.waitForURL(/value=2906/), form.getByRole("button", { name: "Analyse" }).click()]);
+    const badge = m.page.getByTestId("classification");
+    await badge.waitFor();
+    expect(CLASSIFICATIONS).toContain((await badge.innerText()).trim());
+    for (const heading of ["Baseline"]) await m.page.getByRole("heading", { name: heading }).waitFor();
+    expect(await m.page.locator("table").count()).toBeGreaterThan(0);
+    expect(m.pageErrors).toEqual([]);
+  });
+
+  it("names a bad duration with the spec's text and keeps the form", async () => {
+    await logIn(m.page, DEMO_USERS.admin);
+    await m.goto("/flow-explorer/rootcause?dimension=AS_SRC_INGRESS&value=2906&start=2026-11-20T18:00:00Z&duration=9d");
+    const alert = m.page.getByRole("alert").filter({ hasText: "Not analysed" });
+    await alert.waitFor();
+    expect(await alert.innerText()).toContain("9d is not a valid duration input");
+    expect(await m.page.locator("input[name=value]").inputValue()).toBe("2906");
+  });
+
+  it("is usable at phone width: the page does not scroll sideways", async () => {
+    const phone = await m.newPage({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
+    await logIn(phone.page, DEMO_USERS.admin);
+    const start = new Date((Math.floor(Date.now() / 3_600_000) - 25) * 3_600_000).toISOString();
+    await phone.page.goto(m.url(`/flow-explorer/rootcause?dimension=AS_SRC_INGRESS&value=2906&start=${start}&duration=1d`));
+    await phone.page.getByTestId("classification").waitFor();
+    expect(await phone.page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+  });
+});
