@@ -270,8 +270,14 @@ describe("the BMP station", () => {
 
     await client.send(termination(0, { strings: ["maintenance window"] }));
     await client.end();
-    await station.settle();
-    const [row] = await stores.pg.db.select().from(bmpRouterStatus).where(eq(bmpRouterStatus.vantagePoint, "fra1"));
+    // The termination reaches the station's socket after the send returns: settle once it has been read.
+    const status = async () => {
+      await station.settle();
+      const [r] = await stores.pg.db.select().from(bmpRouterStatus).where(eq(bmpRouterStatus.vantagePoint, "fra1"));
+      return r;
+    };
+    await expect.poll(async () => (await status())?.state, { timeout: 10_000 }).toBe("closed");
+    const row = await status();
     expect(row).toMatchObject({
       address: "127.0.0.21",
       state: "closed",
