@@ -19,7 +19,7 @@ export default function AppFrameRoute() {
   const frame = useLoaderData<typeof loader>();
   return (
     <TourProvider available={frame.tours.available} states={frame.tours.states}>
-      <AppLayout frame={frame} help={(actionClassName) => <HelpMenu available={frame.tours.available} actionClassName={actionClassName} />}>
+      <AppLayout frame={frame} help={(actionClassName) => <HelpMenu index={frame.tours.index} actionClassName={actionClassName} />}>
         <ScreenViewTracking consented={frame.user.hasConsented} />
         <Outlet />
       </AppLayout>

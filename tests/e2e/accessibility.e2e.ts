@@ -433,7 +433,7 @@ describeBothModes("phone layout (390×844)", (m) => {
     const overflow = await header.evaluate((el) => ({ scroll: el.scrollWidth, client: el.clientWidth }));
     expect(overflow.scroll).toBeLessThanOrEqual(overflow.client);
     expect(await page.locator("[data-testid=header-actions]").isVisible()).toBe(false);
-    await page.locator("[data-testid=phone-menu] summary").click();
+    await page.locator("[data-testid=phone-menu] > summary").click();
     const menu = page.locator("[data-testid=phone-menu]");
     for (const name of ["Notifications", "Settings", "Site settings", "Log out", "Flow Explorer", "Looking Glass"]) {
       const item = menu.getByText(name, { exact: false }).first();

@@ -149,7 +149,7 @@ describeBothModes("notifications", (m) => {
       await screenshot(page, `notification pop-up ${width} px`);
       if (width < 768) {
         // The phone menu opened while the pop-up shows: every item and action in it is drawn over the pop-up.
-        await page.locator("[data-testid=phone-menu] summary").click();
+        await page.locator("[data-testid=phone-menu] > summary").click();
         const opened = await headerControls(page);
         expect(opened.length).toBeGreaterThan(controls.length);
         for (const { name, control } of opened) {
@@ -157,7 +157,7 @@ describeBothModes("notifications", (m) => {
           expect(await reachable(control), `open menu: "${name}" is covered`).toBe(true);
         }
         await screenshot(page, `notification pop-up ${width} px, menu open`);
-        await page.locator("[data-testid=phone-menu] summary").click();
+        await page.locator("[data-testid=phone-menu] > summary").click();
       }
       // The next page polls again: the notification, still unread, does not pop up a second time.
       const polled = page.waitForResponse((r) => new URL(r.url()).pathname === "/auth/notifications/" && r.request().method() === "GET");

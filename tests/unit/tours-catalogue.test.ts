@@ -4,7 +4,8 @@
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { TOURS, mayTakeTour, stepScreen, toursOfScreen } from "~/features/help/tours";
+import { indexOfScreen } from "~/features/help/tour-index";
+import { TOURS, mayTakeTour, stepScreen, tourIndexEntry } from "~/features/help/tours";
 
 const ROOT = path.resolve(__dirname, "../..");
 
@@ -112,9 +113,22 @@ describe("tour catalogue", () => {
   });
 
   it("a screen's tours are those that visit it", () => {
-    const ids = TOURS.map((t) => t.id);
-    const onControlPlane = toursOfScreen("/controlplane/", ids).map((t) => t.id);
+    const index = TOURS.map(tourIndexEntry);
+    const onControlPlane = indexOfScreen("/controlplane/", index).map((t) => t.id);
     expect(onControlPlane).toEqual(["demolytics", "control-plane", "how-to-find-why-traffic-moved"]);
-    expect(toursOfScreen("/controlplane", ["rna"])).toEqual([]);
+    expect(
+      indexOfScreen(
+        "/controlplane",
+        index.filter((t) => t.id === "rna"),
+      ),
+    ).toEqual([]);
+    // The index the header gets: no step text, the step count.
+    expect(index.find((t) => t.id === "rna")).toEqual({
+      id: "rna",
+      title: TOURS.find((t) => t.id === "rna")!.title,
+      summary: TOURS.find((t) => t.id === "rna")!.summary,
+      screens: ["/rna"],
+      steps: TOURS.find((t) => t.id === "rna")!.steps.length,
+    });
   });
 });

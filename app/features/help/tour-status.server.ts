@@ -4,7 +4,7 @@ import { tourStatus, users } from "~db/postgres/schema";
 import { welcomePageFor } from "~/server/auth/welcome-page.server";
 import type { UserContext } from "~/server/auth/user-context.server";
 import type { Services } from "~/server/services.server";
-import { TOURS, TOUR_STATUSES, findTour, mayTakeTour, type Tour, type TourStatus, type TourViewer } from "./tours";
+import { TOURS, TOUR_STATUSES, findTour, mayTakeTour, tourIndexEntry, type Tour, type TourStatus, type TourViewer } from "./tours";
 
 /**
  * The guided tours' status per user and tour (shell §3: Started, Finished, Failed), in PostgreSQL
@@ -74,10 +74,17 @@ export async function tourStates(services: Services, userId: number): Promise<To
   return rows.filter((r) => findTour(r.tourId)).map(toState);
 }
 
-/** What the header's help button needs: the tours the user may take and their status. */
+/**
+ * What the header's help button needs: the tours the user may take (ids, and the index entries it lists — not the
+ * steps' text, which the browser loads when a tour starts) and their status.
+ */
 export async function toursFrame(services: Services, user: Viewer) {
   const [available, states] = await Promise.all([availableTourIds(services, user), tourStates(services, user.id)]);
-  return { available, states: states.filter((s) => available.includes(s.tourId)) };
+  const index = available
+    .map((id) => findTour(id))
+    .filter((t): t is Tour => t !== undefined)
+    .map(tourIndexEntry);
+  return { available, index, states: states.filter((s) => available.includes(s.tourId)) };
 }
 
 function checkStep(tour: Tour, step: number) {

@@ -1,3 +1,4 @@
+import type { TourIndexEntry } from "./tour-index";
 import type { Permission } from "~/lib/permissions";
 
 /**
@@ -718,7 +719,6 @@ export function mayTakeTour(tour: Tour, viewer: TourViewer): boolean {
 }
 
 /** The tours of a screen: those that visit it. */
-export function toursOfScreen(pathname: string, ids: readonly string[]): Tour[] {
-  const path = pathname.replace(/\/+$/, "") || "/";
-  return TOURS.filter((t) => ids.includes(t.id) && tourScreens(t).includes(path));
+export function tourIndexEntry(tour: Tour): TourIndexEntry {
+  return { id: tour.id, title: tour.title, summary: tour.summary, screens: tourScreens(tour), steps: tour.steps.length };
 }

@@ -2,7 +2,7 @@ import { Anchor, Button, Group, Stack, Text } from "@mantine/core";
 import { Link, useLocation } from "@remix-run/react";
 import { useRef } from "react";
 import { useHydrated } from "~/components/use-hydrated";
-import { toursOfScreen } from "../tours";
+import { indexOfScreen, type TourIndexEntry } from "../tour-index";
 import classes from "./HelpMenu.module.css";
 import { useTours } from "./TourProvider";
 
@@ -11,12 +11,12 @@ import { useTours } from "./TourProvider";
  * without JavaScript) and, with JavaScript, a button that starts (or resumes) the tour on the screen; then
  * every tour and the FAQ. `actionClassName`: the header's action style for the summary.
  */
-export function HelpMenu({ available, actionClassName }: { available: readonly string[]; actionClassName: string }) {
+export function HelpMenu({ index, actionClassName }: { index: readonly TourIndexEntry[]; actionClassName: string }) {
   const location = useLocation();
   const hydrated = useHydrated();
   const tours = useTours();
   const details = useRef<HTMLDetailsElement>(null);
-  const here = toursOfScreen(location.pathname, available);
+  const here = indexOfScreen(location.pathname, index);
   return (
     <details className={classes.help} ref={details} data-testid="help-menu">
       <summary className={`${actionClassName} ${classes.summary}`}>Help</summary>
@@ -36,7 +36,7 @@ export function HelpMenu({ available, actionClassName }: { available: readonly s
                 <Text size="xs" c="dimmed">
                   {t.summary}
                   {state
-                    ? ` (${state.status === "Started" ? `started, step ${state.step + 1} of ${t.steps.length}` : state.status.toLowerCase()})`
+                    ? ` (${state.status === "Started" ? `started, step ${state.step + 1} of ${t.steps}` : state.status.toLowerCase()})`
                     : ""}
                 </Text>
                 {hydrated && tours ? (

@@ -3,7 +3,7 @@ import { notifications } from "@mantine/notifications";
 import { useLocation, useNavigate, useNavigation } from "@remix-run/react";
 import { createContext, useCallback, useContext, useEffect, useMemo, useRef, useState, type ReactNode } from "react";
 import { csrfHeader } from "~/lib/api-client";
-import { findTour, type Tour, type TourStatus } from "../tours";
+import type { Tour, TourStatus } from "../tours";
 
 /**
  * The guided tours' overlay (with JavaScript; the same text is the help page /help/<id> without it).
@@ -84,11 +84,15 @@ export function TourProvider({
 
   const start = useCallback(
     (id: string, options: { fromStart?: boolean } = {}) => {
-      const tour = findTour(id);
-      if (!tour || !available.includes(id)) return;
+      if (!available.includes(id)) return;
       const previous = known[id];
-      const index = !options.fromStart && previous?.status === "Started" ? Math.min(previous.step, tour.steps.length - 1) : 0;
-      setRunning({ tour, index });
+      // The catalogue (every step's text) is loaded when a tour starts, not with every page: the pages' script budget.
+      void import("../tours").then(({ findTour }) => {
+        const tour = findTour(id);
+        if (!tour) return;
+        const index = !options.fromStart && previous?.status === "Started" ? Math.min(previous.step, tour.steps.length - 1) : 0;
+        setRunning({ tour, index });
+      });
     },
     [available, known],
   );

@@ -55,6 +55,14 @@ export function RnaTable({ data, path }: { data: RnaScreen; path: string }) {
     search.set("route", row.key);
     return `${path}?${search}#route`;
   };
+  // Two records identical in every stored field share a key (the row hash is of the fields): React's keys must differ, or
+  // a client-side navigation leaves the old page's rows in the table.
+  const seen = new Map<string, number>();
+  const reactKey = (row: RnaScreenRow) => {
+    const n = (seen.get(row.key) ?? 0) + 1;
+    seen.set(row.key, n);
+    return n === 1 ? row.key : `${row.key}#${n}`;
+  };
   return (
     <div style={{ overflowX: "auto", maxWidth: "100%" }} data-testid="rna-scroll" tabIndex={0} role="region" aria-label="Raw flow records">
       <Table striped withTableBorder fz="xs" data-testid="rna-table">
@@ -68,7 +76,7 @@ export function RnaTable({ data, path }: { data: RnaScreen; path: string }) {
         </Table.Thead>
         <Table.Tbody>
           {data.rows.map((row) => (
-            <Fragment key={row.key}>
+            <Fragment key={reactKey(row)}>
               <Table.Tr data-dropped={row.dropped || undefined} data-copy={row.copy || undefined} data-others={row.isOthers || undefined}>
                 {row.cells.map((cell, i) => (
                   <Table.Td
