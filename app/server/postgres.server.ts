@@ -74,3 +74,6 @@ export async function executeRows<Row>(db: Db, statement: SQL): Promise<Row[]> {
   const result = (await db.execute(statement)) as unknown as Row[] | { rows: Row[] };
   return Array.isArray(result) ? result : result.rows;
 }
+
+/** Rows of a raw `db.execute` answer, from either driver (PGlite answers { rows }, postgres.js an array). */
+export const rowsOf = <T>(result: unknown): T[] => (Array.isArray(result) ? result : (result as { rows: T[] }).rows);

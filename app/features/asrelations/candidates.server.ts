@@ -4,6 +4,7 @@
  * one query for all of them), and — when the route gives a price lookup (Revenues & Costs, for a viewer
  * who may see prices) — the transits' effective price per billed Mbit/s. Never for delegated accounts.
  */
+import { rowsOf } from "~/server/postgres.server";
 import { sql } from "drizzle-orm";
 import { z } from "zod";
 import { operatorAsn } from "~/features/filter/operator-as.server";
@@ -16,7 +17,6 @@ const HOUR = 3600;
 /** How many of the heaviest transit sources are looked up in PeeringDB. */
 const LOOKED_UP = 500;
 
-const rowsOf = <T>(result: unknown): T[] => (Array.isArray(result) ? result : (result as { rows: T[] }).rows);
 const SourceRow = z.object({ asn: z.coerce.number(), handover: z.coerce.number(), b: z.coerce.number() });
 
 type Neighbour = { asn: number; relations: readonly string[] };

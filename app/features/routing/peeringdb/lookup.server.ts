@@ -3,13 +3,11 @@
  * neighbour detail): its declared facts, its organisation, the NOC contact, its IX and facility
  * presence, and the import's date. All from peeringdb_objects; no network access.
  */
+import { rowsOf } from "~/server/postgres.server";
 import { sql } from "drizzle-orm";
 import { peeringDbImport } from "~db/postgres/schema";
 import type { Services } from "~/server/services.server";
 import { TRAFFIC_RATIOS, type TrafficRatio } from "./ratio";
-
-/** Rows of a query, from either driver (PGlite answers { rows }, postgres.js an array). */
-const rowsOf = <T>(result: unknown): T[] => (Array.isArray(result) ? result : (result as { rows: T[] }).rows);
 
 type Json = Record<string, unknown>;
 const text = (v: unknown): string => (typeof v === "string" ? v : "");

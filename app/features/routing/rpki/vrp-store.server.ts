@@ -5,6 +5,7 @@
  * rebuilt when a source's `generation` changed — checked at most every few seconds, and at once
  * after a change made by this process.
  */
+import { rowsOf } from "~/server/postgres.server";
 import { eq, sql } from "drizzle-orm";
 import { rpkiSources, rpkiVrps, type RpkiSource } from "~db/postgres/schema";
 import type { PostgresHandle } from "~/server/postgres.server";
@@ -34,9 +35,6 @@ function vrpArrays(vrps: readonly StoredVrp[]) {
   return sql`unnest(${textArray(vrps.map((v) => v.prefix))}::cidr[], ${numberArray(vrps.map((v) => v.maxLength))}::smallint[],
     ${numberArray(vrps.map((v) => v.asn))}::bigint[], ${textArray(vrps.map((v) => v.trustAnchor))}::text[])`;
 }
-
-/** Rows of a query, from either driver (PGlite answers { rows }, postgres.js an array). */
-const rowsOf = <T>(result: unknown): T[] => (Array.isArray(result) ? result : (result as { rows: T[] }).rows);
 
 /** How often a process asks whether the VRPs changed, at most. */
 export const INDEX_CHECK_MS = 3000;
