@@ -6,7 +6,7 @@
 // demo password instead.
 import { expect, it } from "vitest";
 import { DEMO_ASES } from "~db/demo/catalog";
-import { appURL, describeBothModes } from "./browser";
+import { appURL, describeBothModes, screenshot } from "./browser";
 import { DEMO_USERS, logIn } from "./login";
 
 const CUSTOMER = DEMO_ASES.filter((a) => a.connection === "customer").sort((a, b) => b.weight - a.weight)[0];
@@ -57,11 +57,29 @@ describeBothModes("delegated users", (m) => {
     await Promise.all([m.page.waitForURL(/id=\d+/), m.page.getByRole("link", { name: `Edit ${DEMO_USERS.delegated.email}` }).click()]);
     const editTitle = `Edit ${DEMO_USERS.delegated.email}`;
     const form = () => m.page.locator(`form[aria-label="${editTitle}"]`);
+    /** Saves the form; when no redirect comes, says what the page shows instead (its alerts and the restriction fields). */
+    const save = async () => {
+      const saved = m.page.waitForURL(/saved=updated/, { timeout: 30_000 }).then(
+        () => null,
+        (e: Error) => e,
+      );
+      await form().getByRole("button", { name: "Save", exact: true }).click();
+      const failure = await saved;
+      if (!failure) return;
+      const alerts = await m.page.getByRole("alert").allInnerTexts();
+      const fields = await form()
+        .locator("[name^='r.']")
+        .evaluateAll((els) => els.map((el) => `${(el as HTMLInputElement).name}=${(el as HTMLInputElement).value}`));
+      await screenshot(m.page, "delegated users save");
+      throw new Error(
+        `Save did not redirect (${failure.message.split("\n")[0]}); on ${m.page.url()}: alerts ${JSON.stringify(alerts)}, fields ${JSON.stringify(fields)}`,
+      );
+    };
     // A run that stopped before its clean-up left the second restriction: it goes first, so the test starts from the demo's.
     if (await form().getByRole("button", { name: "Remove restriction 2" }).isVisible()) {
       await form().getByRole("button", { name: "Remove restriction 2" }).click();
       await expect.poll(() => form().locator('[data-testid="restriction-1"]').count()).toBe(0);
-      await Promise.all([m.page.waitForURL(/saved=updated/), form().getByRole("button", { name: "Save", exact: true }).click()]);
+      await save();
       await m.goto(m.page.url().replace(/&?saved=updated/, ""));
     }
     await form().getByRole("button", { name: "Add restriction" }).click();
@@ -72,7 +90,9 @@ describeBothModes("delegated users", (m) => {
     await form().locator('select[name="r.1.dimension"]').selectOption("AS_DST_INGRESS");
     await form().locator('textarea[name="r.1.values"]').fill(String(CUSTOMER.asn));
     await form().locator('select[name="r.1.output"]').selectOption("AS_HND_INGRESS");
-    await Promise.all([m.page.waitForURL(/saved=updated/), form().getByRole("button", { name: "Save", exact: true }).click()]);
+    // What was typed is still there when Save is pressed (the known bug above would show here, by name).
+    expect(await form().locator('textarea[name="r.1.values"]').inputValue()).toBe(String(CUSTOMER.asn));
+    await save();
 
     try {
       const customer = await m.newPage();
@@ -104,7 +124,7 @@ describeBothModes("delegated users", (m) => {
       await m.goto(m.page.url().replace(/&?saved=updated/, ""));
       await form().getByRole("button", { name: "Remove restriction 2" }).click();
       await expect.poll(() => form().locator('[data-testid="restriction-1"]').count()).toBe(0);
-      await Promise.all([m.page.waitForURL(/saved=updated/), form().getByRole("button", { name: "Save", exact: true }).click()]);
+      await save();
     }
   });
 

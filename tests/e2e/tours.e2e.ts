@@ -33,8 +33,8 @@ async function startFromHelpButton(page: Page, tour: Tour): Promise<void> {
   const header = page.locator("[data-testid=header-actions]");
   await header.locator("[data-testid=help-menu] > summary").click();
   const entry = header.locator(`[data-testid=help-tour][data-tour-id="${tour.id}"]`);
-  // The start button is drawn once the page runs its scripts.
-  await entry.getByRole("button").first().click();
+  // The start button is drawn once the page runs its scripts; a tour left Started (an earlier try) starts over.
+  await entry.getByRole("button", { name: /^(Start the tour|From the start)$/ }).click();
 }
 
 /** The open step: its card, which must be the tour's step `index`, with the anchor present on the page. */

@@ -38,14 +38,31 @@ export function useTours(): TourContextValue | null {
 export const ANCHOR_WAIT_MS = 10_000;
 const POLL_MS = 100;
 
-async function recordStatus(tourId: string, body: { status: TourStatus; step?: number; failedAnchor?: string }): Promise<void> {
+/**
+ * The status calls of each tour, one after the other: a step's Started sent just before the Finish must not reach
+ * the server after it (two requests in flight arrive in any order), or the tour would stay Started.
+ */
+const pending = new Map<string, Promise<void>>();
+
+function recordStatus(tourId: string, body: { status: TourStatus; step?: number; failedAnchor?: string }): Promise<void> {
+  const next = (pending.get(tourId) ?? Promise.resolve()).then(() => postStatus(tourId, body));
+  pending.set(tourId, next);
+  void next.then(() => {
+    if (pending.get(tourId) === next) pending.delete(tourId);
+  });
+  return next;
+}
+
+async function postStatus(tourId: string, body: { status: TourStatus; step?: number; failedAnchor?: string }): Promise<void> {
   try {
-    await fetch(`/usertracking/tours/${encodeURIComponent(tourId)}/`, {
+    const res = await fetch(`/usertracking/tours/${encodeURIComponent(tourId)}/`, {
       method: "POST",
       headers: { "Content-Type": "application/json", ...csrfHeader() },
       body: JSON.stringify(body),
       credentials: "same-origin",
     });
+    // Read to the end, so the request is over when the next one starts.
+    await res.text();
   } catch {
     // The status is a convenience (resuming, the staff's list of failures): the tour goes on without it.
   }
