@@ -15,6 +15,11 @@ export function neutraliseFormula(text: string): string {
   return FORMULA_START.test(text) && !PLAIN_NUMBER.test(text) ? `'${text}` : text;
 }
 
+/** neutraliseFormula undone: what the export wrote as "'=…" reads back as "=…" (an import of an exported file). */
+export function restoreFormula(text: string): string {
+  return text.startsWith("'") && FORMULA_START.test(text.slice(1)) && !PLAIN_NUMBER.test(text.slice(1)) ? text.slice(1) : text;
+}
+
 /** One field, quoted when it holds the delimiter, a quote or a line break. */
 export function csvField(value: string, delimiter: string): string {
   return value.includes(delimiter) || /["\r\n]/.test(value) ? `"${value.replace(/"/g, '""')}"` : value;

@@ -85,4 +85,35 @@ describeBothModes("revenues and costs", (m) => {
     await m.page.getByText(`Contract ${name} edited deleted.`).waitFor();
     await expect.poll(() => m.page.locator("[data-testid=contract-row]", { hasText: name }).count()).toBe(0);
   });
+
+  it("imports contracts from CSV: a bad line named and nothing written, then the exported contracts read back unchanged", async () => {
+    await logIn(m.page, DEMO_USERS.admin);
+    await m.goto("/revenues-and-costs");
+    const form = m.page.locator('form[aria-label="Import contracts from CSV"]');
+    const rowsBefore = await m.page.locator("[data-testid=contract-row]").allInnerTexts();
+    await form
+      .locator("textarea[name=csv]")
+      .fill("name,direction,method,valid_from,interfaces\nE2E import,cost,Weekly,2026-01-01,nowhere et-0/0/0");
+    await form.getByRole("button", { name: "Import" }).click();
+    const problems = m.page.getByTestId("contract-import-problems");
+    await problems.waitFor();
+    const problem = await problems.locator("tbody tr").first().innerText();
+    expect(problem).toContain("2");
+    expect(problem).toContain("interfaces: the inventory has no interface et-0/0/0 on nowhere.");
+    expect(problem).toContain("method: Method is Flatrate, free or Max 95th.");
+    expect(await m.page.getByText("Nothing was imported: 1 problem(s), listed by line.").count()).toBe(1);
+    // The lines stay for their correction.
+    expect(await form.locator("textarea[name=csv]").inputValue()).toContain("E2E import");
+
+    // The export of the contracts, in the import's columns, imported again: every contract replaced by itself.
+    const exported = await m.page.context().request.get(m.url("/revenues-and-costs/export?table=contracts&format=csv"));
+    expect(exported.status()).toBe(200);
+    const csv = await exported.text();
+    const lines = csv.trim().split(/\r?\n/).length - 1;
+    await form.locator("textarea[name=csv]").fill(csv);
+    await form.getByRole("button", { name: "Import" }).click();
+    await m.page.getByTestId("contracts-saved").waitFor();
+    expect(await m.page.getByTestId("contracts-saved").innerText()).toBe(`${lines} contract line(s) imported: 0 added, ${lines} replaced.`);
+    expect(await m.page.locator("[data-testid=contract-row]").allInnerTexts()).toEqual(rowsBefore);
+  });
 });

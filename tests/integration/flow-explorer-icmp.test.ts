@@ -10,7 +10,7 @@ import { asInfo, userPermissions, users } from "~db/postgres/schema";
 import type { FlowRow } from "~/features/collector/enrich/flow-row";
 import { flowRowWriter } from "~/features/collector/enrich/flow-row-writer";
 import { flowRowFormat, insertFlowRows } from "~/features/collector/runtime/collector.server";
-import { parseCsv } from "~/features/mappings/csv-import";
+import { parseCsv } from "~/lib/csv-read";
 import * as explorerRoute from "~/routes/_app.flow-explorer";
 import * as flowsRoute from "~/routes/api.flows";
 import * as exportRoute from "~/routes/api.flows.export";

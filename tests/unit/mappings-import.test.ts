@@ -1,6 +1,7 @@
 /** The mappings screens' pure parts: the CSV reader and import plan, the URL state, the write rules. */
 import { describe, expect, it } from "vitest";
-import { IMPORT_MAX_ROWS, parseCsv, planImport } from "~/features/mappings/csv-import";
+import { IMPORT_MAX_ROWS, planImport } from "~/features/mappings/csv-import";
+import { parseCsv } from "~/lib/csv-read";
 import { parseMappingParams } from "~/features/mappings/params";
 import { mappingWriteProblem, mayAssignServices, mayNameInLayer, mayWriteLayer, type MappingActor } from "~/features/tags/mapping-model";
 

@@ -13,6 +13,7 @@
  *   application, infrastructure   AS screen only: what the AS serves; empty leaves it, "-" removes it
  */
 import { isHexColor } from "~/lib/colors";
+import { csvCell, readCsvTable, type CsvProblem } from "~/lib/csv-read";
 import { hasControlCharacter } from "~/lib/input-fields";
 import {
   isMappingLayer,
@@ -31,7 +32,7 @@ export const NAME_MAX = 100;
 /** The cell that removes an assignment (an empty cell leaves it as it is). */
 export const REMOVE_MARK = "-";
 
-export type ImportProblem = { line: number; message: string };
+export type ImportProblem = CsvProblem;
 /** `lines`: the data lines read (below the header). */
 export type ImportResult = { plan: MappingImport; problems: ImportProblem[]; lines: number };
 
@@ -40,48 +41,6 @@ const AS_COLUMNS = ["application", "infrastructure"] as const;
 
 /** The columns a model's file may have. */
 export const importColumns = (model: MappingModel): string[] => (model === "AS" ? [...BASE_COLUMNS, ...AS_COLUMNS] : [...BASE_COLUMNS]);
-
-/** Splits CSV text into lines of fields (RFC 4180 quoting; a line break inside quotes stays in the field). */
-export function parseCsv(text: string, delimiter: string): { line: number; fields: string[] }[] {
-  const out: { line: number; fields: string[] }[] = [];
-  let fields: string[] = [];
-  let field = "";
-  let quoted = false;
-  let line = 1;
-  let startLine = 1;
-  const endLine = () => {
-    fields.push(field);
-    if (fields.length > 1 || fields[0].trim() !== "") out.push({ line: startLine, fields });
-    fields = [];
-    field = "";
-  };
-  for (let i = 0; i < text.length; i++) {
-    const c = text[i];
-    if (quoted) {
-      if (c === '"' && text[i + 1] === '"') {
-        field += '"';
-        i++;
-      } else if (c === '"') quoted = false;
-      else {
-        if (c === "\n") line++;
-        field += c;
-      }
-    } else if (c === '"' && field.trim() === "") {
-      field = "";
-      quoted = true;
-    } else if (c === delimiter) {
-      fields.push(field);
-      field = "";
-    } else if (c === "\n" || c === "\r") {
-      if (c === "\r" && text[i + 1] === "\n") i++;
-      endLine();
-      line++;
-      startLine = line;
-    } else field += c;
-  }
-  endLine();
-  return out;
-}
 
 function layerOf(text: string): MappingLayer | null {
   const t = text.trim().toLowerCase();
@@ -100,47 +59,22 @@ function textProblem(label: string, value: string): string | null {
 export function planImport(text: string, model: MappingModel, actor: MappingActor): ImportResult {
   const plan: MappingImport = { model, layers: [], services: [] };
   const problems: ImportProblem[] = [];
-  const body = text.replace(/^\uFEFF/, "");
-  const headerLine = body.split(/\r?\n/, 1)[0] ?? "";
-  const delimiter = headerLine.includes(";") && !headerLine.includes(",") ? ";" : ",";
-  const [header, ...rows] = parseCsv(body, delimiter);
-  if (!header)
-    return {
-      plan,
-      lines: 0,
-      problems: [{ line: 1, message: "The file is empty: the first line names the columns, e.g. id,layer,name,color." }],
-    };
-
-  const allowed = importColumns(model);
-  const columns = header.fields.map((f) => f.trim().toLowerCase());
-  const unknown = columns.filter((c) => !allowed.includes(c));
-  const repeated = columns.filter((c, i) => columns.indexOf(c) !== i);
-  if (!columns.includes("id") || unknown.length || repeated.length) {
-    const why = [
-      !columns.includes("id") ? "the id column is missing" : "",
-      unknown.length ? `unknown column${unknown.length > 1 ? "s" : ""} ${unknown.map((c) => `"${c}"`).join(", ")}` : "",
-      repeated.length ? `repeated column ${repeated.map((c) => `"${c}"`).join(", ")}` : "",
-    ].filter(Boolean);
-    return { plan, lines: 0, problems: [{ line: header.line, message: `Header: ${why.join("; ")}. Columns: ${allowed.join(", ")}.` }] };
-  }
-  if (rows.length > IMPORT_MAX_ROWS) {
-    return {
-      plan,
-      lines: 0,
-      problems: [{ line: header.line, message: `At most ${IMPORT_MAX_ROWS} lines per import; this file has ${rows.length}.` }],
-    };
-  }
-  if (!rows.length) return { plan, lines: 0, problems: [{ line: header.line, message: "No lines below the header: nothing to import." }] };
+  const read = readCsvTable(text, {
+    allowed: importColumns(model),
+    required: ["id"],
+    example: "id,layer,name,color",
+    maxRows: IMPORT_MAX_ROWS,
+  });
+  if (!read.ok) return { plan, lines: 0, problems: [read.problem] };
+  const { table } = read;
+  const { columns, rows } = table;
 
   const seenLayer = new Map<string, number>();
   const seenAsn = new Map<number, number>();
   for (const { line, fields } of rows) {
     const lineProblems: string[] = [];
     if (fields.length > columns.length) lineProblems.push(`${fields.length} fields, but the header names ${columns.length}.`);
-    const cell = (name: string) => {
-      const i = columns.indexOf(name);
-      return i >= 0 ? (fields[i] ?? "").trim() : "";
-    };
+    const cell = (name: string) => csvCell(table, fields, name);
     const rawId = cell("id");
     const objectId = hasControlCharacter(rawId) ? null : normalizeObjectId(model, rawId);
     if (!rawId) lineProblems.push("id is empty.");

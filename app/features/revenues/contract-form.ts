@@ -46,7 +46,16 @@ export type ContractsPart = {
 
 export type ContractActionResult =
   | { ok: true; saved: string }
-  | { ok: false; intent: string; id: number | null; errors: Record<string, string>; values: ContractFormValues | null };
+  | {
+      ok: false;
+      intent: string;
+      id: number | null;
+      errors: Record<string, string>;
+      values: ContractFormValues | null;
+      /** The CSV import's problems by line, and the pasted text kept for its correction. */
+      problems?: { line: number; message: string }[];
+      csv?: string;
+    };
 
 export const EMPTY_CONTRACT: ContractFormValues = {
   name: "",

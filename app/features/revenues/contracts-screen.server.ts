@@ -25,8 +25,10 @@ import {
   ContractAccessError,
   ContractInputError,
   ContractMissingError,
+  ContractImportError,
   createContract,
   deleteContract,
+  importContracts,
   getContract,
   listContracts,
   requireContractManager,
@@ -34,6 +36,7 @@ import {
   type ContractChange,
   type ContractView,
 } from "./contracts.server";
+import { planContractImport } from "./contract-csv";
 import { formatEur } from "./format";
 import { recomputeMonth, RevenueCostError } from "./revenue-cost.server";
 
@@ -145,6 +148,46 @@ async function recomputeAction(services: Pick<Services, "pg" | "ch">, form: Form
   }
 }
 
+/** The inventory's interfaces by router and interface name (exact, else the one whose names match ignoring case). */
+async function interfaceLookup(services: Pick<Services, "pg">): Promise<(router: string, name: string) => number | undefined> {
+  const rows = await services.pg.db
+    .select({ id: interfaces.id, router: routers.name, name: interfaces.name })
+    .from(interfaces)
+    .innerJoin(routers, eq(interfaces.routerId, routers.id));
+  const exact = new Map(rows.map((r) => [`${r.router}\u0000${r.name}`, r.id]));
+  const folded = new Map<string, number | null>();
+  for (const r of rows) {
+    const key = `${r.router}\u0000${r.name}`.toLowerCase();
+    folded.set(key, folded.has(key) ? null : r.id); // two interfaces differing only in case: not guessed
+  }
+  return (router, name) => exact.get(`${router}\u0000${name}`) ?? folded.get(`${router}\u0000${name}`.toLowerCase()) ?? undefined;
+}
+
+/**
+ * intent import (a file or pasted lines): every line checked, then all written in one transaction, or none. Sizes are
+ * the page forms' (MAX_FORM_BODY for the file, 100,000 characters pasted) and CONTRACT_IMPORT_MAX_ROWS lines.
+ */
+async function importAction(services: Pick<Services, "pg">, form: FormData, change: ContractChange) {
+  const file = form.get("file");
+  const pasted = String(form.get("csv") ?? "");
+  const fromFile = file instanceof File && file.size > 0 ? file : null;
+  const refuse = (errors: Record<string, string>, problems: { line: number; message: string }[] = []) =>
+    reply({ ok: false, intent: "import", id: null, errors, values: null, problems, csv: pasted }, status(400));
+  const text = fromFile ? await fromFile.text() : pasted;
+  if (!text.trim()) return refuse({ csv: "Choose a CSV file or paste its lines." });
+  const plan = planContractImport(text, await interfaceLookup(services));
+  const nothing = (problems: { line: number; message: string }[]) =>
+    refuse({ csv: `Nothing was imported: ${problems.length} problem(s), listed by line.` }, problems);
+  if (plan.problems.length) return nothing(plan.problems);
+  try {
+    const done = await importContracts(services.pg.db, plan.lines, change);
+    return reply({ ok: true, saved: `${plan.lines.length} contract line(s) imported: ${done.created} added, ${done.updated} replaced.` });
+  } catch (error) {
+    if (error instanceof ContractImportError) return nothing(error.problems);
+    throw error;
+  }
+}
+
 /** POST of the screen: intent create | update | delete (confirm=yes). 403 without MANAGE_CONTRACTS, 400 for a refused form. */
 export async function contractAction(services: Pick<Services, "pg" | "ch">, user: UserContext, request: Request) {
   const form = await readProtectedForm(request);
@@ -158,9 +201,10 @@ export async function contractAction(services: Pick<Services, "pg" | "ch">, user
   const change = { user, clientAddress: clientAddress(request) };
   const id = positiveId(form.get("id") === null ? null : String(form.get("id")));
   if (intent === "recompute") return recomputeAction(services, form, change);
+  if (intent === "import") return importAction(services, form, change);
   if (intent !== "create" && intent !== "update" && intent !== "delete")
     return reply(
-      { ok: false, intent, id, errors: { "": "Unknown action: choose to add, save or delete a contract." }, values: null },
+      { ok: false, intent, id, errors: { "": "Unknown action: choose to add, save, delete or import contracts." }, values: null },
       status(400),
     );
   if (intent !== "create" && id === null)

@@ -174,55 +174,106 @@ async function inTransaction<T>(db: Db, run: (tx: Db) => Promise<T>): Promise<T>
   return db.transaction(async (transaction) => run(transaction as unknown as Db));
 }
 
-export async function createContract(db: Db, input: unknown, change: ContractChange): Promise<ContractView> {
-  requireContractManager(change.user);
-  const id = await inTransaction(db, async (tx) => {
-    const c = await checked(tx, input, null);
-    const [row] = await tx.insert(contracts).values(rowValues(c)).returning();
-    await tx.insert(contractInterfaces).values(c.interfaceIds.map((interfaceId) => ({ contractId: row.id, interfaceId })));
+/** Inserts a checked contract with its billing group and audit entry, inside the caller's transaction. */
+async function insertContract(tx: Db, input: unknown, change: ContractChange): Promise<number> {
+  const c = await checked(tx, input, null);
+  const [row] = await tx.insert(contracts).values(rowValues(c)).returning();
+  await tx.insert(contractInterfaces).values(c.interfaceIds.map((interfaceId) => ({ contractId: row.id, interfaceId })));
+  await recordAudit(tx, {
+    actor: actorOf(change),
+    action: "contract.create",
+    targetType: "contract",
+    targetId: row.id,
+    targetLabel: row.name,
+    after: auditView(fieldsOf(row), c.interfaceIds),
+    clientAddress: change.clientAddress ?? null,
+  });
+  return row.id;
+}
+
+/** Replaces a contract's terms and billing group, audited when anything changed, inside the caller's transaction. */
+async function rewriteContract(tx: Db, id: number, input: unknown, change: ContractChange): Promise<void> {
+  const [before] = await tx.select().from(contracts).where(eq(contracts.id, id)).for("update");
+  if (!before) throw new ContractMissingError();
+  const beforeIds = (await tx.select().from(contractInterfaces).where(eq(contractInterfaces.contractId, id))).map((r) => r.interfaceId);
+  const c = await checked(tx, input, id);
+  const [row] = await tx
+    .update(contracts)
+    .set({ ...rowValues(c), updatedAt: new Date() })
+    .where(eq(contracts.id, id))
+    .returning();
+  await tx.delete(contractInterfaces).where(eq(contractInterfaces.contractId, id));
+  await tx.insert(contractInterfaces).values(c.interfaceIds.map((interfaceId) => ({ contractId: id, interfaceId })));
+  const was = auditView(fieldsOf(before), beforeIds);
+  const now = auditView(fieldsOf(row), c.interfaceIds);
+  if (JSON.stringify(was) !== JSON.stringify(now))
     await recordAudit(tx, {
       actor: actorOf(change),
-      action: "contract.create",
+      action: "contract.update",
       targetType: "contract",
-      targetId: row.id,
+      targetId: id,
       targetLabel: row.name,
-      after: auditView(fieldsOf(row), c.interfaceIds),
+      before: was,
+      after: now,
       clientAddress: change.clientAddress ?? null,
     });
-    return row.id;
-  });
+}
+
+export async function createContract(db: Db, input: unknown, change: ContractChange): Promise<ContractView> {
+  requireContractManager(change.user);
+  const id = await inTransaction(db, (tx) => insertContract(tx, input, change));
   return (await getContract(db, id))!;
 }
 
 export async function updateContract(db: Db, id: number, input: unknown, change: ContractChange): Promise<ContractView> {
   requireContractManager(change.user);
-  await inTransaction(db, async (tx) => {
-    const [before] = await tx.select().from(contracts).where(eq(contracts.id, id)).for("update");
-    if (!before) throw new ContractMissingError();
-    const beforeIds = (await tx.select().from(contractInterfaces).where(eq(contractInterfaces.contractId, id))).map((r) => r.interfaceId);
-    const c = await checked(tx, input, id);
-    const [row] = await tx
-      .update(contracts)
-      .set({ ...rowValues(c), updatedAt: new Date() })
-      .where(eq(contracts.id, id))
-      .returning();
-    await tx.delete(contractInterfaces).where(eq(contractInterfaces.contractId, id));
-    await tx.insert(contractInterfaces).values(c.interfaceIds.map((interfaceId) => ({ contractId: id, interfaceId })));
-    const was = auditView(fieldsOf(before), beforeIds);
-    const now = auditView(fieldsOf(row), c.interfaceIds);
-    if (JSON.stringify(was) !== JSON.stringify(now))
-      await recordAudit(tx, {
-        actor: actorOf(change),
-        action: "contract.update",
-        targetType: "contract",
-        targetId: id,
-        targetLabel: row.name,
-        before: was,
-        after: now,
-        clientAddress: change.clientAddress ?? null,
-      });
-  });
+  await inTransaction(db, (tx) => rewriteContract(tx, id, input, change));
   return (await getContract(db, id))!;
+}
+
+/** An import refused: the problems of its lines (nothing was written). */
+export class ContractImportError extends Error {
+  constructor(readonly problems: { line: number; message: string }[]) {
+    super(`Nothing was imported: ${problems.length} problem(s), listed by line.`);
+    this.name = "ContractImportError";
+  }
+}
+
+/**
+ * Writes the lines of a checked CSV import in one transaction: a line naming an existing contract replaces
+ * its terms and billing group (contract.update), any other adds one (contract.create), each audited. A
+ * line the store refuses (an interface billed by another contract, a core link, one taken by an earlier
+ * line) is named with its line number and nothing is written.
+ */
+export async function importContracts(
+  db: Db,
+  lines: readonly { line: number; contract: CheckedContract }[],
+  change: ContractChange,
+): Promise<{ created: number; updated: number }> {
+  requireContractManager(change.user);
+  return inTransaction(db, async (tx) => {
+    const problems: { line: number; message: string }[] = [];
+    let created = 0;
+    let updated = 0;
+    for (const { line, contract } of lines) {
+      try {
+        const [existing] = await tx.select({ id: contracts.id }).from(contracts).where(eq(contracts.name, contract.name));
+        if (existing) {
+          await rewriteContract(tx, existing.id, contract, change);
+          updated++;
+        } else {
+          await insertContract(tx, contract, change);
+          created++;
+        }
+      } catch (error) {
+        if (!(error instanceof ContractInputError)) throw error;
+        problems.push({ line, message: Object.values(error.errors).join(" ") });
+      }
+    }
+    // Thrown inside the transaction: every line written before the refused one is rolled back.
+    if (problems.length) throw new ContractImportError(problems);
+    return { created, updated };
+  });
 }
 
 export async function deleteContract(db: Db, id: number, change: ContractChange): Promise<void> {

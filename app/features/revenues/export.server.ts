@@ -13,6 +13,8 @@ import { ApiProblem, endpoint, resourceRoute } from "~/server/api/contract.serve
 import type { UserContext } from "~/server/auth/user-context.server";
 import type { Services } from "~/server/services.server";
 import { getUserSettings } from "~/server/settings/user-settings.server";
+import { CONTRACT_CSV_COLUMNS, INTERFACE_SEPARATOR } from "./contract-csv";
+import { canManageContracts, listContracts, type ContractView } from "./contracts.server";
 import { loadRevenuesScreen, type BillRow } from "./screen.server";
 
 const FORMATS = TABLE_FORMATS as readonly ("csv" | "xls" | "xlsx")[];
@@ -47,27 +49,59 @@ export function billsSheet(bills: readonly BillRow[], monthLabel: string): Sheet
   };
 }
 
+/** The contracts in the CSV import's own columns (docs/revenues-and-costs.md "Importing contracts"): read back by the import. */
+export function contractsSheet(list: readonly ContractView[]): Sheet {
+  const columns = Object.entries(CONTRACT_CSV_COLUMNS);
+  return {
+    title: "Contracts",
+    columns: columns.map(([header, field]) => ({
+      header,
+      kind: field.endsWith("Eur") || field === "commitMbps" ? ("number" as const) : ("text" as const),
+    })),
+    rows: list.map((c) =>
+      columns.map(([, field]) => {
+        if (field === "interfaceIds") return c.ports.map((p) => `${p.router} ${p.interface}`).join(INTERFACE_SEPARATOR);
+        const value = c[field];
+        return value === null ? "" : typeof value === "number" ? value : String(value);
+      }),
+    ),
+  };
+}
+
 export async function buildRevenuesExport(
   services: Services,
   user: UserContext,
   url: URL,
   format: "csv" | "xls" | "xlsx",
 ): Promise<ExportFile> {
+  const settings = await getUserSettings(services.pg.db, user.id);
+  if (url.searchParams.get("table") === "contracts") {
+    // The contracts are listed to those who edit them (the screen's contracts part): never to delegated accounts.
+    if (!canManageContracts(user)) throw new ApiProblem(403, { detail: "Only those who may edit contracts can export them." });
+    const list = await listContracts(services.pg.db);
+    if (!list.length) throw new ApiProblem(400, { detail: MESSAGES.emptyTableExport });
+    return sheetFile(
+      contractsSheet(list),
+      format,
+      settings.csv_delimiter,
+      `${exportFilePrefix("contracts")}${new Date().toISOString().slice(0, 10)}.${format}`,
+    );
+  }
   const screen = await loadRevenuesScreen(services, user, url);
   if (!screen.totals) throw new ApiProblem(400, { detail: screen.notices.join(" ") || MESSAGES.emptyTableExport });
   if (!screen.bills.length) throw new ApiProblem(400, { detail: MESSAGES.emptyTableExport });
-  const settings = await getUserSettings(services.pg.db, user.id);
   const filename = `${exportFilePrefix("revenues-and-costs")}${screen.month}.${format}`;
   return sheetFile(billsSheet(screen.bills, screen.monthLabel), format, settings.csv_delimiter, filename);
 }
 
-/** GET /revenues-and-costs/export?month=YYYY-MM&format=csv|xls|xlsx. */
+/** GET /revenues-and-costs/export?month=YYYY-MM&format=csv|xls|xlsx; table=contracts: the contracts in the import's format. */
 export const revenuesExportRoute = resourceRoute({
   GET: endpoint({
     method: "GET",
     access: { permission: "REVENUES_AND_COSTS" },
     query: z.object({
       month: z.string().optional(),
+      table: z.enum(["bills", "contracts"], { error: 'Unknown table; use "bills" (the month\'s bills) or "contracts".' }).optional(),
       format: z
         .string()
         .optional()

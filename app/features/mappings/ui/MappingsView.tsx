@@ -1,6 +1,7 @@
-import { Alert, Anchor, Button, Card, Group, Stack, Table, Text, Textarea, TextInput, Title } from "@mantine/core";
+import { Alert, Anchor, Button, Card, Group, Stack, Table, Text, TextInput, Title } from "@mantine/core";
 import { Form, Link } from "@remix-run/react";
 import { CsrfField } from "~/components/CsrfField";
+import { CsvImportForm } from "~/components/CsvImportForm";
 import { SavedNotices, ScrollBox, useFormReset } from "~/components/EditForms";
 import type { MappingObject, MappingsActionResult, MappingsScreen } from "../mappings-screen.server";
 
@@ -318,7 +319,6 @@ function ListPage({ data }: Props) {
 }
 
 function ImportForm({ data, result }: Props) {
-  const ref = useFormReset();
   const { model } = data.screen;
   const refused = result?.intent === "import" ? result : null;
   const columns = model === "AS" ? "id,layer,name,color,application,infrastructure" : "id,layer,name,color";
@@ -334,53 +334,14 @@ function ImportForm({ data, result }: Props) {
         {model === "AS" ? ` application and infrastructure: what the AS serves (empty leaves it, "${data.removeMark}" removes it).` : ""} A
         line replaces that layer of that object. One bad line and nothing is imported.
       </Text>
-      <Form method="post" encType="multipart/form-data" ref={ref} action={data.screen.path} aria-label="Import from CSV">
-        <CsrfField />
-        <input type="hidden" name="intent" value="import" />
-        <Stack gap="xs" maw={700}>
-          <label>
-            <Text size="sm" fw={500} span>
-              CSV file{" "}
-            </Text>
-            <input type="file" name="file" accept=".csv,text/csv,text/plain" />
-          </label>
-          <Textarea
-            name="csv"
-            label="Or paste the lines"
-            autosize={false}
-            rows={5}
-            spellCheck={false}
-            defaultValue={refused?.values.csv ?? ""}
-            error={refused?.errors.csv}
-          />
-          <Group>
-            <Button type="submit" size="sm">
-              Import
-            </Button>
-          </Group>
-        </Stack>
-      </Form>
-      {refused?.problems.length ? (
-        <ScrollBox label="Import problems">
-          <Table data-testid="import-problems" miw={500}>
-            <Table.Thead>
-              <Table.Tr>
-                <Table.Th>Line</Table.Th>
-                <Table.Th>Problem</Table.Th>
-              </Table.Tr>
-            </Table.Thead>
-            <Table.Tbody>
-              {refused.problems.slice(0, 200).map((p, i) => (
-                <Table.Tr key={i}>
-                  <Table.Td>{p.line}</Table.Td>
-                  <Table.Td>{p.message}</Table.Td>
-                </Table.Tr>
-              ))}
-            </Table.Tbody>
-          </Table>
-          {refused.problems.length > 200 ? <Text size="sm">… and {refused.problems.length - 200} more.</Text> : null}
-        </ScrollBox>
-      ) : null}
+      <CsvImportForm
+        action={data.screen.path}
+        label="Import from CSV"
+        pasted={refused?.values.csv ?? ""}
+        error={refused?.errors.csv}
+        problems={refused?.problems ?? []}
+        problemsTestId="import-problems"
+      />
     </Stack>
   );
 }

@@ -16,6 +16,7 @@ import {
 } from "@mantine/core";
 import { Form, Link } from "@remix-run/react";
 import { CsrfField } from "~/components/CsrfField";
+import { CsvImportForm } from "~/components/CsvImportForm";
 import { FormProblem, ScrollBox, useFormReset } from "~/components/EditForms";
 import {
   BILLED_DIRECTION_LABELS,
@@ -26,6 +27,7 @@ import {
   GROUP_MODE_LABELS,
   GROUP_MODES,
 } from "../contract-input";
+import { CONTRACT_CSV_COLUMNS, CONTRACT_CSV_EXAMPLE, INTERFACE_SEPARATOR } from "../contract-csv";
 import { EMPTY_CONTRACT, type ContractActionResult, type ContractFormValues, type ContractsPart } from "../contract-form";
 
 type Part = NonNullable<ContractsPart>;
@@ -183,7 +185,8 @@ export function ContractsSection({
   const editId = refused?.intent === "update" ? refused.id : part.editId;
   const editing = editId === null ? null : (part.contracts.find((c) => c.id === editId) ?? null);
   const deleting = part.deleteId === null ? null : (part.contracts.find((c) => c.id === part.deleteId) ?? null);
-  const formErrors = refused && refused.intent !== "delete" ? refused.errors : {};
+  const formErrors = refused && (refused.intent === "create" || refused.intent === "update") ? refused.errors : {};
+  const importRefused = refused?.intent === "import" ? refused : null;
   const values = refused?.values ?? editing?.values ?? EMPTY_CONTRACT;
   return (
     <Stack gap="sm" data-testid="contracts-section" data-tour="revenues-contracts">
@@ -195,7 +198,7 @@ export function ContractsSection({
           {result.saved}
         </Alert>
       ) : null}
-      {refused?.intent === "delete" || (refused && !refused.values) ? (
+      {refused && !importRefused && (refused.intent === "delete" || !refused.values) ? (
         <Alert color="red" role="alert" data-testid="contracts-refused">
           {Object.values(refused.errors).join(" ")}
         </Alert>
@@ -264,6 +267,38 @@ export function ContractsSection({
         errors={formErrors}
         cancelHref={here}
       />
+      <ImportForm here={here} refused={importRefused} />
     </Stack>
+  );
+}
+
+/** The CSV import (a file or pasted lines); one bad line and nothing is imported, each bad line named. */
+function ImportForm({ here, refused }: { here: string; refused: Extract<ContractActionResult, { ok: false }> | null }) {
+  return (
+    <Paper withBorder p="sm">
+      <Stack gap="xs">
+        <Title order={3} size="h5">
+          Import contracts from CSV
+        </Title>
+        <Text size="sm">
+          First line: the columns, e.g. <code style={{ overflowWrap: "anywhere" }}>{CONTRACT_CSV_EXAMPLE}</code> (comma or semicolon; every
+          column: {Object.keys(CONTRACT_CSV_COLUMNS).join(", ")}). <code>interfaces</code>: the billing group as router and interface,
+          several separated by <code>{INTERFACE_SEPARATOR}</code>. A line with the name of an existing contract replaces it. Decimals with a
+          dot. One bad line and nothing is imported.{" "}
+          <Anchor href={`${here.replace(/\?.*$/, "")}/export?table=contracts&format=csv`} size="sm">
+            Download the contracts in this format
+          </Anchor>
+          .
+        </Text>
+        <CsvImportForm
+          action={here}
+          label="Import contracts from CSV"
+          pasted={refused?.csv ?? ""}
+          error={refused?.errors.csv}
+          problems={refused?.problems ?? []}
+          problemsTestId="contract-import-problems"
+        />
+      </Stack>
+    </Paper>
   );
 }
