@@ -16,6 +16,8 @@ import { loadContractsPart } from "./contracts-screen.server";
 import { revenueCostMonth, RevenueCostError, type MonthTotals } from "./revenue-cost.server";
 import { ALLOCATION_LABELS, ALLOCATIONS, type Allocation } from "./margin";
 import { marginOfMonth } from "./margin.server";
+import { listContracts } from "./contracts.server";
+import { parseWhatIf, whatIfOfMonth, WhatIfError, type WhatIfFields } from "./what-if.server";
 
 const MONTH_RE = /^(\d{4})-(\d{2})$/;
 
@@ -95,6 +97,24 @@ export type RevenuesScreen = {
   unallocated: string[];
   /** The contracts and their edit forms, for those who may edit them (else null). */
   contracts: ContractsPart;
+  whatIf: WhatIfView;
+};
+
+export type WhatIfRow = {
+  contract: string;
+  direction: string;
+  before95th: string;
+  after95th: string;
+  before: string;
+  after: string;
+  change: string;
+};
+/** The what-if form (the month's contracts to choose from) and, when asked in the URL, its answer or its errors by field. */
+export type WhatIfView = {
+  fields: WhatIfFields;
+  errors: Record<string, string>;
+  options: { value: string; label: string }[];
+  result: { summary: string; rows: WhatIfRow[]; marginChange: string; notices: string[] } | null;
 };
 
 const MONTH_NAMES = [
@@ -117,6 +137,54 @@ const viewOf = (t: MonthTotals, fmt: (x: number) => string): TotalsView => ({
   revenue: fmt(t.revenueEur),
   margin: fmt(t.marginEur),
 });
+
+const EMPTY_WHAT_IF: Omit<WhatIfView, "options"> = { fields: { as: "", from: "", to: "", share: "100" }, errors: {}, result: null };
+const signedMbps = (x: number) => `${x > 0 ? "+" : ""}${formatMbps(x)}`;
+
+/** The what-if part: computed only when the URL asks for it (whatIfAs), on the contracts billed this month. */
+async function whatIfView(
+  services: Services,
+  url: URL,
+  year: number,
+  month: number,
+  bills: readonly BillRow[],
+  asLabel: (asn: number) => string,
+): Promise<WhatIfView> {
+  const options = bills.map((b) => ({ value: String(b.id), label: `${b.contract} (${b.directionLabel})` }));
+  const parsed = parseWhatIf(url);
+  if (!parsed) return { ...EMPTY_WHAT_IF, options };
+  const view = { fields: parsed.fields, errors: parsed.errors, options, result: null };
+  if (!parsed.ask) return view;
+  const ask = parsed.ask;
+  const billed = new Set(bills.map((b) => b.id));
+  if (!billed.has(ask.fromId)) return { ...view, errors: { from: "Choose a contract billed this month." } };
+  if (!billed.has(ask.toId)) return { ...view, errors: { to: "Choose a contract billed this month." } };
+  try {
+    const r = await whatIfOfMonth(services, await listContracts(services.pg.db), year, month, ask);
+    const mbpsOf = (bps: number | null) => (bps === null ? null : bps / 1e6);
+    const percent = `${Math.round(ask.share * 10000) / 100} %`;
+    return {
+      ...view,
+      result: {
+        summary: `${percent} of the traffic of ${asLabel(ask.asn)} on ${r.sides[0].contract} (${formatMbps(mbpsOf(r.asMeanBps))} on average) moved to ${r.sides[1].contract}: ${formatMbps(mbpsOf(r.movedMeanBps))} on average, interval by interval.`,
+        rows: r.sides.map((side) => ({
+          contract: side.contract,
+          direction: DIRECTION_LABELS[side.direction],
+          before95th: formatMbps(mbpsOf(side.before.billedBps)),
+          after95th: `${formatMbps(mbpsOf(side.after.billedBps))} (${signedMbps((mbpsOf(side.after.billedBps) ?? 0) - (mbpsOf(side.before.billedBps) ?? 0))})`,
+          before: formatEur(side.before.totalEur),
+          after: formatEur(side.after.totalEur),
+          change: signedEur(Math.round((side.after.totalEur - side.before.totalEur) * 100) / 100),
+        })),
+        marginChange: signedEur(r.marginChangeEur),
+        notices: r.notices,
+      },
+    };
+  } catch (error) {
+    if (error instanceof WhatIfError) return { ...view, errors: { [error.field]: error.message } };
+    throw error;
+  }
+}
 
 /** Everything the screen shows for the URL's month (403 Response for an account that may not see prices). */
 export async function loadRevenuesScreen(services: Services, user: UserContext, url: URL, now = Date.now()): Promise<RevenuesScreen> {
@@ -149,7 +217,17 @@ export async function loadRevenuesScreen(services: Services, user: UserContext, 
     if (error instanceof RevenueCostError && error.status === 403) throw new Response(error.message, { status: 403 });
     if (error instanceof RevenueCostError) {
       notices.push(`${error.message}.`.replace(/\.\.$/, "."));
-      return { ...base, notices, bills: [], totals: null, incompleteContracts: 0, closed: null, margins: null, unallocated: [] };
+      return {
+        ...base,
+        notices,
+        bills: [],
+        totals: null,
+        incompleteContracts: 0,
+        closed: null,
+        margins: null,
+        unallocated: [],
+        whatIf: { ...EMPTY_WHAT_IF, options: [] },
+      };
     }
     throw error;
   }
@@ -206,6 +284,7 @@ export async function loadRevenuesScreen(services: Services, user: UserContext, 
       }))
     : null;
   const unallocated = (margin?.unallocated ?? []).map((u) => `${u.contract} (${formatEur(u.costEur)})`);
+  const whatIf = await whatIfView(services, url, asked.year, asked.month, bills, (asn) => neighbour(asn));
   if (data.incompleteContracts)
     notices.push(
       `${data.incompleteContracts} of ${bills.length} bills rest on a month under ${COMPLETE_SHARE * 100} % complete: their 95th may change with late data.`,
@@ -221,6 +300,7 @@ export async function loadRevenuesScreen(services: Services, user: UserContext, 
       change: viewOf(data.change, signedEur),
     },
     incompleteContracts: data.incompleteContracts,
+    whatIf,
     margins,
     unallocated,
     closed: data.closed

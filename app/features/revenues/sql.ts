@@ -67,3 +67,34 @@ export function trackedAsQuery(asns: readonly number[]): Statement & { params: R
     params: { asns: [...asns] },
   };
 }
+
+/**
+ * One AS's flows_5m bytes through a billing group's ports per interval in [start, end), the AS on either end
+ * of the flow (its traffic to us and from us): in_b entering by a port, out_b leaving by one. t, in_b, out_b.
+ */
+export function asTrafficQuery(
+  ports: readonly Port[],
+  range: { start: number; end: number },
+  asn: number,
+): Statement & { params: Record<string, unknown> } {
+  // The same column order in both parts: UNION ALL matches columns by position, not by name.
+  const part = (column: "in_b" | "out_b", router: string, iface: string) =>
+    [
+      column === "in_b"
+        ? "SELECT toUInt32(time) AS t, toFloat64(sum(bytes)) AS in_b, toFloat64(0) AS out_b"
+        : "SELECT toUInt32(time) AS t, toFloat64(0) AS in_b, toFloat64(sum(bytes)) AS out_b",
+      "FROM flows_5m",
+      "WHERE time >= toDateTime({start:UInt32}, 'UTC') AND time < toDateTime({end:UInt32}, 'UTC')",
+      `  AND concat(${router}, '|', ${iface}) IN {ports:Array(String)}`,
+      "  AND (as_src = {asn:Int64} OR as_dst = {asn:Int64})",
+      "GROUP BY t",
+    ].join("\n");
+  const sql = [
+    "SELECT t, sum(in_b) AS in_b, sum(out_b) AS out_b FROM (",
+    part("in_b", "ingress_router", "in_if"),
+    "UNION ALL",
+    part("out_b", "egress_router", "out_if"),
+    ") GROUP BY t ORDER BY t",
+  ].join("\n");
+  return { name: "revenues.asTraffic", sql, params: { start: range.start, end: range.end, ports: ports.map(portKey), asn } };
+}

@@ -178,6 +178,82 @@ function MarginSection({ data, path }: { data: RevenuesScreen; path: string }) {
   );
 }
 
+/** What-if (GET form, URL state): a share of one AS's traffic moved between two of the month's contracts, both bills again. */
+function WhatIfSection({ data, path }: { data: RevenuesScreen; path: string }) {
+  const w = data.whatIf;
+  const err = (k: string) => w.errors[k] || undefined;
+  const choose = [{ value: "", label: "Choose a contract" }, ...w.options];
+  // Keyed by the asked fields, so a new answer shows its own values without JavaScript's help.
+  const key = JSON.stringify(w.fields);
+  return (
+    <Stack gap="xs" data-testid="what-if-section">
+      <Title order={2} size="h4">
+        What-if: move an AS&apos;s traffic
+      </Title>
+      <Text size="xs" c="dimmed">
+        Both bills recomputed on the moved 5-minute series of {data.monthLabel}, interval by interval: never from averages.
+      </Text>
+      <Form method="get" action={path} aria-label="What-if" key={key}>
+        <input type="hidden" name="month" value={data.month} />
+        {data.margins ? <input type="hidden" name="allocation" value={data.allocation} /> : null}
+        <SimpleGrid cols={{ base: 1, sm: 2, md: 4 }}>
+          <TextInput name="whatIfAs" label="AS" placeholder="2906 or AS2906" defaultValue={w.fields.as} error={err("as")} required />
+          <NativeSelect name="whatIfFrom" label="From the contract" data={choose} defaultValue={w.fields.from} error={err("from")} />
+          <NativeSelect name="whatIfTo" label="To the contract" data={choose} defaultValue={w.fields.to} error={err("to")} />
+          <TextInput name="whatIfShare" label="Share moved (%)" inputMode="decimal" defaultValue={w.fields.share} error={err("share")} />
+        </SimpleGrid>
+        <Group mt="xs">
+          <Button type="submit" variant="default">
+            Compute
+          </Button>
+        </Group>
+      </Form>
+      {w.result ? (
+        <Stack gap={4} data-testid="what-if-result">
+          <Text size="sm">{w.result.summary}</Text>
+          <Table.ScrollContainer minWidth={700}>
+            <Table striped withTableBorder fz="xs" data-testid="what-if-table">
+              <Table.Caption>What-if, {data.monthLabel}</Table.Caption>
+              <Table.Thead>
+                <Table.Tr>
+                  <Table.Th scope="col">Contract</Table.Th>
+                  <Table.Th scope="col">Direction</Table.Th>
+                  <Table.Th scope="col">Billed 95th now</Table.Th>
+                  <Table.Th scope="col">Billed 95th after</Table.Th>
+                  <Table.Th scope="col">Charges now</Table.Th>
+                  <Table.Th scope="col">Charges after</Table.Th>
+                  <Table.Th scope="col">Change</Table.Th>
+                </Table.Tr>
+              </Table.Thead>
+              <Table.Tbody>
+                {w.result.rows.map((r) => (
+                  <Table.Tr key={r.contract} data-testid="what-if-row">
+                    <Table.Td>{r.contract}</Table.Td>
+                    <Table.Td>{r.direction}</Table.Td>
+                    <Table.Td style={{ whiteSpace: "nowrap" }}>{r.before95th}</Table.Td>
+                    <Table.Td style={{ whiteSpace: "nowrap" }}>{r.after95th}</Table.Td>
+                    <Table.Td style={{ whiteSpace: "nowrap" }}>{r.before}</Table.Td>
+                    <Table.Td style={{ whiteSpace: "nowrap" }}>{r.after}</Table.Td>
+                    <Table.Td style={{ whiteSpace: "nowrap" }}>{r.change}</Table.Td>
+                  </Table.Tr>
+                ))}
+              </Table.Tbody>
+            </Table>
+          </Table.ScrollContainer>
+          <Text size="sm" fw={500} data-testid="what-if-margin">
+            Margin change: {w.result.marginChange}
+          </Text>
+          {w.result.notices.map((n) => (
+            <Text key={n} size="xs">
+              {n}
+            </Text>
+          ))}
+        </Stack>
+      ) : null}
+    </Stack>
+  );
+}
+
 /** The Revenues & Costs screen: month picker (GET form), totals with their change, the month's bills, exports. */
 export function RevenuesView({ data, result, path }: { data: RevenuesScreen; result?: ContractActionResult; path: string }) {
   const search = `?month=${data.month}`;
@@ -237,6 +313,7 @@ export function RevenuesView({ data, result, path }: { data: RevenuesScreen; res
           </Group>
           {data.bills.length ? <BillTable data={data} /> : <Text c="dimmed">No contract is valid in this month.</Text>}
           <MarginSection data={data} path={path} />
+          {data.bills.length > 1 ? <WhatIfSection data={data} path={path} /> : null}
         </>
       ) : null}
       {data.contracts ? <ContractsSection part={data.contracts} month={data.month} path={path} result={result} /> : null}
