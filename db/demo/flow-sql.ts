@@ -2,13 +2,15 @@
  * The SQL that turns the generator table (demo_paths) into raw flow records for one time window.
  * The traffic rate of a path follows a daily cycle (residential evening peak or business hours,
  * in Central European time), a weekly cycle, a linear growth over the period and a small
- * deterministic noise; records of one path and bucket split its bytes.
+ * deterministic noise; records of one path and bucket split its bytes. A path with a cap (the
+ * peer-overflow event's full link) carries its demand up to the cap, its overflow twin the rest
+ * (both draw the same noise: `noise_id`), and no record when there is no rest.
  */
 /** Path x 5-minute bucket x record rows with the bytes each record carries (before sampling). */
 const PATH_RECORDS = `
     SELECT
         b.bucket AS bucket, p.*, rec,
-        cityHash64(p.id, b.bucket, rec) AS h,
+        cityHash64(p.noise_id, b.bucket, rec) AS h,
         (toHour(b.bucket) + toMinute(b.bucket) / 60 + 1) % 24 AS local_hour,
         toDayOfWeek(b.bucket) >= 6 AS weekend,
         if(p.profile = 0,
@@ -17,16 +19,20 @@ const PATH_RECORDS = `
            (0.22 + 0.78 * pow(greatest(0, sin(pi() * (local_hour - 7) / 12)), 1.5)) * if(weekend, 0.35, 1.0)
         ) AS cycle,
         1 + p.growth * (toUInt32(b.bucket) - {periodStart:UInt32}) / {periodLength:UInt32} AS trend,
-        1 + 0.06 * ((cityHash64(p.id, b.bucket) % 2001) / 1000 - 1) AS noise,
+        1 + 0.06 * ((cityHash64(p.noise_id, b.bucket) % 2001) / 1000 - 1) AS noise,
         least(p.records, {maxRecords:UInt8}) AS records_used,
         p.rate_bps * 300 / 8 * cycle * trend * noise / records_used / p.sampling_rate
-            * (1 + 0.3 * (bitShiftRight(h, 32) % 2001 / 1000 - 1)) AS record_bytes,
+            * (1 + 0.3 * (bitShiftRight(h, 32) % 2001 / 1000 - 1)) AS demand_bytes,
+        demand_bytes * p.sampling_rate * if(b.bucket >= p.surge_from AND b.bucket < p.surge_to, p.surge, 1) AS wanted_bytes,
+        p.cap_bps * 300 / 8 / records_used AS cap_bytes,
+        if(p.cap_bps = 0, demand_bytes,
+           if(p.overflow = 1, greatest(0, wanted_bytes - cap_bytes), least(wanted_bytes, cap_bytes)) / p.sampling_rate) AS record_bytes,
         toUInt64(greatest(1, round(record_bytes))) AS sampled_bytes,
         toUInt64(greatest(1, round(record_bytes / p.packet_size))) AS sampled_packets
     FROM (SELECT toDateTime({windowStart:UInt32}, 'UTC') + number * 300 AS bucket FROM numbers({buckets:UInt32})) AS b
     CROSS JOIN demo_paths AS p
     ARRAY JOIN range(least(p.records, {maxRecords:UInt8})) AS rec
-    WHERE b.bucket >= p.valid_from AND b.bucket < p.valid_to`;
+    WHERE b.bucket >= p.valid_from AND b.bucket < p.valid_to AND (p.overflow = 0 OR record_bytes > 0)`;
 
 /**
  * The traffic of the generator table (demo_paths) for one time window as raw flow records.

@@ -12,7 +12,7 @@ import { AGGREGATES_FROM_PATHS, INTERFACE_UTIL_FROM_FLOWS, RAW_FLOWS_FROM_PATHS,
 import { createRandom } from "./random";
 import { buildRib, demoCommunityLabels } from "./rib";
 import { buildTopology, namePorts, PORT_SPEEDS_BPS, ROUTERS, type DemoInterface, type PortSize } from "./topology";
-import { buildAddressPlan, buildTraffic, SPECIAL_AS, type DemoPath } from "./traffic";
+import { buildAddressPlan, buildTraffic, CAP_FILL, OVERFLOW_SURGE, SPECIAL_AS, type DemoPath } from "./traffic";
 import { seedDemoTags } from "./tags";
 import { demoUsers } from "./users";
 import { importPeeringDb } from "~/features/routing/peeringdb/import.server";
@@ -76,18 +76,43 @@ export async function loadDemoNetwork(stores: Stores, options: DemoOptions = {})
     values: traffic.tracked.map((asn, rank) => ({ asn, rank, updated_at: end })),
   });
   const rawDays = options.rawDays ?? 1;
-  // Ports are sized from the traffic they will carry, and named after their size, before any flow names them.
-  await createPathTable(ch, traffic.paths);
+  // Ports are sized from the traffic they will carry, and named after their size, before any flow names them:
+  // the traffic without the interface-failover and peer-overflow events (as the demo was before them).
+  await createPathTable(ch, traffic.naturalPaths);
   const peaks = await interfacePeaks(ch, topology.interfaces, start, end, rawDays);
   const sizes = sizeInterfaces(topology.interfaces, peaks.period, random);
-  const renamed = namePorts(topology, sizes);
+  const saturated = traffic.saturated;
+  // The peer-overflow event's port is as small as its peer's evenings make it full; it is named after
+  // the other ports of its router, which keep their names.
+  const resized = new Map<DemoInterface, PortSize>();
+  if (saturated) {
+    const port = saturatedPortSize(saturated.rateAtEventBps);
+    resized.set(saturated.iface, port);
+    // The transit port takes what the interconnect cannot carry: at most the interconnect's natural
+    // peak times the surge, less its cap, on top of its own peak. Too much for its port: a bigger one.
+    const extra = (peaks.period.get(saturated.iface) ?? 0) * OVERFLOW_SURGE - CAP_FILL * port.speedBps * port.members;
+    const bound = (peaks.period.get(saturated.transitIface) ?? 0) + Math.max(0, extra);
+    const natural = sizes.get(saturated.transitIface)!;
+    if (bound > HOT_MAX * natural.speedBps * natural.members) resized.set(saturated.transitIface, portFor(bound / OVERFLOW_TRANSIT_TARGET));
+  }
+  const renamed = namePorts(topology, sizes, resized);
+  for (const [iface, size] of resized) sizes.set(iface, size);
   renamePathInterfaces(traffic.paths, renamed);
   const key = (i: DemoInterface) => `${i.router}/${i.name}`;
   const capacities = new Map(topology.interfaces.map((i) => [key(i), sizes.get(i)!.speedBps * sizes.get(i)!.members]));
+  if (saturated) {
+    const capacity = capacities.get(key(saturated.iface))!;
+    for (const p of traffic.paths) if (p.cap) p.cap.bps = p.cap.share * CAP_FILL * capacity;
+  }
   const weekPeaks = new Map(topology.interfaces.map((i) => [key(i), peaks.week.get(i) ?? 0]));
   await insertFlows(ch, traffic.paths, start, end, rawDays);
   forgetDataRange(stores);
   await insertInterfaceUtil(ch, topology.interfaces, capacities, start, end);
+  // The ports the peer-overflow event loads differently: their peaks as their counters read them.
+  if (saturated) {
+    for (const iface of [saturated.iface, saturated.transitIface])
+      weekPeaks.set(key(iface), await measuredPeak(ch, iface, end - 7 * DAY, end));
+  }
 
   const rib = buildRib({ ases: DEMO_ASES, operatorAsn: OPERATOR_ASN, topology, addresses, events: traffic.events, start, end });
   for (let i = 0; i < rib.length; i += 20_000) {
@@ -177,6 +202,12 @@ function pathRow(p: DemoPath) {
     // -1: no ICMP type (every other protocol), as the aggregates write it.
     icmp_type: p.icmp?.type ?? -1,
     icmp_code: p.icmp?.code ?? -1,
+    noise_id: p.noiseOf ?? p.id,
+    cap_bps: p.cap?.bps ?? 0,
+    overflow: p.cap?.overflow ? 1 : 0,
+    surge_from: p.cap?.surge.from ?? 0,
+    surge_to: p.cap?.surge.to ?? 0,
+    surge: p.cap?.surge.factor ?? 1,
   };
 }
 
@@ -245,7 +276,8 @@ export async function createPathTable(ch: ClickhouseHandle, paths: DemoPath[]) {
       link_start_router String, link_start_if String, link_end_router String, link_end_if String,
       as_src Int64, as_hnd Int64, as_nxt Int64, as_dst Int64, application String, infrastructure String,
       protocol UInt8, src_ports Array(UInt16), src_hosts Array(String), dst_hosts Array(String),
-      src_prefix_len UInt8, dst_prefix_len UInt8, packet_size UInt16, vrf_name String, icmp_type Int16, icmp_code Int16
+      src_prefix_len UInt8, dst_prefix_len UInt8, packet_size UInt16, vrf_name String, icmp_type Int16, icmp_code Int16,
+      noise_id UInt32, cap_bps Float64, overflow UInt8, surge_from DateTime('UTC'), surge_to DateTime('UTC'), surge Float64
     ) ENGINE = MergeTree ORDER BY id`,
   });
   await chInsert(ch, { name: "demo.paths", table: "demo_paths", values: paths.map(pathRow) });
@@ -274,6 +306,42 @@ async function interfacePeaks(ch: ClickhouseHandle, interfaces: DemoInterface[],
     }
   }
   return { period, week };
+}
+
+/**
+ * The peer-overflow event's port: of the standard sizes (up to 8 ports in a bundle), the one whose
+ * cap (CAP_FILL of it) is nearest SATURATED_CAP of the peer's nominal rate at the event, so that its
+ * evenings (at 0.9 to 1.08 times the nominal rate, plus noise) run against the cap.
+ */
+function saturatedPortSize(rateBps: number): PortSize {
+  const candidates = PORT_SPEEDS_BPS.flatMap((speedBps) => Array.from({ length: 8 }, (_, i) => ({ speedBps, members: i + 1 })));
+  const distance = (s: PortSize) => Math.abs((CAP_FILL * s.speedBps * s.members) / rateBps - SATURATED_CAP);
+  return candidates.sort((a, b) => distance(a) - distance(b) || a.members - b.members)[0];
+}
+/** The saturated port's cap as a fraction of its peer's nominal rate. */
+const SATURATED_CAP = 0.75;
+/** The highest peak utilisation the sizing gives a port (the hot links' upper bound). */
+const HOT_MAX = 0.93;
+/** A transit port resized for the overflow: its bound on the peak at this utilisation at most. */
+const OVERFLOW_TRANSIT_TARGET = 0.7;
+
+/** The smallest port or bundle (of up to MAX_BUNDLE_MEMBERS ports of one speed) of at least `bps`. */
+function portFor(bps: number): PortSize {
+  const speedBps = PORT_SPEEDS_BPS.find((speed) => bps <= MAX_BUNDLE_MEMBERS * speed) ?? PORT_SPEEDS_BPS[PORT_SPEEDS_BPS.length - 1];
+  return { speedBps, members: Math.max(1, Math.ceil(bps / speedBps)) };
+}
+
+/** Peak 5-minute rate (either direction, bit/s) of one interface in [from, to), from interface_util_5m. */
+async function measuredPeak(ch: ClickhouseHandle, iface: DemoInterface, from: number, to: number): Promise<number> {
+  const [row] = await chQuery(ch, {
+    name: "demo.measuredPeak",
+    sql: `SELECT toFloat64(max(greatest(in_bytes, out_bytes))) * 8 / 300 AS peak_bps FROM interface_util_5m
+          WHERE router = {router:String} AND interface = {interface:String}
+            AND time >= toDateTime({from:UInt32}, 'UTC') AND time < toDateTime({to:UInt32}, 'UTC')`,
+    params: { router: iface.router, interface: iface.name, from, to },
+    schema: z.object({ peak_bps: z.number() }),
+  });
+  return row?.peak_bps ?? 0;
 }
 
 /** At most this many ports in one bundle of an ordinary link. */

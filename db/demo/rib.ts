@@ -302,7 +302,35 @@ export function buildRib(options: {
     }
   }
 
-  const touchedByEvents = new Set(options.events.map((e) => e.asn));
+  // Interface failover: the session over the private interconnect goes down, the peer's routes come
+  // over the exchange port of the same router meanwhile, and the interconnect's come back after.
+  const failover = event("interface-failover");
+  if (failover) {
+    const as = byAsn.get(failover.asn)!;
+    const [pni] = sessionsOf(as.asn);
+    const ixPort = topology.interfaces.find((i) => i.router === pni.iface.router && ixNames.includes(i.connection ?? ""))!;
+    const ix = [
+      {
+        iface: ixPort,
+        neighbor: as.asn,
+        peerIp: ixPeerAddress(ixPort, as.asn, ixNames.indexOf(ixPort.connection!)),
+        type: "Peering" as const,
+      },
+    ];
+    routeRows(failover.at, as, [pni], true);
+    routeRows(failover.at, as, ix, false);
+    routeRows(failover.until!, as, ix, true);
+    routeRows(failover.until!, as, [pni], false);
+  }
+  // The peer-overflow event changes no route of the operator's: the peer sends its excess over a
+  // transit provider by its own routing.
+
+  // The later events (failover, overflow) leave the background churn as it was.
+  const touchedByEvents = new Set(
+    options.events
+      .filter((e) => e.kind === "handover-shift" || e.kind === "router-shift" || e.kind === "interface-outage")
+      .map((e) => e.asn),
+  );
   const flappers = ases.filter((a) => a.asn !== operatorAsn && !touchedByEvents.has(a.asn) && sessionsOf(a.asn).length > 0);
   if (flappers.length) {
     const first = Math.ceil(Math.max(start, end - CHURN_SECONDS) / CHURN_STEP) * CHURN_STEP + CHURN_STEP;

@@ -220,7 +220,15 @@ export type PortSize = { speedBps: number; members: number };
  * speed (Juniper xe- 10GE, et- 100/400GE on their own line cards; Cisco TenGigE, HundredGigE,
  * FourHundredGigE), or for several ports a bundle (Juniper aeN, Cisco Bundle-EtherN).
  */
-export function namePorts(topology: Pick<Topology, "routers" | "interfaces">, sizes: Map<DemoInterface, PortSize>): Map<string, string> {
+export function namePorts(
+  topology: Pick<Topology, "routers" | "interfaces">,
+  sizes: Map<DemoInterface, PortSize>,
+  /**
+   * Ports resized after the others were sized: named after all others of their router with this
+   * size, their first size still counted, so that every other port keeps the name it had.
+   */
+  resized: Map<DemoInterface, PortSize> = new Map(),
+): Map<string, string> {
   const renamed = new Map<string, string>();
   for (const router of topology.routers) {
     const counters = new Map<string, number>();
@@ -229,22 +237,23 @@ export function namePorts(topology: Pick<Topology, "routers" | "interfaces">, si
       counters.set(kind, n + 1);
       return n;
     };
-    for (const iface of topology.interfaces.filter((i) => i.router === router.name)) {
-      const size = sizes.get(iface)!;
-      let name: string;
+    const nameOf = (size: PortSize) => {
       if (size.members > 1) {
         const n = next("bundle");
-        name = router.vendor === "juniper" ? `ae${n}` : `Bundle-Ether${n + 1}`;
-      } else {
-        const slot = PORT_SPEEDS_BPS.indexOf(size.speedBps as (typeof PORT_SPEEDS_BPS)[number]);
-        const n = next(String(size.speedBps));
-        const prefix = PORT_PREFIX[router.vendor][size.speedBps];
-        name =
-          router.vendor === "juniper"
-            ? `${prefix}${slot * 2 + Math.floor(n / 8)}/0/${n % 8}`
-            : `${prefix}0/${slot * 2 + Math.floor(n / 8)}/0/${n % 8}`;
+        return router.vendor === "juniper" ? `ae${n}` : `Bundle-Ether${n + 1}`;
       }
-      renamed.set(`${iface.router}/${iface.name}`, name);
+      const slot = PORT_SPEEDS_BPS.indexOf(size.speedBps as (typeof PORT_SPEEDS_BPS)[number]);
+      const n = next(String(size.speedBps));
+      const prefix = PORT_PREFIX[router.vendor][size.speedBps];
+      return router.vendor === "juniper"
+        ? `${prefix}${slot * 2 + Math.floor(n / 8)}/0/${n % 8}`
+        : `${prefix}0/${slot * 2 + Math.floor(n / 8)}/0/${n % 8}`;
+    };
+    const own = topology.interfaces.filter((i) => i.router === router.name);
+    for (const iface of own) renamed.set(`${iface.router}/${iface.name}`, nameOf(sizes.get(iface)!));
+    for (const iface of own) {
+      const size = resized.get(iface);
+      if (size) renamed.set(`${iface.router}/${iface.name}`, nameOf(size));
     }
   }
   for (const iface of topology.interfaces) {

@@ -1,7 +1,7 @@
 import { createAllocator, hostInPrefix, parsePrefix } from "./addresses";
 import type { DemoAs } from "./catalog";
 import type { Random } from "./random";
-import type { DemoInterface, Topology } from "./topology";
+import { IXES, type DemoInterface, type Topology } from "./topology";
 
 export const SPECIAL_AS = { others: -101, untracked: -999, notRoutable: -1 } as const;
 
@@ -46,16 +46,31 @@ export type DemoPath = {
   vrfName: string;
   /** ICMP (protocol 1) or ICMPv6 (58) paths: the type and code every record of the path carries. */
   icmp?: { type: number; code: number };
+  /**
+   * The path whose noise (and raw records' addresses and ports) this one draws: a part of a path an
+   * event moved keeps the traffic it would have carried. Default: the path itself.
+   */
+  noiseOf?: number;
+  /**
+   * A path over a full link (the peer-overflow event): `share` of the link's cap is this path's
+   * (its rate over the link's), `bps` that cap (set once the port's size is known; 0: no cap yet).
+   * The direct path carries its traffic up to the cap; its `overflow` twin, through a transit
+   * provider, carries what is beyond it. `surge`: the demand multiplied by `factor` in [from, to).
+   */
+  cap?: { share: number; bps: number; overflow: boolean; surge: { from: number; to: number; factor: number } };
 };
 
 /** `asn`: the AS whose traffic moves (for the outage: the transit provider whose port fails). */
 export type DemoEvent = {
-  kind: "handover-shift" | "router-shift" | "interface-outage";
+  kind: "handover-shift" | "router-shift" | "interface-outage" | "interface-failover" | "peer-overflow";
   at: number;
   until?: number;
   asn: number;
   description: string;
 };
+
+/** The peer-overflow event's port: sized once the paths are known so that the peer's capped traffic fills it. */
+export type SaturatedPort = { iface: DemoInterface; transitIface: DemoInterface; rateAtEventBps: number };
 
 export type AddressPlan = Map<number, { v4: string[]; v6: string[] }>;
 
@@ -90,7 +105,17 @@ const ACCESS_SHARE: Record<string, number> = {
   "vie-er1": 0.12,
 };
 
-export type TrafficModel = { paths: DemoPath[]; events: DemoEvent[]; tracked: number[] };
+/**
+ * `paths`: the generator rows; `naturalPaths`: the same rows without the interface-failover and
+ * peer-overflow events (the ports are sized from them, as before those events existed).
+ */
+export type TrafficModel = {
+  paths: DemoPath[];
+  naturalPaths: DemoPath[];
+  events: DemoEvent[];
+  tracked: number[];
+  saturated: SaturatedPort | null;
+};
 
 type Endpoint = { router: string; iface: DemoInterface; neighbor: number };
 
@@ -383,6 +408,90 @@ export function buildTraffic(options: {
     totalInboundBps: options.totalInboundBps,
   });
 
+  // The two later events edit the finished paths, so that every other path keeps its number and with
+  // it its noise: a part an event moves is a new path drawing the noise of the one it came from.
+  const naturalPaths = paths.map((p) => ({ ...p }));
+  const fieldsOf = (p: DemoPath): PathFields => {
+    const {
+      id: _id,
+      exporterName: _exporterName,
+      exporterAddress: _exporterAddress,
+      linkStartRouter: _linkStartRouter,
+      linkStartIf: _linkStartIf,
+      linkEndRouter: _linkEndRouter,
+      linkEndIf: _linkEndIf,
+      samplingRate: _samplingRate,
+      ...fields
+    } = p;
+    return { ...fields, noiseOf: p.noiseOf ?? p.id };
+  };
+  // Private interconnects of one port on a router that also has an exchange port, by traffic.
+  const ixPortOn = (router: string) => topology.interfaces.find((i) => i.router === router && IX_NAMES.has(i.connection ?? ""));
+  const singlePortPnis = byWeight.filter((a) => {
+    const ports = a.connection === "pni" ? (topology.attachments.get(a.asn) ?? []) : [];
+    return ports.length === 1 && ixPortOn(ports[0].router);
+  });
+  const failoverAs = singlePortPnis.length >= 2 ? singlePortPnis[0] : null;
+  const overflowAs = singlePortPnis.length >= 2 ? singlePortPnis[singlePortPnis.length - 1] : null;
+  const failoverFrom = lastMidnight - 8 * day + 7 * 3600;
+  const failoverTo = failoverFrom + 4 * 3600;
+  const overflowFrom = lastMidnight - 5 * day + 18 * 3600;
+  const overflowTo = overflowFrom + 4 * 3600;
+  const failoverHappens = failoverAs !== null && inPeriod(failoverFrom) && failoverTo < end;
+  const overflowHappens = overflowAs !== null && inPeriod(overflowFrom) && overflowTo < end;
+
+  // Interface failover: the peer's private interconnect is down for four hours; its traffic, both
+  // ways, takes the exchange port of the same router, where the peer also peers.
+  if (failoverHappens) {
+    const pni = topology.attachments.get(failoverAs.asn)![0];
+    const ixPort = ixPortOn(pni.router)!;
+    for (const p of [...paths]) {
+      const inbound = p.ingressRouter === pni.router && p.inIf === pni.name;
+      const outbound = p.egressRouter === pni.router && p.outIf === pni.name;
+      if ((!inbound && !outbound) || p.validTo <= failoverFrom || p.validFrom >= failoverTo) continue;
+      const fields = fieldsOf(p);
+      const to = p.validTo;
+      const from = Math.max(p.validFrom, failoverFrom);
+      if (p.validFrom < failoverFrom) p.validTo = failoverFrom;
+      else Object.assign(p, { validTo: from, validFrom: from }); // nothing before the failover: empty
+      pushPath({
+        ...fields,
+        validFrom: from,
+        validTo: Math.min(to, failoverTo),
+        ...(inbound ? { inIf: ixPort.name } : { outIf: ixPort.name }),
+      });
+      if (to > failoverTo) pushPath({ ...fields, validFrom: failoverTo, validTo: to });
+    }
+  }
+
+  // Peer overflow: the peer's private interconnect is full every evening (its traffic capped at
+  // CAP_FILL of the port, which the loader sizes for it), and beyond it the peer's traffic arrives
+  // through a transit provider; on the event's evening the peer's demand rises by OVERFLOW_SURGE and
+  // all of the rise comes through the transit.
+  let saturated: SaturatedPort | null = null;
+  if (overflowHappens) {
+    const pni = topology.attachments.get(overflowAs.asn)![0];
+    const transitPorts = transits.flatMap((t) => topology.attachments.get(t.asn)!);
+    const transitIface =
+      transitPorts.find((i) => i.router === pni.router) ?? topology.attachments.get(transits[overflowAs.asn % transits.length].asn)![0];
+    const direct = paths.filter((p) => p.ingressRouter === pni.router && p.inIf === pni.name && p.asHnd === overflowAs.asn);
+    const total = direct.reduce((s, p) => s + p.rateBps, 0);
+    const surge = { from: overflowFrom, to: overflowTo, factor: OVERFLOW_SURGE };
+    for (const p of direct) {
+      const fields = fieldsOf(p);
+      p.cap = { share: p.rateBps / total, bps: 0, overflow: false, surge };
+      pushPath({
+        ...fields,
+        ingressRouter: transitIface.router,
+        inIf: transitIface.name,
+        asHnd: transitIface.neighborAsn!,
+        cap: { share: p.rateBps / total, bps: 0, overflow: true, surge },
+      });
+    }
+    const atEvent = (p: DemoPath) => p.rateBps * (1 + (p.growth * (overflowFrom - start)) / (end - start));
+    saturated = { iface: pni, transitIface, rateAtEventBps: direct.reduce((s, p) => s + atEvent(p), 0) };
+  }
+
   if (handoverShiftHappens) {
     events.push({
       kind: "handover-shift",
@@ -409,10 +518,37 @@ export function buildTraffic(options: {
     });
   }
 
+  if (failoverHappens) {
+    const pni = topology.attachments.get(failoverAs.asn)![0];
+    events.push({
+      kind: "interface-failover",
+      at: failoverFrom,
+      until: failoverTo,
+      asn: failoverAs.asn,
+      description: `Private interconnect to AS${failoverAs.asn} ${failoverAs.name} (${pni.router}) is down for 4 hours; its traffic takes the ${ixPortOn(pni.router)!.connection} port of the same router`,
+    });
+  }
+  if (overflowHappens && saturated) {
+    events.push({
+      kind: "peer-overflow",
+      at: overflowFrom,
+      until: overflowTo,
+      asn: overflowAs.asn,
+      description: `AS${overflowAs.asn} ${overflowAs.name}'s full private interconnect (${saturated.iface.router}) stays at its capacity while its demand rises by ${Math.round((OVERFLOW_SURGE - 1) * 100)} % for 4 hours; the excess arrives through AS${saturated.transitIface.neighborAsn} ${transits.find((t) => t.asn === saturated!.transitIface.neighborAsn)!.name}`,
+    });
+  }
+  events.sort((a, b) => a.at - b.at);
+
   // The top 200 ASes by traffic keep their numbers in the aggregates, plus the operator itself.
   const tracked = [operatorAsn, ...byWeight.slice(0, 200).map((a) => a.asn)];
-  return { paths, events, tracked };
+  return { paths, naturalPaths, events, tracked, saturated };
 }
+
+/** The peer-overflow event: the peer's demand on its evening, as a multiple of its usual. */
+export const OVERFLOW_SURGE = 1.6;
+/** A full link carries this share of its capacity (the rest: framing, and the bursts a shaper smooths). */
+export const CAP_FILL = 0.97;
+const IX_NAMES = new Set<string>(IXES.map((ix) => ix.name));
 
 type PathFields = Omit<
   DemoPath,

@@ -224,9 +224,9 @@ export const TOURS: readonly Tour[] = [
   },
   {
     id: "demolytics",
-    title: "Demo network: find its three events",
+    title: "Demo network: find three of its events",
     summary:
-      "The demo network hides three events: an AS moving transit provider, a peer moving to DE-CIX Frankfurt, and a transit port down for 4 hours. Find them step by step.",
+      "The demo network hides five events; three of them are an AS moving transit provider, a peer moving to DE-CIX Frankfurt, and a transit port down for 4 hours. Find them step by step.",
     kind: "screen",
     path: "/flow-explorer?dimension=AS_HND_INGRESS&dateRange=LAST_30_DAYS",
     audience: { permissions: ["TOUR_DEMOLYTICS", "API_FLOWS_4D", "FRONTEND_LINK_UTIL_EXTERNAL"] },
