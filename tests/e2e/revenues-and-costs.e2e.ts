@@ -116,4 +116,30 @@ describeBothModes("revenues and costs", (m) => {
     expect(await m.page.getByTestId("contracts-saved").innerText()).toBe(`${lines} contract line(s) imported: 0 added, ${lines} replaced.`);
     expect(await m.page.locator("[data-testid=contract-row]").allInnerTexts()).toEqual(rowsBefore);
   });
+
+  it("computes a what-if from its GET form: both bills again, the answer in the URL", async () => {
+    await logIn(m.page, DEMO_USERS.admin);
+    await m.goto("/revenues-and-costs");
+    const form = m.page.locator('form[aria-label="What-if"]');
+    const costs = await form
+      .locator("select[name=whatIfFrom] option")
+      .evaluateAll((os) => os.filter((o) => o.textContent?.endsWith("(cost)")).map((o) => (o as HTMLOptionElement).value));
+    expect(costs.length).toBeGreaterThan(1);
+    await form.locator("input[name=whatIfAs]").fill("AS15169");
+    await form.locator("select[name=whatIfFrom]").selectOption(costs[0]);
+    await form.locator("select[name=whatIfTo]").selectOption(costs[1]);
+    await form.locator("input[name=whatIfShare]").fill("50");
+    await Promise.all([m.page.waitForURL(/whatIfAs=AS15169/), form.getByRole("button", { name: "Compute" }).click()]);
+    await m.page.getByTestId("what-if-table").waitFor();
+    expect(await m.page.locator("[data-testid=what-if-row]").count()).toBe(2);
+    expect(await m.page.getByTestId("what-if-margin").innerText()).toMatch(/^Margin change: [+-]?€/);
+    expect(new URL(m.page.url()).searchParams.get("whatIfShare")).toBe("50");
+    // The same contract on both sides: refused next to the field.
+    await m.page.locator('form[aria-label="What-if"] select[name=whatIfTo]').selectOption(costs[0]);
+    await Promise.all([
+      m.page.waitForURL(new RegExp(`whatIfTo=${costs[0]}(&|$)`)),
+      m.page.locator('form[aria-label="What-if"]').getByRole("button", { name: "Compute" }).click(),
+    ]);
+    await m.page.getByText("The traffic moves to another contract than the one it leaves.").waitFor();
+  });
 });

@@ -150,7 +150,7 @@ async function whatIfView(
   bills: readonly BillRow[],
   asLabel: (asn: number) => string,
 ): Promise<WhatIfView> {
-  const options = bills.map((b) => ({ value: String(b.id), label: `${b.contract} (${b.directionLabel})` }));
+  const options = bills.map((b) => ({ value: String(b.id), label: `${b.contract} (${b.direction})` }));
   const parsed = parseWhatIf(url);
   if (!parsed) return { ...EMPTY_WHAT_IF, options };
   const view = { fields: parsed.fields, errors: parsed.errors, options, result: null };
