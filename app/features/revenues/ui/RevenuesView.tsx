@@ -3,7 +3,10 @@ import { Form } from "@remix-run/react";
 import { ExportMenu, exportHref } from "~/features/shared/table/ExportMenu";
 import { TABLE_FORMATS } from "~/lib/export-files";
 import type { ContractActionResult } from "../contract-form";
-import type { RevenuesScreen } from "../screen.server";
+import type { MRT_ColumnDef } from "mantine-react-table";
+import { DeferredDataTable } from "~/features/shared/table/DeferredDataTable";
+import { numericColumn } from "~/features/shared/table/numeric-column";
+import type { BillRow, MarginRow, RevenuesScreen } from "../screen.server";
 import { ContractsSection } from "./ContractsSection";
 import { CsrfField } from "~/components/CsrfField";
 
@@ -58,50 +61,82 @@ function Figure({ label, value, change, testId }: { label: string; value: string
   );
 }
 
+const BILL_COLUMNS: MRT_ColumnDef<BillRow>[] = [
+  { accessorKey: "contract", header: "Contract" },
+  { accessorKey: "partner", header: "Partner AS" },
+  { accessorKey: "directionLabel", header: "Direction" },
+  { accessorKey: "method", header: "Method" },
+  { accessorKey: "ports", header: "Ports" },
+  numericColumn<BillRow>(
+    { id: "billed95th", accessorFn: (b) => b.billed95thMbps ?? 0, header: "Billed 95th", Cell: ({ row }) => row.original.billed95th },
+    "> 1000",
+  ),
+  numericColumn<BillRow>(
+    {
+      id: "completeness",
+      accessorFn: (b) => Math.round(b.completeness * 10000) / 100,
+      header: "Completeness",
+      Cell: ({ row }) => (
+        <span style={{ whiteSpace: "nowrap" }}>
+          {row.original.completenessLabel}{" "}
+          {row.original.incomplete ? (
+            <Badge color="orange" variant="light" size="xs" title="Under 99 % of the month's samples: the 95th may change">
+              Under 99 %
+            </Badge>
+          ) : null}
+        </span>
+      ),
+    },
+    "< 99",
+  ),
+  numericColumn<BillRow>(
+    { id: "charges", accessorFn: (b) => b.totalEur, header: "Charges", Cell: ({ row }) => row.original.total },
+    "> 500",
+  ),
+  numericColumn<BillRow>(
+    {
+      id: "effectivePrice",
+      accessorFn: (b) => b.perBilledMbpsEur ?? 0,
+      header: "Effective price",
+      Cell: ({ row }) => row.original.perBilledMbps,
+    },
+    "> 0.5",
+  ),
+];
+
+/** The month's bills: sorted, filtered ('>'/'<' on the figures) and columns picked with JavaScript; a plain table without. */
 function BillTable({ data }: { data: RevenuesScreen }) {
   return (
-    <Table.ScrollContainer minWidth={900}>
-      <Table striped withTableBorder fz="xs" data-testid="bills-table">
-        <Table.Caption>Bills of {data.monthLabel}</Table.Caption>
-        <Table.Thead>
-          <Table.Tr>
-            <Table.Th scope="col">Contract</Table.Th>
-            <Table.Th scope="col">Partner AS</Table.Th>
-            <Table.Th scope="col">Direction</Table.Th>
-            <Table.Th scope="col">Method</Table.Th>
-            <Table.Th scope="col">Ports</Table.Th>
-            <Table.Th scope="col">Billed 95th</Table.Th>
-            <Table.Th scope="col">Completeness</Table.Th>
-            <Table.Th scope="col">Charges</Table.Th>
-            <Table.Th scope="col">Effective price</Table.Th>
-          </Table.Tr>
-        </Table.Thead>
-        <Table.Tbody>
-          {data.bills.map((b) => (
-            <Table.Tr key={b.id} data-testid="bill-row">
-              <Table.Td>{b.contract}</Table.Td>
-              <Table.Td>{b.partner}</Table.Td>
-              <Table.Td>{b.directionLabel}</Table.Td>
-              <Table.Td>{b.method}</Table.Td>
-              <Table.Td>{b.ports}</Table.Td>
-              <Table.Td style={{ whiteSpace: "nowrap" }}>{b.billed95th}</Table.Td>
-              <Table.Td style={{ whiteSpace: "nowrap" }}>
-                {b.completenessLabel}{" "}
-                {b.incomplete ? (
-                  <Badge color="orange" variant="light" size="xs" title="Under 99 % of the month's samples: the 95th may change">
-                    Under 99 %
-                  </Badge>
-                ) : null}
-              </Table.Td>
-              <Table.Td style={{ whiteSpace: "nowrap" }}>{b.total}</Table.Td>
-              <Table.Td style={{ whiteSpace: "nowrap" }}>{b.perBilledMbps}</Table.Td>
-            </Table.Tr>
-          ))}
-        </Table.Tbody>
-      </Table>
-    </Table.ScrollContainer>
+    <DeferredDataTable
+      columns={BILL_COLUMNS}
+      data={data.bills}
+      getRowId={(b) => String(b.id)}
+      sorting={[{ id: "charges", desc: true }]}
+      testId="bills-table"
+    />
   );
 }
+
+const MARGIN_COLUMNS: MRT_ColumnDef<MarginRow>[] = [
+  {
+    accessorKey: "neighbour",
+    header: "Neighbour AS",
+    Cell: ({ row }) => (
+      <>
+        {row.original.neighbour}{" "}
+        {row.original.foldedIntoOthers ? (
+          <Badge color="gray" variant="light" size="xs" title="Outside the tracked set: its traffic and cost are in the Others row">
+            Folded into Others
+          </Badge>
+        ) : null}
+      </>
+    ),
+  },
+  numericColumn<MarginRow>({ accessorKey: "revenueEur", header: "Revenue", Cell: ({ row }) => row.original.revenue }, "> 500"),
+  numericColumn<MarginRow>({ accessorKey: "costEur", header: "Allocated cost", Cell: ({ row }) => row.original.cost }, "> 500"),
+  numericColumn<MarginRow>({ accessorKey: "marginEur", header: "Margin", Cell: ({ row }) => row.original.margin }, "< 0"),
+  { accessorKey: "links", header: "Cost by link (share)" },
+];
 
 /** The margin per neighbour AS, with the allocation method as a GET form (URL state, works without JavaScript). */
 function MarginSection({ data, path }: { data: RevenuesScreen; path: string }) {
@@ -126,46 +161,18 @@ function MarginSection({ data, path }: { data: RevenuesScreen; path: string }) {
         </Group>
       </Form>
       {data.margins === null ? null : data.margins.length ? (
-        <Table.ScrollContainer minWidth={800}>
-          <Table striped withTableBorder fz="xs" data-testid="margin-table">
-            <Table.Caption>
-              Margin per neighbour AS, {data.monthLabel}: cost allocated by{" "}
-              {data.allocations.find((a) => a.value === data.allocation)?.label}
-            </Table.Caption>
-            <Table.Thead>
-              <Table.Tr>
-                <Table.Th scope="col">Neighbour AS</Table.Th>
-                <Table.Th scope="col">Revenue</Table.Th>
-                <Table.Th scope="col">Allocated cost</Table.Th>
-                <Table.Th scope="col">Margin</Table.Th>
-                <Table.Th scope="col">Cost by link (share)</Table.Th>
-              </Table.Tr>
-            </Table.Thead>
-            <Table.Tbody>
-              {data.margins.map((m) => (
-                <Table.Tr key={String(m.asn)} data-testid="margin-row">
-                  <Table.Td>
-                    {m.neighbour}{" "}
-                    {m.foldedIntoOthers ? (
-                      <Badge
-                        color="gray"
-                        variant="light"
-                        size="xs"
-                        title="Outside the tracked set: its traffic and cost are in the Others row"
-                      >
-                        Folded into Others
-                      </Badge>
-                    ) : null}
-                  </Table.Td>
-                  <Table.Td style={{ whiteSpace: "nowrap" }}>{m.revenue}</Table.Td>
-                  <Table.Td style={{ whiteSpace: "nowrap" }}>{m.cost}</Table.Td>
-                  <Table.Td style={{ whiteSpace: "nowrap" }}>{m.margin}</Table.Td>
-                  <Table.Td>{m.links}</Table.Td>
-                </Table.Tr>
-              ))}
-            </Table.Tbody>
-          </Table>
-        </Table.ScrollContainer>
+        <Stack gap={4}>
+          <Text size="xs" c="dimmed">
+            Margin per neighbour AS, {data.monthLabel}: cost allocated by {data.allocations.find((a) => a.value === data.allocation)?.label}
+          </Text>
+          <DeferredDataTable
+            columns={MARGIN_COLUMNS}
+            data={data.margins}
+            getRowId={(r) => String(r.asn)}
+            sorting={[{ id: "revenueEur", desc: true }]}
+            testId="margin-table"
+          />
+        </Stack>
       ) : (
         <Text c="dimmed">No revenue or allocated cost in this month.</Text>
       )}
