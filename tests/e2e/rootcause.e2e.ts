@@ -1,7 +1,8 @@
 // The root-cause analysis (/flow-explorer/rootcause) against the built app with the demo network, with JavaScript on
 // and off: reached from the Flow Explorer's view (its link prefills the dimension and the view's period; with JavaScript
 // each row of the table also offers the analysis of its value), the analysis of a demo content network with its
-// classification, baseline, decomposition and routing evidence, and the spec's invalid-input text for a bad duration.
+// classification, baseline, decomposition and routing evidence, this week's anomalies on the empty form (computed in the
+// background: JavaScript asks again, the reload link without it), and the spec's invalid-input text for a bad duration.
 import { expect, it } from "vitest";
 import { describeBothModes } from "./browser";
 import { DEMO_USERS, logIn } from "./login";
@@ -37,6 +38,33 @@ describeBothModes("root-cause analysis", (m) => {
     expect(CLASSIFICATIONS).toContain((await badge.innerText()).trim());
     for (const heading of ["Baseline"]) await m.page.getByRole("heading", { name: heading }).waitFor();
     expect(await m.page.locator("table").count()).toBeGreaterThan(0);
+    expect(m.pageErrors).toEqual([]);
+  });
+
+  it("lists this week's anomalies on the empty form, each opening its analysis", async () => {
+    await logIn(m.page, DEMO_USERS.admin);
+    await m.goto("/flow-explorer/rootcause");
+    const section = m.page.getByTestId("week-anomalies");
+    await section.waitFor();
+    const rows = section.locator("tbody tr");
+    for (let i = 0; (await rows.count()) === 0 && i < 120; i++) {
+      // Computed in the background: with JavaScript the page asks again by itself, without it the reload link does.
+      if (m.javaScriptEnabled) await m.page.waitForTimeout(1_000);
+      else {
+        const reload = section.getByRole("link", { name: "Reload" });
+        if (await reload.count()) await Promise.all([m.page.waitForLoadState("load"), reload.click()]);
+        await m.page.waitForTimeout(1_000);
+      }
+    }
+    expect(await rows.count()).toBeGreaterThan(0);
+    expect(await rows.count()).toBeLessThanOrEqual(20);
+    // The demo's interface outage (a transit port down for 4 hours, 3 days ago) is in the week.
+    expect(await section.locator("tbody").innerText()).toMatch(/In-interface: .*TRANSIT.*\s+\S+ \S+\s+4h\s/);
+    const first = rows.first().getByRole("link");
+    expect(await first.getAttribute("href")).toMatch(/^\/flow-explorer\/rootcause\?dimension=\w+&value=.+&start=\S+Z&duration=\w+$/);
+    await Promise.all([m.page.waitForURL(/value=/), first.click()]);
+    await m.page.getByTestId("classification").waitFor();
+    expect(CLASSIFICATIONS).toContain((await m.page.getByTestId("classification").innerText()).trim());
     expect(m.pageErrors).toEqual([]);
   });
 
