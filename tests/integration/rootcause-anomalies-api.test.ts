@@ -8,7 +8,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { asInfo, delegationRestrictions, userPermissions, users } from "~db/postgres/schema";
 import type { Permission } from "~/lib/permissions";
-import { rootCauseAnomaliesTask, type ListedAnomaly } from "~/features/flows/rootcause/anomalies.server";
+import { NO_BASELINE_NOTE, rootCauseAnomaliesTask, type ListedAnomaly } from "~/features/flows/rootcause/anomalies.server";
 import * as anomaliesRoute from "~/routes/api.rootcause.anomalies";
 import * as rootCauseRoute from "~/routes/api.rootcause";
 import * as screenRoute from "~/routes/_app.flow-explorer_.rootcause";
@@ -161,8 +161,20 @@ describe("GET api/rootcause/anomalies/", () => {
     expect(anomalies.find((a) => a.dimension === "AS_HND_INGRESS")!.name).toContain("Test Transit");
     expect(anomalies.find((a) => a.dimension === "ROUTER_IN")!.name).toBe("r1");
 
+    expect(data.notes).toEqual([]);
     // Cached: asked again, answered at once.
     expect((await get(query)).status).toBe(200);
+
+    // A range starting less than a week after the first flow data: no baseline there, and a note says so.
+    const early = `start=${START - 4 * WEEK + DAY}&end=${START - 4 * WEEK + 2 * DAY}`;
+    let first = await get(early);
+    for (let i = 0; first.status === 202 && i < 240; i++) {
+      await new Promise((r) => setTimeout(r, 250));
+      first = await get(early);
+    }
+    expect(first.status).toBe(200);
+    expect(first.data.anomalies).toEqual([]);
+    expect(first.data.notes).toEqual([NO_BASELINE_NOTE]);
   }, 240_000);
 
   it("bad input: 400 with the spec's text", async () => {

@@ -315,6 +315,7 @@ export const FLOWS_OPERATIONS: Operation[] = [
           href: str,
         }),
       ),
+      notes: arr(str),
     }),
   },
 ];

@@ -115,7 +115,12 @@ export type AnomalyList = {
   computedAt: number;
   thresholds: { minChange: number; minNetworkShare: number; limit: number };
   anomalies: ListedAnomaly[];
+  /** Why the list may miss anomalies (a range without a baseline). */
+  notes: string[];
 };
+
+/** The note of a range whose (first) buckets have no seasonal baseline. */
+export const NO_BASELINE_NOTE = "Part of the range has no seasonal baseline: the flow data start less than a week before it.";
 
 export type AnomaliesAnswer = { state: "computing" } | AnomalyList;
 
@@ -206,6 +211,7 @@ const emptyList = (range: TimeRange): AnomalyList => ({
   computedAt: Math.floor(Date.now() / 1000),
   thresholds: { minChange: ANOMALY_MIN_CHANGE, minNetworkShare: ANOMALY_MIN_NETWORK_SHARE, limit: ANOMALY_LIMIT },
   anomalies: [],
+  notes: [],
 });
 
 /**
@@ -215,7 +221,7 @@ const emptyList = (range: TimeRange): AnomalyList => ({
 export async function requestAnomalies(stores: Stores, user: UserContext, request: TimeRange): Promise<AnomaliesAnswer> {
   checkRootCauseAccess(user, "INTERFACE_IN");
   const range = await gridRange(stores, request);
-  if (!range) return emptyList({ start: request.start, end: request.end });
+  if (!range) return { ...emptyList({ start: request.start, end: request.end }), notes: ["There is no flow data in the range."] };
   const key = `${range.start}-${range.end}`;
   const map = entriesOf(stores.ch);
   const entry = map.get(key);
@@ -322,5 +328,6 @@ async function computeAnomalies(job: Job): Promise<AnomalyList> {
       href: rootCauseHref({ dimension: a.dimension, value: a.value, start: startText, duration: durationText }),
     });
   }
-  return { ...emptyList(range), anomalies };
+  const notes = data.minTimestamp === null || data.minTimestamp > range.start - WEEK_SECONDS ? [NO_BASELINE_NOTE] : [];
+  return { ...emptyList(range), anomalies, notes };
 }

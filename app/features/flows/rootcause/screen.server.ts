@@ -25,6 +25,7 @@ export type AnomalySection =
   | {
       state: "ready";
       range: string;
+      notes: string[];
       rows: {
         key: string;
         object: string;
@@ -199,6 +200,7 @@ async function anomalySection(services: Services, user: UserContext, url: URL, t
   if (answer.state === "computing") return { state: "computing", reloadHref: `${url.pathname}${url.search}` };
   return {
     state: "ready",
+    notes: answer.notes,
     range: `${formatUnix(answer.range.start, timezone, DATE_FORMATS.long)} – ${formatUnix(answer.range.end, timezone, DATE_FORMATS.long)} ${timezone}`,
     rows: answer.anomalies.map((a) => ({
       key: `${a.dimension} ${a.value} ${a.start}`,

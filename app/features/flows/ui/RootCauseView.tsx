@@ -35,8 +35,13 @@ function AnomalyList({ section }: { section: AnomalySection }) {
       {section.state === "ready" && (
         <>
           <Text size="sm">The largest deviations from the seasonal baseline, {section.range}, newest first; each opens its analysis.</Text>
+          {section.notes.map((n) => (
+            <Text key={n} c="dimmed" data-testid="week-anomalies-note">
+              {n}
+            </Text>
+          ))}
           {section.rows.length === 0 ? (
-            <Text>No anomalies in the last 7 days.</Text>
+            <Text>No anomalies found in the last 7 days.</Text>
           ) : (
             <ScrollBox label="This week's anomalies">
               <Table striped>
