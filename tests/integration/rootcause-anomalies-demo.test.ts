@@ -47,7 +47,7 @@ afterAll(async () => {
 }, 60_000);
 
 /** The list of a range: 202 until the background has computed it, then 200. */
-async function list(query: string): Promise<{ range: { start: number; end: number }; anomalies: ListedAnomaly[] }> {
+async function list(query: string): Promise<{ range: { start: number; end: number }; anomalies: ListedAnomaly[]; notes: string[] }> {
   const cookie = await sessionCookie(stores, admin);
   const url = `/api/rootcause/anomalies/?${query}`;
   let res = await callRoute(anomaliesRoute, url, { cookie });
@@ -73,6 +73,7 @@ describe("the anomaly list on the demo network", () => {
   it("a week around the handover shift: the shift and the router shift, newest first, few others", async () => {
     const shift = at("handover-shift");
     const data = await list(`start=${shift - 12 * HOUR}&end=${shift + 6 * DAY}`);
+    expect(data.notes).toEqual([]);
     const starts = data.anomalies.map((a) => a.start);
     expect(starts).toEqual([...starts].sort((a, b) => b - a));
     // The handover shift: the transit that takes the traffic (its handover AS or its port) rises from the shift's hour on.
