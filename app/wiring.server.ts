@@ -12,6 +12,7 @@ import { collectorHealthTask } from "~/features/collector/data-sources/collector
 import { flowUtilTask } from "~/features/collector/flow-util/flow-util.server";
 import { flowsNetflow, flowsSflow } from "~/features/collector/runtime/collector.server";
 import { forgetDataRange } from "~/features/flows/data-range.server";
+import { forgetAnomalies, rootCauseAnomaliesTask } from "~/features/flows/rootcause/anomalies.server";
 import { buildoutNoticesTask } from "~/features/planners/buildout-notices.server";
 import { alertEvaluator } from "~/features/alerts/evaluate.server";
 import { ALERTS_OPERATIONS } from "~/features/alerts/openapi.server";
@@ -61,6 +62,10 @@ export function wireApp(): void {
   // Alert rules (docs/alerts.md): the newest complete bucket every minute, on the component host only.
   runInBackground("alert rules", { ...alertEvaluator(), where: "component host" });
   onStoresClosing("flows data range", forgetDataRange);
+  // The root-cause analysis's anomaly list (docs/root-cause.md): the ranges requested, one at a time, at the limiter's
+  // lowest priority; kept in memory, so in every app process (each computes its own).
+  runInBackground("root-cause anomalies", rootCauseAnomaliesTask);
+  onStoresClosing("root-cause anomalies", forgetAnomalies);
   // Mail and team-chat alerts whose delivery failed are tried again, every 15 s in every app process (rows claimed in PostgreSQL).
   runInBackground("outbox", outboxSweeperTask);
   // Usage tracking events past USAGE_RETENTION_DAYS are deleted hourly.

@@ -1339,6 +1339,14 @@ const MATRIX: Record<string, Sample[]> = {
     { method: "POST", url: "/api/rootcause", json: {}, csrf: false, expect: api("API_FLOWS_4D", CSRF_FAILED) },
     POST_ONLY_405("/api/rootcause"),
   ],
+  "api.rootcause.anomalies.ts": [
+    {
+      url: "/api/rootcause/anomalies?dateRange=LAST_30_DAYS",
+      note: "a range over 7 days: 400 after the access check; delegated accounts 403 in the handler before queueing",
+      expect: api("API_FLOWS_4D", 400),
+    },
+    GET_ONLY_405("/api/rootcause/anomalies"),
+  ],
   "api.netflowstatistics.ts": [
     {
       method: "POST",

@@ -3,6 +3,7 @@ import { arr, bool, int, nullable, num, obj, str, unix, anyObject, type Operatio
 import { asIndirectBodySchema, linkLevelQuerySchema, netflowStatisticsBodySchema, untrackedBodySchema } from "./analysis.server";
 import { flowsBodySchema, sankeyBodySchema } from "./request-schema";
 import { rootCauseBodySchema } from "./rootcause/analysis.server";
+import { anomaliesQuerySchema } from "./rootcause/anomalies.server";
 
 /** The access rule of every flows endpoint (app/features/tags/openapi.server.ts gives the tags and mappings the same). */
 export const FLOWS = { permission: "API_FLOWS_4D" } as const;
@@ -274,6 +275,46 @@ export const FLOWS_OPERATIONS: Operation[] = [
       classification: { enum: ["Handover AS Shift", "Indirect Overflow", "Interface Shift", "Organic", "Router Shift", "Unknown"] },
       reason: str,
       routing: anyObject,
+      notes: arr(str),
+    }),
+  },
+  {
+    file: "api.rootcause.anomalies.ts",
+    method: "GET",
+    path: "/api/rootcause/anomalies/",
+    summary:
+      "Extension: the largest deviations from the seasonal baseline in a range over the tracked source ASes, handover ASes, ingress routers and external interfaces, each classified by the root-cause analysis, newest first.",
+    description:
+      "The range by the URL date parameters: dateRange (a preset of at most 7 days; default LAST_7_DAYS) or start and end (unix seconds) at most 7 days apart, cut to whole hours of the flow data. Computed in the background: 202 with {state: 'computing'} until the range's list is ready, then 200 (kept in memory per process). Hourly buckets; an anomaly is a stretch outside the band in one direction with at least one bucket 20 % off the object's baseline and 0.2 % of the network's ingress; the 20 with the largest peak deviation. Bad input: 400 with '{value} is not a valid {name} input'. Needs API_FLOWS_INTERFACES too; never a delegated user (403). Rules: docs/root-cause.md.",
+    access: FLOWS,
+    query: anomaliesQuerySchema,
+    response: obj({
+      state: { enum: ["ready"] },
+      range: obj({ start: unix, end: unix }),
+      step: int,
+      computedAt: unix,
+      thresholds: obj({ minChange: num, minNetworkShare: num, limit: int }),
+      anomalies: arr(
+        obj({
+          dimension: { enum: ["AS_SRC_INGRESS", "AS_HND_INGRESS", "ROUTER_IN", "INTERFACE_IN"] },
+          value: str,
+          name: str,
+          start: unix,
+          end: unix,
+          duration: str,
+          direction: { enum: ["rise", "fall"] },
+          fromRangeStart: bool,
+          peakTime: unix,
+          peakBps: num,
+          peakBaselineBps: num,
+          peakDeviationBps: num,
+          peakShare: nullable(num),
+          meanDeviationBps: num,
+          classification: { enum: ["Handover AS Shift", "Indirect Overflow", "Interface Shift", "Organic", "Router Shift", "Unknown"] },
+          reason: str,
+          href: str,
+        }),
+      ),
       notes: arr(str),
     }),
   },

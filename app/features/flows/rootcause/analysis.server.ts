@@ -195,10 +195,12 @@ export async function runRootCause(
   stores: Stores,
   user: UserContext,
   input: RootCauseRequest,
-  options: { timezone?: string } = {},
+  options: { timezone?: string; priority?: "lowest" } = {},
 ): Promise<RootCauseResult> {
   checkRootCauseAccess(user, input.dimension);
   const tz = options.timezone ?? "UTC";
+  // The anomaly list classifies in the background: its reads wait for the limiter's lowest priority.
+  const priority = options.priority;
   const step = input.duration <= 86_400 ? FIVE_MINUTES : HOUR;
   const start = Math.floor(input.start / step) * step;
   const requestedEnd = Math.ceil((input.start + input.duration) / step) * step;
@@ -215,6 +217,7 @@ export async function runRootCause(
   const historyStart = start - SEASONAL_WEEKS * WEEK_SECONDS;
   const scope = { dimension: input.dimension, value: input.value, operatorAsn: await operatorAsn(stores) };
   const rows = await chQuery(stores.ch, {
+    priority,
     ...objectLevelsQuery(scope, { start: historyStart, end }, step as 300 | 3600),
     schema: levelRowSchema,
   });
@@ -279,7 +282,11 @@ export async function runRootCause(
       indirectAnomalyBps: sum((p) => p.anomaly) - (direct?.anomaly ?? 0),
     };
     if (directInterfaces.size) {
-      const load = await chQuery(stores.ch, { ...interfaceLoadQuery([...directInterfaces], { start, end }), schema: interfaceLoadRow });
+      const load = await chQuery(stores.ch, {
+        priority,
+        ...interfaceLoadQuery([...directInterfaces], { start, end }),
+        schema: interfaceLoadRow,
+      });
       const utilisations = load.filter((l) => l.capacity_bps > 0).map((l) => l.in_bps / l.capacity_bps);
       directUtilisation = utilisations.length ? Math.max(...utilisations) : null;
       missingUtilisation = load.length < directInterfaces.size;
@@ -309,6 +316,7 @@ export async function runRootCause(
   if (input.dimension === "AS_SRC_INGRESS") originAsns = [Number(input.value)];
   else {
     const top = await chQuery(stores.ch, {
+      priority,
       ...objectSourceAsQuery(scope, { start, end }, ROUTING_TOP_SOURCE_ASES + 3),
       schema: z.object({ AS_SRC_INGRESS: z.number(), bps: z.number() }),
     });
@@ -318,9 +326,13 @@ export async function runRootCause(
       .slice(0, ROUTING_TOP_SOURCE_ASES);
   }
   const [vantage, changes, before] = await Promise.all([
-    chQuery(stores.ch, { ...vantagePointsQuery(window.end), schema: z.object({ vantage_point: z.string() }) }),
-    originAsns.length ? chQuery(stores.ch, { ...routingChangesQuery(originAsns, window), schema: ribRowSchema }) : Promise.resolve([]),
-    originAsns.length ? chQuery(stores.ch, { ...routingBeforeQuery(originAsns, window), schema: ribBeforeSchema }) : Promise.resolve([]),
+    chQuery(stores.ch, { priority, ...vantagePointsQuery(window.end), schema: z.object({ vantage_point: z.string() }) }),
+    originAsns.length
+      ? chQuery(stores.ch, { priority, ...routingChangesQuery(originAsns, window), schema: ribRowSchema })
+      : Promise.resolve([]),
+    originAsns.length
+      ? chQuery(stores.ch, { priority, ...routingBeforeQuery(originAsns, window), schema: ribBeforeSchema })
+      : Promise.resolve([]),
   ]);
   const state = new Map(before.map((b) => [`${b.vantage_point}\u0000${b.peer_ip}\u0000${b.prefix}`, b]));
   const cpLink = (prefix: string) =>

@@ -10,14 +10,37 @@ import type { UserContext } from "~/server/auth/user-context.server";
 import type { Services } from "~/server/services.server";
 import { getUserSettings } from "~/server/settings/user-settings.server";
 import { getDimension } from "~/features/filter/dimensions";
+import { presetRange } from "~/lib/time-range";
 import { rootCauseBodySchema, runRootCause, type RootCauseResult } from "./analysis.server";
+import { ANOMALY_DEFAULT_RANGE, requestAnomalies } from "./anomalies.server";
 import { OBJECT_DIMENSIONS, type RootCauseParams } from "./link";
 
 const fmtBps = (v: number | null) => (v === null ? "–" : formatBitsPerSecond(v));
 const signed = (v: number | null, f: (x: number) => string) => (v === null ? "–" : `${v > 0 ? "+" : v < 0 ? "−" : ""}${f(Math.abs(v))}`);
 
+/** The form's list of the week's anomalies (GET api/rootcause/anomalies/ of the last 7 days), formatted. */
+export type AnomalySection =
+  | { state: "computing"; reloadHref: string }
+  | { state: "unavailable"; message: string }
+  | {
+      state: "ready";
+      range: string;
+      notes: string[];
+      rows: {
+        key: string;
+        object: string;
+        start: string;
+        duration: string;
+        deviation: string;
+        classification: string;
+        href: string;
+      }[];
+    };
+
 export type RootCauseScreen = {
   params: RootCauseParams;
+  /** Only on the form (no value chosen yet). */
+  anomalies: AnomalySection | null;
   dimensions: { id: string; label: string }[];
   timezone: string;
   errors: string[];
@@ -83,10 +106,12 @@ export async function loadRootCauseScreen(services: Services, user: UserContext,
     params,
     timezone,
     dimensions: OBJECT_DIMENSIONS.map((id) => ({ id, label: getDimension(id).label })),
+    anomalies: null,
   };
   // A form not yet filled in (or prefilled with a period by the Flow Explorer's link, the value still to choose):
   // nothing to analyse, no error either. A submitted form always sends a value, empty or not.
-  if (!q.has("value")) return { ...base, errors: [], result: null, view: null };
+  if (!q.has("value"))
+    return { ...base, anomalies: await anomalySection(services, user, url, timezone), errors: [], result: null, view: null };
   const parsed = rootCauseBodySchema.safeParse(params);
   if (!parsed.success) return { ...base, errors: parsed.error.issues.map((i) => i.message), result: null, view: null };
   let result: RootCauseResult;
@@ -161,5 +186,31 @@ export async function loadRootCauseScreen(services: Services, user: UserContext,
         })),
       },
     },
+  };
+}
+
+async function anomalySection(services: Services, user: UserContext, url: URL, timezone: string): Promise<AnomalySection> {
+  let answer;
+  try {
+    answer = await requestAnomalies(services, user, presetRange(ANOMALY_DEFAULT_RANGE, Math.floor(Date.now() / 1000), timezone));
+  } catch (error) {
+    if (error instanceof ApiProblem && error.status === 403) return { state: "unavailable", message: error.body.detail };
+    throw error;
+  }
+  if (answer.state === "computing") return { state: "computing", reloadHref: `${url.pathname}${url.search}` };
+  return {
+    state: "ready",
+    notes: answer.notes,
+    range: `${formatUnix(answer.range.start, timezone, DATE_FORMATS.long)} – ${formatUnix(answer.range.end, timezone, DATE_FORMATS.long)} ${timezone}`,
+    rows: answer.anomalies.map((a) => ({
+      key: `${a.dimension} ${a.value} ${a.start}`,
+      // An AS by its name and number, a router and an interface by their names.
+      object: `${getDimension(a.dimension).label}: ${a.name}${getDimension(a.dimension).filterKind === "AS_NUMBER" && !a.name.includes(`AS${a.value}`) ? ` (AS${a.value})` : ""}`,
+      start: `${formatUnix(a.start, timezone, DATE_FORMATS.long)}${a.fromRangeStart ? " or earlier" : ""}`,
+      duration: a.duration,
+      deviation: `${signed(a.peakDeviationBps, formatBitsPerSecond)}${a.peakShare === null ? " (new)" : ` (${signed(a.peakShare, formatPercent)})`}`,
+      classification: a.classification,
+      href: a.href,
+    })),
   };
 }

@@ -1,7 +1,82 @@
 import { Alert, Anchor, Badge, Button, Group, NativeSelect, Paper, Stack, Table, Text, TextInput, Title } from "@mantine/core";
 import { ScrollBox } from "~/components/EditForms";
-import { Form, Link } from "@remix-run/react";
-import type { RootCauseScreen } from "../rootcause/screen.server";
+import { Form, Link, useRevalidator } from "@remix-run/react";
+import { useEffect } from "react";
+import type { AnomalySection, RootCauseScreen } from "../rootcause/screen.server";
+
+/** How often the page asks again while the week's anomalies are computed (with JavaScript; without it, the reload link). */
+const ANOMALY_POLL_MS = 5_000;
+
+/** The week's anomalies, each a link to its analysis: the operator's starting point on the empty form. */
+function AnomalyList({ section }: { section: AnomalySection }) {
+  const revalidator = useRevalidator();
+  const computing = section.state === "computing";
+  useEffect(() => {
+    if (!computing) return;
+    const timer = setInterval(() => {
+      if (revalidator.state === "idle") revalidator.revalidate();
+    }, ANOMALY_POLL_MS);
+    return () => clearInterval(timer);
+  }, [computing, revalidator]);
+  return (
+    <Paper withBorder p="md" component="section" aria-labelledby="week-anomalies" data-testid="week-anomalies">
+      <Title order={2} size="h3" id="week-anomalies">
+        This week&apos;s anomalies
+      </Title>
+      {section.state === "unavailable" && <Text>{section.message}</Text>}
+      {section.state === "computing" && (
+        <Text role="status">
+          The anomalies of the last 7 days are being computed in the background.{" "}
+          <Anchor component={Link} to={section.reloadHref} reloadDocument>
+            Reload
+          </Anchor>
+        </Text>
+      )}
+      {section.state === "ready" && (
+        <>
+          <Text size="sm">The largest deviations from the seasonal baseline, {section.range}, newest first; each opens its analysis.</Text>
+          {section.notes.map((n) => (
+            <Text key={n} c="dimmed" data-testid="week-anomalies-note">
+              {n}
+            </Text>
+          ))}
+          {section.rows.length === 0 ? (
+            <Text>No anomalies found in the last 7 days.</Text>
+          ) : (
+            <ScrollBox label="This week's anomalies">
+              <Table striped>
+                <Table.Thead>
+                  <Table.Tr>
+                    <Table.Th>Object</Table.Th>
+                    <Table.Th>Start</Table.Th>
+                    <Table.Th>Duration</Table.Th>
+                    <Table.Th>Peak deviation</Table.Th>
+                    <Table.Th>Classification</Table.Th>
+                  </Table.Tr>
+                </Table.Thead>
+                <Table.Tbody>
+                  {section.rows.map((r) => (
+                    <Table.Tr key={r.key}>
+                      <Table.Td>
+                        <Anchor component={Link} to={r.href}>
+                          {r.object}
+                        </Anchor>
+                      </Table.Td>
+                      <Table.Td>{r.start}</Table.Td>
+                      <Table.Td>{r.duration}</Table.Td>
+                      <Table.Td>{r.deviation}</Table.Td>
+                      <Table.Td>{r.classification}</Table.Td>
+                    </Table.Tr>
+                  ))}
+                </Table.Tbody>
+              </Table>
+            </ScrollBox>
+          )}
+        </>
+      )}
+    </Paper>
+  );
+}
 
 const WIDTH = 720;
 const HEIGHT = 200;
@@ -70,6 +145,7 @@ export function RootCauseView({ data, explorerHref }: { data: RootCauseScreen; e
           ))}
         </Alert>
       )}
+      {data.anomalies && <AnomalyList section={data.anomalies} />}
       {v && data.result && (
         <>
           <Paper withBorder p="md">
