@@ -146,14 +146,14 @@ export const EMPTY_RULE_FORM: RuleForm = {
   enabled: true,
 };
 
-/** The form of a form post (unknown fields ignored, missing ones empty). */
+/** The form of a form post (unknown fields ignored, missing ones at the new form's defaults). */
 export function readRuleForm(form: FormData): RuleForm {
   const one = (name: string) => {
     const v = form.get(name);
     return typeof v === "string" ? v : "";
   };
   const out = { ...EMPTY_RULE_FORM, groups: [] as string[], enabled: form.get("enabled") === "on" || form.get("enabled") === "1" };
-  for (const f of RULE_FORM_FIELDS) out[f] = one(f);
+  for (const f of RULE_FORM_FIELDS) out[f] = form.has(f) ? one(f) : EMPTY_RULE_FORM[f];
   out.groups = form
     .getAll("groups")
     .filter((v): v is string => typeof v === "string" && ID.test(v))
