@@ -62,6 +62,7 @@ const BOTH_MODES = new Set([
   LG_RESULTS,
   `${LG_RESULTS}&ribView=post-policy&community=65535%3A666`,
   "/manage-delegated-users?new=1",
+  "/alerts",
   "/rna?timeseries=exporter_name",
   "/as-relations?asn=3356",
 ]);
@@ -242,6 +243,9 @@ describe("WCAG 2.1 AA (axe) as the superuser", () => {
     "/manage-users?view=audit",
     "/manage-delegated-users",
     "/manage-delegated-users?new=1",
+    // The Alerts screen: the list with the new-rule form, and that form prefilled from a Flow Explorer view.
+    "/alerts",
+    "/alerts?new=1&dimension=AS_HND_INGRESS&filter=AS_SRC_INGRESS%3A2906&ipVersion=4",
     "/mappings/applications",
     "/mappings/infrastructures",
     "/mappings/as",

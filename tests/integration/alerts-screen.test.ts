@@ -13,6 +13,7 @@ import { alertEvents, alertRules, alertState, delegationRestrictions, userPermis
 import { formatUnix } from "~/lib/date-format";
 import { formatBitsPerSecond } from "~/lib/units";
 import * as route from "~/routes/_app.alerts";
+import * as explorer from "~/routes/_app.flow-explorer";
 import { useServicesForTests } from "~/server/services.server";
 import { formRequest, getRequest, runRoute, sessionCookie } from "../helpers/http";
 import { openTestStores, type TestStores } from "../helpers/stores";
@@ -290,5 +291,16 @@ describe("the Alerts screen", () => {
       ipVersion: "6",
       value: "",
     });
+  });
+
+  it("offers 'Alert on this view' on the Flow Explorer to MANAGE_ALERTS holders only, the view's state in the link", async () => {
+    const view = "/flow-explorer?dimension=AS_HND_INGRESS&filter=AS_SRC_INGRESS%3A65010&ipVersion=6";
+    const theirs = await runRoute(explorer.loader, getRequest(view, cookies.admin));
+    expect(theirs.status).toBe(200);
+    expect(theirs.data.showAlertOnView).toBe(true);
+    expect(theirs.data.params).toMatchObject({ dimension: "AS_HND_INGRESS", filter: ["AS_SRC_INGRESS:65010"], ipVersion: "6" });
+    expect((await runRoute(explorer.loader, getRequest(view, cookies.viewer))).data.showAlertOnView).toBe(false);
+    expect((await runRoute(explorer.loader, getRequest(view, cookies.nobody))).data.showAlertOnView).toBe(false);
+    expect((await runRoute(explorer.loader, getRequest("/flow-explorer", cookies.customer))).data.showAlertOnView).toBe(true);
   });
 });
