@@ -266,12 +266,10 @@ export function RuleForm({
             </Button>
           </Group>
           {preview ? null : (
-            <Alert color="gray" variant="transparent" p={0}>
-              <Text size="xs" c="dimmed">
-                The test runs the rule as typed over the last {data.previewDays} days of 5-minute buckets: nothing is saved and nobody is
-                told.
-              </Text>
-            </Alert>
+            <Text size="xs" c="dimmed">
+              The test runs the rule as typed over the last {data.previewDays} days of 5-minute buckets: nothing is saved and nobody is
+              told.
+            </Text>
           )}
         </Stack>
       </Form>
