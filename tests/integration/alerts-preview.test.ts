@@ -3,12 +3,14 @@
  * known episodes (a breach long enough to trigger, one too short, one broken by a gap, a value
  * inside the hysteresis, a gap), the preview of a rule over them (previewRule and the screen's
  * preview button), and the transitions recomputed here from the rows themselves with a
- * deliberately plain loop — not the state machine.
+ * deliberately plain loop — not the state machine. A band rule's preview gives each bucket the
+ * band the evaluator's sampleOf gives it (over four weeks of history before the week).
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { alertRules, asInfo, userSettings } from "~db/postgres/schema";
-import { newestCompleteBucket } from "~/features/alerts/evaluate.server";
-import { previewRule, PREVIEW_SECONDS } from "~/features/alerts/preview.server";
+import { BAND_HISTORY_SECONDS, newestCompleteBucket, readRuleSeries, ruleSelection, sampleOf } from "~/features/alerts/evaluate.server";
+import { logicOfBody, previewRule, PREVIEW_SECONDS } from "~/features/alerts/preview.server";
+import { runSeries } from "~/features/alerts/state-machine";
 import { alertRuleBodySchema } from "~/features/alerts/request-schema";
 import { formatUnix } from "~/lib/date-format";
 import { formatBitsPerSecond } from "~/lib/units";
@@ -72,8 +74,11 @@ beforeAll(async () => {
     if (v !== null) values.push(flow(t, 65010, v));
     values.push(flow(t, 65020, 100 * MBIT));
   }
-  // Rows outside the week (before it, and the bucket not yet complete) are never read.
+  // Rows outside the week (before it, and the bucket not yet complete) are never read by a threshold rule.
   values.push(flow(START - 300, 65010, 50 * MBIT), flow(END, 65010, 50 * MBIT));
+  // Four weeks of history before the week for the band rule: 5 Mbit/s with a daily swing of ±1 Mbit/s.
+  for (let t = START - BAND_HISTORY_SECONDS; t < START - 300; t += 300)
+    values.push(flow(t, 65010, (5 + Math.sin((t / 86_400) * 2 * Math.PI)) * MBIT));
   await chInsert(stores.ch, { name: "test.flows", table: "flows_5m", values });
   rows = await readFlowRows(stores, { start: START, end: END });
   const id = await insertSuperuser(stores, "noc@alerts-preview.test");
@@ -200,6 +205,29 @@ describe("test against the last 7 days", () => {
     );
     expect(out.data.form.threshold).toBe("10M");
     expect(await stores.pg.db.select().from(alertRules)).toEqual([]);
+  });
+
+  it("gives a band rule the evaluator's band for each bucket: the same transitions as the evaluator's samples", async () => {
+    const band = body({ condition: "outside_band", threshold: null, bandFactor: 1.5, minDurationSeconds: 0, hysteresis: 0 });
+    const preview = await previewRule(stores, admin, band, NOW);
+    if ("error" in preview) throw new Error(preview.error);
+    // The evaluator's way (evaluate.server.ts): the series, then sampleOf per bucket over the four weeks before it.
+    const selected = await ruleSelection(stores, admin, band.view);
+    if ("error" in selected) throw new Error(selected.error);
+    const readStart = START - BAND_HISTORY_SECONDS;
+    const [series] = await readRuleSeries(
+      stores,
+      [{ selection: selected.selection, metric: "bps" }],
+      { start: readStart, end: END },
+      OPERATOR,
+    );
+    const samples = Array.from({ length: N }, (_, i) =>
+      sampleOf(series, { conditionKind: "outside_band", bandFactor: 1.5 }, START + i * 300, START + i * 300 - BAND_HISTORY_SECONDS),
+    );
+    expect(preview.transitions).toEqual(runSeries(logicOfBody(band), samples).transitions);
+    // The 20 Mbit/s episodes are outside the band: the rule is triggered in each of them.
+    const statusAt = (i: number) => preview.transitions.filter((t) => t.bucketStart <= START + i * 300).at(-1)?.to;
+    for (const i of [100, 500, 1500, 1502]) expect(statusAt(i), `bucket ${i}`).toBe("Triggered");
   });
 
   it("refuses a view outside the user's dimensions next to the view", async () => {

@@ -8,7 +8,8 @@
 import { operatorAsn } from "~/features/filter/operator-as.server";
 import type { UserContext } from "~/server/auth/user-context.server";
 import type { Services } from "~/server/services.server";
-import { BAND_HISTORY_SECONDS, newestCompleteBucket, readRuleSeries, ruleSelection, sampleOf } from "./evaluate.server";
+import { alertBand, bandLimits } from "~/lib/seasonal-band";
+import { BAND_HISTORY_SECONDS, newestCompleteBucket, readRuleSeries, ruleSelection } from "./evaluate.server";
 import type { AlertRuleBody } from "./request-schema";
 import { BUCKET_SECONDS } from "./sql";
 import { runSeries, type AlertCondition, type AlertTransition, type BucketSample, type RuleLogic } from "./state-machine";
@@ -55,13 +56,23 @@ export async function previewRule(
     { start: readStart, end },
     await operatorAsn(services),
   );
+  // The series once as an array; each bucket's band from the four weeks before it, as sampleOf
+  // (evaluate.server.ts) gives the evaluator's, without a map lookup per history bucket.
+  const values = Array.from({ length: (end - readStart) / BUCKET_SECONDS }, (_, i) => series.get(readStart + i * BUCKET_SECONDS) ?? null);
+  const history = BAND_HISTORY_SECONDS / BUCKET_SECONDS;
   const samples: BucketSample[] = [];
-  for (let t = start; t < end; t += BUCKET_SECONDS)
-    samples.push(
-      band
-        ? sampleOf(series, { conditionKind: "outside_band", bandFactor: body.bandFactor }, t, t - BAND_HISTORY_SECONDS)
-        : { start: t, step: BUCKET_SECONDS, value: series.get(t) ?? null },
-    );
+  for (let t = start; t < end; t += BUCKET_SECONDS) {
+    const i = (t - readStart) / BUCKET_SECONDS;
+    const sample: BucketSample = { start: t, step: BUCKET_SECONDS, value: values[i] };
+    if (band) {
+      const before = values.slice(i - history, i);
+      const b = before.some((v) => v !== null)
+        ? alertBand({ start: t - BAND_HISTORY_SECONDS, step: BUCKET_SECONDS, values: before }, t)
+        : null;
+      sample.band = b ? { expected: b.expected, ...bandLimits(b, body.bandFactor ?? 0) } : null;
+    }
+    samples.push(sample);
+  }
   const { transitions } = runSeries(logicOfBody(body), samples);
   return {
     range: { start, end },
