@@ -111,6 +111,7 @@ describe("the Alerts screen", () => {
       name: RULE.name,
       status: "OK",
       since: null,
+      evaluated: false,
       severity: "Critical",
       condition: "above 10.0 Mbit/s",
       minDuration: "10 min",

@@ -111,6 +111,8 @@ export async function loadAlerts(services: Stores, user: UserContext, url: URL, 
       status: r.state.status,
       statusColor: STATE_COLORS[r.state.status],
       since: r.state.since === null ? null : formatUnix(r.state.since, tz),
+      /** Whether any bucket was evaluated (a rule can be evaluated without ever changing state). */
+      evaluated: r.state.lastBucket !== null,
       severity: SEVERITY_LABELS[r.severity],
       view: `${labelOf(r.view.dimension)}${r.view.value ? ` = ${r.view.value}` : " (total)"}${r.view.filter.length ? `, filtered by ${r.view.filter.join(", ")}` : ""}${r.view.ipVersion !== "all" ? `, IPv${r.view.ipVersion}` : ""}`,
       viewHref: flowExplorerViewHref(r.view),

@@ -99,7 +99,7 @@ function RulesTable({ data }: { data: AlertsScreen }) {
               <Table.Td>
                 <StateCell row={r} />
               </Table.Td>
-              <Table.Td>{r.since ?? "never evaluated"}</Table.Td>
+              <Table.Td>{r.since ?? (r.evaluated ? "no change of state yet" : "not evaluated yet")}</Table.Td>
               <Table.Td>{r.severity}</Table.Td>
               <Table.Td>
                 {r.condition}
