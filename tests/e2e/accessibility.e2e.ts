@@ -404,6 +404,29 @@ describeBothModes("keyboard only", (m) => {
     await m.page.locator("th[aria-sort=descending] [data-testid=rna-sort-bytes_scaled]").waitFor();
   });
 
+  it("adds an alert rule on the Alerts screen", async () => {
+    const name = `Keyboard rule (${m.label})`;
+    await logIn(m.page, ADMIN);
+    await m.goto("/alerts");
+    await tabTo(m.page, "form[aria-label='Add an alert rule'] input[name=name]", 150);
+    await m.page.keyboard.type(name);
+    await tabTo(m.page, "form[aria-label='Add an alert rule'] input[name=value]");
+    await m.page.keyboard.type("2906");
+    await tabTo(m.page, "form[aria-label='Add an alert rule'] input[name=threshold]");
+    await m.page.keyboard.type("900G");
+    await Promise.all([m.page.waitForURL(/saved=created/), m.page.keyboard.press("Enter")]);
+    const row = m.page.locator("[data-testid=alerts-table] tbody tr", { hasText: name });
+    await row.waitFor();
+    // Leave nothing behind: its delete link (above the form: from the top of the page) and the confirm step, by keyboard as well.
+    const rule = new URL(m.page.url()).searchParams.get("rule");
+    await m.goto(`/alerts?rule=${rule}`);
+    await tabTo(m.page, `a[href='/alerts?delete=${rule}']`, 200);
+    await Promise.all([m.page.waitForURL(/delete=/), m.page.keyboard.press("Enter")]);
+    await tabTo(m.page, "[data-testid=alert-delete-step] button[type=submit]", 100);
+    await Promise.all([m.page.waitForURL(/saved=deleted/), m.page.keyboard.press("Enter")]);
+    expect(await m.page.locator("[data-testid=alerts-table] tbody tr", { hasText: name }).count()).toBe(0);
+  });
+
   it("queries the Looking Glass", async () => {
     await logIn(m.page, ADMIN);
     await m.goto("/lookingglass");

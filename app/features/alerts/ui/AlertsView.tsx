@@ -1,5 +1,6 @@
 import { Alert, Anchor, Badge, Button, Group, NativeSelect, Paper, Stack, Table, Text, Title } from "@mantine/core";
 import { Form, Link } from "@remix-run/react";
+import { useEffect, useRef } from "react";
 import { CsrfField } from "~/components/CsrfField";
 import { SavedNotices, ScrollBox } from "~/components/EditForms";
 import { alertsUrl, ALERTS_PATH } from "../params";
@@ -196,11 +197,14 @@ function History({ history, timezone }: { history: NonNullable<AlertsScreen["his
   );
 }
 
+/** The confirm step of a deletion; it takes the focus when it appears (with JavaScript the page is not reloaded). */
 function DeleteStep({ step }: { step: NonNullable<AlertsScreen["toDelete"]> }) {
+  const heading = useRef<HTMLHeadingElement>(null);
+  useEffect(() => heading.current?.focus(), [step.id]);
   return (
     <Paper withBorder p="md" role="region" aria-labelledby="alert-delete-title" data-testid="alert-delete-step">
       <Stack gap="sm">
-        <Title order={2} size="h4" id="alert-delete-title">
+        <Title order={2} size="h4" id="alert-delete-title" ref={heading} tabIndex={-1}>
           Delete alert rule {step.name}?
         </Title>
         <Text size="sm">Its history is deleted with it; nobody is told about it any more.</Text>
