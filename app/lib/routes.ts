@@ -76,6 +76,8 @@ export const TOOL_ROUTES: ToolRoute[] = [
   { path: "/manage-tags", aliases: [], permission: "MANAGE_TAGS", built: true, menuLabel: "Tag list" },
   { path: "/manage-users", aliases: [], permission: "VIEW_USERS", built: true, menuLabel: "Users" },
   { path: "/manage-delegated-users", aliases: [], permission: "MANAGE_DELEGATED_USERS", built: true, menuLabel: "Delegated Users" },
+  // An extension of the spec (docs/alerts.md): the alert rules of Flow Explorer views.
+  { path: "/alerts", aliases: [], permission: "VIEW_ALERTS", built: true, menuLabel: "Alerts" },
   // Listed only for the accounts that get the welcome page (delegated, with the site's welcome_page_enabled on).
   { path: "/welcome", aliases: [], permission: null, built: true, menuLabel: "Welcome" },
   // The spec names these in its menu without paths (shell §2); they show data of PostgreSQL, never hidden as empty.

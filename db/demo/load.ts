@@ -14,6 +14,7 @@ import { buildRib, demoCommunityLabels } from "./rib";
 import { buildTopology, namePorts, PORT_SPEEDS_BPS, ROUTERS, type DemoInterface, type PortSize } from "./topology";
 import { buildAddressPlan, buildTraffic, CAP_FILL, OVERFLOW_SURGE, SPECIAL_AS, type DemoPath } from "./traffic";
 import { seedDemoTags } from "./tags";
+import { seedDemoAlertRules } from "./alerts";
 import { demoUsers } from "./users";
 import { importPeeringDb } from "~/features/routing/peeringdb/import.server";
 import { demoPeeringDbJson } from "./peeringdb";
@@ -137,6 +138,7 @@ export async function loadDemoNetwork(stores: Stores, options: DemoOptions = {})
     actor: null,
   });
   await seedDemoTags(stores.pg.db);
+  await seedDemoAlertRules(stores, { events: traffic.events, paths: traffic.paths, start, end, operatorAsn: OPERATOR_ASN });
   await notifyOperators(stores.pg.db, linkAlerts(topology.interfaces, sizes, weekPeaks));
   const events = traffic.events.map((e) => ({ kind: e.kind, at: new Date(e.at * 1000).toISOString(), description: e.description }));
   await stores.pg.db

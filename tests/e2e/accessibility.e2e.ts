@@ -62,6 +62,7 @@ const BOTH_MODES = new Set([
   LG_RESULTS,
   `${LG_RESULTS}&ribView=post-policy&community=65535%3A666`,
   "/manage-delegated-users?new=1",
+  "/alerts",
   "/rna?timeseries=exporter_name",
   "/as-relations?asn=3356",
 ]);
@@ -242,6 +243,9 @@ describe("WCAG 2.1 AA (axe) as the superuser", () => {
     "/manage-users?view=audit",
     "/manage-delegated-users",
     "/manage-delegated-users?new=1",
+    // The Alerts screen: the list with the new-rule form, and that form prefilled from a Flow Explorer view.
+    "/alerts",
+    "/alerts?new=1&dimension=AS_HND_INGRESS&filter=AS_SRC_INGRESS%3A2906&ipVersion=4",
     "/mappings/applications",
     "/mappings/infrastructures",
     "/mappings/as",
@@ -398,6 +402,29 @@ describeBothModes("keyboard only", (m) => {
     expect((await focusVisible(m.page)).visible).toBe(true);
     await Promise.all([m.page.waitForURL((url) => url.searchParams.get("sort") === "bytes_scaled:desc"), m.page.keyboard.press("Enter")]);
     await m.page.locator("th[aria-sort=descending] [data-testid=rna-sort-bytes_scaled]").waitFor();
+  });
+
+  it("adds an alert rule on the Alerts screen", async () => {
+    const name = `Keyboard rule (${m.label})`;
+    await logIn(m.page, ADMIN);
+    await m.goto("/alerts");
+    await tabTo(m.page, "form[aria-label='Add an alert rule'] input[name=name]", 150);
+    await m.page.keyboard.type(name);
+    await tabTo(m.page, "form[aria-label='Add an alert rule'] input[name=value]");
+    await m.page.keyboard.type("2906");
+    await tabTo(m.page, "form[aria-label='Add an alert rule'] input[name=threshold]");
+    await m.page.keyboard.type("900G");
+    await Promise.all([m.page.waitForURL(/saved=created/), m.page.keyboard.press("Enter")]);
+    const row = m.page.locator("[data-testid=alerts-table] tbody tr", { hasText: name });
+    await row.waitFor();
+    // Leave nothing behind: its delete link (above the form: from the top of the page) and the confirm step, by keyboard as well.
+    const rule = new URL(m.page.url()).searchParams.get("rule");
+    await m.goto(`/alerts?rule=${rule}`);
+    await tabTo(m.page, `a[href='/alerts?delete=${rule}']`, 200);
+    await Promise.all([m.page.waitForURL(/delete=/), m.page.keyboard.press("Enter")]);
+    await tabTo(m.page, "[data-testid=alert-delete-step] button[type=submit]", 100);
+    await Promise.all([m.page.waitForURL(/saved=deleted/), m.page.keyboard.press("Enter")]);
+    expect(await m.page.locator("[data-testid=alerts-table] tbody tr", { hasText: name }).count()).toBe(0);
   });
 
   it("queries the Looking Glass", async () => {

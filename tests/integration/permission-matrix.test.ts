@@ -165,6 +165,11 @@ function siteRole(role: LoggedInRole): "admin" | "moderator" | null {
   return p.moderator ? "moderator" : null;
 }
 
+/** An Alerts screen action: VIEW_ALERTS holders reach the action (`ok`), others their landing route (the screen's guard). */
+function alertsAction(ok: (role: LoggedInRole) => Outcome): Expect {
+  return { ...toLogin("/alerts"), ...perRole((role) => (has(role, "VIEW_ALERTS") ? ok(role) : landing(role))) };
+}
+
 /** A Tag list action: MANAGE_TAGS holders get `ok`, others their landing route (the screen's guard). */
 function tagListAction(ok: (role: LoggedInRole) => Outcome): Expect {
   return { ...toLogin("/manage-tags"), ...perRole((role) => (has(role, "MANAGE_TAGS") ? ok(role) : landing(role))) };
@@ -558,6 +563,36 @@ const MATRIX: Record<string, Sample[]> = {
         ...toLogin("/manage-delegated-users"),
         ...perRole((role) => (has(role, "MANAGE_DELEGATED_USERS") ? CSRF_FAILED : landing(role))),
       },
+    },
+  ],
+  // Alerts (an extension of the spec, docs/alerts.md): VIEW_ALERTS to see, MANAGE_ALERTS to change.
+  "_app.alerts.tsx": [
+    { url: "/alerts", expect: screen("/alerts", "VIEW_ALERTS") },
+    {
+      url: "/alerts?rule=999999&edit=abc&delete=999999",
+      note: "no such rule: the list with a notice",
+      expect: screen("/alerts?rule=999999&edit=abc&delete=999999", "VIEW_ALERTS"),
+    },
+    {
+      method: "POST",
+      url: "/alerts",
+      form: { intent: "create", name: "", dimension: "AS_SRC_INGRESS", metric: "bps", condition: "above", threshold: "x" },
+      note: "invalid values: 400 for MANAGE_ALERTS, 403 for VIEW_ALERTS alone, nothing stored",
+      expect: alertsAction((role) => (has(role, "MANAGE_ALERTS") ? 400 : 403)),
+    },
+    {
+      method: "POST",
+      url: "/alerts",
+      form: { intent: "acknowledge", id: "999999" },
+      note: "no such rule: 404",
+      expect: alertsAction((role) => (has(role, "MANAGE_ALERTS") ? 404 : 403)),
+    },
+    {
+      method: "POST",
+      url: "/alerts",
+      form: { intent: "bogus" },
+      csrf: false,
+      expect: alertsAction(() => CSRF_FAILED),
     },
   ],
   "_app.manage-tags.tsx": [

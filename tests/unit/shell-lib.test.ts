@@ -147,6 +147,7 @@ describe("routes and menu", () => {
       "Tag list",
       "Users",
       "Delegated Users",
+      "Alerts",
       "Applications",
       "Infrastructures",
       "FAQ",

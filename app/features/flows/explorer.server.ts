@@ -411,6 +411,8 @@ export async function loadExplorer(services: Services, user: UserContext, url: U
     showInRna: mayShowInRna(user),
     /** Whether the aggregated table's rows offer the root-cause analysis of their value (rootcause/link.ts): never to a delegated account. */
     showRootCause: !user.isDelegated && user.permissions.includes("API_FLOWS_INTERFACES"),
+    /** Whether the screen offers "Alert on this view" (app/lib/alert-link.ts): the new-rule form of /alerts, for MANAGE_ALERTS with VIEW_ALERTS. */
+    showAlertOnView: user.permissions.includes("MANAGE_ALERTS") && user.permissions.includes("VIEW_ALERTS"),
     refusals,
   };
   if (!dimension) {

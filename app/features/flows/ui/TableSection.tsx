@@ -12,6 +12,7 @@ import { formatUnixRange } from "~/lib/date-format";
 import { TableViewForm } from "./TableViewForm";
 import { flowRowRnaHref } from "../rna-link";
 import { rootCauseFormHref, rootCauseRowHref } from "../rootcause/link";
+import { alertOnViewHref } from "~/lib/alert-link";
 
 /**
  * Below the chart of a flows screen: the total (and the previous period's when compared), what a
@@ -29,6 +30,10 @@ export function TableSection({ data }: { data: ExplorerData }) {
   const pivoted = detailed && data.params.pivot;
   const comparison = data.comparison;
   const analysis = data.showRootCause && data.dimension && flows.range ? rootCauseFormHref(data.dimension.id, flows.range) : null;
+  const alertHref =
+    data.showAlertOnView && data.dimension
+      ? alertOnViewHref({ dimension: data.dimension.id, filter: data.params.filter, ipVersion: data.params.ipVersion })
+      : null;
   return (
     <Stack gap="xs">
       <Group justify="space-between" align="flex-end">
@@ -62,6 +67,11 @@ export function TableSection({ data }: { data: ExplorerData }) {
           {analysis ? (
             <Anchor component={Link} to={analysis} size="sm" data-testid="root-cause-form-link">
               Why did one of these values change? Root-cause analysis of this period
+            </Anchor>
+          ) : null}
+          {alertHref ? (
+            <Anchor href={alertHref} size="sm" data-testid="alert-on-view-link">
+              Alert on this view
             </Anchor>
           ) : null}
           {comparison ? (

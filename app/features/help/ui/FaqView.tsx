@@ -107,7 +107,7 @@ const P95_RULE =
   "Of the n samples of the period, sorted ascending, the highest 5 % — n/20 rounded down — are dropped, and the highest remaining sample is the 95th (sorted[n − 1 − floor(n/20)]). With 8,640 five-minute samples in 30 days, the 432 highest are dropped and the 433rd highest is the figure.";
 
 /** Questions per screen: what operators ask of each tool, with the tour that shows it. */
-const SCREENS: { screen: string; tour: string; questions: Question[] }[] = [
+const SCREENS: { screen: string; tour: string | null; questions: Question[] }[] = [
   {
     screen: "Flow Explorer",
     tour: "analytics-chapter-1",
@@ -353,6 +353,30 @@ const SCREENS: { screen: string; tour: string; questions: Question[] }[] = [
         q: "How does a delegated account switch between restrictions?",
         a: t(
           "With “Next” in its header; after login the first restriction is current. The welcome page, when the site enables it, lists them.",
+        ),
+      },
+    ],
+  },
+  {
+    screen: "Alerts",
+    tour: null,
+    questions: [
+      {
+        q: "When does an alert rule trigger, and when does it resolve?",
+        a: t(
+          "Every minute the newest complete 5-minute bucket of the rule's view is compared with its limit. The rule triggers once the condition has held for its minimum duration, and resolves only when the value is back inside the limit moved inwards by its hysteresis (above 100 with 10 %: at most 90). A bucket without any traffic is No data, never a trigger.",
+        ),
+      },
+      {
+        q: "How do I know whether a rule would be too noisy?",
+        a: t(
+          "Press “Test against the last 7 days” on its form: the rule as typed runs over the last week's buckets and the page lists when it would have triggered and resolved. Nothing is saved and nobody is told.",
+        ),
+      },
+      {
+        q: "What do acknowledge and silence do?",
+        a: t(
+          "Acknowledging a triggered alert records who saw it; it ends with the next change of state. A silence keeps the changes in the history but tells nobody until it ends (at most a week).",
         ),
       },
     ],
