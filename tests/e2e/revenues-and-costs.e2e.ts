@@ -143,4 +143,20 @@ describeBothModes("revenues and costs", (m) => {
     ]);
     await m.page.getByText("The traffic moves to another contract than the one it leaves.").waitFor();
   });
+
+  it("shows the last 12 months as a table, and as a chart with JavaScript", async () => {
+    await logIn(m.page, DEMO_USERS.admin);
+    await m.goto("/revenues-and-costs");
+    await Promise.all([
+      m.page.waitForURL(/history=12/),
+      m.page.getByRole("button", { name: "Show cost and revenue of the last 12 months" }).click(),
+    ]);
+    await m.page.getByTestId("history-table").waitFor();
+    expect(await m.page.locator("[data-testid=history-row]").count()).toBe(12);
+    // The month shown is the last row, with the totals the page shows above.
+    const last = await m.page.locator("[data-testid=history-row]").last().innerText();
+    expect(last).toContain(await m.page.getByTestId("total-cost-value").innerText());
+    if (m.javaScriptEnabled) await m.page.getByTestId("history-chart").locator("svg").waitFor();
+    else expect(await m.page.getByTestId("history-chart").count()).toBe(0);
+  });
 });

@@ -3,7 +3,7 @@
  * transit ports, one AS's flows_5m bytes on the first, two Max 95th contracts; half of the AS's traffic moved
  * to the second transit. Both bills are recomputed here from the rows, interval by interval (95th = the value
  * left after dropping the top 5 % of the samples), and compared with whatIfOfMonth and with the screen's table;
- * the form's refusals name their field.
+ * the form's refusals name their field; the 12-month history's totals of the month against the same recomputation.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { interfaces } from "~db/postgres/schema";
@@ -213,5 +213,18 @@ describe("what-if on the stores", () => {
     const none = (await runRoute(screenRoute.loader, getRequest(`/revenues-and-costs?month=${MONTH_KEY}`, cookie))).data.whatIf;
     expect(none.result).toBeNull();
     expect(none.options.map((o: { label: string }) => o.label)).toEqual(["Transit A (cost)", "Transit B (cost)"]);
+  });
+
+  it("shows the last 12 months: the month's totals as recomputed from the rows, frozen once over, the months before any data without bills", async () => {
+    const res = await runRoute(screenRoute.loader, getRequest(`/revenues-and-costs?month=${MONTH_KEY}&history=12`, cookie));
+    const history = res.data.history as { key: string; costEur: number | null; revenueEur: number | null; closed: boolean; cost: string }[];
+    expect(history.map((h) => h.key)).toHaveLength(12);
+    expect(history[11].key).toBe(MONTH_KEY);
+    const e = expected(0);
+    const cost = Math.round((charges(e.A.before, TERMS.A) + charges(e.B.before, TERMS.B)) * 100) / 100;
+    expect([history[11].costEur, history[11].revenueEur, history[11].closed, history[11].cost]).toEqual([cost, 0, true, formatEur(cost)]);
+    expect(history.slice(0, 11).every((h) => h.costEur === null && !h.closed)).toBe(true);
+    // Not asked: not computed.
+    expect((await runRoute(screenRoute.loader, getRequest(`/revenues-and-costs?month=${MONTH_KEY}`, cookie))).data.history).toBeNull();
   });
 });

@@ -289,6 +289,49 @@ export async function revenueCostMonth(
   };
 }
 
+export type HistoryMonth = {
+  year: number;
+  month: number;
+  /** Null: no bill for this month (before any data). */
+  totals: MonthTotals | null;
+  closed: boolean;
+};
+
+/**
+ * The totals of the `count` months up to the one asked for (oldest first), for the 12-month chart: a closed
+ * month from its frozen bills, a month over but not yet closed is closed now (as when it is first read), the
+ * current month computed to now; a month before any data has no totals.
+ */
+export async function revenueCostHistory(
+  services: Pick<Services, "pg" | "ch">,
+  user: Pick<UserContext, "permissions" | "isDelegated">,
+  year: number,
+  month: number,
+  count = 12,
+  now = Date.now(),
+): Promise<HistoryMonth[]> {
+  if (!canSeeRevenuesAndCosts(user)) throw new RevenueCostError(403, "Revenues & Costs is not available to this account.");
+  checkMonthShape(year, month, now);
+  const [first] = await chQuery(services.ch, { ...firstSampleQuery(), schema: FirstRow });
+  const months: { year: number; month: number }[] = [];
+  for (let ym = { year, month }, i = 0; i < count; i++, ym = previousMonth(ym.year, ym.month)) months.unshift(ym);
+  let contracts: ContractView[] | null = null;
+  const out: HistoryMonth[] = [];
+  for (const m of months) {
+    let closed = await readClosedMonth(services.pg.db, m.year, m.month);
+    const beforeData = !first || first.rows === 0 || Date.UTC(m.year, m.month, 1) / 1000 <= first.first;
+    if (!closed && beforeData) {
+      out.push({ ...m, totals: null, closed: false });
+      continue;
+    }
+    if (!closed && (await closeMonth(services, m.year, m.month, now))) closed = await readClosedMonth(services.pg.db, m.year, m.month);
+    contracts ??= closed ? contracts : await listContracts(services.pg.db);
+    const bills = closed ? closed.bills : await billsOfMonth(services, contracts!, m.year, m.month, now);
+    out.push({ ...m, totals: totalsOf(bills), closed: closed !== null });
+  }
+  return out;
+}
+
 /** The hourly closing of the previous month, in every app process (the first to close it wins; the others change nothing). */
 let timer: ReturnType<typeof setInterval> | null = null;
 let running: Promise<unknown> = Promise.resolve();

@@ -13,7 +13,8 @@ import { canManageContracts } from "./contracts.server";
 import { COMPLETE_SHARE } from "./bill";
 import type { ContractsPart } from "./contract-form";
 import { loadContractsPart } from "./contracts-screen.server";
-import { revenueCostMonth, RevenueCostError, type MonthTotals } from "./revenue-cost.server";
+import { HISTORY_MONTHS, type HistoryRow } from "./history";
+import { revenueCostHistory, revenueCostMonth, RevenueCostError, type MonthTotals } from "./revenue-cost.server";
 import { ALLOCATION_LABELS, ALLOCATIONS, type Allocation } from "./margin";
 import { marginOfMonth } from "./margin.server";
 import { listContracts } from "./contracts.server";
@@ -98,6 +99,8 @@ export type RevenuesScreen = {
   /** The contracts and their edit forms, for those who may edit them (else null). */
   contracts: ContractsPart;
   whatIf: WhatIfView;
+  /** The 12 months up to this one (URL history=12), oldest first; null until asked for (it may close past months). */
+  history: HistoryRow[] | null;
 };
 
 export type WhatIfRow = {
@@ -227,6 +230,7 @@ export async function loadRevenuesScreen(services: Services, user: UserContext, 
         margins: null,
         unallocated: [],
         whatIf: { ...EMPTY_WHAT_IF, options: [] },
+        history: null,
       };
     }
     throw error;
@@ -284,6 +288,20 @@ export async function loadRevenuesScreen(services: Services, user: UserContext, 
       }))
     : null;
   const unallocated = (margin?.unallocated ?? []).map((u) => `${u.contract} (${formatEur(u.costEur)})`);
+  const history =
+    url.searchParams.get("history") === String(HISTORY_MONTHS)
+      ? (await revenueCostHistory(services, user, asked.year, asked.month, HISTORY_MONTHS, now)).map((h): HistoryRow => ({
+          key: monthKey(h.year, h.month),
+          label: monthLabel(h.year, h.month),
+          closed: h.closed,
+          costEur: h.totals?.costEur ?? null,
+          revenueEur: h.totals?.revenueEur ?? null,
+          marginEur: h.totals?.marginEur ?? null,
+          cost: h.totals ? formatEur(h.totals.costEur) : "–",
+          revenue: h.totals ? formatEur(h.totals.revenueEur) : "–",
+          margin: h.totals ? formatEur(h.totals.marginEur) : "–",
+        }))
+      : null;
   const whatIf = await whatIfView(services, url, asked.year, asked.month, bills, (asn) => neighbour(asn));
   if (data.incompleteContracts)
     notices.push(
@@ -301,6 +319,7 @@ export async function loadRevenuesScreen(services: Services, user: UserContext, 
     },
     incompleteContracts: data.incompleteContracts,
     whatIf,
+    history,
     margins,
     unallocated,
     closed: data.closed

@@ -6,6 +6,10 @@ import type { ContractActionResult } from "../contract-form";
 import type { MRT_ColumnDef } from "mantine-react-table";
 import { DeferredDataTable } from "~/features/shared/table/DeferredDataTable";
 import { numericColumn } from "~/features/shared/table/numeric-column";
+import { lazy, Suspense } from "react";
+import { ScrollBox } from "~/components/EditForms";
+import { useHydrated } from "~/components/use-hydrated";
+import { HISTORY_MONTHS } from "../history";
 import type { BillRow, MarginRow, RevenuesScreen } from "../screen.server";
 import { ContractsSection } from "./ContractsSection";
 import { CsrfField } from "~/components/CsrfField";
@@ -185,6 +189,63 @@ function MarginSection({ data, path }: { data: RevenuesScreen; path: string }) {
   );
 }
 
+// nivo is loaded only when the history is shown with JavaScript; its table is the chart without it.
+const HistoryChart = lazy(() => import("./HistoryChart").then((m) => ({ default: m.HistoryChart })));
+
+/** The last 12 months' cost, revenue and margin: a GET button (URL history=12), a table, and with JavaScript a chart. */
+function HistorySection({ data, path }: { data: RevenuesScreen; path: string }) {
+  const hydrated = useHydrated();
+  return (
+    <Stack gap="xs" data-testid="history-section">
+      <Title order={2} size="h4">
+        The last {HISTORY_MONTHS} months
+      </Title>
+      {data.history === null ? (
+        <Form method="get" action={path}>
+          <input type="hidden" name="month" value={data.month} />
+          {data.margins ? <input type="hidden" name="allocation" value={data.allocation} /> : null}
+          <input type="hidden" name="history" value={HISTORY_MONTHS} />
+          <Button type="submit" variant="default">
+            Show cost and revenue of the last {HISTORY_MONTHS} months
+          </Button>
+        </Form>
+      ) : (
+        <>
+          {hydrated ? (
+            <Suspense fallback={null}>
+              <HistoryChart rows={data.history} />
+            </Suspense>
+          ) : null}
+          <ScrollBox label="Cost and revenue by month">
+            <Table striped withTableBorder fz="xs" data-testid="history-table" miw={520}>
+              <Table.Thead>
+                <Table.Tr>
+                  <Table.Th scope="col">Month</Table.Th>
+                  <Table.Th scope="col">Cost</Table.Th>
+                  <Table.Th scope="col">Revenue</Table.Th>
+                  <Table.Th scope="col">Margin</Table.Th>
+                  <Table.Th scope="col">Bills</Table.Th>
+                </Table.Tr>
+              </Table.Thead>
+              <Table.Tbody>
+                {data.history.map((h) => (
+                  <Table.Tr key={h.key} data-testid="history-row">
+                    <Table.Td>{h.label}</Table.Td>
+                    <Table.Td style={{ whiteSpace: "nowrap" }}>{h.cost}</Table.Td>
+                    <Table.Td style={{ whiteSpace: "nowrap" }}>{h.revenue}</Table.Td>
+                    <Table.Td style={{ whiteSpace: "nowrap" }}>{h.margin}</Table.Td>
+                    <Table.Td>{h.costEur === null ? "Before any data" : h.closed ? "Frozen" : "Open"}</Table.Td>
+                  </Table.Tr>
+                ))}
+              </Table.Tbody>
+            </Table>
+          </ScrollBox>
+        </>
+      )}
+    </Stack>
+  );
+}
+
 /** What-if (GET form, URL state): a share of one AS's traffic moved between two of the month's contracts, both bills again. */
 function WhatIfSection({ data, path }: { data: RevenuesScreen; path: string }) {
   const w = data.whatIf;
@@ -321,6 +382,7 @@ export function RevenuesView({ data, result, path }: { data: RevenuesScreen; res
           {data.bills.length ? <BillTable data={data} /> : <Text c="dimmed">No contract is valid in this month.</Text>}
           <MarginSection data={data} path={path} />
           {data.bills.length > 1 ? <WhatIfSection data={data} path={path} /> : null}
+          <HistorySection data={data} path={path} />
         </>
       ) : null}
       {data.contracts ? <ContractsSection part={data.contracts} month={data.month} path={path} result={result} /> : null}
