@@ -1,6 +1,6 @@
 /**
  * The alert rules as the API serves them: a delegated account creates rules only inside its
- * restriction and sees only its own; acknowledging needs a triggered rule; a silence is kept.
+ * restriction, sees only its own and tells only itself; acknowledging needs a triggered rule; a silence is kept.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { alertState, delegationRestrictions, userPermissions, users } from "~db/postgres/schema";
@@ -70,6 +70,28 @@ describe("alert rules", () => {
     expect((await listAlertRules(stores.pg.db, customer)).map((r) => r.id)).toEqual([mine.id]);
     expect((await listAlertRules(stores.pg.db, admin)).map((r) => r.id)).toEqual([mine.id, theirs.id]);
     expect((await problemOf(getAlertRule(stores.pg.db, customer, theirs.id))).status).toBe(404);
+  });
+
+  it("a delegated account's rule tells the account itself only, whatever the call names", async () => {
+    const own = await createAlertRule(
+      stores,
+      customer,
+      body(null, { recipients: { userIds: [customer.id], emails: ["Customer@rules.test"] } }),
+    );
+    expect(own.recipients).toMatchObject({ userIds: [customer.id], emails: ["Customer@rules.test"] });
+    const refusals = [
+      [{ userIds: [admin.id] }, "A delegated account's rule tells the account itself only."],
+      [{ groupIds: [1] }, "A delegated account's rule cannot tell groups."],
+      [{ webhook: "main" }, "A delegated account's rule cannot post to the team-chat webhooks."],
+      [{ emails: ["someone@elsewhere.example"] }, "A delegated account's rule sends e-mail to the account's own address only."],
+    ] as const;
+    for (const [recipients, message] of refusals) {
+      const refused = await problemOf(createAlertRule(stores, customer, body(null, { recipients })));
+      expect([refused.status, refused.body.errors?.[0]]).toEqual([400, { field: "recipients", message }]);
+    }
+    // The operator's own accounts name any of them.
+    const staff = await createAlertRule(stores, admin, body(null, { recipients: { userIds: [admin.id, customer.id], webhook: "main" } }));
+    expect(staff.recipients.webhook).toBe("main");
   });
 
   it("a band rule needs its factor, an above rule its threshold", () => {

@@ -87,8 +87,24 @@ export async function getAlertRule(db: Db, user: Pick<UserContext, "id" | "isDel
   return shape(rule, state);
 }
 
-/** The body checked beyond its schema: the view readable by `user` (inside a delegated restriction). */
+/**
+ * Who a delegated account's rule may tell: the account itself only (its user id, its own e-mail address) — never
+ * the operator's users, groups or team-chat webhooks, nor any other address through the operator's mail.
+ */
+function delegatedRecipientsProblem(user: UserContext, r: AlertRuleBody["recipients"]): string | null {
+  if (!user.isDelegated) return null;
+  if (r.userIds.some((id) => id !== user.id)) return "A delegated account's rule tells the account itself only.";
+  if (r.groupIds.length) return "A delegated account's rule cannot tell groups.";
+  if (r.webhook !== null) return "A delegated account's rule cannot post to the team-chat webhooks.";
+  if (r.emails.some((e) => e.toLowerCase() !== user.email.toLowerCase()))
+    return "A delegated account's rule sends e-mail to the account's own address only.";
+  return null;
+}
+
+/** The body checked beyond its schema: the view readable by `user` (inside a delegated restriction), the recipients it may name. */
 async function checkedValues(stores: Stores, user: UserContext, body: AlertRuleBody) {
+  const recipients = delegatedRecipientsProblem(user, body.recipients);
+  if (recipients) throw new ApiProblem(400, { detail: "Invalid request body.", errors: [{ field: "recipients", message: recipients }] });
   const selected = await ruleSelection(stores, user, { ...body.view, value: body.view.value || null });
   if ("error" in selected)
     throw new ApiProblem(400, { detail: "Invalid request body.", errors: [{ field: "view", message: selected.error }] });
