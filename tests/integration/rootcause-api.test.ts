@@ -349,4 +349,20 @@ describe("POST api/rootcause/", () => {
     // Without the utilisation rows the same traffic would be a handover AS shift (20 → 52.8 / … moved).
     expect(data.levels.handoverAs.moved).toBeGreaterThanOrEqual(0.1);
   });
+
+  // Last: it rewrites the direct link's polls as interpolated (missed polls filled in), which the cases above read as measured.
+  it("Unknown when the object's polls were missed or interpolated: the data is incomplete (rule 1), said with its share", async () => {
+    await chInsert(stores.ch, {
+      name: "test.fixture",
+      table: "interface_util_5m",
+      values: UTIL.filter((_, k) => k % 2 === 0).map((u) => ({ ...u, interpolated: 1 })),
+    });
+    const { status, data } = await post({ dimension: "AS_SRC_INGRESS", value: String(PEER), start: iso(START), duration: "2h" });
+    expect(status).toBe(200);
+    expect(data.classification).toBe("Unknown");
+    // Half of the direct link's intervals interpolated, the other interfaces of the peer's traffic not polled at all.
+    expect(data.notes).toContain(
+      "50 % of the SNMP polls of the object's interfaces were missed or interpolated in the period or the baseline weeks.",
+    );
+  });
 });

@@ -4,7 +4,16 @@
  * precedence of the rules, and the seasonal band the baseline comes from.
  */
 import { describe, expect, it } from "vitest";
-import { classify, conclusionFor, decompose, routingConclusion, type Part, type RootCauseInput } from "~/features/flows/rootcause/classify";
+import {
+  classify,
+  conclusionFor,
+  decompose,
+  pollGapShare,
+  POLL_GAP_SHARE,
+  routingConclusion,
+  type Part,
+  type RootCauseInput,
+} from "~/features/flows/rootcause/classify";
 import { formatDuration, parseDuration, parseStart } from "~/features/flows/rootcause/duration";
 import { seasonalBand, seasonalPrediction, WEEK_SECONDS } from "~/lib/forecast-seasonal";
 
@@ -207,5 +216,38 @@ describe("seasonalBand: the prediction's model with the spread of the previous w
   });
   it("null without a complete week", () => {
     expect(seasonalBand({ start: 0, step, values: [1, 2, 3] }, [7 * step])).toBeNull();
+  });
+});
+
+describe("pollGapShare: the share of polled intervals missed or interpolated", () => {
+  const range = { start: 0, end: 100 * 300 };
+  it("counts from each interface's first poll, missed and interpolated intervals alike, over polled interfaces only", () => {
+    expect(pollGapShare([], range)).toBe(0);
+    expect(pollGapShare([{ first: 0, samples: 100, interpolated: 0 }], range)).toBe(0);
+    // 98 polled of 100, none interpolated: 2 % — at the threshold.
+    expect(pollGapShare([{ first: 0, samples: 98, interpolated: 0 }], range)).toBeCloseTo(POLL_GAP_SHARE, 12);
+    // 99 polled of 100, one of them interpolated: 2 % as well.
+    expect(pollGapShare([{ first: 0, samples: 99, interpolated: 1 }], range)).toBeCloseTo(0.02, 12);
+    // Polled from the 51st interval on, every one since: no gap before its first poll.
+    expect(pollGapShare([{ first: 50 * 300, samples: 50, interpolated: 0 }], range)).toBe(0);
+    // Two interfaces: 1 gap in 200 intervals.
+    expect(
+      pollGapShare(
+        [
+          { first: 0, samples: 100, interpolated: 0 },
+          { first: 0, samples: 99, interpolated: 0 },
+        ],
+        range,
+      ),
+    ).toBeCloseTo(0.005, 12);
+  });
+
+  it("with poll gaps the classification is Unknown, whatever the levels", () => {
+    const base = {
+      levels: { handoverAs: [], router: [], interface: [] },
+      path: null,
+      directUtilisation: null,
+    } as unknown as RootCauseInput;
+    expect(classify({ ...base, completeness: { pollGaps: true } }).classification).toBe("Unknown");
   });
 });

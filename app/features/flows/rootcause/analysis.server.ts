@@ -20,13 +20,23 @@ import type { Services } from "~/server/services.server";
 import { interfaceLoadQuery, interfaceLoadRow } from "../analysis-sql";
 import { dataRange } from "../data-range.server";
 import { nameAll, operatorAsn } from "../service.server";
-import { classify, routingConclusion, type Classification, type Conclusion, type Level, type Part } from "./classify";
+import {
+  classify,
+  pollGapShare,
+  POLL_GAP_SHARE,
+  routingConclusion,
+  type Classification,
+  type Conclusion,
+  type Level,
+  type Part,
+} from "./classify";
 import { formatDuration, parseDuration, parseStart } from "./duration";
 import { isObjectDimension, OBJECT_DIMENSIONS, type ObjectDimension } from "./link";
 import {
   LEVEL_DIMENSIONS,
   objectLevelsQuery,
   objectSourceAsQuery,
+  pollQualityQuery,
   routingBeforeQuery,
   routingChangesQuery,
   vantagePointsQuery,
@@ -171,6 +181,15 @@ const ribBeforeSchema = z.object({
   as_path: z.array(z.number()),
 });
 
+const pollRowSchema = z.object({
+  key: z.string(),
+  first: z.coerce.number(),
+  samples: z.coerce.number(),
+  interpolated: z.coerce.number(),
+});
+/** The object's interfaces whose polls are read (the busiest objects carry traffic on a few dozen). */
+const MAX_POLLED_INTERFACES = 500;
+
 const mean = (values: readonly number[]): number => (values.length ? values.reduce((a, b) => a + b, 0) / values.length : 0);
 const samePath = (a: readonly number[], b: readonly number[]) => a.length === b.length && a.every((v, i) => v === b[i]);
 
@@ -293,6 +312,25 @@ export async function runRootCause(
     }
   }
 
+  // Poll gaps of the object's interfaces (those carrying its traffic) over the baseline weeks and the period,
+  // and interpolated utilisation of the direct interfaces in the period (what the capacity rule reads).
+  const pollRange = { start: Math.max(historyStart, firstKnown), end: Math.min(end, Math.ceil(dataEnd / FIVE_MINUTES) * FIVE_MINUTES) };
+  const objectInterfaces = [...series.interface.keys()].filter((k) => k.includes("|")).slice(0, MAX_POLLED_INTERFACES);
+  const polls =
+    objectInterfaces.length && pollRange.end > pollRange.start
+      ? await chQuery(stores.ch, { priority, ...pollQualityQuery(objectInterfaces, pollRange), schema: pollRowSchema })
+      : [];
+  const gapShare = pollGapShare(polls, pollRange);
+  const pollGaps = gapShare >= POLL_GAP_SHARE;
+  const directPolls = directInterfaces.size
+    ? await chQuery(stores.ch, { priority, ...pollQualityQuery([...directInterfaces], { start, end }), schema: pollRowSchema })
+    : [];
+  const interpolatedUtilisation = directPolls.some((p) => p.interpolated > 0);
+  if (pollGaps)
+    notes.push(
+      `${Math.round(gapShare * 1000) / 10} % of the SNMP polls of the object's interfaces were missed or interpolated in the period or the baseline weeks.`,
+    );
+
   const foldedIntoOthers = getDimension(input.dimension).filterKind === "AS_NUMBER" && total.every((v) => !v);
   const result = classify({
     levels: parts,
@@ -301,7 +339,7 @@ export async function runRootCause(
       indirect: { baseline: path.indirectBaselineBps, anomaly: path.indirectAnomalyBps },
     },
     directUtilisation,
-    completeness: { noBaseline, foldedIntoOthers },
+    completeness: { noBaseline, foldedIntoOthers, pollGaps, interpolatedUtilisation },
   });
   if (foldedIntoOthers)
     notes.push(

@@ -32,6 +32,28 @@ export const EXPLAINS_YES = 0.8;
 export const EXPLAINS_PROBABLY = 0.5;
 
 export type Level = "handoverAs" | "router" | "interface";
+/** Poll gaps: at least this share of the polled interfaces' 5-minute intervals missed or interpolated makes the data incomplete. */
+export const POLL_GAP_SHARE = 0.02;
+
+/** One interface's SNMP polls in a range: its first polled interval (unix seconds), the intervals polled, those interpolated. */
+export type PollQuality = { first: number; samples: number; interpolated: number };
+
+/**
+ * The share of the 5-minute intervals, from each interface's first poll to `end`, that were not polled or were
+ * interpolated, over the interfaces that are polled at all (flow-only interfaces have no polls to miss).
+ */
+export function pollGapShare(polls: readonly PollQuality[], range: { start: number; end: number }): number {
+  let expected = 0;
+  let gaps = 0;
+  for (const p of polls) {
+    const intervals = Math.max(0, Math.round((range.end - Math.max(range.start, p.first)) / 300));
+    if (!intervals) continue;
+    expected += intervals;
+    gaps += Math.max(0, intervals - p.samples) + p.interpolated;
+  }
+  return expected ? Math.min(1, gaps / expected) : 0;
+}
+
 export const LEVELS: readonly Level[] = ["handoverAs", "router", "interface"];
 
 /** One value of a level (a handover AS, a router, "router interface"): mean bit/s, null when unknown. */

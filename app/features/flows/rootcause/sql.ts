@@ -83,3 +83,26 @@ export function vantagePointsQuery(end: number): BuiltQuery {
     params: { end },
   };
 }
+
+/**
+ * The SNMP polls of interfaces ("router|interface") in [start, end): per interface, its first polled interval,
+ * the intervals polled and those of them interpolated (a missed poll filled in). Interfaces never polled (flows
+ * only) have no row. Columns: key, first, samples, interpolated.
+ */
+export function pollQualityQuery(keys: readonly string[], range: { start: number; end: number }): BuiltQuery {
+  const sql = [
+    "SELECT key, toUInt32(min(time)) AS first, count() AS samples, countIf(interpolated_interval = 1) AS interpolated",
+    "FROM (",
+    "  SELECT concat(router, '|', interface) AS key, time, max(interpolated) AS interpolated_interval",
+    "  FROM interface_util_5m FINAL",
+    "  WHERE source = 'snmp'",
+    "    AND time >= toDateTime({start:UInt32}, 'UTC')",
+    "    AND time < toDateTime({end:UInt32}, 'UTC')",
+    "    AND concat(router, '|', interface) IN {keys:Array(String)}",
+    "  GROUP BY key, time",
+    ")",
+    "GROUP BY key",
+    "ORDER BY key ASC",
+  ].join("\n");
+  return { name: "rootcause.pollQuality", sql, params: { start: range.start, end: range.end, keys: [...keys] } };
+}
