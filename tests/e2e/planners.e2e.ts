@@ -83,6 +83,10 @@ describeBothModes("border planner", (m) => {
     expect(traffic).toHaveLength(2);
     expect(traffic[0]).toMatch(/^Incoming traffic by source AS \(flows\)/);
     expect(traffic[0]).toMatch(/bit\/s|No flows on this link/);
+    // An alert rule on the link's ingress traffic, prefilled on the Alerts screen (the superuser may create rules).
+    expect(await detail.getByTestId("planner-alert-on-link").getAttribute("href")).toBe(
+      `/alerts?${new URLSearchParams({ new: "1", dimension: "INTERFACE_IN", value: first })}`,
+    );
     await m.page.locator("[data-testid=planner-close-detail]").click();
     await m.page.waitForURL((u) => !u.searchParams.has("link"));
     expect(m.pageErrors).toEqual([]);

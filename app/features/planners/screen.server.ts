@@ -91,6 +91,8 @@ export type PlannerScreenData = {
   timeseriesThresholds: { medium: number; high: number };
   notices: string[];
   isStaff: boolean;
+  /** The viewer may create alert rules: an external link's detail offers one on its traffic (Alerts, an extension). */
+  showAlertOnView: boolean;
   /** No link at all the viewer may see (the empty state). */
   noLinks: boolean;
   dates: DatesWithData;
@@ -301,6 +303,7 @@ export async function loadPlannerScreen(
     timeseriesThresholds: timeseriesThresholdsOf(viewer.settings),
     notices,
     isStaff: user.isStaff || user.isSuperuser,
+    showAlertOnView: user.permissions.includes("MANAGE_ALERTS") && user.permissions.includes("VIEW_ALERTS"),
     noLinks: all.length === 0,
     dates,
     summary,

@@ -1,5 +1,6 @@
 import { Anchor, Group, Paper, SimpleGrid, Stack, Table, Text, Title } from "@mantine/core";
 import { Link } from "@remix-run/react";
+import { alertOnViewHref } from "~/lib/alert-link";
 import { DATE_FORMATS, formatUnix } from "~/lib/date-format";
 import { formatBitsPerSecond, formatPercent, formatUtilisation } from "~/lib/units";
 import type { InterfaceStatisticsRow } from "../interface-statistics.server";
@@ -71,9 +72,20 @@ export function LinkDetailView({ data, detail }: { data: PlannerScreenData; deta
           <Title order={2} size="h4" id="planner-detail-title">
             {detail.title}
           </Title>
-          <Anchor component={Link} to={plannerSearch(data.params, { link: null }) || "?"} data-testid="planner-close-detail">
-            Close the detail
-          </Anchor>
+          <Group gap="md">
+            {data.showAlertOnView && plan.link.kind === "external" ? (
+              // The link's ingress traffic as a Flow Explorer view: the new-rule form prefilled with it (a plain link).
+              <Anchor
+                href={alertOnViewHref({ dimension: "INTERFACE_IN", filter: [], ipVersion: "all", value: detail.key })}
+                data-testid="planner-alert-on-link"
+              >
+                Alert on this link&apos;s traffic
+              </Anchor>
+            ) : null}
+            <Anchor component={Link} to={plannerSearch(data.params, { link: null }) || "?"} data-testid="planner-close-detail">
+              Close the detail
+            </Anchor>
+          </Group>
         </Group>
         <SimpleGrid cols={{ base: 2, sm: 4 }} spacing="sm">
           <Figure label="Status" value={<StatusBadge status={plan.status} />} />
