@@ -12,11 +12,24 @@ export type FormErrors = Record<string, string>;
  * re-keyed to start afresh, because remounting them left the old form in the page. The reset runs in
  * the commit (a layout effect), not after it: a passive effect of a navigation's transition may run
  * frames later on a busy machine and wipe what was typed meanwhile.
+ *
+ * With `defaults` (the values the form's fields default to), the form is reset only when they change: a
+ * navigation that brings the same values (a revalidation committed late, after the user typed into a row
+ * the previous answer added) leaves what was typed alone.
  */
-export function useFormReset() {
+export function useFormReset(defaults?: unknown) {
   const ref = useRef<HTMLFormElement>(null);
   const { key } = useLocation();
-  useCommitEffect(() => ref.current?.reset(), [key]);
+  const trigger = defaults === undefined ? key : JSON.stringify(defaults);
+  const first = useRef(true);
+  useCommitEffect(() => {
+    // The first render shows the defaults already.
+    if (first.current) {
+      first.current = false;
+      return;
+    }
+    ref.current?.reset();
+  }, [trigger]);
   return ref;
 }
 

@@ -241,8 +241,9 @@ function AccountForm({
   stored: DelegatedUserForm;
   posted: DelegatedUsersActionResult | null;
 }) {
-  const ref = useFormReset();
   const form = posted?.form ?? stored;
+  // Reset when the values change, not on every navigation: a late revalidation must not wipe a row being typed.
+  const ref = useFormReset(form);
   const errors: FormErrors = posted?.errors ?? {};
   const saveIntent = id ? "update" : "create";
   const title = id ? `Edit ${stored.email}` : "Add a delegated account";
