@@ -228,7 +228,12 @@ export async function runRootCause(
   stores: Stores,
   user: UserContext,
   input: RootCauseRequest,
-  options: { timezone?: string; priority?: "lowest" } = {},
+  options: {
+    timezone?: string;
+    priority?: "lowest";
+    /** false: the raw records' top addresses are not read (the anomaly list keeps only the classification). */
+    topAddresses?: boolean;
+  } = {},
 ): Promise<RootCauseResult> {
   checkRootCauseAccess(user, input.dimension);
   const tz = options.timezone ?? "UTC";
@@ -378,13 +383,16 @@ export async function runRootCause(
       .slice(0, ROUTING_TOP_SOURCE_ASES);
   }
   // … and the longest matches of the object's top source addresses (the remote hosts whose routes the traffic follows).
-  const topRows = await chQuery(stores.ch, {
-    priority,
-    ...topSourceAddressesQuery(scope, { start, end }, ROUTING_TOP_ADDRESSES),
-    schema: z.object({ address: z.string(), total_bytes: z.string() }),
-  });
+  const readTop = options.topAddresses !== false;
+  const topRows = readTop
+    ? await chQuery(stores.ch, {
+        priority,
+        ...topSourceAddressesQuery(scope, { start, end }, ROUTING_TOP_ADDRESSES),
+        schema: z.object({ address: z.string(), total_bytes: z.string() }),
+      })
+    : [];
   const topAddresses = topRows.map((r) => fromIpv6Column(r.address)).filter((a) => a !== null);
-  if (!topAddresses.length && result.levels.handoverAs.anomalyTotal > 0)
+  if (readTop && !topAddresses.length && result.levels.handoverAs.anomalyTotal > 0)
     notes.push(
       "No raw flow records of the object in the period (they are kept for less time than the aggregates): the prefixes covering its top source addresses are not listed.",
     );
