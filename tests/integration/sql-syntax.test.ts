@@ -62,6 +62,8 @@ import {
   routingBeforeQuery,
   routingChangesQuery,
   vantagePointsQuery,
+  topSourceAddressesQuery,
+  coveringRoutesQuery,
 } from "~/features/flows/rootcause/sql";
 import { parseRawFilterValue, rawFilterConditions, RAW_FILTER_KIND_IDS, type RawFilter } from "~/features/filter/raw-filters";
 import { dimensionFilterConditions } from "~/features/filter/flow-filter-sql";
@@ -172,9 +174,15 @@ function analysisStatements(): BuiltQuery[] {
   ] as const) {
     const scope = { dimension, value, operatorAsn: OPERATOR };
     out.push(objectLevelsQuery(scope, RANGE, 300), objectLevelsQuery(scope, RANGE, 3600), objectSourceAsQuery(scope, RANGE, 6));
+    out.push(topSourceAddressesQuery(scope, RANGE, 20));
   }
   for (const table of TABLES) out.push(bucketedTable(["AS_HND_INGRESS", "ROUTER_IN", "INTERFACE_IN"], { ...base, table, window: 300 }));
-  out.push(routingChangesQuery([2906], RANGE), routingBeforeQuery([2906], RANGE), vantagePointsQuery(RANGE.end));
+  out.push(
+    routingChangesQuery([2906], ["192.0.2.0/24"], RANGE),
+    routingBeforeQuery([2906], [], RANGE),
+    coveringRoutesQuery(["::ffff:192.0.2.0", "::ffff:192.0.0.0"], RANGE),
+    vantagePointsQuery(RANGE.end),
+  );
   return out;
 }
 

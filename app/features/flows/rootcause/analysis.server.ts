@@ -11,6 +11,7 @@ import { z } from "zod";
 import { getDimension, type DimensionId } from "~/features/filter/dimensions";
 import { parseAsValue } from "~/features/filter/filters";
 import { toLocalInput } from "~/lib/date-format";
+import { formatIpAddress } from "~/lib/ip";
 import { seasonalBand, WEEK_SECONDS, SEASONAL_WEEKS, type BandPoint } from "~/lib/forecast-seasonal";
 import { invalidInput } from "~/lib/messages";
 import { ApiProblem } from "~/server/api/contract.server";
@@ -32,13 +33,16 @@ import {
 } from "./classify";
 import { formatDuration, parseDuration, parseStart } from "./duration";
 import { isObjectDimension, OBJECT_DIMENSIONS, type ObjectDimension } from "./link";
+import { candidateNetworks, fromIpv6Column, longestMatches, type CandidateRoute } from "./prefixes";
 import {
+  coveringRoutesQuery,
   LEVEL_DIMENSIONS,
   objectLevelsQuery,
   objectSourceAsQuery,
   pollQualityQuery,
   routingBeforeQuery,
   routingChangesQuery,
+  topSourceAddressesQuery,
   vantagePointsQuery,
 } from "./sql";
 
@@ -50,6 +54,8 @@ export const ROUTING_BEFORE_SECONDS = 30 * 60;
 export const ROUTING_AFTER_SECONDS = 30 * 60;
 /** For a router, an interface or a handover AS: the prefixes of its top source ASes in the period. */
 export const ROUTING_TOP_SOURCE_ASES = 3;
+/** The object's busiest source addresses in the period (flows_raw, by bytes) whose longest-match prefixes are affected too. */
+export const ROUTING_TOP_ADDRESSES = 20;
 /** Periods up to a day are analysed in 5-minute buckets, longer ones in hours (both read from flows_5m). */
 const FIVE_MINUTES = 300;
 const HOUR = 3600;
@@ -125,6 +131,11 @@ export type RoutingChange = {
   kind: "Announcement" | "Withdrawal" | "Path change";
   asPath: number[];
   previousAsPath: number[] | null;
+  /**
+   * Why the prefix is listed: `originated` — an origin AS of the evidence announces it; `topAddresses` —
+   * the top source addresses it is the longest match of (at some vantage point's table), empty if none.
+   */
+  listedFor: { originated: boolean; topAddresses: string[] };
   /** The Control Plane's history of the prefix over the evidence window. */
   controlPlaneUrl: string;
 };
@@ -147,6 +158,8 @@ export type RootCauseResult = {
   routing: {
     window: { start: number; end: number };
     originAsns: number[];
+    /** The object's top source addresses in the period (flows_raw), busiest first; empty when the raw records do not reach back. */
+    topAddresses: string[];
     vantagePoints: string[];
     conclusion: Conclusion;
     changes: RoutingChange[];
@@ -172,6 +185,7 @@ const ribRowSchema = z.object({
   prefix: z.string(),
   is_withdrawn: z.number(),
   as_path: z.array(z.number()),
+  originated: z.number(),
 });
 const ribBeforeSchema = z.object({
   vantage_point: z.string(),
@@ -214,7 +228,12 @@ export async function runRootCause(
   stores: Stores,
   user: UserContext,
   input: RootCauseRequest,
-  options: { timezone?: string; priority?: "lowest" } = {},
+  options: {
+    timezone?: string;
+    priority?: "lowest";
+    /** false: the raw records' top addresses are not read (the anomaly list keeps only the classification). */
+    topAddresses?: boolean;
+  } = {},
 ): Promise<RootCauseResult> {
   checkRootCauseAccess(user, input.dimension);
   const tz = options.timezone ?? "UTC";
@@ -363,13 +382,45 @@ export async function runRootCause(
       .filter((a) => a > 0)
       .slice(0, ROUTING_TOP_SOURCE_ASES);
   }
+  // … and the longest matches of the object's top source addresses (the remote hosts whose routes the traffic follows).
+  const readTop = options.topAddresses !== false;
+  const topRows = readTop
+    ? await chQuery(stores.ch, {
+        priority,
+        ...topSourceAddressesQuery(scope, { start, end }, ROUTING_TOP_ADDRESSES),
+        schema: z.object({ address: z.string(), total_bytes: z.string() }),
+      })
+    : [];
+  const topAddresses = topRows.map((r) => fromIpv6Column(r.address)).filter((a) => a !== null);
+  if (readTop && !topAddresses.length && result.levels.handoverAs.anomalyTotal > 0)
+    notes.push(
+      "No raw flow records of the object in the period (they are kept for less time than the aggregates): the prefixes covering its top source addresses are not listed.",
+    );
+  const candidates = [...new Set(topAddresses.flatMap(candidateNetworks))];
+  const candidateRoutes = candidates.length
+    ? await chQuery(stores.ch, {
+        priority,
+        ...coveringRoutesQuery(candidates, window),
+        schema: z.object({
+          vantage_point: z.string(),
+          route_distinguisher: z.string(),
+          prefix: z.string(),
+          prefix_addr: z.string(),
+          prefix_len: z.number(),
+          afi: z.number(),
+        }) satisfies z.ZodType<CandidateRoute>,
+      })
+    : [];
+  const covering = longestMatches(topAddresses, candidateRoutes);
+  const coveringPrefixes = [...covering.keys()];
+  const anyAffected = originAsns.length > 0 || coveringPrefixes.length > 0;
   const [vantage, changes, before] = await Promise.all([
     chQuery(stores.ch, { priority, ...vantagePointsQuery(window.end), schema: z.object({ vantage_point: z.string() }) }),
-    originAsns.length
-      ? chQuery(stores.ch, { priority, ...routingChangesQuery(originAsns, window), schema: ribRowSchema })
+    anyAffected
+      ? chQuery(stores.ch, { priority, ...routingChangesQuery(originAsns, coveringPrefixes, window), schema: ribRowSchema })
       : Promise.resolve([]),
-    originAsns.length
-      ? chQuery(stores.ch, { priority, ...routingBeforeQuery(originAsns, window), schema: ribBeforeSchema })
+    anyAffected
+      ? chQuery(stores.ch, { priority, ...routingBeforeQuery(originAsns, coveringPrefixes, window), schema: ribBeforeSchema })
       : Promise.resolve([]),
   ]);
   const state = new Map(before.map((b) => [`${b.vantage_point}\u0000${b.peer_ip}\u0000${b.prefix}`, b]));
@@ -396,6 +447,7 @@ export async function runRootCause(
       kind,
       asPath: c.as_path,
       previousAsPath: wasUp ? previous.as_path : null,
+      listedFor: { originated: c.originated === 1, topAddresses: covering.get(c.prefix) ?? [] },
       controlPlaneUrl: cpLink(c.prefix),
     };
   });
@@ -461,6 +513,7 @@ export async function runRootCause(
     routing: {
       window,
       originAsns,
+      topAddresses: topAddresses.map(formatIpAddress),
       vantagePoints: vantage.map((v) => v.vantage_point),
       conclusion: routingConclusion(routingChanges.length, vantage.length),
       changes: routingChanges,

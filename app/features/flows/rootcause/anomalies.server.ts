@@ -311,7 +311,8 @@ async function computeAnomalies(job: Job): Promise<AnomalyList> {
         stores,
         user,
         { dimension: a.dimension, value: a.value, start: a.start, duration, startText, durationText },
-        { priority: "lowest" },
+        // Only the classification is kept: the raw records' top addresses (routing evidence) are not read.
+        { priority: "lowest", topAddresses: false },
       );
       classification = analysis.classification;
       reason = analysis.reason;

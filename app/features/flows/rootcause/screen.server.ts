@@ -3,6 +3,7 @@
  * (dimension, value, start in ISO form, duration such as 10h20m) → the analysis of
  * analysis.server.ts with every figure formatted for the page, or the spec's invalid-input texts.
  */
+import { listedForText } from "./prefixes";
 import { formatUnix, safeTimezone, DATE_FORMATS } from "~/lib/date-format";
 import { formatBitsPerSecond, formatPercent } from "~/lib/units";
 import { ApiProblem } from "~/server/api/contract.server";
@@ -76,6 +77,7 @@ export type RootCauseScreen = {
     routing: {
       window: string;
       origins: string;
+      topAddresses: string;
       vantagePoints: string;
       conclusion: string;
       changes: {
@@ -86,6 +88,7 @@ export type RootCauseScreen = {
         kind: string;
         asPath: string;
         previous: string;
+        listedFor: string;
         href: string;
       }[];
     };
@@ -172,6 +175,7 @@ export async function loadRootCauseScreen(services: Services, user: UserContext,
       routing: {
         window: `${at(result.routing.window.start)} – ${at(result.routing.window.end)} ${timezone}`,
         origins: result.routing.originAsns.map((a) => `AS${a}`).join(", ") || "–",
+        topAddresses: result.routing.topAddresses.join(", ") || "–",
         vantagePoints: result.routing.vantagePoints.join(", ") || "–",
         conclusion: result.routing.conclusion,
         changes: result.routing.changes.map((c) => ({
@@ -182,6 +186,7 @@ export async function loadRootCauseScreen(services: Services, user: UserContext,
           kind: c.kind,
           asPath: c.asPath.join(" ") || "–",
           previous: c.previousAsPath ? c.previousAsPath.join(" ") : "–",
+          listedFor: listedForText(c.listedFor, result.object.dimension === "AS_SRC_INGRESS" ? result.routing.originAsns : null),
           href: c.controlPlaneUrl,
         })),
       },

@@ -4,7 +4,8 @@
  * The object's traffic is read through the Flow Explorer's own builders (../sql.ts), so the filters,
  * the direction and the special values follow the rules of every other flow view; the object
  * (an AS, a router, an interface) is the one filter of the read. The routing evidence reads
- * rib_entries: every row of the affected prefixes, at every vantage point, inside the window.
+ * rib_entries: every row of the affected prefixes, at every vantage point, inside the window; the
+ * object's top source addresses come from flows_raw.
  */
 import type { DimensionId } from "~/features/filter/dimensions";
 import type { ObjectDimension } from "./link";
@@ -12,6 +13,8 @@ import type { FlowFilter } from "~/features/filter/filters";
 import type { AggregationWindow } from "../aggregation-window";
 import { NO_CUT } from "../analysis-sql";
 import { bucketedTable, topTable, type BuiltQuery } from "../sql";
+import { dimensionFilterConditions, DIRECTION_SQL } from "~/features/filter/flow-filter-sql";
+import { DEFAULT_RIB_VIEWS } from "~/features/routing/rib-views";
 
 /** The levels the change is split by, as dimensions. */
 export const LEVEL_DIMENSIONS = ["AS_HND_INGRESS", "ROUTER_IN", "INTERFACE_IN"] as const satisfies readonly DimensionId[];
@@ -43,36 +46,125 @@ const ORIGINATED = [
 ].join("\n");
 
 /**
- * The routing evidence: every rib_entries row in [start, end) of a prefix the ASes originate, at
- * every vantage point. Columns: timestamp (unix seconds), vantage_point, peer_ip, peer_asn, prefix,
- * is_withdrawn, as_path.
+ * The object's top remote addresses: the source addresses of its ingress traffic in [start, end),
+ * by bytes, from the raw records (flows_raw), counted as the aggregates count them (counted = 1,
+ * dropped packets left out, bytes × sampling rate). The object's filter is its dimension's column,
+ * which flows_raw holds under the same name. Columns: address (IPv6 text), total_bytes.
  */
-export function routingChangesQuery(origins: readonly number[], window: { start: number; end: number }): BuiltQuery {
+export function topSourceAddressesQuery(o: ObjectScope, range: { start: number; end: number }, limit: number): BuiltQuery {
+  const filtered = dimensionFilterConditions([objectFilter(o)]);
   const sql = [
-    "SELECT toUInt32(timestamp) AS timestamp, toString(vantage_point) AS vantage_point, peer_ip, peer_asn, prefix, is_withdrawn, as_path",
+    "SELECT toString(src_addr) AS address, toString(sum(bytes * sampling_rate)) AS total_bytes",
+    "FROM flows_raw",
+    "WHERE time_received >= toDateTime({start:UInt32}, 'UTC') AND time_received < toDateTime({end:UInt32}, 'UTC')",
+    "  AND counted = 1 AND bitShiftRight(forwarding_status, 6) != 2",
+    `  AND ${DIRECTION_SQL.INGRESS}`,
+    ...filtered.conds.map((c) => `  AND ${c}`),
+    "GROUP BY src_addr",
+    "ORDER BY sum(bytes * sampling_rate) DESC, src_addr ASC",
+    "LIMIT {limit:UInt32}",
+  ].join("\n");
+  return {
+    name: "rootcause.topAddresses",
+    sql,
+    params: { ...filtered.params, operatorAsn: o.operatorAsn, start: range.start, end: range.end, limit },
+  };
+}
+
+/** Candidate routes read at most for the longest matches (a prefix per table and covering length). */
+export const COVERING_ROUTES_LIMIT = 20_000;
+
+/**
+ * The prefixes at each vantage point's tables (vantage point, route distinguisher) among the candidate
+ * networks of the top addresses that had a route during the window: up at its start (the newest event
+ * before it an announcement; a withdrawal wins a tie) or announced inside it. The tables read are the
+ * default ones (post-policy and Loc-RIB): what the routers accepted. The longest covering prefix per
+ * address is picked from these (prefixes.ts). Columns: vantage_point, route_distinguisher, prefix,
+ * prefix_addr, prefix_len, afi.
+ */
+export function coveringRoutesQuery(candidates: readonly string[], window: { start: number; end: number }): BuiltQuery {
+  const sql = [
+    "SELECT toString(vantage_point) AS vantage_point, toString(route_distinguisher) AS route_distinguisher, prefix,",
+    "  toString(prefix_addr) AS prefix_addr, prefix_len, afi",
+    "FROM (",
+    "  SELECT vantage_point, route_distinguisher, prefix, prefix_addr, prefix_len, afi,",
+    "    countIf(timestamp < toDateTime({start:UInt32}, 'UTC')) > 0",
+    "      AND argMaxIf(is_withdrawn, (timestamp, is_withdrawn), timestamp < toDateTime({start:UInt32}, 'UTC')) = 0 AS up_at_start,",
+    "    countIf(timestamp >= toDateTime({start:UInt32}, 'UTC') AND is_withdrawn = 0) > 0 AS announced_inside",
+    "  FROM rib_entries",
+    "  WHERE prefix_addr IN {candidates:Array(IPv6)} AND rib_view IN {ribViews:Array(String)}",
+    "    AND timestamp < toDateTime({end:UInt32}, 'UTC')",
+    "  GROUP BY vantage_point, route_distinguisher, prefix, prefix_addr, prefix_len, afi, peer_ip, rib_view, path_id",
+    "  HAVING up_at_start OR announced_inside",
+    ")",
+    "GROUP BY vantage_point, route_distinguisher, prefix, prefix_addr, prefix_len, afi",
+    "ORDER BY vantage_point, route_distinguisher, prefix_len DESC, prefix",
+    "LIMIT {limit:UInt32}",
+  ].join("\n");
+  return {
+    name: "rootcause.coveringRoutes",
+    sql,
+    params: {
+      candidates: [...candidates],
+      ribViews: [...DEFAULT_RIB_VIEWS],
+      start: window.start,
+      end: window.end,
+      limit: COVERING_ROUTES_LIMIT,
+    },
+  };
+}
+
+/** The affected prefixes: those the ASes originate, or one of the `covering` prefixes (longest matches of top addresses). */
+const AFFECTED = `(prefix IN (${ORIGINATED}) OR prefix IN {covering:Array(String)})`;
+
+/**
+ * The routing evidence: every rib_entries row in [start, end) of an affected prefix, at every vantage
+ * point; `originated` tells whether the ASes originate the prefix. Columns: timestamp (unix seconds),
+ * vantage_point, peer_ip, peer_asn, prefix, is_withdrawn, as_path, originated.
+ */
+export function routingChangesQuery(
+  origins: readonly number[],
+  covering: readonly string[],
+  window: { start: number; end: number },
+): BuiltQuery {
+  const sql = [
+    "SELECT toUInt32(timestamp) AS timestamp, toString(vantage_point) AS vantage_point, peer_ip, peer_asn, prefix, is_withdrawn, as_path,",
+    `  toUInt8(prefix IN (${ORIGINATED})) AS originated`,
     "FROM rib_entries",
     "WHERE timestamp >= toDateTime({start:UInt32}, 'UTC') AND timestamp < toDateTime({end:UInt32}, 'UTC')",
-    `  AND prefix IN (${ORIGINATED})`,
+    `  AND ${AFFECTED}`,
     "ORDER BY timestamp ASC, vantage_point ASC, peer_ip ASC, prefix ASC, is_withdrawn ASC",
     `LIMIT ${NO_CUT}`,
   ].join("\n");
-  return { name: "rootcause.routingChanges", sql, params: { origins: [...origins], start: window.start, end: window.end } };
+  return {
+    name: "rootcause.routingChanges",
+    sql,
+    params: { origins: [...origins], covering: [...covering], start: window.start, end: window.end },
+  };
 }
 
 /**
  * The last state before `start` of each route (vantage point, peer, prefix) of those prefixes, to
  * tell a first announcement from a path change. Columns: vantage_point, peer_ip, prefix, is_withdrawn, as_path.
  */
-export function routingBeforeQuery(origins: readonly number[], window: { start: number; end: number }): BuiltQuery {
+export function routingBeforeQuery(
+  origins: readonly number[],
+  covering: readonly string[],
+  window: { start: number; end: number },
+): BuiltQuery {
   const sql = [
     "SELECT toString(vantage_point) AS vantage_point, peer_ip, prefix,",
     "  argMax(is_withdrawn, timestamp) AS is_withdrawn, argMax(as_path, timestamp) AS as_path",
     "FROM rib_entries",
     "WHERE timestamp < toDateTime({start:UInt32}, 'UTC')",
-    `  AND prefix IN (${ORIGINATED})`,
+    `  AND ${AFFECTED}`,
     "GROUP BY vantage_point, peer_ip, prefix",
   ].join("\n");
-  return { name: "rootcause.routingBefore", sql, params: { origins: [...origins], start: window.start, end: window.end } };
+  return {
+    name: "rootcause.routingBefore",
+    sql,
+    params: { origins: [...origins], covering: [...covering], start: window.start, end: window.end },
+  };
 }
 
 /** The vantage points with any routing data up to `end`. Columns: vantage_point. */

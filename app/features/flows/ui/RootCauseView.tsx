@@ -262,8 +262,8 @@ export function RootCauseView({ data, explorerHref }: { data: RootCauseScreen; e
               Routing evidence
             </Title>
             <Text size="sm">
-              Window {v.routing.window}; prefixes originated by {v.routing.origins}; vantage points {v.routing.vantagePoints}. Routing
-              changes of these prefixes: {v.routing.conclusion}
+              Window {v.routing.window}; prefixes originated by {v.routing.origins} and the longest matches of the top source addresses{" "}
+              {v.routing.topAddresses}; vantage points {v.routing.vantagePoints}. Routing changes of these prefixes: {v.routing.conclusion}
             </Text>
             {v.routing.changes.length > 0 && (
               <ScrollBox label={"Routing changes"}>
@@ -277,6 +277,7 @@ export function RootCauseView({ data, explorerHref }: { data: RootCauseScreen; e
                       <Table.Th>Change</Table.Th>
                       <Table.Th>AS path</Table.Th>
                       <Table.Th>Previous AS path</Table.Th>
+                      <Table.Th>Listed because</Table.Th>
                     </Table.Tr>
                   </Table.Thead>
                   <Table.Tbody>
@@ -293,6 +294,7 @@ export function RootCauseView({ data, explorerHref }: { data: RootCauseScreen; e
                         <Table.Td>{c.kind}</Table.Td>
                         <Table.Td>{c.asPath}</Table.Td>
                         <Table.Td>{c.previous}</Table.Td>
+                        <Table.Td>{c.listedFor}</Table.Td>
                       </Table.Tr>
                     ))}
                   </Table.Tbody>
