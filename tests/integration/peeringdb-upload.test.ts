@@ -10,8 +10,8 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { auditLog, peeringDbImport, peeringDbObjects, users } from "~db/postgres/schema";
-import { syncDue, syncPeeringDb } from "~/features/routing/peeringdb/sync.server";
+import { auditLog, peeringDbImport, peeringDbObjects, systemState, users } from "~db/postgres/schema";
+import { PEERINGDB_SYNC_KEY, peeringDbSyncTask, syncDue, syncPeeringDb } from "~/features/routing/peeringdb/sync.server";
 import { formatDateLongBare } from "~/lib/date-format";
 import * as routingDataRoute from "~/routes/_app.site-settings_.routing-data";
 import { useServicesForTests } from "~/server/services.server";
@@ -282,5 +282,28 @@ describe("daily sync from PEERINGDB_SYNC_URL", () => {
     expect(importAfter).toEqual(importBefore);
     const data = await screen();
     expect(data.peeringdb.sync.last).toMatchObject({ ok: false, message: unreachable.message });
+  });
+
+  it("the background task runs on the component host and fetches only when the last attempt is a day old", async () => {
+    expect(peeringDbSyncTask.where).toBe("component host");
+    answers.set("/peeringdb.json", { status: 200, body: oneNetDump(1_797_000_000) });
+    const [before] = await stores.pg.db.select().from(peeringDbImport);
+    // The last attempt (the previous test's) is recent: starting the task fetches nothing.
+    peeringDbSyncTask.start(stores);
+    await peeringDbSyncTask.stop();
+    expect(await stores.pg.db.select().from(peeringDbImport)).toEqual([before]);
+    const dayAgo = { at: new Date(Date.now() - 25 * 3600_000).toISOString(), ok: false, message: "earlier" };
+    await stores.pg.db.update(systemState).set({ value: dayAgo }).where(eq(systemState.key, PEERINGDB_SYNC_KEY));
+    peeringDbSyncTask.start(stores);
+    await peeringDbSyncTask.stop();
+    const [after] = await stores.pg.db.select().from(peeringDbImport);
+    expect(after).toMatchObject({ importedBy: "daily sync", generation: before.generation + 1, dumpDate: new Date(1_797_000_000_000) });
+    expect((await screen()).peeringdb.sync.last).toMatchObject({ ok: true });
+    // Without PEERINGDB_SYNC_URL the task does nothing, even when an attempt is due.
+    await stores.pg.db.update(systemState).set({ value: dayAgo }).where(eq(systemState.key, PEERINGDB_SYNC_KEY));
+    peeringDbSyncTask.start({ ...stores, config: { ...stores.config, PEERINGDB_SYNC_URL: undefined } });
+    await peeringDbSyncTask.stop();
+    expect(await stores.pg.db.select().from(peeringDbImport)).toEqual([after]);
+    expect((await screen()).peeringdb.sync.last).toMatchObject({ ok: false, message: "earlier" });
   });
 });
