@@ -1,7 +1,7 @@
 /**
  * The daily PeeringDB sync (PEERINGDB_SYNC_URL, off when unset): on the component host, once a day,
  * the address is fetched — within SYNC_TIMEOUT_MS and MAX_PEERINGDB_UPLOAD bytes — and its JSON
- * streamed into importPeeringDb, as an upload would be (a dump with every type under its key, or
+ * streamed (through a temporary file, spool.server.ts) into importPeeringDb, as an upload would be (a dump with every type under its key, or
  * one type's API answer named by the address's last word, e.g. …/api/net). Every attempt, and its
  * outcome, is kept in system_state (PEERINGDB_SYNC_KEY) for the routing data page and logged; a
  * failure — unreachable, an HTTP error, too slow, too large, a bad file — changes nothing: the
@@ -15,6 +15,7 @@ import { log, logValue } from "~/server/log.server";
 import { BodyProblem, limitedStream } from "~/server/request-body.server";
 import type { Services } from "~/server/services.server";
 import { importPeeringDb, PeeringDbFileError } from "./import.server";
+import { withSpooledFile } from "./spool.server";
 
 export const PEERINGDB_SYNC_KEY = "peeringdb_sync";
 /** The whole fetch, answer and body, must be done within this. */
@@ -86,7 +87,9 @@ export async function syncPeeringDb(
       throw new SyncProblem(tooLarge);
     }
     const body = limitedStream(response.body, limit) as unknown as AsyncIterable<Uint8Array>;
-    const summary = await importPeeringDb(services, { sources: [{ name: label, chunks: body }], actor: null, by: SYNC_BY });
+    const summary = await withSpooledFile(body, ({ chunks }) =>
+      importPeeringDb(services, { sources: [{ name: label, chunks }], actor: null, by: SYNC_BY }),
+    );
     ok = true;
     message =
       `${Object.entries(summary.counts)

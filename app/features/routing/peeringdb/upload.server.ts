@@ -1,10 +1,11 @@
 /**
  * The PeeringDB section's upload on /site-settings/routing-data (staff and superusers; intent
- * "peeringdb-import"): a multipart form whose file is streamed straight into importPeeringDb — a
+ * "peeringdb-import"): a multipart form whose file is streamed into importPeeringDb — a
  * full dump (~100 MB) never sits in memory whole — up to MAX_PEERINGDB_UPLOAD. The importer writes
  * inside one transaction that first removes the previous import, so a bad file, a truncated or too
  * large one, leaves the previous import whole. Refusals come back as 400 (413 for a file too
- * large) with the reason and the objects at fault.
+ * large) with the reason and the objects at fault. The file is spooled to a temporary file as it
+ * arrives (spool.server.ts), so the import's transaction does not wait on the network.
  */
 import { unstable_parseMultipartFormData, type UploadHandler } from "@remix-run/node";
 import { CSRF_FIELD, verifyCsrfForm } from "~/server/auth/csrf.server";
@@ -14,6 +15,7 @@ import type { UserContext } from "~/server/auth/user-context.server";
 import type { Services } from "~/server/services.server";
 import { importPeeringDb, PeeringDbFileError, type PeeringDbImportSummary } from "./import.server";
 import { PEERINGDB_INTENT, PEERINGDB_UPLOAD_FIELD } from "./forms";
+import { withSpooledFile } from "./spool.server";
 
 /** Room for the form's other fields beside the file. */
 const FORM_OVERHEAD_BYTES = 64 * 1024;
@@ -108,11 +110,13 @@ export async function handlePeeringDbUpload(
       verifyCsrfForm(request, fields);
       if (!filename) throw new UploadProblem(CHOOSE);
       fileName = filename;
-      summary = await importPeeringDb(services, {
-        sources: [{ name: filename, chunks: data }],
-        actor: { id: user.id, email: user.email },
-        clientAddress: clientAddress(request),
-      });
+      summary = await withSpooledFile(data, ({ chunks }) =>
+        importPeeringDb(services, {
+          sources: [{ name: filename, chunks }],
+          actor: { id: user.id, email: user.email },
+          clientAddress: clientAddress(request),
+        }),
+      );
       return filename;
     } catch (error) {
       handlerFailed = !(error instanceof BodyProblem);
