@@ -30,6 +30,7 @@ import { PUBLIC_QUERY_CACHE_TTL_MS } from "~/features/routing/lookingglass-cache
 import { RNA_OPERATIONS } from "~/features/rna/openapi.server";
 import { ROUTING_OPERATIONS } from "~/features/routing/openapi.server";
 import { rpkiRtr } from "~/features/routing/rpki/rtr-client.server";
+import { peeringDbSyncTask } from "~/features/routing/peeringdb/sync.server";
 import { TAGS_OPERATIONS } from "~/features/tags/openapi.server";
 import { forgetAlerts } from "~/server/alerts.server";
 import { outboxSweeperTask } from "~/server/outbox.server";
@@ -72,6 +73,8 @@ export function wireApp(): void {
   runInBackground("usage tracking retention", usageRetentionTask);
   // Revenues & Costs: the previous month's bills frozen once it is over in every billing timezone; hourly, in every app process (the first wins).
   runInBackground("month close of the bills", monthCloseTask);
+  // PeeringDB JSON from PEERINGDB_SYNC_URL (off when unset) imported once a day, on the component host only.
+  runInBackground("PeeringDB sync", peeringDbSyncTask);
   onStoresClosing("team-chat alerts", (stores) => forgetAlerts(stores.pg.db));
   // Ingest components (flow collector, SNMP poller, BMP station) register here with registerComponent()
   // of app/server/components: the app on embedded stores and `npm run worker` on server stores read the same list.

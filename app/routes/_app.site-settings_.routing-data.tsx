@@ -7,8 +7,9 @@ import { requireSiteAdmin } from "~/server/settings/site-settings-screen.server"
 /**
  * /site-settings/routing-data: staff and superusers upload MRT files (RIB dumps, BGP4MP updates;
  * gzip or bzip2) into the routing history of a vantage point (the same importer as
- * `npm run rib:import`), VRP files for RPKI route origin validation (as `npm run rpki:import`), and
- * keep the community labels the private Looking Glass shows. Works without JavaScript (plain forms
+ * `npm run rib:import`), VRP files for RPKI route origin validation (as `npm run rpki:import`),
+ * PeeringDB's JSON (as `npm run peeringdb:import`), and keep the community labels the private
+ * Looking Glass shows. Works without JavaScript (plain forms
  * with an `intent`).
  */
 

@@ -162,6 +162,10 @@ export const EnvSchema = z.object({
   MAX_JSON_BODY: byteSize("1m"),
   MAX_FORM_BODY: byteSize("1m"),
   MAX_UPLOAD_BODY: byteSize("4g"),
+  /** Largest PeeringDB JSON accepted: the upload on the routing data page and each daily sync from PEERINGDB_SYNC_URL. */
+  MAX_PEERINGDB_UPLOAD: byteSize("200m"),
+  /** PeeringDB JSON (a dump or a per-object answer) fetched once a day on the component host into the PeeringDB import; unset: no sync. */
+  PEERINGDB_SYNC_URL: urlWithProtocols(["http:", "https:"], "https://peeringdb-mirror.example.net/peeringdb.json"),
   SMTP_URL: urlWithProtocols(["smtp:", "smtps:"], "smtp://user:pass@mail.example.org:587"),
   SMTP_FROM: z.preprocess(emptyToUndefined, z.string().default("flowlens <noreply@flowlens.invalid>")),
   SUPPORT_EMAIL: z.preprocess(emptyToUndefined, z.string().email("must be an e-mail address").optional()),

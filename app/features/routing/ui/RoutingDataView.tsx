@@ -8,6 +8,8 @@ import type { CommunityLabelActionResult } from "../community-labels-screen.serv
 import { CommunityLabelsSection } from "./CommunityLabelsSection";
 import type { RpkiActionResult } from "../rpki/roa-upload.server";
 import { RpkiSection } from "../rpki/ui/RpkiSection";
+import type { PeeringDbActionResult } from "../peeringdb/upload.server";
+import { PeeringDbSection } from "../peeringdb/ui/PeeringDbSection";
 
 function Summary({ summary }: { summary: MrtUploadResult["summary"] }) {
   if (!summary) return null;
@@ -68,18 +70,20 @@ function Summary({ summary }: { summary: MrtUploadResult["summary"] }) {
   );
 }
 
-/** The result of the screen's POST: the MRT upload's, the community labels' (`intent`), or the RPKI section's (`rpki`). */
-export type RoutingDataResult = MrtUploadResult | CommunityLabelActionResult | Pick<RpkiActionResult, "rpki">;
+/** The result of the screen's POST: the MRT upload's, the community labels' (`intent`), the RPKI section's (`rpki`) or the PeeringDB section's (`peeringdb`). */
+export type RoutingDataResult =
+  MrtUploadResult | CommunityLabelActionResult | Pick<RpkiActionResult, "rpki"> | Pick<PeeringDbActionResult, "peeringdb">;
 
 /**
  * The routing data screen: the MRT import (what it does, the upload form, then the import's summary
- * or why it was refused), then the community labels, then the RPKI section.
+ * or why it was refused), then the community labels, then the RPKI section, then the PeeringDB section.
  */
 export function RoutingDataView({ data, result }: { data: RoutingDataScreen; result: RoutingDataResult | undefined }) {
   const { vantagePoints: vps } = data;
   const labelResult = result && "intent" in result ? result : null;
   const rpkiResult = result && "rpki" in result ? result.rpki : undefined;
-  const upload = result && !("intent" in result) && !("rpki" in result) ? result : undefined;
+  const peeringDbResult = result && "peeringdb" in result ? result.peeringdb : undefined;
+  const upload = result && !("intent" in result) && !("rpki" in result) && !("peeringdb" in result) ? result : undefined;
   const navigation = useNavigation();
   return (
     <Stack maw={900}>
@@ -128,6 +132,7 @@ export function RoutingDataView({ data, result }: { data: RoutingDataScreen; res
       {upload?.summary ? <Summary summary={upload.summary} /> : null}
       <CommunityLabelsSection data={data.communityLabels} result={labelResult} />
       <RpkiSection data={data.rpki} result={rpkiResult} />
+      <PeeringDbSection data={data.peeringdb} result={peeringDbResult} />
     </Stack>
   );
 }
