@@ -224,9 +224,9 @@ export const TOURS: readonly Tour[] = [
   },
   {
     id: "demolytics",
-    title: "Demo network: find three of its events",
+    title: "Demo network: find its five events",
     summary:
-      "The demo network hides five events; three of them are an AS moving transit provider, a peer moving to DE-CIX Frankfurt, and a transit port down for 4 hours. Find them step by step.",
+      "The demo network hides five events: an AS moving transit provider, a private interconnect failing over to an exchange port, a peer moving to DE-CIX Frankfurt, a full interconnect overflowing into transit, and a transit port down for 4 hours. Find them step by step.",
     kind: "screen",
     path: "/flow-explorer?dimension=AS_HND_INGRESS&dateRange=LAST_30_DAYS",
     audience: { permissions: ["TOUR_DEMOLYTICS", "API_FLOWS_4D", "FRONTEND_LINK_UTIL_EXTERNAL"] },
@@ -243,14 +243,26 @@ export const TOURS: readonly Tour[] = [
       },
       {
         anchor: "explorer-chart",
+        path: "/flow-explorer?dimension=INTERFACE_IN&dateRange=LAST_30_DAYS&filter=AS_SRC_INGRESS%3A13335",
+        title: "Event 2: an interconnect fails over to the exchange",
+        body: "Cloudflare's traffic by ingress interface: about 8 days before the end, in the morning, its private interconnect on ams-er1 carries nothing for 4 hours while the AMS-IX port of the same router carries it. The root-cause analysis calls this an Interface Shift.",
+      },
+      {
+        anchor: "explorer-chart",
         path: "/flow-explorer?dimension=ROUTER_IN&dateRange=LAST_30_DAYS",
-        title: "Event 2: a peer moves to DE-CIX Frankfurt",
+        title: "Event 3: a peer moves to DE-CIX Frankfurt",
         body: "By ingress router, about 6 days before the end traffic leaves one router for a Frankfurt router in one step: a peer moved its sessions to the DE-CIX Frankfurt port.",
+      },
+      {
+        anchor: "explorer-chart",
+        path: "/flow-explorer?dimension=AS_HND_INGRESS&dateRange=LAST_30_DAYS&filter=AS_SRC_INGRESS%3A714",
+        title: "Event 4: a full interconnect overflows into transit",
+        body: "Apple's traffic by handover AS: its interconnect on lon-er1 runs at its cap every evening, and about 5 days before the end the evening's extra demand arrives through Arelion's transit instead. The root-cause analysis calls this an Indirect Overflow.",
       },
       {
         anchor: "planner-table",
         path: "/border-planner?dateRange=LAST_30_DAYS",
-        title: "Event 3: a transit port down for 4 hours",
+        title: "Event 5: a transit port down for 4 hours",
         body: "About 3 days before the end a transit port carries nothing for 4 hours while the provider's other port carries its traffic. Open the first transit provider's links: the daily chart shows the gap.",
       },
       {
