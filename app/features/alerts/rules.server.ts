@@ -88,16 +88,14 @@ export async function getAlertRule(db: Db, user: Pick<UserContext, "id" | "isDel
 }
 
 /**
- * Who a delegated account's rule may tell: the account itself only (its user id, its own e-mail address) — never
- * the operator's users, groups or team-chat webhooks, nor any other address through the operator's mail.
+ * Who a delegated account's rule may tell: the account itself and e-mail addresses (its own NOC's) — never the
+ * operator's other users, its groups or its team-chat webhooks.
  */
 function delegatedRecipientsProblem(user: UserContext, r: AlertRuleBody["recipients"]): string | null {
   if (!user.isDelegated) return null;
   if (r.userIds.some((id) => id !== user.id)) return "A delegated account's rule tells the account itself only.";
   if (r.groupIds.length) return "A delegated account's rule cannot tell groups.";
   if (r.webhook !== null) return "A delegated account's rule cannot post to the team-chat webhooks.";
-  if (r.emails.some((e) => e.toLowerCase() !== user.email.toLowerCase()))
-    return "A delegated account's rule sends e-mail to the account's own address only.";
   return null;
 }
 
