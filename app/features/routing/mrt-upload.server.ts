@@ -15,32 +15,10 @@ import { DecompressionError } from "./mrt/decompress";
 import { MrtFormatError } from "./mrt/errors";
 import { importMrt, UnknownVantagePointError, type MrtImportSummary } from "./rib-import.server";
 import { UPLOAD_FIELD } from "./mrt-upload";
-
-const MAX_FIELD_BYTES = 4096;
+import { bodyProblemIn, readField, UploadProblem } from "./upload-fields.server";
 
 /** `status`: the HTTP status of a refused upload (400 unless said otherwise, 413 above MAX_UPLOAD_BODY). */
 export type MrtUploadResult = { summary: MrtImportSummary; error: null } | { summary: null; error: string; status?: 400 | 413 };
-
-async function readField(data: AsyncIterable<Uint8Array>): Promise<string> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of data) {
-    size += chunk.length;
-    if (size > MAX_FIELD_BYTES) throw new UploadProblem("A form field is too long.");
-    chunks.push(Buffer.from(chunk));
-  }
-  return Buffer.concat(chunks).toString("utf8");
-}
-
-class UploadProblem extends Error {}
-
-/** The size problem behind a failure, when the limited stream caused it (parsers may wrap the error). */
-function bodyProblemIn(error: unknown): BodyProblem | null {
-  for (let e = error, depth = 0; e && depth < 5; e = (e as { cause?: unknown }).cause, depth++) {
-    if (e instanceof BodyProblem) return e;
-  }
-  return null;
-}
 
 /**
  * Parses the upload and imports the file; CSRF failures throw the usual 403 response. The body is

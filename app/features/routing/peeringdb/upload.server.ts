@@ -16,10 +16,10 @@ import type { Services } from "~/server/services.server";
 import { importPeeringDb, PeeringDbFileError, type PeeringDbImportSummary } from "./import.server";
 import { PEERINGDB_INTENT, PEERINGDB_UPLOAD_FIELD } from "./forms";
 import { withSpooledFile } from "./spool.server";
+import { bodyProblemIn, readField, UploadProblem } from "../upload-fields.server";
 
 /** Room for the form's other fields beside the file. */
 const FORM_OVERHEAD_BYTES = 64 * 1024;
-const MAX_FIELD_BYTES = 4096;
 const CHOOSE = "Choose a PeeringDB JSON file to upload.";
 
 export const megabytes = (bytes: number) => Math.round((bytes / 1024 / 1024) * 10) / 10;
@@ -50,26 +50,6 @@ const refused = (error: string, status: 400 | 413 = 400, problems: string[] = []
 });
 
 export const isPeeringDbIntent = (intent: string | null) => intent === PEERINGDB_INTENT;
-
-class UploadProblem extends Error {}
-
-async function readField(data: AsyncIterable<Uint8Array>): Promise<string> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of data) {
-    size += chunk.length;
-    if (size > MAX_FIELD_BYTES) throw new UploadProblem("A form field is too long.");
-    chunks.push(Buffer.from(chunk));
-  }
-  return Buffer.concat(chunks).toString("utf8");
-}
-
-function bodyProblemIn(error: unknown): BodyProblem | null {
-  for (let e = error, depth = 0; e && depth < 5; e = (e as { cause?: unknown }).cause, depth++) {
-    if (e instanceof BodyProblem) return e;
-  }
-  return null;
-}
 
 /** The upload of a PeeringDB JSON file (multipart/form-data: intent, CSRF field, then the file). CSRF failures throw the usual 403. */
 export async function handlePeeringDbUpload(

@@ -14,10 +14,10 @@ import type { Services } from "~/server/services.server";
 import { importRoaFile, MAX_ROA_FILE_BYTES, RoaFileError, type RoaImportSummary } from "./roa-import.server";
 import { clearFileVrps } from "./vrp-store.server";
 import { ROA_UPLOAD_FIELD, RPKI_INTENTS, type RpkiIntent } from "./forms";
+import { bodyProblemIn, readField, UploadProblem } from "../upload-fields.server";
 
 /** Room for the form's other fields beside the file. */
 const FORM_OVERHEAD_BYTES = 64 * 1024;
-const MAX_FIELD_BYTES = 4096;
 const TOO_LARGE = `The file is larger than ${MAX_ROA_FILE_BYTES / 1024 / 1024} MB.`;
 
 /** What the screen shows after a POST of the RPKI section. */
@@ -50,19 +50,6 @@ export function isRpkiIntent(intent: string | null): intent is RpkiIntent {
   return (RPKI_INTENTS as readonly (string | null)[]).includes(intent);
 }
 
-class UploadProblem extends Error {}
-
-async function readField(data: AsyncIterable<Uint8Array>): Promise<string> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of data) {
-    size += chunk.length;
-    if (size > MAX_FIELD_BYTES) throw new UploadProblem("A form field is too long.");
-    chunks.push(Buffer.from(chunk));
-  }
-  return Buffer.concat(chunks).toString("utf8");
-}
-
 async function readFile(data: AsyncIterable<Uint8Array>): Promise<Uint8Array> {
   const chunks: Buffer[] = [];
   let size = 0;
@@ -72,13 +59,6 @@ async function readFile(data: AsyncIterable<Uint8Array>): Promise<Uint8Array> {
     chunks.push(Buffer.from(chunk));
   }
   return Buffer.concat(chunks);
-}
-
-function bodyProblemIn(error: unknown): BodyProblem | null {
-  for (let e = error, depth = 0; e && depth < 5; e = (e as { cause?: unknown }).cause, depth++) {
-    if (e instanceof BodyProblem) return e;
-  }
-  return null;
 }
 
 /** The upload of a VRP file (multipart/form-data; CSRF field before the file). CSRF failures throw the usual 403. */
